@@ -1,0 +1,1898 @@
+/* classify — the walk over a parse tree, the table matcher, the deny list
+ * and the public classifier API. Command-specific judgement (rm, wrappers,
+ * shells, interpreters …) is in commands.c.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "cmdtab.h"
+#include "codescan.h"
+#include "userrules.h"
+#include "banned.h"
+
+/* ---- the structural deny list --------------------------------------------- */
+
+struct deny_entry {
+	const char *id;
+	const char *text;   /* as given */
+	const char *name;   /* command name */
+	char shorts[32];    /* required short flags */
+	const char *longs[4];
+	size_t nlongs;
+	const char *ops[6]; /* required operands (fnmatch patterns) */
+	size_t nops;
+};
+
+static const struct {
+	const char *id;
+	const char *text;
+} default_denied[] = {
+	{"deny.rm-root", "rm -rf /"},
+	{"deny.rm-root-glob", "rm -rf /*"},
+	{"deny.rm-home", "rm -rf ~"},
+	{"deny.rm-home-glob", "rm -rf ~/*"},
+	{"deny.rm-no-preserve-root", "rm --no-preserve-root"},
+	{"deny.mkfs", "mkfs"},
+	{"deny.shutdown", "shutdown"},
+	{"deny.reboot", "reboot"},
+	{"deny.halt", "halt"},
+	{"deny.poweroff", "poweroff"},
+	{"deny.init-0", "init 0"},
+	{"deny.init-6", "init 6"},
+	{"deny.chmod-777-root", "chmod -R 777 /"},
+	{"deny.chown-root", "chown -R * /"},
+	{"deny.nc-e", "nc -e"},
+	{"deny.nc-c", "nc -c"},
+	{"deny.ncat-e", "ncat -e"},
+	{"deny.ncat-c", "ncat -c"},
+	{"deny.netcat-e", "netcat -e"},
+	{"deny.history-c", "history -c"},
+	{"deny.dd-device", "dd of=/dev/sd*"},
+	{"deny.dd-nvme", "dd of=/dev/nvme*"},
+	{"deny.kill-all", "kill -9 -1"},
+};
+
+static const struct {
+	const char *id;
+	const char *pattern;
+	const char *reason;
+} default_patterns[] = {
+	{"deny.pattern.curl-pipe-shell",
+	 "\\b(curl|wget|fetch)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
+	 "(\\S*/)?(ba|z|da|k|c|tc|mk|fi)?sh\\b",
+	 "downloads a script and pipes it into a shell"},
+	{"deny.pattern.curl-pipe-interpreter",
+	 "\\b(curl|wget)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
+	 "(\\S*/)?(python[0-9.]*|perl|ruby|node|php)\\b\\s*(-\\s*)?($|[;&|)])",
+	 "downloads code and pipes it into an interpreter"},
+	{"deny.pattern.shell-procsub-download",
+	 "\\b(ba|z|da|k)?sh\\s+<\\(\\s*(curl|wget)\\b",
+	 "runs a script straight from a download"},
+	{"deny.pattern.eval-download",
+	 "\\beval\\s+[\"']?\\$\\(\\s*(curl|wget)\\b",
+	 "evaluates a downloaded script"},
+	{"deny.pattern.fork-bomb",
+	 ":\\s*\\(\\s*\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:",
+	 "the classic fork bomb"},
+};
+
+/* ---- the family index -------------------------------------------------------- */
+
+struct fam_slot {
+	const char *name;
+	size_t nlen;
+	size_t *rules; /* indices into cmdtab_rules */
+	size_t nrules;
+};
+
+struct cordon_classifier {
+	struct cordon_limits lim;
+	unsigned max_depth;
+	struct arena arena;
+	struct urules *user;
+	struct urules *deny_rx;
+	struct deny_entry *deny;
+	size_t ndeny;
+	struct arena deny_arena;
+	struct fam_slot *fam;
+	size_t fam_cap; /* power of two */
+	struct cx *x;   /* the walk in progress, for callbacks */
+};
+
+static uint64_t hash_name(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static struct fam_slot *fam_find(const struct cordon_classifier *c,
+				 const char *s, size_t n)
+{
+	size_t i = (size_t)hash_name(s, n) & (c->fam_cap - 1);
+
+	for (;;) {
+		struct fam_slot *sl = &c->fam[i];
+		if (!sl->name)
+			return NULL;
+		if (sl->nlen == n && memcmp(sl->name, s, n) == 0)
+			return sl;
+		i = (i + 1) & (c->fam_cap - 1);
+	}
+}
+
+static bool fam_add(struct cordon_classifier *c, const char *s, size_t n,
+		    size_t rule)
+{
+	size_t i = (size_t)hash_name(s, n) & (c->fam_cap - 1);
+
+	for (;;) {
+		struct fam_slot *sl = &c->fam[i];
+		if (!sl->name) {
+			sl->name = s;
+			sl->nlen = n;
+		}
+		if (sl->nlen == n && memcmp(sl->name, s, n) == 0) {
+			size_t *m = realloc(sl->rules,
+					    (sl->nrules + 1) * sizeof(size_t));
+			if (!m)
+				return false;
+			sl->rules = m;
+			sl->rules[sl->nrules++] = rule;
+			return true;
+		}
+		i = (i + 1) & (c->fam_cap - 1);
+	}
+}
+
+static bool build_index(struct cordon_classifier *c)
+{
+	size_t names = 0;
+
+	for (size_t r = 0; r < cmdtab_rules_count; r++) {
+		names++;
+		for (const char *f = cmdtab_rules[r].family; *f; f++)
+			names += *f == '|';
+	}
+	c->fam_cap = 64;
+	while (c->fam_cap < names * 2 + 1)
+		c->fam_cap *= 2;
+	c->fam = calloc(c->fam_cap, sizeof(*c->fam));
+	if (!c->fam)
+		return false;
+	for (size_t r = 0; r < cmdtab_rules_count; r++) {
+		const char *f = cmdtab_rules[r].family;
+		while (*f) {
+			size_t n = strcspn(f, "|");
+			if (n && !fam_add(c, f, n, r))
+				return false;
+			f += n;
+			if (*f == '|')
+				f++;
+		}
+	}
+	return true;
+}
+
+/* ---- matching a table row ------------------------------------------------------ */
+
+static bool is_flag(const struct wv *w)
+{
+	return w->n > 1 && w->s[0] == '-';
+}
+
+/* Does argv (from index 1, up to "--") carry the flag spec word f[0..fn)? */
+static bool has_flag(struct wv *argv, size_t argc, const char *f, size_t fn)
+{
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (w->n == 2 && w->s[0] == '-' && w->s[1] == '-')
+			return false;
+		if (fn == 1 && f[0] == '+') {
+			if (w->n > 1 && w->s[0] == '+')
+				return true;
+			continue;
+		}
+		if (!is_flag(w))
+			continue;
+		if (fn == 2 && f[0] == '-' && f[1] != '-') {
+			/* short flag, also inside a cluster "-fdx" */
+			if (w->s[1] == '-')
+				continue;
+			if (w->n == 2 && w->s[1] == f[1])
+				return true;
+			bool cluster = w->n <= 7;
+			for (size_t k = 1; cluster && k < w->n; k++)
+				if (!isalpha((unsigned char)w->s[k]))
+					cluster = false;
+			if (cluster && memchr(w->s + 1, f[1], w->n - 1))
+				return true;
+			continue;
+		}
+		/* "--long" or "-single-dash-long": exact or with "=" */
+		if (w->n >= fn && memcmp(w->s, f, fn) == 0 &&
+		    (w->n == fn || w->s[fn] == '='))
+			return true;
+	}
+	return false;
+}
+
+static bool any_flag(struct wv *argv, size_t argc, const char *spec)
+{
+	while (*spec) {
+		size_t n = strcspn(spec, " ");
+		if (n && has_flag(argv, argc, spec, n))
+			return true;
+		spec += n;
+		while (*spec == ' ')
+			spec++;
+	}
+	return false;
+}
+
+static bool word_alt_eq(const char *alts, size_t an, const struct wv *w)
+{
+	const char *a = alts, *end = alts + an;
+
+	while (a < end) {
+		const char *bar = memchr(a, '|', (size_t)(end - a));
+		size_t n = bar ? (size_t)(bar - a) : (size_t)(end - a);
+		if (n == w->n && strncasecmp(a, w->s, n) == 0)
+			return true;
+		a += n + 1;
+	}
+	return false;
+}
+
+/* The operands: arguments that are not flags, up to the end. */
+static size_t operands(struct wv *argv, size_t argc, size_t *idx, size_t max)
+{
+	size_t n = 0;
+	bool dashdash = false;
+
+	for (size_t i = 1; i < argc && n < max; i++) {
+		if (!dashdash && argv[i].n == 2 && memcmp(argv[i].s, "--", 2) == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && is_flag(&argv[i]))
+			continue;
+		idx[n++] = i;
+	}
+	return n;
+}
+
+static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
+			 size_t argc)
+{
+	size_t ops[64];
+	size_t nops = operands(argv, argc, ops, 64);
+	size_t after = 0; /* operands consumed by sub */
+
+	if (r->sub) {
+		const char *s = r->sub;
+		size_t first = strcspn(s, " ");
+		bool found = false;
+		for (size_t start = 0; start < 3 && start < nops && !found;
+		     start++) {
+			if (!word_alt_eq(s, first, &argv[ops[start]]))
+				continue;
+			const char *t = s + first;
+			size_t k = start + 1;
+			bool ok = true;
+			while (*t == ' ')
+				t++;
+			while (*t) {
+				size_t n = strcspn(t, " ");
+				if (k >= nops || !word_alt_eq(t, n, &argv[ops[k]])) {
+					ok = false;
+					break;
+				}
+				k++;
+				t += n;
+				while (*t == ' ')
+					t++;
+			}
+			if (ok) {
+				found = true;
+				after = k;
+			}
+		}
+		if (!found)
+			return false;
+	}
+	if (r->flags && !any_flag(argv, argc, r->flags))
+		return false;
+	if (r->unless && any_flag(argv, argc, r->unless))
+		return false;
+	if (r->args) {
+		bool any = false;
+		for (size_t k = after; k < nops && !any; k++) {
+			const struct wv *w = &argv[ops[k]];
+			const char *g = r->args;
+			while (*g && !any) {
+				size_t n = strcspn(g, " ");
+				char pat[128];
+				if (n && n < sizeof(pat)) {
+					memcpy(pat, g, n);
+					pat[n] = '\0';
+					char val[512];
+					size_t vn = w->n < sizeof(val) - 1 ? w->n : sizeof(val) - 1;
+					memcpy(val, w->s, vn);
+					val[vn] = '\0';
+					if (fnmatch(pat, val, 0) == 0)
+						any = true;
+				}
+				g += n;
+				while (*g == ' ')
+					g++;
+			}
+		}
+		if (!any)
+			return false;
+	}
+	return true;
+}
+
+void cls_apply_table(struct cx *x, struct wv *argv, size_t argc)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	struct fam_slot *sl = fam_find(x->cls, name, n);
+
+	if (!sl) {
+		/* A dotted name falls back to its family: mkfs.ext4 -> mkfs. */
+		const char *dot = memchr(name, '.', n);
+		if (dot && dot > name)
+			sl = fam_find(x->cls, name, (size_t)(dot - name));
+	}
+	if (!sl)
+		return;
+	for (size_t i = 0; i < sl->nrules; i++) {
+		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
+		if (rule_matches(r, argv, argc))
+			cx_hit(x, r->tier, r->labels, r->id, r->reason);
+	}
+}
+
+/* ---- deny list ------------------------------------------------------------------- */
+
+/* rm -R is rm -r, --recursive and --force are -r and -f; chmod/chown/chgrp
+ * spell recursion -R. */
+static char flag_alias(const char *cmd, const char *longf, size_t n, char c)
+{
+	bool rm = strcmp(cmd, "rm") == 0;
+	bool ch = strcmp(cmd, "chmod") == 0 || strcmp(cmd, "chown") == 0 ||
+		  strcmp(cmd, "chgrp") == 0;
+
+	if (longf) {
+		if (n == 9 && memcmp(longf, "recursive", 9) == 0)
+			return rm ? 'r' : ch ? 'R' : 0;
+		if (n == 5 && memcmp(longf, "force", 5) == 0)
+			return 'f';
+		return 0;
+	}
+	if (rm && c == 'R')
+		return 'r';
+	return c;
+}
+
+static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
+		       const char *id, const char *text)
+{
+	char *copy = arena_strndup(&c->deny_arena, text, strlen(text));
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	e->text = arena_strndup(&c->deny_arena, text, strlen(text));
+	if (!copy || !e->text)
+		return false;
+	char *save = NULL;
+	(void)save;
+	char *p = copy;
+	bool first = true;
+	while (*p) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		char *tok = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (first) {
+			e->name = tok;
+			first = false;
+		} else if (tok[0] == '-' && tok[1] == '-' && tok[2]) {
+			char a = flag_alias(e->name, tok + 2, strlen(tok + 2), 0);
+			size_t sl = strlen(e->shorts);
+			if (a && sl < sizeof(e->shorts) - 1) {
+				e->shorts[sl] = a;
+			} else if (e->nlongs < 4) {
+				e->longs[e->nlongs++] = tok;
+			}
+		} else if (tok[0] == '-' && tok[1] && !(tok[1] >= '0' && tok[1] <= '9' && tok[0] == '-' && strcmp(e->name, "kill") == 0 && tok[2] == '\0' && false)) {
+			for (char *q = tok + 1; *q; q++) {
+				size_t sl = strlen(e->shorts);
+				char a = flag_alias(e->name, NULL, 0, *q);
+				if (sl < sizeof(e->shorts) - 1 && !strchr(e->shorts, a))
+					e->shorts[sl] = a;
+			}
+		} else if (e->nops < 6) {
+			e->ops[e->nops++] = tok;
+		}
+	}
+	/* "kill -9 -1": a numeric "-1" is an operand of kill, not a flag. */
+	if (e->name && strcmp(e->name, "kill") == 0) {
+		/* rebuild from text: flags that are digits are operands */
+		e->shorts[0] = '\0';
+		e->nops = 0;
+		const char *t = text + strlen("kill");
+		char *dup = arena_strndup(&c->deny_arena, t, strlen(t));
+		if (!dup)
+			return false;
+		for (char *q = strtok_r(dup, " ", &save); q;
+		     q = strtok_r(NULL, " ", &save))
+			if (e->nops < 6)
+				e->ops[e->nops++] = q;
+	}
+	return e->name != NULL;
+}
+
+static bool set_denied(struct cordon_classifier *c, const char *const *ids,
+		       const char *const *texts, size_t n)
+{
+	struct deny_entry *d = n ? calloc(n, sizeof(*d)) : NULL;
+
+	if (n && !d)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!deny_parse(c, &d[i], ids[i], texts[i])) {
+			free(d);
+			return false;
+		}
+	free(c->deny);
+	c->deny = d;
+	c->ndeny = n;
+	return true;
+}
+
+/* Does the command carry short flag f (with aliases)? */
+static bool cmd_has_short(const char *name, struct wv *argv, size_t argc, char f)
+{
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (w->n == 2 && memcmp(w->s, "--", 2) == 0)
+			break;
+		if (!is_flag(w))
+			continue;
+		if (w->s[1] == '-') {
+			if (flag_alias(name, w->s + 2, w->n - 2, 0) == f)
+				return true;
+			continue;
+		}
+		if (w->s[1] >= '0' && w->s[1] <= '9')
+			continue;
+		for (size_t k = 1; k < w->n; k++)
+			if (flag_alias(name, NULL, 0, w->s[k]) == f)
+				return true;
+	}
+	return false;
+}
+
+/* Path-like entry operands ("/", "/*", "~") compare with the command's
+ * operands after both are normalised, literally: the entry "/*" is the
+ * glob itself, not every absolute path. Others are fnmatch patterns. */
+static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
+			    size_t argc, const char *pat)
+{
+	bool kill = strcmp(name, "kill") == 0;
+	bool pathy = pat[0] == '/' || pat[0] == '~';
+	const char *want = pat;
+
+	if (pathy) {
+		size_t pl = strlen(pat);
+		if (pat[0] == '~') {
+			const char *h = verdict_printf(x->v, "%s%s", x->pc.home, pat + 1);
+			if (!h)
+				return false;
+			want = path_normalize(x->a, "/", h, strlen(h));
+		} else {
+			want = path_normalize(x->a, "/", pat, pl);
+		}
+		if (!want)
+			return false;
+	}
+	for (size_t i = 1; i < argc; i++) {
+		struct wv *w = &argv[i];
+		if (!kill && is_flag(w))
+			continue;
+		if (w->f & (WV_DYNAMIC | WV_SUBST))
+			continue;
+		if (pathy) {
+			const char *abs = path_normalize(x->a, x->pc.cwd, w->s, w->n);
+			if (abs && strcmp(abs, want) == 0)
+				return true;
+			continue;
+		}
+		char val[1024];
+		size_t vn = w->n < sizeof(val) - 1 ? w->n : sizeof(val) - 1;
+		memcpy(val, w->s, vn);
+		val[vn] = '\0';
+		if (fnmatch(want, val, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
+{
+	size_t n;
+	const char *base = cmd_base(&argv[0], &n);
+	char name[64];
+
+	if (n == 0 || n >= sizeof(name))
+		return;
+	memcpy(name, base, n);
+	name[n] = '\0';
+	for (size_t i = 0; i < x->cls->ndeny; i++) {
+		const struct deny_entry *e = &x->cls->deny[i];
+		size_t en = strlen(e->name);
+		if (!(strcmp(e->name, name) == 0 ||
+		      (strncmp(name, e->name, en) == 0 && name[en] == '.')))
+			continue;
+		bool ok = true;
+		for (const char *f = e->shorts; *f && ok; f++)
+			ok = cmd_has_short(name, argv, argc, *f);
+		for (size_t k = 0; k < e->nlongs && ok; k++)
+			ok = any_flag(argv, argc, e->longs[k]);
+		for (size_t k = 0; k < e->nops && ok; k++)
+			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
+		if (ok)
+			cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
+			       e->id,
+			       verdict_printf(x->v, "matches the deny list entry \"%s\"",
+					      e->text));
+	}
+}
+
+/* ---- words --------------------------------------------------------------------------- */
+
+bool wv_is(const struct wv *w, const char *s)
+{
+	size_t n = strlen(s);
+	return w->n == n && memcmp(w->s, s, n) == 0 && !(w->f & (WV_DYNAMIC | WV_SUBST));
+}
+
+bool wv_static(const struct wv *w)
+{
+	return !(w->f & (WV_DYNAMIC | WV_SUBST));
+}
+
+const char *cmd_base(const struct wv *w, size_t *n)
+{
+	const char *s = w->s;
+	size_t len = w->n;
+	const char *slash = NULL;
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/')
+			slash = s + i;
+	if (slash && slash + 1 < s + len) {
+		len -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	*n = len;
+	return s;
+}
+
+struct wv cx_lit(const char *s, size_t n)
+{
+	struct wv w = {s, n, 0, n, NULL};
+	return w;
+}
+
+struct wv cx_unknown(void)
+{
+	struct wv w = {"", 0, WV_DYNAMIC, 0, NULL};
+	return w;
+}
+
+static const char *var_lookup(struct cx *x, const char *name, size_t n,
+			      size_t *vlen, bool *known, bool *line)
+{
+	*line = false;
+	for (unsigned i = x->nvars; i-- > 0;) {
+		if (x->vars[i].nlen == n && memcmp(x->vars[i].name, name, n) == 0) {
+			*line = true;
+			*known = x->vars[i].val != NULL;
+			*vlen = x->vars[i].vlen;
+			return x->vars[i].val;
+		}
+	}
+	*known = true;
+	if (n == 4 && memcmp(name, "HOME", 4) == 0) {
+		*vlen = strlen(x->pc.home);
+		return x->pc.home;
+	}
+	if (n == 3 && memcmp(name, "PWD", 3) == 0) {
+		*vlen = strlen(x->pc.cwd);
+		return x->pc.cwd;
+	}
+	if (n == 6 && memcmp(name, "TMPDIR", 6) == 0) {
+		*vlen = strlen(x->pc.tmpdir);
+		return x->pc.tmpdir;
+	}
+	*known = false;
+	return NULL;
+}
+
+/* A scratch string builder in the per-call arena. */
+struct sb {
+	struct arena *a;
+	char *s;
+	size_t n, cap;
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+	if (!n)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *m = arena_alloc(b->a, cap);
+		if (!m)
+			return;
+		if (b->n)
+			memcpy(m, b->s, b->n);
+		b->s = m;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static unsigned walk(struct cx *x, const struct sh_node *n);
+
+/* The static output of a substitution made only of echo/printf (and
+ * base64 -d), so that $(echo rm) and $(echo cm0= | base64 -d) read as
+ * what they produce. */
+static bool static_output(struct cx *x, const struct sh_node *body,
+			  const char **out, size_t *outn);
+
+static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
+		       struct wv *r, bool first)
+{
+	for (; pt; pt = pt->next) {
+		switch (pt->kind) {
+		case SH_WP_LIT:
+			if (pt->quoted)
+				r->f |= WV_QUOTED;
+			if (!pt->quoted && memchr(pt->s, '*', pt->len))
+				r->f |= WV_GLOB;
+			if (!pt->quoted && (memchr(pt->s, '?', pt->len) ||
+					    memchr(pt->s, '[', pt->len)))
+				r->f |= WV_GLOB;
+			if (first && b->n == 0 && !pt->quoted && pt->len &&
+			    pt->s[0] == '~') {
+				/* ~ and ~/x: the home directory; ~user stays */
+				if (pt->len == 1 || pt->s[1] == '/') {
+					r->f |= WV_TILDE;
+					sb_put(b, x->pc.home, strlen(x->pc.home));
+					sb_put(b, pt->s + 1, pt->len - 1);
+					break;
+				}
+			}
+			sb_put(b, pt->s, pt->len);
+			break;
+		case SH_WP_PARAM: {
+			size_t vl = 0;
+			bool known = false, line = false;
+			const char *val = NULL;
+			if (pt->len == 3 && memcmp(pt->s, "IFS", 3) == 0 &&
+			    !pt->param_op) {
+				r->f |= WV_IFS;
+				sb_put(b, " ", 1);
+				break;
+			}
+			if (!pt->param_op)
+				val = var_lookup(x, pt->s, pt->len, &vl, &known,
+						 &line);
+			else if (pt->sub) {
+				/* ${x:-default}: the default may be what runs */
+				struct wv sub = cx_eval(x, pt->sub);
+				(void)sub;
+			}
+			if (line)
+				r->f |= WV_LINEVAR;
+			if (known && val) {
+				sb_put(b, val, vl);
+			} else {
+				if (!(r->f & WV_DYNAMIC))
+					r->dyn_at = b->n;
+				r->f |= WV_DYNAMIC;
+			}
+			break;
+		}
+		case SH_WP_ARITH:
+			if (pt->sub) {
+				struct wv sub = cx_eval(x, pt->sub);
+				(void)sub;
+			}
+			if (!(r->f & WV_DYNAMIC))
+				r->dyn_at = b->n;
+			r->f |= WV_DYNAMIC;
+			break;
+		case SH_WP_CMDSUB:
+		case SH_WP_BACKTICK:
+		case SH_WP_PROCSUB_IN:
+		case SH_WP_PROCSUB_OUT: {
+			const char *o;
+			size_t on;
+			r->f |= WV_SUBST;
+			if (pt->kind == SH_WP_PROCSUB_IN ||
+			    pt->kind == SH_WP_PROCSUB_OUT)
+				r->f |= WV_PROCSUB;
+			if ((pt->kind == SH_WP_CMDSUB ||
+			     pt->kind == SH_WP_BACKTICK) &&
+			    static_output(x, pt->body, &o, &on)) {
+				r->f |= WV_DECODED;
+				sb_put(b, o, on);
+				break;
+			}
+			if (!(r->f & WV_DYNAMIC))
+				r->dyn_at = b->n;
+			r->f |= WV_DYNAMIC;
+			break;
+		}
+		}
+		first = false;
+	}
+}
+
+struct wv cx_eval(struct cx *x, const struct sh_word *w)
+{
+	struct sb b = {x->a, NULL, 0, 0};
+	struct wv r = {"", 0, 0, 0, w};
+
+	if (!w)
+		return r;
+	eval_parts(x, w->parts, &b, &r, true);
+	r.s = b.s ? b.s : "";
+	r.n = b.n;
+	if (!(r.f & WV_DYNAMIC))
+		r.dyn_at = r.n;
+	if (w->quoted)
+		r.f |= WV_QUOTED;
+	return r;
+}
+
+/* Substitution bodies are classified where they stand: they run. */
+static unsigned walk_word_substs(struct cx *x, const struct sh_word *w);
+
+static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
+{
+	unsigned f = 0;
+
+	for (; pt; pt = pt->next) {
+		if (pt->sub)
+			f |= walk_word_substs(x, pt->sub);
+		if (pt->body) {
+			cx_hit(x, CORDON_RISK_CAUTION,
+			       CORDON_L(COMMAND_SUBSTITUTION), "subst",
+			       pt->kind == SH_WP_PROCSUB_IN ||
+					       pt->kind == SH_WP_PROCSUB_OUT
+				       ? "runs a process substitution"
+				       : "runs a command substitution");
+			f |= walk(x, pt->body);
+		}
+	}
+	return f;
+}
+
+static unsigned walk_word_substs(struct cx *x, const struct sh_word *w)
+{
+	unsigned f = 0;
+	for (; w; w = w->next)
+		f |= walk_part_substs(x, w->parts);
+	return f;
+}
+
+/* ---- static output of echo / printf / base64 -d ------------------------- */
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+' || c == '-')
+		return 62;
+	if (c == '/' || c == '_')
+		return 63;
+	return -1;
+}
+
+/* Decodes base64 text; false when it is not base64. */
+static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
+		       size_t *outn)
+{
+	char *d = arena_alloc(x->a, n + 1);
+	size_t o = 0;
+	unsigned acc = 0;
+	int bits = 0;
+
+	if (!d)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+		if (c == '=' || c == '\n' || c == '\r' || c == ' ')
+			continue;
+		int v = b64val(c);
+		if (v < 0)
+			return false;
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			d[o++] = (char)((acc >> bits) & 0xff);
+		}
+	}
+	d[o] = '\0';
+	*out = d;
+	*outn = o;
+	return true;
+}
+
+/* echo's output for static arguments (-n, -e, -E handled). */
+static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
+		      const char **out, size_t *outn)
+{
+	struct sb b = {x->a, NULL, 0, 0};
+	size_t i = 1;
+	bool esc = printf_;
+
+	if (!printf_) {
+		while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' &&
+		       strspn(argv[i].s + 1, "neE") == argv[i].n - 1) {
+			if (memchr(argv[i].s, 'e', argv[i].n))
+				esc = true;
+			i++;
+		}
+	}
+	size_t fmt_i = i;
+	for (; i < argc; i++) {
+		if (!wv_static(&argv[i]))
+			return false;
+		if (printf_ && i == fmt_i && argc > fmt_i + 1) {
+			/* printf FORMAT ARGS: put the arguments where %s is,
+			 * roughly; what matters is the text that results. */
+			continue;
+		}
+		if (b.n && !printf_)
+			sb_put(&b, " ", 1);
+		const char *s = argv[i].s;
+		size_t n = argv[i].n;
+		for (size_t k = 0; k < n; k++) {
+			if (esc && s[k] == '\\' && k + 1 < n) {
+				char c = s[k + 1];
+				if (c == 'x' && k + 2 < n) {
+					int v = 0, d = 0;
+					size_t j = k + 2;
+					while (d < 2 && j < n && isxdigit((unsigned char)s[j])) {
+						v = v * 16 + (isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+						j++;
+						d++;
+					}
+					char ch = (char)v;
+					sb_put(&b, &ch, 1);
+					k = j - 1;
+					continue;
+				}
+				if (c == 'u' && k + 2 < n) {
+					unsigned v = 0;
+					int d = 0;
+					size_t j = k + 2;
+					while (d < 4 && j < n && isxdigit((unsigned char)s[j])) {
+						v = v * 16 + (unsigned)(isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+						j++;
+						d++;
+					}
+					if (v < 0x80) {
+						char ch = (char)v;
+						sb_put(&b, &ch, 1);
+					}
+					k = j - 1;
+					continue;
+				}
+				if (c >= '0' && c <= '7') {
+					int v = 0, d = 0;
+					size_t j = k + 1;
+					if (s[j] == '0')
+						j++;
+					while (d < 3 && j < n && s[j] >= '0' && s[j] <= '7') {
+						v = v * 8 + (s[j] - '0');
+						j++;
+						d++;
+					}
+					char ch = (char)v;
+					sb_put(&b, &ch, 1);
+					k = j - 1;
+					continue;
+				}
+				if (c == 'n') {
+					sb_put(&b, "\n", 1);
+					k++;
+					continue;
+				}
+				if (c == 't') {
+					sb_put(&b, "\t", 1);
+					k++;
+					continue;
+				}
+			}
+			if (printf_ && s[k] == '%' && k + 1 < n) {
+				k++;
+				continue;
+			}
+			sb_put(&b, s + k, 1);
+		}
+	}
+	if (printf_ && argc > fmt_i + 1) {
+		for (size_t j = fmt_i + 1; j < argc; j++) {
+			if (!wv_static(&argv[j]))
+				return false;
+			if (b.n)
+				sb_put(&b, " ", 1);
+			sb_put(&b, argv[j].s, argv[j].n);
+		}
+	}
+	*out = b.s ? b.s : "";
+	*outn = b.n;
+	return true;
+}
+
+const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
+			 bool printf_, size_t *n)
+{
+	const char *out;
+	if (!echo_text(x, argv, argc, printf_, &out, n))
+		return NULL;
+	return out;
+}
+
+/* Evaluates the words of a simple command without classifying it. */
+static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
+{
+	size_t argc = 0;
+	for (const struct sh_word *w = n->words; w; w = w->next)
+		argc++;
+	struct wv *argv = arena_alloc(x->a, (argc + 1) * sizeof(*argv));
+	if (!argv) {
+		x->v->oom = true;
+		*out = NULL;
+		return 0;
+	}
+	size_t i = 0;
+	for (const struct sh_word *w = n->words; w; w = w->next)
+		argv[i++] = cx_eval(x, w);
+	*out = argv;
+	return argc;
+}
+
+static bool static_output(struct cx *x, const struct sh_node *body,
+			  const char **out, size_t *outn)
+{
+	const struct sh_node *n = body;
+
+	if (!n || n->kind != SH_LIST || !n->child || n->child->next)
+		return false;
+	n = n->child;
+	const struct sh_node *first = n, *second = NULL;
+	if (n->kind == SH_PIPELINE) {
+		first = n->child;
+		second = first ? first->next : NULL;
+		if (second && second->next)
+			return false;
+	}
+	if (!first || first->kind != SH_SIMPLE || first->redirs)
+		return false;
+	struct wv *argv;
+	size_t argc = eval_argv(x, first, &argv);
+	if (argc == 0)
+		return false;
+	bool pf = wv_is(&argv[0], "printf");
+	if (!pf && !wv_is(&argv[0], "echo"))
+		return false;
+	if (!echo_text(x, argv, argc, pf, out, outn))
+		return false;
+	if (!second)
+		return true;
+	if (second->kind != SH_SIMPLE || second->redirs)
+		return false;
+	struct wv *a2;
+	size_t c2 = eval_argv(x, second, &a2);
+	if (c2 < 2 || !wv_is(&a2[0], "base64"))
+		return false;
+	bool dec = false;
+	for (size_t i = 1; i < c2; i++)
+		if (wv_is(&a2[i], "-d") || wv_is(&a2[i], "--decode") ||
+		    wv_is(&a2[i], "-D"))
+			dec = true;
+	return dec && b64_decode(x, *out, *outn, out, outn);
+}
+
+/* ---- hits and segments ------------------------------------------------------ */
+
+void cx_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
+	    const char *rule, const char *reason)
+{
+	struct cordon_verdict *v = x->v;
+
+	if (x->in_segment) {
+		if (tier > x->seg_risk)
+			x->seg_risk = tier;
+		x->seg_labels |= labels;
+	}
+	if (tier > v->risk)
+		v->risk = tier;
+	v->labels |= labels;
+	if (reason)
+		verdict_add_reason(v, reason);
+	if (rule)
+		verdict_add_rule(v, rule);
+}
+
+/* ---- variables ---------------------------------------------------------------- */
+
+void cx_assign(struct cx *x, const struct sh_word *w)
+{
+	const struct sh_wpart *pt = w ? w->parts : NULL;
+	if (!pt || pt->kind != SH_WP_LIT)
+		return;
+	size_t i = 0;
+	while (i < pt->len && (isalnum((unsigned char)pt->s[i]) || pt->s[i] == '_'))
+		i++;
+	if (i == 0 || i >= pt->len)
+		return;
+	size_t nlen = i;
+	bool append = false;
+	if (pt->s[i] == '[')
+		return; /* array element: leave the array unknown */
+	if (pt->s[i] == '+') {
+		append = true;
+		i++;
+	}
+	if (i >= pt->len || pt->s[i] != '=')
+		return;
+	/* The value: evaluate the word minus "NAME=". */
+	struct sh_wpart head = *pt;
+	head.s = pt->s + i + 1;
+	head.len = pt->len - i - 1;
+	struct sh_word vw = *w;
+	vw.parts = &head;
+	struct wv val = cx_eval(x, &vw);
+	if (x->nvars >= CX_MAX_VARS)
+		return;
+	unsigned k = x->nvars++;
+	x->vars[k].name = pt->s;
+	x->vars[k].nlen = nlen;
+	if (append || !wv_static(&val)) {
+		x->vars[k].val = NULL;
+		x->vars[k].vlen = 0;
+	} else {
+		x->vars[k].val = val.s;
+		x->vars[k].vlen = val.n;
+	}
+	if (nlen == 3 && memcmp(pt->s, "IFS", 3) == 0)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "ifs.assign",
+		       "changes IFS, which changes how later words split");
+	if ((nlen == 8 && memcmp(pt->s, "HISTFILE", 8) == 0) ||
+	    (nlen == 8 && memcmp(pt->s, "HISTSIZE", 8) == 0) ||
+	    (nlen == 12 && memcmp(pt->s, "HISTFILESIZE", 12) == 0))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+		       "history.var", "changes where or whether shell history is kept");
+	if (nlen == 4 && memcmp(pt->s, "PATH", 4) == 0)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
+		       "changes PATH, which decides what later commands run");
+	if ((nlen == 10 && memcmp(pt->s, "LD_PRELOAD", 10) == 0) ||
+	    (nlen == 15 && memcmp(pt->s, "LD_LIBRARY_PATH", 15) == 0))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",
+		       "injects a library into every program that runs");
+}
+
+/* ---- paths ---------------------------------------------------------------------- */
+
+enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs)
+{
+	size_t n = w->n;
+	const char *s = w->s;
+
+	/* A trailing glob is judged by the directory it expands in:
+	 * "/" followed by "*" is the root's children. */
+	if (w->f & WV_GLOB) {
+		const char *slash = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (s[i] == '/')
+				slash = s + i;
+		const char *g = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (s[i] == '*' || s[i] == '?' || s[i] == '[') {
+				g = s + i;
+				break;
+			}
+		if (g) {
+			/* the directory part before the first glob */
+			const char *cut = NULL;
+			for (const char *q = s; q < g; q++)
+				if (*q == '/')
+					cut = q;
+			(void)slash;
+			if (cut)
+				n = (size_t)(cut - s) + (cut == s ? 1 : 0);
+			else
+				n = 0;
+		}
+	}
+	char *a = path_normalize(x->a, x->pc.cwd, s, n);
+	if (!a) {
+		x->v->oom = true;
+		*abs = NULL;
+		return PATH_OUTSIDE;
+	}
+	*abs = a;
+	return path_classify(&x->pc, a);
+}
+
+/* ---- the walk ------------------------------------------------------------------------ */
+
+static void begin_segment(struct cx *x)
+{
+	x->in_segment = true;
+	x->seg_risk = CORDON_RISK_SAFE;
+	x->seg_labels = 0;
+}
+
+static void end_segment(struct cx *x, const struct sh_node *n)
+{
+	const char *base = x->v->text;
+	size_t off = (size_t)(n->text - x->v->text);
+
+	(void)base;
+	x->in_segment = false;
+	/* Trailing blanks are not part of a command's text. */
+	size_t len = n->len;
+	while (len && (n->text[len - 1] == ' ' || n->text[len - 1] == '\t' ||
+		       n->text[len - 1] == '\n' || n->text[len - 1] == '\r'))
+		len--;
+	verdict_add_segment(x->v, off, len, x->seg_risk, x->seg_labels);
+}
+
+static bool func_calls(const struct sh_node *n, const char *name, size_t nl,
+		       unsigned *calls, bool *piped, bool *async, bool in_pipe)
+{
+	for (; n; n = n->next) {
+		if (n->kind == SH_FUNC)
+			continue;
+		if (n->kind == SH_SIMPLE && n->words) {
+			const struct sh_word *w = n->words;
+			if (w->raw_len == nl && memcmp(w->raw, name, nl) == 0) {
+				(*calls)++;
+				if (in_pipe)
+					*piped = true;
+				if (n->sep == SH_SEP_ASYNC)
+					*async = true;
+			}
+		}
+		bool pipe = n->kind == SH_PIPELINE;
+		bool before = *calls > 0;
+		func_calls(n->child, name, nl, calls, piped, async, pipe || in_pipe);
+		if (n->sep == SH_SEP_ASYNC && *calls > 0 && (!before || pipe))
+			*async = true;
+	}
+	return *calls > 0;
+}
+
+static void walk_func(struct cx *x, const struct sh_node *n)
+{
+	unsigned calls = 0;
+	bool piped = false, async = false;
+
+	if (x->nfuncs < CX_MAX_FUNCS) {
+		x->funcs[x->nfuncs].name = n->name;
+		x->funcs[x->nfuncs].nlen = n->name_len;
+		x->nfuncs++;
+	}
+	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
+	/* A function that starts copies of itself in a pipe or in the
+	 * background multiplies without bound, whatever its name. */
+	if (calls && (piped || async || calls > 1))
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "fork-bomb",
+		       "a function that spawns copies of itself without bound (fork bomb)");
+	walk(x, n->child);
+}
+
+static void pipeline_rules(struct cx *x, struct cinfo *ci, size_t k);
+
+static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
+{
+	unsigned sf = 0;
+
+	for (const struct sh_word *w = n->assigns; w; w = w->next) {
+		sf |= walk_part_substs(x, w->parts);
+		cx_assign(x, w);
+	}
+	sf |= walk_word_substs(x, n->words);
+	for (const struct sh_redir *r = n->redirs; r; r = r->next) {
+		sf |= walk_word_substs(x, r->target);
+		if (r->body_word)
+			sf |= walk_word_substs(x, r->body_word);
+	}
+	memset(ci, 0, sizeof(*ci));
+	struct wv *argv = NULL;
+	size_t argc = eval_argv(x, n, &argv);
+	if (argc == 0) {
+		/* redirections alone still write */
+		if (n->redirs)
+			cx_command(x, argv, 0, n->redirs, ci);
+		ci->f |= sf & (CI_NETWORK | CI_SECRETS);
+		return;
+	}
+	/* What the substitutions did matters to the command that uses
+	 * their output (sh -c "$(curl …)", dig $(cat secret).host). */
+	cx_command(x, argv, argc, n->redirs, ci);
+	if (sf & CI_NETWORK) {
+		if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_EXEC_ARGS))
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "remote-code.subst",
+			       "runs code produced by a network download");
+	}
+	if ((ci->f & CI_NETCAT || ci->f & CI_NETWORK || ci->f & CI_NETSEND) &&
+	    (sf & (CI_SECRETS | CI_ENVDUMP | CI_DECODE | CI_HISTORY)))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
+		       "exfil.subst",
+		       "sends secrets or encoded local data to the network");
+	if ((ci->f & (CI_NETWORK | CI_NETCAT | CI_NETSEND)) && (sf & CI_IDENTITY))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EXFILTRATION),
+		       "exfil.identity", "sends local identity to the network");
+	ci->f |= sf & (CI_SECRETS | CI_ENVDUMP);
+}
+
+static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *ci);
+
+static unsigned walk_pipeline(struct cx *x, const struct sh_node *n, bool top)
+{
+	struct cinfo cis[64];
+	size_t k = 0;
+	unsigned f = 0;
+
+	for (const struct sh_node *c = n->child; c; c = c->next) {
+		struct cinfo tmp;
+		struct cinfo *ci = k < 64 ? &cis[k] : &tmp;
+		if (top)
+			begin_segment(x);
+		f |= walk_node(x, c, ci);
+		if (k < 64)
+			k++;
+		if (top) {
+			/* pipe findings land on the consumer's segment */
+			pipeline_rules(x, cis, k);
+			end_segment(x, c);
+		}
+	}
+	if (!top)
+		for (size_t i = 1; i <= k; i++)
+			pipeline_rules(x, cis, i);
+	return f;
+}
+
+/* What the last element of cis[0..k) does with what earlier ones give it. */
+static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
+{
+	if (k < 2)
+		return;
+	struct cinfo *c = &cis[k - 1];
+	unsigned before = 0;
+	const char *text = NULL;
+	size_t tlen = 0;
+	bool decoded = false;
+
+	for (size_t i = 0; i + 1 < k; i++) {
+		before |= cis[i].f;
+		if (cis[i].f & CI_TEXT) {
+			text = cis[i].text;
+			tlen = cis[i].tlen;
+			decoded = false;
+		} else if ((cis[i].f & CI_DECODE) && text) {
+			const char *o;
+			size_t on;
+			if (b64_decode(x, text, tlen, &o, &on)) {
+				text = o;
+				tlen = on;
+				decoded = true;
+			} else {
+				text = NULL;
+			}
+		} else {
+			text = NULL;
+		}
+	}
+	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {
+		if (before & CI_NETWORK)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "remote-code.pipe",
+			       "pipes a download into a program that runs it");
+		if (before & CI_DECODE)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
+			       "obfuscation.decode-exec",
+			       "decodes hidden text and runs it");
+		if (before & CI_HISTORY)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(NESTED_SHELL),
+			       "history.exec", "runs shell history again");
+		if (text && (c->f & CI_RUNS_STDIN))
+			cx_payload(x, text, tlen,
+				   decoded ? CORDON_L(OBFUSCATION) : 0,
+				   "the text piped into a shell");
+		else if (text && (c->f & CI_CODE_STDIN))
+			cx_code(x, c->lang, text, tlen);
+		else if (text && (c->f & CI_SQL_STDIN))
+			cx_sql(x, text, tlen);
+		else if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			       "pipe.exec", "runs whatever is piped into it");
+	}
+	if ((c->f & (CI_NETSEND | CI_NETCAT)) &&
+	    (before & (CI_SECRETS | CI_ENVDUMP)))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
+		       "exfil.pipe", "pipes secrets to the network");
+	if ((c->f & CI_RUNS_STDIN) && (before & CI_NETCAT))
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+		       "reverse-shell.pipe",
+		       "wires a network connection to a shell (reverse shell)");
+}
+
+static unsigned walk_compound_words(struct cx *x, const struct sh_node *n)
+{
+	unsigned f = walk_word_substs(x, n->words);
+	for (const struct sh_redir *r = n->redirs; r; r = r->next) {
+		f |= walk_word_substs(x, r->target);
+		if (r->body_word)
+			f |= walk_word_substs(x, r->body_word);
+	}
+	if (n->redirs) {
+		struct cinfo ci;
+		memset(&ci, 0, sizeof(ci));
+		cx_command(x, NULL, 0, n->redirs, &ci);
+	}
+	if (n->kind == SH_FOR || n->kind == SH_SELECT) {
+		/* the loop variable takes values we do not track */
+		if (n->name && x->nvars < CX_MAX_VARS) {
+			x->vars[x->nvars].name = n->name;
+			x->vars[x->nvars].nlen = n->name_len;
+			x->vars[x->nvars].val = NULL;
+			x->nvars++;
+		}
+	}
+	return f;
+}
+
+static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	switch (n->kind) {
+	case SH_SIMPLE:
+		walk_simple(x, n, ci);
+		x->line_ci |= ci->f;
+		return ci->f;
+	case SH_PIPELINE:
+		return walk_pipeline(x, n, false);
+	case SH_FUNC:
+		walk_func(x, n);
+		return 0;
+	default: {
+		unsigned f = walk_compound_words(x, n);
+		for (const struct sh_node *c = n->child; c; c = c->next)
+			f |= walk(x, c);
+		ci->f = f;
+		return f;
+	}
+	}
+}
+
+/* Walks a node (and, for lists, its items) below the top level. */
+static unsigned walk(struct cx *x, const struct sh_node *n)
+{
+	struct cinfo ci;
+
+	if (!n)
+		return 0;
+	if (n->kind == SH_LIST) {
+		unsigned f = 0;
+		for (const struct sh_node *c = n->child; c; c = c->next)
+			f |= walk_node(x, c, &ci);
+		return f;
+	}
+	return walk_node(x, n, &ci);
+}
+
+/* The top level: every command of the root list (and every element of a
+ * top-level pipeline) is a segment. */
+static void walk_top(struct cx *x, const struct sh_node *root)
+{
+	for (const struct sh_node *c = root ? root->child : NULL; c; c = c->next) {
+		if (c->kind == SH_PIPELINE) {
+			walk_pipeline(x, c, true);
+			continue;
+		}
+		struct cinfo ci;
+		begin_segment(x);
+		walk_node(x, c, &ci);
+		end_segment(x, c);
+	}
+}
+
+/* ---- payloads, code and SQL ----------------------------------------------------- */
+
+static void user_rule_hit(void *ud, const struct urule_match *m)
+{
+	struct cx *x = ud;
+	const char *why;
+
+	if (m->labels & CORDON_L(DENYLISTED))
+		why = m->description;
+	else
+		why = verdict_printf(x->v, "%s%s%s", m->label[0] ? m->label : m->id,
+				     m->description[0] ? ": " : "", m->description);
+	cx_hit(x, m->tier, m->labels, m->id, why);
+}
+
+static void match_text_rules(struct cx *x, const char *s, size_t n)
+{
+	if (x->cls->deny_rx)
+		urules_match(x->cls->deny_rx, s, n, user_rule_hit, x);
+	if (x->cls->user && urules_count(x->cls->user))
+		urules_match(x->cls->user, s, n, user_rule_hit, x);
+}
+
+unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
+		    const char *why)
+{
+	struct sh_result res;
+	unsigned f;
+
+	(void)why;
+	if (x->depth >= x->max_depth) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
+		       "depth-limit",
+		       verdict_printf(x->v, "payloads nested deeper than %u levels are not read",
+				      x->max_depth));
+		return 0;
+	}
+	/* Labels of the carrier apply to what it carries. */
+	uint64_t saved = x->seg_labels;
+	enum cordon_risk before = x->v->risk;
+	(void)before;
+	x->depth++;
+	match_text_rules(x, s, n);
+	if (sh_parse(x->a, &x->cls->lim, s, n, &res) != CORDON_OK) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(UNPARSED),
+		       "unparsed.payload",
+		       verdict_printf(x->v, "a nested command does not parse: %s",
+				      res.err_msg));
+	}
+	f = walk(x, res.root);
+	x->depth--;
+	if (x->in_segment)
+		x->seg_labels |= labels | saved;
+	x->v->labels |= labels;
+	return f;
+}
+
+static void code_shell_cb(void *ud, const char *cmd, size_t n)
+{
+	struct cx *x = ud;
+	/* The callback's buffer is only valid during the call. */
+	char *copy = arena_strndup(x->a, cmd, n);
+	if (!copy) {
+		x->v->oom = true;
+		return;
+	}
+	cx_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
+}
+
+void cx_code(struct cx *x, int lang, const char *code, size_t n)
+{
+	unsigned f;
+
+	if (x->depth >= x->max_depth) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT), "depth-limit",
+		       "inline code nested too deep to read");
+		return;
+	}
+	x->depth++;
+	match_text_rules(x, code, n);
+	f = code_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+	x->depth--;
+	if (f & CODE_F_EXEC)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "code.exec",
+		       "inline code runs other commands");
+	if (f & CODE_F_EXEC_DYNAMIC)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "code.exec-dynamic",
+		       "inline code runs a command cordon cannot read");
+	if (f & CODE_F_EVAL)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "code.eval",
+		       "inline code evaluates code built at run time");
+	if (f & CODE_F_DECODE_EXEC)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
+		       "code.decode-exec", "inline code decodes hidden text and runs it");
+	if (f & CODE_F_DELETE)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DELETE), "code.delete",
+		       "inline code deletes files");
+	if (f & CODE_F_WRITE)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "code.write",
+		       "inline code writes files");
+	if (f & CODE_F_NETWORK)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "code.network",
+		       "inline code uses the network");
+	if (f & CODE_F_REVERSE_SHELL)
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+		       "code.reverse-shell",
+		       "inline code wires a network connection to a shell (reverse shell)");
+	if (f & CODE_F_ENV_DUMP)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "code.env-dump",
+		       "inline code reads the whole environment");
+	if (f & CODE_F_SECRETS)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ), "code.secrets",
+		       "inline code names a credential file");
+	if ((f & CODE_F_SECRETS || f & CODE_F_ENV_DUMP) && (f & CODE_F_NETWORK))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(EXFILTRATION),
+		       "code.exfil", "inline code reads secrets and uses the network");
+	if (f & CODE_F_FORK_BOMB)
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "code.fork-bomb",
+		       "inline code forks without bound (fork bomb)");
+	if (f & CODE_F_KILL)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "code.kill",
+		       "inline code kills processes");
+	if (f & CODE_F_UNREADABLE)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "code.unreadable",
+		       "inline code that cordon cannot read");
+}
+
+void cx_sql(struct cx *x, const char *sql, size_t n)
+{
+	unsigned f = sql_scan(sql, n);
+
+	if (f & (SQL_F_DROP | SQL_F_MONGO_DROP))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.drop",
+		       "drops a database object");
+	if (f & SQL_F_TRUNCATE)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.truncate",
+		       "empties a table");
+	if (f & SQL_F_DELETE_ALL)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.delete-all",
+		       "deletes every row (DELETE without WHERE)");
+	if (f & SQL_F_UPDATE_ALL)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.update-all",
+		       "changes every row (UPDATE without WHERE)");
+	if (f & SQL_F_ALTER_DROP)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.alter-drop",
+		       "drops a column or constraint");
+	if (f & SQL_F_SHUTDOWN)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(SYSTEM_POWER), "sql.shutdown",
+		       "shuts the database server down");
+	if (f & SQL_F_PRIVILEGE)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "sql.privilege",
+		       "changes database users or grants");
+	if (f & SQL_F_WRITE)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DATA_LOSS), "sql.write",
+		       "changes data in a database");
+}
+
+void cx_command(struct cx *x, struct wv *argv, size_t argc,
+		const struct sh_redir *redirs, struct cinfo *ci)
+{
+	commands_classify(x, argv, argc, redirs, ci);
+}
+
+/* ---- the public API ---------------------------------------------------------------- */
+
+struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
+{
+	struct cordon_classifier *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (lim)
+		c->lim = *lim;
+	else
+		cordon_limits_default(&c->lim);
+	c->max_depth = c->lim.max_payload_depth ? c->lim.max_payload_depth : 4;
+	/* Parse trees take a few dozen bytes per input byte at worst. */
+	size_t ceiling = c->lim.max_input_bytes > SIZE_MAX / 256
+				 ? SIZE_MAX
+				 : c->lim.max_input_bytes * 256 + ((size_t)16 << 20);
+	arena_init(&c->arena, ceiling);
+	arena_init(&c->deny_arena, (size_t)16 << 20);
+	c->user = urules_new(c->lim.max_rules);
+	c->deny_rx = urules_new(64);
+	if (!c->user || !c->deny_rx || !build_index(c) ||
+	    cordon_classifier_set_denied_commands(c, NULL, 0, NULL) != CORDON_OK ||
+	    cordon_classifier_set_denied_patterns(c, NULL, 0, NULL) != CORDON_OK) {
+		cordon_classifier_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void cordon_classifier_free(struct cordon_classifier *c)
+{
+	if (!c)
+		return;
+	if (c->fam)
+		for (size_t i = 0; i < c->fam_cap; i++)
+			free(c->fam[i].rules);
+	free(c->fam);
+	free(c->deny);
+	urules_free(c->user);
+	urules_free(c->deny_rx);
+	arena_release(&c->arena);
+	arena_release(&c->deny_arena);
+	free(c);
+}
+
+void cordon_classifier_set_max_depth(struct cordon_classifier *c, unsigned depth)
+{
+	c->max_depth = depth;
+}
+
+static void diag_set(struct cordon_diag *d, enum cordon_err code, const char *msg)
+{
+	if (!d)
+		return;
+	memset(d, 0, sizeof(*d));
+	d->code = code;
+	snprintf(d->message, sizeof(d->message), "%s", msg);
+}
+
+static const char *deny_id(struct cordon_classifier *c, size_t i)
+{
+	char id[48];
+	snprintf(id, sizeof(id), "deny.config.%zu", i);
+	return arena_strndup(&c->deny_arena, id, strlen(id));
+}
+
+enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *c,
+						      const char *const *entries,
+						      size_t n,
+						      struct cordon_diag *diag)
+{
+	size_t count = entries ? n : sizeof(default_denied) / sizeof(*default_denied);
+	const char **ids = calloc(count ? count : 1, sizeof(char *));
+	const char **texts = calloc(count ? count : 1, sizeof(char *));
+	bool ok = ids && texts;
+
+	for (size_t i = 0; ok && i < count; i++) {
+		if (entries) {
+			const char *e = entries[i];
+			if (!e || !*e || strspn(e, " \t") == strlen(e)) {
+				char msg[96];
+				snprintf(msg, sizeof(msg),
+					 "denied_commands[%zu]: empty entry", i);
+				diag_set(diag, CORDON_E_CONFIG, msg);
+				free(ids);
+				free(texts);
+				return CORDON_E_CONFIG;
+			}
+			ids[i] = deny_id(c, i);
+			texts[i] = e;
+		} else {
+			ids[i] = default_denied[i].id;
+			texts[i] = default_denied[i].text;
+		}
+		ok = ids[i] != NULL;
+	}
+	ok = ok && set_denied(c, ids, texts, count);
+	free(ids);
+	free(texts);
+	if (!ok) {
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		return CORDON_E_NOMEM;
+	}
+	return CORDON_OK;
+}
+
+enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *c,
+						      const char *const *patterns,
+						      size_t n,
+						      struct cordon_diag *diag)
+{
+	size_t count = patterns ? n : sizeof(default_patterns) / sizeof(*default_patterns);
+	struct urules *u = urules_new(count + 1);
+	struct cordon_diag local;
+
+	if (!u) {
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		return CORDON_E_NOMEM;
+	}
+	for (size_t i = 0; i < count; i++) {
+		char id[48];
+		const char *pat, *why, *rid;
+		if (patterns) {
+			snprintf(id, sizeof(id), "deny.pattern.config.%zu", i);
+			rid = id;
+			pat = patterns[i];
+			why = "matches a denied command pattern";
+		} else {
+			rid = default_patterns[i].id;
+			pat = default_patterns[i].pattern;
+			why = default_patterns[i].reason;
+		}
+		enum cordon_err e = urules_add_pattern(u, rid, pat ? pat : "",
+						       CORDON_RISK_BLOCKED,
+						       CORDON_L(DENYLISTED), why,
+						       &local);
+		if (e != CORDON_OK) {
+			if (diag) {
+				*diag = local;
+				int k = snprintf(diag->message, sizeof(diag->message),
+						 "denied_command_patterns[%zu]: ", i);
+				if (k > 0 && (size_t)k < sizeof(diag->message)) {
+					size_t room = sizeof(diag->message) - (size_t)k - 1;
+					size_t ml = strnlen(local.message, room);
+					memcpy(diag->message + k, local.message, ml);
+					diag->message[(size_t)k + ml] = '\0';
+				}
+			}
+			urules_free(u);
+			return e;
+		}
+	}
+	urules_free(c->deny_rx);
+	c->deny_rx = u;
+	return CORDON_OK;
+}
+
+enum cordon_err cordon_classifier_add_rules_json(struct cordon_classifier *c,
+						 const char *json, size_t len,
+						 struct cordon_diag *diag)
+{
+	return urules_add_json(c->user, json, len, c->lim.max_rules_bytes, diag);
+}
+
+enum cordon_err cordon_classifier_add_rule(struct cordon_classifier *c,
+					   const struct cordon_user_rule *rule,
+					   struct cordon_diag *diag)
+{
+	return urules_add(c->user, rule, diag);
+}
+
+/* "/a/b/" -> "/a/b"; NULL -> def. Paths from the caller are trusted to be
+ * absolute; a relative one is taken from "/". */
+static const char *norm_ctx(struct arena *a, const char *p, const char *def)
+{
+	if (!p || !*p)
+		return def;
+	const char *n = path_normalize(a, "/", p, strlen(p));
+	return n ? n : def;
+}
+
+/* Is the text SQL typed as a command ("DROP TABLE x;")? */
+static bool looks_like_sql(const struct sh_node *root)
+{
+	static const char *const kw[] = {"drop", "delete", "truncate", "update",
+					 "alter", "shutdown", "grant", "revoke",
+					 "insert", "create"};
+	const struct sh_node *n = root ? root->child : NULL;
+	if (!n || n->kind != SH_SIMPLE || !n->words)
+		return false;
+	const struct sh_word *w = n->words;
+	if (!w->parts || w->parts->kind != SH_WP_LIT || w->parts->next)
+		return false;
+	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
+		if (w->parts->len == strlen(kw[i]) &&
+		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0)
+			return w->next != NULL;
+	return false;
+}
+
+enum cordon_err cordon_classify(struct cordon_classifier *cls,
+				const struct cordon_context *ctx,
+				const char *cmd, size_t len,
+				struct cordon_verdict *v,
+				struct cordon_diag *diag)
+{
+	struct cx x;
+	struct sh_result res;
+	enum cordon_err err;
+
+	verdict_reset(v);
+	if (diag)
+		memset(diag, 0, sizeof(*diag));
+	if (!cmd)
+		len = 0;
+	arena_reset(&cls->arena);
+	memset(&x, 0, sizeof(x));
+	x.cls = cls;
+	x.v = v;
+	x.a = &cls->arena;
+	x.max_depth = cls->max_depth;
+	x.pc.cwd = norm_ctx(x.a, ctx ? ctx->cwd : NULL, "/");
+	x.pc.workspace = norm_ctx(x.a, ctx ? ctx->workspace : NULL, x.pc.cwd);
+	/* Without a home directory "~" is judged as a home of its own. */
+	x.pc.home = norm_ctx(x.a, ctx ? ctx->home : NULL, "/nonexistent-home");
+	x.pc.tmpdir = norm_ctx(x.a, ctx ? ctx->tmpdir : NULL, "/tmp");
+
+	if (len > cls->lim.max_input_bytes) {
+		v->parsed = false;
+		verdict_set_text(v, "", 0);
+		const char *why = verdict_printf(
+			v, "command is %zu bytes, over the limit max_input_bytes=%zu; not read",
+			len, cls->lim.max_input_bytes);
+		cx_hit(&x, CORDON_RISK_BLOCKED, CORDON_L(UNPARSED), "limit.input", why);
+		if (diag) {
+			diag->code = CORDON_E_LIMIT;
+			diag->offset = cls->lim.max_input_bytes;
+			snprintf(diag->message, sizeof(diag->message), "%s",
+				 why ? why : "input over max_input_bytes");
+		}
+		return CORDON_E_LIMIT;
+	}
+	if (!verdict_set_text(v, cmd ? cmd : "", len)) {
+		v->risk = CORDON_RISK_BLOCKED;
+		return CORDON_E_NOMEM;
+	}
+	cls->x = &x;
+	err = sh_parse(x.a, &cls->lim, v->text, len, &res);
+	if (err != CORDON_OK) {
+		v->parsed = false;
+		enum cordon_risk t = err == CORDON_E_PARSE ? CORDON_RISK_CAUTION
+							   : CORDON_RISK_BLOCKED;
+		cx_hit(&x, t, CORDON_L(UNPARSED),
+		       err == CORDON_E_PARSE ? "unparsed" : "limit.parse",
+		       verdict_printf(v, "does not parse: %s (at byte %zu)",
+				      res.err_msg, res.err_offset));
+		if (diag) {
+			diag->code = err;
+			diag->offset = res.err_offset;
+			size_t line = 1, col = 1;
+			for (size_t i = 0; i < res.err_offset && i < len; i++) {
+				if (cmd[i] == '\n') {
+					line++;
+					col = 1;
+				} else {
+					col++;
+				}
+			}
+			diag->line = (unsigned)line;
+			diag->column = (unsigned)col;
+			snprintf(diag->message, sizeof(diag->message), "%s",
+				 res.err_msg);
+		}
+	}
+	match_text_rules(&x, v->text, len);
+	if (looks_like_sql(res.root))
+		cx_sql(&x, v->text, len);
+	else if (err == CORDON_E_PARSE && memmem(v->text, len, "db.", 3))
+		cx_sql(&x, v->text, len);
+	walk_top(&x, res.root);
+	cls->x = NULL;
+	if (v->oom) {
+		v->risk = CORDON_RISK_BLOCKED;
+		verdict_add_reason(v, "out of memory while classifying");
+		return CORDON_E_NOMEM;
+	}
+	return err == CORDON_E_PARSE ? CORDON_OK : err;
+}

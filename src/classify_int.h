@@ -1,0 +1,187 @@
+/* classify_int — what classify.c, commands.c and verdict.c share.
+ *
+ * The classifier walks a parse tree (sh.h) and, for every simple command,
+ * evaluates its words as far as they can be known statically, strips
+ * wrappers, recurses into payloads and applies the knowledge tables. Hits
+ * raise the tier of the current segment and add labels, reasons and rule
+ * ids to the verdict.
+ */
+#ifndef CORDON_CLASSIFY_INT_H
+#define CORDON_CLASSIFY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "cordon.h"
+#include "path.h"
+#include "sh.h"
+
+/* ---- the verdict ---------------------------------------------------------- */
+
+struct vsegment {
+	size_t off, len; /* into cordon_verdict.text */
+	enum cordon_risk risk;
+	uint64_t labels;
+};
+
+struct cordon_verdict {
+	enum cordon_risk risk;
+	uint64_t labels;
+	bool parsed;
+	char *text; /* a copy of the command; segments point into it */
+	size_t text_cap;
+	const char **reasons;
+	size_t nreasons, reasons_cap;
+	const char **rules;
+	size_t nrules, rules_cap;
+	struct vsegment *segs;
+	size_t nsegs, segs_cap;
+	struct arena strings; /* formatted reasons and rule ids */
+	bool oom;             /* an allocation failed: rated blocked */
+};
+
+void verdict_reset(struct cordon_verdict *v);
+bool verdict_set_text(struct cordon_verdict *v, const char *s, size_t n);
+/* s must outlive v's next reset (static, or from v->strings). */
+void verdict_add_reason(struct cordon_verdict *v, const char *s);
+void verdict_add_rule(struct cordon_verdict *v, const char *id);
+void verdict_add_segment(struct cordon_verdict *v, size_t off, size_t len,
+			 enum cordon_risk risk, uint64_t labels);
+/* printf into v->strings; NULL when out of memory. */
+const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- evaluated words ------------------------------------------------------ */
+
+#define WV_DYNAMIC (1u << 0)  /* holds an expansion whose value is unknown */
+#define WV_SUBST (1u << 1)    /* holds a command or process substitution */
+#define WV_GLOB (1u << 2)     /* unquoted * ? [ */
+#define WV_QUOTED (1u << 3)   /* some part quoted or escaped */
+#define WV_IFS (1u << 4)      /* holds $IFS: splits where it stands */
+#define WV_LINEVAR (1u << 5)  /* uses a variable assigned on this line */
+#define WV_PROCSUB (1u << 6)  /* is a process substitution */
+#define WV_DECODED (1u << 7)  /* a substitution was evaluated statically */
+#define WV_TILDE (1u << 8)    /* began with ~ */
+
+struct wv {
+	const char *s; /* static text; unknown parts contribute nothing */
+	size_t n;
+	unsigned f;
+	size_t dyn_at; /* offset of the first unknown part (n if none) */
+	const struct sh_word *w; /* the source word, NULL if synthesised */
+};
+
+/* ---- what a command is, for its neighbours -------------------------------- */
+
+#define CI_NETWORK (1u << 0)     /* fetches from the network */
+#define CI_RUNS_STDIN (1u << 1)  /* a shell that runs what arrives on stdin */
+#define CI_CODE_STDIN (1u << 2)  /* an interpreter reading code on stdin */
+#define CI_DECODE (1u << 3)      /* base64 -d, xxd -r … */
+#define CI_SECRETS (1u << 4)     /* reads a credential */
+#define CI_ENVDUMP (1u << 5)     /* prints the environment */
+#define CI_TEXT (1u << 6)        /* prints static text (echo, printf) */
+#define CI_HISTORY (1u << 7)     /* prints shell history */
+#define CI_NETSEND (1u << 8)     /* sends stdin or files to the network */
+#define CI_FIFO (1u << 9)        /* mkfifo */
+#define CI_NETCAT (1u << 10)     /* nc, ncat, telnet, socat */
+#define CI_SQL_STDIN (1u << 11)  /* a database client reading stdin */
+#define CI_IDENTITY (1u << 12)   /* whoami, id, hostname, uname */
+#define CI_EXEC_ARGS (1u << 13)  /* runs its arguments as code (sh -c, eval) */
+
+struct cinfo {
+	unsigned f;
+	const char *text; /* CI_TEXT: what it prints */
+	size_t tlen;
+	int lang; /* CI_CODE_STDIN: enum code_lang */
+};
+
+/* ---- the walk -------------------------------------------------------------- */
+
+struct cordon_classifier;
+
+#define CX_MAX_VARS 64
+#define CX_MAX_FUNCS 32
+
+struct cx {
+	struct cordon_classifier *cls;
+	struct cordon_verdict *v;
+	struct arena *a;
+	struct path_ctx pc;
+	unsigned depth;       /* payload recursion depth */
+	unsigned max_depth;
+	bool in_segment;
+	enum cordon_risk seg_risk;
+	uint64_t seg_labels;
+	unsigned line_ci;     /* union of every command's cinfo flags */
+	struct {
+		const char *name;
+		size_t nlen;
+		const char *val; /* NULL: unknown */
+		size_t vlen;
+	} vars[CX_MAX_VARS];
+	unsigned nvars;
+	struct {
+		const char *name;
+		size_t nlen;
+	} funcs[CX_MAX_FUNCS];
+	unsigned nfuncs;
+};
+
+/* Raises the current segment (or the whole verdict outside segments). */
+void cx_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
+	    const char *rule, const char *reason);
+
+/* Evaluates a word statically. */
+struct wv cx_eval(struct cx *x, const struct sh_word *w);
+/* A synthesised word: static text. */
+struct wv cx_lit(const char *s, size_t n);
+/* A synthesised word whose value is unknown (xargs' appended operand). */
+struct wv cx_unknown(void);
+
+/* Classifies a shell program given as text (sh -c, eval, ssh …), one level
+ * deeper. extra labels are added to every hit it makes. Returns the union
+ * of its commands' cinfo flags. */
+unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
+		    const char *why);
+
+/* Classifies an argv (after the caller evaluated the words). redirs may be
+ * NULL. Fills *ci. */
+void cx_command(struct cx *x, struct wv *argv, size_t argc,
+		const struct sh_redir *redirs, struct cinfo *ci);
+
+/* Records the variables assigned by NAME=value words. */
+void cx_assign(struct cx *x, const struct sh_word *w);
+
+/* Normalises a static path word against the cwd and classifies it. */
+enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs);
+
+/* Judges a write to a path (redirection, tee, cp/mv destination …). */
+void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
+		     const char *how);
+
+/* Scans inline code (enum code_lang) and classifies what it runs. */
+void cx_code(struct cx *x, int lang, const char *code, size_t n);
+/* Scans SQL handed to a database client. */
+void cx_sql(struct cx *x, const char *sql, size_t n);
+
+/* What echo/printf with static arguments print; NULL if not static. */
+const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
+			 bool printf_, size_t *n);
+
+/* From commands.c. */
+void commands_classify(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci);
+
+/* The classifier's table lookups (classify.c). */
+void cls_apply_table(struct cx *x, struct wv *argv, size_t argc);
+void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
+
+/* Small helpers shared by the files. */
+bool wv_is(const struct wv *w, const char *s);
+bool wv_static(const struct wv *w);
+/* The command name with any directory removed. */
+const char *cmd_base(const struct wv *w, size_t *n);
+
+#endif

@@ -1,0 +1,2393 @@
+/* commands — what cordon knows about individual commands whose judgement
+ * needs more than words and flags: paths (rm, chmod, mv, dd, find,
+ * redirections), payloads (shells, eval, xargs, ssh, interpreters, git -c)
+ * and wrappers (sudo, env, timeout …), whose own option grammars are in the
+ * wrapper table below. Words-and-flags knowledge is in cmdtab.c.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "codescan.h"
+#include "banned.h"
+
+typedef void handler_fn(struct cx *x, struct wv *argv, size_t argc,
+			const struct sh_redir *redirs, struct cinfo *ci);
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static bool is_opt(const struct wv *w)
+{
+	return w->n > 1 && w->s[0] == '-' && wv_static(w);
+}
+
+static bool is_dashdash(const struct wv *w)
+{
+	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && wv_static(w);
+}
+
+/* "--name" or "--name=value": returns the value (or NULL) via *val. */
+static bool long_opt(const struct wv *w, const char *name, const char **val,
+		     size_t *vn)
+{
+	size_t n = strlen(name);
+
+	if (w->n < n || memcmp(w->s, name, n) != 0)
+		return false;
+	if (w->n == n) {
+		if (val)
+			*val = NULL;
+		return true;
+	}
+	if (w->s[n] != '=')
+		return false;
+	if (val) {
+		*val = w->s + n + 1;
+		*vn = w->n - n - 1;
+	}
+	return true;
+}
+
+/* Is short flag c in the cluster w ("-rf")? Only for clusters of letters. */
+static bool cluster_has(const struct wv *w, char c)
+{
+	if (!is_opt(w) || w->s[1] == '-')
+		return false;
+	for (size_t i = 1; i < w->n; i++)
+		if (w->s[i] == c)
+			return true;
+	return false;
+}
+
+static uint64_t class_labels(enum path_class pc)
+{
+	switch (pc) {
+	case PATH_ROOT:
+		return CORDON_L(ROOT_PATH);
+	case PATH_HOME_ROOT:
+		return CORDON_L(HOME_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_HOME:
+		return CORDON_L(HOME_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_SYSTEM:
+		return CORDON_L(SYSTEM_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_OUTSIDE:
+		return CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_DEVICE:
+		return CORDON_L(DISK);
+	default:
+		return 0;
+	}
+}
+
+/* /etc, /boot, /usr, the binaries and libraries: writing there changes the
+ * system itself. Other system places (/var, /opt, /srv …) are rated one
+ * tier lower. */
+static bool core_system(const char *abs)
+{
+	static const char *const core[] = {"/etc", "/boot", "/usr", "/bin",
+					   "/sbin", "/lib", "/lib32", "/lib64",
+					   "/libx32", "/sys", "/proc", "/root",
+					   "/System", "/Library", "/private/etc",
+					   "/dev"};
+	for (size_t i = 0; i < sizeof(core) / sizeof(*core); i++)
+		if (path_under(abs, core[i]))
+			return true;
+	return false;
+}
+
+static bool is_history_file(const char *abs)
+{
+	const char *b = strrchr(abs, '/');
+	b = b ? b + 1 : abs;
+	return strcmp(b, ".bash_history") == 0 || strcmp(b, ".zsh_history") == 0 ||
+	       strcmp(b, ".history") == 0 || strcmp(b, "fish_history") == 0 ||
+	       strcmp(b, ".sh_history") == 0 || strcmp(b, ".python_history") == 0;
+}
+
+/* Joins argv[from..argc) with spaces (static text only). */
+static const char *join(struct cx *x, struct wv *argv, size_t from, size_t argc,
+			size_t *n, bool *dynamic)
+{
+	size_t len = 0;
+	*dynamic = false;
+	for (size_t i = from; i < argc; i++) {
+		len += argv[i].n + 1;
+		if (!wv_static(&argv[i]))
+			*dynamic = true;
+	}
+	char *s = arena_alloc(x->a, len + 1);
+	if (!s) {
+		x->v->oom = true;
+		*n = 0;
+		return "";
+	}
+	size_t o = 0;
+	for (size_t i = from; i < argc; i++) {
+		if (o)
+			s[o++] = ' ';
+		memcpy(s + o, argv[i].s, argv[i].n);
+		o += argv[i].n;
+	}
+	s[o] = '\0';
+	*n = o;
+	return s;
+}
+
+/* Classifies the text of word w as a shell program. */
+static void payload_word(struct cx *x, const struct wv *w, uint64_t labels,
+			 const char *why)
+{
+	if (!wv_static(w) && !(w->f & WV_DECODED)) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND) | labels,
+		       "payload.dynamic",
+		       "runs a command built at run time that cordon cannot read");
+		if (w->dyn_at == 0)
+			return;
+	}
+	cx_payload(x, w->s, w->n, labels, why);
+}
+
+/* ---- deletion, writes and paths ------------------------------------------ */
+
+static void judge_delete(struct cx *x, const struct wv *w, bool recursive,
+			 bool force, const char *verb)
+{
+	const char *abs = NULL;
+	uint64_t base = (recursive ? CORDON_L(DELETE_RECURSIVE) : CORDON_L(DELETE)) |
+			(force ? CORDON_L(FORCE) : 0);
+
+	if (w->f & WV_GLOB)
+		base |= CORDON_L(WILDCARD);
+	if (!wv_static(w) && !(w->f & WV_DECODED)) {
+		/* The static part before the unknown may still say enough:
+		 * rm -rf "$DIR/" with DIR empty is rm -rf /. */
+		cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+		       base | CORDON_L(DYNAMIC_COMMAND), "delete.dynamic",
+		       recursive ? "deletes recursively a path decided at run time"
+				 : "deletes a path decided at run time");
+		return;
+	}
+	enum path_class pc = cx_path(x, w, &abs);
+	if (!abs)
+		return;
+	uint64_t l = base | class_labels(pc);
+	if (is_history_file(abs))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l | CORDON_L(HISTORY_WIPE),
+		       "history.delete", "deletes shell history");
+	switch (pc) {
+	case PATH_ROOT:
+	case PATH_HOME_ROOT:
+		cx_hit(x, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
+		       l, pc == PATH_ROOT ? "rm.root" : "rm.home",
+		       verdict_printf(x->v, "%s %s", verb,
+				      pc == PATH_ROOT ? "the root directory"
+						      : "the home directory"));
+		break;
+	case PATH_SYSTEM:
+		cx_hit(x, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
+		       l, "rm.system",
+		       verdict_printf(x->v, "%s a system path (%s)", verb, abs));
+		break;
+	case PATH_DEVICE:
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "rm.device",
+		       verdict_printf(x->v, "%s a device node (%s)", verb, abs));
+		break;
+	case PATH_HOME:
+	case PATH_OUTSIDE:
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "rm.outside",
+		       verdict_printf(x->v, "%s outside the workspace (%s)", verb, abs));
+		break;
+	case PATH_WORKSPACE_ROOT:
+		cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+		       l | (recursive ? CORDON_L(DATA_LOSS) : 0), "rm.workspace-root",
+		       verdict_printf(x->v, "%s the whole workspace", verb));
+		break;
+	case PATH_WORKSPACE:
+	case PATH_TMP:
+		if (recursive || (w->f & WV_GLOB))
+			cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+			       l, recursive ? "rm.recursive" : "rm.wildcard",
+			       verdict_printf(x->v, recursive ? "%s recursively"
+							    : "%s files matching a wildcard",
+					      verb));
+		else
+			cx_hit(x, CORDON_RISK_CAUTION, l, "rm.file",
+			       verdict_printf(x->v, "%s a file", verb));
+		break;
+	case PATH_DEV_HARMLESS:
+		break;
+	}
+}
+
+void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
+		     const char *how)
+{
+	const char *abs = NULL;
+
+	if (!wv_static(w) && !(w->f & WV_DECODED)) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "write.dynamic",
+		       verdict_printf(x->v, "%s a path decided at run time", how));
+		return;
+	}
+	if (w->n >= 9 && (memcmp(w->s, "/dev/tcp/", 9) == 0 ||
+			  memcmp(w->s, "/dev/udp/", 9) == 0)) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "net.dev-tcp",
+		       "opens a network connection through /dev/tcp");
+		return;
+	}
+	enum path_class pc = cx_path(x, w, &abs);
+	if (!abs)
+		return;
+	uint64_t l = class_labels(pc);
+	int later = path_runs_later(&x->pc, abs);
+	if (truncates && is_history_file(abs))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
+		       "history.truncate", "empties shell history");
+	switch (pc) {
+	case PATH_DEV_HARMLESS:
+		return;
+	case PATH_DEVICE:
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK), "write.device",
+		       verdict_printf(x->v, "%s a raw disk device (%s)", how, abs));
+		return;
+	case PATH_ROOT:
+	case PATH_SYSTEM:
+		if (core_system(abs) || pc == PATH_ROOT)
+			cx_hit(x, CORDON_RISK_BLOCKED, l, "write.system",
+			       verdict_printf(x->v, "%s a system file (%s)", how, abs));
+		else
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "write.system-data",
+			       verdict_printf(x->v, "%s a system path (%s)", how, abs));
+		break;
+	case PATH_HOME:
+	case PATH_HOME_ROOT:
+	case PATH_OUTSIDE:
+		cx_hit(x, CORDON_RISK_CAUTION, l | CORDON_L(WRITES_OUTSIDE_WORKSPACE),
+		       "write.outside",
+		       verdict_printf(x->v, "%s outside the workspace (%s)", how, abs));
+		break;
+	default:
+		break;
+	}
+	if (later == 1)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE), "write.shell-rc",
+		       verdict_printf(x->v, "%s a shell startup file (%s)", how, abs));
+	else if (later == 2)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
+		       "write.persistence",
+		       verdict_printf(x->v, "%s a file that runs later (%s)", how, abs));
+	else if (path_is_secret(abs))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "write.secrets",
+		       verdict_printf(x->v, "%s a credential file (%s)", how, abs));
+}
+
+/* Credentials named as operands: reading them is worth a look, sending
+ * them anywhere is exfiltration (decided by the callers). */
+static bool operand_secret(struct cx *x, const struct wv *w)
+{
+	const char *abs;
+	const char *s = w->s;
+	size_t n = w->n;
+
+	if (!wv_static(w) || n == 0)
+		return false;
+	/* --file=PATH, name=@PATH, @PATH */
+	const char *eq = memchr(s, '=', n);
+	if (s[0] == '-' && eq) {
+		n -= (size_t)(eq + 1 - s);
+		s = eq + 1;
+	}
+	const char *at = memchr(s, '@', n);
+	if (at && (at == s || at[-1] == '=')) {
+		n -= (size_t)(at + 1 - s);
+		s = at + 1;
+	} else if (s[0] == '-') {
+		return false;
+	}
+	if (n == 0 || memchr(s, ':', n) || (n > 4 && memcmp(s, "http", 4) == 0))
+		return false;
+	struct wv t = cx_lit(s, n);
+	t.f = w->f & WV_TILDE;
+	(void)cx_path(x, &t, &abs);
+	return abs && path_is_secret(abs);
+}
+
+static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
+			 struct cinfo *ci)
+{
+	for (size_t i = 1; i < argc; i++) {
+		if (operand_secret(x, &argv[i])) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+			       "secrets.read", "reads a credential file");
+			ci->f |= CI_SECRETS;
+			return;
+		}
+	}
+}
+
+/* ---- redirections -------------------------------------------------------------- */
+
+static const char *heredoc_text(struct cx *x, const struct sh_redir *r, size_t *n)
+{
+	if (r->op == SH_R_HERESTRING) {
+		struct wv w = cx_eval(x, r->target);
+		*n = w.n;
+		return w.s;
+	}
+	*n = r->body_len;
+	return r->body;
+}
+
+static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
+			 struct cinfo *ci, bool shell)
+{
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		struct wv t = cx_eval(x, r->target);
+		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
+					memcmp(t.s, "/dev/udp/", 9) == 0);
+		if (tcp) {
+			ci->f |= CI_NETWORK | CI_NETSEND;
+			if (shell)
+				cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+				       "reverse-shell.dev-tcp",
+				       "connects a shell to a network socket (reverse shell)");
+			else
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+				       "net.dev-tcp",
+				       "opens a network connection through /dev/tcp");
+			continue;
+		}
+		switch (r->op) {
+		case SH_R_OUT:
+		case SH_R_CLOBBER:
+		case SH_R_ALL:
+			cx_write_target(x, &t, true, "overwrites");
+			break;
+		case SH_R_APPEND:
+		case SH_R_ALL_APPEND:
+		case SH_R_RDWR:
+			cx_write_target(x, &t, false, "writes to");
+			break;
+		case SH_R_IN:
+			if (operand_secret(x, &t)) {
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+				       "secrets.read", "reads a credential file");
+				ci->f |= CI_SECRETS;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* What runs the here-doc / here-string / input file it is given. */
+static void feed_stdin(struct cx *x, const struct sh_redir *redirs,
+		       struct cinfo *ci)
+{
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		if (r->fd > 0)
+			continue;
+		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
+			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+				       "runs-script.stdin", "runs a script read from a file");
+			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+			continue;
+		}
+		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
+			continue;
+		size_t n;
+		const char *text = heredoc_text(x, r, &n);
+		if (ci->f & CI_RUNS_STDIN)
+			cx_payload(x, text, n, CORDON_L(NESTED_SHELL),
+				   "a here-document fed to a shell");
+		else if (ci->f & CI_CODE_STDIN)
+			cx_code(x, ci->lang, text, n);
+		else if (ci->f & CI_SQL_STDIN)
+			cx_sql(x, text, n);
+		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+		ci->f |= CI_TEXT;
+		ci->text = text;
+		ci->tlen = n;
+	}
+}
+
+/* ---- wrappers ------------------------------------------------------------------ */
+
+struct wrapper {
+	const char *name;
+	const char *sub;        /* required first operand ("run"), or NULL */
+	const char *short_arg;  /* short options taking a value */
+	const char *long_arg;   /* " --a --b " long options taking a value */
+	unsigned skip;          /* operands before the command */
+	enum cordon_risk tier;
+	uint64_t labels;
+	const char *rule;
+	const char *reason;
+};
+
+static const struct wrapper wrappers[] = {
+	{"sudo", NULL, "ugChpRrtUTD",
+	 " --user --group --close-from --host --prompt --role --type --other-user"
+	 " --command-timeout --chdir --chroot ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sudo",
+	 "runs as another user (sudo)"},
+	{"doas", NULL, "uC", " ", 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
+	 "privilege.doas", "runs as another user (doas)"},
+	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
+	 CORDON_L(PRIVILEGE), "privilege.pkexec", "runs as another user (pkexec)"},
+	{"run0", NULL, "uDg", " --user --group --chdir --unit --property --description --slice --setenv ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
+	 "runs as another user (run0)"},
+	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"setsid", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"time", NULL, "fo", " --format --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"ionice", NULL, "cnpPu", " --class --classdata --pid --pgid --uid ", 0,
+	 CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"timeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"stdbuf", NULL, "ioe", " --input --output --error ", 0, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"builtin", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"chroot", NULL, "", " --userspec --groups ", 1, CORDON_RISK_CAUTION,
+	 CORDON_L(PRIVILEGE), "privilege.chroot", "runs inside another root directory"},
+	{"unbuffer", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"strace", NULL, "oepsuEabIPSXO", " --output --trace --signal --status ",
+	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"ltrace", NULL, "oepsuEaIlnLA", " --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"caffeinate", NULL, "tw", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"catchsegv", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"faketime", NULL, "fm", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"taskset", NULL, "", " --cpu-list ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"numactl", NULL, "CmNiPp", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"chrt", NULL, "T", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"prlimit", NULL, "p", " --pid ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"cgexec", NULL, "g", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"xvfb-run", NULL, "nsfelp", " --server-num --server-args --auth-file --error-file ",
+	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"torsocks", NULL, "uapP", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+	 "net.proxy-wrapper", "runs through a network proxy"},
+	{"proxychains", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+	 "net.proxy-wrapper", "runs through a network proxy"},
+	{"proxychains4", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+	 "net.proxy-wrapper", "runs through a network proxy"},
+	{"rlwrap", NULL, "aAbcCfFghHiIlmnNopPqrRsStvwWz", " ", 0, CORDON_RISK_SAFE,
+	 0, NULL, NULL},
+	{"dbus-run-session", NULL, "", " --config-file ", 0, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"systemd-run", NULL, "pEu", " --unit --property --description --slice --setenv --uid --gid --working-directory ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "persistence.systemd-run",
+	 "runs a command as a systemd unit"},
+	{"poetry", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"uv", "run", "", " --with --python --project --directory --package --env-file --group --extra ",
+	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"bundle", "exec", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"direnv", "exec", "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nix-shell", "--run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+};
+
+/* Skips the options of a wrapper; returns the index of the first operand. */
+static size_t skip_options(struct wv *argv, size_t argc, size_t i,
+			   const char *short_arg, const char *long_arg)
+{
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (is_dashdash(w))
+			return i + 1;
+		if (!is_opt(w))
+			return i;
+		if (w->s[1] == '-') {
+			const char *eq = memchr(w->s, '=', w->n);
+			if (!eq && long_arg) {
+				char key[64];
+				if (w->n + 2 < sizeof(key)) {
+					key[0] = ' ';
+					memcpy(key + 1, w->s, w->n);
+					key[w->n + 1] = ' ';
+					key[w->n + 2] = '\0';
+					if (strstr(long_arg, key)) {
+						i += 2;
+						continue;
+					}
+				}
+			}
+			i++;
+			continue;
+		}
+		/* a short cluster: the first option that takes a value takes
+		 * the rest of the cluster or the next argument */
+		bool takes_next = false;
+		for (size_t k = 1; k < w->n; k++) {
+			if (short_arg && strchr(short_arg, w->s[k])) {
+				takes_next = k + 1 == w->n;
+				break;
+			}
+		}
+		i += takes_next ? 2 : 1;
+	}
+	return i;
+}
+
+static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
+					  const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++) {
+		const struct wrapper *w = &wrappers[i];
+		if (strlen(w->name) != n || memcmp(w->name, name, n) != 0)
+			continue;
+		if (w->sub && !(argc > 1 && wv_is(&argv[1], w->sub)))
+			continue;
+		return w;
+	}
+	return NULL;
+}
+
+static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
+		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = wr->sub ? 2 : 1;
+	bool shell_flag = false;
+
+	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
+		cx_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
+	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
+		for (size_t k = 1; k < argc && is_opt(&argv[k]); k++)
+			if (cluster_has(&argv[k], 's') || cluster_has(&argv[k], 'i') ||
+			    long_opt(&argv[k], "--shell", NULL, NULL) ||
+			    long_opt(&argv[k], "--login", NULL, NULL))
+				shell_flag = true;
+		for (size_t k = 1; k < argc && is_opt(&argv[k]); k++)
+			if (cluster_has(&argv[k], 'e') ||
+			    long_opt(&argv[k], "--edit", NULL, NULL)) {
+				/* sudoedit: the operands are files it writes */
+				size_t j = skip_options(argv, argc, 1, wr->short_arg,
+							wr->long_arg);
+				for (; j < argc; j++)
+					cx_write_target(x, &argv[j], false, "edits");
+				return;
+			}
+	}
+	i = skip_options(argv, argc, i, wr->short_arg, wr->long_arg);
+	for (unsigned s = 0; s < wr->skip && i < argc; s++)
+		i++;
+	if (i >= argc) {
+		if (shell_flag) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			       "privilege.shell", "opens a shell as another user");
+			ci->f |= CI_RUNS_STDIN;
+		}
+		return;
+	}
+	if (shell_flag) {
+		/* sudo -s CMD runs CMD through the target user's shell */
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		       "privilege.shell", "runs through a shell as another user");
+	}
+	cx_command(x, argv + i, argc - i, redirs, ci);
+}
+
+static void h_env(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (wv_is(w, "-S") || long_opt(w, "--split-string", &val, &vn)) {
+			/* env -S 'cmd args': the string is the command line */
+			if (wv_is(w, "-S")) {
+				if (i + 1 < argc)
+					payload_word(x, &argv[i + 1], 0,
+						     "the command line given to env -S");
+			} else if (val) {
+				struct wv t = cx_lit(val, vn);
+				payload_word(x, &t, 0, "the command line given to env -S");
+			}
+			return;
+		}
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'S') {
+			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			payload_word(x, &t, 0, "the command line given to env -S");
+			return;
+		}
+		if (wv_is(w, "-u") || wv_is(w, "-C") || wv_is(w, "--unset") ||
+		    wv_is(w, "--chdir")) {
+			i += 2;
+			continue;
+		}
+		if (is_opt(w) || wv_is(w, "-")) {
+			i++;
+			continue;
+		}
+		if (w->w && memchr(w->s, '=', w->n) && w->s[0] != '=') {
+			cx_assign(x, w->w);
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (i >= argc) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		       "prints the environment, which may hold secrets");
+		ci->f |= CI_ENVDUMP;
+		return;
+	}
+	cx_command(x, argv + i, argc - i, redirs, ci);
+}
+
+static void h_command(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	for (; i < argc && is_opt(&argv[i]); i++) {
+		if (cluster_has(&argv[i], 'v') || cluster_has(&argv[i], 'V'))
+			return; /* lookup only */
+		if (is_dashdash(&argv[i])) {
+			i++;
+			break;
+		}
+	}
+	if (i < argc)
+		cx_command(x, argv + i, argc - i, redirs, ci);
+}
+
+/* ---- shells, eval, source ------------------------------------------------------ */
+
+static void h_shell(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool has_c = false, interactive = false;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (is_dashdash(w) || wv_is(w, "-")) {
+			i++;
+			break;
+		}
+		if (!(w->n > 1 && (w->s[0] == '-' || w->s[0] == '+')) ||
+		    !wv_static(w))
+			break;
+		if (w->s[1] == '-') {
+			if (wv_is(w, "--rcfile") || wv_is(w, "--init-file") ||
+			    wv_is(w, "--init-command"))
+				i++;
+			if (wv_is(w, "--command") || wv_is(w, "-command"))
+				has_c = true;
+			if (long_opt(w, "--command", NULL, NULL) && w->n > 9) {
+				struct wv t = cx_lit(w->s + 10, w->n - 10);
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				       "nested-shell", "starts a nested shell");
+				payload_word(x, &t, CORDON_L(NESTED_SHELL),
+					     "the command given to a shell");
+				return;
+			}
+			i++;
+			continue;
+		}
+		bool takes = false;
+		for (size_t k = 1; k < w->n; k++) {
+			if (w->s[k] == 'c')
+				has_c = true;
+			else if (w->s[k] == 'i')
+				interactive = true;
+			else if (w->s[k] == 'o' || w->s[k] == 'O')
+				takes = true;
+		}
+		i += takes ? 2 : 1;
+	}
+	(void)interactive;
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "nested-shell",
+	       "starts a nested shell");
+	judge_redirs(x, redirs, ci, true);
+	if (has_c) {
+		ci->f |= CI_EXEC_ARGS;
+		if (i < argc)
+			payload_word(x, &argv[i], CORDON_L(NESTED_SHELL),
+				     "the command given to a shell");
+		return;
+	}
+	if (i < argc) {
+		ci->f |= CI_EXEC_ARGS;
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		       "runs-script.shell", "runs a shell script cordon has not read");
+		return;
+	}
+	ci->f |= CI_RUNS_STDIN;
+	feed_stdin(x, redirs, ci);
+}
+
+static void h_busybox(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	if (argc > 1)
+		cx_command(x, argv + 1, argc - 1, redirs, ci);
+}
+
+static void h_eval(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	bool dyn;
+	const char *s = join(x, argv, 1, argc, &n, &dyn);
+
+	(void)redirs;
+	ci->f |= CI_EXEC_ARGS;
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "eval",
+	       "evaluates its arguments as a command");
+	if (dyn)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "eval.dynamic", "evaluates text built at run time");
+	if (n)
+		cx_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
+}
+
+static void h_source(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	ci->f |= CI_EXEC_ARGS;
+	if (argc < 2)
+		return;
+	const struct wv *w = &argv[1];
+	if ((w->f & WV_PROCSUB) || wv_is(w, "/dev/stdin") || wv_is(w, "-")) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
+		       "runs commands from a stream");
+		ci->f |= CI_RUNS_STDIN;
+		feed_stdin(x, redirs, ci);
+	}
+}
+
+static void h_alias(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *eq = memchr(argv[i].s, '=', argv[i].n);
+		if (!eq)
+			continue;
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "alias",
+		       "defines an alias that changes what a name runs");
+		struct wv t = argv[i];
+		t.s = eq + 1;
+		t.n = argv[i].n - (size_t)(eq + 1 - argv[i].s);
+		payload_word(x, &t, 0, "the text of an alias");
+	}
+}
+
+/* ---- batch executors ------------------------------------------------------------ */
+
+static void run_template(struct cx *x, struct wv *argv, size_t argc,
+			 const char *repl, bool append_unknown, uint64_t labels)
+{
+	struct wv *a = arena_alloc(x->a, (argc + 2) * sizeof(*a));
+	struct cinfo ci;
+
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	size_t n = 0;
+	size_t rl = repl ? strlen(repl) : 0;
+	for (size_t i = 0; i < argc; i++) {
+		a[n] = argv[i];
+		if (rl && argv[i].n >= rl && memmem(argv[i].s, argv[i].n, repl, rl)) {
+			if (argv[i].n == rl) {
+				a[n] = cx_unknown();
+			} else {
+				a[n].f |= WV_DYNAMIC;
+				a[n].dyn_at = (size_t)((const char *)memmem(argv[i].s,
+						argv[i].n, repl, rl) - argv[i].s);
+			}
+		}
+		n++;
+	}
+	if (append_unknown)
+		a[n++] = cx_unknown();
+	memset(&ci, 0, sizeof(ci));
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
+	       "runs a command for every input item");
+	if (argc == 1 && argv[0].n && memchr(argv[0].s, ' ', argv[0].n)) {
+		/* one quoted word: a command line */
+		payload_word(x, &argv[0], CORDON_L(BATCH_EXEC),
+			     "the command line of a batch executor");
+		return;
+	}
+	cx_command(x, a, n, NULL, &ci);
+}
+
+static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const char *repl = NULL;
+
+	(void)redirs;
+	while (i < argc && is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (wv_is(w, "-I")) {
+			if (i + 1 < argc)
+				repl = arena_strndup(x->a, argv[i + 1].s, argv[i + 1].n);
+			i += 2;
+			continue;
+		}
+		if (w->n > 2 && w->s[1] == 'I') {
+			repl = arena_strndup(x->a, w->s + 2, w->n - 2);
+			i++;
+			continue;
+		}
+		if (wv_is(w, "-i") || long_opt(w, "--replace", &val, &vn)) {
+			repl = "{}";
+			i++;
+			continue;
+		}
+		if (w->n == 2 && strchr("LnPsdEa", w->s[1])) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	ci->f |= CI_EXEC_ARGS;
+	if (i >= argc)
+		return; /* xargs alone runs echo */
+	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
+}
+
+static void h_parallel(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1, end;
+
+	(void)redirs;
+	while (i < argc && is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (w->n == 2 && strchr("jSaIdC", w->s[1])) {
+			i += 2;
+			continue;
+		}
+		if (wv_is(w, "--jobs") || wv_is(w, "--sshlogin") ||
+		    wv_is(w, "--arg-file") || wv_is(w, "--delay") ||
+		    wv_is(w, "--timeout") || wv_is(w, "--joblog") ||
+		    wv_is(w, "--results") || wv_is(w, "--colsep") ||
+		    wv_is(w, "--halt")) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	for (end = i; end < argc; end++)
+		if (wv_is(&argv[end], ":::") || wv_is(&argv[end], "::::") ||
+		    wv_is(&argv[end], ":::+") || wv_is(&argv[end], "::::+"))
+			break;
+	if (end == i) {
+		/* no command: every input line is a command */
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
+		       "runs every input line as a command");
+		ci->f |= CI_RUNS_STDIN;
+		return;
+	}
+	run_template(x, argv + i, end - i, "{}", true, 0);
+}
+
+static void h_find(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	size_t roots_from, roots_to;
+
+	(void)redirs;
+	(void)ci;
+	while (i < argc && (wv_is(&argv[i], "-H") || wv_is(&argv[i], "-L") ||
+			    wv_is(&argv[i], "-P")))
+		i++;
+	if (i < argc && wv_is(&argv[i], "-D"))
+		i += 2;
+	roots_from = i;
+	while (i < argc && argv[i].n && argv[i].s[0] != '-' &&
+	       !wv_is(&argv[i], "(") && !wv_is(&argv[i], "!") &&
+	       !wv_is(&argv[i], ")"))
+		i++;
+	roots_to = i;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (wv_is(w, "-delete")) {
+			if (roots_from == roots_to) {
+				struct wv dot = cx_lit(".", 1);
+				judge_delete(x, &dot, true, false, "find -delete removes files in");
+			}
+			for (size_t r = roots_from; r < roots_to; r++)
+				judge_delete(x, &argv[r], true, false,
+					     "find -delete removes files in");
+			continue;
+		}
+		if (wv_is(w, "-exec") || wv_is(w, "-execdir") || wv_is(w, "-ok") ||
+		    wv_is(w, "-okdir")) {
+			size_t s = i + 1, e = s;
+			while (e < argc && !wv_is(&argv[e], ";") && !wv_is(&argv[e], "+"))
+				e++;
+			if (e > s)
+				run_template(x, argv + s, e - s, "{}", false, 0);
+			i = e;
+			continue;
+		}
+		if ((wv_is(w, "-fprint") || wv_is(w, "-fprint0") ||
+		     wv_is(w, "-fls") || wv_is(w, "-fprintf")) && i + 1 < argc) {
+			cx_write_target(x, &argv[i + 1], true, "overwrites");
+			i++;
+		}
+	}
+}
+
+static void h_watch(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool exec = false;
+
+	while (i < argc && is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (wv_is(w, "-x") || wv_is(w, "--exec"))
+			exec = true;
+		if (wv_is(w, "-n") || wv_is(w, "--interval") || wv_is(w, "-q") ||
+		    wv_is(w, "--equexit")) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	if (i >= argc)
+		return;
+	if (exec) {
+		cx_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	size_t n;
+	bool dyn;
+	const char *s = join(x, argv, i, argc, &n, &dyn);
+	cx_payload(x, s, n, 0, "the command run by watch");
+}
+
+static void h_flock(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const struct wv *cmd = NULL;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (wv_is(w, "-c") || wv_is(w, "--command")) {
+			if (i + 1 < argc)
+				cmd = &argv[i + 1];
+			i += 2;
+			continue;
+		}
+		if (wv_is(w, "-w") || wv_is(w, "--timeout") || wv_is(w, "-E") ||
+		    wv_is(w, "--conflict-exit-code")) {
+			i += 2;
+			continue;
+		}
+		if (is_opt(w)) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (cmd) {
+		payload_word(x, cmd, 0, "the command run by flock");
+		return;
+	}
+	i++; /* the lock file */
+	for (; i < argc; i++) {
+		if (wv_is(&argv[i], "-c") || wv_is(&argv[i], "--command")) {
+			if (i + 1 < argc)
+				payload_word(x, &argv[i + 1], 0, "the command run by flock");
+			return;
+		}
+		if (!is_opt(&argv[i]))
+			break;
+	}
+	if (i < argc)
+		cx_command(x, argv + i, argc - i, redirs, ci);
+}
+
+static void h_su(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool cmd = false;
+
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.su",
+	       "switches to another user (su)");
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((wv_is(w, "-c") || wv_is(w, "--command") ||
+		     wv_is(w, "--session-command")) && i + 1 < argc) {
+			payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+				     "the command given to su");
+			cmd = true;
+			i++;
+		} else if (long_opt(w, "--command", &val, &vn) && val) {
+			struct wv t = cx_lit(val, vn);
+			payload_word(x, &t, CORDON_L(PRIVILEGE), "the command given to su");
+			cmd = true;
+		} else if (wv_is(w, "-s") || wv_is(w, "--shell") || wv_is(w, "-g") ||
+			   wv_is(w, "-G") || wv_is(w, "-w")) {
+			i++;
+		}
+	}
+	if (!cmd) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		       "privilege.shell", "opens a shell as another user");
+		ci->f |= CI_RUNS_STDIN;
+		feed_stdin(x, redirs, ci);
+	}
+}
+
+/* ---- remote and container payloads ----------------------------------------------- */
+
+static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	ci->f |= CI_NETWORK | CI_NETSEND;
+	while (i < argc && is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		/* -o ProxyCommand=… and LocalCommand run here, not remotely */
+		const struct wv *opt = NULL;
+		struct wv t;
+		if (wv_is(w, "-o") && i + 1 < argc)
+			opt = &argv[i + 1];
+		else if (w->n > 2 && w->s[1] == 'o') {
+			t = cx_lit(w->s + 2, w->n - 2);
+			opt = &t;
+		}
+		if (opt) {
+			const char *eq = memchr(opt->s, '=', opt->n);
+			size_t kn = eq ? (size_t)(eq - opt->s) : 0;
+			if (eq && ((kn == 12 && strncasecmp(opt->s, "ProxyCommand", 12) == 0) ||
+				   (kn == 12 && strncasecmp(opt->s, "LocalCommand", 12) == 0))) {
+				struct wv c = cx_lit(eq + 1, opt->n - kn - 1);
+				c.f = opt->f & (WV_DYNAMIC | WV_SUBST);
+				payload_word(x, &c, 0, "a command ssh runs locally");
+			}
+		}
+		bool takes = false;
+		if (w->s[1] != '-')
+			for (size_t k = 1; k < w->n; k++)
+				if (strchr("bcDEeFIiJLlmOopQRSWwBP", w->s[k])) {
+					takes = k + 1 == w->n;
+					break;
+				}
+		i += takes ? 2 : 1;
+	}
+	if (i >= argc)
+		return;
+	i++; /* the host */
+	if (i >= argc) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
+		       "opens a shell on another machine");
+		ci->f |= CI_RUNS_STDIN;
+		return;
+	}
+	size_t n;
+	bool dyn;
+	const char *s = join(x, argv, i, argc, &n, &dyn);
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.exec",
+	       "runs a command on another machine");
+	if (dyn)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "remote.dynamic", "the remote command is built at run time");
+	cx_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
+}
+
+static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
+			     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool kube = (n == 7 && memcmp(name, "kubectl", 7) == 0) ||
+		    (n == 1 && name[0] == 'k') || (n == 2 && memcmp(name, "oc", 2) == 0);
+	size_t i;
+
+	if (kube) {
+		for (i = 1; i < argc; i++)
+			if (is_dashdash(&argv[i]))
+				break;
+		if (i + 1 >= argc)
+			return;
+		i++;
+	} else {
+		/* docker exec [opts] CONTAINER CMD…; docker compose exec SVC … */
+		for (i = 1; i < argc && !wv_is(&argv[i], "exec"); i++)
+			;
+		i++;
+		while (i < argc && is_opt(&argv[i])) {
+			const struct wv *w = &argv[i];
+			if (wv_is(w, "-e") || wv_is(w, "--env") || wv_is(w, "-u") ||
+			    wv_is(w, "--user") || wv_is(w, "-w") ||
+			    wv_is(w, "--workdir") || wv_is(w, "--env-file") ||
+			    wv_is(w, "--detach-keys") || wv_is(w, "--index"))
+				i += 2;
+			else
+				i++;
+		}
+		i++; /* the container */
+		if (i >= argc)
+			return;
+	}
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.container-exec",
+	       "runs a command inside a container");
+	struct cinfo sub;
+	memset(&sub, 0, sizeof(sub));
+	uint64_t saved = x->seg_labels;
+	cx_command(x, argv + i, argc - i, redirs, &sub);
+	(void)saved;
+	ci->f |= sub.f & ~(CI_RUNS_STDIN);
+}
+
+/* ---- interpreters ---------------------------------------------------------------- */
+
+struct interp {
+	const char *name;      /* exact, or a prefix ending in '*' */
+	enum code_lang lang;
+	const char *code_opt;  /* options whose value is code: " -c " */
+	const char *arg_opt;   /* other options that take a value */
+	const char *module_opt;/* runs a module as a command: " -m " */
+};
+
+static const struct interp interps[] = {
+	{"python*", CODE_PYTHON, " -c ", " -W -X -Q ", " -m "},
+	{"pypy*", CODE_PYTHON, " -c ", " -W -X ", " -m "},
+	{"node", CODE_NODE, " -e -p --eval --print ", " -r --require --import --loader --env-file ", NULL},
+	{"nodejs", CODE_NODE, " -e -p --eval --print ", " -r --require ", NULL},
+	{"bun", CODE_NODE, " -e -p --eval --print ", " -r ", NULL},
+	{"deno", CODE_NODE, " eval ", " ", NULL},
+	{"perl*", CODE_PERL, " -e -E ", " -I -M -m -x ", NULL},
+	{"ruby*", CODE_RUBY, " -e ", " -r -I -C ", NULL},
+	{"php*", CODE_PHP, " -r -B -R -E ", " -c -d -z ", NULL},
+	{"lua*", CODE_LUA, " -e ", " -l ", NULL},
+	{"luajit", CODE_LUA, " -e ", " -l -b ", NULL},
+};
+
+static const struct interp *find_interp(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
+		const char *p = interps[i].name;
+		size_t pl = strlen(p);
+		if (p[pl - 1] == '*') {
+			pl--;
+			if (n < pl || memcmp(name, p, pl) != 0)
+				continue;
+			/* python3, python3.11, perl5.36 — not pythonic-tool */
+			bool ok = true;
+			for (size_t k = pl; k < n; k++)
+				if (!isdigit((unsigned char)name[k]) && name[k] != '.')
+					ok = false;
+			if (ok)
+				return &interps[i];
+		} else if (pl == n && memcmp(name, p, n) == 0) {
+			return &interps[i];
+		}
+	}
+	return NULL;
+}
+
+static bool in_list(const char *list, const struct wv *w)
+{
+	char key[48];
+
+	if (!list || w->n + 3 > sizeof(key))
+		return false;
+	key[0] = ' ';
+	memcpy(key + 1, w->s, w->n);
+	key[w->n + 1] = ' ';
+	key[w->n + 2] = '\0';
+	return strstr(list, key) != NULL;
+}
+
+static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
+		     size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool code = false;
+
+	judge_redirs(x, redirs, ci, false);
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (in_list(ip->code_opt, w)) {
+			if (i + 1 < argc) {
+				if (!wv_static(&argv[i + 1]))
+					cx_hit(x, CORDON_RISK_CAUTION,
+					       CORDON_L(DYNAMIC_COMMAND), "code.dynamic",
+					       "runs inline code built at run time");
+				cx_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
+			}
+			code = true;
+			i += 2;
+			continue;
+		}
+		/* -c'code' and -e'code' glued to the option */
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-') {
+			char o[4] = {' ', '-', w->s[1], '\0'};
+			char key[6];
+			memcpy(key, o, 3);
+			key[3] = ' ';
+			key[4] = '\0';
+			if (strstr(ip->code_opt, key) && !isalpha((unsigned char)w->s[2])) {
+				cx_code(x, (int)ip->lang, w->s + 2, w->n - 2);
+				code = true;
+				i++;
+				continue;
+			}
+		}
+		if (in_list(ip->module_opt, w) && i + 1 < argc) {
+			/* python -m pip install x is pip install x */
+			cx_command(x, argv + i + 1, argc - i - 1, NULL, ci);
+			return;
+		}
+		if (in_list(ip->arg_opt, w)) {
+			i += 2;
+			continue;
+		}
+		if (is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (is_opt(w)) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	ci->f |= CI_EXEC_ARGS;
+	if (code)
+		return;
+	if (i < argc && !wv_is(&argv[i], "-")) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		       "runs-script.interpreter",
+		       "runs a program file cordon has not read");
+		return;
+	}
+	ci->f |= CI_CODE_STDIN;
+	ci->lang = (int)ip->lang;
+	feed_stdin(x, redirs, ci);
+}
+
+static void h_awk(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	(void)ci;
+	while (i < argc && is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (wv_is(w, "-f") || wv_is(w, "--file")) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+			       "runs-script.awk", "runs an awk program file");
+			return;
+		}
+		if ((wv_is(w, "-e") || wv_is(w, "--source")) && i + 1 < argc) {
+			cx_code(x, CODE_AWK, argv[i + 1].s, argv[i + 1].n);
+			return;
+		}
+		if (wv_is(w, "-F") || wv_is(w, "-v") || wv_is(w, "--assign") ||
+		    wv_is(w, "--field-separator"))
+			i += 2;
+		else if (is_dashdash(w)) {
+			i++;
+			break;
+		} else
+			i++;
+	}
+	if (i < argc)
+		cx_code(x, CODE_AWK, argv[i].s, argv[i].n);
+}
+
+static void h_sed(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool script = false, inplace = false;
+	size_t first_file = 0;
+
+	(void)redirs;
+	(void)ci;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if ((wv_is(w, "-e") || wv_is(w, "--expression")) && i + 1 < argc) {
+			cx_code(x, CODE_SED, argv[i + 1].s, argv[i + 1].n);
+			script = true;
+			i++;
+			continue;
+		}
+		if (wv_is(w, "-f") || wv_is(w, "--file")) {
+			script = true;
+			i++;
+			continue;
+		}
+		if (wv_is(w, "-l")) {
+			i++;
+			continue;
+		}
+		if (is_opt(w)) {
+			if (w->s[1] == '-' ? long_opt(w, "--in-place", NULL, NULL)
+					   : cluster_has(w, 'i'))
+				inplace = true;
+			continue;
+		}
+		if (!script) {
+			cx_code(x, CODE_SED, w->s, w->n);
+			script = true;
+			continue;
+		}
+		if (!first_file)
+			first_file = i;
+		if (inplace)
+			cx_write_target(x, w, false, "edits in place");
+	}
+}
+
+/* ---- database clients ------------------------------------------------------------ */
+
+static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
+			const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool sqlite = n >= 6 && memcmp(name, "sqlite", 6) == 0;
+	bool mongo = n >= 5 && memcmp(name, "mongo", 5) == 0;
+	bool any = false;
+	size_t ops = 0;
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		bool flag_sql = wv_is(w, "-c") || wv_is(w, "-e") || wv_is(w, "-q") ||
+				wv_is(w, "--eval") || wv_is(w, "--query") ||
+				wv_is(w, "--command") || wv_is(w, "--execute") ||
+				wv_is(w, "-cmd");
+		if (flag_sql && i + 1 < argc) {
+			cx_sql(x, argv[i + 1].s, argv[i + 1].n);
+			any = true;
+			i++;
+			continue;
+		}
+		if ((long_opt(w, "--command", &val, &vn) ||
+		     long_opt(w, "--execute", &val, &vn) ||
+		     long_opt(w, "--eval", &val, &vn) ||
+		     long_opt(w, "--query", &val, &vn)) && val) {
+			cx_sql(x, val, vn);
+			any = true;
+			continue;
+		}
+		if (w->n > 2 && w->s[0] == '-' && (w->s[1] == 'c' || w->s[1] == 'e') &&
+		    !sqlite && !mongo && wv_static(w) && w->s[2] != '-' &&
+		    !isalpha((unsigned char)w->s[2])) {
+			cx_sql(x, w->s + 2, w->n - 2);
+			any = true;
+			continue;
+		}
+		if (!is_opt(w)) {
+			ops++;
+			/* sqlite3 DB "SQL …"; mysql DB (a lone db name);
+			 * raw SQL words after the db for sqlite */
+			if (sqlite && ops >= 2) {
+				cx_sql(x, w->s, w->n);
+				any = true;
+			} else if (mongo && ops >= 1 && memchr(w->s, '(', w->n)) {
+				cx_sql(x, w->s, w->n);
+				any = true;
+			}
+		}
+	}
+	if (!any) {
+		ci->f |= CI_SQL_STDIN;
+		feed_stdin(x, redirs, ci);
+	}
+}
+
+/* ---- files, permissions, processes --------------------------------------------- */
+
+static void h_rm(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool rec = false, force = false, dashdash = false, any = false;
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool unlink = n == 6 && memcmp(name, "unlink", 6) == 0;
+	bool rmdir = n == 5 && memcmp(name, "rmdir", 5) == 0;
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (dashdash || !is_opt(w))
+			continue;
+		if (is_dashdash(w)) {
+			dashdash = true;
+			continue;
+		}
+		if (long_opt(w, "--recursive", NULL, NULL))
+			rec = true;
+		else if (long_opt(w, "--force", NULL, NULL))
+			force = true;
+		else if (long_opt(w, "--no-preserve-root", NULL, NULL))
+			cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(ROOT_PATH) |
+			       CORDON_L(DELETE_RECURSIVE), "rm.no-preserve-root",
+			       "turns off rm's protection of /");
+		else if (w->s[1] != '-') {
+			if (cluster_has(w, 'r') || cluster_has(w, 'R'))
+				rec = true;
+			if (cluster_has(w, 'f'))
+				force = true;
+		}
+	}
+	dashdash = false;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!dashdash && is_dashdash(w)) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && is_opt(w))
+			continue;
+		any = true;
+		judge_delete(x, w, rec && !unlink && !rmdir, force,
+			     rmdir ? "removes directories in" : "deletes");
+	}
+	(void)any;
+}
+
+static void h_shred(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (is_opt(w)) {
+			if (wv_is(w, "-n") || wv_is(w, "-s") || wv_is(w, "--iterations") ||
+			    wv_is(w, "--size") || wv_is(w, "--random-source"))
+				i++;
+			continue;
+		}
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
+		       "shred", "overwrites a file so it cannot be recovered");
+		cx_write_target(x, w, true, "shreds");
+		judge_delete(x, w, false, true, "shreds");
+	}
+}
+
+static void h_truncate(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (is_opt(w)) {
+			if (wv_is(w, "-s") || wv_is(w, "-r") || wv_is(w, "--size") ||
+			    wv_is(w, "--reference"))
+				i++;
+			continue;
+		}
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(OVERWRITE),
+		       "truncate", "cuts a file to a new size, losing its contents");
+		cx_write_target(x, w, true, "truncates");
+	}
+}
+
+static void h_dd(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (w->n > 3 && memcmp(w->s, "of=", 3) == 0) {
+			struct wv t = *w;
+			t.s += 3;
+			t.n -= 3;
+			t.dyn_at = t.dyn_at > 3 ? t.dyn_at - 3 : 0;
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "dd.write",
+			       "writes raw bytes to a file");
+			cx_write_target(x, &t, true, "dd writes");
+		} else if (w->n > 3 && memcmp(w->s, "if=", 3) == 0) {
+			struct wv t = *w;
+			const char *abs;
+			t.s += 3;
+			t.n -= 3;
+			if (wv_static(&t) && cx_path(x, &t, &abs) == PATH_DEVICE)
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DISK),
+				       "dd.read-device", "reads a raw disk");
+		}
+	}
+}
+
+/* mv, cp, install, ln: the destination is written; mv also removes the
+ * sources from where they were. */
+static void h_copy(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool mv = n == 2 && memcmp(name, "mv", 2) == 0;
+	bool ln = n == 2 && memcmp(name, "ln", 2) == 0;
+	size_t ops[256];
+	size_t nops = 0;
+	const struct wv *target = NULL;
+	bool dashdash = false;
+	struct wv tdir;
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (!dashdash && is_dashdash(w)) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && is_opt(w)) {
+			if ((wv_is(w, "-t") || wv_is(w, "--target-directory")) &&
+			    i + 1 < argc) {
+				target = &argv[++i];
+			} else if (long_opt(w, "--target-directory", &val, &vn) && val) {
+				tdir = cx_lit(val, vn);
+				target = &tdir;
+			} else if (wv_is(w, "-S") || wv_is(w, "--suffix") ||
+				   wv_is(w, "-m") || wv_is(w, "-o") || wv_is(w, "-g") ||
+				   wv_is(w, "--mode") || wv_is(w, "--owner") ||
+				   wv_is(w, "--group")) {
+				i++;
+			}
+			continue;
+		}
+		if (nops < 256)
+			ops[nops++] = i;
+	}
+	if (!target) {
+		if (nops < 2 && !ln)
+			return;
+		if (nops == 0)
+			return;
+		if (ln && nops == 1)
+			return; /* ln -s x: link in the cwd */
+		target = &argv[ops[--nops]];
+	}
+	if (wv_is(target, "/dev/null") && mv) {
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
+		       "mv.dev-null", "moves files into /dev/null, which deletes them");
+		return;
+	}
+	cx_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
+	if (!mv)
+		return;
+	for (size_t k = 0; k < nops; k++) {
+		const struct wv *w = &argv[ops[k]];
+		const char *abs;
+		if (!wv_static(w))
+			continue;
+		enum path_class pc = cx_path(x, w, &abs);
+		if (!abs)
+			continue;
+		if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
+		    (pc == PATH_SYSTEM && core_system(abs)))
+			cx_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE),
+			       "mv.system-source",
+			       verdict_printf(x->v, "moves away %s", abs));
+		else if (pc == PATH_SYSTEM || pc == PATH_HOME || pc == PATH_OUTSIDE)
+			cx_hit(x, CORDON_RISK_CAUTION, class_labels(pc),
+			       "mv.outside-source",
+			       verdict_printf(x->v, "moves %s from outside the workspace",
+					      abs));
+	}
+}
+
+static bool setuid_mode(const struct wv *w)
+{
+	const char *s = w->s;
+	size_t n = w->n;
+
+	if (n >= 4 && isdigit((unsigned char)s[0])) {
+		bool digits = true;
+		for (size_t i = 0; i < n; i++)
+			if (!isdigit((unsigned char)s[i]))
+				digits = false;
+		return digits && n == 4 && (s[0] == '2' || s[0] == '4' ||
+					    s[0] == '6' || s[0] == '7');
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		if ((s[i] == '+' || s[i] == '=') && memchr(s + i, 's', n - i))
+			return true;
+	return false;
+}
+
+static bool world_writable(const struct wv *w)
+{
+	const char *s = w->s;
+	size_t n = w->n;
+
+	if (n == 3 && isdigit((unsigned char)s[0]))
+		return s[2] == '7' || s[2] == '6' || s[2] == '3' || s[2] == '2';
+	if (n == 4 && isdigit((unsigned char)s[0]))
+		return s[3] == '7' || s[3] == '6' || s[3] == '3' || s[3] == '2';
+	return memmem(s, n, "o+w", 3) || memmem(s, n, "a+w", 3) ||
+	       memmem(s, n, "a+rwx", 5) || memmem(s, n, "+rwx", 4) ||
+	       (n >= 2 && s[0] == '+' && memchr(s, 'w', n) && !memchr(s, 'u', n));
+}
+
+static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool chmod = n == 5 && memcmp(name, "chmod", 5) == 0;
+	bool rec = false, ref = false, dashdash = false;
+	size_t ops[256], nops = 0;
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!dashdash && is_dashdash(w)) {
+			dashdash = true;
+			continue;
+		}
+		/* chmod -w / -x are modes, not options */
+		if (!dashdash && is_opt(w) &&
+		    !(chmod && w->n > 1 && strchr("rwxXst", w->s[1]) && w->s[1] != '-')) {
+			if (long_opt(w, "--recursive", NULL, NULL) || cluster_has(w, 'R'))
+				rec = true;
+			if (long_opt(w, "--reference", NULL, NULL))
+				ref = true;
+			continue;
+		}
+		if (nops < 256)
+			ops[nops++] = i;
+	}
+	if (nops == 0)
+		return;
+	size_t first = ref ? 0 : 1;
+	const struct wv *mode = ref ? NULL : &argv[ops[0]];
+	uint64_t base = CORDON_L(PERMISSIONS);
+	if (mode && chmod && setuid_mode(mode))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PRIVILEGE) | base,
+		       "chmod.setuid", "sets the setuid or setgid bit");
+	for (size_t k = first; k < nops; k++) {
+		const struct wv *w = &argv[ops[k]];
+		const char *abs;
+		if (!wv_static(w)) {
+			if (rec)
+				cx_hit(x, CORDON_RISK_DESTRUCTIVE, base | CORDON_L(DYNAMIC_COMMAND),
+				       "chmod.recursive-dynamic",
+				       "changes permissions recursively on a path decided at run time");
+			continue;
+		}
+		enum path_class pc = cx_path(x, w, &abs);
+		if (!abs)
+			continue;
+		uint64_t l = base | class_labels(pc);
+		bool protected_ = pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
+				  pc == PATH_SYSTEM || pc == PATH_DEVICE;
+		if (rec && protected_)
+			cx_hit(x, CORDON_RISK_BLOCKED, l, "chmod.recursive-system",
+			       verdict_printf(x->v, "changes ownership or permissions of everything under %s",
+					      abs));
+		else if (rec)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.recursive",
+			       "changes ownership or permissions recursively");
+		else if (protected_)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.system",
+			       verdict_printf(x->v, "changes ownership or permissions of %s", abs));
+		else if (pc == PATH_HOME || pc == PATH_OUTSIDE)
+			cx_hit(x, CORDON_RISK_CAUTION, l, "chmod.outside",
+			       "changes permissions outside the workspace");
+		else if (!chmod)
+			cx_hit(x, CORDON_RISK_CAUTION, l, "chown",
+			       "changes the owner of files");
+		if (mode && chmod && world_writable(mode))
+			cx_hit(x, CORDON_RISK_CAUTION, l, "chmod.world-writable",
+			       "makes files writable by every user");
+	}
+}
+
+static void h_tee(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool append = false;
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++)
+		if (cluster_has(&argv[i], 'a') || wv_is(&argv[i], "--append"))
+			append = true;
+	for (size_t i = 1; i < argc; i++)
+		if (!is_opt(&argv[i]))
+			cx_write_target(x, &argv[i], !append,
+					append ? "appends to" : "overwrites");
+}
+
+static void h_kill(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool all = false, init = false;
+
+	(void)redirs;
+	(void)ci;
+	if (i < argc && (wv_is(&argv[i], "-l") || wv_is(&argv[i], "-L")))
+		return;
+	if (i < argc && (wv_is(&argv[i], "-s") || wv_is(&argv[i], "-n") ||
+			 wv_is(&argv[i], "--signal")))
+		i += 2;
+	else if (i < argc && is_opt(&argv[i]) && !is_dashdash(&argv[i]))
+		i++; /* the signal: -9, -KILL, -SIGTERM */
+	for (; i < argc; i++) {
+		if (is_dashdash(&argv[i]))
+			continue;
+		if (wv_is(&argv[i], "-1"))
+			all = true;
+		if (wv_is(&argv[i], "1"))
+			init = true;
+	}
+	if (all || init)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(KILLS_PROCESSES),
+		       all ? "kill.all" : "kill.init",
+		       all ? "signals every process the user can reach"
+			   : "signals init, the first process");
+	else if (argc > 1)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "kill",
+		       "signals a process");
+}
+
+/* ---- small families ------------------------------------------------------------ */
+
+static void h_echo(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool pf = n == 6 && memcmp(name, "printf", 6) == 0;
+
+	(void)redirs;
+	ci->text = cx_echo_text(x, argv, argc, pf, &ci->tlen);
+	if (ci->text)
+		ci->f |= CI_TEXT;
+}
+
+static void h_decode(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+
+	(void)x;
+	(void)redirs;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (cluster_has(w, 'd') || cluster_has(w, 'D') ||
+		    wv_is(w, "--decode") || (cluster_has(w, 'r') && n == 3 &&
+					     memcmp(name, "xxd", 3) == 0))
+			ci->f |= CI_DECODE;
+	}
+	if (n == 9 && memcmp(name, "uudecode", 8) == 0)
+		ci->f |= CI_DECODE;
+}
+
+static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool dump = false;
+
+	(void)redirs;
+	if (n == 8 && memcmp(name, "printenv", 8) == 0) {
+		dump = true;
+		for (size_t i = 1; i < argc; i++)
+			if (!is_opt(&argv[i])) {
+				/* printenv NAME prints one variable: a secret
+				 * if its name says so */
+				const struct wv *w = &argv[i];
+				bool sec = memmem(w->s, w->n, "KEY", 3) ||
+					   memmem(w->s, w->n, "TOKEN", 5) ||
+					   memmem(w->s, w->n, "SECRET", 6) ||
+					   memmem(w->s, w->n, "PASS", 4);
+				dump = sec;
+				break;
+			}
+	} else if (argc == 1) {
+		dump = true; /* set, export, declare alone */
+	} else {
+		for (size_t i = 1; i < argc; i++)
+			if (wv_is(&argv[i], "-p") || wv_is(&argv[i], "-x"))
+				dump = argc == 2;
+	}
+	if (n == 5 && memcmp(name, "unset", 5) == 0) {
+		for (size_t i = 1; i < argc; i++)
+			if (wv_is(&argv[i], "HISTFILE"))
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+				       "history.unset", "stops shell history from being saved");
+		return;
+	}
+	if (n == 3 && memcmp(name, "set", 3) == 0) {
+		for (size_t i = 1; i + 1 < argc; i++)
+			if (wv_is(&argv[i], "+o") && wv_is(&argv[i + 1], "history"))
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+				       "history.off", "turns shell history off");
+	}
+	/* export/declare/local/readonly NAME=value assign */
+	for (size_t i = 1; i < argc; i++)
+		if (argv[i].w && memchr(argv[i].s, '=', argv[i].n) &&
+		    argv[i].s[0] != '-')
+			cx_assign(x, argv[i].w);
+	if (dump) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		       "prints the environment, which may hold secrets");
+		ci->f |= CI_ENVDUMP;
+	}
+}
+
+static void h_history(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	if (argc == 1) {
+		ci->f |= CI_HISTORY;
+		return;
+	}
+	for (size_t i = 1; i < argc; i++)
+		if (cluster_has(&argv[i], 'c') || cluster_has(&argv[i], 'd'))
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
+			       "history.clear", "erases shell history");
+}
+
+static void h_network(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool curl = n == 4 && memcmp(name, "curl", 4) == 0;
+	bool wget = n == 4 && memcmp(name, "wget", 4) == 0;
+	bool netcat = (n == 2 && memcmp(name, "nc", 2) == 0) ||
+		      (n == 4 && memcmp(name, "ncat", 4) == 0) ||
+		      (n == 6 && memcmp(name, "netcat", 6) == 0);
+	bool socat = n == 5 && memcmp(name, "socat", 5) == 0;
+	bool copy = (n == 3 && memcmp(name, "scp", 3) == 0) ||
+		    (n == 5 && memcmp(name, "rsync", 5) == 0) ||
+		    (n == 4 && memcmp(name, "sftp", 4) == 0);
+
+	(void)redirs;
+	ci->f |= CI_NETWORK;
+	if (netcat || socat || (n == 6 && memcmp(name, "telnet", 6) == 0))
+		ci->f |= CI_NETCAT | CI_NETSEND;
+	if (copy)
+		ci->f |= CI_NETSEND;
+	bool secret = false, remote = false, exec = false, tcp = false;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (curl && (wv_is(w, "-d") || wv_is(w, "--data") ||
+			     wv_is(w, "--data-binary") || wv_is(w, "--data-raw") ||
+			     wv_is(w, "--data-urlencode") || wv_is(w, "-F") ||
+			     wv_is(w, "--form") || wv_is(w, "-T") ||
+			     wv_is(w, "--upload-file") || wv_is(w, "--json"))) {
+			ci->f |= CI_NETSEND;
+			if (i + 1 < argc && operand_secret(x, &argv[i + 1]))
+				secret = true;
+			i++;
+			continue;
+		}
+		if (curl && w->n > 2 && w->s[0] == '-' && (w->s[1] == 'd' || w->s[1] == 'F' ||
+							   w->s[1] == 'T')) {
+			ci->f |= CI_NETSEND;
+			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			if (operand_secret(x, &t))
+				secret = true;
+			continue;
+		}
+		if (wget && (long_opt(w, "--post-file", NULL, NULL) ||
+			     long_opt(w, "--body-file", NULL, NULL))) {
+			ci->f |= CI_NETSEND;
+			if (operand_secret(x, w))
+				secret = true;
+			continue;
+		}
+		if (netcat && (cluster_has(w, 'e') || cluster_has(w, 'c') ||
+			       wv_is(w, "--exec") || wv_is(w, "--sh-exec") ||
+			       wv_is(w, "--lua-exec") ||
+			       long_opt(w, "--exec", NULL, NULL) ||
+			       long_opt(w, "--sh-exec", NULL, NULL)))
+			exec = true;
+		if (socat) {
+			if (w->n > 5 && (strncasecmp(w->s, "exec:", 5) == 0 ||
+					 strncasecmp(w->s, "system:", 7) == 0))
+				exec = true;
+			if (w->n > 4 && (strncasecmp(w->s, "tcp", 3) == 0 ||
+					 strncasecmp(w->s, "udp", 3) == 0 ||
+					 strncasecmp(w->s, "openssl", 7) == 0 ||
+					 strncasecmp(w->s, "ssl", 3) == 0))
+				tcp = true;
+		}
+		if (copy && !is_opt(w)) {
+			const char *colon = memchr(w->s, ':', w->n);
+			const char *slash = memchr(w->s, '/', w->n);
+			if (colon && (!slash || colon < slash))
+				remote = true;
+			else if (operand_secret(x, w))
+				secret = true;
+		}
+	}
+	if (exec && (netcat || tcp))
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL) | CORDON_L(NETWORK),
+		       "reverse-shell.exec",
+		       "connects a shell to a network socket (reverse shell)");
+	else if (exec)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "socat.exec",
+		       "starts a program for a socket");
+	if (secret && (!copy || remote))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
+		       "exfil.upload", "uploads a credential file");
+}
+
+static void h_git(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	static const char *const exec_keys[] = {
+		"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+		"core.askpass", "sequence.editor", "diff.external", "gpg.program",
+		"credential.helper", "uploadpack.packobjectshook", "core.hookspath",
+		"pager.*", "alias.*", "filter.*.clean", "filter.*.smudge",
+		"filter.*.process", "diff.*.textconv", "diff.*.command",
+		"merge.*.driver", "difftool.*.cmd", "mergetool.*.cmd",
+		"core.gitproxy", "protocol.*.allow",
+	};
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const struct wv *kv = NULL;
+		struct wv t;
+		if ((wv_is(w, "-c") || wv_is(w, "--config")) && i + 1 < argc) {
+			kv = &argv[i + 1];
+		} else if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'c' && w->s[2] != '-') {
+			t = cx_lit(w->s + 2, w->n - 2);
+			kv = &t;
+		} else if (long_opt(w, "--upload-pack", NULL, NULL) ||
+			   long_opt(w, "--receive-pack", NULL, NULL) ||
+			   long_opt(w, "--exec", NULL, NULL)) {
+			const char *eq = memchr(w->s, '=', w->n);
+			if (eq) {
+				struct wv c = cx_lit(eq + 1, w->n - (size_t)(eq + 1 - w->s));
+				payload_word(x, &c, CORDON_L(NESTED_SHELL),
+					     "a command git runs");
+			}
+			continue;
+		}
+		if (!kv)
+			continue;
+		const char *eq = memchr(kv->s, '=', kv->n);
+		if (!eq)
+			continue;
+		size_t kl = (size_t)(eq - kv->s);
+		char key[128];
+		if (kl >= sizeof(key))
+			continue;
+		for (size_t k = 0; k < kl; k++)
+			key[k] = (char)tolower((unsigned char)kv->s[k]);
+		key[kl] = '\0';
+		for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
+			if (fnmatch(exec_keys[k], key, 0) != 0)
+				continue;
+			struct wv val = cx_lit(eq + 1, kv->n - kl - 1);
+			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
+			       verdict_printf(x->v, "sets %s, which runs a command", key));
+			if (strncmp(key, "alias.", 6) == 0) {
+				if (val.n && val.s[0] == '!') {
+					val.s++;
+					val.n--;
+					payload_word(x, &val, CORDON_L(NESTED_SHELL),
+						     "a git alias");
+				}
+			} else if (strcmp(key, "core.hookspath") == 0) {
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE),
+				       "git.hookspath", "points git at other hooks");
+			} else {
+				if (val.n && val.s[0] == '!') {
+					val.s++;
+					val.n--;
+				}
+				payload_word(x, &val, CORDON_L(NESTED_SHELL),
+					     "a command git runs");
+			}
+			break;
+		}
+	}
+}
+
+static void h_rg(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *val;
+		size_t vn;
+		if (wv_is(&argv[i], "--pre") && i + 1 < argc) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+			       "runs a preprocessor command on every file");
+			struct cinfo sub = {0};
+			cx_command(x, &argv[i + 1], 1, NULL, &sub);
+			i++;
+		} else if (long_opt(&argv[i], "--pre", &val, &vn) && val) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+			       "runs a preprocessor command on every file");
+			struct wv t = cx_lit(val, vn);
+			struct cinfo sub = {0};
+			cx_command(x, &t, 1, NULL, &sub);
+		}
+	}
+}
+
+static void h_fifo(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	(void)x;
+	(void)redirs;
+	if (n == 6 && memcmp(name, "mkfifo", 6) == 0)
+		ci->f |= CI_FIFO;
+	for (size_t i = 1; i < argc; i++)
+		if (wv_is(&argv[i], "p"))
+			ci->f |= CI_FIFO;
+}
+
+static void h_identity(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)x;
+	(void)argv;
+	(void)argc;
+	(void)redirs;
+	ci->f |= CI_IDENTITY;
+}
+
+static void h_cat(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)argv;
+	/* cat <<EOF … EOF | sh: the here-doc is the text */
+	if (argc == 1)
+		feed_stdin(x, redirs, ci);
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (wv_static(w) && w->n > 14 && memcmp(w->s, "/proc/", 6) == 0 &&
+		    memmem(w->s, w->n, "/environ", 8)) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.environ",
+			       "reads a process environment");
+			ci->f |= CI_ENVDUMP;
+		}
+		if (wv_is(w, "/etc/passwd") || wv_is(w, "/etc/shadow") ||
+		    wv_is(w, "/etc/gshadow")) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+			       "secrets.accounts", "reads the system account database");
+			ci->f |= CI_SECRETS;
+		}
+	}
+}
+
+/* ---- dispatch ------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	handler_fn *fn;
+} handlers[] = {
+	{".", h_source},
+	{"alias", h_alias},
+	{"ash", h_shell},
+	{"awk", h_awk},
+	{"base64", h_decode},
+	{"basenc", h_decode},
+	{"bash", h_shell},
+	{"busybox", h_busybox},
+	{"cat", h_cat},
+	{"chgrp", h_chmod},
+	{"chmod", h_chmod},
+	{"chown", h_chmod},
+	{"clickhouse-client", h_sqlclient},
+	{"command", h_command},
+	{"cp", h_copy},
+	{"cqlsh", h_sqlclient},
+	{"csh", h_shell},
+	{"curl", h_network},
+	{"dash", h_shell},
+	{"dd", h_dd},
+	{"declare", h_envdump},
+	{"docker", h_container_exec},
+	{"echo", h_echo},
+	{"env", h_env},
+	{"eval", h_eval},
+	{"export", h_envdump},
+	{"find", h_find},
+	{"fish", h_shell},
+	{"flock", h_flock},
+	{"gawk", h_awk},
+	{"git", h_git},
+	{"gsed", h_sed},
+	{"head", h_cat},
+	{"history", h_history},
+	{"hostname", h_identity},
+	{"id", h_identity},
+	{"install", h_copy},
+	{"k", h_container_exec},
+	{"kill", h_kill},
+	{"ksh", h_shell},
+	{"kubectl", h_container_exec},
+	{"less", h_cat},
+	{"ln", h_copy},
+	{"local", h_envdump},
+	{"mariadb", h_sqlclient},
+	{"mawk", h_awk},
+	{"mkfifo", h_fifo},
+	{"mknod", h_fifo},
+	{"mksh", h_shell},
+	{"mongo", h_sqlclient},
+	{"mongosh", h_sqlclient},
+	{"more", h_cat},
+	{"mv", h_copy},
+	{"mysql", h_sqlclient},
+	{"nawk", h_awk},
+	{"nc", h_network},
+	{"ncat", h_network},
+	{"netcat", h_network},
+	{"oc", h_container_exec},
+	{"parallel", h_parallel},
+	{"podman", h_container_exec},
+	{"printenv", h_envdump},
+	{"printf", h_echo},
+	{"psql", h_sqlclient},
+	{"rbash", h_shell},
+	{"readonly", h_envdump},
+	{"rg", h_rg},
+	{"rm", h_rm},
+	{"rmdir", h_rm},
+	{"rsync", h_network},
+	{"scp", h_network},
+	{"sed", h_sed},
+	{"set", h_envdump},
+	{"sftp", h_network},
+	{"sh", h_shell},
+	{"shred", h_shred},
+	{"socat", h_network},
+	{"source", h_source},
+	{"sqlite3", h_sqlclient},
+	{"ssh", h_ssh},
+	{"su", h_su},
+	{"tail", h_cat},
+	{"tcsh", h_shell},
+	{"tee", h_tee},
+	{"telnet", h_network},
+	{"truncate", h_truncate},
+	{"typeset", h_envdump},
+	{"uname", h_identity},
+	{"unlink", h_rm},
+	{"unset", h_envdump},
+	{"uudecode", h_decode},
+	{"watch", h_watch},
+	{"wget", h_network},
+	{"whoami", h_identity},
+	{"xargs", h_xargs},
+	{"xxd", h_decode},
+	{"yash", h_shell},
+	{"zsh", h_shell},
+};
+
+static handler_fn *find_handler(const char *name, size_t n)
+{
+	size_t lo = 0, hi = sizeof(handlers) / sizeof(*handlers);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *h = handlers[mid].name;
+		int c = strncmp(h, name, n);
+		if (c == 0)
+			c = h[n] == '\0' ? 0 : 1;
+		if (c == 0)
+			return handlers[mid].fn;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Re-splits words that hold $IFS, as the shell would. */
+static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
+			struct wv **out)
+{
+	size_t cap = argc;
+	for (size_t i = 0; i < argc; i++)
+		if (argv[i].f & WV_IFS)
+			for (size_t k = 0; k < argv[i].n; k++)
+				cap += argv[i].s[k] == ' ';
+	struct wv *a = arena_alloc(x->a, (cap + 1) * sizeof(*a));
+	size_t n = 0;
+	if (!a) {
+		x->v->oom = true;
+		*out = argv;
+		return argc;
+	}
+	for (size_t i = 0; i < argc; i++) {
+		if (!(argv[i].f & WV_IFS)) {
+			a[n++] = argv[i];
+			continue;
+		}
+		const char *s = argv[i].s, *end = s + argv[i].n;
+		while (s < end) {
+			while (s < end && *s == ' ')
+				s++;
+			const char *e = s;
+			while (e < end && *e != ' ')
+				e++;
+			if (e > s) {
+				a[n] = cx_lit(s, (size_t)(e - s));
+				a[n].f = argv[i].f & ~WV_IFS;
+				a[n].dyn_at = a[n].n;
+				n++;
+			}
+			s = e;
+		}
+	}
+	*out = a;
+	return n;
+}
+
+static bool trusted_bin(const struct wv *w)
+{
+	static const char *const dirs[] = {"/bin/", "/usr/bin/", "/sbin/",
+					   "/usr/sbin/", "/usr/local/bin/",
+					   "/opt/homebrew/bin/"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		size_t n = strlen(dirs[i]);
+		if (w->n > n && memcmp(w->s, dirs[i], n) == 0 &&
+		    !memchr(w->s + n, '/', w->n - n))
+			return true;
+	}
+	return false;
+}
+
+void commands_classify(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+
+	if (argc == 0) {
+		judge_redirs(x, redirs, ci, false);
+		return;
+	}
+	for (size_t i = 0; i < argc; i++) {
+		if (argv[i].f & WV_IFS) {
+			struct wv *a;
+			size_t c = ifs_split(x, argv, argc, &a);
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "obfuscation.ifs",
+			       "uses $IFS to hide spaces between words");
+			for (size_t k = 0; k < c; k++)
+				a[k].f &= ~WV_IFS;
+			commands_classify(x, a, c, redirs, ci);
+			return;
+		}
+	}
+	struct wv *name = &argv[0];
+	if (name->f & WV_DECODED)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "obfuscation.name",
+		       "the command name is computed by a substitution");
+	if (!wv_static(name) && !(name->f & WV_DECODED)) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "dynamic-command", "the command name is decided at run time");
+		/* An unknown command aimed at a protected place is judged by
+		 * the place. */
+		for (size_t i = 1; i < argc; i++) {
+			const char *abs;
+			if (!wv_static(&argv[i]) || is_opt(&argv[i]) || !argv[i].n)
+				continue;
+			if (argv[i].s[0] != '/' && argv[i].s[0] != '~' &&
+			    !(argv[i].f & WV_TILDE))
+				continue;
+			enum path_class pc = cx_path(x, &argv[i], &abs);
+			if (pc == PATH_ROOT || pc == PATH_SYSTEM ||
+			    pc == PATH_HOME_ROOT || pc == PATH_DEVICE)
+				cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+				       CORDON_L(DYNAMIC_COMMAND) | class_labels(pc),
+				       "dynamic-command.protected-path",
+				       "an unknown command is aimed at a protected path");
+		}
+		judge_redirs(x, redirs, ci, false);
+		return;
+	}
+	const char *base = cmd_base(name, &n);
+	if (argc == 2 && (wv_is(&argv[1], "--help") || wv_is(&argv[1], "--version")))
+		return;
+	if (memchr(name->s, '/', name->n) && !trusted_bin(name) &&
+	    !find_handler(base, n))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
+		       "runs a program from a path cordon has not read");
+
+	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
+	if (wr) {
+		h_wrapper(x, wr, argv, argc, redirs, ci);
+		return;
+	}
+	const struct interp *ip = find_interp(base, n);
+	handler_fn *h = find_handler(base, n);
+	bool shellish = h == h_shell;
+	if (ip) {
+		h_interp(x, ip, argv, argc, redirs, ci);
+	} else if (h) {
+		if (!shellish)
+			judge_redirs(x, redirs, ci, false);
+		h(x, argv, argc, redirs, ci);
+	} else {
+		judge_redirs(x, redirs, ci, false);
+	}
+	if (!shellish && !ip && h != h_cat && h != h_echo)
+		feed_stdin(x, redirs, ci);
+	secrets_pass(x, argv, argc, ci);
+	cls_apply_table(x, argv, argc);
+	cls_apply_denylist(x, argv, argc);
+	x->line_ci |= ci->f;
+}

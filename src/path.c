@@ -1,0 +1,208 @@
+/* path — see path.h. */
+#include <fnmatch.h>
+#include <string.h>
+
+#include "path.h"
+#include "banned.h"
+
+char *path_normalize(struct arena *a, const char *cwd, const char *p, size_t n)
+{
+	size_t cl = (n && p[0] == '/') ? 0 : strlen(cwd);
+	char *out = arena_alloc(a, cl + n + 3);
+	size_t o = 0;
+
+	if (!out)
+		return NULL;
+	/* Build "cwd/p" and collapse it in place, one component at a time. */
+	char *tmp = arena_alloc(a, cl + n + 3);
+	if (!tmp)
+		return NULL;
+	size_t t = 0;
+	if (cl) {
+		memcpy(tmp, cwd, cl);
+		t = cl;
+		tmp[t++] = '/';
+	}
+	memcpy(tmp + t, p, n);
+	t += n;
+
+	out[o++] = '/';
+	size_t i = 0;
+	while (i < t) {
+		while (i < t && tmp[i] == '/')
+			i++;
+		size_t s = i;
+		while (i < t && tmp[i] != '/')
+			i++;
+		size_t len = i - s;
+		if (len == 0 || (len == 1 && tmp[s] == '.'))
+			continue;
+		if (len == 2 && tmp[s] == '.' && tmp[s + 1] == '.') {
+			/* Lexically: "/.." is "/". */
+			while (o > 1 && out[o - 1] != '/')
+				o--;
+			if (o > 1)
+				o--;
+			continue;
+		}
+		if (o > 1)
+			out[o++] = '/';
+		memcpy(out + o, tmp + s, len);
+		o += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+bool path_under(const char *abs, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(abs, dir, n) == 0 && (abs[n] == '\0' || abs[n] == '/');
+}
+
+/* Top-level directories that belong to the system. */
+static const char *const system_dirs[] = {
+	"/etc",  "/usr",   "/bin",  "/sbin",   "/lib",    "/lib32",
+	"/lib64", "/libx32", "/boot", "/dev",   "/proc",   "/sys",
+	"/var",  "/opt",   "/srv",  "/root",   "/snap",   "/run",
+	"/mnt",  "/media", "/System", "/Library", "/Applications",
+	"/private", "/nix", "/home", "/Users", "/lost+found", "/cdrom",
+};
+
+static const char *const device_globs[] = {
+	"/dev/sd*",  "/dev/hd*",   "/dev/vd*",    "/dev/xvd*",  "/dev/nvme*",
+	"/dev/mmcblk*", "/dev/disk*", "/dev/mapper/*", "/dev/md*", "/dev/dm-*",
+	"/dev/loop*", "/dev/sr*",  "/dev/rdisk*", "/dev/mem",   "/dev/kmem",
+	"/dev/port", "/dev/fb*",   "/dev/nbd*",   "/dev/zd*",   "/dev/ubi*",
+	"/dev/mtd*", "/dev/block/*", "/dev/root", "/dev/cciss/*",
+};
+
+static const char *const harmless_dev[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/*",
+	"/dev/pts/*", "/dev/shm/*", "/dev/ptmx", "/proc/self/fd/*",
+};
+
+enum path_class path_classify(const struct path_ctx *pc, const char *abs)
+{
+	size_t i;
+
+	if (strcmp(abs, "/") == 0)
+		return PATH_ROOT;
+	for (i = 0; i < sizeof(harmless_dev) / sizeof(*harmless_dev); i++)
+		if (fnmatch(harmless_dev[i], abs, FNM_PATHNAME) == 0 ||
+		    (strcmp(harmless_dev[i], "/dev/shm/*") == 0 &&
+		     path_under(abs, "/dev/shm")))
+			return strncmp(abs, "/dev/shm", 8) == 0 ? PATH_TMP
+							       : PATH_DEV_HARMLESS;
+	for (i = 0; i < sizeof(device_globs) / sizeof(*device_globs); i++)
+		if (fnmatch(device_globs[i], abs, 0) == 0)
+			return PATH_DEVICE;
+	if (strcmp(abs, pc->workspace) == 0)
+		return PATH_WORKSPACE_ROOT;
+	if (path_under(abs, pc->workspace) && strcmp(pc->workspace, "/") != 0)
+		return PATH_WORKSPACE;
+	if (path_under(abs, "/tmp") || path_under(abs, "/var/tmp") ||
+	    (pc->tmpdir && strcmp(pc->tmpdir, "/") != 0 &&
+	     path_under(abs, pc->tmpdir)))
+		return strcmp(abs, "/tmp") == 0 || strcmp(abs, "/var/tmp") == 0
+			       ? PATH_SYSTEM
+			       : PATH_TMP;
+	if (strcmp(abs, pc->home) == 0)
+		return PATH_HOME_ROOT;
+	if (strcmp(pc->home, "/") != 0 && path_under(abs, pc->home))
+		return PATH_HOME;
+	for (i = 0; i < sizeof(system_dirs) / sizeof(*system_dirs); i++)
+		if (path_under(abs, system_dirs[i]))
+			return (strcmp(system_dirs[i], "/home") == 0 ||
+				strcmp(system_dirs[i], "/Users") == 0) &&
+					       strcmp(abs, system_dirs[i]) != 0
+				       ? PATH_OUTSIDE
+				       : PATH_SYSTEM;
+	return PATH_OUTSIDE;
+}
+
+static const char *base_name(const char *abs)
+{
+	const char *s = strrchr(abs, '/');
+	return s ? s + 1 : abs;
+}
+
+bool path_is_secret(const char *abs)
+{
+	static const char *const dirs[] = {
+		"/.ssh/", "/.aws/", "/.azure/", "/.gnupg/", "/.config/gcloud/",
+		"/.kube/", "/.docker/config.json", "/.config/gh/",
+		"/.password-store/", "/.vault-token",
+	};
+	static const char *const names[] = {
+		".env",      ".env.*",     "*.env",       "credentials",
+		"credentials.*", "secrets", "secrets.*", "*.pem",
+		"*.key",     "*.p12",      "*.pfx",       "id_rsa",
+		"id_dsa",    "id_ecdsa",   "id_ed25519",  "id_rsa.*",
+		".netrc",    ".npmrc",     ".pypirc",     ".git-credentials",
+		"shadow",    "gshadow",    "master.key",  "*.keystore",
+		"*.jks",     ".pgpass",    ".my.cnf",     "*.kdbx",
+		"sudoers",
+	};
+	const char *b = base_name(abs);
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		const char *d = dirs[i];
+		size_t n = strlen(d);
+		const char *hit = strstr(abs, d[n - 1] == '/' ? d : d);
+		if (hit)
+			return true;
+		/* the directory itself: ".../.ssh" */
+		if (d[n - 1] == '/') {
+			size_t al = strlen(abs);
+			if (al >= n - 1 && strncmp(abs + al - (n - 1), d, n - 1) == 0)
+				return true;
+		}
+	}
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (fnmatch(names[i], b, 0) == 0) {
+			/* ".env.example" documents names, not values */
+			if (strcmp(b, ".env.example") == 0 ||
+			    strcmp(b, ".env.sample") == 0 ||
+			    strcmp(b, ".env.template") == 0)
+				return false;
+			return true;
+		}
+	return false;
+}
+
+int path_runs_later(const struct path_ctx *pc, const char *abs)
+{
+	static const char *const rc[] = {
+		".bashrc",  ".bash_profile", ".bash_login", ".profile",
+		".zshrc",   ".zshenv",       ".zprofile",   ".zlogin",
+		".kshrc",   ".cshrc",        ".tcshrc",     ".bash_logout",
+		".inputrc", ".xprofile",     ".xinitrc",
+	};
+	static const char *const later[] = {
+		"*/.git/hooks/*", "*/.git/hooks", "*/.git/config",
+		"*/.ssh/authorized_keys*", "*/.config/systemd/*",
+		"*/.config/autostart/*", "*/Library/LaunchAgents/*",
+		"*/Library/LaunchDaemons/*", "/var/spool/cron/*",
+		"*/.config/fish/config.fish", "*/.vscode/*", "*/.claude/*",
+		"*/.cordon/*", "*/.codex/*", "*/.idea/*", "*/.husky/*",
+	};
+	const char *b = base_name(abs);
+	size_t i;
+
+	(void)pc;
+	for (i = 0; i < sizeof(rc) / sizeof(*rc); i++)
+		if (strcmp(b, rc[i]) == 0)
+			return 1;
+	if (strstr(abs, "/.config/fish/config.fish"))
+		return 1;
+	for (i = 0; i < sizeof(later) / sizeof(*later); i++)
+		if (fnmatch(later[i], abs, 0) == 0)
+			return 2;
+	return 0;
+}

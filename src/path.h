@@ -1,0 +1,56 @@
+/* path — lexical path normalisation and judgement, for the classifier.
+ *
+ * Paths are never looked up on disk (the classifier is pure): "." and ".."
+ * are collapsed lexically, relative paths are joined to the cwd, and the
+ * result is placed in one class relative to the workspace, the home
+ * directory and the system directories.
+ */
+#ifndef CORDON_PATH_H
+#define CORDON_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+enum path_class {
+	PATH_WORKSPACE,      /* inside the workspace */
+	PATH_WORKSPACE_ROOT, /* the workspace itself */
+	PATH_TMP,            /* /tmp, /var/tmp, /dev/shm, $TMPDIR */
+	PATH_OUTSIDE,        /* anywhere else that is not special */
+	PATH_HOME,           /* under $HOME, outside the workspace */
+	PATH_HOME_ROOT,      /* $HOME itself */
+	PATH_SYSTEM,         /* /etc, /usr, /bin, … and below */
+	PATH_ROOT,           /* / */
+	PATH_DEVICE,         /* a block or raw device: /dev/sda, /dev/nvme0n1 */
+	PATH_DEV_HARMLESS,   /* /dev/null, /dev/zero, /dev/stdout, /dev/fd/N … */
+};
+
+struct path_ctx {
+	const char *cwd;       /* absolute, normalised */
+	const char *workspace; /* absolute, normalised */
+	const char *home;      /* absolute, normalised */
+	const char *tmpdir;    /* absolute, normalised */
+};
+
+/* Normalises p[0..n) against cwd (absolute already if it starts with '/').
+ * Returns an arena string, or NULL when out of memory. */
+char *path_normalize(struct arena *a, const char *cwd, const char *p, size_t n);
+
+/* Classifies an absolute normalised path. */
+enum path_class path_classify(const struct path_ctx *pc, const char *abs);
+
+/* Is abs equal to dir or below it? Both normalised. */
+bool path_under(const char *abs, const char *dir);
+
+/* A file that holds credentials: ~/.ssh/…, ~/.aws/…, .env, *.pem, id_rsa,
+ * .netrc, /etc/shadow … (by name, wherever it is). */
+bool path_is_secret(const char *abs);
+
+/* A shell startup file or other file run later on the user's behalf:
+ * ~/.bashrc, ~/.profile, ~/.zshrc, … Returns 1 for shell rc files, 2 for
+ * other persistence places (.git/hooks, crontabs, systemd and launchd
+ * units, autostart, authorized_keys), 0 otherwise. */
+int path_runs_later(const struct path_ctx *pc, const char *abs);
+
+#endif
