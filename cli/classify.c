@@ -1,0 +1,980 @@
+/* cordon classify — rate shell commands: one from the command line (human
+ * view or --json), or a batch of JSON lines on stdin (--jsonl).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "cordon.h"
+
+#include "banned.h"
+
+#define MAX_DEPTH_CEILING 100
+#define JSONL_OUT_BUFFER (1024 * 1024)
+
+void cli_classify_usage(FILE *out)
+{
+	fputs("usage: cordon classify [OPTIONS] [--] CMD...\n"
+	      "       cordon classify --jsonl [OPTIONS] < commands.jsonl\n"
+	      "\n"
+	      "Rates a shell command: risk tier (safe < caution < destructive <\n"
+	      "blocked), labels, reasons, and a verdict per segment. The words\n"
+	      "of CMD are joined with spaces; quote the command as one argument\n"
+	      "to keep its quoting. Nothing is run.\n"
+	      "\n"
+	      "options:\n"
+	      "  --cwd DIR        directory the command runs in (default: the\n"
+	      "                   current directory)\n"
+	      "  --workspace DIR  the workspace root (default: the cwd)\n"
+	      "  --home DIR       the home directory (default: $HOME)\n"
+	      "  --rules FILE     add user rules from a JSON file\n"
+	      "  --max-depth N    payload recursion depth (sh -c, eval ...;\n"
+	      "                   default 4)\n"
+	      "  --json           print the verdict as one JSON object\n"
+	      "  --jsonl          batch: read one JSON value a line on stdin (a\n"
+	      "                   command string, or {\"command\", \"cwd\",\n"
+	      "                   \"workspace\", \"home\"}), print one JSON line\n"
+	      "                   per input line, in order\n"
+	      "  -h, --help       show this help\n"
+	      "\n"
+	      "exit status: 0 when the command was classified (whatever its\n"
+	      "tier), 1 on an I/O error, 2 on a usage or configuration error.\n",
+	      out);
+}
+
+/* ---- display helpers --------------------------------------------------- */
+
+int cli_colour_enabled(FILE *out)
+{
+	const char *term = getenv("TERM");
+
+	if (getenv("NO_COLOR"))
+		return 0;
+	if (term && strcmp(term, "dumb") == 0)
+		return 0;
+	return isatty(fileno(out));
+}
+
+static const char *risk_colour(enum cordon_risk risk)
+{
+	switch (risk) {
+	case CORDON_RISK_SAFE:
+		return "\033[32m";
+	case CORDON_RISK_CAUTION:
+		return "\033[33m";
+	case CORDON_RISK_DESTRUCTIVE:
+		return "\033[31m";
+	case CORDON_RISK_BLOCKED:
+		return "\033[1;31m";
+	}
+	return "";
+}
+
+void cli_print_risk(FILE *out, enum cordon_risk risk, int width, int colour)
+{
+	if (colour)
+		fputs(risk_colour(risk), out);
+	fprintf(out, "%-*s", width, cordon_risk_name(risk));
+	if (colour)
+		fputs("\033[0m", out);
+}
+
+size_t cli_print_labels(FILE *out, uint64_t labels)
+{
+	size_t n = 0;
+
+	for (unsigned bit = 0; bit < CORDON_LABEL_COUNT; bit++) {
+		const char *name = cordon_label_name(bit);
+
+		if (!(labels & (UINT64_C(1) << bit)) || !name)
+			continue;
+		if (n) {
+			fputs(", ", out);
+			n += 2;
+		}
+		fputs(name, out);
+		n += strlen(name);
+	}
+	if (!n) {
+		fputc('-', out);
+		n = 1;
+	}
+	return n;
+}
+
+size_t cli_labels_width(uint64_t labels)
+{
+	size_t n = 0;
+
+	for (unsigned bit = 0; bit < CORDON_LABEL_COUNT; bit++) {
+		const char *name = cordon_label_name(bit);
+
+		if ((labels & (UINT64_C(1) << bit)) && name)
+			n += (n ? 2 : 0) + strlen(name);
+	}
+	return n ? n : 1;
+}
+
+/* The code point of the well-formed UTF-8 sequence at s[0..n) and its
+ * length in *len, or -1 when the bytes are not one. */
+static long utf8_decode(const unsigned char *s, size_t n, size_t *len)
+{
+	unsigned char c = s[0];
+	long cp;
+	size_t k;
+
+	if (c < 0x80) {
+		*len = 1;
+		return c;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		k = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		k = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		k = 4;
+		cp = c & 0x07;
+	} else {
+		return -1;
+	}
+	if (n < k)
+		return -1;
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*len = k;
+	return cp;
+}
+
+/* Code points a terminal acts on or that reorder text (C1 controls, bidi
+ * embeddings, overrides and isolates, line and paragraph separators). */
+static int dangerous_code_point(long cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
+	       (cp >= 0x200e && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void cli_print_escaped(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t len = 1;
+		long cp = utf8_decode(p + i, n - i, &len);
+
+		if (cp < 0) {
+			fprintf(out, "\\x%02x", p[i]);
+			i++;
+			continue;
+		}
+		if (cp == '\n')
+			fputs("\\n", out);
+		else if (cp == '\t')
+			fputs("\\t", out);
+		else if (cp == '\r')
+			fputs("\\r", out);
+		else if (cp < 0x20 || cp == 0x7f)
+			fprintf(out, "\\x%02x", (unsigned)cp);
+		else if (dangerous_code_point(cp))
+			fprintf(out, "\\u{%04lx}", cp);
+		else
+			fwrite(p + i, 1, len, out);
+		i += len;
+	}
+}
+
+/* ---- options and context ----------------------------------------------- */
+
+struct classify_opts {
+	const char *cwd;
+	const char *workspace;
+	const char *home;
+	const char *rules;
+	unsigned max_depth;
+	int has_max_depth;
+	int json;
+	int jsonl;
+};
+
+/* The batch-wide context; per-line fields override it in --jsonl. */
+struct base_context {
+	char *cwd; /* owned */
+	char *workspace; /* owned; NULL: follows the cwd */
+	const char *home;
+};
+
+/* A malloc'd absolute form of path: relative paths are taken against the
+ * current directory (not resolved: the directory need not exist here). NULL
+ * with errno set on failure. */
+static char *absolute_path(const char *path)
+{
+	char *cwd, *out;
+	size_t a, b;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	a = strlen(cwd);
+	b = strlen(path);
+	if (a > SIZE_MAX - b - 2) {
+		free(cwd);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	out = malloc(a + b + 2);
+	if (out) {
+		memcpy(out, cwd, a);
+		out[a] = '/';
+		memcpy(out + a + 1, path, b + 1);
+	}
+	free(cwd);
+	return out;
+}
+
+static int base_context_init(struct base_context *bc,
+			     const struct classify_opts *o)
+{
+	memset(bc, 0, sizeof(*bc));
+	bc->cwd = o->cwd ? absolute_path(o->cwd) : getcwd(NULL, 0);
+	if (!bc->cwd) {
+		fprintf(stderr,
+			"cordon classify: cannot determine the directory: %s "
+			"(pass --cwd)\n",
+			strerror(errno));
+		return -1;
+	}
+	if (o->workspace) {
+		bc->workspace = absolute_path(o->workspace);
+		if (!bc->workspace) {
+			fprintf(stderr, "cordon classify: --workspace: %s\n",
+				strerror(errno));
+			free(bc->cwd);
+			return -1;
+		}
+	}
+	bc->home = o->home ? o->home : getenv("HOME");
+	/* A $HOME that is empty or relative says nothing usable. */
+	if (!o->home && bc->home && bc->home[0] != '/')
+		bc->home = NULL;
+	if (bc->home && bc->home[0] != '/') {
+		fprintf(stderr,
+			"cordon classify: the home directory must be an "
+			"absolute path: %s\n",
+			bc->home);
+		free(bc->workspace);
+		free(bc->cwd);
+		return -1;
+	}
+	return 0;
+}
+
+static void base_context_release(struct base_context *bc)
+{
+	free(bc->cwd);
+	free(bc->workspace);
+}
+
+/* Parses a decimal number in [0, max]; -1 when s is not one. */
+static long parse_number(const char *s, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	return (long)v;
+}
+
+/* Returns 0 with *o filled and *first at the first CMD word, 1 when --help
+ * was printed, -1 on a usage error (already reported). */
+static int parse_options(int argc, char **argv, struct classify_opts *o,
+			 int *first)
+{
+	enum {
+		OPT_CWD = 256,
+		OPT_WORKSPACE,
+		OPT_HOME,
+		OPT_RULES,
+		OPT_MAX_DEPTH,
+		OPT_JSON,
+		OPT_JSONL
+	};
+	static const struct option longopts[] = {
+		{ "cwd", required_argument, NULL, OPT_CWD },
+		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+		{ "home", required_argument, NULL, OPT_HOME },
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "jsonl", no_argument, NULL, OPT_JSONL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	long depth;
+
+	memset(o, 0, sizeof(*o));
+	opterr = 0;
+	optind = 1;
+	/* "+": stop at the first word of the command, so its own options
+	 * (rm -rf) are not taken for ours. */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CWD:
+			o->cwd = optarg;
+			break;
+		case OPT_WORKSPACE:
+			o->workspace = optarg;
+			break;
+		case OPT_HOME:
+			o->home = optarg;
+			break;
+		case OPT_RULES:
+			o->rules = optarg;
+			break;
+		case OPT_MAX_DEPTH:
+			depth = parse_number(optarg, MAX_DEPTH_CEILING);
+			if (depth < 0) {
+				fprintf(stderr,
+					"cordon classify: --max-depth: expected "
+					"a number from 0 to %d, got '%s'\n",
+					MAX_DEPTH_CEILING, optarg);
+				return -1;
+			}
+			o->max_depth = (unsigned)depth;
+			o->has_max_depth = 1;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case OPT_JSONL:
+			o->jsonl = 1;
+			break;
+		case 'h':
+			cli_classify_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"cordon classify: option '%s' needs a value\n",
+				argv[optind - 1]);
+			goto usage;
+		default:
+			fprintf(stderr,
+				"cordon classify: unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage;
+		}
+	}
+	if (o->json && o->jsonl) {
+		fputs("cordon classify: --json and --jsonl exclude each "
+		      "other\n",
+		      stderr);
+		goto usage;
+	}
+	if (o->jsonl && optind < argc) {
+		fputs("cordon classify: --jsonl reads the commands from stdin; "
+		      "give no command\n",
+		      stderr);
+		goto usage;
+	}
+	if (!o->jsonl && optind >= argc) {
+		fputs("cordon classify: no command given\n", stderr);
+		goto usage;
+	}
+	*first = optind;
+	return 0;
+usage:
+	fputs("Try 'cordon classify --help'.\n", stderr);
+	return -1;
+}
+
+/* The words of argv joined with single spaces, malloc'd in *out (length in
+ * *len). -1 when out of memory or too long. */
+static int join_words(int argc, char **argv, char **out, size_t *len)
+{
+	size_t total = 0, o = 0;
+	char *buf;
+
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]) + (i ? 1 : 0);
+
+		if (total > SIZE_MAX - n - 1)
+			return -1;
+		total += n;
+	}
+	buf = malloc(total + 1);
+	if (!buf)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (i)
+			buf[o++] = ' ';
+		memcpy(buf + o, argv[i], n);
+		o += n;
+	}
+	buf[o] = '\0';
+	*out = buf;
+	*len = o;
+	return 0;
+}
+
+/* Reads the rules file at path (at most max bytes) into the classifier.
+ * Reports and returns -1 on any error. */
+static int load_rules(struct cordon_classifier *cls, const char *path,
+		      size_t max)
+{
+	struct cordon_diag diag;
+	enum cordon_err rc;
+	/* Reading one byte past the limit tells "too large". */
+	size_t ceiling = max < SIZE_MAX ? max + 1 : max;
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = -1;
+
+	if (fd < 0) {
+		fprintf(stderr, "cordon: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (n < ceiling) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64 * 1024;
+			char *nbuf;
+
+			if (ncap > ceiling || ncap < cap)
+				ncap = ceiling;
+			nbuf = realloc(buf, ncap);
+			if (!nbuf) {
+				fprintf(stderr, "cordon: %s: %s\n", path,
+					strerror(ENOMEM));
+				goto out;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "cordon: %s: %s\n", path,
+				strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		fprintf(stderr,
+			"cordon: %s: larger than max_rules_bytes (%zu bytes)\n",
+			path, max);
+		goto out;
+	}
+	memset(&diag, 0, sizeof(diag));
+	rc = cordon_classifier_add_rules_json(cls, buf ? buf : "", n, &diag);
+	if (rc != CORDON_OK) {
+		fprintf(stderr, "cordon: %s: %s\n", path,
+			diag.message[0] ? diag.message : cordon_strerror(rc));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/* ---- one command -------------------------------------------------------- */
+
+static void print_human(FILE *out, const struct cordon_verdict *v)
+{
+	int colour = cli_colour_enabled(out);
+	size_t nseg = cordon_verdict_segment_count(v);
+	size_t nreason = cordon_verdict_reason_count(v);
+	size_t nrule = cordon_verdict_rule_count(v);
+	size_t width = strlen("LABELS");
+
+	fputs("risk: ", out);
+	cli_print_risk(out, cordon_verdict_risk(v), 0, colour);
+	fputs("\nlabels: ", out);
+	cli_print_labels(out, cordon_verdict_labels(v));
+	fputc('\n', out);
+
+	if (nseg) {
+		for (size_t i = 0; i < nseg; i++) {
+			size_t len;
+			enum cordon_risk r;
+			uint64_t l = 0;
+
+			if (cordon_verdict_segment(v, i, &len, &r, &l) &&
+			    cli_labels_width(l) > width)
+				width = cli_labels_width(l);
+		}
+		fprintf(out, "segments:\n  %-11s  %-*s  %s\n", "RISK",
+			(int)width, "LABELS", "TEXT");
+		for (size_t i = 0; i < nseg; i++) {
+			size_t len = 0, w;
+			enum cordon_risk r = CORDON_RISK_BLOCKED;
+			uint64_t l = 0;
+			const char *text =
+				cordon_verdict_segment(v, i, &len, &r, &l);
+
+			fputs("  ", out);
+			cli_print_risk(out, r, 11, colour);
+			fputs("  ", out);
+			w = cli_print_labels(out, l);
+			fprintf(out, "%*s  ", (int)(w < width ? width - w : 0),
+				"");
+			if (text)
+				cli_print_escaped(out, text, len);
+			fputc('\n', out);
+		}
+	}
+
+	if (nreason) {
+		fputs("reasons:\n", out);
+		for (size_t i = 0; i < nreason; i++) {
+			const char *s = cordon_verdict_reason(v, i);
+
+			fputs("  - ", out);
+			if (s)
+				cli_print_escaped(out, s, strlen(s));
+			fputc('\n', out);
+		}
+	} else {
+		fputs("reasons: -\n", out);
+	}
+
+	fputs("rules: ", out);
+	for (size_t i = 0; i < nrule; i++) {
+		const char *s = cordon_verdict_rule(v, i);
+
+		if (i)
+			fputs(", ", out);
+		if (s)
+			cli_print_escaped(out, s, strlen(s));
+	}
+	fputs(nrule ? "\n" : "-\n", out);
+
+	if (!cordon_verdict_parsed(v))
+		fputs("parsed: no\n", out);
+}
+
+static int classify_one(struct cordon_classifier *cls,
+			const struct base_context *bc, const char *cmd,
+			size_t len, int json)
+{
+	struct cordon_context ctx = {
+		.cwd = bc->cwd,
+		.workspace = bc->workspace ? bc->workspace : bc->cwd,
+		.home = bc->home,
+		.tmpdir = NULL,
+	};
+	struct cordon_verdict *v = cordon_verdict_new();
+	struct cordon_diag diag;
+	enum cordon_err rc;
+	int status = CLI_EXIT_OK;
+
+	if (!v) {
+		fputs("cordon classify: out of memory\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	memset(&diag, 0, sizeof(diag));
+	rc = cordon_classify(cls, &ctx, cmd, len, v, &diag);
+	if (rc != CORDON_OK)
+		fprintf(stderr, "cordon classify: %s\n",
+			diag.message[0] ? diag.message : cordon_strerror(rc));
+	if (json) {
+		char *s = cordon_verdict_to_json(v);
+
+		if (!s) {
+			fputs("cordon classify: out of memory\n", stderr);
+			status = CLI_EXIT_FAILURE;
+		} else {
+			fputs(s, stdout);
+			fputc('\n', stdout);
+			free(s);
+		}
+	} else {
+		print_human(stdout, v);
+	}
+	cordon_verdict_free(v);
+	return status;
+}
+
+/* ---- --jsonl ------------------------------------------------------------ */
+
+/* Reads lines of at most limit bytes from a file descriptor; longer lines
+ * are reported and skipped up to the next newline. */
+struct line_reader {
+	int fd;
+	char *buf;
+	size_t cap; /* limit + 1: a full buffer without a newline is too long */
+	size_t start, end;
+	size_t limit;
+	int eof;
+};
+
+enum line_status { LINE_OK, LINE_TOO_LONG, LINE_EOF, LINE_ERROR };
+
+static int line_reader_init(struct line_reader *r, int fd, size_t limit)
+{
+	memset(r, 0, sizeof(*r));
+	if (limit == SIZE_MAX)
+		limit--;
+	r->fd = fd;
+	r->limit = limit;
+	r->cap = limit + 1;
+	r->buf = malloc(r->cap);
+	return r->buf ? 0 : -1;
+}
+
+/* Reads more into buf[end..cap). 1 when bytes came, 0 at end of input, -1 on
+ * error. */
+static int line_reader_fill(struct line_reader *r)
+{
+	for (;;) {
+		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			r->eof = 1;
+			return 0;
+		}
+		r->end += (size_t)n;
+		return 1;
+	}
+}
+
+/* Skips the rest of an over-long line, through its newline. */
+static enum line_status line_reader_skip(struct line_reader *r)
+{
+	for (;;) {
+		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+
+		if (nl) {
+			r->start = (size_t)(nl - r->buf) + 1;
+			return LINE_TOO_LONG;
+		}
+		r->start = r->end = 0;
+		if (r->eof)
+			return LINE_TOO_LONG;
+		if (line_reader_fill(r) < 0)
+			return LINE_ERROR;
+	}
+}
+
+static enum line_status line_reader_next(struct line_reader *r, char **line,
+					 size_t *len)
+{
+	size_t scanned = 0;
+
+	for (;;) {
+		char *p = r->buf + r->start;
+		size_t pending = r->end - r->start;
+		char *nl = memchr(p + scanned, '\n', pending - scanned);
+
+		if (nl) {
+			*line = p;
+			*len = (size_t)(nl - p);
+			r->start += *len + 1;
+			return *len > r->limit ? LINE_TOO_LONG : LINE_OK;
+		}
+		if (pending > r->limit)
+			return line_reader_skip(r);
+		if (r->eof) {
+			if (!pending)
+				return LINE_EOF;
+			*line = p;
+			*len = pending;
+			r->start = r->end;
+			return LINE_OK;
+		}
+		scanned = pending;
+		if (r->start) {
+			memmove(r->buf, p, pending);
+			r->start = 0;
+			r->end = pending;
+		}
+		if (line_reader_fill(r) < 0)
+			return LINE_ERROR;
+	}
+}
+
+/* 1 when the JSON text holds the escape \u0000 (outside of an escaped
+ * backslash): cJSON would cut the string there, so such a line is refused
+ * rather than classified as a shorter command. */
+static int has_escaped_nul(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != '\\')
+			continue;
+		if (s[i + 1] == 'u' && n - i >= 6 &&
+		    memcmp(s + i + 2, "0000", 4) == 0)
+			return 1;
+		i++;
+	}
+	return 0;
+}
+
+static void print_error_line(const char *msg, size_t lineno)
+{
+	cJSON *obj = cJSON_CreateObject();
+	char *s = NULL;
+
+	if (obj && cJSON_AddStringToObject(obj, "error", msg) &&
+	    cJSON_AddNumberToObject(obj, "line", (double)lineno))
+		s = cJSON_PrintUnformatted(obj);
+	cJSON_Delete(obj);
+	if (s) {
+		fputs(s, stdout);
+		free(s);
+	} else {
+		fprintf(stdout, "{\"error\":\"out of memory\",\"line\":%zu}",
+			lineno);
+	}
+	fputc('\n', stdout);
+}
+
+/* A context path from a line object: absent or null keeps *dst, a string
+ * must be absolute. Returns an error message or NULL. */
+static const char *line_path(const cJSON *obj, const char *key,
+			     const char **dst)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!item || cJSON_IsNull(item))
+		return NULL;
+	if (!cJSON_IsString(item))
+		return "must be a string";
+	if (item->valuestring[0] != '/')
+		return "must be an absolute path";
+	*dst = item->valuestring;
+	return NULL;
+}
+
+/* Classifies one batch line and prints its result line. */
+static void jsonl_line(struct cordon_classifier *cls,
+		       const struct base_context *bc, struct cordon_verdict *v,
+		       char *line, size_t len, size_t lineno)
+{
+	struct cordon_context ctx = {
+		.cwd = bc->cwd,
+		.workspace = bc->workspace,
+		.home = bc->home,
+	};
+	static const char *const keys[] = { "cwd", "workspace", "home" };
+	const char **dsts[] = { &ctx.cwd, &ctx.workspace, &ctx.home };
+	const char *parse_end = NULL, *err, *cmd;
+	char msg[128];
+	cJSON *root;
+	char *json;
+	size_t i;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+		;
+	if (i == len) {
+		print_error_line("empty line", lineno);
+		return;
+	}
+	root = cJSON_ParseWithLengthOpts(line, len, &parse_end, 0);
+	if (root && parse_end) {
+		while (parse_end < line + len &&
+		       (*parse_end == ' ' || *parse_end == '\t'))
+			parse_end++;
+		if (parse_end != line + len) {
+			cJSON_Delete(root);
+			root = NULL;
+		}
+	}
+	if (!root) {
+		size_t at = parse_end && parse_end >= line ?
+				    (size_t)(parse_end - line) + 1 :
+				    1;
+
+		snprintf(msg, sizeof(msg), "malformed JSON near column %zu",
+			 at > len ? len : at);
+		print_error_line(msg, lineno);
+		return;
+	}
+	if (has_escaped_nul(line, len)) {
+		print_error_line("a NUL character (\\u0000) in a string is "
+				 "not supported",
+				 lineno);
+		goto out;
+	}
+	if (cJSON_IsString(root)) {
+		cmd = root->valuestring;
+	} else if (cJSON_IsObject(root)) {
+		const cJSON *c =
+			cJSON_GetObjectItemCaseSensitive(root, "command");
+
+		if (!cJSON_IsString(c)) {
+			print_error_line(c ? "\"command\" must be a string" :
+					     "missing \"command\"",
+					 lineno);
+			goto out;
+		}
+		cmd = c->valuestring;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			err = line_path(root, keys[k], dsts[k]);
+			if (err) {
+				snprintf(msg, sizeof(msg), "\"%s\" %s", keys[k],
+					 err);
+				print_error_line(msg, lineno);
+				goto out;
+			}
+		}
+	} else {
+		print_error_line("expected a JSON string or an object with "
+				 "\"command\"",
+				 lineno);
+		goto out;
+	}
+	/* The workspace: the line's, else the batch's --workspace, else the
+	 * line's cwd. */
+	if (!ctx.workspace)
+		ctx.workspace = ctx.cwd;
+	(void)cordon_classify(cls, &ctx, cmd, strlen(cmd), v, NULL);
+	json = cordon_verdict_to_json(v);
+	if (!json) {
+		print_error_line("out of memory", lineno);
+		goto out;
+	}
+	fputs(json, stdout);
+	fputc('\n', stdout);
+	free(json);
+out:
+	cJSON_Delete(root);
+}
+
+static int run_jsonl(struct cordon_classifier *cls,
+		     const struct base_context *bc, size_t limit)
+{
+	static char outbuf[JSONL_OUT_BUFFER];
+	struct line_reader r;
+	struct cordon_verdict *v = cordon_verdict_new();
+	char msg[128];
+	size_t lineno = 0;
+	int status = CLI_EXIT_OK;
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (!v || line_reader_init(&r, STDIN_FILENO, limit) < 0) {
+		cordon_verdict_free(v);
+		fputs("cordon classify: out of memory\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	snprintf(msg, sizeof(msg),
+		 "line is longer than max_batch_line (%zu bytes)", limit);
+	for (;;) {
+		char *line = NULL;
+		size_t len = 0;
+		enum line_status st = line_reader_next(&r, &line, &len);
+
+		if (st == LINE_EOF)
+			break;
+		if (st == LINE_ERROR) {
+			fflush(stdout);
+			fprintf(stderr, "cordon classify: stdin: %s\n",
+				strerror(errno));
+			status = CLI_EXIT_FAILURE;
+			break;
+		}
+		lineno++;
+		if (st == LINE_TOO_LONG)
+			print_error_line(msg, lineno);
+		else
+			jsonl_line(cls, bc, v, line, len, lineno);
+	}
+	free(r.buf);
+	cordon_verdict_free(v);
+	if (fflush(stdout) != 0 && status == CLI_EXIT_OK) {
+		fprintf(stderr, "cordon classify: stdout: %s\n",
+			strerror(errno));
+		status = CLI_EXIT_FAILURE;
+	}
+	return status;
+}
+
+/* ---- the subcommand ----------------------------------------------------- */
+
+int cli_classify(int argc, char **argv)
+{
+	struct classify_opts o;
+	struct cordon_limits lim;
+	struct base_context bc;
+	struct cordon_classifier *cls = NULL;
+	char *cmd = NULL;
+	size_t len = 0;
+	int first = 0, status = CLI_EXIT_USAGE;
+	int r = parse_options(argc, argv, &o, &first);
+
+	if (r)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (base_context_init(&bc, &o) < 0)
+		return CLI_EXIT_USAGE;
+
+	cordon_limits_default(&lim);
+	cls = cordon_classifier_new(&lim);
+	if (!cls) {
+		fputs("cordon classify: out of memory\n", stderr);
+		status = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	if (o.has_max_depth)
+		cordon_classifier_set_max_depth(cls, o.max_depth);
+	if (o.rules && load_rules(cls, o.rules, lim.max_rules_bytes) < 0)
+		goto out;
+
+	if (o.jsonl) {
+		status = run_jsonl(cls, &bc, lim.max_batch_line);
+		goto out;
+	}
+	if (join_words(argc - first, argv + first, &cmd, &len) < 0) {
+		fputs("cordon classify: out of memory\n", stderr);
+		status = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	status = classify_one(cls, &bc, cmd, len, o.json);
+	if (fflush(stdout) != 0 && status == CLI_EXIT_OK) {
+		fprintf(stderr, "cordon classify: stdout: %s\n",
+			strerror(errno));
+		status = CLI_EXIT_FAILURE;
+	}
+out:
+	free(cmd);
+	cordon_classifier_free(cls);
+	base_context_release(&bc);
+	return status;
+}

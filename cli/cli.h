@@ -1,0 +1,38 @@
+/* The cordon command line: one file per subcommand, main.c dispatches.
+ * Only this directory prints or exits. */
+#ifndef CORDON_CLI_H
+#define CORDON_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cordon.h"
+
+/* Exit statuses shared by the subcommands. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAILURE 1 /* I/O error or out of memory */
+#define CLI_EXIT_USAGE 2 /* bad arguments or configuration */
+
+/* Each subcommand: argv[0] is its own name; returns the exit status. */
+int cli_classify(int argc, char **argv);
+void cli_classify_usage(FILE *out);
+int cli_demo(int argc, char **argv);
+void cli_demo_usage(FILE *out);
+
+/* Display helpers (classify.c), shared with demo. */
+
+/* 1 when out is a terminal, NO_COLOR is unset and TERM is not "dumb". */
+int cli_colour_enabled(FILE *out);
+/* Prints the tier name padded to width, coloured when colour is set. */
+void cli_print_risk(FILE *out, enum cordon_risk risk, int width, int colour);
+/* Prints the label names joined by ", " ("-" for none); returns the number
+ * of characters printed. */
+size_t cli_print_labels(FILE *out, uint64_t labels);
+/* The number of characters cli_print_labels() would print. */
+size_t cli_labels_width(uint64_t labels);
+/* Prints s[0..n) for a terminal: control characters, invalid UTF-8 and
+ * bidirectional overrides become \n, \t, \xNN or \u{NNNN} escapes, so a
+ * command can neither forge output nor drive the terminal. */
+void cli_print_escaped(FILE *out, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,92 @@
+/* cordon — the command line. main() only dispatches: each subcommand lives
+ * in its own file and returns its exit status.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cordon.h"
+
+#include "banned.h"
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *out);
+};
+
+static const struct command commands[] = {
+	{ "classify", "rate a shell command: risk tier, labels, reasons",
+	  cli_classify, cli_classify_usage },
+	{ "demo", "classify a handful of example commands", cli_demo,
+	  cli_demo_usage },
+};
+
+#define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fputs("usage: cordon COMMAND [OPTIONS] [ARGS]\n"
+	      "\n"
+	      "A safety layer between AI agents and the tools they call.\n"
+	      "\n"
+	      "commands:\n",
+	      out);
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\n"
+	      "  cordon COMMAND --help   help on one command (also: cordon "
+	      "help COMMAND)\n"
+	      "  cordon --version        print the version\n",
+	      out);
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("cordon %s\n", CORDON_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		if (argc < 3) {
+			usage(stdout);
+			return CLI_EXIT_OK;
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "cordon: no such command '%s'\n",
+				argv[2]);
+			usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+		cmd->usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "cordon: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

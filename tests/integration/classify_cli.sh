@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# The plumbing of `cordon classify` and the dispatcher, against the built
+# binary ($CORDON_BIN): output shapes, batch mode order and errors, option
+# and rules-file errors, exit statuses. What the verdicts say is tested by
+# tests/cases; here only `rm -rf /` (blocked) and `ls` (safe) as a smoke test.
+set -u
+
+bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# ok STATUS NAME: one TAP result; STATUS 0 passes.
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+# diag FILE...: show files as TAP diagnostics.
+diag() {
+	sed 's/^/# /' "$@"
+}
+
+# pycheck EXPR < JSON: evaluates EXPR with `d` bound to the parsed JSON (or
+# `lines` to the list of parsed lines when PYLINES=1); fails on exceptions.
+pycheck() {
+	python3 -c '
+import json, os, sys
+text = sys.stdin.read()
+if os.environ.get("PYLINES"):
+    lines = [json.loads(l) for l in text.split("\n")[:-1]]
+    assert text.endswith("\n"), "output does not end with a newline"
+else:
+    assert text.endswith("\n") and text.count("\n") == 1, "not one line"
+    d = json.loads(text)
+assert eval("(" + sys.argv[1] + ")"), "check failed: " + sys.argv[1]
+' "$1"
+}
+
+# run NAME ARGS...: runs cordon, stdout in $tmp/out, stderr in $tmp/err,
+# exit status in $rc.
+run() {
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+shape='set(d) == {"risk", "labels", "reasons", "segments", "matchedRules", "parsed"}
+ and list(d)[0] == "risk"
+ and d["risk"] in ("safe", "caution", "destructive", "blocked")
+ and isinstance(d["labels"], list) and all(isinstance(x, str) for x in d["labels"])
+ and isinstance(d["reasons"], list) and all(isinstance(x, str) for x in d["reasons"])
+ and isinstance(d["matchedRules"], list) and all(isinstance(x, str) for x in d["matchedRules"])
+ and isinstance(d["parsed"], bool)
+ and isinstance(d["segments"], list) and len(d["segments"]) >= 1
+ and all(set(s) == {"text", "risk", "labels"} and isinstance(s["text"], str)
+         and s["risk"] in ("safe", "caution", "destructive", "blocked")
+         and isinstance(s["labels"], list) for s in d["segments"])'
+
+# --- --json -------------------------------------------------------------
+
+run classify --json -- ls -la
+ok $rc "classify --json exits 0"
+pycheck "$shape" <"$tmp/out"
+ok $? "--json prints one line with the six keys and their types"
+[ "$(head -c 1 "$tmp/out")" = "{" ] && ! grep -q '": ' "$tmp/out"
+ok $? "--json output is compact"
+
+run classify --json -- ls
+pycheck 'd["risk"] == "safe"' <"$tmp/out"
+ok $? "smoke: ls is safe"
+
+run classify --json -- rm -rf /
+pycheck 'd["risk"] == "blocked"' <"$tmp/out"
+ok $? "smoke: rm -rf / is blocked"
+ok $rc "a blocked command still exits 0"
+
+run classify --json rm -rf /
+pycheck 'd["risk"] == "blocked"' <"$tmp/out"
+ok $? "without --, the first non-option word starts the command"
+
+run classify --json -- "echo 'a  b' | cat"
+pycheck "$shape"' and any(chr(39) + "a  b" + chr(39) in s["text"]
+ for s in d["segments"])' <"$tmp/out"
+ok $? "a one-argument command is taken as is, quotes and spaces kept"
+
+run classify --json -- echo "a  b"
+pycheck '"a  b" in " ".join(s["text"] for s in d["segments"])' <"$tmp/out"
+ok $? "several arguments are joined with single spaces"
+
+run classify --json --cwd /home/u/p --workspace /home/u/p --home /home/u \
+	--max-depth 2 -- ls
+pycheck "$shape" <"$tmp/out"
+ok $? "context options are accepted"
+
+# --- human view -----------------------------------------------------------
+
+run classify -- rm -rf /
+head -n 1 "$tmp/out" | grep -qx 'risk: blocked'
+ok $? "human view starts with 'risk: blocked'"
+grep -q '^labels: ' "$tmp/out" && grep -q '^reasons:' "$tmp/out" &&
+	grep -q '^rules: ' "$tmp/out"
+ok $? "human view has labels, reasons and rules lines"
+! grep -q $'\033' "$tmp/out"
+ok $? "no colour when stdout is not a terminal"
+
+run classify -- $'printf \'a\033[2Jb\''
+[ $rc -eq 0 ]
+ok $? "a command holding an escape character classifies"
+! grep -q $'\033' "$tmp/out"
+ok $? "control characters in the command are escaped in the human view"
+
+# --- --jsonl --------------------------------------------------------------
+
+printf '%s\n' '"ls"' '{"command": "rm -rf /"}' '{not json' '' \
+	'{"command": "git status", "cwd": "/tmp", "extra": 1}' '42' \
+	'{"command": 7}' '{"command": "ls", "cwd": "relative"}' \
+	>"$tmp/batch"
+printf '"echo last line without newline"' >>"$tmp/batch"
+run classify --jsonl <"$tmp/batch"
+ok $rc "--jsonl exits 0 despite malformed lines"
+PYLINES=1 pycheck 'len(lines) == 9
+ and lines[0]["risk"] == "safe"
+ and lines[1]["risk"] == "blocked"
+ and lines[2] == {"error": lines[2]["error"], "line": 3}
+ and lines[3] == {"error": lines[3]["error"], "line": 4}
+ and "risk" in lines[4]
+ and lines[5]["line"] == 6 and "error" in lines[5]
+ and lines[6]["line"] == 7 and "command" in lines[6]["error"]
+ and lines[7]["line"] == 8 and "cwd" in lines[7]["error"]
+ and "risk" in lines[8]' <"$tmp/out"
+ok $? "--jsonl: one result line per input line, in order, errors inline"
+[ "$(wc -l <"$tmp/out")" -eq 9 ]
+ok $? "--jsonl: nine output lines"
+
+printf '"ls"\r\n"rm -rf /"\r\n' | "$bin" classify --jsonl >"$tmp/out"
+PYLINES=1 pycheck 'len(lines) == 2 and lines[1]["risk"] == "blocked"' \
+	<"$tmp/out"
+ok $? "--jsonl accepts CRLF line ends"
+
+python3 -c '
+import sys
+sys.stdout.write("\"ls\"\n")
+sys.stdout.write("\"" + "x" * (2 * 1024 * 1024) + "\"\n")
+sys.stdout.write("\"rm -rf /\"\n")' >"$tmp/long"
+run classify --jsonl <"$tmp/long"
+PYLINES=1 pycheck 'len(lines) == 3 and lines[0]["risk"] == "safe"
+ and "max_batch_line" in lines[1]["error"] and lines[1]["line"] == 2
+ and lines[2]["risk"] == "blocked"' <"$tmp/out"
+ok $? "an over-long line is an error naming max_batch_line; the batch resumes"
+
+: | "$bin" classify --jsonl >"$tmp/out"
+ok $? "--jsonl on empty input exits 0"
+[ ! -s "$tmp/out" ]
+ok $? "--jsonl on empty input prints nothing"
+
+python3 -c '
+for i in range(3000):
+    print("\"echo %d\"" % i if i % 2 else "{\"command\": \"ls %d\"}" % i)' \
+	>"$tmp/many"
+run classify --jsonl <"$tmp/many"
+[ "$(wc -l <"$tmp/out")" -eq 3000 ] && ! grep -q '"error"' "$tmp/out"
+ok $? "--jsonl handles 3000 lines"
+
+# --- usage and configuration errors ------------------------------------------
+
+run classify --bogus -- ls
+[ $rc -eq 2 ] && grep -q -- '--bogus' "$tmp/err"
+ok $? "an unknown option exits 2 naming it"
+
+run classify
+[ $rc -eq 2 ] && [ -s "$tmp/err" ]
+ok $? "no command exits 2 with a message"
+
+run classify --jsonl -- ls
+[ $rc -eq 2 ]
+ok $? "--jsonl with a command exits 2"
+
+run classify --max-depth many -- ls
+[ $rc -eq 2 ] && grep -q -- '--max-depth' "$tmp/err"
+ok $? "a bad --max-depth exits 2"
+
+run classify --rules "$tmp/no-such-rules.json" -- ls
+[ $rc -eq 2 ] && grep -q 'no-such-rules.json' "$tmp/err"
+ok $? "--rules with a missing file exits 2 naming the file"
+
+cat >"$tmp/bad-rules.json" <<'JSON'
+[{"id": "my-broken-rule", "label": "x", "description": "x",
+  "pattern": "rm (-rf", "category": "x", "severity": "critical",
+  "platform": "all"}]
+JSON
+run classify --rules "$tmp/bad-rules.json" -- ls
+[ $rc -eq 2 ] && grep -q 'bad-rules.json' "$tmp/err" &&
+	grep -q 'my-broken-rule' "$tmp/err"
+ok $? "--rules with an invalid pattern exits 2 naming the file and the rule"
+[ $rc -eq 2 ] || diag "$tmp/err"
+
+cat >"$tmp/rules.json" <<'JSON'
+[{"id": "no-frobnicate", "label": "frob", "description": "no frobnicating",
+  "pattern": "\\bfrobnicate\\b", "category": "custom",
+  "severity": "warning", "platform": "all"}]
+JSON
+run classify --rules "$tmp/rules.json" --json -- frobnicate --all
+pycheck '"no-frobnicate" in d["matchedRules"]
+ and d["risk"] in ("caution", "destructive", "blocked")' <"$tmp/out"
+ok $? "--rules: a matching user rule is reported in matchedRules"
+
+python3 -c 'print("[" + " " * (1024 * 1024 + 1) + "]")' >"$tmp/huge.json"
+run classify --rules "$tmp/huge.json" -- ls
+[ $rc -eq 2 ] && grep -q 'max_rules_bytes' "$tmp/err"
+ok $? "--rules over max_rules_bytes exits 2 naming the limit"
+
+# --- the dispatcher --------------------------------------------------------
+
+run --version
+[ $rc -eq 0 ] && grep -qx 'cordon [0-9]*\.[0-9]*\.[0-9]*' "$tmp/out"
+ok $? "--version prints the version"
+
+run --help
+[ $rc -eq 0 ] && grep -q classify "$tmp/out"
+ok $? "--help lists the commands"
+
+run no-such-command
+[ $rc -eq 2 ] && grep -q 'no-such-command' "$tmp/err"
+ok $? "an unknown command exits 2 naming it"
+
+run
+[ $rc -eq 2 ] && grep -q usage "$tmp/err"
+ok $? "no command at all prints usage on stderr, exits 2"
+
+run help classify
+[ $rc -eq 0 ] && grep -q -- '--jsonl' "$tmp/out"
+ok $? "help classify"
+
+run classify --help
+[ $rc -eq 0 ] && grep -q -- '--workspace' "$tmp/out"
+ok $? "classify --help"
+
+run demo --help
+[ $rc -eq 0 ] && grep -q usage "$tmp/out"
+ok $? "demo --help"
+
+run demo
+[ $rc -eq 0 ] && [ "$(grep -cE '^(safe|caution|destructive|blocked) ' \
+	"$tmp/out")" -ge 10 ]
+ok $? "demo prints a verdict line for each example"
+grep -E '^blocked ' "$tmp/out" | grep -q 'rm -rf /$'
+ok $? "demo: rm -rf / is blocked"
+
+echo "1..$n"
