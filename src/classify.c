@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,6 @@ static const struct {
 	{"deny.history-c", "history -c"},
 	{"deny.dd-device", "dd of=/dev/sd*"},
 	{"deny.dd-nvme", "dd of=/dev/nvme*"},
-	{"deny.kill-all", "kill -9 -1"},
 };
 
 static const struct {
@@ -98,6 +98,7 @@ struct cordon_classifier {
 	struct deny_entry *deny;
 	size_t ndeny;
 	struct arena deny_arena;
+	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	struct cx *x;   /* the walk in progress, for callbacks */
@@ -192,7 +193,7 @@ static bool has_flag(struct wv *argv, size_t argc, const char *f, size_t fn)
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (w->n == 2 && w->s[0] == '-' && w->s[1] == '-')
-			return false;
+			return fn == 2 && f[0] == '-' && f[1] == '-';
 		if (fn == 1 && f[0] == '+') {
 			if (w->n > 1 && w->s[0] == '+')
 				return true;
@@ -268,10 +269,8 @@ static size_t operands(struct wv *argv, size_t argc, size_t *idx, size_t max)
 }
 
 static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
-			 size_t argc)
+			 size_t argc, const size_t *ops, size_t nops)
 {
-	size_t ops[64];
-	size_t nops = operands(argv, argc, ops, 64);
 	size_t after = 0; /* operands consumed by sub */
 
 	if (r->sub) {
@@ -348,14 +347,37 @@ void cls_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	if (!sl) {
 		/* A dotted name falls back to its family: mkfs.ext4 -> mkfs. */
 		const char *dot = memchr(name, '.', n);
-		if (dot && dot > name)
+		if (dot && dot > name && !cx_script_suffix(name, n))
 			sl = fam_find(x->cls, name, (size_t)(dot - name));
 	}
 	if (!sl)
 		return;
+	size_t ops[64];
+	size_t nops = operands(argv, argc, ops, 64);
+	/* The first three operands, to rule out rows whose subcommand is not
+	 * there before any string work. */
+	char lead[3] = {0, 0, 0};
+	for (size_t k = 0; k < 3 && k < nops; k++)
+		lead[k] = argv[ops[k]].n ? (char)tolower((unsigned char)argv[ops[k]].s[0]) : 0;
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
-		if (rule_matches(r, argv, argc))
+		if (r->sub) {
+			/* any alternative of the first sub word starting with
+			 * one of the leading operands' first letters? */
+			bool maybe = false;
+			const char *a = r->sub;
+			while (*a && *a != ' ' && !maybe) {
+				char c = (char)tolower((unsigned char)*a);
+				maybe = c == lead[0] || c == lead[1] || c == lead[2];
+				while (*a && *a != ' ' && *a != '|')
+					a++;
+				if (*a == '|')
+					a++;
+			}
+			if (!maybe)
+				continue;
+		}
+		if (rule_matches(r, argv, argc, ops, nops))
 			cx_hit(x, r->tier, r->labels, r->id, r->reason);
 	}
 }
@@ -485,9 +507,10 @@ static bool cmd_has_short(const char *name, struct wv *argv, size_t argc, char f
 	return false;
 }
 
-/* Path-like entry operands ("/", "/*", "~") compare with the command's
- * operands after both are normalised, literally: the entry "/*" is the
- * glob itself, not every absolute path. Others are fnmatch patterns. */
+/* Path-like entry operands (starting with "/" or "~") compare with the
+ * command's operands after both are normalised, literally: an entry that
+ * ends in a glob is that glob itself, not every path it would match.
+ * Other operands are fnmatch patterns. */
 static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
 			    size_t argc, const char *pat)
 {
@@ -542,9 +565,12 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 	name[n] = '\0';
 	for (size_t i = 0; i < x->cls->ndeny; i++) {
 		const struct deny_entry *e = &x->cls->deny[i];
+		if (e->name[0] != name[0])
+			continue;
 		size_t en = strlen(e->name);
 		if (!(strcmp(e->name, name) == 0 ||
-		      (strncmp(name, e->name, en) == 0 && name[en] == '.')))
+		      (strncmp(name, e->name, en) == 0 && name[en] == '.' &&
+		       !cx_script_suffix(name, n))))
 			continue;
 		bool ok = true;
 		for (const char *f = e->shorts; *f && ok; f++)
@@ -565,6 +591,8 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 
 bool wv_is(const struct wv *w, const char *s)
 {
+	if (!w->n || w->s[0] != s[0])
+		return false;
 	size_t n = strlen(s);
 	return w->n == n && memcmp(w->s, s, n) == 0 && !(w->f & (WV_DYNAMIC | WV_SUBST));
 }
@@ -587,6 +615,9 @@ const char *cmd_base(const struct wv *w, size_t *n)
 		len -= (size_t)(slash + 1 - s);
 		s = slash + 1;
 	}
+	/* sc.exe is sc, powershell.exe is powershell */
+	if (len > 4 && strncasecmp(s + len - 4, ".exe", 4) == 0)
+		len -= 4;
 	*n = len;
 	return s;
 }
@@ -745,6 +776,9 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			     pt->kind == SH_WP_BACKTICK) &&
 			    static_output(x, pt->body, &o, &on)) {
 				r->f |= WV_DECODED;
+				if (x->b64)
+					r->f |= WV_ESCAPED;
+				x->b64 = false;
 				sb_put(b, o, on);
 				break;
 			}
@@ -756,6 +790,51 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 		}
 		first = false;
 	}
+}
+
+/* Does the source of a word spell letters with $'\x72' or $'\162'?
+ * Agents have no reason to; hiding a command name does. */
+static bool ansi_c_escapes(const char *raw, size_t n)
+{
+	bool in = false;
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!in && raw[i] == '$' && raw[i + 1] == '\'') {
+			in = true;
+			i++;
+			continue;
+		}
+		if (in && raw[i] == '\'') {
+			in = false;
+			continue;
+		}
+		if (in && raw[i] == '\\') {
+			char c = raw[i + 1];
+			unsigned v = 0;
+			size_t j = i + 2, k = 0;
+			if (c == 'x' || c == 'u' || c == 'U') {
+				while (j < n && k < (c == 'x' ? 2u : 4u) &&
+				       isxdigit((unsigned char)raw[j])) {
+					char d = raw[j++];
+					v = v * 16 + (unsigned)(isdigit((unsigned char)d)
+								? d - '0'
+								: tolower((unsigned char)d) - 'a' + 10);
+					k++;
+				}
+			} else if (c >= '0' && c <= '7') {
+				j = i + 1;
+				while (j < n && k < 3 && raw[j] >= '0' && raw[j] <= '7') {
+					v = v * 8 + (unsigned)(raw[j++] - '0');
+					k++;
+				}
+			}
+			/* colours (\033) and control bytes are not hiding words */
+			if (k && v > 0x20 && v < 0x7f)
+				return true;
+			i++;
+		}
+	}
+	return false;
 }
 
 struct wv cx_eval(struct cx *x, const struct sh_word *w)
@@ -772,6 +851,8 @@ struct wv cx_eval(struct cx *x, const struct sh_word *w)
 		r.dyn_at = r.n;
 	if (w->quoted)
 		r.f |= WV_QUOTED;
+	if (w->quoted && ansi_c_escapes(w->raw, w->raw_len))
+		r.f |= WV_ESCAPED;
 	return r;
 }
 
@@ -1029,7 +1110,17 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 		if (wv_is(&a2[i], "-d") || wv_is(&a2[i], "--decode") ||
 		    wv_is(&a2[i], "-D"))
 			dec = true;
-	return dec && b64_decode(x, *out, *outn, out, outn);
+	if (dec && b64_decode(x, *out, *outn, out, outn)) {
+		x->b64 = true;
+		return true;
+	}
+	return false;
+}
+
+bool cx_static_output(struct cx *x, const struct sh_node *body,
+		      const char **out, size_t *outn)
+{
+	return static_output(x, body, out, outn);
 }
 
 /* ---- hits and segments ------------------------------------------------------ */
@@ -1208,12 +1299,21 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	unsigned calls = 0;
 	bool piped = false, async = false;
 
+	if (!n->name) {
+		walk(x, n->child);
+		return;
+	}
 	if (x->nfuncs < CX_MAX_FUNCS) {
 		x->funcs[x->nfuncs].name = n->name;
 		x->funcs[x->nfuncs].nlen = n->name_len;
 		x->nfuncs++;
 	}
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
+	if (commands_known(n->name, n->name_len) ||
+	    fam_find(x->cls, n->name, n->name_len))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "function.shadows",
+		       verdict_printf(x->v, "redefines the command '%.*s' for the rest of the session",
+				      (int)(n->name_len > 64 ? 64 : n->name_len), n->name));
 	/* A function that starts copies of itself in a pipe or in the
 	 * background multiplies without bound, whatever its name. */
 	if (calls && (piped || async || calls > 1))
@@ -1223,6 +1323,7 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 }
 
 static void pipeline_rules(struct cx *x, struct cinfo *ci, size_t k);
+static void walk_top_items(struct cx *x, const struct sh_node *root);
 
 static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 {
@@ -1431,6 +1532,17 @@ static unsigned walk(struct cx *x, const struct sh_node *n)
  * top-level pipeline) is a segment. */
 static void walk_top(struct cx *x, const struct sh_node *root)
 {
+	walk_top_items(x, root);
+	/* mkfifo + nc + sh on one line: the classic named-pipe reverse shell */
+	if ((x->line_ci & CI_FIFO) && (x->line_ci & CI_NETCAT) &&
+	    (x->line_ci & CI_RUNS_STDIN))
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+		       "reverse-shell.fifo",
+		       "joins a shell and a network connection through a named pipe (reverse shell)");
+}
+
+static void walk_top_items(struct cx *x, const struct sh_node *root)
+{
 	for (const struct sh_node *c = root ? root->child : NULL; c; c = c->next) {
 		if (c->kind == SH_PIPELINE) {
 			walk_pipeline(x, c, true);
@@ -1458,12 +1570,166 @@ static void user_rule_hit(void *ud, const struct urule_match *m)
 	cx_hit(x, m->tier, m->labels, m->id, why);
 }
 
-static void match_text_rules(struct cx *x, const char *s, size_t n)
+/* Spans of the source that hold code even inside quotes (command names)
+ * and spans that hold only data (here-doc bodies). */
+struct spans {
+	size_t keep[32][2];
+	unsigned nkeep;
+	size_t data[16][2];
+	unsigned ndata;
+};
+
+static void spans_node(const struct sh_node *n, const char *base, size_t len,
+		       struct spans *sp);
+
+static void spans_word(const struct sh_word *w, const char *base, size_t len,
+		       struct spans *sp)
 {
-	if (x->cls->deny_rx)
-		urules_match(x->cls->deny_rx, s, n, user_rule_hit, x);
+	for (; w; w = w->next)
+		for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
+			if (pt->body)
+				spans_node(pt->body, base, len, sp);
+			if (pt->sub)
+				spans_word(pt->sub, base, len, sp);
+		}
+}
+
+static void spans_node(const struct sh_node *n, const char *base, size_t len,
+		       struct spans *sp)
+{
+	for (; n; n = n->next) {
+		if (n->kind == SH_SIMPLE && n->words && n->words->raw >= base &&
+		    n->words->raw < base + len && sp->nkeep < 32) {
+			size_t o = (size_t)(n->words->raw - base);
+			sp->keep[sp->nkeep][0] = o;
+			sp->keep[sp->nkeep][1] = o + n->words->raw_len;
+			sp->nkeep++;
+		}
+		for (const struct sh_redir *r = n->redirs; r; r = r->next)
+			if (r->body && r->body >= base && r->body < base + len &&
+			    sp->ndata < 16) {
+				size_t o = (size_t)(r->body - base);
+				sp->data[sp->ndata][0] = o;
+				sp->data[sp->ndata][1] = o + r->body_len;
+				sp->ndata++;
+			}
+		spans_word(n->words, base, len, sp);
+		spans_word(n->assigns, base, len, sp);
+		spans_node(n->child, base, len, sp);
+	}
+}
+
+/* A copy of the line in which quoted text that is only data (arguments,
+ * messages, here-doc bodies, comments) is blanked, so that the deny
+ * patterns match what the line runs and not what it talks about:
+ * echo 'curl x | sh' is not a download piped into a shell. Quoted
+ * command names and substitutions inside double quotes stay: they run.
+ * Payloads (sh -c '…') are matched again when they are classified. */
+static char *mask_data(struct cx *x, const char *s, size_t n,
+		       const struct sh_node *root)
+{
+	struct spans sp;
+	char *m = arena_alloc(x->a, n + 1);
+	int q = 0; /* 0, '\'', '"' */
+	int sub = 0; /* $( depth inside double quotes */
+
+	if (!m)
+		return NULL;
+	memset(&sp, 0, sizeof(sp));
+	spans_node(root, s, n, &sp);
+	memcpy(m, s, n);
+	m[n] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		bool keep = false;
+		for (unsigned k = 0; k < sp.nkeep; k++)
+			if (i >= sp.keep[k][0] && i < sp.keep[k][1]) {
+				keep = true;
+				i = sp.keep[k][1] - 1;
+				break;
+			}
+		for (unsigned k = 0; k < sp.ndata; k++)
+			if (i >= sp.data[k][0] && i < sp.data[k][1]) {
+				memset(m + i, ' ', sp.data[k][1] - i);
+				i = sp.data[k][1] - 1;
+				keep = true;
+			}
+		if (keep)
+			continue;
+		char c = s[i];
+		if (q == 0) {
+			if (c == '\\') {
+				i++;
+			} else if (c == '\'') {
+				q = '\'';
+			} else if (c == '"') {
+				q = '"';
+			} else if (c == '#' && (i == 0 || s[i - 1] == ' ' ||
+						s[i - 1] == '\t' || s[i - 1] == '\n' ||
+						s[i - 1] == ';')) {
+				while (i < n && s[i] != '\n')
+					m[i++] = ' ';
+			}
+		} else if (q == '\'') {
+			if (c == '\'')
+				q = 0;
+			else
+				m[i] = ' ';
+		} else {
+			if (sub > 0) {
+				if (c == '(')
+					sub++;
+				else if (c == ')')
+					sub--;
+			} else if (c == '"') {
+				q = 0;
+			} else if (c == '$' && i + 1 < n && s[i + 1] == '(') {
+				sub = 1;
+				i++;
+			} else if (c == '\\' && i + 1 < n) {
+				m[i] = ' ';
+				m[++i] = ' ';
+			} else {
+				m[i] = ' ';
+			}
+		}
+	}
+	return m;
+}
+
+/* Does the line hold anything a built-in deny pattern needs: a pipe, a
+ * brace, a process substitution or "eval"? */
+static bool deny_trigger(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '|' || c == '{')
+			return true;
+		if (c == '<' && i + 1 < n && s[i + 1] == '(')
+			return true;
+		if (c == 'e' && i + 3 < n && s[i + 1] == 'v' && s[i + 2] == 'a' &&
+		    s[i + 3] == 'l')
+			return true;
+	}
+	return false;
+}
+
+static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
+				    const struct sh_node *root)
+{
+	/* Every built-in pattern needs one of these in the line; a line
+	 * without them cannot match, and most lines are spared the regexes. */
+	bool skip = x->cls->deny_rx_builtin && !deny_trigger(s, n);
+	const char *m = root && !skip ? mask_data(x, s, n, root) : NULL;
+
+	if (x->cls->deny_rx && !skip)
+		urules_match(x->cls->deny_rx, m ? m : s, n, user_rule_hit, x);
 	if (x->cls->user && urules_count(x->cls->user))
 		urules_match(x->cls->user, s, n, user_rule_hit, x);
+}
+
+static void match_text_rules(struct cx *x, const char *s, size_t n)
+{
+	match_text_rules_masked(x, s, n, NULL);
 }
 
 unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
@@ -1485,13 +1751,13 @@ unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 	enum cordon_risk before = x->v->risk;
 	(void)before;
 	x->depth++;
-	match_text_rules(x, s, n);
 	if (sh_parse(x->a, &x->cls->lim, s, n, &res) != CORDON_OK) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(UNPARSED),
 		       "unparsed.payload",
 		       verdict_printf(x->v, "a nested command does not parse: %s",
 				      res.err_msg));
 	}
+	match_text_rules_masked(x, s, n, res.root);
 	f = walk(x, res.root);
 	x->depth--;
 	if (x->in_segment)
@@ -1762,6 +2028,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 	}
 	urules_free(c->deny_rx);
 	c->deny_rx = u;
+	c->deny_rx_builtin = patterns == NULL;
 	return CORDON_OK;
 }
 
@@ -1785,6 +2052,26 @@ static const char *norm_ctx(struct arena *a, const char *p, const char *def)
 {
 	if (!p || !*p)
 		return def;
+	/* already normal (the usual case): absolute, and no empty, "." or
+	 * ".." component, no trailing slash */
+	if (p[0] == '/') {
+		bool normal = true;
+		size_t i = 0;
+		while (p[i] && normal) {
+			/* p[i] == '/': look at the component after it */
+			const char *c = p + i + 1;
+			size_t k = strcspn(c, "/");
+			if (k == 0 && (c[0] == '/' || i > 0))
+				normal = false;
+			if ((k == 1 && c[0] == '.') || (k == 2 && c[0] == '.' && c[1] == '.'))
+				normal = false;
+			i += k + 1;
+			if (!c[k])
+				break;
+		}
+		if (normal)
+			return p;
+	}
 	const char *n = path_normalize(a, "/", p, strlen(p));
 	return n ? n : def;
 }
@@ -1824,7 +2111,11 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	if (!cmd)
 		len = 0;
 	arena_reset(&cls->arena);
-	memset(&x, 0, sizeof(x));
+	/* the variable and function tables are read only below their
+	 * counts: no need to clear them */
+	memset(&x, 0, offsetof(struct cx, vars));
+	x.nvars = 0;
+	x.nfuncs = 0;
 	x.cls = cls;
 	x.v = v;
 	x.a = &cls->arena;
@@ -1882,7 +2173,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 				 res.err_msg);
 		}
 	}
-	match_text_rules(&x, v->text, len);
+	match_text_rules_masked(&x, v->text, len, res.root);
 	if (looks_like_sql(res.root))
 		cx_sql(&x, v->text, len);
 	else if (err == CORDON_E_PARSE && memmem(v->text, len, "db.", 3))

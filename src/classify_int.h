@@ -64,6 +64,7 @@ const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)
 #define WV_PROCSUB (1u << 6)  /* is a process substitution */
 #define WV_DECODED (1u << 7)  /* a substitution was evaluated statically */
 #define WV_TILDE (1u << 8)    /* began with ~ */
+#define WV_ESCAPED (1u << 9)  /* $'…' spelled letters as \x or octal escapes */
 
 struct wv {
 	const char *s; /* static text; unknown parts contribute nothing */
@@ -115,6 +116,10 @@ struct cx {
 	enum cordon_risk seg_risk;
 	uint64_t seg_labels;
 	unsigned line_ci;     /* union of every command's cinfo flags */
+	bool batch;           /* inside xargs / find -exec: operands are many */
+	bool b64;             /* static_output decoded base64 */
+	int tcp_fds[8];       /* fds opened on /dev/tcp by exec */
+	unsigned ntcp;
 	struct {
 		const char *name;
 		size_t nlen;
@@ -166,6 +171,12 @@ void cx_code(struct cx *x, int lang, const char *code, size_t n);
 /* Scans SQL handed to a database client. */
 void cx_sql(struct cx *x, const char *sql, size_t n);
 
+/* The static output of a substitution body (echo, printf, base64 -d). */
+bool cx_static_output(struct cx *x, const struct sh_node *body,
+		      const char **out, size_t *outn);
+/* Script-file names (x.sh, y.py) are not dotted command families. */
+bool cx_script_suffix(const char *s, size_t n);
+
 /* What echo/printf with static arguments print; NULL if not static. */
 const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
 			 bool printf_, size_t *n);
@@ -173,6 +184,9 @@ const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
 /* From commands.c. */
 void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci);
+
+/* Is name a builtin or a command cordon has a handler for? */
+bool commands_known(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
 void cls_apply_table(struct cx *x, struct wv *argv, size_t argc);

@@ -151,8 +151,43 @@ static void payload_word(struct cx *x, const struct wv *w, uint64_t labels,
 
 /* ---- deletion, writes and paths ------------------------------------------ */
 
+/* A glob whose last component is "*" or ".*" takes everything in its
+ * directory. */
+static bool glob_takes_all(const struct wv *w)
+{
+	const char *s = w->s;
+	size_t n = w->n;
+	const char *last = s;
+
+	if (!(w->f & WV_GLOB))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/' && i + 1 < n)
+			last = s + i + 1;
+	size_t ln = n - (size_t)(last - s);
+	if (ln && last[ln - 1] == '/')
+		ln--;
+	return (ln == 1 && last[0] == '*') || (ln == 2 && last[0] == '.' && last[1] == '*');
+}
+
+static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive,
+				bool force, const char *verb, enum cordon_risk cap);
+
 static void judge_delete(struct cx *x, const struct wv *w, bool recursive,
 			 bool force, const char *verb)
+{
+	judge_delete_capped(x, w, recursive, force, verb, CORDON_RISK_BLOCKED);
+}
+
+/* cx_hit, but never above cap. */
+static void hit_capped(struct cx *x, enum cordon_risk cap, enum cordon_risk tier,
+		       uint64_t labels, const char *rule, const char *reason)
+{
+	cx_hit(x, tier > cap ? cap : tier, labels, rule, reason);
+}
+
+static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive,
+				bool force, const char *verb, enum cordon_risk cap)
 {
 	const char *abs = NULL;
 	uint64_t base = (recursive ? CORDON_L(DELETE_RECURSIVE) : CORDON_L(DELETE)) |
@@ -163,10 +198,14 @@ static void judge_delete(struct cx *x, const struct wv *w, bool recursive,
 	if (!wv_static(w) && !(w->f & WV_DECODED)) {
 		/* The static part before the unknown may still say enough:
 		 * rm -rf "$DIR/" with DIR empty is rm -rf /. */
-		cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
-		       base | CORDON_L(DYNAMIC_COMMAND), "delete.dynamic",
-		       recursive ? "deletes recursively a path decided at run time"
-				 : "deletes a path decided at run time");
+		/* fed by xargs or find -exec, it deletes a stream of paths */
+		hit_capped(x, cap,
+			   recursive || x->batch ? CORDON_RISK_DESTRUCTIVE
+						 : CORDON_RISK_CAUTION,
+			   base | CORDON_L(DYNAMIC_COMMAND), "delete.dynamic",
+			   recursive ? "deletes recursively a path decided at run time"
+			   : x->batch ? "deletes every path it is fed"
+				      : "deletes a path decided at run time");
 		return;
 	}
 	enum path_class pc = cx_path(x, w, &abs);
@@ -174,46 +213,55 @@ static void judge_delete(struct cx *x, const struct wv *w, bool recursive,
 		return;
 	uint64_t l = base | class_labels(pc);
 	if (is_history_file(abs))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l | CORDON_L(HISTORY_WIPE),
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l | CORDON_L(HISTORY_WIPE),
 		       "history.delete", "deletes shell history");
 	switch (pc) {
 	case PATH_ROOT:
 	case PATH_HOME_ROOT:
-		cx_hit(x, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
+		hit_capped(x, cap, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
 		       l, pc == PATH_ROOT ? "rm.root" : "rm.home",
 		       verdict_printf(x->v, "%s %s", verb,
 				      pc == PATH_ROOT ? "the root directory"
 						      : "the home directory"));
 		break;
 	case PATH_SYSTEM:
-		cx_hit(x, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
+		hit_capped(x, cap, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
 		       l, "rm.system",
 		       verdict_printf(x->v, "%s a system path (%s)", verb, abs));
 		break;
 	case PATH_DEVICE:
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "rm.device",
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, "rm.device",
 		       verdict_printf(x->v, "%s a device node (%s)", verb, abs));
 		break;
 	case PATH_HOME:
 	case PATH_OUTSIDE:
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "rm.outside",
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, "rm.outside",
 		       verdict_printf(x->v, "%s outside the workspace (%s)", verb, abs));
 		break;
 	case PATH_WORKSPACE_ROOT:
-		cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
-		       l | (recursive ? CORDON_L(DATA_LOSS) : 0), "rm.workspace-root",
-		       verdict_printf(x->v, "%s the whole workspace", verb));
+		if (recursive || glob_takes_all(w))
+			hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE,
+				   l | CORDON_L(DATA_LOSS), "rm.workspace-root",
+				   verdict_printf(x->v, "%s everything in the workspace", verb));
+		else
+			hit_capped(x, cap, CORDON_RISK_CAUTION, l,
+				   (w->f & WV_GLOB) ? "rm.wildcard" : "rm.file",
+				   verdict_printf(x->v, (w->f & WV_GLOB)
+						? "%s files matching a wildcard"
+						: "%s a file", verb));
 		break;
 	case PATH_WORKSPACE:
 	case PATH_TMP:
 		if (recursive || (w->f & WV_GLOB))
-			cx_hit(x, recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+			hit_capped(x, cap,
+			       recursive || glob_takes_all(w) ? CORDON_RISK_DESTRUCTIVE
+							      : CORDON_RISK_CAUTION,
 			       l, recursive ? "rm.recursive" : "rm.wildcard",
 			       verdict_printf(x->v, recursive ? "%s recursively"
 							    : "%s files matching a wildcard",
 					      verb));
 		else
-			cx_hit(x, CORDON_RISK_CAUTION, l, "rm.file",
+			hit_capped(x, cap, CORDON_RISK_CAUTION, l, "rm.file",
 			       verdict_printf(x->v, "%s a file", verb));
 		break;
 	case PATH_DEV_HARMLESS:
@@ -255,10 +303,12 @@ void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 	case PATH_ROOT:
 	case PATH_SYSTEM:
 		if (core_system(abs) || pc == PATH_ROOT)
-			cx_hit(x, CORDON_RISK_BLOCKED, l, "write.system",
+			cx_hit(x, CORDON_RISK_BLOCKED,
+			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system",
 			       verdict_printf(x->v, "%s a system file (%s)", how, abs));
 		else
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "write.system-data",
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system-data",
 			       verdict_printf(x->v, "%s a system path (%s)", how, abs));
 		break;
 	case PATH_HOME:
@@ -315,10 +365,63 @@ static bool operand_secret(struct cx *x, const struct wv *w)
 	return abs && path_is_secret(abs);
 }
 
+/* Commands that take file names and read the files. A bare word such as
+ * "secrets" is only a path for them (kubectl get secrets is not a read). */
+static bool reads_files(const char *name, size_t n)
+{
+	static const char *const readers[] = {
+		"cat", "less", "more", "head", "tail", "bat", "batcat", "strings",
+		"xxd", "od", "hexdump", "base64", "grep", "egrep", "fgrep", "rg",
+		"cp", "scp", "rsync", "nano", "vi", "vim", "nvim", "emacs", "code",
+		"source", ".", "sort", "uniq", "awk", "sed", "jq", "yq", "tac",
+		"nl", "diff", "openssl", "gpg", "zip", "tar", "curl", "wget",
+		"xclip", "pbcopy", "sh", "bash", "python", "python3", "node"};
+	for (size_t i = 0; i < sizeof(readers) / sizeof(*readers); i++)
+		if (readers[i][0] == name[0] && strlen(readers[i]) == n &&
+		    memcmp(readers[i], name, n) == 0)
+			return true;
+	return false;
+}
+
+/* Commands whose operands are never file contents read: names, refs,
+ * text. */
+static bool never_reads(const char *name, size_t n)
+{
+	static const char *const names[] = {"echo", "printf", "git", "ls",
+					    "touch", "mkdir", "test", "[",
+					    "stat", "file", "which", "type",
+					    "ssh-keygen", "ssh-add", "chmod",
+					    "chown", "rm", "shred", "mv"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (names[i][0] == name[0] && strlen(names[i]) == n &&
+		    memcmp(names[i], name, n) == 0)
+			return true;
+	return false;
+}
+
 static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 			 struct cinfo *ci)
 {
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool reader = reads_files(name, n);
+	bool ssh = (n == 3 && (memcmp(name, "ssh", 3) == 0 || memcmp(name, "scp", 3) == 0)) ||
+		   (n == 4 && memcmp(name, "sftp", 4) == 0);
+
+	if (never_reads(name, n))
+		return;
 	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (ssh && wv_is(w, "-i")) {
+			i++; /* the identity ssh is meant to use */
+			continue;
+		}
+		if (!reader && w->n && w->s[0] != '/' && w->s[0] != '.' &&
+		    w->s[0] != '~' && !(w->f & WV_TILDE) && w->s[0] != '@' &&
+		    !memchr(w->s, '/', w->n) && !memchr(w->s, '@', w->n))
+			continue;
+		if (memchr(w->s, ' ', w->n) || memchr(w->s, '\n', w->n))
+			continue;
 		if (operand_secret(x, &argv[i])) {
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 			       "secrets.read", "reads a credential file");
@@ -346,10 +449,22 @@ static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
 {
 	for (const struct sh_redir *r = redirs; r; r = r->next) {
 		struct wv t = cx_eval(x, r->target);
+		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
+		    wv_static(&t)) {
+			/* exec 5<>/dev/tcp/h/p earlier; sh <&5 now */
+			long fd = strtol(t.s, NULL, 10);
+			for (unsigned k = 0; k < x->ntcp; k++)
+				if (fd == x->tcp_fds[k])
+					cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+					       "reverse-shell.fd",
+					       "connects a shell to a network socket (reverse shell)");
+		}
 		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
 					memcmp(t.s, "/dev/udp/", 9) == 0);
 		if (tcp) {
 			ci->f |= CI_NETWORK | CI_NETSEND;
+			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
+				x->tcp_fds[x->ntcp++] = r->fd;
 			if (shell)
 				cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 				       "reverse-shell.dev-tcp",
@@ -545,7 +660,8 @@ static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 {
 	for (size_t i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++) {
 		const struct wrapper *w = &wrappers[i];
-		if (strlen(w->name) != n || memcmp(w->name, name, n) != 0)
+		if (w->name[0] != name[0] || strlen(w->name) != n ||
+		    memcmp(w->name, name, n) != 0)
 			continue;
 		if (w->sub && !(argc > 1 && wv_is(&argv[1], w->sub)))
 			continue;
@@ -583,6 +699,7 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	for (unsigned s = 0; s < wr->skip && i < argc; s++)
 		i++;
 	if (i >= argc) {
+		judge_redirs(x, redirs, ci, false);
 		if (shell_flag) {
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 			       "privilege.shell", "opens a shell as another user");
@@ -671,11 +788,27 @@ static void h_command(struct cx *x, struct wv *argv, size_t argc,
 
 /* ---- shells, eval, source ------------------------------------------------------ */
 
+/* bash <(echo 'cmd') and source <(printf …): the program is the output of
+ * the substitution, when that output is static. */
+static bool procsub_payload(struct cx *x, const struct wv *w)
+{
+	const struct sh_wpart *pt = w->w ? w->w->parts : NULL;
+	const char *o;
+	size_t on;
+
+	if (!pt || pt->next || pt->kind != SH_WP_PROCSUB_IN)
+		return false;
+	if (!cx_static_output(x, pt->body, &o, &on))
+		return false;
+	cx_payload(x, o, on, CORDON_L(NESTED_SHELL), "the output of a process substitution");
+	return true;
+}
+
 static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t i = 1;
-	bool has_c = false, interactive = false;
+	bool has_c = false, interactive = false, read_stdin = false;
 
 	while (i < argc) {
 		const struct wv *w = &argv[i];
@@ -709,6 +842,8 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 				has_c = true;
 			else if (w->s[k] == 'i')
 				interactive = true;
+			else if (w->s[k] == 's')
+				read_stdin = true;
 			else if (w->s[k] == 'o' || w->s[k] == 'O')
 				takes = true;
 		}
@@ -725,8 +860,10 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 				     "the command given to a shell");
 		return;
 	}
-	if (i < argc) {
+	if (i < argc && !read_stdin) {
 		ci->f |= CI_EXEC_ARGS;
+		if (procsub_payload(x, &argv[i]))
+			return;
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.shell", "runs a shell script cordon has not read");
 		return;
@@ -767,12 +904,17 @@ static void h_source(struct cx *x, struct wv *argv, size_t argc,
 	if (argc < 2)
 		return;
 	const struct wv *w = &argv[1];
+	if (procsub_payload(x, w))
+		return;
 	if ((w->f & WV_PROCSUB) || wv_is(w, "/dev/stdin") || wv_is(w, "-")) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
 		       "runs commands from a stream");
 		ci->f |= CI_RUNS_STDIN;
 		feed_stdin(x, redirs, ci);
+		return;
 	}
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
+	       "runs a script in the current shell, where it can change anything the shell can");
 }
 
 static void h_alias(struct cx *x, struct wv *argv, size_t argc,
@@ -795,8 +937,22 @@ static void h_alias(struct cx *x, struct wv *argv, size_t argc,
 
 /* ---- batch executors ------------------------------------------------------------ */
 
+/* Runs argv once per input item. repl ("{}") marks where an item goes;
+ * with append_unknown an item is appended. item: the item's value when it
+ * is known (find's root, parallel's ::: arguments), else unknown. */
+static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
+			      const char *repl, bool append_unknown,
+			      uint64_t labels, const struct wv *item);
+
 static void run_template(struct cx *x, struct wv *argv, size_t argc,
 			 const char *repl, bool append_unknown, uint64_t labels)
+{
+	run_template_item(x, argv, argc, repl, append_unknown, labels, NULL);
+}
+
+static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
+			      const char *repl, bool append_unknown,
+			      uint64_t labels, const struct wv *item)
 {
 	struct wv *a = arena_alloc(x->a, (argc + 2) * sizeof(*a));
 	struct cinfo ci;
@@ -811,7 +967,7 @@ static void run_template(struct cx *x, struct wv *argv, size_t argc,
 		a[n] = argv[i];
 		if (rl && argv[i].n >= rl && memmem(argv[i].s, argv[i].n, repl, rl)) {
 			if (argv[i].n == rl) {
-				a[n] = cx_unknown();
+				a[n] = item ? *item : cx_unknown();
 			} else {
 				a[n].f |= WV_DYNAMIC;
 				a[n].dyn_at = (size_t)((const char *)memmem(argv[i].s,
@@ -821,7 +977,7 @@ static void run_template(struct cx *x, struct wv *argv, size_t argc,
 		n++;
 	}
 	if (append_unknown)
-		a[n++] = cx_unknown();
+		a[n++] = item ? *item : cx_unknown();
 	memset(&ci, 0, sizeof(ci));
 	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
 	       "runs a command for every input item");
@@ -831,7 +987,10 @@ static void run_template(struct cx *x, struct wv *argv, size_t argc,
 			     "the command line of a batch executor");
 		return;
 	}
+	bool was = x->batch;
+	x->batch = item == NULL;
 	cx_command(x, a, n, NULL, &ci);
+	x->batch = was;
 }
 
 static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
@@ -910,7 +1069,20 @@ static void h_parallel(struct cx *x, struct wv *argv, size_t argc,
 		ci->f |= CI_RUNS_STDIN;
 		return;
 	}
-	run_template(x, argv + i, end - i, "{}", true, 0);
+	bool has_repl = false;
+	for (size_t k = i; k < end; k++)
+		if (memmem(argv[k].s, argv[k].n, "{}", 2))
+			has_repl = true;
+	/* The arguments after ::: are known: try each (a few). */
+	size_t tried = 0;
+	for (size_t k = end + 1; k < argc && tried < 16; k++) {
+		if (wv_is(&argv[k], ":::") || wv_is(&argv[k], "::::"))
+			break;
+		run_template_item(x, argv + i, end - i, "{}", !has_repl, 0, &argv[k]);
+		tried++;
+	}
+	if (!tried)
+		run_template(x, argv + i, end - i, "{}", !has_repl, 0);
 }
 
 static void h_find(struct cx *x, struct wv *argv, size_t argc,
@@ -932,16 +1104,71 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 	       !wv_is(&argv[i], ")"))
 		i++;
 	roots_to = i;
+	/* With a test (-name, -type, -mtime …) find -delete removes what
+	 * matches, not the whole tree: never blocked, still destructive. */
+	enum cordon_risk cap = CORDON_RISK_BLOCKED;
+	static const char *const not_tests[] = {
+		"-delete", "-depth", "-xdev", "-mount", "-print", "-print0",
+		"-maxdepth", "-mindepth", "-ls", "-follow", "-noleaf", "-d"};
+	for (size_t k = roots_to; k < argc; k++) {
+		const struct wv *w = &argv[k];
+		if (wv_is(w, "-exec") || wv_is(w, "-execdir") || wv_is(w, "-ok") ||
+		    wv_is(w, "-okdir")) {
+			while (k < argc && !wv_is(&argv[k], ";") && !wv_is(&argv[k], "+"))
+				k++;
+			continue;
+		}
+		if (w->n < 2 || w->s[0] != '-')
+			continue;
+		bool test = true;
+		for (size_t t = 0; t < sizeof(not_tests) / sizeof(*not_tests); t++)
+			if (wv_is(w, not_tests[t]))
+				test = false;
+		if (wv_is(w, "-maxdepth") || wv_is(w, "-mindepth"))
+			k++;
+		if (test)
+			cap = CORDON_RISK_DESTRUCTIVE;
+	}
+	/* … and a filtered clean-up of temporary files only asks for a look */
+	bool all_tmp = roots_to > roots_from && cap == CORDON_RISK_DESTRUCTIVE;
+	for (size_t r = roots_from; r < roots_to && all_tmp; r++) {
+		const char *abs;
+		enum path_class pc = wv_static(&argv[r]) ? cx_path(x, &argv[r], &abs)
+							 : PATH_OUTSIDE;
+		all_tmp = pc == PATH_TMP ||
+			  (pc == PATH_SYSTEM && abs &&
+			   (strcmp(abs, "/tmp") == 0 || strcmp(abs, "/var/tmp") == 0));
+	}
+	if (all_tmp)
+		cap = CORDON_RISK_CAUTION;
 	for (; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (wv_is(w, "-delete")) {
-			if (roots_from == roots_to) {
-				struct wv dot = cx_lit(".", 1);
-				judge_delete(x, &dot, true, false, "find -delete removes files in");
+			struct wv dot = cx_lit(".", 1);
+			size_t r0 = roots_from, r1 = roots_to;
+			for (size_t r = r0; r < r1 || r == r0; r++) {
+				const struct wv *root = r < r1 ? &argv[r] : &dot;
+				if (all_tmp) {
+					cx_hit(x, CORDON_RISK_CAUTION,
+					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE),
+					       "find.delete-tmp",
+					       "deletes matching temporary files");
+				} else if (cap == CORDON_RISK_DESTRUCTIVE) {
+					const char *abs = NULL;
+					enum path_class pc = wv_static(root)
+						? cx_path(x, root, &abs) : PATH_OUTSIDE;
+					cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
+					       class_labels(pc), "find.delete",
+					       "deletes every file that matches, in a whole tree");
+				} else {
+					cx_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
+					judge_delete(x, root, true, false,
+						     "find -delete removes everything in");
+				}
+				if (r >= r1)
+					break;
 			}
-			for (size_t r = roots_from; r < roots_to; r++)
-				judge_delete(x, &argv[r], true, false,
-					     "find -delete removes files in");
 			continue;
 		}
 		if (wv_is(w, "-exec") || wv_is(w, "-execdir") || wv_is(w, "-ok") ||
@@ -949,8 +1176,15 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 			size_t s = i + 1, e = s;
 			while (e < argc && !wv_is(&argv[e], ";") && !wv_is(&argv[e], "+"))
 				e++;
-			if (e > s)
-				run_template(x, argv + s, e - s, "{}", false, 0);
+			if (e > s) {
+				/* without a test the items are the whole tree,
+				 * root first */
+				if (cap == CORDON_RISK_BLOCKED && roots_to == roots_from + 1)
+					run_template_item(x, argv + s, e - s, "{}", false,
+							  0, &argv[roots_from]);
+				else
+					run_template(x, argv + s, e - s, "{}", false, 0);
+			}
 			i = e;
 			continue;
 		}
@@ -1110,6 +1344,8 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 	if (i >= argc)
 		return;
 	i++; /* the host */
+	if (i < argc && is_dashdash(&argv[i]))
+		i++;
 	if (i >= argc) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
 		       "opens a shell on another machine");
@@ -1200,6 +1436,8 @@ static const struct interp *find_interp(const char *name, size_t n)
 {
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;
+		if (!n || p[0] != name[0])
+			continue;
 		size_t pl = strlen(p);
 		if (p[pl - 1] == '*') {
 			pl--;
@@ -1249,6 +1487,18 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 					       "runs inline code built at run time");
 				cx_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
 			}
+			code = true;
+			i += 2;
+			continue;
+		}
+		/* perl -ne 'code', ruby -pe 'code': a cluster ending in the
+		 * code option */
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && wv_static(w) &&
+		    (ip->lang == CODE_PERL || ip->lang == CODE_RUBY) &&
+		    strspn(w->s + 1, "nplaswi0") == w->n - 2 &&
+		    (w->s[w->n - 1] == 'e' || w->s[w->n - 1] == 'E')) {
+			if (i + 1 < argc)
+				cx_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
 			code = true;
 			i += 2;
 			continue;
@@ -1605,7 +1855,10 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 			return; /* ln -s x: link in the cwd */
 		target = &argv[ops[--nops]];
 	}
-	if (wv_is(target, "/dev/null") && mv) {
+	bool devnull = wv_is(target, "/dev/null");
+	for (size_t k = 0; k < nops; k++)
+		devnull = devnull || wv_is(&argv[ops[k]], "/dev/null");
+	if (devnull && mv) {
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
 		       "mv.dev-null", "moves files into /dev/null, which deletes them");
 		return;
@@ -1667,6 +1920,18 @@ static bool world_writable(const struct wv *w)
 	       (n >= 2 && s[0] == '+' && memchr(s, 'w', n) && !memchr(s, 'u', n));
 }
 
+/* A chmod mode (755, u+x,g-w, =rw) or a chown owner (user, user:group,
+ * :group, 1000): not a path. */
+static bool looks_like_mode(const struct wv *w, bool chmod)
+{
+	if (!wv_static(w) || w->n == 0)
+		return !wv_static(w);
+	if (chmod)
+		return strspn(w->s, "01234567ugoarwxXstST+-=,") == w->n;
+	return !memchr(w->s, '/', w->n) && !(w->f & WV_GLOB) &&
+	       !(w->n <= 3 && strspn(w->s, ".") == w->n);
+}
+
 static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -1698,8 +1963,10 @@ static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
 	}
 	if (nops == 0)
 		return;
-	size_t first = ref ? 0 : 1;
-	const struct wv *mode = ref ? NULL : &argv[ops[0]];
+	/* "chmod -R /" names no mode: the operand is a target */
+	bool has_mode = !ref && looks_like_mode(&argv[ops[0]], chmod);
+	size_t first = has_mode ? 1 : 0;
+	const struct wv *mode = has_mode ? &argv[ops[0]] : NULL;
 	uint64_t base = CORDON_L(PERMISSIONS);
 	if (mode && chmod && setuid_mode(mode))
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PRIVILEGE) | base,
@@ -1792,6 +2059,109 @@ static void h_kill(struct cx *x, struct wv *argv, size_t argc,
 }
 
 /* ---- small families ------------------------------------------------------------ */
+
+/* Partitioning, encryption and block-device tools pointed at a raw disk:
+ * even the forms that only read open the disk with a tool that can
+ * rewrite it, so every use asks. */
+static void h_disktool(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *abs;
+		if (!wv_static(&argv[i]) || is_opt(&argv[i]))
+			continue;
+		if (cx_path(x, &argv[i], &abs) == PATH_DEVICE) {
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
+			       verdict_printf(x->v, "runs a disk tool on %s", abs));
+			return;
+		}
+	}
+}
+
+/* Archive tools extract where they are told: the destination is written. */
+static void h_archive(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		struct wv t;
+		if ((wv_is(w, "-C") || wv_is(w, "--directory") || wv_is(w, "-d")) &&
+		    i + 1 < argc) {
+			cx_write_target(x, &argv[i + 1], false, "extracts into");
+			i++;
+		} else if (long_opt(w, "--directory", &val, &vn) && val) {
+			t = cx_lit(val, vn);
+			cx_write_target(x, &t, false, "extracts into");
+		} else if (w->n > 2 && memcmp(w->s, "-o", 2) == 0 && wv_static(w)) {
+			t = cx_lit(w->s + 2, w->n - 2);
+			cx_write_target(x, &t, false, "extracts into");
+		}
+	}
+}
+
+/* crontab - (or crontab with no file in a pipe) replaces every scheduled
+ * job with what it reads: what comes down the pipe will run later. */
+static void h_crontab(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++)
+		if (wv_is(&argv[i], "-"))
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
+			       "persist.crontab-stdin",
+			       "replaces every scheduled job with text from a pipe");
+}
+
+/* cd changes where later relative paths point. */
+static void h_cd(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	size_t i = 1;
+	while (i < argc && is_opt(&argv[i]) && !wv_is(&argv[i], "-"))
+		i++;
+	if (i >= argc) {
+		x->pc.cwd = x->pc.home;
+		return;
+	}
+	if (!wv_static(&argv[i]) || wv_is(&argv[i], "-")) {
+		/* somewhere we cannot know: judge later paths from "/" down
+		 * rather than as if still in the workspace */
+		x->pc.cwd = "/nonexistent-cwd";
+		return;
+	}
+	const char *abs = path_normalize(x->a, x->pc.cwd, argv[i].s, argv[i].n);
+	if (abs)
+		x->pc.cwd = abs;
+}
+
+/* Runs a script of another platform that cordon cannot read. */
+static void h_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
+			    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	ci->f |= CI_EXEC_ARGS;
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "foreign-shell",
+	       "runs a command in another shell (cmd, PowerShell) that cordon cannot read");
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (memmem(w->s, w->n, "DownloadString", 14) ||
+		    memmem(w->s, w->n, "Invoke-WebRequest", 17) ||
+		    memmem(w->s, w->n, "iwr ", 4) || memmem(w->s, w->n, "DownloadFile", 12) ||
+		    memmem(w->s, w->n, "Net.WebClient", 13))
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "foreign-shell.download",
+			       "downloads and runs code in PowerShell");
+	}
+}
 
 static void h_echo(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci)
@@ -1904,6 +2274,9 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		      (n == 4 && memcmp(name, "ncat", 4) == 0) ||
 		      (n == 6 && memcmp(name, "netcat", 6) == 0);
 	bool socat = n == 5 && memcmp(name, "socat", 5) == 0;
+	bool dns = (n == 3 && memcmp(name, "dig", 3) == 0) ||
+		   (n == 4 && memcmp(name, "host", 4) == 0) ||
+		   (n == 8 && memcmp(name, "nslookup", 8) == 0);
 	bool copy = (n == 3 && memcmp(name, "scp", 3) == 0) ||
 		    (n == 5 && memcmp(name, "rsync", 5) == 0) ||
 		    (n == 4 && memcmp(name, "sftp", 4) == 0);
@@ -1912,8 +2285,8 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 	ci->f |= CI_NETWORK;
 	if (netcat || socat || (n == 6 && memcmp(name, "telnet", 6) == 0))
 		ci->f |= CI_NETCAT | CI_NETSEND;
-	if (copy)
-		ci->f |= CI_NETSEND;
+	if (copy || dns)
+		ci->f |= CI_NETSEND; /* a looked-up name is data sent out */
 	bool secret = false, remote = false, exec = false, tcp = false;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
@@ -2069,15 +2442,16 @@ static void h_rg(struct cx *x, struct wv *argv, size_t argc,
 		if (wv_is(&argv[i], "--pre") && i + 1 < argc) {
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
 			       "runs a preprocessor command on every file");
-			struct cinfo sub = {0};
-			cx_command(x, &argv[i + 1], 1, NULL, &sub);
+			payload_word(x, &argv[i + 1], CORDON_L(NESTED_SHELL),
+				     "the preprocessor rg runs");
 			i++;
 		} else if (long_opt(&argv[i], "--pre", &val, &vn) && val) {
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
 			       "runs a preprocessor command on every file");
 			struct wv t = cx_lit(val, vn);
-			struct cinfo sub = {0};
-			cx_command(x, &t, 1, NULL, &sub);
+			t.f = argv[i].f & (WV_DYNAMIC | WV_SUBST);
+			payload_word(x, &t, CORDON_L(NESTED_SHELL),
+				     "the preprocessor rg runs");
 		}
 	}
 }
@@ -2121,8 +2495,12 @@ static void h_cat(struct cx *x, struct wv *argv, size_t argc,
 			       "reads a process environment");
 			ci->f |= CI_ENVDUMP;
 		}
-		if (wv_is(w, "/etc/passwd") || wv_is(w, "/etc/shadow") ||
-		    wv_is(w, "/etc/gshadow")) {
+		const char *abs = NULL;
+		if (wv_static(w) && !is_opt(w))
+			cx_path(x, w, &abs);
+		if (abs && (strcmp(abs, "/etc/passwd") == 0 ||
+			    strcmp(abs, "/etc/shadow") == 0 ||
+			    strcmp(abs, "/etc/gshadow") == 0)) {
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 			       "secrets.accounts", "reads the system account database");
 			ci->f |= CI_SECRETS;
@@ -2137,39 +2515,56 @@ static const struct {
 	handler_fn *fn;
 } handlers[] = {
 	{".", h_source},
+	{"7z", h_archive},
+	{"7za", h_archive},
+	{"7zz", h_archive},
 	{"alias", h_alias},
 	{"ash", h_shell},
 	{"awk", h_awk},
+	{"badblocks", h_disktool},
 	{"base64", h_decode},
 	{"basenc", h_decode},
 	{"bash", h_shell},
+	{"blockdev", h_disktool},
+	{"bsdtar", h_archive},
 	{"busybox", h_busybox},
 	{"cat", h_cat},
+	{"cd", h_cd},
+	{"cfdisk", h_disktool},
 	{"chgrp", h_chmod},
 	{"chmod", h_chmod},
 	{"chown", h_chmod},
 	{"clickhouse-client", h_sqlclient},
+	{"cmd", h_foreign_shell},
+	{"cmd.exe", h_foreign_shell},
 	{"command", h_command},
 	{"cp", h_copy},
 	{"cqlsh", h_sqlclient},
+	{"crontab", h_crontab},
+	{"cryptsetup", h_disktool},
 	{"csh", h_shell},
 	{"curl", h_network},
 	{"dash", h_shell},
 	{"dd", h_dd},
 	{"declare", h_envdump},
+	{"dig", h_network},
 	{"docker", h_container_exec},
 	{"echo", h_echo},
 	{"env", h_env},
 	{"eval", h_eval},
 	{"export", h_envdump},
+	{"fdisk", h_disktool},
 	{"find", h_find},
 	{"fish", h_shell},
 	{"flock", h_flock},
 	{"gawk", h_awk},
+	{"gdisk", h_disktool},
 	{"git", h_git},
 	{"gsed", h_sed},
+	{"hdparm", h_disktool},
 	{"head", h_cat},
 	{"history", h_history},
+	{"host", h_network},
 	{"hostname", h_identity},
 	{"id", h_identity},
 	{"install", h_copy},
@@ -2185,6 +2580,7 @@ static const struct {
 	{"mkfifo", h_fifo},
 	{"mknod", h_fifo},
 	{"mksh", h_shell},
+	{"mkswap", h_disktool},
 	{"mongo", h_sqlclient},
 	{"mongosh", h_sqlclient},
 	{"more", h_cat},
@@ -2194,12 +2590,20 @@ static const struct {
 	{"nc", h_network},
 	{"ncat", h_network},
 	{"netcat", h_network},
+	{"nslookup", h_network},
 	{"oc", h_container_exec},
 	{"parallel", h_parallel},
+	{"parted", h_disktool},
+	{"partprobe", h_disktool},
 	{"podman", h_container_exec},
+	{"powershell", h_foreign_shell},
+	{"powershell.exe", h_foreign_shell},
 	{"printenv", h_envdump},
 	{"printf", h_echo},
 	{"psql", h_sqlclient},
+	{"pushd", h_cd},
+	{"pwsh", h_foreign_shell},
+	{"pwsh.exe", h_foreign_shell},
 	{"rbash", h_shell},
 	{"readonly", h_envdump},
 	{"rg", h_rg},
@@ -2209,7 +2613,9 @@ static const struct {
 	{"scp", h_network},
 	{"sed", h_sed},
 	{"set", h_envdump},
+	{"sfdisk", h_disktool},
 	{"sftp", h_network},
+	{"sgdisk", h_disktool},
 	{"sh", h_shell},
 	{"shred", h_shred},
 	{"socat", h_network},
@@ -2218,6 +2624,7 @@ static const struct {
 	{"ssh", h_ssh},
 	{"su", h_su},
 	{"tail", h_cat},
+	{"tar", h_archive},
 	{"tcsh", h_shell},
 	{"tee", h_tee},
 	{"telnet", h_network},
@@ -2226,10 +2633,12 @@ static const struct {
 	{"uname", h_identity},
 	{"unlink", h_rm},
 	{"unset", h_envdump},
+	{"unzip", h_archive},
 	{"uudecode", h_decode},
 	{"watch", h_watch},
 	{"wget", h_network},
 	{"whoami", h_identity},
+	{"wipefs", h_disktool},
 	{"xargs", h_xargs},
 	{"xxd", h_decode},
 	{"yash", h_shell},
@@ -2243,9 +2652,10 @@ static handler_fn *find_handler(const char *name, size_t n)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		const char *h = handlers[mid].name;
-		int c = strncmp(h, name, n);
+		size_t hn = strlen(h);
+		int c = memcmp(h, name, hn < n ? hn : n);
 		if (c == 0)
-			c = h[n] == '\0' ? 0 : 1;
+			c = hn == n ? 0 : hn < n ? -1 : 1;
 		if (c == 0)
 			return handlers[mid].fn;
 		if (c < 0)
@@ -2297,6 +2707,48 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 	return n;
 }
 
+/* Names of script and program files: running one runs code nobody showed. */
+bool cx_script_suffix(const char *s, size_t n)
+{
+	static const char *const ext[] = {"sh", "bash", "zsh", "bat", "cmd",
+					  "ps1", "vbs", "py", "pl", "rb", "js",
+					  "php", "run", "bin", "com", "msi",
+					  "AppImage"};
+	const char *dot = NULL;
+
+	for (size_t i = n; i-- > 1;)
+		if (s[i] == '.') {
+			dot = s + i + 1;
+			break;
+		}
+	if (!dot)
+		return false;
+	size_t e = n - (size_t)(dot - s);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++)
+		if (strlen(ext[i]) == e && strncasecmp(dot, ext[i], e) == 0)
+			return true;
+	return false;
+}
+
+bool commands_known(const char *name, size_t n)
+{
+	if (!name || n == 0)
+		return false;
+	static const char *const builtins[] = {
+		"cd", "echo", "printf", "test", "[", "read", "exit", "return",
+		"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
+		"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
+		"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
+		"node", "npm", "make", "grep", "find", "kill", "which", "true",
+		"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
+		"local", "declare", "history", "man", "env", "time"};
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
+		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&
+		    memcmp(builtins[i], name, n) == 0)
+			return true;
+	return find_handler(name, n) != NULL;
+}
+
 static bool trusted_bin(const struct wv *w)
 {
 	static const char *const dirs[] = {"/bin/", "/usr/bin/", "/sbin/",
@@ -2333,9 +2785,20 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		}
 	}
 	struct wv *name = &argv[0];
+	for (size_t i = 0; i < argc; i++)
+		if (argv[i].f & WV_ESCAPED) {
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+			       "obfuscation.ansi-c",
+			       "spells text with escapes or base64, which hides what it says");
+			break;
+		}
 	if (name->f & WV_DECODED)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "obfuscation.name",
-		       "the command name is computed by a substitution");
+		cx_hit(x, CORDON_RISK_CAUTION,
+		       CORDON_L(OBFUSCATION) | CORDON_L(DYNAMIC_COMMAND),
+		       "obfuscation.name", "the command name is computed by a substitution");
+	else if (name->f & WV_LINEVAR)
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "dynamic-command.var", "the command name comes from variables");
 	if (!wv_static(name) && !(name->f & WV_DECODED)) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "dynamic-command", "the command name is decided at run time");
@@ -2362,6 +2825,11 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	const char *base = cmd_base(name, &n);
 	if (argc == 2 && (wv_is(&argv[1], "--help") || wv_is(&argv[1], "--version")))
 		return;
+	if (cx_script_suffix(base, n) ||
+	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
+	     !find_handler(base, n)))
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
+		       "runs a script or program file cordon has not read");
 	if (memchr(name->s, '/', name->n) && !trusted_bin(name) &&
 	    !find_handler(base, n))
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
@@ -2374,6 +2842,18 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	}
 	const struct interp *ip = find_interp(base, n);
 	handler_fn *h = find_handler(base, n);
+	if (!h && !ip) {
+		/* nc.traditional is nc; deploy.sh is not "deploy" */
+		const char *dot = memchr(base, '.', n);
+		if (dot && dot > base && !cx_script_suffix(base, n)) {
+			h = find_handler(base, (size_t)(dot - base));
+			if (h) {
+				/* handlers read the name again: give them "nc" */
+				argv[0] = cx_lit(base, (size_t)(dot - base));
+				n = (size_t)(dot - base);
+			}
+		}
+	}
 	bool shellish = h == h_shell;
 	if (ip) {
 		h_interp(x, ip, argv, argc, redirs, ci);

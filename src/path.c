@@ -92,6 +92,8 @@ enum path_class path_classify(const struct path_ctx *pc, const char *abs)
 
 	if (strcmp(abs, "/") == 0)
 		return PATH_ROOT;
+	if (strncmp(abs, "/dev", 4) != 0 && strncmp(abs, "/proc", 5) != 0)
+		goto not_dev;
 	for (i = 0; i < sizeof(harmless_dev) / sizeof(*harmless_dev); i++)
 		if (fnmatch(harmless_dev[i], abs, FNM_PATHNAME) == 0 ||
 		    (strcmp(harmless_dev[i], "/dev/shm/*") == 0 &&
@@ -101,6 +103,7 @@ enum path_class path_classify(const struct path_ctx *pc, const char *abs)
 	for (i = 0; i < sizeof(device_globs) / sizeof(*device_globs); i++)
 		if (fnmatch(device_globs[i], abs, 0) == 0)
 			return PATH_DEVICE;
+not_dev:
 	if (strcmp(abs, pc->workspace) == 0)
 		return PATH_WORKSPACE_ROOT;
 	if (path_under(abs, pc->workspace) && strcmp(pc->workspace, "/") != 0)
@@ -131,48 +134,54 @@ static const char *base_name(const char *abs)
 	return s ? s + 1 : abs;
 }
 
+static bool ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
 bool path_is_secret(const char *abs)
 {
+	/* directories whose every file is a credential */
 	static const char *const dirs[] = {
-		"/.ssh/", "/.aws/", "/.azure/", "/.gnupg/", "/.config/gcloud/",
-		"/.kube/", "/.docker/config.json", "/.config/gh/",
-		"/.password-store/", "/.vault-token",
+		"/.ssh", "/.aws", "/.azure", "/.gnupg", "/.config/gcloud",
+		"/.kube", "/.config/gh", "/.password-store", "/.docker/config.json",
+		"/.vault-token",
 	};
+	/* file names that hold credentials wherever they are */
 	static const char *const names[] = {
-		".env",      ".env.*",     "*.env",       "credentials",
-		"credentials.*", "secrets", "secrets.*", "*.pem",
-		"*.key",     "*.p12",      "*.pfx",       "id_rsa",
-		"id_dsa",    "id_ecdsa",   "id_ed25519",  "id_rsa.*",
-		".netrc",    ".npmrc",     ".pypirc",     ".git-credentials",
-		"shadow",    "gshadow",    "master.key",  "*.keystore",
-		"*.jks",     ".pgpass",    ".my.cnf",     "*.kdbx",
-		"sudoers",
+		".env", "credentials", "secrets", "id_rsa", "id_dsa", "id_ecdsa",
+		"id_ed25519", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+		"shadow", "gshadow", "master.key", ".pgpass", ".my.cnf", "sudoers",
+	};
+	static const char *const suffixes[] = {
+		".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".kdbx", ".env",
 	};
 	const char *b = base_name(abs);
+	size_t bn = strlen(b);
 	size_t i;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		const char *d = dirs[i];
-		size_t n = strlen(d);
-		const char *hit = strstr(abs, d[n - 1] == '/' ? d : d);
-		if (hit)
+		const char *hit = strstr(abs, dirs[i]);
+		size_t dn = strlen(dirs[i]);
+		if (hit && (hit[dn] == '\0' || hit[dn] == '/'))
 			return true;
-		/* the directory itself: ".../.ssh" */
-		if (d[n - 1] == '/') {
-			size_t al = strlen(abs);
-			if (al >= n - 1 && strncmp(abs + al - (n - 1), d, n - 1) == 0)
-				return true;
-		}
 	}
-	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
-		if (fnmatch(names[i], b, 0) == 0) {
-			/* ".env.example" documents names, not values */
-			if (strcmp(b, ".env.example") == 0 ||
-			    strcmp(b, ".env.sample") == 0 ||
-			    strcmp(b, ".env.template") == 0)
-				return false;
+	/* ".env.example" and friends document names, not values */
+	if (strcmp(b, ".env.example") == 0 || strcmp(b, ".env.sample") == 0 ||
+	    strcmp(b, ".env.template") == 0 || strcmp(b, ".env.dist") == 0)
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		size_t k = strlen(names[i]);
+		/* the name itself, or name.something (credentials.json,
+		 * .env.local, id_rsa.pub is public but still a key file) */
+		if (bn >= k && memcmp(b, names[i], k) == 0 &&
+		    (b[k] == '\0' || b[k] == '.'))
 			return true;
-		}
+	}
+	for (i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++)
+		if (ends_with(b, bn, suffixes[i]))
+			return true;
 	return false;
 }
 

@@ -331,7 +331,7 @@ static bool read_backtick(struct parser *p, struct sh_word *w, bool in_dq)
 	}
 	p->pos++;
 	size_t n = r->buf_len - mark;
-	char *body = arena_strndup(p->a, r->buf + mark, n);
+	char *body = arena_strndup(p->a, n ? r->buf + mark : "", n);
 	r->buf_len = mark;
 	if (!body) {
 		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
@@ -990,6 +990,8 @@ static void linebreak(struct parser *p)
  * delimiter? Reserved words are only ever plain text. */
 static bool at_word(const struct parser *p, const char *w)
 {
+	if (p->pos >= p->len || p->src[p->pos] != w[0])
+		return false;
 	size_t n = strlen(w);
 
 	if (p->len - p->pos < n || memcmp(p->src + p->pos, w, n) != 0)
