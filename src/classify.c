@@ -102,6 +102,11 @@ struct cordon_classifier {
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	struct cx *x;   /* the walk in progress, for callbacks */
+	/* the last context seen, raw and normalised: callers pass the
+	 * same one again and again */
+	char *ctx_raw[4];
+	const char *ctx_norm[4];
+	struct arena ctx_arena;
 };
 
 static uint64_t hash_name(const char *s, size_t n)
@@ -1242,7 +1247,12 @@ enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs)
 		return PATH_OUTSIDE;
 	}
 	*abs = a;
-	return path_classify(&x->pc, a);
+	enum path_class pc = path_classify(&x->pc, a);
+	/* a glob in /tmp is what is in /tmp, not /tmp itself */
+	if ((w->f & WV_GLOB) && pc == PATH_SYSTEM &&
+	    (strcmp(a, "/tmp") == 0 || strcmp(a, "/var/tmp") == 0))
+		return PATH_TMP;
+	return pc;
 }
 
 /* ---- the walk ------------------------------------------------------------------------ */
@@ -1892,6 +1902,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 				 : c->lim.max_input_bytes * 256 + ((size_t)16 << 20);
 	arena_init(&c->arena, ceiling);
 	arena_init(&c->deny_arena, (size_t)16 << 20);
+	arena_init(&c->ctx_arena, (size_t)16 << 20);
 	c->user = urules_new(c->lim.max_rules);
 	c->deny_rx = urules_new(64);
 	if (!c->user || !c->deny_rx || !build_index(c) ||
@@ -1916,6 +1927,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	urules_free(c->deny_rx);
 	arena_release(&c->arena);
 	arena_release(&c->deny_arena);
+	arena_release(&c->ctx_arena);
 	free(c);
 }
 
@@ -2076,6 +2088,57 @@ static const char *norm_ctx(struct arena *a, const char *p, const char *def)
 	return n ? n : def;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Normalises the caller's context into pc, reusing the last result when
+ * the context is the same. */
+static void set_context(struct cordon_classifier *c,
+			const struct cordon_context *ctx, struct path_ctx *pc)
+{
+	const char *raw[4] = {ctx ? ctx->cwd : NULL, ctx ? ctx->workspace : NULL,
+			      ctx ? ctx->home : NULL, ctx ? ctx->tmpdir : NULL};
+	bool same = c->ctx_norm[0] != NULL;
+
+	for (int i = 0; i < 4 && same; i++)
+		same = same_str(raw[i], c->ctx_raw[i]);
+	if (!same) {
+		struct arena *a = &c->ctx_arena;
+		arena_reset(a);
+		for (int i = 0; i < 4; i++)
+			c->ctx_raw[i] = raw[i] ? arena_strndup(a, raw[i], strlen(raw[i]))
+					       : NULL;
+		c->ctx_norm[0] = norm_ctx(a, raw[0], "/");
+		c->ctx_norm[1] = norm_ctx(a, raw[1], c->ctx_norm[0]);
+		/* Without a home directory "~" is judged as a home of its own. */
+		c->ctx_norm[2] = norm_ctx(a, raw[2], "/nonexistent-home");
+		c->ctx_norm[3] = norm_ctx(a, raw[3], "/tmp");
+		for (int i = 0; i < 4; i++)
+			if ((raw[i] && !c->ctx_raw[i]) || !c->ctx_norm[i]) {
+				/* out of memory: do not cache */
+				c->ctx_norm[0] = NULL;
+				pc->cwd = raw[0] ? raw[0] : "/";
+				pc->workspace = raw[1] ? raw[1] : pc->cwd;
+				pc->home = raw[2] ? raw[2] : "/nonexistent-home";
+				pc->tmpdir = raw[3] ? raw[3] : "/tmp";
+				return;
+			}
+		/* norm_ctx returns the input itself when it is already
+		 * normal: point at our copy, not the caller's string */
+		for (int i = 0; i < 4; i++)
+			if (raw[i] && c->ctx_norm[i] == raw[i])
+				c->ctx_norm[i] = c->ctx_raw[i];
+		if (c->ctx_norm[1] == c->ctx_norm[0] && raw[1] == NULL)
+			c->ctx_norm[1] = c->ctx_norm[0];
+	}
+	pc->cwd = c->ctx_norm[0];
+	pc->workspace = c->ctx_norm[1];
+	pc->home = c->ctx_norm[2];
+	pc->tmpdir = c->ctx_norm[3];
+}
+
 /* Is the text SQL typed as a command ("DROP TABLE x;")? */
 static bool looks_like_sql(const struct sh_node *root)
 {
@@ -2120,11 +2183,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	x.v = v;
 	x.a = &cls->arena;
 	x.max_depth = cls->max_depth;
-	x.pc.cwd = norm_ctx(x.a, ctx ? ctx->cwd : NULL, "/");
-	x.pc.workspace = norm_ctx(x.a, ctx ? ctx->workspace : NULL, x.pc.cwd);
-	/* Without a home directory "~" is judged as a home of its own. */
-	x.pc.home = norm_ctx(x.a, ctx ? ctx->home : NULL, "/nonexistent-home");
-	x.pc.tmpdir = norm_ctx(x.a, ctx ? ctx->tmpdir : NULL, "/tmp");
+	set_context(cls, ctx, &x.pc);
 
 	if (len > cls->lim.max_input_bytes) {
 		v->parsed = false;
