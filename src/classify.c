@@ -1749,6 +1749,10 @@ unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 	unsigned f;
 
 	(void)why;
+	if (!s) {
+		s = "";
+		n = 0;
+	}
 	if (x->depth >= x->max_depth) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
 		       "depth-limit",

@@ -440,7 +440,7 @@ static const char *heredoc_text(struct cx *x, const struct sh_redir *r, size_t *
 		return w.s;
 	}
 	*n = r->body_len;
-	return r->body;
+	return r->body ? r->body : "";
 }
 
 static void judge_redirs(struct cx *x, const struct sh_redir *redirs,

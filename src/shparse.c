@@ -728,6 +728,15 @@ static bool read_extglob(struct parser *p, struct sh_word *w, struct lit *l)
 	return true;
 }
 
+/* Characters that are never special inside an unquoted word. */
+static bool plain_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+	       c == '/' || c == ',' || c == ':' || c == '=' || c == '%' ||
+	       c == '^' || c == '#';
+}
+
 static struct sh_word *read_word(struct parser *p, enum wmode mode)
 {
 	struct sh_word *w = p_alloc(p, sizeof(*w));
@@ -863,8 +872,13 @@ static struct sh_word *read_word(struct parser *p, enum wmode mode)
 				break;
 			continue;
 		}
-		lit_put(p, w, &l, (char[]){(char)c}, 1, false, false);
-		p->pos++;
+		/* a run of ordinary characters in one go */
+		size_t e = p->pos + 1;
+		if (mode == W_NORMAL)
+			while (e < p->len && plain_char((unsigned char)p->src[e]))
+				e++;
+		lit_put(p, w, &l, p->src + p->pos, e - p->pos, false, false);
+		p->pos = e;
 	}
 	lit_flush(p, w, &l);
 	w->raw = p->src + start;
