@@ -101,6 +101,7 @@ struct cordon_classifier {
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
+	size_t *fam_rules; /* every slot's rule indices, one allocation */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -132,8 +133,9 @@ static struct fam_slot *fam_find(const struct cordon_classifier *c,
 	}
 }
 
-static bool fam_add(struct cordon_classifier *c, const char *s, size_t n,
-		    size_t rule)
+/* Finds or makes the slot for a family name. */
+static struct fam_slot *fam_slot_for(struct cordon_classifier *c, const char *s,
+				     size_t n)
 {
 	size_t i = (size_t)hash_name(s, n) & (c->fam_cap - 1);
 
@@ -142,20 +144,48 @@ static bool fam_add(struct cordon_classifier *c, const char *s, size_t n,
 		if (!sl->name) {
 			sl->name = s;
 			sl->nlen = n;
+			return sl;
 		}
-		if (sl->nlen == n && memcmp(sl->name, s, n) == 0) {
-			size_t *m = realloc(sl->rules,
-					    (sl->nrules + 1) * sizeof(size_t));
-			if (!m)
-				return false;
-			sl->rules = m;
-			sl->rules[sl->nrules++] = rule;
-			return true;
-		}
+		if (sl->nlen == n && memcmp(sl->name, s, n) == 0)
+			return sl;
 		i = (i + 1) & (c->fam_cap - 1);
 	}
 }
 
+/* Calls fn for every (family name, rule) pair of the table. */
+static void each_family(struct cordon_classifier *c,
+			void (*fn)(struct cordon_classifier *, const char *,
+				   size_t, size_t))
+{
+	for (size_t r = 0; r < cmdtab_rules_count; r++) {
+		const char *f = cmdtab_rules[r].family;
+		while (*f) {
+			size_t n = strcspn(f, "|");
+			if (n)
+				fn(c, f, n, r);
+			f += n;
+			if (*f == '|')
+				f++;
+		}
+	}
+}
+
+static void fam_count(struct cordon_classifier *c, const char *s, size_t n,
+		      size_t r)
+{
+	(void)r;
+	fam_slot_for(c, s, n)->nrules++;
+}
+
+static void fam_fill(struct cordon_classifier *c, const char *s, size_t n,
+		     size_t r)
+{
+	struct fam_slot *sl = fam_slot_for(c, s, n);
+	sl->rules[sl->nrules++] = r;
+}
+
+/* The family index: one hash table of names, each with its rule indices,
+ * all indices in one array. Built in two passes, so it allocates twice. */
 static bool build_index(struct cordon_classifier *c)
 {
 	size_t names = 0;
@@ -169,19 +199,20 @@ static bool build_index(struct cordon_classifier *c)
 	while (c->fam_cap < names * 2 + 1)
 		c->fam_cap *= 2;
 	c->fam = calloc(c->fam_cap, sizeof(*c->fam));
-	if (!c->fam)
+	c->fam_rules = calloc(names ? names : 1, sizeof(size_t));
+	if (!c->fam || !c->fam_rules)
 		return false;
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *f = cmdtab_rules[r].family;
-		while (*f) {
-			size_t n = strcspn(f, "|");
-			if (n && !fam_add(c, f, n, r))
-				return false;
-			f += n;
-			if (*f == '|')
-				f++;
-		}
+	each_family(c, fam_count);
+	size_t at = 0;
+	for (size_t i = 0; i < c->fam_cap; i++) {
+		struct fam_slot *sl = &c->fam[i];
+		if (!sl->name)
+			continue;
+		sl->rules = c->fam_rules + at;
+		at += sl->nrules;
+		sl->nrules = 0;
 	}
+	each_family(c, fam_fill);
 	return true;
 }
 
@@ -1731,6 +1762,13 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	bool skip = x->cls->deny_rx_builtin && !deny_trigger(s, n);
 	const char *m = root && !skip ? mask_data(x, s, n, root) : NULL;
 
+	if (!skip && !x->cls->deny_rx && x->cls->deny_rx_builtin &&
+	    cordon_classifier_set_denied_patterns(x->cls, NULL, 0, NULL) != CORDON_OK) {
+		/* cannot happen with the built-in patterns short of memory:
+		 * fail closed */
+		x->v->oom = true;
+		return;
+	}
 	if (x->cls->deny_rx && !skip)
 		urules_match(x->cls->deny_rx, m ? m : s, n, user_rule_hit, x);
 	if (x->cls->user && urules_count(x->cls->user))
@@ -1908,10 +1946,12 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	arena_init(&c->deny_arena, (size_t)16 << 20);
 	arena_init(&c->ctx_arena, (size_t)16 << 20);
 	c->user = urules_new(c->lim.max_rules);
-	c->deny_rx = urules_new(64);
-	if (!c->user || !c->deny_rx || !build_index(c) ||
-	    cordon_classifier_set_denied_commands(c, NULL, 0, NULL) != CORDON_OK ||
-	    cordon_classifier_set_denied_patterns(c, NULL, 0, NULL) != CORDON_OK) {
+	/* The built-in deny patterns are compiled when a line first needs
+	 * them: JIT-compiling them costs more than classifying hundreds of
+	 * commands, and a hook process classifies one. */
+	c->deny_rx_builtin = true;
+	if (!c->user || !build_index(c) ||
+	    cordon_classifier_set_denied_commands(c, NULL, 0, NULL) != CORDON_OK) {
 		cordon_classifier_free(c);
 		return NULL;
 	}
@@ -1922,10 +1962,8 @@ void cordon_classifier_free(struct cordon_classifier *c)
 {
 	if (!c)
 		return;
-	if (c->fam)
-		for (size_t i = 0; i < c->fam_cap; i++)
-			free(c->fam[i].rules);
 	free(c->fam);
+	free(c->fam_rules);
 	free(c->deny);
 	urules_free(c->user);
 	urules_free(c->deny_rx);
