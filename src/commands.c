@@ -1153,19 +1153,16 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 					       "find.delete-tmp",
 					       "deletes matching temporary files");
 				} else if (cap == CORDON_RISK_DESTRUCTIVE) {
-					/* a filtered clean-up inside the workspace is
-					 * reviewable; anywhere else it is not */
+					/* -delete removes directories too, depth
+					 * first: a recursive delete, whatever the
+					 * filter (rm {} without -r cannot) */
 					const char *abs = NULL;
 					enum path_class pc = wv_static(root)
 						? cx_path(x, root, &abs) : PATH_OUTSIDE;
-					bool inside = pc == PATH_WORKSPACE ||
-						      pc == PATH_WORKSPACE_ROOT;
-					cx_hit(x, inside ? CORDON_RISK_CAUTION
-							 : CORDON_RISK_DESTRUCTIVE,
+					cx_hit(x, CORDON_RISK_DESTRUCTIVE,
 					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
 					       class_labels(pc), "find.delete",
-					       inside ? "deletes the files that match, in the workspace"
-						      : "deletes every file that matches, in a whole tree");
+					       "deletes every file and directory that matches, in a whole tree");
 				} else {
 					cx_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
 					judge_delete(x, root, true, false,
@@ -2852,6 +2849,35 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
 		       "runs a program from a path cordon has not read");
 
+	/* On a case-insensitive file system (macOS) "SuDo Rm" runs sudo rm:
+	 * a name with capitals that cordon does not know is judged as the
+	 * name in lower case too. */
+	bool upper = false;
+	for (size_t k = 0; k < n; k++)
+		if (base[k] >= 'A' && base[k] <= 'Z')
+			upper = true;
+	if (upper && n < 64 && !find_handler(base, n) && !find_interp(base, n) &&
+	    !find_wrapper(argv, argc, base, n)) {
+		char *low = arena_alloc(x->a, n + 1);
+		if (low) {
+			for (size_t k = 0; k < n; k++)
+				low[k] = (char)tolower((unsigned char)base[k]);
+			struct wv saved = argv[0];
+			argv[0] = cx_lit(low, n);
+			size_t ln;
+			const char *lb = cmd_base(&argv[0], &ln);
+			if (find_handler(lb, ln) || find_interp(lb, ln) ||
+			    find_wrapper(argv, argc, lb, ln) || commands_known(lb, ln)) {
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				       "obfuscation.case",
+				       "a command name in mixed case, which a case-insensitive file system runs as the lower-case command");
+				commands_classify(x, argv, argc, redirs, ci);
+				argv[0] = saved;
+				return;
+			}
+			argv[0] = saved;
+		}
+	}
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
 	if (wr) {
 		h_wrapper(x, wr, argv, argc, redirs, ci);
