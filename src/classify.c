@@ -1676,26 +1676,43 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 
 	if (!m)
 		return NULL;
-	memset(&sp, 0, sizeof(sp));
+	sp.nkeep = 0;
+	sp.ndata = 0;
 	spans_node(root, s, n, &sp);
 	memcpy(m, s, n);
 	m[n] = '\0';
+	/* both span lists in source order, walked with the scan */
+	for (unsigned a = 1; a < sp.nkeep; a++)
+		for (unsigned b = a; b > 0 && sp.keep[b - 1][0] > sp.keep[b][0]; b--) {
+			size_t t0 = sp.keep[b][0], t1 = sp.keep[b][1];
+			sp.keep[b][0] = sp.keep[b - 1][0];
+			sp.keep[b][1] = sp.keep[b - 1][1];
+			sp.keep[b - 1][0] = t0;
+			sp.keep[b - 1][1] = t1;
+		}
+	for (unsigned a = 1; a < sp.ndata; a++)
+		for (unsigned b = a; b > 0 && sp.data[b - 1][0] > sp.data[b][0]; b--) {
+			size_t t0 = sp.data[b][0], t1 = sp.data[b][1];
+			sp.data[b][0] = sp.data[b - 1][0];
+			sp.data[b][1] = sp.data[b - 1][1];
+			sp.data[b - 1][0] = t0;
+			sp.data[b - 1][1] = t1;
+		}
+	unsigned ki = 0, di = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool keep = false;
-		for (unsigned k = 0; k < sp.nkeep; k++)
-			if (i >= sp.keep[k][0] && i < sp.keep[k][1]) {
-				keep = true;
-				i = sp.keep[k][1] - 1;
-				break;
-			}
-		for (unsigned k = 0; k < sp.ndata; k++)
-			if (i >= sp.data[k][0] && i < sp.data[k][1]) {
-				memset(m + i, ' ', sp.data[k][1] - i);
-				i = sp.data[k][1] - 1;
-				keep = true;
-			}
-		if (keep)
+		while (ki < sp.nkeep && sp.keep[ki][1] <= i)
+			ki++;
+		while (di < sp.ndata && sp.data[di][1] <= i)
+			di++;
+		if (ki < sp.nkeep && i >= sp.keep[ki][0]) {
+			i = sp.keep[ki][1] - 1;
 			continue;
+		}
+		if (di < sp.ndata && i >= sp.data[di][0]) {
+			memset(m + i, ' ', sp.data[di][1] - i);
+			i = sp.data[di][1] - 1;
+			continue;
+		}
 		char c = s[i];
 		if (q == 0) {
 			if (c == '\\') {

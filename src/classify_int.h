@@ -185,6 +185,10 @@ const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
 void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci);
 
+/* The handler and wrapper tables are searched by bisection: true when
+ * both are sorted and their names unique (a unit test checks it). */
+bool commands_tables_sorted(void);
+
 /* Is name a builtin or a command cordon has a handler for? */
 bool commands_known(const char *name, size_t n);
 

@@ -545,71 +545,71 @@ struct wrapper {
 };
 
 static const struct wrapper wrappers[] = {
-	{"sudo", NULL, "ugChpRrtUTD",
-	 " --user --group --close-from --host --prompt --role --type --other-user"
-	 " --command-timeout --chdir --chroot ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sudo",
-	 "runs as another user (sudo)"},
-	{"doas", NULL, "uC", " ", 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
-	 "privilege.doas", "runs as another user (doas)"},
-	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
-	 CORDON_L(PRIVILEGE), "privilege.pkexec", "runs as another user (pkexec)"},
-	{"run0", NULL, "uDg", " --user --group --chdir --unit --property --description --slice --setenv ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
-	 "runs as another user (run0)"},
-	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"setsid", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"time", NULL, "fo", " --format --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"ionice", NULL, "cnpPu", " --class --classdata --pid --pgid --uid ", 0,
-	 CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"timeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"stdbuf", NULL, "ioe", " --input --output --error ", 0, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
 	{"builtin", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"chroot", NULL, "", " --userspec --groups ", 1, CORDON_RISK_CAUTION,
-	 CORDON_L(PRIVILEGE), "privilege.chroot", "runs inside another root directory"},
-	{"unbuffer", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"strace", NULL, "oepsuEabIPSXO", " --output --trace --signal --status ",
-	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"ltrace", NULL, "oepsuEaIlnLA", " --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"bundle", "exec", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"caffeinate", NULL, "tw", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"catchsegv", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"faketime", NULL, "fm", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"taskset", NULL, "", " --cpu-list ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"numactl", NULL, "CmNiPp", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"chrt", NULL, "T", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"prlimit", NULL, "p", " --pid ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"cgexec", NULL, "g", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"xvfb-run", NULL, "nsfelp", " --server-num --server-args --auth-file --error-file ",
-	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"torsocks", NULL, "uapP", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-	 "net.proxy-wrapper", "runs through a network proxy"},
+	{"chroot", NULL, "", " --userspec --groups ", 1, CORDON_RISK_CAUTION,
+	 CORDON_L(PRIVILEGE), "privilege.chroot", "runs inside another root directory"},
+	{"chrt", NULL, "T", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"dbus-run-session", NULL, "", " --config-file ", 0, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"direnv", "exec", "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"doas", NULL, "uC", " ", 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
+	 "privilege.doas", "runs as another user (doas)"},
+	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"faketime", NULL, "fm", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"ionice", NULL, "cnpPu", " --class --classdata --pid --pgid --uid ", 0,
+	 CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"ltrace", NULL, "oepsuEaIlnLA", " --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nix-shell", "--run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"numactl", NULL, "CmNiPp", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
+	 CORDON_L(PRIVILEGE), "privilege.pkexec", "runs as another user (pkexec)"},
+	{"poetry", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"prlimit", NULL, "p", " --pid ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"proxychains", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
 	 "net.proxy-wrapper", "runs through a network proxy"},
 	{"proxychains4", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
 	 "net.proxy-wrapper", "runs through a network proxy"},
 	{"rlwrap", NULL, "aAbcCfFghHiIlmnNopPqrRsStvwWz", " ", 0, CORDON_RISK_SAFE,
 	 0, NULL, NULL},
-	{"dbus-run-session", NULL, "", " --config-file ", 0, CORDON_RISK_SAFE, 0,
+	{"run0", NULL, "uDg", " --user --group --chdir --unit --property --description --slice --setenv ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
+	 "runs as another user (run0)"},
+	{"setsid", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"stdbuf", NULL, "ioe", " --input --output --error ", 0, CORDON_RISK_SAFE, 0,
 	 NULL, NULL},
+	{"strace", NULL, "oepsuEabIPSXO", " --output --trace --signal --status ",
+	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"sudo", NULL, "ugChpRrtUTD",
+	 " --user --group --close-from --host --prompt --role --type --other-user"
+	 " --command-timeout --chdir --chroot ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sudo",
+	 "runs as another user (sudo)"},
 	{"systemd-run", NULL, "pEu", " --unit --property --description --slice --setenv --uid --gid --working-directory ",
 	 0, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "persistence.systemd-run",
 	 "runs a command as a systemd unit"},
-	{"poetry", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"taskset", NULL, "", " --cpu-list ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"time", NULL, "fo", " --format --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"timeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
+	 NULL, NULL},
+	{"torsocks", NULL, "uapP", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+	 "net.proxy-wrapper", "runs through a network proxy"},
+	{"unbuffer", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"uv", "run", "", " --with --python --project --directory --package --env-file --group --extra ",
 	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"bundle", "exec", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"direnv", "exec", "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nix-shell", "--run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"xvfb-run", NULL, "nsfelp", " --server-num --server-args --auth-file --error-file ",
+	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 };
 
 /* Skips the options of a wrapper; returns the index of the first operand. */
@@ -654,17 +654,28 @@ static size_t skip_options(struct wv *argv, size_t argc, size_t i,
 	return i;
 }
 
+/* The wrappers table is sorted by name (bytewise); names are unique. */
 static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 					  const char *name, size_t n)
 {
-	for (size_t i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++) {
-		const struct wrapper *w = &wrappers[i];
-		if (w->name[0] != name[0] || strlen(w->name) != n ||
-		    memcmp(w->name, name, n) != 0)
-			continue;
-		if (w->sub && !(argc > 1 && wv_is(&argv[1], w->sub)))
-			continue;
-		return w;
+	size_t lo = 0, hi = sizeof(wrappers) / sizeof(*wrappers);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct wrapper *w = &wrappers[mid];
+		size_t wn = strlen(w->name);
+		int c = memcmp(w->name, name, wn < n ? wn : n);
+		if (c == 0)
+			c = wn == n ? 0 : wn < n ? -1 : 1;
+		if (c < 0) {
+			lo = mid + 1;
+		} else if (c > 0) {
+			hi = mid;
+		} else {
+			if (w->sub && !(argc > 1 && wv_is(&argv[1], w->sub)))
+				return NULL;
+			return w;
+		}
 	}
 	return NULL;
 }
@@ -2742,6 +2753,18 @@ bool cx_script_suffix(const char *s, size_t n)
 		if (strlen(ext[i]) == e && strncasecmp(dot, ext[i], e) == 0)
 			return true;
 	return false;
+}
+
+bool commands_tables_sorted(void)
+{
+	for (size_t i = 1; i < sizeof(handlers) / sizeof(*handlers); i++)
+		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0 ||
+		    handlers[i].len != strlen(handlers[i].name))
+			return false;
+	for (size_t i = 1; i < sizeof(wrappers) / sizeof(*wrappers); i++)
+		if (strcmp(wrappers[i - 1].name, wrappers[i].name) >= 0)
+			return false;
+	return true;
 }
 
 bool commands_known(const char *name, size_t n)

@@ -193,25 +193,32 @@ int path_runs_later(const struct path_ctx *pc, const char *abs)
 		".kshrc",   ".cshrc",        ".tcshrc",     ".bash_logout",
 		".inputrc", ".xprofile",     ".xinitrc",
 	};
-	static const char *const later[] = {
-		"*/.git/hooks/*", "*/.git/hooks", "*/.git/config",
-		"*/.ssh/authorized_keys*", "*/.config/systemd/*",
-		"*/.config/autostart/*", "*/Library/LaunchAgents/*",
-		"*/Library/LaunchDaemons/*", "/var/spool/cron/*",
-		"*/.config/fish/config.fish", "*/.vscode/*", "*/.claude/*",
-		"*/.cordon/*", "*/.codex/*", "*/.idea/*", "*/.husky/*",
+	/* a directory component anywhere in the path: files under it run
+	 * later, or configure what runs */
+	static const char *const dirs[] = {
+		"/.git/hooks", "/.config/systemd/", "/.config/autostart/",
+		"/Library/LaunchAgents/", "/Library/LaunchDaemons/",
+		"/var/spool/cron/", "/.vscode/", "/.claude/", "/.cordon/",
+		"/.codex/", "/.idea/", "/.husky/",
 	};
 	const char *b = base_name(abs);
 	size_t i;
 
 	(void)pc;
 	for (i = 0; i < sizeof(rc) / sizeof(*rc); i++)
-		if (strcmp(b, rc[i]) == 0)
+		if (b[0] == '.' && strcmp(b, rc[i]) == 0)
 			return 1;
 	if (strstr(abs, "/.config/fish/config.fish"))
 		return 1;
-	for (i = 0; i < sizeof(later) / sizeof(*later); i++)
-		if (fnmatch(later[i], abs, 0) == 0)
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		const char *hit = strstr(abs, dirs[i]);
+		size_t n = strlen(dirs[i]);
+		if (hit && (dirs[i][n - 1] == '/' || hit[n] == '\0' || hit[n] == '/'))
 			return 2;
+	}
+	if (strstr(abs, "/.git/config") && (strstr(abs, "/.git/config")[12] == '\0'))
+		return 2;
+	if (strstr(abs, "/.ssh/authorized_keys"))
+		return 2;
 	return 0;
 }
