@@ -1490,7 +1490,8 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 			cx_code(x, c->lang, text, tlen);
 		else if (text && (c->f & CI_SQL_STDIN))
 			cx_sql(x, text, tlen);
-		else if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
+		else if ((c->f & (CI_RUNS_STDIN | CI_CODE_STDIN)) &&
+			 !(before & (CI_NETWORK | CI_DECODE | CI_HISTORY)))
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 			       "pipe.exec", "runs whatever is piped into it");
 	}
