@@ -119,6 +119,8 @@ struct cx {
 	bool batch;           /* inside xargs / find -exec: operands are many */
 	bool b64;             /* static_output decoded base64 */
 	int tcp_fds[8];       /* fds opened on /dev/tcp by exec */
+	const char *downloads[8]; /* files curl/wget wrote on this line */
+	unsigned ndownloads;
 	unsigned ntcp;
 	struct {
 		const char *name;

@@ -149,6 +149,38 @@ static void payload_word(struct cx *x, const struct wv *w, uint64_t labels,
 	cx_payload(x, w->s, w->n, labels, why);
 }
 
+/* ---- downloaded files ------------------------------------------------------ */
+
+/* Remembers a file a download wrote, to recognise it being run later on
+ * the same line (curl -o x.sh URL && sh x.sh). */
+static void note_download(struct cx *x, const struct wv *w)
+{
+	const char *abs;
+
+	if (!wv_static(w) || x->ndownloads >= sizeof(x->downloads) / sizeof(*x->downloads))
+		return;
+	(void)cx_path(x, w, &abs);
+	if (abs)
+		x->downloads[x->ndownloads++] = abs;
+}
+
+/* Running a file that a download on this line wrote runs remote code. */
+static void check_downloaded(struct cx *x, const struct wv *w)
+{
+	const char *abs;
+
+	if (!x->ndownloads || !wv_static(w))
+		return;
+	(void)cx_path(x, w, &abs);
+	for (unsigned i = 0; abs && i < x->ndownloads; i++)
+		if (strcmp(abs, x->downloads[i]) == 0) {
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "remote-code.downloaded-file",
+			       "runs a file that was just downloaded");
+			return;
+		}
+}
+
 /* ---- deletion, writes and paths ------------------------------------------ */
 
 /* A glob whose last component is "*" or ".*" takes everything in its
@@ -874,6 +906,7 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		ci->f |= CI_EXEC_ARGS;
 		if (procsub_payload(x, &argv[i]))
 			return;
+		check_downloaded(x, &argv[i]);
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.shell", "runs a shell script cordon has not read");
 		return;
@@ -923,6 +956,7 @@ static void h_source(struct cx *x, struct wv *argv, size_t argc,
 		feed_stdin(x, redirs, ci);
 		return;
 	}
+	check_downloaded(x, w);
 	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
 	       "runs a script in the current shell, where it can change anything the shell can");
 }
@@ -1553,6 +1587,7 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 	if (code)
 		return;
 	if (i < argc && !wv_is(&argv[i], "-")) {
+		check_downloaded(x, &argv[i]);
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.interpreter",
 		       "runs a program file cordon has not read");
@@ -2312,6 +2347,27 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 	bool secret = false, remote = false, exec = false, tcp = false;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
+		const char *oval;
+		size_t on;
+		bool out_next = (curl && (wv_is(w, "-o") || wv_is(w, "--output"))) ||
+				(wget && (wv_is(w, "-O") || wv_is(w, "--output-document")));
+		/* a cluster ending in the output option: curl -sLo FILE */
+		if ((curl || wget) && is_opt(w) && w->s[1] != '-' && w->n > 2 &&
+		    w->s[w->n - 1] == (curl ? 'o' : 'O') &&
+		    strspn(w->s + 1, curl ? "sSLfkvqo#" : "qcnNO") == w->n - 1)
+			out_next = true;
+		if (out_next) {
+			if (i + 1 < argc)
+				note_download(x, &argv[i + 1]);
+		} else if (wget && long_opt(w, "--output-document", &oval, &on) && oval) {
+			struct wv t = cx_lit(oval, on);
+			note_download(x, &t);
+		} else if ((curl || wget) && w->n > 2 && w->s[0] == '-' &&
+			   w->s[1] == (curl ? 'o' : 'O') && wv_static(w) &&
+			   w->s[w->n - 1] != (curl ? 'o' : 'O')) {
+			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			note_download(x, &t);
+		}
 		if (curl && (wv_is(w, "-d") || wv_is(w, "--data") ||
 			     wv_is(w, "--data-binary") || wv_is(w, "--data-raw") ||
 			     wv_is(w, "--data-urlencode") || wv_is(w, "-F") ||
@@ -2376,6 +2432,61 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		       "exfil.upload", "uploads a credential file");
 }
 
+/* git config [--global|--local|--system|--file F] KEY VALUE: a key that
+ * runs a command stores it to run on later git calls. */
+static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
+			   const char *const *keys, size_t nkeys)
+{
+	size_t i = 1;
+	size_t ops[3], nops = 0;
+
+	/* git's own options before "config" */
+	while (i < argc && is_opt(&argv[i])) {
+		if (wv_is(&argv[i], "-C") || wv_is(&argv[i], "-c"))
+			i++;
+		i++;
+	}
+	if (i >= argc || !wv_is(&argv[i], "config"))
+		return;
+	for (i++; i < argc && nops < 3; i++) {
+		if (wv_is(&argv[i], "--file") || wv_is(&argv[i], "-f") ||
+		    wv_is(&argv[i], "--blob") || wv_is(&argv[i], "--type")) {
+			i++;
+			continue;
+		}
+		if (is_opt(&argv[i]))
+			continue;
+		ops[nops++] = i;
+	}
+	if (nops < 2 || !wv_static(&argv[ops[0]]))
+		return;
+	char key[128];
+	const struct wv *k = &argv[ops[0]];
+	if (k->n >= sizeof(key))
+		return;
+	for (size_t j = 0; j < k->n; j++)
+		key[j] = (char)tolower((unsigned char)k->s[j]);
+	key[k->n] = '\0';
+	for (size_t j = 0; j < nkeys; j++) {
+		if (fnmatch(keys[j], key, 0) != 0)
+			continue;
+		struct wv val = argv[ops[1]];
+		/* an alias runs a shell command only when it starts with '!' */
+		if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
+			return;
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "git.config-exec-store",
+		       verdict_printf(x->v, "stores a command in git's %s, to run on later git calls",
+				      key));
+		if (val.n && val.s[0] == '!') {
+			val.s++;
+			val.n--;
+		}
+		if (strcmp(key, "core.hookspath") != 0)
+			payload_word(x, &val, CORDON_L(PERSISTENCE), "a command stored in git config");
+		return;
+	}
+}
+
 static void h_git(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -2391,6 +2502,8 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	(void)ci;
+	git_config_set(x, argv, argc, exec_keys,
+		       sizeof(exec_keys) / sizeof(*exec_keys));
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		const struct wv *kv = NULL;
@@ -2428,6 +2541,8 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 				continue;
 			struct wv val = cx_lit(eq + 1, kv->n - kl - 1);
 			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
+			if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
+				break;
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
 			       verdict_printf(x->v, "sets %s, which runs a command", key));
 			if (strncmp(key, "alias.", 6) == 0) {
@@ -2867,6 +2982,8 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	     !find_handler(base, n)))
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
 		       "runs a script or program file cordon has not read");
+	if (memchr(name->s, '/', name->n))
+		check_downloaded(x, name);
 	if (memchr(name->s, '/', name->n) && !trusted_bin(name) &&
 	    !find_handler(base, n))
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
