@@ -21,16 +21,16 @@
 
 enum {
 	CS_MAX_INPUT = 1 << 20, /* bytes; longer code is not read at all */
-	CS_MAX_FRAMES = 64,     /* interpolations inside interpolations */
-	CS_MAX_NEST = 64,       /* brackets */
-	CS_MAX_EVAL = 4,        /* eval("…") inside eval("…") */
-	CS_MAX_ARGS = 16,       /* arguments read from one call */
-	CS_MAX_DYN = 8,         /* dynamic parts remembered in one string */
-	CS_RING = 16,           /* previous tokens the scanner can see */
-	CS_BUDGET = 512,        /* tokens one argument list may look ahead */
-	CS_MAX_ALIAS = 64,      /* names bound to modules or sinks */
-	CS_MAX_WILD = 8,        /* `from M import *` modules */
-	CS_STACK_ARENA = 8192,  /* arena on the stack for short code */
+	CS_MAX_FRAMES = 64, /* interpolations inside interpolations */
+	CS_MAX_NEST = 64, /* brackets */
+	CS_MAX_EVAL = 4, /* eval("…") inside eval("…") */
+	CS_MAX_ARGS = 16, /* arguments read from one call */
+	CS_MAX_DYN = 8, /* dynamic parts remembered in one string */
+	CS_RING = 16, /* previous tokens the scanner can see */
+	CS_BUDGET = 512, /* tokens one argument list may look ahead */
+	CS_MAX_ALIAS = 64, /* names bound to modules or sinks */
+	CS_MAX_WILD = 8, /* `from M import *` modules */
+	CS_STACK_ARENA = 8192, /* arena on the stack for short code */
 };
 
 #define L_PY (1u << CODE_PYTHON)
@@ -41,43 +41,43 @@ enum {
 #define L_AWK (1u << CODE_AWK)
 #define L_LUA (1u << CODE_LUA)
 
-/* ---- tokens --------------------------------------------------------------- */
+/* ---- tokens -------------------------------------------------------------- */
 
 enum tok_kind {
-	T_EOF,   /* also "no previous token" */
+	T_EOF, /* also "no previous token" */
 	T_IDENT, /* name; perl and ruby names include their :: parts */
-	T_VAR,   /* $x @x %x (perl, php, ruby) */
-	T_STR,   /* string literal, or one segment of an interpolated one */
-	T_CMD,   /* `…`, qx{…}, %x(…): a shell command literal */
+	T_VAR, /* $x @x %x (perl, php, ruby) */
+	T_STR, /* string literal, or one segment of an interpolated one */
+	T_CMD, /* `…`, qx{…}, %x(…): a shell command literal */
 	T_WORDS, /* qw(…), %w(…): a list of words */
 	T_NUM,
 	T_PUNCT,
 	T_REGEX, /* /…/, m//, s///, tr///, %r{} */
-	T_SYM,   /* ruby :name */
+	T_SYM, /* ruby :name */
 };
 
 /* How a string body decodes. */
 enum str_mode {
-	M_RAW,   /* verbatim, and a backslash is an ordinary byte (lua [[…]]) */
+	M_RAW, /* verbatim, and a backslash is an ordinary byte (lua [[…]]) */
 	M_PYRAW, /* verbatim, but a backslash protects the next byte */
-	M_SQ,    /* only \\ and an escaped delimiter */
+	M_SQ, /* only \\ and an escaped delimiter */
 	M_PY,
-	M_PYB,   /* python bytes: no \u */
+	M_PYB, /* python bytes: no \u */
 	M_JS,
 	M_PERL,
 	M_RUBY,
 	M_PHP,
 	M_AWK,
 	M_LUA,
-	M_NONE,  /* a regex: never decoded */
+	M_NONE, /* a regex: never decoded */
 };
 
 /* Interpolations that run code inside a string. */
 enum interp { I_NONE, I_PYF, I_JS, I_PERL, I_RUBY, I_PHP };
 
-#define TF_NL 0x01   /* a newline precedes the token */
-#define TF_SP 0x02   /* white space precedes the token */
-#define TF_DYN 0x04  /* the string interpolates something */
+#define TF_NL 0x01 /* a newline precedes the token */
+#define TF_SP 0x02 /* white space precedes the token */
+#define TF_DYN 0x04 /* the string interpolates something */
 #define TF_OPEN 0x08 /* an interpolated expression follows this segment */
 #define TF_CONT 0x10 /* this segment resumes a string after an expression */
 #define TF_FSTR 0x20 /* python f-string: {{ and }} are braces */
@@ -87,11 +87,11 @@ struct tok {
 	unsigned char mode;
 	unsigned char flags;
 	unsigned char ecount; /* perl s///e: number of e flags */
-	char op[4];           /* T_PUNCT */
-	char open, close;     /* string delimiters */
-	size_t s, e;          /* the whole token */
-	size_t cs, ce;        /* body, name or operator */
-	size_t rs, re;        /* perl s///: the replacement */
+	char op[4]; /* T_PUNCT */
+	char open, close; /* string delimiters */
+	size_t s, e; /* the whole token */
+	size_t cs, ce; /* body, name or operator */
+	size_t rs, re; /* perl s///: the replacement */
 };
 
 /* One quoted body being scanned, or waiting while an interpolated
@@ -99,7 +99,7 @@ struct tok {
 struct frame {
 	unsigned char kind, mode, interp, triple, oneline, fstr;
 	char open, close;
-	unsigned nest;  /* bracket delimiters opened inside the body */
+	unsigned nest; /* bracket delimiters opened inside the body */
 	unsigned brace; /* braces opened inside the expression */
 };
 
@@ -107,13 +107,13 @@ struct lex {
 	const char *s;
 	size_t n, i;
 	enum code_lang lang;
-	unsigned char pk;  /* kind of the previous token */
-	char pop[4];       /* its operator */
+	unsigned char pk; /* kind of the previous token */
+	char pop[4]; /* its operator */
 	unsigned char pkw; /* it is a keyword after which a regex may come */
 	unsigned char err; /* something could not be read */
 	unsigned char deep;
 	unsigned char html; /* php: outside <?php … ?> */
-	size_t noregex;     /* a '/' before here cannot start a regex */
+	size_t noregex; /* a '/' before here cannot start a regex */
 	unsigned depth;
 	unsigned nframes;
 	struct frame fr[CS_MAX_FRAMES];
@@ -122,8 +122,8 @@ struct lex {
 /* Copies a lexer, frames in use only: look-aheads copy it often. */
 static void lex_copy(struct lex *dst, const struct lex *src)
 {
-	memcpy(dst, src, offsetof(struct lex, fr) +
-				 src->nframes * sizeof(src->fr[0]));
+	memcpy(dst, src,
+	       offsetof(struct lex, fr) + src->nframes * sizeof(src->fr[0]));
 }
 
 static int ch(const struct lex *lx, size_t i)
@@ -218,7 +218,7 @@ static char closing_of(char c)
 	}
 }
 
-/* ---- the lexer ------------------------------------------------------------ */
+/* ---- the lexer ----------------------------------------------------------- */
 
 static void lex_init(struct lex *lx, enum code_lang lang, const char *s,
 		     size_t n)
@@ -321,7 +321,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 			t->flags |= TF_SP;
 			continue;
 		}
-		if (at_line_start(lx, i) && (L == CODE_PERL || L == CODE_RUBY)) {
+		if (at_line_start(lx, i) &&
+		    (L == CODE_PERL || L == CODE_RUBY)) {
 			if (starts(lx, i, "__END__") ||
 			    (L == CODE_PERL && starts(lx, i, "__DATA__"))) {
 				size_t k = i + (lx->s[i + 2] == 'E' ? 7 : 8);
@@ -361,7 +362,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 			lx->i++;
 			continue;
 		}
-		if (c == '\\' && (d == '\n' || (d == '\r' && ch(lx, i + 2) == '\n')) &&
+		if (c == '\\' &&
+		    (d == '\n' || (d == '\r' && ch(lx, i + 2) == '\n')) &&
 		    (L == CODE_PYTHON || L == CODE_AWK)) {
 			lx->i += d == '\n' ? 2 : 3;
 			t->flags |= TF_SP;
@@ -370,7 +372,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 		if (c == '#' && L != CODE_NODE && L != CODE_LUA) {
 			size_t e = line_end(lx, i);
 			if (L == CODE_PHP) {
-				const char *q = memmem(lx->s + i, e - i, "?>", 2);
+				const char *q =
+					memmem(lx->s + i, e - i, "?>", 2);
 				if (q)
 					e = (size_t)(q - lx->s);
 			}
@@ -380,7 +383,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 		if ((L == CODE_NODE || L == CODE_PHP) && c == '/' && d == '/') {
 			size_t e = line_end(lx, i);
 			if (L == CODE_PHP) {
-				const char *q = memmem(lx->s + i, e - i, "?>", 2);
+				const char *q =
+					memmem(lx->s + i, e - i, "?>", 2);
 				if (q)
 					e = (size_t)(q - lx->s);
 			}
@@ -388,7 +392,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 			continue;
 		}
 		if ((L == CODE_NODE || L == CODE_PHP) && c == '/' && d == '*') {
-			const char *q = memmem(lx->s + i + 2, lx->n - i - 2, "*/", 2);
+			const char *q =
+				memmem(lx->s + i + 2, lx->n - i - 2, "*/", 2);
 			if (!q) {
 				lx->err = 1;
 				lx->i = lx->n;
@@ -401,8 +406,8 @@ static void lex_skip(struct lex *lx, struct tok *t)
 		if (L == CODE_LUA && c == '-' && d == '-') {
 			size_t lv = lua_long_open(lx, i + 2), be;
 			if (lv) {
-				size_t e = lua_long_close(lx, i + 2 + lv + 1, lv,
-							  &be);
+				size_t e = lua_long_close(lx, i + 2 + lv + 1,
+							  lv, &be);
 				if (!e) {
 					lx->err = 1;
 					lx->i = lx->n;
@@ -427,19 +432,20 @@ static void lex_skip(struct lex *lx, struct tok *t)
 static int lex_kw_regex(enum code_lang L, const char *w, size_t n)
 {
 	static const char *const js[] = {
-		"return", "typeof", "instanceof", "in", "of", "new", "delete",
-		"void", "throw", "case", "do", "else", "yield", "await", NULL,
+		"return", "typeof", "instanceof", "in",	   "of",
+		"new",	  "delete", "void",	  "throw", "case",
+		"do",	  "else",   "yield",	  "await", NULL,
 	};
 	static const char *const pl[] = {
-		"split", "grep", "map", "join", "if", "unless", "and", "or",
-		"not", "xor", "return", "push", "unshift", "when", "while",
-		"until", "print", "say", "lt", "gt", "le", "ge", "eq", "ne",
-		"cmp", "x", NULL,
+		"split", "grep",  "map",   "join",   "if",   "unless",	"and",
+		"or",	 "not",	  "xor",   "return", "push", "unshift", "when",
+		"while", "until", "print", "say",    "lt",   "gt",	"le",
+		"ge",	 "eq",	  "ne",	   "cmp",    "x",    NULL,
 	};
 	static const char *const rb[] = {
-		"if", "unless", "while", "until", "and", "or", "not", "return",
-		"when", "case", "puts", "p", "print", "then", "do", "elsif",
-		"in", "yield", NULL,
+		"if",	  "unless", "while", "until", "and", "or",    "not",
+		"return", "when",   "case",  "puts",  "p",   "print", "then",
+		"do",	  "elsif",  "in",    "yield", NULL,
 	};
 	static const char *const awk[] = {
 		"print", "printf", "return", "in", "if", "while", NULL,
@@ -575,8 +581,8 @@ static void lex_body(struct lex *lx, struct tok *t, struct frame *f)
 				code_at = i + 2;
 				goto open;
 			}
-			if (c == '$' && (id_char(d) || d == ':' || d == '$' ||
-					 d == '&'))
+			if (c == '$' &&
+			    (id_char(d) || d == ':' || d == '$' || d == '&'))
 				t->flags |= TF_DYN;
 			if (c == '@' && (id_start(d) || d == '$' || d == ':'))
 				t->flags |= TF_DYN;
@@ -715,7 +721,8 @@ static int lex_perl_quote(struct lex *lx, struct tok *t, size_t ws, size_t we)
 	      eqw(w, len, "qx") || eqw(w, len, "m") || eqw(w, len, "qr") ||
 	      eqw(w, len, "s") || eqw(w, len, "tr") || eqw(w, len, "y")))
 		return 0;
-	if (lx->pk == T_PUNCT && (!strcmp(lx->pop, "->") || !strcmp(lx->pop, "::")))
+	if (lx->pk == T_PUNCT &&
+	    (!strcmp(lx->pop, "->") || !strcmp(lx->pop, "::")))
 		return 0;
 	if (ws > 0 && (lx->s[ws - 1] == '-' || lx->s[ws - 1] == '$' ||
 		       lx->s[ws - 1] == '@' || lx->s[ws - 1] == '%' ||
@@ -749,10 +756,11 @@ static int lex_perl_quote(struct lex *lx, struct tok *t, size_t ws, size_t we)
 	} else if (eqw(w, len, "m") || eqw(w, len, "qr")) {
 		lex_quote(lx, t, T_REGEX, M_NONE, I_NONE, (char)d, 0);
 		lex_regex_flags(lx, t);
+		t->ecount = 0;
 	} else {
 		/* s, tr, y: two parts. */
 		struct tok r;
-		size_t ps = t->cs, pe;
+		size_t ps, pe;
 
 		lex_quote(lx, t, T_REGEX, M_NONE, I_NONE, (char)d, 0);
 		if (lx->err)
@@ -809,9 +817,10 @@ static int lex_var(struct lex *lx, struct tok *t, int c)
 		    lx->pk != T_IDENT)
 			return 0;
 		if (c == '%' || c == '&' || c == '@') {
+			int special = c != '&' &&
+				      (d == '+' || d == '-' || d == '_');
 			if (!(id_start(d) || d == '$' || d == '{' || d == ':' ||
-			      (c != '&' && (d == '+' || d == '-' || d == '_')) ||
-			      (c == '%' && d == '^')))
+			      special || (c == '%' && d == '^')))
 				return 0;
 		}
 		if (c == '$' && d == '#') {
@@ -1026,7 +1035,8 @@ static int lex_lang(struct lex *lx, struct tok *t, int c)
 				re = 1;
 			if (re) {
 				lx->i++;
-				lex_quote(lx, t, T_REGEX, M_NONE, I_RUBY, '/', 0);
+				lex_quote(lx, t, T_REGEX, M_NONE, I_RUBY, '/',
+					  0);
 				lex_regex_flags(lx, t);
 				t->ecount = 0;
 				return 1;
@@ -1043,7 +1053,8 @@ static int lex_lang(struct lex *lx, struct tok *t, int c)
 				j++;
 			if (ch(lx, j) == '?' || ch(lx, j) == '!' ||
 			    ch(lx, j) == '=')
-				if (ch(lx, j + 1) != '=' && ch(lx, j + 1) != '>')
+				if (ch(lx, j + 1) != '=' &&
+				    ch(lx, j + 1) != '>')
 					j++;
 			t->kind = T_SYM;
 			t->cs = lx->i + 1;
@@ -1122,9 +1133,9 @@ static int lex_lang(struct lex *lx, struct tok *t, int c)
 }
 
 static const char *const punct_ops[] = {
-	"...", "**=", "<=>", "->", "=>", "::", "?.", "..", "==", "!=", "<=",
-	">=", "&&", "||", "|&", "<<", ">>", "=~", "!~", "+=", "-=", ".=",
-	"**", "//", "++", "--", NULL,
+	"...", "**=", "<=>", "->", "=>", "::", "?.", "..", "==",
+	"!=",  "<=",  ">=",  "&&", "||", "|&", "<<", ">>", "=~",
+	"!~",  "+=",  "-=",  ".=", "**", "//", "++", "--", NULL,
 };
 
 static void lex_punct(struct lex *lx, struct tok *t, int c)
@@ -1138,7 +1149,8 @@ static void lex_punct(struct lex *lx, struct tok *t, int c)
 		if ((*o)[0] != c || !starts(lx, i, *o))
 			continue;
 		k = strlen(*o);
-		if (!strcmp(*o, "?.") && (L != CODE_NODE || is_digit(ch(lx, i + 2))))
+		if (!strcmp(*o, "?.") &&
+		    (L != CODE_NODE || is_digit(ch(lx, i + 2))))
 			continue;
 		if (!strcmp(*o, "|&") && L != CODE_AWK)
 			continue;
@@ -1197,7 +1209,8 @@ static void lex_ident(struct lex *lx, struct tok *t)
 	enum code_lang L = lx->lang;
 
 	for (;;) {
-		while (id_char(ch(lx, j)) || (L == CODE_NODE && ch(lx, j) == '$'))
+		while (id_char(ch(lx, j)) ||
+		       (L == CODE_NODE && ch(lx, j) == '$'))
 			j++;
 		if ((L == CODE_PERL || L == CODE_RUBY) && ch(lx, j) == ':' &&
 		    ch(lx, j + 1) == ':' && id_start(ch(lx, j + 2))) {
@@ -1206,7 +1219,8 @@ static void lex_ident(struct lex *lx, struct tok *t)
 		}
 		break;
 	}
-	if (L == CODE_PYTHON && j - ws <= 2 && (ch(lx, j) == '\'' || ch(lx, j) == '"')) {
+	if (L == CODE_PYTHON && j - ws <= 2 &&
+	    (ch(lx, j) == '\'' || ch(lx, j) == '"')) {
 		int raw = 0, bytes = 0, fstr = 0, okp = 1;
 		for (size_t k = ws; k < j; k++) {
 			switch (lower((unsigned char)lx->s[k])) {
@@ -1285,7 +1299,7 @@ static void lex_next(struct lex *lx, struct tok *t)
 		  lex_kw_regex(lx->lang, lx->s + t->cs, t->ce - t->cs);
 }
 
-/* ---- decoded text --------------------------------------------------------- */
+/* ---- decoded text -------------------------------------------------------- */
 
 /* Text decoded into the arena, with the places where a dynamic part (an
  * interpolated variable, a non-literal operand) was left out. */
@@ -1293,7 +1307,7 @@ struct text {
 	size_t off, n;
 	size_t dyn[CS_MAX_DYN];
 	unsigned ndyn;
-	unsigned char over;  /* more dynamic parts than dyn[] holds */
+	unsigned char over; /* more dynamic parts than dyn[] holds */
 	unsigned char guess; /* read through a variable: likely, not certain */
 };
 
@@ -1545,7 +1559,8 @@ static size_t dec_escape(struct dec *d, const char *s, size_t i, size_t e,
 		v = read_hex(s, &j, e, 2, &nd);
 		if (nd == 0 && m != M_PERL)
 			break;
-		if (m == M_PY || m == M_PYB || m == M_JS || m == M_LUA || m == M_AWK)
+		if (m == M_PY || m == M_PYB || m == M_JS || m == M_LUA ||
+		    m == M_AWK)
 			dec_put(d, (int)(v & 0xFF));
 		else
 			dec_cp(d, v);
@@ -1601,8 +1616,8 @@ static size_t dec_escape(struct dec *d, const char *s, size_t i, size_t e,
 		}
 		break;
 	case 'N':
-		if (m == M_PERL && j + 2 < e && s[j] == '{' && s[j + 1] == 'U' &&
-		    s[j + 2] == '+') {
+		if (m == M_PERL && j + 2 < e && s[j] == '{' &&
+		    s[j + 1] == 'U' && s[j + 2] == '+') {
 			size_t k = j + 3;
 			v = read_hex(s, &k, e, 8, &nd);
 			if (nd && k < e && s[k] == '}') {
@@ -1624,7 +1639,9 @@ static size_t dec_escape(struct dec *d, const char *s, size_t i, size_t e,
 		if (m == M_LUA) {
 			v = 0;
 			j = i + 1;
-			for (nd = 0; nd < 3 && j < e && is_digit((unsigned char)s[j]); nd++)
+			for (nd = 0;
+			     nd < 3 && j < e && is_digit((unsigned char)s[j]);
+			     nd++)
 				v = v * 10 + (uint32_t)(s[j++] - '0');
 			dec_put(d, (int)(v & 0xFF));
 			return j;
@@ -1632,7 +1649,9 @@ static size_t dec_escape(struct dec *d, const char *s, size_t i, size_t e,
 		if (x <= '7' && m != M_JS) {
 			v = 0;
 			j = i + 1;
-			for (nd = 0; nd < 3 && j < e && s[j] >= '0' && s[j] <= '7'; nd++)
+			for (nd = 0;
+			     nd < 3 && j < e && s[j] >= '0' && s[j] <= '7';
+			     nd++)
 				v = v * 8 + (uint32_t)(s[j++] - '0');
 			if (m == M_PY || m == M_PERL || m == M_RUBY)
 				dec_cp(d, v);
@@ -1640,14 +1659,17 @@ static size_t dec_escape(struct dec *d, const char *s, size_t i, size_t e,
 				dec_put(d, (int)(v & 0xFF));
 			return j;
 		}
-		if (m == M_JS && x == '0' && !(j < e && is_digit((unsigned char)s[j]))) {
+		if (m == M_JS && x == '0' &&
+		    !(j < e && is_digit((unsigned char)s[j]))) {
 			dec_put(d, 0);
 			return j;
 		}
 		if (m == M_JS && x <= '7') {
 			v = 0;
 			j = i + 1;
-			for (nd = 0; nd < 3 && j < e && s[j] >= '0' && s[j] <= '7'; nd++)
+			for (nd = 0;
+			     nd < 3 && j < e && s[j] >= '0' && s[j] <= '7';
+			     nd++)
 				v = v * 8 + (uint32_t)(s[j++] - '0');
 			dec_put(d, (int)(v & 0xFF));
 			return j;
@@ -1701,13 +1723,15 @@ static void dec_body(struct dec *d, const char *s, const struct tok *t)
 		break;
 	}
 	while (i < e) {
-		int c = (unsigned char)s[i], n1 = i + 1 < e ? (unsigned char)s[i + 1] : -1;
+		int c = (unsigned char)s[i],
+		    n1 = i + 1 < e ? (unsigned char)s[i + 1] : -1;
 		if (c == '\\' && i + 1 < e) {
 			i = dec_escape(d, s, i, e, t);
 			continue;
 		}
 		if (t->mode == M_PERL &&
-		    ((c == '$' && (id_char(n1) || n1 == ':' || n1 == '$' || n1 == '&')) ||
+		    ((c == '$' &&
+		      (id_char(n1) || n1 == ':' || n1 == '$' || n1 == '&')) ||
 		     (c == '@' && (id_start(n1) || n1 == '$' || n1 == ':')))) {
 			dec_dyn(d);
 			i = skip_perl_var(s, i, e);
@@ -1739,7 +1763,7 @@ static void dec_body(struct dec *d, const char *s, const struct tok *t)
 	}
 }
 
-/* ---- the scan ------------------------------------------------------------- */
+/* ---- the scan ------------------------------------------------------------ */
 
 /* A name bound to a module (`import subprocess as sp`, `const cp =
  * require('child_process')`) or to one of its functions (`from os import
@@ -1750,7 +1774,7 @@ struct alias {
 	const char *canon;
 	const char *member; /* NULL: the name is the module itself */
 	size_t mn;
-	char buf[24];       /* a member name built from literals */
+	char buf[24]; /* a member name built from literals */
 };
 
 /* A variable assigned a string literal (c = 'rm -rf /'): where it is used
@@ -1785,7 +1809,7 @@ struct scan {
 	unsigned char sock_mod, sock_conn, connect, dup2, pty, fdhint;
 	unsigned char var_call, sink_str, has_cp;
 	unsigned char guessed; /* the call just read used a variable's value */
-	unsigned chrs;         /* chr() calls; map(chr, …) counts two */
+	unsigned chrs; /* chr() calls; map(chr, …) counts two */
 	/* Last: only the first nal / nval entries are ever read. */
 	struct alias al[CS_MAX_ALIAS];
 	struct val val[CS_MAX_ALIAS];
@@ -1798,10 +1822,10 @@ struct unit {
 	const char *s;
 	size_t n;
 	unsigned long ntok;
-	unsigned long fork_at;     /* ntok + 1 at the last fork, or 0 */
+	unsigned long fork_at; /* ntok + 1 at the last fork, or 0 */
 	unsigned long noref_until; /* an alias's value: not a use */
-	unsigned char loop;        /* an unbounded loop header was seen */
-	unsigned char in_print;    /* awk: inside print / printf */
+	unsigned char loop; /* an unbounded loop header was seen */
+	unsigned char in_print; /* awk: inside print / printf */
 	unsigned print_depth;
 	/* Last: set up by lex_init, read only up to ntok. */
 	struct tok ring[CS_RING];
@@ -1849,7 +1873,7 @@ static void look(struct scan *sc, struct lex *lx, struct tok *t)
 	lex_next(lx, t);
 }
 
-/* ---- the arena ------------------------------------------------------------ */
+/* ---- the arena ----------------------------------------------------------- */
 
 static char *ar_room(struct scan *sc, size_t need)
 {
@@ -1954,8 +1978,8 @@ static int ar_word(struct scan *sc, const char *p, size_t n, int qmode)
 
 /* Decodes the body of t, a token of code, at the arena's top, which must
  * be the end of x. */
-static int text_add_from(struct scan *sc, const char *code,
-			 const struct tok *t, struct text *x)
+static int text_add_from(struct scan *sc, const char *code, const struct tok *t,
+			 struct text *x)
 {
 	size_t raw = t->ce > t->cs ? t->ce - t->cs : 0;
 	struct dec d;
@@ -1996,8 +2020,8 @@ static int text_add(struct unit *u, const struct tok *t, struct text *x)
 }
 
 /* Decodes a short body (a module or function name) into buf. */
-static size_t small_decode(const struct unit *u, const struct tok *t,
-			   char *buf, size_t cap)
+static size_t small_decode(const struct unit *u, const struct tok *t, char *buf,
+			   size_t cap)
 {
 	struct dec d;
 
@@ -2010,7 +2034,7 @@ static size_t small_decode(const struct unit *u, const struct tok *t,
 	return d.n;
 }
 
-/* ---- what strings say ----------------------------------------------------- */
+/* ---- what strings say ---------------------------------------------------- */
 
 static int path_sep(int c)
 {
@@ -2039,15 +2063,18 @@ static int comp_ends(const char *p, size_t n, const char *w)
 static int names_secret(const char *p, size_t n)
 {
 	static const char *const dirs[] = {
-		".ssh", ".aws", ".gnupg", ".kube", ".docker", ".netrc", "_netrc",
-		".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".env",
-		".my.cnf", ".boto", ".s3cfg", ".vault-token", NULL,
+		".ssh",	   ".aws",    ".gnupg",	 ".kube",
+		".docker", ".netrc",  "_netrc",	 ".git-credentials",
+		".npmrc",  ".pypirc", ".pgpass", ".env",
+		".my.cnf", ".boto",   ".s3cfg",	 ".vault-token",
+		NULL,
 	};
 	static const char *const keys[] = {
 		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", NULL,
 	};
 
-	if (memmem(p, n, "/etc/shadow", 11) || memmem(p, n, "/etc/gshadow", 12) ||
+	if (memmem(p, n, "/etc/shadow", 11) ||
+	    memmem(p, n, "/etc/gshadow", 12) ||
 	    memmem(p, n, "/etc/master.passwd", 18))
 		return 1;
 	for (size_t i = 0; i < n;) {
@@ -2060,11 +2087,14 @@ static int names_secret(const char *p, size_t n)
 			if (in_list(c, k, dirs))
 				return 1;
 			if (comp_starts(c, k, ".env.") &&
-			    !comp_ends(c, k, ".example") && !comp_ends(c, k, ".sample") &&
-			    !comp_ends(c, k, ".template") && !comp_ends(c, k, ".dist"))
+			    !comp_ends(c, k, ".example") &&
+			    !comp_ends(c, k, ".sample") &&
+			    !comp_ends(c, k, ".template") &&
+			    !comp_ends(c, k, ".dist"))
 				return 1;
 			for (const char *const *w = keys; *w; w++)
-				if (comp_starts(c, k, *w) && !comp_ends(c, k, ".pub"))
+				if (comp_starts(c, k, *w) &&
+				    !comp_ends(c, k, ".pub"))
 					return 1;
 		}
 		i = j + 1;
@@ -2093,9 +2123,10 @@ static int is_write_mode(const char *p, size_t n)
 static int is_decode_word(enum code_lang L, const char *p, size_t n)
 {
 	static const char *const py[] = {
-		"hex", "base64", "rot13", "rot_13", "zlib", "bz2", "uu",
-		"base64_codec", "hex_codec", "zlib_codec", "uu_codec", "bz2_codec",
-		"base_64", NULL,
+		"hex",	     "base64",	   "rot13",    "rot_13",
+		"zlib",	     "bz2",	   "uu",       "base64_codec",
+		"hex_codec", "zlib_codec", "uu_codec", "bz2_codec",
+		"base_64",   NULL,
 	};
 	static const char *const js[] = { "base64", "hex", "base64url", NULL };
 
@@ -2103,17 +2134,19 @@ static int is_decode_word(enum code_lang L, const char *p, size_t n)
 		return in_list(p, n, py);
 	if (L == CODE_NODE)
 		return in_list(p, n, js);
-	/* pack/unpack templates: H* h* (hex), u (uuencode), m (base64), c* C* U*
-	 * (character codes). */
+	/* pack/unpack templates: H* h* (hex), u (uuencode), m (base64),
+	 * c* C* U* (character codes). */
 	return n > 0 && strchr("HhumcCU", p[0]) && p[0] != 0;
 }
 
 static int is_shell_name(const char *p, size_t n)
 {
 	static const char *const sh[] = {
-		"sh", "bash", "zsh", "dash", "ksh", "ash", "csh", "tcsh", "fish",
-		"mksh", "busybox", "cmd", "cmd.exe", "powershell", "pwsh",
-		"powershell.exe", NULL,
+		"sh",	   "bash",	 "zsh",	    "dash",
+		"ksh",	   "ash",	 "csh",	    "tcsh",
+		"fish",	   "mksh",	 "busybox", "cmd",
+		"cmd.exe", "powershell", "pwsh",    "powershell.exe",
+		NULL,
 	};
 	const char *b = p;
 
@@ -2128,7 +2161,8 @@ static int runs_shell(const char *p, size_t n)
 {
 	size_t i = 0, j;
 
-	while (i < n && (is_space((unsigned char)p[i]) || p[i] == '\'' || p[i] == '"'))
+	while (i < n &&
+	       (is_space((unsigned char)p[i]) || p[i] == '\'' || p[i] == '"'))
 		i++;
 	j = i;
 	while (j < n && !is_space((unsigned char)p[j]) && p[j] != '\'' &&
@@ -2179,7 +2213,7 @@ static int bare_shell(const char *p, size_t n)
 	return 1;
 }
 
-/* ---- handing commands back ------------------------------------------------ */
+/* ---- handing commands back ----------------------------------------------- */
 
 static void dyn_exec(struct unit *u);
 
@@ -2236,8 +2270,9 @@ static int run_seps(const char *p, size_t a, size_t b, size_t *first_end,
 			q = c;
 			continue;
 		}
-		if (c == '&' && ((i > a && (p[i - 1] == '>' || p[i - 1] == '<')) ||
-				 (i + 1 < b && p[i + 1] == '>')))
+		if (c == '&' &&
+		    ((i > a && (p[i - 1] == '>' || p[i - 1] == '<')) ||
+		     (i + 1 < b && p[i + 1] == '>')))
 			continue;
 		if (c == ';' || c == '\n' || c == '|' || c == '&') {
 			size_t en = i + 1;
@@ -2319,80 +2354,85 @@ static void emit_text(struct unit *u, const struct text *x, int dyn)
 		emit_pieces(u, p, x->n, x);
 }
 
-/* ---- the tables ----------------------------------------------------------- */
+/* ---- the tables ---------------------------------------------------------- */
 
 enum sink_kind {
-	K_EXEC = 1,  /* runs a command: see the S_ shapes */
-	K_DEL,       /* deletes: D_ shapes */
-	K_EVAL,      /* evaluates code: E_ shapes */
+	K_EXEC = 1, /* runs a command: see the S_ shapes */
+	K_DEL, /* deletes: D_ shapes */
+	K_EVAL, /* evaluates code: E_ shapes */
 	K_KILL,
 	K_FORK,
 	K_DUP2,
 	K_NET,
-	K_SOCK_MOD,  /* raw sockets */
+	K_SOCK_MOD, /* raw sockets */
 	K_SOCK_CONN, /* a connected socket */
 	K_CONNECT,
 	K_DECODE,
-	K_CHR,        /* chr(): a decoder once there is a chain of them */
+	K_CHR, /* chr(): a decoder once there is a chain of them */
 	K_DECODE_ARG, /* decodes when an argument names the format */
 	K_WRITE,
-	K_OPEN,       /* writes when the mode says so */
-	K_URLFILE,    /* php: a file function that also takes URLs */
-	K_ENV_REF,    /* the whole environment, unless indexed */
-	K_ENV_CALL,   /* getenv() without a name, phpinfo() */
-	K_REQUIRE,    /* loads a module named by a string */
-	K_GETATTR,    /* python getattr(module, 'name') */
-	K_SEND,       /* calls a function named by a string or symbol */
-	K_PREG,       /* php preg_replace with /e */
-	K_FDHINT,     /* socket.fileno(), stream.pipe(): wiring descriptors */
-	K_PATHDEL,    /* python pathlib .unlink() / .rmdir() */
+	K_OPEN, /* writes when the mode says so */
+	K_URLFILE, /* php: a file function that also takes URLs */
+	K_ENV_REF, /* the whole environment, unless indexed */
+	K_ENV_CALL, /* getenv() without a name, phpinfo() */
+	K_REQUIRE, /* loads a module named by a string */
+	K_GETATTR, /* python getattr(module, 'name') */
+	K_SEND, /* calls a function named by a string or symbol */
+	K_PREG, /* php preg_replace with /e */
+	K_FDHINT, /* socket.fileno(), stream.pipe(): wiring descriptors */
+	K_PATHDEL, /* python pathlib .unlink() / .rmdir() */
 	K_PERLOPEN,
 	K_RUBYOPEN,
 };
 
 enum sink_shape {
-	S_CMD1 = 1,    /* first argument: a command line or an argv list */
-	S_ARGV,        /* all arguments: one string, or argv words */
-	S_SKIP2,       /* perl open2: two handles, then argv */
-	S_SKIP3,       /* perl open3: three handles, then argv */
-	S_PROG_LIST,   /* spawn('prog', ['arg' …]) */
-	S_EXECL,       /* os.execl(path, arg0, arg1 …) */
-	S_EXECV,       /* os.execv(path, [arg0, arg1 …]) */
-	S_SPAWNL,      /* os.spawnl(mode, path, arg0, arg1 …) */
-	S_SPAWNV,      /* os.spawnv(mode, path, [arg0 …]) */
-	S_OBJCMD,      /* Bun.spawn([…]) or Deno.run({cmd: […]}) */
+	S_CMD1 = 1, /* first argument: a command line or an argv list */
+	S_ARGV, /* all arguments: one string, or argv words */
+	S_SKIP2, /* perl open2: two handles, then argv */
+	S_SKIP3, /* perl open3: three handles, then argv */
+	S_PROG_LIST, /* spawn('prog', ['arg' …]) */
+	S_EXECL, /* os.execl(path, arg0, arg1 …) */
+	S_EXECV, /* os.execv(path, [arg0, arg1 …]) */
+	S_SPAWNL, /* os.spawnl(mode, path, arg0, arg1 …) */
+	S_SPAWNV, /* os.spawnv(mode, path, [arg0 …]) */
+	S_OBJCMD, /* Bun.spawn([…]) or Deno.run({cmd: […]}) */
 	S_PROG_OBJARGS, /* new Deno.Command('prog', {args: […]}) */
-	S_DYN,         /* runs something it never shows */
-	S_NOCMD,       /* runs a program (child_process.fork) */
+	S_DYN, /* runs something it never shows */
+	S_NOCMD, /* runs a program (child_process.fork) */
 	D_RM,
 	D_RMRF,
 	D_RMDIR,
-	D_NODE_RM,     /* fs.rm: recursive when the options say so */
+	D_NODE_RM, /* fs.rm: recursive when the options say so */
 	D_NODE_RMDIR,
-	E_CODE,        /* first argument is code */
-	E_FUNC,        /* new Function(…, body) */
-	E_TIMER,       /* setTimeout('code', …) */
-	E_ALWAYS,      /* runs code from elsewhere (a file, a lambda body) */
-	E_ASSERT,      /* php assert('code') */
-	E_PERL,        /* perl eval: a block is not a string */
-	SEND_CALL,     /* send(:system, args…) */
-	SEND_REF,      /* method(:system), array_map('system', …) */
+	E_CODE, /* first argument is code */
+	E_FUNC, /* new Function(…, body) */
+	E_TIMER, /* setTimeout('code', …) */
+	E_ALWAYS, /* runs code from elsewhere (a file, a lambda body) */
+	E_ASSERT, /* php assert('code') */
+	E_PERL, /* perl eval: a block is not a string */
+	SEND_CALL, /* send(:system, args…) */
+	SEND_REF, /* method(:system), array_map('system', …) */
 };
 
 #define H_PTY 1
 
 struct sink {
 	unsigned short langs;
-	const char *mod;   /* canonical module; "" builtin; "*" any receiver */
+	const char *mod; /* canonical module; "" builtin; "*" any receiver */
 	const char *names; /* '|'-separated */
 	unsigned char kind, shape, hint;
 };
 
+/* clang-format off */
 static const struct sink sink_tab[] = {
 	/* python */
-	{ L_PY, "os", "system|popen|popen2|popen3|popen4|startfile", K_EXEC, S_CMD1, 0 },
+	{ L_PY, "os",
+	  "system|popen|popen2|popen3|popen4|startfile",
+	  K_EXEC, S_CMD1, 0 },
 	{ L_PY, "os", "execl|execle|execlp|execlpe", K_EXEC, S_EXECL, 0 },
-	{ L_PY, "os", "execv|execve|execvp|execvpe|posix_spawn|posix_spawnp", K_EXEC, S_EXECV, 0 },
+	{ L_PY, "os",
+	  "execv|execve|execvp|execvpe|posix_spawn|posix_spawnp",
+	  K_EXEC, S_EXECV, 0 },
 	{ L_PY, "os", "spawnl|spawnle|spawnlp|spawnlpe", K_EXEC, S_SPAWNL, 0 },
 	{ L_PY, "os", "spawnv|spawnve|spawnvp|spawnvpe", K_EXEC, S_SPAWNV, 0 },
 	{ L_PY, "os", "remove|unlink", K_DEL, D_RM, 0 },
@@ -2402,17 +2442,26 @@ static const struct sink sink_tab[] = {
 	{ L_PY, "os", "dup2", K_DUP2, 0, 0 },
 	{ L_PY, "os", "environ|environb", K_ENV_REF, 0, 0 },
 	{ L_PY, "os", "rename|replace|truncate", K_WRITE, 0, 0 },
-	{ L_PY, "subprocess", "run|call|check_call|check_output|Popen|getoutput|getstatusoutput", K_EXEC, S_CMD1, 0 },
-	{ L_PY, "commands", "getoutput|getstatusoutput|getstatus", K_EXEC, S_CMD1, 0 },
+	{ L_PY, "subprocess",
+	  "run|call|check_call|check_output|Popen|getoutput|getstatusoutput",
+	  K_EXEC, S_CMD1, 0 },
+	{ L_PY, "commands",
+	  "getoutput|getstatusoutput|getstatus",
+	  K_EXEC, S_CMD1, 0 },
 	{ L_PY, "pty", "spawn", K_EXEC, S_CMD1, H_PTY },
 	{ L_PY, "pty", "fork", K_FORK, 0, 0 },
 	{ L_PY, "shutil", "rmtree", K_DEL, D_RMRF, 0 },
 	{ L_PY, "shutil", "move|copy|copyfile|copy2|copytree", K_WRITE, 0, 0 },
 	{ L_PY, "socket", "create_connection", K_SOCK_CONN, 0, 0 },
 	{ L_PY, "signal", "pthread_kill", K_KILL, 0, 0 },
-	{ L_PY, "base64", "b64decode|decodebytes|decodestring|standard_b64decode|urlsafe_b64decode|b32decode|b16decode|a85decode|b85decode", K_DECODE, 0, 0 },
+	{ L_PY, "base64",
+	  "b64decode|decodebytes|decodestring|standard_b64decode|"
+	  "urlsafe_b64decode|b32decode|b16decode|a85decode|b85decode",
+	  K_DECODE, 0, 0 },
 	{ L_PY, "codecs", "decode", K_DECODE, 0, 0 },
-	{ L_PY, "binascii", "unhexlify|a2b_base64|a2b_hex|a2b_uu|a2b_qp", K_DECODE, 0, 0 },
+	{ L_PY, "binascii",
+	  "unhexlify|a2b_base64|a2b_hex|a2b_uu|a2b_qp",
+	  K_DECODE, 0, 0 },
 	{ L_PY, "zlib", "decompress", K_DECODE, 0, 0 },
 	{ L_PY, "marshal", "loads", K_DECODE, 0, 0 },
 	{ L_PY, "pickle", "loads", K_EVAL, E_ALWAYS, 0 },
@@ -2427,10 +2476,14 @@ static const struct sink sink_tab[] = {
 	{ L_PY, "*", "rmdir", K_PATHDEL, D_RMDIR, 0 },
 	{ L_PY, "*", "write_text|write_bytes", K_WRITE, 0, 0 },
 	{ L_PY, "*", "fileno", K_FDHINT, 0, 0 },
-	{ L_PY | L_JS | L_PL | L_RB | L_LUA, "*", "connect|connect_ex", K_CONNECT, 0, 0 },
+	{ L_PY | L_JS | L_PL | L_RB | L_LUA, "*",
+	  "connect|connect_ex",
+	  K_CONNECT, 0, 0 },
 	/* node */
 	{ L_JS, "child_process", "exec|execSync", K_EXEC, S_CMD1, 0 },
-	{ L_JS, "child_process", "spawn|spawnSync|execFile|execFileSync", K_EXEC, S_PROG_LIST, 0 },
+	{ L_JS, "child_process",
+	  "spawn|spawnSync|execFile|execFileSync",
+	  K_EXEC, S_PROG_LIST, 0 },
 	{ L_JS, "child_process", "fork", K_FORK, S_NOCMD, 0 },
 	{ L_JS, "*|", "execSync", K_EXEC, S_CMD1, 0 },
 	{ L_JS, "*|", "execFileSync|spawnSync", K_EXEC, S_PROG_LIST, 0 },
@@ -2444,11 +2497,21 @@ static const struct sink sink_tab[] = {
 	{ L_JS, "fs", "rm|rmSync", K_DEL, D_NODE_RM, 0 },
 	{ L_JS, "fs", "rmdir|rmdirSync", K_DEL, D_NODE_RMDIR, 0 },
 	{ L_JS, "fs", "unlink|unlinkSync", K_DEL, D_RM, 0 },
-	{ L_JS, "fs", "remove|removeSync|emptyDir|emptyDirSync", K_DEL, D_RMRF, 0 },
-	{ L_JS, "fs", "writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|copyFile|copyFileSync|rename|renameSync|cp|cpSync|truncate|truncateSync|outputFile|outputFileSync|writeJson|writeJsonSync|move|moveSync|symlink|symlinkSync", K_WRITE, 0, 0 },
+	{ L_JS, "fs",
+	  "remove|removeSync|emptyDir|emptyDirSync",
+	  K_DEL, D_RMRF, 0 },
+	{ L_JS, "fs",
+	  "writeFile|writeFileSync|appendFile|appendFileSync|"
+	  "createWriteStream|copyFile|copyFileSync|rename|renameSync|cp|"
+	  "cpSync|truncate|truncateSync|outputFile|outputFileSync|writeJson|"
+	  "writeJsonSync|move|moveSync|symlink|symlinkSync",
+	  K_WRITE, 0, 0 },
 	{ L_JS, "", "rimraf|rimrafSync", K_DEL, D_RMRF, 0 },
 	{ L_JS, "rimraf", "rimrafSync|sync|", K_DEL, D_RMRF, 0 },
-	{ L_JS, "vm", "runInNewContext|runInThisContext|runInContext|compileFunction|Script", K_EVAL, E_CODE, 0 },
+	{ L_JS, "vm",
+	  "runInNewContext|runInThisContext|runInContext|compileFunction|"
+	  "Script",
+	  K_EVAL, E_CODE, 0 },
 	{ L_JS, "", "eval", K_EVAL, E_CODE, 0 },
 	{ L_JS, "", "Function", K_EVAL, E_FUNC, 0 },
 	{ L_JS, "", "setTimeout|setInterval", K_EVAL, E_TIMER, 0 },
@@ -2486,32 +2549,47 @@ static const struct sink sink_tab[] = {
 	/* ruby */
 	{ L_RB, "|Process", "system|exec|spawn", K_EXEC, S_ARGV, 0 },
 	{ L_RB, "", "open", K_RUBYOPEN, 0, 0 },
-	{ L_RB, "|*", "eval|instance_eval|class_eval|module_eval", K_EVAL, E_CODE, 0 },
+	{ L_RB, "|*",
+	  "eval|instance_eval|class_eval|module_eval",
+	  K_EVAL, E_CODE, 0 },
 	{ L_RB, "|Process", "fork", K_FORK, 0, 0 },
 	{ L_RB, "|*", "send|public_send|__send__", K_SEND, SEND_CALL, 0 },
 	{ L_RB, "|*", "method", K_SEND, SEND_REF, 0 },
 	{ L_RB, "", "require", K_REQUIRE, 0, 0 },
-	{ L_RB, "Open3", "popen3|popen2|popen2e|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w|pipeline_rw|pipeline_start", K_EXEC, S_ARGV, 0 },
+	{ L_RB, "Open3",
+	  "popen3|popen2|popen2e|capture2|capture2e|capture3|pipeline|"
+	  "pipeline_r|pipeline_w|pipeline_rw|pipeline_start",
+	  K_EXEC, S_ARGV, 0 },
 	{ L_RB, "IO", "popen", K_EXEC, S_CMD1, 0 },
 	{ L_RB, "IO", "write|binwrite", K_WRITE, 0, 0 },
 	{ L_RB, "Process", "kill", K_KILL, 0, 0 },
 	{ L_RB, "PTY", "spawn", K_EXEC, S_ARGV, H_PTY },
-	{ L_RB, "FileUtils", "rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree", K_DEL, D_RMRF, 0 },
-	{ L_RB, "FileUtils", "rm|rm_f|remove|remove_file|safe_unlink", K_DEL, D_RM, 0 },
+	{ L_RB, "FileUtils",
+	  "rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree",
+	  K_DEL, D_RMRF, 0 },
+	{ L_RB, "FileUtils",
+	  "rm|rm_f|remove|remove_file|safe_unlink",
+	  K_DEL, D_RM, 0 },
 	{ L_RB, "FileUtils", "rmdir", K_DEL, D_RMDIR, 0 },
-	{ L_RB, "FileUtils", "cp|mv|cp_r|copy|move|install|ln_s|ln_sf|touch", K_WRITE, 0, 0 },
+	{ L_RB, "FileUtils",
+	  "cp|mv|cp_r|copy|move|install|ln_s|ln_sf|touch",
+	  K_WRITE, 0, 0 },
 	{ L_RB, "File", "delete|unlink", K_DEL, D_RM, 0 },
 	{ L_RB, "File", "write|binwrite", K_WRITE, 0, 0 },
 	{ L_RB, "File", "open|new", K_OPEN, 0, 0 },
 	{ L_RB, "Dir", "rmdir|delete|unlink", K_DEL, D_RMDIR, 0 },
-	{ L_RB, "Base64", "decode64|strict_decode64|urlsafe_decode64", K_DECODE, 0, 0 },
+	{ L_RB, "Base64",
+	  "decode64|strict_decode64|urlsafe_decode64",
+	  K_DECODE, 0, 0 },
 	{ L_RB, "*", "unpack|unpack1|pack", K_DECODE_ARG, 0, 0 },
 	{ L_RB, "*", "chr", K_CHR, 0, 0 },
 	{ L_RB, "URI", "open", K_NET, 0, 0 },
 	{ L_RB, "", "ENV", K_ENV_REF, 0, 0 },
 	{ L_RB, "socket", "new|open|tcp", K_SOCK_CONN, 0, 0 },
 	/* php: names are case-insensitive */
-	{ L_PHP, "", "system|exec|shell_exec|passthru|popen|proc_open|expect_popen", K_EXEC, S_CMD1, 0 },
+	{ L_PHP, "",
+	  "system|exec|shell_exec|passthru|popen|proc_open|expect_popen",
+	  K_EXEC, S_CMD1, 0 },
 	{ L_PHP, "", "pcntl_exec", K_EXEC, S_PROG_LIST, 0 },
 	{ L_PHP, "", "unlink", K_DEL, D_RM, 0 },
 	{ L_PHP, "", "rmdir", K_DEL, D_RMDIR, 0 },
@@ -2521,18 +2599,36 @@ static const struct sink sink_tab[] = {
 	{ L_PHP, "", "preg_replace", K_PREG, 0, 0 },
 	{ L_PHP, "", "posix_kill", K_KILL, 0, 0 },
 	{ L_PHP, "", "pcntl_fork", K_FORK, 0, 0 },
-	{ L_PHP, "", "fsockopen|pfsockopen|stream_socket_client", K_SOCK_CONN, 0, 0 },
+	{ L_PHP, "",
+	  "fsockopen|pfsockopen|stream_socket_client",
+	  K_SOCK_CONN, 0, 0 },
 	{ L_PHP, "", "socket_create", K_SOCK_MOD, 0, 0 },
 	{ L_PHP, "", "socket_connect", K_CONNECT, 0, 0 },
-	{ L_PHP, "", "curl_init|curl_exec|curl_multi_exec|ftp_connect|ssh2_connect|dns_get_record", K_NET, 0, 0 },
-	{ L_PHP, "", "file_get_contents|fopen|file|readfile|copy|get_headers|simplexml_load_file", K_URLFILE, 0, 0 },
-	{ L_PHP, "", "file_put_contents|fwrite|fputs|rename|move_uploaded_file", K_WRITE, 0, 0 },
-	{ L_PHP, "", "base64_decode|hex2bin|str_rot13|gzinflate|gzuncompress|gzdecode|convert_uudecode|strrev", K_DECODE, 0, 0 },
+	{ L_PHP, "",
+	  "curl_init|curl_exec|curl_multi_exec|ftp_connect|ssh2_connect|"
+	  "dns_get_record",
+	  K_NET, 0, 0 },
+	{ L_PHP, "",
+	  "file_get_contents|fopen|file|readfile|copy|get_headers|"
+	  "simplexml_load_file",
+	  K_URLFILE, 0, 0 },
+	{ L_PHP, "",
+	  "file_put_contents|fwrite|fputs|rename|move_uploaded_file",
+	  K_WRITE, 0, 0 },
+	{ L_PHP, "",
+	  "base64_decode|hex2bin|str_rot13|gzinflate|gzuncompress|gzdecode|"
+	  "convert_uudecode|strrev",
+	  K_DECODE, 0, 0 },
 	{ L_PHP, "", "chr", K_CHR, 0, 0 },
 	{ L_PHP, "", "pack", K_DECODE_ARG, 0, 0 },
 	{ L_PHP, "", "getenv|phpinfo", K_ENV_CALL, 0, 0 },
-	{ L_PHP, "", "call_user_func|call_user_func_array|forward_static_call", K_SEND, SEND_CALL, 0 },
-	{ L_PHP, "", "array_map|array_walk|array_filter|usort|uasort|register_shutdown_function|register_tick_function|iterator_apply", K_SEND, SEND_REF, 0 },
+	{ L_PHP, "",
+	  "call_user_func|call_user_func_array|forward_static_call",
+	  K_SEND, SEND_CALL, 0 },
+	{ L_PHP, "",
+	  "array_map|array_walk|array_filter|usort|uasort|"
+	  "register_shutdown_function|register_tick_function|iterator_apply",
+	  K_SEND, SEND_REF, 0 },
 	/* awk */
 	{ L_AWK, "", "system", K_EXEC, S_CMD1, 0 },
 	{ L_AWK, "", "ENVIRON", K_ENV_REF, 0, 0 },
@@ -2549,6 +2645,7 @@ static const struct sink sink_tab[] = {
 	{ L_LUA, "string", "char", K_DECODE, 0, 0 },
 	{ L_LUA, "socket", "connect", K_SOCK_CONN, 0, 0 },
 };
+/* clang-format on */
 
 /* Names (receivers, import names, require strings) of the modules the
  * table knows, mapped to one canonical name. "netlib": network only;
@@ -2559,6 +2656,7 @@ struct modname {
 	const char *canon;
 };
 
+/* clang-format off */
 static const struct modname mod_tab[] = {
 	{ L_PY, "os|posix|nt", "os" },
 	{ L_PY, "subprocess", "subprocess" },
@@ -2574,11 +2672,21 @@ static const struct modname mod_tab[] = {
 	{ L_PY, "signal", "signal" },
 	{ L_PY, "pickle|cPickle|_pickle|dill", "pickle" },
 	{ L_PY, "builtins|__builtins__|__builtin__", "" },
-	{ L_PY, "urllib|urllib2|urllib3|requests|httpx|aiohttp|http|ftplib|smtplib|telnetlib|paramiko|pycurl|websocket|websockets|xmlrpc|poplib|imaplib|nntplib|asyncssh|fabric|httplib|httplib2", "netlib" },
+	{ L_PY,
+	  "urllib|urllib2|urllib3|requests|httpx|aiohttp|http|ftplib|smtplib|"
+	  "telnetlib|paramiko|pycurl|websocket|websockets|xmlrpc|poplib|"
+	  "imaplib|nntplib|asyncssh|fabric|httplib|httplib2",
+	  "netlib" },
 	{ L_JS, "child_process", "child_process" },
-	{ L_JS, "fs|fsp|fse|fsPromises|fsExtra|promises|fs/promises|fs-extra|graceful-fs", "fs" },
+	{ L_JS,
+	  "fs|fsp|fse|fsPromises|fsExtra|promises|fs/promises|fs-extra|"
+	  "graceful-fs",
+	  "fs" },
 	{ L_JS, "net|tls", "socket" },
-	{ L_JS, "http|https|http2|dgram|axios|got|undici|node-fetch|request|superagent|ws|needle", "netlib" },
+	{ L_JS,
+	  "http|https|http2|dgram|axios|got|undici|node-fetch|request|"
+	  "superagent|ws|needle",
+	  "netlib" },
 	{ L_JS, "vm", "vm" },
 	{ L_JS, "process", "process" },
 	{ L_JS, "Bun", "Bun" },
@@ -2593,7 +2701,10 @@ static const struct modname mod_tab[] = {
 	{ L_PL, "CORE|CORE::GLOBAL|IPC::Open2|IPC::Open3|File::Path", "" },
 	{ L_PL, "POSIX", "POSIX" },
 	{ L_PL, "IO::Socket|Socket", "socket" },
-	{ L_PL, "LWP|HTTP::Tiny|HTTP::Request|Net|WWW|Mojo::UserAgent|IO::Socket::SSL", "netlib" },
+	{ L_PL,
+	  "LWP|HTTP::Tiny|HTTP::Request|Net|WWW|Mojo::UserAgent|"
+	  "IO::Socket::SSL",
+	  "netlib" },
 	{ L_RB, "Kernel", "" },
 	{ L_RB, "Open3|open3", "Open3" },
 	{ L_RB, "IO", "IO" },
@@ -2605,13 +2716,17 @@ static const struct modname mod_tab[] = {
 	{ L_RB, "Base64|base64", "Base64" },
 	{ L_RB, "URI", "URI" },
 	{ L_RB, "TCPSocket|UDPSocket|Socket|TCPServer|socket", "socket" },
-	{ L_RB, "Net|open-uri|net/http|net/https|HTTParty|httparty|Faraday|faraday|RestClient|rest-client|Excon|HTTPClient", "netlib" },
+	{ L_RB,
+	  "Net|open-uri|net/http|net/https|HTTParty|httparty|Faraday|faraday|"
+	  "RestClient|rest-client|Excon|HTTPClient",
+	  "netlib" },
 	{ L_LUA, "os", "os" },
 	{ L_LUA, "io", "io" },
 	{ L_LUA, "string", "string" },
 	{ L_LUA, "socket", "socket" },
 	{ L_LUA, "http|ssl|curl|luasocket", "netlib" },
 };
+/* clang-format on */
 
 /* p[0..n) is one of the '|'-separated names in list (an empty name too).
  * One pass over list: this runs for every identifier against every row. */
@@ -2622,8 +2737,9 @@ static int name_in(const char *list, const char *p, size_t n, int ci)
 	for (;;) {
 		size_t i = 0;
 		while (i < n && a[i] && a[i] != '|' &&
-		       (ci ? lower((unsigned char)a[i]) == lower((unsigned char)p[i])
-			   : a[i] == p[i]))
+		       (ci ? lower((unsigned char)a[i]) ==
+					lower((unsigned char)p[i]) :
+			     a[i] == p[i]))
 			i++;
 		if (i == n && (a[i] == '|' || a[i] == 0))
 			return 1;
@@ -2701,20 +2817,20 @@ static const struct sink *sink_find(enum code_lang L, const char *mod,
 	return NULL;
 }
 
-/* ---- reading arguments ---------------------------------------------------- */
+/* ---- reading arguments --------------------------------------------------- */
 
 enum arg_type { A_NONE, A_STR, A_LIST, A_OBJ, A_SYM, A_OTHER };
 
 struct arg {
 	unsigned char type;
-	unsigned char dyn;       /* not entirely literal */
-	unsigned char qmode;     /* A_STR used as a path: Q_ */
+	unsigned char dyn; /* not entirely literal */
+	unsigned char qmode; /* A_STR used as a path: Q_ */
 	unsigned char recursive; /* A_OBJ: recursive: true */
-	unsigned char single;    /* one token */
+	unsigned char single; /* one token */
 	struct tok first;
-	size_t kw, kwn;          /* a keyword argument's name in the code */
-	struct text x;           /* A_STR: the text; A_LIST, A_OBJ: shell words */
-	size_t nel, el1;         /* words, and where the second one starts */
+	size_t kw, kwn; /* a keyword argument's name in the code */
+	struct text x; /* A_STR: the text; A_LIST, A_OBJ: shell words */
+	size_t nel, el1; /* words, and where the second one starts */
 };
 
 struct argv {
@@ -2728,12 +2844,12 @@ struct rd {
 	struct unit *u;
 	struct tok pend;
 	unsigned char has_pend;
-	unsigned char paren;   /* inside ( … ): newlines and keywords do not end */
+	unsigned char paren; /* inside (…): newlines, keywords do not end */
 	unsigned char nl_ends; /* a newline ends the arguments */
-	unsigned char joins;   /* the last token read wants another */
-	unsigned char out;     /* the budget ran out */
+	unsigned char joins; /* the last token read wants another */
+	unsigned char out; /* the budget ran out */
 	unsigned budget;
-	struct lex lx;         /* last: copied up to the frames in use */
+	struct lex lx; /* last: copied up to the frames in use */
 };
 
 static void rd_copy(struct rd *dst, const struct rd *src)
@@ -2832,8 +2948,9 @@ static int is_member_sep(enum code_lang L, const struct tok *t)
 static int stop_word(const struct unit *u, const struct tok *t)
 {
 	static const char *const w[] = {
-		"if", "unless", "while", "until", "and", "or", "xor", "not", "for",
-		"foreach", "do", "then", "rescue", "end", "else", "elsif", NULL,
+		"if",	  "unless", "while", "until",	"and", "or",
+		"xor",	  "not",    "for",   "foreach", "do",  "then",
+		"rescue", "end",    "else",  "elsif",	NULL,
 	};
 
 	return t->kind == T_IDENT &&
@@ -2944,8 +3061,7 @@ static void rd_collect(struct rd *r, struct tok *t, struct text *x)
 	}
 }
 
-static const struct val *val_find(const struct unit *u, const char *p,
-				  size_t n)
+static const struct val *val_find(const struct unit *u, const char *p, size_t n)
 {
 	const struct scan *sc = u->sc;
 
@@ -2956,8 +3072,8 @@ static const struct val *val_find(const struct unit *u, const char *p,
 }
 
 /* The name a variable token is bound under: with its sigil. */
-static void var_name(const struct unit *u, const struct tok *t,
-		     const char **p, size_t *n)
+static void var_name(const struct unit *u, const struct tok *t, const char **p,
+		     size_t *n)
 {
 	size_t s = t->kind == T_VAR ? t->s : t->cs;
 
@@ -3076,7 +3192,8 @@ static void rd_string_expr(struct rd *r, struct tok *t, struct text *x,
 			rd_next(r, t);
 			continue;
 		}
-		if (adjacent_concat(L) && nx.kind == T_STR && !(nx.flags & TF_CONT)) {
+		if (adjacent_concat(L) && nx.kind == T_STR &&
+		    !(nx.flags & TF_CONT)) {
 			rd_next(r, t);
 			continue;
 		}
@@ -3147,7 +3264,8 @@ static void rd_words(struct rd *r, const struct tok *t, struct arg *a)
 		if (nw == 1)
 			a->el1 = sc->atop - out;
 		ws = sc->atop;
-		if (ar_put(sc, sc->ar + base + i, j - i) || ar_quote_tail(sc, ws))
+		if (ar_put(sc, sc->ar + base + i, j - i) ||
+		    ar_quote_tail(sc, ws))
 			break;
 		nw++;
 		i = j;
@@ -3201,7 +3319,8 @@ static void rd_list(struct rd *r, char closer, struct arg *a, int tuple)
 		}
 		es = sc->atop;
 		if ((t.kind == T_STR && !(t.flags & TF_CONT)) ||
-		    ((t.kind == T_IDENT || t.kind == T_VAR) && rd_is_value(r, &t))) {
+		    ((t.kind == T_IDENT || t.kind == T_VAR) &&
+		     rd_is_value(r, &t))) {
 			struct text ex;
 			unsigned char edyn = 0;
 			memset(&ex, 0, sizeof(ex));
@@ -3323,10 +3442,12 @@ static void rd_object(struct rd *r, struct arg *a)
 static int rd_wrapper(struct rd *r, const struct tok *t0, struct arg *a)
 {
 	static const char *const plain[] = {
-		"Path", "PosixPath", "PurePath", "PurePosixPath", "Pathname",
-		"realpath", "abspath", "normpath", "str", "String", "split", NULL,
+		"Path",	    "PosixPath", "PurePath", "PurePosixPath",
+		"Pathname", "realpath",	 "abspath",  "normpath",
+		"str",	    "String",	 "split",    NULL,
 	};
-	static const char *const tilde[] = { "expanduser", "expand_path", NULL };
+	static const char *const tilde[] = { "expanduser", "expand_path",
+					     NULL };
 	static const char *const glob[] = {
 		"glob", "iglob", "sync", "globSync", NULL,
 	};
@@ -3510,7 +3631,7 @@ static void args_read(struct rd *r, struct argv *av)
 	}
 }
 
-/* ---- what a call does ----------------------------------------------------- */
+/* ---- what a call does ---------------------------------------------------- */
 
 /* Where a call came from: the name, the module it resolved to, and for
  * Path('x').unlink() the literal receiver. */
@@ -4043,8 +4164,8 @@ static void dispatch(struct unit *u, const struct sink *k,
 
 /* send(:system, …), call_user_func('system', …), method(:system),
  * array_map('system', …). */
-static void do_send(struct unit *u, const struct sink *k,
-		    const struct call *cl, struct arg *a, unsigned na, int cut)
+static void do_send(struct unit *u, const struct sink *k, const struct call *cl,
+		    struct arg *a, unsigned na, int cut)
 {
 	struct arg *pa[CS_MAX_ARGS], *f;
 	unsigned np = positional(a, na, pa);
@@ -4118,8 +4239,8 @@ static void do_pathdel(struct unit *u, const struct sink *k,
 		       const struct call *cl)
 {
 	static const char *const ctors[] = {
-		"Path", "PosixPath", "PurePath", "PurePosixPath", "WindowsPath",
-		NULL,
+		"Path",		 "PosixPath",	"PurePath",
+		"PurePosixPath", "WindowsPath", NULL,
 	};
 	struct scan *sc = u->sc;
 	size_t mark = sc->atop, ws;
@@ -4145,8 +4266,7 @@ fail:
 }
 
 static void dispatch(struct unit *u, const struct sink *k,
-		     const struct call *cl, struct arg *a, unsigned na,
-		     int cut)
+		     const struct call *cl, struct arg *a, unsigned na, int cut)
 {
 	struct scan *sc = u->sc;
 	struct arg *pa[CS_MAX_ARGS], *m;
@@ -4195,7 +4315,8 @@ static void dispatch(struct unit *u, const struct sink *k,
 	case K_DECODE_ARG:
 		for (unsigned i = 0; i < np; i++)
 			if (arg_lit(pa[i]) &&
-			    is_decode_word(u->lang, arg_text(u, pa[i]), pa[i]->x.n))
+			    is_decode_word(u->lang, arg_text(u, pa[i]),
+					   pa[i]->x.n))
 				sc->decode = 1;
 		break;
 	case K_WRITE:
@@ -4207,9 +4328,11 @@ static void dispatch(struct unit *u, const struct sink *k,
 			flag(u, CODE_F_WRITE);
 		break;
 	case K_URLFILE:
-		if (np && arg_lit(pa[0]) && has_url(arg_text(u, pa[0]), pa[0]->x.n))
+		if (np && arg_lit(pa[0]) &&
+		    has_url(arg_text(u, pa[0]), pa[0]->x.n))
 			flag(u, CODE_F_NETWORK);
-		if (eqw_ci(cl->name, cl->nn, "fopen") && np > 1 && arg_lit(pa[1]) &&
+		if (eqw_ci(cl->name, cl->nn, "fopen") && np > 1 &&
+		    arg_lit(pa[1]) &&
 		    is_write_mode(arg_text(u, pa[1]), pa[1]->x.n))
 			flag(u, CODE_F_WRITE);
 		if (eqw_ci(cl->name, cl->nn, "copy"))
@@ -4252,7 +4375,7 @@ static void dispatch(struct unit *u, const struct sink *k,
 	}
 }
 
-/* ---- names ---------------------------------------------------------------- */
+/* ---- names --------------------------------------------------------------- */
 
 static void val_add(struct unit *u, const char *name, size_t n,
 		    const struct tok *t)
@@ -4467,7 +4590,8 @@ static void assign_alias(struct unit *u, const struct tok *t)
 		if (is_member_sep(L, &c)) {
 			look(u->sc, &lx, &b);
 			if (b.kind == T_IDENT)
-				alias_add(u, name, nlen, canon, u->s + b.cs, b.ce - b.cs);
+				alias_add(u, name, nlen, canon, u->s + b.cs,
+					  b.ce - b.cs);
 		} else {
 			lex_copy(&lx, &save);
 			alias_add(u, name, nlen, canon, NULL, 0);
@@ -4489,7 +4613,8 @@ static void assign_alias(struct unit *u, const struct tok *t)
 	}
 	look(u->sc, &lx, &b);
 	if (is_op(&b, "(")) {
-		/* importlib.import_module('m'), process.mainModule.require('m') */
+		/* importlib.import_module('m'),
+		 * process.mainModule.require('m') */
 		if (np < 2 || !(is_word(u, &parts[np - 1], "import_module") ||
 				is_word(u, &parts[np - 1], "require")))
 			return;
@@ -4505,9 +4630,8 @@ static void assign_alias(struct unit *u, const struct tok *t)
 		return;
 	if (np == 1) {
 		alias_add(u, name, nlen, canon, NULL, 0);
-	} else if (np == 2 &&
-		   sink_find(L, canon, u->s + parts[1].cs,
-			     parts[1].ce - parts[1].cs)) {
+	} else if (np == 2 && sink_find(L, canon, u->s + parts[1].cs,
+					parts[1].ce - parts[1].cs)) {
 		alias_add(u, name, nlen, canon, u->s + parts[1].cs,
 			  parts[1].ce - parts[1].cs);
 		/* os.system on the right is the alias's value, not a use. */
@@ -4557,7 +4681,8 @@ static void py_import(struct unit *u, int from)
 		if (is_word(u, &a, "as")) {
 			look(u->sc, &lx, &b);
 			if (b.kind == T_IDENT)
-				alias_add(u, u->s + b.cs, b.ce - b.cs, canon, NULL, 0);
+				alias_add(u, u->s + b.cs, b.ce - b.cs, canon,
+					  NULL, 0);
 		} else {
 			lex_copy(&lx, &save);
 		}
@@ -4593,8 +4718,9 @@ static void py_import(struct unit *u, int from)
 				else
 					lex_copy(&lx, &save);
 				if (local.kind == T_IDENT)
-					alias_add(u, u->s + local.cs, local.ce - local.cs,
-						  canon, u->s + a.cs, a.ce - a.cs);
+					alias_add(u, u->s + local.cs,
+						  local.ce - local.cs, canon,
+						  u->s + a.cs, a.ce - a.cs);
 			} else {
 				lex_copy(&lx, &save);
 				break;
@@ -4653,8 +4779,8 @@ static void js_bind_braces(struct unit *u, struct lex *lx, const char *canon,
 		else
 			lex_copy(lx, &save);
 		if (local.kind == T_IDENT)
-			alias_add(u, u->s + local.cs, local.ce - local.cs, canon,
-				  u->s + a.cs, a.ce - a.cs);
+			alias_add(u, u->s + local.cs, local.ce - local.cs,
+				  canon, u->s + a.cs, a.ce - a.cs);
 	}
 }
 
@@ -4718,7 +4844,8 @@ static void js_import(struct unit *u)
 		lex_copy(&lx, &u->lx);
 		for (unsigned n = 0; n < 128; n++) {
 			look(u->sc, &lx, &a);
-			if (a.kind == T_EOF || a.kind == T_STR || is_word(u, &a, "from"))
+			if (a.kind == T_EOF || a.kind == T_STR ||
+			    is_word(u, &a, "from"))
 				break;
 			if (is_op(&a, "{")) {
 				js_bind_braces(u, &lx, canon, "as");
@@ -4726,16 +4853,18 @@ static void js_import(struct unit *u)
 				look(u->sc, &lx, &a);
 				look(u->sc, &lx, &a);
 				if (a.kind == T_IDENT)
-					alias_add(u, u->s + a.cs, a.ce - a.cs, canon, NULL, 0);
+					alias_add(u, u->s + a.cs, a.ce - a.cs,
+						  canon, NULL, 0);
 			} else if (a.kind == T_IDENT) {
-				alias_add(u, u->s + a.cs, a.ce - a.cs, canon, NULL, 0);
+				alias_add(u, u->s + a.cs, a.ce - a.cs, canon,
+					  NULL, 0);
 			}
 		}
 	}
 	lex_copy(&u->lx, &end);
 }
 
-/* ---- loops and forks ------------------------------------------------------ */
+/* ---- loops and forks ----------------------------------------------------- */
 
 static int tok_is_true(const struct unit *u, const struct tok *t)
 {
@@ -4785,8 +4914,9 @@ static void loop_header(struct unit *u, const char *w, size_t wn)
 		if (inf && !(parens && is_op(&a, ")"))) {
 			look(u->sc, &lx, &b);
 			/* `while 1 < n` is bounded. */
-			if (!(b.kind == T_EOF || is_op(&b, ")") || is_op(&b, ":") ||
-			      is_op(&b, "{") || is_op(&b, ";") || (b.flags & TF_NL) ||
+			if (!(b.kind == T_EOF || is_op(&b, ")") ||
+			      is_op(&b, ":") || is_op(&b, "{") ||
+			      is_op(&b, ";") || (b.flags & TF_NL) ||
 			      is_word(u, &b, "do") || is_op(&b, "(") ||
 			      is_word(u, &a, "fork")))
 				inf = 0;
@@ -4798,7 +4928,8 @@ static void loop_header(struct unit *u, const char *w, size_t wn)
 		inf = is_op(&a, "(") && is_op(&b, ";") && is_op(&c, ";") &&
 		      is_op(&d, ")");
 	} else if (eqw(w, wn, "loop")) {
-		inf = u->lang == CODE_RUBY && (is_word(u, &a, "do") || is_op(&a, "{"));
+		inf = u->lang == CODE_RUBY &&
+		      (is_word(u, &a, "do") || is_op(&a, "{"));
 	}
 	if (!inf)
 		return;
@@ -4807,7 +4938,7 @@ static void loop_header(struct unit *u, const char *w, size_t wn)
 		flag(u, CODE_F_FORK_BOMB);
 }
 
-/* ---- the token loop ------------------------------------------------------- */
+/* ---- the token loop ------------------------------------------------------ */
 
 static void sink_args(struct unit *u, struct rd *r, const struct sink *k,
 		      const struct call *cl, int paren)
@@ -4875,8 +5006,8 @@ static int starts_arg(const struct unit *u, const struct tok *t)
 /* A sink named at the current token: decides whether it is called, reads
  * the arguments and acts. via: reached through a module or alias, so a
  * bare mention is a use. */
-static void sink_at(struct unit *u, const struct sink *k,
-		    const struct call *cl, int via)
+static void sink_at(struct unit *u, const struct sink *k, const struct call *cl,
+		    int via)
 {
 	enum code_lang L = u->lang;
 	struct rd r;
@@ -4903,18 +5034,22 @@ static void sink_at(struct unit *u, const struct sink *k,
 			return;
 		if (is_op(&nx, ".")) {
 			static const char *const keep[] = {
-				"get", "pop", "setdefault", "update", "copy",
-				"__getitem__", "__setitem__", "__contains__",
-				"__delitem__", "fetch", "key", "has_key", "include",
-				"member", "delete", "store", "values_at", "dig",
-				"replace", "clear", "putenv", "unsetenv", NULL,
+				"get",	       "pop",	       "setdefault",
+				"update",      "copy",	       "__getitem__",
+				"__setitem__", "__contains__", "__delitem__",
+				"fetch",       "key",	       "has_key",
+				"include",     "member",       "delete",
+				"store",       "values_at",    "dig",
+				"replace",     "clear",	       "putenv",
+				"unsetenv",    NULL,
 			};
 			struct tok m;
 			if (L == CODE_NODE)
 				return;
 			rd_next(&r, &nx);
 			rd_next(&r, &m);
-			if (m.kind == T_IDENT && in_list(u->s + m.cs, m.ce - m.cs, keep))
+			if (m.kind == T_IDENT &&
+			    in_list(u->s + m.cs, m.ce - m.cs, keep))
 				return;
 		}
 		if (L == CODE_PYTHON && is_word(u, rp(u, base), "in"))
@@ -4922,8 +5057,10 @@ static void sink_at(struct unit *u, const struct sink *k,
 		for (unsigned i = base + 1; i <= base + 5; i++) {
 			b = rp(u, i);
 			if (b && b->kind == T_IDENT &&
-			    (is_word(u, b, "env") || is_word(u, b, "environment")) &&
-			    (is_op(rp(u, i - 1), "=") || is_op(rp(u, i - 1), ":")))
+			    (is_word(u, b, "env") ||
+			     is_word(u, b, "environment")) &&
+			    (is_op(rp(u, i - 1), "=") ||
+			     is_op(rp(u, i - 1), ":")))
 				return;
 		}
 		flag(u, CODE_F_ENV_DUMP);
@@ -5002,7 +5139,7 @@ static int keyword(struct unit *u, const struct tok *t, const char *w,
 	if (L == CODE_NODE && eqw(w, wn, "import")) {
 		struct lex lx;
 
-	lex_copy(&lx, &u->lx);
+		lex_copy(&lx, &u->lx);
 		struct tok a;
 		look(u->sc, &lx, &a);
 		if (!is_op(&a, "(") && !is_op(&a, ".")) {
@@ -5056,7 +5193,8 @@ static void on_ident(struct unit *u, const struct tok *t)
 		struct tok nx;
 		rd_init(&r, u);
 		rd_peek(&r, &nx);
-		if (nx.kind == T_STR && nx.open == '`' && !(nx.flags & TF_CONT)) {
+		if (nx.kind == T_STR && nx.open == '`' &&
+		    !(nx.flags & TF_CONT)) {
 			rd_next(&r, &nx);
 			cmd_literal(u, &r, &nx);
 		}
@@ -5066,10 +5204,12 @@ static void on_ident(struct unit *u, const struct tok *t)
 		cl.canon = receiver(u, &cl.rfn, &cl.rstr);
 		if (cl.canon && !strcmp(cl.canon, "?")) {
 			/* A module named at run time: any module's sink. */
-			for (size_t i = 0; !k && i < sizeof(mod_tab) / sizeof(mod_tab[0]);
+			for (size_t i = 0;
+			     !k && i < sizeof(mod_tab) / sizeof(mod_tab[0]);
 			     i++)
 				if (mod_tab[i].langs & (1u << L)) {
-					k = sink_find(L, mod_tab[i].canon, w, wn);
+					k = sink_find(L, mod_tab[i].canon, w,
+						      wn);
 					if (k)
 						cl.canon = mod_tab[i].canon;
 				}
@@ -5125,17 +5265,20 @@ static void on_ident(struct unit *u, const struct tok *t)
 					}
 				}
 				if (!k && L == CODE_NODE && sc->has_cp) {
-					k = sink_find(L, "child_process", w, wn);
+					k = sink_find(L, "child_process", w,
+						      wn);
 					if (k)
 						cl.canon = "child_process";
 				}
-				/* Too many names to track: any module's sink. */
-				for (size_t i = 0; !k && sc->al_full &&
-						   i < sizeof(mod_tab) / sizeof(mod_tab[0]);
+				/* Too many names to track: any module's. */
+				for (size_t i = 0;
+				     !k && sc->al_full &&
+				     i < sizeof(mod_tab) / sizeof(mod_tab[0]);
 				     i++) {
 					if (!(mod_tab[i].langs & (1u << L)))
 						continue;
-					k = sink_find(L, mod_tab[i].canon, w, wn);
+					k = sink_find(L, mod_tab[i].canon, w,
+						      wn);
 					if (k)
 						cl.canon = mod_tab[i].canon;
 				}
@@ -5168,7 +5311,8 @@ static void on_var(struct unit *u, const struct tok *t)
 		flag(u, CODE_F_ENV_DUMP);
 	if (is_op(&nx, "(")) {
 		/* $f(…): a variable function */
-		const struct alias *al = alias_find(u, u->s + t->s, t->ce - t->s);
+		const struct alias *al =
+			alias_find(u, u->s + t->s, t->ce - t->s);
 		const struct sink *k;
 		struct call cl;
 		if (!al || !al->member) {
@@ -5317,7 +5461,8 @@ static void on_punct(struct unit *u, const struct tok *t)
 			rd_peek(&r, &nx);
 			if (nx.kind == T_STR)
 				n = small_decode(u, &nx, buf, sizeof(buf));
-			if (!(eqw(buf, n, "/dev/stderr") || eqw(buf, n, "/dev/stdout") ||
+			if (!(eqw(buf, n, "/dev/stderr") ||
+			      eqw(buf, n, "/dev/stdout") ||
 			      eqw(buf, n, "/dev/null") || eqw(buf, n, "-")))
 				flag(u, CODE_F_WRITE);
 		} else if (is_op(t, ";") || is_op(t, "}") || is_op(t, "{")) {
@@ -5347,15 +5492,19 @@ static void on_punct(struct unit *u, const struct tok *t)
 			canon = resolve_name(u, q);
 		} else if (is_op(q, ")") && u->ntok >= 7) {
 			/* require('m')['exec'](…): look one further back. */
-			const struct tok *qs = rp(u, 5), *qo = rp(u, 6), *qf = rp(u, 7);
+			const struct tok *qs = rp(u, 5), *qo = rp(u, 6),
+					 *qf = rp(u, 7);
 			if (qs && qs->kind == T_STR && is_op(qo, "(") &&
-			    (is_word(u, qf, "require") || is_word(u, qf, "__import__")))
+			    (is_word(u, qf, "require") ||
+			     is_word(u, qf, "__import__")))
 				canon = spec_canon(u, qs);
 		}
 		if (!canon)
 			return;
-		if (s->kind != T_STR || (s->flags & (TF_DYN | TF_OPEN | TF_CONT))) {
-			if (!strcmp(canon, "child_process") || !strcmp(canon, "os") ||
+		if (s->kind != T_STR ||
+		    (s->flags & (TF_DYN | TF_OPEN | TF_CONT))) {
+			if (!strcmp(canon, "child_process") ||
+			    !strcmp(canon, "os") ||
 			    !strcmp(canon, "subprocess"))
 				dyn_exec(u);
 			return;
@@ -5443,7 +5592,7 @@ static void scan_unit(struct scan *sc, enum code_lang lang, const char *s,
 		sc->flags |= CODE_F_UNREADABLE;
 }
 
-/* ---- sed ------------------------------------------------------------------ */
+/* ---- sed ----------------------------------------------------------------- */
 
 struct sedp {
 	struct scan *sc;
@@ -5572,7 +5721,8 @@ static void sed_text(struct sedp *p, size_t a, size_t b, int d, int repl,
 				c = '\n';
 			else if (e == 't')
 				c = '\t';
-			else if (e == d || e == '\\' || e == '&' || e == '\n' || repl)
+			else if (e == d || e == '\\' || e == '&' || e == '\n' ||
+				 repl)
 				c = e;
 			else {
 				o[n++] = '\\';
@@ -5680,11 +5830,14 @@ static void sed_scan(struct scan *sc, const char *s, size_t n)
 					p.i++;
 					end = sed_rest(&p, &start);
 					if (!(end - start == 11 &&
-					      (!memcmp(s + start, "/dev/stdout", 11) ||
-					       !memcmp(s + start, "/dev/stderr", 11))))
+					      (!memcmp(s + start, "/dev/stdout",
+						       11) ||
+					       !memcmp(s + start, "/dev/stderr",
+						       11))))
 						flag(&u, CODE_F_WRITE);
 					break;
-				} else if (f < 0 || !(is_digit(f) || strchr("gpiImM", f))) {
+				} else if (f < 0 || !(is_digit(f) ||
+						      strchr("gpiImM", f))) {
 					break;
 				}
 				p.i++;
@@ -5769,7 +5922,7 @@ static void sed_scan(struct scan *sc, const char *s, size_t n)
 		flag(&u, CODE_F_UNREADABLE);
 }
 
-/* ---- the entry point ------------------------------------------------------ */
+/* ---- the entry point ----------------------------------------------------- */
 
 unsigned code_scan(enum code_lang lang, const char *code, size_t len,
 		   void (*shell)(void *ud, const char *cmd, size_t n), void *ud)

@@ -24,8 +24,8 @@
 
 enum {
 	SQ_MAX_DEPTH = 64, /* parentheses tracked for DELETE / UPDATE scopes */
-	SQ_MAX_NEST = 4,   /* SQL inside DO / EXECUTE strings inside … */
-	SQ_COND = 64,      /* tokens of a WHERE condition judged */
+	SQ_MAX_NEST = 4, /* SQL inside DO / EXECUTE strings inside … */
+	SQ_COND = 64, /* tokens of a WHERE condition judged */
 };
 
 enum sq_kind { Q_EOF, Q_WORD, Q_QIDENT, Q_STR, Q_NUM, Q_PUNCT, Q_PARAM };
@@ -34,7 +34,7 @@ struct sqt {
 	unsigned char kind;
 	unsigned char nl; /* a newline precedes it */
 	char op[3];
-	size_t s, e;   /* the token */
+	size_t s, e; /* the token */
 	size_t cs, ce; /* a string's body */
 };
 
@@ -89,9 +89,10 @@ static void sq_next(struct sqx *x, struct sqt *t)
 			   c == '\v') {
 			x->i++;
 		} else if (c == '-' && d == '-' &&
-			   /* MySQL (read with backslashes) wants a blank after. */
+			   /* MySQL (the backslash reading) wants a blank. */
 			   (!x->bs || x->i + 2 >= x->n ||
-			    (x->s[x->i + 2] && strchr(" \t\r\n", x->s[x->i + 2])))) {
+			    (x->s[x->i + 2] &&
+			     strchr(" \t\r\n", x->s[x->i + 2])))) {
 			const char *nl = memchr(x->s + x->i, '\n', x->n - x->i);
 			x->i = nl ? (size_t)(nl - x->s) : x->n;
 		} else if (c == '/' && d == '*') {
@@ -103,7 +104,10 @@ static void sq_next(struct sqx *x, struct sqt *t)
 				continue;
 			}
 			const char *end = x->i + 2 <= x->n ?
-				memmem(x->s + x->i + 2, x->n - x->i - 2, "*/", 2) : NULL;
+						  memmem(x->s + x->i + 2,
+							 x->n - x->i - 2, "*/",
+							 2) :
+						  NULL;
 			x->i = end ? (size_t)(end - x->s) + 2 : x->n;
 		} else {
 			break;
@@ -162,14 +166,16 @@ static void sq_next(struct sqx *x, struct sqt *t)
 		t->ce = end ? (size_t)(end - x->s) : x->n;
 		x->i = end ? t->ce + k : x->n;
 	} else if ((c == '$' || c == ':' || c == '?' || c == '@') &&
-		   (sq_digit(sq_ch(x, j)) || (c != '$' && sq_alpha(sq_ch(x, j))))) {
+		   (sq_digit(sq_ch(x, j)) ||
+		    (c != '$' && sq_alpha(sq_ch(x, j))))) {
 		t->kind = Q_PARAM;
 		while (j < x->n && sq_word_char(sq_ch(x, j)))
 			j++;
 		x->i = j;
 	} else if (sq_digit(c)) {
 		t->kind = Q_NUM;
-		while (j < x->n && (sq_word_char(sq_ch(x, j)) || x->s[j] == '.'))
+		while (j < x->n &&
+		       (sq_word_char(sq_ch(x, j)) || x->s[j] == '.'))
 			j++;
 		x->i = j;
 	} else if (sq_alpha(c)) {
@@ -178,8 +184,8 @@ static void sq_next(struct sqx *x, struct sqt *t)
 			j++;
 		x->i = j;
 	} else {
-		static const char *const ops[] = { "<>", "!=", "<=", ">=", "::",
-						   NULL };
+		static const char *const ops[] = { "<>", "!=", "<=",
+						   ">=", "::", NULL };
 		t->kind = Q_PUNCT;
 		t->op[0] = (char)c;
 		x->i = j;
@@ -193,7 +199,7 @@ static void sq_next(struct sqx *x, struct sqt *t)
 	t->e = x->i;
 }
 
-/* ---- statements ----------------------------------------------------------- */
+/* ---- statements ---------------------------------------------------------- */
 
 enum { V_NONE, V_DELETE, V_UPDATE };
 
@@ -203,13 +209,13 @@ struct scope {
 };
 
 struct stmt {
-	unsigned flags;          /* what this statement did */
-	unsigned char writes;    /* a write verb: WRITE unless something worse */
-	unsigned char verb_pos;  /* the next word may start a statement */
-	unsigned char grant;     /* GRANT / REVOKE: DROP, TRUNCATE are privileges */
-	unsigned char alter;     /* ALTER: a DROP drops a part */
-	unsigned char with;      /* WITH …: a verb may follow the CTEs */
-	unsigned char mongo;     /* db. seen */
+	unsigned flags; /* what this statement did */
+	unsigned char writes; /* a write verb: WRITE unless something worse */
+	unsigned char verb_pos; /* the next word may start a statement */
+	unsigned char grant; /* GRANT / REVOKE: DROP, TRUNCATE are privileges */
+	unsigned char alter; /* ALTER: a DROP drops a part */
+	unsigned char with; /* WITH …: a verb may follow the CTEs */
+	unsigned char mongo; /* db. seen */
 	unsigned depth, maxd;
 	struct scope sc[SQ_MAX_DEPTH + 1];
 };
@@ -279,7 +285,8 @@ static void stmt_end(struct sqscan *q, struct stmt *st)
 {
 	const unsigned severe = SQL_F_DROP | SQL_F_TRUNCATE | SQL_F_DELETE_ALL |
 				SQL_F_UPDATE_ALL | SQL_F_ALTER_DROP |
-				SQL_F_SHUTDOWN | SQL_F_PRIVILEGE | SQL_F_MONGO_DROP;
+				SQL_F_SHUTDOWN | SQL_F_PRIVILEGE |
+				SQL_F_MONGO_DROP;
 
 	for (unsigned d = 0; d <= st->maxd; d++)
 		scope_close(st, d);
@@ -298,7 +305,8 @@ static int same_tok(const struct sqscan *q, const struct sqt *a,
 	if (a->kind != b->kind || n != b->e - b->s)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		int x = (unsigned char)q->s[a->s + i], y = (unsigned char)q->s[b->s + i];
+		int x = (unsigned char)q->s[a->s + i],
+		    y = (unsigned char)q->s[b->s + i];
 		if (a->kind == Q_WORD) {
 			x = x >= 'A' && x <= 'Z' ? x + 32 : x;
 			y = y >= 'A' && y <= 'Z' ? y + 32 : y;
@@ -373,8 +381,8 @@ static int atom_taut(const struct sqscan *q, const struct sqt *c, unsigned n)
 static int where_taut(const struct sqscan *q, const struct sqx *x)
 {
 	static const char *const ends[] = {
-		"returning", "order", "limit", "group", "having", "union",
-		"offset", "window", "for", "intersect", "except", NULL,
+		"returning", "order",  "limit", "group",     "having", "union",
+		"offset",    "window", "for",	"intersect", "except", NULL,
 	};
 	struct sqt c[SQ_COND];
 	struct sqx y = *x;
@@ -420,20 +428,42 @@ static int where_taut(const struct sqscan *q, const struct sqx *x)
 }
 
 /* A mongo method call: .drop(), .deleteMany({}) … */
-static void mongo_method(struct sqscan *q, struct stmt *st,
-			 const struct sqt *t, const struct sqx *x)
+static void mongo_method(struct sqscan *q, struct stmt *st, const struct sqt *t,
+			 const struct sqx *x)
 {
 	static const char *const writes[] = {
-		"deleteone", "insert", "insertone", "insertmany", "update",
-		"updateone", "replaceone", "save", "findoneanddelete",
-		"findoneandupdate", "findoneandreplace", "findandmodify",
-		"bulkwrite", "createcollection", "createindex", "createindexes",
-		"renamecollection", "dropindex", "dropindexes", NULL,
+		"deleteone",
+		"insert",
+		"insertone",
+		"insertmany",
+		"update",
+		"updateone",
+		"replaceone",
+		"save",
+		"findoneanddelete",
+		"findoneandupdate",
+		"findoneandreplace",
+		"findandmodify",
+		"bulkwrite",
+		"createcollection",
+		"createindex",
+		"createindexes",
+		"renamecollection",
+		"dropindex",
+		"dropindexes",
+		NULL,
 	};
 	static const char *const privs[] = {
-		"createuser", "updateuser", "grantrolestouser",
-		"revokerolesfromuser", "createrole", "dropuser", "droprole",
-		"changeuserpassword", "grantprivilegestorole", NULL,
+		"createuser",
+		"updateuser",
+		"grantrolestouser",
+		"revokerolesfromuser",
+		"createrole",
+		"dropuser",
+		"droprole",
+		"changeuserpassword",
+		"grantprivilegestorole",
+		NULL,
 	};
 	struct sqx y = *x;
 	struct sqt a, b, c;
@@ -450,8 +480,8 @@ static void mongo_method(struct sqscan *q, struct stmt *st,
 	sq_next(&y, &a);
 	sq_next(&y, &b);
 	sq_next(&y, &c);
-	empty = p_is(&a, ")") ||
-		(p_is(&a, "{") && p_is(&b, "}") && (p_is(&c, ")") || p_is(&c, ",")));
+	empty = p_is(&a, ")") || (p_is(&a, "{") && p_is(&b, "}") &&
+				  (p_is(&c, ")") || p_is(&c, ",")));
 	if (w_is(q, t, "drop") || w_is(q, t, "dropallusers") ||
 	    w_is(q, t, "dropallroles"))
 		st->flags |= SQL_F_MONGO_DROP;
@@ -503,8 +533,8 @@ static void verb(struct sqscan *q, struct stmt *st, const struct sqt *t,
 		 struct sqx *x)
 {
 	static const char *const writes[] = {
-		"insert", "replace", "merge", "upsert", "copy", "load", "rename",
-		"attach", "import", NULL,
+		"insert", "replace", "merge",  "upsert", "copy",
+		"load",	  "rename",  "attach", "import", NULL,
 	};
 	static const char *const users[] = { "user", "role", "login", "group",
 					     NULL };
@@ -513,7 +543,8 @@ static void verb(struct sqscan *q, struct stmt *st, const struct sqt *t,
 
 	sq_peek(x, &nx);
 	if (w_is(q, t, "delete")) {
-		if (w_is(q, &nx, "when") || nx.kind == Q_EOF || p_is(&nx, ";")) {
+		if (w_is(q, &nx, "when") || nx.kind == Q_EOF ||
+		    p_is(&nx, ";")) {
 			st->writes = 1;
 			return;
 		}
