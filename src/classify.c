@@ -1302,6 +1302,12 @@ static void end_segment(struct cx *x, const struct sh_node *n)
 
 	(void)base;
 	x->in_segment = false;
+	/* a command cut short by a syntax error is never safe */
+	if (n->incomplete) {
+		if (x->seg_risk < CORDON_RISK_CAUTION)
+			x->seg_risk = CORDON_RISK_CAUTION;
+		x->seg_labels |= CORDON_L(UNPARSED);
+	}
 	/* Trailing blanks are not part of a command's text. */
 	size_t len = n->len;
 	while (len && (n->text[len - 1] == ' ' || n->text[len - 1] == '\t' ||
@@ -1935,6 +1941,10 @@ void cx_sql(struct cx *x, const char *sql, size_t n)
 	if (f & SQL_F_WRITE)
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DATA_LOSS), "sql.write",
 		       "changes data in a database");
+	if (f & SQL_F_EXEC)
+		cx_hit(x, CORDON_RISK_CAUTION,
+		       CORDON_L(NESTED_SHELL) | CORDON_L(DYNAMIC_COMMAND), "sql.exec",
+		       "runs a shell command through the database");
 }
 
 void cx_command(struct cx *x, struct wv *argv, size_t argc,
@@ -2199,6 +2209,16 @@ static void set_context(struct cordon_classifier *c,
 	pc->tmpdir = c->ctx_norm[3];
 }
 
+/* "db." in any case: a Mongo shell line typed as a command. */
+static bool has_db_dot(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if ((s[i] == 'd' || s[i] == 'D') && (s[i + 1] == 'b' || s[i + 1] == 'B') &&
+		    s[i + 2] == '.')
+			return true;
+	return false;
+}
+
 /* Is the text SQL typed as a command ("DROP TABLE x;")? */
 static bool looks_like_sql(const struct sh_node *root)
 {
@@ -2295,7 +2315,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	match_text_rules_masked(&x, v->text, len, res.root);
 	if (looks_like_sql(res.root))
 		cx_sql(&x, v->text, len);
-	else if (err == CORDON_E_PARSE && memmem(v->text, len, "db.", 3))
+	else if (err == CORDON_E_PARSE && has_db_dot(v->text, len))
 		cx_sql(&x, v->text, len);
 	walk_top(&x, res.root);
 	cls->x = NULL;

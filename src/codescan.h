@@ -63,6 +63,9 @@ unsigned code_scan(enum code_lang lang, const char *code, size_t len,
 #define SQL_F_PRIVILEGE (1u << 6)   /* GRANT/REVOKE/CREATE USER/ALTER USER */
 #define SQL_F_WRITE (1u << 7)       /* INSERT/UPDATE/DELETE with WHERE, CREATE */
 #define SQL_F_MONGO_DROP (1u << 8)  /* db.dropDatabase(), coll.drop(), deleteMany({}) */
+#define SQL_F_EXEC (1u << 9)        /* runs a shell command: COPY … PROGRAM,
+				       psql \!, sqlite3 .shell/.system,
+				       xp_cmdshell, sys_exec */
 
 /* Scans SQL (several statements, comments, quoted identifiers and strings
  * handled; keywords case-insensitive) or a MongoDB shell snippet. Returns

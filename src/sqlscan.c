@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "banned.h"
 
@@ -633,6 +634,11 @@ static void word(struct sqscan *q, struct stmt *st, const struct sqt *t,
 		st->flags |= SQL_F_SHUTDOWN;
 	if (w_is(q, t, "into") && !st->grant)
 		st->writes = 1;
+	/* COPY … TO/FROM PROGRAM 'cmd', MSSQL xp_cmdshell, MySQL UDFs */
+	if ((w_is(q, t, "program") && (w_is(q, prev, "to") || w_is(q, prev, "from"))) ||
+	    w_is(q, t, "xp_cmdshell") || w_is(q, t, "sys_exec") ||
+	    w_is(q, t, "sys_eval"))
+		st->flags |= SQL_F_EXEC;
 	if (w_is(q, t, "where") && st->sc[st->depth].verb != V_NONE &&
 	    !where_taut(q, x))
 		st->sc[st->depth].where = 1;
@@ -704,6 +710,29 @@ static void sq_range(struct sqscan *q)
 	stmt_end(q, &st);
 }
 
+/* Client meta-commands that run a shell: psql "\!", sqlite3 ".shell" and
+ * ".system", mysql "system" and "\!", each at the start of a line. */
+static unsigned meta_exec(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		const char *l = s + i;
+		size_t rest = n - i;
+		if ((rest >= 2 && l[0] == '\\' && l[1] == '!') ||
+		    (rest >= 6 && strncasecmp(l, ".shell", 6) == 0) ||
+		    (rest >= 7 && strncasecmp(l, ".system", 7) == 0) ||
+		    (rest >= 7 && strncasecmp(l, "system ", 7) == 0))
+			return SQL_F_EXEC;
+		while (i < n && s[i] != '\n')
+			i++;
+		i++;
+	}
+	return 0;
+}
+
 unsigned sql_scan(const char *text, size_t len)
 {
 	struct sqscan q;
@@ -719,5 +748,6 @@ unsigned sql_scan(const char *text, size_t len)
 	q.flags = 0;
 	q.bs = 1;
 	sq_range(&q);
+	f |= meta_exec(text, len);
 	return f | q.flags;
 }

@@ -156,6 +156,29 @@ int main(void)
 	is_int(f, DROP | TRUNC, "a NUL byte does not end the text");
 	is_int(sql_scan(NULL, 0), 0, "NULL text");
 
+	/* Ways a database client runs a shell command. */
+	static const char *const execs[] = {
+		"COPY t TO PROGRAM 'rm -rf /'",
+		"copy t from program 'curl x | sh'",
+		"EXEC xp_cmdshell 'dir'",
+		"SELECT sys_exec('id')",
+		"\\! rm -rf /",
+		"SELECT 1;\n  \\! ls",
+		".shell rm -rf /",
+		".system ls",
+	};
+	for (size_t i = 0; i < sizeof(execs) / sizeof(*execs); i++)
+		ok(sql_scan(execs[i], strlen(execs[i])) & SQL_F_EXEC, "exec #%zu",
+		   i);
+	static const char *const not_execs[] = {
+		"SELECT program FROM t",
+		"SELECT '\\! ls'",
+		"COPY t TO '/tmp/x.csv'",
+	};
+	for (size_t i = 0; i < sizeof(not_execs) / sizeof(*not_execs); i++)
+		ok(!(sql_scan(not_execs[i], strlen(not_execs[i])) & SQL_F_EXEC),
+		   "not exec: %s", not_execs[i]);
+
 	/* Deep parentheses and a long text finish. */
 	big = malloc(n);
 	if (!big) {
