@@ -52,6 +52,14 @@ void arena_release(struct arena *a)
 
 void *arena_alloc(struct arena *a, size_t size)
 {
+	void *p = arena_alloc_raw(a, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void *arena_alloc_raw(struct arena *a, size_t size)
+{
 	struct arena_chunk *c = a->head;
 	size_t need;
 
@@ -76,7 +84,6 @@ void *arena_alloc(struct arena *a, size_t size)
 	void *p = c->data + c->used;
 	c->used += need;
 	a->used_total += need;
-	memset(p, 0, size);
 	return p;
 }
 
@@ -86,7 +93,7 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 
 	if (n == SIZE_MAX)
 		return NULL;
-	d = arena_alloc(a, n + 1);
+	d = arena_alloc_raw(a, n + 1);
 	if (!d)
 		return NULL;
 	if (n)

@@ -24,6 +24,8 @@ void arena_reset(struct arena *a);
 void arena_release(struct arena *a);
 /* Zeroed, 16-byte aligned; NULL when out of memory or past the ceiling. */
 void *arena_alloc(struct arena *a, size_t size);
+/* The same, not zeroed: for buffers the caller fills at once. */
+void *arena_alloc_raw(struct arena *a, size_t size);
 /* A NUL-terminated copy of s[0..n). */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 

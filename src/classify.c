@@ -304,6 +304,60 @@ static size_t operands(struct wv *argv, size_t argc, size_t *idx, size_t max)
 	return n;
 }
 
+/* fnmatch(3) without flags for the patterns of the rule table, on
+ * (ptr, len) strings: '*', '?', bracket expressions and backslash escapes.
+ * Backtracks only to the last '*', so it is linear in practice. */
+static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
+{
+	size_t pi = 0, si = 0, star_p = (size_t)-1, star_s = 0;
+
+	while (si < sn) {
+		if (pi < pn && p[pi] == '*') {
+			star_p = pi++;
+			star_s = si;
+			continue;
+		}
+		if (pi < pn && p[pi] == '[') {
+			/* [abc], [a-z], [!x] */
+			size_t q = pi + 1;
+			bool neg = q < pn && (p[q] == '!' || p[q] == '^');
+			bool hit = false;
+			if (neg)
+				q++;
+			size_t first = q;
+			while (q < pn && (p[q] != ']' || q == first)) {
+				if (q + 2 < pn && p[q + 1] == '-' && p[q + 2] != ']') {
+					if (s[si] >= p[q] && s[si] <= p[q + 2])
+						hit = true;
+					q += 3;
+				} else {
+					if (s[si] == p[q])
+						hit = true;
+					q++;
+				}
+			}
+			if (q < pn && hit != neg) {
+				pi = q + 1;
+				si++;
+				continue;
+			}
+		} else if (pi < pn && (p[pi] == '?' ||
+				       (p[pi] == '\\' && pi + 1 < pn && p[pi + 1] == s[si]) ||
+				       p[pi] == s[si])) {
+			pi += p[pi] == '\\' ? 2 : 1;
+			si++;
+			continue;
+		}
+		if (star_p == (size_t)-1)
+			return false;
+		pi = star_p + 1;
+		si = ++star_s;
+	}
+	while (pi < pn && p[pi] == '*')
+		pi++;
+	return pi == pn;
+}
+
 static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 			 size_t argc, const size_t *ops, size_t nops)
 {
@@ -352,17 +406,8 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 			const char *g = r->args;
 			while (*g && !any) {
 				size_t n = strcspn(g, " ");
-				char pat[128];
-				if (n && n < sizeof(pat)) {
-					memcpy(pat, g, n);
-					pat[n] = '\0';
-					char val[512];
-					size_t vn = w->n < sizeof(val) - 1 ? w->n : sizeof(val) - 1;
-					memcpy(val, w->s, vn);
-					val[vn] = '\0';
-					if (fnmatch(pat, val, 0) == 0)
-						any = true;
-				}
+				if (n && glob_match(g, n, w->s, w->n))
+					any = true;
 				g += n;
 				while (*g == ' ')
 					g++;
@@ -714,7 +759,7 @@ static void sb_put(struct sb *b, const char *s, size_t n)
 		size_t cap = b->cap ? b->cap * 2 : 64;
 		while (cap < b->n + n + 1)
 			cap *= 2;
-		char *m = arena_alloc(b->a, cap);
+		char *m = arena_alloc_raw(b->a, cap);
 		if (!m)
 			return;
 		if (b->n)
@@ -1239,6 +1284,14 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 }
 
 /* ---- paths ---------------------------------------------------------------------- */
+
+const char *cx_abs(struct cx *x, const struct wv *w)
+{
+	char *a = path_normalize(x->a, x->pc.cwd, w->s, w->n);
+	if (!a)
+		x->v->oom = true;
+	return a;
+}
 
 enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs)
 {

@@ -164,6 +164,9 @@ void cx_assign(struct cx *x, const struct sh_word *w);
 /* Normalises a static path word against the cwd and classifies it. */
 enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs);
 
+/* Normalises a static path word against the cwd, nothing more. */
+const char *cx_abs(struct cx *x, const struct wv *w);
+
 /* Judges a write to a path (redirection, tee, cp/mv destination …). */
 void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 		     const char *how);

@@ -392,7 +392,7 @@ static bool operand_secret(struct cx *x, const struct wv *w)
 		return false;
 	struct wv t = cx_lit(s, n);
 	t.f = w->f & WV_TILDE;
-	(void)cx_path(x, &t, &abs);
+	abs = cx_abs(x, &t);
 	return abs && path_is_secret(abs);
 }
 
@@ -2128,6 +2128,10 @@ static void h_disktool(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++) {
 		const char *abs;
 		if (!wv_static(&argv[i]) || is_opt(&argv[i]))
+			continue;
+		/* a device is under /dev, or named from the cwd there */
+		if (!memmem(argv[i].s, argv[i].n, "dev", 3) &&
+		    strncmp(x->pc.cwd, "/dev", 4) != 0)
 			continue;
 		if (cx_path(x, &argv[i], &abs) == PATH_DEVICE) {
 			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",

@@ -8,13 +8,13 @@
 char *path_normalize(struct arena *a, const char *cwd, const char *p, size_t n)
 {
 	size_t cl = (n && p[0] == '/') ? 0 : strlen(cwd);
-	char *out = arena_alloc(a, cl + n + 3);
+	char *out = arena_alloc_raw(a, cl + n + 3);
 	size_t o = 0;
 
 	if (!out)
 		return NULL;
 	/* Build "cwd/p" and collapse it in place, one component at a time. */
-	char *tmp = arena_alloc(a, cl + n + 3);
+	char *tmp = arena_alloc_raw(a, cl + n + 3);
 	if (!tmp)
 		return NULL;
 	size_t t = 0;
