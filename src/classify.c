@@ -1907,6 +1907,79 @@ static void code_shell_cb(void *ud, const char *cmd, size_t n)
 	cx_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
 }
 
+/* What a scanner's flags mean: a hit when any of `any` and all of `also`
+ * are set. One row per judgement, as in the command table. */
+struct flag_hit {
+	unsigned any;
+	unsigned also;
+	enum cordon_risk tier;
+	uint64_t labels;
+	const char *id;
+	const char *reason;
+};
+
+/* Inline code handed to an interpreter (code_scan's flags). */
+static const struct flag_hit code_hits[] = {
+	{CODE_F_EXEC, 0, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+	 "code.exec", "inline code runs other commands"},
+	{CODE_F_EXEC_DYNAMIC, 0, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+	 "code.exec-dynamic", "inline code runs a command cordon cannot read"},
+	{CODE_F_EVAL, 0, CORDON_RISK_CAUTION, CORDON_L(EVAL),
+	 "code.eval", "inline code evaluates code built at run time"},
+	{CODE_F_DECODE_EXEC, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
+	 "code.decode-exec", "inline code decodes hidden text and runs it"},
+	{CODE_F_DELETE, 0, CORDON_RISK_CAUTION, CORDON_L(DELETE),
+	 "code.delete", "inline code deletes files"},
+	{CODE_F_WRITE, 0, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE),
+	 "code.write", "inline code writes files"},
+	{CODE_F_NETWORK, 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+	 "code.network", "inline code uses the network"},
+	{CODE_F_REVERSE_SHELL, 0, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+	 "code.reverse-shell", "inline code wires a network connection to a shell (reverse shell)"},
+	{CODE_F_ENV_DUMP, 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS),
+	 "code.env-dump", "inline code reads the whole environment"},
+	{CODE_F_SECRETS, 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+	 "code.secrets", "inline code names a credential file"},
+	{CODE_F_SECRETS | CODE_F_ENV_DUMP, CODE_F_NETWORK, CORDON_RISK_DESTRUCTIVE, CORDON_L(EXFILTRATION),
+	 "code.exfil", "inline code reads secrets and uses the network"},
+	{CODE_F_FORK_BOMB, 0, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB),
+	 "code.fork-bomb", "inline code forks without bound (fork bomb)"},
+	{CODE_F_KILL, 0, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES),
+	 "code.kill", "inline code kills processes"},
+	{CODE_F_UNREADABLE, 0, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+	 "code.unreadable", "inline code that cordon cannot read"},
+};
+
+/* SQL and Mongo handed to a database client (sql_scan's flags). */
+static const struct flag_hit sql_hits[] = {
+	{SQL_F_DROP | SQL_F_MONGO_DROP, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
+	 "sql.drop", "drops a database object"},
+	{SQL_F_TRUNCATE, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
+	 "sql.truncate", "empties a table"},
+	{SQL_F_DELETE_ALL, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
+	 "sql.delete-all", "deletes every row (DELETE without WHERE)"},
+	{SQL_F_UPDATE_ALL, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
+	 "sql.update-all", "changes every row (UPDATE without WHERE)"},
+	{SQL_F_ALTER_DROP, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
+	 "sql.alter-drop", "drops a column or constraint"},
+	{SQL_F_SHUTDOWN, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(SYSTEM_POWER),
+	 "sql.shutdown", "shuts the database server down"},
+	{SQL_F_PRIVILEGE, 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
+	 "sql.privilege", "changes database users or grants"},
+	{SQL_F_WRITE, 0, CORDON_RISK_CAUTION, CORDON_L(DATA_LOSS),
+	 "sql.write", "changes data in a database"},
+	{SQL_F_EXEC, 0, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL) | CORDON_L(DYNAMIC_COMMAND),
+	 "sql.exec", "runs a shell command through the database"},
+};
+
+static void apply_flag_hits(struct cx *x, unsigned f, const struct flag_hit *t,
+			    size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((f & t[i].any) && (f & t[i].also) == t[i].also)
+			cx_hit(x, t[i].tier, t[i].labels, t[i].id, t[i].reason);
+}
+
 void cx_code(struct cx *x, int lang, const char *code, size_t n)
 {
 	unsigned f;
@@ -1920,84 +1993,14 @@ void cx_code(struct cx *x, int lang, const char *code, size_t n)
 	match_text_rules(x, code, n);
 	f = code_scan((enum code_lang)lang, code, n, code_shell_cb, x);
 	x->depth--;
-	if (f & CODE_F_EXEC)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "code.exec",
-		       "inline code runs other commands");
-	if (f & CODE_F_EXEC_DYNAMIC)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-		       "code.exec-dynamic",
-		       "inline code runs a command cordon cannot read");
-	if (f & CODE_F_EVAL)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "code.eval",
-		       "inline code evaluates code built at run time");
-	if (f & CODE_F_DECODE_EXEC)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
-		       "code.decode-exec", "inline code decodes hidden text and runs it");
-	if (f & CODE_F_DELETE)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DELETE), "code.delete",
-		       "inline code deletes files");
-	if (f & CODE_F_WRITE)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "code.write",
-		       "inline code writes files");
-	if (f & CODE_F_NETWORK)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "code.network",
-		       "inline code uses the network");
-	if (f & CODE_F_REVERSE_SHELL)
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-		       "code.reverse-shell",
-		       "inline code wires a network connection to a shell (reverse shell)");
-	if (f & CODE_F_ENV_DUMP)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "code.env-dump",
-		       "inline code reads the whole environment");
-	if (f & CODE_F_SECRETS)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ), "code.secrets",
-		       "inline code names a credential file");
-	if ((f & CODE_F_SECRETS || f & CODE_F_ENV_DUMP) && (f & CODE_F_NETWORK))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(EXFILTRATION),
-		       "code.exfil", "inline code reads secrets and uses the network");
-	if (f & CODE_F_FORK_BOMB)
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "code.fork-bomb",
-		       "inline code forks without bound (fork bomb)");
-	if (f & CODE_F_KILL)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "code.kill",
-		       "inline code kills processes");
-	if (f & CODE_F_UNREADABLE)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "code.unreadable",
-		       "inline code that cordon cannot read");
+	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));
 }
 
 void cx_sql(struct cx *x, const char *sql, size_t n)
 {
 	unsigned f = sql_scan(sql, n);
 
-	if (f & (SQL_F_DROP | SQL_F_MONGO_DROP))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.drop",
-		       "drops a database object");
-	if (f & SQL_F_TRUNCATE)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.truncate",
-		       "empties a table");
-	if (f & SQL_F_DELETE_ALL)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.delete-all",
-		       "deletes every row (DELETE without WHERE)");
-	if (f & SQL_F_UPDATE_ALL)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.update-all",
-		       "changes every row (UPDATE without WHERE)");
-	if (f & SQL_F_ALTER_DROP)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS), "sql.alter-drop",
-		       "drops a column or constraint");
-	if (f & SQL_F_SHUTDOWN)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(SYSTEM_POWER), "sql.shutdown",
-		       "shuts the database server down");
-	if (f & SQL_F_PRIVILEGE)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "sql.privilege",
-		       "changes database users or grants");
-	if (f & SQL_F_WRITE)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DATA_LOSS), "sql.write",
-		       "changes data in a database");
-	if (f & SQL_F_EXEC)
-		cx_hit(x, CORDON_RISK_CAUTION,
-		       CORDON_L(NESTED_SHELL) | CORDON_L(DYNAMIC_COMMAND), "sql.exec",
-		       "runs a shell command through the database");
+	apply_flag_hits(x, f, sql_hits, sizeof(sql_hits) / sizeof(*sql_hits));
 }
 
 void cx_command(struct cx *x, struct wv *argv, size_t argc,
