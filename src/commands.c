@@ -1538,29 +1538,40 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 			i += 2;
 			continue;
 		}
-		/* perl -ne 'code', ruby -pe 'code': a cluster ending in the
-		 * code option */
-		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && wv_static(w) &&
-		    (ip->lang == CODE_PERL || ip->lang == CODE_RUBY) &&
-		    strspn(w->s + 1, "nplaswi0") == w->n - 2 &&
-		    (w->s[w->n - 1] == 'e' || w->s[w->n - 1] == 'E')) {
-			if (i + 1 < argc)
-				cx_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
-			code = true;
-			i += 2;
-			continue;
-		}
-		/* -c'code' and -e'code' glued to the option */
-		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-') {
-			char o[4] = {' ', '-', w->s[1], '\0'};
-			char key[6];
-			memcpy(key, o, 3);
-			key[3] = ' ';
-			key[4] = '\0';
-			if (strstr(ip->code_opt, key) && !isalpha((unsigned char)w->s[2])) {
-				cx_code(x, (int)ip->lang, w->s + 2, w->n - 2);
-				code = true;
-				i++;
+		/* A short cluster: python -Ic CODE, perl -ne CODE, -c'code'
+		 * glued, -Im pip. Letters before the code option are flags;
+		 * the code is the rest of the cluster or the next word. */
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && wv_static(w)) {
+			int what = 0; /* 1 code, 2 module, 3 value */
+			size_t k;
+			for (k = 1; k < w->n && !what; k++) {
+				char key[5] = {' ', '-', w->s[k], ' ', '\0'};
+				if (strstr(ip->code_opt, key))
+					what = 1;
+				else if (ip->module_opt && strstr(ip->module_opt, key))
+					what = 2;
+				else if (strstr(ip->arg_opt, key))
+					what = 3;
+			}
+			if (what) {
+				struct wv rest = cx_lit(w->s + k, w->n - k);
+				bool glued = k < w->n;
+				const struct wv *val = glued ? &rest
+					: i + 1 < argc ? &argv[i + 1] : NULL;
+				if (what == 1 && val) {
+					cx_code(x, (int)ip->lang, val->s, val->n);
+					code = true;
+				} else if (what == 2 && val) {
+					if (glued) {
+						argv[i] = rest;
+						cx_command(x, argv + i, argc - i, NULL, ci);
+					} else {
+						cx_command(x, argv + i + 1, argc - i - 1,
+							   NULL, ci);
+					}
+					return;
+				}
+				i += glued ? 1 : 2;
 				continue;
 			}
 		}
