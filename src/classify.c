@@ -1852,10 +1852,6 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 		urules_match(x->cls->user, s, n, user_rule_hit, x);
 }
 
-static void match_text_rules(struct cx *x, const char *s, size_t n)
-{
-	match_text_rules_masked(x, s, n, NULL);
-}
 
 unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 		    const char *why)
@@ -1990,7 +1986,12 @@ void cx_code(struct cx *x, int lang, const char *code, size_t n)
 		return;
 	}
 	x->depth++;
-	match_text_rules(x, code, n);
+	/* Only the user's rules see the code itself: the built-in deny
+	 * patterns are about shell lines, and the shell lines this code runs
+	 * come back through code_shell_cb and are matched there. A string
+	 * that merely mentions "curl x | sh" is not a hit. */
+	if (x->cls->user && urules_count(x->cls->user))
+		urules_match(x->cls->user, code, n, user_rule_hit, x);
 	f = code_scan((enum code_lang)lang, code, n, code_shell_cb, x);
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));

@@ -591,7 +591,9 @@ static const struct wrapper wrappers[] = {
 	{"doas", NULL, "uC", " ", 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
 	 "privilege.doas", "runs as another user (doas)"},
 	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"fakeroot", NULL, "lsi", " --lib --faked ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"faketime", NULL, "fm", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"firejail", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
 	 NULL, NULL},
 	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
@@ -601,11 +603,16 @@ static const struct wrapper wrappers[] = {
 	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"nix-shell", "--run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"npm", "exec", "", " --package --call --workspace ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"nsenter", NULL, "tSGrwe", " --target --setuid --setgid --root --wd --env ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.nsenter",
+	 "runs inside another process's namespaces"},
 	{"numactl", NULL, "CmNiPp", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
 	 CORDON_L(PRIVILEGE), "privilege.pkexec", "runs as another user (pkexec)"},
+	{"pnpm", "exec", "", " --filter --workspace ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"poetry", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"prlimit", NULL, "p", " --pid ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"proxychains", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
@@ -618,6 +625,8 @@ static const struct wrapper wrappers[] = {
 	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
 	 "runs as another user (run0)"},
 	{"setsid", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"sshpass", NULL, "pfde", " ", 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS),
+	 "secrets.sshpass", "passes a password to ssh on the command line"},
 	{"stdbuf", NULL, "ioe", " --input --output --error ", 0, CORDON_RISK_SAFE, 0,
 	 NULL, NULL},
 	{"strace", NULL, "oepsuEabIPSXO", " --output --trace --signal --status ",
@@ -637,6 +646,9 @@ static const struct wrapper wrappers[] = {
 	{"torsocks", NULL, "uapP", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
 	 "net.proxy-wrapper", "runs through a network proxy"},
 	{"unbuffer", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"unshare", NULL, "SGRw", " --setuid --setgid --root --wd --map-user --map-group --propagation --setgroups ",
+	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.unshare",
+	 "runs in new namespaces, possibly as a mapped root"},
 	{"uv", "run", "", " --with --python --project --directory --package --env-file --group --extra ",
 	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
@@ -1347,6 +1359,124 @@ static void h_su(struct cx *x, struct wv *argv, size_t argc,
 		ci->f |= CI_RUNS_STDIN;
 		feed_stdin(x, redirs, ci);
 	}
+}
+
+/* runuser -u USER [--] CMD…, runuser [-l] USER -c CMD: su without a
+ * password prompt. */
+static void h_runuser(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool by_u = false;
+	size_t i = 1;
+
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.runuser",
+	       "runs as another user (runuser)");
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if ((wv_is(w, "-c") || wv_is(w, "--command")) && i + 1 < argc) {
+			payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+				     "the command given to runuser");
+			return;
+		}
+		if (is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (wv_is(w, "-u") || wv_is(w, "--user")) {
+			by_u = true;
+			i += 2;
+			continue;
+		}
+		if (wv_is(w, "-g") || wv_is(w, "-G") || wv_is(w, "-s") ||
+		    wv_is(w, "-w") || wv_is(w, "--group") || wv_is(w, "--shell")) {
+			i += 2;
+			continue;
+		}
+		if (is_opt(w)) {
+			i++;
+			continue;
+		}
+		if (!by_u) {
+			i++; /* the user; then options may follow */
+			by_u = true;
+			continue;
+		}
+		break;
+	}
+	if (i < argc)
+		cx_command(x, argv + i, argc - i, redirs, ci);
+}
+
+/* sg GROUP -c CMD, sg GROUP CMD: the command is one shell string. */
+static void h_sg(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sg",
+	       "runs with another group (sg)");
+	for (size_t i = 1; i < argc; i++) {
+		if (wv_is(&argv[i], "-") || is_opt(&argv[i])) {
+			if (wv_is(&argv[i], "-c") && i + 1 < argc) {
+				payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+					     "the command given to sg");
+				return;
+			}
+			continue;
+		}
+		/* the group, then the command */
+		if (i + 1 < argc) {
+			size_t k = i + 1;
+			if (wv_is(&argv[k], "-c"))
+				k++;
+			if (k < argc)
+				payload_word(x, &argv[k], CORDON_L(PRIVILEGE),
+					     "the command given to sg");
+		}
+		return;
+	}
+}
+
+/* script -c CMD [FILE]: runs CMD under a pseudo-terminal. */
+static void h_script(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((wv_is(w, "-c") || wv_is(w, "--command")) && i + 1 < argc) {
+			payload_word(x, &argv[i + 1], 0, "the command given to script");
+			return;
+		}
+		if (long_opt(w, "--command", &val, &vn) && val) {
+			struct wv t = cx_lit(val, vn);
+			payload_word(x, &t, 0, "the command given to script");
+			return;
+		}
+		if (is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'c' &&
+		    strspn(w->s + 1, "aefqkc") == w->n - 1 && i + 1 < argc) {
+			payload_word(x, &argv[i + 1], 0, "the command given to script");
+			return;
+		}
+	}
+}
+
+/* trap 'CMD' SIGNAL…: CMD runs when the signal (or EXIT) comes. */
+static void h_trap(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	(void)ci;
+	if (i < argc && is_dashdash(&argv[i]))
+		i++;
+	if (i + 1 >= argc || is_opt(&argv[i]) || wv_is(&argv[i], "-"))
+		return;
+	payload_word(x, &argv[i], 0, "the command a trap runs");
 }
 
 /* ---- remote and container payloads ----------------------------------------------- */
@@ -2764,11 +2894,14 @@ static const struct {
 	H("rm", h_rm),
 	H("rmdir", h_rm),
 	H("rsync", h_network),
+	H("runuser", h_runuser),
 	H("scp", h_network),
+	H("script", h_script),
 	H("sed", h_sed),
 	H("set", h_envdump),
 	H("sfdisk", h_disktool),
 	H("sftp", h_network),
+	H("sg", h_sg),
 	H("sgdisk", h_disktool),
 	H("sh", h_shell),
 	H("shred", h_shred),
@@ -2782,6 +2915,8 @@ static const struct {
 	H("tcsh", h_shell),
 	H("tee", h_tee),
 	H("telnet", h_network),
+	H("toybox", h_busybox),
+	H("trap", h_trap),
 	H("truncate", h_truncate),
 	H("typeset", h_envdump),
 	H("uname", h_identity),
@@ -3036,6 +3171,8 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
 	if (wr) {
 		h_wrapper(x, wr, argv, argc, redirs, ci);
+		/* the wrapper's own rows (npm exec runs a package) */
+		cls_apply_table(x, argv, argc);
 		return;
 	}
 	const struct interp *ip = find_interp(base, n);

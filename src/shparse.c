@@ -1761,6 +1761,25 @@ static bool time_keyword(struct parser *p)
 	return false;
 }
 
+/* coproc [NAME] COMMAND: the command runs in the background. A NAME is
+ * only there when a compound command follows it. */
+static void coproc_keyword(struct parser *p)
+{
+	p->pos += 6;
+	skip_blanks(p);
+	size_t save = p->pos;
+	while (p->pos < p->len && is_name_char(ch(p, 0)))
+		p->pos++;
+	if (p->pos > save) {
+		skip_blanks(p);
+		if (ch(p, 0) == '(' || at_word(p, "{") || at_word(p, "if") ||
+		    at_word(p, "while") || at_word(p, "for") || at_word(p, "until") ||
+		    at_word(p, "case"))
+			return;
+	}
+	p->pos = save;
+}
+
 static struct sh_node *parse_pipeline(struct parser *p)
 {
 	size_t start;
@@ -1778,6 +1797,10 @@ static struct sh_node *parse_pipeline(struct parser *p)
 		}
 		if (at_word(p, "time") && time_keyword(p))
 			continue;
+		if (at_word(p, "coproc")) {
+			coproc_keyword(p);
+			continue;
+		}
 		break;
 	}
 	first = parse_command(p);
