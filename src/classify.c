@@ -1227,6 +1227,62 @@ void cx_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 
 /* ---- variables ---------------------------------------------------------------- */
 
+/* Variables whose value is a command some program runs later: git, man,
+ * less, editors, the shell's own prompt hooks. */
+static const char *const command_vars[] = {
+	"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
+	"GIT_SSH", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER",
+	"MANPAGER", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND", "LESSOPEN",
+	"LESSCLOSE", "PS0", "PS1", "PS2", "PS4", "FCEDIT", "TERMINAL",
+	"DIFFTOOL", "MERGETOOL", "CVS_RSH", "RSYNC_RSH",
+};
+
+/* Variables that make an interpreter or shell load code of the value's
+ * choosing. */
+static const char *const loader_vars[] = {
+	"BASH_ENV", "ENV", "ZDOTDIR", "PYTHONSTARTUP", "PYTHONPATH",
+	"PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB",
+	"RUBYOPT", "RUBYLIB", "npm_config_script_shell", "GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
+	"SHELLOPTS", "BASHOPTS", "GCONV_PATH", "LD_AUDIT",
+};
+
+static bool name_in(const char *name, size_t n, const char *const *list,
+		    size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (list[i][0] == name[0] && strlen(list[i]) == n &&
+		    memcmp(list[i], name, n) == 0)
+			return true;
+	return false;
+}
+
+static void assign_runs_later(struct cx *x, const char *name, size_t n,
+			      const struct wv *val)
+{
+	bool cfg_value = n > 17 && memcmp(name, "GIT_CONFIG_VALUE_", 17) == 0;
+
+	if (cfg_value || name_in(name, n, command_vars,
+				 sizeof(command_vars) / sizeof(*command_vars))) {
+		/* judged by the command it names: PAGER=less is harmless */
+		struct wv v = *val;
+		/* LESSOPEN='|cmd %s' and '||cmd' */
+		while (v.n && v.s[0] == '|') {
+			v.s++;
+			v.n--;
+		}
+		if (v.n)
+			cx_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
+				   "a command named by a variable");
+	} else if (name_in(name, n, loader_vars,
+			   sizeof(loader_vars) / sizeof(*loader_vars))) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "env.loader",
+		       verdict_printf(x->v, "sets %.*s, which makes a program load other code",
+				      (int)n, name));
+	}
+}
+
 void cx_assign(struct cx *x, const struct sh_word *w)
 {
 	const struct sh_wpart *pt = w ? w->parts : NULL;
@@ -1277,6 +1333,7 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 	if (nlen == 4 && memcmp(pt->s, "PATH", 4) == 0)
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
 		       "changes PATH, which decides what later commands run");
+	assign_runs_later(x, pt->s, nlen, &val);
 	if ((nlen == 10 && memcmp(pt->s, "LD_PRELOAD", 10) == 0) ||
 	    (nlen == 15 && memcmp(pt->s, "LD_LIBRARY_PATH", 15) == 0))
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",
