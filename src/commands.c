@@ -2649,6 +2649,28 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	git_config_set(x, argv, argc, exec_keys,
 		       sizeof(exec_keys) / sizeof(*exec_keys));
+	/* git submodule foreach CMD…, git bisect run CMD… */
+	for (size_t i = 1; i + 2 < argc; i++) {
+		if (wv_is(&argv[i], "submodule") && wv_is(&argv[i + 1], "foreach")) {
+			size_t k = i + 2;
+			while (k < argc && is_opt(&argv[k]))
+				k++;
+			if (k < argc) {
+				size_t jn;
+				bool dyn;
+				const char *j = join(x, argv, k, argc, &jn, &dyn);
+				cx_payload(x, j, jn, CORDON_L(BATCH_EXEC),
+					   "the command run in every submodule");
+			}
+			break;
+		}
+		if (wv_is(&argv[i], "bisect") && wv_is(&argv[i + 1], "run")) {
+			struct cinfo sub;
+			memset(&sub, 0, sizeof(sub));
+			cx_command(x, argv + i + 2, argc - i - 2, NULL, &sub);
+			break;
+		}
+	}
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		const struct wv *kv = NULL;
@@ -2786,6 +2808,120 @@ static void h_cat(struct cx *x, struct wv *argv, size_t argc,
 			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 			       "secrets.accounts", "reads the system account database");
 			ci->f |= CI_SECRETS;
+		}
+	}
+}
+
+/* ---- options that run a command ------------------------------------------------- */
+
+#define EO_NEXT 1u  /* the value is the next argument: -e CMD */
+#define EO_EQ 2u    /* --opt=CMD */
+#define EO_GLUED 4u /* -eCMD, +CMD */
+#define EO_MUST_STRIP 8u /* only a value starting with strip runs a command */
+
+/* Options of ordinary programs whose value is a command line the program
+ * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
+ * strip is removed from the front of the value (case-insensitive). */
+static const struct exec_opt {
+	const char *cmd;
+	const char *opt;
+	const char *strip;
+	unsigned how;
+} exec_opts[] = {
+	{"tar", "--to-command", NULL, EO_NEXT | EO_EQ},
+	{"tar", "--checkpoint-action", "exec=", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"tar", "--use-compress-program", NULL, EO_NEXT | EO_EQ},
+	{"tar", "-I", NULL, EO_NEXT | EO_GLUED},
+	{"tar", "--info-script", NULL, EO_NEXT | EO_EQ},
+	{"tar", "--new-volume-script", NULL, EO_NEXT | EO_EQ},
+	{"zip", "-TT", NULL, EO_NEXT},
+	{"zip", "--unzip-command", NULL, EO_NEXT | EO_EQ},
+	{"rsync", "-e", NULL, EO_NEXT | EO_GLUED},
+	{"rsync", "--rsh", NULL, EO_NEXT | EO_EQ},
+	{"rsync", "--rsync-path", NULL, EO_NEXT | EO_EQ},
+	{"man", "-P", NULL, EO_NEXT | EO_GLUED},
+	{"man", "--pager", NULL, EO_NEXT | EO_EQ},
+	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"gdb", "-ex", "shell ", EO_NEXT | EO_MUST_STRIP},
+	{"gdb", "--eval-command", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"scp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"sftp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"ssh", "-o", "RemoteCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"git", "-x", NULL, EO_NEXT},
+	{"xterm", "-e", NULL, EO_NEXT},
+};
+
+/* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
+static bool take_prefix(struct wv *v, const char *strip)
+{
+	size_t k = strlen(strip);
+
+	while (v->n && (v->s[0] == ':' || v->s[0] == ' ') && strip[0] == '!') {
+		v->s++;
+		v->n--;
+	}
+	if (v->n >= k && strncasecmp(v->s, strip, k) == 0) {
+		v->s += k;
+		v->n -= k;
+		return true;
+	}
+	if (strcmp(strip, "shell ") == 0 && v->n && v->s[0] == '!') {
+		v->s++;
+		v->n--;
+		return true;
+	}
+	return false;
+}
+
+static void exec_options(struct cx *x, struct wv *argv, size_t argc,
+			 const char *name, size_t n)
+{
+	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
+		const struct exec_opt *e = &exec_opts[t];
+		if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
+		    memcmp(e->cmd, name, n) != 0)
+			continue;
+		size_t ol = strlen(e->opt);
+		for (size_t i = 1; i < argc; i++) {
+			const struct wv *w = &argv[i];
+			struct wv v;
+			if ((e->how & EO_NEXT) && w->n == ol &&
+			    memcmp(w->s, e->opt, ol) == 0 && i + 1 < argc) {
+				v = argv[++i];
+			} else if ((e->how & EO_EQ) && w->n > ol + 1 &&
+				   memcmp(w->s, e->opt, ol) == 0 && w->s[ol] == '=') {
+				v = *w;
+				v.s += ol + 1;
+				v.n -= ol + 1;
+				v.dyn_at = v.dyn_at > ol + 1 ? v.dyn_at - ol - 1 : 0;
+			} else if ((e->how & EO_GLUED) && w->n > ol &&
+				   memcmp(w->s, e->opt, ol) == 0) {
+				v = *w;
+				v.s += ol;
+				v.n -= ol;
+				v.dyn_at = v.dyn_at > ol ? v.dyn_at - ol : 0;
+			} else {
+				continue;
+			}
+			if (e->strip && !take_prefix(&v, e->strip) &&
+			    (e->how & EO_MUST_STRIP))
+				continue;
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			       "option.exec",
+			       verdict_printf(x->v, "%.*s %s runs a command", (int)n,
+					      name, e->opt));
+			payload_word(x, &v, CORDON_L(NESTED_SHELL),
+				     "a command an option runs");
 		}
 	}
 }
@@ -3201,6 +3337,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	}
 	if (!shellish && !ip && h != h_cat && h != h_echo)
 		feed_stdin(x, redirs, ci);
+	exec_options(x, argv, argc, base, n);
 	secrets_pass(x, argv, argc, ci);
 	cls_apply_table(x, argv, argc);
 	cls_apply_denylist(x, argv, argc);
