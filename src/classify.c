@@ -815,16 +815,38 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				sb_put(b, " ", 1);
 				break;
 			}
-			if (!pt->param_op)
+			if (!pt->param_op) {
 				val = var_lookup(x, pt->s, pt->len, &vl, &known,
 						 &line);
-			else if (pt->sub) {
-				/* ${x:-default}: the default may be what runs */
+			} else if (pt->sub) {
+				/* ${x:-word}, ${x:=word}: unless x is known
+				 * to be set, the word is what the shell
+				 * uses — and the author chooses whether x is
+				 * set. */
 				struct wv sub = cx_eval(x, pt->sub);
-				(void)sub;
+				size_t skip = 0;
+				if (sub.n >= 2 && sub.s[0] == ':' &&
+				    (sub.s[1] == '-' || sub.s[1] == '='))
+					skip = 2;
+				else if (sub.n >= 1 && (sub.s[0] == '-' || sub.s[0] == '='))
+					skip = 1;
+				if (skip) {
+					val = var_lookup(x, pt->s, pt->len, &vl, &known,
+							 &line);
+					if (!(known && val && vl)) {
+						val = sub.s + skip;
+						vl = sub.n - skip;
+						known = wv_static(&sub);
+						line = true;
+					}
+				}
 			}
 			if (line)
 				r->f |= WV_LINEVAR;
+			/* $@ and unquoted expansions split into words */
+			if ((pt->len == 1 && (pt->s[0] == '@' || pt->s[0] == '*')) ||
+			    (!pt->in_dq && known && val && memchr(val, ' ', vl)))
+				r->f |= WV_IFS;
 			if (known && val) {
 				sb_put(b, val, vl);
 			} else {
@@ -1133,6 +1155,61 @@ const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
 	return out;
 }
 
+/* Brace expansion of unquoted static words: {a,b} and pre{a,b}post become
+ * one word per alternative (the first group of a word, up to 16); so
+ * "rm -rf /{etc,boot}" deletes /etc and /boot, and "{rm,-rf,/}" is a
+ * command of three words. */
+static size_t brace_expand(struct cx *x, struct wv **argvp, size_t argc)
+{
+	struct wv *in = *argvp;
+	size_t cap = argc * 16 + 1;
+	struct wv *out = arena_alloc(x->a, cap * sizeof(*out));
+	size_t n = 0;
+
+	if (!out)
+		return argc;
+	for (size_t i = 0; i < argc; i++) {
+		const struct wv *w = &in[i];
+		const char *o = NULL, *c = NULL;
+		if (w->w && !w->w->quoted && wv_static(w)) {
+			o = memchr(w->s, '{', w->n);
+			c = o ? memchr(o, '}', w->n - (size_t)(o - w->s)) : NULL;
+		}
+		if (!o || !c || !memchr(o, ',', (size_t)(c - o))) {
+			out[n++] = *w;
+			continue;
+		}
+		size_t pre = (size_t)(o - w->s), post = w->n - (size_t)(c + 1 - w->s);
+		const char *p = o + 1;
+		for (unsigned alt = 0; p <= c && alt < 16; alt++) {
+			const char *e = p;
+			while (e < c && *e != ',')
+				e++;
+			size_t an = (size_t)(e - p);
+			char *t = arena_alloc_raw(x->a, pre + an + post + 1);
+			if (!t)
+				break;
+			memcpy(t, w->s, pre);
+			memcpy(t + pre, p, an);
+			memcpy(t + pre + an, c + 1, post);
+			t[pre + an + post] = '\0';
+			out[n] = *w;
+			out[n].s = t;
+			out[n].n = pre + an + post;
+			out[n].dyn_at = out[n].n;
+			/* an alternative is a plain word now */
+			out[n].f &= ~WV_GLOB;
+			for (size_t k = 0; k < out[n].n; k++)
+				if (t[k] == '*' || t[k] == '?' || t[k] == '[')
+					out[n].f |= WV_GLOB;
+			n++;
+			p = e + 1;
+		}
+	}
+	*argvp = out;
+	return n;
+}
+
 /* Evaluates the words of a simple command without classifying it. */
 static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
 {
@@ -1146,10 +1223,16 @@ static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
 		return 0;
 	}
 	size_t i = 0;
-	for (const struct sh_word *w = n->words; w; w = w->next)
-		argv[i++] = cx_eval(x, w);
+	bool braces = false;
+	for (const struct sh_word *w = n->words; w; w = w->next) {
+		argv[i] = cx_eval(x, w);
+		if (!w->quoted && wv_static(&argv[i]) && memchr(argv[i].s, '{', argv[i].n) &&
+		    memchr(argv[i].s, ',', argv[i].n))
+			braces = true;
+		i++;
+	}
 	*out = argv;
-	return argc;
+	return braces ? brace_expand(x, out, argc) : argc;
 }
 
 static bool static_output(struct cx *x, const struct sh_node *body,
@@ -1157,6 +1240,12 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 {
 	const struct sh_node *n = body;
 
+	if (n && n->kind == SH_LIST && !n->child) {
+		/* $() prints nothing: r$()m is rm */
+		*out = "";
+		*outn = 0;
+		return true;
+	}
 	if (!n || n->kind != SH_LIST || !n->child || n->child->next)
 		return false;
 	n = n->child;
@@ -1662,6 +1751,26 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 		return 0;
 	default: {
 		unsigned f = walk_compound_words(x, n);
+		/* for v in a b c: the body runs with each value; try the
+		 * first few, then with v unknown */
+		if ((n->kind == SH_FOR || n->kind == SH_SELECT) && n->name &&
+		    n->words && x->nvars + 1 < CX_MAX_VARS) {
+			unsigned tried = 0;
+			for (const struct sh_word *w = n->words; w && tried < 8;
+			     w = w->next, tried++) {
+				struct wv v = cx_eval(x, w);
+				if (!wv_static(&v))
+					continue;
+				unsigned k = x->nvars++;
+				x->vars[k].name = n->name;
+				x->vars[k].nlen = n->name_len;
+				x->vars[k].val = v.s;
+				x->vars[k].vlen = v.n;
+				for (const struct sh_node *c = n->child; c; c = c->next)
+					f |= walk(x, c);
+				x->nvars = k;
+			}
+		}
 		for (const struct sh_node *c = n->child; c; c = c->next)
 			f |= walk(x, c);
 		ci->f = f;

@@ -858,6 +858,36 @@ static bool procsub_payload(struct cx *x, const struct wv *w)
 	return true;
 }
 
+static void bind_var(struct cx *x, const char *name, const char *val,
+		     size_t vn, bool known)
+{
+	if (x->nvars >= CX_MAX_VARS)
+		return;
+	unsigned k = x->nvars++;
+	x->vars[k].name = name;
+	x->vars[k].nlen = strlen(name);
+	x->vars[k].val = known ? val : NULL;
+	x->vars[k].vlen = vn;
+}
+
+/* $0 … $9, $@ and $* from argv[from..argc). */
+static void bind_positional(struct cx *x, struct wv *argv, size_t from,
+			    size_t argc)
+{
+	static const char *const digits[] = {"0", "1", "2", "3", "4",
+					     "5", "6", "7", "8", "9"};
+	if (from >= argc)
+		return;
+	for (size_t k = 0; k < 10 && from + k < argc; k++)
+		bind_var(x, digits[k], argv[from + k].s, argv[from + k].n,
+			 wv_static(&argv[from + k]));
+	size_t jn;
+	bool dyn;
+	const char *j = join(x, argv, from + 1, argc, &jn, &dyn);
+	bind_var(x, "@", j, jn, !dyn);
+	bind_var(x, "*", j, jn, !dyn);
+}
+
 static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -909,9 +939,15 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 	judge_redirs(x, redirs, ci, true);
 	if (has_c) {
 		ci->f |= CI_EXEC_ARGS;
-		if (i < argc)
+		if (i < argc) {
+			/* sh -c 'CMD' $0 $1 …: the payload sees them as
+			 * positional parameters ("$@" runs them) */
+			unsigned saved = x->nvars;
+			bind_positional(x, argv, i + 1, argc);
 			payload_word(x, &argv[i], CORDON_L(NESTED_SHELL),
 				     "the command given to a shell");
+			x->nvars = saved;
+		}
 		return;
 	}
 	if (i < argc && !read_stdin) {
