@@ -50,6 +50,19 @@ static bool long_opt(const struct wv *w, const char *name, const char **val,
 	return true;
 }
 
+/* GNU getopt takes any unambiguous prefix of a long option: "--rec" is
+ * "--recursive". min is the shortest prefix accepted (with the dashes). */
+static bool long_abbrev(const struct wv *w, const char *opt, size_t min)
+{
+	size_t n = w->n;
+	const char *eq = memchr(w->s, '=', w->n);
+
+	if (eq)
+		n = (size_t)(eq - w->s);
+	return wv_static(w) && n >= min && n <= strlen(opt) &&
+	       memcmp(w->s, opt, n) == 0;
+}
+
 /* Is short flag c in the cluster w ("-rf")? Only for clusters of letters. */
 static bool cluster_has(const struct wv *w, char c)
 {
@@ -724,6 +737,38 @@ static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 	return NULL;
 }
 
+/* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
+ * DIR, so its relative paths are judged from there. */
+static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
+			  struct wv *argv, size_t argc)
+{
+	for (size_t k = 1; k < argc && is_opt(&argv[k]); k++) {
+		const struct wv *w = &argv[k];
+		const char *val = NULL;
+		size_t vn = 0;
+		struct wv d;
+		if ((wv_is(w, "-D") || wv_is(w, "--chdir") || wv_is(w, "-w") ||
+		     wv_is(w, "--wd")) && k + 1 < argc &&
+		    (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "unshare") == 0 ||
+		     strcmp(wr->name, "nsenter") == 0)) {
+			d = argv[k + 1];
+		} else if (long_opt(w, "--chdir", &val, &vn) && val) {
+			d = cx_lit(val, vn);
+		} else if (long_opt(w, "--wd", &val, &vn) && val) {
+			d = cx_lit(val, vn);
+		} else {
+			continue;
+		}
+		if (!wv_static(&d)) {
+			x->pc.cwd = "/nonexistent-cwd";
+			continue;
+		}
+		const char *abs = cx_abs(x, &d);
+		if (abs)
+			x->pc.cwd = abs;
+	}
+}
+
 static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -749,6 +794,8 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 				return;
 			}
 	}
+	const char *cwd_before = x->pc.cwd;
+	wrapper_chdir(x, wr, argv, argc);
 	i = skip_options(argv, argc, i, wr->short_arg, wr->long_arg);
 	for (unsigned s = 0; s < wr->skip && i < argc; s++)
 		i++;
@@ -767,6 +814,7 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		       "privilege.shell", "runs through a shell as another user");
 	}
 	cx_command(x, argv + i, argc - i, redirs, ci);
+	x->pc.cwd = cwd_before;
 }
 
 static void h_env(struct cx *x, struct wv *argv, size_t argc,
@@ -799,8 +847,25 @@ static void h_env(struct cx *x, struct wv *argv, size_t argc,
 			payload_word(x, &t, 0, "the command line given to env -S");
 			return;
 		}
-		if (wv_is(w, "-u") || wv_is(w, "-C") || wv_is(w, "--unset") ||
-		    wv_is(w, "--chdir")) {
+		if ((wv_is(w, "-C") || wv_is(w, "--chdir")) && i + 1 < argc) {
+			/* the command runs there */
+			const char *abs = wv_static(&argv[i + 1])
+						  ? cx_abs(x, &argv[i + 1])
+						  : "/nonexistent-cwd";
+			if (abs)
+				x->pc.cwd = abs;
+			i += 2;
+			continue;
+		}
+		if (long_opt(w, "--chdir", &val, &vn) && val) {
+			struct wv d = cx_lit(val, vn);
+			const char *abs = cx_abs(x, &d);
+			if (abs)
+				x->pc.cwd = abs;
+			i++;
+			continue;
+		}
+		if (wv_is(w, "-u") || wv_is(w, "--unset")) {
 			i += 2;
 			continue;
 		}
@@ -950,6 +1015,9 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		}
 		return;
 	}
+	if (i < argc && (wv_is(&argv[i], "/dev/stdin") || wv_is(&argv[i], "/dev/fd/0") ||
+			 wv_is(&argv[i], "/proc/self/fd/0")))
+		read_stdin = true;
 	if (i < argc && !read_stdin) {
 		ci->f |= CI_EXEC_ARGS;
 		if (procsub_payload(x, &argv[i]))
@@ -1940,11 +2008,11 @@ static void h_rm(struct cx *x, struct wv *argv, size_t argc,
 			dashdash = true;
 			continue;
 		}
-		if (long_opt(w, "--recursive", NULL, NULL))
+		if (long_abbrev(w, "--recursive", 5))
 			rec = true;
-		else if (long_opt(w, "--force", NULL, NULL))
+		else if (long_abbrev(w, "--force", 3))
 			force = true;
-		else if (long_opt(w, "--no-preserve-root", NULL, NULL))
+		else if (long_abbrev(w, "--no-preserve-root", 6))
 			cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(ROOT_PATH) |
 			       CORDON_L(DELETE_RECURSIVE), "rm.no-preserve-root",
 			       "turns off rm's protection of /");
@@ -3273,7 +3341,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	else if (name->f & WV_LINEVAR)
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "dynamic-command.var", "the command name comes from variables");
-	if (!wv_static(name) && !(name->f & WV_DECODED)) {
+	if ((!wv_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "dynamic-command", "the command name is decided at run time");
 		/* An unknown command aimed at a protected place is judged by
