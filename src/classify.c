@@ -1210,6 +1210,110 @@ static size_t brace_expand(struct cx *x, struct wv **argvp, size_t argc)
 	return n;
 }
 
+static bool hex_decode(struct cx *x, const char *s, size_t n, const char **out,
+		       size_t *outn)
+{
+	char *d = arena_alloc_raw(x->a, n / 2 + 1);
+	size_t o = 0;
+	int hi = -1;
+
+	if (!d)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+		if (c == ' ' || c == '\n' || c == '\r')
+			continue;
+		if (!isxdigit(c))
+			return false;
+		int v = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			d[o++] = (char)(hi * 16 + v);
+			hi = -1;
+		}
+	}
+	d[o] = '\0';
+	*out = d;
+	*outn = o;
+	return true;
+}
+
+/* tr's SET: a-z ranges and the common escapes, expanded into out. */
+static size_t tr_set(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\\' && i + 1 < n) {
+			char e = s[++i];
+			c = e == 'n' ? '\n' : e == 't' ? '\t' : (unsigned char)e;
+		}
+		if (i + 2 < n && s[i + 1] == '-') {
+			unsigned char to = (unsigned char)s[i + 2];
+			for (unsigned v = c; v <= to && o < cap; v++)
+				out[o++] = (unsigned char)v;
+			i += 2;
+			continue;
+		}
+		out[o++] = c;
+	}
+	return o;
+}
+
+bool cx_transform(struct cx *x, const struct cinfo *ci, const char *in,
+		  size_t n, const char **out, size_t *outn)
+{
+	switch (ci->xf) {
+	case XF_BASE64:
+		return b64_decode(x, in, n, out, outn);
+	case XF_HEX:
+		return hex_decode(x, in, n, out, outn);
+	case XF_REV: {
+		/* rev reverses each line */
+		char *d = arena_alloc_raw(x->a, n + 1);
+		if (!d)
+			return false;
+		size_t ls = 0;
+		for (size_t i = 0; i <= n; i++) {
+			if (i == n || in[i] == '\n') {
+				for (size_t k = ls; k < i; k++)
+					d[k] = in[i - 1 - (k - ls)];
+				if (i < n)
+					d[i] = '\n';
+				ls = i + 1;
+			}
+		}
+		d[n] = '\0';
+		*out = d;
+		*outn = n;
+		return true;
+	}
+	case XF_TR: {
+		unsigned char a[256], b[256], map[256];
+		size_t an = tr_set(ci->tr1, ci->tr1n, a, sizeof(a));
+		size_t bn = tr_set(ci->tr2, ci->tr2n, b, sizeof(b));
+		char *d = arena_alloc_raw(x->a, n + 1);
+		if (!d || !an || !bn)
+			return false;
+		for (unsigned v = 0; v < 256; v++)
+			map[v] = (unsigned char)v;
+		for (size_t i = 0; i < an; i++)
+			map[a[i]] = b[i < bn ? i : bn - 1];
+		for (size_t i = 0; i < n; i++)
+			d[i] = (char)map[(unsigned char)in[i]];
+		d[n] = '\0';
+		*out = d;
+		*outn = n;
+		return true;
+	}
+	case XF_NONE:
+		break;
+	}
+	return false;
+}
+
 /* Evaluates the words of a simple command without classifying it. */
 static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
 {
@@ -1655,24 +1759,27 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 	size_t tlen = 0;
 	bool decoded = false;
 
+	/* Follow the text down the pipe: echo/printf/here-strings make it,
+	 * filters (base64 -d, xxd -r, rev, tr) change it. */
 	for (size_t i = 0; i + 1 < k; i++) {
 		before |= cis[i].f;
 		if (cis[i].f & CI_TEXT) {
 			text = cis[i].text;
 			tlen = cis[i].tlen;
 			decoded = false;
-		} else if ((cis[i].f & CI_DECODE) && text) {
+		} else if (!cis[i].xf) {
+			text = NULL;
+		}
+		if (cis[i].xf && text) {
 			const char *o;
 			size_t on;
-			if (b64_decode(x, text, tlen, &o, &on)) {
+			if (cx_transform(x, &cis[i], text, tlen, &o, &on)) {
 				text = o;
 				tlen = on;
 				decoded = true;
 			} else {
 				text = NULL;
 			}
-		} else {
-			text = NULL;
 		}
 	}
 	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {

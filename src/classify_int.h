@@ -91,12 +91,30 @@ struct wv {
 #define CI_IDENTITY (1u << 12)   /* whoami, id, hostname, uname */
 #define CI_EXEC_ARGS (1u << 13)  /* runs its arguments as code (sh -c, eval) */
 
+/* How a filter changes the text that passes through it. */
+enum xform {
+	XF_NONE,
+	XF_BASE64, /* base64 -d, openssl base64 -d */
+	XF_HEX,    /* xxd -r -p */
+	XF_REV,    /* rev */
+	XF_TR,     /* tr SET1 SET2 */
+};
+
 struct cinfo {
 	unsigned f;
 	const char *text; /* CI_TEXT: what it prints */
 	size_t tlen;
 	int lang; /* CI_CODE_STDIN: enum code_lang */
+	enum xform xf;    /* what it does to its input */
+	const char *tr1, *tr2; /* XF_TR: the two sets, as written */
+	size_t tr1n, tr2n;
 };
+
+/* Applies a filter to text (arena result); false when it does not apply
+ * (the text is not base64, say). */
+struct cx;
+bool cx_transform(struct cx *x, const struct cinfo *ci, const char *in,
+		  size_t n, const char **out, size_t *outn);
 
 /* ---- the walk -------------------------------------------------------------- */
 

@@ -2488,17 +2488,51 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
 
+	bool xxd = n == 3 && memcmp(name, "xxd", 3) == 0;
+	bool openssl = n == 7 && memcmp(name, "openssl", 7) == 0;
+	bool b64 = !xxd && !openssl;
+
 	(void)x;
 	(void)redirs;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
+		if (openssl && (wv_is(w, "base64") || wv_is(w, "-base64") || wv_is(w, "-a")))
+			b64 = true;
 		if (cluster_has(w, 'd') || cluster_has(w, 'D') ||
-		    wv_is(w, "--decode") || (cluster_has(w, 'r') && n == 3 &&
-					     memcmp(name, "xxd", 3) == 0))
+		    wv_is(w, "--decode") || (cluster_has(w, 'r') && xxd))
 			ci->f |= CI_DECODE;
 	}
-	if (n == 9 && memcmp(name, "uudecode", 8) == 0)
+	if (n == 8 && memcmp(name, "uudecode", 8) == 0)
 		ci->f |= CI_DECODE;
+	if (ci->f & CI_DECODE)
+		ci->xf = xxd ? XF_HEX : b64 ? XF_BASE64 : XF_NONE;
+}
+
+/* rev and tr SET1 SET2 rewrite text on its way to whatever reads it. */
+static void h_filter(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+
+	(void)x;
+	(void)redirs;
+	if (n == 3 && memcmp(name, "rev", 3) == 0) {
+		if (argc == 1) {
+			ci->xf = XF_REV;
+			ci->f |= CI_DECODE;
+		}
+		return;
+	}
+	if (argc == 3 && wv_static(&argv[1]) && wv_static(&argv[2]) &&
+	    !is_opt(&argv[1])) {
+		ci->xf = XF_TR;
+		ci->tr1 = argv[1].s;
+		ci->tr1n = argv[1].n;
+		ci->tr2 = argv[2].s;
+		ci->tr2n = argv[2].n;
+		ci->f |= CI_DECODE;
+	}
 }
 
 static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
@@ -3116,6 +3150,7 @@ static const struct {
 	H("netcat", h_network),
 	H("nslookup", h_network),
 	H("oc", h_container_exec),
+	H("openssl", h_decode),
 	H("parallel", h_parallel),
 	H("parted", h_disktool),
 	H("partprobe", h_disktool),
@@ -3130,6 +3165,7 @@ static const struct {
 	H("pwsh.exe", h_foreign_shell),
 	H("rbash", h_shell),
 	H("readonly", h_envdump),
+	H("rev", h_filter),
 	H("rg", h_rg),
 	H("rm", h_rm),
 	H("rmdir", h_rm),
@@ -3156,6 +3192,7 @@ static const struct {
 	H("tee", h_tee),
 	H("telnet", h_network),
 	H("toybox", h_busybox),
+	H("tr", h_filter),
 	H("trap", h_trap),
 	H("truncate", h_truncate),
 	H("typeset", h_envdump),
