@@ -790,9 +790,14 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				r->f |= WV_QUOTED;
 			if (!pt->quoted && memchr(pt->s, '*', pt->len))
 				r->f |= WV_GLOB;
-			if (!pt->quoted && (memchr(pt->s, '?', pt->len) ||
-					    memchr(pt->s, '[', pt->len)))
+			if (!pt->quoted && memchr(pt->s, '?', pt->len))
 				r->f |= WV_GLOB;
+			/* "[" alone is the test command; "[ab]" is a glob */
+			if (!pt->quoted) {
+				const char *ob = memchr(pt->s, '[', pt->len);
+				if (ob && memchr(ob, ']', pt->len - (size_t)(ob - pt->s)))
+					r->f |= WV_GLOB;
+			}
 			if (first && b->n == 0 && !pt->quoted && pt->len &&
 			    pt->s[0] == '~') {
 				/* ~ and ~/x: the home directory; ~user stays */
