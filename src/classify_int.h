@@ -139,6 +139,12 @@ struct cx {
 	int tcp_fds[8];       /* fds opened on /dev/tcp by exec */
 	const char *downloads[8]; /* files curl/wget wrote on this line */
 	unsigned ndownloads;
+	struct {
+		const char *path; /* a file written on this line … */
+		const char *text; /* … with this static content */
+		size_t len;
+	} written[8];
+	unsigned nwritten;
 	unsigned ntcp;
 	struct {
 		const char *name;

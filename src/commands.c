@@ -177,14 +177,57 @@ static void note_download(struct cx *x, const struct wv *w)
 		x->downloads[x->ndownloads++] = abs;
 }
 
-/* Running a file that a download on this line wrote runs remote code. */
+/* Remembers a file written on this line with text cordon knows
+ * (echo 'cmd' > x.sh, cat <<EOF > x.sh). */
+static void note_written(struct cx *x, const struct sh_redir *redirs,
+			 const struct cinfo *ci)
+{
+	if (!(ci->f & CI_TEXT) || !ci->text)
+		return;
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		if (r->op != SH_R_OUT && r->op != SH_R_APPEND && r->op != SH_R_CLOBBER &&
+		    r->op != SH_R_ALL && r->op != SH_R_ALL_APPEND)
+			continue;
+		if (r->fd > 1 || x->nwritten >= sizeof(x->written) / sizeof(*x->written))
+			continue;
+		struct wv t = cx_eval(x, r->target);
+		const char *abs = wv_static(&t) ? cx_abs(x, &t) : NULL;
+		if (!abs)
+			continue;
+		x->written[x->nwritten].path = abs;
+		x->written[x->nwritten].text = ci->text;
+		x->written[x->nwritten].len = ci->tlen;
+		x->nwritten++;
+	}
+}
+
+/* Running a file that a download on this line wrote runs remote code;
+ * running one that was written with known text runs that text (lang is
+ * -1 for a shell, else the interpreter's enum code_lang). */
+static void check_downloaded_as(struct cx *x, const struct wv *w, int lang);
+
 static void check_downloaded(struct cx *x, const struct wv *w)
+{
+	check_downloaded_as(x, w, -1);
+}
+
+static void check_downloaded_as(struct cx *x, const struct wv *w, int lang)
 {
 	const char *abs;
 
-	if (!x->ndownloads || !wv_static(w))
+	if ((!x->ndownloads && !x->nwritten) || !wv_static(w))
 		return;
-	(void)cx_path(x, w, &abs);
+	abs = cx_abs(x, w);
+	for (unsigned i = 0; abs && i < x->nwritten; i++)
+		if (strcmp(abs, x->written[i].path) == 0) {
+			if (lang < 0)
+				cx_payload(x, x->written[i].text, x->written[i].len,
+					   CORDON_L(RUNS_SCRIPT),
+					   "a script written on this line");
+			else
+				cx_code(x, lang, x->written[i].text, x->written[i].len);
+			break;
+		}
 	for (unsigned i = 0; abs && i < x->ndownloads; i++)
 		if (strcmp(abs, x->downloads[i]) == 0) {
 			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
@@ -1142,8 +1185,28 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
 	       "runs a command for every input item");
 	if (argc == 1 && argv[0].n && memchr(argv[0].s, ' ', argv[0].n)) {
-		/* one quoted word: a command line */
-		payload_word(x, &argv[0], CORDON_L(BATCH_EXEC),
+		/* one quoted word: a command line, the item where {} is or at
+		 * the end */
+		struct wv line = argv[0];
+		if (item && wv_static(item) && wv_static(&line)) {
+			const char *at = rl ? memmem(line.s, line.n, repl, rl) : NULL;
+			size_t pre = at ? (size_t)(at - line.s) : line.n;
+			size_t post = at ? line.n - pre - rl : 0;
+			char *t = arena_alloc_raw(x->a, line.n + item->n + 2);
+			if (t) {
+				memcpy(t, line.s, pre);
+				size_t o = pre;
+				if (!at)
+					t[o++] = ' ';
+				memcpy(t + o, item->s, item->n);
+				o += item->n;
+				memcpy(t + o, line.s + pre + (at ? rl : 0), post);
+				o += post;
+				t[o] = '\0';
+				line = cx_lit(t, o);
+			}
+		}
+		payload_word(x, &line, CORDON_L(BATCH_EXEC),
 			     "the command line of a batch executor");
 		return;
 	}
@@ -1223,10 +1286,15 @@ static void h_parallel(struct cx *x, struct wv *argv, size_t argc,
 		    wv_is(&argv[end], ":::+") || wv_is(&argv[end], "::::+"))
 			break;
 	if (end == i) {
-		/* no command: every input line is a command */
+		/* no command: every input line, or every ::: argument, is a
+		 * command */
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
 		       "runs every input line as a command");
-		ci->f |= CI_RUNS_STDIN;
+		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
+			payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
+				     "a command run by parallel");
+		if (end >= argc)
+			ci->f |= CI_RUNS_STDIN;
 		return;
 	}
 	bool has_repl = false;
@@ -1341,12 +1409,24 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 				e++;
 			if (e > s) {
 				/* without a test the items are the whole tree,
-				 * root first */
-				if (cap == CORDON_RISK_BLOCKED && roots_to == roots_from + 1)
+				 * root first; with one, some file below the
+				 * root (below / that includes /etc) */
+				if (cap == CORDON_RISK_BLOCKED && roots_to == roots_from + 1) {
 					run_template_item(x, argv + s, e - s, "{}", false,
 							  0, &argv[roots_from]);
-				else
+				} else if (roots_to == roots_from + 1 &&
+					   wv_static(&argv[roots_from])) {
+					const char *abs = cx_abs(x, &argv[roots_from]);
+					const char *item = !abs ? NULL
+						: strcmp(abs, "/") == 0 ? "/etc/x"
+						: verdict_printf(x->v, "%s/x", abs);
+					struct wv it = item ? cx_lit(item, strlen(item))
+							    : cx_unknown();
+					run_template_item(x, argv + s, e - s, "{}", false,
+							  0, &it);
+				} else {
 					run_template(x, argv + s, e - s, "{}", false, 0);
+				}
 			}
 			i = e;
 			continue;
@@ -1832,7 +1912,7 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 	if (code)
 		return;
 	if (i < argc && !wv_is(&argv[i], "-")) {
-		check_downloaded(x, &argv[i]);
+		check_downloaded_as(x, &argv[i], (int)ip->lang);
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.interpreter",
 		       "runs a program file cordon has not read");
@@ -2425,6 +2505,23 @@ static void h_crontab(struct cx *x, struct wv *argv, size_t argc,
 			       "replaces every scheduled job with text from a pipe");
 }
 
+/* at TIME and batch read shell commands on stdin and run them later. */
+static void h_at(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	for (size_t i = 1; i < argc; i++) {
+		if (wv_is(&argv[i], "-l") || wv_is(&argv[i], "-d") ||
+		    wv_is(&argv[i], "-r") || wv_is(&argv[i], "-c"))
+			return; /* list, delete, show: nothing runs */
+		if (wv_is(&argv[i], "-f") && i + 1 < argc) {
+			check_downloaded(x, &argv[i + 1]);
+			return;
+		}
+	}
+	ci->f |= CI_RUNS_STDIN;
+	feed_stdin(x, redirs, ci);
+}
+
 /* cd changes where later relative paths point. */
 static void h_cd(struct cx *x, struct wv *argv, size_t argc,
 		 const struct sh_redir *redirs, struct cinfo *ci)
@@ -2818,6 +2915,30 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 		} else if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'c' && w->s[2] != '-') {
 			t = cx_lit(w->s + 2, w->n - 2);
 			kv = &t;
+		} else if (long_opt(w, "--config-env", NULL, NULL)) {
+			/* the value comes from an environment variable cordon
+			 * cannot see */
+			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+			       "git.config-env", "sets git configuration from the environment");
+			continue;
+		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && wv_static(w)) {
+			/* git's ext transport runs its URL as a command;
+			 * "% " is a space */
+			char *ext = arena_alloc_raw(x->a, w->n);
+			size_t o = 0;
+			for (size_t k = 5; ext && k < w->n; k++) {
+				if (w->s[k] == '%' && k + 1 < w->n) {
+					ext[o++] = w->s[++k];
+					continue;
+				}
+				ext[o++] = w->s[k];
+			}
+			if (ext) {
+				ext[o] = '\0';
+				cx_payload(x, ext, o, CORDON_L(NESTED_SHELL),
+					   "a command git's ext transport runs");
+			}
+			continue;
 		} else if (long_opt(w, "--upload-pack", NULL, NULL) ||
 			   long_opt(w, "--receive-pack", NULL, NULL) ||
 			   long_opt(w, "--exec", NULL, NULL)) {
@@ -3078,11 +3199,13 @@ static const struct {
 	H("7zz", h_archive),
 	H("alias", h_alias),
 	H("ash", h_shell),
+	H("at", h_at),
 	H("awk", h_awk),
 	H("badblocks", h_disktool),
 	H("base64", h_decode),
 	H("basenc", h_decode),
 	H("bash", h_shell),
+	H("batch", h_at),
 	H("blockdev", h_disktool),
 	H("bsdtar", h_archive),
 	H("busybox", h_busybox),
@@ -3479,6 +3602,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	if (!shellish && !ip && h != h_cat && h != h_echo)
 		feed_stdin(x, redirs, ci);
 	exec_options(x, argv, argc, base, n);
+	note_written(x, redirs, ci);
 	secrets_pass(x, argv, argc, ci);
 	cls_apply_table(x, argv, argc);
 	cls_apply_denylist(x, argv, argc);
