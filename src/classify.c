@@ -715,6 +715,26 @@ struct wv cx_unknown(void)
 	return w;
 }
 
+/* A variable whose name says it holds a secret. */
+static bool secret_var_name(const char *s, size_t n)
+{
+	static const char *const parts[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD",
+					    "API_KEY", "APIKEY", "ACCESS_KEY",
+					    "PRIVATE_KEY", "CREDENTIAL"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
+		if (memmem(s, n, parts[i], strlen(parts[i])))
+			return true;
+	return false;
+}
+
+static bool var_is_secret(struct cx *x, const char *name, size_t n)
+{
+	for (unsigned i = x->nvars; i-- > 0;)
+		if (x->vars[i].nlen == n && memcmp(x->vars[i].name, name, n) == 0)
+			return x->vars[i].secret;
+	return secret_var_name(name, n);
+}
+
 static const char *var_lookup(struct cx *x, const char *name, size_t n,
 			      size_t *vlen, bool *known, bool *line)
 {
@@ -848,6 +868,8 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			}
 			if (line)
 				r->f |= WV_LINEVAR;
+			if (pt->len && var_is_secret(x, pt->s, pt->len))
+				r->f |= WV_SECRET;
 			/* $@ and unquoted expansions split into words */
 			if ((pt->len == 1 && (pt->s[0] == '@' || pt->s[0] == '*')) ||
 			    (!pt->in_dq && known && val && memchr(val, ' ', vl)))
@@ -981,7 +1003,10 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 					       pt->kind == SH_WP_PROCSUB_OUT
 				       ? "runs a process substitution"
 				       : "runs a command substitution");
-			f |= walk(x, pt->body);
+			unsigned bf = walk(x, pt->body);
+			if (pt->kind == SH_WP_PROCSUB_OUT)
+				x->pso |= bf;
+			f |= bf;
 		}
 	}
 	return f;
@@ -1512,6 +1537,7 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 		return;
 	unsigned k = x->nvars++;
 	x->vars[k].name = pt->s;
+	x->vars[k].secret = false;
 	x->vars[k].nlen = nlen;
 	if (append || !wv_static(&val)) {
 		x->vars[k].val = NULL;
@@ -1682,13 +1708,22 @@ static void walk_top_items(struct cx *x, const struct sh_node *root);
 
 static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 {
-	unsigned sf = 0;
+	unsigned sf = 0, name_sf = 0;
 
+	x->pso = 0;
 	for (const struct sh_word *w = n->assigns; w; w = w->next) {
-		sf |= walk_part_substs(x, w->parts);
+		unsigned af = walk_part_substs(x, w->parts);
+		sf |= af;
+		unsigned before = x->nvars;
 		cx_assign(x, w);
+		/* x=$(cat ~/.ssh/id_rsa): x now holds a secret */
+		if ((af & (CI_SECRETS | CI_ENVDUMP)) && x->nvars > before)
+			x->vars[x->nvars - 1].secret = true;
 	}
-	sf |= walk_word_substs(x, n->words);
+	if (n->words) {
+		name_sf = walk_part_substs(x, n->words->parts);
+		sf |= name_sf | walk_word_substs(x, n->words->next);
+	}
 	for (const struct sh_redir *r = n->redirs; r; r = r->next) {
 		sf |= walk_word_substs(x, r->target);
 		if (r->body_word)
@@ -1706,7 +1741,21 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 	}
 	/* What the substitutions did matters to the command that uses
 	 * their output (sh -c "$(curl …)", dig $(cat secret).host). */
+	unsigned pso = x->pso;
 	cx_command(x, argv, argc, n->redirs, ci);
+	/* $(curl …) or `curl …` as the command: the download runs */
+	if (name_sf & CI_NETWORK)
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+		       "remote-code.subst-command",
+		       "runs the output of a network download as a command");
+	/* curl … > >(sh), tee >(sh): a shell reads what the command writes */
+	if (pso & (CI_RUNS_STDIN | CI_CODE_STDIN)) {
+		ci->f |= CI_RUNS_STDIN;
+		if (ci->f & CI_NETWORK)
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "remote-code.procsub",
+			       "writes a download into a shell");
+	}
 	if (sf & CI_NETWORK) {
 		if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_EXEC_ARGS))
 			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
@@ -1839,6 +1888,7 @@ static unsigned walk_compound_words(struct cx *x, const struct sh_node *n)
 	if (n->kind == SH_FOR || n->kind == SH_SELECT) {
 		/* the loop variable takes values we do not track */
 		if (n->name && x->nvars < CX_MAX_VARS) {
+			x->vars[x->nvars].secret = (f & (CI_SECRETS | CI_ENVDUMP)) != 0;
 			x->vars[x->nvars].name = n->name;
 			x->vars[x->nvars].nlen = n->name_len;
 			x->vars[x->nvars].val = NULL;
@@ -1875,6 +1925,7 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 					continue;
 				unsigned k = x->nvars++;
 				x->vars[k].name = n->name;
+				x->vars[k].secret = (f & (CI_SECRETS | CI_ENVDUMP)) != 0;
 				x->vars[k].nlen = n->name_len;
 				x->vars[k].val = v.s;
 				x->vars[k].vlen = v.n;

@@ -65,6 +65,8 @@ const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)
 #define WV_DECODED (1u << 7)  /* a substitution was evaluated statically */
 #define WV_TILDE (1u << 8)    /* began with ~ */
 #define WV_ESCAPED (1u << 9)  /* $'…' spelled letters as \x or octal escapes */
+#define WV_SECRET (1u << 10)  /* holds a secret: $AWS_SECRET_ACCESS_KEY, a
+				 variable set from a credential file */
 
 struct wv {
 	const char *s; /* static text; unknown parts contribute nothing */
@@ -90,6 +92,7 @@ struct wv {
 #define CI_SQL_STDIN (1u << 11)  /* a database client reading stdin */
 #define CI_IDENTITY (1u << 12)   /* whoami, id, hostname, uname */
 #define CI_EXEC_ARGS (1u << 13)  /* runs its arguments as code (sh -c, eval) */
+#define CI_STDIN_SECRET (1u << 14) /* its stdin is redirected from a credential */
 
 /* How a filter changes the text that passes through it. */
 enum xform {
@@ -145,12 +148,16 @@ struct cx {
 		size_t len;
 	} written[8];
 	unsigned nwritten;
+	const char *secret_files[8]; /* files that now hold a copy of a secret */
+	unsigned nsecret_files;
+	unsigned pso;         /* what >( … ) bodies of the current command do */
 	unsigned ntcp;
 	struct {
 		const char *name;
 		size_t nlen;
 		const char *val; /* NULL: unknown */
 		size_t vlen;
+		bool secret;     /* set from a credential */
 	} vars[CX_MAX_VARS];
 	unsigned nvars;
 	struct {

@@ -16,6 +16,12 @@
 typedef void handler_fn(struct cx *x, struct wv *argv, size_t argc,
 			const struct sh_redir *redirs, struct cinfo *ci);
 
+struct interp;
+static handler_fn *find_handler(const char *name, size_t n);
+static const struct interp *find_interp(const char *name, size_t n);
+static void h_shell(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
+
 /* ---- small helpers ------------------------------------------------------------ */
 
 static bool is_opt(const struct wv *w)
@@ -312,7 +318,9 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 						      : "the home directory"));
 		break;
 	case PATH_SYSTEM:
-		hit_capped(x, cap, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
+		hit_capped(x, cap,
+			   recursive || core_system(abs) ? CORDON_RISK_BLOCKED
+							 : CORDON_RISK_DESTRUCTIVE,
 		       l, "rm.system",
 		       verdict_printf(x->v, "%s a system path (%s)", verb, abs));
 		break;
@@ -417,8 +425,24 @@ void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 		       "write.persistence",
 		       verdict_printf(x->v, "%s a file that runs later (%s)", how, abs));
 	else if (path_is_secret(abs))
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "write.secrets",
+		cx_hit(x, truncates ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+		       CORDON_L(SECRETS) | (truncates ? CORDON_L(DATA_LOSS) : 0),
+		       "write.secrets",
 		       verdict_printf(x->v, "%s a credential file (%s)", how, abs));
+}
+
+/* A file that now holds a copy of a credential (cp id_rsa /tmp/k,
+ * base64 id_rsa > k.txt): sending it later is sending the secret. */
+static void note_secret_file(struct cx *x, const struct wv *w)
+{
+	const char *abs;
+
+	if (!wv_static(w) ||
+	    x->nsecret_files >= sizeof(x->secret_files) / sizeof(*x->secret_files))
+		return;
+	abs = cx_abs(x, w);
+	if (abs)
+		x->secret_files[x->nsecret_files++] = abs;
 }
 
 /* Credentials named as operands: reading them is worth a look, sending
@@ -449,7 +473,12 @@ static bool operand_secret(struct cx *x, const struct wv *w)
 	struct wv t = cx_lit(s, n);
 	t.f = w->f & WV_TILDE;
 	abs = cx_abs(x, &t);
-	return abs && path_is_secret(abs);
+	if (!abs)
+		return false;
+	for (unsigned i = 0; i < x->nsecret_files; i++)
+		if (strcmp(abs, x->secret_files[i]) == 0)
+			return true;
+	return path_is_secret(abs);
 }
 
 /* Commands that take file names and read the files. A bare word such as
@@ -484,6 +513,42 @@ static bool never_reads(const char *name, size_t n)
 		    memcmp(names[i], name, n) == 0)
 			return true;
 	return false;
+}
+
+/* Secrets on their way out: a secret in an argument ($GITHUB_TOKEN, a
+ * variable read from id_rsa), on stdin, or in a file a network command
+ * sends, and copies of secrets written to files for later. */
+static void secrets_out(struct cx *x, struct wv *argv, size_t argc,
+			const struct sh_redir *redirs, struct cinfo *ci,
+			const char *name, size_t n)
+{
+	bool arg_secret = false;
+
+	for (size_t i = 1; i < argc; i++)
+		if (argv[i].f & WV_SECRET)
+			arg_secret = true;
+	if (n == 3 && memcmp(name, "gpg", 3) == 0)
+		for (size_t i = 1; i < argc; i++)
+			if (long_opt(&argv[i], "--export-secret-keys", NULL, NULL) ||
+			    long_opt(&argv[i], "--export-secret-subkeys", NULL, NULL))
+				arg_secret = true;
+	if (arg_secret) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.arg",
+		       "handles a secret (a token, key or password)");
+		ci->f |= CI_SECRETS;
+	}
+	if ((ci->f & (CI_SECRETS | CI_STDIN_SECRET)) &&
+	    (ci->f & (CI_NETSEND | CI_NETCAT)))
+		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
+		       "exfil.send", "sends a secret over the network");
+	if (ci->f & CI_SECRETS)
+		for (const struct sh_redir *r = redirs; r; r = r->next)
+			if ((r->op == SH_R_OUT || r->op == SH_R_APPEND ||
+			     r->op == SH_R_CLOBBER) && r->fd <= 1) {
+				struct wv t = cx_eval(x, r->target);
+				note_secret_file(x, &t);
+			}
 }
 
 static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
@@ -577,7 +642,7 @@ static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			if (operand_secret(x, &t)) {
 				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 				       "secrets.read", "reads a credential file");
-				ci->f |= CI_SECRETS;
+				ci->f |= CI_SECRETS | CI_STDIN_SECRET;
 			}
 			break;
 		default:
@@ -593,6 +658,11 @@ static void feed_stdin(struct cx *x, const struct sh_redir *redirs,
 	for (const struct sh_redir *r = redirs; r; r = r->next) {
 		if (r->fd > 0)
 			continue;
+		/* bash < <(curl …), sh <<< "$(curl …)": what it reads runs */
+		if ((ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN)) &&
+		    (r->op == SH_R_IN || r->op == SH_R_RDWR || r->op == SH_R_HEREDOC ||
+		     r->op == SH_R_HERESTRING))
+			ci->f |= CI_EXEC_ARGS;
 		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
 			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
 				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
@@ -973,6 +1043,7 @@ static void bind_var(struct cx *x, const char *name, const char *val,
 		return;
 	unsigned k = x->nvars++;
 	x->vars[k].name = name;
+	x->vars[k].secret = false;
 	x->vars[k].nlen = strlen(name);
 	x->vars[k].val = known ? val : NULL;
 	x->vars[k].vlen = vn;
@@ -1256,6 +1327,10 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 	ci->f |= CI_EXEC_ARGS;
 	if (i >= argc)
 		return; /* xargs alone runs echo */
+	size_t bn;
+	const char *b = cmd_base(&argv[i], &bn);
+	if (find_handler(b, bn) == h_shell || find_interp(b, bn))
+		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
 	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
 }
 
@@ -1971,6 +2046,13 @@ static void h_sed(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			continue;
 		}
+		const char *ev;
+		size_t evn;
+		if (long_opt(w, "--expression", &ev, &evn) && ev) {
+			cx_code(x, CODE_SED, ev, evn);
+			script = true;
+			continue;
+		}
 		if (wv_is(w, "-f") || wv_is(w, "--file")) {
 			script = true;
 			i++;
@@ -2246,6 +2328,11 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	cx_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
+	for (size_t k = 0; k < nops && !ln; k++)
+		if (operand_secret(x, &argv[ops[k]])) {
+			note_secret_file(x, target);
+			break;
+		}
 	if (!mv)
 		return;
 	for (size_t k = 0; k < nops; k++) {
@@ -2445,6 +2532,37 @@ static void h_kill(struct cx *x, struct wv *argv, size_t argc,
 /* Partitioning, encryption and block-device tools pointed at a raw disk:
  * even the forms that only read open the disk with a tool that can
  * rewrite it, so every use asks. */
+/* The disk tools' erase forms: like mkfs, they destroy what is on the
+ * disk at once. */
+static bool disk_wipe(struct wv *argv, size_t argc)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+
+	if ((n == 10 && memcmp(name, "blkdiscard", 10) == 0) ||
+	    (n == 6 && memcmp(name, "mkswap", 6) == 0))
+		return true;
+	for (size_t i = 1; i < argc; i++)
+		if (cluster_has(&argv[i], 'n') || wv_is(&argv[i], "--no-act"))
+			return false; /* wipefs -n: only says what it would do */
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (n == 6 && memcmp(name, "wipefs", 6) == 0 &&
+		    (cluster_has(w, 'a') || wv_is(w, "--all") || long_opt(w, "--offset", NULL, NULL)))
+			return true;
+		if (n == 6 && memcmp(name, "sgdisk", 6) == 0 &&
+		    (cluster_has(w, 'Z') || cluster_has(w, 'z') || cluster_has(w, 'o') ||
+		     wv_is(w, "--zap-all") || wv_is(w, "--zap") || wv_is(w, "--clear")))
+			return true;
+		if (n == 6 && memcmp(name, "hdparm", 6) == 0 &&
+		    (long_opt(w, "--security-erase", NULL, NULL) ||
+		     long_opt(w, "--security-erase-enhanced", NULL, NULL) ||
+		     long_opt(w, "--trim-sector-ranges", NULL, NULL)))
+			return true;
+	}
+	return false;
+}
+
 static void h_disktool(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -2459,8 +2577,13 @@ static void h_disktool(struct cx *x, struct wv *argv, size_t argc,
 		    strncmp(x->pc.cwd, "/dev", 4) != 0)
 			continue;
 		if (cx_path(x, &argv[i], &abs) == PATH_DEVICE) {
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
-			       verdict_printf(x->v, "runs a disk tool on %s", abs));
+			if (disk_wipe(argv, argc))
+				cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK) | CORDON_L(DATA_LOSS),
+				       "disk.wipe",
+				       verdict_printf(x->v, "erases the disk %s", abs));
+			else
+				cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
+				       verdict_printf(x->v, "runs a disk tool on %s", abs));
 			return;
 		}
 	}
@@ -2593,6 +2716,8 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
+		if (openssl && (wv_is(w, "s_client") || wv_is(w, "s_server")))
+			ci->f |= CI_NETWORK | CI_NETSEND | CI_NETCAT;
 		if (openssl && (wv_is(w, "base64") || wv_is(w, "-base64") || wv_is(w, "-a")))
 			b64 = true;
 		if (cluster_has(w, 'd') || cluster_has(w, 'D') ||
@@ -2711,7 +2836,12 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		      (n == 4 && memcmp(name, "ncat", 4) == 0) ||
 		      (n == 6 && memcmp(name, "netcat", 6) == 0);
 	bool socat = n == 5 && memcmp(name, "socat", 5) == 0;
-	bool dns = (n == 3 && memcmp(name, "dig", 3) == 0) ||
+	bool dns = (n == 4 && memcmp(name, "ping", 4) == 0) ||
+		   (n == 5 && memcmp(name, "ping6", 5) == 0) ||
+		   (n == 10 && memcmp(name, "traceroute", 10) == 0) ||
+		   (n == 5 && memcmp(name, "drill", 5) == 0) ||
+		   (n == 5 && memcmp(name, "whois", 5) == 0) ||
+		   (n == 3 && memcmp(name, "dig", 3) == 0) ||
 		   (n == 4 && memcmp(name, "host", 4) == 0) ||
 		   (n == 8 && memcmp(name, "nslookup", 8) == 0);
 	bool copy = (n == 3 && memcmp(name, "scp", 3) == 0) ||
@@ -2729,6 +2859,22 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const char *oval;
 		size_t on;
+		/* curl -O URL and wget URL save under the URL's last name */
+		if ((curl || wget) && !is_opt(w) && wv_static(w) &&
+		    (memmem(w->s, w->n, "://", 3) || wget)) {
+			const char *sl = NULL;
+			for (size_t k = 0; k < w->n; k++)
+				if (w->s[k] == '/')
+					sl = w->s + k;
+			if (sl && sl + 1 < w->s + w->n) {
+				size_t bn = (size_t)(w->s + w->n - sl - 1);
+				const char *q = memchr(sl + 1, '?', bn);
+				if (q)
+					bn = (size_t)(q - sl - 1);
+				struct wv t = cx_lit(sl + 1, bn);
+				note_download(x, &t);
+			}
+		}
 		bool out_next = (curl && (wv_is(w, "-o") || wv_is(w, "--output"))) ||
 				(wget && (wv_is(w, "-O") || wv_is(w, "--output-document")));
 		/* a cluster ending in the output option: curl -sLo FILE */
@@ -3206,6 +3352,7 @@ static const struct {
 	H("basenc", h_decode),
 	H("bash", h_shell),
 	H("batch", h_at),
+	H("blkdiscard", h_disktool),
 	H("blockdev", h_disktool),
 	H("bsdtar", h_archive),
 	H("busybox", h_busybox),
@@ -3230,6 +3377,7 @@ static const struct {
 	H("declare", h_envdump),
 	H("dig", h_network),
 	H("docker", h_container_exec),
+	H("drill", h_network),
 	H("echo", h_echo),
 	H("env", h_env),
 	H("eval", h_eval),
@@ -3277,6 +3425,8 @@ static const struct {
 	H("parallel", h_parallel),
 	H("parted", h_disktool),
 	H("partprobe", h_disktool),
+	H("ping", h_network),
+	H("ping6", h_network),
 	H("podman", h_container_exec),
 	H("powershell", h_foreign_shell),
 	H("powershell.exe", h_foreign_shell),
@@ -3316,6 +3466,7 @@ static const struct {
 	H("telnet", h_network),
 	H("toybox", h_busybox),
 	H("tr", h_filter),
+	H("traceroute", h_network),
 	H("trap", h_trap),
 	H("truncate", h_truncate),
 	H("typeset", h_envdump),
@@ -3327,6 +3478,7 @@ static const struct {
 	H("watch", h_watch),
 	H("wget", h_network),
 	H("whoami", h_identity),
+	H("whois", h_network),
 	H("wipefs", h_disktool),
 	H("xargs", h_xargs),
 	H("xxd", h_decode),
@@ -3604,6 +3756,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	exec_options(x, argv, argc, base, n);
 	note_written(x, redirs, ci);
 	secrets_pass(x, argv, argc, ci);
+	secrets_out(x, argv, argc, redirs, ci, base, n);
 	cls_apply_table(x, argv, argc);
 	cls_apply_denylist(x, argv, argc);
 	x->line_ci |= ci->f;
