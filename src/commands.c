@@ -912,6 +912,19 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	i = skip_options(argv, argc, i, wr->short_arg, wr->long_arg);
 	for (unsigned s = 0; s < wr->skip && i < argc; s++)
 		i++;
+	/* sudo NAME=value cmd: the variables are set for cmd */
+	while (i < argc && argv[i].w && wv_static(&argv[i]) && argv[i].n &&
+	       (isalpha((unsigned char)argv[i].s[0]) || argv[i].s[0] == '_') &&
+	       memchr(argv[i].s, '=', argv[i].n)) {
+		size_t k = 0;
+		while (k < argv[i].n && (isalnum((unsigned char)argv[i].s[k]) ||
+					 argv[i].s[k] == '_'))
+			k++;
+		if (k >= argv[i].n || argv[i].s[k] != '=')
+			break;
+		cx_assign(x, argv[i].w);
+		i++;
+	}
 	if (i >= argc) {
 		judge_redirs(x, redirs, ci, false);
 		if (shell_flag) {
