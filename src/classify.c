@@ -255,6 +255,14 @@ static bool has_flag(struct wv *argv, size_t argc, const char *f, size_t fn)
 		if (w->n >= fn && memcmp(w->s, f, fn) == 0 &&
 		    (w->n == fn || w->s[fn] == '='))
 			return true;
+		/* GNU-style tools accept an unambiguous prefix: git push
+		 * --mirr is --mirror. Five characters at least ("--for"). */
+		if (fn > 2 && f[1] == '-' && w->s[1] == '-' && !memchr(f, '=', fn)) {
+			const char *eq = memchr(w->s, '=', w->n);
+			size_t wn = eq ? (size_t)(eq - w->s) : w->n;
+			if (wn >= 5 && wn < fn && memcmp(w->s, f, wn) == 0)
+				return true;
+		}
 	}
 	return false;
 }
@@ -1085,16 +1093,23 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 		}
 	}
 	size_t fmt_i = i;
+	/* printf FORMAT ARGS: the arguments, roughly where %s or %b stand;
+	 * %b decodes escapes in them. What matters is the text that
+	 * results. */
+	bool pf_args = printf_ && argc > fmt_i + 1;
+	bool pf_b = pf_args && fmt_i < argc &&
+		    memmem(argv[fmt_i].s, argv[fmt_i].n, "%b", 2);
 	for (; i < argc; i++) {
 		if (!wv_static(&argv[i]))
 			return false;
-		if (printf_ && i == fmt_i && argc > fmt_i + 1) {
-			/* printf FORMAT ARGS: put the arguments where %s is,
-			 * roughly; what matters is the text that results. */
+		if (pf_args && i == fmt_i)
+			continue;
+		if (b.n && (!printf_ || pf_args))
+			sb_put(&b, " ", 1);
+		if (pf_args && !pf_b) {
+			sb_put(&b, argv[i].s, argv[i].n);
 			continue;
 		}
-		if (b.n && !printf_)
-			sb_put(&b, " ", 1);
 		const char *s = argv[i].s;
 		size_t n = argv[i].n;
 		for (size_t k = 0; k < n; k++) {
@@ -1160,15 +1175,6 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 				continue;
 			}
 			sb_put(&b, s + k, 1);
-		}
-	}
-	if (printf_ && argc > fmt_i + 1) {
-		for (size_t j = fmt_i + 1; j < argc; j++) {
-			if (!wv_static(&argv[j]))
-				return false;
-			if (b.n)
-				sb_put(&b, " ", 1);
-			sb_put(&b, argv[j].s, argv[j].n);
 		}
 	}
 	*out = b.s ? b.s : "";
@@ -2251,6 +2257,8 @@ static const struct flag_hit code_hits[] = {
 	 "code.exec-dynamic", "inline code runs a command cordon cannot read"},
 	{CODE_F_EVAL, 0, CORDON_RISK_CAUTION, CORDON_L(EVAL),
 	 "code.eval", "inline code evaluates code built at run time"},
+	{CODE_F_EVAL, CODE_F_NETWORK, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+	 "code.fetch-eval", "inline code fetches code from the network and evaluates it"},
 	{CODE_F_DECODE_EXEC, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
 	 "code.decode-exec", "inline code decodes hidden text and runs it"},
 	{CODE_F_DELETE, 0, CORDON_RISK_CAUTION, CORDON_L(DELETE),
