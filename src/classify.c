@@ -1782,6 +1782,32 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 
 static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *ci);
 
+static bool has_async(const struct sh_node *n)
+{
+	for (; n; n = n->next) {
+		if (n->sep == SH_SEP_ASYNC)
+			return true;
+		if (n->kind != SH_FUNC && has_async(n->child))
+			return true;
+	}
+	return false;
+}
+
+/* while true; do … & done (or until false): a loop that never ends and
+ * starts a background job each time round floods the process table. */
+static bool endless_spawn(const struct sh_node *n)
+{
+	const struct sh_node *cond = n->child;
+	const struct sh_node *c = cond && cond->kind == SH_LIST ? cond->child : cond;
+
+	if (!c || c->next || c->kind != SH_SIMPLE || !c->words || c->words->next)
+		return false;
+	bool forever = n->kind == SH_WHILE
+			       ? sh_word_is(c->words, "true") || sh_word_is(c->words, ":")
+			       : sh_word_is(c->words, "false");
+	return forever && cond && has_async(cond->next);
+}
+
 static unsigned walk_pipeline(struct cx *x, const struct sh_node *n, bool top)
 {
 	struct cinfo cis[64];
@@ -1919,6 +1945,10 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 		return 0;
 	default: {
 		unsigned f = walk_compound_words(x, n);
+		if ((n->kind == SH_WHILE || n->kind == SH_UNTIL) && endless_spawn(n))
+			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
+			       "fork-bomb.loop",
+			       "starts background processes in an endless loop");
 		/* for v in a b c: the body runs with each value; try the
 		 * first few, then with v unknown */
 		if ((n->kind == SH_FOR || n->kind == SH_SELECT) && n->name &&

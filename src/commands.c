@@ -1997,8 +1997,19 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 		break;
 	}
 	ci->f |= CI_EXEC_ARGS;
-	if (code)
+	if (code) {
+		/* perl -pi -e CODE FILE…: the files are rewritten */
+		bool inplace = false;
+		for (size_t k = 1; k < argc && k < i; k++)
+			if (is_opt(&argv[k]) && argv[k].s[1] != '-' &&
+			    (ip->lang == CODE_PERL || ip->lang == CODE_RUBY) &&
+			    memchr(argv[k].s, 'i', argv[k].n))
+				inplace = true;
+		for (size_t k = i; inplace && k < argc; k++)
+			if (!is_opt(&argv[k]))
+				cx_write_target(x, &argv[k], false, "edits in place");
 		return;
+	}
 	if (i < argc && !wv_is(&argv[i], "-")) {
 		check_downloaded_as(x, &argv[i], (int)ip->lang);
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
@@ -2807,6 +2818,12 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	if (n == 3 && memcmp(name, "set", 3) == 0) {
+		/* set -- a b c: the positional parameters become a b c */
+		for (size_t i = 1; i < argc; i++)
+			if (is_dashdash(&argv[i])) {
+				bind_positional(x, argv, i, argc);
+				break;
+			}
 		for (size_t i = 1; i + 1 < argc; i++)
 			if (wv_is(&argv[i], "+o") && wv_is(&argv[i + 1], "history"))
 				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),

@@ -191,7 +191,9 @@ int path_runs_later(const struct path_ctx *pc, const char *abs)
 		".bashrc",  ".bash_profile", ".bash_login", ".profile",
 		".zshrc",   ".zshenv",       ".zprofile",   ".zlogin",
 		".kshrc",   ".cshrc",        ".tcshrc",     ".bash_logout",
-		".inputrc", ".xprofile",     ".xinitrc",
+		".inputrc", ".xprofile",     ".xinitrc",    ".vimrc",
+		".exrc",    ".gvimrc",       ".emacs",      ".screenrc",
+		".tmux.conf", ".gitconfig",  ".wgetrc",     ".curlrc",
 	};
 	/* a directory component anywhere in the path: files under it run
 	 * later, or configure what runs */
@@ -215,7 +217,18 @@ int path_runs_later(const struct path_ctx *pc, const char *abs)
 		size_t n = strlen(dirs[i]);
 		if (hit && (dirs[i][n - 1] == '/' || hit[n] == '\0' || hit[n] == '/'))
 			return 2;
+		/* the directory itself: cp x.desktop ~/.config/autostart/ */
+		size_t al = strlen(abs);
+		if (dirs[i][n - 1] == '/' && al >= n - 1 &&
+		    memcmp(abs + al - (n - 1), dirs[i], n - 1) == 0)
+			return 2;
 	}
+	/* Python runs .pth files in site-packages at every start */
+	if (strstr(abs, "/site-packages/") && strlen(b) > 4 &&
+	    strcmp(b + strlen(b) - 4, ".pth") == 0)
+		return 2;
+	if (strstr(abs, "/sitecustomize.py") || strstr(abs, "/usercustomize.py"))
+		return 2;
 	if (strstr(abs, "/.git/config") && (strstr(abs, "/.git/config")[12] == '\0'))
 		return 2;
 	if (strstr(abs, "/.ssh/authorized_keys"))
