@@ -2001,7 +2001,7 @@ static void walk_top(struct cx *x, const struct sh_node *root)
 	walk_top_items(x, root);
 	/* mkfifo + nc + sh on one line: the classic named-pipe reverse shell */
 	if ((x->line_ci & CI_FIFO) && (x->line_ci & CI_NETCAT) &&
-	    (x->line_ci & CI_RUNS_STDIN))
+	    (x->line_ci & (CI_RUNS_STDIN | CI_EXEC_ARGS)))
 		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 		       "reverse-shell.fifo",
 		       "joins a shell and a network connection through a named pipe (reverse shell)");

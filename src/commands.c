@@ -424,11 +424,16 @@ void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
 		       "write.persistence",
 		       verdict_printf(x->v, "%s a file that runs later (%s)", how, abs));
-	else if (path_is_secret(abs))
-		cx_hit(x, truncates ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
-		       CORDON_L(SECRETS) | (truncates ? CORDON_L(DATA_LOSS) : 0),
+	else if (path_is_secret(abs)) {
+		/* replacing a key outside the workspace loses it; a .env
+		 * in the workspace is written from a template every day */
+		bool loses = truncates && pc != PATH_WORKSPACE && pc != PATH_WORKSPACE_ROOT &&
+			     pc != PATH_TMP;
+		cx_hit(x, loses ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+		       CORDON_L(SECRETS) | (loses ? CORDON_L(DATA_LOSS) : 0),
 		       "write.secrets",
 		       verdict_printf(x->v, "%s a credential file (%s)", how, abs));
+	}
 }
 
 /* A file that now holds a copy of a credential (cp id_rsa /tmp/k,
@@ -537,8 +542,9 @@ static void secrets_out(struct cx *x, struct wv *argv, size_t argc,
 		       "handles a secret (a token, key or password)");
 		ci->f |= CI_SECRETS;
 	}
-	if ((ci->f & (CI_SECRETS | CI_STDIN_SECRET)) &&
-	    (ci->f & (CI_NETSEND | CI_NETCAT)))
+	if (((ci->f & (CI_SECRETS | CI_STDIN_SECRET)) &&
+	     (ci->f & (CI_NETSEND | CI_NETCAT))) ||
+	    (arg_secret && (ci->f & CI_NETWORK)))
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
 		       "exfil.send", "sends a secret over the network");
@@ -2669,6 +2675,73 @@ static void h_at(struct cx *x, struct wv *argv, size_t argc,
 	feed_stdin(x, redirs, ci);
 }
 
+/* make runs recipe lines as shell commands: a makefile from a here-doc
+ * (make -f - / -f /dev/stdin) or from --eval is read here. */
+static void h_make(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool stdin_mk = false;
+
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((wv_is(w, "-f") || wv_is(w, "--file") || wv_is(w, "--makefile")) &&
+		    i + 1 < argc &&
+		    (wv_is(&argv[i + 1], "-") || wv_is(&argv[i + 1], "/dev/stdin")))
+			stdin_mk = true;
+		if (long_opt(w, "--eval", &val, &vn) && val) {
+			/* "target: ; recipe" */
+			const char *semi = memchr(val, ';', vn);
+			if (semi)
+				cx_payload(x, semi + 1, vn - (size_t)(semi + 1 - val),
+					   CORDON_L(NESTED_SHELL), "a make recipe");
+		}
+	}
+	for (const struct sh_redir *r = redirs; stdin_mk && r; r = r->next) {
+		size_t n;
+		const char *t;
+		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
+			continue;
+		t = heredoc_text(x, r, &n);
+		for (size_t i = 0; i < n;) {
+			size_t e = i;
+			while (e < n && t[e] != '\n')
+				e++;
+			if (t[i] == '\t' && e > i + 1)
+				cx_payload(x, t + i + 1, e - i - 1, CORDON_L(NESTED_SHELL),
+					   "a make recipe");
+			i = e + 1;
+		}
+	}
+}
+
+/* ansible HOSTS -m shell|command|raw -a CMD runs CMD on every host. */
+static void h_ansible(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	const struct wv *args = NULL;
+	bool shell = true; /* the default module is command */
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i + 1 < argc; i++) {
+		if (wv_is(&argv[i], "-m") || wv_is(&argv[i], "--module-name"))
+			shell = wv_is(&argv[i + 1], "shell") || wv_is(&argv[i + 1], "command") ||
+				wv_is(&argv[i + 1], "raw") ||
+				wv_is(&argv[i + 1], "ansible.builtin.shell") ||
+				wv_is(&argv[i + 1], "ansible.builtin.command");
+		if (wv_is(&argv[i], "-a") || wv_is(&argv[i], "--args"))
+			args = &argv[i + 1];
+	}
+	if (args && shell) {
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.ansible",
+		       "runs a command on every host of an inventory");
+		payload_word(x, args, CORDON_L(REMOTE), "the command ansible runs");
+	}
+}
+
 /* cd changes where later relative paths point. */
 static void h_cd(struct cx *x, struct wv *argv, size_t argc,
 		 const struct sh_redir *redirs, struct cinfo *ci)
@@ -2973,6 +3046,35 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 				remote = true;
 			else if (operand_secret(x, w))
 				secret = true;
+		}
+	}
+	/* rsync --delete makes the destination match the source: what is
+	 * not in the source is deleted there */
+	if (n == 5 && memcmp(name, "rsync", 5) == 0) {
+		bool del = false;
+		const struct wv *dest = NULL;
+		for (size_t i = 1; i < argc; i++) {
+			if (long_opt(&argv[i], "--delete", NULL, NULL) ||
+			    long_abbrev(&argv[i], "--delete-before", 8) ||
+			    long_abbrev(&argv[i], "--delete-after", 8) ||
+			    long_abbrev(&argv[i], "--delete-during", 8) ||
+			    long_abbrev(&argv[i], "--delete-excluded", 8))
+				del = true;
+			if (!is_opt(&argv[i]))
+				dest = &argv[i];
+		}
+		bool dry = false;
+		for (size_t i = 1; i < argc; i++)
+			if (cluster_has(&argv[i], 'n') || wv_is(&argv[i], "--dry-run"))
+				dry = true;
+		if (del && !dry && dest && wv_static(dest) && !memchr(dest->s, ':', dest->n)) {
+			const char *abs;
+			enum path_class pc = cx_path(x, dest, &abs);
+			if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
+			    (pc == PATH_SYSTEM && abs && core_system(abs)))
+				cx_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE_RECURSIVE),
+				       "rsync.delete-system",
+				       verdict_printf(x->v, "rsync --delete can delete everything in %s", abs));
 		}
 	}
 	if (exec && (netcat || tcp))
@@ -3374,6 +3476,7 @@ static const struct {
 	H("7za", h_archive),
 	H("7zz", h_archive),
 	H("alias", h_alias),
+	H("ansible", h_ansible),
 	H("ash", h_shell),
 	H("at", h_at),
 	H("awk", h_awk),
@@ -3419,6 +3522,7 @@ static const struct {
 	H("gawk", h_awk),
 	H("gdisk", h_disktool),
 	H("git", h_git),
+	H("gmake", h_make),
 	H("gsed", h_sed),
 	H("hdparm", h_disktool),
 	H("head", h_cat),
@@ -3434,6 +3538,7 @@ static const struct {
 	H("less", h_cat),
 	H("ln", h_copy),
 	H("local", h_envdump),
+	H("make", h_make),
 	H("mariadb", h_sqlclient),
 	H("mawk", h_awk),
 	H("mkfifo", h_fifo),
