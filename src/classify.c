@@ -777,6 +777,7 @@ struct sb {
 	struct arena *a;
 	char *s;
 	size_t n, cap;
+	bool *oom; /* the verdict's out-of-memory flag */
 };
 
 static void sb_put(struct sb *b, const char *s, size_t n)
@@ -788,8 +789,12 @@ static void sb_put(struct sb *b, const char *s, size_t n)
 		while (cap < b->n + n + 1)
 			cap *= 2;
 		char *m = arena_alloc_raw(b->a, cap);
-		if (!m)
+		if (!m) {
+			/* a word that cannot be built is not judged: the
+			 * whole verdict fails closed */
+			*b->oom = true;
 			return;
+		}
 		if (b->n)
 			memcpy(m, b->s, b->n);
 		b->s = m;
@@ -977,7 +982,7 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 
 struct wv cx_eval(struct cx *x, const struct sh_word *w)
 {
-	struct sb b = {x->a, NULL, 0, 0};
+	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
 	struct wv r = {"", 0, 0, 0, w};
 
 	if (!w)
@@ -1080,7 +1085,7 @@ static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
 static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 		      const char **out, size_t *outn)
 {
-	struct sb b = {x->a, NULL, 0, 0};
+	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
 	size_t i = 1;
 	bool esc = printf_;
 
@@ -1810,18 +1815,23 @@ static bool endless_spawn(const struct sh_node *n)
 
 static unsigned walk_pipeline(struct cx *x, const struct sh_node *n, bool top)
 {
-	struct cinfo cis[64];
+	size_t count = 0;
 	size_t k = 0;
 	unsigned f = 0;
 
+	for (const struct sh_node *c = n->child; c; c = c->next)
+		count++;
+	struct cinfo *cis = arena_alloc(x->a, (count + 1) * sizeof(*cis));
+	if (!cis) {
+		x->v->oom = true;
+		return 0;
+	}
 	for (const struct sh_node *c = n->child; c; c = c->next) {
-		struct cinfo tmp;
-		struct cinfo *ci = k < 64 ? &cis[k] : &tmp;
+		struct cinfo *ci = &cis[k];
 		if (top)
 			begin_segment(x);
 		f |= walk_node(x, c, ci);
-		if (k < 64)
-			k++;
+		k++;
 		if (top) {
 			/* pipe findings land on the consumer's segment */
 			pipeline_rules(x, cis, k);
@@ -2039,8 +2049,9 @@ static void user_rule_hit(void *ud, const struct urule_match *m)
 /* Spans of the source that hold code even inside quotes (command names)
  * and spans that hold only data (here-doc bodies). */
 struct spans {
-	size_t keep[32][2];
+	size_t keep[128][2];
 	unsigned nkeep;
+	bool overflow; /* more command names than keep holds */
 	size_t data[16][2];
 	unsigned ndata;
 };
@@ -2065,7 +2076,10 @@ static void spans_node(const struct sh_node *n, const char *base, size_t len,
 {
 	for (; n; n = n->next) {
 		if (n->kind == SH_SIMPLE && n->words && n->words->raw >= base &&
-		    n->words->raw < base + len && sp->nkeep < 32) {
+		    n->words->raw < base + len && sp->nkeep >= 128)
+			sp->overflow = true;
+		if (n->kind == SH_SIMPLE && n->words && n->words->raw >= base &&
+		    n->words->raw < base + len && sp->nkeep < 128) {
 			size_t o = (size_t)(n->words->raw - base);
 			sp->keep[sp->nkeep][0] = o;
 			sp->keep[sp->nkeep][1] = o + n->words->raw_len;
@@ -2092,7 +2106,7 @@ static void spans_node(const struct sh_node *n, const char *base, size_t len,
  * command names and substitutions inside double quotes stay: they run.
  * Payloads (sh -c '…') are matched again when they are classified. */
 static char *mask_data(struct cx *x, const char *s, size_t n,
-		       const struct sh_node *root)
+		       const struct sh_node *root, size_t *outn)
 {
 	struct spans sp;
 	char *m = arena_alloc(x->a, n + 1);
@@ -2103,9 +2117,16 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 		return NULL;
 	sp.nkeep = 0;
 	sp.ndata = 0;
+	sp.overflow = false;
 	spans_node(root, s, n, &sp);
 	memcpy(m, s, n);
 	m[n] = '\0';
+	/* too many commands to know which quotes hold names: match the line
+	 * as it is (more hits, never fewer) */
+	if (sp.overflow) {
+		*outn = n;
+		return m;
+	}
 	/* both span lists in source order, walked with the scan */
 	for (unsigned a = 1; a < sp.nkeep; a++)
 		for (unsigned b = a; b > 0 && sp.keep[b - 1][0] > sp.keep[b][0]; b--) {
@@ -2130,6 +2151,11 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 		while (di < sp.ndata && sp.data[di][1] <= i)
 			di++;
 		if (ki < sp.nkeep && i >= sp.keep[ki][0]) {
+			/* a quoted command name ("sh", 'b'ash) is a name:
+			 * its quotes go, so the patterns see sh */
+			for (size_t k = sp.keep[ki][0]; k < sp.keep[ki][1]; k++)
+				if (m[k] == '"' || m[k] == '\'' || m[k] == '\\')
+					m[k] = '\x01';
 			i = sp.keep[ki][1] - 1;
 			continue;
 		}
@@ -2139,8 +2165,23 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 			continue;
 		}
 		char c = s[i];
+		if (q == 'a') {
+			/* $'…': a backslash escapes the next character */
+			if (c == '\\' && i + 1 < n) {
+				m[i] = ' ';
+				m[++i] = ' ';
+			} else if (c == '\'') {
+				q = 0;
+			} else {
+				m[i] = ' ';
+			}
+			continue;
+		}
 		if (q == 0) {
 			if (c == '\\') {
+				i++;
+			} else if (c == '$' && i + 1 < n && s[i + 1] == '\'') {
+				q = 'a';
 				i++;
 			} else if (c == '\'') {
 				q = '\'';
@@ -2168,6 +2209,11 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 			} else if (c == '$' && i + 1 < n && s[i + 1] == '(') {
 				sub = 1;
 				i++;
+			} else if (c == '`') {
+				/* a backquote substitution inside "…" runs */
+				i++;
+				while (i < n && s[i] != '`')
+					i++;
 			} else if (c == '\\' && i + 1 < n) {
 				m[i] = ' ';
 				m[++i] = ' ';
@@ -2176,6 +2222,12 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
 			}
 		}
 	}
+	/* drop the quotes taken out of command names */
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m[i] != '\x01')
+			m[o++] = m[i];
+	*outn = o;
 	return m;
 }
 
@@ -2202,7 +2254,8 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	/* Every built-in pattern needs one of these in the line; a line
 	 * without them cannot match, and most lines are spared the regexes. */
 	bool skip = x->cls->deny_rx_builtin && !deny_trigger(s, n);
-	const char *m = root && !skip ? mask_data(x, s, n, root) : NULL;
+	size_t mn = n;
+	const char *m = root && !skip ? mask_data(x, s, n, root, &mn) : NULL;
 
 	if (!skip && !x->cls->deny_rx && x->cls->deny_rx_builtin &&
 	    cordon_classifier_set_denied_patterns(x->cls, NULL, 0, NULL) != CORDON_OK) {
@@ -2212,7 +2265,7 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 		return;
 	}
 	if (x->cls->deny_rx && !skip)
-		urules_match(x->cls->deny_rx, m ? m : s, n, user_rule_hit, x);
+		urules_match(x->cls->deny_rx, m ? m : s, m ? mn : n, user_rule_hit, x);
 	if (x->cls->user && urules_count(x->cls->user))
 		urules_match(x->cls->user, s, n, user_rule_hit, x);
 }
@@ -2241,11 +2294,17 @@ unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 	enum cordon_risk before = x->v->risk;
 	(void)before;
 	x->depth++;
-	if (sh_parse(x->a, &x->cls->lim, s, n, &res) != CORDON_OK) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(UNPARSED),
-		       "unparsed.payload",
+	enum cordon_err perr = sh_parse(x->a, &x->cls->lim, s, n, &res);
+	if (perr != CORDON_OK) {
+		/* over a limit nothing after the limit was read: refuse, as
+		 * at the top level */
+		cx_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
+		       CORDON_L(UNPARSED),
+		       perr == CORDON_E_PARSE ? "unparsed.payload" : "limit.payload",
 		       verdict_printf(x->v, "a nested command does not parse: %s",
 				      res.err_msg));
+		if (perr == CORDON_E_NOMEM)
+			x->v->oom = true;
 	}
 	match_text_rules_masked(x, s, n, res.root);
 	f = walk(x, res.root);

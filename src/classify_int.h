@@ -151,6 +151,7 @@ struct cx {
 	const char *secret_files[8]; /* files that now hold a copy of a secret */
 	unsigned nsecret_files;
 	unsigned pso;         /* what >( … ) bodies of the current command do */
+	unsigned hops;        /* nested commands_classify calls (wrappers) */
 	unsigned ntcp;
 	struct {
 		const char *name;

@@ -724,22 +724,21 @@ static const struct wrapper wrappers[] = {
 	 "privilege.doas", "runs as another user (doas)"},
 	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"fakeroot", NULL, "lsi", " --lib --faked ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"faketime", NULL, "fm", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"faketime", NULL, "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"firejail", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
 	 NULL, NULL},
 	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"ionice", NULL, "cnpPu", " --class --classdata --pid --pgid --uid ", 0,
 	 CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"ltrace", NULL, "oepsuEaIlnLA", " --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"ltrace", NULL, "aAeFlnopsuwxX", " --output --align --library ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nix-shell", "--run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"npm", "exec", "", " --package --call --workspace ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"nsenter", NULL, "tSGrwe", " --target --setuid --setgid --root --wd --env ",
 	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.nsenter",
 	 "runs inside another process's namespaces"},
-	{"numactl", NULL, "CmNiPp", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"numactl", NULL, "CmNiPp", " --membind --cpunodebind --physcpubind --preferred --interleave ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
@@ -751,7 +750,7 @@ static const struct wrapper wrappers[] = {
 	 "net.proxy-wrapper", "runs through a network proxy"},
 	{"proxychains4", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
 	 "net.proxy-wrapper", "runs through a network proxy"},
-	{"rlwrap", NULL, "aAbcCfFghHiIlmnNopPqrRsStvwWz", " ", 0, CORDON_RISK_SAFE,
+	{"rlwrap", NULL, "bCDefHlMoOpPqsStwz", " --break-chars --command-name --file --history-filename --logfile --prompt-colour --substitute-prompt ", 0, CORDON_RISK_SAFE,
 	 0, NULL, NULL},
 	{"run0", NULL, "uDg", " --user --group --chdir --unit --property --description --slice --setenv ",
 	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
@@ -771,7 +770,7 @@ static const struct wrapper wrappers[] = {
 	{"systemd-run", NULL, "pEu", " --unit --property --description --slice --setenv --uid --gid --working-directory ",
 	 0, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "persistence.systemd-run",
 	 "runs a command as a systemd unit"},
-	{"taskset", NULL, "", " --cpu-list ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
+	{"taskset", NULL, "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"time", NULL, "fo", " --format --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"timeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
 	 NULL, NULL},
@@ -784,7 +783,7 @@ static const struct wrapper wrappers[] = {
 	{"uv", "run", "", " --with --python --project --directory --package --env-file --group --extra ",
 	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"xvfb-run", NULL, "nsfelp", " --server-num --server-args --auth-file --error-file ",
+	{"xvfb-run", NULL, "efnpsw", " --server-num --server-args --auth-file --error-file --xauth-protocol --wait ",
 	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
 };
 
@@ -808,6 +807,14 @@ static size_t skip_options(struct wv *argv, size_t argc, size_t i,
 					key[w->n + 1] = ' ';
 					key[w->n + 2] = '\0';
 					if (strstr(long_arg, key)) {
+						i += 2;
+						continue;
+					}
+					/* getopt_long takes a unique prefix:
+					 * --sig is --signal */
+					key[w->n + 1] = '\0';
+					const char *hit = strstr(long_arg, key);
+					if (hit && w->n >= 4 && !strstr(hit + 1, key)) {
 						i += 2;
 						continue;
 					}
@@ -897,12 +904,15 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
 		cx_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
 	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
-		for (size_t k = 1; k < argc && is_opt(&argv[k]); k++)
+		/* the options end where skip_options says, not at the first
+		 * option's value (sudo -u root -s) */
+		size_t opt_end = skip_options(argv, argc, 1, wr->short_arg, wr->long_arg);
+		for (size_t k = 1; k < opt_end; k++)
 			if (cluster_has(&argv[k], 's') || cluster_has(&argv[k], 'i') ||
 			    long_opt(&argv[k], "--shell", NULL, NULL) ||
 			    long_opt(&argv[k], "--login", NULL, NULL))
 				shell_flag = true;
-		for (size_t k = 1; k < argc && is_opt(&argv[k]); k++)
+		for (size_t k = 1; k < opt_end; k++)
 			if (cluster_has(&argv[k], 'e') ||
 			    long_opt(&argv[k], "--edit", NULL, NULL)) {
 				/* sudoedit: the operands are files it writes */
@@ -977,6 +987,11 @@ static void h_env(struct cx *x, struct wv *argv, size_t argc,
 		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'S') {
 			struct wv t = cx_lit(w->s + 2, w->n - 2);
 			payload_word(x, &t, 0, "the command line given to env -S");
+			return;
+		}
+		/* -iS 'cmd': S at the end of a cluster takes the next word */
+		if (is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'S' && i + 1 < argc) {
+			payload_word(x, &argv[i + 1], 0, "the command line given to env -S");
 			return;
 		}
 		if ((wv_is(w, "-C") || wv_is(w, "--chdir")) && i + 1 < argc) {
@@ -1341,6 +1356,14 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 			i += 2;
 			continue;
 		}
+		if (!memchr(w->s, '=', w->n) &&
+		    (wv_is(w, "--max-procs") || wv_is(w, "--max-args") ||
+		     wv_is(w, "--max-lines") || wv_is(w, "--arg-file") ||
+		     wv_is(w, "--delimiter") || wv_is(w, "--eof") ||
+		     wv_is(w, "--max-chars") || wv_is(w, "--process-slot-var"))) {
+			i += 2;
+			continue;
+		}
 		i++;
 	}
 	ci->f |= CI_EXEC_ARGS;
@@ -1420,6 +1443,8 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 		i++;
 	if (i < argc && wv_is(&argv[i], "-D"))
 		i += 2;
+	while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' && argv[i].s[1] == 'O')
+		i++; /* -O0 … -O3 */
 	roots_from = i;
 	while (i < argc && argv[i].n && argv[i].s[0] != '-' &&
 	       !wv_is(&argv[i], "(") && !wv_is(&argv[i], "!") &&
@@ -1799,6 +1824,18 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 	if (i >= argc)
 		return;
 	i++; /* the host */
+	/* OpenSSH reads options after the host too: ssh host -p 22 cmd */
+	while (i < argc && is_opt(&argv[i]) && !is_dashdash(&argv[i])) {
+		const struct wv *w = &argv[i];
+		bool takes = false;
+		if (w->s[1] != '-')
+			for (size_t k = 1; k < w->n; k++)
+				if (strchr("bcDEeFIiJLlmOopQRSWwBP", w->s[k])) {
+					takes = k + 1 == w->n;
+					break;
+				}
+		i += takes ? 2 : 1;
+	}
 	if (i < argc && is_dashdash(&argv[i]))
 		i++;
 	if (i >= argc) {
@@ -2047,7 +2084,8 @@ static void h_awk(struct cx *x, struct wv *argv, size_t argc,
 			return;
 		}
 		if (wv_is(w, "-F") || wv_is(w, "-v") || wv_is(w, "--assign") ||
-		    wv_is(w, "--field-separator"))
+		    wv_is(w, "--field-separator") || wv_is(w, "-i") ||
+		    wv_is(w, "--include") || wv_is(w, "-l") || wv_is(w, "--load"))
 			i += 2;
 		else if (is_dashdash(w)) {
 			i++;
@@ -2078,6 +2116,11 @@ static void h_sed(struct cx *x, struct wv *argv, size_t argc,
 		}
 		const char *ev;
 		size_t evn;
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'e' && wv_static(w)) {
+			cx_code(x, CODE_SED, w->s + 2, w->n - 2);
+			script = true;
+			continue;
+		}
 		if (long_opt(w, "--expression", &ev, &evn) && ev) {
 			cx_code(x, CODE_SED, ev, evn);
 			script = true;
@@ -3396,6 +3439,8 @@ static const struct exec_opt {
 	{"ssh", "-o", "RemoteCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
 	{"git", "-x", NULL, EO_NEXT},
 	{"xterm", "-e", NULL, EO_NEXT},
+	{"nix-shell", "--run", NULL, EO_NEXT},
+	{"nix-shell", "--command", NULL, EO_NEXT},
 };
 
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
@@ -3752,8 +3797,28 @@ static bool trusted_bin(const struct wv *w)
 	return false;
 }
 
+static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
+				const struct sh_redir *redirs, struct cinfo *ci);
+
+/* Wrappers nest (nohup nohup … rm): each hop is a call, so there is a
+ * ceiling, and going past it fails closed. */
+#define MAX_HOPS 64
+
 void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	if (x->hops >= MAX_HOPS) {
+		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DEPTH_LIMIT), "limit.wrappers",
+		       "wrappers nested deeper than cordon reads");
+		return;
+	}
+	x->hops++;
+	commands_classify_1(x, argv, argc, redirs, ci);
+	x->hops--;
+}
+
+static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
+				const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
 
@@ -3812,8 +3877,12 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	const char *base = cmd_base(name, &n);
-	if (argc == 2 && (wv_is(&argv[1], "--help") || wv_is(&argv[1], "--version")))
+	if (argc == 2 && (wv_is(&argv[1], "--help") || wv_is(&argv[1], "--version"))) {
+		/* prints and exits; what it prints still goes where the
+		 * redirections say */
+		judge_redirs(x, redirs, ci, false);
 		return;
+	}
 	if (cx_script_suffix(base, n) ||
 	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
 	     !find_handler(base, n)))
@@ -3858,8 +3927,10 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
 	if (wr) {
 		h_wrapper(x, wr, argv, argc, redirs, ci);
-		/* the wrapper's own rows (npm exec runs a package) */
+		/* the wrapper's own rows (npm exec runs a package) and deny
+		 * entries (a configured "sudo") */
 		cls_apply_table(x, argv, argc);
+		cls_apply_denylist(x, argv, argc);
 		return;
 	}
 	const struct interp *ip = find_interp(base, n);

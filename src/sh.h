@@ -46,6 +46,7 @@ struct sh_wpart {
 
 struct sh_word {
 	struct sh_wpart *parts;
+	struct sh_wpart *parts_tail; /* the last part, for appending */
 	const char *raw; /* the source text of the word */
 	size_t raw_len;
 	bool quoted;     /* some part of it was quoted or escaped */
@@ -119,6 +120,9 @@ struct sh_node {
 	struct sh_redir *redirs;
 	struct sh_node *child;
 	struct sh_node *next;
+	/* the last element of child, words and assigns, for appending */
+	struct sh_node *child_tail;
+	struct sh_word *words_tail, *assigns_tail;
 };
 
 struct sh_result {

@@ -203,14 +203,15 @@ static struct sh_wpart *word_add(struct parser *p, struct sh_word *w,
 				 enum sh_wpart_kind kind)
 {
 	struct sh_wpart *part = p_alloc(p, sizeof(*part));
-	struct sh_wpart **tail = &w->parts;
 
 	if (!part)
 		return NULL;
 	part->kind = kind;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = part;
+	if (w->parts_tail)
+		w->parts_tail->next = part;
+	else
+		w->parts = part;
+	w->parts_tail = part;
 	return part;
 }
 
@@ -229,17 +230,18 @@ static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 
 	if (n == 0)
 		return;
-	struct sh_wpart *last = w->parts;
-	while (last && last->next)
-		last = last->next;
+	struct sh_wpart *last = w->parts_tail;
 	char *s = arena_strndup(p->a, r->buf + l->mark, n);
 	r->buf_len = l->mark;
 	if (!s) {
 		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
 		return;
 	}
+	/* Join with the previous literal of the same quoting (r''m is one
+	 * part, "rm"), but only while it is short: joining copies, and
+	 * a''a''a… must stay linear. */
 	if (last && last->kind == SH_WP_LIT && last->quoted == l->quoted &&
-	    last->in_dq == l->in_dq) {
+	    last->in_dq == l->in_dq && last->len < 256) {
 		char *m = arena_alloc(p->a, last->len + n + 1);
 		if (!m) {
 			fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
@@ -512,10 +514,34 @@ static void put_utf8(struct parser *p, unsigned long cp)
 static bool read_ansi_c(struct parser *p, struct sh_word *w, struct lit *l)
 {
 	size_t start = p->pos;
+	size_t mark = p->root->buf_len;
 
 	lit_put(p, w, l, "", 0, true, false);
 	p->pos += 2;
+	mark = p->root->buf_len;
+	size_t seen = mark;
 	for (;;) {
+		/* bash ends a $'…' string at a decoded NUL byte: what
+		 * follows in the quotes is not part of the word */
+		const char *z = p->root->buf_len > seen
+					? memchr(p->root->buf + seen, '\0',
+						 p->root->buf_len - seen)
+					: NULL;
+		seen = p->root->buf_len;
+		if (z) {
+			p->root->buf_len = (size_t)(z - p->root->buf);
+			while (ch(p, 0) != -1 && ch(p, 0) != '\'') {
+				if (ch(p, 0) == '\\' && ch(p, 1) != -1)
+					p->pos++;
+				p->pos++;
+			}
+			if (ch(p, 0) == '\'') {
+				p->pos++;
+				return true;
+			}
+			fail(p, CORDON_E_PARSE, start, "unterminated $'");
+			return false;
+		}
 		int c = ch(p, 0);
 		if (c == -1) {
 			fail(p, CORDON_E_PARSE, start, "unterminated $'");
@@ -672,7 +698,18 @@ static bool read_dollar(struct parser *p, struct sh_word *w, bool in_dq)
 		part->s = arena_strndup(p->a, p->src + s, p->pos - s);
 		part->len = p->pos - s;
 		p->pos++;
-		return part->s != NULL;
+		if (!part->s)
+			return false;
+		/* substitutions inside run: $[$(cmd)] */
+		if (part->len) {
+			struct parser sub;
+			sub_init(&sub, p, part->s, part->len);
+			if (!enter(p))
+				return false;
+			part->sub = read_word(&sub, W_HEREDOC);
+			leave(p);
+		}
+		return !failed(p);
 	}
 	size_t ns = p->pos + 1;
 	size_t ne = ns;
@@ -1070,18 +1107,37 @@ static void finish(struct parser *p, struct sh_node *n, size_t start)
 		n->incomplete = true;
 }
 
-static void append(struct sh_node **head, struct sh_node *n)
+static void append_child(struct sh_node *parent, struct sh_node *n)
 {
-	while (*head)
-		head = &(*head)->next;
-	*head = n;
+	if (!n)
+		return;
+	if (parent->child_tail)
+		parent->child_tail->next = n;
+	else
+		parent->child = n;
+	parent->child_tail = n;
 }
 
-static void append_word(struct sh_word **head, struct sh_word *w)
+static void append_words(struct sh_node *parent, struct sh_word *w)
 {
-	while (*head)
-		head = &(*head)->next;
-	*head = w;
+	if (!w)
+		return;
+	if (parent->words_tail)
+		parent->words_tail->next = w;
+	else
+		parent->words = w;
+	parent->words_tail = w;
+}
+
+static void append_assigns(struct sh_node *parent, struct sh_word *w)
+{
+	if (!w)
+		return;
+	if (parent->assigns_tail)
+		parent->assigns_tail->next = w;
+	else
+		parent->assigns = w;
+	parent->assigns_tail = w;
 }
 
 /* ---- redirections -------------------------------------------------------- */
@@ -1279,7 +1335,7 @@ static void parse_array(struct parser *p, struct sh_node *n)
 			fail(p, CORDON_E_PARSE, start, "unterminated array");
 			return;
 		}
-		append_word(&n->assigns, read_word(p, W_NORMAL));
+		append_assigns(n, read_word(p, W_NORMAL));
 	}
 }
 
@@ -1287,7 +1343,7 @@ static struct sh_node *parse_function_body(struct parser *p,
 					   struct sh_node *fn, size_t start)
 {
 	linebreak(p);
-	fn->child = parse_command(p);
+	append_child(fn, parse_command(p));
 	if (!fn->child && !failed(p))
 		fail(p, CORDON_E_PARSE, p->pos, "function without a body");
 	finish(p, fn, start);
@@ -1324,7 +1380,7 @@ static struct sh_node *parse_simple(struct parser *p)
 		if (!w)
 			break;
 		if (!n->words && is_assignment(w)) {
-			append_word(&n->assigns, w);
+			append_assigns(n, w);
 			if (word_ends_with_eq(w) && ch(p, 0) == '(')
 				parse_array(p, n);
 			continue;
@@ -1351,7 +1407,7 @@ static struct sh_node *parse_simple(struct parser *p)
 			}
 			p->pos = save;
 		}
-		append_word(&n->words, w);
+		append_words(n, w);
 		if (n->words != w && word_ends_with_eq(w) && ch(p, 0) == '(' &&
 		    is_assignment(w) && is_declaration(n->words))
 			parse_array(p, n);
@@ -1413,7 +1469,7 @@ static struct sh_node *parse_cond(struct parser *p, size_t start)
 			w->raw_len = oplen;
 			p->pos += oplen;
 			count_token(p);
-			append_word(&n->words, w);
+			append_words(n, w);
 			continue;
 		}
 		struct sh_word *w =
@@ -1425,7 +1481,7 @@ static struct sh_node *parse_cond(struct parser *p, size_t start)
 			break;
 		}
 		regex_next = sh_word_is(w, "=~");
-		append_word(&n->words, w);
+		append_words(n, w);
 	}
 	finish(p, n, start);
 	return n;
@@ -1440,7 +1496,7 @@ static struct sh_node *parse_arith_cmd(struct parser *p, size_t start)
 		return NULL;
 	p->pos += 2;
 	struct sh_word *w = read_word(p, W_ARITH);
-	append_word(&n->words, w);
+	append_words(n, w);
 	if (!failed(p)) {
 		if (ch(p, 0) == ')' && ch(p, 1) == ')')
 			p->pos += 2;
@@ -1458,12 +1514,12 @@ static void parse_do_group(struct parser *p, struct sh_node *n, size_t start,
 	linebreak(p);
 	skip_blanks(p);
 	if (at_word(p, "{")) {
-		append(&n->child, parse_command(p));
+		append_child(n, parse_command(p));
 		return;
 	}
 	if (!expect_word(p, "do", start, construct))
 		return;
-	append(&n->child, parse_list(p, 0));
+	append_child(n, parse_list(p, 0));
 	if (!failed(p))
 		expect_word(p, "done", start, construct);
 }
@@ -1480,7 +1536,7 @@ static struct sh_node *parse_for(struct parser *p, size_t start, bool select)
 	if (!select && ch(p, 0) == '(' && ch(p, 1) == '(') {
 		size_t s = p->pos;
 		p->pos += 2;
-		append_word(&n->words, read_word(p, W_ARITH));
+		append_words(n, read_word(p, W_ARITH));
 		if (!failed(p)) {
 			if (ch(p, 0) == ')' && ch(p, 1) == ')')
 				p->pos += 2;
@@ -1518,7 +1574,7 @@ static struct sh_node *parse_for(struct parser *p, size_t start, bool select)
 					     "unexpected operator in for list");
 					break;
 				}
-				append_word(&n->words, read_word(p, W_NORMAL));
+				append_words(n, read_word(p, W_NORMAL));
 			}
 		}
 		skip_blanks(p);
@@ -1540,7 +1596,7 @@ static struct sh_node *parse_case(struct parser *p, size_t start)
 	p->pos += 4;
 	count_token(p);
 	skip_blanks(p);
-	append_word(&n->words, read_word(p, W_NORMAL));
+	append_words(n, read_word(p, W_NORMAL));
 	linebreak(p);
 	if (!expect_word(p, "in", start, "case")) {
 		finish(p, n, start);
@@ -1568,7 +1624,7 @@ static struct sh_node *parse_case(struct parser *p, size_t start)
 				     "expected a case pattern");
 				break;
 			}
-			append_word(&n->words, read_word(p, W_NORMAL));
+			append_words(n, read_word(p, W_NORMAL));
 			skip_blanks(p);
 			if (failed(p))
 				break;
@@ -1585,7 +1641,7 @@ static struct sh_node *parse_case(struct parser *p, size_t start)
 		}
 		if (failed(p))
 			break;
-		append(&n->child, parse_list(p, ';'));
+		append_child(n, parse_list(p, ';'));
 		if (failed(p))
 			break;
 		skip_blanks(p);
@@ -1611,10 +1667,10 @@ static struct sh_node *parse_if(struct parser *p, size_t start)
 	p->pos += 2;
 	count_token(p);
 	for (;;) {
-		append(&n->child, parse_list(p, 0));
+		append_child(n, parse_list(p, 0));
 		if (!expect_word(p, "then", start, "if"))
 			break;
-		append(&n->child, parse_list(p, 0));
+		append_child(n, parse_list(p, 0));
 		if (failed(p))
 			break;
 		skip_blanks(p);
@@ -1624,7 +1680,7 @@ static struct sh_node *parse_if(struct parser *p, size_t start)
 		}
 		if (at_word(p, "else")) {
 			p->pos += 4;
-			append(&n->child, parse_list(p, 0));
+			append_child(n, parse_list(p, 0));
 		}
 		expect_word(p, "fi", start, "if");
 		break;
@@ -1641,7 +1697,7 @@ static struct sh_node *parse_loop(struct parser *p, size_t start, bool until)
 		return NULL;
 	p->pos += 5;
 	count_token(p);
-	append(&n->child, parse_list(p, 0));
+	append_child(n, parse_list(p, 0));
 	if (!failed(p))
 		parse_do_group(p, n, start, until ? "until" : "while");
 	finish(p, n, start);
@@ -1657,7 +1713,7 @@ static struct sh_node *parse_compound(struct parser *p, enum sh_kind kind,
 		return NULL;
 	p->pos++;
 	count_token(p);
-	n->child = parse_list(p, close == ')' ? ')' : 0);
+	append_child(n, parse_list(p, close == ')' ? ')' : 0));
 	if (!failed(p)) {
 		if (close == ')') {
 			skip_blanks(p);
@@ -1811,7 +1867,7 @@ static struct sh_node *parse_pipeline(struct parser *p)
 	if (!pl)
 		return first;
 	pl->negated = negated;
-	pl->child = first;
+	append_child(pl, first);
 	struct sh_node *last = first;
 	while (!failed(p) && ch(p, 0) == '|' && ch(p, 1) != '|') {
 		bool err = ch(p, 1) == '&';
@@ -1826,7 +1882,7 @@ static struct sh_node *parse_pipeline(struct parser *p)
 			break;
 		}
 		struct sh_node *c = parse_command(p);
-		append(&pl->child, c);
+		append_child(pl, c);
 		if (c)
 			last = c;
 		skip_blanks(p);
@@ -1866,7 +1922,7 @@ static struct sh_node *parse_list(struct parser *p, int want)
 		struct sh_node *item = parse_pipeline(p);
 		if (!item)
 			break;
-		append(&list->child, item);
+		append_child(list, item);
 		if (failed(p))
 			break;
 		skip_blanks(p);

@@ -76,9 +76,16 @@ bool verdict_set_text(struct cordon_verdict *v, const char *s, size_t n)
 	return true;
 }
 
+/* A verdict says why in a few dozen sentences at most: past that, more
+ * reasons add nothing a person reads, and checking each new one against
+ * all the others would make hostile input quadratic. The tier and labels
+ * are never capped. */
+#define MAX_REASONS 64
+#define MAX_RULES 128
+
 void verdict_add_reason(struct cordon_verdict *v, const char *s)
 {
-	if (!s)
+	if (!s || v->nreasons >= MAX_REASONS)
 		return;
 	for (size_t i = 0; i < v->nreasons; i++)
 		if (v->reasons[i] == s || strcmp(v->reasons[i], s) == 0)
@@ -92,7 +99,7 @@ void verdict_add_reason(struct cordon_verdict *v, const char *s)
 
 void verdict_add_rule(struct cordon_verdict *v, const char *id)
 {
-	if (!id)
+	if (!id || v->nrules >= MAX_RULES)
 		return;
 	for (size_t i = 0; i < v->nrules; i++)
 		if (v->rules[i] == id || strcmp(v->rules[i], id) == 0)
