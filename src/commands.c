@@ -3243,21 +3243,34 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 			       "git.config-env", "sets git configuration from the environment");
 			continue;
 		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && wv_static(w)) {
-			/* git's ext transport runs its URL as a command;
-			 * "% " is a space */
-			char *ext = arena_alloc_raw(x->a, w->n);
-			size_t o = 0;
-			for (size_t k = 5; ext && k < w->n; k++) {
-				if (w->s[k] == '%' && k + 1 < w->n) {
-					ext[o++] = w->s[++k];
+			/* git's ext transport runs its URL as a command:
+			 * words split at spaces, "% " is a space inside a
+			 * word, "%%" a percent sign */
+			struct wv *ea = arena_alloc(x->a, (w->n + 1) * sizeof(*ea));
+			char *buf = arena_alloc_raw(x->a, w->n + 1);
+			size_t na = 0, o = 0, start = 0;
+			for (size_t k = 5; ea && buf && k <= w->n; k++) {
+				if (k == w->n || w->s[k] == ' ') {
+					if (o > start) {
+						buf[o] = '\0';
+						ea[na++] = cx_lit(buf + start, o - start);
+						o++;
+						start = o;
+					}
 					continue;
 				}
-				ext[o++] = w->s[k];
+				if (w->s[k] == '%' && k + 1 < w->n) {
+					buf[o++] = w->s[++k];
+					continue;
+				}
+				buf[o++] = w->s[k];
 			}
-			if (ext) {
-				ext[o] = '\0';
-				cx_payload(x, ext, o, CORDON_L(NESTED_SHELL),
-					   "a command git's ext transport runs");
+			if (na) {
+				struct cinfo sub;
+				memset(&sub, 0, sizeof(sub));
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				       "git.ext", "git's ext:: transport runs a command");
+				cx_command(x, ea, na, NULL, &sub);
 			}
 			continue;
 		} else if (long_opt(w, "--upload-pack", NULL, NULL) ||
