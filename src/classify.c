@@ -102,6 +102,7 @@ struct cordon_classifier {
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
+	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -184,6 +185,12 @@ static void fam_fill(struct cordon_classifier *c, const char *s, size_t n,
 	sl->rules[sl->nrules++] = r;
 }
 
+static uint32_t lead_bit(char ch)
+{
+	int c = tolower((unsigned char)ch);
+	return c >= 'a' && c <= 'z' ? UINT32_C(1) << (c - 'a') : UINT32_C(1) << 26;
+}
+
 /* The family index: one hash table of names, each with its rule indices,
  * all indices in one array. Built in two passes, so it allocates twice. */
 static bool build_index(struct cordon_classifier *c)
@@ -213,6 +220,24 @@ static bool build_index(struct cordon_classifier *c)
 		sl->nrules = 0;
 	}
 	each_family(c, fam_fill);
+	/* the first letters a row's first subcommand word can start with,
+	 * so most rows are passed over with one AND */
+	c->sub_lead = calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+			     sizeof(uint32_t));
+	if (!c->sub_lead)
+		return false;
+	for (size_t r = 0; r < cmdtab_rules_count; r++) {
+		const char *a = cmdtab_rules[r].sub;
+		if (!a)
+			continue;
+		while (*a && *a != ' ') {
+			c->sub_lead[r] |= lead_bit(*a);
+			while (*a && *a != ' ' && *a != '|')
+				a++;
+			if (*a == '|')
+				a++;
+		}
+	}
 	return true;
 }
 
@@ -443,29 +468,16 @@ void cls_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		return;
 	size_t ops[64];
 	size_t nops = operands(argv, argc, ops, 64);
-	/* The first three operands, to rule out rows whose subcommand is not
-	 * there before any string work. */
-	char lead[3] = {0, 0, 0};
+	/* The first three operands' first letters, to rule out rows whose
+	 * subcommand is not there before any string work. */
+	uint32_t lead = 0;
 	for (size_t k = 0; k < 3 && k < nops; k++)
-		lead[k] = argv[ops[k]].n ? (char)tolower((unsigned char)argv[ops[k]].s[0]) : 0;
+		if (argv[ops[k]].n)
+			lead |= lead_bit(argv[ops[k]].s[0]);
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
-		if (r->sub) {
-			/* any alternative of the first sub word starting with
-			 * one of the leading operands' first letters? */
-			bool maybe = false;
-			const char *a = r->sub;
-			while (*a && *a != ' ' && !maybe) {
-				char c = (char)tolower((unsigned char)*a);
-				maybe = c == lead[0] || c == lead[1] || c == lead[2];
-				while (*a && *a != ' ' && *a != '|')
-					a++;
-				if (*a == '|')
-					a++;
-			}
-			if (!maybe)
-				continue;
-		}
+		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
+			continue;
 		if (rule_matches(r, argv, argc, ops, nops))
 			cx_hit(x, r->tier, r->labels, r->id, r->reason);
 	}
@@ -2475,6 +2487,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 		return;
 	free(c->fam);
 	free(c->fam_rules);
+	free(c->sub_lead);
 	free(c->deny);
 	urules_free(c->user);
 	urules_free(c->deny_rx);
