@@ -1581,6 +1581,13 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
 		       "changes PATH, which decides what later commands run");
 	assign_runs_later(x, pt->s, nlen, &val);
+	/* x='a[$(cmd)]' runs cmd when $(( x )) evaluates it */
+	if (wv_static(&val) && memmem(val.s, val.n, "[$(", 3)) {
+		const char *o = memmem(val.s, val.n, "[$(", 3);
+		const char *c = memchr(o, ']', val.n - (size_t)(o - val.s));
+		size_t e = c ? (size_t)(c - o) : val.n - (size_t)(o - val.s);
+		cx_payload(x, o + 1, e - 1, 0, "a command in an array subscript");
+	}
 	if ((nlen == 10 && memcmp(pt->s, "LD_PRELOAD", 10) == 0) ||
 	    (nlen == 15 && memcmp(pt->s, "LD_LIBRARY_PATH", 15) == 0))
 		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",

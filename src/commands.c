@@ -2065,6 +2065,52 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 	feed_stdin(x, redirs, ci);
 }
 
+/* awk -v NAME=VALUE: the program sees NAME set before BEGIN. They are
+ * handed to the scanner as a BEGIN block in front of the program, so
+ * system(c) with -v c='rm -rf /' reads the command. */
+static void awk_code(struct cx *x, struct wv *argv, size_t prog)
+{
+	struct sb_local {
+		char *s;
+		size_t n;
+	} b = {NULL, 0};
+	size_t cap = argv[prog].n + 16;
+
+	for (size_t i = 1; i + 1 < prog; i++)
+		if (wv_is(&argv[i], "-v") || wv_is(&argv[i], "--assign"))
+			cap += argv[i + 1].n * 2 + 16;
+	b.s = arena_alloc_raw(x->a, cap);
+	if (!b.s) {
+		x->v->oom = true;
+		return;
+	}
+	for (size_t i = 1; i + 1 < prog; i++) {
+		if (!(wv_is(&argv[i], "-v") || wv_is(&argv[i], "--assign")))
+			continue;
+		const struct wv *a = &argv[i + 1];
+		const char *eq = memchr(a->s, '=', a->n);
+		if (!eq || !wv_static(a))
+			continue;
+		size_t nl = (size_t)(eq - a->s);
+		memcpy(b.s + b.n, "BEGIN{", 6);
+		b.n += 6;
+		memcpy(b.s + b.n, a->s, nl);
+		b.n += nl;
+		memcpy(b.s + b.n, "=\"", 2);
+		b.n += 2;
+		for (const char *c = eq + 1; c < a->s + a->n; c++) {
+			if (*c == '"' || *c == '\\')
+				b.s[b.n++] = '\\';
+			b.s[b.n++] = *c;
+		}
+		memcpy(b.s + b.n, "\"}", 2);
+		b.n += 2;
+	}
+	memcpy(b.s + b.n, argv[prog].s, argv[prog].n);
+	b.n += argv[prog].n;
+	cx_code(x, CODE_AWK, b.s, b.n);
+}
+
 static void h_awk(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -2094,7 +2140,7 @@ static void h_awk(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 	}
 	if (i < argc)
-		cx_code(x, CODE_AWK, argv[i].s, argv[i].n);
+		awk_code(x, argv, i);
 }
 
 static void h_sed(struct cx *x, struct wv *argv, size_t argc,
@@ -2602,6 +2648,37 @@ static void h_kill(struct cx *x, struct wv *argv, size_t argc,
 
 /* ---- small families ------------------------------------------------------------ */
 
+/* Bash evaluates array subscripts in arithmetic contexts (test -v,
+ * declare -i, printf -v, let, (( )), $(( x )) of a variable holding one),
+ * and a $( ) inside a subscript runs: 'a[$(cmd)]' is a command. */
+static void subscript_injection(struct cx *x, const struct wv *w)
+{
+	const char *s = w->s;
+	size_t n = w->n;
+
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (s[i] != '[' || !(s[i + 1] == '`' || (s[i + 1] == '$' && s[i + 2] == '(')))
+			continue;
+		const char *close = memchr(s + i, ']', n - i);
+		size_t e = close ? (size_t)(close - s) : n;
+		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(COMMAND_SUBSTITUTION),
+		       "subscript.exec",
+		       "an array subscript that runs a command when evaluated");
+		cx_payload(x, s + i + 1, e - i - 1, 0, "a command in an array subscript");
+		return;
+	}
+}
+
+static void h_subscripts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++)
+		if (wv_static(&argv[i]))
+			subscript_injection(x, &argv[i]);
+}
+
 /* Partitioning, encryption and block-device tools pointed at a raw disk:
  * even the forms that only read open the disk with a tool that can
  * rewrite it, so every use asks. */
@@ -2837,6 +2914,10 @@ static void h_echo(struct cx *x, struct wv *argv, size_t argc,
 	bool pf = n == 6 && memcmp(name, "printf", 6) == 0;
 
 	(void)redirs;
+	if (pf)
+		for (size_t i = 1; i + 1 < argc; i++)
+			if (wv_is(&argv[i], "-v"))
+				subscript_injection(x, &argv[i + 1]);
 	ci->text = cx_echo_text(x, argv, argc, pf, &ci->tlen);
 	if (ci->text)
 		ci->f |= CI_TEXT;
@@ -2945,6 +3026,9 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
 				       "history.off", "turns shell history off");
 	}
+	for (size_t i = 1; i < argc; i++)
+		if (wv_static(&argv[i]))
+			subscript_injection(x, &argv[i]);
 	/* export/declare/local/readonly NAME=value assign */
 	for (size_t i = 1; i < argc; i++)
 		if (argv[i].w && memchr(argv[i].s, '=', argv[i].n) &&
@@ -3533,6 +3617,7 @@ static const struct {
 	H("7z", h_archive),
 	H("7za", h_archive),
 	H("7zz", h_archive),
+	H("[", h_subscripts),
 	H("alias", h_alias),
 	H("ansible", h_ansible),
 	H("ash", h_shell),
@@ -3594,6 +3679,7 @@ static const struct {
 	H("ksh", h_shell),
 	H("kubectl", h_container_exec),
 	H("less", h_cat),
+	H("let", h_subscripts),
 	H("ln", h_copy),
 	H("local", h_envdump),
 	H("make", h_make),
@@ -3657,6 +3743,7 @@ static const struct {
 	H("tcsh", h_shell),
 	H("tee", h_tee),
 	H("telnet", h_network),
+	H("test", h_subscripts),
 	H("toybox", h_busybox),
 	H("tr", h_filter),
 	H("traceroute", h_network),
