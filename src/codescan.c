@@ -2534,6 +2534,7 @@ static const struct sink sink_tab[] = {
 	{ L_PL, "", "open3", K_EXEC, S_SKIP3, 0 },
 	{ L_PL, "", "open", K_PERLOPEN, 0, 0 },
 	{ L_PL, "", "unlink", K_DEL, D_RM, 0 },
+	{ L_PL, "", "rename", K_WRITE, 0, 0 },
 	{ L_PL, "", "rmdir", K_DEL, D_RMDIR, 0 },
 	{ L_PL, "|File::Path", "rmtree|remove_tree", K_DEL, D_RMRF, 0 },
 	{ L_PL, "", "eval", K_EVAL, E_PERL, 0 },
@@ -2826,9 +2827,11 @@ struct arg {
 	unsigned char dyn; /* not entirely literal */
 	unsigned char qmode; /* A_STR used as a path: Q_ */
 	unsigned char recursive; /* A_OBJ: recursive: true */
+	unsigned char append; /* A_OBJ: flags: 'a…' (node streams, files) */
 	unsigned char single; /* one token */
 	struct tok first;
 	size_t kw, kwn; /* a keyword argument's name in the code */
+	size_t end; /* where the argument ends in the code */
 	struct text x; /* A_STR: the text; A_LIST, A_OBJ: shell words */
 	size_t nel, el1; /* words, and where the second one starts */
 };
@@ -3394,7 +3397,7 @@ static void rd_object(struct rd *r, struct arg *a)
 	a->type = A_OBJ;
 	a->x.off = u->sc->atop;
 	for (;;) {
-		int is_cmd = 0, is_rec = 0;
+		int is_cmd = 0, is_rec = 0, is_flags = 0;
 		rd_next(r, &k);
 		if (k.kind == T_EOF || is_op(&k, "}"))
 			break;
@@ -3406,6 +3409,7 @@ static void rd_object(struct rd *r, struct arg *a)
 			is_cmd = eqw(p, n, "cmd") || eqw(p, n, "args") ||
 				 eqw(p, n, "command");
 			is_rec = eqw(p, n, "recursive");
+			is_flags = eqw(p, n, "flags") || eqw(p, n, "flag");
 		} else if (is_opener(&k)) {
 			rd_balanced(r);
 		}
@@ -3430,6 +3434,12 @@ static void rd_object(struct rd *r, struct arg *a)
 		} else if (is_rec && is_word(u, &v, "true")) {
 			rd_next(r, &v);
 			a->recursive = 1;
+		} else if (is_flags && v.kind == T_STR) {
+			char buf[8];
+			size_t bn = small_decode(u, &v, buf, sizeof(buf));
+			if (bn && buf[0] == 'a')
+				a->append = 1;
+			rd_skip(r);
 		} else {
 			rd_skip(r);
 		}
@@ -3437,8 +3447,8 @@ static void rd_object(struct rd *r, struct arg *a)
 	r->paren = paren;
 }
 
-/* Path('x'), os.path.expanduser('~/x'), glob.glob('*'), shlex.split('…'):
- * a literal wrapped in a call that keeps it readable. */
+/* Path('x'), os.path.expanduser('~/x'), glob.glob('*'), shlex.split('…'),
+ * perl glob "*.txt": a literal wrapped in a call that keeps it readable. */
 static int rd_wrapper(struct rd *r, const struct tok *t0, struct arg *a)
 {
 	static const char *const plain[] = {
@@ -3456,6 +3466,7 @@ static int rd_wrapper(struct rd *r, const struct tok *t0, struct arg *a)
 	struct tok t, s, last = *t0;
 	const char *w;
 	size_t wn;
+	int paren = 1;
 
 	rd_copy(&save, r);
 	for (int k = 0; k < 4; k++) {
@@ -3469,14 +3480,23 @@ static int rd_wrapper(struct rd *r, const struct tok *t0, struct arg *a)
 		last = t;
 	}
 	rd_next(r, &t);
-	if (!is_op(&t, "("))
+	if (u->lang == CODE_PERL && t.kind == T_STR &&
+	    eqw(u->s + last.cs, last.ce - last.cs, "glob")) {
+		/* perl's named unary operator: glob "…" */
+		s = t;
+		paren = 0;
+	} else if (!is_op(&t, "(")) {
 		goto fail;
-	rd_next(r, &s);
+	} else {
+		rd_next(r, &s);
+	}
 	if (s.kind != T_STR || (s.flags & (TF_OPEN | TF_DYN | TF_CONT)))
 		goto fail;
-	rd_next(r, &t);
-	if (!is_op(&t, ")"))
-		goto fail;
+	if (paren) {
+		rd_next(r, &t);
+		if (!is_op(&t, ")"))
+			goto fail;
+	}
 	rd_peek(r, &t);
 	if (!(t.kind == T_EOF || is_comma(&t) || rd_ends(r, &t)))
 		goto fail;
@@ -3620,6 +3640,7 @@ static void args_read(struct rd *r, struct argv *av)
 		if (a->type != A_NONE)
 			av->n++;
 		rd_next(r, &t);
+		a->end = t.s;
 		if (is_comma(&t))
 			continue;
 		if (r->out) {
@@ -3952,6 +3973,60 @@ static void do_del(struct unit *u, const struct sink *k, struct arg *a,
 	sc->atop = mark;
 }
 
+/* A write to a literal path p[0..n) is handed back as the shell
+ * redirection that does the same, ": > 'P'" (": >> 'P'" to append), so the
+ * classifier judges the path with its own rules. CODE_F_WRITE is set either
+ * way. qmode Q_TILDE keeps expanduser's ~ readable; a glob is not a path
+ * to write to, so it is quoted. */
+static void write_path(struct unit *u, const char *p, size_t n, int qmode,
+		       int append)
+{
+	struct scan *sc = u->sc;
+	size_t mark = sc->atop;
+
+	flag(u, CODE_F_WRITE);
+	if (!n)
+		return;
+	if (ar_puts(sc, append ? ": >> " : ": > ") ||
+	    ar_word(sc, p, n, qmode == Q_TILDE ? Q_TILDE : Q_PLAIN)) {
+		sc->atop = mark;
+		return;
+	}
+	hand_back(u, sc->ar + mark, sc->atop - mark);
+	sc->atop = mark;
+}
+
+/* The same for an argument: only a literal one is handed back. */
+static void write_back(struct unit *u, const struct arg *a, int append)
+{
+	flag(u, CODE_F_WRITE);
+	if (arg_lit(a))
+		write_path(u, arg_text(u, a), a->x.n, a->qmode, append);
+}
+
+/* A file mode that adds to a file rather than truncating it: 'a', 'ab',
+ * 'a+', and 'r+' (writes in place). */
+static int mode_appends(const char *p, size_t n)
+{
+	return memchr(p, 'a', n) ||
+	       (memchr(p, 'r', n) && memchr(p, '+', n) && !memchr(p, 'w', n));
+}
+
+/* An open() whose mode argument m is a literal write mode writes to the
+ * path argument f. */
+static void open_write(struct unit *u, const struct arg *f, const struct arg *m)
+{
+	const char *p;
+
+	if (!arg_lit(m) || !is_write_mode(arg_text(u, m), m->x.n))
+		return;
+	p = arg_text(u, m);
+	if (f)
+		write_back(u, f, mode_appends(p, m->x.n));
+	else
+		flag(u, CODE_F_WRITE);
+}
+
 /* Code inside code: eval("…") of a literal is read like the code around
  * it, so what it runs is handed back too. */
 static void subscan(struct unit *u, const char *p, size_t n)
@@ -4076,6 +4151,44 @@ static int std_handle(const struct unit *u, const struct arg *a)
 	return eqw(p, n, "STDIN") || eqw(p, n, "STDOUT") || eqw(p, n, "STDERR");
 }
 
+/* perl open's write modes: '>' and '+>' truncate; '>>', '+>>' and '+<'
+ * write without truncating. The path is the third argument, or follows the
+ * mode in a two-argument open(FH, ">out.txt"). */
+static void perl_open_write(struct unit *u, const struct arg *a, unsigned na,
+			    const char *p, size_t n)
+{
+	size_t k = 0;
+	int plus = 0, app;
+
+	if (n && p[0] == '+') {
+		plus = 1;
+		k = 1;
+	}
+	if (k < n && p[k] == '<' && plus) {
+		app = 1;
+		k++;
+	} else if (k + 1 < n && p[k] == '>' && p[k + 1] == '>') {
+		app = 1;
+		k += 2;
+	} else if (k < n && p[k] == '>') {
+		app = 0;
+		k++;
+	} else {
+		return;
+	}
+	if (na > 2) {
+		write_back(u, &a[2], app);
+		return;
+	}
+	flag(u, CODE_F_WRITE);
+	if (a[1].dyn)
+		return;
+	p += k;
+	n -= k;
+	trim(&p, &n);
+	write_path(u, p, n, Q_PLAIN, app);
+}
+
 /* perl open(FH, "|cmd"), open(FH, "cmd|"), open(FH, '-|', LIST),
  * open(FH, '>', …), open(STDIN, '>&S'). */
 static void do_perlopen(struct unit *u, struct arg *a, unsigned na)
@@ -4124,8 +4237,7 @@ static void do_perlopen(struct unit *u, struct arg *a, unsigned na)
 			sc->fdhint = 1;
 		return;
 	}
-	if (n && (p[0] == '>' || (p[0] == '+' && n > 1)))
-		flag(u, CODE_F_WRITE);
+	perl_open_write(u, a, na, p, n);
 }
 
 /* ruby open("|cmd"), open(url), open(path, 'w'). */
@@ -4150,9 +4262,8 @@ static void do_rubyopen(struct unit *u, struct arg **pa, unsigned np)
 	}
 	if (has_url(p, n))
 		flag(u, CODE_F_NETWORK);
-	if (np > 1 && arg_lit(pa[1]) &&
-	    is_write_mode(arg_text(u, pa[1]), pa[1]->x.n))
-		flag(u, CODE_F_WRITE);
+	if (np > 1)
+		open_write(u, pa[0], pa[1]);
 }
 
 /* The canonical module an identifier names, directly or through an alias. */
@@ -4265,6 +4376,94 @@ fail:
 	flag(u, CODE_F_DELETE);
 }
 
+/* pathlib: Path('P').write_text(…) writes P. */
+static void do_pathwrite(struct unit *u, const struct call *cl)
+{
+	static const char *const ctors[] = {
+		"Path",		 "PosixPath",	"PurePath",
+		"PurePosixPath", "WindowsPath", NULL,
+	};
+	struct scan *sc = u->sc;
+	size_t mark = sc->atop;
+	struct text x;
+
+	flag(u, CODE_F_WRITE);
+	if (!cl->rfn || !cl->rstr || cl->rstr->kind != T_STR ||
+	    (cl->rstr->flags & (TF_DYN | TF_OPEN | TF_CONT)) ||
+	    !in_list(u->s + cl->rfn->cs, cl->rfn->ce - cl->rfn->cs, ctors))
+		return;
+	memset(&x, 0, sizeof(x));
+	x.off = mark;
+	if (text_add(u, cl->rstr, &x) == 0 && !text_is_dyn(&x))
+		write_path(u, sc->ar + x.off, x.n, Q_PLAIN, 0);
+	sc->atop = mark;
+}
+
+/* php file_put_contents(P, data, FILE_APPEND | LOCK_EX): the flags are
+ * read from the code of the arguments after the data. */
+static int php_appends(const struct unit *u, struct arg **pa, unsigned np)
+{
+	static const char fa[] = "FILE_APPEND";
+
+	for (unsigned i = 2; i < np; i++) {
+		size_t b = pa[i]->first.s, e = pa[i]->end;
+		if (e > u->n || e <= b)
+			continue;
+		if (memmem(u->s + b, e - b, fa, sizeof(fa) - 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* A file written by a function known by name: the path is the first
+ * argument (write, truncate), or the second (copy, move, rename: the
+ * destination); append functions, {flag: 'a'} options, mode: 'a' and
+ * FILE_APPEND make it an append. Other writers (symlinks, fwrite on a
+ * handle, copytree) only set CODE_F_WRITE. */
+static void do_write(struct unit *u, const struct call *cl, struct arg *a,
+		     unsigned na)
+{
+	static const char first[] =
+		"write|binwrite|writeFile|writeFileSync|createWriteStream|"
+		"truncate|truncateSync|outputFile|outputFileSync|writeJson|"
+		"writeJsonSync|file_put_contents|output";
+	static const char appends[] = "appendFile|appendFileSync";
+	static const char second[] =
+		"rename|replace|renameSync|move|moveSync|copy|copyfile|copy2|"
+		"copyFile|copyFileSync|cp|cpSync|mv|cp_r|install|"
+		"move_uploaded_file";
+	struct arg *pa[CS_MAX_ARGS], *m;
+	unsigned np = positional(a, na, pa);
+	int ci = u->lang == CODE_PHP, app = 0;
+
+	flag(u, CODE_F_WRITE);
+	if (u->lang == CODE_PYTHON && (eqw(cl->name, cl->nn, "write_text") ||
+				       eqw(cl->name, cl->nn, "write_bytes"))) {
+		do_pathwrite(u, cl);
+		return;
+	}
+	if (name_in(second, cl->name, cl->nn, ci)) {
+		if (np > 1)
+			write_back(u, pa[1], 0);
+		return;
+	}
+	if (name_in(appends, cl->name, cl->nn, ci))
+		app = 1;
+	else if (!name_in(first, cl->name, cl->nn, ci))
+		return;
+	if (!np)
+		return;
+	for (unsigned i = 1; i < np; i++)
+		if (pa[i]->type == A_OBJ && pa[i]->append)
+			app = 1;
+	m = kwarg(u, a, na, "mode|flag|flags");
+	if (arg_lit(m) && mode_appends(arg_text(u, m), m->x.n))
+		app = 1;
+	if (ci && php_appends(u, pa, np))
+		app = 1;
+	write_back(u, pa[0], app);
+}
+
 static void dispatch(struct unit *u, const struct sink *k,
 		     const struct call *cl, struct arg *a, unsigned na, int cut)
 {
@@ -4320,23 +4519,24 @@ static void dispatch(struct unit *u, const struct sink *k,
 				sc->decode = 1;
 		break;
 	case K_WRITE:
-		flag(u, CODE_F_WRITE);
+		do_write(u, cl, a, na);
 		break;
 	case K_OPEN:
 		m = np > 1 ? pa[1] : kwarg(u, a, na, "mode");
-		if (arg_lit(m) && is_write_mode(arg_text(u, m), m->x.n))
-			flag(u, CODE_F_WRITE);
+		open_write(u, np ? pa[0] : kwarg(u, a, na, "file"), m);
 		break;
 	case K_URLFILE:
 		if (np && arg_lit(pa[0]) &&
 		    has_url(arg_text(u, pa[0]), pa[0]->x.n))
 			flag(u, CODE_F_NETWORK);
-		if (eqw_ci(cl->name, cl->nn, "fopen") && np > 1 &&
-		    arg_lit(pa[1]) &&
-		    is_write_mode(arg_text(u, pa[1]), pa[1]->x.n))
-			flag(u, CODE_F_WRITE);
-		if (eqw_ci(cl->name, cl->nn, "copy"))
-			flag(u, CODE_F_WRITE);
+		if (eqw_ci(cl->name, cl->nn, "fopen") && np > 1)
+			open_write(u, pa[0], pa[1]);
+		if (eqw_ci(cl->name, cl->nn, "copy")) {
+			if (np > 1)
+				write_back(u, pa[1], 0);
+			else
+				flag(u, CODE_F_WRITE);
+		}
 		break;
 	case K_ENV_CALL:
 		if (eqw_ci(cl->name, cl->nn, "phpinfo") || na == 0)
@@ -5444,6 +5644,38 @@ static void awk_pipe(struct unit *u)
 	}
 }
 
+/* awk: print … > "file" and >> "file". A literal file name alone is
+ * handed back as ": > 'file'"; the standard streams are not writes. */
+static void awk_redirect(struct unit *u, int append)
+{
+	struct scan *sc = u->sc;
+	struct rd r;
+	struct tok nx, after;
+	struct text x;
+	char buf[16];
+	size_t n = 0, mark = sc->atop;
+
+	rd_init(&r, u);
+	rd_next(&r, &nx);
+	if (nx.kind == T_STR)
+		n = small_decode(u, &nx, buf, sizeof(buf));
+	if (eqw(buf, n, "/dev/stderr") || eqw(buf, n, "/dev/stdout") ||
+	    eqw(buf, n, "/dev/null") || eqw(buf, n, "-"))
+		return;
+	flag(u, CODE_F_WRITE);
+	if (nx.kind != T_STR || (nx.flags & (TF_DYN | TF_OPEN | TF_CONT)))
+		return;
+	rd_peek(&r, &after);
+	if (!(after.kind == T_EOF || (after.flags & TF_NL) ||
+	      is_op(&after, ";") || is_op(&after, "}")))
+		return;
+	memset(&x, 0, sizeof(x));
+	x.off = mark;
+	if (text_add(u, &nx, &x) == 0 && !text_is_dyn(&x))
+		write_path(u, sc->ar + x.off, x.n, Q_PLAIN, append);
+	sc->atop = mark;
+}
+
 static void on_punct(struct unit *u, const struct tok *t)
 {
 	enum code_lang L = u->lang;
@@ -5453,18 +5685,7 @@ static void on_punct(struct unit *u, const struct tok *t)
 			awk_pipe(u);
 		} else if ((is_op(t, ">") || is_op(t, ">>")) && u->in_print &&
 			   u->lx.depth == u->print_depth) {
-			struct rd r;
-			struct tok nx;
-			char buf[16];
-			size_t n = 0;
-			rd_init(&r, u);
-			rd_peek(&r, &nx);
-			if (nx.kind == T_STR)
-				n = small_decode(u, &nx, buf, sizeof(buf));
-			if (!(eqw(buf, n, "/dev/stderr") ||
-			      eqw(buf, n, "/dev/stdout") ||
-			      eqw(buf, n, "/dev/null") || eqw(buf, n, "-")))
-				flag(u, CODE_F_WRITE);
+			awk_redirect(u, is_op(t, ">>"));
 		} else if (is_op(t, ";") || is_op(t, "}") || is_op(t, "{")) {
 			u->in_print = 0;
 		}

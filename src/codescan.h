@@ -44,10 +44,11 @@ enum code_lang {
  * shell_exec, passthru, awk system() / "cmd" | getline / print | "cmd",
  * sed's e command or s///e flag …) calls shell(ud, line, n) with the decoded
  * text (language escapes resolved; a list form ["rm", "-rf", "/"] joined with
- * spaces, each element shell-quoted). File deletions with a literal path are
- * handed back the same way as the equivalent shell command ("rm -rf '/'"
- * for shutil.rmtree('/'), "rm 'x'" for os.remove('x'), fs.rmSync(p,
- * {recursive:true}) -> "rm -rf 'p'"), so paths are judged in one place.
+ * spaces, each element shell-quoted). File deletions and writes with a
+ * literal path are handed back the same way as the equivalent shell
+ * command ("rm -rf '/'" for shutil.rmtree('/'), "rm 'x'" for
+ * os.remove('x'), ": > 'p'" for open('p', 'w'), ": >> 'p'" for an
+ * append), so paths are judged in one place.
  * The pointer passed to shell is valid only during the callback.
  * Returns CODE_F_* flags. */
 unsigned code_scan(enum code_lang lang, const char *code, size_t len,
