@@ -56,6 +56,13 @@ static bool long_opt(const struct wv *w, const char *name, const char **val,
 	return true;
 }
 
+/* Is the command name (name, n) exactly lit? */
+static bool name_is(const char *name, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n == k && memcmp(name, lit, k) == 0;
+}
+
 /* GNU getopt takes any unambiguous prefix of a long option: "--rec" is
  * "--recursive". min is the shortest prefix accepted (with the dashes). */
 static bool long_abbrev(const struct wv *w, const char *opt, size_t min)
@@ -532,7 +539,7 @@ static void secrets_out(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++)
 		if (argv[i].f & WV_SECRET)
 			arg_secret = true;
-	if (n == 3 && memcmp(name, "gpg", 3) == 0)
+	if (name_is(name, n, "gpg"))
 		for (size_t i = 1; i < argc; i++)
 			if (long_opt(&argv[i], "--export-secret-keys", NULL, NULL) ||
 			    long_opt(&argv[i], "--export-secret-subkeys", NULL, NULL))
@@ -564,7 +571,7 @@ static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 	const char *name = cmd_base(&argv[0], &n);
 	bool reader = reads_files(name, n);
 	bool ssh = (n == 3 && (memcmp(name, "ssh", 3) == 0 || memcmp(name, "scp", 3) == 0)) ||
-		   (n == 4 && memcmp(name, "sftp", 4) == 0);
+		   (name_is(name, n, "sftp"));
 
 	if (never_reads(name, n))
 		return;
@@ -1860,8 +1867,8 @@ static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool kube = (n == 7 && memcmp(name, "kubectl", 7) == 0) ||
-		    (n == 1 && name[0] == 'k') || (n == 2 && memcmp(name, "oc", 2) == 0);
+	bool kube = (name_is(name, n, "kubectl")) ||
+		    (n == 1 && name[0] == 'k') || (name_is(name, n, "oc"));
 	size_t i;
 
 	if (kube) {
@@ -2276,8 +2283,8 @@ static void h_rm(struct cx *x, struct wv *argv, size_t argc,
 	bool rec = false, force = false, dashdash = false, any = false;
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool unlink = n == 6 && memcmp(name, "unlink", 6) == 0;
-	bool rmdir = n == 5 && memcmp(name, "rmdir", 5) == 0;
+	bool unlink = name_is(name, n, "unlink");
+	bool rmdir = name_is(name, n, "rmdir");
 
 	(void)redirs;
 	(void)ci;
@@ -2393,8 +2400,8 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool mv = n == 2 && memcmp(name, "mv", 2) == 0;
-	bool ln = n == 2 && memcmp(name, "ln", 2) == 0;
+	bool mv = name_is(name, n, "mv");
+	bool ln = name_is(name, n, "ln");
 	size_t ops[256];
 	size_t nops = 0;
 	const struct wv *target = NULL;
@@ -2525,7 +2532,7 @@ static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool chmod = n == 5 && memcmp(name, "chmod", 5) == 0;
+	bool chmod = name_is(name, n, "chmod");
 	bool rec = false, ref = false, dashdash = false;
 	size_t ops[256], nops = 0;
 
@@ -2689,22 +2696,22 @@ static bool disk_wipe(struct wv *argv, size_t argc)
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
 
-	if ((n == 10 && memcmp(name, "blkdiscard", 10) == 0) ||
-	    (n == 6 && memcmp(name, "mkswap", 6) == 0))
+	if ((name_is(name, n, "blkdiscard")) ||
+	    (name_is(name, n, "mkswap")))
 		return true;
 	for (size_t i = 1; i < argc; i++)
 		if (cluster_has(&argv[i], 'n') || wv_is(&argv[i], "--no-act"))
 			return false; /* wipefs -n: only says what it would do */
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (n == 6 && memcmp(name, "wipefs", 6) == 0 &&
+		if (name_is(name, n, "wipefs") &&
 		    (cluster_has(w, 'a') || wv_is(w, "--all") || long_opt(w, "--offset", NULL, NULL)))
 			return true;
-		if (n == 6 && memcmp(name, "sgdisk", 6) == 0 &&
+		if (name_is(name, n, "sgdisk") &&
 		    (cluster_has(w, 'Z') || cluster_has(w, 'z') || cluster_has(w, 'o') ||
 		     wv_is(w, "--zap-all") || wv_is(w, "--zap") || wv_is(w, "--clear")))
 			return true;
-		if (n == 6 && memcmp(name, "hdparm", 6) == 0 &&
+		if (name_is(name, n, "hdparm") &&
 		    (long_opt(w, "--security-erase", NULL, NULL) ||
 		     long_opt(w, "--security-erase-enhanced", NULL, NULL) ||
 		     long_opt(w, "--trim-sector-ranges", NULL, NULL)))
@@ -2911,7 +2918,7 @@ static void h_echo(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool pf = n == 6 && memcmp(name, "printf", 6) == 0;
+	bool pf = name_is(name, n, "printf");
 
 	(void)redirs;
 	if (pf)
@@ -2929,8 +2936,8 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
 
-	bool xxd = n == 3 && memcmp(name, "xxd", 3) == 0;
-	bool openssl = n == 7 && memcmp(name, "openssl", 7) == 0;
+	bool xxd = name_is(name, n, "xxd");
+	bool openssl = name_is(name, n, "openssl");
 	bool b64 = !xxd && !openssl;
 
 	(void)x;
@@ -2945,7 +2952,7 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 		    wv_is(w, "--decode") || (cluster_has(w, 'r') && xxd))
 			ci->f |= CI_DECODE;
 	}
-	if (n == 8 && memcmp(name, "uudecode", 8) == 0)
+	if (name_is(name, n, "uudecode"))
 		ci->f |= CI_DECODE;
 	if (ci->f & CI_DECODE)
 		ci->xf = xxd ? XF_HEX : b64 ? XF_BASE64 : XF_NONE;
@@ -2960,7 +2967,7 @@ static void h_filter(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)x;
 	(void)redirs;
-	if (n == 3 && memcmp(name, "rev", 3) == 0) {
+	if (name_is(name, n, "rev")) {
 		if (argc == 1) {
 			ci->xf = XF_REV;
 			ci->f |= CI_DECODE;
@@ -2986,7 +2993,7 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 	bool dump = false;
 
 	(void)redirs;
-	if (n == 8 && memcmp(name, "printenv", 8) == 0) {
+	if (name_is(name, n, "printenv")) {
 		dump = true;
 		for (size_t i = 1; i < argc; i++)
 			if (!is_opt(&argv[i])) {
@@ -3007,14 +3014,14 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 			if (wv_is(&argv[i], "-p") || wv_is(&argv[i], "-x"))
 				dump = argc == 2;
 	}
-	if (n == 5 && memcmp(name, "unset", 5) == 0) {
+	if (name_is(name, n, "unset")) {
 		for (size_t i = 1; i < argc; i++)
 			if (wv_is(&argv[i], "HISTFILE"))
 				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
 				       "history.unset", "stops shell history from being saved");
 		return;
 	}
-	if (n == 3 && memcmp(name, "set", 3) == 0) {
+	if (name_is(name, n, "set")) {
 		/* set -- a b c: the positional parameters become a b c */
 		for (size_t i = 1; i < argc; i++)
 			if (is_dashdash(&argv[i])) {
@@ -3060,27 +3067,27 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t n;
 	const char *name = cmd_base(&argv[0], &n);
-	bool curl = n == 4 && memcmp(name, "curl", 4) == 0;
-	bool wget = n == 4 && memcmp(name, "wget", 4) == 0;
-	bool netcat = (n == 2 && memcmp(name, "nc", 2) == 0) ||
-		      (n == 4 && memcmp(name, "ncat", 4) == 0) ||
-		      (n == 6 && memcmp(name, "netcat", 6) == 0);
-	bool socat = n == 5 && memcmp(name, "socat", 5) == 0;
-	bool dns = (n == 4 && memcmp(name, "ping", 4) == 0) ||
-		   (n == 5 && memcmp(name, "ping6", 5) == 0) ||
-		   (n == 10 && memcmp(name, "traceroute", 10) == 0) ||
-		   (n == 5 && memcmp(name, "drill", 5) == 0) ||
-		   (n == 5 && memcmp(name, "whois", 5) == 0) ||
-		   (n == 3 && memcmp(name, "dig", 3) == 0) ||
-		   (n == 4 && memcmp(name, "host", 4) == 0) ||
-		   (n == 8 && memcmp(name, "nslookup", 8) == 0);
-	bool copy = (n == 3 && memcmp(name, "scp", 3) == 0) ||
-		    (n == 5 && memcmp(name, "rsync", 5) == 0) ||
-		    (n == 4 && memcmp(name, "sftp", 4) == 0);
+	bool curl = name_is(name, n, "curl");
+	bool wget = name_is(name, n, "wget");
+	bool netcat = (name_is(name, n, "nc")) ||
+		      (name_is(name, n, "ncat")) ||
+		      (name_is(name, n, "netcat"));
+	bool socat = name_is(name, n, "socat");
+	bool dns = (name_is(name, n, "ping")) ||
+		   (name_is(name, n, "ping6")) ||
+		   (name_is(name, n, "traceroute")) ||
+		   (name_is(name, n, "drill")) ||
+		   (name_is(name, n, "whois")) ||
+		   (name_is(name, n, "dig")) ||
+		   (name_is(name, n, "host")) ||
+		   (name_is(name, n, "nslookup"));
+	bool copy = (name_is(name, n, "scp")) ||
+		    (name_is(name, n, "rsync")) ||
+		    (name_is(name, n, "sftp"));
 
 	(void)redirs;
 	ci->f |= CI_NETWORK;
-	if (netcat || socat || (n == 6 && memcmp(name, "telnet", 6) == 0))
+	if (netcat || socat || (name_is(name, n, "telnet")))
 		ci->f |= CI_NETCAT | CI_NETSEND;
 	if (copy || dns)
 		ci->f |= CI_NETSEND; /* a looked-up name is data sent out */
@@ -3177,7 +3184,7 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* rsync --delete makes the destination match the source: what is
 	 * not in the source is deleted there */
-	if (n == 5 && memcmp(name, "rsync", 5) == 0) {
+	if (name_is(name, n, "rsync")) {
 		bool del = false;
 		const struct wv *dest = NULL;
 		for (size_t i = 1; i < argc; i++) {
@@ -3444,7 +3451,7 @@ static void h_fifo(struct cx *x, struct wv *argv, size_t argc,
 	const char *name = cmd_base(&argv[0], &n);
 	(void)x;
 	(void)redirs;
-	if (n == 6 && memcmp(name, "mkfifo", 6) == 0)
+	if (name_is(name, n, "mkfifo"))
 		ci->f |= CI_FIFO;
 	for (size_t i = 1; i < argc; i++)
 		if (wv_is(&argv[i], "p"))
