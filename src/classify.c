@@ -690,6 +690,12 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 
 /* ---- words --------------------------------------------------------------------------- */
 
+bool cx_is_ifs(const struct cx *x, char c)
+{
+	const char *ifs = x->ifs ? x->ifs : " \t\n";
+	return c && strchr(ifs, c) != NULL;
+}
+
 bool wv_is(const struct wv *w, const char *s)
 {
 	if (!w->n || w->s[0] != s[0])
@@ -862,7 +868,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			if (pt->len == 3 && memcmp(pt->s, "IFS", 3) == 0 &&
 			    !pt->param_op) {
 				r->f |= WV_IFS;
-				sb_put(b, " ", 1);
+				sb_put(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
 				break;
 			}
 			if (!pt->param_op) {
@@ -889,6 +895,13 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 						known = wv_static(&sub);
 						line = true;
 					}
+				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
+					/* ${a[@]}, ${a[0]}: an array assigned on the
+					 * line holds its elements joined */
+					val = var_lookup(x, pt->s, pt->len, &vl, &known,
+							 &line);
+					if (sub.s[1] == '@' || sub.s[1] == '*')
+						r->f |= WV_SPLIT;
 				}
 			}
 			if (line)
@@ -896,9 +909,13 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			if (pt->len && var_is_secret(x, pt->s, pt->len))
 				r->f |= WV_SECRET;
 			/* $@ and unquoted expansions split into words */
-			if ((pt->len == 1 && (pt->s[0] == '@' || pt->s[0] == '*')) ||
-			    (!pt->in_dq && known && val && memchr(val, ' ', vl)))
-				r->f |= WV_IFS;
+			if (pt->len == 1 && (pt->s[0] == '@' || pt->s[0] == '*'))
+				r->f |= WV_SPLIT;
+			for (size_t k = 0; !pt->in_dq && known && val && k < vl; k++)
+				if (cx_is_ifs(x, val[k])) {
+					r->f |= WV_SPLIT;
+					break;
+				}
 			if (known && val) {
 				sb_put(b, val, vl);
 			} else {
@@ -1569,9 +1586,12 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 		x->vars[k].val = val.s;
 		x->vars[k].vlen = val.n;
 	}
-	if (nlen == 3 && memcmp(pt->s, "IFS", 3) == 0)
+	if (nlen == 3 && memcmp(pt->s, "IFS", 3) == 0) {
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "ifs.assign",
 		       "changes IFS, which changes how later words split");
+		if (wv_static(&val))
+			x->ifs = val.s;
+	}
 	if ((nlen == 8 && memcmp(pt->s, "HISTFILE", 8) == 0) ||
 	    (nlen == 8 && memcmp(pt->s, "HISTSIZE", 8) == 0) ||
 	    (nlen == 12 && memcmp(pt->s, "HISTFILESIZE", 12) == 0))
@@ -1736,6 +1756,23 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 static void pipeline_rules(struct cx *x, struct cinfo *ci, size_t k);
 static void walk_top_items(struct cx *x, const struct sh_node *root);
 
+/* NAME=… at the start of a word (the parser's test, for array elements
+ * that follow an assignment). */
+static bool looks_assignment(const struct sh_word *w)
+{
+	const struct sh_wpart *pt = w->parts;
+	size_t i = 0;
+
+	if (!pt || pt->kind != SH_WP_LIT || pt->quoted || !pt->len ||
+	    !(isalpha((unsigned char)pt->s[0]) || pt->s[0] == '_'))
+		return false;
+	while (i < pt->len && (isalnum((unsigned char)pt->s[i]) || pt->s[i] == '_'))
+		i++;
+	if (i < pt->len && pt->s[i] == '+')
+		i++;
+	return i < pt->len && (pt->s[i] == '=' || pt->s[i] == '[');
+}
+
 static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 {
 	unsigned sf = 0, name_sf = 0;
@@ -1746,6 +1783,23 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 		sf |= af;
 		unsigned before = x->nvars;
 		cx_assign(x, w);
+		/* NAME=( e1 e2 … ): the elements follow the NAME= word */
+		if (w->raw_len && w->raw[w->raw_len - 1] == '=' && x->nvars > before &&
+		    w->next && !looks_assignment(w->next)) {
+			struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+			bool known = true;
+			while (w->next && !looks_assignment(w->next)) {
+				w = w->next;
+				sf |= walk_part_substs(x, w->parts);
+				struct wv e = cx_eval(x, w);
+				known = known && wv_static(&e);
+				if (b.n)
+					sb_put(&b, " ", 1);
+				sb_put(&b, e.s, e.n);
+			}
+			x->vars[x->nvars - 1].val = known ? (b.s ? b.s : "") : NULL;
+			x->vars[x->nvars - 1].vlen = b.n;
+		}
 		/* x=$(cat ~/.ssh/id_rsa): x now holds a secret */
 		if ((af & (CI_SECRETS | CI_ENVDUMP)) && x->nvars > before)
 			x->vars[x->nvars - 1].secret = true;

@@ -60,6 +60,7 @@ const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)
 #define WV_GLOB (1u << 2)     /* unquoted * ? [ */
 #define WV_QUOTED (1u << 3)   /* some part quoted or escaped */
 #define WV_IFS (1u << 4)      /* holds $IFS: splits where it stands */
+#define WV_SPLIT (1u << 11)   /* an unquoted expansion or "$@": splits into words */
 #define WV_LINEVAR (1u << 5)  /* uses a variable assigned on this line */
 #define WV_PROCSUB (1u << 6)  /* is a process substitution */
 #define WV_DECODED (1u << 7)  /* a substitution was evaluated statically */
@@ -152,6 +153,7 @@ struct cx {
 	unsigned nsecret_files;
 	unsigned pso;         /* what >( … ) bodies of the current command do */
 	unsigned hops;        /* nested commands_classify calls (wrappers) */
+	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
 	struct {
 		const char *name;
@@ -232,6 +234,9 @@ bool commands_known(const char *name, size_t n);
 /* The classifier's table lookups (classify.c). */
 void cls_apply_table(struct cx *x, struct wv *argv, size_t argc);
 void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
+
+/* Is c one of the field separators (IFS) in force? */
+bool cx_is_ifs(const struct cx *x, char c);
 
 /* Small helpers shared by the files. */
 bool wv_is(const struct wv *w, const char *s);

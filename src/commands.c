@@ -3801,9 +3801,9 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 {
 	size_t cap = argc;
 	for (size_t i = 0; i < argc; i++)
-		if (argv[i].f & WV_IFS)
+		if (argv[i].f & (WV_IFS | WV_SPLIT))
 			for (size_t k = 0; k < argv[i].n; k++)
-				cap += argv[i].s[k] == ' ';
+				cap += cx_is_ifs(x, argv[i].s[k]);
 	struct wv *a = arena_alloc(x->a, (cap + 1) * sizeof(*a));
 	size_t n = 0;
 	if (!a) {
@@ -3812,20 +3812,20 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 		return argc;
 	}
 	for (size_t i = 0; i < argc; i++) {
-		if (!(argv[i].f & WV_IFS)) {
+		if (!(argv[i].f & (WV_IFS | WV_SPLIT))) {
 			a[n++] = argv[i];
 			continue;
 		}
 		const char *s = argv[i].s, *end = s + argv[i].n;
 		while (s < end) {
-			while (s < end && *s == ' ')
+			while (s < end && cx_is_ifs(x, *s))
 				s++;
 			const char *e = s;
-			while (e < end && *e != ' ')
+			while (e < end && !cx_is_ifs(x, *e))
 				e++;
 			if (e > s) {
 				a[n] = cx_lit(s, (size_t)(e - s));
-				a[n].f = argv[i].f & ~WV_IFS;
+				a[n].f = argv[i].f & ~(WV_IFS | WV_SPLIT);
 				a[n].dyn_at = a[n].n;
 				n++;
 			}
@@ -3934,13 +3934,18 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	for (size_t i = 0; i < argc; i++) {
-		if (argv[i].f & WV_IFS) {
+		if (argv[i].f & (WV_IFS | WV_SPLIT)) {
 			struct wv *a;
+			bool ifs = false;
+			for (size_t k = 0; k < argc; k++)
+				ifs = ifs || (argv[k].f & WV_IFS);
 			size_t c = ifs_split(x, argv, argc, &a);
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "obfuscation.ifs",
-			       "uses $IFS to hide spaces between words");
+			if (ifs)
+				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				       "obfuscation.ifs",
+				       "uses $IFS to hide spaces between words");
 			for (size_t k = 0; k < c; k++)
-				a[k].f &= ~WV_IFS;
+				a[k].f &= ~(WV_IFS | WV_SPLIT);
 			commands_classify(x, a, c, redirs, ci);
 			return;
 		}
