@@ -3995,15 +3995,20 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		judge_redirs(x, redirs, ci, false);
 		return;
 	}
-	if (cx_script_suffix(base, n) ||
+	/* what cordon knows the name as, looked up once */
+	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
+	const struct interp *ip = find_interp(base, n);
+	handler_fn *h = find_handler(base, n);
+	bool script = cx_script_suffix(base, n);
+
+	if (script ||
 	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
-	     !find_handler(base, n)))
+	     !h))
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
 		       "runs a script or program file cordon has not read");
 	if (memchr(name->s, '/', name->n))
 		check_downloaded(x, name);
-	if (memchr(name->s, '/', name->n) && !trusted_bin(name) &&
-	    !find_handler(base, n))
+	if (memchr(name->s, '/', name->n) && !trusted_bin(name) && !h)
 		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
 		       "runs a program from a path cordon has not read");
 
@@ -4014,8 +4019,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t k = 0; k < n; k++)
 		if (base[k] >= 'A' && base[k] <= 'Z')
 			upper = true;
-	if (upper && n < 64 && !find_handler(base, n) && !find_interp(base, n) &&
-	    !find_wrapper(argv, argc, base, n)) {
+	if (upper && n < 64 && !h && !ip && !wr) {
 		char *low = arena_alloc(x->a, n + 1);
 		if (low) {
 			for (size_t k = 0; k < n; k++)
@@ -4036,7 +4040,6 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			argv[0] = saved;
 		}
 	}
-	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
 	if (wr) {
 		h_wrapper(x, wr, argv, argc, redirs, ci);
 		/* the wrapper's own rows (npm exec runs a package) and deny
@@ -4045,12 +4048,10 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		cls_apply_denylist(x, argv, argc);
 		return;
 	}
-	const struct interp *ip = find_interp(base, n);
-	handler_fn *h = find_handler(base, n);
 	if (!h && !ip) {
 		/* nc.traditional is nc; deploy.sh is not "deploy" */
 		const char *dot = memchr(base, '.', n);
-		if (dot && dot > base && !cx_script_suffix(base, n)) {
+		if (dot && dot > base && !script) {
 			h = find_handler(base, (size_t)(dot - base));
 			if (h) {
 				/* handlers read the name again: give them "nc" */
