@@ -1,6 +1,15 @@
 /* path — see path.h. */
+#include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "path.h"
 #include "banned.h"
@@ -234,4 +243,390 @@ int path_runs_later(const struct path_ctx *pc, const char *abs)
 	if (strstr(abs, "/.ssh/authorized_keys"))
 		return 2;
 	return 0;
+}
+
+/* ---- paths from tool calls ----------------------------------------------- */
+
+/* The next component of s[*i..n): skips separators, sets *st and *len and
+ * moves *i past it. False when only separators are left. */
+static bool next_comp(const char *s, size_t n, size_t *i, size_t *st,
+		      size_t *len)
+{
+	while (*i < n && s[*i] == '/')
+		(*i)++;
+	if (*i == n)
+		return false;
+	*st = *i;
+	while (*i < n && s[*i] != '/')
+		(*i)++;
+	*len = *i - *st;
+	return true;
+}
+
+/* Appends the components of s[0..n) to out[0..o), whose first r bytes are a
+ * root that ".." never removes. "." and empty components vanish; each kept
+ * component costs one '/' plus its bytes. Returns the new length. */
+static size_t collapse_into(char *out, size_t r, size_t o, const char *s,
+			    size_t n)
+{
+	size_t i = 0, st, len;
+
+	while (next_comp(s, n, &i, &st, &len)) {
+		if (len == 1 && s[st] == '.')
+			continue;
+		if (len == 2 && s[st] == '.' && s[st + 1] == '.') {
+			while (o > r && out[o - 1] != '/')
+				o--;
+			if (o > r)
+				o--;
+			continue;
+		}
+		out[o++] = '/';
+		memcpy(out + o, s + st, len);
+		o += len;
+	}
+	return o;
+}
+
+static bool is_drive(const char *s, size_t n)
+{
+	return n >= 2 && s[1] == ':' &&
+	       ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
+}
+
+static char drive_letter(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool looks_absolute(const char *s, size_t n)
+{
+	return (n > 0 && s[0] == '/') || is_drive(s, n);
+}
+
+/* The next component of s[*i..n) that is not "." or "..", as next_comp. */
+static bool next_name(const char *s, size_t n, size_t *i, size_t *st,
+		      size_t *len)
+{
+	while (next_comp(s, n, i, st, len))
+		if (s[*st] != '.' ||
+		    (*len != 1 && (*len != 2 || s[*st + 1] != '.')))
+			return true;
+	return false;
+}
+
+/* The root of a UNC path s[0..n) ("//" then a non-'/'), written to out:
+ * "//server/share", or "//server" when there is no share; "." and ".."
+ * where the share would be are dropped, so the root is never climbed
+ * above. The Win32 namespaces "//?/" and "//./" followed by a drive
+ * ("//?/C:/x") or by "UNC/server/…" are unwrapped to the drive or UNC path
+ * they name. Sets *rest to where the components after the root begin and
+ * *unc to false when the result is a drive root ("c:"). */
+static size_t unc_root(const char *s, size_t n, char *out, size_t *rest,
+		       bool *unc)
+{
+	size_t i = 2, st = 2, len = 0, o = 0;
+
+	/* the server as written, even "." or ".." */
+	(void)next_comp(s, n, &i, &st, &len);
+	for (;;) {
+		size_t j = i, k, cst, clen, kst, klen;
+
+		if (len != 1 || (s[st] != '?' && s[st] != '.'))
+			break;
+		/* the share is found skipping dots below, so the namespace
+		 * is judged on the same component */
+		if (!next_name(s, n, &j, &cst, &clen))
+			break;
+		if (is_drive(s + cst, clen)) {
+			out[0] = drive_letter(s[cst]);
+			out[1] = ':';
+			*rest = cst + 2;
+			*unc = false;
+			return 2;
+		}
+		k = j;
+		if (clen != 3 || strncasecmp(s + cst, "UNC", 3) != 0 ||
+		    !next_name(s, n, &k, &kst, &klen))
+			break;
+		i = k;
+		st = kst;
+		len = klen;
+	}
+	out[o++] = '/';
+	out[o++] = '/';
+	memcpy(out + o, s + st, len);
+	o += len;
+	if (next_name(s, n, &i, &st, &len)) {
+		out[o++] = '/';
+		memcpy(out + o, s + st, len);
+		o += len;
+	}
+	*rest = i;
+	*unc = true;
+	return o;
+}
+
+/* Normalises s[0..n), which has no '\' and looks absolute (a '/' first or a
+ * drive), into a new arena string. */
+static char *norm_absolute(struct arena *a, const char *s, size_t n)
+{
+	/* The root and every kept component cost at most the bytes they came
+	 * from plus one ("c:x" becomes "c:/x"), and a bare root gains a '/'. */
+	char *out = arena_alloc_raw(a, n + 4);
+	size_t r, o, rest;
+	bool unc = false;
+
+	if (!out)
+		return NULL;
+	if (n >= 3 && s[0] == '/' && s[1] == '/' && s[2] != '/') {
+		r = unc_root(s, n, out, &rest, &unc);
+	} else if (s[0] == '/') {
+		r = 0;
+		rest = 0;
+	} else {
+		out[0] = drive_letter(s[0]);
+		out[1] = ':';
+		r = 2;
+		rest = 2;
+	}
+	o = collapse_into(out, r, r, s + rest, n - rest);
+	if (o == r && !unc)
+		out[o++] = '/';
+	out[o] = '\0';
+	return out;
+}
+
+/* Copies s[0..n) to d turning every '\' into '/'. */
+static void copy_slashed(char *d, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i] == '\\' ? '/' : s[i];
+}
+
+/* The call's cwd, normalised: a missing or empty cwd is "/", a relative
+ * one is taken from "/". */
+static char *norm_cwd(struct arena *a, const char *cwd)
+{
+	size_t n = cwd ? strlen(cwd) : 0;
+	char *buf;
+
+	if (n == 0)
+		return norm_absolute(a, "/", 1);
+	if (n > SIZE_MAX - 2)
+		return NULL;
+	buf = arena_alloc_raw(a, n + 2);
+	if (!buf)
+		return NULL;
+	buf[0] = '/';
+	copy_slashed(buf + 1, cwd, n);
+	if (looks_absolute(buf + 1, n))
+		return norm_absolute(a, buf + 1, n);
+	return norm_absolute(a, buf, n + 1);
+}
+
+/* Only the bytes before a NUL count: that is all a system call would see.
+ * "~user/…" is not expanded (it would need the password database), and
+ * neither is "~" without a home: both stay relative names. */
+char *path_normalize_call(struct arena *a, const char *cwd, const char *home,
+			  const char *p, size_t n)
+{
+	const char *nul = n ? memchr(p, '\0', n) : NULL;
+	size_t hl = 0, sn, cl, total;
+	bool tilde;
+	char *src, *c, *joined;
+
+	if (nul)
+		n = (size_t)(nul - p);
+	if (home && home[0] == '\0')
+		home = NULL;
+	tilde = home && n > 0 && p[0] == '~' &&
+		(n == 1 || p[1] == '/' || p[1] == '\\');
+	if (tilde) {
+		hl = strlen(home);
+		p++;
+		n--;
+	}
+	if (__builtin_add_overflow(hl, n, &sn) || sn == SIZE_MAX)
+		return NULL;
+	src = arena_alloc_raw(a, sn + 1);
+	if (!src)
+		return NULL;
+	copy_slashed(src, home ? home : "", hl);
+	copy_slashed(src + hl, p, n);
+	if (looks_absolute(src, sn))
+		return norm_absolute(a, src, sn);
+
+	c = norm_cwd(a, cwd);
+	if (!c)
+		return NULL;
+	cl = strlen(c);
+	if (__builtin_add_overflow(cl, sn, &total) ||
+	    __builtin_add_overflow(total, 1, &total))
+		return NULL;
+	joined = arena_alloc_raw(a, total);
+	if (!joined)
+		return NULL;
+	/* A normalised cwd ends in '/' only when it is a bare root ("/",
+	 * "c:/"); adding another would turn "/" + "x" into a UNC "//x". */
+	memcpy(joined, c, cl);
+	if (c[cl - 1] != '/')
+		joined[cl++] = '/';
+	memcpy(joined + cl, src, sn);
+	return norm_absolute(a, joined, cl + sn);
+}
+
+/* How many symbolic links path_resolve follows by itself, as the kernel
+ * does in one lookup (MAXSYMLINKS); past it the path is a loop. */
+#define PATH_LINK_HOPS 40
+
+/* Replaces cur (the symlink cur[0..e), then the tail cur[e..len)) with the
+ * link's target followed by the tail. False when the link cannot be read
+ * or the result does not fit in PATH_MAX. */
+static bool follow_link(char *cur, size_t *len, size_t e)
+{
+	char target[PATH_MAX], next[PATH_MAX];
+	size_t dir = 0, tl = *len - e, nl;
+	ssize_t r;
+
+	cur[e] = '\0';
+	r = readlink(cur, target, sizeof(target));
+	cur[e] = tl ? '/' : '\0';
+	if (r <= 0 || (size_t)r >= sizeof(target))
+		return false;
+	if (target[0] != '/') {
+		/* relative to the directory holding the link */
+		for (size_t i = 0; i < e; i++)
+			if (cur[i] == '/')
+				dir = i + 1;
+	}
+	nl = dir + (size_t)r + tl;
+	if (nl >= sizeof(next))
+		return false;
+	memcpy(next, cur, dir);
+	memcpy(next + dir, target, (size_t)r);
+	memcpy(next + dir + (size_t)r, cur + e, tl);
+	next[nl] = '\0';
+	memcpy(cur, next, nl + 1);
+	*len = nl;
+	return true;
+}
+
+/* The longest prefix of the path that lstat(2) finds is resolved with
+ * realpath(3). When that fails because the prefix is a symbolic link whose
+ * target does not exist (a dangling link, or a link into a directory that
+ * is not there yet), the link is read and the walk starts again on its
+ * target plus the rest, so the answer is where a write would land. The
+ * part after the resolved prefix does not exist, so it is collapsed
+ * lexically. False for a relative path, a link loop (more than
+ * PATH_LINK_HOPS links followed), or a result longer than PATH_MAX or cap. */
+bool path_resolve(const char *abs, char *out, size_t cap)
+{
+	char cur[PATH_MAX], real[PATH_MAX], res[PATH_MAX];
+	size_t len, e, rl, tl, o;
+	int hops = 0;
+
+	if (!abs || abs[0] != '/')
+		return false;
+	len = strlen(abs);
+	if (len >= sizeof(cur))
+		return false;
+	memcpy(cur, abs, len + 1);
+restart:
+	e = len;
+	for (;;) {
+		struct stat st;
+		char saved = cur[e];
+		const char *prefix = e ? cur : "/";
+		bool found;
+
+		cur[e] = '\0';
+		found = lstat(prefix, &st) == 0;
+		if (found && realpath(prefix, real) != NULL) {
+			cur[e] = saved;
+			break;
+		}
+		cur[e] = saved;
+		if (found && S_ISLNK(st.st_mode)) {
+			if (++hops > PATH_LINK_HOPS ||
+			    !follow_link(cur, &len, e))
+				return false;
+			goto restart;
+		}
+		if (e == 0)
+			return false;
+		/* the prefix ending at the previous '/' */
+		do
+			e--;
+		while (e > 0 && cur[e] != '/');
+	}
+	rl = strlen(real);
+	tl = len - e;
+	if (rl + tl >= sizeof(res))
+		return false;
+	/* realpath gives "/" or "/a/b": "/" is the empty root here */
+	o = (rl == 1) ? 0 : rl;
+	memcpy(res, real, o);
+	o = collapse_into(res, 0, o, cur + e, tl);
+	if (o == 0)
+		res[o++] = '/';
+	if (o >= cap)
+		return false;
+	memcpy(out, res, o);
+	out[o] = '\0';
+	return true;
+}
+
+/* openat2(2) arguments, from <linux/openat2.h> (kept here so older headers
+ * build too). */
+struct path_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+#define PATH_RESOLVE_NO_SYMLINKS 0x04
+#define PATH_RESOLVE_NO_MAGICLINKS 0x02
+
+/* 1: opened link-free; 0: not (or unknown); -1: does not exist. */
+static int open_link_free(const char *p)
+{
+#ifdef SYS_openat2
+	struct path_open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = PATH_RESOLVE_NO_SYMLINKS | PATH_RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, AT_FDCWD, p, &how, sizeof(how));
+
+	if (fd >= 0) {
+		close((int)fd);
+		return 1;
+	}
+	return errno == ENOENT ? -1 : 0;
+#else
+	(void)p;
+	return 0;
+#endif
+}
+
+bool path_link_free(const char *abs)
+{
+	char parent[PATH_MAX];
+	size_t n = strlen(abs);
+
+	if (abs[0] != '/' || (n > 1 && abs[1] == '/'))
+		return false;
+	int r = open_link_free(abs);
+	if (r >= 0)
+		return r == 1;
+	/* A new file: its directory must exist and be reached link-free. */
+	while (n > 1 && abs[n - 1] != '/')
+		n--;
+	if (n <= 1)
+		return true; /* "/x": the root holds no link */
+	if (n - 1 >= sizeof(parent))
+		return false;
+	memcpy(parent, abs, n - 1);
+	parent[n - 1] = '\0';
+	return open_link_free(parent) == 1;
 }

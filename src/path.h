@@ -53,4 +53,36 @@ bool path_is_secret(const char *abs);
  * units, autostart, authorized_keys), 0 otherwise. */
 int path_runs_later(const struct path_ctx *pc, const char *abs);
 
+/* ---- paths from tool calls (the policy engine) ---------------------------- */
+
+/* The one place a path from a tool call is normalised:
+ *   - every '\' becomes '/';
+ *   - a Windows drive path ("C:\x", "c:/x", "C:x") gets a lower-case drive
+ *     letter and is never prefixed with the cwd: "c:/x";
+ *   - a UNC path ("\\server\share\x", "//server/share/x") keeps its two
+ *     leading slashes and is never resolved against the cwd;
+ *   - "~" and "~/…" expand to home when home is given;
+ *   - a relative path is joined to cwd (absolute, normalised);
+ *   - "." and ".." are collapsed lexically ("/.." is "/"; a drive or UNC
+ *     root is never climbed above).
+ * Returns an arena string, or NULL when out of memory. home may be NULL. */
+char *path_normalize_call(struct arena *a, const char *cwd, const char *home,
+			  const char *p, size_t n);
+
+/* Resolves symlinks in an absolute normalised path on disk: the longest
+ * prefix that exists is passed through realpath(3) and the rest appended
+ * (so a link inside the workspace to ~/.ssh/id_rsa comes back as the key's
+ * path, and a new file under a linked directory lands where the link
+ * points). Writes into out[0..cap); returns false when the result does not
+ * fit or nothing could be resolved (then out is untouched). This is the one
+ * function in path.c that touches the file system. */
+bool path_resolve(const char *abs, char *out, size_t cap);
+
+/* The cheap question first: is abs (absolute, normalised) reached without
+ * following any symlink? One openat2(RESOLVE_NO_SYMLINKS) of the path, or,
+ * when it does not exist, of its parent directory. Returns true only when
+ * the kernel walked it link-free, so path_resolve() would return abs
+ * itself; false means "maybe not": call path_resolve(). */
+bool path_link_free(const char *abs);
+
 #endif
