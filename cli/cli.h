@@ -18,6 +18,18 @@ int cli_classify(int argc, char **argv);
 void cli_classify_usage(FILE *out);
 int cli_demo(int argc, char **argv);
 void cli_demo_usage(FILE *out);
+int cli_config(int argc, char **argv);
+void cli_config_usage(FILE *out);
+
+/* Loads the configuration layers (config.c): the built-in defaults, the
+ * user file ($XDG_CONFIG_HOME or ~/.config, /cordon/config.json) and the
+ * project file (WORKSPACE/.cordon/config.json; workspace NULL: the current
+ * directory), each skipped when missing, then config_file (NULL: none; it
+ * must exist). Warnings go to stderr. Returns 0 with *out set (free it with
+ * cordon_config_free), or the exit status after reporting the error (2 for
+ * a configuration error, 1 when out of memory). */
+int cli_load_config(struct cordon_config **out, const char *config_file,
+		    const char *workspace);
 
 /* Display helpers (classify.c), shared with demo. */
 

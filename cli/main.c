@@ -19,6 +19,8 @@ struct command {
 static const struct command commands[] = {
 	{ "classify", "rate a shell command: risk tier, labels, reasons",
 	  cli_classify, cli_classify_usage },
+	{ "config", "show the effective configuration and where it came from",
+	  cli_config, cli_config_usage },
 	{ "demo", "classify a handful of example commands", cli_demo,
 	  cli_demo_usage },
 };

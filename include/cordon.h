@@ -159,6 +159,104 @@ CORDON_API const char *cordon_label_name(unsigned bit);
 /* The bit for a label name, or -1 when unknown. */
 CORDON_API int cordon_label_from_name(const char *name, size_t len);
 
+/* ---- decisions: the policy engine ---------------------------------------- */
+
+enum cordon_decision {
+	CORDON_ALLOW = 0,
+	CORDON_DENY = 1,
+	CORDON_ASK = 2,
+};
+
+/* "allow", "deny", "ask". */
+CORDON_API const char *cordon_decision_name(enum cordon_decision d);
+
+/* Permission modes, from least to most permissive (the order is used to
+ * clamp a requested mode to max_permission_mode). */
+enum cordon_mode {
+	CORDON_MODE_SUPERVISED = 0,
+	CORDON_MODE_AUTO_EDITS = 1, /* "auto-accept-edits" */
+	CORDON_MODE_AUTO = 2,
+	CORDON_MODE_FULL_ACCESS = 3,
+};
+
+/* "supervised", "auto-accept-edits", "auto", "full-access". */
+CORDON_API const char *cordon_mode_name(enum cordon_mode m);
+/* The mode for a name, or -1 when unknown. */
+CORDON_API int cordon_mode_from_name(const char *name);
+
+/* What a tool does, from the tool map. */
+enum cordon_kind {
+	CORDON_KIND_READ = 0,
+	CORDON_KIND_WRITE = 1,
+	CORDON_KIND_DELETE = 2,
+	CORDON_KIND_EXECUTE = 3,
+	CORDON_KIND_FETCH = 4,
+	CORDON_KIND_MCP = 5,
+	CORDON_KIND_OTHER = 6, /* not in the map: asks in every mode but full-access */
+};
+
+/* "read", "write", "delete", "execute", "fetch", "mcp", "other". */
+CORDON_API const char *cordon_kind_name(enum cordon_kind k);
+/* The kind for a name, or -1 when unknown. */
+CORDON_API int cordon_kind_from_name(const char *name);
+
+/* Answers to an ASK. */
+enum cordon_answer {
+	CORDON_ANSWER_ALLOW_ONCE = 0,
+	CORDON_ANSWER_ALLOW_SESSION = 1,
+	CORDON_ANSWER_ALLOW_ALWAYS = 2,
+	CORDON_ANSWER_DENY_ONCE = 3,
+	CORDON_ANSWER_DENY_SESSION = 4,
+	CORDON_ANSWER_DENY_ALWAYS = 5,
+	CORDON_ANSWER_ABORT = 6,     /* deny, and the caller should stop the agent */
+	CORDON_ANSWER_TIMED_OUT = 7, /* not answered in time: deny */
+};
+
+/* "allow_once", "allow_session", …, "abort", "timed_out". */
+CORDON_API const char *cordon_answer_name(enum cordon_answer a);
+
+/* ---- configuration ------------------------------------------------------ */
+
+/* The effective configuration (JSON, the shape in DESIGN.md), built in
+ * layers: built-in defaults, the user file, the project file (may only
+ * tighten), an explicit file. */
+struct cordon_config;
+
+enum cordon_config_layer {
+	CORDON_CONFIG_USER = 1,     /* $XDG_CONFIG_HOME/cordon/config.json */
+	CORDON_CONFIG_PROJECT = 2,  /* <workspace>/.cordon/config.json */
+	CORDON_CONFIG_EXPLICIT = 3, /* --config FILE, or a host program's file */
+};
+
+/* The built-in defaults. NULL when out of memory. */
+CORDON_API CORDON_NODISCARD struct cordon_config *cordon_config_new(void);
+/* Accepts NULL. */
+CORDON_API void cordon_config_free(struct cordon_config *cfg);
+
+/* Validates a JSON document completely and applies it as layer; on error
+ * nothing is applied and diag names the file and the key path
+ * ("cfg.json: safety.denied_paths[2]: expected a string"). */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_config_load_json(struct cordon_config *cfg, const char *json,
+			size_t len, const char *name,
+			enum cordon_config_layer layer, struct cordon_diag *diag);
+/* The same from a file (at most 1 MiB). */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_config_load_file(struct cordon_config *cfg, const char *path,
+			enum cordon_config_layer layer,
+			struct cordon_diag *diag);
+
+/* Warnings from loading (values a project file was not allowed to set). */
+CORDON_API size_t cordon_config_warning_count(const struct cordon_config *cfg);
+CORDON_API const char *cordon_config_warning(const struct cordon_config *cfg,
+					     size_t i);
+
+/* The effective configuration as JSON; with_sources wraps it as
+ * {"config": …, "sources": {"key.path": "origin"}, "warnings": […]}.
+ * malloc'd, the caller frees it; NULL when out of memory. */
+CORDON_API CORDON_NODISCARD char *
+cordon_config_to_json(const struct cordon_config *cfg, int with_sources);
+
 /* ---- the classifier ---------------------------------------------------- */
 
 struct cordon_classifier;
@@ -198,6 +296,17 @@ cordon_classifier_set_denied_commands(struct cordon_classifier *cls,
 /* Replaces the raw-line deny regexes (PCRE2) the same way. */
 CORDON_API CORDON_NODISCARD enum cordon_err
 cordon_classifier_set_denied_patterns(struct cordon_classifier *cls,
+				      const char *const *patterns, size_t n,
+				      struct cordon_diag *diag);
+
+/* Add to the deny list and the deny regexes in force (built-in or
+ * replaced) without replacing them: what a project file or a flag adds. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_classifier_add_denied_commands(struct cordon_classifier *cls,
+				      const char *const *entries, size_t n,
+				      struct cordon_diag *diag);
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_classifier_add_denied_patterns(struct cordon_classifier *cls,
 				      const char *const *patterns, size_t n,
 				      struct cordon_diag *diag);
 
@@ -266,6 +375,124 @@ CORDON_API const char *cordon_verdict_segment(const struct cordon_verdict *v,
  * frees it. NULL when out of memory. */
 CORDON_API CORDON_NODISCARD char *
 cordon_verdict_to_json(const struct cordon_verdict *v);
+
+/* ---- the policy engine --------------------------------------------------- */
+
+/* One tool call, as every door hands it over. */
+struct cordon_call {
+	const char *tool;        /* "Bash", "read_file", "mcp__github__create_issue" */
+	const char *args_json;   /* a JSON object; NULL is {} */
+	size_t args_len;         /* 0: args_json is NUL-terminated */
+	const char *cwd;         /* absolute; NULL: the workspace */
+	const char *session;     /* session id for session grants; may be NULL */
+	const char *schema_json; /* the tool's JSON Schema (MCP inputSchema), or NULL */
+};
+
+struct cordon_policy;
+struct cordon_result;
+
+/* A policy from a configuration (borrowed: cfg must outlive the policy).
+ * ctx gives the workspace, home and tmpdir (cwd is ignored; NULL fields:
+ * workspace from the config's safety.sandbox.linux.workspace or the
+ * process's cwd, home from $HOME, tmpdir from $TMPDIR or /tmp). Checks what
+ * a file could not: denied_command_patterns compile, command_rules examples
+ * (match / not_match) hold; on error diag names the key path. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_policy_new(const struct cordon_config *cfg,
+		  const struct cordon_context *ctx, struct cordon_policy **out,
+		  struct cordon_diag *diag);
+/* Accepts NULL. */
+CORDON_API void cordon_policy_free(struct cordon_policy *p);
+
+/* Whether the sandbox that will run shell commands enforces writes (the
+ * forced-ASK step). Default: yes unless safety.sandbox.mode is off. */
+CORDON_API void cordon_policy_set_sandbox_enforces_writes(struct cordon_policy *p,
+							  int enforces);
+
+/* Durable approvals: the approvals file (NULL: the config's approvals.path;
+ * when that is unset too, only session grants). A corrupt file never fails
+ * this call: it gives no durable grants and a warning. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_policy_open_approvals(struct cordon_policy *p, const char *path);
+CORDON_API size_t cordon_policy_warning_count(const struct cordon_policy *p);
+CORDON_API const char *cordon_policy_warning(const struct cordon_policy *p,
+					     size_t i);
+
+/* What the host answers to an ASK. amend_prefix (optional) is an amendment:
+ * "allow, and keep allowing commands that start with these words". */
+struct cordon_reply {
+	enum cordon_answer answer;
+	const char *const *amend_prefix;
+	size_t amend_len;
+};
+
+/* The prompt callback: asked is the ASK result (tool, arguments, reason,
+ * risk and labels); fill reply. It should return before the deadline
+ * (approvals.timeout_s); an answer that comes later counts as timed_out. */
+CORDON_API void cordon_policy_set_prompt(
+	struct cordon_policy *p,
+	void (*prompt)(void *ud, const struct cordon_result *asked,
+		       struct cordon_reply *reply),
+	void *ud);
+
+/* The decision sink: sees every final decision, allowed or denied. */
+CORDON_API void cordon_policy_set_on_decision(
+	struct cordon_policy *p,
+	void (*on_decision)(void *ud, const struct cordon_result *res),
+	void *ud);
+
+/* A result to fill; reuse it across calls. NULL when out of memory. */
+CORDON_API CORDON_NODISCARD struct cordon_result *cordon_result_new(void);
+/* Accepts NULL. */
+CORDON_API void cordon_result_free(struct cordon_result *r);
+
+/* The ten steps, pure: call + configuration (+ the classifier's verdict for
+ * shell commands) -> ALLOW, DENY or ASK with the step that decided. No
+ * approvals, no prompt, no sink. Errors (out of memory) leave r a DENY. */
+CORDON_API enum cordon_err cordon_policy_evaluate(struct cordon_policy *p,
+						  const struct cordon_call *call,
+						  struct cordon_result *r,
+						  struct cordon_diag *diag);
+
+/* Leave ASK as ASK instead of prompting (cordon check). */
+#define CORDON_DECIDE_NO_PROMPT 1u
+
+/* The whole decision: evaluate, then grants (session, then the approvals
+ * file), then the prompt callback with the deadline; answers are recorded.
+ * Without a callback (and without CORDON_DECIDE_NO_PROMPT) ASK denies. The
+ * sink sees the final result. */
+CORDON_API enum cordon_err cordon_policy_decide(struct cordon_policy *p,
+						const struct cordon_call *call,
+						unsigned flags,
+						struct cordon_result *r,
+						struct cordon_diag *diag);
+
+/* Reading a result. Strings are owned by r. */
+CORDON_API enum cordon_decision cordon_result_decision(const struct cordon_result *r);
+/* The step that decided: "read_only", "path_rules", "denied_paths",
+ * "read_only_paths", "allowed_paths", "command_rules", "denied_commands",
+ * "classifier", "sandbox", "mode", "default", the guardrails
+ * "denied_tools", "allowed_tools", "arg_limits", "schema",
+ * "require_confirm", and after approvals "session_grant",
+ * "approvals_rule", "user", "timed_out", "no_prompt". */
+CORDON_API const char *cordon_result_step(const struct cordon_result *r);
+/* Why, one sentence. For a DENY it starts with "blocked: " (or
+ * "validation error: " for a schema failure): the text an agent reads. */
+CORDON_API const char *cordon_result_reason(const struct cordon_result *r);
+/* 1 when no approval can change the decision. */
+CORDON_API int cordon_result_hard(const struct cordon_result *r);
+CORDON_API const char *cordon_result_tool(const struct cordon_result *r);
+CORDON_API enum cordon_kind cordon_result_kind(const struct cordon_result *r);
+/* The arguments as compact JSON ("{}" when there were none). */
+CORDON_API const char *cordon_result_args(const struct cordon_result *r);
+/* Shell commands: the verdict's tier (else -1) and labels (else 0). */
+CORDON_API int cordon_result_risk(const struct cordon_result *r);
+CORDON_API uint64_t cordon_result_labels(const struct cordon_result *r);
+/* The answer when someone was asked, else -1. */
+CORDON_API int cordon_result_answer(const struct cordon_result *r);
+/* The check object of DESIGN.md: {"decision", "step", "reason", "risk",
+ * "labels", "tool", "kind", "hard", "answer"?}. malloc'd; NULL on OOM. */
+CORDON_API CORDON_NODISCARD char *cordon_result_to_json(const struct cordon_result *r);
 
 #ifdef __cplusplus
 }

@@ -78,3 +78,47 @@ int cordon_label_from_name(const char *name, size_t len)
 	}
 	return -1;
 }
+
+static const char *const decision_names[] = {"allow", "deny", "ask"};
+static const char *const mode_names[] = {"supervised", "auto-accept-edits",
+					 "auto", "full-access"};
+static const char *const kind_names[] = {"read", "write", "delete", "execute",
+					 "fetch", "mcp", "other"};
+
+#define NAMES_N(a) (sizeof(a) / sizeof(*(a)))
+
+static int name_index(const char *const *names, size_t n, const char *name)
+{
+	if (!name)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *cordon_decision_name(enum cordon_decision d)
+{
+	return (unsigned)d < NAMES_N(decision_names) ? decision_names[d]
+						     : "unknown";
+}
+
+const char *cordon_mode_name(enum cordon_mode m)
+{
+	return (unsigned)m < NAMES_N(mode_names) ? mode_names[m] : "unknown";
+}
+
+int cordon_mode_from_name(const char *name)
+{
+	return name_index(mode_names, NAMES_N(mode_names), name);
+}
+
+const char *cordon_kind_name(enum cordon_kind k)
+{
+	return (unsigned)k < NAMES_N(kind_names) ? kind_names[k] : "unknown";
+}
+
+int cordon_kind_from_name(const char *name)
+{
+	return name_index(kind_names, NAMES_N(kind_names), name);
+}
