@@ -870,6 +870,36 @@ static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 	return NULL;
 }
 
+bool commands_opens_code(const char *name, size_t n)
+{
+	/* Shells and everything that takes a command or code as operands. */
+	static const char *const runners[] = {
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh",
+		"tcsh", "ash", "busybox", "env", "eval", "exec", "command",
+		"builtin", "source", ".", "xargs", "parallel", "find", "fd",
+		"watch", "flock", "ssh", "su", "sudo", "doas", "script",
+		"expect", "awk", "gawk", "mawk", "nawk", "sed", "gsed",
+		"npx", "bunx", "pnpx", "uvx", "pipx",
+		"osascript", "powershell", "pwsh", "cmd", "wsl",
+		"tclsh", "wish", "Rscript", "R", "julia", "java", "jshell",
+		"gdb", "lldb", "vim", "nvim", "emacs", "less", "man", "trap",
+		"ld.so", "time", "nohup", "setsid", "stdbuf", "timeout",
+		"nice", "ionice", "chroot", "unshare", "nsenter", "systemd-run",
+		"at", "batch", "crontab", "start-stop-daemon",
+	};
+
+	if (n == 0)
+		return true;
+	if (find_interp(name, n))
+		return true;
+	if (find_wrapper(NULL, 0, name, n))
+		return true;
+	for (size_t i = 0; i < sizeof(runners) / sizeof(*runners); i++)
+		if (strlen(runners[i]) == n && memcmp(runners[i], name, n) == 0)
+			return true;
+	return false;
+}
+
 /* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
  * DIR, so its relative paths are judged from there. */
 static void wrapper_chdir(struct cx *x, const struct wrapper *wr,

@@ -1,0 +1,1402 @@
+/* approvals — see approvals.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "approvals.h"
+#include "classify_int.h"
+#include "banned.h"
+
+/* Ceilings. A file past them is treated as corrupt (no durable rules): an
+ * approvals file is written one grant at a time, so megabytes or tens of
+ * thousands of rules mean something else wrote it. */
+#define APPR_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
+#define APPR_MAX_RULES ((size_t)10000)
+#define APPR_MAX_GRANTS ((size_t)10000)
+#define APPR_MAX_WARNINGS ((size_t)64)
+/* How long appr_record waits for another process's lock. */
+#define APPR_LOCK_WAIT_MS 5000
+
+const char *cordon_answer_name(enum cordon_answer a)
+{
+	switch (a) {
+	case CORDON_ANSWER_ALLOW_ONCE:
+		return "allow_once";
+	case CORDON_ANSWER_ALLOW_SESSION:
+		return "allow_session";
+	case CORDON_ANSWER_ALLOW_ALWAYS:
+		return "allow_always";
+	case CORDON_ANSWER_DENY_ONCE:
+		return "deny_once";
+	case CORDON_ANSWER_DENY_SESSION:
+		return "deny_session";
+	case CORDON_ANSWER_DENY_ALWAYS:
+		return "deny_always";
+	case CORDON_ANSWER_ABORT:
+		return "abort";
+	case CORDON_ANSWER_TIMED_OUT:
+		return "timed_out";
+	}
+	return "unknown";
+}
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void strlist_free(struct cfg_strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static bool strlist_copy(struct cfg_strlist *dst, const struct cfg_strlist *src)
+{
+	dst->v = NULL;
+	dst->n = 0;
+	if (src->n == 0)
+		return true;
+	dst->v = calloc(src->n, sizeof(*dst->v));
+	if (!dst->v)
+		return false;
+	for (size_t i = 0; i < src->n; i++) {
+		dst->v[i] = strdup(src->v[i]);
+		if (!dst->v[i]) {
+			dst->n = i;
+			strlist_free(dst);
+			return false;
+		}
+	}
+	dst->n = src->n;
+	return true;
+}
+
+static bool strlist_equal(const struct cfg_strlist *a,
+			  const struct cfg_strlist *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return false;
+	return true;
+}
+
+static void rule_free(struct appr_rule *r)
+{
+	free(r->tool);
+	strlist_free(&r->prefix);
+	free(r->value);
+	free(r->session);
+	memset(r, 0, sizeof(*r));
+}
+
+static void rules_free(struct appr_rule *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rule_free(&v[i]);
+	free(v);
+}
+
+static bool rule_copy(struct appr_rule *dst, const struct appr_rule *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->decision = src->decision;
+	dst->match = src->match;
+	dst->tool = strdup(src->tool);
+	if (!dst->tool || !strlist_copy(&dst->prefix, &src->prefix))
+		goto fail;
+	if (src->value && !(dst->value = strdup(src->value)))
+		goto fail;
+	if (src->session && !(dst->session = strdup(src->session)))
+		goto fail;
+	return true;
+fail:
+	rule_free(dst);
+	return false;
+}
+
+/* Same tool, decision and coverage (session and creation time aside)? */
+static bool rule_same(const struct appr_rule *a, const struct appr_rule *b)
+{
+	if (strcmp(a->tool, b->tool) != 0 || a->decision != b->decision ||
+	    a->match != b->match)
+		return false;
+	switch (a->match) {
+	case APPR_TOOL:
+		return true;
+	case APPR_PREFIX:
+		return strlist_equal(&a->prefix, &b->prefix);
+	case APPR_EXACT:
+	case APPR_PATH:
+		return strcmp(a->value, b->value) == 0;
+	}
+	return false;
+}
+
+/* Copies s into dst for a message: control bytes become '?', and long text
+ * is cut with "..." (file contents are not trusted to be printable). */
+static void safe_text(char *dst, size_t cap, const char *s)
+{
+	size_t o = 0;
+	const size_t keep = cap > 4 ? cap - 4 : 0;
+
+	if (cap == 0)
+		return;
+	for (; *s && o + 1 < cap; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (o >= keep && s[1]) {
+			memcpy(dst + o, "...", 3);
+			o += 3;
+			break;
+		}
+		dst[o++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	dst[o] = '\0';
+}
+
+/* Appends a sentence to note (separated by "; "), truncating safely. */
+__attribute__((format(printf, 3, 4))) static void
+note_add(char *note, size_t cap, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!note || cap == 0)
+		return;
+	used = strnlen(note, cap);
+	if (used >= cap - 1)
+		return;
+	if (used > 0) {
+		int k = snprintf(note + used, cap - used, "; ");
+		if (k < 0 || (size_t)k >= cap - used)
+			return;
+		used += (size_t)k;
+	}
+	va_start(ap, fmt);
+	vsnprintf(note + used, cap - used, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3))) static enum cordon_err
+add_warning(struct appr_store *st, const char *fmt, ...)
+{
+	char buf[512];
+	char **nw;
+	va_list ap;
+
+	if (st->nwarnings > APPR_MAX_WARNINGS)
+		return CORDON_OK;
+	if (st->nwarnings == APPR_MAX_WARNINGS) {
+		snprintf(buf, sizeof(buf),
+			 "more approvals warnings not shown (limit %zu)",
+			 APPR_MAX_WARNINGS);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+	}
+	nw = realloc(st->warnings, (st->nwarnings + 1) * sizeof(*nw));
+	if (!nw)
+		return CORDON_E_NOMEM;
+	st->warnings = nw;
+	nw[st->nwarnings] = strdup(buf);
+	if (!nw[st->nwarnings])
+		return CORDON_E_NOMEM;
+	st->nwarnings++;
+	return CORDON_OK;
+}
+
+/* ---- reading the file ---------------------------------------------------- */
+
+/* What one read of the approvals file gave. */
+struct loaded {
+	cJSON *root; /* the document (NULL: missing or corrupt) */
+	struct appr_rule *rules; /* the usable rules */
+	size_t nrules;
+	size_t nfile_rules; /* entries in "rules", dropped ones included */
+	bool missing; /* no file: an empty store */
+	bool corrupt; /* unusable: why says what is wrong */
+	bool io_error; /* exists but could not be read */
+	char why[256];
+};
+
+static void loaded_free(struct loaded *ld)
+{
+	cJSON_Delete(ld->root);
+	rules_free(ld->rules, ld->nrules);
+	memset(ld, 0, sizeof(*ld));
+}
+
+__attribute__((format(printf, 2, 3))) static void
+set_corrupt(struct loaded *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	ld->corrupt = true;
+	va_start(ap, fmt);
+	vsnprintf(ld->why, sizeof(ld->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Reads the whole file, at most APPR_MAX_FILE_BYTES, NUL-terminated. */
+static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
+{
+	struct stat sb;
+	size_t cap = 64 * 1024, len = 0;
+	char *buf = NULL;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			ld->missing = true;
+			return NULL;
+		}
+		ld->io_error = true;
+		set_corrupt(ld, "cannot be read: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		set_corrupt(ld, "is not a regular file");
+		ld->io_error = true;
+		goto fail;
+	}
+	if ((uintmax_t)sb.st_size > APPR_MAX_FILE_BYTES) {
+		set_corrupt(ld, "is %jd bytes (limit %zu bytes)",
+			    (intmax_t)sb.st_size, APPR_MAX_FILE_BYTES);
+		goto fail;
+	}
+	buf = malloc(cap + 1);
+	if (!buf) {
+		set_corrupt(ld, "out of memory");
+		goto fail;
+	}
+	for (;;) {
+		ssize_t k;
+		if (len == cap) {
+			char *nb;
+			if (cap > APPR_MAX_FILE_BYTES) {
+				set_corrupt(ld, "is over %zu bytes (the limit)",
+					    APPR_MAX_FILE_BYTES);
+				goto fail;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				set_corrupt(ld, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			ld->io_error = true;
+			set_corrupt(ld, "cannot be read: %s", strerror(errno));
+			goto fail;
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	close(fd);
+	if (len > APPR_MAX_FILE_BYTES) {
+		set_corrupt(ld, "is over %zu bytes (the limit)",
+			    APPR_MAX_FILE_BYTES);
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* An array of strings into l (copies). false: not an array of strings. */
+static bool json_strlist(const cJSON *arr, struct cfg_strlist *l, bool *oom)
+{
+	size_t n = 0, i = 0;
+	const cJSON *it;
+
+	l->v = NULL;
+	l->n = 0;
+	if (!cJSON_IsArray(arr))
+		return false;
+	cJSON_ArrayForEach (it, arr) {
+		if (!cJSON_IsString(it) || !it->valuestring)
+			return false;
+		n++;
+	}
+	if (n == 0)
+		return true;
+	l->v = calloc(n, sizeof(*l->v));
+	if (!l->v) {
+		*oom = true;
+		return false;
+	}
+	cJSON_ArrayForEach (it, arr) {
+		l->v[i] = strdup(it->valuestring);
+		if (!l->v[i]) {
+			l->n = i;
+			strlist_free(l);
+			*oom = true;
+			return false;
+		}
+		i++;
+	}
+	l->n = n;
+	return true;
+}
+
+/* Checks the match / not_match examples of rule r (index i): a prefix rule
+ * must match every "match" example and no "not_match" one; an exact rule
+ * the same by string equality. Returns NULL when they pass, else a static
+ * description of the first failure and its index in *which. */
+static const char *examples_fail(const struct appr_rule *r,
+				 const struct cfg_strlist *match,
+				 const struct cfg_strlist *not_match,
+				 size_t *which)
+{
+	for (size_t j = 0; j < match->n; j++) {
+		bool m = r->match == APPR_PREFIX ?
+				 cmdwords_matches_prefix(&r->prefix,
+							 match->v[j]) :
+				 strcmp(r->value, match->v[j]) == 0;
+		if (!m) {
+			*which = j;
+			return "match";
+		}
+	}
+	for (size_t j = 0; j < not_match->n; j++) {
+		bool m = r->match == APPR_PREFIX ?
+				 cmdwords_matches_prefix(&r->prefix,
+							 not_match->v[j]) :
+				 strcmp(r->value, not_match->v[j]) == 0;
+		if (m) {
+			*which = j;
+			return "not_match";
+		}
+	}
+	return NULL;
+}
+
+/* The keys a rule object may carry. */
+enum rule_key {
+	RK_TOOL,
+	RK_DECISION,
+	RK_PREFIX,
+	RK_COMMAND,
+	RK_PATH,
+	RK_MATCH,
+	RK_NOT_MATCH,
+	RK_CREATED,
+	RK_SESSION,
+	RK_COUNT
+};
+
+static const char *const rule_keys[RK_COUNT] = {
+	[RK_TOOL] = "tool",
+	[RK_DECISION] = "decision",
+	[RK_PREFIX] = "commandPrefix",
+	[RK_COMMAND] = "command",
+	[RK_PATH] = "path",
+	[RK_MATCH] = "match",
+	[RK_NOT_MATCH] = "not_match",
+	[RK_CREATED] = "created",
+	[RK_SESSION] = "session",
+};
+
+/* Parses rules[i] into *r. Shape errors set ld corrupt (the whole file is
+ * then unusable: a misspelt key must not widen a rule). Returns false on a
+ * shape error or when out of memory (*oom). The examples go to match and
+ * not_match for the caller to check. */
+static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
+		       struct cfg_strlist *match, struct cfg_strlist *not_match,
+		       struct loaded *ld, bool *oom)
+{
+	const cJSON *field[RK_COUNT] = { 0 };
+	const cJSON *it;
+	char key[64];
+	int kinds = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!cJSON_IsObject(obj)) {
+		set_corrupt(ld, "rules[%zu]: expected an object", i);
+		return false;
+	}
+	cJSON_ArrayForEach (it, obj) {
+		int k;
+		for (k = 0; k < RK_COUNT; k++)
+			if (it->string && strcmp(it->string, rule_keys[k]) == 0)
+				break;
+		safe_text(key, sizeof(key), it->string ? it->string : "");
+		if (k == RK_COUNT) {
+			set_corrupt(ld, "rules[%zu]: unknown key \"%s\"", i,
+				    key);
+			return false;
+		}
+		if (field[k]) {
+			set_corrupt(ld, "rules[%zu]: duplicate key \"%s\"", i,
+				    key);
+			return false;
+		}
+		field[k] = it;
+	}
+	if (!cJSON_IsString(field[RK_TOOL]) ||
+	    !field[RK_TOOL]->valuestring[0]) {
+		set_corrupt(ld, "rules[%zu].tool: expected a non-empty string",
+			    i);
+		return false;
+	}
+	if (cJSON_IsString(field[RK_DECISION]) &&
+	    strcmp(field[RK_DECISION]->valuestring, "allow") == 0) {
+		r->decision = CORDON_ALLOW;
+	} else if (cJSON_IsString(field[RK_DECISION]) &&
+		   strcmp(field[RK_DECISION]->valuestring, "deny") == 0) {
+		r->decision = CORDON_DENY;
+	} else {
+		set_corrupt(ld,
+			    "rules[%zu].decision: expected \"allow\" or "
+			    "\"deny\"",
+			    i);
+		return false;
+	}
+	for (int k = RK_CREATED; k <= RK_SESSION; k++) {
+		if (field[k] && !cJSON_IsString(field[k])) {
+			set_corrupt(ld, "rules[%zu].%s: expected a string", i,
+				    rule_keys[k]);
+			return false;
+		}
+	}
+	kinds = !!field[RK_PREFIX] + !!field[RK_COMMAND] + !!field[RK_PATH];
+	if (kinds > 1) {
+		set_corrupt(ld,
+			    "rules[%zu]: at most one of commandPrefix, "
+			    "command, path",
+			    i);
+		return false;
+	}
+	r->match = APPR_TOOL;
+	if (field[RK_PREFIX]) {
+		r->match = APPR_PREFIX;
+		if (!json_strlist(field[RK_PREFIX], &r->prefix, oom) ||
+		    r->prefix.n == 0) {
+			if (!*oom)
+				set_corrupt(ld,
+					    "rules[%zu].commandPrefix: "
+					    "expected a non-empty array of "
+					    "strings",
+					    i);
+			goto fail;
+		}
+	}
+	for (int k = RK_COMMAND; k <= RK_PATH; k++) {
+		if (!field[k])
+			continue;
+		if (!cJSON_IsString(field[k]) || !field[k]->valuestring[0]) {
+			set_corrupt(ld,
+				    "rules[%zu].%s: expected a non-empty "
+				    "string",
+				    i, rule_keys[k]);
+			goto fail;
+		}
+		r->match = k == RK_COMMAND ? APPR_EXACT : APPR_PATH;
+		r->value = strdup(field[k]->valuestring);
+		if (!r->value) {
+			*oom = true;
+			goto fail;
+		}
+	}
+	for (int k = RK_MATCH; k <= RK_NOT_MATCH; k++) {
+		struct cfg_strlist *l = k == RK_MATCH ? match : not_match;
+		if (field[k] && !json_strlist(field[k], l, oom)) {
+			if (!*oom)
+				set_corrupt(ld,
+					    "rules[%zu].%s: expected an "
+					    "array of strings",
+					    i, rule_keys[k]);
+			goto fail;
+		}
+	}
+	r->tool = strdup(field[RK_TOOL]->valuestring);
+	if (!r->tool) {
+		*oom = true;
+		goto fail;
+	}
+	return true;
+fail:
+	strlist_free(match);
+	strlist_free(not_match);
+	rule_free(r);
+	return false;
+}
+
+/* cJSON turns "\u0000" into the end of a string, which would silently
+ * shorten a command or prefix word: refuse documents that spell it. An
+ * escaped backslash followed by "u0000" is text, not this escape. */
+static bool has_nul_escape(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != '\\')
+			continue;
+		if (i + 6 <= n && s[i + 1] == 'u' && s[i + 2] == '0' &&
+		    s[i + 3] == '0' && s[i + 4] == '0' && s[i + 5] == '0')
+			return true;
+		i++; /* the escaped character */
+	}
+	return false;
+}
+
+/* Reads and validates the file at path into ld. warn (may be NULL) gets a
+ * warning for every rule dropped because its examples fail. Returns
+ * CORDON_E_NOMEM when out of memory, else CORDON_OK (ld says missing or
+ * corrupt). */
+static enum cordon_err load_file(const char *path, struct loaded *ld,
+				 struct appr_store *warn)
+{
+	const cJSON *ver, *rules, *it;
+	const char *end = NULL;
+	size_t len = 0, i = 0, n;
+	char *buf;
+	bool oom = false;
+
+	memset(ld, 0, sizeof(*ld));
+	buf = read_bounded(path, &len, ld);
+	if (!buf)
+		return CORDON_OK;
+	if (memchr(buf, '\0', len) || has_nul_escape(buf, len)) {
+		set_corrupt(ld, "holds a NUL character");
+		free(buf);
+		return CORDON_OK;
+	}
+	/* len + 1: the terminating NUL is part of the buffer, so trailing
+	 * garbage after the document is an error. */
+	ld->root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
+	if (!ld->root) {
+		size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
+		set_corrupt(ld, "is not valid JSON (near byte %zu)", off);
+		free(buf);
+		return CORDON_OK;
+	}
+	free(buf);
+	if (!cJSON_IsObject(ld->root)) {
+		set_corrupt(ld, "expected a JSON object");
+		goto corrupt;
+	}
+	cJSON_ArrayForEach (it, ld->root) {
+		if (!it->string || (strcmp(it->string, "version") != 0 &&
+				    strcmp(it->string, "rules") != 0)) {
+			char key[64];
+			safe_text(key, sizeof(key),
+				  it->string ? it->string : "");
+			set_corrupt(ld, "unknown key \"%s\"", key);
+			goto corrupt;
+		}
+	}
+	ver = cJSON_GetObjectItemCaseSensitive(ld->root, "version");
+	if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
+		set_corrupt(ld, "version: expected 1");
+		goto corrupt;
+	}
+	rules = cJSON_GetObjectItemCaseSensitive(ld->root, "rules");
+	if (!cJSON_IsArray(rules)) {
+		set_corrupt(ld, "rules: expected an array");
+		goto corrupt;
+	}
+	n = (size_t)cJSON_GetArraySize(rules);
+	if (n > APPR_MAX_RULES) {
+		set_corrupt(ld, "rules: %zu rules (limit %zu)", n,
+			    APPR_MAX_RULES);
+		goto corrupt;
+	}
+	ld->nfile_rules = n;
+	if (n) {
+		ld->rules = calloc(n, sizeof(*ld->rules));
+		if (!ld->rules)
+			goto nomem;
+	}
+	cJSON_ArrayForEach (it, rules) {
+		struct cfg_strlist match = { 0 }, not_match = { 0 };
+		struct appr_rule *r = &ld->rules[ld->nrules];
+		const char *bad = NULL;
+		size_t which = 0;
+
+		if (!parse_rule(it, i, r, &match, &not_match, ld, &oom)) {
+			if (oom)
+				goto nomem;
+			goto corrupt;
+		}
+		if (match.n || not_match.n) {
+			if (r->match == APPR_PREFIX || r->match == APPR_EXACT)
+				bad = examples_fail(r, &match, &not_match,
+						    &which);
+			else
+				bad = "";
+		}
+		strlist_free(&match);
+		strlist_free(&not_match);
+		if (bad) {
+			enum cordon_err e = CORDON_OK;
+			if (warn && !bad[0])
+				e = add_warning(warn,
+						"%s: rules[%zu]: match and "
+						"not_match apply to "
+						"commandPrefix and command "
+						"rules only; the rule is "
+						"dropped",
+						path, i);
+			else if (warn)
+				e = add_warning(
+					warn,
+					"%s: rules[%zu]: %s[%zu] %s the rule; "
+					"the rule is dropped",
+					path, i, bad, which,
+					bad[0] == 'm' ? "does not match" :
+							"matches");
+			rule_free(r);
+			if (e != CORDON_OK)
+				goto nomem;
+		} else {
+			ld->nrules++;
+		}
+		i++;
+	}
+	return CORDON_OK;
+corrupt:
+	cJSON_Delete(ld->root);
+	ld->root = NULL;
+	rules_free(ld->rules, ld->nrules);
+	ld->rules = NULL;
+	ld->nrules = 0;
+	return CORDON_OK;
+nomem:
+	loaded_free(ld);
+	return CORDON_E_NOMEM;
+}
+
+static enum cordon_err warn_corrupt(struct appr_store *st,
+				    const struct loaded *ld)
+{
+	return add_warning(st,
+			   "%s: %s; no approvals from this file are used "
+			   "(every such call will ask) and it will not be "
+			   "overwritten",
+			   st->path, ld->why);
+}
+
+enum cordon_err appr_open(struct appr_store *st, const char *path)
+{
+	struct loaded ld;
+	enum cordon_err e;
+
+	memset(st, 0, sizeof(*st));
+	if (!path)
+		return CORDON_OK;
+	st->path = strdup(path);
+	if (!st->path)
+		return CORDON_E_NOMEM;
+	e = load_file(path, &ld, st);
+	if (e != CORDON_OK) {
+		appr_close(st);
+		return e;
+	}
+	if (ld.corrupt) {
+		bool io = ld.io_error;
+		st->corrupt = true;
+		e = warn_corrupt(st, &ld);
+		loaded_free(&ld);
+		if (e != CORDON_OK) {
+			appr_close(st);
+			return e;
+		}
+		return io ? CORDON_E_IO : CORDON_OK;
+	}
+	st->rules = ld.rules;
+	st->nrules = ld.nrules;
+	ld.rules = NULL;
+	ld.nrules = 0;
+	loaded_free(&ld);
+	return CORDON_OK;
+}
+
+void appr_close(struct appr_store *st)
+{
+	if (!st)
+		return;
+	free(st->path);
+	rules_free(st->rules, st->nrules);
+	rules_free(st->grants, st->ngrants);
+	for (size_t i = 0; i < st->nwarnings; i++)
+		free(st->warnings[i]);
+	free(st->warnings);
+	memset(st, 0, sizeof(*st));
+}
+
+/* ---- matching ------------------------------------------------------------ */
+
+/* Does r cover the call (for a prefix rule: segment seg of it)? */
+static bool rule_applies(const struct appr_rule *r, const struct appr_query *q,
+			 const struct cw_seg *seg)
+{
+	if (!r->tool ||
+	    (strcmp(r->tool, "*") != 0 && strcmp(r->tool, q->tool) != 0))
+		return false;
+	switch (r->match) {
+	case APPR_TOOL:
+		break;
+	case APPR_PREFIX:
+		if (q->kind != CORDON_KIND_EXECUTE || !q->command || !seg ||
+		    !cmdwords_seg_has_prefix(seg, &r->prefix))
+			return false;
+		break;
+	case APPR_EXACT:
+		if (!q->command || !r->value ||
+		    strcmp(r->value, q->command) != 0)
+			return false;
+		break;
+	case APPR_PATH:
+		if (!q->path || !r->value || strcmp(r->value, q->path) != 0)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	/* A destructive command is only ever allowed by its exact text. */
+	if (r->decision == CORDON_ALLOW && q->exact_only &&
+	    r->match != APPR_EXACT)
+		return false;
+	return true;
+}
+
+/* The decision of the first grant or rule covering the call (segment seg
+ * of it, or the whole call when seg is NULL), or -1. */
+static int first_match(const struct appr_store *st, const struct appr_query *q,
+		       const struct cw_seg *seg, const char **source)
+{
+	if (q->session) {
+		for (size_t i = 0; i < st->ngrants; i++) {
+			const struct appr_rule *g = &st->grants[i];
+			if (g->session && strcmp(g->session, q->session) == 0 &&
+			    rule_applies(g, q, seg)) {
+				*source = "session_grant";
+				return (int)g->decision;
+			}
+		}
+	}
+	for (size_t i = 0; i < st->nrules; i++) {
+		if (rule_applies(&st->rules[i], q, seg)) {
+			*source = "approvals_rule";
+			return (int)st->rules[i].decision;
+		}
+	}
+	return -1;
+}
+
+int appr_lookup(const struct appr_store *st, const struct appr_query *q,
+		const char **source)
+{
+	const char *src = NULL, *first_src = NULL;
+	bool all_allow = true;
+
+	if (source)
+		*source = NULL;
+	if (!st || !q || !q->tool)
+		return -1;
+	if (q->kind != CORDON_KIND_EXECUTE || !q->words ||
+	    q->words->nseg == 0) {
+		int d = first_match(st, q, NULL, &src);
+		if (d >= 0 && source)
+			*source = src;
+		return d;
+	}
+	/* Per segment: any deny denies, all allowing allows. */
+	for (size_t i = 0; i < q->words->nseg; i++) {
+		int d = first_match(st, q, &q->words->seg[i], &src);
+		if (d == CORDON_DENY) {
+			if (source)
+				*source = src;
+			return CORDON_DENY;
+		}
+		if (d != CORDON_ALLOW)
+			all_allow = false;
+		else if (!first_src)
+			first_src = src;
+	}
+	if (!all_allow)
+		return -1;
+	if (source)
+		*source = first_src;
+	return CORDON_ALLOW;
+}
+
+/* ---- amendments ---------------------------------------------------------- */
+
+const char *appr_amendment_refusal(const struct cfg_strlist *amend,
+				   const struct appr_query *q)
+{
+	const char *w, *base;
+
+	if (!q || q->kind != CORDON_KIND_EXECUTE || !q->command)
+		return "amendments apply to shell commands only";
+	if (q->exact_only)
+		return "the command is destructive";
+	if (!q->words)
+		return "the command is not plain (expansions, substitutions, "
+		       "assignments, compound commands or redirections to "
+		       "files), so only the exact command can be granted";
+	if (!amend || amend->n == 0 || !amend->v)
+		return "the amendment is empty (it would cover every command)";
+	for (size_t i = 0; i < amend->n; i++)
+		if (!amend->v[i])
+			return "the amendment is empty (it would cover every "
+			       "command)";
+	w = amend->v[0];
+	base = strrchr(w, '/');
+	base = base ? base + 1 : w;
+	if (!base[0])
+		return "the amendment does not start with a command name";
+	if (commands_opens_code(base, strlen(base)))
+		return "the amendment's command runs code given in its "
+		       "arguments (a shell, interpreter or wrapper such as "
+		       "python3 -c, bash -lc, env, sudo, xargs or eval), so a "
+		       "prefix rule would allow anything";
+	if (q->words->nseg == 0)
+		return "the command has no words";
+	for (size_t i = 0; i < q->words->nseg; i++)
+		if (!cmdwords_seg_has_prefix(&q->words->seg[i], amend))
+			return "the amendment is not a prefix of every "
+			       "command in the line";
+	return NULL;
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+static enum cordon_err add_grant(struct appr_store *st,
+				 const struct appr_rule *r)
+{
+	struct appr_rule *ng;
+
+	for (size_t i = 0; i < st->ngrants; i++)
+		if (strcmp(st->grants[i].session, r->session) == 0 &&
+		    rule_same(&st->grants[i], r))
+			return CORDON_OK;
+	if (st->ngrants >= APPR_MAX_GRANTS)
+		return CORDON_E_LIMIT;
+	ng = realloc(st->grants, (st->ngrants + 1) * sizeof(*ng));
+	if (!ng)
+		return CORDON_E_NOMEM;
+	st->grants = ng;
+	if (!rule_copy(&ng[st->ngrants], r))
+		return CORDON_E_NOMEM;
+	st->ngrants++;
+	return CORDON_OK;
+}
+
+/* The rule as the file spells it, with a creation time. */
+static cJSON *rule_to_json(const struct appr_rule *r, const char *session)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	char created[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "tool", r->tool) ||
+	    !cJSON_AddStringToObject(o, "decision",
+				     r->decision == CORDON_ALLOW ? "allow" :
+								   "deny"))
+		goto fail;
+	switch (r->match) {
+	case APPR_TOOL:
+		break;
+	case APPR_PREFIX:
+		arr = cJSON_AddArrayToObject(o, "commandPrefix");
+		if (!arr)
+			goto fail;
+		for (size_t i = 0; i < r->prefix.n; i++) {
+			cJSON *s = cJSON_CreateString(r->prefix.v[i]);
+			if (!s || !cJSON_AddItemToArray(arr, s)) {
+				cJSON_Delete(s);
+				goto fail;
+			}
+		}
+		break;
+	case APPR_EXACT:
+		if (!cJSON_AddStringToObject(o, "command", r->value))
+			goto fail;
+		break;
+	case APPR_PATH:
+		if (!cJSON_AddStringToObject(o, "path", r->value))
+			goto fail;
+		break;
+	}
+	if (gmtime_r(&now, &tm) &&
+	    strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0 &&
+	    !cJSON_AddStringToObject(o, "created", created))
+		goto fail;
+	if (session && !cJSON_AddStringToObject(o, "session", session))
+		goto fail;
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+/* mkdir -p for the directory part of path, new directories 0700. */
+static int make_parent(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		char c = buf[i];
+		buf[i] = '\0';
+		if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+			return -1;
+		buf[i] = c;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, s, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		s += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Takes an exclusive flock on lockpath, waiting at most APPR_LOCK_WAIT_MS.
+ * Returns the descriptor (closing it releases the lock) or -1. */
+static int take_lock(const char *lockpath)
+{
+	const struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int fd =
+		open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return -1;
+	for (int waited = 0;; waited += 10) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (waited >= APPR_LOCK_WAIT_MS) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/* Writes text over path atomically: a temp file in the same directory,
+ * fsync, rename, fsync of the directory. */
+static int replace_file(const char *path, const char *dir, const char *text,
+			size_t len)
+{
+	char tmp[4096];
+	const char *base = strrchr(path, '/');
+	int fd, saved, dfd;
+
+	base = base ? base + 1 : path;
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, base) >=
+	    (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0 ||
+	    fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		/* The rename is done; a directory that cannot be synced
+		 * (some file systems refuse) still holds the new file. */
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
+/* Appends r to the approvals file under the lock. On success st->rules is
+ * the file's rules as re-read, plus r. On failure *why says what went
+ * wrong (the caller keeps a session grant). */
+static enum cordon_err write_always(struct appr_store *st,
+				    const struct appr_rule *r,
+				    const char *session, char *why,
+				    size_t whycap)
+{
+	char dir[4096], lockpath[4096];
+	const char *slash = strrchr(st->path, '/');
+	struct loaded ld;
+	struct appr_rule *nr;
+	cJSON *obj, *rules;
+	char *text = NULL;
+	enum cordon_err e = CORDON_E_IO;
+	int lfd = -1;
+	bool dup = false;
+
+	if (slash == st->path) {
+		snprintf(dir, sizeof(dir), "/");
+	} else if (slash) {
+		if ((size_t)(slash - st->path) >= sizeof(dir)) {
+			snprintf(why, whycap, "the path is too long");
+			return CORDON_E_LIMIT;
+		}
+		memcpy(dir, st->path, (size_t)(slash - st->path));
+		dir[slash - st->path] = '\0';
+	} else {
+		snprintf(dir, sizeof(dir), ".");
+	}
+	if (!(slash ? slash[1] : st->path[0])) {
+		snprintf(why, whycap, "the path names a directory");
+		return CORDON_E_INVAL;
+	}
+	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", st->path) >=
+	    (int)sizeof(lockpath)) {
+		snprintf(why, whycap, "the path is too long");
+		return CORDON_E_LIMIT;
+	}
+	if (make_parent(dir) != 0) {
+		snprintf(why, whycap, "cannot create its directory: %s",
+			 strerror(errno));
+		return CORDON_E_IO;
+	}
+	lfd = take_lock(lockpath);
+	if (lfd < 0) {
+		snprintf(why, whycap, "cannot lock it: %s", strerror(errno));
+		return CORDON_E_IO;
+	}
+	/* Re-read under the lock: another process may have appended. */
+	e = load_file(st->path, &ld, NULL);
+	if (e != CORDON_OK) {
+		snprintf(why, whycap, "out of memory");
+		goto out_unlock;
+	}
+	if (ld.corrupt) {
+		snprintf(why, whycap, "%s", ld.why);
+		rules_free(st->rules, st->nrules);
+		st->rules = NULL;
+		st->nrules = 0;
+		st->corrupt = true;
+		e = warn_corrupt(st, &ld);
+		if (e == CORDON_OK)
+			e = CORDON_E_IO;
+		goto out;
+	}
+	for (size_t i = 0; i < ld.nrules && !dup; i++)
+		dup = rule_same(&ld.rules[i], r);
+	if (!dup) {
+		if (ld.nfile_rules >= APPR_MAX_RULES) {
+			snprintf(why, whycap,
+				 "the file has %zu rules (limit "
+				 "%zu)",
+				 ld.nfile_rules, APPR_MAX_RULES);
+			e = CORDON_E_LIMIT;
+			goto out;
+		}
+		e = CORDON_E_NOMEM;
+		snprintf(why, whycap, "out of memory");
+		if (!ld.root) {
+			ld.root = cJSON_CreateObject();
+			if (!ld.root ||
+			    !cJSON_AddNumberToObject(ld.root, "version", 1) ||
+			    !cJSON_AddArrayToObject(ld.root, "rules"))
+				goto out;
+		}
+		rules = cJSON_GetObjectItemCaseSensitive(ld.root, "rules");
+		obj = rule_to_json(r, session);
+		if (!obj || !cJSON_AddItemToArray(rules, obj)) {
+			cJSON_Delete(obj);
+			goto out;
+		}
+		text = cJSON_Print(ld.root);
+		if (!text)
+			goto out;
+		size_t len = strlen(text);
+		if (len + 1 > APPR_MAX_FILE_BYTES) {
+			snprintf(why, whycap,
+				 "the file would be over %zu "
+				 "bytes (the limit)",
+				 APPR_MAX_FILE_BYTES);
+			e = CORDON_E_LIMIT;
+			goto out;
+		}
+		text[len] = '\n';
+		if (replace_file(st->path, dir, text, len + 1) != 0) {
+			text[len] = '\0';
+			snprintf(why, whycap, "cannot write: %s",
+				 strerror(errno));
+			e = CORDON_E_IO;
+			goto out;
+		}
+		text[len] = '\0';
+	}
+	/* Adopt the file as it now is: its rules, then r when it was new. */
+	e = CORDON_E_NOMEM;
+	snprintf(why, whycap, "out of memory");
+	nr = realloc(ld.rules, (ld.nrules + 1) * sizeof(*nr));
+	if (!nr)
+		goto out;
+	ld.rules = nr;
+	if (!dup) {
+		if (!rule_copy(&nr[ld.nrules], r))
+			goto out;
+		free(nr[ld.nrules].session);
+		nr[ld.nrules].session = NULL;
+		ld.nrules++;
+	}
+	rules_free(st->rules, st->nrules);
+	st->rules = ld.rules;
+	st->nrules = ld.nrules;
+	ld.rules = NULL;
+	ld.nrules = 0;
+	why[0] = '\0';
+	e = CORDON_OK;
+out:
+	cJSON_free(text);
+	loaded_free(&ld);
+out_unlock:
+	close(lfd);
+	return e;
+}
+
+/* The rule an answer grants for q: exact for destructive and non-plain
+ * commands, the amendment's prefix when it is acceptable, the path for file
+ * tools, the tool for the rest. */
+static enum cordon_err build_rule(const struct appr_query *q,
+				  enum cordon_decision d,
+				  const struct cfg_strlist *amend,
+				  struct appr_rule *r, char *note,
+				  size_t notecap)
+{
+	memset(r, 0, sizeof(*r));
+	/* "*" in a rule means every tool: a tool that calls itself "*" must
+	 * not turn one answer into a grant for everything. */
+	if (!q->tool[0] || strcmp(q->tool, "*") == 0) {
+		note_add(note, notecap,
+			 "a tool named \"%s\" cannot be "
+			 "granted beyond this call",
+			 q->tool);
+		return CORDON_E_INVAL;
+	}
+	r->decision = d;
+	r->tool = strdup(q->tool);
+	if (!r->tool)
+		return CORDON_E_NOMEM;
+	switch (q->kind) {
+	case CORDON_KIND_EXECUTE:
+		if (!q->command || !q->command[0]) {
+			note_add(note, notecap,
+				 "the call has no command: "
+				 "nothing was recorded");
+			rule_free(r);
+			return CORDON_E_INVAL;
+		}
+		if (amend) {
+			const char *why = appr_amendment_refusal(amend, q);
+			if (!why) {
+				r->match = APPR_PREFIX;
+				if (!strlist_copy(&r->prefix, amend)) {
+					rule_free(r);
+					return CORDON_E_NOMEM;
+				}
+				return CORDON_OK;
+			}
+			note_add(note, notecap,
+				 "amendment refused: %s; recorded for the "
+				 "exact command only",
+				 why);
+		}
+		r->match = APPR_EXACT;
+		r->value = strdup(q->command);
+		break;
+	case CORDON_KIND_READ:
+	case CORDON_KIND_WRITE:
+	case CORDON_KIND_DELETE:
+		if (amend)
+			note_add(note, notecap,
+				 "amendment refused: "
+				 "amendments apply to shell commands only");
+		if (!q->path || !q->path[0]) {
+			note_add(note, notecap,
+				 "the call has no path: "
+				 "nothing was recorded");
+			rule_free(r);
+			return CORDON_E_INVAL;
+		}
+		r->match = APPR_PATH;
+		r->value = strdup(q->path);
+		break;
+	case CORDON_KIND_FETCH:
+	case CORDON_KIND_MCP:
+	case CORDON_KIND_OTHER:
+	default:
+		if (amend)
+			note_add(note, notecap,
+				 "amendment refused: "
+				 "amendments apply to shell commands only");
+		r->match = APPR_TOOL;
+		return CORDON_OK;
+	}
+	if (!r->value) {
+		rule_free(r);
+		return CORDON_E_NOMEM;
+	}
+	return CORDON_OK;
+}
+
+/* Keeps r as a session grant for q->session; explains in note. */
+static enum cordon_err keep_for_session(struct appr_store *st,
+					const struct appr_query *q,
+					struct appr_rule *r, char *note,
+					size_t notecap)
+{
+	enum cordon_err e;
+
+	if (!q->session) {
+		note_add(note, notecap,
+			 "no session id: the answer applies "
+			 "to this call only");
+		return CORDON_E_INVAL;
+	}
+	free(r->session);
+	r->session = strdup(q->session);
+	if (!r->session)
+		return CORDON_E_NOMEM;
+	e = add_grant(st, r);
+	if (e == CORDON_E_LIMIT)
+		note_add(note, notecap,
+			 "too many session grants (limit %zu): "
+			 "the answer applies to this call only",
+			 APPR_MAX_GRANTS);
+	return e;
+}
+
+enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
+			    enum cordon_answer answer,
+			    const struct cfg_strlist *amend, char *note,
+			    size_t notecap)
+{
+	struct appr_rule r;
+	enum cordon_decision d;
+	enum cordon_err e;
+	bool always;
+	char why[320];
+
+	if (note && notecap)
+		note[0] = '\0';
+	if (!st || !q || !q->tool)
+		return CORDON_E_INVAL;
+	switch (answer) {
+	case CORDON_ANSWER_ALLOW_SESSION:
+		d = CORDON_ALLOW;
+		always = false;
+		break;
+	case CORDON_ANSWER_ALLOW_ALWAYS:
+		d = CORDON_ALLOW;
+		always = true;
+		break;
+	case CORDON_ANSWER_DENY_SESSION:
+		d = CORDON_DENY;
+		always = false;
+		break;
+	case CORDON_ANSWER_DENY_ALWAYS:
+		d = CORDON_DENY;
+		always = true;
+		break;
+	case CORDON_ANSWER_ALLOW_ONCE:
+	case CORDON_ANSWER_DENY_ONCE:
+	case CORDON_ANSWER_ABORT:
+	case CORDON_ANSWER_TIMED_OUT:
+		return CORDON_OK;
+	default:
+		return CORDON_E_INVAL;
+	}
+	e = build_rule(q, d, amend, &r, note, notecap);
+	if (e != CORDON_OK)
+		return e;
+	if (!always) {
+		e = keep_for_session(st, q, &r, note, notecap);
+		rule_free(&r);
+		return e;
+	}
+	if (!st->path) {
+		e = CORDON_E_INVAL;
+		note_add(note, notecap,
+			 "no approvals file is configured: "
+			 "kept for this session only");
+	} else if (st->corrupt) {
+		e = CORDON_E_IO;
+		note_add(note, notecap,
+			 "the approvals file %s is corrupt and "
+			 "was not overwritten: kept for this session only",
+			 st->path);
+	} else {
+		why[0] = '\0';
+		e = write_always(st, &r, q->session, why, sizeof(why));
+		if (e != CORDON_OK)
+			note_add(note, notecap,
+				 "the approvals file %s was "
+				 "not written (%s): kept for this session "
+				 "only",
+				 st->path, why);
+	}
+	if (e != CORDON_OK && e != CORDON_E_NOMEM) {
+		enum cordon_err se = keep_for_session(st, q, &r, note, notecap);
+		if (se == CORDON_E_NOMEM)
+			e = se;
+	}
+	rule_free(&r);
+	return e;
+}

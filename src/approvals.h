@@ -1,0 +1,126 @@
+/* approvals — what resolves an ASK: session grants, durable rules, answers.
+ *
+ * A store holds the rules of the approvals file (JSON, see below) and the
+ * session grants of this process (in memory, per session id). Before the
+ * user is asked, appr_lookup() consults the session grants, then the file's
+ * rules; first match decides. Deny grants also apply to calls the policy
+ * would allow (a "no, never" sticks); allow grants only resolve an ASK.
+ *
+ * The approvals file:
+ *   {"version": 1, "rules": [
+ *     {"tool": "Bash", "decision": "allow", "commandPrefix": ["git", "push"],
+ *      "match": ["git push origin main"], "not_match": ["git pull"]},
+ *     {"tool": "Bash", "decision": "allow", "command": "rm -rf build"},
+ *     {"tool": "Write", "decision": "deny", "path": "/home/u/x/.env"},
+ *     {"tool": "mcp__github__create_issue", "decision": "allow"}]}
+ * "tool" may be "*". A rule has at most one of commandPrefix, command, path;
+ * with none it covers every call of the tool. Extra keys "created" (an ISO
+ * 8601 time) and "session" are kept and ignored. Any other key, a duplicate
+ * key, or a "version" other than 1 is a bad shape (a misspelt
+ * "commandPrefix" must not widen a rule to the whole tool). match /
+ * not_match are checked for commandPrefix rules (every segment begins with
+ * the prefix) and command rules (string equality); on other rules they are
+ * an error of that rule. Limits: 4 MiB, 10000 rules.
+ *
+ * Loading: a file that does not exist is an empty store. A file that is not
+ * valid JSON, or not this shape, gives no durable rules at all (everything
+ * falls through to asking) and a warning naming the file and what is wrong
+ * (never an allow, never a crash). A rule whose match / not_match examples
+ * fail is dropped with a warning naming rules[i].
+ *
+ * Matching a shell command: an exact rule compares the whole command
+ * string. A prefix rule applies only when the command is plain (cmdwords.h)
+ * and then per segment: each segment takes the first rule whose prefix it
+ * begins with; the command is denied when any segment's first rule denies,
+ * allowed when every segment's first rule allows, otherwise undecided. A
+ * destructive command (exact_only) is only ever allowed by an exact rule.
+ *
+ * Recording: *_ONCE stores nothing; *_SESSION adds a session grant;
+ * *_ALWAYS appends a rule to the file under an exclusive lock (flock on
+ * FILE.lock), re-reading the file under the lock so two processes granting
+ * at once both land, writing a temp file in the same directory, fsync,
+ * rename, fsync of the directory. When the file is corrupt nothing is
+ * written to it (it is not overwritten: the grant is kept for the session
+ * and the warning says so). A grant is exact for destructive commands and
+ * for commands that are not plain; with an amendment (a prefix the user
+ * chose) it is a prefix rule, unless the amendment would open an
+ * interpreter or wrapper (commands_opens_code on its first word: python3
+ * -c, bash -lc, env, sudo, xargs, eval …), is empty, is not a prefix of the
+ * command, or the command is destructive: then the amendment is refused
+ * (the answer still counts, as an exact grant) and *note says why. A call
+ * of a tool named "*" (or "") is never recorded: in a rule it means every
+ * tool. The lock is waited for at most 5 s.
+ */
+#ifndef CORDON_APPROVALS_H
+#define CORDON_APPROVALS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmdwords.h"
+#include "config.h"
+#include "cordon.h"
+
+enum appr_match {
+	APPR_TOOL = 0,   /* every call of the tool */
+	APPR_PREFIX = 1, /* commandPrefix */
+	APPR_EXACT = 2,  /* command */
+	APPR_PATH = 3,   /* path */
+};
+
+struct appr_rule {
+	char *tool; /* or "*" */
+	enum cordon_decision decision; /* ALLOW or DENY */
+	enum appr_match match;
+	struct cfg_strlist prefix; /* APPR_PREFIX */
+	char *value;               /* APPR_EXACT: the command; APPR_PATH: the path */
+	char *session;             /* session grants: the session id */
+};
+
+struct appr_store {
+	char *path;                  /* the approvals file, NULL: none */
+	struct appr_rule *rules;     /* from the file */
+	size_t nrules;
+	bool corrupt;                /* the file could not be used */
+	struct appr_rule *grants;    /* session grants */
+	size_t ngrants;
+	char **warnings;
+	size_t nwarnings;
+};
+
+/* What is being asked about. */
+struct appr_query {
+	const char *session;   /* may be NULL: no session grants apply */
+	const char *tool;
+	enum cordon_kind kind;
+	const char *command;   /* EXECUTE: the command, else NULL */
+	const struct cmdwords *words; /* EXECUTE: when plain, else NULL */
+	bool exact_only;       /* destructive: only exact rules may allow */
+	const char *path;      /* READ/WRITE/DELETE: normalised path, else NULL */
+};
+
+/* Opens a store on path (NULL: session grants only). Never fails for a bad
+ * file (see above); CORDON_E_NOMEM, or CORDON_E_IO when the file exists but
+ * cannot be read (then the store is usable and corrupt). */
+enum cordon_err appr_open(struct appr_store *st, const char *path);
+void appr_close(struct appr_store *st);
+
+/* The decision of the first matching grant or rule: CORDON_ALLOW or
+ * CORDON_DENY, or -1 when none matches. *source (may be NULL) gets
+ * "session_grant" or "approvals_rule". */
+int appr_lookup(const struct appr_store *st, const struct appr_query *q,
+		const char **source);
+
+/* Records an answer (see above). amend may be NULL. note (may be NULL)
+ * receives a sentence when an amendment was refused or the file could not
+ * be written. */
+enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
+			    enum cordon_answer answer,
+			    const struct cfg_strlist *amend, char *note,
+			    size_t notecap);
+
+/* Why an amendment is refused, or NULL when it is acceptable for cmd. */
+const char *appr_amendment_refusal(const struct cfg_strlist *amend,
+				   const struct appr_query *q);
+
+#endif

@@ -1,0 +1,366 @@
+/* prompt — see prompt.h. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prompt.h"
+#include "banned.h"
+
+/* Display caps: what the agent controls is shown, but never a screenful. */
+#define PR_ARGS_MAX 2000
+#define PR_FIELD_MAX 400
+/* One answer line; anything longer is not an answer. */
+#define PR_LINE_MAX 128
+/* Writes go out in pieces no larger than a pipe guarantees to take at once
+ * after poll() says writable, so a write never blocks past the deadline. */
+#define PR_WRITE_CHUNK 512
+
+struct outbuf {
+	char s[8192];
+	size_t n;
+};
+
+static void ob_put(struct outbuf *o, const char *s, size_t n)
+{
+	if (n > sizeof(o->s) - o->n)
+		n = sizeof(o->s) - o->n;
+	memcpy(o->s + o->n, s, n);
+	o->n += n;
+}
+
+static void ob_str(struct outbuf *o, const char *s)
+{
+	ob_put(o, s, strlen(s));
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c, min;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	if (s[0] < 0xe0) {
+		len = 2;
+		c = s[0] & 0x1f;
+		min = 0x80;
+	} else if (s[0] < 0xf0) {
+		len = 3;
+		c = s[0] & 0x0f;
+		min = 0x800;
+	} else {
+		len = 4;
+		c = s[0] & 0x07;
+		min = 0x10000;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Code points a terminal acts on or that reorder what is shown: C1
+ * controls (0x9b is CSI on some terminals) and the bidirectional
+ * overrides and isolates (a command that reads differently than it runs). */
+static bool cp_is_control(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e ||
+	       c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}
+
+/* Appends s with every control byte, invalid UTF-8 byte and control code
+ * point shown as '?', at most max input bytes, then "… (N more bytes)". */
+static void ob_clean(struct outbuf *o, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n && i < max) {
+		uint32_t cp = 0;
+		size_t k;
+		if (u[i] >= 0x20 && u[i] < 0x7f) {
+			ob_put(o, s + i, 1);
+			i++;
+			continue;
+		}
+		k = u[i] >= 0x80 ? utf8_len(u + i, n - i, &cp) : 0;
+		if (k > 0 && i + k > max)
+			break;
+		if (k == 0 || cp_is_control(cp)) {
+			ob_put(o, "?", 1);
+			i += k ? k : 1;
+			continue;
+		}
+		ob_put(o, s + i, k);
+		i += k;
+	}
+	if (i < n) {
+		char more[64];
+		snprintf(more, sizeof(more), "\xe2\x80\xa6 (%zu more bytes)",
+			 n - i);
+		ob_str(o, more);
+	}
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int remaining(int64_t deadline)
+{
+	int64_t r = deadline - now_ms();
+
+	if (r <= 0)
+		return 0;
+	return r > INT32_MAX ? INT32_MAX : (int)r;
+}
+
+enum io_res {
+	IO_OK,
+	IO_TIMEOUT,
+	IO_FAIL,
+};
+
+/* Writes all of s to fd before the deadline; with best_effort (after the
+ * deadline) it only writes what fd takes at once. SIGPIPE is blocked around
+ * the write and a SIGPIPE it raised is consumed, so a closed terminal or
+ * pipe is an error here, not the death of the host program. */
+static enum io_res write_deadline(int fd, const char *s, size_t n,
+				  int64_t deadline, bool best_effort)
+{
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	enum io_res res = IO_OK;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE) == 1;
+	while (n > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		int ms = remaining(deadline);
+		/* Checked here, not only by poll(): a peer that is always
+		 * ready must not keep the prompt going past its deadline. */
+		if (ms == 0 && !best_effort) {
+			res = IO_TIMEOUT;
+			break;
+		}
+		int r = poll(&p, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (r > 0 && (p.revents & (POLLERR | POLLNVAL)))) {
+			res = IO_FAIL;
+			break;
+		}
+		if (r == 0) {
+			res = IO_TIMEOUT;
+			break;
+		}
+		ssize_t k =
+			write(fd, s, n < PR_WRITE_CHUNK ? n : PR_WRITE_CHUNK);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k <= 0) {
+			res = IO_FAIL;
+			break;
+		}
+		s += k;
+		n -= (size_t)k;
+	}
+	if (!was_pending) {
+		const struct timespec zero = { 0, 0 };
+		sigpending(&pending);
+		if (sigismember(&pending, SIGPIPE) == 1)
+			(void)sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return res;
+}
+
+enum line_res {
+	LINE_OK,
+	LINE_TOO_LONG,
+	LINE_EOF,
+	LINE_TIMEOUT,
+	LINE_FAIL,
+};
+
+/* Reads one line from fd, a byte at a time so nothing after the answer is
+ * consumed, waiting for each byte no longer than the deadline. A line over
+ * cap - 1 bytes is read to its end and reported as too long. */
+static enum line_res read_line(int fd, char *buf, size_t cap, int64_t deadline)
+{
+	size_t n = 0;
+	bool too_long = false;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char c;
+		int ms = remaining(deadline);
+		/* An input that never runs dry (yes | …) must not keep the
+		 * prompt reading past its deadline. */
+		if (ms == 0)
+			return LINE_TIMEOUT;
+		int r = poll(&p, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (r > 0 && (p.revents & POLLNVAL)))
+			return LINE_FAIL;
+		if (r == 0)
+			return LINE_TIMEOUT;
+		ssize_t k = read(fd, &c, 1);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k < 0)
+			return LINE_FAIL;
+		if (k == 0)
+			return LINE_EOF;
+		if (c == '\n')
+			break;
+		if (n + 1 < cap)
+			buf[n++] = c;
+		else
+			too_long = true;
+	}
+	buf[n] = '\0';
+	return too_long ? LINE_TOO_LONG : LINE_OK;
+}
+
+/* The answer a line names, or -1. Case and surrounding blanks ignored. */
+static int parse_answer(const char *line)
+{
+	static const struct {
+		const char *word;
+		enum cordon_answer a;
+	} words[] = {
+		{ "y", CORDON_ANSWER_ALLOW_ONCE },
+		{ "yes", CORDON_ANSWER_ALLOW_ONCE },
+		{ "n", CORDON_ANSWER_DENY_ONCE },
+		{ "no", CORDON_ANSWER_DENY_ONCE },
+		{ "s", CORDON_ANSWER_ALLOW_SESSION },
+		{ "session", CORDON_ANSWER_ALLOW_SESSION },
+		{ "a", CORDON_ANSWER_ALLOW_ALWAYS },
+		{ "always", CORDON_ANSWER_ALLOW_ALWAYS },
+		{ "d", CORDON_ANSWER_DENY_ALWAYS },
+		{ "never", CORDON_ANSWER_DENY_ALWAYS },
+		{ "q", CORDON_ANSWER_ABORT },
+		{ "abort", CORDON_ANSWER_ABORT },
+	};
+	size_t b = 0, e = strlen(line);
+
+	while (b < e && (line[b] == ' ' || line[b] == '\t'))
+		b++;
+	while (e > b && (line[e - 1] == ' ' || line[e - 1] == '\t' ||
+			 line[e - 1] == '\r'))
+		e--;
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (strlen(words[i].word) == e - b &&
+		    strncasecmp(words[i].word, line + b, e - b) == 0)
+			return (int)words[i].a;
+	return -1;
+}
+
+static void describe(struct outbuf *o, const struct prompt_info *info)
+{
+	ob_str(o, "\ncordon: the agent wants to call ");
+	ob_clean(o, info->tool ? info->tool : "(unnamed tool)", PR_FIELD_MAX);
+	if (info->kind) {
+		ob_str(o, " (");
+		ob_clean(o, info->kind, PR_FIELD_MAX);
+		ob_str(o, ")");
+	}
+	ob_str(o, "\n  arguments: ");
+	ob_clean(o, info->args_json ? info->args_json : "{}", PR_ARGS_MAX);
+	if (info->risk) {
+		ob_str(o, "\n  risk: ");
+		ob_clean(o, info->risk, PR_FIELD_MAX);
+	}
+	if (info->labels && info->labels[0]) {
+		ob_str(o, "\n  labels: ");
+		ob_clean(o, info->labels, PR_FIELD_MAX);
+	}
+	if (info->reason && info->reason[0]) {
+		ob_str(o, "\n  why it asks: ");
+		ob_clean(o, info->reason, PR_FIELD_MAX);
+	}
+	ob_str(o, "\n");
+}
+
+static const char question[] =
+	"Allow? [y]es once, [n]o, [s]ession, [a]lways, [d] never, "
+	"[q] abort: ";
+
+enum cordon_answer prompt_ask(int in_fd, int out_fd,
+			      const struct prompt_info *info,
+			      unsigned timeout_ms)
+{
+	struct outbuf o;
+	char line[PR_LINE_MAX];
+	int64_t deadline = now_ms() + (int64_t)timeout_ms;
+	enum io_res w;
+
+	/* poll() ignores negative descriptors: it would wait out the
+	 * deadline instead of failing. */
+	if (in_fd < 0 || out_fd < 0)
+		return CORDON_ANSWER_DENY_ONCE;
+	o.n = 0;
+	if (info)
+		describe(&o, info);
+	ob_str(&o, question);
+	w = write_deadline(out_fd, o.s, o.n, deadline, false);
+	if (w == IO_TIMEOUT)
+		return CORDON_ANSWER_TIMED_OUT;
+	if (w != IO_OK)
+		return CORDON_ANSWER_DENY_ONCE;
+	for (;;) {
+		static const char again[] =
+			"Please answer y, n, s, a, d or q: ";
+		static const char late[] = "\n(no answer in time: denied)\n";
+		int a;
+
+		switch (read_line(in_fd, line, sizeof(line), deadline)) {
+		case LINE_OK:
+			a = parse_answer(line);
+			if (a >= 0)
+				return (enum cordon_answer)a;
+			break;
+		case LINE_TOO_LONG:
+			break;
+		case LINE_TIMEOUT:
+			/* Best effort: the user learns why nothing happened. */
+			write_deadline(out_fd, late, sizeof(late) - 1, now_ms(),
+				       true);
+			return CORDON_ANSWER_TIMED_OUT;
+		case LINE_EOF:
+		case LINE_FAIL:
+			return CORDON_ANSWER_DENY_ONCE;
+		}
+		w = write_deadline(out_fd, again, sizeof(again) - 1, deadline,
+				   false);
+		if (w == IO_TIMEOUT)
+			return CORDON_ANSWER_TIMED_OUT;
+		if (w != IO_OK)
+			return CORDON_ANSWER_DENY_ONCE;
+	}
+}

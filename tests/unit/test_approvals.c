@@ -1,0 +1,952 @@
+/* approvals: session and durable grants, prefix rules, amendments, the
+ * approvals file (validation, corruption, atomic concurrent writes). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "approvals.h"
+#include "cordon.h"
+#include "tap.h"
+
+static char dir[256];
+static struct arena A;
+static int nfile; /* for fresh file names */
+
+/* A new file name in the test directory (a ring of buffers: valid for the
+ * next 15 calls). */
+static const char *fresh(const char *stem)
+{
+	static char bufs[16][512];
+	char *buf = bufs[nfile % 16];
+
+	snprintf(buf, sizeof(bufs[0]), "%s/%s-%d.json", dir, stem, nfile);
+	nfile++;
+	return buf;
+}
+
+static void write_text(const char *path, const char *s, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(s, 1, n, f) != n || fclose(f) != 0) {
+		perror(path);
+		exit(2);
+	}
+}
+
+/* The file's bytes (malloc'd, NUL-terminated), NULL when missing. */
+static char *read_all(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = (len + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				exit(2);
+		}
+		size_t k = fread(buf + len, 1, 4096, f);
+		len += k;
+		if (k == 0)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (n)
+		*n = len;
+	return buf;
+}
+
+/* A shell query; words computed from the command (NULL when not plain). */
+static struct appr_query exec_q(const char *tool, const char *cmd,
+				const char *session, bool exact_only,
+				struct cmdwords *cw)
+{
+	struct appr_query q = { 0 };
+
+	q.session = session;
+	q.tool = tool;
+	q.kind = CORDON_KIND_EXECUTE;
+	q.command = cmd;
+	q.exact_only = exact_only;
+	q.words = cmdwords_split(&A, NULL, cmd, strlen(cmd), cw) ? cw : NULL;
+	return q;
+}
+
+static struct appr_query file_q(const char *tool, enum cordon_kind kind,
+				const char *path, const char *session)
+{
+	struct appr_query q = { 0 };
+
+	q.session = session;
+	q.tool = tool;
+	q.kind = kind;
+	q.path = path;
+	return q;
+}
+
+static int lookup_cmd(const struct appr_store *st, const char *cmd,
+		      const char *session, bool exact_only, const char **src)
+{
+	struct cmdwords cw;
+	struct appr_query q = exec_q("Bash", cmd, session, exact_only, &cw);
+
+	return appr_lookup(st, &q, src);
+}
+
+static bool has_warning(const struct appr_store *st, const char *needle)
+{
+	for (size_t i = 0; i < st->nwarnings; i++)
+		if (strstr(st->warnings[i], needle))
+			return true;
+	return false;
+}
+
+static void test_answer_names(void)
+{
+	static const char *const want[] = {
+		"allow_once",	"allow_session", "allow_always", "deny_once",
+		"deny_session", "deny_always",	 "abort",	 "timed_out",
+	};
+	for (int i = 0; i <= CORDON_ANSWER_TIMED_OUT; i++)
+		is_str(cordon_answer_name((enum cordon_answer)i), want[i],
+		       "answer name");
+	is_str(cordon_answer_name((enum cordon_answer)99), "unknown",
+	       "out of range answer");
+}
+
+static void test_missing(void)
+{
+	struct appr_store st;
+	const char *path = fresh("missing");
+
+	is_int(appr_open(&st, path), CORDON_OK, "missing file opens");
+	ok(!st.corrupt && st.nrules == 0 && st.nwarnings == 0,
+	   "missing file: empty store, no warning");
+	is_int(lookup_cmd(&st, "ls", "s1", false, NULL), -1,
+	       "empty store decides nothing");
+	appr_close(&st);
+	ok(access(path, F_OK) != 0, "opening does not create the file");
+
+	is_int(appr_open(&st, NULL), CORDON_OK, "no path: session only");
+	is_int(lookup_cmd(&st, "ls", "s1", false, NULL), -1, "nothing");
+	appr_close(&st);
+	appr_close(NULL);
+}
+
+static void test_session_vs_always(void)
+{
+	struct appr_store st;
+	struct cmdwords cw;
+	struct appr_query q;
+	const char *path = fresh("always");
+	const char *src = NULL;
+	char note[256];
+	struct stat sb;
+	char *text;
+
+	appr_open(&st, path);
+	q = exec_q("Bash", "npm test", "s1", false, &cw);
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ONCE, NULL, note,
+			   sizeof(note)),
+	       CORDON_OK, "allow once records");
+	is_int(appr_lookup(&st, &q, NULL), -1, "allow once stores nothing");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+			   sizeof(note)),
+	       CORDON_OK, "allow session records");
+	is_str(note, "", "no note");
+	is_int(lookup_cmd(&st, "npm test", "s1", false, &src), CORDON_ALLOW,
+	       "session grant allows in its session");
+	is_str(src, "session_grant", "source session_grant");
+	is_int(lookup_cmd(&st, "npm test", "s2", false, NULL), -1,
+	       "not in another session");
+	is_int(lookup_cmd(&st, "npm test", NULL, false, NULL), -1,
+	       "not without a session");
+	is_int(lookup_cmd(&st, "npm test --watch", "s1", false, NULL), -1,
+	       "a session grant without amendment is exact");
+	ok(access(path, F_OK) != 0, "a session grant writes no file");
+
+	q = exec_q("Bash", "make build", "s1", false, &cw);
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_OK, "allow always records");
+	is_str(note, "", "no note");
+	is_int(lookup_cmd(&st, "make build", "s9", false, &src), CORDON_ALLOW,
+	       "always applies in any session");
+	is_str(src, "approvals_rule", "source approvals_rule");
+	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600,
+	   "the approvals file is 0600");
+	text = read_all(path, NULL);
+	ok(text && strstr(text, "\"created\"") && strstr(text, "Z\"") &&
+		   strstr(text, "\"command\":") &&
+		   strstr(text, "\"make build\""),
+	   "the rule is written with a created time");
+	free(text);
+	appr_close(&st);
+
+	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	is_int(lookup_cmd(&st, "make build", NULL, false, NULL), CORDON_ALLOW,
+	       "always survives a reopen");
+	is_int(lookup_cmd(&st, "npm test", "s1", false, NULL), -1,
+	       "a session grant does not survive a reopen");
+	q = exec_q("Bash", "make build", "s1", false, &cw);
+	appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+		    sizeof(note));
+	appr_close(&st);
+	appr_open(&st, path);
+	is_int((long long)st.nrules, 1, "the same grant twice is stored once");
+	appr_close(&st);
+
+	/* Answers that store nothing. */
+	appr_open(&st, NULL);
+	q = exec_q("Bash", "id", "s1", false, &cw);
+	appr_record(&st, &q, CORDON_ANSWER_DENY_ONCE, NULL, NULL, 0);
+	appr_record(&st, &q, CORDON_ANSWER_ABORT, NULL, NULL, 0);
+	appr_record(&st, &q, CORDON_ANSWER_TIMED_OUT, NULL, NULL, 0);
+	is_int((long long)st.ngrants, 0,
+	       "once, abort, timed_out store nothing");
+	is_int(appr_record(&st, &q, (enum cordon_answer)42, NULL, NULL, 0),
+	       CORDON_E_INVAL, "unknown answer");
+	q.session = NULL;
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "session grant without a session id");
+	ok(strstr(note, "no session id") != NULL, "note says why");
+	q.session = "s1";
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "always without a file");
+	ok(strstr(note, "kept for this session") != NULL, "note says so");
+	is_int(lookup_cmd(&st, "id", "s1", false, NULL), CORDON_ALLOW,
+	       "kept as a session grant");
+	appr_close(&st);
+}
+
+static void test_exact_only(void)
+{
+	struct appr_store st;
+	const char *path = fresh("exact");
+	const char *json = "{\"version\": 1, \"rules\": ["
+			   "{\"tool\": \"Bash\", \"decision\": \"allow\", "
+			   "\"commandPrefix\": [\"rm\"]},"
+			   "{\"tool\": \"Bash\", \"decision\": \"allow\", "
+			   "\"command\": \"rm -rf dist\"},"
+			   "{\"tool\": \"Shell\", \"decision\": \"allow\"}]}";
+	struct cmdwords cw;
+	struct appr_query q;
+	char note[512];
+	const char *src;
+
+	write_text(path, json, strlen(json));
+	is_int(appr_open(&st, path), CORDON_OK, "open");
+	is_int((long long)st.nrules, 3, "three rules");
+	is_int(lookup_cmd(&st, "rm -rf build", NULL, false, NULL), CORDON_ALLOW,
+	       "a prefix rule allows a non-destructive match");
+	is_int(lookup_cmd(&st, "rm -rf build", NULL, true, NULL), -1,
+	       "a prefix rule does not allow it when exact_only");
+	is_int(lookup_cmd(&st, "rm -rf dist", NULL, true, &src), CORDON_ALLOW,
+	       "an exact rule does");
+	{
+		struct appr_query sq =
+			exec_q("Shell", "rm -rf x", NULL, true, &cw);
+		is_int(appr_lookup(&st, &sq, NULL), -1,
+		       "a tool-wide allow does not allow exact_only");
+		sq.exact_only = false;
+		is_int(appr_lookup(&st, &sq, NULL), CORDON_ALLOW,
+		       "a tool-wide allow covers other calls");
+	}
+	appr_close(&st);
+
+	/* A grant for a destructive command is exact, amendment or not. */
+	appr_open(&st, fresh("exact2"));
+	q = exec_q("Bash", "git reset --hard", "s1", true, &cw);
+	char *gw[] = { "git", "reset" };
+	struct cfg_strlist amend = { gw, 2 };
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+			   sizeof(note)),
+	       CORDON_OK, "destructive with an amendment records");
+	ok(strstr(note, "amendment refused") && strstr(note, "destructive"),
+	   "note: refused for a destructive command (%s)", note);
+	ok(st.nrules == 1 && st.rules[0].match == APPR_EXACT &&
+		   strcmp(st.rules[0].value, "git reset --hard") == 0,
+	   "an exact rule is stored instead");
+	is_int(lookup_cmd(&st, "git reset --hard HEAD~1", NULL, true, NULL), -1,
+	       "it covers nothing else");
+	appr_close(&st);
+}
+
+static void test_segments(void)
+{
+	struct appr_store st;
+	const char *src;
+	static const char *const files[] = {
+		/* 0: status only */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"allow\",\"commandPrefix\":[\"git\",\"status\"]}]}",
+		/* 1: both */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"allow\",\"commandPrefix\":[\"git\",\"status\"]},"
+		"{\"tool\":\"*\",\"decision\":\"allow\",\"commandPrefix\":"
+		"[\"git\",\"push\"]}]}",
+		/* 2: status allowed, push denied */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"allow\",\"commandPrefix\":[\"git\",\"status\"]},"
+		"{\"tool\":\"Bash\",\"decision\":\"deny\",\"commandPrefix\":"
+		"[\"git\",\"push\"]}]}",
+		/* 3: allow git first, deny git push second */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"allow\",\"commandPrefix\":[\"git\"]},"
+		"{\"tool\":\"Bash\",\"decision\":\"deny\",\"commandPrefix\":"
+		"[\"git\",\"push\"]}]}",
+		/* 4: deny git push first, allow git second */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"deny\",\"commandPrefix\":[\"git\",\"push\"]},"
+		"{\"tool\":\"Bash\",\"decision\":\"allow\",\"commandPrefix\":"
+		"[\"git\"]}]}",
+		/* 5: prefix for status, exact for a not-plain line */
+		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
+		"\"allow\",\"commandPrefix\":[\"git\",\"status\"]},"
+		"{\"tool\":\"Bash\",\"decision\":\"allow\",\"command\":"
+		"\"git status > out.txt\"}]}",
+	};
+	const char *p[6];
+
+	for (int i = 0; i < 6; i++) {
+		p[i] = fresh("seg");
+		write_text(p[i], files[i], strlen(files[i]));
+	}
+	appr_open(&st, p[0]);
+	is_int(lookup_cmd(&st, "git status", NULL, false, &src), CORDON_ALLOW,
+	       "prefix allows its command");
+	is_str(src, "approvals_rule", "from the file");
+	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL), -1,
+	       "one segment uncovered: undecided");
+	is_int(lookup_cmd(&st, "git status | rm -rf x", NULL, false, NULL), -1,
+	       "a pipe into an uncovered command: undecided");
+	is_int(lookup_cmd(&st, "git status; $(rm -rf x)", NULL, false, NULL),
+	       -1, "a not-plain line never matches a prefix rule");
+	is_int(lookup_cmd(&st, "/usr/bin/git status", NULL, false, NULL), -1,
+	       "command name compared as written");
+	{
+		struct cmdwords cw;
+		struct appr_query q =
+			exec_q("Write", "git status", NULL, false, &cw);
+		is_int(appr_lookup(&st, &q, NULL), -1,
+		       "a rule for another tool does not apply");
+	}
+	appr_close(&st);
+
+	appr_open(&st, p[1]);
+	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL),
+	       CORDON_ALLOW, "every segment covered: allow");
+	is_int(lookup_cmd(&st, "git status && git push; ls", NULL, false, NULL),
+	       -1, "one more uncovered segment: undecided");
+	appr_close(&st);
+
+	appr_open(&st, p[2]);
+	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL),
+	       CORDON_DENY, "a denied segment denies the line");
+	is_int(lookup_cmd(&st, "ls; git push origin", NULL, false, NULL),
+	       CORDON_DENY, "even next to an undecided one");
+	is_int(lookup_cmd(&st, "git push", NULL, true, NULL), CORDON_DENY,
+	       "deny prefix rules apply to destructive commands too");
+	appr_close(&st);
+
+	appr_open(&st, p[3]);
+	is_int(lookup_cmd(&st, "git push", NULL, false, NULL), CORDON_ALLOW,
+	       "first match decides (allow git before deny git push)");
+	appr_close(&st);
+	appr_open(&st, p[4]);
+	is_int(lookup_cmd(&st, "git push", NULL, false, NULL), CORDON_DENY,
+	       "first match decides (deny git push before allow git)");
+	is_int(lookup_cmd(&st, "git log", NULL, false, NULL), CORDON_ALLOW,
+	       "the later rule covers the rest");
+	appr_close(&st);
+
+	appr_open(&st, p[5]);
+	is_int(lookup_cmd(&st, "git status > out.txt", NULL, false, NULL),
+	       CORDON_ALLOW, "a not-plain command matches an exact rule");
+	is_int(lookup_cmd(&st, "git status > other.txt", NULL, false, NULL), -1,
+	       "and only an exact rule");
+	appr_close(&st);
+}
+
+static void test_grants_by_kind(void)
+{
+	struct appr_store st;
+	struct appr_query q;
+	struct cmdwords cw;
+	const char *path = fresh("kinds");
+	const char *src;
+	char note[256];
+
+	appr_open(&st, path);
+	q = exec_q("Bash", "curl https://x.example", "s1", false, &cw);
+	appr_record(&st, &q, CORDON_ANSWER_DENY_SESSION, NULL, note,
+		    sizeof(note));
+	is_int(appr_lookup(&st, &q, &src), CORDON_DENY,
+	       "deny session grant applies");
+	is_str(src, "session_grant", "from the session");
+
+	q = file_q("Write", CORDON_KIND_WRITE, "/home/u/p/.env", "s1");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_DENY_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_OK, "deny always for a path");
+	q = file_q("Read", CORDON_KIND_READ, "/home/u/p/README", "s1");
+	appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+		    sizeof(note));
+	q = file_q("WebFetch", CORDON_KIND_FETCH, NULL, "s1");
+	appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+		    sizeof(note));
+	q = file_q("mcp__github__create_issue", CORDON_KIND_MCP, NULL, NULL);
+	appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+		    sizeof(note));
+	appr_close(&st);
+
+	appr_open(&st, path);
+	q = file_q("Write", CORDON_KIND_WRITE, "/home/u/p/.env", NULL);
+	is_int(appr_lookup(&st, &q, NULL), CORDON_DENY,
+	       "durable deny for the path");
+	q.path = "/home/u/p/.env2";
+	is_int(appr_lookup(&st, &q, NULL), -1, "not another path");
+	q = file_q("Edit", CORDON_KIND_WRITE, "/home/u/p/.env", NULL);
+	is_int(appr_lookup(&st, &q, NULL), -1, "not another tool");
+	q = file_q("mcp__github__create_issue", CORDON_KIND_MCP, NULL, NULL);
+	is_int(appr_lookup(&st, &q, NULL), CORDON_ALLOW,
+	       "an MCP grant covers the tool");
+	q = file_q("WebFetch", CORDON_KIND_FETCH, NULL, "s1");
+	is_int(appr_lookup(&st, &q, NULL), -1,
+	       "session grants are gone after a reopen");
+	appr_close(&st);
+}
+
+/* One refused amendment: the note's reason and the exact rule stored. */
+static void refused(const char *cmd, char **words, size_t n, bool plain_cmd,
+		    const char *reason)
+{
+	struct appr_store st;
+	struct cmdwords cw;
+	struct appr_query q;
+	struct cfg_strlist amend = { words, n };
+	char note[512];
+	const char *path = fresh("amend");
+
+	appr_open(&st, path);
+	q = exec_q("Bash", cmd, "s1", false, &cw);
+	ok((q.words != NULL) == plain_cmd, "%s: plain as expected", cmd);
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+			   sizeof(note)),
+	       CORDON_OK, "recorded");
+	ok(strstr(note, "amendment refused: ") && strstr(note, reason) &&
+		   strstr(note, "exact command only"),
+	   "%s: note says why (%s)", cmd, note);
+	appr_close(&st);
+	appr_open(&st, path);
+	ok(st.nrules == 1 && st.rules[0].match == APPR_EXACT &&
+		   strcmp(st.rules[0].value, cmd) == 0,
+	   "%s: the exact command is stored", cmd);
+	appr_close(&st);
+}
+
+static void test_amendments(void)
+{
+	static const char opens[] = "runs code given in its arguments";
+	char *py[] = { "python3", "-c" };
+	char *bash[] = { "bash", "-lc" };
+	char *sh[] = { "sh", "-c" };
+	char *env[] = { "env" };
+	char *sudo[] = { "sudo" };
+	char *node[] = { "node", "-e" };
+	char *perl[] = { "perl", "-e" };
+	char *xargs[] = { "xargs" };
+	char *eval[] = { "eval" };
+	char *upy[] = { "/usr/bin/python3" };
+	char *git_push[] = { "git", "push" };
+	char *npm[] = { "npm", "test" };
+	struct appr_store st;
+	struct cmdwords cw;
+	struct appr_query q;
+	struct cfg_strlist amend;
+	char note[512];
+
+	refused("python3 -c 'print(1)'", py, 2, true, opens);
+	refused("bash -lc 'make'", bash, 2, true, opens);
+	refused("sh -c 'ls'", sh, 2, true, opens);
+	refused("env FOO=1 make", env, 1, true, opens);
+	refused("sudo apt update", sudo, 1, true, opens);
+	refused("node -e '1'", node, 2, true, opens);
+	refused("perl -e 'print 1'", perl, 2, true, opens);
+	refused("xargs rm", xargs, 1, true, opens);
+	refused("eval ls", eval, 1, true, opens);
+	refused("/usr/bin/python3 x.py", upy, 1, true, opens);
+	refused("npm test", NULL, 0, true, "empty");
+	refused("npm test && git push", npm, 2, true,
+		"not a prefix of every command");
+	refused("git pull", git_push, 2, true, "not a prefix");
+	refused("git push $(cat remote)", git_push, 2, false, "not plain");
+
+	/* An acceptable amendment becomes a prefix rule. */
+	appr_open(&st, fresh("amend-ok"));
+	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
+	amend.v = git_push;
+	amend.n = 2;
+	ok(appr_amendment_refusal(&amend, &q) == NULL, "git push accepted");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+			   sizeof(note)),
+	       CORDON_OK, "prefix grant recorded");
+	is_str(note, "", "no note");
+	ok(st.nrules == 1 && st.rules[0].match == APPR_PREFIX &&
+		   st.rules[0].prefix.n == 2,
+	   "a prefix rule is stored");
+	is_int(lookup_cmd(&st, "git push origin dev", NULL, false, NULL),
+	       CORDON_ALLOW, "it covers commands like this");
+	is_int(lookup_cmd(&st, "git pull", NULL, false, NULL), -1,
+	       "and not others");
+	/* A deny amendment works the same way. */
+	q = exec_q("Bash", "git push --tags", "s1", false, &cw);
+	appr_record(&st, &q, CORDON_ANSWER_DENY_SESSION, &amend, note,
+		    sizeof(note));
+	is_int(lookup_cmd(&st, "git push x", "s1", false, NULL), CORDON_DENY,
+	       "a session deny prefix comes before file rules");
+	/* Amendments on non-shell calls. */
+	q = file_q("Write", CORDON_KIND_WRITE, "/p/x", "s1");
+	ok(appr_amendment_refusal(&amend, &q) != NULL,
+	   "an amendment on a file call is refused");
+	appr_close(&st);
+}
+
+static void test_examples(void)
+{
+	struct appr_store st;
+	const char *path = fresh("examples");
+	const char *json =
+		"{\"version\": 1, \"rules\": ["
+		"{\"tool\": \"Bash\", \"decision\": \"allow\", "
+		"\"commandPrefix\": [\"git\", \"push\"], "
+		"\"match\": [\"git push origin main\"], "
+		"\"not_match\": [\"git pull\"]},"
+		"{\"tool\": \"Bash\", \"decision\": \"allow\", "
+		"\"commandPrefix\": [\"npm\"], \"match\": [\"npx x\"]},"
+		"{\"tool\": \"Bash\", \"decision\": \"allow\", "
+		"\"commandPrefix\": [\"make\"], "
+		"\"not_match\": [\"make install\"]},"
+		"{\"tool\": \"Read\", \"decision\": \"allow\", "
+		"\"match\": [\"x\"]},"
+		"{\"tool\": \"Bash\", \"decision\": \"allow\", "
+		"\"command\": \"ls -la\", \"match\": [\"ls -la\"], "
+		"\"not_match\": [\"ls\"]},"
+		"{\"tool\": \"Bash\", \"decision\": \"allow\", "
+		"\"command\": \"id\", \"match\": [\"id -u\"]}]}";
+
+	write_text(path, json, strlen(json));
+	is_int(appr_open(&st, path), CORDON_OK, "opens");
+	ok(!st.corrupt, "failing examples do not make the file corrupt");
+	is_int((long long)st.nrules, 2, "two rules kept");
+	ok(has_warning(&st, "rules[1]: match[0] does not match"),
+	   "warning names rules[1]");
+	ok(has_warning(&st, "rules[2]: not_match[0] matches"),
+	   "warning names rules[2]");
+	ok(has_warning(&st, "rules[3]"), "warning names rules[3]");
+	ok(has_warning(&st, "rules[5]: match[0]"), "warning names rules[5]");
+	ok(!has_warning(&st, "rules[0]") && !has_warning(&st, "rules[4]"),
+	   "no warning for the good rules");
+	is_int(lookup_cmd(&st, "git push", NULL, false, NULL), CORDON_ALLOW,
+	       "the good prefix rule applies");
+	is_int(lookup_cmd(&st, "npm test", NULL, false, NULL), -1,
+	       "the dropped rule does not");
+	is_int(lookup_cmd(&st, "make", NULL, false, NULL), -1,
+	       "the other dropped rule does not");
+	is_int(lookup_cmd(&st, "ls -la", NULL, false, NULL), CORDON_ALLOW,
+	       "the good exact rule applies");
+	appr_close(&st);
+}
+
+/* A corrupt file: no durable rules, a warning, never an allow, and an
+ * "always" grant does not overwrite it. */
+static void corrupt_case(const char *name, const char *bytes, size_t n,
+			 const char *want_warning)
+{
+	struct appr_store st;
+	struct appr_query q;
+	struct cmdwords cw;
+	const char *path = fresh("corrupt");
+	char pathcopy[512], note[512];
+	size_t after_n = 0;
+	char *after;
+
+	snprintf(pathcopy, sizeof(pathcopy), "%s", path);
+	write_text(pathcopy, bytes, n);
+	is_int(appr_open(&st, pathcopy), CORDON_OK, "corrupt file opens");
+	ok(st.corrupt && st.nrules == 0, "%s: corrupt, no rules", name);
+	ok(has_warning(&st, pathcopy) && has_warning(&st, want_warning),
+	   "%s: warning names the file and '%s' (%s)", name, want_warning,
+	   st.nwarnings ? st.warnings[0] : "none");
+	is_int(lookup_cmd(&st, "git status", "s1", false, NULL), -1,
+	       "lookup decides nothing");
+	q = exec_q("Bash", "git status", "s1", false, &cw);
+	ok(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+		       sizeof(note)) != CORDON_OK,
+	   "%s: always cannot be written", name);
+	ok(strstr(note, "corrupt") && strstr(note, "session"),
+	   "note explains (%s)", note);
+	after = read_all(pathcopy, &after_n);
+	ok(after && after_n == n && memcmp(after, bytes, n) == 0,
+	   "%s: file bytes unchanged", name);
+	free(after);
+	is_int(lookup_cmd(&st, "git status", "s1", false, NULL), CORDON_ALLOW,
+	       "the grant is kept for the session");
+	appr_close(&st);
+}
+
+static void test_corrupt(void)
+{
+	static const char good_rule[] =
+		"{\"tool\":\"*\",\"decision\":\"allow\"}";
+	char buf[512];
+	char *huge;
+	size_t hn = 4 * 1024 * 1024 + 100;
+
+	corrupt_case("garbage", "\x01\x02garbage", 9, "not valid JSON");
+	snprintf(buf, sizeof(buf), "{\"version\":1,\"rules\":[%s,", good_rule);
+	corrupt_case("truncated", buf, strlen(buf), "not valid JSON");
+	corrupt_case("empty", "", 0, "not valid JSON");
+	snprintf(buf, sizeof(buf), "{\"version\":1,\"rules\":[%s]} x",
+		 good_rule);
+	corrupt_case("trailing garbage", buf, strlen(buf), "not valid JSON");
+	corrupt_case("array", "[]", 2, "expected a JSON object");
+	corrupt_case("rules not an array", "{\"version\":1,\"rules\":{}}", 24,
+		     "rules: expected an array");
+	snprintf(buf, sizeof(buf), "{\"version\":2,\"rules\":[%s]}", good_rule);
+	corrupt_case("version 2", buf, strlen(buf), "version");
+	snprintf(buf, sizeof(buf), "{\"rules\":[%s]}", good_rule);
+	corrupt_case("no version", buf, strlen(buf), "version");
+	snprintf(buf, sizeof(buf),
+		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		 "\"decision\":\"allow\",\"comandPrefix\":[\"git\"]}]}",
+		 good_rule);
+	corrupt_case("misspelt key", buf, strlen(buf),
+		     "rules[1]: unknown key \"comandPrefix\"");
+	snprintf(buf, sizeof(buf),
+		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		 "\"decision\":\"maybe\"}]}",
+		 good_rule);
+	corrupt_case("bad decision", buf, strlen(buf), "rules[1].decision");
+	snprintf(buf, sizeof(buf),
+		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		 "\"decision\":\"allow\",\"command\":\"ls\",\"path\":\"/x\"}]}",
+		 good_rule);
+	corrupt_case("two kinds", buf, strlen(buf), "at most one");
+	snprintf(buf, sizeof(buf),
+		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		 "\"decision\":\"allow\",\"commandPrefix\":[]}]}",
+		 good_rule);
+	corrupt_case("empty prefix", buf, strlen(buf), "commandPrefix");
+	snprintf(
+		buf, sizeof(buf),
+		"{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		"\"decision\":\"allow\",\"commandPrefix\":[\"git\\u0000x\"]}]}",
+		good_rule);
+	corrupt_case("NUL escape", buf, strlen(buf), "NUL");
+	snprintf(buf, sizeof(buf),
+		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
+		 "\"decision\":\"allow\",\"decision\":\"deny\"}]}",
+		 good_rule);
+	corrupt_case("duplicate key", buf, strlen(buf), "duplicate key");
+
+	/* Over the size limit, even though it is valid JSON. */
+	huge = malloc(hn);
+	if (!huge)
+		exit(2);
+	memset(huge, ' ', hn);
+	memcpy(huge, "{\"version\":1,\"rules\":[]}", 24);
+	corrupt_case("huge", huge, hn, "limit 4194304 bytes");
+	free(huge);
+
+	/* Over the rule count limit. */
+	{
+		const char *one = "{\"tool\":\"x\",\"decision\":\"deny\"},";
+		size_t per = strlen(one), n = 10001;
+		size_t cap = 64 + per * n, o = 0;
+		char *many = malloc(cap);
+		if (!many)
+			exit(2);
+		o += (size_t)snprintf(many, cap, "{\"version\":1,\"rules\":[");
+		for (size_t i = 0; i < n; i++) {
+			memcpy(many + o, one, per);
+			o += per;
+		}
+		o--; /* the last comma */
+		memcpy(many + o, "]}", 2);
+		o += 2;
+		corrupt_case("10001 rules", many, o, "limit 10000");
+		free(many);
+	}
+
+	/* A path that cannot be read is an I/O error and corrupt. */
+	{
+		struct appr_store st;
+		const char *path = fresh("isdir");
+		char p2[512];
+		snprintf(p2, sizeof(p2), "%s", path);
+		mkdir(p2, 0700);
+		is_int(appr_open(&st, p2), CORDON_E_IO,
+		       "a directory is an I/O error");
+		ok(st.corrupt && st.nwarnings > 0, "corrupt with a warning");
+		appr_close(&st);
+		rmdir(p2);
+	}
+}
+
+/* The file becomes corrupt between open and the grant: nothing is
+ * written, the rules read earlier are dropped. */
+static void test_corrupt_later(void)
+{
+	struct appr_store st;
+	struct appr_query q;
+	struct cmdwords cw;
+	char path[512], note[512];
+	const char *good = "{\"version\":1,\"rules\":[{\"tool\":\"Bash\","
+			   "\"decision\":\"allow\",\"command\":\"ls\"}]}";
+	const char *bad = "{\"version\":1,\"rules\":[";
+	char *after;
+
+	snprintf(path, sizeof(path), "%s", fresh("later"));
+	write_text(path, good, strlen(good));
+	appr_open(&st, path);
+	is_int(lookup_cmd(&st, "ls", NULL, false, NULL), CORDON_ALLOW,
+	       "rule loaded");
+	write_text(path, bad, strlen(bad));
+	q = exec_q("Bash", "pwd", "s1", false, &cw);
+	ok(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+		       sizeof(note)) != CORDON_OK,
+	   "corrupt under the lock: not written");
+	after = read_all(path, NULL);
+	is_str(after, bad, "file unchanged");
+	free(after);
+	ok(st.corrupt && has_warning(&st, "not valid JSON"), "now corrupt");
+	is_int(lookup_cmd(&st, "ls", NULL, false, NULL), -1,
+	       "earlier rules no longer apply");
+	is_int(lookup_cmd(&st, "pwd", "s1", false, NULL), CORDON_ALLOW,
+	       "the grant is kept for the session");
+	appr_close(&st);
+}
+
+static void test_parent_dir(void)
+{
+	struct appr_store st;
+	struct appr_query q;
+	struct cmdwords cw;
+	char path[600], sub[512], note[256];
+	struct stat sb;
+
+	snprintf(sub, sizeof(sub), "%s/new/deeper", dir);
+	snprintf(path, sizeof(path), "%s/approvals.json", sub);
+	appr_open(&st, path);
+	q = exec_q("Bash", "ls", NULL, false, &cw);
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_OK, "written into a missing directory");
+	ok(stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		   (sb.st_mode & 0777) == 0700,
+	   "parent created 0700");
+	appr_close(&st);
+	appr_open(&st, path);
+	is_int(lookup_cmd(&st, "ls", NULL, false, NULL), CORDON_ALLOW,
+	       "and read back");
+	appr_close(&st);
+}
+
+/* Commands with backslashes, quotes, newlines and UTF-8 survive the file;
+ * answers that cannot become rules are refused. */
+static void test_roundtrip(void)
+{
+	static const char *const cmds[] = {
+		"printf '\\u0000'",
+		"echo \"a\\\"b\"",
+		"echo 'line1\nline2'",
+		"echo h\xc3\xa9llo \xe2\x9c\x93",
+	};
+	struct appr_store st;
+	struct appr_query q;
+	struct cmdwords cw;
+	char path[512], note[256];
+
+	snprintf(path, sizeof(path), "%s", fresh("roundtrip"));
+	appr_open(&st, path);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+		q = exec_q("Bash", cmds[i], NULL, false, &cw);
+		is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL,
+				   note, sizeof(note)),
+		       CORDON_OK, "recorded");
+	}
+	appr_close(&st);
+	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	ok(!st.corrupt && st.nrules == 4, "not corrupt, four rules (%s)",
+	   st.nwarnings ? st.warnings[0] : "no warning");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++)
+		is_int(lookup_cmd(&st, cmds[i], NULL, false, NULL),
+		       CORDON_ALLOW, "the command round-trips");
+
+	q = file_q("*", CORDON_KIND_OTHER, NULL, "s1");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "a tool named * cannot be granted");
+	ok(strstr(note, "cannot be granted") != NULL, "note says why");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "not even for the session");
+	q = file_q("Other", CORDON_KIND_OTHER, NULL, "s1");
+	is_int(appr_lookup(&st, &q, NULL), -1, "nothing was granted");
+	is_int((long long)st.nrules, 4, "nothing written");
+	q = exec_q("Bash", "", "s1", false, &cw);
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "an empty command cannot be granted");
+	q = file_q("Write", CORDON_KIND_WRITE, NULL, "s1");
+	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+			   sizeof(note)),
+	       CORDON_E_INVAL, "a file call without a path cannot be granted");
+	appr_close(&st);
+	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	ok(!st.corrupt && st.nrules == 4, "the file is still good");
+	appr_close(&st);
+}
+
+/* Eight processes record different "always" grants at the same moment;
+ * none may be lost, and no temp file may stay behind. */
+static void test_concurrent(void)
+{
+	enum { N = 8 };
+	char sub[512], path[600];
+	int barrier[2];
+	pid_t pids[N];
+	int good = 0;
+	struct appr_store st;
+
+	snprintf(sub, sizeof(sub), "%s/concurrent", dir);
+	mkdir(sub, 0700);
+	snprintf(path, sizeof(path), "%s/approvals.json", sub);
+	if (pipe(barrier) != 0)
+		exit(2);
+	fflush(stdout);
+	for (int i = 0; i < N; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct appr_store cst;
+			struct appr_query q;
+			struct cmdwords cw;
+			char cmd[64], note[256], c;
+			close(barrier[1]);
+			if (appr_open(&cst, path) != CORDON_OK)
+				_exit(3);
+			snprintf(cmd, sizeof(cmd), "echo child-%d", i);
+			q = exec_q("Bash", cmd, NULL, false, &cw);
+			/* Blocks until the parent closes its end. */
+			while (read(barrier[0], &c, 1) < 0 && errno == EINTR)
+				;
+			enum cordon_err e = appr_record(
+				&cst, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL,
+				note, sizeof(note));
+			appr_close(&cst);
+			_exit(e == CORDON_OK ? 0 : 4);
+		}
+	}
+	close(barrier[0]);
+	close(barrier[1]);
+	for (int i = 0; i < N; i++) {
+		int status = 0;
+		if (pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			good++;
+	}
+	is_int(good, N, "every child recorded its grant");
+	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	is_int((long long)st.nrules, N, "all grants present");
+	for (int i = 0; i < N; i++) {
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "echo child-%d", i);
+		if (lookup_cmd(&st, cmd, NULL, false, NULL) != CORDON_ALLOW)
+			diag("missing grant: %s", cmd);
+	}
+	appr_close(&st);
+
+	DIR *d = opendir(sub);
+	int stray = 0;
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    strcmp(de->d_name, "approvals.json") == 0 ||
+		    strcmp(de->d_name, "approvals.json.lock") == 0)
+			continue;
+		diag("stray file: %s", de->d_name);
+		stray++;
+	}
+	if (d)
+		closedir(d);
+	is_int(stray, 0, "no temp file left behind");
+}
+
+/* rm -r of the test directory (two levels are enough here). */
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char p[1024];
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
+		remove_tree(p);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	tap_no_plan();
+	snprintf(dir, sizeof(dir), "%s/cordon-appr-XXXXXX",
+		 tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	arena_init(&A, 64u * 1024 * 1024);
+	test_answer_names();
+	test_missing();
+	test_session_vs_always();
+	test_exact_only();
+	test_segments();
+	test_grants_by_kind();
+	test_amendments();
+	test_examples();
+	test_corrupt();
+	test_corrupt_later();
+	test_parent_dir();
+	test_roundtrip();
+	test_concurrent();
+	arena_release(&A);
+	remove_tree(dir);
+	return tap_done();
+}
