@@ -14,6 +14,8 @@
 #define CLI_EXIT_USAGE 2 /* bad arguments or configuration */
 
 /* Each subcommand: argv[0] is its own name; returns the exit status. */
+int cli_check(int argc, char **argv);
+void cli_check_usage(FILE *out);
 int cli_classify(int argc, char **argv);
 void cli_classify_usage(FILE *out);
 int cli_demo(int argc, char **argv);

@@ -17,6 +17,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "check", "decide one tool call (allow, deny or ask); run nothing",
+	  cli_check, cli_check_usage },
 	{ "classify", "rate a shell command: risk tier, labels, reasons",
 	  cli_classify, cli_classify_usage },
 	{ "config", "show the effective configuration and where it came from",

@@ -99,6 +99,7 @@ struct cordon_classifier {
 	size_t ndeny;
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
+	struct urules *deny_rx_extra; /* patterns added to the list in force */
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
@@ -2327,8 +2328,10 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	/* Every built-in pattern needs one of these in the line; a line
 	 * without them cannot match, and most lines are spared the regexes. */
 	bool skip = x->cls->deny_rx_builtin && !deny_trigger(s, n);
+	bool extra = x->cls->deny_rx_extra && urules_count(x->cls->deny_rx_extra);
 	size_t mn = n;
-	const char *m = root && !skip ? mask_data(x, s, n, root, &mn) : NULL;
+	const char *m = root && (!skip || extra) ? mask_data(x, s, n, root, &mn)
+						 : NULL;
 
 	if (!skip && !x->cls->deny_rx && x->cls->deny_rx_builtin &&
 	    cordon_classifier_set_denied_patterns(x->cls, NULL, 0, NULL) != CORDON_OK) {
@@ -2339,6 +2342,9 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	}
 	if (x->cls->deny_rx && !skip)
 		urules_match(x->cls->deny_rx, m ? m : s, m ? mn : n, user_rule_hit, x);
+	if (extra)
+		urules_match(x->cls->deny_rx_extra, m ? m : s, m ? mn : n,
+			     user_rule_hit, x);
 	if (x->cls->user && urules_count(x->cls->user))
 		urules_match(x->cls->user, s, n, user_rule_hit, x);
 }
@@ -2552,6 +2558,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	free(c->deny);
 	urules_free(c->user);
 	urules_free(c->deny_rx);
+	urules_free(c->deny_rx_extra);
 	arena_release(&c->arena);
 	arena_release(&c->deny_arena);
 	arena_release(&c->ctx_arena);
@@ -2668,6 +2675,87 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 	urules_free(c->deny_rx);
 	c->deny_rx = u;
 	c->deny_rx_builtin = patterns == NULL;
+	return CORDON_OK;
+}
+
+enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *c,
+						      const char *const *entries,
+						      size_t n,
+						      struct cordon_diag *diag)
+{
+	if (!n)
+		return CORDON_OK;
+	if (!entries || n > SIZE_MAX / sizeof(struct deny_entry) - c->ndeny) {
+		diag_set(diag, CORDON_E_INVAL, "no entries");
+		return CORDON_E_INVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *e = entries[i];
+		if (!e || !*e || strspn(e, " \t") == strlen(e)) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "denied_commands[%zu]: empty entry",
+				 i);
+			diag_set(diag, CORDON_E_CONFIG, msg);
+			return CORDON_E_CONFIG;
+		}
+	}
+	struct deny_entry *d = realloc(c->deny, (c->ndeny + n) * sizeof(*d));
+	if (!d) {
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		return CORDON_E_NOMEM;
+	}
+	c->deny = d;
+	for (size_t i = 0; i < n; i++) {
+		struct deny_entry *e = &d[c->ndeny];
+		const char *id = deny_id(c, c->ndeny);
+		memset(e, 0, sizeof(*e));
+		if (!id || !deny_parse(c, e, id, entries[i])) {
+			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			return CORDON_E_NOMEM;
+		}
+		c->ndeny++;
+	}
+	return CORDON_OK;
+}
+
+enum cordon_err cordon_classifier_add_denied_patterns(struct cordon_classifier *c,
+						      const char *const *patterns,
+						      size_t n,
+						      struct cordon_diag *diag)
+{
+	if (!n)
+		return CORDON_OK;
+	if (!patterns) {
+		diag_set(diag, CORDON_E_INVAL, "no patterns");
+		return CORDON_E_INVAL;
+	}
+	if (!c->deny_rx_extra) {
+		c->deny_rx_extra = urules_new(c->lim.max_rules);
+		if (!c->deny_rx_extra) {
+			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			return CORDON_E_NOMEM;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		char id[48];
+		struct cordon_diag local;
+		snprintf(id, sizeof(id), "deny.pattern.extra.%zu",
+			 urules_count(c->deny_rx_extra));
+		enum cordon_err e = urules_add_pattern(
+			c->deny_rx_extra, id, patterns[i] ? patterns[i] : "",
+			CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
+			"matches a denied command pattern", &local);
+		if (e != CORDON_OK) {
+			if (diag) {
+				*diag = local;
+				snprintf(diag->message, sizeof(diag->message),
+					 "denied_command_patterns (added)[%zu]: "
+					 "%.200s",
+					 i, local.message);
+			}
+			return e;
+		}
+	}
 	return CORDON_OK;
 }
 

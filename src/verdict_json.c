@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "cordon.h"
+#include "jsonutil.h"
 
 #include "banned.h"
 
@@ -87,7 +88,7 @@ static char *utf8_clean(const char *s, size_t n)
 }
 
 /* A JSON string item holding s[0..n), cleaned. NULL when out of memory. */
-static cJSON *clean_string(const char *s, size_t n)
+cJSON *json_clean_string(const char *s, size_t n)
 {
 	char *clean = utf8_clean(s ? s : "", s ? n : 0);
 	cJSON *item;
@@ -102,7 +103,7 @@ static cJSON *clean_string(const char *s, size_t n)
 /* Appends a string to arr; 0 on success, -1 when out of memory. */
 static int add_string(cJSON *arr, const char *s, size_t n)
 {
-	cJSON *item = clean_string(s, n);
+	cJSON *item = json_clean_string(s, n);
 
 	if (!item)
 		return -1;
@@ -115,7 +116,7 @@ static int add_string(cJSON *arr, const char *s, size_t n)
 
 /* A JSON array of the names of the label bits set in labels, in bit order.
  * NULL when out of memory. */
-static cJSON *labels_array(uint64_t labels)
+cJSON *json_labels_array(uint64_t labels)
 {
 	cJSON *arr = cJSON_CreateArray();
 
@@ -167,12 +168,12 @@ static cJSON *segments_array(const struct cordon_verdict *v)
 		cJSON *seg = cJSON_CreateObject();
 		int err = !seg;
 
-		if (!err && add_owned(seg, "text", clean_string(text, len)) < 0)
+		if (!err && add_owned(seg, "text", json_clean_string(text, len)) < 0)
 			err = 1;
 		if (!err && !cJSON_AddStringToObject(seg, "risk",
 						     cordon_risk_name(risk)))
 			err = 1;
-		if (!err && add_owned(seg, "labels", labels_array(labels)) < 0)
+		if (!err && add_owned(seg, "labels", json_labels_array(labels)) < 0)
 			err = 1;
 		if (err || !cJSON_AddItemToArray(arr, seg)) {
 			cJSON_Delete(seg);
@@ -218,7 +219,7 @@ char *cordon_verdict_to_json(const struct cordon_verdict *v)
 	if (!cJSON_AddStringToObject(obj, "risk",
 				     cordon_risk_name(cordon_verdict_risk(v))))
 		goto out;
-	if (add_owned(obj, "labels", labels_array(cordon_verdict_labels(v))) <
+	if (add_owned(obj, "labels", json_labels_array(cordon_verdict_labels(v))) <
 	    0)
 		goto out;
 	if (add_owned(obj, "reasons",

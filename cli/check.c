@@ -1,0 +1,517 @@
+/* cordon check — decide one tool call; run nothing.
+ *
+ * The call comes from flags (--tool, --args) or as a call object on stdin:
+ * {"tool": "Bash", "args": {"command": "ls"}, "cwd": "/w", "session": "s1"}.
+ * The decision is printed (text, or the check object with --json) and is
+ * the exit status: 0 allow, 1 deny, 3 ask, 2 usage or configuration error.
+ * Durable approvals are consulted; nobody is asked unless --prompt is given
+ * and a terminal is there to ask on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "config.h"
+#include "cordon.h"
+#include "prompt.h"
+
+#include "banned.h"
+
+#define CHECK_EXIT_DENY 1
+#define CHECK_EXIT_ASK 3
+#define CHECK_MAX_STDIN (1024 * 1024 + 4096)
+
+void cli_check_usage(FILE *out)
+{
+	fputs("usage: cordon check [OPTIONS] --tool NAME [--args JSON]\n"
+	      "       cordon check [OPTIONS] < CALL.json\n"
+	      "\n"
+	      "Decide one tool call (allow, deny or ask) and run nothing.\n"
+	      "CALL.json is {\"tool\": NAME, \"args\": {...}, \"cwd\": DIR, "
+	      "\"session\": ID}.\n"
+	      "\n"
+	      "options:\n"
+	      "  --tool NAME         the tool (Bash, Write, read_file, "
+	      "mcp__srv__tool …)\n"
+	      "  --args JSON         its arguments, a JSON object "
+	      "(default {})\n"
+	      "  --cwd DIR           the directory the call runs in "
+	      "(default: workspace)\n"
+	      "  --workspace DIR     the workspace (default: the current "
+	      "directory)\n"
+	      "  --session ID        the session, for session grants\n"
+	      "  --mode MODE         supervised, auto-accept-edits, auto, "
+	      "full-access\n"
+	      "                      (clamped to max_permission_mode)\n"
+	      "  --config FILE       a configuration file, applied after the "
+	      "user and\n"
+	      "                      project files\n"
+	      "  --read-only         deny every write and execute\n"
+	      "  --deny-path GLOB    add a denied path (repeatable)\n"
+	      "  --deny-command CMD  add a denied command (repeatable)\n"
+	      "  --deny-tool NAME    add a denied tool (repeatable)\n"
+	      "  --approvals FILE    the approvals file (default: "
+	      "approvals.path, or\n"
+	      "                      $XDG_CONFIG_HOME/cordon/approvals.json)\n"
+	      "  --no-approvals      ignore durable approvals\n"
+	      "  --prompt            ask on the terminal when the decision is "
+	      "ask\n"
+	      "  --json              print the check object as JSON\n"
+	      "  -h, --help          this help\n"
+	      "\n"
+	      "exit status: 0 allow, 1 deny, 3 ask, 2 usage or configuration "
+	      "error.\n",
+	      out);
+}
+
+struct check_opts {
+	const char *tool;
+	const char *args;
+	const char *cwd;
+	const char *workspace;
+	const char *session;
+	const char *mode;
+	const char *config;
+	const char *approvals;
+	int no_approvals;
+	int prompt;
+	int json;
+	int read_only;
+	const char **deny_paths;
+	size_t ndeny_paths;
+	const char **deny_cmds;
+	size_t ndeny_cmds;
+	const char **deny_tools;
+	size_t ndeny_tools;
+};
+
+static int push(const char ***v, size_t *n, const char *s)
+{
+	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	nv[(*n)++] = s;
+	*v = nv;
+	return 0;
+}
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+static int parse_options(int argc, char **argv, struct check_opts *o)
+{
+	enum {
+		OPT_TOOL = 256,
+		OPT_ARGS,
+		OPT_CWD,
+		OPT_WORKSPACE,
+		OPT_SESSION,
+		OPT_MODE,
+		OPT_CONFIG,
+		OPT_APPROVALS,
+		OPT_NO_APPROVALS,
+		OPT_PROMPT,
+		OPT_JSON,
+		OPT_READ_ONLY,
+		OPT_DENY_PATH,
+		OPT_DENY_CMD,
+		OPT_DENY_TOOL,
+	};
+	static const struct option longopts[] = {
+		{"tool", required_argument, NULL, OPT_TOOL},
+		{"args", required_argument, NULL, OPT_ARGS},
+		{"cwd", required_argument, NULL, OPT_CWD},
+		{"workspace", required_argument, NULL, OPT_WORKSPACE},
+		{"session", required_argument, NULL, OPT_SESSION},
+		{"mode", required_argument, NULL, OPT_MODE},
+		{"config", required_argument, NULL, OPT_CONFIG},
+		{"approvals", required_argument, NULL, OPT_APPROVALS},
+		{"no-approvals", no_argument, NULL, OPT_NO_APPROVALS},
+		{"prompt", no_argument, NULL, OPT_PROMPT},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"read-only", no_argument, NULL, OPT_READ_ONLY},
+		{"deny-path", required_argument, NULL, OPT_DENY_PATH},
+		{"deny-command", required_argument, NULL, OPT_DENY_CMD},
+		{"deny-tool", required_argument, NULL, OPT_DENY_TOOL},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, bad = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TOOL: o->tool = optarg; break;
+		case OPT_ARGS: o->args = optarg; break;
+		case OPT_CWD: o->cwd = optarg; break;
+		case OPT_WORKSPACE: o->workspace = optarg; break;
+		case OPT_SESSION: o->session = optarg; break;
+		case OPT_MODE: o->mode = optarg; break;
+		case OPT_CONFIG: o->config = optarg; break;
+		case OPT_APPROVALS: o->approvals = optarg; break;
+		case OPT_NO_APPROVALS: o->no_approvals = 1; break;
+		case OPT_PROMPT: o->prompt = 1; break;
+		case OPT_JSON: o->json = 1; break;
+		case OPT_READ_ONLY: o->read_only = 1; break;
+		case OPT_DENY_PATH:
+			bad |= push(&o->deny_paths, &o->ndeny_paths, optarg);
+			break;
+		case OPT_DENY_CMD:
+			bad |= push(&o->deny_cmds, &o->ndeny_cmds, optarg);
+			break;
+		case OPT_DENY_TOOL:
+			bad |= push(&o->deny_tools, &o->ndeny_tools, optarg);
+			break;
+		case 'h':
+			cli_check_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "cordon check: option '%s' needs a value\n",
+				argv[optind - 1]);
+			goto usage;
+		default:
+			fprintf(stderr, "cordon check: unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage;
+		}
+	}
+	if (bad) {
+		fputs("cordon check: out of memory\n", stderr);
+		return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cordon check: unexpected argument '%s'\n",
+			argv[optind]);
+		goto usage;
+	}
+	if (o->args && !o->tool) {
+		fputs("cordon check: --args needs --tool\n", stderr);
+		goto usage;
+	}
+	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
+		fprintf(stderr,
+			"cordon check: --mode: expected one of supervised, "
+			"auto-accept-edits, auto, full-access, got '%s'\n",
+			o->mode);
+		goto usage;
+	}
+	return 0;
+usage:
+	fputs("Try 'cordon check --help'.\n", stderr);
+	return -1;
+}
+
+/* Reads all of stdin up to the limit; NULL (reported) when over it. */
+static char *read_stdin(size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= CHECK_MAX_STDIN) {
+				fprintf(stderr,
+					"cordon check: the call on stdin is over "
+					"the limit of %d bytes\n",
+					CHECK_MAX_STDIN);
+				free(buf);
+				return NULL;
+			}
+			cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		ssize_t r = read(0, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "cordon check: reading stdin: %s\n",
+				strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	return buf;
+}
+
+/* The call from a stdin object; strings point into *root. */
+static int call_from_json(const char *text, size_t len, cJSON **root,
+			  struct cordon_call *call, char **args_text)
+{
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	const cJSON *t, *a, *c, *s;
+
+	*root = o;
+	if (!o || !cJSON_IsObject(o)) {
+		fputs("cordon check: stdin: expected a call object "
+		      "{\"tool\", \"args\", \"cwd\", \"session\"}\n",
+		      stderr);
+		return -1;
+	}
+	t = cJSON_GetObjectItemCaseSensitive(o, "tool");
+	a = cJSON_GetObjectItemCaseSensitive(o, "args");
+	c = cJSON_GetObjectItemCaseSensitive(o, "cwd");
+	s = cJSON_GetObjectItemCaseSensitive(o, "session");
+	if (!cJSON_IsString(t)) {
+		fputs("cordon check: stdin: tool: expected a string\n", stderr);
+		return -1;
+	}
+	if (a && !cJSON_IsObject(a)) {
+		fputs("cordon check: stdin: args: expected an object\n", stderr);
+		return -1;
+	}
+	if ((c && !cJSON_IsString(c)) || (s && !cJSON_IsString(s))) {
+		fprintf(stderr, "cordon check: stdin: %s: expected a string\n",
+			c && !cJSON_IsString(c) ? "cwd" : "session");
+		return -1;
+	}
+	for (const cJSON *k = o->child; k; k = k->next) {
+		if (strcmp(k->string, "tool") && strcmp(k->string, "args") &&
+		    strcmp(k->string, "cwd") && strcmp(k->string, "session")) {
+			fprintf(stderr, "cordon check: stdin: %s: unknown key\n",
+				k->string);
+			return -1;
+		}
+	}
+	call->tool = t->valuestring;
+	if (a) {
+		*args_text = cJSON_PrintUnformatted(a);
+		if (!*args_text)
+			return -1;
+		call->args_json = *args_text;
+	}
+	call->cwd = c ? c->valuestring : NULL;
+	call->session = s ? s->valuestring : NULL;
+	return 0;
+}
+
+static int apply_flags(struct cordon_config *cfg, const struct check_opts *o)
+{
+	enum cordon_err err = CORDON_OK;
+
+	if (o->mode)
+		err = cfg_flag_mode(cfg, (enum cordon_mode)cordon_mode_from_name(o->mode));
+	if (!err && o->read_only)
+		err = cfg_flag_read_only(cfg);
+	for (size_t i = 0; !err && i < o->ndeny_paths; i++)
+		err = cfg_flag_add(cfg, "safety.denied_paths", o->deny_paths[i]);
+	for (size_t i = 0; !err && i < o->ndeny_cmds; i++)
+		err = cfg_flag_add(cfg, "safety.denied_commands", o->deny_cmds[i]);
+	for (size_t i = 0; !err && i < o->ndeny_tools; i++)
+		err = cfg_flag_add(cfg, "safety.denied_tools", o->deny_tools[i]);
+	if (err) {
+		fprintf(stderr, "cordon check: %s\n", cordon_strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* The default approvals file: $XDG_CONFIG_HOME/cordon/approvals.json. */
+static int default_approvals(char *buf, size_t cap)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (x && x[0] == '/')
+		n = snprintf(buf, cap, "%s/cordon/approvals.json", x);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, cap, "%s/.config/cordon/approvals.json", home);
+	else
+		return -1;
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* --prompt: ask on the controlling terminal. */
+struct tty_prompt {
+	int fd;
+	unsigned timeout_s;
+};
+
+static void tty_ask(void *ud, const struct cordon_result *asked,
+		    struct cordon_reply *reply)
+{
+	const struct tty_prompt *tp = ud;
+	char labels[512] = "";
+	size_t o = 0;
+	uint64_t l = cordon_result_labels(asked);
+	int risk = cordon_result_risk(asked);
+
+	for (unsigned b = 0; b < 64; b++) {
+		const char *name = cordon_label_name(b);
+		if (!name || !(l & (UINT64_C(1) << b)))
+			continue;
+		int w = snprintf(labels + o, sizeof(labels) - o, "%s%s",
+				 o ? ", " : "", name);
+		if (w < 0 || (size_t)w >= sizeof(labels) - o)
+			break;
+		o += (size_t)w;
+	}
+	struct prompt_info info = {
+		.tool = cordon_result_tool(asked),
+		.args_json = cordon_result_args(asked),
+		.kind = cordon_kind_name(cordon_result_kind(asked)),
+		.risk = risk >= 0 ? cordon_risk_name((enum cordon_risk)risk)
+				  : NULL,
+		.labels = risk >= 0 ? labels : NULL,
+		.reason = cordon_result_reason(asked),
+	};
+	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
+				   tp->timeout_s * 1000u);
+}
+
+static void print_text(const struct cordon_result *r)
+{
+	int risk = cordon_result_risk(r);
+	const char *reason = cordon_result_reason(r);
+
+	printf("%s (step: %s)\n", cordon_decision_name(cordon_result_decision(r)),
+	       cordon_result_step(r));
+	fputs("reason: ", stdout);
+	cli_print_escaped(stdout, reason, strlen(reason));
+	fputc('\n', stdout);
+	if (risk >= 0) {
+		printf("risk: %s\nlabels: ",
+		       cordon_risk_name((enum cordon_risk)risk));
+		cli_print_labels(stdout, cordon_result_labels(r));
+		fputc('\n', stdout);
+	}
+}
+
+int cli_check(int argc, char **argv)
+{
+	struct check_opts o = {0};
+	struct cordon_config *cfg = NULL;
+	struct cordon_policy *pol = NULL;
+	struct cordon_result *res = NULL;
+	struct cordon_call call = {0};
+	struct cordon_diag diag = {0};
+	struct cordon_context ctx = {0};
+	struct tty_prompt tp = {-1, 0};
+	char *input = NULL, *args_text = NULL;
+	cJSON *root = NULL;
+	int status = CLI_EXIT_USAGE, rc;
+	char wsbuf[PATH_MAX], apbuf[PATH_MAX];
+
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		goto out_opts;
+	if (!o.workspace)
+		o.workspace = getcwd(wsbuf, sizeof(wsbuf));
+	if (cli_load_config(&cfg, o.config, o.workspace) != 0)
+		goto out;
+	if (apply_flags(cfg, &o) != 0)
+		goto out;
+	if (o.tool) {
+		call.tool = o.tool;
+		call.args_json = o.args;
+		call.cwd = o.cwd;
+		call.session = o.session;
+	} else {
+		size_t len = 0;
+		input = read_stdin(&len);
+		if (!input)
+			goto out;
+		if (call_from_json(input, len, &root, &call, &args_text) != 0)
+			goto out;
+		if (o.cwd)
+			call.cwd = o.cwd;
+		if (o.session)
+			call.session = o.session;
+	}
+	ctx.workspace = o.workspace;
+	if (cordon_policy_new(cfg, &ctx, &pol, &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon check: %s\n", diag.message);
+		goto out;
+	}
+	if (!o.no_approvals) {
+		const char *ap = o.approvals;
+		if (!ap && !cfg->approvals_path &&
+		    default_approvals(apbuf, sizeof(apbuf)) == 0)
+			ap = apbuf;
+		if (cordon_policy_open_approvals(pol, ap) != CORDON_OK) {
+			fputs("cordon check: out of memory\n", stderr);
+			status = CLI_EXIT_FAILURE;
+			goto out;
+		}
+		for (size_t i = 0; i < cordon_policy_warning_count(pol); i++)
+			fprintf(stderr, "cordon check: warning: %s\n",
+				cordon_policy_warning(pol, i));
+	}
+	unsigned flags = CORDON_DECIDE_NO_PROMPT;
+	if (o.prompt) {
+		flags = 0;
+		tp.fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+		tp.timeout_s = cfg->approvals_timeout_s;
+		if (tp.fd >= 0)
+			cordon_policy_set_prompt(pol, tty_ask, &tp);
+	}
+	res = cordon_result_new();
+	if (!res) {
+		fputs("cordon check: out of memory\n", stderr);
+		status = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	if (cordon_policy_decide(pol, &call, flags, res, &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon check: %s\n", diag.message);
+		status = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	if (o.json) {
+		char *js = cordon_result_to_json(res);
+		if (!js) {
+			fputs("cordon check: out of memory\n", stderr);
+			status = CLI_EXIT_FAILURE;
+			goto out;
+		}
+		puts(js);
+		free(js);
+	} else {
+		print_text(res);
+	}
+	switch (cordon_result_decision(res)) {
+	case CORDON_ALLOW:
+		status = CLI_EXIT_OK;
+		break;
+	case CORDON_ASK:
+		status = CHECK_EXIT_ASK;
+		break;
+	default:
+		status = CHECK_EXIT_DENY;
+		break;
+	}
+	if (fflush(stdout) != 0)
+		status = CLI_EXIT_FAILURE;
+out:
+	if (tp.fd >= 0)
+		close(tp.fd);
+	cordon_result_free(res);
+	cordon_policy_free(pol);
+	cordon_config_free(cfg);
+	cJSON_Delete(root);
+	free(args_text);
+	free(input);
+out_opts:
+	free(o.deny_paths);
+	free(o.deny_cmds);
+	free(o.deny_tools);
+	return rc > 0 ? CLI_EXIT_OK : status;
+}

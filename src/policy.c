@@ -1,0 +1,1484 @@
+/* policy — see policy.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "approvals.h"
+#include "arena.h"
+#include "cmdwords.h"
+#include "config.h"
+#include "glob.h"
+#include "jsonutil.h"
+#include "path.h"
+#include "pathset.h"
+#include "policy.h"
+#include "schema.h"
+#include "sh.h"
+#include "banned.h"
+
+/* The biggest arguments object a call may carry. */
+#define POLICY_MAX_ARGS (1024 * 1024)
+
+/* Files that run later on the user's behalf or configure the tools that
+ * guard them: editing one asks except in full-access, even inside the
+ * workspace. (Shell rc files and persistence places come from path.c.) */
+static const char *const protected_globs[] = {
+	"**/.git/hooks/**", "**/.git/config", "**/.gitmodules",
+	"**/.cordon/**",    "**/.claude/**",  "**/.codex/**",
+	"**/.gemini/**",    "**/.vscode/**",  "**/.idea/**",
+	"**/.github/workflows/**", "**/.envrc", "**/.gitconfig",
+	"**/.mcp.json",
+};
+
+struct cordon_policy {
+	const struct cordon_config *cfg;
+	struct cordon_classifier *cls;
+	struct cordon_verdict *verdict;
+	struct pathset denied;
+	struct pathset read_only;
+	struct pathset allowed;
+	struct pathset protected;
+	struct pathset *rules; /* one per path rule */
+	char *workspace;
+	char *home;
+	char *tmpdir;
+	bool enforces_writes;
+	struct appr_store store;
+	bool store_open;
+	void (*prompt)(void *ud, const struct cordon_result *asked,
+		       struct cordon_reply *reply);
+	void *prompt_ud;
+	void (*sink)(void *ud, const struct cordon_result *res);
+	void *sink_ud;
+	struct arena arena; /* per call */
+	struct cordon_limits lim;
+	char **warnings;
+	size_t nwarnings;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static void diag_set(struct cordon_diag *diag, enum cordon_err code,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void diag_set(struct cordon_diag *diag, enum cordon_err code,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!diag)
+		return;
+	memset(diag, 0, sizeof(*diag));
+	diag->code = code;
+	va_start(ap, fmt);
+	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+	va_end(ap);
+}
+
+/* Copies s[0..n) into a growable buffer *buf of capacity *cap. */
+static bool set_buf(char **buf, size_t *cap, const char *s, size_t n)
+{
+	if (n + 1 > *cap) {
+		size_t want = n + 1 < 64 ? 64 : n + 1;
+		char *nb = realloc(*buf, want);
+		if (!nb)
+			return false;
+		*buf = nb;
+		*cap = want;
+	}
+	memcpy(*buf, s, n);
+	(*buf)[n] = '\0';
+	return true;
+}
+
+/* Severity of an outcome, for "the stricter answer wins". */
+enum outcome {
+	OUT_ALLOW = 0,    /* an explicit allow (path rule, read-only path) */
+	OUT_CONTINUE = 1, /* no step decided: go on */
+	OUT_ASK = 2,
+	OUT_DENY = 3,
+};
+
+struct step_out {
+	enum outcome out;
+	const char *step;
+	bool hard;
+	char reason[512];
+};
+
+static void out_set(struct step_out *o, enum outcome out, const char *step,
+		    bool hard, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void out_set(struct step_out *o, enum outcome out, const char *step,
+		    bool hard, const char *fmt, ...)
+{
+	va_list ap;
+
+	o->out = out;
+	o->step = step;
+	o->hard = hard;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* The result takes the decision. */
+static void decide(struct cordon_result *r, enum cordon_decision d,
+		   const char *step, bool hard, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void decide(struct cordon_result *r, enum cordon_decision d,
+		   const char *step, bool hard, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->decision = d;
+	r->step = step;
+	r->hard = hard;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void decide_out(struct cordon_result *r, const struct step_out *o)
+{
+	enum cordon_decision d = o->out == OUT_DENY  ? CORDON_DENY
+				 : o->out == OUT_ASK ? CORDON_ASK
+						     : CORDON_ALLOW;
+	decide(r, d, o->step, o->hard, "%s", o->reason);
+}
+
+/* Does name match a tool-list entry (exact, or a glob: "mcp__github__*")? */
+static bool tool_listed(const struct cfg_strlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const char *e = l->v[i];
+		if (strcmp(e, name) == 0)
+			return true;
+		if (strpbrk(e, "*?[") && glob_match(e, strlen(e), name,
+						    strlen(name)))
+			return true;
+	}
+	return false;
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+static enum cordon_err add_warning(struct cordon_policy *p, const char *fmt,
+				   ...) __attribute__((format(printf, 2, 3)));
+
+static enum cordon_err add_warning(struct cordon_policy *p, const char *fmt,
+				   ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	char **nw = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*nw));
+	if (!nw)
+		return CORDON_E_NOMEM;
+	p->warnings = nw;
+	nw[p->nwarnings] = strdup(buf);
+	if (!nw[p->nwarnings])
+		return CORDON_E_NOMEM;
+	p->nwarnings++;
+	return CORDON_OK;
+}
+
+static char *default_dir(const char *given, const char *env, const char *dflt)
+{
+	const char *v = given;
+
+	if (!v && env)
+		v = getenv(env);
+	if (!v || v[0] != '/')
+		v = dflt;
+	if (!v)
+		return NULL;
+	/* Normalised once here: every comparison later is lexical. */
+	struct arena a;
+	arena_init(&a, 1u << 20);
+	char *n = path_normalize(&a, "/", v, strlen(v));
+	char *out = n ? strdup(n) : NULL;
+	arena_release(&a);
+	return out;
+}
+
+/* The command rules' match / not_match examples must hold. */
+static enum cordon_err check_rule_examples(const struct cordon_config *cfg,
+					   struct cordon_diag *diag)
+{
+	for (size_t i = 0; i < cfg->ncommand_rules; i++) {
+		const struct cfg_command_rule *cr = &cfg->command_rules[i];
+		for (size_t k = 0; k < cr->match.n; k++) {
+			if (!cmdwords_matches_prefix(&cr->prefix,
+						     cr->match.v[k])) {
+				diag_set(diag, CORDON_E_CONFIG,
+					 "safety.command_rules[%zu].match[%zu]: "
+					 "the rule does not match \"%s\"",
+					 i, k, cr->match.v[k]);
+				return CORDON_E_CONFIG;
+			}
+		}
+		for (size_t k = 0; k < cr->not_match.n; k++) {
+			if (cmdwords_matches_prefix(&cr->prefix,
+						    cr->not_match.v[k])) {
+				diag_set(diag, CORDON_E_CONFIG,
+					 "safety.command_rules[%zu].not_match[%zu]: "
+					 "the rule matches \"%s\"",
+					 i, k, cr->not_match.v[k]);
+				return CORDON_E_CONFIG;
+			}
+		}
+	}
+	return CORDON_OK;
+}
+
+static enum cordon_err setup_classifier(struct cordon_policy *p,
+					struct cordon_diag *diag)
+{
+	const struct cordon_config *cfg = p->cfg;
+	enum cordon_err err;
+
+	p->cls = cordon_classifier_new(NULL);
+	p->verdict = cordon_verdict_new();
+	if (!p->cls || !p->verdict)
+		return CORDON_E_NOMEM;
+	cordon_classifier_set_max_depth(p->cls, cfg->classifier_max_depth);
+	if (cfg->denied_commands_set) {
+		err = cordon_classifier_set_denied_commands(
+			p->cls, (const char *const *)cfg->denied_commands.v,
+			cfg->denied_commands.n, diag);
+		if (err) {
+			if (diag)
+				diag->code = err;
+			return err;
+		}
+	}
+	if (cfg->denied_command_patterns_set) {
+		err = cordon_classifier_set_denied_patterns(
+			p->cls, (const char *const *)cfg->denied_command_patterns.v,
+			cfg->denied_command_patterns.n, diag);
+		if (err) {
+			if (diag) {
+				char m[sizeof(diag->message)];
+				snprintf(m, sizeof(m),
+					 "safety.denied_command_patterns: %.200s",
+					 diag->message);
+				memcpy(diag->message, m, sizeof(m));
+			}
+			return err;
+		}
+	}
+	err = cordon_classifier_add_denied_commands(
+		p->cls, (const char *const *)cfg->extra_denied_commands.v,
+		cfg->extra_denied_commands.n, diag);
+	if (!err)
+		err = cordon_classifier_add_denied_patterns(
+			p->cls,
+			(const char *const *)cfg->extra_denied_command_patterns.v,
+			cfg->extra_denied_command_patterns.n, diag);
+	if (err)
+		return err;
+	if (cfg->classifier_rules_json) {
+		err = cordon_classifier_add_rules_json(
+			p->cls, cfg->classifier_rules_json,
+			strlen(cfg->classifier_rules_json), diag);
+		if (err) {
+			if (diag) {
+				char m[sizeof(diag->message)];
+				snprintf(m, sizeof(m), "classifier.%.240s",
+					 diag->message);
+				memcpy(diag->message, m, sizeof(m));
+			}
+			return err;
+		}
+	}
+	return CORDON_OK;
+}
+
+enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
+				  const struct cordon_context *ctx,
+				  struct cordon_policy **out,
+				  struct cordon_diag *diag)
+{
+	struct cordon_policy *p;
+	enum cordon_err err = CORDON_E_NOMEM;
+	char cwdbuf[PATH_MAX];
+
+	if (!out)
+		return CORDON_E_INVAL;
+	*out = NULL;
+	if (!cfg) {
+		diag_set(diag, CORDON_E_INVAL, "no configuration");
+		return CORDON_E_INVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return CORDON_E_NOMEM;
+	p->cfg = cfg;
+	cordon_limits_default(&p->lim);
+	p->enforces_writes = cfg->sandbox_mode != CFG_SANDBOX_OFF;
+	arena_init(&p->arena, (size_t)64 << 20);
+
+	const char *ws = ctx && ctx->workspace ? ctx->workspace : cfg->workspace;
+	if (!ws)
+		ws = getcwd(cwdbuf, sizeof(cwdbuf));
+	p->workspace = default_dir(ws, NULL, "/");
+	p->home = default_dir(ctx ? ctx->home : NULL, "HOME", NULL);
+	p->tmpdir = default_dir(ctx ? ctx->tmpdir : NULL, "TMPDIR", "/tmp");
+	if (!p->workspace || !p->tmpdir)
+		goto fail;
+
+	err = pathset_init(&p->denied, (const char *const *)cfg->denied_paths.v,
+			   cfg->denied_paths.n, p->home);
+	if (!err)
+		err = pathset_init(&p->read_only,
+				   (const char *const *)cfg->read_only_paths.v,
+				   cfg->read_only_paths.n, p->home);
+	if (!err && cfg->allowed_paths_set)
+		err = pathset_init(&p->allowed,
+				   (const char *const *)cfg->allowed_paths.v,
+				   cfg->allowed_paths.n, p->home);
+	if (!err)
+		err = pathset_init(&p->protected, protected_globs,
+				   sizeof(protected_globs) /
+					   sizeof(*protected_globs),
+				   p->home);
+	if (!err && cfg->npath_rules) {
+		p->rules = calloc(cfg->npath_rules, sizeof(*p->rules));
+		if (!p->rules)
+			err = CORDON_E_NOMEM;
+		for (size_t i = 0; !err && i < cfg->npath_rules; i++) {
+			const char *pat = cfg->path_rules[i].pattern;
+			err = pathset_init(&p->rules[i], &pat, 1, p->home);
+		}
+	}
+	if (err) {
+		diag_set(diag, err, "%s", cordon_strerror(err));
+		goto fail;
+	}
+	err = check_rule_examples(cfg, diag);
+	if (err)
+		goto fail;
+	err = setup_classifier(p, diag);
+	if (err) {
+		if (err == CORDON_E_NOMEM)
+			diag_set(diag, err, "%s", cordon_strerror(err));
+		goto fail;
+	}
+	err = appr_open(&p->store, NULL);
+	if (err)
+		goto fail;
+	p->store_open = true;
+	*out = p;
+	return CORDON_OK;
+fail:
+	cordon_policy_free(p);
+	return err;
+}
+
+void cordon_policy_free(struct cordon_policy *p)
+{
+	if (!p)
+		return;
+	cordon_classifier_free(p->cls);
+	cordon_verdict_free(p->verdict);
+	pathset_free(&p->denied);
+	pathset_free(&p->read_only);
+	pathset_free(&p->allowed);
+	pathset_free(&p->protected);
+	if (p->rules)
+		for (size_t i = 0; i < p->cfg->npath_rules; i++)
+			pathset_free(&p->rules[i]);
+	free(p->rules);
+	free(p->workspace);
+	free(p->home);
+	free(p->tmpdir);
+	if (p->store_open)
+		appr_close(&p->store);
+	for (size_t i = 0; i < p->nwarnings; i++)
+		free(p->warnings[i]);
+	free(p->warnings);
+	arena_release(&p->arena);
+	free(p);
+}
+
+void cordon_policy_set_sandbox_enforces_writes(struct cordon_policy *p,
+					       int enforces)
+{
+	p->enforces_writes = enforces != 0;
+}
+
+enum cordon_err cordon_policy_open_approvals(struct cordon_policy *p,
+					     const char *path)
+{
+	if (!path)
+		path = p->cfg->approvals_path;
+	if (p->store_open) {
+		appr_close(&p->store);
+		p->store_open = false;
+	}
+	enum cordon_err err = appr_open(&p->store, path);
+	if (err == CORDON_E_NOMEM)
+		return err;
+	p->store_open = true;
+	for (size_t i = 0; i < p->store.nwarnings; i++)
+		if (add_warning(p, "%s", p->store.warnings[i]))
+			return CORDON_E_NOMEM;
+	return CORDON_OK;
+}
+
+size_t cordon_policy_warning_count(const struct cordon_policy *p)
+{
+	return p->nwarnings;
+}
+
+const char *cordon_policy_warning(const struct cordon_policy *p, size_t i)
+{
+	return i < p->nwarnings ? p->warnings[i] : NULL;
+}
+
+void cordon_policy_set_prompt(struct cordon_policy *p,
+			      void (*prompt)(void *ud,
+					     const struct cordon_result *asked,
+					     struct cordon_reply *reply),
+			      void *ud)
+{
+	p->prompt = prompt;
+	p->prompt_ud = ud;
+}
+
+void cordon_policy_set_on_decision(struct cordon_policy *p,
+				   void (*on_decision)(void *ud,
+						       const struct cordon_result *res),
+				   void *ud)
+{
+	p->sink = on_decision;
+	p->sink_ud = ud;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+struct cordon_result *cordon_result_new(void)
+{
+	struct cordon_result *r = calloc(1, sizeof(*r));
+
+	if (r) {
+		r->decision = CORDON_DENY;
+		r->step = "default";
+		r->risk = -1;
+		r->answer = -1;
+	}
+	return r;
+}
+
+void cordon_result_free(struct cordon_result *r)
+{
+	if (!r)
+		return;
+	free(r->tool);
+	free(r->args);
+	free(r->command);
+	free(r->path);
+	free(r);
+}
+
+static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
+			 size_t args_len)
+{
+	const char *tool = c->tool ? c->tool : "";
+
+	r->decision = CORDON_DENY;
+	r->step = "default";
+	r->hard = true;
+	r->reason[0] = '\0';
+	r->kind = CORDON_KIND_OTHER;
+	r->risk = -1;
+	r->labels = 0;
+	r->answer = -1;
+	r->exact_only = false;
+	r->confirm = false;
+	if (r->command)
+		r->command[0] = '\0';
+	if (r->path)
+		r->path[0] = '\0';
+	if (!set_buf(&r->tool, &r->tool_cap, tool, strlen(tool)))
+		return false;
+	if (c->args_json && args_len <= POLICY_MAX_ARGS)
+		return set_buf(&r->args, &r->args_cap, c->args_json, args_len);
+	return set_buf(&r->args, &r->args_cap, "{}", 2);
+}
+
+enum cordon_decision cordon_result_decision(const struct cordon_result *r)
+{
+	return r->decision;
+}
+
+const char *cordon_result_step(const struct cordon_result *r)
+{
+	return r->step;
+}
+
+const char *cordon_result_reason(const struct cordon_result *r)
+{
+	return r->reason;
+}
+
+int cordon_result_hard(const struct cordon_result *r)
+{
+	return r->hard;
+}
+
+const char *cordon_result_tool(const struct cordon_result *r)
+{
+	return r->tool ? r->tool : "";
+}
+
+enum cordon_kind cordon_result_kind(const struct cordon_result *r)
+{
+	return r->kind;
+}
+
+const char *cordon_result_args(const struct cordon_result *r)
+{
+	return r->args ? r->args : "{}";
+}
+
+int cordon_result_risk(const struct cordon_result *r)
+{
+	return r->risk;
+}
+
+uint64_t cordon_result_labels(const struct cordon_result *r)
+{
+	return r->labels;
+}
+
+int cordon_result_answer(const struct cordon_result *r)
+{
+	return r->answer;
+}
+
+char *cordon_result_to_json(const struct cordon_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *out = NULL;
+	bool ok = o != NULL;
+
+	if (ok)
+		ok = cJSON_AddStringToObject(o, "decision",
+					     cordon_decision_name(r->decision)) &&
+		     cJSON_AddStringToObject(o, "step", r->step);
+	if (ok) {
+		cJSON *s = json_clean_string(r->reason, strlen(r->reason));
+		ok = s && cJSON_AddItemToObject(o, "reason", s);
+		if (!ok)
+			cJSON_Delete(s);
+	}
+	if (ok)
+		ok = r->risk >= 0
+			     ? cJSON_AddStringToObject(
+				       o, "risk",
+				       cordon_risk_name((enum cordon_risk)r->risk)) != NULL
+			     : cJSON_AddNullToObject(o, "risk") != NULL;
+	if (ok) {
+		cJSON *l = json_labels_array(r->labels);
+		ok = l && cJSON_AddItemToObject(o, "labels", l);
+		if (!ok)
+			cJSON_Delete(l);
+	}
+	if (ok) {
+		const char *t = cordon_result_tool(r);
+		cJSON *s = json_clean_string(t, strlen(t));
+		ok = s && cJSON_AddItemToObject(o, "tool", s);
+		if (!ok)
+			cJSON_Delete(s);
+	}
+	if (ok)
+		ok = cJSON_AddStringToObject(o, "kind", cordon_kind_name(r->kind)) &&
+		     cJSON_AddBoolToObject(o, "hard", r->hard);
+	if (ok && r->answer >= 0)
+		ok = cJSON_AddStringToObject(
+			o, "answer",
+			cordon_answer_name((enum cordon_answer)r->answer)) != NULL;
+	if (ok)
+		out = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return out;
+}
+
+/* ---- the path steps (2 to 5) ------------------------------------------- */
+
+static bool access_fits(enum cfg_access a, enum cordon_kind k)
+{
+	if (a == CFG_ACCESS_ANY)
+		return true;
+	if (a == CFG_ACCESS_READ)
+		return k == CORDON_KIND_READ;
+	return k == CORDON_KIND_WRITE || k == CORDON_KIND_DELETE;
+}
+
+/* Steps 2 to 5 for one absolute normalised path. */
+static void path_steps(struct cordon_policy *p, const char *cwd,
+		       enum cordon_kind kind, const char *path,
+		       struct step_out *o)
+{
+	const struct cordon_config *cfg = p->cfg;
+	size_t n = strlen(path);
+	long hit;
+
+	for (size_t i = 0; i < cfg->npath_rules; i++) {
+		const struct cfg_path_rule *pr = &cfg->path_rules[i];
+		if (!access_fits(pr->access, kind) ||
+		    pathset_match(&p->rules[i], path, n, cwd) < 0)
+			continue;
+		if (pr->decision == CORDON_DENY)
+			out_set(o, OUT_DENY, "path_rules", true,
+				"blocked: %s matches path rule %zu (%s): deny",
+				path, i, pr->pattern);
+		else if (pr->decision == CORDON_ASK)
+			out_set(o, OUT_ASK, "path_rules", false,
+				"needs approval: %s matches path rule %zu (%s)",
+				path, i, pr->pattern);
+		else
+			out_set(o, OUT_ALLOW, "path_rules", false,
+				"allowed: %s matches path rule %zu (%s)", path,
+				i, pr->pattern);
+		return;
+	}
+	hit = pathset_match(&p->denied, path, n, cwd);
+	if (hit >= 0) {
+		out_set(o, OUT_DENY, "denied_paths", true,
+			"blocked: %s matches denied path %s", path,
+			p->denied.pat[hit].pattern);
+		return;
+	}
+	hit = pathset_match(&p->read_only, path, n, cwd);
+	if (hit >= 0) {
+		if (kind == CORDON_KIND_READ)
+			out_set(o, OUT_ALLOW, "read_only_paths", true,
+				"allowed: %s is under read-only path %s", path,
+				p->read_only.pat[hit].pattern);
+		else
+			out_set(o, OUT_DENY, "read_only_paths", true,
+				"blocked: %s is under read-only path %s and "
+				"cannot be written",
+				path, p->read_only.pat[hit].pattern);
+		return;
+	}
+	if (cfg->allowed_paths_set &&
+	    pathset_match(&p->allowed, path, n, cwd) < 0) {
+		out_set(o, OUT_DENY, "allowed_paths", true,
+			"blocked: %s is outside the allowed paths", path);
+		return;
+	}
+	o->out = OUT_CONTINUE;
+}
+
+/* Keeps the stricter of *acc and *o in *acc. */
+static void stricter(struct step_out *acc, const struct step_out *o)
+{
+	if (o->out > acc->out)
+		*acc = *o;
+}
+
+/* Step 9 for a file write: outside the workspace and protected files ask
+ * except in full-access; otherwise require_approval_for_writes or the mode. */
+static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
+			    const char *path, const char *resolved,
+			    struct step_out *o)
+{
+	const struct cordon_config *cfg = p->cfg;
+	struct path_ctx pc = {p->workspace, p->workspace,
+			      p->home ? p->home : "/nonexistent", p->tmpdir};
+	const char *paths[2] = {path, resolved};
+
+	if (mode != CORDON_MODE_FULL_ACCESS) {
+		for (int i = 0; i < 2; i++) {
+			const char *x = paths[i];
+			if (!x)
+				continue;
+			if (!path_under(x, p->workspace)) {
+				out_set(o, OUT_ASK, "mode", false,
+					"needs approval: %s is outside the "
+					"workspace %s",
+					x, p->workspace);
+				return;
+			}
+			if (pathset_match(&p->protected, x, strlen(x), NULL) >= 0 ||
+			    path_runs_later(&pc, x)) {
+				out_set(o, OUT_ASK, "mode", false,
+					"needs approval: %s is a protected file "
+					"(run or read later by tools)",
+					x);
+				return;
+			}
+		}
+	}
+	if (cfg->require_approval_for_writes == CFG_TRUE) {
+		out_set(o, OUT_ASK, "mode", false,
+			"needs approval: require_approval_for_writes is set");
+		return;
+	}
+	if (cfg->require_approval_for_writes == CFG_FALSE ||
+	    mode != CORDON_MODE_SUPERVISED) {
+		out_set(o, OUT_ALLOW, "default", false,
+			"allowed: a workspace edit in %s mode",
+			cordon_mode_name(mode));
+		return;
+	}
+	out_set(o, OUT_ASK, "mode", false,
+		"needs approval: edits ask in supervised mode");
+}
+
+/* ---- arguments ---------------------------------------------------------- */
+
+/* The first of the tool's argument names present in args. */
+static const cJSON *target_arg(const struct cfg_tool *te, const cJSON *args,
+			       const char **name)
+{
+	*name = te && te->args.n ? te->args.v[0] : NULL;
+	if (!te)
+		return NULL;
+	for (size_t i = 0; i < te->args.n; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(args,
+								  te->args.v[i]);
+		if (v && !cJSON_IsNull(v)) {
+			*name = te->args.v[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* Judges one path of a file call: steps 2 to 5 on the path as written and,
+ * when it differs, as resolved on disk; then step 9. */
+static void judge_path(struct cordon_policy *p, const char *cwd,
+		       enum cordon_kind kind, enum cordon_mode mode,
+		       const char *raw, size_t rawlen, struct step_out *acc,
+		       struct cordon_result *r)
+{
+	struct step_out o = {.out = OUT_CONTINUE};
+	struct step_out best;
+	char resolved[PATH_MAX];
+	const char *res = NULL;
+	char *norm = path_normalize_call(&p->arena, cwd, p->home, raw, rawlen);
+
+	if (!norm) {
+		out_set(acc, OUT_DENY, "default", true,
+			"blocked: out of memory while reading the path");
+		return;
+	}
+	if (r->path == NULL || r->path[0] == '\0')
+		set_buf(&r->path, &r->path_cap, norm, strlen(norm));
+	path_steps(p, cwd, kind, norm, &o);
+	best = o;
+	/* A denial needs no second look; otherwise the path as the kernel
+	 * would reach it (a link in the workspace to ~/.ssh/id_rsa). */
+	if (o.out != OUT_DENY && norm[0] == '/' && !path_link_free(norm) &&
+	    path_resolve(norm, resolved, sizeof(resolved)) &&
+	    strcmp(resolved, norm) != 0) {
+		struct step_out o2 = {.out = OUT_CONTINUE};
+		res = resolved;
+		path_steps(p, cwd, kind, resolved, &o2);
+		if (o2.out != OUT_CONTINUE && o2.out != OUT_ALLOW)
+			snprintf(o2.reason + strlen(o2.reason),
+				 sizeof(o2.reason) - strlen(o2.reason),
+				 " (%s resolves to it)", norm);
+		stricter(&best, &o2);
+	}
+	if (best.out == OUT_CONTINUE) {
+		if (kind == CORDON_KIND_READ) {
+			out_set(&best, OUT_ALLOW, "default", false,
+				"allowed: a read");
+		} else if (kind == CORDON_KIND_DELETE) {
+			if (mode == CORDON_MODE_FULL_ACCESS)
+				out_set(&best, OUT_ALLOW, "default", false,
+					"allowed: a delete in full-access mode");
+			else
+				out_set(&best, OUT_ASK, "mode", false,
+					"needs approval: deleting %s", norm);
+		} else {
+			write_mode_step(p, mode, norm, res, &best);
+		}
+	}
+	if (best.out > acc->out || acc->step == NULL)
+		*acc = best;
+}
+
+/* ---- command rules (step 6) --------------------------------------------- */
+
+struct cr_state {
+	const struct cordon_config *cfg;
+	const struct cordon_limits *lim;
+	long deny_rule; /* the first deny rule that matched anywhere, or -1 */
+	unsigned depth;
+};
+
+/* The base name of a command word. */
+static const char *base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+	return b ? b + 1 : s;
+}
+
+/* A word's text when it is fully literal; NULL when any part is not. */
+static char *literal_word(struct arena *a, const struct sh_word *w)
+{
+	size_t n = 0;
+
+	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
+		if (pt->kind != SH_WP_LIT)
+			return NULL;
+		n += pt->len;
+	}
+	char *s = arena_alloc_raw(a, n + 1);
+	if (!s)
+		return NULL;
+	n = 0;
+	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
+		memcpy(s + n, pt->s, pt->len);
+		n += pt->len;
+	}
+	s[n] = '\0';
+	return s;
+}
+
+static void cr_walk_node(struct arena *a, struct cr_state *st,
+			 const struct sh_node *n);
+
+static void cr_walk_word(struct arena *a, struct cr_state *st,
+			 const struct sh_word *w)
+{
+	for (; w; w = w->next)
+		for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
+			if (pt->body)
+				cr_walk_node(a, st, pt->body);
+			if (pt->sub)
+				cr_walk_word(a, st, pt->sub);
+		}
+}
+
+/* Could deny rule prefix match argv starting at position i? Unknown words
+ * (NULL) match anything: a deny rule must not be dodged with "$x". */
+static bool cr_deny_at(char **argv, size_t argc, size_t i,
+		       const struct cfg_strlist *prefix)
+{
+	if (argc - i < prefix->n)
+		return false;
+	for (size_t k = 0; k < prefix->n; k++) {
+		const char *w = argv[i + k];
+		if (!w)
+			continue;
+		if (k == 0 ? strcmp(base_name(w), prefix->v[0]) != 0
+			   : strcmp(w, prefix->v[k]) != 0)
+			return false;
+	}
+	/* The first word must be known or the rule would match everything. */
+	return argv[i] != NULL || prefix->n > 1;
+}
+
+static void cr_check_simple(struct arena *a, struct cr_state *st,
+			    const struct sh_node *n)
+{
+	size_t argc = 0;
+
+	for (const struct sh_word *w = n->words; w; w = w->next)
+		argc++;
+	if (!argc)
+		return;
+	char **argv = arena_alloc(a, argc * sizeof(*argv));
+	if (!argv)
+		return;
+	size_t i = 0;
+	for (const struct sh_word *w = n->words; w; w = w->next)
+		argv[i++] = literal_word(a, w);
+	for (size_t r = 0; r < st->cfg->ncommand_rules; r++) {
+		const struct cfg_command_rule *cr = &st->cfg->command_rules[r];
+		if (cr->decision != CORDON_DENY || cr->prefix.n == 0)
+			continue;
+		for (size_t at = 0; at < argc; at++) {
+			if (cr_deny_at(argv, argc, at, &cr->prefix)) {
+				if (st->deny_rule < 0 || (long)r < st->deny_rule)
+					st->deny_rule = (long)r;
+				break;
+			}
+		}
+	}
+	/* sh -c 'PAYLOAD' and friends: the payload is a command line too. */
+	if (st->depth < 4) {
+		for (size_t k = 0; k + 1 < argc; k++) {
+			if (!argv[k] || !argv[k + 1])
+				continue;
+			const char *b = base_name(argv[k]);
+			bool shell = !strcmp(b, "sh") || !strcmp(b, "bash") ||
+				     !strcmp(b, "dash") || !strcmp(b, "zsh") ||
+				     !strcmp(b, "ksh") || !strcmp(b, "eval");
+			if (!shell)
+				continue;
+			size_t at = k + 1;
+			if (strcmp(b, "eval") != 0) {
+				while (at < argc && argv[at] && argv[at][0] == '-' &&
+				       !strchr(argv[at], 'c'))
+					at++;
+				if (at >= argc || !argv[at] || argv[at][0] != '-')
+					continue;
+				at++;
+			}
+			if (at < argc && argv[at]) {
+				struct sh_result res;
+				sh_parse(a, st->lim, argv[at], strlen(argv[at]),
+					 &res);
+				if (res.root) {
+					st->depth++;
+					cr_walk_node(a, st, res.root);
+					st->depth--;
+				}
+			}
+		}
+	}
+}
+
+static void cr_walk_node(struct arena *a, struct cr_state *st,
+			 const struct sh_node *n)
+{
+	for (; n; n = n->next) {
+		if (n->kind == SH_SIMPLE)
+			cr_check_simple(a, st, n);
+		cr_walk_word(a, st, n->words);
+		cr_walk_word(a, st, n->assigns);
+		for (const struct sh_redir *rd = n->redirs; rd; rd = rd->next) {
+			cr_walk_word(a, st, rd->target);
+			cr_walk_word(a, st, rd->body_word);
+		}
+		cr_walk_node(a, st, n->child);
+	}
+}
+
+enum cr_result { CR_NONE, CR_ALLOW, CR_ASK, CR_DENY };
+
+/* Step 6. *which gets the deciding rule's index. */
+static enum cr_result command_rules(struct cordon_policy *p, const char *cmd,
+				    size_t len, const struct cmdwords *words,
+				    bool plain, long *which)
+{
+	const struct cordon_config *cfg = p->cfg;
+	struct cr_state st = {cfg, &p->lim, -1, 0};
+
+	*which = -1;
+	if (!cfg->ncommand_rules)
+		return CR_NONE;
+	struct sh_result res;
+	sh_parse(&p->arena, &p->lim, cmd, len, &res);
+	if (res.root)
+		cr_walk_node(&p->arena, &st, res.root);
+	if (st.deny_rule >= 0) {
+		*which = st.deny_rule;
+		return CR_DENY;
+	}
+	if (!plain || words->nseg == 0)
+		return CR_NONE;
+	/* Every segment takes its first matching rule. */
+	bool all_allow = true, any_ask = false;
+	long first = -1;
+	for (size_t s = 0; s < words->nseg; s++) {
+		long hit = -1;
+		for (size_t r = 0; r < cfg->ncommand_rules && hit < 0; r++)
+			if (cmdwords_seg_has_prefix(&words->seg[s],
+						    &cfg->command_rules[r].prefix))
+				hit = (long)r;
+		if (hit < 0) {
+			all_allow = false;
+			continue;
+		}
+		if (first < 0)
+			first = hit;
+		if (cfg->command_rules[hit].decision == CORDON_ASK) {
+			any_ask = true;
+			*which = hit;
+		} else if (cfg->command_rules[hit].decision != CORDON_ALLOW) {
+			all_allow = false;
+		}
+	}
+	if (any_ask)
+		return CR_ASK;
+	if (all_allow && first >= 0) {
+		*which = first;
+		return CR_ALLOW;
+	}
+	return CR_NONE;
+}
+
+/* ---- shell commands (steps 6 to 9) -------------------------------------- */
+
+static void labels_text(uint64_t labels, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned b = 0; b < CORDON_LABEL_COUNT && b < 64; b++) {
+		if (!(labels & (UINT64_C(1) << b)))
+			continue;
+		int w = snprintf(buf + o, cap - o, "%s%s", o ? ", " : "",
+				 cordon_label_name(b));
+		if (w < 0 || (size_t)w >= cap - o)
+			break;
+		o += (size_t)w;
+	}
+}
+
+static void judge_command(struct cordon_policy *p, const char *cwd,
+			  enum cordon_mode mode, const char *cmd, size_t len,
+			  struct cordon_result *r)
+{
+	const struct cordon_config *cfg = p->cfg;
+	struct cordon_context ctx = {cwd, p->workspace, p->home, p->tmpdir};
+	struct cordon_verdict *v = p->verdict;
+	struct cmdwords words = {0};
+	char lbl[512];
+	long rule;
+
+	set_buf(&r->command, &r->command_cap, cmd, len);
+	(void)cordon_classify(p->cls, &ctx, cmd, len, v, NULL);
+	enum cordon_risk risk = cordon_verdict_risk(v);
+	uint64_t labels = cordon_verdict_labels(v);
+	const char *why = cordon_verdict_reason_count(v)
+				  ? cordon_verdict_reason(v, 0)
+				  : cordon_risk_name(risk);
+	r->risk = (int)risk;
+	r->labels = labels;
+	r->exact_only = risk >= CORDON_RISK_DESTRUCTIVE;
+	labels_text(labels, lbl, sizeof(lbl));
+
+	bool plain = cmdwords_split(&p->arena, &p->lim, cmd, len, &words);
+	enum cr_result cr = command_rules(p, cmd, len, &words, plain, &rule);
+
+	/* 6: a deny rule. */
+	if (cr == CR_DENY) {
+		decide(r, CORDON_DENY, "command_rules", true,
+		       "blocked: matches command rule %ld (deny)", rule);
+		return;
+	}
+	/* 7: the deny list, and any blocked verdict. */
+	if (risk == CORDON_RISK_BLOCKED) {
+		bool listed = labels & CORDON_L(DENYLISTED);
+		decide(r, CORDON_DENY, listed ? "denied_commands" : "classifier",
+		       true, "blocked: %s (risk blocked; labels: %s)", why,
+		       lbl[0] ? lbl : "none");
+		return;
+	}
+	if (cr == CR_ASK) {
+		decide(r, CORDON_ASK, "command_rules", false,
+		       "needs approval: matches command rule %ld (ask)", rule);
+		return;
+	}
+	if (cr == CR_ALLOW && risk < CORDON_RISK_DESTRUCTIVE) {
+		decide(r, CORDON_ALLOW, "command_rules", false,
+		       "allowed: matches command rule %ld (allow)", rule);
+		return;
+	}
+	/* 8: nothing can hold the writes to the allowed paths. */
+	if (cfg->allowed_paths_set && !p->enforces_writes &&
+	    mode != CORDON_MODE_FULL_ACCESS) {
+		decide(r, CORDON_ASK, "sandbox", false,
+		       "needs approval: allowed_paths is set and the sandbox "
+		       "(mode off) cannot enforce writes");
+		return;
+	}
+	/* 9: the classifier's tier and the mode. */
+	if (mode == CORDON_MODE_FULL_ACCESS) {
+		decide(r, CORDON_ALLOW, "default", false,
+		       "allowed: %s command in full-access mode",
+		       cordon_risk_name(risk));
+		return;
+	}
+	if (risk == CORDON_RISK_DESTRUCTIVE) {
+		decide(r, CORDON_ASK, "classifier", false,
+		       "needs approval: destructive: %s (labels: %s)", why,
+		       lbl[0] ? lbl : "none");
+		return;
+	}
+	uint64_t asks = CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
+			CORDON_L(WRITES_OUTSIDE_WORKSPACE) | CORDON_L(SHELL_RC) |
+			CORDON_L(PERSISTENCE) | CORDON_L(UNPARSED);
+	if (labels & asks) {
+		char l2[256];
+		labels_text(labels & asks, l2, sizeof(l2));
+		decide(r, CORDON_ASK, "mode", false,
+		       "needs approval: %s (labels: %s)", why, l2);
+		return;
+	}
+	if (cfg->require_approval_for_execute == CFG_TRUE) {
+		decide(r, CORDON_ASK, "mode", false,
+		       "needs approval: require_approval_for_execute is set "
+		       "(risk %s)",
+		       cordon_risk_name(risk));
+		return;
+	}
+	if (cfg->require_approval_for_execute == CFG_FALSE ||
+	    mode == CORDON_MODE_AUTO) {
+		decide(r, CORDON_ALLOW, "default", false,
+		       "allowed: %s command in %s mode", cordon_risk_name(risk),
+		       cordon_mode_name(mode));
+		return;
+	}
+	decide(r, CORDON_ASK, "mode", false,
+	       "needs approval: shell commands ask in %s mode (risk %s%s%s)",
+	       cordon_mode_name(mode), cordon_risk_name(risk),
+	       lbl[0] ? "; labels: " : "", lbl);
+}
+
+/* ---- evaluate ------------------------------------------------------------ */
+
+/* Does JSON text hold a \u0000 escape? cJSON turns it into a NUL byte, so
+ * every string check after it would see only the part before it ("ls" of
+ * "ls\u0000; rm -rf /"). Such arguments are refused. */
+static bool json_has_nul_escape(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++) {
+		if (s[i] != '\\' || s[i + 1] != 'u' || s[i + 2] != '0' ||
+		    s[i + 3] != '0' || s[i + 4] != '0' || s[i + 5] != '0')
+			continue;
+		/* An escape only when an odd run of backslashes ends here. */
+		size_t k = i, run = 0;
+		while (k > 0 && s[k - 1] == '\\') {
+			k--;
+			run++;
+		}
+		if (run % 2 == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool kind_changes_things(enum cordon_kind k)
+{
+	return k == CORDON_KIND_WRITE || k == CORDON_KIND_DELETE ||
+	       k == CORDON_KIND_EXECUTE || k == CORDON_KIND_MCP ||
+	       k == CORDON_KIND_OTHER;
+}
+
+static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
+		     size_t args_len, struct cordon_result *r)
+{
+	const struct cordon_config *cfg = p->cfg;
+	const char *tool = r->tool;
+	const struct cfg_tool *te = NULL;
+	enum cordon_mode mode = cfg_effective_mode(cfg);
+	char msg[512];
+
+	if (!tool[0]) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "validation error: the call names no tool");
+		return;
+	}
+	r->kind = cfg_tool_kind(cfg, tool, &te);
+
+	/* Guardrails. A denied tool dies before its arguments are read. */
+	if (tool_listed(&cfg->denied_tools, tool)) {
+		decide(r, CORDON_DENY, "denied_tools", true,
+		       "blocked: tool '%s' is in denied_tools", tool);
+		return;
+	}
+	if (cfg->allowed_tools_set && !tool_listed(&cfg->allowed_tools, tool)) {
+		decide(r, CORDON_DENY, "allowed_tools", true,
+		       "blocked: tool '%s' is not in allowed_tools", tool);
+		return;
+	}
+	if (call->args_json && args_len > POLICY_MAX_ARGS) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "blocked: the arguments are %zu bytes, over the limit "
+		       "of %d",
+		       args_len, POLICY_MAX_ARGS);
+		return;
+	}
+	if (call->args_json && json_has_nul_escape(call->args_json, args_len)) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "validation error: the arguments hold a \\u0000 escape "
+		       "(a NUL byte would hide the rest of a string)");
+		return;
+	}
+	cJSON *args = call->args_json
+			      ? cJSON_ParseWithLength(call->args_json, args_len)
+			      : cJSON_CreateObject();
+	if (!args || !cJSON_IsObject(args)) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "validation error: the arguments are not a JSON object");
+		cJSON_Delete(args);
+		return;
+	}
+	if (!arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
+			    sizeof(msg))) {
+		decide(r, CORDON_DENY, "arg_limits", true, "%s", msg);
+		goto out;
+	}
+	const char *schema = call->schema_json ? call->schema_json
+			     : te		   ? te->schema_json
+						   : NULL;
+	if (schema) {
+		enum schema_result sr = schema_validate_text(schema, args, msg,
+							     sizeof(msg));
+		if (sr != SCHEMA_OK) {
+			decide(r, CORDON_DENY, "schema", true, "%s",
+			       sr == SCHEMA_NOMEM ? "blocked: out of memory"
+						  : msg);
+			goto out;
+		}
+	}
+	r->confirm = tool_listed(&cfg->require_confirm, tool);
+
+	/* 1: read-only mode. */
+	if (cfg->read_only && kind_changes_things(r->kind)) {
+		decide(r, CORDON_DENY, "read_only", true,
+		       "blocked: read-only mode: tool '%s' (%s) is not allowed",
+		       tool, cordon_kind_name(r->kind));
+		goto out;
+	}
+
+	char cwdbuf[PATH_MAX];
+	const char *cwd = p->workspace;
+	if (call->cwd && call->cwd[0]) {
+		char *c = path_normalize_call(&p->arena, p->workspace, p->home,
+					      call->cwd, strlen(call->cwd));
+		if (c && c[0] == '/' && strlen(c) < sizeof(cwdbuf)) {
+			memcpy(cwdbuf, c, strlen(c) + 1);
+			cwd = cwdbuf;
+		}
+	}
+
+	const char *argname;
+	const cJSON *target = target_arg(te, args, &argname);
+	switch (r->kind) {
+	case CORDON_KIND_READ:
+	case CORDON_KIND_WRITE:
+	case CORDON_KIND_DELETE: {
+		struct step_out acc = {.out = OUT_ALLOW, .step = NULL};
+		if (!target) {
+			if (r->kind != CORDON_KIND_READ) {
+				decide(r, CORDON_DENY, "schema", true,
+				       "validation error: args: missing "
+				       "argument '%s' (the path to %s)",
+				       argname ? argname : "path",
+				       cordon_kind_name(r->kind));
+				goto out;
+			}
+			judge_path(p, cwd, r->kind, mode, cwd, strlen(cwd), &acc, r);
+		} else if (cJSON_IsString(target)) {
+			judge_path(p, cwd, r->kind, mode, target->valuestring,
+				   strlen(target->valuestring), &acc, r);
+		} else if (cJSON_IsArray(target) && cJSON_GetArraySize(target) > 0) {
+			const cJSON *it;
+			cJSON_ArrayForEach(it, target) {
+				if (!cJSON_IsString(it)) {
+					decide(r, CORDON_DENY, "schema", true,
+					       "validation error: args.%s: "
+					       "expected an array of path strings",
+					       argname);
+					goto out;
+				}
+			}
+			cJSON_ArrayForEach(it, target)
+				judge_path(p, cwd, r->kind, mode, it->valuestring,
+					   strlen(it->valuestring), &acc, r);
+		} else {
+			decide(r, CORDON_DENY, "schema", true,
+			       "validation error: args.%s: expected a path "
+			       "string",
+			       argname);
+			goto out;
+		}
+		decide_out(r, &acc);
+		break;
+	}
+	case CORDON_KIND_EXECUTE:
+		if (!target || !cJSON_IsString(target)) {
+			decide(r, CORDON_DENY, "schema", true,
+			       "validation error: args: missing string "
+			       "argument '%s' (the command)",
+			       argname ? argname : "command");
+			goto out;
+		}
+		judge_command(p, cwd, mode, target->valuestring,
+			      strlen(target->valuestring), r);
+		break;
+	case CORDON_KIND_FETCH:
+	case CORDON_KIND_MCP:
+		if (mode >= CORDON_MODE_AUTO)
+			decide(r, CORDON_ALLOW, "default", false,
+			       "allowed: %s call in %s mode",
+			       cordon_kind_name(r->kind), cordon_mode_name(mode));
+		else
+			decide(r, CORDON_ASK, "mode", false,
+			       "needs approval: %s calls ask in %s mode",
+			       cordon_kind_name(r->kind), cordon_mode_name(mode));
+		break;
+	case CORDON_KIND_OTHER:
+		if (mode == CORDON_MODE_FULL_ACCESS)
+			decide(r, CORDON_ALLOW, "default", false,
+			       "allowed: unknown tool in full-access mode");
+		else
+			decide(r, CORDON_ASK, "mode", false,
+			       "needs approval: tool '%s' is not in the tool "
+			       "map",
+			       tool);
+		break;
+	}
+	if (r->confirm && r->decision == CORDON_ALLOW) {
+		decide(r, CORDON_ASK, "require_confirm", false,
+		       "needs approval: tool '%s' is in require_confirm", tool);
+	}
+out:
+	cJSON_Delete(args);
+}
+
+enum cordon_err cordon_policy_evaluate(struct cordon_policy *p,
+				       const struct cordon_call *call,
+				       struct cordon_result *r,
+				       struct cordon_diag *diag)
+{
+	if (!p || !call || !r)
+		return CORDON_E_INVAL;
+	size_t len = call->args_json ? (call->args_len ? call->args_len
+						       : strlen(call->args_json))
+				     : 0;
+	if (!result_reset(r, call, len)) {
+		decide(r, CORDON_DENY, "default", true, "blocked: out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		return CORDON_E_NOMEM;
+	}
+	arena_reset(&p->arena);
+	evaluate(p, call, len, r);
+	return CORDON_OK;
+}
+
+/* ---- decide: grants, the prompt, the sink -------------------------------- */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool answer_allows(enum cordon_answer a)
+{
+	return a == CORDON_ANSWER_ALLOW_ONCE || a == CORDON_ANSWER_ALLOW_SESSION ||
+	       a == CORDON_ANSWER_ALLOW_ALWAYS;
+}
+
+static void finish(struct cordon_policy *p, struct cordon_result *r)
+{
+	if (p->sink)
+		p->sink(p->sink_ud, r);
+}
+
+enum cordon_err cordon_policy_decide(struct cordon_policy *p,
+				     const struct cordon_call *call,
+				     unsigned flags, struct cordon_result *r,
+				     struct cordon_diag *diag)
+{
+	enum cordon_err err = cordon_policy_evaluate(p, call, r, diag);
+	struct cmdwords words = {0};
+	struct appr_query q = {0};
+
+	if (err || r->decision == CORDON_DENY) {
+		finish(p, r);
+		return err;
+	}
+	q.session = call->session;
+	q.tool = r->tool;
+	q.kind = r->kind;
+	q.exact_only = r->exact_only;
+	if (r->kind == CORDON_KIND_EXECUTE && r->command) {
+		q.command = r->command;
+		if (cmdwords_split(&p->arena, &p->lim, r->command,
+				   strlen(r->command), &words))
+			q.words = &words;
+	} else if (r->path && r->path[0]) {
+		q.path = r->path;
+	}
+	if (!r->confirm) {
+		const char *src = NULL;
+		int g = appr_lookup(&p->store, &q, &src);
+		if (g == CORDON_DENY) {
+			decide(r, CORDON_DENY, src, false,
+			       "blocked: denied by an earlier answer (%s)", src);
+			finish(p, r);
+			return CORDON_OK;
+		}
+		if (g == CORDON_ALLOW && r->decision == CORDON_ASK) {
+			decide(r, CORDON_ALLOW, src, false,
+			       "allowed: granted by an earlier answer (%s)",
+			       src);
+			finish(p, r);
+			return CORDON_OK;
+		}
+	}
+	if (r->decision != CORDON_ASK || (flags & CORDON_DECIDE_NO_PROMPT)) {
+		finish(p, r);
+		return CORDON_OK;
+	}
+	if (!p->prompt) {
+		decide(r, CORDON_DENY, "no_prompt", false,
+		       "blocked: needs approval and no one can be asked "
+		       "(no terminal and no callback): %s",
+		       r->reason);
+		finish(p, r);
+		return CORDON_OK;
+	}
+
+	struct cordon_reply reply = {CORDON_ANSWER_DENY_ONCE, NULL, 0};
+	long t0 = now_ms();
+	p->prompt(p->prompt_ud, r, &reply);
+	long limit = (long)p->cfg->approvals_timeout_s * 1000;
+	enum cordon_answer a = reply.answer;
+	if ((unsigned)a > CORDON_ANSWER_TIMED_OUT)
+		a = CORDON_ANSWER_DENY_ONCE;
+	if (now_ms() - t0 > limit)
+		a = CORDON_ANSWER_TIMED_OUT;
+	/* A require_confirm tool needs a fresh yes every time. */
+	if (r->confirm && answer_allows(a))
+		a = CORDON_ANSWER_ALLOW_ONCE;
+	r->answer = (int)a;
+
+	char note[512] = "";
+	struct cfg_strlist amend = {(char **)reply.amend_prefix,
+				    reply.amend_len};
+	if (a != CORDON_ANSWER_TIMED_OUT && a != CORDON_ANSWER_ABORT) {
+		err = appr_record(&p->store, &q, a,
+				  reply.amend_prefix ? &amend : NULL, note,
+				  sizeof(note));
+		if (err == CORDON_E_NOMEM) {
+			decide(r, CORDON_DENY, "user", false,
+			       "blocked: out of memory recording the answer");
+			finish(p, r);
+			return err;
+		}
+		err = CORDON_OK;
+	}
+	if (a == CORDON_ANSWER_TIMED_OUT) {
+		decide(r, CORDON_DENY, "timed_out", false,
+		       "blocked: the approval prompt was not answered within "
+		       "%u s",
+		       p->cfg->approvals_timeout_s);
+	} else if (answer_allows(a)) {
+		decide(r, CORDON_ALLOW, "user", false, "allowed: %s%s%s",
+		       cordon_answer_name(a), note[0] ? "; " : "", note);
+	} else {
+		decide(r, CORDON_DENY, "user", false, "blocked: the user answered %s",
+		       cordon_answer_name(a));
+	}
+	finish(p, r);
+	return err;
+}

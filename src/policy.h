@@ -1,0 +1,59 @@
+/* policy — the decision layer: a tool call becomes ALLOW, DENY or ASK.
+ *
+ * cordon_policy_evaluate() is pure apart from one look at the file system
+ * (resolving symlinks of paths that exist): the guardrails (denied and
+ * allowed tools, argument limits, the tool's JSON Schema), then the ten
+ * steps of issue 3 in order, each able to decide:
+ *
+ *   1 read_only        writes, deletes, executes, MCP and unknown tools
+ *                      are denied (hard)
+ *   2 path_rules       first matching rule whose access fits decides
+ *   3 denied_paths     deny (hard)
+ *   4 read_only_paths  reads allowed (hard), writes denied (hard)
+ *   5 allowed_paths    when set, anything outside is denied (hard)
+ *   6 command_rules    a deny rule matching any command anywhere in the
+ *                      line denies (hard); allow rules need a plain line
+ *                      whose every segment they cover
+ *   7 denied_commands  the classifier's deny list; "classifier" for any
+ *                      other blocked verdict (hard)
+ *   8 sandbox          forced ASK for shell when allowed_paths is set and
+ *                      the sandbox cannot enforce writes
+ *   9 mode / classifier  the permission-mode table, require_approval_*,
+ *                      destructive commands ask except in full-access
+ *  10 default          allow
+ *
+ * Paths of file calls are judged twice when they exist behind a symlink:
+ * as written (normalised) and as resolved; the stricter answer wins.
+ * cordon_policy_decide() adds grants, the prompt and the sink.
+ */
+#ifndef CORDON_POLICY_H
+#define CORDON_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon.h"
+
+struct cordon_result {
+	enum cordon_decision decision;
+	const char *step; /* static */
+	bool hard;
+	char reason[1024];
+	char *tool;
+	size_t tool_cap;
+	enum cordon_kind kind;
+	char *args; /* the arguments' JSON text as given */
+	size_t args_cap;
+	int risk;
+	uint64_t labels;
+	int answer;
+	/* for approvals and the prompt */
+	char *command;   /* EXECUTE */
+	size_t command_cap;
+	char *path;      /* file kinds: the normalised path */
+	size_t path_cap;
+	bool exact_only; /* destructive */
+	bool confirm;    /* require_confirm: only a fresh yes allows */
+};
+
+#endif
