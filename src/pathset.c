@@ -27,6 +27,9 @@ static void classify_pattern(struct pathset_pat *p)
 		p->shape = PS_CWD;
 		return;
 	}
+	/* A trailing '/' means the directory and below: glob_match knows. */
+	if (n == 0 || g[n - 1] == '/')
+		return;
 	if (n > 3 && memcmp(g, "**/", 3) == 0) {
 		const char *r = g + 3;
 		size_t rn = n - 3;
