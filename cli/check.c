@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "jsonutil.h"
 #include "cordon.h"
 #include "prompt.h"
 
@@ -292,6 +293,15 @@ static int call_from_json(const char *text, size_t len, cJSON **root,
 		}
 	}
 	call->tool = t->valuestring;
+	/* cJSON cut every string at a \u0000 escape, anywhere in the call
+	 * (tool, args, cwd): hand the policy arguments that still hold one,
+	 * so it refuses the call as it refuses such --args. */
+	if (json_has_nul_escape(text, len)) {
+		call->args_json = "{\"\\u0000\": 0}";
+		call->cwd = NULL;
+		call->session = NULL;
+		return 0;
+	}
 	if (a) {
 		*args_text = cJSON_PrintUnformatted(a);
 		if (!*args_text)

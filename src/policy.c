@@ -1144,7 +1144,7 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 /* Does JSON text hold a \u0000 escape? cJSON turns it into a NUL byte, so
  * every string check after it would see only the part before it ("ls" of
  * "ls\u0000; rm -rf /"). Such arguments are refused. */
-static bool json_has_nul_escape(const char *s, size_t n)
+bool json_has_nul_escape(const char *s, size_t n)
 {
 	for (size_t i = 0; i + 6 <= n; i++) {
 		if (s[i] != '\\' || s[i + 1] != 'u' || s[i + 2] != '0' ||
@@ -1430,10 +1430,12 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		return CORDON_OK;
 	}
 	if (!p->prompt) {
+		char why[sizeof(r->reason)];
+		memcpy(why, r->reason, sizeof(why));
 		decide(r, CORDON_DENY, "no_prompt", false,
 		       "blocked: needs approval and no one can be asked "
 		       "(no terminal and no callback): %s",
-		       r->reason);
+		       why);
 		finish(p, r);
 		return CORDON_OK;
 	}
