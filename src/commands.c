@@ -3348,6 +3348,28 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 			break;
 		}
 	}
+	/* git diff/log/show --output=FILE writes FILE (the patch goes there,
+	 * not to stdout): judged as any other write. */
+	for (size_t i = 1; i < argc; i++) {
+		const char *val;
+		size_t vn;
+		if (wv_is(&argv[i], "--"))
+			break;
+		if (long_opt(&argv[i], "--output", &val, &vn)) {
+			if (val) {
+				struct wv t = argv[i];
+				t.s = val;
+				t.n = vn;
+				t.dyn_at = t.dyn_at > (size_t)(val - argv[i].s)
+						   ? t.dyn_at - (size_t)(val - argv[i].s)
+						   : 0;
+				cx_write_target(x, &t, true, "git writes its output to");
+			} else if (i + 1 < argc) {
+				cx_write_target(x, &argv[i + 1], true,
+						"git writes its output to");
+			}
+		}
+	}
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		const struct wv *kv = NULL;
