@@ -1279,6 +1279,17 @@ static enum cordon_err build_rule(const struct appr_query *q,
 		r->value = strdup(q->path);
 		break;
 	case CORDON_KIND_FETCH:
+		/* A fetch with a URL is granted for that URL only. */
+		if (q->command && q->command[0]) {
+			if (amend)
+				note_add(note, notecap,
+					 "amendment refused: amendments apply "
+					 "to shell commands only");
+			r->match = APPR_EXACT;
+			r->value = strdup(q->command);
+			break;
+		}
+		/* fall through */
 	case CORDON_KIND_MCP:
 	case CORDON_KIND_OTHER:
 	default:

@@ -59,7 +59,14 @@ const char *const cfg_default_denied_paths[] = {
 	"**/id_ed25519",  "**/.aws/**",
 	"**/.azure/**",	  "**/.config/gcloud/**",
 	"**/.netrc",	  "**/.npmrc",
-	"**/.pypirc",	  NULL,
+	"**/.pypirc",
+	/* Beyond the issue's list: the same kinds of secret in other
+	 * places. */
+	"/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
+	"/proc/*/environ", "**/.git-credentials", "**/.gnupg/**",
+	"**/.docker/config.json", "**/.kube/config", "**/.config/gh/**",
+	"**/.pgpass", "**/.vault-token", "**/.cargo/credentials*",
+	NULL,
 };
 
 static const char *const default_env_denylist[] = {

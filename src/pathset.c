@@ -1,6 +1,8 @@
 /* pathset — see pathset.h. */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "glob.h"
 #include "pathset.h"
@@ -74,6 +76,7 @@ enum cordon_err pathset_init(struct pathset *ps, const char *const *patterns,
 {
 	ps->pat = NULL;
 	ps->n = 0;
+	ps->ci = false;
 	if (n == 0)
 		return CORDON_OK;
 	ps->pat = calloc(n, sizeof(*ps->pat));
@@ -114,9 +117,14 @@ void pathset_free(struct pathset *ps)
 	ps->n = 0;
 }
 
+static bool eq(const char *a, const char *b, size_t n, bool ci)
+{
+	return ci ? strncasecmp(a, b, n) == 0 : memcmp(a, b, n) == 0;
+}
+
 /* Does some component of path[0..len) equal lit? */
 static bool has_component(const char *path, size_t len, const char *lit,
-			  size_t ln)
+			  size_t ln, bool ci)
 {
 	size_t i = 0;
 
@@ -126,15 +134,31 @@ static bool has_component(const char *path, size_t len, const char *lit,
 		size_t s = i;
 		while (i < len && path[i] != '/')
 			i++;
-		if (i - s == ln && memcmp(path + s, lit, ln) == 0)
+		if (i - s == ln && eq(path + s, lit, ln, ci))
 			return true;
 	}
 	return false;
 }
 
+/* glob_match, folding ASCII case when ci (both sides lowered into a
+ * buffer; a path too long for it is matched as it is). */
+static bool glob_ci(const char *g, size_t gn, const char *path, size_t len,
+		    bool ci)
+{
+	char lg[4096], lp[4096];
+
+	if (!ci || gn >= sizeof(lg) || len >= sizeof(lp))
+		return glob_match(g, gn, path, len);
+	for (size_t i = 0; i < gn; i++)
+		lg[i] = (char)tolower((unsigned char)g[i]);
+	for (size_t i = 0; i < len; i++)
+		lp[i] = (char)tolower((unsigned char)path[i]);
+	return glob_match(lg, gn, lp, len);
+}
+
 /* Matches a pattern holding <cwd>: the expansion is built per call. */
 static bool match_cwd(const struct pathset_pat *p, const char *path,
-		      size_t len, const char *cwd)
+		      size_t len, const char *cwd, bool ci)
 {
 	char buf[4096];
 	const char *at = strstr(p->glob, "<cwd>");
@@ -146,7 +170,7 @@ static bool match_cwd(const struct pathset_pat *p, const char *path,
 	memcpy(buf, p->glob, pre);
 	memcpy(buf + pre, cwd, cl);
 	memcpy(buf + pre + cl, at + 5, post + 1);
-	return glob_match(buf, pre + cl + post, path, len);
+	return glob_ci(buf, pre + cl + post, path, len, ci);
 }
 
 long pathset_match(const struct pathset *ps, const char *path, size_t len,
@@ -164,35 +188,37 @@ long pathset_match(const struct pathset *ps, const char *path, size_t len,
 		bool hit = false;
 		switch (p->shape) {
 		case PS_BASENAME:
-			hit = bn == p->litlen && memcmp(base, p->lit, bn) == 0;
+			hit = bn == p->litlen && eq(base, p->lit, bn, ps->ci);
 			break;
 		case PS_SUFFIX:
 			hit = bn >= p->litlen &&
-			      memcmp(base + bn - p->litlen, p->lit,
-				     p->litlen) == 0;
+			      eq(base + bn - p->litlen, p->lit, p->litlen,
+				 ps->ci);
 			break;
 		case PS_PREFIX:
 			hit = bn >= p->litlen &&
-			      memcmp(base, p->lit, p->litlen) == 0;
+			      eq(base, p->lit, p->litlen, ps->ci);
 			break;
 		case PS_COMPONENT:
-			hit = has_component(path, len, p->lit, p->litlen);
+			hit = has_component(path, len, p->lit, p->litlen,
+					    ps->ci);
 			break;
 		case PS_ABS:
 			hit = len == p->litlen &&
-			      memcmp(path, p->lit, len) == 0;
+			      eq(path, p->lit, len, ps->ci);
 			break;
 		case PS_ABS_TREE:
 			hit = len >= p->litlen &&
-			      memcmp(path, p->lit, p->litlen) == 0 &&
+			      eq(path, p->lit, p->litlen, ps->ci) &&
 			      (len == p->litlen || path[p->litlen] == '/' ||
 			       p->litlen == 0);
 			break;
 		case PS_CWD:
-			hit = cwd && match_cwd(p, path, len, cwd);
+			hit = cwd && match_cwd(p, path, len, cwd, ps->ci);
 			break;
 		case PS_GLOB:
-			hit = glob_match(p->glob, strlen(p->glob), path, len);
+			hit = glob_ci(p->glob, strlen(p->glob), path, len,
+				      ps->ci);
 			break;
 		}
 		if (hit)

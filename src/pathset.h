@@ -49,6 +49,7 @@ struct pathset_pat {
 struct pathset {
 	struct pathset_pat *pat;
 	size_t n;
+	bool ci; /* match ASCII letters case-insensitively (set after init) */
 };
 
 /* Compiles patterns[0..n); home may be NULL (then "~/" stays literal). */
@@ -57,7 +58,7 @@ enum cordon_err pathset_init(struct pathset *ps, const char *const *patterns,
 void pathset_free(struct pathset *ps);
 
 /* The index of the first pattern that matches path (absolute, normalised),
- * or -1. cwd is used for <cwd> patterns (may be NULL: they never match). */
+ * or -1; case-insensitively for ASCII when ps->ci is set. cwd is used for <cwd> patterns (may be NULL: they never match). */
 long pathset_match(const struct pathset *ps, const char *path, size_t len,
 		   const char *cwd);
 

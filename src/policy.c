@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,7 +35,9 @@ static const char *const protected_globs[] = {
 	"**/.cordon/**",    "**/.claude/**",  "**/.codex/**",
 	"**/.gemini/**",    "**/.vscode/**",  "**/.idea/**",
 	"**/.github/workflows/**", "**/.envrc", "**/.gitconfig",
-	"**/.mcp.json",
+	"**/.mcp.json",     "**/.git/modules/**", "**/.git/info/**",
+	"**/.cursor/**",    "**/.husky/**",   "**/.pre-commit-config.yaml",
+	"**/.devcontainer/**",
 };
 
 struct cordon_policy {
@@ -45,6 +48,7 @@ struct cordon_policy {
 	struct pathset read_only;
 	struct pathset allowed;
 	struct pathset protected;
+	struct pathset self; /* cordon's own configuration and approvals */
 	struct pathset *rules; /* one per path rule */
 	char *workspace;
 	char *home;
@@ -59,6 +63,7 @@ struct cordon_policy {
 	void *sink_ud;
 	struct arena arena; /* per call */
 	struct cordon_limits lim;
+	const char *fence; /* what <cwd> means for this call */
 	char **warnings;
 	size_t nwarnings;
 };
@@ -96,6 +101,18 @@ static bool set_buf(char **buf, size_t *cap, const char *s, size_t n)
 	memcpy(*buf, s, n);
 	(*buf)[n] = '\0';
 	return true;
+}
+
+/* Case-insensitive memmem. */
+static const char *memmem_ci(const char *h, size_t hn, const char *n,
+			     size_t nn)
+{
+	if (nn == 0 || nn > hn)
+		return NULL;
+	for (size_t i = 0; i + nn <= hn; i++)
+		if (strncasecmp(h + i, n, nn) == 0)
+			return h + i;
+	return NULL;
 }
 
 /* Severity of an outcome, for "the stricter answer wins". */
@@ -307,6 +324,35 @@ static enum cordon_err setup_classifier(struct cordon_policy *p,
 	return CORDON_OK;
 }
 
+/* cordon's own files: the user configuration directory and the approvals
+ * file. An agent that could write them could grant itself anything, so
+ * writes there are denied whatever the rules say, and so is a shell
+ * command that names them. */
+static enum cordon_err build_self(struct cordon_policy *p,
+				  const char *approvals)
+{
+	char dir[PATH_MAX];
+	const char *x = getenv("XDG_CONFIG_HOME");
+	const char *pats[3];
+	size_t n = 0;
+	int w = -1;
+
+	if (x && x[0] == '/')
+		w = snprintf(dir, sizeof(dir), "%s/cordon/**", x);
+	else if (p->home)
+		w = snprintf(dir, sizeof(dir), "%s/.config/cordon/**", p->home);
+	if (w > 0 && (size_t)w < sizeof(dir))
+		pats[n++] = dir;
+	if (approvals && approvals[0] == '/')
+		pats[n++] = approvals;
+	if (p->cfg->approvals_path && p->cfg->approvals_path[0] == '/')
+		pats[n++] = p->cfg->approvals_path;
+	pathset_free(&p->self);
+	enum cordon_err err = pathset_init(&p->self, pats, n, p->home);
+	p->self.ci = true;
+	return err;
+}
+
 enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 				  const struct cordon_context *ctx,
 				  struct cordon_policy **out,
@@ -355,6 +401,12 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 				   sizeof(protected_globs) /
 					   sizeof(*protected_globs),
 				   p->home);
+	if (!err)
+		err = build_self(p, NULL);
+	/* Credentials are credentials in any case: .ENV is .env on a
+	 * case-insensitive file system (macOS, vfat, ciopfs). */
+	p->denied.ci = true;
+	p->protected.ci = true;
 	if (!err && cfg->npath_rules) {
 		p->rules = calloc(cfg->npath_rules, sizeof(*p->rules));
 		if (!p->rules)
@@ -398,6 +450,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	pathset_free(&p->read_only);
 	pathset_free(&p->allowed);
 	pathset_free(&p->protected);
+	pathset_free(&p->self);
 	if (p->rules)
 		for (size_t i = 0; i < p->cfg->npath_rules; i++)
 			pathset_free(&p->rules[i]);
@@ -432,6 +485,8 @@ enum cordon_err cordon_policy_open_approvals(struct cordon_policy *p,
 	enum cordon_err err = appr_open(&p->store, path);
 	if (err == CORDON_E_NOMEM)
 		return err;
+	if (build_self(p, path) != CORDON_OK)
+		return CORDON_E_NOMEM;
 	p->store_open = true;
 	for (size_t i = 0; i < p->store.nwarnings; i++)
 		if (add_warning(p, "%s", p->store.warnings[i]))
@@ -509,6 +564,7 @@ static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
 	r->answer = -1;
 	r->exact_only = false;
 	r->confirm = false;
+	r->npaths = 0;
 	if (r->command)
 		r->command[0] = '\0';
 	if (r->path)
@@ -638,6 +694,15 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 	size_t n = strlen(path);
 	long hit;
 
+	/* "<cwd>" is the call's directory only inside the workspace: an
+	 * agent that reports cwd "/" must not widen allowed_paths. */
+	cwd = p->fence ? p->fence : cwd;
+	if (kind != CORDON_KIND_READ &&
+	    pathset_match(&p->self, path, n, NULL) >= 0) {
+		out_set(o, OUT_DENY, "denied_paths", true,
+			"blocked: %s is cordon's own configuration", path);
+		return;
+	}
 	for (size_t i = 0; i < cfg->npath_rules; i++) {
 		const struct cfg_path_rule *pr = &cfg->path_rules[i];
 		if (!access_fits(pr->access, kind) ||
@@ -696,16 +761,14 @@ static void stricter(struct step_out *acc, const struct step_out *o)
 /* Step 9 for a file write: outside the workspace and protected files ask
  * except in full-access; otherwise require_approval_for_writes or the mode. */
 static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
-			    const char *path, const char *resolved,
+			    const char *const *paths, size_t npaths,
 			    struct step_out *o)
 {
 	const struct cordon_config *cfg = p->cfg;
 	struct path_ctx pc = {p->workspace, p->workspace,
 			      p->home ? p->home : "/nonexistent", p->tmpdir};
-	const char *paths[2] = {path, resolved};
-
 	if (mode != CORDON_MODE_FULL_ACCESS) {
-		for (int i = 0; i < 2; i++) {
+		for (size_t i = 0; i < npaths; i++) {
 			const char *x = paths[i];
 			if (!x)
 				continue;
@@ -762,17 +825,201 @@ static const cJSON *target_arg(const struct cfg_tool *te, const cJSON *args,
 	return NULL;
 }
 
-/* Judges one path of a file call: steps 2 to 5 on the path as written and,
- * when it differs, as resolved on disk; then step 9. */
+/* Does the path hold a ".." component ('/' and '\' both separate)? */
+static bool has_dotdot(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != '.' || s[i + 1] != '.')
+			continue;
+		bool start = i == 0 || s[i - 1] == '/' || s[i - 1] == '\\';
+		bool end = i + 2 == n || s[i + 2] == '/' || s[i + 2] == '\\';
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+/* The path as the kernel walks it when it holds "..": "link/../x" is the
+ * parent of the link's target, not the directory the link sits in, so the
+ * lexical collapse of path_normalize_call() cannot be trusted there. The
+ * longest existing prefix goes through realpath(3) (which follows links
+ * before climbing); the rest is collapsed lexically (a ".." in a part that
+ * does not exist fails in the kernel anyway). Windows and UNC forms are
+ * never walked. Returns false when there is nothing to add. */
+static bool physical_path(struct cordon_policy *p, const char *cwd,
+			  const char *raw, size_t n, char *out, size_t cap)
+{
+	char buf[PATH_MAX], pre[PATH_MAX];
+	size_t o = 0;
+
+	if (!has_dotdot(raw, n) || memchr(raw, '\0', n))
+		return false;
+	if ((n >= 2 && raw[1] == ':') ||
+	    (n >= 2 && (raw[0] == '/' || raw[0] == '\\') &&
+	     (raw[1] == '/' || raw[1] == '\\')))
+		return false;
+	if (raw[0] == '~' && (n == 1 || raw[1] == '/' || raw[1] == '\\')) {
+		if (!p->home)
+			return false;
+		o = strlen(p->home);
+		if (o >= sizeof(buf))
+			return false;
+		memcpy(buf, p->home, o);
+		raw++;
+		n--;
+	} else if (raw[0] != '/' && raw[0] != '\\') {
+		o = strlen(cwd);
+		if (o + 1 >= sizeof(buf))
+			return false;
+		memcpy(buf, cwd, o);
+		buf[o++] = '/';
+	}
+	if (o + n + 1 > sizeof(buf))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		buf[o++] = raw[i] == '\\' ? '/' : raw[i];
+	buf[o] = '\0';
+
+	/* Strip components from the end until a prefix exists. */
+	size_t cut = o;
+	for (;;) {
+		memcpy(pre, buf, cut);
+		pre[cut] = '\0';
+		char real[PATH_MAX];
+		if (realpath(cut ? pre : "/", real)) {
+			size_t rl = strlen(real);
+			char *joined = arena_alloc_raw(&p->arena, rl + (o - cut) + 2);
+			if (!joined)
+				return false;
+			memcpy(joined, real, rl);
+			memcpy(joined + rl, buf + cut, o - cut);
+			joined[rl + (o - cut)] = '\0';
+			char *norm = path_normalize(&p->arena, "/", joined,
+						    strlen(joined));
+			if (!norm || strlen(norm) >= cap)
+				return false;
+			memcpy(out, norm, strlen(norm) + 1);
+			return true;
+		}
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		if (cut == 0)
+			return false;
+		cut--;
+	}
+}
+
+/* Search tools whose arguments hold globs that pick files below a root:
+ * the tool, its pattern argument, its root argument. */
+static const struct {
+	const char *tool;
+	const char *pattern_arg;
+	const char *root_arg;
+} search_tools[] = {
+	{"Glob", "pattern", "path"},
+	{"Grep", "glob", "path"},
+	{"glob", "pattern", "path"},
+	{"search_file_content", "include", "path"},
+	{"read_many_files", "include", NULL},
+	{"read_many_files", "paths", NULL},
+};
+
+/* Does glob text g name something a denied path protects: one of the
+ * literal names, suffixes or directories of the denied patterns (".env",
+ * ".pem", ".ssh" …), or a root it climbs to? */
+static long pattern_hits_denied(const struct pathset *denied, const char *g)
+{
+	for (size_t i = 0; i < denied->n; i++) {
+		const struct pathset_pat *pp = &denied->pat[i];
+		if (pp->shape != PS_BASENAME && pp->shape != PS_SUFFIX &&
+		    pp->shape != PS_PREFIX && pp->shape != PS_COMPONENT)
+			continue;
+		if (pp->litlen && memmem_ci(g, strlen(g), pp->lit, pp->litlen))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The glob arguments of search tools (Glob's pattern, Grep's glob …) are
+ * paths too: a pattern naming a denied file (".env", "*.pem", ".ssh"),
+ * an absolute pattern or one that climbs with ".." is judged like a path;
+ * and a recursive search from the home directory or above is refused,
+ * since it walks into ~/.ssh and the rest. */
+static void search_patterns(struct cordon_policy *p, const char *tool,
+			    const cJSON *args, const char *cwd,
+			    struct step_out *acc)
+{
+	for (size_t t = 0; t < sizeof(search_tools) / sizeof(*search_tools);
+	     t++) {
+		if (strcmp(search_tools[t].tool, tool) != 0)
+			continue;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+			args, search_tools[t].pattern_arg);
+		const cJSON *one = v, *it = NULL;
+		if (cJSON_IsArray(v))
+			one = v->child;
+		for (it = one; it; it = cJSON_IsArray(v) ? it->next : NULL) {
+			if (!cJSON_IsString(it))
+				continue;
+			const char *g = it->valuestring;
+			long hit = pattern_hits_denied(&p->denied, g);
+			if (hit >= 0) {
+				out_set(acc, OUT_DENY, "denied_paths", true,
+					"blocked: the search pattern '%s' reaches "
+					"denied path %s",
+					g, p->denied.pat[hit].pattern);
+				return;
+			}
+			if (g[0] == '/' || g[0] == '~' || g[0] == '\\' ||
+			    has_dotdot(g, strlen(g))) {
+				struct step_out o = {.out = OUT_CONTINUE};
+				char *n = path_normalize_call(&p->arena, cwd, p->home,
+							      g, strlen(g));
+				if (n)
+					path_steps(p, cwd, CORDON_KIND_READ, n, &o);
+				if (!n || o.out == OUT_DENY) {
+					if (!n)
+						out_set(&o, OUT_DENY, "default", true,
+							"blocked: out of memory");
+					*acc = o;
+					return;
+				}
+				if (o.out == OUT_ASK)
+					stricter(acc, &o);
+			}
+		}
+		if (!search_tools[t].root_arg)
+			continue;
+		const cJSON *rv = cJSON_GetObjectItemCaseSensitive(
+			args, search_tools[t].root_arg);
+		const char *root = cJSON_IsString(rv) ? rv->valuestring : cwd;
+		char *rn = path_normalize_call(&p->arena, cwd, p->home, root,
+					       strlen(root));
+		if (rn && p->home && path_under(p->home, rn)) {
+			out_set(acc, OUT_DENY, "denied_paths", true,
+				"blocked: a recursive search from %s reaches "
+				"the home directory's credentials (~/.ssh, "
+				"~/.aws …)",
+				rn);
+			return;
+		}
+	}
+}
+
+/* Judges one path of a file call: steps 2 to 5 on the path as written,
+ * and also on where the kernel would land (symlinks resolved, ".." after
+ * a link walked physically) when that differs; the stricter answer wins;
+ * then step 9. The path kept for approvals is the landing place, so a
+ * grant cannot be carried over to a link swapped in later. */
 static void judge_path(struct cordon_policy *p, const char *cwd,
 		       enum cordon_kind kind, enum cordon_mode mode,
 		       const char *raw, size_t rawlen, struct step_out *acc,
 		       struct cordon_result *r)
 {
-	struct step_out o = {.out = OUT_CONTINUE};
-	struct step_out best;
-	char resolved[PATH_MAX];
-	const char *res = NULL;
+	struct step_out best = {.out = OUT_CONTINUE};
+	char resolved[PATH_MAX], physical[PATH_MAX];
+	const char *cand[3];
+	size_t ncand = 0;
 	char *norm = path_normalize_call(&p->arena, cwd, p->home, raw, rawlen);
 
 	if (!norm) {
@@ -780,24 +1027,33 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 			"blocked: out of memory while reading the path");
 		return;
 	}
-	if (r->path == NULL || r->path[0] == '\0')
-		set_buf(&r->path, &r->path_cap, norm, strlen(norm));
-	path_steps(p, cwd, kind, norm, &o);
-	best = o;
-	/* A denial needs no second look; otherwise the path as the kernel
-	 * would reach it (a link in the workspace to ~/.ssh/id_rsa). */
-	if (o.out != OUT_DENY && norm[0] == '/' && !path_link_free(norm) &&
-	    path_resolve(norm, resolved, sizeof(resolved)) &&
-	    strcmp(resolved, norm) != 0) {
+	cand[ncand++] = norm;
+	path_steps(p, cwd, kind, norm, &best);
+	/* A denial needs no second look. */
+	if (best.out != OUT_DENY) {
+		if (norm[0] == '/' && !path_link_free(norm) &&
+		    path_resolve(norm, resolved, sizeof(resolved)) &&
+		    strcmp(resolved, norm) != 0)
+			cand[ncand++] = resolved;
+		if (physical_path(p, cwd, raw, rawlen, physical,
+				  sizeof(physical)) &&
+		    strcmp(physical, norm) != 0 &&
+		    (ncand < 2 || strcmp(physical, cand[1]) != 0))
+			cand[ncand++] = physical;
+	}
+	for (size_t i = 1; i < ncand; i++) {
 		struct step_out o2 = {.out = OUT_CONTINUE};
-		res = resolved;
-		path_steps(p, cwd, kind, resolved, &o2);
-		if (o2.out != OUT_CONTINUE && o2.out != OUT_ALLOW)
-			snprintf(o2.reason + strlen(o2.reason),
-				 sizeof(o2.reason) - strlen(o2.reason),
-				 " (%s resolves to it)", norm);
+		path_steps(p, cwd, kind, cand[i], &o2);
+		if (o2.out != OUT_CONTINUE && o2.out != OUT_ALLOW) {
+			size_t rl = strlen(o2.reason);
+			snprintf(o2.reason + rl, sizeof(o2.reason) - rl,
+				 " (%s leads there)", norm);
+		}
 		stricter(&best, &o2);
 	}
+	const char *landing = cand[ncand - 1];
+	if (r->npaths++ == 0)
+		set_buf(&r->path, &r->path_cap, landing, strlen(landing));
 	if (best.out == OUT_CONTINUE) {
 		if (kind == CORDON_KIND_READ) {
 			out_set(&best, OUT_ALLOW, "default", false,
@@ -810,7 +1066,7 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 				out_set(&best, OUT_ASK, "mode", false,
 					"needs approval: deleting %s", norm);
 		} else {
-			write_mode_step(p, mode, norm, res, &best);
+			write_mode_step(p, mode, cand, ncand, &best);
 		}
 	}
 	if (best.out > acc->out || acc->step == NULL)
@@ -819,11 +1075,21 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 
 /* ---- command rules (step 6) --------------------------------------------- */
 
+/* What the walk over a shell line finds: the first deny command rule that
+ * matches any command anywhere (step 6), and the first word that names a
+ * denied path or cordon's own files (step 3 for shell). */
 struct cr_state {
-	const struct cordon_config *cfg;
-	const struct cordon_limits *lim;
-	long deny_rule; /* the first deny rule that matched anywhere, or -1 */
+	struct cordon_policy *p;
+	const char *cwd;
+	long deny_rule;     /* -1: none */
+	long path_hit;      /* index into p->denied, -1: none */
+	bool self_hit;      /* names cordon's own configuration */
+	char path_word[256];
 	unsigned depth;
+	/* NAME=literal assignments seen so far on the line */
+	const char *var_name[16];
+	const char *var_value[16];
+	size_t nvars;
 };
 
 /* The base name of a command word. */
@@ -833,23 +1099,51 @@ static const char *base_name(const char *s)
 	return b ? b + 1 : s;
 }
 
-/* A word's text when it is fully literal; NULL when any part is not. */
-static char *literal_word(struct arena *a, const struct sh_word *w)
+static const char *cr_var(const struct cr_state *st, const char *name,
+			  size_t n)
+{
+	if (n == 4 && memcmp(name, "HOME", 4) == 0 && st->p->home)
+		return st->p->home;
+	for (size_t i = st->nvars; i-- > 0;)
+		if (strlen(st->var_name[i]) == n &&
+		    memcmp(st->var_name[i], name, n) == 0)
+			return st->var_value[i];
+	return NULL;
+}
+
+/* A word's text when it can be known: literal parts, and plain $NAME /
+ * ${NAME} of $HOME or a variable assigned a literal earlier on the line.
+ * NULL when any part is not known. */
+static char *literal_word(struct arena *a, const struct cr_state *st,
+			  const struct sh_word *w)
 {
 	size_t n = 0;
 
 	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
-		if (pt->kind != SH_WP_LIT)
+		if (pt->kind == SH_WP_LIT) {
+			n += pt->len;
+		} else if (pt->kind == SH_WP_PARAM && !pt->param_op) {
+			const char *v = cr_var(st, pt->s, pt->len);
+			if (!v)
+				return NULL;
+			n += strlen(v);
+		} else {
 			return NULL;
-		n += pt->len;
+		}
 	}
 	char *s = arena_alloc_raw(a, n + 1);
 	if (!s)
 		return NULL;
 	n = 0;
 	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
-		memcpy(s + n, pt->s, pt->len);
-		n += pt->len;
+		const char *src = pt->s;
+		size_t len = pt->len;
+		if (pt->kind == SH_WP_PARAM) {
+			src = cr_var(st, pt->s, pt->len);
+			len = strlen(src);
+		}
+		memcpy(s + n, src, len);
+		n += len;
 	}
 	s[n] = '\0';
 	return s;
@@ -870,42 +1164,92 @@ static void cr_walk_word(struct arena *a, struct cr_state *st,
 		}
 }
 
-/* Could deny rule prefix match argv starting at position i? Unknown words
- * (NULL) match anything: a deny rule must not be dodged with "$x". */
+/* Does deny rule prefix match argv from position i? The first word by
+ * base name, the others in order but not necessarily adjacent ("git -C d
+ * --no-pager push" is still "git push"). Unknown words (NULL) match
+ * anything, so a deny rule cannot be dodged with "$x" or "$(echo curl)". */
 static bool cr_deny_at(char **argv, size_t argc, size_t i,
 		       const struct cfg_strlist *prefix)
 {
-	if (argc - i < prefix->n)
+	if (argv[i] && strcmp(base_name(argv[i]), prefix->v[0]) != 0)
 		return false;
-	for (size_t k = 0; k < prefix->n; k++) {
-		const char *w = argv[i + k];
-		if (!w)
-			continue;
-		if (k == 0 ? strcmp(base_name(w), prefix->v[0]) != 0
-			   : strcmp(w, prefix->v[k]) != 0)
-			return false;
+	size_t k = 1;
+	for (size_t j = i + 1; j < argc && k < prefix->n; j++)
+		if (!argv[j] || strcmp(argv[j], prefix->v[k]) == 0)
+			k++;
+	return k == prefix->n;
+}
+
+/* A word that names a denied path (cat ~/.ssh/id_rsa, > .env), or
+ * cordon's own configuration: judged like a file tool's path. */
+static void cr_check_path_word(struct arena *a, struct cr_state *st,
+			       const char *w)
+{
+	struct cordon_policy *p = st->p;
+
+	if (!w || !*w || st->path_hit >= 0 || st->self_hit)
+		return;
+	if (w[0] == '-') {
+		/* --file=PATH */
+		const char *eq = strchr(w, '=');
+		if (!eq)
+			return;
+		w = eq + 1;
+		if (!*w)
+			return;
 	}
-	/* The first word must be known or the rule would match everything. */
-	return argv[i] != NULL || prefix->n > 1;
+	char *n = path_normalize_call(a, st->cwd, p->home, w, strlen(w));
+	if (!n)
+		return;
+	long hit = pathset_match(&p->denied, n, strlen(n), st->cwd);
+	if (hit >= 0) {
+		st->path_hit = hit;
+		snprintf(st->path_word, sizeof(st->path_word), "%s", w);
+		return;
+	}
+	if (pathset_match(&p->self, n, strlen(n), NULL) >= 0) {
+		st->self_hit = true;
+		snprintf(st->path_word, sizeof(st->path_word), "%s", w);
+	}
 }
 
 static void cr_check_simple(struct arena *a, struct cr_state *st,
 			    const struct sh_node *n)
 {
+	const struct cordon_config *cfg = st->p->cfg;
 	size_t argc = 0;
 
+	/* FOO=bar alone: remember it for the words that follow. */
+	if (!n->words) {
+		for (const struct sh_word *w = n->assigns; w; w = w->next) {
+			const char *t = literal_word(a, st, w);
+			const char *eq = t ? strchr(t, '=') : NULL;
+			if (!eq || st->nvars == 16)
+				continue;
+			char *name = arena_strndup(a, t, (size_t)(eq - t));
+			if (!name)
+				continue;
+			st->var_name[st->nvars] = name;
+			st->var_value[st->nvars++] = eq + 1;
+		}
+		return;
+	}
 	for (const struct sh_word *w = n->words; w; w = w->next)
 		argc++;
-	if (!argc)
-		return;
 	char **argv = arena_alloc(a, argc * sizeof(*argv));
 	if (!argv)
 		return;
 	size_t i = 0;
 	for (const struct sh_word *w = n->words; w; w = w->next)
-		argv[i++] = literal_word(a, w);
-	for (size_t r = 0; r < st->cfg->ncommand_rules; r++) {
-		const struct cfg_command_rule *cr = &st->cfg->command_rules[r];
+		argv[i++] = literal_word(a, st, w);
+	for (size_t k = 1; k < argc; k++)
+		cr_check_path_word(a, st, argv[k]);
+	for (const struct sh_redir *rd = n->redirs; rd; rd = rd->next)
+		if (rd->target && rd->op != SH_R_HEREDOC &&
+		    rd->op != SH_R_HERESTRING)
+			cr_check_path_word(a, st, literal_word(a, st, rd->target));
+	for (size_t r = 0; r < cfg->ncommand_rules; r++) {
+		const struct cfg_command_rule *cr = &cfg->command_rules[r];
 		if (cr->decision != CORDON_DENY || cr->prefix.n == 0)
 			continue;
 		for (size_t at = 0; at < argc; at++) {
@@ -938,7 +1282,7 @@ static void cr_check_simple(struct arena *a, struct cr_state *st,
 			}
 			if (at < argc && argv[at]) {
 				struct sh_result res;
-				sh_parse(a, st->lim, argv[at], strlen(argv[at]),
+				sh_parse(a, &st->p->lim, argv[at], strlen(argv[at]),
 					 &res);
 				if (res.root) {
 					st->depth++;
@@ -959,6 +1303,10 @@ static void cr_walk_node(struct arena *a, struct cr_state *st,
 		cr_walk_word(a, st, n->words);
 		cr_walk_word(a, st, n->assigns);
 		for (const struct sh_redir *rd = n->redirs; rd; rd = rd->next) {
+			if (n->kind != SH_SIMPLE && rd->target &&
+			    rd->op != SH_R_HEREDOC && rd->op != SH_R_HERESTRING)
+				cr_check_path_word(a, st,
+						   literal_word(a, st, rd->target));
 			cr_walk_word(a, st, rd->target);
 			cr_walk_word(a, st, rd->body_word);
 		}
@@ -968,34 +1316,33 @@ static void cr_walk_node(struct arena *a, struct cr_state *st,
 
 enum cr_result { CR_NONE, CR_ALLOW, CR_ASK, CR_DENY };
 
-/* Step 6. *which gets the deciding rule's index. */
+/* Step 6. *which gets the deciding rule's index; st gets what the walk
+ * over the whole line found (deny rules, path words). */
 static enum cr_result command_rules(struct cordon_policy *p, const char *cmd,
 				    size_t len, const struct cmdwords *words,
-				    bool plain, long *which)
+				    bool plain, struct cr_state *st,
+				    long *which)
 {
 	const struct cordon_config *cfg = p->cfg;
-	struct cr_state st = {cfg, &p->lim, -1, 0};
 
 	*which = -1;
-	if (!cfg->ncommand_rules)
-		return CR_NONE;
 	struct sh_result res;
 	sh_parse(&p->arena, &p->lim, cmd, len, &res);
 	if (res.root)
-		cr_walk_node(&p->arena, &st, res.root);
-	if (st.deny_rule >= 0) {
-		*which = st.deny_rule;
+		cr_walk_node(&p->arena, st, res.root);
+	if (st->deny_rule >= 0) {
+		*which = st->deny_rule;
 		return CR_DENY;
 	}
-	if (!plain || words->nseg == 0)
+	if (!cfg->ncommand_rules || !plain || words->nseg == 0)
 		return CR_NONE;
 	/* Every segment takes its first matching rule. */
 	bool all_allow = true, any_ask = false;
 	long first = -1;
-	for (size_t s = 0; s < words->nseg; s++) {
+	for (size_t sg = 0; sg < words->nseg; sg++) {
 		long hit = -1;
 		for (size_t r = 0; r < cfg->ncommand_rules && hit < 0; r++)
-			if (cmdwords_seg_has_prefix(&words->seg[s],
+			if (cmdwords_seg_has_prefix(&words->seg[sg],
 						    &cfg->command_rules[r].prefix))
 				hit = (long)r;
 		if (hit < 0) {
@@ -1062,8 +1409,26 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	labels_text(labels, lbl, sizeof(lbl));
 
 	bool plain = cmdwords_split(&p->arena, &p->lim, cmd, len, &words);
-	enum cr_result cr = command_rules(p, cmd, len, &words, plain, &rule);
+	struct cr_state st = {.p = p, .cwd = cwd, .deny_rule = -1,
+			      .path_hit = -1};
+	enum cr_result cr = command_rules(p, cmd, len, &words, plain, &st,
+					  &rule);
 
+	/* 3 for shell: a word naming a denied path or cordon's own files. */
+	if (st.path_hit >= 0) {
+		decide(r, CORDON_DENY, "denied_paths", true,
+		       "blocked: the command names %s, which matches denied "
+		       "path %s",
+		       st.path_word, p->denied.pat[st.path_hit].pattern);
+		return;
+	}
+	if (st.self_hit) {
+		decide(r, CORDON_DENY, "denied_paths", true,
+		       "blocked: the command names %s, cordon's own "
+		       "configuration",
+		       st.path_word);
+		return;
+	}
 	/* 6: a deny rule. */
 	if (cr == CR_DENY) {
 		decide(r, CORDON_DENY, "command_rules", true,
@@ -1083,7 +1448,12 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 		       "needs approval: matches command rule %ld (ask)", rule);
 		return;
 	}
-	if (cr == CR_ALLOW && risk < CORDON_RISK_DESTRUCTIVE) {
+	/* An allow rule covers what the command is for, not writes outside
+	 * the workspace it was not expected to make. */
+	uint64_t beyond = CORDON_L(WRITES_OUTSIDE_WORKSPACE) |
+			  CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE);
+	if (cr == CR_ALLOW && risk < CORDON_RISK_DESTRUCTIVE &&
+	    !(labels & beyond)) {
 		decide(r, CORDON_ALLOW, "command_rules", false,
 		       "allowed: matches command rule %ld (allow)", rule);
 		return;
@@ -1162,6 +1532,55 @@ bool json_has_nul_escape(const char *s, size_t n)
 	return false;
 }
 
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key that appears twice in one object anywhere in v, or NULL
+ * (a sorted copy of the keys for big objects, so it stays n log n).
+ * cJSON keeps the first of duplicate keys while JavaScript and Python keep
+ * the last: a tool could act on a value cordon never saw. *oom is set when
+ * the check could not be made. */
+static const char *json_dup_key(const cJSON *v, unsigned depth, bool *oom)
+{
+	if (!v)
+		return NULL;
+	if (depth > 64) {
+		*oom = true;
+		return NULL;
+	}
+	if (cJSON_IsObject(v)) {
+		size_t n = 0;
+		for (const cJSON *a = v->child; a; a = a->next)
+			n++;
+		if (n > 1) {
+			const char **keys = malloc(n * sizeof(*keys));
+			if (!keys) {
+				*oom = true;
+				return NULL;
+			}
+			n = 0;
+			for (const cJSON *a = v->child; a; a = a->next)
+				keys[n++] = a->string ? a->string : "";
+			qsort(keys, n, sizeof(*keys), cmp_keys);
+			const char *dup = NULL;
+			for (size_t i = 1; i < n && !dup; i++)
+				if (strcmp(keys[i - 1], keys[i]) == 0)
+					dup = keys[i];
+			free(keys);
+			if (dup)
+				return dup;
+		}
+	}
+	for (const cJSON *a = v->child; a; a = a->next) {
+		const char *d = json_dup_key(a, depth + 1, oom);
+		if (d || *oom)
+			return d;
+	}
+	return NULL;
+}
+
 static bool kind_changes_things(enum cordon_kind k)
 {
 	return k == CORDON_KIND_WRITE || k == CORDON_KIND_DELETE ||
@@ -1178,6 +1597,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	enum cordon_mode mode = cfg_effective_mode(cfg);
 	char msg[512];
 
+	p->fence = NULL;
 	if (!tool[0]) {
 		decide(r, CORDON_DENY, "schema", true,
 		       "validation error: the call names no tool");
@@ -1218,6 +1638,21 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		cJSON_Delete(args);
 		return;
 	}
+	bool oom = false;
+	const char *dup = json_dup_key(args, 0, &oom);
+	if (oom) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "validation error: args: nested deeper than 64 levels "
+		       "(or out of memory): not checked, so refused");
+		goto out;
+	}
+	if (dup) {
+		decide(r, CORDON_DENY, "schema", true,
+		       "validation error: args: key '%.64s' appears twice (a "
+		       "tool may read another value than the one judged)",
+		       dup);
+		goto out;
+	}
 	if (!arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
 			    sizeof(msg))) {
 		decide(r, CORDON_DENY, "arg_limits", true, "%s", msg);
@@ -1256,6 +1691,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 			cwd = cwdbuf;
 		}
 	}
+	p->fence = path_under(cwd, p->workspace) ? cwd : p->workspace;
 
 	const char *argname;
 	const cJSON *target = target_arg(te, args, &argname);
@@ -1263,8 +1699,38 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	case CORDON_KIND_READ:
 	case CORDON_KIND_WRITE:
 	case CORDON_KIND_DELETE: {
+		/* Every path argument the tool has is judged, not only the
+		 * first present: a tool may read "path" or "absolute_path". */
 		struct step_out acc = {.out = OUT_ALLOW, .step = NULL};
-		if (!target) {
+		size_t seen = 0;
+		for (size_t i = 0; te && i < te->args.n; i++) {
+			const char *an = te->args.v[i];
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, an);
+			if (!v || cJSON_IsNull(v))
+				continue;
+			if (cJSON_IsString(v)) {
+				judge_path(p, cwd, r->kind, mode, v->valuestring,
+					   strlen(v->valuestring), &acc, r);
+				seen++;
+				continue;
+			}
+			const cJSON *it;
+			bool okarr = cJSON_IsArray(v) && cJSON_GetArraySize(v) > 0;
+			cJSON_ArrayForEach(it, v) okarr = okarr && cJSON_IsString(it);
+			if (!okarr) {
+				decide(r, CORDON_DENY, "schema", true,
+				       "validation error: args.%s: expected a path "
+				       "string or a list of them",
+				       an);
+				goto out;
+			}
+			cJSON_ArrayForEach(it, v) {
+				judge_path(p, cwd, r->kind, mode, it->valuestring,
+					   strlen(it->valuestring), &acc, r);
+				seen++;
+			}
+		}
+		if (!seen) {
 			if (r->kind != CORDON_KIND_READ) {
 				decide(r, CORDON_DENY, "schema", true,
 				       "validation error: args: missing "
@@ -1274,30 +1740,9 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 				goto out;
 			}
 			judge_path(p, cwd, r->kind, mode, cwd, strlen(cwd), &acc, r);
-		} else if (cJSON_IsString(target)) {
-			judge_path(p, cwd, r->kind, mode, target->valuestring,
-				   strlen(target->valuestring), &acc, r);
-		} else if (cJSON_IsArray(target) && cJSON_GetArraySize(target) > 0) {
-			const cJSON *it;
-			cJSON_ArrayForEach(it, target) {
-				if (!cJSON_IsString(it)) {
-					decide(r, CORDON_DENY, "schema", true,
-					       "validation error: args.%s: "
-					       "expected an array of path strings",
-					       argname);
-					goto out;
-				}
-			}
-			cJSON_ArrayForEach(it, target)
-				judge_path(p, cwd, r->kind, mode, it->valuestring,
-					   strlen(it->valuestring), &acc, r);
-		} else {
-			decide(r, CORDON_DENY, "schema", true,
-			       "validation error: args.%s: expected a path "
-			       "string",
-			       argname);
-			goto out;
 		}
+		if (acc.out != OUT_DENY)
+			search_patterns(p, tool, args, cwd, &acc);
 		decide_out(r, &acc);
 		break;
 	}
@@ -1314,6 +1759,11 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		break;
 	case CORDON_KIND_FETCH:
 	case CORDON_KIND_MCP:
+		/* A fetch is granted per URL, not for the whole tool. */
+		if (r->kind == CORDON_KIND_FETCH && target &&
+		    cJSON_IsString(target))
+			set_buf(&r->command, &r->command_cap, target->valuestring,
+				strlen(target->valuestring));
 		if (mode >= CORDON_MODE_AUTO)
 			decide(r, CORDON_ALLOW, "default", false,
 			       "allowed: %s call in %s mode",
@@ -1400,12 +1850,16 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	q.tool = r->tool;
 	q.kind = r->kind;
 	q.exact_only = r->exact_only;
-	if (r->kind == CORDON_KIND_EXECUTE && r->command) {
+	if (r->kind == CORDON_KIND_FETCH && r->command && r->command[0]) {
+		q.command = r->command;
+	} else if (r->kind == CORDON_KIND_EXECUTE && r->command) {
 		q.command = r->command;
 		if (cmdwords_split(&p->arena, &p->lim, r->command,
 				   strlen(r->command), &words))
 			q.words = &words;
-	} else if (r->path && r->path[0]) {
+	} else if (r->path && r->path[0] && r->npaths == 1) {
+		/* A list of paths gets no path grant: one answer must not
+		 * cover the other paths of the list. */
 		q.path = r->path;
 	}
 	if (!r->confirm) {

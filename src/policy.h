@@ -50,8 +50,9 @@ struct cordon_result {
 	/* for approvals and the prompt */
 	char *command;   /* EXECUTE */
 	size_t command_cap;
-	char *path;      /* file kinds: the normalised path */
+	char *path;      /* file kinds: where the first path lands */
 	size_t path_cap;
+	size_t npaths;   /* paths judged; more than one: no path grant */
 	bool exact_only; /* destructive */
 	bool confirm;    /* require_confirm: only a fresh yes allows */
 };

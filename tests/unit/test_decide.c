@@ -385,6 +385,134 @@ static void test_result_json(void)
 	cordon_config_free(cfg);
 }
 
+
+static void test_redteam_fs(void)
+{
+	char etc[600], link[700], args[2048], step[64], cfgdir[700];
+	struct cordon_config *cfg = config(
+		"{\"safety\": {\"permission_mode\": \"auto-accept-edits\"}}");
+	struct cordon_policy *p;
+
+	/* ".." after a link is walked where the link points: l/../shadow
+	 * with l -> <root>/etc/ssl is <root>/etc/shadow. */
+	snprintf(etc, sizeof(etc), "%s/etc", root);
+	mkdir(etc, 0755);
+	snprintf(link, sizeof(link), "%s/ssl", etc);
+	mkdir(link, 0755);
+	snprintf(args, sizeof(args), "%s/shadow", etc);
+	write_file(args, "root:x\n");
+	snprintf(args, sizeof(args), "%s/l", ws);
+	if (symlink(link, args) != 0)
+		ok(0, "symlink l");
+	snprintf(args, sizeof(args), "%s/id_rsa", etc);
+	write_file(args, "KEY\n");
+	setenv("XDG_CONFIG_HOME", root, 1);
+	p = policy(cfg, apf);
+	is_int(run(p, "Read", "{\"file_path\": \"l/../id_rsa\"}", "s",
+		   CORDON_DECIDE_NO_PROMPT, step, sizeof(step)),
+	       CORDON_DENY, "l/../id_rsa lands beside the link's target");
+	is_str(step, "denied_paths", "and is judged there");
+	is_int(run(p, "Write", "{\"file_path\": \"l/../new.txt\"}", "s",
+		   CORDON_DECIDE_NO_PROMPT, step, sizeof(step)),
+	       CORDON_ASK, "a write through l/.. is outside the workspace: asks");
+
+	/* cordon's own configuration cannot be written by a tool or named
+	 * by a shell command, whatever the mode. */
+	snprintf(cfgdir, sizeof(cfgdir), "{\"file_path\": \"%s/cordon/config.json\"}",
+		 root);
+	is_int(run(p, "Write", cfgdir, "s", CORDON_DECIDE_NO_PROMPT, step,
+		   sizeof(step)),
+	       CORDON_DENY, "Write into $XDG_CONFIG_HOME/cordon is denied");
+	snprintf(args, sizeof(args),
+		 "{\"command\": \"echo '{}' > %s/cordon/approvals.json\"}", root);
+	is_int(run(p, "Bash", args, "s", CORDON_DECIDE_NO_PROMPT, step,
+		   sizeof(step)),
+	       CORDON_DENY, "a shell command writing the approvals file is denied");
+	snprintf(args, sizeof(args), "{\"file_path\": \"%s\"}", apf);
+	is_int(run(p, "Edit", args, "s", CORDON_DECIDE_NO_PROMPT, step,
+		   sizeof(step)),
+	       CORDON_DENY, "so is an edit of the approvals file in use");
+	unsetenv("XDG_CONFIG_HOME");
+
+	/* A path grant is for where the path lands: swapping the file for
+	 * a link afterwards does not carry the grant over. */
+	snprintf(args, sizeof(args), "%s/notes.md", ws);
+	write_file(args, "x\n");
+	fake.answer = CORDON_ANSWER_ALLOW_SESSION;
+	is_int(run(p, "Write", "{\"file_path\": \"/tmp/cordon-decide-out.txt\"}",
+		   "s7", 0, step, sizeof(step)),
+	       CORDON_ALLOW, "a write outside the workspace, granted for the session");
+	fake.answer = CORDON_ANSWER_DENY_ONCE;
+	fake.calls = 0;
+	is_int(run(p, "Write", "{\"file_path\": \"/tmp/cordon-decide-out.txt\"}",
+		   "s7", 0, step, sizeof(step)),
+	       CORDON_ALLOW, "the grant holds for the same path");
+	char target[700];
+	snprintf(target, sizeof(target), "%s/.bashrc", home);
+	write_file(target, "# rc\n");
+	unlink("/tmp/cordon-decide-out.txt");
+	if (symlink(target, "/tmp/cordon-decide-out.txt") != 0)
+		ok(0, "symlink out");
+	is_int(run(p, "Write", "{\"file_path\": \"/tmp/cordon-decide-out.txt\"}",
+		   "s7", 0, step, sizeof(step)),
+	       CORDON_DENY, "once it is a link to ~/.bashrc the grant is gone");
+	is_int(fake.calls, 1, "and the user is asked again");
+	unlink("/tmp/cordon-decide-out.txt");
+
+	cordon_policy_free(p);
+	cordon_config_free(cfg);
+
+	/* A fetch grant is for the URL, not the whole tool. */
+	cfg = config(NULL);
+	p = policy(cfg, apf);
+	fake.answer = CORDON_ANSWER_ALLOW_ALWAYS;
+	is_int(run(p, "WebFetch", "{\"url\": \"https://docs.example.com/a\"}",
+		   "s", 0, step, sizeof(step)),
+	       CORDON_ALLOW, "a fetch allowed always");
+	fake.answer = CORDON_ANSWER_DENY_ONCE;
+	fake.calls = 0;
+	is_int(run(p, "WebFetch", "{\"url\": \"https://docs.example.com/a\"}",
+		   "s2", 0, step, sizeof(step)),
+	       CORDON_ALLOW, "the same URL is granted");
+	is_int(run(p, "WebFetch", "{\"url\": \"https://evil.example/x?k=1\"}",
+		   "s2", 0, step, sizeof(step)),
+	       CORDON_DENY, "another URL is asked again");
+	is_int(fake.calls, 1, "once");
+	cordon_policy_free(p);
+	cordon_config_free(cfg);
+}
+
+static void test_list_grant(void)
+{
+	struct cordon_config *cfg = config(
+		"{\"safety\": {\"path_rules\": [{\"pattern\": \"/srv/**\", "
+		"\"access\": \"read\", \"decision\": \"ask\"}]}}");
+	struct cordon_policy *p = policy(cfg, NULL);
+	char step[64];
+
+	fake.answer = CORDON_ANSWER_ALLOW_SESSION;
+	is_int(run(p, "read_many_files",
+		   "{\"paths\": [\"/srv/a.txt\", \"/srv/b.txt\"]}", "s", 0, step,
+		   sizeof(step)),
+	       CORDON_ALLOW, "a list of paths allowed for the session");
+	fake.answer = CORDON_ANSWER_DENY_ONCE;
+	fake.calls = 0;
+	is_int(run(p, "Read", "{\"file_path\": \"/srv/a.txt\"}", "s", 0, step,
+		   sizeof(step)),
+	       CORDON_DENY, "the list's answer is no grant for its first path");
+	is_int(fake.calls, 1, "which is asked about again");
+	fake.answer = CORDON_ANSWER_ALLOW_SESSION;
+	run(p, "Read", "{\"file_path\": \"/srv/a.txt\"}", "s", 0, step,
+	    sizeof(step));
+	fake.answer = CORDON_ANSWER_DENY_ONCE;
+	is_int(run(p, "Read", "{\"file_path\": \"/srv/a.txt\"}", "s", 0, step,
+		   sizeof(step)),
+	       CORDON_ALLOW, "while a single path's answer is a grant");
+	is_str(step, "session_grant", "a session grant");
+	cordon_policy_free(p);
+	cordon_config_free(cfg);
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -409,6 +537,8 @@ int main(void)
 	test_symlinks();
 	test_sink();
 	test_result_json();
+	test_redteam_fs();
+	test_list_grant();
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd) != 0)
