@@ -1289,7 +1289,8 @@ static enum cordon_err build_rule(const struct appr_query *q,
 			r->value = strdup(q->command);
 			break;
 		}
-		/* fall through */
+		r->match = APPR_TOOL;
+		return CORDON_OK;
 	case CORDON_KIND_MCP:
 	case CORDON_KIND_OTHER:
 	default:
