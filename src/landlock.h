@@ -1,0 +1,51 @@
+/* landlock — the second wall: Landlock rules applied in the child.
+ *
+ * The ABI is probed at run time (landlock_create_ruleset with
+ * LANDLOCK_CREATE_RULESET_VERSION); constants for ABI 4 to 7 that Debian's
+ * header lacks are defined here. Filesystem: everything readable and
+ * executable, writes (write file, truncate, make/remove, refer, ioctl_dev
+ * as the ABI allows) only beneath the writable roots and /dev/null-like
+ * devices. ABI 4+: TCP bind and connect handled: none allowed for network
+ * none, every port for host, the proxy port only for proxy. ABI 6+: scoped
+ * abstract unix sockets and signals.
+ */
+#ifndef CORDON_LANDLOCK_H
+#define CORDON_LANDLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The ABI version, or 0 when Landlock is unavailable (errno kept). */
+int ll_abi(void);
+
+struct ll_policy {
+	const char *const *rw; /* writable roots (directories or files) */
+	size_t nrw;
+	bool restrict_tcp;     /* ABI 4+: handle bind/connect */
+	const unsigned short *tcp_ports; /* allowed connect ports */
+	size_t ntcp_ports;
+	bool scope;            /* ABI 6+: abstract unix sockets and signals */
+};
+
+/* Builds and applies the ruleset to the calling thread (no_new_privs must
+ * be set already). Returns 0, or -1 with why ("landlock: add rule for
+ * /w: No such file or directory"). *lost gets a bitmask of LL_LOST_*
+ * for features the ABI does not have. Without Landlock at all it returns 0
+ * with *lost = LL_LOST_ALL and why saying why (best effort: the caller
+ * reports it); with no_new_privs unset it fails. Reads and execution are
+ * not handled (allowed everywhere); /dev/null, zero, full, tty, ptmx and
+ * pts stay writable with their ioctls, /dev/shm writable. */
+#define LL_LOST_ALL 1u      /* no Landlock at all */
+#define LL_LOST_TCP 2u      /* ABI < 4 */
+#define LL_LOST_SCOPE 4u    /* ABI < 6 */
+#define LL_LOST_TRUNCATE 8u /* ABI < 3 */
+#define LL_LOST_REFER 16u   /* ABI < 2 */
+#define LL_LOST_IOCTL_DEV 32u /* ABI < 5: device ioctls not restricted */
+int ll_apply(const struct ll_policy *p, unsigned *lost, char *why,
+	     size_t whycap);
+
+/* The LL_LOST_* mask ll_apply would report for p on a kernel with this
+ * ABI (0: no Landlock), without applying anything: for the probe. */
+unsigned ll_would_lose(int abi, const struct ll_policy *p);
+
+#endif

@@ -1,0 +1,392 @@
+/* syscallfilter — the seccomp filter, built with libseccomp and loaded last.
+ *
+ * Default allow, with a deny list: every denied call fails with EPERM
+ * (clone3 with ENOSYS) instead of killing, so a program can tell and tests
+ * can see. The rules are tables, one row per call or per argument test.
+ * Every comparison is fail-closed against junk in the upper 32 bits of an
+ * int argument: such a value either fails the EQ of an allowed value or
+ * lands in a denied range, and ioctl requests are masked to 32 bits the way
+ * the kernel truncates them (CVE-2019-10063 in flatpak).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "syscallfilter.h"
+
+#include "banned.h"
+
+/* Ceiling on an exported filter; ours is a few KiB. */
+#define SCF_MAX_BYTES ((size_t)1 << 20)
+
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
+#endif
+
+/* Calls denied whatever their arguments. umount is i386's old umount. */
+static const struct {
+	const char *name;
+	int nr;
+} scf_denied[] = {
+	{ "ptrace", SCMP_SYS(ptrace) },
+	{ "process_vm_readv", SCMP_SYS(process_vm_readv) },
+	{ "process_vm_writev", SCMP_SYS(process_vm_writev) },
+	{ "io_uring_setup", SCMP_SYS(io_uring_setup) },
+	{ "io_uring_enter", SCMP_SYS(io_uring_enter) },
+	{ "io_uring_register", SCMP_SYS(io_uring_register) },
+	{ "kexec_load", SCMP_SYS(kexec_load) },
+	{ "kexec_file_load", SCMP_SYS(kexec_file_load) },
+	{ "bpf", SCMP_SYS(bpf) },
+	{ "perf_event_open", SCMP_SYS(perf_event_open) },
+	{ "userfaultfd", SCMP_SYS(userfaultfd) },
+	{ "keyctl", SCMP_SYS(keyctl) },
+	{ "add_key", SCMP_SYS(add_key) },
+	{ "request_key", SCMP_SYS(request_key) },
+	{ "mount", SCMP_SYS(mount) },
+	{ "umount", SCMP_SYS(umount) },
+	{ "umount2", SCMP_SYS(umount2) },
+	{ "pivot_root", SCMP_SYS(pivot_root) },
+	{ "unshare", SCMP_SYS(unshare) },
+	{ "setns", SCMP_SYS(setns) },
+	{ "move_mount", SCMP_SYS(move_mount) },
+	{ "open_tree", SCMP_SYS(open_tree) },
+	{ "fsopen", SCMP_SYS(fsopen) },
+	{ "fsmount", SCMP_SYS(fsmount) },
+	{ "fspick", SCMP_SYS(fspick) },
+	{ "mount_setattr", SCMP_SYS(mount_setattr) },
+};
+
+/* clone() flags that make a namespace (CLONE_NEWTIME is not among them:
+ * in clone() that bit belongs to the exit signal). One rule per flag,
+ * since the comparisons of one rule are ANDed. */
+static const struct {
+	const char *name;
+	uint64_t flag;
+} scf_clone_flags[] = {
+	{ "CLONE_NEWNS", CLONE_NEWNS },
+	{ "CLONE_NEWCGROUP", CLONE_NEWCGROUP },
+	{ "CLONE_NEWUTS", CLONE_NEWUTS },
+	{ "CLONE_NEWIPC", CLONE_NEWIPC },
+	{ "CLONE_NEWUSER", CLONE_NEWUSER },
+	{ "CLONE_NEWPID", CLONE_NEWPID },
+	{ "CLONE_NEWNET", CLONE_NEWNET },
+};
+
+/* ioctl requests denied: typing into a terminal's input queue, and the
+ * Linux console's selection/paste commands. */
+static const struct {
+	const char *name;
+	uint64_t request;
+} scf_ioctls[] = {
+	{ "TIOCSTI", TIOCSTI },
+	{ "TIOCLINUX", TIOCLINUX },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The clone flags argument: the second on s390 and CRIS, the first
+ * elsewhere. */
+#if defined(__s390__) || defined(__s390x__) || defined(__CRIS__)
+#define SCF_CLONE_FLAGS_ARG 1
+#else
+#define SCF_CLONE_FLAGS_ARG 0
+#endif
+
+/* One argument comparison. libseccomp's SCMP_A0(op, x) leaves datum_b to
+ * the compound literal's zero fill, which clang's
+ * -Wmissing-field-initializers rejects: spell every field. */
+static struct scmp_arg_cmp scf_cmp(unsigned arg, enum scmp_compare op,
+				   scmp_datum_t a, scmp_datum_t b)
+{
+	struct scmp_arg_cmp c = {
+		.arg = arg, .op = op, .datum_a = a, .datum_b = b
+	};
+
+	return c;
+}
+
+__attribute__((format(printf, 3, 4))) static void
+scf_why(char *why, size_t whycap, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || whycap == 0)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(why, whycap, fmt, ap);
+	va_end(ap);
+}
+
+/* Adds the host's compat architectures to ctx (the native one is there
+ * from seccomp_init). Returns 0 or a negative errno. */
+static int scf_add_arches(scmp_filter_ctx ctx, const char **failed)
+{
+	static const struct {
+		uint32_t native;
+		uint32_t compat;
+		const char *name;
+	} compat[] = {
+		{ SCMP_ARCH_X86_64, SCMP_ARCH_X86, "the x86 architecture" },
+		{ SCMP_ARCH_X86_64, SCMP_ARCH_X32, "the x32 architecture" },
+		{ SCMP_ARCH_AARCH64, SCMP_ARCH_ARM, "the arm architecture" },
+		{ SCMP_ARCH_S390X, SCMP_ARCH_S390, "the s390 architecture" },
+	};
+	uint32_t native = seccomp_arch_native();
+	int rc;
+
+	for (size_t i = 0; i < ARRAY_LEN(compat); i++) {
+		if (compat[i].native != native)
+			continue;
+		rc = seccomp_arch_add(ctx, compat[i].compat);
+		if (rc != 0 && rc != -EEXIST) {
+			*failed = compat[i].name;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* socket(): families other than AF_UNIX (unless no_unix), AF_INET,
+ * AF_INET6 and AF_NETLINK are denied by one rule per value in the gaps
+ * below the highest allowed family and one for everything above it;
+ * AF_NETLINK only with protocol NETLINK_ROUTE. */
+static int scf_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
+				const char **failed)
+{
+	const int allowed[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK };
+	int last = -1, rc;
+
+	for (size_t i = 0; i < ARRAY_LEN(allowed); i++) {
+		int family = allowed[i];
+
+		if (family == AF_UNIX && no_unix)
+			continue;
+		for (int f = last + 1; f < family; f++) {
+			rc = seccomp_rule_add(
+				ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+				scf_cmp(0, SCMP_CMP_EQ, (scmp_datum_t)f, 0));
+			if (rc != 0) {
+				*failed = "socket (family)";
+				return rc;
+			}
+		}
+		last = family;
+	}
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+			      scf_cmp(0, SCMP_CMP_GE, (scmp_datum_t)(last + 1),
+				      0));
+	if (rc != 0) {
+		*failed = "socket (families above AF_NETLINK)";
+		return rc;
+	}
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2,
+			      scf_cmp(0, SCMP_CMP_EQ, AF_NETLINK, 0),
+			      scf_cmp(2, SCMP_CMP_NE, NETLINK_ROUTE, 0));
+	if (rc != 0) {
+		*failed = "socket (AF_NETLINK protocols)";
+		return rc;
+	}
+	return 0;
+}
+
+/* Builds the whole filter into ctx. Returns 0 or a negative errno with
+ * *failed naming the rule. */
+static int scf_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
+{
+	int rc;
+
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			      SCMP_ACT_KILL_PROCESS);
+	if (rc != 0) {
+		*failed = "the bad-architecture action";
+		return rc;
+	}
+	rc = scf_add_arches(ctx, failed);
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < ARRAY_LEN(scf_denied); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				      scf_denied[i].nr, 0);
+		if (rc != 0) {
+			*failed = scf_denied[i].name;
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_LEN(scf_clone_flags); i++) {
+		uint64_t f = scf_clone_flags[i].flag;
+
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			scf_cmp(SCF_CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, f, f));
+		if (rc != 0) {
+			*failed = scf_clone_flags[i].name;
+			return rc;
+		}
+	}
+	/* clone3 passes its flags in memory, out of the filter's sight:
+	 * ENOSYS makes glibc and others fall back to clone(). */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	if (rc != 0) {
+		*failed = "clone3";
+		return rc;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(scf_ioctls); i++) {
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+			scf_cmp(1, SCMP_CMP_MASKED_EQ, 0xffffffffu,
+				scf_ioctls[i].request));
+		if (rc != 0) {
+			*failed = scf_ioctls[i].name;
+			return rc;
+		}
+	}
+	return scf_add_socket_rules(ctx, no_unix, failed);
+}
+
+/* Reads the whole of fd (from offset 0) into a malloc'd buffer. Returns 0
+ * or an errno value. */
+static int scf_slurp(int fd, unsigned char **out, size_t *len)
+{
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0, n = 0;
+	ssize_t r;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return errno;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= SCF_MAX_BYTES) {
+				free(buf);
+				return EFBIG;
+			}
+			cap = cap ? cap * 2 : 4096;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return ENOMEM;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+
+			free(buf);
+			return err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
+		size_t whycap)
+{
+	scmp_filter_ctx ctx;
+	const char *failed = "?";
+	int rc, fd;
+
+	out->insns = NULL;
+	out->len = 0;
+	scf_why(why, whycap, "%s", "");
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		scf_why(why, whycap, "seccomp: init: out of memory");
+		return -1;
+	}
+	rc = scf_build(ctx, no_unix_sockets, &failed);
+	if (rc != 0) {
+		scf_why(why, whycap, "seccomp: add rule for %s: %s", failed,
+			strerror(-rc));
+		seccomp_release(ctx);
+		return -1;
+	}
+	fd = memfd_create("cordon-seccomp", MFD_CLOEXEC);
+	if (fd < 0) {
+		scf_why(why, whycap, "seccomp: memfd_create: %s",
+			strerror(errno));
+		seccomp_release(ctx);
+		return -1;
+	}
+	rc = seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	if (rc != 0) {
+		scf_why(why, whycap, "seccomp: export the filter: %s",
+			strerror(-rc));
+		close(fd);
+		return -1;
+	}
+	rc = scf_slurp(fd, &out->insns, &out->len);
+	close(fd);
+	if (rc != 0 || out->len == 0 ||
+	    out->len % sizeof(struct sock_filter) != 0 ||
+	    out->len / sizeof(struct sock_filter) > USHRT_MAX) {
+		scf_why(why, whycap, "seccomp: read the exported filter: %s",
+			rc ? strerror(rc) : "bad length");
+		scf_prog_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int scf_load(const struct scf_prog *p, char *why, size_t whycap)
+{
+	struct sock_fprog prog = {
+		.len = (unsigned short)(p->len / sizeof(struct sock_filter)),
+		.filter = (struct sock_filter *)p->insns,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		scf_why(why, whycap, "seccomp: set no_new_privs: %s",
+			strerror(errno));
+		return -1;
+	}
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
+		scf_why(why, whycap, "seccomp: load the filter: %s",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void scf_prog_free(struct scf_prog *p)
+{
+	if (!p)
+		return;
+	free(p->insns);
+	p->insns = NULL;
+	p->len = 0;
+}
+
+int scf_apply(bool no_unix_sockets, char *why, size_t whycap)
+{
+	struct scf_prog prog;
+	int rc;
+
+	if (scf_compile(no_unix_sockets, &prog, why, whycap) != 0)
+		return -1;
+	rc = scf_load(&prog, why, whycap);
+	scf_prog_free(&prog);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* syscallfilter — the seccomp filter (libseccomp), applied last.
+ *
+ * Denied with EPERM (never a kill, so tests can see the errno): ptrace,
+ * process_vm_readv/writev, io_uring_setup/enter/register, kexec_load,
+ * kexec_file_load, bpf, perf_event_open, userfaultfd, keyctl, add_key,
+ * request_key, mount, umount2, pivot_root, unshare, setns, move_mount,
+ * open_tree, fsopen, fsmount, fspick, mount_setattr, clone with any
+ * CLONE_NEW* flag, clone3 (ENOSYS, so libcs fall back to clone, whose flags
+ * can be inspected), ioctl TIOCSTI and TIOCLINUX, socket() of families other
+ * than AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (AF_VSOCK,
+ * AF_PACKET, other netlink protocols …), and with no_unix_sockets
+ * socket(AF_UNIX) too. Every native and compat architecture of the host is
+ * covered (x86-64 with x32 and i386); an unknown architecture is killed.
+ */
+#ifndef CORDON_SYSCALLFILTER_H
+#define CORDON_SYSCALLFILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Loads the filter into the calling thread. Returns 0, or -1 with why. */
+int scf_apply(bool no_unix_sockets, char *why, size_t whycap);
+
+/* The same in two steps, for a child made by a raw clone() of a possibly
+ * multi-threaded process, where malloc is not safe: scf_compile (in the
+ * parent, before the clone) builds the classic BPF program with libseccomp;
+ * scf_load (in the child) sets no_new_privs and loads it without
+ * allocating. */
+struct scf_prog {
+	unsigned char *insns; /* struct sock_filter[], malloc'd */
+	size_t len;           /* bytes */
+};
+int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
+		size_t whycap);
+int scf_load(const struct scf_prog *p, char *why, size_t whycap);
+void scf_prog_free(struct scf_prog *p);
+
+#endif
