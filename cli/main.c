@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	  cli_config, cli_config_usage },
 	{ "demo", "classify a handful of example commands", cli_demo,
 	  cli_demo_usage },
+	{ "run", "run a command in the sandbox (namespaces, Landlock, seccomp)",
+	  cli_run, cli_run_usage },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,137 @@
+/* sandbox — run an argv with kernel-enforced limits (cordon run).
+ *
+ * sbx_run() forks a child that sets itself up, in this order, and then
+ * execs the command:
+ *   1. new session (setsid), parent-death signal SIGKILL with the
+ *      parent-race check (getppid() against the pid recorded before fork);
+ *   2. backend "namespaces": clone with user, mount, PID, IPC, UTS and
+ *      (network none/proxy) network namespaces; uid/gid maps to the
+ *      caller's ids; a private mount tree: "/" bind-mounted read-only (all
+ *      submounts too, MS_REC), writable roots bind-mounted read-write
+ *      (workspace, --write, caches), a tmpfs /tmp, a fresh /proc, a
+ *      minimal /dev (null zero full random urandom tty, pts, shm),
+ *      credential locations masked (an empty read-only tmpfs over
+ *      directories, /dev/null over files), --deny-read paths masked the
+ *      same way (globs expanded at launch), "run later" paths re-bound
+ *      read-only inside writable roots (.git/hooks and .git/config of the
+ *      workspace and of nested repositories and submodules, following
+ *      "gitdir:" files; .cordon .claude .codex .vscode .idea; shell rc
+ *      files; a missing one is protected from being created by mounting
+ *      an empty read-only directory or /dev/null at its place), then
+ *      pivot_root; loopback brought up in a new network namespace;
+ *      backend "landlock": no namespaces (Docker, Ubuntu's AppArmor
+ *      restriction): the steps that need them are reported in
+ *      notEnforced;
+ *   3. rlimits (RLIMIT_AS from memory_mb, RLIMIT_CPU, RLIMIT_NPROC from
+ *      pids, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE 0), a cgroup v2 leaf
+ *      with memory.max and pids.max when a writable hierarchy exists;
+ *   4. the filtered environment (envfilter.h);
+ *   5. no_new_privs, Landlock (landlock.h), then the seccomp filter
+ *      (syscallfilter.h) last;
+ *   6. execvp.
+ * Every step that fails names the path and the step ("mount /home/u/.ssh
+ * (credential mask): Permission denied"), never a bare errno, and is sent
+ * to the parent over a CLOEXEC pipe; the parent exits 125 with it.
+ *
+ * The parent waits with a timeout (timeout_s): on expiry it kills the
+ * child (PID 1 of the namespace: every descendant dies with it; for the
+ * landlock backend the process group) and reports timedOut, status 124.
+ */
+#ifndef CORDON_SANDBOX_H
+#define CORDON_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "cordon.h"
+
+enum sbx_mode {
+	SBX_MODE_OFF = 0,    /* no sandbox: exec directly, enforcement none */
+	SBX_MODE_AUTO = 1,   /* best available; warns when degraded */
+	SBX_MODE_STRICT = 2, /* refuses (125) unless enforcement is full */
+};
+
+enum sbx_backend {
+	SBX_BACKEND_BEST = 0,       /* namespaces when the probe says so */
+	SBX_BACKEND_NAMESPACES = 1, /* namespaces + Landlock + seccomp */
+	SBX_BACKEND_LANDLOCK = 2,   /* Landlock + seccomp + rlimits only */
+};
+
+struct sbx_report;
+
+enum sbx_network {
+	SBX_NET_NONE = 0,  /* new network namespace, loopback only */
+	SBX_NET_HOST = 1,
+	SBX_NET_PROXY = 2, /* issue 5 */
+};
+
+struct sbx_opts {
+	const char *workspace;        /* writable root; NULL: cwd */
+	const char *const *write;     /* extra writable roots */
+	size_t nwrite;
+	const char *const *deny_read; /* paths or globs */
+	size_t ndeny_read;
+	bool no_read_home;
+	bool cache_writes;            /* ~/.cache ~/.npm ~/.cargo/registry … */
+	enum sbx_network network;
+	unsigned long memory_mb;      /* 0: no cap; default 4096 */
+	unsigned long cpu_s;          /* 0: no cap */
+	unsigned long pids;           /* 0: default 1024 */
+	unsigned long timeout_s;      /* 0: none */
+	enum sbx_mode mode;
+	enum sbx_backend backend;
+	bool no_unix_sockets;
+	/* the environment */
+	const struct cfg_strlist *env_allow; /* NULL: no allow-list */
+	const struct cfg_strlist *env_deny;  /* applied after, always */
+	char *const *extra_env;       /* from the C API host: not filtered */
+	/* argv-only (lesson-6): */
+	bool argv_only;
+	const char *const *allow_cmds;
+	size_t nallow_cmds;
+	size_t output_cap;            /* bytes of stdout+stderr kept; 0: none */
+	int stdin_null;
+	/* Added by the sandbox module: when capture_out is set, stdout and
+	 * stderr (interleaved, at most output_cap bytes when set, 64 MiB in
+	 * any case) land in a malloc'd NUL-terminated buffer the caller
+	 * frees, instead of the caller's fds. */
+	char **capture_out;
+	size_t *capture_len;
+	/* Added by the sandbox module: called in the parent with the
+	 * backend, enforcement and notEnforced filled, just before the
+	 * command starts (the CLI warns there when degraded). */
+	void (*on_start)(const struct sbx_report *rep, void *arg);
+	void *on_start_arg;
+};
+
+struct sbx_report {
+	const char *backend;       /* "namespaces", "landlock", "none" */
+	const char *enforcement;   /* "full", "partial", "none" */
+	char not_enforced[16][96]; /* what was asked and not applied */
+	size_t nnot_enforced;
+	int exit_code;             /* -1 when killed by a signal */
+	int signal;                /* 0 when none */
+	bool timed_out;
+	unsigned long duration_ms;
+	int status;                /* what cordon run exits with */
+	char error[512];           /* when status is 125: why */
+	bool output_truncated;     /* the output cap was reached */
+};
+
+/* Runs argv. Returns CORDON_OK with rep filled (the command ran, or was
+ * refused with status 125/126/127 and rep->error), or an error before
+ * anything was started. */
+enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
+			struct sbx_report *rep, struct cordon_diag *diag);
+
+/* The report as the JSON object of DESIGN.md. malloc'd. */
+char *sbx_report_json(const struct sbx_report *rep);
+
+/* Probes each backend by really running a maximal wrap of a no-op; the
+ * verdict is cached per kernel release and binary version (in
+ * $XDG_CACHE_HOME/cordon/probe.json) unless fresh is set. why gets one line
+ * per backend. Returns the best backend that works, or -1 for none. */
+int sbx_probe(bool fresh, char *why, size_t whycap);
+
+#endif

@@ -1,0 +1,754 @@
+/* test_sandbox — sbx_run for real: the report, option checks, the
+ * environment, exit statuses, time-outs and parent death killing the whole
+ * tree, and the landlock backend's honest partial report.
+ *
+ * Needs user namespaces and Landlock (root in CI); the namespaces tests
+ * are skipped when the probe says the backend does not work here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cjson/cJSON.h>
+
+#include "envfilter.h"
+#include "sandbox.h"
+#include "tap.h"
+
+static char ws[PATH_MAX]; /* the workspace of every run */
+
+__attribute__((format(printf, 3, 4))) static void
+is_intf(long long got, long long want, const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	is_int(got, want, name);
+}
+
+static char cache[PATH_MAX]; /* XDG_CACHE_HOME for the probe */
+
+static void base_opts(struct sbx_opts *o, enum sbx_backend backend)
+{
+	memset(o, 0, sizeof(*o));
+	o->workspace = ws;
+	o->network = SBX_NET_NONE;
+	o->memory_mb = 4096;
+	o->mode = SBX_MODE_AUTO;
+	o->backend = backend;
+	o->stdin_null = 1;
+	o->timeout_s = 30;
+}
+
+/* Runs argv with capture; returns the status, output in *out (freed by
+ * the caller). */
+static int run_capture(struct sbx_opts *o, char **argv, struct sbx_report *rep,
+		       char **out)
+{
+	struct cordon_diag dg;
+	size_t len = 0;
+
+	*out = NULL;
+	o->capture_out = out;
+	o->capture_len = &len;
+	if (sbx_run(o, argv, rep, &dg) != CORDON_OK) {
+		diag("sbx_run: %s", dg.message);
+		return -1;
+	}
+	if (rep->error[0])
+		diag("report error: %s", rep->error);
+	return rep->status;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *s = text; s && *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (len == n && memcmp(s, line, n) == 0)
+			return true;
+		s = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+static bool lost_has(const struct sbx_report *rep, const char *prefix)
+{
+	for (size_t i = 0; i < rep->nnot_enforced; i++)
+		if (strncmp(rep->not_enforced[i], prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the report JSON -------------------------------------------------- */
+
+static void test_report_json(void)
+{
+	struct sbx_report rep;
+	cJSON *j, *it;
+	char *text;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.backend = "namespaces";
+	rep.enforcement = "partial";
+	snprintf(rep.not_enforced[0], sizeof(rep.not_enforced[0]), "%s",
+		 "pid namespace");
+	rep.nnot_enforced = 1;
+	rep.exit_code = -1;
+	rep.signal = SIGKILL;
+	rep.timed_out = true;
+	rep.duration_ms = 1234;
+	rep.status = 124;
+	text = sbx_report_json(&rep);
+	ok(text != NULL, "report: JSON text");
+	j = text ? cJSON_Parse(text) : NULL;
+	ok(j != NULL, "report: parses");
+	is_str(cJSON_GetStringValue(cJSON_GetObjectItem(j, "backend")),
+	       "namespaces", "report: backend");
+	is_str(cJSON_GetStringValue(cJSON_GetObjectItem(j, "enforcement")),
+	       "partial", "report: enforcement");
+	it = cJSON_GetObjectItem(j, "notEnforced");
+	ok(cJSON_IsArray(it) && cJSON_GetArraySize(it) == 1 &&
+		   strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(it, 0)),
+			  "pid namespace") == 0,
+	   "report: notEnforced array");
+	ok(cJSON_IsNull(cJSON_GetObjectItem(j, "exitCode")),
+	   "report: exitCode null when killed by a signal");
+	is_str(cJSON_GetStringValue(cJSON_GetObjectItem(j, "signal")),
+	       "SIGKILL", "report: signal by name");
+	ok(cJSON_IsTrue(cJSON_GetObjectItem(j, "timedOut")),
+	   "report: timedOut");
+	is_int((long long)cJSON_GetNumberValue(
+		       cJSON_GetObjectItem(j, "durationMs")),
+	       1234, "report: durationMs");
+	ok(!cJSON_GetObjectItem(j, "error"), "report: no error field");
+	cJSON_Delete(j);
+	free(text);
+
+	memset(&rep, 0, sizeof(rep));
+	rep.backend = "landlock";
+	rep.enforcement = "full";
+	rep.exit_code = 3;
+	rep.status = 3;
+	text = sbx_report_json(&rep);
+	j = text ? cJSON_Parse(text) : NULL;
+	is_int((long long)cJSON_GetNumberValue(
+		       cJSON_GetObjectItem(j, "exitCode")),
+	       3, "report: exitCode number");
+	ok(cJSON_IsNull(cJSON_GetObjectItem(j, "signal")),
+	   "report: signal null");
+	ok(cJSON_IsFalse(cJSON_GetObjectItem(j, "timedOut")),
+	   "report: timedOut false");
+	ok(cJSON_IsArray(cJSON_GetObjectItem(j, "notEnforced")) &&
+		   cJSON_GetArraySize(cJSON_GetObjectItem(j, "notEnforced")) ==
+			   0,
+	   "report: empty notEnforced");
+	cJSON_Delete(j);
+	free(text);
+}
+
+/* ---- option validation ------------------------------------------------- */
+
+static void test_validation(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	struct cordon_diag dg;
+	char *argv[] = { "rm", "-rf", "/", NULL };
+	char *empty[] = { NULL };
+	const char *cmds[] = { "uname", "date", "echo" };
+	const char *writes[] = { "/nonexistent/cordon-test-root" };
+	const char *many[300];
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	is_int(sbx_run(&o, empty, &rep, &dg), CORDON_E_INVAL,
+	       "validation: empty argv");
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.network = SBX_NET_PROXY;
+	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_INVAL,
+	       "validation: network proxy refused");
+	ok(strstr(dg.message, "egress proxy") != NULL,
+	   "validation: proxy message names the egress proxy");
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	for (size_t i = 0; i < 300; i++)
+		many[i] = "/tmp";
+	o.write = many;
+	o.nwrite = 300;
+	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
+	       "validation: too many --write entries");
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.argv_only = true;
+	o.allow_cmds = cmds;
+	o.nallow_cmds = 3;
+	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_OK,
+	       "argv-only: a blocked command is a report, not an error");
+	is_int(rep.status, 126, "argv-only: blocked is 126");
+	is_str(rep.error,
+	       "blocked: command 'rm' is not in the allowlist [uname, date, "
+	       "echo]",
+	       "argv-only: the blocked message");
+
+	/* A planted ./uname is not the uname on PATH. */
+	{
+		char planted[PATH_MAX + 16];
+		char *pargv[] = { planted, NULL };
+		FILE *f;
+
+		snprintf(planted, sizeof(planted), "%s/uname", ws);
+		f = fopen(planted, "w");
+		if (f) {
+			fputs("#!/bin/sh\necho planted\n", f);
+			fclose(f);
+		}
+		chmod(planted, 0755);
+		is_int(sbx_run(&o, pargv, &rep, &dg), CORDON_OK,
+		       "argv-only: a path for argv[0] is checked");
+		is_int(rep.status, 126,
+		       "argv-only: a planted uname is blocked");
+		ok(strstr(rep.error, "not the 'uname' found on PATH") != NULL,
+		   "argv-only: the planted path is named (%s)", rep.error);
+		unlink(planted);
+	}
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.write = writes;
+	o.nwrite = 1;
+	{
+		char *t[] = { "/bin/true", NULL };
+
+		is_int(sbx_run(&o, t, &rep, &dg), CORDON_OK,
+		       "missing writable root: runs nothing, reports");
+	}
+	is_int(rep.status, 125, "missing writable root: 125");
+	ok(strstr(rep.error, "/nonexistent/cordon-test-root") != NULL &&
+		   strstr(rep.error, "writable root") != NULL,
+	   "missing writable root: the step and the path are named (%s)",
+	   rep.error);
+}
+
+/* ---- environment -------------------------------------------------------- */
+
+static void test_env(enum sbx_backend backend, const char *name)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *argv[] = { "/usr/bin/env", NULL };
+	char *extra[] = { "HOST_TOKEN=from-host", NULL };
+
+	setenv("CORDON_T_KEEP", "1", 1);
+	setenv("OPENAI_API_KEY", "sk-secret", 1);
+	setenv("CORDON_T_PASSWORD", "hunter2", 1);
+	base_opts(&o, backend);
+	/* The allow-list off: only the deny-list filters. */
+	o.env_allow = NULL;
+	o.env_deny = NULL;
+	o.extra_env = extra;
+	is_intf(run_capture(&o, argv, &rep, &out), 0, "%s env: runs", name);
+	ok(out && has_line(out, "CORDON_T_KEEP=1"),
+	   "%s env: an ordinary variable passes", name);
+	ok(out && !strstr(out, "OPENAI_API_KEY"), "%s env: *_API_KEY is denied",
+	   name);
+	ok(out && !strstr(out, "hunter2"), "%s env: *PASSWORD* is denied",
+	   name);
+	ok(out && has_line(out, "HOST_TOKEN=from-host"),
+	   "%s env: the C API's variables pass unfiltered", name);
+	free(out);
+
+	/* The default allow-list drops everything else. */
+	base_opts(&o, backend);
+	o.env_allow = envf_default_allow();
+	is_intf(run_capture(&o, argv, &rep, &out), 0, "%s env: runs", name);
+	ok(out && !strstr(out, "CORDON_T_KEEP"),
+	   "%s env: the allow-list drops unlisted names", name);
+	ok(out && strstr(out, "PATH=") != NULL, "%s env: PATH is allowed",
+	   name);
+	free(out);
+	unsetenv("CORDON_T_KEEP");
+	unsetenv("OPENAI_API_KEY");
+	unsetenv("CORDON_T_PASSWORD");
+}
+
+/* ---- exit statuses ------------------------------------------------------ */
+
+static void test_statuses(enum sbx_backend backend, const char *name)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *exit3[] = { "/bin/sh", "-c", "exit 3", NULL };
+	char *missing[] = { "/nonexistent/cordon-cmd", NULL };
+	char notexec_path[PATH_MAX + 16];
+	char *notexec[] = { notexec_path, NULL };
+	char *killself[] = { "/bin/sh", "-c", "kill -9 $$", NULL };
+	char *slow[] = { "/bin/sleep", "30", NULL };
+	char path[PATH_MAX + 32];
+
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, exit3, &rep, &out), 3, "%s: exit 3 is 3", name);
+	is_intf(rep.exit_code, 3, "%s: exitCode 3", name);
+	free(out);
+
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, missing, &rep, &out), 127,
+		"%s: command not found is 127", name);
+	ok(strstr(rep.error, "exec /nonexistent/cordon-cmd") != NULL,
+	   "%s: 127 names the command", name);
+	free(out);
+
+	snprintf(notexec_path, sizeof(notexec_path), "%s/plain-file", ws);
+	{
+		FILE *f = fopen(notexec_path, "w");
+
+		if (f) {
+			fputs("data\n", f);
+			fclose(f);
+		}
+		chmod(notexec_path, 0644);
+	}
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, notexec, &rep, &out), 126,
+		"%s: not executable is 126", name);
+	free(out);
+
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, killself, &rep, &out), 128 + SIGKILL,
+		"%s: killed by SIGKILL is 137", name);
+	is_intf(rep.signal, SIGKILL, "%s: the signal is reported", name);
+	is_intf(rep.exit_code, -1, "%s: no exit code for a signal", name);
+	free(out);
+
+	base_opts(&o, backend);
+	o.timeout_s = 1;
+	is_intf(run_capture(&o, slow, &rep, &out), 124, "%s: time-out is 124",
+		name);
+	ok(rep.timed_out, "%s: timedOut", name);
+	ok(rep.duration_ms >= 900 && rep.duration_ms < 10000,
+	   "%s: killed after about a second (%lu ms)", name, rep.duration_ms);
+	free(out);
+
+	/* A setup failure: a writable root that does not exist. */
+	snprintf(path, sizeof(path), "%s/no-such-root", ws);
+	{
+		const char *w[] = { path };
+		char *t[] = { "/bin/true", NULL };
+
+		unlink(path);
+		base_opts(&o, backend);
+		o.write = w;
+		o.nwrite = 1;
+		is_intf(run_capture(&o, t, &rep, &out), 125,
+			"%s: a missing writable root is 125", name);
+		free(out);
+	}
+}
+
+/* ---- process trees ------------------------------------------------------ */
+
+/* Host pids of processes whose command line contains marker. */
+static size_t find_marked(const char *marker, pid_t *pids, size_t cap)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL && n < cap) {
+		char path[64], buf[512];
+		ssize_t len;
+		int fd;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		for (ssize_t i = 0; i < len; i++)
+			if (buf[i] == '\0')
+				buf[i] = ' ';
+		buf[len] = '\0';
+		if (strstr(buf, marker) && (pid_t)pid != getpid())
+			pids[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* True when none of pids is alive (zombies included as gone) within
+ * about two seconds. */
+static bool all_gone(const pid_t *pids, size_t n)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		bool alive = false;
+
+		for (size_t i = 0; i < n; i++) {
+			char path[64], state = 0, buf[256];
+			int fd;
+			ssize_t len;
+
+			if (kill(pids[i], 0) != 0 && errno == ESRCH)
+				continue;
+			/* A zombie waiting for its reaper is dead too. */
+			snprintf(path, sizeof(path), "/proc/%d/stat",
+				 (int)pids[i]);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				len = read(fd, buf, sizeof(buf) - 1);
+				close(fd);
+				if (len > 0) {
+					char *rp;
+
+					buf[len] = '\0';
+					rp = strrchr(buf, ')');
+					if (rp && rp[1] == ' ')
+						state = rp[2];
+				}
+			}
+			if (state != 'Z')
+				alive = true;
+		}
+		if (!alive)
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+/* A time-out kills a grandchild that double-forked away from the command
+ * (and, in the namespaces backend, one that also left the session). */
+static void test_timeout_tree(enum sbx_backend backend, const char *name)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	struct cordon_diag dg;
+	char marker[64], script[512];
+	pid_t pids[16], watcher;
+	int pfd[2];
+	size_t n = 0;
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+
+	/* The marker is sleep's own argument: a unique number of seconds. */
+	snprintf(marker, sizeof(marker), "sleep 777.%ld%d", (long)getpid(),
+		 (int)backend);
+	/* Without a PID namespace, a process that leaves the session is only
+	 * found through the cgroup; the plain double fork must die anyway. */
+	if (backend == SBX_BACKEND_NAMESPACES)
+		snprintf(script, sizeof(script),
+			 "(%s &) ; (setsid %s &) ; sleep 100", marker, marker);
+	else
+		snprintf(script, sizeof(script), "(%s &) ; (%s &) ; sleep 100",
+			 marker, marker);
+	if (pipe(pfd) != 0)
+		return;
+	watcher = fork();
+	if (watcher == 0) {
+		/* Finds the grandchildren while the run is under way. */
+		pid_t found[16];
+		size_t k = 0;
+
+		close(pfd[0]);
+		for (int i = 0; i < 100 && k < 2; i++) {
+			sleep_ms(20);
+			k = find_marked(marker, found, 16);
+		}
+		if (write(pfd[1], found, k * sizeof(pid_t)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	base_opts(&o, backend);
+	o.timeout_s = 2;
+	is_intf(sbx_run(&o, argv, &rep, &dg), CORDON_OK, "%s tree: runs", name);
+	is_intf(rep.status, 124, "%s tree: timed out", name);
+	{
+		ssize_t got = read(pfd[0], pids, sizeof(pids));
+
+		n = got > 0 ? (size_t)got / sizeof(pid_t) : 0;
+	}
+	close(pfd[0]);
+	waitpid(watcher, NULL, 0);
+	ok(n >= 2, "%s tree: both grandchildren were seen running (%zu)", name,
+	   n);
+	ok(n > 0 && all_gone(pids, n),
+	   "%s tree: the time-out killed the double-forked grandchildren",
+	   name);
+}
+
+/* SIGKILL to the process running sbx_run kills the sandboxed tree. */
+static void test_parent_death(void)
+{
+	char marker[64], script[256];
+	pid_t runner, pids[16];
+	size_t n = 0;
+	int st;
+
+	snprintf(marker, sizeof(marker), "sleep 778.%ld", (long)getpid());
+	snprintf(script, sizeof(script), "(%s &) ; %s", marker, marker);
+	runner = fork();
+	if (runner == 0) {
+		struct sbx_opts o;
+		struct sbx_report rep;
+		struct cordon_diag dg;
+		char *argv[] = { "/bin/sh", "-c", script, NULL };
+
+		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		(void)sbx_run(&o, argv, &rep, &dg);
+		_exit(0);
+	}
+	for (int i = 0; i < 200 && n < 2; i++) {
+		sleep_ms(20);
+		n = find_marked(marker, pids, 16);
+	}
+	ok(n >= 2, "parent death: the sandboxed tree is running (%zu)", n);
+	kill(runner, SIGKILL);
+	waitpid(runner, &st, 0);
+	ok(n > 0 && all_gone(pids, n),
+	   "parent death: killing cordon killed the whole tree");
+}
+
+/* ---- backends ----------------------------------------------------------- */
+
+static void test_landlock_partial(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *argv[] = { "/bin/true", NULL };
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	is_int(run_capture(&o, argv, &rep, &out), 0, "landlock: runs");
+	is_str(rep.backend, "landlock", "landlock: backend named");
+	is_str(rep.enforcement, "partial", "landlock: enforcement partial");
+	ok(lost_has(&rep, "mount namespace: credential masks"),
+	   "landlock: credential masks reported lost");
+	ok(lost_has(&rep, "pid namespace"), "landlock: pid namespace lost");
+	ok(lost_has(&rep, "network namespace: network none"),
+	   "landlock: network none reported as Landlock-only");
+	free(out);
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.network = SBX_NET_HOST;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "landlock host: runs");
+	ok(!lost_has(&rep, "network namespace"),
+	   "landlock host: nothing lost about the network");
+	free(out);
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.mode = SBX_MODE_STRICT;
+	is_int(run_capture(&o, argv, &rep, &out), 125,
+	       "landlock strict: refused");
+	ok(strncmp(rep.error, "strict mode", 11) == 0,
+	   "landlock strict: the reason is given");
+	free(out);
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.mode = SBX_MODE_OFF;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "mode off: runs");
+	is_str(rep.enforcement, "none", "mode off: enforcement none");
+	is_str(rep.backend, "none", "mode off: backend none");
+	free(out);
+}
+
+/* The namespaces backend: full enforcement, masks, run-later paths and
+ * the refusal of symlinked mount targets. */
+static void test_namespaces(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char path[PATH_MAX + 64];
+	char *argv[] = { "/bin/sh", "-c",
+			 "cat sub/key.pem; echo; cat sub/plain.txt; echo; "
+			 "touch .git/hooks/x 2>/dev/null || echo hooks-ro; "
+			 "touch /etc/cordon-test 2>/dev/null || echo etc-ro; "
+			 "touch made-here && echo ws-rw",
+			 NULL };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sub", ws);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sub/key.pem", ws);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("PRIVATE-KEY", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/sub/plain.txt", ws);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("plain", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/.git", ws);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/.git/hooks", ws);
+	mkdir(path, 0755);
+
+	/* The command's relative paths are the workspace's: run from it
+	 * (meson starts tests in the build directory). */
+	char here[PATH_MAX];
+	if (!getcwd(here, sizeof(here)) || chdir(ws) != 0)
+		diag("chdir %s: %s", ws, strerror(errno));
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	is_int(run_capture(&o, argv, &rep, &out), 0, "namespaces: runs");
+	if (!ok(out && strstr(out, "plain"), "namespaces: ran in the workspace"))
+		diag("output: %s", out ? out : "(none)");
+	is_str(rep.backend, "namespaces", "namespaces: backend named");
+	is_str(rep.enforcement, "full", "namespaces: enforcement full");
+	ok(out && !strstr(out, "PRIVATE-KEY"),
+	   "namespaces: **/*.pem in the workspace is masked");
+	ok(out && strstr(out, "plain"), "namespaces: other files readable");
+	if (!ok(out && has_line(out, "hooks-ro"),
+		"namespaces: .git/hooks read-only in the workspace"))
+		diag("output: %s", out ? out : "(none)");
+	ok(out && has_line(out, "etc-ro"), "namespaces: / read-only");
+	ok(out && has_line(out, "ws-rw"), "namespaces: workspace writable");
+	free(out);
+	if (chdir(here) != 0)
+		diag("chdir back: %s", strerror(errno));
+
+	/* A symlink planted where a run-later mount goes is refused. */
+	snprintf(path, sizeof(path), "%s/.vscode", ws);
+	rmdir(path);
+	if (symlink("/etc", path) == 0) {
+		char *t[] = { "/bin/true", NULL };
+
+		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		is_int(run_capture(&o, t, &rep, &out), 125,
+		       "symlinked run-later path: refused");
+		ok(strstr(rep.error, "symlink") != NULL &&
+			   strstr(rep.error, ".vscode") != NULL,
+		   "symlinked run-later path: named (%s)", rep.error);
+		free(out);
+		unlink(path);
+	} else {
+		skip(2, "cannot plant a symlink");
+	}
+}
+
+/* argv-only: the output cap truncates with a note. */
+static void test_output_cap(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	const char *cmds[] = { "sh" };
+	char *argv[] = { "sh", "-c",
+			 "i=0; while [ $i -lt 200 ]; do "
+			 "echo 0123456789; i=$((i+1)); done",
+			 NULL };
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.argv_only = true;
+	o.allow_cmds = cmds;
+	o.nallow_cmds = 1;
+	o.output_cap = 100;
+	(void)run_capture(&o, argv, &rep, &out);
+	ok(out && strstr(out, "[cordon: output truncated after 100 bytes]"),
+	   "output cap: the note is there");
+	ok(out && strlen(out) < 200, "output cap: the output was cut (%zu)",
+	   out ? strlen(out) : 0);
+	ok(rep.output_truncated, "output cap: reported");
+	free(out);
+}
+
+static void cleanup_tree(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (strncmp(dir, "/tmp/cordon-test-", 17) != 0)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		diag("could not remove %s", dir);
+}
+
+int main(void)
+{
+	char wst[] = "/tmp/cordon-test-ws-XXXXXX";
+	char cat[] = "/tmp/cordon-test-cache-XXXXXX";
+	char why[1024], why2[1024];
+	char *save = NULL;
+	int best;
+	bool ns;
+
+	tap_no_plan();
+	if (!mkdtemp(wst) || !mkdtemp(cat)) {
+		diag("mkdtemp: %s", strerror(errno));
+		return 1;
+	}
+	memcpy(ws, wst, sizeof(wst));
+	memcpy(cache, cat, sizeof(cat));
+	setenv("XDG_CACHE_HOME", cache, 1);
+
+	test_report_json();
+	test_validation();
+
+	best = sbx_probe(true, why, sizeof(why));
+	memcpy(why2, why, sizeof(why2));
+	for (char *line = strtok_r(why2, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		diag("probe: %s", line);
+	ok(best >= 0, "probe: some backend works here");
+	{
+		char again[1024];
+
+		is_int(sbx_probe(false, again, sizeof(again)), best,
+		       "probe: the cached verdict is the same");
+		is_str(again, why, "probe: the cached reason is the same");
+	}
+	ns = best == SBX_BACKEND_NAMESPACES;
+
+	test_env(SBX_BACKEND_LANDLOCK, "landlock");
+	test_statuses(SBX_BACKEND_LANDLOCK, "landlock");
+	test_timeout_tree(SBX_BACKEND_LANDLOCK, "landlock");
+	test_landlock_partial();
+	test_output_cap();
+	if (ns) {
+		test_env(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_statuses(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_timeout_tree(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_parent_death();
+		test_namespaces();
+	} else {
+		skip(1, "user namespaces do not work here");
+	}
+	cleanup_tree(ws);
+	cleanup_tree(cache);
+	return tap_done();
+}
