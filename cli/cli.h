@@ -22,6 +22,8 @@ int cli_demo(int argc, char **argv);
 void cli_demo_usage(FILE *out);
 int cli_run(int argc, char **argv);
 void cli_run_usage(FILE *out);
+int cli_sandbox(int argc, char **argv);
+void cli_sandbox_usage(FILE *out);
 int cli_config(int argc, char **argv);
 void cli_config_usage(FILE *out);
 

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  cli_demo_usage },
 	{ "run", "run a command in the sandbox (namespaces, Landlock, seccomp)",
 	  cli_run, cli_run_usage },
+	{ "sandbox", "print the sandbox profile (--format seatbelt)",
+	  cli_sandbox, cli_sandbox_usage },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
