@@ -1,0 +1,991 @@
+#!/usr/bin/env bash
+# The escape suite of `cordon run` (issue 4), against the built binary
+# ($CORDON_BIN), as root, for real. Each attempt runs inside the sandbox as
+# a small C program (tests/escape/attempt.c) that prints the errno of the
+# refused step; a case passes when the kernel refused with an expected
+# errno AND nothing outside changed: the outside tree, the fake home, the
+# "run later" paths of the workspace, the host listeners' logs and a few
+# fixed probe paths (/etc, the host's /tmp, /sys/fs/cgroup) are compared
+# with a snapshot taken before. The run report must say `full` for the
+# namespaces backend and `partial` for the landlock one.
+#
+# Every backend in $ESCAPE_BACKENDS (default: "namespaces landlock") runs
+# every case. Under landlock, a case that only the namespaces can stop
+# (credential masks, deny-read, "run later" paths, UDP …) passes when the
+# attempt was refused anyway, or when the report is `partial` and its
+# notEnforced names what was lost (the case name then says "reported").
+#
+# Environment: CORDON_BIN (required); ESCAPE_ATTEMPT, a prebuilt attempt
+# binary (default: built here with cc); ESCAPE_TMPDIR, where the scratch
+# tree goes (default /var/tmp: not /tmp, which the sandbox replaces).
+set -u
+
+bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
+here=$(cd "$(dirname "$0")" && pwd)
+backends=${ESCAPE_BACKENDS:-namespaces landlock}
+n=0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP the escape suite runs as root"
+	exit 0
+fi
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+
+T=$(mktemp -d "${ESCAPE_TMPDIR:-/var/tmp}/cordon-escape.XXXXXX") || {
+	echo "Bail out! cannot make a scratch directory"
+	exit 1
+}
+chmod 755 "$T"
+tok=cordon-escape-$$-$RANDOM
+probe=cordon-escape-probe-$$
+probes=("/etc/$probe" "/tmp/$probe" "/dev/shm/$probe"
+	"/sys/fs/cgroup/$probe" "/sys/fs/cgroup/unified/$probe")
+W=$T/ws          # the workspace
+O=$T/outside     # files outside every writable root
+H=$T/home        # $HOME for every run
+P=$T/plain       # a workspace that is not a git repository
+S=$T/symws       # a workspace whose .git/hooks is a symlink
+A=$T/bin/attempt
+bg=()            # host-side helpers to stop at the end
+
+# token_pids TOKEN: the pids of processes with TOKEN in their command line.
+token_pids() {
+	local f args
+	for f in /proc/[0-9]*/cmdline; do
+		mapfile -d '' args 2>/dev/null <"$f" || continue
+		case " ${args[*]} " in
+		*"$1"*) f=${f#/proc/}; echo "${f%/cmdline}" ;;
+		esac
+	done
+}
+
+kill_token() {
+	local p
+	for p in $(token_pids "$1"); do kill -KILL "$p" 2>/dev/null; done
+}
+
+remove_probes() {
+	local p
+	for p in "${probes[@]}"; do
+		[ -d "$p" ] && rmdir "$p" 2>/dev/null
+		[ -e "$p" ] && rm -f "$p"
+	done
+}
+
+cleanup() {
+	local p
+	for p in "${bg[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	kill_token "$tok"
+	remove_probes
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# ---- the attempt program and its set-user-ID copies ----
+
+mkdir "$T/bin"
+if [ -n "${ESCAPE_ATTEMPT:-}" ]; then
+	cp "$ESCAPE_ATTEMPT" "$A" || bail "cannot copy $ESCAPE_ATTEMPT"
+else
+	cc -std=c17 -D_GNU_SOURCE -O0 -o "$A" "$here/attempt.c" ||
+		bail "cannot build tests/escape/attempt.c"
+fi
+cp "$A" "$T/bin/suid-root" && chmod 4755 "$T/bin/suid-root"
+cp "$A" "$T/bin/suid-nobody" && chown 65534:65534 "$T/bin/suid-nobody" &&
+	chmod 4755 "$T/bin/suid-nobody"
+chmod 755 "$T/bin" "$A"
+
+# ---- fixtures ----
+
+secret_ssh=SSH-KEY-$tok
+secret_env=ENV-SECRET-$tok
+secret_home=HOME-NOTE-$tok
+secret_proc=PROC-ENV-$tok
+
+# mkrepo DIR: a git repository (by hand when git is missing).
+mkrepo() {
+	if command -v git >/dev/null 2>&1; then
+		git init -q "$1" || bail "git init $1"
+		return
+	fi
+	mkdir -p "$1/.git/hooks" "$1/.git/objects" "$1/.git/refs/heads"
+	printf 'ref: refs/heads/main\n' >"$1/.git/HEAD"
+	printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n' \
+		>"$1/.git/config"
+}
+
+fixtures() {
+	rm -rf "$W" "$O" "$H" "$P"
+	mkdir -p "$O/dir" "$W" "$P" "$H/.ssh" "$H/.aws" "$H/.config/gh" \
+		"$H/.docker"
+	printf 'sentinel\n' >"$O/sentinel"
+	printf 'hardlinked\n' >"$O/hl-target"
+	printf 'stays outside\n' >"$O/into-ws"
+	printf 'metadata\n' >"$O/meta"
+	printf 'deny me %s\n' "$secret_env" >"$O/deny-me"
+	: >"$O/fdfile"
+	chmod 644 "$O/sentinel" "$O/hl-target" "$O/into-ws" "$O/meta" \
+		"$O/deny-me" "$O/fdfile"
+	printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\n%s\n' "$secret_ssh" \
+		>"$H/.ssh/id_rsa"
+	chmod 600 "$H/.ssh/id_rsa"
+	printf '[default]\naws_secret_access_key = %s\n' "$secret_ssh" \
+		>"$H/.aws/credentials"
+	printf 'machine example.com login u password %s\n' "$secret_ssh" \
+		>"$H/.netrc"
+	printf 'https://u:%s@example.com\n' "$secret_ssh" \
+		>"$H/.git-credentials"
+	printf 'github.com:\n  oauth_token: %s\n' "$secret_ssh" \
+		>"$H/.config/gh/hosts.yml"
+	printf '{"auths": {"x": {"auth": "%s"}}}\n' "$secret_ssh" \
+		>"$H/.docker/config.json"
+	printf '%s\n' "$secret_home" >"$H/notes.txt"
+	printf 'export PS1=x\n' >"$H/.bashrc"
+
+	mkrepo "$W"
+	printf 'API_KEY=%s\n' "$secret_env" >"$W/.env"
+	mkdir -p "$W/sub/dir"
+	printf 'API_KEY=%s\n' "$secret_env" >"$W/sub/dir/.env"
+	printf 'victim\n' >"$W/victim"
+	ln -s "$O/sentinel" "$W/link"
+	ln -s "$O/dir" "$W/dirlink"
+	ln "$O/hl-target" "$W/hl"
+	mkrepo "$W/sub/nested"
+	# a submodule: its .git is a "gitdir:" file into the parent's modules
+	mkdir -p "$W/mod" "$W/.git/modules/mod/hooks" \
+		"$W/.git/modules/mod/objects" "$W/.git/modules/mod/refs"
+	printf 'gitdir: ../.git/modules/mod\n' >"$W/mod/.git"
+	printf 'ref: refs/heads/main\n' >"$W/.git/modules/mod/HEAD"
+	printf '[core]\n\tbare = false\n\tworktree = ../../../mod\n' \
+		>"$W/.git/modules/mod/config"
+	mkdir -p "$W/df"
+	# a workspace whose .git/hooks is a symlink to a directory in it
+	rm -rf "$S"
+	mkrepo "$S"
+	mkdir -p "$S/hooks-real"
+	rm -rf "$S/.git/hooks"
+	ln -s ../hooks-real "$S/.git/hooks"
+}
+
+# snap: everything a case must leave untouched, one line per file.
+snap() {
+	local roots=("$O" "$H" "$T/sleepdir" "$T/net" "$W/.git/hooks"
+		"$W/.git/config" "$W/.git/HEAD" "$W/.git-moved" "$W/sub-moved"
+		"$W/.git/hooks-moved"
+		"$W/sub/nested/.git/hooks" "$W/sub/nested/.git/config"
+		"$W/.git/modules/mod/hooks" "$W/.git/modules/mod/config"
+		"$S/hooks-real" "$S/.git/config" "$P/.git/hooks" "$P/.git/config"
+		"$W/.vscode/tasks.json" "$W/.claude/settings.json"
+		"$W/.cordon/config.json" "$W/.codex/config.toml" "$W/blk"
+		"$W/hl2" "${probes[@]}")
+	# cordon's own state in the home (its probe cache, its config
+	# directory) is not the attempt's doing
+	local own=(\( -path "$H/.cache" -o -path "$H/.config/cordon" \) -prune -o)
+	find "${roots[@]}" "${own[@]}" ! -type d \
+		-printf '%p %y %m %U:%G %s %n %T@ %C@\n' 2>/dev/null | sort
+	find "${roots[@]}" "${own[@]}" -type d -printf '%p %y %m %U:%G\n' \
+		2>/dev/null | sort
+	find "${roots[@]}" "${own[@]}" -type f -exec md5sum {} + 2>/dev/null |
+		sort
+}
+
+# intact: is everything as in the baseline? If not, keeps the difference
+# for the diagnostics and rebuilds the fixtures.
+intact() {
+	local now
+	now=$(snap)
+	[ "$now" = "$baseline" ] && return 0
+	diff <(printf '%s\n' "$baseline") <(printf '%s\n' "$now") |
+		head -n 20 >"$T/diff"
+	repair
+	return 1
+}
+
+repair() {
+	remove_probes
+	kill_token "$tok-c"
+	fixtures
+	baseline=$(snap)
+}
+
+# ---- host-side helpers: a process sitting outside, listeners ----
+
+mkdir -p "$T/sleepdir" "$T/net"
+(cd "$T/sleepdir" && SECRET_MARK=$secret_proc exec "$A" sit "$tok-sleeper") &
+sleeper=$!
+bg+=("$sleeper")
+disown "$sleeper"
+
+# listen KIND ADDR NAME: starts a listener, waits for it to be ready.
+listen() {
+	"$A" "listen-$1" "$2" "$T/net/$3.ready" "$T/net/$3.log" \
+		2>"$T/net/$3.err" &
+	bg+=("$!")
+	disown "$!"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$T/net/$3.ready" ] && return 0
+		sleep 0.05
+	done
+	bail "the $1 listener on $2 did not start: $(cat "$T/net/$3.err")"
+}
+listen tcp 127.0.0.1 tcp-lo
+listen tcp 0.0.0.0 tcp-any
+listen udp 127.0.0.1 udp-lo
+listen udp 0.0.0.0 udp-any
+listen abstract "$tok-abstract" abstract
+listen unix "$T/net/sock" unix
+have_ip6=0
+"$A" listen-tcp ::1 "$T/net/tcp6.ready" "$T/net/tcp6.log" 2>/dev/null &
+bg+=("$!")
+disown "$!"
+for ((i = 0; i < 40; i++)); do
+	[ -s "$T/net/tcp6.ready" ] && have_ip6=1 && break
+	sleep 0.05
+done
+port() { tr -d '\n' <"$T/net/$1.ready"; }
+host_ip=$(ip -4 -o addr show scope global 2>/dev/null |
+	awk '{ sub("/.*", "", $4); print $4; exit }')
+
+fixtures
+
+# ---- controls on the host: each attempt works without the sandbox ----
+# (only where that is harmless; results decide a few skips below)
+
+ctl() {
+	"$A" "$@" 2>/dev/null | head -n 1
+}
+host_suid_root=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$T/bin/suid-root" euid 2>/dev/null)
+host_suid_nobody=$("$T/bin/suid-nobody" euid)
+host_finit=$(ctl finit_module)
+host_vda=""
+vda=$(find /dev -maxdepth 1 -type b \( -name 'sd?' -o -name 'vd?' -o \
+	-name 'nvme?n1' -o -name 'xvd?' \) 2>/dev/null | head -n 1)
+[ -n "$vda" ] && host_vda=$(ctl read "$vda")
+vda_dev=""
+if [ -n "$vda" ]; then
+	read -r vda_major vda_minor < <(stat -c '%t %T' "$vda")
+	vda_dev="$((16#$vda_major)) $((16#$vda_minor))"
+fi
+host_tiocsti=""
+if command -v script >/dev/null 2>&1; then
+	host_tiocsti=$(SHELL=/bin/bash script -qec \
+		"$(printf '%q' "$A") tiocsti 0; read -t 1 -n 1 c; echo leaked:\$c" \
+		/dev/null </dev/null 2>/dev/null | tr -d '\r' | grep '^leaked:')
+fi
+
+# ---- running a case ----
+
+# sbx [CORDON-OPTION...] -- ARGV...: runs ARGV in the sandbox of the
+# current backend (ARGV not starting with / is an attempt: $A is put in
+# front). Variables read: cwd (default $W), ws (default $W), withfds
+# (inherit fd 7 appending to $O/fdfile and fd 8 on $O), envs (an array of
+# NAME=VALUE), guard (seconds after which a run that hangs is killed,
+# default 30). Sets rc, got (the first line of stdout, or SIGNAME when the
+# command was killed; "EMPTY (...)" for an empty read or listing).
+sbx() {
+	local opts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	case $1 in /*) ;; *) set -- "$A" "$@" ;; esac
+	rm -f "$T/report.json"
+	(
+		cd "${cwd:-$W}" || exit 99
+		if [ -n "${withfds:-}" ]; then
+			exec 7>>"$O/fdfile" 8<"$O"
+		fi
+		exec timeout -s KILL "${guard:-30}" \
+			env HOME="$H" "${envs[@]}" "$bin" run --backend "$backend" \
+			--workspace "${ws:-$W}" --report "$T/report.json" \
+			"${opts[@]}" -- "$@"
+	) >"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	outline
+}
+
+outline() {
+	got=$(head -n 1 "$T/out" | tr -d '\r')
+	if [ -z "$got" ] && [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; then
+		got=SIG$(kill -l $((rc - 128)))
+	fi
+	case $got in
+	"ok read 0:" | "ok list 0") got="EMPTY ($got)" ;;
+	esac
+}
+
+enf() {
+	grep -o '"enforcement"[[:space:]]*:[[:space:]]*"[a-z]*"' \
+		"$T/report.json" 2>/dev/null | grep -o '[a-z]*"$' | tr -d '"'
+}
+
+notenf() {
+	tr -d '\n' <"$T/report.json" 2>/dev/null |
+		grep -o '"notEnforced"[[:space:]]*:[[:space:]]*\[[^]]*\]'
+}
+
+# reported REGEX: is the report partial with notEnforced matching REGEX?
+reported() {
+	[ "$(enf)" = partial ] && notenf | grep -qiE -- "$1"
+}
+
+# refusal REGEX: is $got a refusal with one of the errno names in REGEX
+# (after an optional "step:"; "ok ..." lines have spaces before any colon)?
+refusal() {
+	[[ $got =~ ^([a-z0-9_-]+:)?($1)(\ |$) ]]
+}
+
+result() {
+	n=$((n + 1))
+	if [ -z "$1" ]; then
+		echo "ok $n - $2"
+		return
+	fi
+	echo "not ok $n - $2"
+	echo "# $1"
+	{
+		echo "stdout:"
+		head -n 5 "$T/out"
+		echo "stderr:"
+		head -n 10 "$T/err"
+		echo "report:"
+		cat "$T/report.json" 2>/dev/null
+		[ -s "$T/diff" ] && echo "changed outside:" && cat "$T/diff"
+	} 2>/dev/null | sed 's/^/#   /'
+	rm -f "$T/diff"
+}
+
+# judge STATUS WHY NAME: passes when STATUS is 0, else fails with WHY.
+judge() {
+	if [ "$1" = 0 ]; then
+		result "" "$3"
+	else
+		result "$2" "$3"
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $backend: $1 # SKIP $2"
+}
+
+# check NAME NS LL [NOTE]: the TAP line for the run just made. NS and LL
+# are regexes of the errno names that are the kernel's refusal under each
+# backend; NOTE (landlock only) is a regex notEnforced must match for an
+# attempt that was not refused. Nothing outside may change and the report
+# must carry the backend's enforcement.
+check() {
+	local name="$backend: $1" want note="" why=""
+	if [ "$backend" = landlock ]; then
+		want=$3
+		note=${4:-}
+	else
+		want=$2
+	fi
+	if refusal "$want"; then
+		intact || why="refused ($got) but something outside changed"
+	elif [ -n "$note" ] && reported "$note"; then
+		name="$name (not enforced; reported)"
+		repair
+	else
+		why="not refused: got '$got' (exit $rc), want $want"
+		[ -n "$note" ] && why="$why, or notEnforced naming /$note/"
+		intact || why="$why; something outside changed"
+	fi
+	[ "$(enf)" = "$want_enf" ] ||
+		why="${why:+$why; }report enforcement '$(enf)', want $want_enf"
+	result "$why" "$name"
+}
+
+# ---- the cases ----
+
+suite() {
+	local cwd="" ws="" withfds="" envs=() t0
+	if [ "$backend" = namespaces ]; then want_enf=full; else want_enf=partial; fi
+	repair
+
+	# -- controls inside the sandbox: the walls are not just "fail
+	# everything" --
+	sbx -- write "$W/created"
+	[ "$got" = "ok wrote $W/created" ] &&
+		grep -q ESCAPED "$W/created" && intact
+	judge $? "got '$got' (exit $rc)" \
+		"$backend: control: the workspace is writable"
+	rm -f "$W/created"
+	sbx -- read "$H/notes.txt"
+	[[ $got == "ok read "*"$secret_home"* ]]
+	judge $? "got '$got' (exit $rc)" \
+		"$backend: control: a file in the home is readable"
+
+	# -- writes outside the workspace --
+	sbx -- write "$O/sentinel"
+	check "overwrite a file outside the workspace" EROFS EACCES
+	sbx -- write "$O/new"
+	check "create a file outside the workspace" EROFS EACCES
+	sbx -- mkdir "$O/newdir"
+	check "make a directory outside" EROFS EACCES
+	sbx -- unlink "$O/sentinel"
+	check "unlink a file outside" EROFS EACCES
+	sbx -- truncate "$O/sentinel"
+	check "truncate a file outside" EROFS EACCES
+	sbx -- chmod "$O/meta"
+	check "chmod 4777 a file outside" EROFS 'EPERM|EACCES' 'chmod|metadata'
+	sbx -- chown "$O/meta"
+	check "chown a file outside" EROFS 'EPERM|EACCES' 'chown|metadata'
+	sbx -- setxattr "$O/meta"
+	check "set an xattr on a file outside" EROFS 'EPERM|EACCES' \
+		'xattr|metadata'
+	sbx -- write "$W/link"
+	check "write through a symlink planted in the workspace" EROFS EACCES
+	sbx -- write "$W/dirlink/new"
+	check "create through a symlinked directory in the workspace" \
+		EROFS EACCES
+	sbx -- write "$W/hl"
+	check "write through a hardlink planted in the workspace" \
+		'EROFS|EACCES|EPERM' 'EACCES|EPERM' 'hard ?link'
+	sbx -- link "$O/sentinel" "$W/hl2"
+	check "hardlink a file outside into the workspace" \
+		'EXDEV|EPERM' 'EXDEV|EACCES|EPERM'
+	sbx -- rename "$W/victim" "$O/victim"
+	check "rename a file out of the workspace" EXDEV 'EXDEV|EACCES'
+	sbx -- rename "$O/into-ws" "$W/into-ws"
+	check "rename a file outside into the workspace" EXDEV 'EXDEV|EACCES'
+	sbx -- write "/proc/self/root$O/sentinel"
+	check "write through /proc/self/root" EROFS EACCES
+	sbx -- write "/proc/1/root$O/sentinel"
+	check "write through /proc/1/root" 'EROFS|ENOENT|EACCES' \
+		'EACCES|ENOENT'
+	sbx -- write "/proc/$sleeper/cwd/new"
+	check "write through /proc/<host pid>/cwd" 'ENOENT' 'EACCES|ENOENT'
+	cwd=$O sbx -- write relative-new
+	check "write relative to a cwd outside the workspace" EROFS EACCES
+	sbx -- write "/etc/$probe"
+	check "create a file in /etc" EROFS EACCES
+	sbx -- openw /etc/passwd
+	check "open /etc/passwd for writing" EROFS EACCES
+	sbx -- openw /proc/sys/kernel/core_pattern
+	check "open /proc/sys/kernel/core_pattern for writing" \
+		'EROFS|EACCES' EACCES
+	if [ -e /proc/sysrq-trigger ]; then
+		sbx -- openw /proc/sysrq-trigger
+		check "open /proc/sysrq-trigger for writing" \
+			'EROFS|EACCES|ENOENT' EACCES
+	else
+		skip "open /proc/sysrq-trigger for writing" \
+			"this kernel has no /proc/sysrq-trigger"
+	fi
+	sbx -- write "/sys/fs/cgroup/$probe"
+	check "create a file on a submount of / (/sys/fs/cgroup)" \
+		'EROFS|ENOENT' 'EACCES'
+	if [ -d /sys/fs/cgroup/unified ]; then
+		sbx -- mkdir "/sys/fs/cgroup/unified/$probe"
+		check "make a cgroup on the host's cgroup2 hierarchy" \
+			'EROFS|ENOENT' 'EACCES'
+	fi
+	sbx -- openw /sys/kernel/mm/transparent_hugepage/enabled
+	check "open a sysfs knob for writing" 'EROFS|ENOENT' 'EACCES|ENOENT'
+	sbx -- write "/tmp/$probe"
+	check "the host's /tmp is not the sandbox's" 'ok' 'EACCES' \
+		'tmp'
+	sbx -- write "/dev/shm/$probe"
+	check "the host's /dev/shm is not the sandbox's" 'ok|ENOENT' 'EACCES' \
+		'shm|/dev'
+	if [[ $host_vda == "ok read "* ]]; then
+		sbx -- read "$vda"
+		check "read the raw disk $vda" 'ENOENT|EACCES|EPERM' \
+			'EACCES|EPERM' 'device|/dev'
+	else
+		skip "read the raw disk" \
+			"the host itself cannot read ${vda:-a disk} here"
+	fi
+	if [ -n "$vda_dev" ]; then
+		# shellcheck disable=SC2086
+		sbx -- mknod "$W/blk" $vda_dev
+		check "make a block device node in the workspace" EPERM \
+			'EPERM|EACCES'
+	fi
+
+	# -- mounts and namespaces --
+	sbx -- mount "$O"
+	check "mount a tmpfs" EPERM EPERM
+	sbx -- remount "$O/sentinel"
+	check "remount / read-write, then write outside" EPERM EPERM
+	sbx -- fsopen
+	check "fsopen" EPERM EPERM
+	sbx -- open_tree
+	check "open_tree (clone the mount tree)" EPERM EPERM
+	sbx -- umount
+	check "umount2" EPERM EPERM
+	sbx -- pivot_root
+	check "pivot_root" EPERM EPERM
+	sbx -- unshare user
+	check "unshare(CLONE_NEWUSER)" EPERM EPERM
+	sbx -- unshare mnt
+	check "unshare(CLONE_NEWNS)" EPERM EPERM
+	sbx -- unshare net
+	check "unshare(CLONE_NEWNET)" EPERM EPERM
+	sbx -- clone user
+	check "clone(CLONE_NEWUSER)" EPERM EPERM
+	sbx -- clone3 user
+	check "clone3(CLONE_NEWUSER)" 'ENOSYS|EPERM' 'ENOSYS|EPERM'
+	sbx -- setns /proc/1/ns/mnt
+	check "setns into pid 1's mount namespace" 'EPERM|EACCES' \
+		'EPERM|EACCES'
+	sbx -- int80-unshare
+	check "unshare(CLONE_NEWUSER) through the i386 table (int 0x80)" \
+		'EPERM|ENOSYS|SIGSYS' 'EPERM|ENOSYS|SIGSYS'
+	if [ -x /usr/bin/unshare ]; then
+		sbx -- /usr/bin/unshare -U -r /bin/true
+		got=$(grep -q 'Operation not permitted' "$T/err" && echo EPERM)
+		[ "$rc" != 0 ] || got="ok (exit 0)"
+		check "unshare -U -r (util-linux)" EPERM EPERM
+	fi
+
+	# -- other processes --
+	sbx -- ptrace "$sleeper"
+	check "ptrace a host process" EPERM EPERM
+	sbx -- vmread "$sleeper"
+	check "process_vm_readv a host process" EPERM EPERM
+	sbx -- read "/proc/$sleeper/environ"
+	check "read a host process's environment" 'ENOENT' 'EACCES|ENOENT'
+	sbx -- kill "$sleeper" 9
+	kill -0 "$sleeper" 2>/dev/null || got="$got (and the process died)"
+	check "SIGKILL a host process" ESRCH 'EPERM|ESRCH'
+	if ! kill -0 "$sleeper" 2>/dev/null; then
+		bail "the host process $sleeper was killed from the sandbox"
+	fi
+	if [ "$host_tiocsti" = "leaked:Z" ]; then
+		tiocsti_case tiocsti "TIOCSTI into the caller's terminal"
+		tiocsti_case int80-tiocsti \
+			"TIOCSTI through the i386 table (int 0x80)"
+	else
+		skip "TIOCSTI" "no pty, or TIOCSTI does not work on the host"
+	fi
+	sbx -- "$T/bin/suid-nobody" euid
+	if [ "$host_suid_nobody" = "ok euid 65534 ruid 0" ]; then
+		got=$([ "$got" = "ok euid 0 ruid 0" ] && echo unchanged ||
+			echo "$got")
+		check "a set-user-ID binary does not change the euid" \
+			unchanged unchanged
+	else
+		skip "a set-user-ID binary" "set-user-ID does not work in $T"
+	fi
+	suid_as_nobody
+	sbx -- nnp
+	got=$([ "$got" = "ok nnp 1" ] && echo set || echo "$got")
+	check "no_new_privs is set" set set
+	sbx -- core
+	got=$([[ $got =~ ^raise:EPERM\ core\ 0/0$ ]] && echo off || echo "$got")
+	check "core dumps are off and stay off" off off
+	sbx --memory 64 -- raise as
+	check "raise RLIMIT_AS above --memory" EPERM EPERM
+	sbx --cpu 5 -- raise cpu
+	check "raise RLIMIT_CPU above --cpu" EPERM EPERM
+	sbx --pids 32 -- raise nproc
+	check "raise RLIMIT_NPROC above --pids" EPERM EPERM
+	if [ "$backend" = landlock ]; then
+		sbx -- caps
+		got=$([[ $got =~ ^ok\ CapEff:[[:space:]]*0+$ ]] && echo none ||
+			echo "$got")
+		check "no capabilities are left" - none
+		sbx -- reboot
+		check "reboot(2) is refused (CAP_SYS_BOOT)" - EPERM
+		sbx -- sethostname
+		check "sethostname is refused (the host's UTS)" - EPERM
+		sbx -- ifflags
+		check "SIOCSIFFLAGS is refused (the host's interfaces)" - EPERM
+		sbx -- socket raw
+		check "a raw IP socket on the host's network" - 'EPERM|EACCES'
+	fi
+
+	# -- kernel interfaces --
+	sbx -- bpf
+	check "bpf" EPERM EPERM
+	sbx -- io_uring
+	check "io_uring_setup" EPERM EPERM
+	sbx -- keyctl
+	check "add_key" EPERM EPERM
+	sbx -- userfaultfd
+	check "userfaultfd" EPERM EPERM
+	sbx -- perf
+	check "perf_event_open" 'EPERM|EACCES' 'EPERM|EACCES'
+	if [ "$host_finit" = "ok finit_module permitted" ]; then
+		sbx -- finit_module
+		check "finit_module" EPERM EPERM
+	else
+		skip "finit_module" "the kernel has no loadable modules"
+	fi
+	sbx -- socket vsock
+	check "an AF_VSOCK socket (to the hypervisor)" EPERM EPERM
+	sbx -- socket packet
+	check "an AF_PACKET socket" EPERM EPERM
+	sbx -- socket netlink-audit
+	check "a NETLINK_AUDIT socket" EPERM EPERM
+	sbx -- socket netlink-uevent
+	check "a NETLINK_KOBJECT_UEVENT socket" EPERM EPERM
+	# handles of the current fixtures (a repair makes new inodes)
+	sbx -- by-handle "$(ctl handle "$H/.ssh/id_rsa")"
+	check "open_by_handle_at of ~/.ssh/id_rsa (shocker)" EPERM EPERM \
+		'credential|ssh|mask'
+	sbx -- by-handle-at "$(ctl handle "$H/.ssh")" id_rsa
+	check "open_by_handle_at of the masked ~/.ssh, then id_rsa" \
+		'EPERM|EACCES' 'EPERM|EACCES' 'credential|ssh|mask'
+
+	# -- the network --
+	# Landlock's TCP rule refuses before the network namespace is
+	# reached (EACCES); the UDP cases below show the namespace.
+	sbx -- tcp 127.0.0.1 "$(port tcp-lo)"
+	check "TCP connect to a host service on 127.0.0.1" \
+		'ECONNREFUSED|ENETUNREACH|EACCES' EACCES
+	if [ -n "$host_ip" ]; then
+		sbx -- tcp "$host_ip" "$(port tcp-any)"
+		check "TCP connect to the host's address $host_ip" \
+			'ENETUNREACH|EHOSTUNREACH|EACCES' EACCES
+		sbx -- udp "$host_ip" "$(port udp-any)"
+		check "UDP to the host's address $host_ip" \
+			'ENETUNREACH|EHOSTUNREACH' 'EACCES|EPERM' 'udp|network'
+	fi
+	if [ "$have_ip6" = 1 ]; then
+		sbx -- tcp ::1 "$(port tcp6)"
+		check "TCP connect to a host service on ::1" \
+			'ECONNREFUSED|ENETUNREACH|EADDRNOTAVAIL|EACCES' EACCES
+	fi
+	# Inside a network namespace the datagrams go to the sandbox's own
+	# loopback and are lost: what counts is that the host got nothing.
+	sbx -- udp 127.0.0.1 "$(port udp-lo)"
+	check "UDP to a host service on 127.0.0.1 (network none)" \
+		'ok|ECONNREFUSED' 'EACCES|EPERM' 'udp|network'
+	sbx -- abstract "$tok-abstract"
+	check "connect to a host's abstract unix socket" 'ECONNREFUSED' \
+		'EPERM|ECONNREFUSED'
+	sbx --no-unix-sockets -- unixpath "$T/net/sock"
+	check "--no-unix-sockets: connect to a host's unix socket" \
+		EPERM EPERM
+
+	# -- credentials and denied reads --
+	sbx -- read "$H/.ssh/id_rsa"
+	check "read ~/.ssh/id_rsa" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
+		'credential|ssh|mask'
+	sbx -- list "$H/.ssh"
+	check "list ~/.ssh" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
+		'credential|ssh|mask'
+	local f
+	for f in .aws/credentials .netrc .git-credentials .config/gh/hosts.yml \
+		.docker/config.json; do
+		sbx -- read "$H/$f"
+		check "read ~/$f" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
+			'credential|mask|'"${f//./\\.}"
+	done
+	sbx --deny-read '**/.env' -- read "$W/.env"
+	check "--deny-read '**/.env': the workspace's .env" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'deny|\.env'
+	sbx --deny-read '**/.env' -- read "$W/sub/dir/.env"
+	check "--deny-read '**/.env': a nested .env" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'deny|\.env'
+	sbx --deny-read "$O/deny-me" -- read "$O/deny-me"
+	check "--deny-read PATH outside the workspace" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'deny'
+	sbx --no-read-home -- read "$H/notes.txt"
+	check "--no-read-home: a file in the home" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'home'
+
+	# -- "run later" paths --
+	sbx -- write "$W/.git/hooks/pre-commit"
+	check "plant .git/hooks/pre-commit" EROFS EACCES 'git|hook|run.later'
+	sbx -- write "$W/.git/config"
+	check "rewrite .git/config" EROFS EACCES 'git|config|run.later'
+	sbx -- write "$W/sub/nested/.git/hooks/pre-commit"
+	check "plant a hook in a nested repository" EROFS EACCES \
+		'git|hook|run.later'
+	sbx -- write "$W/.git/modules/mod/hooks/post-checkout"
+	check "plant a hook in a submodule (gitdir: file)" EROFS EACCES \
+		'git|hook|run.later'
+	# Refusing to run at all (125, naming the symlink) is a refusal too.
+	local enf_backend=$want_enf
+	ws=$S cwd=$S sbx -- write "$S/hooks-real/pre-commit"
+	if [ "$rc" = 125 ] && [ -z "$got" ] && grep -q "$S/.git/hooks" "$T/err"
+	then
+		got=REFUSED-TO-RUN
+		want_enf=none
+	fi
+	check "plant a hook where .git/hooks is a symlink" \
+		'EROFS|REFUSED-TO-RUN' 'EACCES|REFUSED-TO-RUN' 'git|hook|run.later'
+	want_enf=$enf_backend
+	sbx -- mvwrite "$W/.git" "$W/.git-moved" "$W/.git/hooks/pre-commit"
+	check "move .git aside and plant a hook in a new one" \
+		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
+		'git|hook|run.later'
+	sbx -- mvwrite "$W/sub" "$W/sub-moved" \
+		"$W/sub/nested/.git/hooks/pre-commit"
+	check "move a nested repository's parent aside, plant a hook" \
+		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
+		'git|hook|run.later'
+	sbx -- mvwrite "$W/.git/hooks" "$W/.git/hooks-moved" \
+		"$W/.git/hooks/pre-commit"
+	check "move .git/hooks itself aside" \
+		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
+		'git|hook|run.later'
+	for f in .vscode/tasks.json .claude/settings.json .cordon/config.json \
+		.codex/config.toml; do
+		sbx -- mkwrite "$W/$f"
+		check "create $f (missing before the run)" \
+			'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+			"${f%%/*}|run.later"
+	done
+	ws=$P cwd=$P sbx -- mkwrite "$P/.git/hooks/pre-commit"
+	check "a workspace that is no repository: create .git/hooks" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'git|hook|run.later'
+	sbx --write "$H" -- write "$H/.bashrc"
+	check "--write \$HOME: rewrite ~/.bashrc" 'EROFS|EACCES' 'EROFS|EACCES' \
+		'rc|bashrc|run.later'
+	sbx --write "$H" -- write "$H/.zshrc"
+	check "--write \$HOME: create ~/.zshrc (missing before the run)" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'rc|zshrc|run.later'
+	sbx --write "$H" -- mkwrite "$H/.ssh/authorized_keys"
+	check "--write \$HOME: add ~/.ssh/authorized_keys" \
+		'EROFS|ENOENT|EACCES|EPERM' 'EROFS|ENOENT|EACCES|EPERM' \
+		'credential|ssh|mask'
+
+	# -- inherited descriptors --
+	withfds=1 sbx -- fdwrite 7
+	check "write to an inherited fd on a file outside" EBADF EBADF
+	withfds=1 sbx -- fdopenat 8 via-fd
+	check "openat beneath an inherited fd on a directory outside" \
+		EBADF EBADF
+	withfds=1 sbx -- procfd 7
+	check "reopen an inherited fd through /proc/self/fd" \
+		'ENOENT|EACCES' 'ENOENT|EACCES'
+
+	# -- resources --
+	sbx --pids 32 -- forkbomb 2000
+	# stopped near the cap: a sandbox that cannot fork at all fails too
+	if [[ $got =~ ^EAGAIN\ after\ ([0-9]+) ]] &&
+		[ "${BASH_REMATCH[1]}" -le 32 ] && [ "${BASH_REMATCH[1]}" -ge 8 ]
+	then
+		got=stopped
+	fi
+	check "a fork bomb is stopped by --pids 32" stopped stopped \
+		'pids|nproc|process'
+	sbx --memory 64 -- memhog 2048
+	if [[ $got =~ ^ENOMEM\ after\ ([0-9]+) ]] &&
+		[ "${BASH_REMATCH[1]}" -le 64 ]; then
+		got=stopped
+	fi
+	[ "$got" = SIGKILL ] && got=stopped
+	check "a memory hog is stopped by --memory 64" stopped stopped
+	t0=$SECONDS
+	sbx --cpu 1 -- spin 30
+	case $got in
+	SIGXCPU | SIGKILL) [ $((SECONDS - t0)) -le 15 ] && got=stopped ;;
+	esac
+	check "a CPU spinner is stopped by --cpu 1" stopped stopped
+	timeout_case
+	kill_cordon_case
+	side_effects_case
+
+	# -- the environment --
+	envs=("OPENAI_API_KEY=sk-$tok" "GITHUB_TOKEN=ghp_$tok"
+		"AWS_SECRET_ACCESS_KEY=aws-$tok" "ANTHROPIC_API_KEY=ant-$tok"
+		"NPM_TOKEN=npm-$tok" "MY_DB_PASSWORD=pw-$tok"
+		"GOOGLE_APPLICATION_CREDENTIALS=/gac-$tok" "AWS_PROFILE=prof-$tok")
+	sbx -- env
+	envs=()
+	if [[ $got == "ok env "* ]] && [[ " $got " == *" PATH "* ]] &&
+		! grep -q -- "$tok" "$T/out" &&
+		! [[ $got =~ (OPENAI|GITHUB|AWS_|ANTHROPIC|NPM_TOKEN|PASSWORD|GOOGLE_APP) ]]; then
+		got=clean
+	fi
+	check "secrets are missing from the environment" clean clean
+
+	# -- the report and the modes --
+	sbx -- euid
+	python3 - "$T/report.json" "$backend" >"$T/diff" 2>&1 <<-'EOF'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		keys = {"backend", "enforcement", "notEnforced", "exitCode",
+		        "signal", "timedOut", "durationMs"}
+		assert keys <= set(d), "missing keys: %s" % (keys - set(d))
+		assert d["backend"] == sys.argv[2], d["backend"]
+		ne = d["notEnforced"]
+		assert isinstance(ne, list) and all(isinstance(x, str) for x in ne)
+		if sys.argv[2] == "namespaces":
+		    assert d["enforcement"] == "full" and ne == [], d
+		else:
+		    assert d["enforcement"] == "partial" and ne, d
+		assert d["exitCode"] == 0 and d["signal"] is None, d
+		assert d["timedOut"] is False, d
+		assert isinstance(d["durationMs"], int) and d["durationMs"] >= 0
+	EOF
+	judge $? "the report is wrong" \
+		"$backend: the report: backend, enforcement, notEnforced"
+	sbx --mode strict -- euid
+	if [ "$backend" = namespaces ]; then
+		[ "$rc" = 0 ] && [[ $got == "ok euid 0 "* ]]
+		judge $? "got '$got' (exit $rc)" \
+			"$backend: --mode strict runs (enforcement is full)"
+	else
+		[ "$rc" = 125 ] && [ -z "$got" ] && [ -s "$T/err" ]
+		judge $? "got '$got' (exit $rc)" \
+			"$backend: --mode strict refuses to run (exit 125, why)"
+	fi
+}
+
+# tiocsti_case ATTEMPT NAME: pushes a byte into the terminal the sandbox
+# was started from (a pty made by script(1)); after the run the shell on
+# that terminal reads what is in the input queue: it must be nothing.
+tiocsti_case() {
+	local inner leaked
+	inner=$(printf '%q ' env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --report "$T/report.json" -- "$A" "$1" 0)
+	rm -f "$T/report.json"
+	(cd "$W" && SHELL=/bin/bash script -qec \
+		"$inner; read -t 1 -n 1 c; echo leaked:\$c" /dev/null) \
+		</dev/null >"$T/out" 2>"$T/err"
+	rc=$?
+	got=$(tr -d '\r' <"$T/out" | grep -m 1 -E '^Z?(ok |E[A-Z0-9]+$)' |
+		sed 's/^Z//')
+	leaked=$(tr -d '\r' <"$T/out" | sed -n 's/^leaked://p')
+	[ -z "$leaked" ] || got="$got (the terminal got '$leaked')"
+	check "$2" EPERM EPERM
+}
+
+# suid_as_nobody: a set-user-ID-root binary run by an unprivileged caller
+# keeps the caller's euid.
+suid_as_nobody() {
+	local nw=$T/nobody
+	if [ "$host_suid_root" != "ok euid 0 ruid 65534" ]; then
+		skip "a set-user-ID-root binary run by nobody" \
+			"set-user-ID does not work in $T"
+		return
+	fi
+	rm -rf "$nw"
+	mkdir -p "$nw"
+	chown 65534:65534 "$nw"
+	rm -f "$T/report.json"
+	(cd "$nw" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env HOME="$nw" "$bin" run --backend "$backend" --workspace "$nw" \
+		--report "$nw/report.json" -- "$T/bin/suid-root" euid) \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	cp "$nw/report.json" "$T/report.json" 2>/dev/null
+	outline
+	got=$([ "$got" = "ok euid 65534 ruid 65534" ] && echo unchanged ||
+		echo "$got")
+	check "a set-user-ID-root binary run by nobody keeps euid 65534" \
+		unchanged unchanged
+}
+
+# wait_gone TOKEN: waits up to 3 s for every process with TOKEN to die;
+# prints the survivors.
+wait_gone() {
+	local i p
+	for ((i = 0; i < 30; i++)); do
+		p=$(token_pids "$1")
+		[ -z "$p" ] && return 0
+		sleep 0.1
+	done
+	echo "$p"
+}
+
+# timeout_case: --timeout 2 on a command whose grandchild left the
+# session: exit 124, timedOut, and the whole tree gone.
+timeout_case() {
+	local t=$tok-c-timeout-$backend survivors why=""
+	rm -rf "$W/df" && mkdir "$W/df"
+	guard=15 sbx --timeout 2 -- doublefork "$t" "$W/df"
+	survivors=$(wait_gone "$t")
+	[ -s "$W/df/grandchild.pid" ] ||
+		why="the grandchild never started"
+	[ "$rc" = 124 ] || why="${why:+$why; }exit $rc, want 124"
+	grep -q '"timedOut"[[:space:]]*:[[:space:]]*true' "$T/report.json" ||
+		why="${why:+$why; }the report does not say timedOut"
+	if [ -n "$survivors" ] || ! flock -n "$W/df/grandchild.lock" true; then
+		kill_token "$t"
+		if [ "$backend" = landlock ] && reported 'time-?out'; then
+			result "" "$backend: --timeout kills a double-forked grandchild (not enforced; reported)"
+			return
+		fi
+		why="${why:+$why; }still alive after the time-out: ${survivors:-the lock holder}"
+	fi
+	[ "$(enf)" = "$want_enf" ] ||
+		why="${why:+$why; }report enforcement '$(enf)', want $want_enf"
+	result "$why" "$backend: --timeout kills a double-forked grandchild"
+}
+
+# kill_cordon_case: SIGKILL to cordon itself takes the sandboxed tree
+# (with a grandchild that left the session) with it. The run has --write
+# $HOME: whatever cordon does to the home to protect rc files must not
+# show on the host while it runs, nor stay when it is killed.
+kill_cordon_case() {
+	local t=$tok-c-kill-$backend cpid i survivors why="" before during after
+	rm -rf "$W/df" && mkdir "$W/df"
+	before=$(ls -A "$H")
+	rm -f "$T/report.json"
+	(cd "$W" && exec env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --write "$H" --report "$T/report.json" \
+		-- "$A" doublefork "$t" "$W/df") >"$T/out" 2>"$T/err" </dev/null &
+	cpid=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$W/df/grandchild.pid" ] && break
+		sleep 0.05
+	done
+	[ -s "$W/df/grandchild.pid" ] || why="the grandchild never started"
+	during=$(ls -A "$H")
+	kill -KILL "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	survivors=$(wait_gone "$t")
+	after=$(ls -A "$H")
+	if [ -n "$survivors" ] || ! flock -n "$W/df/grandchild.lock" true; then
+		kill_token "$t"
+		# no report from a killed cordon: ask for one from a plain run
+		sbx -- euid
+		if [ "$backend" = landlock ] && reported 'outlives|cordon is killed'; then
+			result "" "$backend: killing cordon (SIGKILL) kills the tree (not enforced; reported)"
+		else
+			result "${why:+$why; }still alive after cordon died: ${survivors:-the lock holder}" \
+				"$backend: killing cordon (SIGKILL) kills the tree"
+		fi
+	else
+		result "$why" "$backend: killing cordon (SIGKILL) kills the tree"
+	fi
+	[ "$during" = "$before" ]
+	judge $? "new in the home while cordon runs: $(comm -13 \
+		<(echo "$before") <(echo "$during") | tr '\n' ' ')" \
+		"$backend: --write \$HOME: no placeholder files in the host's home during the run"
+	[ "$after" = "$before" ]
+	judge $? "left in the home: $(comm -13 <(echo "$before") \
+		<(echo "$after") | tr '\n' ' ')" \
+		"$backend: --write \$HOME: nothing left in the home when cordon is killed"
+	repair
+}
+
+# side_effects_case: a plain run leaves the workspace and the home as they
+# were (no placeholder for a missing "run later" path stays behind).
+side_effects_case() {
+	local before after
+	repair
+	before=$(cd "$T" && ls -A ws home)
+	sbx --write "$H" -- euid
+	after=$(cd "$T" && ls -A ws home)
+	[ "$after" = "$before" ] && [[ $got == "ok euid"* ]]
+	judge $? "got '$got'; new entries: $(diff <(echo "$before") \
+		<(echo "$after") | sed -n 's/^> //p' | tr '\n' ' ')" \
+		"$backend: a run leaves no new entries in the workspace or the home"
+}
+
+for backend in $backends; do
+	echo "# backend $backend"
+	suite
+done
+echo "1..$n"
