@@ -291,6 +291,7 @@ struct sbx_plan {
 	/* the child's fds and state */
 	char **envp;
 	char *const *argv;
+	const char *exec_path; /* argv-only: argv[0] resolved in the parent */
 	int err_r, err_w; /* error text from the child (CLOEXEC) */
 	int st_r, st_w; /* PID 1 reports the command's wait status */
 	int sync_r, sync_w; /* parent -> child: cgroup joined, then the
@@ -1888,7 +1889,10 @@ __attribute__((noreturn)) static void child_exec(const struct sbx_plan *p,
 		child_die(p, ST_SETUP, errno, "close inherited descriptors");
 exec:
 	environ = p->envp;
-	execvp(p->argv[0], p->argv);
+	if (p->exec_path)
+		execv(p->exec_path, p->argv);
+	else
+		execvp(p->argv[0], p->argv);
 	err = errno;
 	child_die(p, err == ENOENT ? ST_NOTFOUND : ST_NOEXEC, err, "exec %s",
 		  p->argv[0]);
@@ -3292,31 +3296,42 @@ static bool argv0_listed(const struct sbx_opts *o, const char *base)
 	return false;
 }
 
-/* A path for argv[0] (./uname) passes only when it is the very file that
- * a PATH lookup of its name finds: a planted ./uname is not uname. */
-static bool argv0_is_path_lookup(const char *argv0, const char *base)
+/* argv-only: the file a PATH lookup of name finds, into out. Only
+ * absolute PATH entries count: ".", "" or "bin" would let the workspace
+ * stand in for a PATH directory. */
+static bool argv0_lookup(const char *name, char *out, size_t cap,
+			 struct stat *st)
 {
 	const char *path = getenv("PATH"), *s;
-	struct stat want, st;
 
-	if (!path || stat(argv0, &want) != 0)
-		return false;
+	if (!path)
+		path = "/bin:/usr/bin"; /* glibc's execvp default */
 	for (s = path; *s;) {
 		size_t len = strcspn(s, ":");
-		char cand[PATH_MAX];
-		int n = snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, s,
-				 base);
+		int n = snprintf(out, cap, "%.*s/%s", (int)len, s, name);
 
-		if (len > 0 && n > 0 && (size_t)n < sizeof(cand) &&
-		    stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(cand, X_OK) == 0)
-			return st.st_dev == want.st_dev &&
-			       st.st_ino == want.st_ino;
+		if (len > 0 && *s == '/' && n > 0 && (size_t)n < cap &&
+		    stat(out, st) == 0 && S_ISREG(st->st_mode) &&
+		    access(out, X_OK) == 0)
+			return true;
 		s += len;
 		if (*s == ':')
 			s++;
 	}
 	return false;
+}
+
+/* A path for argv[0] (./uname) passes only when it is the very file that
+ * a PATH lookup of its name finds: a planted ./uname is not uname. */
+static bool argv0_is_path_lookup(const char *argv0, const char *base)
+{
+	char cand[PATH_MAX];
+	struct stat want, st;
+
+	if (stat(argv0, &want) != 0 || !argv0_lookup(base, cand, sizeof(cand),
+						     &st))
+		return false;
+	return st.st_dev == want.st_dev && st.st_ino == want.st_ino;
 }
 
 /* argv-only: is argv[0] on the allowlist? The message says why not. */
@@ -3477,7 +3492,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 			struct sbx_report *rep, struct cordon_diag *diag)
 {
 	struct sbx_plan p;
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX], exec_path[PATH_MAX];
 	const char *home;
 	enum cordon_err err = CORDON_OK;
 	unsigned long long t0 = now_ms();
@@ -3507,10 +3522,26 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		rep->exit_code = ST_NOEXEC;
 		return CORDON_OK;
 	}
+	/* argv-only: exec the very file checked here (by path: no second
+	 * PATH lookup by the child, no swap of a path argv[0] between the
+	 * check and the exec). */
+	if (o->argv_only) {
+		const char *base = strrchr(argv[0], '/');
+		struct stat st;
+
+		base = base ? base + 1 : argv[0];
+		if (!argv0_lookup(base, exec_path, sizeof(exec_path), &st)) {
+			rep_refuse(rep, ST_NOTFOUND,
+				   "exec %s: not found on PATH", argv[0]);
+			return CORDON_OK;
+		}
+	}
 
 	memset(&p, 0, sizeof(p));
 	p.o = o;
 	p.argv = argv;
+	if (o->argv_only)
+		p.exec_path = exec_path;
 	p.err_r = p.err_w = p.st_r = p.st_w = -1;
 	p.sync_r = p.sync_w = -1;
 	p.out_r[0] = p.out_r[1] = p.out_w[0] = p.out_w[1] = -1;
