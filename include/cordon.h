@@ -494,6 +494,48 @@ CORDON_API int cordon_result_answer(const struct cordon_result *r);
  * "labels", "tool", "kind", "hard", "answer"?}. malloc'd; NULL on OOM. */
 CORDON_API CORDON_NODISCARD char *cordon_result_to_json(const struct cordon_result *r);
 
+/* ---- the argv-only sandboxed shell ------------------------------------- */
+
+/* Runs one command without a shell: argv[0] must be on the allow-list
+ * (its base name; a path must be the file a PATH lookup finds), ";", "|",
+ * "$( )" are plain bytes of the arguments, stdin is /dev/null, the
+ * environment is filtered (env entries from the host are added
+ * unfiltered), in a new session, inside the sandbox (namespaces when they
+ * work, else Landlock), with a wall-clock timeout, RLIMIT_CPU and an
+ * output cap (the output is cut with a note). */
+struct cordon_shell_opts {
+	const char *const *allow;  /* allowed command names */
+	size_t nallow;
+	const char *workspace;     /* writable root; NULL: the cwd */
+	unsigned timeout_s;        /* 0: 30 */
+	size_t output_cap;         /* bytes of stdout+stderr kept; 0: 1 MiB */
+	unsigned long cpu_s;       /* 0: the timeout */
+	char *const *env;          /* "NAME=value" from the host, unfiltered */
+	int strict;                /* refuse unless enforcement is full */
+};
+
+struct cordon_shell_result {
+	int status;        /* what `cordon run` would exit with */
+	int exit_code;     /* -1 when killed by a signal or never started */
+	int signal;        /* 0 when none */
+	int timed_out;
+	int blocked;       /* argv[0] not on the allow-list: nothing ran */
+	int truncated;     /* the output was cut at output_cap */
+	char *output;      /* stdout and stderr, NUL-terminated; malloc'd */
+	size_t output_len;
+	char *report_json; /* the run report of DESIGN.md; malloc'd */
+	char message[256]; /* "blocked: command 'rm' is not in the allowlist [...]" */
+};
+
+/* Returns CORDON_OK with res filled (the command ran, or was refused with
+ * res->blocked or status 125 and res->message), or an error before
+ * anything ran. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_shell_run(const struct cordon_shell_opts *o, char *const argv[],
+		 struct cordon_shell_result *res, struct cordon_diag *diag);
+/* Frees output and report_json; accepts a zeroed result. */
+CORDON_API void cordon_shell_result_free(struct cordon_shell_result *res);
+
 #ifdef __cplusplus
 }
 #endif
