@@ -186,7 +186,6 @@ bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 {
 	struct cordon_limits deflim;
 	struct sh_result res;
-	size_t count = 0, k = 0;
 
 	out->seg = NULL;
 	out->nseg = 0;
@@ -196,9 +195,20 @@ bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 	}
 	if (!cmd || sh_parse(a, lim, cmd, len, &res) != CORDON_OK)
 		return false;
-	if (!res.root || res.root->kind != SH_LIST || res.root->incomplete)
+	return cmdwords_from_tree(a, &res, out);
+}
+
+bool cmdwords_from_tree(struct arena *a, const struct sh_result *res,
+			struct cmdwords *out)
+{
+	size_t count = 0, k = 0;
+
+	out->seg = NULL;
+	out->nseg = 0;
+	if (res->err != CORDON_OK || !res->root ||
+	    res->root->kind != SH_LIST || res->root->incomplete)
 		return false;
-	for (const struct sh_node *it = res.root->child; it; it = it->next)
+	for (const struct sh_node *it = res->root->child; it; it = it->next)
 		if (!item_is_plain(a, it, &count))
 			return false;
 	if (count == 0)
@@ -208,7 +218,7 @@ bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 	out->seg = arena_alloc(a, count * sizeof(*out->seg));
 	if (!out->seg)
 		return false;
-	for (const struct sh_node *it = res.root->child; it; it = it->next)
+	for (const struct sh_node *it = res->root->child; it; it = it->next)
 		for (const struct sh_node *c = item_first(it); c; c = c->next) {
 			if (!fill_seg(a, c, &out->seg[k]))
 				goto fail;

@@ -40,6 +40,12 @@ struct cmdwords {
 bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 		    const char *cmd, size_t len, struct cmdwords *out);
 
+/* The same from a line the caller parsed already (sh_parse into a): a
+ * result with an error is not plain. */
+struct sh_result;
+bool cmdwords_from_tree(struct arena *a, const struct sh_result *res,
+			struct cmdwords *out);
+
 /* Does segment s begin with prefix (word by word, exact bytes, the command
  * name compared as written: "/usr/bin/git" does not match "git")? An empty
  * prefix matches nothing (it would otherwise allow every command). */

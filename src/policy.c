@@ -64,6 +64,8 @@ struct cordon_policy {
 	struct arena arena; /* per call */
 	struct cordon_limits lim;
 	const char *fence; /* what <cwd> means for this call */
+	struct cmdwords words; /* the call's plain words (in the arena) */
+	bool words_plain;
 	char **warnings;
 	size_t nwarnings;
 };
@@ -1318,18 +1320,16 @@ enum cr_result { CR_NONE, CR_ALLOW, CR_ASK, CR_DENY };
 
 /* Step 6. *which gets the deciding rule's index; st gets what the walk
  * over the whole line found (deny rules, path words). */
-static enum cr_result command_rules(struct cordon_policy *p, const char *cmd,
-				    size_t len, const struct cmdwords *words,
-				    bool plain, struct cr_state *st,
-				    long *which)
+static enum cr_result command_rules(struct cordon_policy *p,
+				    const struct sh_result *res,
+				    const struct cmdwords *words, bool plain,
+				    struct cr_state *st, long *which)
 {
 	const struct cordon_config *cfg = p->cfg;
 
 	*which = -1;
-	struct sh_result res;
-	sh_parse(&p->arena, &p->lim, cmd, len, &res);
-	if (res.root)
-		cr_walk_node(&p->arena, st, res.root);
+	if (res->root)
+		cr_walk_node(&p->arena, st, res->root);
 	if (st->deny_rule >= 0) {
 		*which = st->deny_rule;
 		return CR_DENY;
@@ -1408,11 +1408,18 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	r->exact_only = risk >= CORDON_RISK_DESTRUCTIVE;
 	labels_text(labels, lbl, sizeof(lbl));
 
-	bool plain = cmdwords_split(&p->arena, &p->lim, cmd, len, &words);
+	/* One parse serves the plain words (allow rules, grants) and the
+	 * walk (deny rules, path words). */
+	struct sh_result res;
+	sh_parse(&p->arena, &p->lim, cmd, len, &res);
+	bool plain = cmdwords_from_tree(&p->arena, &res, &words);
+	if (plain) {
+		p->words = words;
+		p->words_plain = true;
+	}
 	struct cr_state st = {.p = p, .cwd = cwd, .deny_rule = -1,
 			      .path_hit = -1};
-	enum cr_result cr = command_rules(p, cmd, len, &words, plain, &st,
-					  &rule);
+	enum cr_result cr = command_rules(p, &res, &words, plain, &st, &rule);
 
 	/* 3 for shell: a word naming a denied path or cordon's own files. */
 	if (st.path_hit >= 0) {
@@ -1598,6 +1605,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	char msg[512];
 
 	p->fence = NULL;
+	p->words_plain = false;
 	if (!tool[0]) {
 		decide(r, CORDON_DENY, "schema", true,
 		       "validation error: the call names no tool");
@@ -1839,7 +1847,6 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 				     struct cordon_diag *diag)
 {
 	enum cordon_err err = cordon_policy_evaluate(p, call, r, diag);
-	struct cmdwords words = {0};
 	struct appr_query q = {0};
 
 	if (err || r->decision == CORDON_DENY) {
@@ -1854,9 +1861,8 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		q.command = r->command;
 	} else if (r->kind == CORDON_KIND_EXECUTE && r->command) {
 		q.command = r->command;
-		if (cmdwords_split(&p->arena, &p->lim, r->command,
-				   strlen(r->command), &words))
-			q.words = &words;
+		if (p->words_plain)
+			q.words = &p->words;
 	} else if (r->path && r->path[0] && r->npaths == 1) {
 		/* A list of paths gets no path grant: one answer must not
 		 * cover the other paths of the list. */
