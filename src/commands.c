@@ -2423,6 +2423,44 @@ static void h_dd(struct cx *x, struct wv *argv, size_t argc,
 	}
 }
 
+/* touch and mkdir create (or touch) every operand: each is a write to
+ * that path, judged like a redirection (touch /etc/x is a write to /etc).
+ * Options that take a value: touch -d -t -r, mkdir -m. */
+static void h_create(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = cmd_base(&argv[0], &n);
+	bool touch = name_is(name, n, "touch");
+	const char *short_val = touch ? "dtr" : "m";
+	bool opts = true;
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (opts && wv_is(w, "--")) {
+			opts = false;
+			continue;
+		}
+		if (opts && w->n > 1 && w->s[0] == '-') {
+			if (w->s[1] == '-') {
+				/* --date X, --reference X, --mode X */
+				if (!memchr(w->s, '=', w->n) &&
+				    (wv_is(w, "--date") || wv_is(w, "--reference") ||
+				     wv_is(w, "--mode")))
+					i++;
+				continue;
+			}
+			/* a short cluster: a value option last takes the next */
+			if (strchr(short_val, w->s[w->n - 1]))
+				i++;
+			continue;
+		}
+		cx_write_target(x, w, false, touch ? "touches" : "creates");
+	}
+}
+
 /* mv, cp, install, ln: the destination is written; mv also removes the
  * sources from where they were. */
 static void h_copy(struct cx *x, struct wv *argv, size_t argc,
@@ -3744,6 +3782,7 @@ static const struct {
 	H("make", h_make),
 	H("mariadb", h_sqlclient),
 	H("mawk", h_awk),
+	H("mkdir", h_create),
 	H("mkfifo", h_fifo),
 	H("mknod", h_fifo),
 	H("mksh", h_shell),
@@ -3803,6 +3842,7 @@ static const struct {
 	H("tee", h_tee),
 	H("telnet", h_network),
 	H("test", h_subscripts),
+	H("touch", h_create),
 	H("toybox", h_busybox),
 	H("tr", h_filter),
 	H("traceroute", h_network),
