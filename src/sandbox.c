@@ -274,6 +274,7 @@ struct sbx_plan {
 	char *walk_bufs; /* one getdents buffer per level */
 	const char *walk_glob_abs[SBX_MAX_LIST + 8];
 	size_t nwalk_glob;
+	size_t nwalk_default; /* the first ones: cordon's default globs */
 	const char *walk_roots[SBX_MAX_WALK_ROOTS];
 	size_t nwalk_roots;
 
@@ -282,6 +283,8 @@ struct sbx_plan {
 	int ph_fd;
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
+	bool sock_missed; /* a runtime directory holds a writable root */
+	bool reaper; /* landlock backend: a sub-reaper runs the command */
 
 	/* resources */
 	struct sbx_cgroup cg;
@@ -475,10 +478,12 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
  * registry: the last run to finish removes it again. Returns 0 or -1. */
 static int plan_placeholder(struct sbx_plan *p, const char *path, bool is_file)
 {
-	char line[PATH_MAX + 2];
+	char line[PATH_MAX + 64];
 	size_t len = strlen(path);
+	struct stat st;
+	int n;
 
-	if (p->ph_fd < 0 || len + 1 >= sizeof(line) || strchr(path, '\n'))
+	if (p->ph_fd < 0 || len + 48 >= sizeof(line) || strchr(path, '\n'))
 		return -1;
 	if (is_file) {
 		int fd = open(path,
@@ -492,10 +497,15 @@ static int plan_placeholder(struct sbx_plan *p, const char *path, bool is_file)
 	} else if (mkdir(path, 0755) != 0) {
 		return -1;
 	}
-	memcpy(line, path, len);
-	line[len] = '\n';
+	if (lstat(path, &st) != 0)
+		n = -1;
+	else
+		n = snprintf(line, sizeof(line), "%llu %llu %s\n",
+			     (unsigned long long)st.st_dev,
+			     (unsigned long long)st.st_ino, path);
 	/* O_APPEND: one short write per line, whole even among runs. */
-	if (write(p->ph_fd, line, len + 1) != (ssize_t)(len + 1)) {
+	if (n < 0 || (size_t)n >= sizeof(line) ||
+	    write(p->ph_fd, line, (size_t)n) != (ssize_t)n) {
 		if (is_file)
 			(void)unlink(path);
 		else
@@ -749,6 +759,37 @@ static int plan_gitdir(struct sbx_plan *p, const char *gitdir,
 	return 0;
 }
 
+/* The nearest ancestor of dir with a .git (directory or "gitdir:" file),
+ * as git finds it: not across a filesystem boundary. NULL when none. */
+static char *enclosing_repo(struct sbx_plan *p, const char *dir)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	size_t len = strlen(dir);
+	dev_t dev;
+
+	if (len >= sizeof(buf) || stat(dir, &st) != 0)
+		return NULL;
+	dev = st.st_dev;
+	memcpy(buf, dir, len + 1);
+	while (len > 1) {
+		char *slash = strrchr(buf, '/');
+		char *dotgit;
+
+		if (!slash)
+			return NULL;
+		len = slash == buf ? 1 : (size_t)(slash - buf);
+		buf[len] = '\0';
+		if (stat(buf, &st) != 0 || st.st_dev != dev)
+			return NULL;
+		dotgit = plan_join(p, buf, ".git");
+		if (dotgit && lstat(dotgit, &st) == 0 &&
+		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			return plan_strdup(p, buf);
+	}
+	return NULL;
+}
+
 /* The repository whose work tree is dir: .git as a directory, or as a
  * "gitdir:" file (submodules, worktrees), which is protected too. */
 static int plan_repo(struct sbx_plan *p, const char *dir)
@@ -761,11 +802,20 @@ static int plan_repo(struct sbx_plan *p, const char *dir)
 	if (!dotgit)
 		return plan_fail(p, "repository %s: path too long", dir);
 	if (lstat(dotgit, &st) != 0) {
+		/* A workspace inside a repository: that repository's hooks
+		 * and config are protected where they are writable, and no
+		 * placeholder breaks git in the workspace. */
+		if (errno != ENOENT || strcmp(dir, p->ws) != 0)
+			return 0;
+		{
+			char *enc = enclosing_repo(p, dir);
+
+			if (enc)
+				return plan_repo(p, enc);
+		}
 		/* A workspace without a repository: no `git init` with hooks
 		 * that a later git would run (.git stays an empty file). */
-		if (errno == ENOENT && strcmp(dir, p->ws) == 0)
-			return plan_run_later(p, dotgit, RL_PLACEHOLDER);
-		return 0;
+		return plan_run_later(p, dotgit, RL_PLACEHOLDER);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		/* Pinned first: `mv .git elsewhere` would otherwise take the
@@ -853,11 +903,12 @@ static int plan_pin_chain(struct sbx_plan *p, const char *dir)
 
 /* Handles one directory entry found by the walk at path (absolute). */
 static int walk_entry(struct sbx_plan *p, const char *path, const char *name,
-		      unsigned char type, bool repos, bool *descend)
+		      unsigned char type, bool repos, bool in_skip,
+		      bool *descend)
 {
 	*descend = type == DT_DIR;
 	p->masked_last = false;
-	if (repos && strcmp(name, ".git") == 0) {
+	if (repos && !in_skip && strcmp(name, ".git") == 0) {
 		char dir[PATH_MAX];
 		size_t len = strlen(path) - 5;
 
@@ -873,7 +924,9 @@ static int walk_entry(struct sbx_plan *p, const char *path, const char *name,
 			return -1;
 		return plan_repo(p, len == 0 ? "/" : dir);
 	}
-	for (size_t i = 0; i < p->nwalk_glob; i++) {
+	/* Below a dependency directory only the user's own globs. */
+	for (size_t i = in_skip ? p->nwalk_default : 0; i < p->nwalk_glob;
+	     i++) {
 		if (glob_matchz(p->walk_glob_abs[i], path)) {
 			*descend = false;
 			p->masked_last = true;
@@ -917,7 +970,7 @@ static int walk_hardlink(struct sbx_plan *p, int dfd, const char *name,
  * per level: no stat of directories, one fstatat per regular file (for
  * the link count) in the workspace only. */
 static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
-		    int depth, bool repos)
+		    int depth, bool repos, bool in_skip)
 {
 	char *buf = p->walk_bufs + (size_t)depth * SBX_WALK_BUF;
 	int rc = 0;
@@ -965,15 +1018,21 @@ static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
 				       S_ISREG(st.st_mode) ? DT_REG :
 							     DT_UNKNOWN;
 			}
-			rc = walk_entry(p, path, name, type, repos, &descend);
+			rc = walk_entry(p, path, name, type, repos, in_skip,
+					&descend);
 			if (rc)
 				break;
-			if (type == DT_REG && repos && descend == false &&
-			    p->masked_last == false) {
+			if (type == DT_REG && repos && !in_skip &&
+			    descend == false && p->masked_last == false) {
 				rc = walk_hardlink(p, dfd, name, path);
 				continue;
 			}
-			if (descend && type == DT_DIR && !walk_skipped(name)) {
+			/* Dependency directories: entered only for the
+			 * user's --deny-read globs, never skipped silently. */
+			if (descend && type == DT_DIR &&
+			    (in_skip || !walk_skipped(name) ||
+			     p->nwalk_glob > p->nwalk_default)) {
+				bool sub_skip = in_skip || walk_skipped(name);
 				int sub;
 
 				if (depth <= 0) {
@@ -988,7 +1047,7 @@ static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
 				rc = walk_dir(p, sub, path,
 					      plen == 1 ? 1 + nl :
 							  plen + 1 + nl,
-					      depth - 1, repos);
+					      depth - 1, repos, sub_skip);
 			}
 		}
 		if (rc)
@@ -1023,8 +1082,10 @@ static int walk_root(struct sbx_plan *p, const char *root, bool repos)
 			return plan_fail(p, "out of memory");
 		}
 	}
-	return walk_dir(p, fd, path, len, SBX_WALK_MAX_DEPTH, repos) < 0 ? -1 :
-									   0;
+	return walk_dir(p, fd, path, len, SBX_WALK_MAX_DEPTH, repos, false) <
+			       0 ?
+		       -1 :
+		       0;
 }
 
 /* Turns a --deny-read entry into a mask (a path) or a glob to match during
@@ -1187,6 +1248,7 @@ static int plan_cordon_dirs(struct sbx_plan *p)
 	} dirs[] = {
 		{ "XDG_CONFIG_HOME", ".config" },
 		{ "XDG_CACHE_HOME", ".cache" },
+		{ "XDG_STATE_HOME", ".local/state" },
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -1204,6 +1266,192 @@ static int plan_cordon_dirs(struct sbx_plan *p)
 		if (plan_run_later(p, full, RL_PLACEHOLDER | RL_DIR))
 			return -1;
 	}
+	return 0;
+}
+
+/* True when a writable root lies at or below dir: a mask over dir would
+ * hide it (the masks are mounted after the binds). */
+static bool covers_writable(const struct sbx_plan *p, const char *dir)
+{
+	for (size_t i = 0; i < p->nrw; i++)
+		if (path_under(p->rw[i], dir))
+			return true;
+	return path_under(p->ws, dir);
+}
+
+/* The socket a variable names ("unix:path=P", "unix://P", "P:pid:1" or a
+ * plain path), masked when it is one. */
+static int plan_env_socket(struct sbx_plan *p, const char *name)
+{
+	const char *v = getenv(name), *s, *e;
+	char path[PATH_MAX];
+	struct stat st;
+	char *canon;
+	size_t len;
+
+	if (!v)
+		return 0;
+	s = strstr(v, "unix:path=");
+	if (s)
+		s += 10;
+	else if (strncmp(v, "unix://", 7) == 0)
+		s = v + 7;
+	else if (strncmp(v, "unix:", 5) == 0)
+		s = v + 5;
+	else
+		s = v;
+	if (s[0] != '/')
+		return 0;
+	e = s + strcspn(s, ",;:");
+	len = (size_t)(e - s);
+	if (len >= sizeof(path))
+		return 0;
+	memcpy(path, s, len);
+	path[len] = '\0';
+	canon = plan_canon(p, path);
+	if (!canon || stat(canon, &st) != 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	return plan_add_op(p, OP_MASK_FILE, OPF_OPTIONAL | OPF_FILE, canon,
+			   NULL, "agent socket mask");
+}
+
+/* Sockets of the user's session: connect(2) to a socket file is not a
+ * write, so a read-only mount does not stop it, and behind them are the
+ * session bus (systemd-run --user runs anything outside), the agents
+ * whose keys the credential masks hide, rootless docker and podman. The
+ * runtime directory ($XDG_RUNTIME_DIR, /run/user/UID; all of /run/user
+ * for root) gets the empty read-only tmpfs, and the sockets named by
+ * SSH_AUTH_SOCK and the like are masked wherever they are. */
+static int plan_host_sockets(struct sbx_plan *p)
+{
+	static const char *const vars[] = {
+		"SSH_AUTH_SOCK",	   "DBUS_SESSION_BUS_ADDRESS",
+		"DOCKER_HOST",		   "CONTAINER_HOST",
+		"GPG_AGENT_INFO",	   "PULSE_SERVER",
+	};
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	char own[64];
+	const char *dirs[3];
+	size_t nd = 0;
+
+	(void)snprintf(own, sizeof(own), "/run/user/%u", (unsigned)p->uid);
+	if (p->uid == 0)
+		dirs[nd++] = "/run/user";
+	dirs[nd++] = own;
+	if (rt && rt[0] == '/')
+		dirs[nd++] = rt;
+	for (size_t i = 0; i < nd; i++) {
+		struct stat st;
+		char *canon;
+
+		if (lstat(dirs[i], &st) != 0)
+			continue;
+		canon = plan_canon(p, dirs[i]);
+		if (!canon || stat(canon, &st) != 0 || !S_ISDIR(st.st_mode) ||
+		    strcmp(canon, "/") == 0)
+			continue;
+		if (covers_writable(p, canon) || path_under(p->home, canon)) {
+			p->sock_missed = true;
+			continue;
+		}
+		if (plan_add_op(p, OP_MASK_DIR, OPF_OPTIONAL, canon, NULL,
+				"runtime directory mask"))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (plan_env_socket(p, vars[i]))
+			return -1;
+	return 0;
+}
+
+/* Running as root, the sandbox's uid is 0 without capabilities: the owner
+ * bits still open root's own files. The well-known secrets among them are
+ * masked; the rest is said in the report. /root is masked unless it is the
+ * home (then it is the home, as readable as any); a writable root below
+ * it keeps its way in (the other entries of /root are masked one by
+ * one). */
+static int plan_root_masks(struct sbx_plan *p)
+{
+	static const char *const files[] = {
+		"/etc/shadow",	"/etc/gshadow",	   "/etc/shadow-",
+		"/etc/gshadow-", "/etc/sudoers",   "/etc/sudoers.d",
+		"/etc/ssl/private",
+	};
+	char buf[4096];
+	int dfd;
+
+	if (p->uid != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (plan_mask(p, files[i], "root-only file mask"))
+			return -1;
+	/* /etc/ssh/ssh_host_*_key (the public halves stay). */
+	dfd = open("/etc/ssh", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		for (;;) {
+			long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+
+			if (n <= 0)
+				break;
+			for (long off = 0; off < n;) {
+				struct sbx_dirent64 *de =
+					(struct sbx_dirent64 *)(void *)(buf +
+									off);
+				size_t nl = strlen(de->d_name);
+				char *path;
+
+				off += de->d_reclen;
+				if (nl < 4 ||
+				    strcmp(de->d_name + nl - 4, "_key") != 0)
+					continue;
+				path = plan_join(p, "/etc/ssh", de->d_name);
+				if (!path) {
+					close(dfd);
+					return plan_fail(p, "out of memory");
+				}
+				if (plan_mask(p, path, "root-only file mask")) {
+					close(dfd);
+					return -1;
+				}
+			}
+		}
+		close(dfd);
+	}
+	if (path_under(p->home, "/root") || path_under("/root", p->home))
+		return 0;
+	if (!covers_writable(p, "/root"))
+		return plan_mask(p, "/root", "root-only file mask");
+	dfd = open("/root", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	for (;;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct sbx_dirent64 *de =
+				(struct sbx_dirent64 *)(void *)(buf + off);
+			char *path;
+
+			off += de->d_reclen;
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			path = plan_join(p, "/root", de->d_name);
+			if (!path) {
+				close(dfd);
+				return plan_fail(p, "out of memory");
+			}
+			if (covers_writable(p, path))
+				continue;
+			if (plan_mask(p, path, "root-only file mask")) {
+				close(dfd);
+				return -1;
+			}
+		}
+	}
+	close(dfd);
 	return 0;
 }
 
@@ -1256,6 +1504,8 @@ static int plan_mounts(struct sbx_plan *p)
 				NULL, "daemon socket mask"))
 			return -1;
 	}
+	if (plan_host_sockets(p) || plan_root_masks(p))
+		return -1;
 	for (size_t i = 0; i < sizeof(cred_paths) / sizeof(cred_paths[0]);
 	     i++) {
 		char *path = plan_join(p, p->home, cred_paths[i]);
@@ -1274,6 +1524,7 @@ static int plan_mounts(struct sbx_plan *p)
 	     i++)
 		if (plan_deny_entry(p, default_deny_globs[i]))
 			return -1;
+	p->nwalk_default = p->nwalk_glob;
 	for (size_t i = 0; i < o->ndeny_read; i++)
 		if (plan_deny_entry(p, o->deny_read[i]))
 			return -1;
@@ -1596,9 +1847,19 @@ child_die(const struct sbx_plan *p, int status, int err, const char *fmt, ...)
 	(void)vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
 	va_end(ap);
 	len = strlen(buf);
-	if (err && len < sizeof(buf))
-		(void)snprintf(buf + len, sizeof(buf) - len, ": %s",
-			       strerror(err));
+	/* strerrordesc_np: no locale, no lock (strerror may take the
+	 * gettext lock, which another thread of the host may have held at
+	 * the clone). */
+	if (err && len < sizeof(buf)) {
+		const char *desc = strerrordesc_np(err);
+
+		if (desc)
+			(void)snprintf(buf + len, sizeof(buf) - len, ": %s",
+				       desc);
+		else
+			(void)snprintf(buf + len, sizeof(buf) - len,
+				       ": errno %d", err);
+	}
 	len = strlen(buf);
 	if (write(p->err_w, buf, len) < 0) {
 		/* The parent is gone; the status says enough. */
@@ -2562,7 +2823,10 @@ __attribute__((noreturn)) static void child_namespaces(struct sbx_plan *p)
 
 	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
 	child_wait_cgroup(p);
-	cmd = fork();
+	/* _Fork, not fork: no atfork handlers, no malloc arena locks. This
+	 * process is a raw clone of a host that may have other threads, and
+	 * a lock one of them held at the clone is held here for ever. */
+	cmd = _Fork();
 	if (cmd < 0)
 		child_die(p, ST_SETUP, errno, "fork the command");
 	if (cmd == 0) {
@@ -2587,9 +2851,119 @@ __attribute__((noreturn)) static void child_namespaces(struct sbx_plan *p)
 	init_reap(p, cmd);
 }
 
+/* The reaper's children, from /proc (CONFIG_PROC_CHILDREN). */
+static void reaper_path(char *out, size_t cap)
+{
+	(void)snprintf(out, cap, "/proc/%ld/task/%ld/children", (long)getpid(),
+		       (long)getpid());
+}
+
+/* Can this kernel list a process's children? (The reaper needs it.) */
+static bool reaper_available(void)
+{
+	char path[80];
+
+	reaper_path(path, sizeof(path));
+	return access(path, R_OK) == 0;
+}
+
+/* Kills every descendant: the children listed, then those re-parented to
+ * us as their parents die (we are their sub-reaper), until none is left. */
+static void reaper_kill_all(void)
+{
+	char path[80], buf[4096];
+
+	reaper_path(path, sizeof(path));
+	for (;;) {
+		ssize_t n = read_small(path, buf, sizeof(buf));
+		char *s, *save = NULL;
+
+		for (s = n > 0 ? strtok_r(buf, " \n", &save) : NULL; s;
+		     s = strtok_r(NULL, " \n", &save)) {
+			char *end;
+			long pid;
+
+			errno = 0;
+			pid = strtol(s, &end, 10);
+			if (!errno && end != s && pid > 1)
+				(void)kill((pid_t)pid, SIGKILL);
+		}
+		if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+			return;
+	}
+}
+
+/* The landlock backend's first process: a sub-reaper that forks the
+ * command and, when the command exits, when the parent asks (SIGALRM, on
+ * the time-out) or when the parent dies (the parent-death signal is
+ * SIGALRM too), kills every descendant, also those that left the process
+ * group and the session (no PID namespace and no cgroup would catch
+ * them). Signals for the command reach it through the process group. */
+__attribute__((noreturn)) static void child_reaper(struct sbx_plan *p)
+{
+	static const int sigs[] = { SIGCHLD, SIGALRM, SIGINT,  SIGTERM,
+				    SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2 };
+	sigset_t set;
+	int st = 0;
+	bool done = false;
+	pid_t cmd;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		child_die(p, ST_SETUP, errno, "sub-reaper");
+	if (prctl(PR_SET_PDEATHSIG, SIGALRM, 0, 0, 0) != 0)
+		child_die(p, ST_SETUP, errno, "parent-death signal");
+	if (getppid() != p->parent_pid)
+		_exit(ST_SETUP);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	cmd = _Fork();
+	if (cmd < 0)
+		child_die(p, ST_SETUP, errno, "fork the command");
+	if (cmd == 0) {
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		close(p->st_w);
+		child_exec(p, true);
+	}
+	close(p->err_w);
+	if (p->sync_r >= 0)
+		close(p->sync_r);
+	if (p->null_fd >= 0)
+		close(p->null_fd);
+	for (int i = 0; i < 2; i++)
+		if (p->out_w[i] >= 0)
+			close(p->out_w[i]);
+	while (!done) {
+		int sig = sigwaitinfo(&set, NULL), ws;
+		pid_t r;
+
+		if (sig == SIGALRM)
+			break;
+		if (sig != SIGCHLD)
+			continue;
+		while ((r = waitpid(-1, &ws, WNOHANG)) > 0)
+			if (r == cmd) {
+				st = ws;
+				done = true;
+			}
+	}
+	reaper_kill_all();
+	if (!done)
+		_exit(ST_TIMEOUT);
+	if (write(p->st_w, &st, sizeof(st)) != sizeof(st)) {
+		/* The parent falls back on our exit code. */
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 __attribute__((noreturn)) static void child_landlock(struct sbx_plan *p)
 {
 	close(p->err_r);
+	if (p->st_r >= 0)
+		close(p->st_r);
 	if (p->sync_w >= 0)
 		close(p->sync_w);
 	if (p->out_r[0] >= 0)
@@ -2601,6 +2975,8 @@ __attribute__((noreturn)) static void child_landlock(struct sbx_plan *p)
 	child_pdeathsig(p, false);
 	child_wait_cgroup(p);
 	child_drop_caps(p);
+	if (p->reaper)
+		child_reaper(p);
 	child_exec(p, true);
 }
 
@@ -2670,6 +3046,21 @@ rep_lost(struct sbx_report *rep, const char *fmt, ...)
 	rep->nnot_enforced++;
 }
 
+__attribute__((format(printf, 2, 3))) static void
+rep_caveat(struct sbx_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+	size_t cap = sizeof(rep->caveats) / sizeof(rep->caveats[0]);
+
+	if (rep->ncaveats >= cap)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(rep->caveats[rep->ncaveats], sizeof(rep->caveats[0]),
+			fmt, ap);
+	va_end(ap);
+	rep->ncaveats++;
+}
+
 /* Output of an argv-only run: copied up to the cap, then a note, then the
  * pipes are closed (the command sees EPIPE, as under `head -c`). */
 struct sbx_output {
@@ -2683,18 +3074,25 @@ struct sbx_output {
 static void out_put(struct sbx_output *out, int which, const char *s, size_t n)
 {
 	if (out->o->capture_out) {
-		if (out->len + n > out->cap) {
+		/* +1: the terminating NUL needs its byte too. */
+		if (out->len + n + 1 > out->cap) {
 			size_t ncap = out->cap ? out->cap : 4096;
 			char *nb;
 
 			while (ncap < out->len + n + 1 &&
 			       ncap < SBX_CAPTURE_MAX)
 				ncap *= 2;
-			if (ncap < out->len + n + 1)
+			/* Past the ceiling or out of memory: what is kept
+			 * is not the whole output, and the report says so. */
+			if (ncap < out->len + n + 1) {
+				out->truncated = true;
 				return;
+			}
 			nb = realloc(out->buf, ncap);
-			if (!nb)
+			if (!nb) {
+				out->truncated = true;
 				return;
+			}
 			out->buf = nb;
 			out->cap = ncap;
 		}
@@ -2793,10 +3191,15 @@ out:
 	p->sync_w = -1;
 }
 
-static void kill_tree(struct sbx_plan *p, pid_t pid, int pidfd)
+/* Kills the tree: PID 1 of the namespace; the landlock backend's reaper
+ * is asked to (SIGALRM) while it lives, its process group is killed
+ * once it is gone or when hard is set (it did not finish in time). */
+static void kill_tree(struct sbx_plan *p, pid_t pid, int pidfd, bool hard)
 {
 	if (p->backend == SBX_BACKEND_NAMESPACES)
 		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	else if (p->reaper && !hard)
+		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGALRM, NULL, 0);
 	else
 		(void)kill(-pid, SIGKILL);
 	cg_kill(&p->cg);
@@ -2807,7 +3210,7 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 			struct sbx_report *rep, int *wstatus, bool *got)
 {
 	const struct sbx_opts *o = p->o;
-	unsigned long long start = now_ms(), deadline = 0;
+	unsigned long long start = now_ms(), deadline = 0, hard = 0;
 	struct sbx_output out = { .o = o };
 	sigset_t fwd;
 	int sfd;
@@ -2847,6 +3250,10 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 			unsigned long long t = now_ms();
 
 			timeout = t >= deadline ? 0 : (int)(deadline - t);
+		} else if (!exited && hard) {
+			unsigned long long t = now_ms();
+
+			timeout = t >= hard ? 0 : (int)(hard - t);
 		} else if (exited) {
 			/* Leftovers holding the pipes were killed: a short
 			 * grace for the last bytes. */
@@ -2858,8 +3265,16 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 		if (r == 0) {
 			if (exited)
 				break;
+			if (rep->timed_out) {
+				/* The reaper did not finish: by force. */
+				kill_tree(p, pid, pidfd, true);
+				hard = 0;
+				continue;
+			}
 			rep->timed_out = true;
-			kill_tree(p, pid, pidfd);
+			kill_tree(p, pid, pidfd, false);
+			if (p->reaper)
+				hard = now_ms() + 2000;
 			continue;
 		}
 		for (int i = 0; i < 2; i++)
@@ -2896,7 +3311,7 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 			exited = true;
 			/* Whatever the command left behind goes with it. */
 			if (p->backend == SBX_BACKEND_LANDLOCK)
-				kill_tree(p, pid, pidfd);
+				kill_tree(p, pid, pidfd, true);
 		}
 	}
 	if (sfd >= 0)
@@ -2935,6 +3350,14 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 			rep_lost(rep, "run-later paths missing before the run "
 				      "can be created (no placeholder "
 				      "registry)");
+		if (p->sock_missed)
+			rep_lost(rep, "unix sockets: a runtime directory holds "
+				      "a writable root: its sockets stay "
+				      "reachable");
+		if (root)
+			rep_caveat(rep, "root: files readable by root stay "
+					"readable (shadow, sudoers, ssh host "
+					"keys and /root are hidden)");
 		if (p->walk_truncated)
 			rep_lost(rep,
 				 "workspace walk stopped at %d entries or "
@@ -2955,8 +3378,18 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 			      "files outside not restricted");
 		if (o->no_read_home)
 			rep_lost(rep, "mount namespace: --no-read-home");
-		rep_lost(rep, "pid namespace: the tree outlives cordon if "
-			      "cordon is killed");
+		if (!o->no_unix_sockets)
+			rep_lost(rep, "unix sockets: host socket files stay "
+				      "reachable (session bus, agents)");
+		if (root)
+			rep_caveat(rep, "root: files readable by root stay "
+					"readable");
+		if (!p->reaper)
+			rep_lost(rep, "pid namespace: the tree outlives cordon "
+				      "if cordon is killed");
+		if (!p->reaper && !p->cg.path[0])
+			rep_lost(rep, "time-out and exit: processes that leave "
+				      "the process group survive (no cgroup)");
 		rep_lost(rep, "ipc namespace: host SysV IPC and message "
 			      "queues reachable");
 		if (o->network == SBX_NET_NONE) {
@@ -2979,6 +3412,11 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 			rep_lost(rep, "landlock: abstract unix sockets and "
 				      "signals not scoped (ABI < 6)");
 	}
+	/* --memory asks for RLIMIT_AS (the issue's cap); the cgroup is a
+	 * second, tree-wide limit where one can be had. */
+	if (o->memory_mb && !p->mem_by_cgroup)
+		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
+				"whole tree (no cgroup v2 memory controller)");
 	if (!p->pids_by_cgroup && root)
 		rep_lost(rep,
 			 "pids: no writable cgroup with the pids "
@@ -3184,42 +3622,57 @@ int sbx_probe(bool fresh, char *why, size_t whycap)
 	return best;
 }
 
+/* The directory of cordon's state: $XDG_STATE_HOME/cordon, or
+ * ~/.local/state/cordon. */
+static int state_dir(const char *home, char *out, size_t cap)
+{
+	const char *v = getenv("XDG_STATE_HOME");
+	int n;
+
+	if (v && v[0] == '/')
+		n = snprintf(out, cap, "%s/cordon", v);
+	else if (home && home[0] == '/' && strcmp(home, "/") != 0)
+		n = snprintf(out, cap, "%s/.local/state/cordon", home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 /* Opens the placeholder registry and takes its shared lock: while any run
  * holds it, nobody removes a placeholder another run mounted over
- * (removing it would detach that run's mount). It is runtime state, on a
- * tmpfs where rewriting it is cheap: $XDG_RUNTIME_DIR/cordon-placeholders,
- * or /dev/shm/cordon-UID/placeholders (a directory of ours, 0700), neither
- * of which a namespaces sandbox sees or can write. */
-static int ph_open(void)
+ * (removing it would detach that run's mount). It is on disk, in cordon's
+ * state directory (0700), so that placeholders left by a run that was
+ * killed are still removed after a reboot; the namespaces backend mounts
+ * that directory read-only when it lies in a writable root, and each
+ * entry carries the placeholder's device and inode: only that very empty
+ * file or directory is ever removed. */
+static int ph_open(const struct sbx_plan *p)
 {
-	const char *rt = getenv("XDG_RUNTIME_DIR");
 	char dir[PATH_MAX], reg[PATH_MAX + 32];
 	struct stat st;
 	int fd, n;
 
-	if (rt && rt[0] == '/') {
-		n = snprintf(reg, sizeof(reg), "%s/cordon-placeholders", rt);
-	} else {
-		static const char *const bases[] = { "/dev/shm", "/tmp" };
-		size_t i;
-
-		for (i = 0; i < 2; i++) {
-			n = snprintf(dir, sizeof(dir), "%s/cordon-%u", bases[i],
-				     (unsigned)geteuid());
-			if (n < 0 || (size_t)n >= sizeof(dir))
-				return -1;
-			if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+	if (state_dir(p->home, dir, sizeof(dir)) != 0)
+		return -1;
+	if (mkdir(dir, 0700) != 0 && errno == ENOENT) {
+		/* mkdir -p, each new level private */
+		for (char *s = dir + 1; *s; s++) {
+			if (*s != '/')
 				continue;
-			/* Someone else's directory, or a symlink: not
-			 * ours. */
-			if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-			    st.st_uid == geteuid() && !(st.st_mode & 0077))
-				break;
+			*s = '\0';
+			if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+				*s = '/';
+				return -1;
+			}
+			*s = '/';
 		}
-		if (i == 2)
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 			return -1;
-		n = snprintf(reg, sizeof(reg), "%s/placeholders", dir);
 	}
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 0022))
+		return -1;
+	n = snprintf(reg, sizeof(reg), "%s/placeholders", dir);
 	if (n < 0 || (size_t)n >= sizeof(reg))
 		return -1;
 	fd = open(reg, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
@@ -3232,6 +3685,45 @@ static int ph_open(void)
 		return -1;
 	}
 	return fd;
+}
+
+/* Removes one registered placeholder "DEV INO PATH" when it is still the
+ * same empty file or directory; the parent is opened without following
+ * symlinks. */
+static void ph_remove(char *line)
+{
+	char *end, *path, *slash;
+	unsigned long long dev, ino;
+	struct stat st;
+	int dfd;
+
+	errno = 0;
+	dev = strtoull(line, &end, 10);
+	if (errno || end == line || *end != ' ')
+		return;
+	ino = strtoull(end + 1, &path, 10);
+	if (errno || path == end + 1 || *path != ' ' || path[1] != '/')
+		return;
+	path++;
+	slash = strrchr(path, '/');
+	if (!slash || slash[1] == '\0')
+		return;
+	*slash = '\0';
+	dfd = xopenat2(AT_FDCWD, slash == path ? "/" : path,
+		       O_PATH | O_DIRECTORY | O_CLOEXEC,
+		       RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	*slash = '/';
+	if (dfd < 0)
+		return;
+	if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (unsigned long long)st.st_dev == dev &&
+	    (unsigned long long)st.st_ino == ino) {
+		if (S_ISDIR(st.st_mode))
+			(void)unlinkat(dfd, slash + 1, AT_REMOVEDIR);
+		else if (S_ISREG(st.st_mode) && st.st_size == 0)
+			(void)unlinkat(dfd, slash + 1, 0);
+	}
+	close(dfd);
 }
 
 /* Removes every registered placeholder that is still empty, when no
@@ -3252,16 +3744,8 @@ static void ph_cleanup(struct sbx_plan *p)
 	if (n > 0) {
 		buf[n] = '\0';
 		for (line = strtok_r(buf, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			struct stat st;
-
-			if (line[0] != '/' || lstat(line, &st) != 0)
-				continue;
-			if (S_ISDIR(st.st_mode))
-				(void)rmdir(line); /* only when empty */
-			else if (S_ISREG(st.st_mode) && st.st_size == 0)
-				(void)unlink(line);
-		}
+		     line = strtok_r(NULL, "\n", &save))
+			ph_remove(line);
 		/* Whatever is left was filled by its owner: forget it. */
 		(void)ftruncate(p->ph_fd, 0);
 	}
@@ -3610,7 +4094,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 			goto refuse;
 	}
 	if (p.backend == SBX_BACKEND_NAMESPACES) {
-		p.ph_fd = ph_open();
+		p.ph_fd = ph_open(&p);
 		if (plan_mounts(&p))
 			goto refuse;
 	}
@@ -3619,6 +4103,8 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		unsigned long pids = o->pids ? o->pids : SBX_DEFAULT_PIDS;
 
 		plan_cgroup(&p, mem, pids);
+		p.reaper = p.backend == SBX_BACKEND_LANDLOCK &&
+			   reaper_available();
 		plan_report(&p, rep);
 	} else {
 		rep_lost(rep, "mode off: no sandbox");
@@ -3648,7 +4134,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		goto out;
 	}
 	if (open_pipe(&p.err_r, &p.err_w) != 0 ||
-	    (p.backend == SBX_BACKEND_NAMESPACES &&
+	    (p.backend != SBX_BACKEND_BEST &&
 	     open_pipe(&p.st_r, &p.st_w) != 0)) {
 		rep_refuse(rep, ST_SETUP, "pipe: %s", strerror(errno));
 		goto out;
@@ -3714,11 +4200,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		p.backend = SBX_BACKEND_LANDLOCK;
 		p.netns = false;
 		p.nops = 0;
-		if (p.st_r >= 0) {
-			close(p.st_r);
-			close(p.st_w);
-		}
-		p.st_r = p.st_w = -1;
+		p.reaper = reaper_available();
 		plan_report(&p, rep);
 		if (o->on_start)
 			o->on_start(rep, o->on_start_arg);
@@ -3802,6 +4284,9 @@ char *sbx_report_json(const struct sbx_report *rep)
 	for (size_t i = 0; arr && i < rep->nnot_enforced; i++)
 		cJSON_AddItemToArray(arr,
 				     cJSON_CreateString(rep->not_enforced[i]));
+	arr = cJSON_AddArrayToObject(j, "caveats");
+	for (size_t i = 0; arr && i < rep->ncaveats; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(rep->caveats[i]));
 	if (rep->exit_code >= 0)
 		cJSON_AddNumberToObject(j, "exitCode", rep->exit_code);
 	else

@@ -110,6 +110,11 @@ struct sbx_report {
 	const char *enforcement;   /* "full", "partial", "none" */
 	char not_enforced[16][96]; /* what was asked and not applied */
 	size_t nnot_enforced;
+	/* What holds as asked but is weaker than it sounds (RLIMIT_AS is per
+	 * process; root still reads what root can read): reported as
+	 * "caveats", without making enforcement partial. */
+	char caveats[8][128];
+	size_t ncaveats;
 	int exit_code;             /* -1 when killed by a signal */
 	int signal;                /* 0 when none */
 	bool timed_out;

@@ -16,9 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <grp.h>
 
 #include <cjson/cJSON.h>
 
@@ -95,6 +99,45 @@ static bool lost_has(const struct sbx_report *rep, const char *prefix)
 		if (strncmp(rep->not_enforced[i], prefix, strlen(prefix)) == 0)
 			return true;
 	return false;
+}
+
+static bool caveat_has(const struct sbx_report *rep, const char *prefix)
+{
+	for (size_t i = 0; i < rep->ncaveats; i++)
+		if (strncmp(rep->caveats[i], prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+/* Only lines that say what this host cannot give (root's owner bits, no
+ * v2 memory cgroup) are in notEnforced. */
+static bool only_host_lost(const struct sbx_report *rep)
+{
+	for (size_t i = 0; i < rep->nnot_enforced; i++)
+		if (strncmp(rep->not_enforced[i], "root: ", 6) != 0 &&
+		    strncmp(rep->not_enforced[i], "memory: per process", 19) !=
+			    0)
+			return false;
+	return true;
+}
+
+/* A unix socket bound at path (host side; nobody listens). */
+static bool make_socket(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	bool ok_ = false;
+
+	if (fd < 0)
+		return false;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) < sizeof(sa.sun_path)) {
+		memcpy(sa.sun_path, path, strlen(path) + 1);
+		ok_ = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	}
+	close(fd);
+	return ok_;
 }
 
 /* ---- the report JSON -------------------------------------------------- */
@@ -556,7 +599,9 @@ static void test_landlock_partial(void)
 	is_str(rep.enforcement, "partial", "landlock: enforcement partial");
 	ok(lost_has(&rep, "mount namespace: credential masks"),
 	   "landlock: credential masks reported lost");
-	ok(lost_has(&rep, "pid namespace"), "landlock: pid namespace lost");
+	ok(lost_has(&rep, "ipc namespace"), "landlock: ipc namespace lost");
+	ok(!lost_has(&rep, "pid namespace: the tree outlives"),
+	   "landlock: the sub-reaper kills the tree when cordon dies");
 	ok(lost_has(&rep, "network namespace: network none"),
 	   "landlock: network none reported as Landlock-only");
 	free(out);
@@ -625,11 +670,16 @@ static void test_namespaces(void)
 	if (!getcwd(here, sizeof(here)) || chdir(ws) != 0)
 		diag("chdir %s: %s", ws, strerror(errno));
 	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.memory_mb = 0;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "namespaces: runs");
 	if (!ok(out && strstr(out, "plain"), "namespaces: ran in the workspace"))
 		diag("output: %s", out ? out : "(none)");
 	is_str(rep.backend, "namespaces", "namespaces: backend named");
-	is_str(rep.enforcement, "full", "namespaces: enforcement full");
+	if (geteuid() != 0)
+		is_str(rep.enforcement, "full", "namespaces: enforcement full");
+	else
+		ok(only_host_lost(&rep),
+		   "namespaces: enforcement full but for root's owner bits");
 	ok(out && !strstr(out, "PRIVATE-KEY"),
 	   "namespaces: **/*.pem in the workspace is masked");
 	ok(out && strstr(out, "plain"), "namespaces: other files readable");
@@ -659,6 +709,411 @@ static void test_namespaces(void)
 	} else {
 		skip(2, "cannot plant a symlink");
 	}
+}
+
+/* The session's sockets: $XDG_RUNTIME_DIR is an empty directory inside,
+ * SSH_AUTH_SOCK's socket is masked; the landlock backend says it cannot. */
+static void test_host_sockets(bool ns)
+{
+	char rt[] = "/var/tmp/cordon-test-rt-XXXXXX";
+	char bus[64], agent[64], script[256];
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	char *t[] = { "/bin/true", NULL };
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+
+	if (!mkdtemp(rt)) {
+		skip(5, "mkdtemp in /var/tmp");
+		return;
+	}
+	snprintf(bus, sizeof(bus), "%s/bus", rt);
+	snprintf(agent, sizeof(agent), "%s.agent", rt);
+	if (!make_socket(bus) || !make_socket(agent)) {
+		skip(5, "cannot bind unix sockets in /var/tmp");
+		goto out;
+	}
+	snprintf(script, sizeof(script),
+		 "test -S %s && echo bus-reachable; "
+		 "test -S %s && echo agent-reachable; echo done",
+		 bus, agent);
+	setenv("XDG_RUNTIME_DIR", rt, 1);
+	setenv("SSH_AUTH_SOCK", agent, 1);
+	if (ns) {
+		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		is_int(run_capture(&o, argv, &rep, &out), 0,
+		       "sockets: runs");
+		ok(out && has_line(out, "done") &&
+			   !has_line(out, "bus-reachable"),
+		   "sockets: $XDG_RUNTIME_DIR's sockets are hidden (%s)",
+		   out ? out : "");
+		ok(out && has_line(out, "done") &&
+			   !has_line(out, "agent-reachable"),
+		   "sockets: SSH_AUTH_SOCK's socket is masked");
+		free(out);
+	} else {
+		skip(3, "user namespaces do not work here");
+	}
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	(void)run_capture(&o, t, &rep, &out);
+	ok(lost_has(&rep, "unix sockets: host socket files stay reachable"),
+	   "sockets: landlock reports host sockets reachable");
+	free(out);
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.no_unix_sockets = true;
+	(void)run_capture(&o, t, &rep, &out);
+	ok(!lost_has(&rep, "unix sockets:"),
+	   "sockets: not reported with --no-unix-sockets");
+	free(out);
+out:
+	unsetenv("XDG_RUNTIME_DIR");
+	unsetenv("SSH_AUTH_SOCK");
+	unlink(bus);
+	unlink(agent);
+	rmdir(rt);
+}
+
+/* Running as root: /etc/shadow is masked, and the report says that other
+ * files readable by root stay readable. */
+static void test_root(bool ns)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *argv[] = { "/bin/sh", "-c",
+			 "head -c 4 /etc/shadow | wc -c; ls -A /root | wc -l",
+			 NULL };
+	struct stat st;
+
+	if (geteuid() != 0 || stat("/etc/shadow", &st) != 0 ||
+	    st.st_size == 0) {
+		skip(4, "not root, or no /etc/shadow");
+		return;
+	}
+	if (ns) {
+		const char *home = getenv("HOME");
+		char saved[PATH_MAX];
+
+		/* /root is hidden unless it is the home. */
+		snprintf(saved, sizeof(saved), "%s", home ? home : "/");
+		setenv("HOME", ws, 1);
+		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		is_int(run_capture(&o, argv, &rep, &out), 0, "root: runs");
+		setenv("HOME", saved, 1);
+		ok(out && strncmp(out, "0\n0\n", 4) == 0,
+		   "root: /etc/shadow and /root are hidden (%s)",
+		   out ? out : "");
+		ok(caveat_has(&rep, "root: files readable by root stay readable"),
+		   "root: namespaces names the owner bits as a caveat");
+		is_str(rep.enforcement, "full",
+		       "root: which does not make enforcement partial");
+		free(out);
+	} else {
+		skip(3, "user namespaces do not work here");
+	}
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	(void)run_capture(&o, argv, &rep, &out);
+	ok(caveat_has(&rep, "root: files readable by root stay readable"),
+	   "root: landlock names the owner bits as a caveat");
+	free(out);
+}
+
+/* --memory without a cgroup v2 memory controller is per process. */
+static void test_memory_report(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *t[] = { "/bin/true", NULL };
+	char buf[256] = "";
+	FILE *f = fopen("/sys/fs/cgroup/cgroup.subtree_control", "r");
+	bool v2mem;
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	v2mem = strstr(buf, "memory") != NULL;
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.memory_mb = 0;
+	(void)run_capture(&o, t, &rep, &out);
+	ok(!caveat_has(&rep, "memory:") && !lost_has(&rep, "memory:"),
+	   "memory: nothing reported without --memory");
+	free(out);
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	(void)run_capture(&o, t, &rep, &out);
+	if (v2mem)
+		skip(1, "a cgroup v2 memory controller may be delegated here");
+	else
+		ok(caveat_has(&rep, "memory: per process (RLIMIT_AS)"),
+		   "memory: RLIMIT_AS only is reported as a caveat");
+	free(out);
+}
+
+/* The C API's capture: past its 64 MiB ceiling the output is marked
+ * truncated, not silently cut. */
+static void test_capture_ceiling(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char *argv[] = { "/bin/sh", "-c", "head -c 70000000 /dev/zero", NULL };
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.memory_mb = 0;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "capture: runs");
+	ok(rep.output_truncated, "capture: past 64 MiB is reported truncated");
+	free(out);
+}
+
+static volatile int churn_stop;
+
+static void *churn(void *arg)
+{
+	(void)arg;
+	while (!churn_stop) {
+		void *a = malloc(64), *b = malloc(4096);
+
+		free(a);
+		free(b);
+	}
+	return NULL;
+}
+
+/* sbx_run from a host with other threads busy in malloc: the sandbox's
+ * processes must not wait for a lock a host thread held at the clone.
+ * Runs in a child process bounded by alarm(). */
+static void test_threads(enum sbx_backend backend, const char *name)
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	if (pid == 0) {
+		pthread_t th[2];
+		int bad = 0;
+
+		alarm(90);
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&th[i], NULL, churn, NULL) != 0)
+				_exit(3);
+		for (int i = 0; i < 20 && !bad; i++) {
+			struct sbx_opts o;
+			struct sbx_report rep;
+			struct cordon_diag dg;
+			char *t[] = { "/bin/true", NULL };
+
+			base_opts(&o, backend);
+			o.timeout_s = 10;
+			if (sbx_run(&o, t, &rep, &dg) != CORDON_OK ||
+			    rep.status != 0)
+				bad = 1;
+		}
+		churn_stop = 1;
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		_exit(bad);
+	}
+	waitpid(pid, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "%s threads: 20 runs beside malloc-busy threads (status %d)", name,
+	   st);
+}
+
+/* The landlock backend without a cgroup (run as nobody, who has no
+ * writable one here): a descendant that left the session dies with the
+ * command's exit and with the time-out. */
+static void test_reaper(void)
+{
+	char nb[] = "/var/tmp/cordon-test-nb-XXXXXX";
+	char marker[2][64], script[2][256];
+	pid_t pids[16];
+	size_t n;
+
+	if (geteuid() != 0 || !mkdtemp(nb) || chmod(nb, 0777) != 0) {
+		skip(4, "needs root (to run as nobody) and /var/tmp");
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(marker[i], sizeof(marker[i]), "sleep 779.%ld%d",
+			 (long)getpid(), i);
+		snprintf(script[i], sizeof(script[i]),
+			 "setsid sh -c '%s' </dev/null >/dev/null 2>&1 & "
+			 "sleep %s",
+			 marker[i], i ? "100" : "0.5");
+	}
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		int st = 0;
+
+		if (pid == 0) {
+			struct sbx_opts o;
+			struct sbx_report rep;
+			struct cordon_diag dg;
+			char *argv[] = { "/bin/sh", "-c", script[i], NULL };
+
+			if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
+			    setuid(65534) != 0 || chdir(nb) != 0)
+				_exit(3);
+			setenv("HOME", nb, 1);
+			base_opts(&o, SBX_BACKEND_LANDLOCK);
+			o.workspace = nb;
+			o.timeout_s = i ? 1 : 30;
+			if (sbx_run(&o, argv, &rep, &dg) != CORDON_OK)
+				_exit(4);
+			_exit(rep.status == (i ? 124 : 0) ? 0 : 5);
+		}
+		waitpid(pid, &st, 0);
+		is_intf(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0,
+			"reaper %s: runs as nobody, status as expected",
+			i ? "time-out" : "exit");
+		n = find_marked(marker[i], pids, 16);
+		ok(n == 0 || all_gone(pids, n),
+		   "reaper %s: the setsid'd descendant is gone (%zu found)",
+		   i ? "time-out" : "exit", n);
+		if (n)
+			for (size_t k = 0; k < n; k++)
+				kill(pids[k], SIGKILL);
+	}
+	rmdir(nb);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* --deny-read globs of the user reach into node_modules and .venv; the
+ * default ones still skip them. */
+static void test_deny_skipped_dirs(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char path[PATH_MAX + 64];
+	const char *deny[] = { "**/*.pem", ".env" };
+	char *argv[] = { "/bin/sh", "-c",
+			 "cat node_modules/pkg/id.pem .venv/.env; echo end",
+			 NULL };
+	char here[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/node_modules", ws);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/node_modules/pkg", ws);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/node_modules/pkg/id.pem", ws);
+	write_file(path, "NM-SECRET");
+	snprintf(path, sizeof(path), "%s/.venv", ws);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/.venv/.env", ws);
+	write_file(path, "VENV-SECRET");
+	if (!getcwd(here, sizeof(here)) || chdir(ws) != 0)
+		diag("chdir %s: %s", ws, strerror(errno));
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.deny_read = deny;
+	o.ndeny_read = 2;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "deny-read: runs");
+	ok(out && has_line(out, "end") && !strstr(out, "NM-SECRET") &&
+		   !strstr(out, "VENV-SECRET") && !strstr(out, "No such"),
+	   "deny-read: user globs apply below node_modules and .venv (%s)",
+	   out ? out : "");
+	free(out);
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	is_int(run_capture(&o, argv, &rep, &out), 0, "deny-read: runs");
+	if (!ok(out && strstr(out, "NM-SECRET"),
+		"deny-read: the default globs still skip node_modules"))
+		diag("output: %s", out ? out : "(none)");
+	free(out);
+	if (chdir(here) != 0)
+		diag("chdir back: %s", strerror(errno));
+}
+
+/* A workspace inside a repository: no .git placeholder (git works there,
+ * inside and outside); the registry is on disk with (dev, ino) per entry,
+ * and a forged entry does not remove a file that is not its placeholder. */
+static void test_placeholders(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char encl[PATH_MAX + 16], sub[PATH_MAX + 32], path[PATH_MAX + 64];
+	char reg[PATH_MAX + 64], victim[PATH_MAX + 16];
+	char state[] = "/var/tmp/cordon-test-state-XXXXXX";
+	char check[PATH_MAX + 96];
+	char *argv[] = { "/bin/sh", "-c", check, NULL };
+	char script[PATH_MAX + 128];
+	char *cat[] = { "/bin/sh", "-c", script, NULL };
+	struct stat st;
+	FILE *f;
+
+	snprintf(encl, sizeof(encl), "%s/encl", ws);
+	mkdir(encl, 0755);
+	snprintf(path, sizeof(path), "%s/.git", encl);
+	mkdir(path, 0755);
+	snprintf(sub, sizeof(sub), "%s/src", encl);
+	mkdir(sub, 0755);
+	snprintf(check, sizeof(check),
+		 "test -e '%s/.git' && echo has-git || echo no-git", sub);
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.workspace = sub;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "enclosing repo: runs");
+	ok(out && has_line(out, "no-git"),
+	   "enclosing repo: no .git placeholder in the workspace (%s)",
+	   out ? out : "");
+	free(out);
+
+	/* A workspace without a repository gets one, listed on disk (in
+	 * /var/tmp here: the host's /tmp is not the sandbox's). */
+	if (!mkdtemp(state)) {
+		skip(4, "mkdtemp in /var/tmp");
+		return;
+	}
+	setenv("XDG_STATE_HOME", state, 1);
+	snprintf(reg, sizeof(reg), "%s/cordon/placeholders", state);
+	snprintf(script, sizeof(script), "cat '%s' 2>&1", reg);
+	snprintf(path, sizeof(path), "%s/plainws", ws);
+	mkdir(path, 0755);
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.workspace = path;
+	is_int(run_capture(&o, cat, &rep, &out), 0, "registry: runs");
+	snprintf(path, sizeof(path), "%s/plainws/.git", ws);
+	ok(out && strstr(out, path) && out[0] >= '0' && out[0] <= '9',
+	   "registry: on disk in $XDG_STATE_HOME, with dev and ino (%s)",
+	   out ? out : "");
+	free(out);
+	ok(lstat(path, &st) != 0, "registry: the placeholder is gone after");
+
+	/* Forged entries: old format, and a wrong inode. */
+	snprintf(victim, sizeof(victim), "%s/victim", ws);
+	write_file(victim, "");
+	f = fopen(reg, "a");
+	if (f && stat(victim, &st) == 0) {
+		fprintf(f, "%s\n%llu %llu %s\n", victim,
+			(unsigned long long)st.st_dev,
+			(unsigned long long)st.st_ino + 1, victim);
+	}
+	if (f)
+		fclose(f);
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	{
+		char *t[] = { "/bin/true", NULL };
+
+		(void)run_capture(&o, t, &rep, &out);
+	}
+	free(out);
+	ok(lstat(victim, &st) == 0,
+	   "registry: a forged entry does not remove an empty file");
+	unlink(victim);
+	unlink(reg);
+	snprintf(reg, sizeof(reg), "%s/cordon", state);
+	rmdir(reg);
+	rmdir(state);
+	setenv("XDG_STATE_HOME", cache, 1);
 }
 
 /* argv-only: the output cap truncates with a note. */
@@ -715,6 +1170,7 @@ int main(void)
 	memcpy(ws, wst, sizeof(wst));
 	memcpy(cache, cat, sizeof(cat));
 	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("XDG_STATE_HOME", cache, 1);
 
 	test_report_json();
 	test_validation();
@@ -739,12 +1195,22 @@ int main(void)
 	test_timeout_tree(SBX_BACKEND_LANDLOCK, "landlock");
 	test_landlock_partial();
 	test_output_cap();
+	test_memory_report();
+	test_capture_ceiling();
+	test_host_sockets(ns);
+	test_root(ns);
+	test_threads(SBX_BACKEND_LANDLOCK, "landlock");
+	test_reaper();
+	if (ns)
+		test_threads(SBX_BACKEND_NAMESPACES, "namespaces");
 	if (ns) {
 		test_env(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_statuses(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_timeout_tree(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_parent_death();
 		test_namespaces();
+		test_deny_skipped_dirs();
+		test_placeholders();
 	} else {
 		skip(1, "user namespaces do not work here");
 	}
