@@ -1,0 +1,131 @@
+/* Fuzz target: load arbitrary lines as allow-list ("+" first) and deny-list
+ * ("-" first) entries and decide the last line as a host, with a port from
+ * the first byte. A failed load adds nothing and says why; normalising a
+ * host is idempotent; an allowed request names an allow-list entry and no
+ * deny-list entry matches it; every description is printable ASCII; a
+ * Punycode string that decodes encodes back to a string that decodes to
+ * the same code points. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "hostlist.h"
+
+#include "banned.h"
+
+static void check_punycode(const char *s, size_t len)
+{
+	uint32_t cps[128], again[128];
+	size_t n, m;
+	char out[1024];
+
+	if (!hl_punycode_decode(s, len, cps, 128, &n))
+		return;
+	if (!hl_punycode_encode(cps, n, out, sizeof(out)))
+		return;
+	if (!hl_punycode_decode(out, strlen(out), again, 128, &m) || m != n ||
+	    memcmp(cps, again, n * sizeof(*cps)) != 0)
+		abort();
+}
+
+static void check_normalise(const char *s, size_t len)
+{
+	char out[HL_MAX_NAME + 1], twice[HL_MAX_NAME + 1];
+	struct na_addr a, b;
+	const char *why;
+	enum na_host k = hl_normalize_host(s, len, out, &a, &why);
+
+	if (k == NA_HOST_INVALID) {
+		if (!why || out[0] != '\0')
+			abort();
+		return;
+	}
+	if (hl_normalize_host(out, strlen(out), twice, &b, &why) != k ||
+	    strcmp(out, twice) != 0)
+		abort();
+	if (k == NA_HOST_IP && !na_equal(&a, &b))
+		abort();
+	for (size_t i = 0; out[i]; i++)
+		if ((unsigned char)out[i] < 0x21 ||
+		    (unsigned char)out[i] > 0x7e)
+			abort();
+}
+
+static void check_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hl_policy *p;
+	struct cordon_diag diag;
+	struct hl_decision d;
+	const char *lines[2][32];
+	size_t n[2] = { 0, 0 };
+	char *copy, *s, *last;
+	unsigned port;
+	char buf[512];
+
+	if (size < 1 || size > 8192)
+		return 0;
+	port = data[0] < 200 ? data[0] == 0 ? 443 : data[0] : 80;
+	copy = malloc(size);
+	p = hl_policy_new();
+	if (!copy || !p)
+		abort();
+	memcpy(copy, data + 1, size - 1);
+	copy[size - 1] = '\0';
+	s = copy;
+	last = s;
+	for (;;) {
+		char *nl = strchr(s, '\n');
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		if ((s[0] == '+' || s[0] == '-') && n[s[0] == '-'] < 32)
+			lines[s[0] == '-'][n[s[0] == '-']++] = s + 1;
+		s = nl + 1;
+		last = s;
+	}
+	for (int l = 0; l < 2; l++) {
+		enum cordon_err rc = hl_policy_add(p, (enum hl_list)l, lines[l],
+						   n[l], &diag);
+
+		if (rc != CORDON_OK &&
+		    (hl_policy_count(p, (enum hl_list)l) != 0 ||
+		     diag.message[0] == '\0'))
+			abort();
+		if (rc == CORDON_OK) {
+			check_ascii(diag.message);
+			for (size_t i = 0; i < n[l]; i++)
+				check_normalise(lines[l][i],
+						strlen(lines[l][i]));
+		}
+	}
+	hl_decide(p, last, strlen(last), port, &d);
+	check_ascii(hl_describe(&d, buf, sizeof(buf)));
+	if (d.allowed) {
+		struct hl_decision again;
+		size_t hl = strlen(d.host);
+
+		if (d.reason != HL_ALLOW_ENTRY ||
+		    d.index >= hl_policy_count(p, HL_ALLOW))
+			abort();
+		/* The normalised host decides the same. */
+		hl_decide(p, d.host, hl, port, &again);
+		if (!again.allowed || again.index != d.index)
+			abort();
+	} else if (d.reason == HL_ALLOW_ENTRY) {
+		abort();
+	}
+	check_normalise(last, strlen(last));
+	check_punycode(last, strlen(last));
+	hl_policy_free(p);
+	free(copy);
+	return 0;
+}
