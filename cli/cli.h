@@ -20,6 +20,8 @@ int cli_classify(int argc, char **argv);
 void cli_classify_usage(FILE *out);
 int cli_demo(int argc, char **argv);
 void cli_demo_usage(FILE *out);
+int cli_fetch(int argc, char **argv);
+void cli_fetch_usage(FILE *out);
 int cli_run(int argc, char **argv);
 void cli_run_usage(FILE *out);
 int cli_sandbox(int argc, char **argv);

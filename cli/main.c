@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	  cli_config, cli_config_usage },
 	{ "demo", "classify a handful of example commands", cli_demo,
 	  cli_demo_usage },
+	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
+	  cli_fetch, cli_fetch_usage },
 	{ "run", "run a command in the sandbox (namespaces, Landlock, seccomp)",
 	  cli_run, cli_run_usage },
 	{ "sandbox", "print the sandbox profile (--format seatbelt)",
