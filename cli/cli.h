@@ -24,6 +24,8 @@ int cli_fetch(int argc, char **argv);
 void cli_fetch_usage(FILE *out);
 int cli_run(int argc, char **argv);
 void cli_run_usage(FILE *out);
+int cli_proxy(int argc, char **argv);
+void cli_proxy_usage(FILE *out);
 int cli_sandbox(int argc, char **argv);
 void cli_sandbox_usage(FILE *out);
 int cli_config(int argc, char **argv);

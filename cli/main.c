@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  cli_demo_usage },
 	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
 	  cli_fetch, cli_fetch_usage },
+	{ "proxy", "serve the allow-listing egress proxy (HTTP, SOCKS5)",
+	  cli_proxy, cli_proxy_usage },
 	{ "run", "run a command in the sandbox (namespaces, Landlock, seccomp)",
 	  cli_run, cli_run_usage },
 	{ "sandbox", "print the sandbox profile (--format seatbelt)",

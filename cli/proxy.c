@@ -1,0 +1,274 @@
+/* cordon proxy — run the egress proxy in the foreground until SIGINT or
+ * SIGTERM. Decisions are printed on stderr with --verbose.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cordon.h"
+#include "proxy.h"
+
+#include "banned.h"
+
+#define LIST_MAX 10000
+
+void cli_proxy_usage(FILE *out)
+{
+	fputs("usage: cordon proxy --listen ADDR:PORT [OPTIONS]\n"
+	      "\n"
+	      "Serves an allow-listing egress proxy: HTTP CONNECT, plain-HTTP\n"
+	      "forward requests and SOCKS5 CONNECT on one port. A permitted\n"
+	      "name is resolved once; addresses in denied classes (loopback,\n"
+	      "private, link-local, metadata, this host's own ...) are refused\n"
+	      "unless the allow-list names the IP literal. Without --allow-host\n"
+	      "everything is denied.\n"
+	      "\n"
+	      "options:\n"
+	      "  --listen ADDR:PORT    where to listen ([V6]:PORT; port 0 picks\n"
+	      "                        one and prints it on stderr)\n"
+	      "  --allow-host H        allow H: host (ports 80, 443), host:port,\n"
+	      "                        *.domain, IP literal, [v6]:port\n"
+	      "  --deny-host H         deny H (wins over --allow-host)\n"
+	      "  --deny-range CIDR     also refuse addresses in CIDR\n"
+	      "  --resolve HOST:ADDR   HOST resolves to ADDR (no lookup; repeat\n"
+	      "                        for more addresses)\n"
+	      "  --max-conns N         connections at once (default 10000;\n"
+	      "                        beyond: 503)\n"
+	      "  --idle-timeout S      close a quiet tunnel after S seconds\n"
+	      "                        (default 300)\n"
+	      "  --handshake-timeout S close a client whose request is not\n"
+	      "                        served within S seconds (default 10)\n"
+	      "  -v, --verbose         print every decision on stderr\n"
+	      "  -h, --help            show this help\n"
+	      "\n"
+	      "exit status: 0 after SIGINT or SIGTERM, 1 on an I/O error, 2 on\n"
+	      "a usage or configuration error.\n",
+	      out);
+}
+
+static struct px *running;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (running)
+		px_stop(running);
+}
+
+static void print_decision(void *ctx, const struct px_decision *d)
+{
+	(void)ctx;
+	fprintf(stderr, "cordon proxy: %s %s %s:%u%s%s: %s\n",
+		d->allowed ? "allow" : "deny", d->proto, d->host, d->port,
+		d->addr[0] ? " via " : "", d->addr, d->rule);
+}
+
+struct list {
+	const char **v;
+	size_t n;
+};
+
+static int list_add(struct list *l, const char *s, const char *what)
+{
+	const char **nv;
+
+	if (l->n >= LIST_MAX) {
+		fprintf(stderr, "cordon proxy: more than %d %s\n", LIST_MAX,
+			what);
+		return CLI_EXIT_USAGE;
+	}
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv) {
+		fputs("cordon proxy: out of memory\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	l->v = nv;
+	l->v[l->n++] = s;
+	return 0;
+}
+
+/* A whole number in [min, max]; -1 when it is not one. */
+static long parse_num(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+int cli_proxy(int argc, char **argv)
+{
+	enum {
+		O_LISTEN = 256,
+		O_ALLOW,
+		O_DENY,
+		O_RANGE,
+		O_RESOLVE,
+		O_MAXCONNS,
+		O_IDLE,
+		O_HANDSHAKE,
+	};
+	static const struct option longopts[] = {
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "allow-host", required_argument, NULL, O_ALLOW },
+		{ "deny-host", required_argument, NULL, O_DENY },
+		{ "deny-range", required_argument, NULL, O_RANGE },
+		{ "resolve", required_argument, NULL, O_RESOLVE },
+		{ "max-conns", required_argument, NULL, O_MAXCONNS },
+		{ "idle-timeout", required_argument, NULL, O_IDLE },
+		{ "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list allow = { 0 }, deny = { 0 }, ranges = { 0 },
+		    resolve = { 0 };
+	struct px_options o;
+	struct cordon_diag diag;
+	struct px *p = NULL;
+	struct sigaction sa;
+	const char *listen = NULL;
+	char addr[80];
+	int opt, rc = CLI_EXIT_OK;
+	long v;
+
+	px_options_default(&o);
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case O_LISTEN:
+			listen = optarg;
+			break;
+		case O_ALLOW:
+			rc = list_add(&allow, optarg, "--allow-host");
+			break;
+		case O_DENY:
+			rc = list_add(&deny, optarg, "--deny-host");
+			break;
+		case O_RANGE:
+			rc = list_add(&ranges, optarg, "--deny-range");
+			break;
+		case O_RESOLVE:
+			rc = list_add(&resolve, optarg, "--resolve");
+			break;
+		case O_MAXCONNS:
+			v = parse_num(optarg, 1, PX_CONNS_CEILING);
+			if (v < 0) {
+				fprintf(stderr,
+					"cordon proxy: --max-conns wants 1 to "
+					"%d\n",
+					PX_CONNS_CEILING);
+				rc = CLI_EXIT_USAGE;
+			}
+			o.max_conns = (size_t)v;
+			break;
+		case O_IDLE:
+		case O_HANDSHAKE:
+			v = parse_num(optarg, 1, 86400);
+			if (v < 0) {
+				fprintf(stderr,
+					"cordon proxy: %s wants seconds, 1 to "
+					"86400\n",
+					opt == O_IDLE ? "--idle-timeout" :
+							"--handshake-timeout");
+				rc = CLI_EXIT_USAGE;
+			} else if (opt == O_IDLE) {
+				o.idle_timeout_ms = (unsigned)v * 1000;
+			} else {
+				o.handshake_timeout_ms = (unsigned)v * 1000;
+			}
+			break;
+		case 'v':
+			o.on_decision = print_decision;
+			break;
+		case 'h':
+			cli_proxy_usage(stdout);
+			goto out;
+		default:
+			fprintf(stderr, "cordon proxy: bad option '%s'\n",
+				argv[optind - 1]);
+			cli_proxy_usage(stderr);
+			rc = CLI_EXIT_USAGE;
+			break;
+		}
+		if (rc != CLI_EXIT_OK)
+			goto out;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cordon proxy: unexpected argument '%s'\n",
+			argv[optind]);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!listen) {
+		fputs("cordon proxy: --listen ADDR:PORT is required\n", stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	o.listen = listen;
+	o.allow = allow.v;
+	o.nallow = allow.n;
+	o.deny = deny.v;
+	o.ndeny = deny.n;
+	o.deny_ranges = ranges.v;
+	o.ndeny_ranges = ranges.n;
+	o.resolve = resolve.v;
+	o.nresolve = resolve.n;
+	memset(&diag, 0, sizeof(diag));
+	switch (px_new(&o, &p, &diag)) {
+	case CORDON_OK:
+		break;
+	case CORDON_E_IO:
+	case CORDON_E_NOMEM:
+		fprintf(stderr, "cordon proxy: %s\n",
+			diag.message[0] ? diag.message : "out of memory");
+		rc = CLI_EXIT_FAILURE;
+		goto out;
+	default:
+		fprintf(stderr, "cordon proxy: %s\n", diag.message);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (allow.n == 0)
+		fputs("cordon proxy: no --allow-host: every request is "
+		      "denied\n",
+		      stderr);
+	px_local_addr(p, addr, sizeof(addr));
+	{
+		size_t ll = strlen(listen);
+
+		if (ll >= 2 && strcmp(listen + ll - 2, ":0") == 0)
+			fprintf(stderr, "cordon proxy: listening on %s\n",
+				addr);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	running = p;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	if (px_run(p) != CORDON_OK) {
+		fprintf(stderr, "cordon proxy: event loop: %s\n",
+			strerror(errno));
+		rc = CLI_EXIT_FAILURE;
+	}
+	running = NULL;
+out:
+	px_free(p);
+	free(allow.v);
+	free(deny.v);
+	free(ranges.v);
+	free(resolve.v);
+	return rc;
+}

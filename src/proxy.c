@@ -1,0 +1,1788 @@
+/* proxy — the egress proxy's event loop (see proxy.h). */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hostlist.h"
+#include "httpreq.h"
+#include "netaddr.h"
+#include "proxy.h"
+#include "socks5.h"
+
+#include "banned.h"
+
+#define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
+#define MAX_ADDRS 16 /* addresses kept from one lookup */
+#define EVENTS_PER_WAIT 256
+#define SPLICE_CHUNK (1024 * 1024) /* one splice; also the pipe size asked */
+#define HEAD_READ 4096 /* one read of a head: little early data kept */
+
+enum ep_kind {
+	EP_LISTEN,
+	EP_STOP,
+	EP_RESOLVED,
+	EP_CLIENT,
+	EP_UPSTREAM,
+};
+
+struct conn;
+
+/* What epoll hands back: a fixed object per fd. */
+struct ep {
+	enum ep_kind kind;
+	struct conn *c;
+	int fd;
+	uint32_t mask; /* the events registered now */
+};
+
+enum conn_state {
+	ST_HEAD, /* reading the client's head */
+	ST_RESOLVING, /* a worker is looking the name up */
+	ST_CONNECTING, /* nonblocking connect in flight */
+	ST_RELAY, /* bytes both ways */
+	ST_CLOSING, /* flushing a final answer to the client */
+	ST_DRAIN, /* answer sent: reading what the client still sends */
+};
+
+enum conn_proto {
+	P_UNKNOWN,
+	P_HTTP,
+	P_SOCKS,
+};
+
+/* Bytes read from one side and not yet written to the other: in a heap
+ * buffer, or (for bulk transfers) in a pipe the kernel splices through
+ * without copying them into the proxy. */
+struct pending {
+	char *data;
+	size_t off, len;
+	int pipe[2]; /* -1: none yet */
+	size_t piped; /* bytes in the pipe */
+};
+
+/* Parser state, dropped once the relay starts. */
+struct handshake {
+	struct hr_req req;
+	struct s5_conn s5;
+	struct hr_host host; /* the target as parsed */
+	char *origin; /* plain HTTP: the head for the upstream */
+	size_t origin_len;
+};
+
+struct job;
+
+struct conn {
+	struct px *px;
+	struct ep cl, up;
+	enum conn_state state;
+	enum conn_proto proto;
+	bool http_forward; /* plain HTTP: not a tunnel */
+	bool cl_eof, up_eof; /* read side reached EOF */
+	bool cl_shut, up_shut; /* SHUT_WR sent */
+	bool dead;
+	struct handshake *hs;
+	struct job *job;
+	struct pending to_up, to_cl;
+	uint64_t body_left; /* plain HTTP: request body bytes to forward */
+	struct na_addr addrs[MAX_ADDRS];
+	size_t naddrs, next_addr;
+	char host[HR_HOST_MAX + 2]; /* as judged, for answers and the audit */
+	unsigned port;
+	int64_t deadline;
+	struct conn *tprev, *tnext; /* the time-out list it is on */
+	struct conn *dnext; /* the dead list */
+	int tlist; /* -1, 0 handshake, 1 idle */
+};
+
+/* One lookup. The conn may go away first: then owner is NULL and the
+ * main thread frees the job when it comes back. */
+struct job {
+	struct job *next;
+	struct conn *owner;
+	char name[HR_HOST_MAX + 2];
+	int err; /* EAI_* or 0 */
+	struct na_addr addrs[MAX_ADDRS];
+	size_t naddrs;
+};
+
+struct override {
+	char host[HL_MAX_NAME + 1];
+	struct na_addr addr;
+};
+
+struct tlist {
+	struct conn *head, *tail;
+};
+
+struct px {
+	struct px_options opt;
+	struct hl_policy *policy;
+	struct na_guard *guard;
+	struct override *ovr;
+	size_t novr;
+	int epfd;
+	struct ep lst, stop, resolved;
+	bool accept_paused;
+	bool stopping;
+	size_t nconns;
+	struct tlist tl[2];
+	struct conn *dead;
+	char *scratch;
+	/* resolver */
+	pthread_t threads[PX_RESOLVER_THREADS];
+	size_t nthreads;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct job *todo, *todo_tail, *done;
+	bool quit;
+	struct sockaddr_storage local;
+	socklen_t local_len;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void diag_set(struct cordon_diag *d, enum cordon_err code, int err,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void diag_set(struct cordon_diag *d, enum cordon_err code, int err,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	memset(d, 0, sizeof(*d));
+	d->code = code;
+	d->sys_errno = err;
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof(d->message), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- addresses --------------------------------------------------------- */
+
+static socklen_t to_sockaddr(const struct na_addr *a, unsigned port,
+			     struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (a->family == NA_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)port);
+		memcpy(&s4->sin_addr, a->b, 4);
+		return sizeof(*s4);
+	}
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	s6->sin6_family = AF_INET6;
+	s6->sin6_port = htons((uint16_t)port);
+	memcpy(&s6->sin6_addr, a->b, 16);
+	return sizeof(*s6);
+}
+
+static bool from_sockaddr(const struct sockaddr *sa, struct na_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (sa->sa_family == AF_INET) {
+		a->family = NA_INET;
+		memcpy(a->b, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		return true;
+	}
+	if (sa->sa_family == AF_INET6) {
+		a->family = NA_INET6;
+		memcpy(a->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+		return true;
+	}
+	return false;
+}
+
+/* Reads this host's interface addresses into the guard. */
+static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
+{
+	struct ifaddrs *ifa, *i;
+	struct na_addr *v;
+	size_t n = 0, cap = 0;
+	enum cordon_err e;
+
+	if (getifaddrs(&ifa) != 0) {
+		diag_set(diag, CORDON_E_IO, errno,
+			 "getifaddrs: cannot list this host's addresses");
+		return CORDON_E_IO;
+	}
+	for (i = ifa; i; i = i->ifa_next)
+		cap++;
+	if (cap > NA_MAX_OWN)
+		cap = NA_MAX_OWN;
+	v = calloc(cap ? cap : 1, sizeof(*v));
+	if (!v) {
+		freeifaddrs(ifa);
+		return CORDON_E_NOMEM;
+	}
+	for (i = ifa; i && n < cap; i = i->ifa_next)
+		if (i->ifa_addr && from_sockaddr(i->ifa_addr, &v[n]))
+			n++;
+	freeifaddrs(ifa);
+	e = na_guard_set_own(p->guard, v, n, diag);
+	free(v);
+	return e;
+}
+
+/* Parses the --resolve overrides "host:addr". */
+static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
+{
+	const struct px_options *o = &p->opt;
+
+	if (o->nresolve > PX_MAX_RESOLVE) {
+		diag_set(diag, CORDON_E_LIMIT, 0,
+			 "more than %s resolve overrides", "1024");
+		return CORDON_E_LIMIT;
+	}
+	if (o->nresolve == 0)
+		return CORDON_OK;
+	p->ovr = calloc(o->nresolve, sizeof(*p->ovr));
+	if (!p->ovr)
+		return CORDON_E_NOMEM;
+	for (size_t i = 0; i < o->nresolve; i++) {
+		const char *s = o->resolve[i], *colon = strchr(s, ':');
+		struct na_addr dummy;
+		const char *why = NULL;
+		struct override *v = &p->ovr[i];
+
+		if (!colon ||
+		    hl_normalize_host(s, (size_t)(colon - s), v->host, &dummy,
+				      &why) != NA_HOST_NAME ||
+		    !na_parse_strict(colon + 1, strlen(colon + 1), &v->addr)) {
+			diag_set(diag, CORDON_E_CONFIG, 0,
+				 "resolve override \"%s\": want NAME:ADDRESS "
+				 "(a canonical IPv4 or IPv6 address)",
+				 s);
+			return CORDON_E_CONFIG;
+		}
+	}
+	p->novr = o->nresolve;
+	return CORDON_OK;
+}
+
+/* ---- the resolver ------------------------------------------------------ */
+
+static void *resolver_main(void *arg)
+{
+	struct px *p = arg;
+
+	for (;;) {
+		struct job *j;
+		struct addrinfo hints, *res = NULL, *ai;
+
+		pthread_mutex_lock(&p->mu);
+		while (!p->todo && !p->quit)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->quit) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		j = p->todo;
+		p->todo = j->next;
+		if (!p->todo)
+			p->todo_tail = NULL;
+		pthread_mutex_unlock(&p->mu);
+
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		j->err = getaddrinfo(j->name, NULL, &hints, &res);
+		for (ai = res; ai && j->naddrs < MAX_ADDRS; ai = ai->ai_next)
+			if (from_sockaddr(ai->ai_addr, &j->addrs[j->naddrs]))
+				j->naddrs++;
+		if (res)
+			freeaddrinfo(res);
+
+		uint64_t one = 1;
+
+		pthread_mutex_lock(&p->mu);
+		j->next = p->done;
+		p->done = j;
+		pthread_mutex_unlock(&p->mu);
+		if (write(p->resolved.fd, &one, sizeof(one)) < 0) {
+			/* The counter cannot overflow in practice; the loop
+			 * also drains done jobs on every wake-up. */
+		}
+	}
+}
+
+static enum cordon_err start_resolvers(struct px *p, struct cordon_diag *diag)
+{
+	for (size_t i = 0; i < PX_RESOLVER_THREADS; i++) {
+		int e = pthread_create(&p->threads[i], NULL, resolver_main, p);
+
+		if (e != 0) {
+			diag_set(diag, CORDON_E_IO, e,
+				 "cannot start a resolver thread");
+			return CORDON_E_IO;
+		}
+		p->nthreads++;
+	}
+	return CORDON_OK;
+}
+
+/* ---- the loop's bookkeeping -------------------------------------------- */
+
+static int ep_set(struct px *p, struct ep *e, uint32_t mask)
+{
+	struct epoll_event ev;
+	int op;
+
+	if (e->fd < 0 || e->mask == mask)
+		return 0;
+	ev.events = mask;
+	ev.data.ptr = e;
+	op = e->mask == UINT32_MAX ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+	if (epoll_ctl(p->epfd, op, e->fd, &ev) != 0)
+		return -1;
+	e->mask = mask;
+	return 0;
+}
+
+static void tl_remove(struct px *p, struct conn *c)
+{
+	struct tlist *l;
+
+	if (c->tlist < 0)
+		return;
+	l = &p->tl[c->tlist];
+	if (c->tprev)
+		c->tprev->tnext = c->tnext;
+	else
+		l->head = c->tnext;
+	if (c->tnext)
+		c->tnext->tprev = c->tprev;
+	else
+		l->tail = c->tprev;
+	c->tprev = c->tnext = NULL;
+	c->tlist = -1;
+}
+
+/* Puts c at the tail of list which with a deadline ms from now: every
+ * conn on one list has the same time-out, so the list stays sorted. */
+static void tl_arm(struct px *p, struct conn *c, int which, unsigned ms)
+{
+	struct tlist *l = &p->tl[which];
+
+	tl_remove(p, c);
+	c->deadline = now_ms() + ms;
+	c->tlist = which;
+	c->tprev = l->tail;
+	c->tnext = NULL;
+	if (l->tail)
+		l->tail->tnext = c;
+	else
+		l->head = c;
+	l->tail = c;
+}
+
+static void pending_free(struct pending *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->off = b->len = 0;
+}
+
+static void handshake_free(struct handshake *hs)
+{
+	if (!hs)
+		return;
+	hr_req_free(&hs->req);
+	free(hs->origin);
+	free(hs);
+}
+
+static void pipe_close(struct pending *b);
+
+/* Closes c now and frees it after the current batch of events, which may
+ * still name it. */
+static void conn_close(struct conn *c)
+{
+	struct px *p = c->px;
+
+	if (c->dead)
+		return;
+	c->dead = true;
+	tl_remove(p, c);
+	if (c->cl.fd >= 0)
+		close(c->cl.fd);
+	if (c->up.fd >= 0)
+		close(c->up.fd);
+	c->cl.fd = c->up.fd = -1;
+	if (c->job)
+		c->job->owner = NULL;
+	c->job = NULL;
+	handshake_free(c->hs);
+	c->hs = NULL;
+	pending_free(&c->to_up);
+	pending_free(&c->to_cl);
+	pipe_close(&c->to_up);
+	pipe_close(&c->to_cl);
+	c->dnext = p->dead;
+	p->dead = c;
+	p->nconns--;
+	if (p->accept_paused && !p->stopping) {
+		p->accept_paused = false;
+		ep_set(p, &p->lst, EPOLLIN);
+	}
+}
+
+static void reap_dead(struct px *p)
+{
+	while (p->dead) {
+		struct conn *c = p->dead;
+
+		p->dead = c->dnext;
+		free(c);
+	}
+}
+
+/* Appends n bytes to a pending buffer (growing it); false when out of
+ * memory or over the limit. */
+static bool pending_add(struct pending *b, const void *data, size_t n,
+			size_t limit)
+{
+	size_t have = b->len - b->off;
+	char *nd;
+
+	if (n > limit || have > limit - n)
+		return false;
+	nd = malloc(have + n ? have + n : 1);
+	if (!nd)
+		return false;
+	if (have)
+		memcpy(nd, b->data + b->off, have);
+	memcpy(nd + have, data, n);
+	free(b->data);
+	b->data = nd;
+	b->off = 0;
+	b->len = have + n;
+	return true;
+}
+
+/* Writes what is pending to fd. Returns 1 when drained, 0 when the socket
+ * is full, -1 on error. */
+static int pending_flush(struct pending *b, int fd)
+{
+	while (b->off < b->len) {
+		ssize_t w = send(fd, b->data + b->off, b->len - b->off,
+				 MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -1;
+		}
+		b->off += (size_t)w;
+	}
+	pending_free(b);
+	return 1;
+}
+
+static bool pend_empty(const struct pending *b)
+{
+	return b->len == 0 && b->piped == 0;
+}
+
+static void pipe_close(struct pending *b)
+{
+	if (b->pipe[0] >= 0) {
+		close(b->pipe[0]);
+		close(b->pipe[1]);
+	}
+	b->pipe[0] = b->pipe[1] = -1;
+	b->piped = 0;
+}
+
+/* Starts splicing a direction that carries bulk data: a pipe per
+ * direction, made only then, so idle tunnels hold no pipes. Failing to
+ * make one just keeps the copy path. */
+static void pipe_open(struct pending *b)
+{
+	if (pipe2(b->pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+		b->pipe[0] = b->pipe[1] = -1;
+		return;
+	}
+	/* A bigger pipe means fewer splices; the default size still works
+	 * when the system's maximum is lower. */
+	if (fcntl(b->pipe[1], F_SETPIPE_SZ, SPLICE_CHUNK) < 0) {
+		/* keep the default */
+	}
+}
+
+/* Writes what the pipe holds to fd: 1 drained, 0 full, -1 error. */
+static int pipe_flush(struct pending *b, int fd)
+{
+	while (b->piped > 0) {
+		ssize_t w = splice(b->pipe[0], NULL, fd, NULL, b->piped,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -1;
+		}
+		if (w == 0)
+			return -1;
+		b->piped -= (size_t)w;
+	}
+	return 1;
+}
+
+/* Buffer first (it only holds data from before the splicing began). */
+static int pend_flush(struct pending *b, int fd)
+{
+	int r = pending_flush(b, fd);
+
+	if (r <= 0)
+		return r;
+	return pipe_flush(b, fd);
+}
+
+/* ---- answers ----------------------------------------------------------- */
+
+static const char *status_text(int status)
+{
+	switch (status) {
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 414:
+		return "URI Too Long";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 500:
+		return "Internal Server Error";
+	case 501:
+		return "Not Implemented";
+	case 502:
+		return "Bad Gateway";
+	case 503:
+		return "Service Unavailable";
+	case 504:
+		return "Gateway Timeout";
+	case 505:
+		return "HTTP Version Not Supported";
+	default:
+		return "Error";
+	}
+}
+
+/* Queues a final HTTP answer to the client and closes once it is sent.
+ * detail goes into the reason phrase (after "TEXT: ") and the body. */
+static void answer_http(struct conn *c, int status, const char *perror,
+			const char *detail)
+{
+	char head[1024], body[700];
+	int bl, hl;
+
+	bl = snprintf(body, sizeof(body), "cordon proxy: %d %s: %s\n", status,
+		      status_text(status), detail);
+	if (bl < 0)
+		bl = 0;
+	if ((size_t)bl >= sizeof(body))
+		bl = (int)sizeof(body) - 1;
+	hl = snprintf(head, sizeof(head),
+		      "HTTP/1.1 %d %s: %.600s\r\n"
+		      "X-Proxy-Error: %s\r\n"
+		      "Content-Type: text/plain\r\n"
+		      "Content-Length: %d\r\n"
+		      "Connection: close\r\n\r\n",
+		      status, status_text(status), detail, perror, bl);
+	if (hl < 0 || (size_t)hl >= sizeof(head)) {
+		conn_close(c);
+		return;
+	}
+	pending_free(&c->to_cl);
+	if (!pending_add(&c->to_cl, head, (size_t)hl, IO_CHUNK) ||
+	    !pending_add(&c->to_cl, body, (size_t)bl, IO_CHUNK)) {
+		conn_close(c);
+		return;
+	}
+	c->state = ST_CLOSING;
+	if (c->up.fd >= 0) {
+		close(c->up.fd);
+		c->up.fd = -1;
+	}
+	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+		conn_close(c);
+}
+
+static void answer_socks(struct conn *c, enum s5_rep rep)
+{
+	uint8_t r[S5_REPLY_MAX];
+	size_t n = s5_reply_build(r, rep, NULL);
+
+	pending_free(&c->to_cl);
+	if (!pending_add(&c->to_cl, r, n, IO_CHUNK)) {
+		conn_close(c);
+		return;
+	}
+	c->state = ST_CLOSING;
+	if (c->up.fd >= 0) {
+		close(c->up.fd);
+		c->up.fd = -1;
+	}
+	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+		conn_close(c);
+}
+
+static const char *proto_name(const struct conn *c)
+{
+	if (c->proto == P_SOCKS)
+		return "socks5";
+	return c->http_forward ? "http" : "connect";
+}
+
+static void report(struct conn *c, bool allowed, const char *kind,
+		   const char *rule, const char *addr)
+{
+	struct px_decision d;
+
+	if (!c->px->opt.on_decision)
+		return;
+	d.proto = proto_name(c);
+	d.host = c->host;
+	d.port = c->port;
+	d.allowed = allowed;
+	d.kind = kind;
+	d.rule = rule;
+	d.addr = addr ? addr : "";
+	c->px->opt.on_decision(c->px->opt.ctx, &d);
+}
+
+/* A refusal: 403 (HTTP) or reply 0x02 (SOCKS), reported first. */
+static void deny(struct conn *c, const char *kind, const char *rule)
+{
+	char detail[600];
+	bool v6 = strchr(c->host, ':') != NULL;
+
+	report(c, false, kind, rule, NULL);
+	if (c->proto == P_SOCKS) {
+		answer_socks(c, S5_REP_NOT_ALLOWED);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%s%s%s:%u blocked by %s",
+		 v6 ? "[" : "", c->host, v6 ? "]" : "", c->port, rule);
+	answer_http(c, 403, kind, detail);
+}
+
+/* A failure that is not a policy decision. */
+static void fail(struct conn *c, int status, enum s5_rep rep,
+		 const char *perror, const char *detail)
+{
+	if (c->proto == P_SOCKS)
+		answer_socks(c, rep);
+	else
+		answer_http(c, status, perror, detail);
+}
+
+/* ---- connecting -------------------------------------------------------- */
+
+static void start_relay(struct conn *c);
+
+/* Dials the next address that passed the guard; last_err is why the
+ * previous one failed (for the answer when none is left). */
+static void dial_next(struct conn *c, int last_err)
+{
+	struct px *p = c->px;
+
+	while (c->next_addr < c->naddrs) {
+		struct sockaddr_storage ss;
+		const struct na_addr *a = &c->addrs[c->next_addr++];
+		socklen_t sl = to_sockaddr(a, c->port, &ss);
+		int fd = socket(ss.ss_family,
+				SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+		if (fd < 0) {
+			last_err = errno;
+			continue;
+		}
+		if (connect(fd, (struct sockaddr *)&ss, sl) != 0 &&
+		    errno != EINPROGRESS) {
+			last_err = errno;
+			close(fd);
+			continue;
+		}
+		c->up.fd = fd;
+		c->up.mask = UINT32_MAX;
+		c->state = ST_CONNECTING;
+		if (ep_set(p, &c->up, EPOLLOUT) != 0 ||
+		    ep_set(p, &c->cl, 0) != 0) {
+			conn_close(c);
+			return;
+		}
+		return;
+	}
+	char detail[300];
+
+	snprintf(detail, sizeof(detail), "cannot connect to %s:%u: %s", c->host,
+		 c->port, strerror(last_err));
+	fail(c, 502,
+	     last_err == ECONNREFUSED ? S5_REP_CONN_REFUSED :
+					S5_REP_HOST_UNREACHABLE,
+	     "connect-failed", detail);
+}
+
+/* The addresses of a lookup (or the literal): drops the denied ones
+ * unless the allow-list named the literal, then dials. */
+static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
+			   size_t n, bool trusted)
+{
+	struct px *p = c->px;
+	char first_rule[160] = "";
+	char abuf[NA_ADDRSTRLEN];
+
+	c->naddrs = 0;
+	c->next_addr = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct na_verdict v;
+
+		if (!trusted) {
+			na_classify(p->guard, &addrs[i], &v);
+			if (na_denied(&v)) {
+				if (!first_rule[0])
+					snprintf(first_rule, sizeof(first_rule),
+						 "address class %s (%s)",
+						 na_verdict_name(&v),
+						 na_format(&addrs[i], abuf));
+				continue;
+			}
+		}
+		c->addrs[c->naddrs++] = addrs[i];
+	}
+	if (c->naddrs == 0) {
+		deny(c, "blocked-by-address-class",
+		     first_rule[0] ? first_rule : "no address");
+		return;
+	}
+	na_format(&c->addrs[0], abuf);
+	report(c, true, "allowed",
+	       trusted ? "allow-listed IP literal" : "resolved address passed",
+	       abuf);
+	dial_next(c, EHOSTUNREACH);
+}
+
+static void resolve(struct conn *c)
+{
+	struct px *p = c->px;
+	struct na_addr found[MAX_ADDRS];
+	size_t n = 0;
+	bool named = false;
+	struct job *j;
+
+	for (size_t i = 0; i < p->novr; i++) {
+		if (strcmp(p->ovr[i].host, c->host) != 0)
+			continue;
+		named = true;
+		if (n < MAX_ADDRS)
+			found[n++] = p->ovr[i].addr;
+	}
+	if (named) {
+		guard_and_dial(c, found, n, false);
+		return;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		fail(c, 500, S5_REP_GENERAL_FAILURE, "out-of-memory",
+		     "out of memory");
+		return;
+	}
+	memcpy(j->name, c->host, sizeof(j->name));
+	j->owner = c;
+	c->job = j;
+	c->state = ST_RESOLVING;
+	if (ep_set(p, &c->cl, 0) != 0) {
+		conn_close(c);
+		free(j);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	if (p->todo_tail)
+		p->todo_tail->next = j;
+	else
+		p->todo = j;
+	p->todo_tail = j;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void on_resolved(struct px *p)
+{
+	uint64_t v;
+	struct job *list;
+
+	if (read(p->resolved.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	pthread_mutex_lock(&p->mu);
+	list = p->done;
+	p->done = NULL;
+	pthread_mutex_unlock(&p->mu);
+	while (list) {
+		struct job *j = list;
+		struct conn *c = j->owner;
+
+		list = j->next;
+		if (c && !c->dead && c->state == ST_RESOLVING) {
+			c->job = NULL;
+			if (j->err != 0 || j->naddrs == 0) {
+				char detail[400];
+
+				snprintf(detail, sizeof(detail),
+					 "cannot resolve %s: %s", c->host,
+					 j->err ? gai_strerror(j->err) :
+						  "no address");
+				report(c, false, "resolve-failed", detail,
+				       NULL);
+				fail(c, 502, S5_REP_HOST_UNREACHABLE,
+				     "resolve-failed", detail);
+			} else {
+				guard_and_dial(c, j->addrs, j->naddrs, false);
+			}
+		}
+		free(j);
+	}
+}
+
+/* The policy for host:port, then the guard. */
+static void decide(struct conn *c, const struct hr_host *h, unsigned port)
+{
+	struct hl_decision d;
+	char rule[400], hb[HR_HOST_MAX + 4];
+	size_t hlen;
+
+	if (h->kind == HR_HOST_IPV6)
+		hlen = (size_t)snprintf(hb, sizeof(hb), "[%s]", h->text);
+	else
+		hlen = (size_t)snprintf(hb, sizeof(hb), "%s", h->text);
+	if (hlen >= sizeof(hb))
+		hlen = sizeof(hb) - 1;
+	c->port = port;
+	hl_decide(c->px->policy, hb, hlen, port, &d);
+	if (d.host[0])
+		memcpy(c->host, d.host, sizeof(d.host));
+	else
+		memcpy(c->host, h->text, sizeof(h->text));
+	hl_describe(&d, rule, sizeof(rule));
+	if (!d.allowed) {
+		deny(c,
+		     d.reason == HL_DENY_ENTRY ? "blocked-by-denylist" :
+						 "blocked-by-allowlist",
+		     rule);
+		return;
+	}
+	if (h->kind != HR_HOST_NAME) {
+		struct na_addr a;
+
+		if (!na_parse_strict(h->text, strlen(h->text), &a)) {
+			deny(c, "blocked-by-allowlist", "bad address");
+			return;
+		}
+		guard_and_dial(c, &a, 1, d.ip_literal);
+		return;
+	}
+	resolve(c);
+}
+
+/* ---- the relay --------------------------------------------------------- */
+
+static void update_relay_interest(struct conn *c)
+{
+	struct px *p = c->px;
+	uint32_t cm = 0, um = 0;
+
+	/* Read a side only while the other side has nothing pending. */
+	if (!c->cl_eof && pend_empty(&c->to_up) &&
+	    (!c->http_forward || c->body_left > 0))
+		cm |= EPOLLIN;
+	if (!c->up_eof && pend_empty(&c->to_cl))
+		um |= EPOLLIN;
+	if (!pend_empty(&c->to_cl))
+		cm |= EPOLLOUT;
+	if (!pend_empty(&c->to_up))
+		um |= EPOLLOUT;
+	if (ep_set(p, &c->cl, cm) != 0 || ep_set(p, &c->up, um) != 0)
+		conn_close(c);
+}
+
+/* Finishes half-closes; closes the conn when both ways are done. */
+static void check_done(struct conn *c)
+{
+	if (c->cl_eof && pend_empty(&c->to_up) && !c->up_shut &&
+	    c->up.fd >= 0) {
+		shutdown(c->up.fd, SHUT_WR);
+		c->up_shut = true;
+	}
+	if (c->up_eof && pend_empty(&c->to_cl) && !c->cl_shut) {
+		shutdown(c->cl.fd, SHUT_WR);
+		c->cl_shut = true;
+	}
+	if (c->up_eof && c->up_shut && c->up.fd >= 0) {
+		/* Nothing more to read or write there; an open socket in
+		 * that state would report EPOLLHUP on every wait. */
+		close(c->up.fd);
+		c->up.fd = -1;
+	}
+	/* Plain HTTP ends with the answer; a tunnel when both ways ended. */
+	if ((c->up_shut && c->cl_shut) || (c->http_forward && c->cl_shut)) {
+		conn_close(c);
+		return;
+	}
+	update_relay_interest(c);
+}
+
+/* Moves bytes from one side to the other: read a chunk, write what the
+ * other side takes now, keep the rest pending. Returns -1 when the conn
+ * was closed. */
+static int relay_read(struct conn *c, bool from_client)
+{
+	struct px *p = c->px;
+	int src = from_client ? c->cl.fd : c->up.fd;
+	int dst = from_client ? c->up.fd : c->cl.fd;
+	struct pending *b = from_client ? &c->to_up : &c->to_cl;
+	size_t want = IO_CHUNK;
+	ssize_t r;
+	size_t off = 0;
+
+	if (b->pipe[0] >= 0)
+		want = SPLICE_CHUNK;
+	if (from_client && c->http_forward && c->body_left < want)
+		want = (size_t)c->body_left;
+	if (want == 0)
+		return 0;
+	if (b->pipe[0] >= 0) {
+		r = splice(src, NULL, b->pipe[1], NULL, want,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK ||
+			    errno == EINTR)
+				return 0;
+			conn_close(c);
+			return -1;
+		}
+		if (r == 0) {
+			if (from_client)
+				c->cl_eof = true;
+			else
+				c->up_eof = true;
+			return 0;
+		}
+		b->piped += (size_t)r;
+		if (from_client && c->http_forward)
+			c->body_left -= (uint64_t)r;
+		if (pipe_flush(b, dst) < 0) {
+			conn_close(c);
+			return -1;
+		}
+		return 0;
+	}
+	r = recv(src, p->scratch, want, 0);
+	if (r < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			return 0;
+		conn_close(c);
+		return -1;
+	}
+	if (r == 0) {
+		if (from_client)
+			c->cl_eof = true;
+		else
+			c->up_eof = true;
+		return 0;
+	}
+	if (from_client && c->http_forward)
+		c->body_left -= (uint64_t)r;
+	while (off < (size_t)r) {
+		ssize_t w = send(dst, p->scratch + off, (size_t)r - off,
+				 MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			conn_close(c);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	if (off < (size_t)r &&
+	    !pending_add(b, p->scratch + off, (size_t)r - off, IO_CHUNK)) {
+		conn_close(c);
+		return -1;
+	}
+	if ((size_t)r == IO_CHUNK)
+		pipe_open(b);
+	return 0;
+}
+
+static void relay_event(struct conn *c, bool client, uint32_t ev)
+{
+	struct px *p = c->px;
+
+	if (ev & EPOLLERR) {
+		conn_close(c);
+		return;
+	}
+	if (ev & EPOLLOUT) {
+		struct pending *b = client ? &c->to_cl : &c->to_up;
+
+		if (pend_flush(b, client ? c->cl.fd : c->up.fd) < 0) {
+			conn_close(c);
+			return;
+		}
+	}
+	if (ev & (EPOLLIN | EPOLLHUP)) {
+		bool can = client ? !c->cl_eof && pend_empty(&c->to_up) &&
+					    (!c->http_forward ||
+					     c->body_left > 0) :
+				    !c->up_eof && pend_empty(&c->to_cl);
+
+		if (can) {
+			if (relay_read(c, client) < 0)
+				return;
+		} else if (ev & EPOLLHUP) {
+			/* Gone both ways with nothing more to read. */
+			conn_close(c);
+			return;
+		}
+	}
+	tl_arm(p, c, 1, p->opt.idle_timeout_ms);
+	check_done(c);
+}
+
+static void start_relay(struct conn *c)
+{
+	struct px *p = c->px;
+	struct handshake *hs = c->hs;
+
+	if (c->proto == P_SOCKS) {
+		uint8_t r[S5_REPLY_MAX];
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		size_t n;
+
+		if (getsockname(c->up.fd, (struct sockaddr *)&ss, &sl) != 0)
+			n = s5_reply_build(r, S5_REP_SUCCEEDED, NULL);
+		else
+			n = s5_reply_build(r, S5_REP_SUCCEEDED,
+					   (struct sockaddr *)&ss);
+		if (!pending_add(&c->to_cl, r, n, IO_CHUNK)) {
+			conn_close(c);
+			return;
+		}
+	} else if (!c->http_forward) {
+		static const char ok[] =
+			"HTTP/1.1 200 Connection Established\r\n\r\n";
+
+		if (!pending_add(&c->to_cl, ok, sizeof(ok) - 1, IO_CHUNK)) {
+			conn_close(c);
+			return;
+		}
+	} else {
+		/* The origin head goes before any early body bytes. */
+		struct pending early = c->to_up;
+
+		c->to_up.data = hs->origin;
+		c->to_up.off = 0;
+		c->to_up.len = hs->origin_len;
+		hs->origin = NULL;
+		if (early.len > early.off &&
+		    !pending_add(&c->to_up, early.data + early.off,
+				 early.len - early.off, SIZE_MAX / 2)) {
+			pending_free(&early);
+			conn_close(c);
+			return;
+		}
+		pending_free(&early);
+	}
+	handshake_free(c->hs);
+	c->hs = NULL;
+	c->state = ST_RELAY;
+	{
+		int one = 1;
+
+		setsockopt(c->up.fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			   sizeof(one));
+	}
+	tl_arm(p, c, 1, p->opt.idle_timeout_ms);
+	update_relay_interest(c);
+}
+
+static void on_connected(struct conn *c)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(c->up.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+		err = errno;
+	if (err != 0) {
+		epoll_ctl(c->px->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+		close(c->up.fd);
+		c->up.fd = -1;
+		dial_next(c, err);
+		return;
+	}
+	start_relay(c);
+}
+
+/* ---- the head ---------------------------------------------------------- */
+
+/* Keeps bytes after the head as early data for the upstream. */
+static bool keep_early(struct conn *c, const char *data, size_t n)
+{
+	if (n == 0)
+		return true;
+	return pending_add(&c->to_up, data, n, IO_CHUNK);
+}
+
+static void http_head_done(struct conn *c, const char *rest, size_t nrest)
+{
+	struct hr_req *r = &c->hs->req;
+
+	c->http_forward = r->form == HR_FORM_ABSOLUTE;
+	if (c->http_forward) {
+		static const struct hr_header extra[] = {
+			{ "Connection", 10, "close", 5 },
+		};
+		size_t need = 0;
+
+		if (r->chunked) {
+			answer_http(c, 501, "chunked-body",
+				    "chunked request bodies are not "
+				    "forwarded");
+			return;
+		}
+		hr_write_origin(r, 0, extra, 1, NULL, 0, &need);
+		c->hs->origin = malloc(need ? need : 1);
+		if (!c->hs->origin ||
+		    hr_write_origin(r, 0, extra, 1, c->hs->origin, need,
+				    &c->hs->origin_len) != CORDON_OK) {
+			answer_http(c, 500, "internal",
+				    "cannot write the request");
+			return;
+		}
+		c->body_left = r->has_length ? r->content_length : 0;
+		if (nrest > c->body_left)
+			nrest = (size_t)c->body_left;
+		c->body_left -= nrest;
+	}
+	if (!keep_early(c, rest, nrest)) {
+		conn_close(c);
+		return;
+	}
+	c->hs->host = r->host;
+	decide(c, &c->hs->host, r->port);
+}
+
+static void feed_http(struct conn *c, const char *data, size_t n)
+{
+	struct hr_req *r = &c->hs->req;
+	size_t used = 0;
+	enum hr_status st = hr_feed(r, data, n, &used);
+
+	if (st == HR_MORE)
+		return;
+	if (st == HR_ERROR) {
+		answer_http(c, r->err.status, "bad-request", r->err.reason);
+		return;
+	}
+	if (r->form != HR_FORM_AUTHORITY && r->form != HR_FORM_ABSOLUTE) {
+		answer_http(c, 400, "bad-request", "not a proxy request");
+		return;
+	}
+	http_head_done(c, data + used, n - used);
+}
+
+static void feed_socks(struct conn *c, const char *data, size_t n)
+{
+	struct s5_conn *s = &c->hs->s5;
+
+	while (!c->dead) {
+		size_t used = 0;
+		enum s5_status st = s5_feed(s, data, n, &used);
+
+		data += used;
+		n -= used;
+		switch (st) {
+		case S5_MORE:
+			return;
+		case S5_ERROR:
+			if (s->reply_len == 0) {
+				conn_close(c);
+				return;
+			}
+			pending_free(&c->to_cl);
+			if (!pending_add(&c->to_cl, s->reply, s->reply_len,
+					 IO_CHUNK)) {
+				conn_close(c);
+				return;
+			}
+			c->state = ST_CLOSING;
+			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+				conn_close(c);
+			return;
+		case S5_METHOD:
+			/* A 2-byte reply into an empty socket: send() takes
+			 * it whole or the client is misbehaving. */
+			if (send(c->cl.fd, s->reply, s->reply_len,
+				 MSG_NOSIGNAL) != (ssize_t)s->reply_len) {
+				conn_close(c);
+				return;
+			}
+			continue;
+		case S5_REQUEST:
+			if (!keep_early(c, data, n)) {
+				conn_close(c);
+				return;
+			}
+			c->hs->host = s->host;
+			decide(c, &c->hs->host, s->port);
+			return;
+		}
+	}
+}
+
+static void head_read(struct conn *c)
+{
+	struct px *p = c->px;
+	ssize_t r = recv(c->cl.fd, p->scratch, HEAD_READ, 0);
+
+	if (r < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			conn_close(c);
+		return;
+	}
+	if (r == 0) {
+		conn_close(c);
+		return;
+	}
+	if (c->proto == P_UNKNOWN) {
+		c->proto = (unsigned char)p->scratch[0] == 0x05 ? P_SOCKS :
+								  P_HTTP;
+		if (c->proto == P_SOCKS)
+			s5_init(&c->hs->s5);
+	}
+	if (c->proto == P_SOCKS)
+		feed_socks(c, p->scratch, (size_t)r);
+	else
+		feed_http(c, p->scratch, (size_t)r);
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static void on_accept(struct px *p)
+{
+	for (;;) {
+		int fd = accept4(p->lst.fd, NULL, NULL,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct conn *c;
+		struct hr_limits lim;
+
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				/* Wait for a conn to close. */
+				if (p->nconns > 0) {
+					p->accept_paused = true;
+					ep_set(p, &p->lst, 0);
+				}
+			}
+			return;
+		}
+		if (p->nconns >= p->opt.max_conns) {
+			static const char busy[] =
+				"HTTP/1.1 503 Service Unavailable: too many "
+				"connections\r\nX-Proxy-Error: "
+				"too-many-connections\r\nContent-Length: "
+				"0\r\nConnection: close\r\n\r\n";
+
+			if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL) <
+			    0) {
+				/* Closed anyway. */
+			}
+			close(fd);
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (c)
+			c->hs = calloc(1, sizeof(*c->hs));
+		hr_limits_default(&lim);
+		lim.max_header_bytes = p->opt.max_header_bytes;
+		if (!c || !c->hs ||
+		    hr_req_init(&c->hs->req, &lim) != CORDON_OK) {
+			if (c)
+				free(c->hs);
+			free(c);
+			close(fd);
+			continue;
+		}
+		c->px = p;
+		c->tlist = -1;
+		c->to_up.pipe[0] = c->to_up.pipe[1] = -1;
+		c->to_cl.pipe[0] = c->to_cl.pipe[1] = -1;
+		c->cl = (struct ep){ EP_CLIENT, c, fd, UINT32_MAX };
+		c->up = (struct ep){ EP_UPSTREAM, c, -1, UINT32_MAX };
+		c->state = ST_HEAD;
+		p->nconns++;
+		if (ep_set(p, &c->cl, EPOLLIN) != 0) {
+			c->cl.mask = 0;
+			conn_close(c);
+			continue;
+		}
+		tl_arm(p, c, 0, p->opt.handshake_timeout_ms);
+	}
+}
+
+/* The answer is out: half-close and read until the client closes, so that
+ * unread request bytes do not turn the close into a reset that could
+ * destroy the answer before the client reads it. */
+static void closing_flush(struct conn *c)
+{
+	int r = pending_flush(&c->to_cl, c->cl.fd);
+
+	if (r < 0) {
+		conn_close(c);
+		return;
+	}
+	if (r == 0)
+		return;
+	shutdown(c->cl.fd, SHUT_WR);
+	c->state = ST_DRAIN;
+	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
+	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
+		conn_close(c);
+}
+
+static void drain(struct conn *c)
+{
+	for (int i = 0; i < 16; i++) {
+		ssize_t r = recv(c->cl.fd, c->px->scratch, IO_CHUNK, 0);
+
+		if (r > 0)
+			continue;
+		if (r < 0 &&
+		    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		conn_close(c);
+		return;
+	}
+}
+
+static void conn_event(struct conn *c, bool client, uint32_t ev)
+{
+	switch (c->state) {
+	case ST_HEAD:
+		if (client)
+			head_read(c);
+		break;
+	case ST_RESOLVING:
+	case ST_CONNECTING:
+		/* The client is not watched now, but a reset is reported
+		 * anyway (and again on every wait): give up on it. */
+		if (client && (ev & (EPOLLERR | EPOLLHUP)))
+			conn_close(c);
+		else if (!client)
+			on_connected(c);
+		break;
+	case ST_RELAY:
+		relay_event(c, client, ev);
+		break;
+	case ST_CLOSING:
+		if (client)
+			closing_flush(c);
+		break;
+	case ST_DRAIN:
+		if (client)
+			drain(c);
+		break;
+	}
+}
+
+static void expire(struct px *p)
+{
+	int64_t now = now_ms();
+
+	while (p->tl[0].head && p->tl[0].head->deadline <= now) {
+		struct conn *c = p->tl[0].head;
+
+		if (c->state == ST_RESOLVING || c->state == ST_CONNECTING) {
+			/* Answer, and give the answer one more period. */
+			tl_arm(p, c, 0, p->opt.handshake_timeout_ms);
+			fail(c, 504, S5_REP_TTL_EXPIRED, "timeout",
+			     "handshake time-out: lookup or connect not done");
+		} else {
+			conn_close(c);
+		}
+	}
+	while (p->tl[1].head && p->tl[1].head->deadline <= now)
+		conn_close(p->tl[1].head);
+}
+
+static int next_timeout(const struct px *p, int timeout_ms)
+{
+	int64_t now = now_ms(), best = -1;
+
+	for (int i = 0; i < 2; i++) {
+		if (!p->tl[i].head)
+			continue;
+		int64_t d = p->tl[i].head->deadline - now;
+
+		if (d < 0)
+			d = 0;
+		if (best < 0 || d < best)
+			best = d;
+	}
+	if (best < 0)
+		return timeout_ms;
+	if (timeout_ms >= 0 && timeout_ms < best)
+		return timeout_ms;
+	return best > INT_MAX ? INT_MAX : (int)best;
+}
+
+enum cordon_err px_run_once(struct px *p, int timeout_ms)
+{
+	struct epoll_event evs[EVENTS_PER_WAIT];
+	int n;
+
+	n = epoll_wait(p->epfd, evs, EVENTS_PER_WAIT,
+		       next_timeout(p, timeout_ms));
+	if (n < 0) {
+		if (errno == EINTR)
+			return CORDON_OK;
+		return CORDON_E_IO;
+	}
+	for (int i = 0; i < n; i++) {
+		struct ep *e = evs[i].data.ptr;
+
+		switch (e->kind) {
+		case EP_LISTEN:
+			if (!p->stopping)
+				on_accept(p);
+			break;
+		case EP_STOP: {
+			uint64_t v;
+
+			if (read(e->fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				return CORDON_E_IO;
+			p->stopping = true;
+			break;
+		}
+		case EP_RESOLVED:
+			on_resolved(p);
+			break;
+		case EP_CLIENT:
+		case EP_UPSTREAM:
+			if (!e->c->dead)
+				conn_event(e->c, e->kind == EP_CLIENT,
+					   evs[i].events);
+			break;
+		}
+	}
+	expire(p);
+	reap_dead(p);
+	return CORDON_OK;
+}
+
+enum cordon_err px_run(struct px *p)
+{
+	while (!p->stopping) {
+		enum cordon_err e = px_run_once(p, -1);
+
+		if (e != CORDON_OK)
+			return e;
+	}
+	return CORDON_OK;
+}
+
+void px_stop(struct px *p)
+{
+	uint64_t one = 1;
+
+	if (write(p->stop.fd, &one, sizeof(one)) < 0) {
+		/* An eventfd write only fails when the counter is full,
+		 * and then a stop is pending already. */
+	}
+}
+
+size_t px_conn_count(const struct px *p)
+{
+	return p->nconns;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+void px_options_default(struct px_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->listen = "127.0.0.1:3128";
+	o->listen_fd = -1;
+	o->max_conns = PX_MAX_CONNS;
+	o->max_header_bytes = HR_MAX_HEADER_BYTES;
+	o->handshake_timeout_ms = PX_HANDSHAKE_TIMEOUT_MS;
+	o->idle_timeout_ms = PX_IDLE_TIMEOUT_MS;
+}
+
+/* Opens the listening socket for "ADDR:PORT" or "[V6]:PORT" (port 0:
+ * any), or takes over the caller's. */
+static enum cordon_err listen_setup(struct px *p, struct cordon_diag *diag)
+{
+	const char *s = p->opt.listen, *colon, *h;
+	size_t hl;
+	char hb[NA_MAX_TEXT], *end;
+	unsigned long port;
+	struct na_addr a;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd, one = 1;
+
+	if (p->opt.listen_fd >= 0) {
+		int fl = fcntl(p->opt.listen_fd, F_GETFL);
+
+		if (fl < 0 ||
+		    fcntl(p->opt.listen_fd, F_SETFL, fl | O_NONBLOCK) != 0) {
+			diag_set(diag, CORDON_E_IO, errno,
+				 "the listening socket: %s", strerror(errno));
+			return CORDON_E_IO;
+		}
+		p->lst.fd = p->opt.listen_fd;
+		return CORDON_OK;
+	}
+	colon = s ? strrchr(s, ':') : NULL;
+	if (!colon || colon == s || !isdigit((unsigned char)colon[1]))
+		goto bad;
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (errno || *end || port > 65535 ||
+	    (colon[1] == '0' && colon[2] != '\0'))
+		goto bad;
+	h = s;
+	hl = (size_t)(colon - s);
+	if (h[0] == '[') {
+		if (hl < 2 || h[hl - 1] != ']')
+			goto bad;
+		h++;
+		hl -= 2;
+	}
+	if (hl == 0 || hl >= sizeof(hb))
+		goto bad;
+	memcpy(hb, h, hl);
+	hb[hl] = '\0';
+	if (!na_parse_strict(hb, hl, &a) ||
+	    (a.family == NA_INET6 && s[0] != '['))
+		goto bad;
+	sl = to_sockaddr(&a, (unsigned)port, &ss);
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    0);
+	if (fd < 0) {
+		diag_set(diag, CORDON_E_IO, errno, "socket: %s",
+			 strerror(errno));
+		return CORDON_E_IO;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, sl) != 0 ||
+	    listen(fd, 4096) != 0) {
+		int e = errno;
+
+		close(fd);
+		diag_set(diag, CORDON_E_IO, e, "cannot listen on %s", s);
+		if (diag) {
+			size_t ml = strlen(diag->message);
+
+			snprintf(diag->message + ml, sizeof(diag->message) - ml,
+				 ": %s", strerror(e));
+		}
+		return CORDON_E_IO;
+	}
+	p->lst.fd = fd;
+	return CORDON_OK;
+bad:
+	diag_set(diag, CORDON_E_CONFIG, 0,
+		 "listen address \"%s\": want ADDR:PORT or [V6]:PORT",
+		 s ? s : "");
+	return CORDON_E_CONFIG;
+}
+
+enum cordon_err px_new(const struct px_options *o, struct px **out,
+		       struct cordon_diag *diag)
+{
+	struct px *p;
+	enum cordon_err e;
+	struct epoll_event ev;
+
+	*out = NULL;
+	if (o->max_conns == 0 || o->max_conns > PX_CONNS_CEILING ||
+	    o->max_header_bytes == 0 ||
+	    o->max_header_bytes > HR_LIMIT_CEILING ||
+	    o->handshake_timeout_ms == 0 || o->idle_timeout_ms == 0) {
+		diag_set(diag, CORDON_E_INVAL, 0,
+			 "a proxy limit is out of range");
+		return CORDON_E_INVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return CORDON_E_NOMEM;
+	p->opt = *o;
+	p->epfd = p->lst.fd = p->stop.fd = p->resolved.fd = -1;
+	p->lst = (struct ep){ EP_LISTEN, NULL, -1, UINT32_MAX };
+	p->stop = (struct ep){ EP_STOP, NULL, -1, UINT32_MAX };
+	p->resolved = (struct ep){ EP_RESOLVED, NULL, -1, UINT32_MAX };
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->scratch = malloc(IO_CHUNK);
+	p->policy = hl_policy_new();
+	p->guard = na_guard_new();
+	if (!p->scratch || !p->policy || !p->guard) {
+		e = CORDON_E_NOMEM;
+		goto fail;
+	}
+	e = hl_policy_add(p->policy, HL_ALLOW, o->allow, o->nallow, diag);
+	if (e == CORDON_OK)
+		e = hl_policy_add(p->policy, HL_DENY, o->deny, o->ndeny, diag);
+	if (e == CORDON_OK)
+		e = na_guard_add_ranges(p->guard, o->deny_ranges,
+					o->ndeny_ranges, diag);
+	if (e != CORDON_OK) {
+		if (e != CORDON_E_NOMEM && e != CORDON_E_LIMIT)
+			e = CORDON_E_CONFIG;
+		goto fail;
+	}
+	if (!o->skip_own_addresses && (e = load_own(p, diag)) != CORDON_OK)
+		goto fail;
+	if ((e = load_overrides(p, diag)) != CORDON_OK)
+		goto fail;
+	if ((e = listen_setup(p, diag)) != CORDON_OK)
+		goto fail;
+	p->local_len = sizeof(p->local);
+	if (getsockname(p->lst.fd, (struct sockaddr *)&p->local,
+			&p->local_len) != 0)
+		p->local_len = 0;
+	p->epfd = epoll_create1(EPOLL_CLOEXEC);
+	p->stop.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	p->resolved.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->epfd < 0 || p->stop.fd < 0 || p->resolved.fd < 0) {
+		diag_set(diag, CORDON_E_IO, errno, "epoll/eventfd: %s",
+			 strerror(errno));
+		e = CORDON_E_IO;
+		goto fail;
+	}
+	struct ep *fixed[] = { &p->lst, &p->stop, &p->resolved };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct ep *x = fixed[i];
+
+		ev.events = EPOLLIN;
+		ev.data.ptr = x;
+		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, x->fd, &ev) != 0) {
+			diag_set(diag, CORDON_E_IO, errno, "epoll_ctl: %s",
+				 strerror(errno));
+			e = CORDON_E_IO;
+			goto fail;
+		}
+		x->mask = EPOLLIN;
+	}
+	if ((e = start_resolvers(p, diag)) != CORDON_OK)
+		goto fail;
+	*out = p;
+	return CORDON_OK;
+fail:
+	px_free(p);
+	return e;
+}
+
+const char *px_local_addr(const struct px *p, char *buf, size_t size)
+{
+	struct na_addr a;
+	char t[NA_ADDRSTRLEN];
+	unsigned port = 0;
+	const struct sockaddr *sa = (const struct sockaddr *)&p->local;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	if (p->local_len == 0 || !from_sockaddr(sa, &a))
+		return buf;
+	if (sa->sa_family == AF_INET)
+		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	else
+		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	na_format(&a, t);
+	snprintf(buf, size, a.family == NA_INET6 ? "[%s]:%u" : "%s:%u", t,
+		 port);
+	return buf;
+}
+
+void px_free(struct px *p)
+{
+	struct job *j;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = true;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (size_t i = 0; i < p->nthreads; i++)
+		pthread_join(p->threads[i], NULL);
+	for (int i = 0; i < 2; i++)
+		while (p->tl[i].head)
+			conn_close(p->tl[i].head);
+	/* Conns on no list: resolving ones are on list 0, relays on 1,
+	 * closing ones on list 0 as well (armed at accept). */
+	reap_dead(p);
+	while ((j = p->todo)) {
+		p->todo = j->next;
+		free(j);
+	}
+	while ((j = p->done)) {
+		p->done = j->next;
+		free(j);
+	}
+	if (p->lst.fd >= 0)
+		close(p->lst.fd);
+	if (p->stop.fd >= 0)
+		close(p->stop.fd);
+	if (p->resolved.fd >= 0)
+		close(p->resolved.fd);
+	if (p->epfd >= 0)
+		close(p->epfd);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	hl_policy_free(p->policy);
+	na_guard_free(p->guard);
+	free(p->ovr);
+	free(p->scratch);
+	free(p);
+}

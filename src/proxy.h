@@ -1,0 +1,129 @@
+/* proxy — the egress proxy: HTTP CONNECT, plain-HTTP forward requests and
+ * SOCKS5 CONNECT on one port, all judged by the same policy.
+ *
+ * Single-threaded and event-driven (epoll, nonblocking sockets); the only
+ * other threads are a few resolver workers running getaddrinfo(), so a slow
+ * lookup never stalls the loop. A connection goes through:
+ *   head       the first byte picks the protocol (0x05: SOCKS5, else
+ *              HTTP); the head is parsed incrementally (httpreq.h,
+ *              socks5.h); parser errors answer their status and close;
+ *   decision   hostlist.h (allow/deny lists); a denial answers 403 (SOCKS:
+ *              reply 0x02) naming the target and the rule;
+ *   resolve    a name is resolved once (a --resolve override, else a
+ *              worker's getaddrinfo); every address in a denied class
+ *              (netaddr.h, with this host's interface addresses and the
+ *              extra ranges) is dropped, unless the host is an IP literal
+ *              the allow-list names; none left: 403 blocked-by-address-class;
+ *   connect    nonblocking, to the addresses that passed, in order (no
+ *              second lookup, so DNS rebinding cannot swap them);
+ *   relay      CONNECT and SOCKS: "200 Connection Established" (SOCKS
+ *              reply 0x00) and bytes both ways; plain HTTP: the head again
+ *              in origin-form (hr_write_origin, proxy headers dropped,
+ *              "Connection: close" added), Content-Length bytes of body,
+ *              then the answer until the upstream closes. Chunked request
+ *              bodies get 501. A side is not read while the other side's
+ *              pending data is unsent (backpressure); buffers exist only
+ *              while data is pending, so an idle tunnel costs a few hundred
+ *              bytes.
+ * Limits: connections (beyond: 503 and close), header bytes (431), the
+ * handshake time-out (from accept until the relay starts: a head not
+ * complete in time is closed, a lookup or connect not done in time answers
+ * 504) and the idle time-out of a relay.
+ *
+ * Denials answer "HTTP/1.1 403 Forbidden: TARGET RULE" with the header
+ * X-Proxy-Error: blocked-by-allowlist, blocked-by-denylist or
+ * blocked-by-address-class, and the same words in the body.
+ *
+ * px_new() does everything that can fail on configuration (lists, ranges,
+ * overrides, the listening socket); px_run_once() waits for and handles
+ * one batch of events. The library prints nothing: decisions go to
+ * on_decision.
+ */
+#ifndef CORDON_PROXY_H
+#define CORDON_PROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon.h"
+
+#define PX_MAX_CONNS 10000
+#define PX_CONNS_CEILING 1000000
+#define PX_HANDSHAKE_TIMEOUT_MS 10000
+#define PX_IDLE_TIMEOUT_MS 300000
+#define PX_MAX_RESOLVE 1024 /* --resolve overrides */
+#define PX_RESOLVER_THREADS 4
+
+/* One decision, for the audit sink. Strings live during the call only. */
+struct px_decision {
+	const char *proto; /* "connect", "http" or "socks5" */
+	const char *host; /* as judged (normalised), or as sent when bad */
+	unsigned port;
+	bool allowed;
+	/* "allowed", "blocked-by-allowlist", "blocked-by-denylist",
+	 * "blocked-by-address-class" or "resolve-failed" */
+	const char *kind;
+	const char *rule; /* the rule in words (hl_describe, or the class) */
+	const char *addr; /* the address to dial when allowed, else "" */
+};
+
+typedef void px_decision_fn(void *ctx, const struct px_decision *d);
+
+struct px_options {
+	/* "ADDR:PORT" or "[V6]:PORT" (port 0: any); ignored when
+	 * listen_fd >= 0 */
+	const char *listen;
+	int listen_fd; /* a bound, listening socket to serve (-1: none);
+			* px takes it over and closes it in px_free */
+	const char *const *allow; /* hostlist.h entries */
+	size_t nallow;
+	const char *const *deny;
+	size_t ndeny;
+	const char *const *deny_ranges; /* CIDR, netaddr.h */
+	size_t ndeny_ranges;
+	/* "host:addr": host resolves to addr (repeat for more addresses), no
+	 * lookup; like curl --resolve, for tests */
+	const char *const *resolve;
+	size_t nresolve;
+	size_t max_conns; /* 1..PX_CONNS_CEILING */
+	size_t max_header_bytes; /* httpreq.h limit, 1..HR_LIMIT_CEILING */
+	unsigned handshake_timeout_ms; /* > 0 */
+	unsigned idle_timeout_ms; /* > 0 */
+	bool skip_own_addresses; /* do not read getifaddrs (tests only) */
+	px_decision_fn *on_decision; /* may be NULL */
+	void *ctx;
+};
+
+struct px;
+
+/* Fills o with the defaults: listen "127.0.0.1:3128", no fd, empty lists
+ * (everything denied), PX_* limits, HR_MAX_HEADER_BYTES. */
+void px_options_default(struct px_options *o);
+
+/* Builds a proxy and its listening socket. Errors: CORDON_E_CONFIG (a list
+ * entry, range, override or listen address; diag says which),
+ * CORDON_E_INVAL (a limit out of range), CORDON_E_IO (socket, bind,
+ * listen, epoll, threads; diag->sys_errno), CORDON_E_NOMEM. */
+enum cordon_err px_new(const struct px_options *o, struct px **out,
+		       struct cordon_diag *diag);
+
+/* The bound address as "ADDR:PORT" ("[V6]:PORT"); truncated to size. */
+const char *px_local_addr(const struct px *p, char *buf, size_t size);
+
+/* Waits at most timeout_ms (-1: until something happens) for events and
+ * handles them, time-outs included. CORDON_E_IO when epoll fails. */
+enum cordon_err px_run_once(struct px *p, int timeout_ms);
+
+/* Runs until px_stop(). */
+enum cordon_err px_run(struct px *p);
+
+/* Makes px_run() return; async-signal-safe (writes an eventfd). */
+void px_stop(struct px *p);
+
+/* Open client connections right now. */
+size_t px_conn_count(const struct px *p);
+
+/* Closes every connection and the listening socket. Accepts NULL. */
+void px_free(struct px *p);
+
+#endif

@@ -1,0 +1,387 @@
+#!/usr/bin/env bash
+# `cordon proxy` against the built binary ($CORDON_BIN): CONNECT, plain
+# HTTP and SOCKS5 to servers this script starts on loopback (python3), the
+# allow and deny lists, the resolved-address guard (with --resolve
+# overrides standing in for DNS), smuggling payloads, limits and
+# time-outs. Needs python3 and curl; skips everything without them.
+set -u
+
+bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+if ! command -v python3 >/dev/null || ! command -v curl >/dev/null; then
+	echo "1..0 # SKIP needs python3 and curl"
+	exit 0
+fi
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
+	NO_PROXY no_proxy
+n=0
+
+# ok STATUS NAME: one TAP result; STATUS 0 passes.
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | head -20
+		sed 's/^/# proxy: /' "$tmp/px.log" 2>/dev/null | tail -5
+	fi
+}
+
+cat >"$tmp/h.py" <<'EOF'
+import os, socket, sys, threading, time, http.server, socketserver
+
+def serve_http():
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            b = ("hello path=%s host=%s\n" % (self.path,
+                 self.headers.get("Host"))).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(b)))
+            self.end_headers()
+            self.wfile.write(b)
+        def do_POST(self):
+            d = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            b = b"got " + d + b"\n"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(b)))
+            self.end_headers()
+            self.wfile.write(b)
+        def log_message(self, *a):
+            pass
+    class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+        request_queue_size = 512
+    s = S(("127.0.0.1", 0), H)
+    print(s.server_address[1], flush=True)
+    s.serve_forever()
+
+def serve_echo():
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen(1024)
+    print(s.getsockname()[1], flush=True)
+    def one(c):
+        with c:
+            while True:
+                d = c.recv(65536)
+                if not d:
+                    return
+                c.sendall(d)
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+def addr(hp):
+    h, p = hp.rsplit(":", 1)
+    return (h, int(p))
+
+def raw(hp, data):
+    # Sends data, prints everything up to the close.
+    c = socket.create_connection(addr(hp), timeout=10)
+    c.sendall(data)
+    out = b""
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            out += d
+    except socket.timeout:
+        out += b"\n<timeout>"
+    sys.stdout.write(out.decode("latin-1"))
+
+def tunnel(hp, target, payload):
+    c = socket.create_connection(addr(hp), timeout=20)
+    c.sendall(b"CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" %
+              (target.encode(), target.encode()))
+    head = b""
+    while b"\r\n\r\n" not in head:
+        d = c.recv(1)
+        if not d:
+            raise Exception("closed in head: %r" % head)
+        head += d
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise Exception("head %r" % head)
+    c.sendall(payload)
+    got = b""
+    while len(got) < len(payload):
+        d = c.recv(65536)
+        if not d:
+            break
+        got += d
+    c.close()
+    return got == payload
+
+def big(hp, target, mib):
+    # Sends and reads back mib MiB at once: the bulk (spliced) path and
+    # backpressure both ways.
+    c = socket.create_connection(addr(hp), timeout=30)
+    c.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += c.recv(1)
+    data = os.urandom(1 << 20) * mib
+    threading.Thread(target=c.sendall, args=(data,), daemon=True).start()
+    got = bytearray()
+    while len(got) < len(data):
+        d = c.recv(1 << 20)
+        if not d:
+            break
+        got += d
+    print("echoed %d of %d bytes" % (len(got), len(data)))
+    sys.exit(0 if bytes(got) == data else 1)
+
+def many(hp, target, count):
+    res = [False] * count
+    def run(i):
+        try:
+            res[i] = tunnel(hp, target, (b"tunnel %d " % i) * 500)
+        except Exception as e:
+            sys.stderr.write("tunnel %d: %s\n" % (i, e))
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    print("%d of %d tunnels echoed" % (sum(res), count))
+    sys.exit(0 if all(res) else 1)
+
+def slowloris(hp, target, timeout):
+    s = socket.create_connection(addr(hp), timeout=timeout * 4)
+    s.sendall(b"CONNECT " + target.encode())  # never finished
+    t0 = time.monotonic()
+    served = tunnel(hp, target, b"meanwhile")
+    print("other client served: %s" % served)
+    try:
+        d = s.recv(100)
+    except socket.timeout:
+        print("slow client still open after %.1fs" % (time.monotonic() - t0))
+        sys.exit(1)
+    el = time.monotonic() - t0
+    print("slow client closed after %.1fs (%r)" % (el, d))
+    sys.exit(0 if served and d == b"" and el >= timeout * 0.7 else 1)
+
+def idle(hp, target, secs):
+    c = socket.create_connection(addr(hp), timeout=secs * 4)
+    c.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += c.recv(1)
+    t0 = time.monotonic()
+    d = c.recv(100)
+    el = time.monotonic() - t0
+    print("idle tunnel closed after %.1fs (%r)" % (el, d))
+    sys.exit(0 if d == b"" and el >= secs * 0.7 else 1)
+
+def maxconns(hp, limit):
+    held = [socket.create_connection(addr(hp)) for _ in range(limit)]
+    time.sleep(0.3)
+    raw(hp, b"")
+
+cmd = sys.argv[1]
+if cmd == "http":
+    serve_http()
+elif cmd == "echo":
+    serve_echo()
+elif cmd == "raw":
+    raw(sys.argv[2], sys.argv[3].encode().decode("unicode_escape").encode("latin-1"))
+elif cmd == "big":
+    big(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+elif cmd == "many":
+    many(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+elif cmd == "slowloris":
+    slowloris(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+elif cmd == "idle":
+    idle(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+elif cmd == "maxconns":
+    maxconns(sys.argv[2], int(sys.argv[3]))
+EOF
+
+# start_server KIND VAR: starts a loopback server, its port into VAR.
+start_server() {
+	python3 "$tmp/h.py" "$1" >"$tmp/$1.port" &
+	pids+=($!)
+	for _ in $(seq 50); do
+		[ -s "$tmp/$1.port" ] && break
+		sleep 0.1
+	done
+	printf -v "$2" '%s' "$(cat "$tmp/$1.port")"
+}
+
+# start_proxy ARGS...: starts `cordon proxy --listen 127.0.0.1:0 ARGS`,
+# its address into px.
+start_proxy() {
+	: >"$tmp/px.log"
+	"$bin" proxy --listen 127.0.0.1:0 -v "$@" 2>"$tmp/px.log" &
+	pids+=($!)
+	pxpid=$!
+	px=
+	for _ in $(seq 50); do
+		px=$(sed -n 's/^cordon proxy: listening on //p' "$tmp/px.log")
+		[ -n "$px" ] && break
+		sleep 0.1
+	done
+}
+
+stop_proxy() {
+	kill "$pxpid" 2>/dev/null
+	wait "$pxpid" 2>/dev/null
+}
+
+# has TEXT: the last output holds TEXT.
+has() { grep -qF -- "$1" "$tmp/out"; }
+
+start_server http hport
+start_server echo eport
+
+"$bin" proxy --help >"$tmp/out" 2>&1
+ok $(($? != 0)) "--help exits 0"
+has "--allow-host"
+ok $? "--help lists --allow-host"
+"$bin" proxy --listen nowhere >"$tmp/out" 2>&1
+ok $(($? != 2)) "a bad listen address is a usage error"
+"$bin" proxy --listen 127.0.0.1:0 --allow-host 'exa mple.com' >"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'allow[0]'
+ok $? "a bad allow entry is a usage error naming it"
+
+start_proxy --allow-host "127.0.0.1:$hport" --allow-host "127.0.0.1:$eport" \
+	--allow-host '*.example.com' --allow-host example.org \
+	--deny-host bad.example.com --allow-host "loop.test:$hport" \
+	--allow-host 127.0.0.1:1 \
+	--resolve "loop.test:127.0.0.1" \
+	--allow-host "mapped.test:$hport" --resolve "mapped.test:::ffff:127.0.0.1" \
+	--allow-host "nat64.test:$hport" --resolve "nat64.test:64:ff9b::7f00:1" \
+	--allow-host "sixtofour.test:$hport" --resolve "sixtofour.test:2002:7f00:1::" \
+	--allow-host "compat.test:$hport" --resolve "compat.test:::127.0.0.1" \
+	--allow-host "meta.test:$hport" --resolve "meta.test:169.254.169.254" \
+	--allow-host "priv.test:$hport" --resolve "priv.test:10.1.2.3" \
+	--allow-host "twice.test:$hport" --resolve "twice.test:192.168.1.1" \
+	--resolve "twice.test:127.0.0.1"
+ok $([ -n "$px" ]; echo $?) "the proxy prints its address for port 0"
+
+curl -sS -p -x "http://$px" "http://127.0.0.1:$hport/tunnel" >"$tmp/out" 2>&1
+has "hello path=/tunnel"
+ok $? "CONNECT to an allow-listed IP literal works"
+
+python3 "$tmp/h.py" raw "$px" 'CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
+has "502 Bad Gateway" && has "X-Proxy-Error: connect-failed"
+ok $? "an allowed target that refuses the connection: 502"
+
+curl -sS -x "http://$px" "http://127.0.0.1:$hport/plain?q=1" >"$tmp/out" 2>&1
+has "hello path=/plain?q=1 host=127.0.0.1:$hport"
+ok $? "plain HTTP is forwarded in origin-form with the target's Host"
+
+curl -sS -x "http://$px" -d 'some body' "http://127.0.0.1:$hport/post" \
+	>"$tmp/out" 2>&1
+has "got some body"
+ok $? "plain HTTP forwards a request body"
+
+curl -sS -i -x "http://$px" "http://denied.test/" >"$tmp/out" 2>&1
+head -1 "$tmp/out" | grep -q '^HTTP/1.1 403 Forbidden: denied.test:80' &&
+	has "X-Proxy-Error: blocked-by-allowlist" && has "no allow-list entry"
+ok $? "plain HTTP to a host not allowed: 403 naming it"
+
+curl -sS -i -p -x "http://$px" "http://denied.test:443/" >"$tmp/out" 2>&1
+has "403 Forbidden: denied.test:443" && has "X-Proxy-Error: blocked-by-allowlist"
+ok $? "CONNECT to a host not allowed: 403 naming it"
+
+python3 "$tmp/h.py" raw "$px" 'CONNECT example.org:22 HTTP/1.1\r\nHost: example.org:22\r\n\r\n' >"$tmp/out" 2>&1
+has "403 Forbidden: example.org:22" && has "port 22 not allowed"
+ok $? "a bare host does not allow port 22"
+
+python3 "$tmp/h.py" raw "$px" 'CONNECT bad.example.com:443 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
+has "X-Proxy-Error: blocked-by-denylist" && has 'deny-list entry 0 "bad.example.com"'
+ok $? "the deny-list wins over a matching allow-list entry"
+
+python3 "$tmp/h.py" raw "$px" "CONNECT loop.test:$hport HTTP/1.1\r\n\r\n" >"$tmp/out" 2>&1
+has "X-Proxy-Error: blocked-by-address-class" && has "loopback" &&
+	has "loop.test:$hport"
+ok $? "an allowed name resolving to 127.0.0.1 is refused (loopback)"
+
+for t in mapped:embedded-ipv4:loopback nat64:embedded-ipv4:loopback \
+	sixtofour:embedded-ipv4:loopback compat:embedded-ipv4:loopback \
+	meta:cloud-metadata priv:private twice:private; do
+	name=${t%%:*}
+	cls=${t#*:}
+	python3 "$tmp/h.py" raw "$px" "CONNECT $name.test:$hport HTTP/1.1\r\n\r\n" >"$tmp/out" 2>&1
+	has "blocked-by-address-class" && has "$cls"
+	ok $? "$name.test is refused: $cls"
+done
+
+curl -sS --socks5-hostname "$px" "http://127.0.0.1:$hport/socks" >"$tmp/out" 2>&1
+has "hello path=/socks"
+ok $? "SOCKS5 to an allowed target works"
+
+curl -sS --socks5-hostname "$px" "http://denied.test/" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 97 ] && has "(2)"
+ok $? "SOCKS5 to a denied host: reply 2 (not allowed by ruleset)"
+
+curl -sS --socks5-hostname "$px" "http://loop.test:$hport/" >"$tmp/out" 2>&1
+[ $? -eq 97 ] && grep -q "deny socks5 loop.test:$hport: address class loopback" "$tmp/px.log"
+ok $? "SOCKS5 to a name resolving to loopback is refused"
+
+sm_target="http://127.0.0.1:$hport/x"
+for p in \
+	"POST $sm_target HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n|CL+TE" \
+	"POST $sm_target HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked,\r\n\r\n0\r\n\r\n|Transfer-Encoding: chunked," \
+	"POST $sm_target HTTP/1.1\r\nHost: a\r\nContent-Length : 100\r\n\r\n|Content-Length : 100" \
+	"POST $sm_target HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello|duplicate Content-Length"; do
+	python3 "$tmp/h.py" raw "$px" "${p%|*}" >"$tmp/out" 2>&1
+	head -1 "$tmp/out" | grep -q '^HTTP/1.1 400 Bad Request' && ! has "got "
+	ok $? "smuggling payload refused with 400: ${p#*|}"
+done
+
+python3 "$tmp/h.py" raw "$px" "POST $sm_target HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" >"$tmp/out" 2>&1
+head -1 "$tmp/out" | grep -q '^HTTP/1.1 501'
+ok $? "a chunked plain-HTTP request body gets 501"
+
+python3 "$tmp/h.py" raw "$px" "GET $sm_target HTTP/1.1\r\nHost: a\r\nX-Big: $(head -c 17000 /dev/zero | tr '\0' a)\r\n\r\n" >"$tmp/out" 2>&1
+head -1 "$tmp/out" | grep -q '^HTTP/1.1 431'
+ok $? "a head over 16 KiB gets 431"
+
+python3 "$tmp/h.py" big "$px" "127.0.0.1:$eport" 16 >"$tmp/out" 2>&1
+ok $? "16 MiB echoed through one tunnel intact (bulk path, backpressure)"
+
+python3 "$tmp/h.py" many "$px" "127.0.0.1:$eport" 200 >"$tmp/out" 2>&1
+ok $? "200 concurrent tunnels all echo their data"
+stop_proxy
+
+start_proxy
+python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$hport HTTP/1.1\r\n\r\n" >"$tmp/out" 2>&1
+has "403 Forbidden" && has "no allow-list entry"
+ok $? "an empty allow-list denies everything"
+stop_proxy
+
+start_proxy --allow-host "127.0.0.1:$eport" --handshake-timeout 2
+python3 "$tmp/h.py" slowloris "$px" "127.0.0.1:$eport" 2 >"$tmp/out" 2>&1
+ok $? "a slowloris head is closed after the handshake time-out while another client is served"
+stop_proxy
+
+start_proxy --allow-host "127.0.0.1:$eport" --idle-timeout 1
+python3 "$tmp/h.py" idle "$px" "127.0.0.1:$eport" 1 >"$tmp/out" 2>&1
+ok $? "an idle tunnel is closed after the idle time-out"
+stop_proxy
+
+start_proxy --allow-host "127.0.0.1:$eport" --max-conns 2
+python3 "$tmp/h.py" maxconns "$px" 2 >"$tmp/out" 2>&1
+has "503 Service Unavailable"
+ok $? "beyond --max-conns a client gets 503"
+stop_proxy
+
+echo "1..$n"
