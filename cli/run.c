@@ -59,8 +59,20 @@ void cli_run_usage(FILE *out)
 	      "  --cache-writes        make package caches (~/.cache, ~/.npm, "
 	      "~/.cargo/registry\n"
 	      "                        …) writable\n"
-	      "  --network MODE        none (default: loopback only) or host\n"
-	      "  --allow-host HOST     reserved for the egress proxy\n"
+	      "  --network MODE        none (default: loopback only), host, "
+	      "or proxy (only\n"
+	      "                        the egress proxy, through "
+	      "HTTP_PROXY, HTTPS_PROXY\n"
+	      "                        and ALL_PROXY)\n"
+	      "  --allow-host HOST     a host the proxy lets through: host, "
+	      "*.domain,\n"
+	      "                        host:port, an IP literal "
+	      "(repeatable; implies\n"
+	      "                        --network proxy; with "
+	      "network.allowedDomains)\n"
+	      "  --deny-host HOST      a host the proxy refuses, over any "
+	      "allow (repeatable;\n"
+	      "                        with network.deniedDomains)\n"
 	      "  --memory MB           memory cap (default 4096; 0: none)\n"
 	      "  --cpu SEC             CPU time cap\n"
 	      "  --pids N              process cap (default 1024)\n"
@@ -113,6 +125,12 @@ struct run_opts {
 	size_t nallow;
 	char *allow_buf[RUN_MAX_LIST]; /* the --allow-cmd arguments, split */
 	size_t nallow_buf;
+	/* the proxy's lists: the options, then the configuration's */
+	const char *hosts[2 * RUN_MAX_LIST];
+	size_t nhosts;
+	const char *deny_hosts[2 * RUN_MAX_LIST];
+	size_t ndeny_hosts;
+	bool network_set;
 	bool mode_set, memory_set, timeout_set, cpu_set, cap_set, probe;
 };
 
@@ -124,6 +142,7 @@ enum {
 	OPT_CACHE_WRITES,
 	OPT_NETWORK,
 	OPT_ALLOW_HOST,
+	OPT_DENY_HOST,
 	OPT_MEMORY,
 	OPT_CPU,
 	OPT_PIDS,
@@ -148,6 +167,7 @@ static const struct option run_longopts[] = {
 	{ "cache-writes", no_argument, NULL, OPT_CACHE_WRITES },
 	{ "network", required_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
+	{ "deny-host", required_argument, NULL, OPT_DENY_HOST },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "pids", required_argument, NULL, OPT_PIDS },
@@ -210,6 +230,24 @@ static int add_list(const char **list, size_t *n, const char *opt,
 	return 0;
 }
 
+/* The configuration's network lists after the options' (at most
+ * 2 * RUN_MAX_LIST in all). */
+static int add_cfg_hosts(const char **list, size_t *n,
+			 const struct cfg_strlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (*n >= 2 * RUN_MAX_LIST) {
+			fprintf(stderr,
+				"cordon run: %s: more than %d hosts in all\n",
+				name, 2 * RUN_MAX_LIST);
+			return -1;
+		}
+		if (l->v[i][0])
+			list[(*n)++] = l->v[i];
+	}
+	return 0;
+}
+
 /* Splits a comma-separated --allow-cmd into names (the copy is kept). */
 static int add_allow(struct run_opts *r, const char *v)
 {
@@ -265,24 +303,25 @@ static int parse_options(int argc, char **argv, struct run_opts *r)
 			r->sbx.cache_writes = true;
 			break;
 		case OPT_NETWORK:
+			r->network_set = true;
 			if (strcmp(optarg, "none") == 0)
 				r->sbx.network = SBX_NET_NONE;
 			else if (strcmp(optarg, "host") == 0)
 				r->sbx.network = SBX_NET_HOST;
 			else if (strcmp(optarg, "proxy") == 0)
-				rc = usage_error(
-					"--network proxy: network "
-					"proxy arrives with the egress "
-					"proxy; use none or host");
+				r->sbx.network = SBX_NET_PROXY;
 			else
 				rc = usage_error("--network: '%s' is not none, "
 						 "host or proxy",
 						 optarg);
 			break;
 		case OPT_ALLOW_HOST:
-			rc = usage_error("--allow-host: network proxy arrives "
-					 "with the egress proxy; use --network "
-					 "none or host");
+			rc = add_list(r->hosts, &r->nhosts, "--allow-host",
+				      optarg);
+			break;
+		case OPT_DENY_HOST:
+			rc = add_list(r->deny_hosts, &r->ndeny_hosts,
+				      "--deny-host", optarg);
 			break;
 		case OPT_MEMORY:
 			rc = parse_ulong("--memory", optarg, RUN_MAX_MEMORY_MB,
@@ -467,6 +506,16 @@ int cli_run(int argc, char **argv)
 				 "ARGV...)");
 		goto out;
 	}
+	if (r.nhosts || r.ndeny_hosts) {
+		/* --allow-host implies the proxy; with another mode asked
+		 * for explicitly it would silently do nothing. */
+		if (r.network_set && r.sbx.network != SBX_NET_PROXY) {
+			rc = usage_error("--allow-host and --deny-host need "
+					 "--network proxy");
+			goto out;
+		}
+		r.sbx.network = SBX_NET_PROXY;
+	}
 	if (r.sbx.argv_only && r.nallow == 0) {
 		rc = usage_error("--argv-only needs --allow-cmd LIST");
 		goto out;
@@ -490,6 +539,14 @@ int cli_run(int argc, char **argv)
 		r.sbx.env_allow = cfg->restricted_env ? &cfg->allowed_env_vars :
 							NULL;
 		r.sbx.env_deny = &cfg->env_denylist_patterns;
+		if (add_cfg_hosts(r.hosts, &r.nhosts, &cfg->allowed_domains,
+				  "network.allowedDomains") ||
+		    add_cfg_hosts(r.deny_hosts, &r.ndeny_hosts,
+				  &cfg->denied_domains,
+				  "network.deniedDomains")) {
+			rc = RUN_EXIT_SETUP;
+			goto out;
+		}
 	} else {
 		r.sbx.env_allow = envf_default_allow();
 		r.sbx.env_deny = envf_default_deny();
@@ -501,6 +558,10 @@ int cli_run(int argc, char **argv)
 	r.sbx.ndeny_read = r.ndeny;
 	r.sbx.allow_cmds = r.allow;
 	r.sbx.nallow_cmds = r.nallow;
+	r.sbx.allow_hosts = r.hosts;
+	r.sbx.nallow_hosts = r.nhosts;
+	r.sbx.deny_hosts = r.deny_hosts;
+	r.sbx.ndeny_hosts = r.ndeny_hosts;
 	if (r.sbx.argv_only) {
 		r.sbx.stdin_null = 1;
 		if (!r.timeout_set)

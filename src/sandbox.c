@@ -9,14 +9,15 @@
  * only makes system calls.
  *
  * Backend "namespaces": the child is PID 1 of a new PID namespace (also
- * user, mount, IPC, UTS and, for network none, network). It writes its
- * own uid/gid maps, clones "/" with the new mount API and makes the whole
- * clone read-only, nosuid and nodev with one recursive mount_setattr (no
- * remount per line of mountinfo), attaches it, mounts /tmp, /proc and a
- * minimal /dev, binds the writable roots and the masks, pivots into it,
- * drops every capability, and forks the command. PID 1 reaps, forwards
- * signals, and exits when the command does, which ends the namespace and
- * kills every process left in it.
+ * user, mount, IPC, UTS and, for network none or proxy, network). It
+ * writes its own uid/gid maps, clones "/" with the new mount API and
+ * makes the whole clone read-only, nosuid and nodev with one recursive
+ * mount_setattr (no remount per line of mountinfo), attaches it, mounts
+ * /tmp, /proc and a minimal /dev, binds the writable roots and the masks,
+ * pivots into it, (network proxy) makes the proxy's listening socket and
+ * hands it to the parent, drops every capability, and forks the
+ * command. PID 1 reaps, forwards signals, and exits when the command
+ * does, which ends the namespace and kills every process left in it.
  *
  * Backend "landlock": no namespaces; the child is the command, in its own
  * session; Landlock, seccomp and rlimits only.
@@ -40,6 +41,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -50,7 +52,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -76,6 +80,7 @@
 #include "envfilter.h"
 #include "glob.h"
 #include "landlock.h"
+#include "proxy.h"
 #include "sandbox.h"
 #include "syscallfilter.h"
 
@@ -305,6 +310,15 @@ struct sbx_plan {
 	int out_r[2], out_w[2];
 	int null_fd;
 	int parent_pidfd;
+	/* network proxy: the port the command is told about, the socket
+	 * pair the child hands the listening socket over (namespaces), the
+	 * proxy and the thread that runs it */
+	unsigned short px_port;
+	int pxs_r, pxs_w;
+	struct px *px;
+	pthread_t px_thread;
+	bool px_running;
+	char px_diag[320];
 	sigset_t oldmask;
 	mode_t old_umask;
 
@@ -2127,7 +2141,12 @@ __attribute__((noreturn)) static void child_exec(const struct sbx_plan *p,
 	memset(&llp, 0, sizeof(llp));
 	llp.rw = p->rw;
 	llp.nrw = p->nrw;
-	llp.restrict_tcp = o->network == SBX_NET_NONE;
+	llp.restrict_tcp = o->network == SBX_NET_NONE ||
+			   o->network == SBX_NET_PROXY;
+	if (o->network == SBX_NET_PROXY) {
+		llp.tcp_ports = &p->px_port;
+		llp.ntcp_ports = 1;
+	}
 	llp.scope = true;
 	if (ll_apply(&llp, &lost, why, sizeof(why)) != 0)
 		child_die(p, ST_SETUP, 0, "%s", why);
@@ -2648,6 +2667,55 @@ static void child_loopback(const struct sbx_plan *p)
 	close(s);
 }
 
+/* network proxy: the listening socket on 127.0.0.1:px_port of the new
+ * network namespace, handed to the parent (SCM_RIGHTS), which serves it
+ * from outside with the proxy. */
+static void child_proxy_socket(struct sbx_plan *p)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct sockaddr_in sin;
+	struct msghdr msg;
+	struct cmsghdr *cm;
+	struct iovec iov;
+	char c = 'L';
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		child_die(p, ST_SETUP, errno, "network proxy: socket");
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(p->px_port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(s, (struct sockaddr *)&sin, sizeof(sin)) != 0)
+		child_die(p, ST_SETUP, errno,
+			  "network proxy: bind 127.0.0.1:%u",
+			  (unsigned)p->px_port);
+	if (listen(s, SOMAXCONN) != 0)
+		child_die(p, ST_SETUP, errno, "network proxy: listen");
+	memset(&msg, 0, sizeof(msg));
+	memset(&u, 0, sizeof(u));
+	iov.iov_base = &c;
+	iov.iov_len = 1;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = u.buf;
+	msg.msg_controllen = sizeof(u.buf);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &s, sizeof(int));
+	if (sendmsg(p->pxs_w, &msg, MSG_NOSIGNAL) != 1)
+		child_die(p, ST_SETUP, errno,
+			  "network proxy: hand the socket out");
+	close(s);
+	close(p->pxs_w);
+	p->pxs_w = -1;
+}
+
 /* The new root: "/" cloned read-only, /tmp, /proc, /dev, the planned
  * mounts; then pivot_root into it and let go of the old root. */
 static void child_mount_tree(const struct sbx_plan *p, struct sbx_op *ops)
@@ -2808,6 +2876,8 @@ __attribute__((noreturn)) static void child_namespaces(struct sbx_plan *p)
 		close(p->out_r[0]);
 	if (p->out_r[1] >= 0)
 		close(p->out_r[1]);
+	if (p->pxs_r >= 0)
+		close(p->pxs_r);
 	if (setsid() < 0)
 		child_die(p, ST_SETUP, errno, "setsid");
 	child_pdeathsig(p, true);
@@ -2816,6 +2886,8 @@ __attribute__((noreturn)) static void child_namespaces(struct sbx_plan *p)
 	child_mount_tree(p, p->ops);
 	if (p->netns)
 		child_loopback(p);
+	if (p->pxs_w >= 0)
+		child_proxy_socket(p);
 	if (chdir(p->cwd) != 0 && chdir(p->ws) != 0 && chdir("/") != 0)
 		child_die(p, ST_SETUP, errno, "chdir %s", p->cwd);
 	child_drop_caps(p);
@@ -3392,6 +3464,20 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 				      "the process group survive (no cgroup)");
 		rep_lost(rep, "ipc namespace: host SysV IPC and message "
 			      "queues reachable");
+		if (o->network == SBX_NET_PROXY) {
+			if (abi >= 4)
+				rep_lost(rep, "network: UDP and other "
+					      "protocols not restricted "
+					      "(landlock only)");
+			if (abi >= 4)
+				rep_lost(rep, "network: TCP connect to the "
+					      "proxy's port allowed on every "
+					      "address (landlock only)");
+			else
+				rep_lost(rep, "network: proxy not enforced "
+					      "(Landlock ABI < 4): the proxy "
+					      "variables are advisory");
+		}
 		if (o->network == SBX_NET_NONE) {
 			if (abi >= 4)
 				rep_lost(rep, "network namespace: network none "
@@ -3947,6 +4033,191 @@ static void parent_status(struct sbx_plan *p, struct sbx_report *rep,
 
 /* A CLOEXEC pipe whose read end does not block (the parent reads it only
  * once the child is gone). */
+/* ---- network proxy: the parent's side ---------------------------------- */
+
+static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
+				 struct cordon_diag *d)
+{
+	const struct sbx_opts *o = p->o;
+	struct px_options po;
+
+	px_options_default(&po);
+	po.listen = "127.0.0.1:0";
+	po.listen_fd = fd;
+	po.allow = o->allow_hosts;
+	po.nallow = o->nallow_hosts;
+	po.deny = o->deny_hosts;
+	po.ndeny = o->ndeny_hosts;
+	return px_new(&po, &p->px, d);
+}
+
+/* Before the clone: the port the command is told about. Namespaces: a
+ * fixed port of the sandbox's own network namespace (nothing else
+ * listens there), the socket comes from the child; otherwise the proxy
+ * listens on the host's loopback now, on a port of the kernel's choice. */
+static int proxy_prepare(struct sbx_plan *p)
+{
+	struct cordon_diag d;
+	char addr[64], *colon, *end;
+	unsigned long port;
+
+	if (p->o->network != SBX_NET_PROXY)
+		return 0;
+	if (p->netns) {
+		p->px_port = SBX_PROXY_PORT;
+		return 0;
+	}
+	memset(&d, 0, sizeof(d));
+	if (proxy_new(p, -1, &d) != CORDON_OK)
+		return plan_fail(p, "network proxy: %s", d.message);
+	px_local_addr(p->px, addr, sizeof(addr));
+	colon = strrchr(addr, ':');
+	errno = 0;
+	port = colon ? strtoul(colon + 1, &end, 10) : 0;
+	if (!colon || errno || *end || port == 0 || port > 65535)
+		return plan_fail(p, "network proxy: no port in '%s'", addr);
+	p->px_port = (unsigned short)port;
+	return 0;
+}
+
+/* The command's environment: the filtered one, and in proxy mode the
+ * proxy variables (NO_PROXY emptied: nothing goes around the proxy). */
+static char **plan_env(struct sbx_plan *p)
+{
+	static const char *const names[] = { "HTTP_PROXY", "http_proxy",
+					     "HTTPS_PROXY", "https_proxy",
+					     "ALL_PROXY", "all_proxy",
+					     "NO_PROXY", "no_proxy" };
+	const size_t nn = sizeof(names) / sizeof(names[0]);
+	const struct sbx_opts *o = p->o;
+	extern char **environ;
+	char **extra;
+	size_t nx = 0, n = 0;
+
+	if (o->network != SBX_NET_PROXY)
+		return envf_build(environ, o->env_allow, o->env_deny,
+				  o->extra_env);
+	while (o->extra_env && o->extra_env[nx])
+		nx++;
+	if (nx > SIZE_MAX / sizeof(char *) - nn - 1)
+		return NULL;
+	extra = arena_alloc(&p->arena, (nx + nn + 1) * sizeof(char *));
+	if (!extra)
+		return NULL;
+	for (size_t i = 0; i < nx; i++) {
+		const char *e = o->extra_env[i];
+		const char *eq = strchr(e, '=');
+		size_t nl = eq ? (size_t)(eq - e) : strlen(e);
+		bool ours = false;
+
+		for (size_t j = 0; j < nn; j++)
+			if (strlen(names[j]) == nl &&
+			    memcmp(names[j], e, nl) == 0)
+				ours = true;
+		if (!ours)
+			extra[n++] = (char *)e;
+	}
+	for (size_t j = 0; j < nn; j++) {
+		char buf[96];
+
+		if (j >= 6)
+			(void)snprintf(buf, sizeof(buf), "%s=", names[j]);
+		else
+			(void)snprintf(buf, sizeof(buf), "%s=%s://127.0.0.1:%u",
+				       names[j], j >= 4 ? "socks5h" : "http",
+				       (unsigned)p->px_port);
+		extra[n] = plan_strdup(p, buf);
+		if (!extra[n])
+			return NULL;
+		n++;
+	}
+	extra[n] = NULL;
+	return envf_build(environ, o->env_allow, o->env_deny, extra);
+}
+
+static void *proxy_thread(void *arg)
+{
+	(void)px_run(arg);
+	return NULL;
+}
+
+/* Receives the listening socket from the child (namespaces backend);
+ * -1 when the child died first (its own error says why). */
+static int proxy_recv_socket(struct sbx_plan *p)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg;
+	struct cmsghdr *cm;
+	struct iovec iov;
+	char c;
+	int fd = -1;
+	ssize_t n;
+
+	memset(&msg, 0, sizeof(msg));
+	iov.iov_base = &c;
+	iov.iov_len = 1;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = u.buf;
+	msg.msg_controllen = sizeof(u.buf);
+	do
+		n = recvmsg(p->pxs_r, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return -1;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm))
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/* After the clone: the proxy serves its socket on a thread of its own
+ * until proxy_end(). -1 with px_diag set when it cannot: the caller
+ * kills the child (no command runs with a dead proxy endpoint). */
+static int proxy_start(struct sbx_plan *p)
+{
+	struct cordon_diag d;
+	int fd, e;
+
+	if (!p->px) {
+		fd = proxy_recv_socket(p);
+		close(p->pxs_r);
+		p->pxs_r = -1;
+		if (fd < 0)
+			return 0; /* the child failed and says why */
+		memset(&d, 0, sizeof(d));
+		if (proxy_new(p, fd, &d) != CORDON_OK) {
+			(void)snprintf(p->px_diag, sizeof(p->px_diag),
+				       "network proxy: %s", d.message);
+			return -1;
+		}
+	}
+	e = pthread_create(&p->px_thread, NULL, proxy_thread, p->px);
+	if (e != 0) {
+		(void)snprintf(p->px_diag, sizeof(p->px_diag),
+			       "network proxy: thread: %s", strerror(e));
+		return -1;
+	}
+	p->px_running = true;
+	return 0;
+}
+
+static void proxy_end(struct sbx_plan *p)
+{
+	if (p->px_running) {
+		px_stop(p->px);
+		(void)pthread_join(p->px_thread, NULL);
+		p->px_running = false;
+	}
+	px_free(p->px);
+	p->px = NULL;
+}
+
 static int open_pipe(int *r, int *w)
 {
 	int fds[2];
@@ -3991,10 +4262,10 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		return diag_set(diag, CORDON_E_INVAL, 0,
 				"sbx_run: no options, report or command");
 	rep_init(rep);
-	if (o->network == SBX_NET_PROXY)
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"network proxy arrives with the egress proxy; "
-				"use none or host");
+	if (o->nallow_hosts > SBX_MAX_HOSTS || o->ndeny_hosts > SBX_MAX_HOSTS)
+		return diag_set(diag, CORDON_E_LIMIT, 0,
+				"more than 1024 allowed or denied hosts "
+				"(SBX_MAX_HOSTS)");
 	if (o->nwrite > SBX_MAX_LIST || o->ndeny_read > SBX_MAX_LIST ||
 	    o->nallow_cmds > SBX_MAX_LIST)
 		return diag_set(diag, CORDON_E_LIMIT, 0,
@@ -4030,6 +4301,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	p.sync_r = p.sync_w = -1;
 	p.out_r[0] = p.out_r[1] = p.out_w[0] = p.out_w[1] = -1;
 	p.null_fd = p.parent_pidfd = p.ph_fd = -1;
+	p.pxs_r = p.pxs_w = -1;
 	cg_clear(&p.cg);
 	arena_init(&p.arena, SBX_ARENA_MAX);
 	p.uid = geteuid();
@@ -4053,7 +4325,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		p.backend = (enum sbx_backend)best;
 	}
 	p.netns = p.backend == SBX_BACKEND_NAMESPACES &&
-		  o->network == SBX_NET_NONE;
+		  (o->network == SBX_NET_NONE || o->network == SBX_NET_PROXY);
 
 	/* Paths. */
 	if (!getcwd(cwd, sizeof(cwd))) {
@@ -4128,7 +4400,9 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		goto out;
 	}
 
-	p.envp = envf_build(environ, o->env_allow, o->env_deny, o->extra_env);
+	if (proxy_prepare(&p) != 0)
+		goto refuse;
+	p.envp = plan_env(&p);
 	if (!p.envp) {
 		err = diag_set(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
@@ -4152,6 +4426,18 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		}
 		p.sync_r = fds[0];
 		p.sync_w = fds[1];
+	}
+	if (p.netns && o->network == SBX_NET_PROXY) {
+		int fds[2];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) !=
+		    0) {
+			rep_refuse(rep, ST_SETUP, "socketpair: %s",
+				   strerror(errno));
+			goto out;
+		}
+		p.pxs_r = fds[0];
+		p.pxs_w = fds[1];
 	}
 	if (o->argv_only || o->stdin_null) {
 		p.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -4202,6 +4488,25 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		p.nops = 0;
 		p.reaper = reaper_available();
 		plan_report(&p, rep);
+		if (o->network == SBX_NET_PROXY) {
+			/* The proxy moves to the host's loopback. */
+			if (p.pxs_w >= 0)
+				close(p.pxs_w);
+			p.pxs_w = -1;
+			envf_free(p.envp);
+			p.envp = NULL;
+			if (proxy_prepare(&p) != 0) {
+				sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
+				goto refuse;
+			}
+			p.envp = plan_env(&p);
+			if (!p.envp) {
+				sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
+				err = diag_set(diag, CORDON_E_NOMEM, 0,
+					       "out of memory");
+				goto out;
+			}
+		}
 		if (o->on_start)
 			o->on_start(rep, o->on_start_arg);
 		pid = sbx_clone(0, &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
@@ -4235,7 +4540,12 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	if (p.sync_r >= 0)
 		close(p.sync_r);
 	p.sync_r = -1;
+	if (p.pxs_w >= 0)
+		close(p.pxs_w);
+	p.pxs_w = -1;
 	parent_feed_child(&p, pid);
+	if (o->network == SBX_NET_PROXY && proxy_start(&p) != 0)
+		kill_tree(&p, pid, pidfd, true);
 	if (p.st_w >= 0)
 		close(p.st_w);
 	p.st_w = -1;
@@ -4250,14 +4560,22 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	if (p.backend == SBX_BACKEND_BEST)
 		p.backend = SBX_BACKEND_LANDLOCK; /* kill by process group */
 	parent_wait(&p, pid, pidfd, rep, &wstatus, &got);
+	proxy_end(&p);
 	sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
 	parent_status(&p, rep, wstatus, got);
+	if (p.px_diag[0])
+		rep_refuse(rep, ST_SETUP, "%s", p.px_diag);
 	close(pidfd);
 	goto out;
 
 refuse:
 	rep_refuse(rep, ST_SETUP, "%s", p.error);
 out:
+	proxy_end(&p);
+	if (p.pxs_r >= 0)
+		close(p.pxs_r);
+	if (p.pxs_w >= 0)
+		close(p.pxs_w);
 	cg_release(&p.cg);
 	ph_cleanup(&p);
 	plan_close(&p);

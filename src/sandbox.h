@@ -63,8 +63,18 @@ struct sbx_report;
 enum sbx_network {
 	SBX_NET_NONE = 0,  /* new network namespace, loopback only */
 	SBX_NET_HOST = 1,
-	SBX_NET_PROXY = 2, /* issue 5 */
+	/* the egress proxy (proxy.h), served by the calling process:
+	 * namespaces backend: a network namespace with only loopback, where
+	 * 127.0.0.1:SBX_PROXY_PORT is a listening socket made inside it and
+	 * handed out; landlock backend: the proxy on the host's loopback
+	 * and Landlock TCP connect to its port only. HTTP_PROXY,
+	 * HTTPS_PROXY, ALL_PROXY (and lower case) point at it; NO_PROXY is
+	 * emptied. */
+	SBX_NET_PROXY = 2,
 };
+
+#define SBX_PROXY_PORT 3128 /* inside the sandbox's network namespace */
+#define SBX_MAX_HOSTS 1024 /* allow_hosts, deny_hosts */
 
 struct sbx_opts {
 	const char *workspace;        /* writable root; NULL: cwd */
@@ -103,6 +113,12 @@ struct sbx_opts {
 	 * command starts (the CLI warns there when degraded). */
 	void (*on_start)(const struct sbx_report *rep, void *arg);
 	void *on_start_arg;
+	/* Added for network proxy: the proxy's lists (hostlist.h entries;
+	 * an empty allow list denies everything). */
+	const char *const *allow_hosts;
+	size_t nallow_hosts;
+	const char *const *deny_hosts;
+	size_t ndeny_hosts;
 };
 
 struct sbx_report {

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -226,10 +228,17 @@ static void test_validation(void)
 
 	base_opts(&o, SBX_BACKEND_LANDLOCK);
 	o.network = SBX_NET_PROXY;
-	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_INVAL,
-	       "validation: network proxy refused");
-	ok(strstr(dg.message, "egress proxy") != NULL,
-	   "validation: proxy message names the egress proxy");
+	o.nallow_hosts = SBX_MAX_HOSTS + 1;
+	{
+		const char **big = calloc(SBX_MAX_HOSTS + 1, sizeof(*big));
+
+		for (size_t i = 0; big && i <= SBX_MAX_HOSTS; i++)
+			big[i] = "example.com";
+		o.allow_hosts = big;
+		is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
+		       "validation: too many proxy hosts");
+		free(big);
+	}
 
 	base_opts(&o, SBX_BACKEND_LANDLOCK);
 	for (size_t i = 0; i < 300; i++)
@@ -585,6 +594,95 @@ static void test_parent_death(void)
 }
 
 /* ---- backends ----------------------------------------------------------- */
+
+/* network proxy: the proxy variables, a denial answered by the proxy,
+ * no way around it, the report, and a bad list entry refused. */
+static void test_proxy(enum sbx_backend backend, const char *name)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+	char *out = NULL, script[1024], want[64];
+	const char *bad[] = { "exa mple.com" };
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	char *tru[] = { "/bin/true", NULL };
+	bool curl = access("/usr/bin/curl", X_OK) == 0;
+	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	/* A host listener the command must not reach directly. */
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) != 0 ||
+	    listen(lfd, 8) != 0 ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &sl) != 0) {
+		diag("listener: %s", strerror(errno));
+		return;
+	}
+	(void)snprintf(script, sizeof(script),
+		       "echo \"H=$HTTP_PROXY\"; echo \"h=$http_proxy\"; "
+		       "echo \"S=$HTTPS_PROXY\"; echo \"A=$ALL_PROXY\"; "
+		       "echo \"N=${NO_PROXY-unset}\"; "
+		       "if [ -x /usr/bin/curl ]; then "
+		       "echo \"denied=$(curl -s -o /dev/null -w "
+		       "'%%{http_code}' http://denied.example/)\"; "
+		       "env -u HTTP_PROXY -u http_proxy -u ALL_PROXY "
+		       "-u all_proxy curl -s --noproxy '*' -m 5 "
+		       "http://127.0.0.1:%u/ >/dev/null; echo \"direct=$?\"; "
+		       "fi",
+		       (unsigned)ntohs(sin.sin_port));
+	base_opts(&o, backend);
+	o.network = SBX_NET_PROXY;
+	is_intf(run_capture(&o, argv, &rep, &out), 0, "%s proxy: runs", name);
+	ok(out && strstr(out, "H=http://127.0.0.1:"),
+	   "%s proxy: HTTP_PROXY points at loopback", name);
+	if (backend == SBX_BACKEND_NAMESPACES) {
+		(void)snprintf(want, sizeof(want), "H=http://127.0.0.1:%d",
+			       SBX_PROXY_PORT);
+		ok(has_line(out, want), "%s proxy: the namespace's port",
+		   name);
+	} else {
+		(void)snprintf(want, sizeof(want), "H=http://127.0.0.1:%d",
+			       SBX_PROXY_PORT);
+		ok(!has_line(out, want) && !has_line(out, "H="),
+		   "%s proxy: a port on the host's loopback", name);
+	}
+	ok(out && strstr(out, "\nh=http://127.0.0.1:") &&
+		   strstr(out, "\nS=http://127.0.0.1:") &&
+		   strstr(out, "\nA=socks5h://127.0.0.1:"),
+	   "%s proxy: https, all and lower case set", name);
+	ok(has_line(out, "N="), "%s proxy: NO_PROXY emptied", name);
+	if (curl) {
+		ok(has_line(out, "denied=403"),
+		   "%s proxy: the empty allow list answers 403", name);
+		ok(has_line(out, "direct=7"),
+		   "%s proxy: no connection around the proxy", name);
+	} else {
+		skip(2, "no curl");
+	}
+	if (backend == SBX_BACKEND_NAMESPACES) {
+		ok(only_host_lost(&rep), "%s proxy: enforcement full", name);
+	} else {
+		ok(strcmp(rep.enforcement, "partial") == 0,
+		   "%s proxy: partial", name);
+		ok(lost_has(&rep, "network: UDP and other protocols not "
+				  "restricted (landlock only)"),
+		   "%s proxy: UDP named", name);
+	}
+	free(out);
+	close(lfd);
+
+	base_opts(&o, backend);
+	o.network = SBX_NET_PROXY;
+	o.allow_hosts = bad;
+	o.nallow_hosts = 1;
+	is_intf(run_capture(&o, tru, &rep, &out), 125,
+		"%s proxy: a bad allow entry refused", name);
+	ok(strncmp(rep.error, "network proxy:", 14) == 0,
+	   "%s proxy: the refusal names the proxy", name);
+	free(out);
+}
 
 static void test_landlock_partial(void)
 {
@@ -1194,6 +1292,7 @@ int main(void)
 	test_statuses(SBX_BACKEND_LANDLOCK, "landlock");
 	test_timeout_tree(SBX_BACKEND_LANDLOCK, "landlock");
 	test_landlock_partial();
+	test_proxy(SBX_BACKEND_LANDLOCK, "landlock");
 	test_output_cap();
 	test_memory_report();
 	test_capture_ceiling();
@@ -1209,6 +1308,7 @@ int main(void)
 		test_timeout_tree(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_parent_death();
 		test_namespaces();
+		test_proxy(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_deny_skipped_dirs();
 		test_placeholders();
 	} else {
