@@ -42,6 +42,16 @@ void cli_proxy_usage(FILE *out)
 	      "                        (default 300)\n"
 	      "  --handshake-timeout S close a client whose request is not\n"
 	      "                        served within S seconds (default 10)\n"
+	      "  --control-port P      serve the control endpoint on\n"
+	      "                        127.0.0.1:P (0 picks a port and\n"
+	      "                        prints it): POST /allow with one host\n"
+	      "                        entry as the plain-text body adds it\n"
+	      "                        for this run; GET /status lists the\n"
+	      "                        allow, deny and session lists\n"
+	      "  --control-token-env VAR\n"
+	      "                        the control endpoint's bearer token is\n"
+	      "                        in $VAR (at least 16 bytes; required\n"
+	      "                        with --control-port)\n"
 	      "  -v, --verbose         print every decision on stderr\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
@@ -115,6 +125,8 @@ int cli_proxy(int argc, char **argv)
 		O_MAXCONNS,
 		O_IDLE,
 		O_HANDSHAKE,
+		O_CTL_PORT,
+		O_CTL_TOKEN,
 	};
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
@@ -125,6 +137,8 @@ int cli_proxy(int argc, char **argv)
 		{ "max-conns", required_argument, NULL, O_MAXCONNS },
 		{ "idle-timeout", required_argument, NULL, O_IDLE },
 		{ "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
+		{ "control-port", required_argument, NULL, O_CTL_PORT },
+		{ "control-token-env", required_argument, NULL, O_CTL_TOKEN },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -135,8 +149,9 @@ int cli_proxy(int argc, char **argv)
 	struct cordon_diag diag;
 	struct px *p = NULL;
 	struct sigaction sa;
-	const char *listen = NULL;
-	char addr[80];
+	const char *listen = NULL, *token_env = NULL;
+	char addr[80], ctl[40];
+	long ctl_port = -1;
 	int opt, rc = CLI_EXIT_OK;
 	long v;
 
@@ -187,6 +202,18 @@ int cli_proxy(int argc, char **argv)
 				o.handshake_timeout_ms = (unsigned)v * 1000;
 			}
 			break;
+		case O_CTL_PORT:
+			ctl_port = parse_num(optarg, 0, 65535);
+			if (ctl_port < 0) {
+				fputs("cordon proxy: --control-port wants 0 to "
+				      "65535\n",
+				      stderr);
+				rc = CLI_EXIT_USAGE;
+			}
+			break;
+		case O_CTL_TOKEN:
+			token_env = optarg;
+			break;
 		case 'v':
 			o.on_decision = print_decision;
 			break;
@@ -213,6 +240,36 @@ int cli_proxy(int argc, char **argv)
 		fputs("cordon proxy: --listen ADDR:PORT is required\n", stderr);
 		rc = CLI_EXIT_USAGE;
 		goto out;
+	}
+	if ((ctl_port >= 0) != (token_env != NULL)) {
+		fputs("cordon proxy: --control-port and --control-token-env "
+		      "go together\n",
+		      stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (token_env) {
+		const char *t = getenv(token_env);
+
+		if (!t) {
+			fprintf(stderr,
+				"cordon proxy: --control-token-env: $%s is "
+				"not set\n",
+				token_env);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+		if (strlen(t) < PX_CONTROL_TOKEN_MIN) {
+			fprintf(stderr,
+				"cordon proxy: --control-token-env: $%s is "
+				"shorter than %d bytes\n",
+				token_env, PX_CONTROL_TOKEN_MIN);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+		snprintf(ctl, sizeof(ctl), "127.0.0.1:%ld", ctl_port);
+		o.control_listen = ctl;
+		o.control_token = t;
 	}
 	o.listen = listen;
 	o.allow = allow.v;
@@ -250,6 +307,9 @@ int cli_proxy(int argc, char **argv)
 			fprintf(stderr, "cordon proxy: listening on %s\n",
 				addr);
 	}
+	if (ctl_port == 0)
+		fprintf(stderr, "cordon proxy: control endpoint on %s\n",
+			px_control_addr(p, addr, sizeof(addr)));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "cordon.h"
 #include "envfilter.h"
+#include "proxy.h"
 #include "sandbox.h"
 
 #include "banned.h"
@@ -73,6 +74,20 @@ void cli_run_usage(FILE *out)
 	      "  --deny-host HOST      a host the proxy refuses, over any "
 	      "allow (repeatable;\n"
 	      "                        with network.deniedDomains)\n"
+	      "  --control-port P      the proxy's control endpoint on the "
+	      "host's\n"
+	      "                        127.0.0.1:P, outside the sandbox: "
+	      "POST /allow\n"
+	      "                        (body: one host entry) adds a host "
+	      "for this run,\n"
+	      "                        GET /status lists the lists (implies "
+	      "--network\n"
+	      "                        proxy; needs --control-token-env)\n"
+	      "  --control-token-env VAR\n"
+	      "                        the bearer token is in $VAR (at least "
+	      "16 bytes);\n"
+	      "                        VAR is removed from the command's "
+	      "environment\n"
 	      "  --memory MB           memory cap (default 4096; 0: none)\n"
 	      "  --cpu SEC             CPU time cap\n"
 	      "  --pids N              process cap (default 1024)\n"
@@ -131,6 +146,12 @@ struct run_opts {
 	const char *deny_hosts[2 * RUN_MAX_LIST];
 	size_t ndeny_hosts;
 	bool network_set;
+	/* the control endpoint */
+	unsigned long control_port;
+	bool control_set;
+	const char *token_env;
+	char control_listen[32];
+	struct cfg_strlist env_deny; /* the deny list plus token_env */
 	bool mode_set, memory_set, timeout_set, cpu_set, cap_set, probe;
 };
 
@@ -143,6 +164,8 @@ enum {
 	OPT_NETWORK,
 	OPT_ALLOW_HOST,
 	OPT_DENY_HOST,
+	OPT_CONTROL_PORT,
+	OPT_CONTROL_TOKEN,
 	OPT_MEMORY,
 	OPT_CPU,
 	OPT_PIDS,
@@ -168,6 +191,8 @@ static const struct option run_longopts[] = {
 	{ "network", required_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "deny-host", required_argument, NULL, OPT_DENY_HOST },
+	{ "control-port", required_argument, NULL, OPT_CONTROL_PORT },
+	{ "control-token-env", required_argument, NULL, OPT_CONTROL_TOKEN },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "pids", required_argument, NULL, OPT_PIDS },
@@ -322,6 +347,17 @@ static int parse_options(int argc, char **argv, struct run_opts *r)
 		case OPT_DENY_HOST:
 			rc = add_list(r->deny_hosts, &r->ndeny_hosts,
 				      "--deny-host", optarg);
+			break;
+		case OPT_CONTROL_PORT:
+			rc = parse_ulong("--control-port", optarg, 65535,
+					 &r->control_port);
+			if (!rc && r->control_port == 0)
+				rc = usage_error("--control-port: 0 is not a "
+						 "port");
+			r->control_set = true;
+			break;
+		case OPT_CONTROL_TOKEN:
+			r->token_env = optarg;
 			break;
 		case OPT_MEMORY:
 			rc = parse_ulong("--memory", optarg, RUN_MAX_MEMORY_MB,
@@ -479,6 +515,58 @@ static enum sbx_mode mode_from_cfg(enum cfg_sandbox_mode m)
 	}
 }
 
+/* --control-port and --control-token-env: the proxy mode, the token
+ * from the environment (never argv). */
+static int control_setup(struct run_opts *r)
+{
+	const char *t;
+
+	if (r->network_set && r->sbx.network != SBX_NET_PROXY)
+		return usage_error("--control-port needs --network proxy");
+	r->sbx.network = SBX_NET_PROXY;
+	if (!*r->token_env || strspn(r->token_env,
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "abcdefghijklmnopqrstuvwxyz"
+				     "0123456789_") != strlen(r->token_env))
+		return usage_error("--control-token-env: '%s' is not a "
+				   "variable name",
+				   r->token_env);
+	t = getenv(r->token_env);
+	if (!t)
+		return usage_error("--control-token-env: $%s is not set",
+				   r->token_env);
+	if (strlen(t) < PX_CONTROL_TOKEN_MIN)
+		return usage_error("--control-token-env: $%s is shorter than "
+				   "%d bytes",
+				   r->token_env, PX_CONTROL_TOKEN_MIN);
+	(void)snprintf(r->control_listen, sizeof(r->control_listen),
+		       "127.0.0.1:%lu", r->control_port);
+	r->sbx.control_listen = r->control_listen;
+	r->sbx.control_token = t;
+	return 0;
+}
+
+/* The token's variable joins the environment deny-list of this run, so
+ * the command never sees it, whatever the allow-list says. */
+static int add_token_deny(struct run_opts *r)
+{
+	const struct cfg_strlist *d =
+		r->sbx.env_deny ? r->sbx.env_deny : envf_default_deny();
+	size_t n = d ? d->n : 0;
+
+	r->env_deny.v = calloc(n + 1, sizeof(char *));
+	if (!r->env_deny.v) {
+		fputs("cordon run: out of memory\n", stderr);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		r->env_deny.v[i] = d->v[i];
+	r->env_deny.v[n] = (char *)r->token_env;
+	r->env_deny.n = n + 1;
+	r->sbx.env_deny = &r->env_deny;
+	return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct run_opts r;
@@ -516,6 +604,16 @@ int cli_run(int argc, char **argv)
 		}
 		r.sbx.network = SBX_NET_PROXY;
 	}
+	if (r.control_set != (r.token_env != NULL)) {
+		rc = usage_error("--control-port and --control-token-env go "
+				 "together");
+		goto out;
+	}
+	if (r.control_set) {
+		rc = control_setup(&r);
+		if (rc)
+			goto out;
+	}
 	if (r.sbx.argv_only && r.nallow == 0) {
 		rc = usage_error("--argv-only needs --allow-cmd LIST");
 		goto out;
@@ -552,6 +650,10 @@ int cli_run(int argc, char **argv)
 		r.sbx.env_deny = envf_default_deny();
 	}
 
+	if (r.control_set && add_token_deny(&r) != 0) {
+		rc = RUN_EXIT_SETUP;
+		goto out;
+	}
 	r.sbx.write = r.write;
 	r.sbx.nwrite = r.nwrite;
 	r.sbx.deny_read = r.deny;
@@ -593,6 +695,7 @@ int cli_run(int argc, char **argv)
 out:
 	for (size_t i = 0; i < r.nallow_buf; i++)
 		free(r.allow_buf[i]);
+	free(r.env_deny.v);
 	cordon_config_free(cfg);
 	return rc;
 }

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "hostlist.h"
 #include "httpreq.h"
 #include "netaddr.h"
@@ -36,6 +38,7 @@
 
 enum ep_kind {
 	EP_LISTEN,
+	EP_CONTROL,
 	EP_STOP,
 	EP_RESOLVED,
 	EP_CLIENT,
@@ -109,6 +112,10 @@ struct conn {
 	struct conn *tprev, *tnext; /* the time-out list it is on */
 	struct conn *dnext; /* the dead list */
 	int tlist; /* -1, 0 handshake, 1 idle */
+	/* control endpoint: a POST body being collected */
+	bool control;
+	char *body;
+	size_t body_len, body_want;
 };
 
 /* One lookup. The conn may go away first: then owner is NULL and the
@@ -154,6 +161,14 @@ struct px {
 	bool quit;
 	struct sockaddr_storage local;
 	socklen_t local_len;
+	/* the control endpoint */
+	struct ep ctl;
+	char *token;
+	size_t token_len;
+	size_t nallow_base; /* allow entries before the session's */
+	struct sockaddr_storage ctl_local;
+	socklen_t ctl_local_len;
+	unsigned ctl_port;
 };
 
 static int64_t now_ms(void)
@@ -445,12 +460,15 @@ static void conn_close(struct conn *c)
 	pending_free(&c->to_cl);
 	pipe_close(&c->to_up);
 	pipe_close(&c->to_cl);
+	free(c->body);
+	c->body = NULL;
 	c->dnext = p->dead;
 	p->dead = c;
 	p->nconns--;
 	if (p->accept_paused && !p->stopping) {
 		p->accept_paused = false;
 		ep_set(p, &p->lst, EPOLLIN);
+		ep_set(p, &p->ctl, EPOLLIN);
 	}
 }
 
@@ -575,10 +593,22 @@ static int pend_flush(struct pending *b, int fd)
 static const char *status_text(int status)
 {
 	switch (status) {
+	case 200:
+		return "OK";
 	case 400:
 		return "Bad Request";
+	case 401:
+		return "Unauthorized";
 	case 403:
 		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 411:
+		return "Length Required";
+	case 413:
+		return "Content Too Large";
 	case 414:
 		return "URI Too Long";
 	case 431:
@@ -756,6 +786,29 @@ static void dial_next(struct conn *c, int last_err)
 	     "connect-failed", detail);
 }
 
+/* Would dialling a:port reach this proxy's control endpoint? It listens
+ * on the host's loopback; every loopback or unspecified address (also
+ * v4-mapped) on its port is taken as reaching it. */
+static bool hits_control(const struct px *p, const struct na_addr *a,
+			 unsigned port)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0,
+					    0, 0, 0, 0, 0xff, 0xff };
+	static const uint8_t zero[16];
+	const uint8_t *v4 = NULL;
+
+	if (p->ctl.fd < 0 || port != p->ctl_port)
+		return false;
+	if (a->family == NA_INET)
+		v4 = a->b;
+	else if (memcmp(a->b, mapped, 12) == 0)
+		v4 = a->b + 12;
+	else
+		return memcmp(a->b, zero, 15) == 0 &&
+		       (a->b[15] == 0 || a->b[15] == 1);
+	return v4[0] == 127 || memcmp(v4, zero, 4) == 0;
+}
+
 /* The addresses of a lookup (or the literal): drops the denied ones
  * unless the allow-list named the literal, then dials. */
 static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
@@ -770,6 +823,13 @@ static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
 	for (size_t i = 0; i < n; i++) {
 		struct na_verdict v;
 
+		if (hits_control(p, &addrs[i], c->port)) {
+			if (!first_rule[0])
+				snprintf(first_rule, sizeof(first_rule),
+					 "the proxy's control endpoint (%s)",
+					 na_format(&addrs[i], abuf));
+			continue;
+		}
 		if (!trusted) {
 			na_classify(p->guard, &addrs[i], &v);
 			if (na_denied(&v)) {
@@ -1158,6 +1218,259 @@ static void on_connected(struct conn *c)
 	start_relay(c);
 }
 
+/* ---- the control endpoint ---------------------------------------------- */
+
+/* Queues a complete answer from the control endpoint and closes once it is
+ * sent. extra is more header lines ("Name: value\r\n...") or "". */
+static void ctl_answer(struct conn *c, int status, const char *ctype,
+		       const char *extra, const char *body)
+{
+	char head[512];
+	size_t bl = strlen(body);
+	int hl;
+
+	hl = snprintf(head, sizeof(head),
+		      "HTTP/1.1 %d %s\r\n"
+		      "Content-Type: %s\r\n"
+		      "Content-Length: %zu\r\n"
+		      "Cache-Control: no-store\r\n"
+		      "%s"
+		      "Connection: close\r\n\r\n",
+		      status, status_text(status), ctype, bl, extra);
+	if (hl < 0 || (size_t)hl >= sizeof(head)) {
+		conn_close(c);
+		return;
+	}
+	pending_free(&c->to_cl);
+	if (!pending_add(&c->to_cl, head, (size_t)hl, SIZE_MAX / 2) ||
+	    !pending_add(&c->to_cl, body, bl, SIZE_MAX / 2)) {
+		conn_close(c);
+		return;
+	}
+	c->state = ST_CLOSING;
+	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+		conn_close(c);
+}
+
+/* An error answer: "cordon proxy control: STATUS TEXT: why" in plain
+ * text, bytes outside printable ASCII shown as '?'. */
+static void ctl_error(struct conn *c, int status, const char *extra,
+		      const char *why)
+{
+	char body[700];
+	int n = snprintf(body, sizeof(body),
+			 "cordon proxy control: %d %s: %s\n", status,
+			 status_text(status), why);
+
+	if (n < 0)
+		body[0] = '\0';
+	for (size_t i = 0; body[i]; i++) {
+		unsigned char ch = (unsigned char)body[i];
+
+		if ((ch < 0x20 || ch >= 0x7f) && body[i + 1] != '\0')
+			body[i] = '?';
+	}
+	ctl_answer(c, status, "text/plain", extra, body);
+}
+
+static void ctl_json(struct conn *c, cJSON *j)
+{
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+
+	cJSON_Delete(j);
+	if (!text) {
+		ctl_error(c, 500, "", "out of memory");
+		return;
+	}
+	ctl_answer(c, 200, "application/json", "", text);
+	free(text);
+}
+
+/* Equal without a data-dependent early exit: the time depends only on
+ * the length of the token we hold. */
+static bool token_eq(const char *got, size_t glen, const char *want,
+		     size_t wlen)
+{
+	volatile unsigned char d = glen != wlen;
+
+	for (size_t i = 0; i < wlen; i++)
+		d |= (unsigned char)((i < glen ? got[i] : 0) ^ want[i]);
+	return d == 0;
+}
+
+/* Exactly one "Authorization: Bearer TOKEN" with the right token. */
+static bool ctl_authorized(const struct conn *c)
+{
+	const struct hr_req *r = &c->hs->req;
+	struct hr_header h, extra;
+	size_t pos = 0;
+
+	if (!hr_header_next(r, "authorization", &pos, &h) ||
+	    hr_header_next(r, "authorization", &pos, &extra))
+		return false;
+	if (h.value_len < 7 || !hr_name_eq(h.value, 6, "bearer") ||
+	    h.value[6] != ' ')
+		return false;
+	return token_eq(h.value + 7, h.value_len - 7, c->px->token,
+			c->px->token_len);
+}
+
+static cJSON *ctl_list(const struct hl_policy *pol, enum hl_list which,
+		       size_t from)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = from; a && i < hl_policy_count(pol, which); i++) {
+		cJSON *s = cJSON_CreateString(hl_policy_entry(pol, which, i));
+
+		if (!s) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+		cJSON_AddItemToArray(a, s);
+	}
+	return a;
+}
+
+static void ctl_status(struct conn *c)
+{
+	struct px *p = c->px;
+	cJSON *j = cJSON_CreateObject();
+	cJSON *al = ctl_list(p->policy, HL_ALLOW, 0);
+	cJSON *dl = ctl_list(p->policy, HL_DENY, 0);
+	cJSON *sl = ctl_list(p->policy, HL_ALLOW, p->nallow_base);
+
+	if (!j || !al || !dl || !sl) {
+		cJSON_Delete(j);
+		cJSON_Delete(al);
+		cJSON_Delete(dl);
+		cJSON_Delete(sl);
+		ctl_error(c, 500, "", "out of memory");
+		return;
+	}
+	cJSON_AddItemToObject(j, "allow", al);
+	cJSON_AddItemToObject(j, "deny", dl);
+	cJSON_AddItemToObject(j, "session", sl);
+	ctl_json(c, j);
+}
+
+static bool ctl_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/* The whole body is in: one entry, added to the allow-list. */
+static void ctl_allow(struct conn *c)
+{
+	struct px *p = c->px;
+	char *b = c->body;
+	size_t n = c->body_len, i;
+	struct cordon_diag d;
+	const char *entry[1];
+	enum cordon_err e;
+	cJSON *j;
+
+	while (n > 0 && ctl_space(b[n - 1]))
+		n--;
+	for (i = 0; i < n && ctl_space(b[i]); i++)
+		;
+	b[n] = '\0';
+	if (memchr(b, '\0', n)) {
+		ctl_error(c, 400, "", "a NUL byte in the body");
+		return;
+	}
+	if (i == n) {
+		ctl_error(c, 400, "", "empty body: want one host entry");
+		return;
+	}
+	entry[0] = b + i;
+	memset(&d, 0, sizeof(d));
+	e = hl_policy_add(p->policy, HL_ALLOW, entry, 1, &d);
+	if (e != CORDON_OK) {
+		ctl_error(c, e == CORDON_E_NOMEM ? 500 : 400, "",
+			  d.message[0] ? d.message : "cannot add the entry");
+		return;
+	}
+	size_t last = hl_policy_count(p->policy, HL_ALLOW) - 1;
+	const char *added = hl_policy_entry(p->policy, HL_ALLOW, last);
+	const char *canon = hl_policy_canon(p->policy, HL_ALLOW, last);
+
+	j = cJSON_CreateObject();
+	if (j && (!cJSON_AddStringToObject(j, "added", added) ||
+		  !cJSON_AddStringToObject(j, "canonical", canon))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	ctl_json(c, j);
+}
+
+/* Body bytes of a POST /allow; answers once all Content-Length arrived. */
+static void ctl_body(struct conn *c, const char *data, size_t n)
+{
+	size_t take = c->body_want - c->body_len;
+
+	if (n < take)
+		take = n;
+	memcpy(c->body + c->body_len, data, take);
+	c->body_len += take;
+	if (c->body_len == c->body_want)
+		ctl_allow(c);
+}
+
+/* A control request's head is complete: route, check, answer. */
+static void ctl_head(struct conn *c, const char *rest, size_t nrest)
+{
+	struct hr_req *r = &c->hs->req;
+	size_t plen = 0;
+	bool allow, status;
+
+	if (r->form != HR_FORM_ORIGIN) {
+		ctl_error(c, 400, "", "want an origin-form request (/allow, "
+				      "/status)");
+		return;
+	}
+	while (plen < r->path_len && r->path[plen] != '?')
+		plen++;
+	allow = plen == 6 && memcmp(r->path, "/allow", 6) == 0;
+	status = plen == 7 && memcmp(r->path, "/status", 7) == 0;
+	if (!allow && !status) {
+		ctl_error(c, 404, "", "no such endpoint (/allow, /status)");
+		return;
+	}
+	if (allow && !(r->method_len == 4 && !memcmp(r->method, "POST", 4))) {
+		ctl_error(c, 405, "Allow: POST\r\n", "/allow takes POST");
+		return;
+	}
+	if (status && !(r->method_len == 3 && !memcmp(r->method, "GET", 3))) {
+		ctl_error(c, 405, "Allow: GET\r\n", "/status takes GET");
+		return;
+	}
+	if (!ctl_authorized(c)) {
+		ctl_error(c, 401, "WWW-Authenticate: Bearer\r\n",
+			  "missing or wrong bearer token");
+		return;
+	}
+	if (status) {
+		ctl_status(c);
+		return;
+	}
+	if (r->chunked || !r->has_length) {
+		ctl_error(c, 411, "", "POST /allow needs a Content-Length");
+		return;
+	}
+	if (r->content_length > PX_CONTROL_BODY_MAX) {
+		ctl_error(c, 413, "", "body over 4096 bytes");
+		return;
+	}
+	c->body_want = (size_t)r->content_length;
+	c->body = malloc(c->body_want + 1);
+	if (!c->body) {
+		ctl_error(c, 500, "", "out of memory");
+		return;
+	}
+	ctl_body(c, rest, nrest);
+}
+
 /* ---- the head ---------------------------------------------------------- */
 
 /* Keeps bytes after the head as early data for the upstream. */
@@ -1216,7 +1529,15 @@ static void feed_http(struct conn *c, const char *data, size_t n)
 	if (st == HR_MORE)
 		return;
 	if (st == HR_ERROR) {
-		answer_http(c, r->err.status, "bad-request", r->err.reason);
+		if (c->control)
+			ctl_error(c, r->err.status, "", r->err.reason);
+		else
+			answer_http(c, r->err.status, "bad-request",
+				    r->err.reason);
+		return;
+	}
+	if (c->control) {
+		ctl_head(c, data + used, n - used);
 		return;
 	}
 	if (r->form != HR_FORM_AUTHORITY && r->form != HR_FORM_ABSOLUTE) {
@@ -1289,13 +1610,15 @@ static void head_read(struct conn *c)
 		conn_close(c);
 		return;
 	}
-	if (c->proto == P_UNKNOWN) {
+	if (c->proto == P_UNKNOWN && !c->control) {
 		c->proto = (unsigned char)p->scratch[0] == 0x05 ? P_SOCKS :
 								  P_HTTP;
 		if (c->proto == P_SOCKS)
 			s5_init(&c->hs->s5);
 	}
-	if (c->proto == P_SOCKS)
+	if (c->control && c->body)
+		ctl_body(c, p->scratch, (size_t)r);
+	else if (c->proto == P_SOCKS)
 		feed_socks(c, p->scratch, (size_t)r);
 	else
 		feed_http(c, p->scratch, (size_t)r);
@@ -1303,10 +1626,12 @@ static void head_read(struct conn *c)
 
 /* ---- events ------------------------------------------------------------ */
 
-static void on_accept(struct px *p)
+static void on_accept(struct px *p, struct ep *l)
 {
+	bool control = l == &p->ctl;
+
 	for (;;) {
-		int fd = accept4(p->lst.fd, NULL, NULL,
+		int fd = accept4(l->fd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
 		struct hr_limits lim;
@@ -1318,6 +1643,7 @@ static void on_accept(struct px *p)
 				if (p->nconns > 0) {
 					p->accept_paused = true;
 					ep_set(p, &p->lst, 0);
+					ep_set(p, &p->ctl, 0);
 				}
 			}
 			return;
@@ -1341,6 +1667,8 @@ static void on_accept(struct px *p)
 			c->hs = calloc(1, sizeof(*c->hs));
 		hr_limits_default(&lim);
 		lim.max_header_bytes = p->opt.max_header_bytes;
+		if (control)
+			lim.flags |= HR_ORIGIN_FORM;
 		if (!c || !c->hs ||
 		    hr_req_init(&c->hs->req, &lim) != CORDON_OK) {
 			if (c)
@@ -1356,6 +1684,9 @@ static void on_accept(struct px *p)
 		c->cl = (struct ep){ EP_CLIENT, c, fd, UINT32_MAX };
 		c->up = (struct ep){ EP_UPSTREAM, c, -1, UINT32_MAX };
 		c->state = ST_HEAD;
+		c->control = control;
+		if (control)
+			c->proto = P_HTTP;
 		p->nconns++;
 		if (ep_set(p, &c->cl, EPOLLIN) != 0) {
 			c->cl.mask = 0;
@@ -1489,8 +1820,9 @@ enum cordon_err px_run_once(struct px *p, int timeout_ms)
 
 		switch (e->kind) {
 		case EP_LISTEN:
+		case EP_CONTROL:
 			if (!p->stopping)
-				on_accept(p);
+				on_accept(p, e);
 			break;
 		case EP_STOP: {
 			uint64_t v;
@@ -1555,19 +1887,13 @@ void px_options_default(struct px_options *o)
 	o->idle_timeout_ms = PX_IDLE_TIMEOUT_MS;
 }
 
+static enum cordon_err open_listener(const char *s, const char *what,
+				     int *out, struct cordon_diag *diag);
+
 /* Opens the listening socket for "ADDR:PORT" or "[V6]:PORT" (port 0:
  * any), or takes over the caller's. */
 static enum cordon_err listen_setup(struct px *p, struct cordon_diag *diag)
 {
-	const char *s = p->opt.listen, *colon, *h;
-	size_t hl;
-	char hb[NA_MAX_TEXT], *end;
-	unsigned long port;
-	struct na_addr a;
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int fd, one = 1;
-
 	if (p->opt.listen_fd >= 0) {
 		int fl = fcntl(p->opt.listen_fd, F_GETFL);
 
@@ -1580,6 +1906,24 @@ static enum cordon_err listen_setup(struct px *p, struct cordon_diag *diag)
 		p->lst.fd = p->opt.listen_fd;
 		return CORDON_OK;
 	}
+	return open_listener(p->opt.listen, "listen address", &p->lst.fd,
+			     diag);
+}
+
+/* A nonblocking listening socket on s ("ADDR:PORT", "[V6]:PORT"); what
+ * names the option in errors. */
+static enum cordon_err open_listener(const char *s, const char *what,
+				     int *out, struct cordon_diag *diag)
+{
+	const char *colon, *h;
+	size_t hl;
+	char hb[NA_MAX_TEXT], *end;
+	unsigned long port;
+	struct na_addr a;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd, one = 1;
+
 	colon = s ? strrchr(s, ':') : NULL;
 	if (!colon || colon == s || !isdigit((unsigned char)colon[1]))
 		goto bad;
@@ -1626,13 +1970,59 @@ static enum cordon_err listen_setup(struct px *p, struct cordon_diag *diag)
 		}
 		return CORDON_E_IO;
 	}
-	p->lst.fd = fd;
+	*out = fd;
 	return CORDON_OK;
 bad:
 	diag_set(diag, CORDON_E_CONFIG, 0,
-		 "listen address \"%s\": want ADDR:PORT or [V6]:PORT",
-		 s ? s : "");
+		 "%s \"%s\": want ADDR:PORT or [V6]:PORT", what, s ? s : "");
 	return CORDON_E_CONFIG;
+}
+
+/* The control endpoint: checks and copies the token, opens the socket. */
+static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
+{
+	const char *t = p->opt.control_token;
+	size_t n = t ? strlen(t) : 0;
+	enum cordon_err e;
+
+	if (n < PX_CONTROL_TOKEN_MIN || n > PX_CONTROL_TOKEN_MAX) {
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "the control token must be %d to %d bytes",
+			 PX_CONTROL_TOKEN_MIN, PX_CONTROL_TOKEN_MAX);
+		return CORDON_E_CONFIG;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] < 0x21 || t[i] > 0x7e) {
+			diag_set(diag, CORDON_E_CONFIG, 0,
+				 "the control token must be visible ASCII "
+				 "(no spaces or control bytes)");
+			return CORDON_E_CONFIG;
+		}
+	}
+	p->token = malloc(n + 1);
+	if (!p->token)
+		return CORDON_E_NOMEM;
+	memcpy(p->token, t, n + 1);
+	p->token_len = n;
+	p->opt.control_token = NULL; /* the caller's memory */
+	e = open_listener(p->opt.control_listen, "control address", &p->ctl.fd,
+			  diag);
+	if (e != CORDON_OK)
+		return e;
+	p->ctl_local_len = sizeof(p->ctl_local);
+	if (getsockname(p->ctl.fd, (struct sockaddr *)&p->ctl_local,
+			&p->ctl_local_len) != 0) {
+		diag_set(diag, CORDON_E_IO, errno, "control socket: %s",
+			 strerror(errno));
+		return CORDON_E_IO;
+	}
+	if (p->ctl_local.ss_family == AF_INET)
+		p->ctl_port = ntohs(
+			((struct sockaddr_in *)&p->ctl_local)->sin_port);
+	else
+		p->ctl_port = ntohs(
+			((struct sockaddr_in6 *)&p->ctl_local)->sin6_port);
+	return CORDON_OK;
 }
 
 enum cordon_err px_new(const struct px_options *o, struct px **out,
@@ -1659,6 +2049,7 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	p->lst = (struct ep){ EP_LISTEN, NULL, -1, UINT32_MAX };
 	p->stop = (struct ep){ EP_STOP, NULL, -1, UINT32_MAX };
 	p->resolved = (struct ep){ EP_RESOLVED, NULL, -1, UINT32_MAX };
+	p->ctl = (struct ep){ EP_CONTROL, NULL, -1, UINT32_MAX };
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->scratch = malloc(IO_CHUNK);
@@ -1683,7 +2074,10 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 		goto fail;
 	if ((e = load_overrides(p, diag)) != CORDON_OK)
 		goto fail;
+	p->nallow_base = o->nallow;
 	if ((e = listen_setup(p, diag)) != CORDON_OK)
+		goto fail;
+	if (o->control_listen && (e = control_setup(p, diag)) != CORDON_OK)
 		goto fail;
 	p->local_len = sizeof(p->local);
 	if (getsockname(p->lst.fd, (struct sockaddr *)&p->local,
@@ -1698,11 +2092,13 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 		e = CORDON_E_IO;
 		goto fail;
 	}
-	struct ep *fixed[] = { &p->lst, &p->stop, &p->resolved };
+	struct ep *fixed[] = { &p->lst, &p->stop, &p->resolved, &p->ctl };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		struct ep *x = fixed[i];
 
+		if (x->fd < 0)
+			continue;
 		ev.events = EPOLLIN;
 		ev.data.ptr = x;
 		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, x->fd, &ev) != 0) {
@@ -1722,17 +2118,18 @@ fail:
 	return e;
 }
 
-const char *px_local_addr(const struct px *p, char *buf, size_t size)
+static const char *format_local(const struct sockaddr_storage *ss,
+				socklen_t len, char *buf, size_t size)
 {
 	struct na_addr a;
 	char t[NA_ADDRSTRLEN];
 	unsigned port = 0;
-	const struct sockaddr *sa = (const struct sockaddr *)&p->local;
+	const struct sockaddr *sa = (const struct sockaddr *)ss;
 
 	if (size == 0)
 		return buf;
 	buf[0] = '\0';
-	if (p->local_len == 0 || !from_sockaddr(sa, &a))
+	if (len == 0 || !from_sockaddr(sa, &a))
 		return buf;
 	if (sa->sa_family == AF_INET)
 		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
@@ -1742,6 +2139,21 @@ const char *px_local_addr(const struct px *p, char *buf, size_t size)
 	snprintf(buf, size, a.family == NA_INET6 ? "[%s]:%u" : "%s:%u", t,
 		 port);
 	return buf;
+}
+
+const char *px_local_addr(const struct px *p, char *buf, size_t size)
+{
+	return format_local(&p->local, p->local_len, buf, size);
+}
+
+const char *px_control_addr(const struct px *p, char *buf, size_t size)
+{
+	if (p->ctl.fd < 0) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	return format_local(&p->ctl_local, p->ctl_local_len, buf, size);
 }
 
 void px_free(struct px *p)
@@ -1772,6 +2184,12 @@ void px_free(struct px *p)
 	}
 	if (p->lst.fd >= 0)
 		close(p->lst.fd);
+	if (p->ctl.fd >= 0)
+		close(p->ctl.fd);
+	if (p->token) {
+		explicit_bzero(p->token, p->token_len);
+		free(p->token);
+	}
 	if (p->stop.fd >= 0)
 		close(p->stop.fd);
 	if (p->resolved.fd >= 0)

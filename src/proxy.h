@@ -34,6 +34,26 @@
  * X-Proxy-Error: blocked-by-allowlist, blocked-by-denylist or
  * blocked-by-address-class, and the same words in the body.
  *
+ * Control endpoint (optional: px_options.control_listen): a second
+ * listening socket, served by the same loop, that speaks a small HTTP/1.1
+ * API in origin-form (one request per connection, "Connection: close"):
+ *   POST /allow   body: one hostlist.h entry as plain text ("example.com",
+ *                 "api.example.com:8443", "*.example.org", "[::1]:8080"),
+ *                 surrounding whitespace and a final newline ignored, at
+ *                 most PX_CONTROL_BODY_MAX bytes, Content-Length required.
+ *                 Appends it to the allow-list for the life of this px
+ *                 only; answers 200 {"added": ENTRY, "canonical": CANON}.
+ *                 A bad entry answers 400 with hostlist's reason.
+ *   GET /status   200 {"allow": [...], "deny": [...], "session": [...]}:
+ *                 the effective lists as written (allow includes the
+ *                 session additions, which "session" lists again).
+ * Every request needs "Authorization: Bearer TOKEN" (control_token,
+ * compared in constant time); missing, repeated or wrong: 401 and nothing
+ * changes. Other paths 404, other methods 405, a body without
+ * Content-Length 411, over the limit 413. The proxy never dials its own
+ * control endpoint (a loopback or unspecified address on its port) even
+ * when the allow-list would let it.
+ *
  * px_new() does everything that can fail on configuration (lists, ranges,
  * overrides, the listening socket); px_run_once() waits for and handles
  * one batch of events. The library prints nothing: decisions go to
@@ -53,6 +73,9 @@
 #define PX_IDLE_TIMEOUT_MS 300000
 #define PX_MAX_RESOLVE 1024 /* --resolve overrides */
 #define PX_RESOLVER_THREADS 4
+#define PX_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
+#define PX_CONTROL_TOKEN_MIN 16 /* bytes */
+#define PX_CONTROL_TOKEN_MAX 1024
 
 /* One decision, for the audit sink. Strings live during the call only. */
 struct px_decision {
@@ -92,6 +115,12 @@ struct px_options {
 	bool skip_own_addresses; /* do not read getifaddrs (tests only) */
 	px_decision_fn *on_decision; /* may be NULL */
 	void *ctx;
+	/* The control endpoint: "ADDR:PORT" (port 0: any) or NULL for none.
+	 * control_token is required with it: PX_CONTROL_TOKEN_MIN to
+	 * PX_CONTROL_TOKEN_MAX visible ASCII bytes (px keeps a copy and
+	 * wipes it in px_free). */
+	const char *control_listen;
+	const char *control_token;
 };
 
 struct px;
@@ -103,12 +132,17 @@ void px_options_default(struct px_options *o);
 /* Builds a proxy and its listening socket. Errors: CORDON_E_CONFIG (a list
  * entry, range, override or listen address; diag says which),
  * CORDON_E_INVAL (a limit out of range), CORDON_E_IO (socket, bind,
- * listen, epoll, threads; diag->sys_errno), CORDON_E_NOMEM. */
+ * listen, epoll, threads; diag->sys_errno), CORDON_E_NOMEM. A control
+ * endpoint without a valid token is CORDON_E_CONFIG. */
 enum cordon_err px_new(const struct px_options *o, struct px **out,
 		       struct cordon_diag *diag);
 
 /* The bound address as "ADDR:PORT" ("[V6]:PORT"); truncated to size. */
 const char *px_local_addr(const struct px *p, char *buf, size_t size);
+
+/* The control endpoint's bound address, as px_local_addr; "" when there
+ * is none. */
+const char *px_control_addr(const struct px *p, char *buf, size_t size);
 
 /* Waits at most timeout_ms (-1: until something happens) for events and
  * handles them, time-outs included. CORDON_E_IO when epoll fails. */

@@ -119,6 +119,12 @@ struct sbx_opts {
 	size_t nallow_hosts;
 	const char *const *deny_hosts;
 	size_t ndeny_hosts;
+	/* Added for the proxy's control endpoint (proxy.h): "ADDR:PORT" on
+	 * the host's loopback, outside the sandbox, and its bearer token;
+	 * NULL: none. The caller keeps the token's variable out of the
+	 * command's environment (env_deny). */
+	const char *control_listen;
+	const char *control_token;
 };
 
 struct sbx_report {

@@ -384,4 +384,115 @@ has "503 Service Unavailable"
 ok $? "beyond --max-conns a client gets 503"
 stop_proxy
 
+# The control endpoint: POST /allow and GET /status on a second port.
+export CORDON_CTL=ctl-token-0123456789abcdef
+unset CORDON_CTL_UNSET
+"$bin" proxy --listen 127.0.0.1:0 --control-port 0 \
+	--control-token-env CORDON_CTL_UNSET >"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'CORDON_CTL_UNSET is not set'
+ok $? "control: an unset token variable refuses to start"
+CORDON_CTL_SHORT=0123456789abcde "$bin" proxy --listen 127.0.0.1:0 \
+	--control-port 0 --control-token-env CORDON_CTL_SHORT >"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'shorter than 16 bytes'
+ok $? "control: a token under 16 bytes refuses to start"
+"$bin" proxy --listen 127.0.0.1:0 --control-port 0 >"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'go together'
+ok $? "control: --control-port without --control-token-env is a usage error"
+
+# start_control ARGS...: start_proxy with the control endpoint on a port
+# of the kernel's choice, its address into ctl.
+start_control() {
+	start_proxy --control-port 0 --control-token-env CORDON_CTL "$@"
+	ctl=
+	for _ in $(seq 50); do
+		ctl=$(sed -n 's/^cordon proxy: control endpoint on //p' \
+			"$tmp/px.log")
+		[ -n "$ctl" ] && break
+		sleep 0.1
+	done
+}
+# code ARGS...: curl, the status code in out, the body in body.
+code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@" >"$tmp/out" 2>&1; }
+# tunnel: CONNECT to the HTTP server through the proxy: the CONNECT and
+# the final status codes in out.
+tunnel() {
+	curl -s -p -x "http://$px" -o /dev/null \
+		-w '%{http_connect} %{http_code}' \
+		"http://127.0.0.1:$hport/ctl" >"$tmp/out" 2>&1
+}
+auth="Authorization: Bearer $CORDON_CTL"
+
+start_control --deny-host bad.example.com
+ok $([ -n "$ctl" ]; echo $?) "control: the endpoint prints its address for port 0"
+tunnel
+[ "$(cat "$tmp/out")" = "403 000" ]
+ok $? "control: the host is denied before POST /allow"
+code --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 401 ]
+ok $? "control: POST /allow without a token: 401"
+code -H "Authorization: Bearer ${CORDON_CTL}x" \
+	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 401 ]
+ok $? "control: POST /allow with a wrong token: 401"
+code -H "Authorization: Basic $CORDON_CTL" \
+	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 401 ]
+ok $? "control: the token under another scheme: 401"
+tunnel
+[ "$(cat "$tmp/out")" = "403 000" ]
+ok $? "control: the host stays denied after the refused requests"
+code -H "$auth" "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 200 ] && grep -qF '"session":[]' "$tmp/body"
+ok $? "control: the refused requests added nothing"
+code "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 401 ]
+ok $? "control: GET /status without a token: 401"
+
+code -H "$auth" --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 200 ] &&
+	grep -qF "\"added\":\"127.0.0.1:$hport\"" "$tmp/body"
+ok $? "control: POST /allow with the right token: 200"
+tunnel
+[ "$(cat "$tmp/out")" = "200 200" ]
+ok $? "control: the added host is then allowed"
+code -H "$auth" "http://$ctl/status"
+python3 - "$tmp/body" "127.0.0.1:$hport" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if j["allow"] == [sys.argv[2]] and j["session"] == [sys.argv[2]]
+         and j["deny"] == ["bad.example.com"] else 1)
+EOF
+ok $? "control: GET /status lists allow, deny and the session's additions"
+
+code -H "$auth" --data-binary 'exa mple.com' "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 400 ] && grep -q 'exa mple.com.*invalid' "$tmp/body"
+ok $? "control: a bad entry: 400 naming why"
+code -H "$auth" --data-binary '' "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 400 ]
+ok $? "control: an empty body: 400"
+head -c 5000 /dev/zero | tr '\0' a >"$tmp/big"
+code -H "$auth" -H 'Expect:' --data-binary @"$tmp/big" "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 413 ]
+ok $? "control: a body over 4 KiB: 413"
+code -H "$auth" "http://$ctl/other"
+[ "$(cat "$tmp/out")" = 404 ]
+ok $? "control: another path: 404"
+code -H "$auth" -X DELETE "http://$ctl/allow"
+[ "$(cat "$tmp/out")" = 405 ]
+ok $? "control: another method: 405"
+
+cport=${ctl##*:}
+code -H "$auth" --data-binary "127.0.0.1:$cport" "http://$ctl/allow"
+python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$cport HTTP/1.1\r\n\r\n" \
+	>"$tmp/out" 2>&1
+has "403 Forbidden" && has "control endpoint"
+ok $? "control: the proxy never dials its own control endpoint"
+stop_proxy
+
+start_control
+code -H "$auth" "http://$ctl/status"
+grep -qF '"allow":[],"deny":[],"session":[]' "$tmp/body"
+ok $? "control: session additions are gone with the proxy"
+stop_proxy
+
 echo "1..$n"

@@ -169,6 +169,97 @@ try:
 except OSError as e:
     print('send failed', e)"
 
+# The control endpoint of --network proxy: outside the sandbox on the
+# host's loopback, its token kept from the command. The environment
+# filter is opened (restricted_env false) so that only the token's own
+# scrubbing keeps CORDON_CTL out; CORDON_SEEN shows the filter is open.
+export CORDON_CTL=ctl-token-0123456789abcdef CORDON_SEEN=yes
+printf '{"safety": {"sandbox": {"local": {"restricted_env": false}}}}\n' \
+	>"$tmp/open.json"
+free_port() {
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+# wait_file F: up to 10 s for F to appear.
+wait_file() {
+	for _ in $(seq 100); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+control_suite() {
+	local b=$1 cport st code1 code2
+	cport=$(free_port)
+
+	run "$b" --config "$tmp/open.json" --network proxy \
+		--control-port "$cport" --control-token-env CORDON_CTL -- \
+		sh -c 'env | grep "^CORDON_"; tr "\0" "\n" </proc/self/environ |
+			grep -c "^CORDON_CTL="'
+	grep -qx CORDON_SEEN=yes "$tmp/out" && ! grep -q CORDON_CTL "$tmp/out" &&
+		grep -qx 0 "$tmp/out" && ! grep -q "$CORDON_CTL" "$tmp/out"
+	ok $? "$b: control: the token is absent from the command's environment and /proc/self/environ"
+
+	run "$b" --network proxy --control-port "$cport" \
+		--control-token-env CORDON_CTL --allow-host "127.0.0.1:$cport" -- \
+		sh -c 'curl -s -m 5 --noproxy "*" -o /dev/null -w "%{http_code}\n" \
+			"http://127.0.0.1:$1/status"
+			curl -s -m 5 -o /dev/null -w "%{http_code}\n" \
+			"http://127.0.0.1:$1/status"' sh "$cport"
+	[ "$(tr '\n' ' ' <"$tmp/out")" = "000 403 " ]
+	ok $? "$b: control: the control port is unreachable from inside, directly or through the proxy"
+
+	# The command asks, waits for the host side to act, asks again.
+	rm -f r1 r2 g1 g2
+	run "$b" --network proxy --control-port "$cport" \
+		--control-token-env CORDON_CTL --timeout 60 -- \
+		sh -c 'curl -s -m 5 -o /dev/null -w "%{http_code}\n" "$1/a"
+			touch r1; while [ ! -e g1 ]; do sleep 0.1; done
+			curl -s -m 5 -o /dev/null -w "%{http_code}\n" "$1/b"
+			touch r2; while [ ! -e g2 ]; do sleep 0.1; done
+			curl -sS -m 5 "$1/after"' sh "$url" &
+	st=$!
+	wait_file r1
+	code1=$(curl -s -o /dev/null -w '%{http_code}' \
+		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow")
+	code2=$(curl -s -o /dev/null -w '%{http_code}' \
+		-H "Authorization: Bearer ${CORDON_CTL}x" \
+		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow")
+	touch g1
+	wait_file r2
+	[ "$code1 $code2" = "401 401" ]
+	ok $? "$b: control: missing and wrong token get 401 ($code1 $code2)"
+	curl -s -o "$tmp/status.json" \
+		-H "Authorization: Bearer $CORDON_CTL" \
+		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow"
+	curl -s -o "$tmp/status.json" \
+		-H "Authorization: Bearer $CORDON_CTL" \
+		"http://127.0.0.1:$cport/status"
+	touch g2
+	wait "$st"
+	[ "$(head -2 "$tmp/out" | tr '\n' ' ')" = "403 403 " ]
+	ok $? "$b: control: the host stays denied until the right token adds it"
+	grep -qx "hello path=/after" "$tmp/out"
+	ok $? "$b: control: after POST /allow with the right token the command reaches it"
+	python3 - "$tmp/status.json" "127.0.0.1:$port" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if j["allow"] == [sys.argv[2]] and j["session"] == [sys.argv[2]]
+         and j["deny"] == [] else 1)
+EOF
+	ok $? "$b: control: GET /status lists the session's addition"
+	rm -f r1 r2 g1 g2
+}
+
+unset CORDON_CTL_UNSET
+run namespaces --network proxy --control-port 1 \
+	--control-token-env CORDON_CTL_UNSET -- true
+[ $? -eq 125 ] && grep -q 'CORDON_CTL_UNSET is not set' "$tmp/err"
+ok $? "control: an unset token variable refuses to start"
+
 best=$("$bin" run --probe 2>/dev/null | sed -n 's/^best: //p')
 echo "# best backend: ${best:-none}"
 if [ "$best" = namespaces ]; then
@@ -197,8 +288,9 @@ sys.exit(0 if r["backend"] == "namespaces" and r["enforcement"] == "full"
          and r["notEnforced"] == [] else 1)
 EOF
 	ok $? "namespaces: the report says full"
+	control_suite namespaces
 else
-	for _ in $(seq 11); do
+	for _ in $(seq 17); do
 		n=$((n + 1))
 		echo "ok $n # SKIP user namespaces do not work here"
 	done
@@ -224,8 +316,9 @@ ok = (r["backend"] == "landlock" and r["enforcement"] == "partial" and
 sys.exit(0 if ok else 1)
 EOF
 	ok $? "landlock: partial, UDP named"
+	control_suite landlock
 else
-	for _ in $(seq 9); do
+	for _ in $(seq 15); do
 		n=$((n + 1))
 		echo "ok $n # SKIP no landlock backend with ABI 4 here"
 	done
