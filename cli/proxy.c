@@ -52,6 +52,25 @@ void cli_proxy_usage(FILE *out)
 	      "                        the control endpoint's bearer token is\n"
 	      "                        in $VAR (at least 16 bytes; required\n"
 	      "                        with --control-port)\n"
+	      "  --inject-host H       credential injection: plain HTTP to\n"
+	      "                        http://H/ goes out as HTTPS to H with\n"
+	      "                        the certificate checked, the client's\n"
+	      "                        Authorization, Proxy-Authorization,\n"
+	      "                        Cookie and X-Api-Key dropped and the\n"
+	      "                        secret added; CONNECT to H is refused\n"
+	      "  --inject-secret-env VAR\n"
+	      "                        the secret is in $VAR (required with\n"
+	      "                        --inject-host; never on the command\n"
+	      "                        line)\n"
+	      "  --inject-header NAME  the header it goes in (default\n"
+	      "                        Authorization)\n"
+	      "  --inject-format F     its value, %s standing for the secret\n"
+	      "                        (default 'Bearer %s')\n"
+	      "  --inject-cacert FILE  also trust the CAs in FILE (PEM)\n"
+	      "  --inject-port P       the HTTPS port of H (default 443)\n"
+	      "  --inject-allow-loopback\n"
+	      "                        DANGEROUS, for tests only: H may\n"
+	      "                        resolve to a loopback address\n"
 	      "  -v, --verbose         print every decision on stderr\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
@@ -127,6 +146,13 @@ int cli_proxy(int argc, char **argv)
 		O_HANDSHAKE,
 		O_CTL_PORT,
 		O_CTL_TOKEN,
+		O_INJ_HOST,
+		O_INJ_ENV,
+		O_INJ_HEADER,
+		O_INJ_FORMAT,
+		O_INJ_CACERT,
+		O_INJ_PORT,
+		O_INJ_LOOPBACK,
 	};
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
@@ -139,6 +165,13 @@ int cli_proxy(int argc, char **argv)
 		{ "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
 		{ "control-port", required_argument, NULL, O_CTL_PORT },
 		{ "control-token-env", required_argument, NULL, O_CTL_TOKEN },
+		{ "inject-host", required_argument, NULL, O_INJ_HOST },
+		{ "inject-secret-env", required_argument, NULL, O_INJ_ENV },
+		{ "inject-header", required_argument, NULL, O_INJ_HEADER },
+		{ "inject-format", required_argument, NULL, O_INJ_FORMAT },
+		{ "inject-cacert", required_argument, NULL, O_INJ_CACERT },
+		{ "inject-port", required_argument, NULL, O_INJ_PORT },
+		{ "inject-allow-loopback", no_argument, NULL, O_INJ_LOOPBACK },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -149,7 +182,7 @@ int cli_proxy(int argc, char **argv)
 	struct cordon_diag diag;
 	struct px *p = NULL;
 	struct sigaction sa;
-	const char *listen = NULL, *token_env = NULL;
+	const char *listen = NULL, *token_env = NULL, *secret_env = NULL;
 	char addr[80], ctl[40];
 	long ctl_port = -1;
 	int opt, rc = CLI_EXIT_OK;
@@ -214,6 +247,34 @@ int cli_proxy(int argc, char **argv)
 		case O_CTL_TOKEN:
 			token_env = optarg;
 			break;
+		case O_INJ_HOST:
+			o.inject_host = optarg;
+			break;
+		case O_INJ_ENV:
+			secret_env = optarg;
+			break;
+		case O_INJ_HEADER:
+			o.inject_header = optarg;
+			break;
+		case O_INJ_FORMAT:
+			o.inject_format = optarg;
+			break;
+		case O_INJ_CACERT:
+			o.inject_cacert = optarg;
+			break;
+		case O_INJ_PORT:
+			v = parse_num(optarg, 1, 65535);
+			if (v < 0) {
+				fputs("cordon proxy: --inject-port wants 1 to "
+				      "65535\n",
+				      stderr);
+				rc = CLI_EXIT_USAGE;
+			}
+			o.inject_port = (unsigned)v;
+			break;
+		case O_INJ_LOOPBACK:
+			o.inject_allow_loopback = true;
+			break;
 		case 'v':
 			o.on_decision = print_decision;
 			break;
@@ -247,6 +308,27 @@ int cli_proxy(int argc, char **argv)
 		      stderr);
 		rc = CLI_EXIT_USAGE;
 		goto out;
+	}
+	if ((o.inject_host != NULL) != (secret_env != NULL) ||
+	    (!o.inject_host &&
+	     (o.inject_header || o.inject_format || o.inject_cacert ||
+	      o.inject_port || o.inject_allow_loopback))) {
+		fputs("cordon proxy: --inject-host and --inject-secret-env go "
+		      "together; the other --inject-* options need them\n",
+		      stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (secret_env) {
+		o.inject_secret = getenv(secret_env);
+		if (!o.inject_secret) {
+			fprintf(stderr,
+				"cordon proxy: --inject-secret-env: $%s is "
+				"not set\n",
+				secret_env);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (token_env) {
 		const char *t = getenv(token_env);

@@ -88,6 +88,26 @@ void cli_run_usage(FILE *out)
 	      "16 bytes);\n"
 	      "                        VAR is removed from the command's "
 	      "environment\n"
+	      "  --inject-host H       credential injection (implies "
+	      "--network proxy):\n"
+	      "                        plain HTTP to http://H/ leaves as "
+	      "HTTPS to H with\n"
+	      "                        the certificate checked, client "
+	      "credentials dropped\n"
+	      "                        and the secret added; CONNECT to H "
+	      "is refused\n"
+	      "  --inject-secret-env VAR\n"
+	      "                        the secret is in $VAR (required); VAR "
+	      "is removed\n"
+	      "                        from the command's environment\n"
+	      "  --inject-header NAME  its header (default Authorization)\n"
+	      "  --inject-format F     its value, %s for the secret (default "
+	      "'Bearer %s')\n"
+	      "  --inject-cacert FILE  also trust the CAs in FILE (PEM)\n"
+	      "  --inject-port P       the HTTPS port of H (default 443)\n"
+	      "  --inject-allow-loopback\n"
+	      "                        DANGEROUS, tests only: H may resolve "
+	      "to loopback\n"
 	      "  --memory MB           memory cap (default 4096; 0: none)\n"
 	      "  --cpu SEC             CPU time cap\n"
 	      "  --pids N              process cap (default 1024)\n"
@@ -150,8 +170,10 @@ struct run_opts {
 	unsigned long control_port;
 	bool control_set;
 	const char *token_env;
+	const char *secret_env; /* --inject-secret-env */
+	unsigned long inject_port;
 	char control_listen[32];
-	struct cfg_strlist env_deny; /* the deny list plus token_env */
+	struct cfg_strlist env_deny; /* the deny list, token_env, secret_env */
 	bool mode_set, memory_set, timeout_set, cpu_set, cap_set, probe;
 };
 
@@ -166,6 +188,13 @@ enum {
 	OPT_DENY_HOST,
 	OPT_CONTROL_PORT,
 	OPT_CONTROL_TOKEN,
+	OPT_INJ_HOST,
+	OPT_INJ_ENV,
+	OPT_INJ_HEADER,
+	OPT_INJ_FORMAT,
+	OPT_INJ_CACERT,
+	OPT_INJ_PORT,
+	OPT_INJ_LOOPBACK,
 	OPT_MEMORY,
 	OPT_CPU,
 	OPT_PIDS,
@@ -193,6 +222,13 @@ static const struct option run_longopts[] = {
 	{ "deny-host", required_argument, NULL, OPT_DENY_HOST },
 	{ "control-port", required_argument, NULL, OPT_CONTROL_PORT },
 	{ "control-token-env", required_argument, NULL, OPT_CONTROL_TOKEN },
+	{ "inject-host", required_argument, NULL, OPT_INJ_HOST },
+	{ "inject-secret-env", required_argument, NULL, OPT_INJ_ENV },
+	{ "inject-header", required_argument, NULL, OPT_INJ_HEADER },
+	{ "inject-format", required_argument, NULL, OPT_INJ_FORMAT },
+	{ "inject-cacert", required_argument, NULL, OPT_INJ_CACERT },
+	{ "inject-port", required_argument, NULL, OPT_INJ_PORT },
+	{ "inject-allow-loopback", no_argument, NULL, OPT_INJ_LOOPBACK },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "pids", required_argument, NULL, OPT_PIDS },
@@ -358,6 +394,32 @@ static int parse_options(int argc, char **argv, struct run_opts *r)
 			break;
 		case OPT_CONTROL_TOKEN:
 			r->token_env = optarg;
+			break;
+		case OPT_INJ_HOST:
+			r->sbx.inject_host = optarg;
+			break;
+		case OPT_INJ_ENV:
+			r->secret_env = optarg;
+			break;
+		case OPT_INJ_HEADER:
+			r->sbx.inject_header = optarg;
+			break;
+		case OPT_INJ_FORMAT:
+			r->sbx.inject_format = optarg;
+			break;
+		case OPT_INJ_CACERT:
+			r->sbx.inject_cacert = optarg;
+			break;
+		case OPT_INJ_PORT:
+			rc = parse_ulong("--inject-port", optarg, 65535,
+					 &r->inject_port);
+			if (!rc && r->inject_port == 0)
+				rc = usage_error("--inject-port: 0 is not a "
+						 "port");
+			r->sbx.inject_port = (unsigned)r->inject_port;
+			break;
+		case OPT_INJ_LOOPBACK:
+			r->sbx.inject_allow_loopback = true;
 			break;
 		case OPT_MEMORY:
 			rc = parse_ulong("--memory", optarg, RUN_MAX_MEMORY_MB,
@@ -546,24 +608,60 @@ static int control_setup(struct run_opts *r)
 	return 0;
 }
 
-/* The token's variable joins the environment deny-list of this run, so
- * the command never sees it, whatever the allow-list says. */
+/* The token's and the secret's variables join the environment deny-list
+ * of this run, so the command never sees them, whatever the allow-list
+ * says. */
 static int add_token_deny(struct run_opts *r)
 {
 	const struct cfg_strlist *d =
 		r->sbx.env_deny ? r->sbx.env_deny : envf_default_deny();
 	size_t n = d ? d->n : 0;
 
-	r->env_deny.v = calloc(n + 1, sizeof(char *));
+	r->env_deny.v = calloc(n + 2, sizeof(char *));
 	if (!r->env_deny.v) {
 		fputs("cordon run: out of memory\n", stderr);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		r->env_deny.v[i] = d->v[i];
-	r->env_deny.v[n] = (char *)r->token_env;
-	r->env_deny.n = n + 1;
+	if (r->token_env)
+		r->env_deny.v[n++] = (char *)r->token_env;
+	if (r->secret_env)
+		r->env_deny.v[n++] = (char *)r->secret_env;
+	r->env_deny.n = n;
 	r->sbx.env_deny = &r->env_deny;
+	return 0;
+}
+
+/* --inject-*: the proxy mode, the secret from the environment (never
+ * argv). */
+static int inject_setup(struct run_opts *r)
+{
+	const char *v = r->secret_env;
+
+	if ((r->sbx.inject_host != NULL) != (v != NULL))
+		return usage_error("--inject-host and --inject-secret-env go "
+				   "together");
+	if (!v) {
+		if (r->sbx.inject_header || r->sbx.inject_format ||
+		    r->sbx.inject_cacert || r->sbx.inject_port ||
+		    r->sbx.inject_allow_loopback)
+			return usage_error("the --inject-* options need "
+					   "--inject-host");
+		return 0;
+	}
+	if (r->network_set && r->sbx.network != SBX_NET_PROXY)
+		return usage_error("--inject-host needs --network proxy");
+	r->sbx.network = SBX_NET_PROXY;
+	if (!*v || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			     "abcdefghijklmnopqrstuvwxyz"
+			     "0123456789_") != strlen(v))
+		return usage_error("--inject-secret-env: '%s' is not a "
+				   "variable name",
+				   v);
+	r->sbx.inject_secret = getenv(v);
+	if (!r->sbx.inject_secret)
+		return usage_error("--inject-secret-env: $%s is not set", v);
 	return 0;
 }
 
@@ -614,6 +712,9 @@ int cli_run(int argc, char **argv)
 		if (rc)
 			goto out;
 	}
+	rc = inject_setup(&r);
+	if (rc)
+		goto out;
 	if (r.sbx.argv_only && r.nallow == 0) {
 		rc = usage_error("--argv-only needs --allow-cmd LIST");
 		goto out;
@@ -650,7 +751,7 @@ int cli_run(int argc, char **argv)
 		r.sbx.env_deny = envf_default_deny();
 	}
 
-	if (r.control_set && add_token_deny(&r) != 0) {
+	if ((r.control_set || r.secret_env) && add_token_deny(&r) != 0) {
 		rc = RUN_EXIT_SETUP;
 		goto out;
 	}

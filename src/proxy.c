@@ -9,7 +9,9 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +19,14 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include "hostlist.h"
 #include "httpreq.h"
@@ -97,6 +103,7 @@ struct conn {
 	enum conn_state state;
 	enum conn_proto proto;
 	bool http_forward; /* plain HTTP: not a tunnel */
+	bool inject; /* plain HTTP for the injection rule: TLS upstream */
 	bool cl_eof, up_eof; /* read side reached EOF */
 	bool cl_shut, up_shut; /* SHUT_WR sent */
 	bool dead;
@@ -169,6 +176,13 @@ struct px {
 	struct sockaddr_storage ctl_local;
 	socklen_t ctl_local_len;
 	unsigned ctl_port;
+	/* credential injection */
+	char *inj_host; /* lower case, no trailing dot; NULL: no rule */
+	char *inj_name; /* the header's name */
+	char *inj_value; /* the header's value, secret included */
+	size_t inj_value_len;
+	unsigned inj_port;
+	SSL_CTX *inj_ctx;
 };
 
 static int64_t now_ms(void)
@@ -418,8 +432,11 @@ static void tl_arm(struct px *p, struct conn *c, int which, unsigned ms)
 	l->tail = c;
 }
 
+/* Wipes as it frees: a head may carry an injected secret. */
 static void pending_free(struct pending *b)
 {
+	if (b->data)
+		explicit_bzero(b->data, b->len);
 	free(b->data);
 	b->data = NULL;
 	b->off = b->len = 0;
@@ -430,6 +447,8 @@ static void handshake_free(struct handshake *hs)
 	if (!hs)
 		return;
 	hr_req_free(&hs->req);
+	if (hs->origin)
+		explicit_bzero(hs->origin, hs->origin_len);
 	free(hs->origin);
 	free(hs);
 }
@@ -498,6 +517,8 @@ static bool pending_add(struct pending *b, const void *data, size_t n,
 	if (have)
 		memcpy(nd, b->data + b->off, have);
 	memcpy(nd + have, data, n);
+	if (b->data)
+		explicit_bzero(b->data, b->len);
 	free(b->data);
 	b->data = nd;
 	b->off = 0;
@@ -832,7 +853,11 @@ static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
 		}
 		if (!trusted) {
 			na_classify(p->guard, &addrs[i], &v);
-			if (na_denied(&v)) {
+			/* DANGEROUS test-only option: see proxy.h. */
+			if (na_denied(&v) && !(c->inject &&
+					       p->opt.inject_allow_loopback &&
+					       strcmp(na_verdict_name(&v),
+						      "loopback") == 0)) {
 				if (!first_rule[0])
 					snprintf(first_rule, sizeof(first_rule),
 						 "address class %s (%s)",
@@ -936,6 +961,19 @@ static void on_resolved(struct px *p)
 	}
 }
 
+/* Does h name the injection rule's host (any case, one trailing dot)? */
+static bool inject_match(const struct px *p, const struct hr_host *h)
+{
+	size_t n;
+
+	if (!p->inj_host || h->kind != HR_HOST_NAME)
+		return false;
+	n = strlen(h->text);
+	if (n > 0 && h->text[n - 1] == '.')
+		n--;
+	return n == strlen(p->inj_host) && hr_name_eq(h->text, n, p->inj_host);
+}
+
 /* The policy for host:port, then the guard. */
 static void decide(struct conn *c, const struct hr_host *h, unsigned port)
 {
@@ -956,6 +994,16 @@ static void decide(struct conn *c, const struct hr_host *h, unsigned port)
 	else
 		memcpy(c->host, h->text, sizeof(h->text));
 	hl_describe(&d, rule, sizeof(rule));
+	if (!c->inject && inject_match(c->px, h)) {
+		deny(c, "injection-needs-plain-http",
+		     "the credential-injection rule (send plain HTTP to "
+		     "port 80; the proxy adds TLS)");
+		return;
+	}
+	if (!d.allowed && c->inject && d.reason != HL_DENY_ENTRY) {
+		d.allowed = true;
+		snprintf(rule, sizeof(rule), "the credential-injection rule");
+	}
 	if (!d.allowed) {
 		deny(c,
 		     d.reason == HL_DENY_ENTRY ? "blocked-by-denylist" :
@@ -1201,6 +1249,262 @@ static void start_relay(struct conn *c)
 	update_relay_interest(c);
 }
 
+/* ---- credential injection: the TLS side -------------------------------- */
+
+/* One injected request's TLS leg, run by its own detached thread: the
+ * loop relays plain bytes to and from one end of a socketpair as for any
+ * plain-HTTP request; the thread speaks TLS to the upstream on the other
+ * end. Blocking code in a thread keeps the loop free of TLS states. */
+struct tls_job {
+	SSL_CTX *ctx; /* a reference of its own */
+	int tcp, plain;
+	int handshake_ms, idle_ms;
+	unsigned port;
+	char host[HR_HOST_MAX + 2];
+};
+
+static bool plain_write_all(int fd, const char *b, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, b, n, MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* SSL_write of all of b on a nonblocking socket, waiting at most ms for
+ * each step. */
+static bool tls_write_all(SSL *ssl, int fd, const char *b, size_t n, int ms)
+{
+	while (n > 0) {
+		size_t w = 0;
+		int rc = SSL_write_ex(ssl, b, n, &w);
+		int e;
+		struct pollfd pf;
+
+		if (rc == 1) {
+			b += w;
+			n -= w;
+			continue;
+		}
+		e = SSL_get_error(ssl, rc);
+		if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+			return false;
+		pf.fd = fd;
+		pf.events = e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT;
+		pf.revents = 0;
+		if (poll(&pf, 1, ms) <= 0)
+			return false;
+	}
+	return true;
+}
+
+/* Answers 502 on the plain side when the TLS leg cannot start. */
+static void tls_fail(struct tls_job *t, const char *why)
+{
+	char body[512], head[256];
+	int bl, hl;
+
+	bl = snprintf(body, sizeof(body), "TLS to %s:%u failed: %s\n",
+		      t->host, t->port, why);
+	if (bl < 0 || (size_t)bl >= sizeof(body))
+		bl = (int)strlen(body);
+	hl = snprintf(head, sizeof(head),
+		      "HTTP/1.1 502 Bad Gateway\r\n"
+		      "X-Proxy-Error: upstream-tls-failed\r\n"
+		      "Content-Type: text/plain\r\n"
+		      "Content-Length: %d\r\n"
+		      "Connection: close\r\n\r\n",
+		      bl);
+	if (hl < 0 || (size_t)hl >= sizeof(head))
+		return;
+	if (plain_write_all(t->plain, head, (size_t)hl))
+		plain_write_all(t->plain, body, (size_t)bl);
+}
+
+/* Bytes both ways until the upstream ends its answer, a side fails or
+ * nothing moves for idle_ms. */
+static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size)
+{
+	bool plain_eof = false;
+
+	for (;;) {
+		struct pollfd pf[2] = {
+			{ t->tcp, POLLIN, 0 },
+			{ plain_eof ? -1 : t->plain, POLLIN, 0 },
+		};
+
+		if (SSL_pending(ssl) == 0) {
+			int rc = poll(pf, 2, t->idle_ms);
+
+			if (rc < 0 && errno == EINTR)
+				continue;
+			if (rc <= 0)
+				return;
+		} else {
+			pf[0].revents = POLLIN;
+		}
+		if (pf[0].revents) {
+			size_t got = 0;
+			int rc = SSL_read_ex(ssl, buf, size, &got);
+
+			if (rc == 1) {
+				if (!plain_write_all(t->plain, buf, got))
+					return;
+			} else {
+				int e = SSL_get_error(ssl, rc);
+
+				/* A record that is not data yet (a session
+				 * ticket, half a record): wait again. */
+				if (e != SSL_ERROR_WANT_READ &&
+				    e != SSL_ERROR_WANT_WRITE)
+					return;
+			}
+		}
+		if (pf[1].revents) {
+			ssize_t n = recv(t->plain, buf, size, 0);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				plain_eof = true; /* the answer may follow */
+			else if (!tls_write_all(ssl, t->tcp, buf, (size_t)n,
+						t->idle_ms))
+				return;
+		}
+	}
+}
+
+static void *tls_main(void *arg)
+{
+	struct tls_job *t = arg;
+	SSL *ssl = NULL;
+	char *buf = malloc(IO_CHUNK);
+	char why[256] = "";
+	struct timeval tv;
+	sigset_t ss;
+	int fl;
+
+	/* Writes to a closed upstream must not raise SIGPIPE. */
+	sigemptyset(&ss);
+	sigaddset(&ss, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &ss, NULL);
+	fl = fcntl(t->tcp, F_GETFL);
+	tv.tv_sec = t->handshake_ms / 1000;
+	tv.tv_usec = (t->handshake_ms % 1000) * 1000;
+	if (!buf || fl < 0 || fcntl(t->tcp, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
+	    setsockopt(t->tcp, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(t->tcp, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
+		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
+		goto out;
+	}
+	ssl = SSL_new(t->ctx);
+	if (!ssl || !SSL_set_fd(ssl, t->tcp)) {
+		snprintf(why, sizeof(why), "out of memory");
+		goto out;
+	}
+	SSL_set_hostflags(ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+	if (!SSL_set_tlsext_host_name(ssl, t->host) ||
+	    !SSL_set1_host(ssl, t->host)) {
+		snprintf(why, sizeof(why), "cannot set the host name");
+		goto out;
+	}
+	if (SSL_connect(ssl) != 1) {
+		long v = SSL_get_verify_result(ssl);
+		unsigned long e = ERR_get_error();
+
+		if (v != X509_V_OK)
+			snprintf(why, sizeof(why), "certificate: %s",
+				 X509_verify_cert_error_string(v));
+		else if (e)
+			ERR_error_string_n(e, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "handshake: %s",
+				 errno ? strerror(errno) : "closed");
+		goto out;
+	}
+	if (fcntl(t->tcp, F_SETFL, fl | O_NONBLOCK) != 0) {
+		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
+		goto out;
+	}
+	tls_pump(t, ssl, buf, IO_CHUNK);
+	SSL_shutdown(ssl);
+out:
+	if (why[0])
+		tls_fail(t, why);
+	ERR_clear_error();
+	SSL_free(ssl);
+	/* Unread bytes at close would make the loop's side see a reset and
+	 * lose the answer: take what is there first. */
+	shutdown(t->plain, SHUT_WR);
+	if (buf)
+		while (recv(t->plain, buf, IO_CHUNK, MSG_DONTWAIT) > 0)
+			;
+	if (buf)
+		explicit_bzero(buf, IO_CHUNK);
+	free(buf);
+	close(t->plain);
+	close(t->tcp);
+	SSL_CTX_free(t->ctx);
+	free(t);
+	return NULL;
+}
+
+/* The TCP connection to the injection host is up: hands it to a TLS
+ * thread and relays through a socketpair. */
+static void inject_start(struct conn *c)
+{
+	struct px *p = c->px;
+	struct tls_job *t;
+	pthread_attr_t at;
+	int sv[2], e;
+
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+	t = calloc(1, sizeof(*t));
+	if (!t || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		free(t);
+		fail(c, 500, S5_REP_GENERAL_FAILURE, "internal",
+		     "cannot start the TLS leg");
+		return;
+	}
+	t->tcp = c->up.fd;
+	t->plain = sv[1];
+	t->handshake_ms = (int)p->opt.handshake_timeout_ms;
+	t->idle_ms = (int)p->opt.idle_timeout_ms;
+	t->port = c->port;
+	memcpy(t->host, p->inj_host, strlen(p->inj_host) + 1);
+	t->ctx = p->inj_ctx;
+	SSL_CTX_up_ref(t->ctx);
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) != 0 ||
+	    pthread_attr_init(&at) != 0) {
+		e = -1;
+	} else {
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		e = pthread_create(&(pthread_t){ 0 }, &at, tls_main, t);
+		pthread_attr_destroy(&at);
+	}
+	if (e != 0) {
+		close(sv[0]);
+		close(sv[1]);
+		SSL_CTX_free(t->ctx);
+		free(t);
+		fail(c, 500, S5_REP_GENERAL_FAILURE, "internal",
+		     "cannot start the TLS leg");
+		return;
+	}
+	/* The thread owns the TCP socket now. */
+	c->up.fd = sv[0];
+	c->up.mask = UINT32_MAX;
+	start_relay(c);
+}
+
 static void on_connected(struct conn *c)
 {
 	int err = 0;
@@ -1213,6 +1517,10 @@ static void on_connected(struct conn *c)
 		close(c->up.fd);
 		c->up.fd = -1;
 		dial_next(c, err);
+		return;
+	}
+	if (c->inject) {
+		inject_start(c);
 		return;
 	}
 	start_relay(c);
@@ -1485,12 +1793,28 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 {
 	struct hr_req *r = &c->hs->req;
 
+	struct px *p = c->px;
+	unsigned port = r->port;
+
 	c->http_forward = r->form == HR_FORM_ABSOLUTE;
+	c->inject = c->http_forward && r->port == 80 &&
+		    inject_match(p, &r->host);
 	if (c->http_forward) {
-		static const struct hr_header extra[] = {
+		struct hr_header extra[2] = {
 			{ "Connection", 10, "close", 5 },
 		};
-		size_t need = 0;
+		size_t need = 0, nextra = 1;
+		unsigned strip = 0;
+
+		if (c->inject) {
+			extra[1].name = p->inj_name;
+			extra[1].name_len = strlen(p->inj_name);
+			extra[1].value = p->inj_value;
+			extra[1].value_len = p->inj_value_len;
+			nextra = 2;
+			strip = HR_STRIP_CREDENTIALS;
+			port = p->inj_port;
+		}
 
 		if (r->chunked) {
 			answer_http(c, 501, "chunked-body",
@@ -1498,11 +1822,12 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 				    "forwarded");
 			return;
 		}
-		hr_write_origin(r, 0, extra, 1, NULL, 0, &need);
+		hr_write_origin(r, strip, extra, nextra, NULL, 0, &need);
 		c->hs->origin = malloc(need ? need : 1);
+		c->hs->origin_len = need;
 		if (!c->hs->origin ||
-		    hr_write_origin(r, 0, extra, 1, c->hs->origin, need,
-				    &c->hs->origin_len) != CORDON_OK) {
+		    hr_write_origin(r, strip, extra, nextra, c->hs->origin,
+				    need, &c->hs->origin_len) != CORDON_OK) {
 			answer_http(c, 500, "internal",
 				    "cannot write the request");
 			return;
@@ -1517,7 +1842,7 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 		return;
 	}
 	c->hs->host = r->host;
-	decide(c, &c->hs->host, r->port);
+	decide(c, &c->hs->host, port);
 }
 
 static void feed_http(struct conn *c, const char *data, size_t n)
@@ -2025,6 +2350,115 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	return CORDON_OK;
 }
 
+/* Checks the injection rule and builds what it needs: the host, the
+ * header, the secret-bearing value and the TLS context. */
+static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
+{
+	const struct px_options *o = &p->opt;
+	const char *name = o->inject_header ? o->inject_header :
+					      "Authorization";
+	const char *fmt = o->inject_format ? o->inject_format : "Bearer %s";
+	const char *mark = strstr(fmt, "%s");
+	size_t hl = strlen(o->inject_host), sl, fl = strlen(fmt), nl;
+	struct hr_host h;
+	const char *why = NULL;
+
+	if (!hr_host_parse(o->inject_host, hl, &h, &why) ||
+	    h.kind != HR_HOST_NAME) {
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "inject host '%s': %s", o->inject_host,
+			 why ? why : "not a DNS name");
+		return CORDON_E_CONFIG;
+	}
+	if (!o->inject_secret || !*o->inject_secret ||
+	    strlen(o->inject_secret) > PX_INJECT_SECRET_MAX) {
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "the injected secret must be 1 to %d bytes",
+			 PX_INJECT_SECRET_MAX);
+		return CORDON_E_CONFIG;
+	}
+	sl = strlen(o->inject_secret);
+	for (size_t i = 0; i < sl; i++) {
+		unsigned char ch = (unsigned char)o->inject_secret[i];
+
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			diag_set(diag, CORDON_E_CONFIG, 0,
+				 "the injected secret holds a control byte");
+			return CORDON_E_CONFIG;
+		}
+	}
+	if (fl > PX_INJECT_FORMAT_MAX || !mark || strchr(mark + 2, '%') ||
+	    strchr(fmt, '%') != mark) {
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "inject format: at most %d bytes with exactly one "
+			 "%%s and no other %%",
+			 PX_INJECT_FORMAT_MAX);
+		return CORDON_E_CONFIG;
+	}
+	nl = strlen(name);
+	if (nl == 0 || nl > 64 ||
+	    strspn(name, "!#$%&'*+-.^_`|~0123456789"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "abcdefghijklmnopqrstuvwxyz") != nl) {
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "inject header '%s' is not a header name (at most "
+			 "64 token bytes)",
+			 name);
+		return CORDON_E_CONFIG;
+	}
+	if (hl > 0 && o->inject_host[hl - 1] == '.')
+		hl--;
+	p->inj_host = strndup(o->inject_host, hl);
+	p->inj_name = strdup(name);
+	p->inj_value_len = fl - 2 + sl;
+	p->inj_value = malloc(p->inj_value_len + 1);
+	if (!p->inj_host || !p->inj_name || !p->inj_value)
+		return CORDON_E_NOMEM;
+	for (size_t i = 0; i < hl; i++)
+		p->inj_host[i] = (char)tolower((unsigned char)p->inj_host[i]);
+	memcpy(p->inj_value, fmt, (size_t)(mark - fmt));
+	memcpy(p->inj_value + (mark - fmt), o->inject_secret, sl);
+	memcpy(p->inj_value + (mark - fmt) + sl, mark + 2,
+	       fl - (size_t)(mark - fmt) - 2);
+	p->inj_value[p->inj_value_len] = '\0';
+	for (size_t i = 0; i < p->inj_value_len; i++) {
+		unsigned char ch = (unsigned char)p->inj_value[i];
+
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			diag_set(diag, CORDON_E_CONFIG, 0,
+				 "inject format holds a control byte");
+			return CORDON_E_CONFIG;
+		}
+	}
+	p->inj_port = o->inject_port ? o->inject_port : 443;
+	if (p->inj_port > 65535) {
+		diag_set(diag, CORDON_E_CONFIG, 0, "inject port %u",
+			 p->inj_port);
+		return CORDON_E_CONFIG;
+	}
+	p->inj_ctx = SSL_CTX_new(TLS_client_method());
+	if (!p->inj_ctx)
+		return CORDON_E_NOMEM;
+	if (!SSL_CTX_set_min_proto_version(p->inj_ctx, TLS1_2_VERSION) ||
+	    !SSL_CTX_set_default_verify_paths(p->inj_ctx)) {
+		ERR_clear_error();
+		diag_set(diag, CORDON_E_IO, 0, "TLS: cannot load the system "
+			 "trust store");
+		return CORDON_E_IO;
+	}
+	if (o->inject_cacert &&
+	    !SSL_CTX_load_verify_locations(p->inj_ctx, o->inject_cacert,
+					   NULL)) {
+		ERR_clear_error();
+		diag_set(diag, CORDON_E_CONFIG, 0,
+			 "inject CA file '%s' cannot be loaded",
+			 o->inject_cacert);
+		return CORDON_E_CONFIG;
+	}
+	SSL_CTX_set_verify(p->inj_ctx, SSL_VERIFY_PEER, NULL);
+	return CORDON_OK;
+}
+
 enum cordon_err px_new(const struct px_options *o, struct px **out,
 		       struct cordon_diag *diag)
 {
@@ -2073,6 +2507,11 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	if (!o->skip_own_addresses && (e = load_own(p, diag)) != CORDON_OK)
 		goto fail;
 	if ((e = load_overrides(p, diag)) != CORDON_OK)
+		goto fail;
+	if (o->inject_host)
+		e = inject_setup(p, diag);
+	p->opt.inject_secret = NULL; /* the caller's memory */
+	if (e != CORDON_OK)
 		goto fail;
 	p->nallow_base = o->nallow;
 	if ((e = listen_setup(p, diag)) != CORDON_OK)
@@ -2190,6 +2629,13 @@ void px_free(struct px *p)
 		explicit_bzero(p->token, p->token_len);
 		free(p->token);
 	}
+	if (p->inj_value) {
+		explicit_bzero(p->inj_value, p->inj_value_len);
+		free(p->inj_value);
+	}
+	free(p->inj_host);
+	free(p->inj_name);
+	SSL_CTX_free(p->inj_ctx);
 	if (p->stop.fd >= 0)
 		close(p->stop.fd);
 	if (p->resolved.fd >= 0)

@@ -76,6 +76,8 @@
 #define PX_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
 #define PX_CONTROL_TOKEN_MIN 16 /* bytes */
 #define PX_CONTROL_TOKEN_MAX 1024
+#define PX_INJECT_SECRET_MAX 4096 /* bytes of an injected secret */
+#define PX_INJECT_FORMAT_MAX 256 /* bytes of inject_format */
 
 /* One decision, for the audit sink. Strings live during the call only. */
 struct px_decision {
@@ -121,6 +123,29 @@ struct px_options {
 	 * wipes it in px_free). */
 	const char *control_listen;
 	const char *control_token;
+	/* Credential injection (optional: inject_host NULL for none). A
+	 * plain-HTTP request for http://inject_host/... (port 80, given or
+	 * not) is sent to https://inject_host:inject_port with the
+	 * certificate checked against inject_host (system trust store plus
+	 * inject_cacert), in origin-form with the client's Authorization,
+	 * Proxy-Authorization, Cookie and X-Api-Key dropped and
+	 * "inject_header: inject_format" added, "%s" replaced by
+	 * inject_secret (px keeps a copy and wipes it in px_free). The rule
+	 * allows inject_host:inject_port by itself (the deny-list still wins;
+	 * the address guard still applies). A CONNECT or SOCKS5 request for
+	 * inject_host is refused (403 injection-needs-plain-http), as is a
+	 * plain request for it on another port; chunked bodies get 501.
+	 * Other hosts follow the lists as usual. The TLS side of each
+	 * injected request runs in its own short-lived thread. */
+	const char *inject_host; /* a DNS name */
+	const char *inject_secret; /* required with inject_host, 1..4096 */
+	const char *inject_header; /* NULL: "Authorization" */
+	const char *inject_format; /* NULL: "Bearer %s"; exactly one %s */
+	const char *inject_cacert; /* PEM file of extra CAs, or NULL */
+	unsigned inject_port; /* 0: 443 */
+	/* DANGEROUS, for tests only: lets inject_host resolve to a loopback
+	 * address (a --resolve override to a test server). */
+	bool inject_allow_loopback;
 };
 
 struct px;

@@ -4050,6 +4050,13 @@ static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
 	po.ndeny = o->ndeny_hosts;
 	po.control_listen = o->control_listen;
 	po.control_token = o->control_token;
+	po.inject_host = o->inject_host;
+	po.inject_secret = o->inject_secret;
+	po.inject_header = o->inject_header;
+	po.inject_format = o->inject_format;
+	po.inject_cacert = o->inject_cacert;
+	po.inject_port = o->inject_port;
+	po.inject_allow_loopback = o->inject_allow_loopback;
 	return px_new(&po, &p->px, d);
 }
 

@@ -125,6 +125,16 @@ struct sbx_opts {
 	 * command's environment (env_deny). */
 	const char *control_listen;
 	const char *control_token;
+	/* Added for credential injection: proxy.h px_options.inject_*
+	 * (inject_host NULL: none). The caller keeps the secret's variable
+	 * out of the command's environment (env_deny). */
+	const char *inject_host;
+	const char *inject_secret;
+	const char *inject_header;
+	const char *inject_format;
+	const char *inject_cacert;
+	unsigned inject_port;
+	bool inject_allow_loopback; /* DANGEROUS, tests only */
 };
 
 struct sbx_report {

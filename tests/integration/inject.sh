@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# Credential injection (`cordon proxy --inject-*` and `cordon run
+# --network proxy --inject-*`) against the built binary ($CORDON_BIN):
+# the script makes a CA and a leaf certificate for api.cordon.test with
+# the openssl CLI and starts an HTTPS server on loopback that answers with
+# the request head it received. The proxy is told that loopback is fine
+# for the injected host (--inject-allow-loopback, a test-only option).
+# Needs python3, curl and openssl; skips everything without them.
+set -u
+
+bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
+case $bin in
+/*) ;;
+*) bin=$PWD/$bin ;;
+esac
+for t in python3 curl openssl; do
+	if ! command -v $t >/dev/null; then
+		echo "1..0 # SKIP needs python3, curl and openssl"
+		exit 0
+	fi
+done
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
+	NO_PROXY no_proxy
+export XDG_CACHE_HOME=$tmp/cache XDG_STATE_HOME=$tmp/state
+mkdir -p "$tmp/ws" "$tmp/cache" "$tmp/state"
+n=0
+secret="s3cret-$$-$RANDOM-token"
+export INJECT_SECRET=$secret
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | head -20
+		sed 's/^/# err: /' "$tmp/err" 2>/dev/null | tail -5
+		sed 's/^/# proxy: /' "$tmp/px.log" 2>/dev/null | tail -5
+	fi
+}
+has() { grep -qF -- "$1" "$tmp/out"; }
+
+# The CA and the leaf (api.cordon.test and localhost).
+(
+	cd "$tmp" || exit 1
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=cordon test CA" \
+		-keyout ca.key -out ca.pem -addext basicConstraints=critical,CA:TRUE \
+		-addext keyUsage=critical,keyCertSign
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=api.cordon.test" \
+		-keyout leaf.key -out leaf.csr
+	printf 'subjectAltName=DNS:api.cordon.test,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >ext
+	openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key \
+		-CAcreateserial -days 2 -extfile ext -out leaf.pem
+	# A second CA the proxy is not told about.
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" \
+		-keyout other.key -out other.pem
+) >"$tmp/openssl.log" 2>&1 || {
+	echo "1..0 # SKIP openssl cannot make the test certificates"
+	exit 0
+}
+
+cat >"$tmp/srv.py" <<'EOF'
+import http.server, socketserver, ssl, sys
+
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def answer(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(n) if n else b""
+        b = (self.requestline + "\n" + str(self.headers)).encode() + \
+            b"body=" + body + b"\n"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(b)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(b)
+        self.close_connection = True
+    do_GET = do_POST = answer
+    def log_message(self, *a):
+        pass
+
+class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+d = sys.argv[1]
+s = S(("127.0.0.1", 0), H)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(d + "/leaf.pem", d + "/leaf.key")
+s.socket = ctx.wrap_socket(s.socket, server_side=True)
+open(d + "/port.tmp", "w").write(str(s.server_address[1]))
+import os
+os.rename(d + "/port.tmp", d + "/port")
+s.serve_forever()
+EOF
+python3 "$tmp/srv.py" "$tmp" &
+pids+=($!)
+for _ in $(seq 50); do
+	[ -s "$tmp/port" ] && break
+	sleep 0.1
+done
+sport=$(cat "$tmp/port" 2>/dev/null)
+if [ -z "$sport" ]; then
+	echo "1..0 # SKIP the HTTPS test server did not start"
+	exit 0
+fi
+
+start_proxy() {
+	: >"$tmp/px.log"
+	"$bin" proxy --listen 127.0.0.1:0 -v "$@" 2>"$tmp/px.log" &
+	pids+=($!)
+	pxpid=$!
+	px=
+	for _ in $(seq 50); do
+		px=$(sed -n 's/^cordon proxy: listening on //p' "$tmp/px.log")
+		[ -n "$px" ] && break
+		sleep 0.1
+	done
+}
+stop_proxy() {
+	kill "$pxpid" 2>/dev/null
+	wait "$pxpid" 2>/dev/null
+}
+
+api=api.cordon.test
+inj=(--allow-host "$api" --resolve "$api:127.0.0.1" --inject-host "$api"
+	--inject-secret-env INJECT_SECRET --inject-cacert "$tmp/ca.pem"
+	--inject-port "$sport" --inject-allow-loopback)
+
+# Usage errors.
+( unset INJECT_SECRET; "$bin" proxy --listen 127.0.0.1:0 "${inj[@]}" ) \
+	>"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'INJECT_SECRET is not set'
+ok $? "an unset secret variable refuses to start"
+"$bin" proxy --listen 127.0.0.1:0 --inject-host "$api" >"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'go together'
+ok $? "--inject-host without --inject-secret-env is a usage error"
+"$bin" proxy --listen 127.0.0.1:0 "${inj[@]}" --inject-format 'Bearer %s %s' \
+	>"$tmp/out" 2>&1
+[ $? -eq 2 ] && has 'exactly one'
+ok $? "a format with two %s is refused"
+
+start_proxy "${inj[@]}"
+[ -n "$px" ]
+ok $? "the proxy starts with an injection rule"
+
+curl -sS -m 20 -x "http://$px" --noproxy '' --trace-ascii "$tmp/trace" \
+	-H "Authorization: Basic Y2xpZW50OnNlY3JldA==" -H "Cookie: a=b" \
+	-H "X-Api-Key: client-key" -H "X-Other: kept" \
+	"http://$api/v1/models?x=1" >"$tmp/out" 2>"$tmp/err"
+ok $? "a plain-HTTP request for the injected host is answered"
+grep -qx "GET /v1/models?x=1 HTTP/1.1" "$tmp/out"
+ok $? "the upstream got the request in origin form"
+grep -qxF "Authorization: Bearer $secret" "$tmp/out" &&
+	[ "$(grep -ci '^authorization:' "$tmp/out")" -eq 1 ]
+ok $? "the upstream got Authorization: Bearer SECRET, once"
+! grep -qi '^cookie:\|^x-api-key:\|Basic Y2xp\|client-key' "$tmp/out"
+ok $? "the client's Authorization, Cookie and X-Api-Key were stripped"
+grep -qx "X-Other: kept" "$tmp/out" && grep -qix "Host: $api" "$tmp/out"
+ok $? "other headers are kept, Host names the injected host"
+awk '/^=> Send/ { s = 1; print; next } /^(<=|==|=>)/ { s = 0 } s' \
+	"$tmp/trace" >"$tmp/sent"
+grep -q "X-Other: kept" "$tmp/sent" && ! grep -qF "$secret" "$tmp/sent" &&
+	grep -qF "$secret" "$tmp/trace"
+ok $? "the secret is nowhere in what the client sent"
+
+curl -sS -m 20 -x "http://$px" --noproxy '' -d 'hello=body' \
+	"http://$api/post" >"$tmp/out" 2>"$tmp/err"
+grep -qx "body=hello=body" "$tmp/out" && grep -qx "POST /post HTTP/1.1" "$tmp/out"
+ok $? "a Content-Length body is forwarded"
+
+curl -s -m 20 -x "http://$px" --noproxy '' -H 'Transfer-Encoding: chunked' \
+	-d 'x' -o "$tmp/out" -w '%{http_code}' "http://$api/post" >"$tmp/code"
+[ "$(cat "$tmp/code")" = 501 ]
+ok $? "a chunked request body gets 501"
+
+curl -s -m 20 -p -x "http://$px" --noproxy '' -o /dev/null \
+	-w '%{http_code}' "http://$api/" >"$tmp/out" 2>"$tmp/err"
+[ "$(cat "$tmp/out")" != 200 ] &&
+	grep -q "deny connect $api:80: the credential-injection rule" \
+		"$tmp/px.log"
+ok $? "CONNECT to the injected host is refused"
+printf 'CONNECT %s:443 HTTP/1.1\r\nHost: %s:443\r\n\r\n' "$api" "$api" |
+	curl -s -m 10 telnet://"$px" >"$tmp/out" 2>/dev/null
+head -1 "$tmp/out" | grep -q "^HTTP/1.1 403" &&
+	has "X-Proxy-Error: injection-needs-plain-http"
+ok $? "CONNECT to the injected host gets 403 injection-needs-plain-http"
+
+curl -s -m 20 -x "http://$px" --noproxy '' -o /dev/null -w '%{http_code}' \
+	"http://$api:8080/" >"$tmp/out"
+[ "$(cat "$tmp/out")" = 403 ]
+ok $? "a plain request for the injected host on another port gets 403"
+
+curl -s -m 20 -x "http://$px" --noproxy '' -o /dev/null -w '%{http_code}' \
+	"http://other.cordon.test/" >"$tmp/out"
+[ "$(cat "$tmp/out")" = 403 ]
+ok $? "another host follows the lists (403)"
+stop_proxy
+
+# A CA the proxy does not trust: 502, and nothing sent upstream.
+start_proxy --allow-host "$api" --resolve "$api:127.0.0.1" --inject-host "$api" \
+	--inject-secret-env INJECT_SECRET --inject-cacert "$tmp/other.pem" \
+	--inject-port "$sport" --inject-allow-loopback
+curl -s -m 20 -x "http://$px" --noproxy '' -D - "http://$api/" >"$tmp/out"
+head -1 "$tmp/out" | grep -q "^HTTP/1.1 502" &&
+	has "upstream-tls-failed" && has "certificate"
+ok $? "an untrusted certificate gets 502 (verification on)"
+stop_proxy
+
+# Without the test-only loopback option the guard refuses loopback.
+start_proxy --allow-host "$api" --resolve "$api:127.0.0.1" --inject-host "$api" \
+	--inject-secret-env INJECT_SECRET --inject-cacert "$tmp/ca.pem" \
+	--inject-port "$sport"
+curl -s -m 20 -x "http://$px" --noproxy '' -D - "http://$api/" >"$tmp/out"
+head -1 "$tmp/out" | grep -q "^HTTP/1.1 403" &&
+	has "blocked-by-address-class"
+ok $? "the address guard applies to the injected host"
+stop_proxy
+
+# cordon run: the secret stays outside, the request arrives with it.
+best=$("$bin" run --probe 2>/dev/null | sed -n 's/^best: //p')
+if [ "$best" = namespaces ]; then
+	cd "$tmp/ws" || exit 1
+	"$bin" run --backend namespaces --network proxy --inject-host localhost \
+		--inject-secret-env INJECT_SECRET --inject-cacert "$tmp/ca.pem" \
+		--inject-port "$sport" --inject-allow-loopback -- \
+		sh -c 'env; echo ==environ; tr "\0" "\n" </proc/self/environ;
+			echo ==curl; curl -sS -m 20 -x "$HTTP_PROXY" \
+			--noproxy "" -H "Authorization: Bearer mine" \
+			http://localhost/from-sandbox' >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	grep -qx "GET /from-sandbox HTTP/1.1" "$tmp/out" &&
+		grep -qxF "Authorization: Bearer $secret" "$tmp/out" &&
+		! grep -q "Bearer mine" "$tmp/out"
+	ok $((st + $?)) "run: the sandbox's plain-HTTP request arrives with the secret injected"
+	sed '/^==curl$/q' "$tmp/out" >"$tmp/envs"
+	grep -q "^==environ" "$tmp/envs" && ! grep -q INJECT_SECRET "$tmp/envs" &&
+		! grep -qF "$secret" "$tmp/envs"
+	ok $? "run: the secret is absent from the command's env and /proc/self/environ"
+else
+	for _ in 1 2; do
+		n=$((n + 1))
+		echo "ok $n # SKIP user namespaces do not work here"
+	done
+fi
+echo "1..$n"
