@@ -1799,6 +1799,39 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 	c->http_forward = r->form == HR_FORM_ABSOLUTE;
 	c->inject = c->http_forward && r->port == 80 &&
 		    inject_match(p, &r->host);
+	if (c->http_forward && p->inj_host && !c->inject &&
+	    !inject_match(p, &r->host)) {
+		/* Injection mode: plain HTTP exists for the injection host.
+		 * A Host header naming that host on a request for another
+		 * URI host is a try to get the secret sent elsewhere (or the
+		 * other way round): 403. Anything else needs CONNECT: 405. */
+		size_t pos = 0;
+		struct hr_header h;
+		while (hr_header_next(r, "host", &pos, &h)) {
+			size_t n = h.value_len;
+			const char *colon = memchr(h.value, ':', n);
+			if (colon && h.value[0] != '[')
+				n = (size_t)(colon - h.value);
+			if (n > 0 && h.value[n - 1] == '.')
+				n--;
+			char host[256];
+			if (n >= sizeof(host))
+				continue;
+			memcpy(host, h.value, n);
+			host[n] = '\0';
+			if (hr_name_eq(host, n, p->inj_host)) {
+				answer_http(c, 403, "injection-host-mismatch",
+					    "the request's absolute URI names "
+					    "another host than its Host header "
+					    "(the credential-injection host)");
+				return;
+			}
+		}
+		answer_http(c, 405, "method-not-allowed",
+			    "with credential injection, plain HTTP is only "
+			    "for the injection host; use CONNECT");
+		return;
+	}
 	if (c->http_forward) {
 		struct hr_header extra[2] = {
 			{ "Connection", 10, "close", 5 },

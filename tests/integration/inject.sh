@@ -202,8 +202,14 @@ ok $? "a plain request for the injected host on another port gets 403"
 
 curl -s -m 20 -x "http://$px" --noproxy '' -o /dev/null -w '%{http_code}' \
 	"http://other.cordon.test/" >"$tmp/out"
-[ "$(cat "$tmp/out")" = 403 ]
-ok $? "another host follows the lists (403)"
+[ "$(cat "$tmp/out")" = 405 ]
+ok $? "with injection, plain HTTP to another host gets 405 (use CONNECT)"
+
+curl -s -m 20 -x "http://$px" --noproxy '' -D "$tmp/hdr" -o /dev/null \
+	-w '%{http_code}' -H "Host: $api" "http://other.cordon.test/" >"$tmp/out"
+[ "$(cat "$tmp/out")" = 403 ] &&
+	grep -qi "X-Proxy-Error: injection-host-mismatch" "$tmp/hdr"
+ok $? "an absolute URI for another host with Host: the injection host gets 403"
 stop_proxy
 
 # A CA the proxy does not trust: 502, and nothing sent upstream.
