@@ -536,6 +536,42 @@ cordon_shell_run(const struct cordon_shell_opts *o, char *const argv[],
 /* Frees output and report_json; accepts a zeroed result. */
 CORDON_API void cordon_shell_result_free(struct cordon_shell_result *res);
 
+/* ---- SSRF-safe fetch --------------------------------------------------- */
+
+/* What a web_fetch tool should call: http and https only; every hop's host
+ * resolved once and its addresses in denied classes (loopback, private,
+ * link-local, cloud metadata, this host's own …) dropped, the connection
+ * pinned to an address that passed; redirects capped, https to http
+ * refused; body and time caps. Zero fields take the defaults (5
+ * redirects, 10 MiB, 30 s). */
+struct cordon_fetch_opts {
+	unsigned max_redirects; /* 0: 5; the cap is 100 */
+	int no_redirects;       /* follow none */
+	size_t max_body;        /* bytes; 0: 10 MiB */
+	unsigned timeout_ms;    /* total; 0: 30 s */
+	const char *ca_file;    /* extra trusted CAs (PEM), or NULL */
+};
+
+struct cordon_fetch_result {
+	int status;          /* the answer's HTTP status; 0 when none */
+	char *final_url;     /* malloc'd, or NULL */
+	char *content_type;  /* malloc'd, or NULL */
+	unsigned char *body; /* malloc'd, body_len bytes and a NUL after */
+	size_t body_len;
+	int truncated;       /* the body was cut at max_body */
+	int refused;         /* a rule refused the URL or an address */
+	char error[512];     /* why it failed; "" when an answer was read */
+};
+
+/* Returns CORDON_OK when an answer was read (any status), CORDON_E_INVAL
+ * when refused (res->refused), CORDON_E_LIMIT, CORDON_E_PARSE, CORDON_E_IO
+ * or CORDON_E_NOMEM otherwise, with res->error saying why. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_fetch(const char *url, const struct cordon_fetch_opts *o,
+	     struct cordon_fetch_result *res);
+/* Frees what res holds; accepts a zeroed result. */
+CORDON_API void cordon_fetch_result_free(struct cordon_fetch_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,17 +42,6 @@ struct fe_conn {
 	unsigned char buf[FE_MAX_HEAD];
 };
 
-struct fe_head {
-	int status;
-	int minor;
-	bool has_length;
-	uint64_t length;
-	bool chunked;
-	char *location; /* owned */
-	char *content_type; /* owned */
-	size_t len;
-};
-
 struct fe_ctx {
 	const struct fe_options *o;
 	struct fe_result *r;
@@ -863,26 +852,51 @@ static char *dup_trimmed(const char *v, size_t n)
 	return s;
 }
 
-static void head_free(struct fe_head *h)
+void fe_head_free(struct fe_head *h)
 {
+	if (!h)
+		return;
 	free(h->location);
 	free(h->content_type);
 	memset(h, 0, sizeof(*h));
 }
 
-/* Parses the head p[0..len) (final CRLF CRLF included) into *h. */
-static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
-				  struct fe_head *h)
+/* Writes why into err[0..errlen) and returns code; fe_parse_head's and
+ * fe_parse_chunk_size's way of failing without a fetch context. */
+__attribute__((format(printf, 4, 5))) static enum cordon_err
+perr(char *err, size_t errlen, enum cordon_err code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen == 0)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
+			      char *err, size_t errlen)
 {
 	size_t pos, eol, nfields = 0;
 	unsigned ncl = 0, nte = 0, nloc = 0;
 
 	memset(h, 0, sizeof(*h));
+	if (errlen > 0)
+		err[0] = '\0';
+	if (len < 4 || memcmp(p + len - 4, "\r\n\r\n", 4) != 0)
+		return perr(err, errlen, CORDON_E_PARSE,
+			    "answer head not ended by an empty line");
+	if (len > FE_MAX_HEAD)
+		return perr(err, errlen, CORDON_E_LIMIT,
+			    "answer head longer than %u bytes (the head limit)",
+			    (unsigned)FE_MAX_HEAD);
 	h->len = len;
 	for (size_t i = 0; i < len; i++)
 		if ((p[i] == '\n' && (i == 0 || p[i - 1] != '\r')) ||
 		    (p[i] == '\r' && (i + 1 == len || p[i + 1] != '\n')))
-			return fail(c, CORDON_E_PARSE,
+			return perr(err, errlen, CORDON_E_PARSE,
 				    "answer head: bare CR or LF at offset %zu",
 				    i);
 	eol = (size_t)((const char *)memchr(p, '\r', len) - p);
@@ -890,10 +904,11 @@ static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
 	    (p[7] != '0' && p[7] != '1') || p[8] != ' ' || p[9] < '1' ||
 	    p[9] > '9' || p[10] < '0' || p[10] > '9' || p[11] < '0' ||
 	    p[11] > '9' || (eol > 12 && p[12] != ' '))
-		return fail(c, CORDON_E_PARSE, "malformed status line");
+		return perr(err, errlen, CORDON_E_PARSE,
+			    "malformed status line");
 	for (size_t i = 13; i < eol; i++)
 		if (!is_field_byte((unsigned char)p[i]))
-			return fail(c, CORDON_E_PARSE,
+			return perr(err, errlen, CORDON_E_PARSE,
 				    "control byte in the status line");
 	h->minor = p[7] - '0';
 	h->status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
@@ -906,22 +921,22 @@ static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
 			       line);
 		ll = eol - pos;
 		if (++nfields > FE_MAX_HEADERS)
-			return fail(c, CORDON_E_LIMIT,
+			return perr(err, errlen, CORDON_E_LIMIT,
 				    "answer has more than %u header fields "
 				    "(the header limit)",
 				    (unsigned)FE_MAX_HEADERS);
 		if (line[0] == ' ' || line[0] == '\t')
-			return fail(
-				c, CORDON_E_PARSE,
+			return perr(
+				err, errlen, CORDON_E_PARSE,
 				"answer head: folded header line (obs-fold)");
 		colon = memchr(line, ':', ll);
 		if (!colon || colon == line)
-			return fail(c, CORDON_E_PARSE,
+			return perr(err, errlen, CORDON_E_PARSE,
 				    "answer head: header line without a name");
 		nl = (size_t)(colon - line);
 		for (size_t i = 0; i < nl; i++)
 			if (!is_tchar((unsigned char)line[i]))
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "answer head: bad header name "
 					    "(byte 0x%02x)",
 					    (unsigned char)line[i]);
@@ -929,55 +944,70 @@ static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
 		vl = ll - nl - 1;
 		for (size_t i = 0; i < vl; i++)
 			if (!is_field_byte((unsigned char)v[i]))
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "answer head: control byte in "
 					    "header %.*s",
 					    (int)nl, line);
 		if (hr_name_eq(line, nl, "content-length")) {
 			if (++ncl > 1)
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: more than "
 					    "one Content-Length");
 			if (!framing_value(v, vl, &fv, &fvl) ||
 			    !parse_length(fv, fvl, &h->length))
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: Content-Length "
 					    "is not a canonical number");
 			h->has_length = true;
 		} else if (hr_name_eq(line, nl, "transfer-encoding")) {
 			if (++nte > 1)
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: more than "
 					    "one Transfer-Encoding");
 			if (!framing_value(v, vl, &fv, &fvl) ||
 			    !ascii_ieq(fv, fvl, "chunked"))
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: Transfer-"
 					    "Encoding other than \"chunked\"");
 			h->chunked = true;
 		} else if (hr_name_eq(line, nl, "location")) {
 			if (++nloc > 1)
-				return fail(c, CORDON_E_PARSE,
+				return perr(err, errlen, CORDON_E_PARSE,
 					    "answer has more than one "
 					    "Location");
 			h->location = dup_trimmed(v, vl);
 			if (!h->location)
-				return fail(c, CORDON_E_NOMEM, "out of memory");
+				return perr(err, errlen, CORDON_E_NOMEM,
+					    "out of memory");
 		} else if (hr_name_eq(line, nl, "content-type") &&
 			   !h->content_type) {
 			h->content_type = dup_trimmed(v, vl);
 			if (!h->content_type)
-				return fail(c, CORDON_E_NOMEM, "out of memory");
+				return perr(err, errlen, CORDON_E_NOMEM,
+					    "out of memory");
 		}
 	}
 	if (h->chunked && h->has_length)
-		return fail(c, CORDON_E_PARSE,
+		return perr(err, errlen, CORDON_E_PARSE,
 			    "ambiguous framing: Transfer-Encoding with "
 			    "Content-Length");
 	if (h->chunked && h->minor == 0)
-		return fail(c, CORDON_E_PARSE,
+		return perr(err, errlen, CORDON_E_PARSE,
 			    "ambiguous framing: Transfer-Encoding in an "
 			    "HTTP/1.0 answer");
+	return CORDON_OK;
+}
+
+/* Parses the head p[0..len) (final CRLF CRLF included) into *h, recording a
+ * failure in c. */
+static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
+				  struct fe_head *h)
+{
+	char why[sizeof(c->r->error)];
+	enum cordon_err err = fe_parse_head(p, len, h, why, sizeof(why));
+
+	if (err != CORDON_OK)
+		return fail(c, err, "%s", why);
 	return CORDON_OK;
 }
 
@@ -1026,7 +1056,7 @@ static enum cordon_err read_head(struct fe_ctx *c, struct fe_conn *k,
 			return fail(c, CORDON_E_LIMIT,
 				    "more than %u informational (1xx) answers",
 				    (unsigned)FE_MAX_INFORMATIONAL);
-		head_free(h);
+		fe_head_free(h);
 	}
 }
 
@@ -1123,41 +1153,55 @@ static enum cordon_err read_line(struct fe_ctx *c, struct fe_conn *k,
 		    max);
 }
 
+enum cordon_err fe_parse_chunk_size(const char *line, size_t len,
+				    uint64_t *size, char *err, size_t errlen)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	*size = 0;
+	if (errlen > 0)
+		err[0] = '\0';
+	for (i = 0; i < len; i++) {
+		int d;
+		char b = line[i];
+
+		if (b >= '0' && b <= '9')
+			d = b - '0';
+		else if (b >= 'a' && b <= 'f')
+			d = b - 'a' + 10;
+		else if (b >= 'A' && b <= 'F')
+			d = b - 'A' + 10;
+		else
+			break;
+		if (x > (UINT64_MAX >> 4))
+			return perr(err, errlen, CORDON_E_PARSE,
+				    "chunked body: chunk size overflows");
+		x = x * 16 + (uint64_t)d;
+	}
+	if (i == 0 || (i < len && line[i] != ';'))
+		return perr(err, errlen, CORDON_E_PARSE,
+			    "chunked body: malformed chunk size line");
+	*size = x;
+	return CORDON_OK;
+}
+
 static enum cordon_err read_chunked(struct fe_ctx *c, struct fe_conn *k,
 				    size_t *cap)
 {
-	char line[FE_MAX_CHUNK_LINE];
+	char line[FE_MAX_CHUNK_LINE], why[128];
 	size_t len, trailer = 0;
 	enum cordon_err err;
 
 	for (;;) {
 		uint64_t size = 0;
-		size_t i;
 
 		err = read_line(c, k, line, sizeof(line), &len);
 		if (err != CORDON_OK)
 			return err;
-		for (i = 0; i < len; i++) {
-			int d;
-			char x = line[i];
-
-			if (x >= '0' && x <= '9')
-				d = x - '0';
-			else if (x >= 'a' && x <= 'f')
-				d = x - 'a' + 10;
-			else if (x >= 'A' && x <= 'F')
-				d = x - 'A' + 10;
-			else
-				break;
-			if (size > (UINT64_MAX >> 4))
-				return fail(
-					c, CORDON_E_PARSE,
-					"chunked body: chunk size overflows");
-			size = size * 16 + (uint64_t)d;
-		}
-		if (i == 0 || (i < len && line[i] != ';'))
-			return fail(c, CORDON_E_PARSE,
-				    "chunked body: malformed chunk size line");
+		err = fe_parse_chunk_size(line, len, &size, why, sizeof(why));
+		if (err != CORDON_OK)
+			return fail(c, err, "%s", why);
 		if (size == 0)
 			break;
 		while (size > 0) {
@@ -1317,7 +1361,7 @@ static enum cordon_err hop(struct fe_ctx *c, const struct fe_url *u,
 		h.content_type = NULL;
 		err = read_body(c, k, &h);
 	}
-	head_free(&h);
+	fe_head_free(&h);
 	conn_close(k);
 	free(k);
 	return err;
@@ -1456,4 +1500,59 @@ out:
 	na_guard_free(c.guard);
 	SSL_CTX_free(c.tls);
 	return err;
+}
+
+/* ---- the public API ---------------------------------------------------- */
+
+/* cordon.h: the public options mapped onto fe_options (zero fields take
+ * the defaults; no loopback or other class allowance, no resolve
+ * overrides: those are for tests through the internal API only), the
+ * answer moved into the public result. */
+enum cordon_err cordon_fetch(const char *url, const struct cordon_fetch_opts *o,
+			     struct cordon_fetch_result *res)
+{
+	struct fe_options fo;
+	struct fe_result r;
+	enum cordon_err err;
+
+	if (!res)
+		return CORDON_E_INVAL;
+	memset(res, 0, sizeof(*res));
+	fe_options_default(&fo);
+	if (o) {
+		if (o->no_redirects)
+			fo.max_redirects = 0;
+		else if (o->max_redirects)
+			fo.max_redirects = o->max_redirects;
+		if (o->max_body)
+			fo.max_body = o->max_body;
+		if (o->timeout_ms)
+			fo.timeout_ms = o->timeout_ms;
+		if (fo.connect_timeout_ms > fo.timeout_ms)
+			fo.connect_timeout_ms = fo.timeout_ms;
+		fo.ca_file = o->ca_file;
+	}
+	_Static_assert(sizeof(res->error) == sizeof(r.error),
+		       "the public and internal error buffers differ");
+	err = fe_fetch(url, &fo, &r);
+	res->status = r.status;
+	res->final_url = r.final_url;
+	res->content_type = r.content_type;
+	res->body = r.body;
+	res->body_len = r.body_len;
+	res->truncated = r.truncated;
+	res->refused = r.refused;
+	memcpy(res->error, r.error, sizeof(res->error));
+	res->error[sizeof(res->error) - 1] = '\0';
+	return err;
+}
+
+void cordon_fetch_result_free(struct cordon_fetch_result *res)
+{
+	if (!res)
+		return;
+	free(res->final_url);
+	free(res->content_type);
+	free(res->body);
+	memset(res, 0, sizeof(*res));
 }

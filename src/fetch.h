@@ -145,4 +145,37 @@ enum cordon_err fe_fetch(const char *url, const struct fe_options *o,
 /* Releases what r holds (r may be NULL) and leaves it zeroed. */
 void fe_result_free(struct fe_result *r);
 
+/* One answer head, as fe_parse_head() reads it. */
+struct fe_head {
+	int status; /* 100..999 */
+	int minor; /* HTTP/1.minor: 0 or 1 */
+	bool has_length;
+	uint64_t length; /* Content-Length, when has_length */
+	bool chunked; /* Transfer-Encoding: chunked */
+	char *location; /* trimmed Location value, malloc'd, or NULL */
+	char *content_type; /* the first Content-Type, trimmed, or NULL */
+	size_t len; /* bytes of the head */
+};
+
+/* Parses one answer head p[0..len): the status line and header lines, up
+ * to and including the empty line that ends the head (len ends just after
+ * the first CRLF CRLF). A pure function of its input, with the answer
+ * rules above: CRLF line ends only, at most FE_MAX_HEAD bytes and
+ * FE_MAX_HEADERS fields, no obs-fold, one Location at most, unambiguous
+ * framing. Returns CORDON_OK, CORDON_E_PARSE (malformed or ambiguous) or
+ * CORDON_E_LIMIT (a limit named), CORDON_E_NOMEM, with why in
+ * err[0..errlen) ("" on success). *h is cleared first; release it with
+ * fe_head_free() whatever is returned. */
+enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
+			      char *err, size_t errlen);
+
+/* Releases what h holds (h may be NULL) and leaves it zeroed. */
+void fe_head_free(struct fe_head *h);
+
+/* Parses a chunk-size line line[0..len) (its CRLF removed): hex digits,
+ * then nothing or ";" and extensions (ignored). *size gets the size (0 on
+ * failure). Returns CORDON_OK or CORDON_E_PARSE with why in err. */
+enum cordon_err fe_parse_chunk_size(const char *line, size_t len,
+				    uint64_t *size, char *err, size_t errlen);
+
 #endif
