@@ -738,6 +738,9 @@ int cli_run(int argc, char **argv)
 		r.sbx.env_allow = cfg->restricted_env ? &cfg->allowed_env_vars :
 							NULL;
 		r.sbx.env_deny = &cfg->env_denylist_patterns;
+		r.sbx.deny_ranges =
+			(const char *const *)cfg->denied_resolved_addresses.v;
+		r.sbx.ndeny_ranges = cfg->denied_resolved_addresses.n;
 		if (add_cfg_hosts(r.hosts, &r.nhosts, &cfg->allowed_domains,
 				  "network.allowedDomains") ||
 		    add_cfg_hosts(r.deny_hosts, &r.ndeny_hosts,

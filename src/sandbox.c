@@ -4048,6 +4048,8 @@ static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
 	po.nallow = o->nallow_hosts;
 	po.deny = o->deny_hosts;
 	po.ndeny = o->ndeny_hosts;
+	po.deny_ranges = o->deny_ranges;
+	po.ndeny_ranges = o->ndeny_ranges;
 	po.control_listen = o->control_listen;
 	po.control_token = o->control_token;
 	po.inject_host = o->inject_host;

@@ -119,6 +119,10 @@ struct sbx_opts {
 	size_t nallow_hosts;
 	const char *const *deny_hosts;
 	size_t ndeny_hosts;
+	/* extra denied address ranges for the proxy (CIDR; the config's
+	 * network.deniedResolvedAddresses) */
+	const char *const *deny_ranges;
+	size_t ndeny_ranges;
 	/* Added for the proxy's control endpoint (proxy.h): "ADDR:PORT" on
 	 * the host's loopback, outside the sandbox, and its bearer token;
 	 * NULL: none. The caller keeps the token's variable out of the

@@ -160,6 +160,18 @@ suite() {
 		curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/denied"
 	[ "$(cat "$tmp/out")" = 403 ]
 	ok $? "$b: network.deniedDomains wins over the allow list"
+
+	# deniedResolvedAddresses reaches the proxy's guard: a range that is
+	# not one is refused before anything runs, naming it.
+	printf '{"network": {"allowedDomains": ["127.0.0.1:%s"],
+		"deniedResolvedAddresses": ["10.1.2.3/8"]}}\n' "$port" \
+		>"$tmp/cfg.json"
+	run "$b" --config "$tmp/cfg.json" --network proxy -- \
+		curl -s -m 10 "$url/ranges"
+	st=$?
+	[ "$st" = 125 ] && ! grep -q hello "$tmp/out" &&
+		grep -q "10.1.2.3/8" "$tmp/err"
+	ok $? "$b: network.deniedResolvedAddresses is handed to the proxy (bad range: 125)"
 }
 
 udp_cmd="import socket,sys
