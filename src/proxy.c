@@ -974,6 +974,41 @@ static bool inject_match(const struct px *p, const struct hr_host *h)
 	return n == strlen(p->inj_host) && hr_name_eq(h->text, n, p->inj_host);
 }
 
+/* An IP literal on the deny-list always wins, also when a permitted name
+ * resolves to it (or to an IPv6 form embedding it): each such entry is
+ * also a /32 or /128 denied range for the resolved-address guard, whatever
+ * port it names (stricter than the entry). */
+static enum cordon_err deny_literals_as_ranges(struct px *p,
+					       const struct px_options *o,
+					       struct cordon_diag *diag)
+{
+	enum cordon_err e = CORDON_OK;
+
+	for (size_t i = 0; e == CORDON_OK && i < o->ndeny; i++) {
+		const char *host;
+		size_t hl;
+		unsigned port;
+		struct na_addr a;
+		char txt[NA_ADDRSTRLEN], range[NA_ADDRSTRLEN + 8];
+		const char *one[1] = {range};
+
+		if (!o->deny[i] ||
+		    !hl_split_authority(o->deny[i], strlen(o->deny[i]), &host,
+					&hl, &port))
+			continue;
+		if (hl >= 2 && host[0] == '[') {
+			host++;
+			hl -= 2;
+		}
+		if (!na_parse_strict(host, hl, &a))
+			continue;
+		snprintf(range, sizeof(range), "%s/%d", na_format(&a, txt),
+			 a.family == NA_INET ? 32 : 128);
+		e = na_guard_add_ranges(p->guard, one, 1, diag);
+	}
+	return e;
+}
+
 /* The policy for host:port, then the guard. */
 static void decide(struct conn *c, const struct hr_host *h, unsigned port)
 {
@@ -2532,6 +2567,8 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	if (e == CORDON_OK)
 		e = na_guard_add_ranges(p->guard, o->deny_ranges,
 					o->ndeny_ranges, diag);
+	if (e == CORDON_OK)
+		e = deny_literals_as_ranges(p, o, diag);
 	if (e != CORDON_OK) {
 		if (e != CORDON_E_NOMEM && e != CORDON_E_LIMIT)
 			e = CORDON_E_CONFIG;

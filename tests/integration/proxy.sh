@@ -495,4 +495,23 @@ grep -qF '"allow":[],"deny":[],"session":[]' "$tmp/body"
 ok $? "control: session additions are gone with the proxy"
 stop_proxy
 
+# An IP literal on the deny-list wins also when a permitted name resolves
+# to it, plainly or in an IPv6 form that embeds it (red-team finding).
+start_proxy --allow-host '*.ex.test' --deny-host 93.184.215.14 \
+	--resolve d.ex.test:93.184.215.14 \
+	--resolve e.ex.test:::ffff:93.184.215.14 \
+	--resolve f.ex.test:64:ff9b::5db8:d70e \
+	--resolve g.ex.test:93.184.215.15
+for h in d e f; do
+	python3 "$tmp/h.py" raw "$px" "CONNECT $h.ex.test:443 HTTP/1.1\r\n\r\n" \
+		>"$tmp/out" 2>&1
+	has "403 Forbidden"
+	ok $? "a name resolving to a denied IP literal ($h.ex.test) gets 403"
+done
+python3 "$tmp/h.py" raw "$px" "CONNECT g.ex.test:443 HTTP/1.1\r\n\r\n" \
+	>"$tmp/out" 2>&1
+! has "403 Forbidden"
+ok $? "a neighbouring address is not caught by it"
+stop_proxy
+
 echo "1..$n"
