@@ -296,7 +296,7 @@ static int call_from_json(const char *text, size_t len, cJSON **root,
 	/* cJSON cut every string at a \u0000 escape, anywhere in the call
 	 * (tool, args, cwd): hand the policy arguments that still hold one,
 	 * so it refuses the call as it refuses such --args. */
-	if (json_has_nul_escape(text, len)) {
+	if (json_nul_escape_at(text, len) < len) {
 		call->args_json = "{\"\\u0000\": 0}";
 		call->cwd = NULL;
 		call->session = NULL;

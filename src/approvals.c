@@ -15,6 +15,7 @@
 
 #include "approvals.h"
 #include "classify_int.h"
+#include "jsonutil.h"
 #include "banned.h"
 
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
@@ -547,22 +548,6 @@ fail:
 	return false;
 }
 
-/* cJSON turns "\u0000" into the end of a string, which would silently
- * shorten a command or prefix word: refuse documents that spell it. An
- * escaped backslash followed by "u0000" is text, not this escape. */
-static bool has_nul_escape(const char *s, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (s[i] != '\\')
-			continue;
-		if (i + 6 <= n && s[i + 1] == 'u' && s[i + 2] == '0' &&
-		    s[i + 3] == '0' && s[i + 4] == '0' && s[i + 5] == '0')
-			return true;
-		i++; /* the escaped character */
-	}
-	return false;
-}
-
 /* Reads and validates the file at path into ld. warn (may be NULL) gets a
  * warning for every rule dropped because its examples fail. Returns
  * CORDON_E_NOMEM when out of memory, else CORDON_OK (ld says missing or
@@ -580,7 +565,8 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 	buf = read_bounded(path, &len, ld);
 	if (!buf)
 		return CORDON_OK;
-	if (memchr(buf, '\0', len) || has_nul_escape(buf, len)) {
+	/* cJSON would cut a command or prefix word at a NUL: refuse it. */
+	if (memchr(buf, '\0', len) || json_nul_escape_at(buf, len) < len) {
 		set_corrupt(ld, "holds a NUL character");
 		free(buf);
 		return CORDON_OK;

@@ -28,6 +28,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
+#include "jsonutil.h"
 #include "userrules.h"
 
 #include "banned.h"
@@ -2442,6 +2443,7 @@ static enum cordon_err prescan(const char *json, size_t len, const char *name,
 			       struct cordon_diag *diag)
 {
 	const char *nul = memchr(json, '\0', len);
+	size_t esc = json_nul_escape_at(json, len);
 	bool in_str = false;
 	size_t depth = 0;
 	char what[64];
@@ -2453,15 +2455,13 @@ static enum cordon_err prescan(const char *json, size_t len, const char *name,
 	for (size_t i = 0; i < len; i++) {
 		char c = json[i];
 
+		if (i == esc)
+			return text_error(diag, CORDON_E_CONFIG, name, json,
+					  len, i,
+					  "\\u0000 in a string (NUL "
+					  "characters are refused)");
 		if (in_str) {
 			if (c == '\\') {
-				if (len - i > 5 && json[i + 1] == 'u' &&
-				    memcmp(json + i + 2, "0000", 4) == 0)
-					return text_error(
-						diag, CORDON_E_CONFIG, name,
-						json, len, i,
-						"\\u0000 in a string (NUL "
-						"characters are refused)");
 				i++;
 			} else if (c == '"') {
 				in_str = false;

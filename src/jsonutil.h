@@ -2,7 +2,6 @@
 #ifndef CORDON_JSONUTIL_H
 #define CORDON_JSONUTIL_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,9 +14,11 @@ cJSON *json_clean_string(const char *s, size_t n);
 /* A JSON array of the label names set in labels, in bit order. */
 cJSON *json_labels_array(uint64_t labels);
 
-/* Does JSON text s[0..n) hold a \u0000 escape (not an escaped backslash
- * followed by "u0000")? cJSON turns it into a NUL byte, which cuts every
- * string check short; callers refuse such input (policy.c). */
-bool json_has_nul_escape(const char *s, size_t n);
+/* The offset of the first \u0000 escape in JSON text s[0..n), or n when
+ * there is none (an escaped backslash followed by "u0000" is text, not
+ * this escape). cJSON turns the escape into a NUL byte, which cuts every
+ * string check short, so every reader of JSON that cordon judges refuses
+ * it: tool-call arguments, the approvals file, config and rules files. */
+size_t json_nul_escape_at(const char *s, size_t n);
 
 #endif

@@ -1518,27 +1518,6 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 
 /* ---- evaluate ------------------------------------------------------------ */
 
-/* Does JSON text hold a \u0000 escape? cJSON turns it into a NUL byte, so
- * every string check after it would see only the part before it ("ls" of
- * "ls\u0000; rm -rf /"). Such arguments are refused. */
-bool json_has_nul_escape(const char *s, size_t n)
-{
-	for (size_t i = 0; i + 6 <= n; i++) {
-		if (s[i] != '\\' || s[i + 1] != 'u' || s[i + 2] != '0' ||
-		    s[i + 3] != '0' || s[i + 4] != '0' || s[i + 5] != '0')
-			continue;
-		/* An escape only when an odd run of backslashes ends here. */
-		size_t k = i, run = 0;
-		while (k > 0 && s[k - 1] == '\\') {
-			k--;
-			run++;
-		}
-		if (run % 2 == 0)
-			return true;
-	}
-	return false;
-}
-
 static int cmp_keys(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -1631,7 +1610,8 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		       args_len, POLICY_MAX_ARGS);
 		return;
 	}
-	if (call->args_json && json_has_nul_escape(call->args_json, args_len)) {
+	if (call->args_json &&
+	    json_nul_escape_at(call->args_json, args_len) < args_len) {
 		decide(r, CORDON_DENY, "schema", true,
 		       "validation error: the arguments hold a \\u0000 escape "
 		       "(a NUL byte would hide the rest of a string)");

@@ -22,6 +22,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "jsonutil.h"
 #include "userrules.h"
 #include "banned.h"
 
@@ -502,27 +503,15 @@ static bool idset_add(struct idset *set, const char *id)
 static size_t json_hidden_nul(const char *s, size_t len, const char **what)
 {
 	const char *nul = memchr(s, '\0', len);
-	bool in_string = false;
 
 	if (nul) {
 		*what = "NUL byte in input";
 		return (size_t)(nul - s);
 	}
-	/* Outside strings valid JSON has no quote or backslash, so tracking
-	 * quotes is exact for any input cJSON would accept. */
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"') {
-			in_string = !in_string;
-		} else if (in_string && s[i] == '\\') {
-			if (len - i >= 6 &&
-			    memcmp(s + i + 1, "u0000", 5) == 0) {
-				*what = "\\u0000 escape in a string";
-				return i;
-			}
-			i++;
-		}
-	}
-	return len;
+	size_t at = json_nul_escape_at(s, len);
+	if (at < len)
+		*what = "\\u0000 escape in a string";
+	return at;
 }
 
 /* Reads one rule object into its text fields, rejecting unknown and

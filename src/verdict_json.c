@@ -240,3 +240,15 @@ out:
 	cJSON_Delete(obj);
 	return out;
 }
+
+size_t json_nul_escape_at(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != '\\')
+			continue;
+		if (n - i >= 6 && memcmp(s + i + 1, "u0000", 5) == 0)
+			return i;
+		i++; /* the escaped character */
+	}
+	return n;
+}
