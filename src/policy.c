@@ -263,6 +263,21 @@ static enum cordon_err check_rule_examples(const struct cordon_config *cfg,
 	return CORDON_OK;
 }
 
+/* Puts the config key path in front of a message the classifier wrote,
+ * cutting the message's end when both do not fit. */
+static void diag_prefix(struct cordon_diag *diag, const char *prefix)
+{
+	size_t pl = strlen(prefix), room;
+
+	if (!diag || pl >= sizeof(diag->message))
+		return;
+	room = sizeof(diag->message) - 1 - pl;
+	size_t ml = strnlen(diag->message, room);
+	memmove(diag->message + pl, diag->message, ml);
+	memcpy(diag->message, prefix, pl);
+	diag->message[pl + ml] = '\0';
+}
+
 static enum cordon_err setup_classifier(struct cordon_policy *p,
 					struct cordon_diag *diag)
 {
@@ -289,13 +304,7 @@ static enum cordon_err setup_classifier(struct cordon_policy *p,
 			p->cls, (const char *const *)cfg->denied_command_patterns.v,
 			cfg->denied_command_patterns.n, diag);
 		if (err) {
-			if (diag) {
-				char m[sizeof(diag->message)];
-				snprintf(m, sizeof(m),
-					 "safety.denied_command_patterns: %.200s",
-					 diag->message);
-				memcpy(diag->message, m, sizeof(m));
-			}
+			diag_prefix(diag, "safety.denied_command_patterns: ");
 			return err;
 		}
 	}
@@ -314,12 +323,7 @@ static enum cordon_err setup_classifier(struct cordon_policy *p,
 			p->cls, cfg->classifier_rules_json,
 			strlen(cfg->classifier_rules_json), diag);
 		if (err) {
-			if (diag) {
-				char m[sizeof(diag->message)];
-				snprintf(m, sizeof(m), "classifier.%.240s",
-					 diag->message);
-				memcpy(diag->message, m, sizeof(m));
-			}
+			diag_prefix(diag, "classifier.");
 			return err;
 		}
 	}
