@@ -41,6 +41,25 @@ static inline void tap_no_plan(void)
 	tap_state.planned = -1;
 }
 
+/* Prints fmt's text with every newline followed by "# ", so that text
+ * holding newlines (a command's output) cannot break the TAP stream. */
+__attribute__((format(printf, 1, 0))) static inline void
+tap_vprint_line(const char *fmt, va_list ap)
+{
+	char buf[4096];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	if (n < 0)
+		return;
+	for (const char *p = buf; *p; p++) {
+		putchar(*p);
+		if (*p == '\n' && p[1])
+			fputs("# ", stdout);
+	}
+	if ((size_t)n >= sizeof(buf))
+		fputs(" [...]", stdout);
+}
+
 __attribute__((format(printf, 2, 0))) static inline void
 tap_vresult(int pass, const char *fmt, va_list ap)
 {
@@ -48,7 +67,7 @@ tap_vresult(int pass, const char *fmt, va_list ap)
 	if (!pass)
 		tap_state.failed++;
 	printf("%sok %d - ", pass ? "" : "not ", tap_state.run);
-	vprintf(fmt, ap);
+	tap_vprint_line(fmt, ap);
 	printf("\n");
 }
 
@@ -68,7 +87,7 @@ static inline void diag(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	printf("# ");
-	vprintf(fmt, ap);
+	tap_vprint_line(fmt, ap);
 	printf("\n");
 	va_end(ap);
 }
