@@ -99,8 +99,9 @@ static const struct builtin_tool builtin_tools[] = {
 	{ "delete_file", CORDON_KIND_DELETE, { "path", "file_path" } },
 	{ "list_directory", CORDON_KIND_READ, { "path", "dir_path" } },
 	{ "read_many_files", CORDON_KIND_READ, { "paths" } },
-	{ "glob", CORDON_KIND_READ, { "path" } },
-	{ "search_file_content", CORDON_KIND_READ, { "path" } },
+	{ "glob", CORDON_KIND_READ, { "path", "dir_path" } },
+	{ "search_file_content", CORDON_KIND_READ, { "path", "dir_path" } },
+	{ "grep_search", CORDON_KIND_READ, { "path", "dir_path" } },
 	{ "bash", CORDON_KIND_EXECUTE, { "command" } },
 	{ "shell", CORDON_KIND_EXECUTE, { "command" } },
 	{ "run_shell_command", CORDON_KIND_EXECUTE, { "command" } },
@@ -190,9 +191,25 @@ struct key_def {
 	unsigned long dflt; /* scalars */
 	unsigned long min, max; /* KT_UINT, KT_ULONG */
 	const char *extra; /* PR_ADD_EXTRA: the key additions go to */
+	const char *const *choices; /* KT_STR: the values allowed (NULL: any) */
+	const char *choices_text; /* those values, for the message */
 };
 
 #define OFF(f) offsetof(struct cordon_config, f)
+
+static const char *const audit_fsync_choices[] = {"every", "batch", "never",
+						  NULL};
+static const char *const mcp_pending_choices[] = {"hide", "warn", NULL};
+static const char *const mcp_new_tools_choices[] = {"pending", "trust", NULL};
+
+/* 1 when s is one of the NULL-terminated list. */
+static bool str_in(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
 #define SETF(f) .has_set = true, .set_off = OFF(f)
 
 /* In the DESIGN.md order; cfg_to_json prints them in this order. */
@@ -318,6 +335,45 @@ static const struct key_def keys[] = {
 	  .dflt = 4096,
 	  .min = 1,
 	  .max = 1024UL * 1024 },
+	{ .path = "safety.sandbox.deny_read",
+	  .type = KT_LIST,
+	  .proj = PR_ADD,
+	  .off = OFF(sandbox_deny_read) },
+	{ .path = "safety.sandbox.allow_write",
+	  .type = KT_LIST,
+	  .proj = PR_IGNORE,
+	  .off = OFF(sandbox_allow_write) },
+	{ .path = "safety.sandbox.deny_write",
+	  .type = KT_LIST,
+	  .proj = PR_ADD,
+	  .off = OFF(sandbox_deny_write) },
+	{ .path = "network.allowUnixSockets",
+	  .type = KT_LIST,
+	  .proj = PR_IGNORE,
+	  .has_set = true,
+	  .set_off = OFF(allow_unix_sockets_set),
+	  .null_unsets = true,
+	  .off = OFF(allow_unix_sockets) },
+	{ .path = "network.allowLocalBinding",
+	  .type = KT_BOOL,
+	  .proj = PR_IGNORE,
+	  .off = OFF(allow_local_binding) },
+	{ .path = "permissions.allow",
+	  .type = KT_LIST,
+	  .proj = PR_IGNORE,
+	  .off = OFF(perm_allow) },
+	{ .path = "permissions.ask",
+	  .type = KT_LIST,
+	  .proj = PR_ADD,
+	  .off = OFF(perm_ask) },
+	{ .path = "permissions.deny",
+	  .type = KT_LIST,
+	  .proj = PR_ADD,
+	  .off = OFF(perm_deny) },
+	{ .path = "permissions.root",
+	  .type = KT_STR,
+	  .proj = PR_IGNORE,
+	  .off = OFF(perm_root) },
 	{ .path = "network.allowedDomains",
 	  .type = KT_LIST,
 	  .proj = PR_IGNORE,
@@ -346,6 +402,30 @@ static const struct key_def keys[] = {
 	  .type = KT_BOOL,
 	  .proj = PR_IGNORE,
 	  .off = OFF(audit_syslog) },
+	{ .path = "audit.stderr",
+	  .type = KT_BOOL,
+	  .proj = PR_IGNORE,
+	  .off = OFF(audit_stderr) },
+	{ .path = "audit.fsync",
+	  .type = KT_STR,
+	  .proj = PR_IGNORE,
+	  .off = OFF(audit_fsync),
+	  .choices = audit_fsync_choices,
+	  .choices_text = "\"every\", \"batch\", \"never\"" },
+	{ .path = "audit.rotate_bytes",
+	  .type = KT_ULONG,
+	  .proj = PR_IGNORE,
+	  .off = OFF(audit_rotate_bytes),
+	  .dflt = 64ul << 20,
+	  .min = 4096,
+	  .max = 1ul << 40 },
+	{ .path = "audit.rotate_keep",
+	  .type = KT_UINT,
+	  .proj = PR_IGNORE,
+	  .off = OFF(audit_rotate_keep),
+	  .dflt = 10,
+	  .min = 1,
+	  .max = 10000 },
 	{ .path = "approvals.path",
 	  .type = KT_STR,
 	  .proj = PR_IGNORE,
@@ -361,6 +441,18 @@ static const struct key_def keys[] = {
 	  .type = KT_STR,
 	  .proj = PR_IGNORE,
 	  .off = OFF(mcp_pins_path) },
+	{ .path = "mcp.pending_tools",
+	  .type = KT_STR,
+	  .proj = PR_IGNORE,
+	  .off = OFF(mcp_pending_tools),
+	  .choices = mcp_pending_choices,
+	  .choices_text = "\"hide\", \"warn\"" },
+	{ .path = "mcp.new_tools",
+	  .type = KT_STR,
+	  .proj = PR_IGNORE,
+	  .off = OFF(mcp_new_tools),
+	  .choices = mcp_new_tools_choices,
+	  .choices_text = "\"pending\", \"trust\"" },
 	{ .path = "tools", .type = KT_TOOLS, .proj = PR_IGNORE },
 };
 
@@ -376,6 +468,7 @@ static const char *const sections[] = {
 	"audit",
 	"approvals",
 	"mcp",
+	"permissions",
 };
 
 /* Aar's other top-level keys: accepted, not read. */
@@ -569,6 +662,13 @@ static const size_t strlist_fields[] = {
 	OFF(require_confirm),
 	OFF(env_denylist_patterns),
 	OFF(allowed_env_vars),
+	OFF(sandbox_deny_read),
+	OFF(sandbox_allow_write),
+	OFF(sandbox_deny_write),
+	OFF(allow_unix_sockets),
+	OFF(perm_allow),
+	OFF(perm_ask),
+	OFF(perm_deny),
 	OFF(allowed_domains),
 	OFF(denied_domains),
 	OFF(denied_resolved_addresses),
@@ -576,7 +676,8 @@ static const size_t strlist_fields[] = {
 
 static const size_t string_fields[] = {
 	OFF(workspace),	     OFF(classifier_rules_json), OFF(audit_path),
-	OFF(approvals_path), OFF(mcp_pins_path),
+	OFF(approvals_path), OFF(mcp_pins_path), OFF(audit_fsync),
+	OFF(mcp_pending_tools), OFF(mcp_new_tools), OFF(perm_root),
 };
 
 #define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
@@ -1514,6 +1615,9 @@ static enum cordon_err apply_str(struct actx *x, const struct key_def *d,
 		err = check_string(x, it, false);
 		if (err != CORDON_OK)
 			return err;
+		if (d->choices && !str_in(d->choices, it->valuestring))
+			return fail(x, CORDON_E_CONFIG, "expected one of %s",
+				    d->choices_text);
 		if (is_project(x))
 			return warn_ignored(x);
 		v = strdup(it->valuestring);

@@ -159,19 +159,36 @@ struct cordon_config {
 	struct cfg_strlist allowed_env_vars;
 	char *workspace;                     /* safety.sandbox.linux.workspace */
 	unsigned long max_memory_mb;
+	struct cfg_strlist sandbox_deny_read;  /* like --deny-read */
+	struct cfg_strlist sandbox_allow_write; /* like --write */
+	struct cfg_strlist sandbox_deny_write; /* read-only inside writable roots */
 	/* network (srt names) */
 	struct cfg_strlist allowed_domains;
 	struct cfg_strlist denied_domains;
 	struct cfg_strlist denied_resolved_addresses;
+	bool allow_unix_sockets_set;          /* false: the sandbox default */
+	struct cfg_strlist allow_unix_sockets; /* [] : none (--no-unix-sockets) */
+	bool allow_local_binding;
+	/* permissions: Claude Code permission rules, verbatim (ccperm.h) */
+	struct cfg_strlist perm_allow;
+	struct cfg_strlist perm_ask;
+	struct cfg_strlist perm_deny;
+	char *perm_root;                      /* the project root for "/x" rules */
 	/* classifier */
 	char *classifier_rules_json;         /* the "rules" array as JSON text, or NULL */
 	unsigned classifier_max_depth;
 	/* audit, approvals, mcp */
 	char *audit_path;
 	bool audit_syslog;
+	bool audit_stderr;
+	char *audit_fsync;                   /* "every", "batch", "never"; NULL: every */
+	unsigned long audit_rotate_bytes;
+	unsigned audit_rotate_keep;
 	char *approvals_path;
 	unsigned approvals_timeout_s;
 	char *mcp_pins_path;
+	char *mcp_pending_tools;             /* "hide", "warn"; NULL: hide */
+	char *mcp_new_tools;                 /* "pending", "trust"; NULL: pending */
 	/* tools: the user's entries first, then the built-in map */
 	struct cfg_tool *tools;
 	size_t ntools;

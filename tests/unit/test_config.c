@@ -394,7 +394,11 @@ static void test_unknown_keys(void)
 	bad("{'tools': {'X': {'kind': 'read', 'args': []}}}", CORDON_E_CONFIG,
 	    "u.json: tools.X.args: unknown key");
 	bad("{'network': {'allowUnixSockets': true}}", CORDON_E_CONFIG,
-	    "u.json: network.allowUnixSockets: unknown key");
+	    "u.json: network.allowUnixSockets: expected a list of strings or null");
+	bad("{'network': {'allowLocalSockets': true}}", CORDON_E_CONFIG,
+	    "u.json: network.allowLocalSockets: unknown key");
+	bad("{'audit': {'fsync': 'sometimes'}}", CORDON_E_CONFIG,
+	    "u.json: audit.fsync: expected one of \"every\", \"batch\", \"never\"");
 	bad("{'safety': {'sandbox': {'linux': {'workspace': null, 'cpus': 2}}}}",
 	    CORDON_E_CONFIG, "u.json: safety.sandbox.linux.cpus: unknown key");
 	bad("{'sandbox': {}}", CORDON_E_CONFIG, "u.json: sandbox: unknown key");
