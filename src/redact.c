@@ -1,0 +1,2036 @@
+/* redact — the secret scanner: one left-to-right walk over each line.
+ *
+ * A line is cut into blobs, runs of word bytes (letters, digits and
+ * _ - . + / =), and inside a blob into key runs (letters, digits, _ - .).
+ * Every rule starts at a key run: a known token format, a key name
+ * followed by = or : and its value, a secret flag and the word after it, a
+ * database client's glued -p, Bearer and the word after it, a PEM header.
+ * A blob where nothing started is then weighed whole as a bare opaque
+ * token, and "://" starts the user:password@ rule. A rule that looks ahead
+ * either consumes what it read (the walk resumes after the value) or stops
+ * where the next rule of its kind could start, so every byte is read a
+ * bounded number of times, whatever the line holds.
+ *
+ * Each line yields spans in order; a span is written as "[REDACTED]" or
+ * "[REDACTED:kind]" and the text between spans is copied. Only the PEM
+ * state (inside a private-key block) carries from one line to the next;
+ * the client and flag context of a line starts afresh on the next one.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cordon.h"
+#include "redact.h"
+
+#include "banned.h"
+
+/* ---- byte classes ------------------------------------------------------ */
+
+enum {
+	C_SPACE = 1 << 0, /* blanks inside a line */
+	C_ALNUM = 1 << 1, /* A-Z a-z 0-9 */
+	C_KEY = 1 << 2, /* key names and token bodies: alnum _ - . */
+	C_WORD = 1 << 3, /* blobs: alnum _ - . + / = */
+	C_STOP = 1 << 4, /* ends a bare value */
+	C_QUOTE = 1 << 5, /* " ' */
+	C_SEG = 1 << 6, /* ends a shell command: ; & | ( ) { } ` */
+	C_PATH = 1 << 7, /* / and . : a blob holding one is a path or name */
+	C_B64 = 1 << 8, /* the standard base64 alphabet: alnum + / */
+	C_UPPER = 1 << 9,
+	C_LOWER = 1 << 10,
+	C_DIGIT = 1 << 11,
+	C_HEX = 1 << 12,
+	C_URL64 = 1 << 13, /* the base64url alphabet: alnum _ - */
+};
+
+#define C_ALNUM_ALL (C_ALNUM | C_KEY | C_WORD | C_B64 | C_URL64)
+
+static const uint16_t cls[256] = {
+	['0' ... '9'] = C_ALNUM_ALL | C_DIGIT | C_HEX,
+	['A' ... 'F'] = C_ALNUM_ALL | C_UPPER | C_HEX,
+	['G' ... 'Z'] = C_ALNUM_ALL | C_UPPER,
+	['a' ... 'f'] = C_ALNUM_ALL | C_LOWER | C_HEX,
+	['g' ... 'z'] = C_ALNUM_ALL | C_LOWER,
+	['_'] = C_KEY | C_WORD | C_URL64,
+	['-'] = C_KEY | C_WORD | C_URL64,
+	['.'] = C_KEY | C_WORD | C_PATH,
+	['+'] = C_WORD | C_B64,
+	['/'] = C_WORD | C_B64 | C_PATH,
+	['='] = C_WORD,
+	[' '] = C_SPACE | C_STOP,
+	['\t'] = C_SPACE | C_STOP,
+	['\r'] = C_SPACE | C_STOP,
+	['\v'] = C_SPACE | C_STOP,
+	['\f'] = C_SPACE | C_STOP,
+	['\n'] = C_SPACE | C_STOP,
+	['\0'] = C_STOP,
+	['"'] = C_QUOTE | C_STOP,
+	['\''] = C_QUOTE | C_STOP,
+	['`'] = C_STOP | C_SEG,
+	[','] = C_STOP,
+	[';'] = C_STOP | C_SEG,
+	['&'] = C_STOP | C_SEG,
+	['|'] = C_STOP | C_SEG,
+	['('] = C_STOP | C_SEG,
+	[')'] = C_STOP | C_SEG,
+	['{'] = C_STOP | C_SEG,
+	['}'] = C_STOP | C_SEG,
+	['<'] = C_STOP,
+	['>'] = C_STOP,
+	['['] = C_STOP,
+	[']'] = C_STOP,
+	['\\'] = C_STOP,
+};
+
+#define CL(c) cls[(unsigned char)(c)]
+
+/* What a key run's first byte may start: a known token format, a Bearer
+ * word. The walk asks this table before trying the rules. */
+enum { F_FORMAT = 1, F_BEARER = 2 };
+
+static const uint8_t first_byte[256] = {
+	['g'] = F_FORMAT, ['x'] = F_FORMAT, ['A'] = F_FORMAT, ['e'] = F_FORMAT,
+	['s'] = F_FORMAT, ['r'] = F_FORMAT, ['b'] = F_BEARER, ['B'] = F_BEARER,
+};
+#define NONE SIZE_MAX
+
+static inline unsigned char lower(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return (cls[u] & C_UPPER) ? (unsigned char)(u + 32) : u;
+}
+
+static inline bool is_sep(char c)
+{
+	return c == '_' || c == '-' || c == '.';
+}
+
+/* Case-insensitive comparison of s[0..n) with the lower-case word w. */
+static bool eq_ci(const char *s, size_t n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (w[i] == '\0' || lower(s[i]) != (unsigned char)w[i])
+			return false;
+	return w[n] == '\0';
+}
+
+static bool prefix_ci(const char *s, size_t n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; w[i]; i++)
+		if (i >= n || lower(s[i]) != (unsigned char)w[i])
+			return false;
+	return true;
+}
+
+static bool suffix_ci(const char *s, size_t n, const char *w)
+{
+	size_t m = strlen(w);
+
+	return m <= n && prefix_ci(s + n - m, m, w);
+}
+
+/* Does s[0..n) contain the lower-case word w (case-insensitively)? The
+ * words are a few bytes long, so this stays linear in n. */
+static bool contains_ci(const char *s, size_t n, const char *w)
+{
+	size_t m = strlen(w), i;
+
+	for (i = 0; i + m <= n; i++)
+		if (prefix_ci(s + i, m, w))
+			return true;
+	return false;
+}
+
+static size_t run_of(const char *s, size_t i, size_t n, uint16_t mask)
+{
+	while (i < n && (CL(s[i]) & mask))
+		i++;
+	return i;
+}
+
+static bool blank(const char *s, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (!(CL(s[a]) & C_SPACE))
+			return false;
+	return true;
+}
+
+/* ---- kinds ------------------------------------------------------------- */
+
+enum kind {
+	K_GENERIC,
+	K_GITHUB,
+	K_GITLAB,
+	K_SLACK,
+	K_AWS_ID,
+	K_AWS_SECRET,
+	K_OPENAI,
+	K_ANTHROPIC,
+	K_GOOGLE,
+	K_STRIPE,
+	K_JWT,
+	K_PEM,
+	K_COUNT
+};
+
+#define R_(s)                                                                  \
+	{                                                                      \
+		s, sizeof(s) - 1                                               \
+	}
+static const struct {
+	const char *text;
+	size_t len;
+} repl[K_COUNT] = {
+	[K_GENERIC] = R_("[REDACTED]"),
+	[K_GITHUB] = R_("[REDACTED:github-pat]"),
+	[K_GITLAB] = R_("[REDACTED:gitlab-pat]"),
+	[K_SLACK] = R_("[REDACTED:slack-token]"),
+	[K_AWS_ID] = R_("[REDACTED:aws-access-key]"),
+	[K_AWS_SECRET] = R_("[REDACTED:aws-secret-key]"),
+	[K_OPENAI] = R_("[REDACTED:openai-key]"),
+	[K_ANTHROPIC] = R_("[REDACTED:anthropic-key]"),
+	[K_GOOGLE] = R_("[REDACTED:google-api-key]"),
+	[K_STRIPE] = R_("[REDACTED:stripe-key]"),
+	[K_JWT] = R_("[REDACTED:jwt]"),
+	[K_PEM] = R_("[REDACTED:private-key]"),
+};
+#undef R_
+
+/* ---- secret names ------------------------------------------------------ */
+
+/* Key names whose value is a secret, matched at the end of a longer name
+ * (x_api_key, db-password, clientSecret). '_' stands for an optional
+ * separator: '-', '_', '.' or nothing ("apikey", "api-key", "apiKey"). */
+#define S_(s)                                                                  \
+	{                                                                      \
+		s, sizeof(s) - 1                                               \
+	}
+static const struct {
+	const char *pat;
+	size_t len;
+} key_names[] = {
+	S_("api_key"),	   S_("token"),	     S_("secret"),
+	S_("password"),	   S_("passwd"),     S_("pwd"),
+	S_("passphrase"),  S_("bearer"),     S_("secret_key"),
+	S_("private_key"), S_("access_key"), S_("credential"),
+	S_("credentials"), S_("auth"),	     S_("authorization"),
+};
+#undef S_
+#define NAME_AUTH_FIRST 13 /* key_names from here on are header names */
+
+/* Last name parts that make a deny-listed name a place or a setting rather
+ * than a secret: PASSWORD_FILE, AWS_REGION, SECRET_NAME. */
+static const char *const quiet_tails[] = {
+	"file",	  "path",  "dir",     "name",	"region", "profile",
+	"output", "pager", "url",     "type",	"mode",	  "length",
+	"count",  "size",  "version", "policy",
+};
+
+/* Matches the pattern pat (lower case, '_' an optional separator) at the
+ * end of k[0..n), at a name boundary: the start, a separator, or a
+ * lower-to-upper case change (dbPassword). */
+static bool tail_match(const char *k, size_t n, const char *pat, size_t j)
+{
+	size_t i = n;
+
+	while (j > 0) {
+		char pc = pat[j - 1];
+
+		if (pc == '_') {
+			if (i > 0 && is_sep(k[i - 1]))
+				i--;
+			j--;
+			continue;
+		}
+		if (i == 0 || lower(k[i - 1]) != (unsigned char)pc)
+			return false;
+		i--;
+		j--;
+	}
+	if (i == 0 || is_sep(k[i - 1]))
+		return true;
+	return (CL(k[i]) & C_UPPER) && (CL(k[i - 1]) & (C_LOWER | C_DIGIT));
+}
+
+/* The rows of key_names ending in c, as a bit set: the one look at a
+ * name's last letter that rules out most names. (test_redact checks every
+ * name, so a row added without its bit here fails there.) */
+static unsigned names_ending(unsigned char c)
+{
+	switch (c) {
+	case 'y':
+		return 1u << 0 | 1u << 8 | 1u << 9 | 1u << 10;
+	case 'n':
+		return 1u << 1 | 1u << 14;
+	case 't':
+		return 1u << 2;
+	case 'd':
+		return 1u << 3 | 1u << 4 | 1u << 5;
+	case 'e':
+		return 1u << 6;
+	case 'r':
+		return 1u << 7;
+	case 'l':
+		return 1u << 11;
+	case 's':
+		return 1u << 12;
+	case 'h':
+		return 1u << 13;
+	default:
+		return 0;
+	}
+}
+
+/* The index in key_names of the name k ends with, or -1. */
+static int key_name(const char *k, size_t n)
+{
+	unsigned set;
+	int i;
+
+	if (n == 0)
+		return -1;
+	for (set = names_ending(lower(k[n - 1])); set; set &= set - 1) {
+		i = __builtin_ctz(set);
+		if (tail_match(k, n, key_names[i].pat, key_names[i].len))
+			return i;
+	}
+	return -1;
+}
+
+/* The environment deny-list: *_API_KEY *_TOKEN *_KEY *SECRET* *PASSWORD*
+ * *PASSWD* *CREDENTIAL* AWS_*, case-insensitive, less the quiet tails. */
+static bool env_denied(const char *k, size_t n)
+{
+	size_t i, t;
+
+	if (!(prefix_ci(k, n, "aws_") || suffix_ci(k, n, "_token") ||
+	      suffix_ci(k, n, "_key") || contains_ci(k, n, "secret") ||
+	      contains_ci(k, n, "password") || contains_ci(k, n, "passwd") ||
+	      contains_ci(k, n, "credential")))
+		return false;
+	t = n;
+	while (t > 0 && !is_sep(k[t - 1]))
+		t--;
+	for (i = 0; i < sizeof(quiet_tails) / sizeof(quiet_tails[0]); i++)
+		if (eq_ci(k + t, n - t, quiet_tails[i]))
+			return false;
+	return true;
+}
+
+enum secret_kind { NOT_SECRET, SECRET, SECRET_HEADER };
+
+/* Is k[0..n) a secret key name? any_case: apply the deny-list to names in
+ * any case (JSON members, callers' pairs); otherwise only to names written
+ * the way environment variables are, in capitals. PWD and OLDPWD are the
+ * shell's directories, not passwords. */
+static enum secret_kind secret_name(const char *k, size_t n, bool any_case)
+{
+	size_t i;
+	uint16_t seen = 0;
+	int name;
+
+	if (n < 3 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
+	    (n == 6 && memcmp(k, "OLDPWD", 6) == 0))
+		return NOT_SECRET;
+	name = key_name(k, n);
+	if (name >= NAME_AUTH_FIRST)
+		return SECRET_HEADER;
+	if (name >= 0)
+		return SECRET;
+	if (!any_case) {
+		for (i = 0; i < n && !(seen & C_LOWER); i++)
+			seen |= CL(k[i]);
+		if ((seen & (C_LOWER | C_UPPER)) != C_UPPER)
+			return NOT_SECRET;
+	}
+	return env_denied(k, n) ? SECRET : NOT_SECRET;
+}
+
+bool redact_is_secret_name(const char *name, size_t len)
+{
+	return name && secret_name(name, len, true) != NOT_SECRET;
+}
+
+/* A name that says its value is an AWS secret access key. */
+static bool aws_secret_name(const char *k, size_t n)
+{
+	return (contains_ci(k, n, "aws") && contains_ci(k, n, "secret")) ||
+	       contains_ci(k, n, "secret_access_key") ||
+	       contains_ci(k, n, "secret-access-key") ||
+	       contains_ci(k, n, "secretaccesskey");
+}
+
+/* ---- database and other clients --------------------------------------- */
+
+/* Clients that take a password on their command line: glued (mysql
+ * -pSECRET), as the next word (sshpass -p SECRET), or as user:password
+ * (curl -u). sub: a subcommand that must come first (docker login). */
+struct client {
+	const char *name;
+	size_t len;
+	const char *sub;
+	char flag;
+	bool glued;
+	bool next;
+	bool colon;
+	const char *long_flag; /* a long flag taking user:password */
+};
+
+#define CLIENT_(name, ...)                                                     \
+	{                                                                      \
+		name, sizeof(name) - 1, __VA_ARGS__                            \
+	}
+static const struct client clients[] = {
+	CLIENT_("mysql", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqldump", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqladmin", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqlimport", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqlcheck", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqlshow", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mysqlslap", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mariadb", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mariadb-dump", NULL, 'p', true, false, false, NULL),
+	CLIENT_("mariadb-admin", NULL, 'p', true, false, false, NULL),
+	CLIENT_("sshpass", NULL, 'p', true, true, false, NULL),
+	CLIENT_("redis-cli", NULL, 'a', false, true, false, NULL),
+	CLIENT_("docker", "login", 'p', true, true, false, NULL),
+	CLIENT_("podman", "login", 'p', true, true, false, NULL),
+	CLIENT_("curl", NULL, 'u', false, true, true, "--user"),
+};
+#undef CLIENT_
+#define CLIENT_COUNT ((int)(sizeof(clients) / sizeof(clients[0])))
+
+/* The client named s[0..n), or -1. The table is grouped by first letter
+ * (mysql and mariadb first), so one look at s[0] picks the rows. */
+static int client_index(const char *s, size_t n)
+{
+	int i, from, to;
+
+	if (n < 4 || n > 13)
+		return -1;
+	switch (s[0]) {
+	case 'm':
+		from = 0;
+		to = 10;
+		break;
+	case 's':
+	case 'r':
+	case 'd':
+	case 'p':
+	case 'c':
+		from = 10;
+		to = CLIENT_COUNT;
+		break;
+	default:
+		return -1;
+	}
+	for (i = from; i < to; i++)
+		if (clients[i].len == n && clients[i].name[0] == s[0] &&
+		    memcmp(clients[i].name, s, n) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- the scanner's state ----------------------------------------------- */
+
+enum pend { P_NONE, P_WHOLE, P_COLON };
+
+/* What a line (or an argv element) says about the words after it. */
+struct argctx {
+	int client; /* index in clients, -1: none */
+	bool client_sub; /* its subcommand was seen */
+	enum pend pending; /* argv: the next element is a flag's value */
+};
+
+enum { SP_DROP = 1, SP_BARE = 2 };
+
+struct span {
+	size_t s, e;
+	uint8_t kind;
+	uint8_t flags;
+};
+
+struct spans {
+	struct span *v;
+	size_t n, cap;
+};
+
+struct scan {
+	const char *s; /* the line */
+	size_t n; /* its length, without the '\n' */
+	struct spans sp; /* what to replace, in order */
+	struct spans aws; /* 40-byte words waiting for an AWS key id */
+	bool aws_id; /* an AWS key id is on this line */
+	bool argv; /* the text is one element of an argv array */
+	bool nomem;
+	bool end_known; /* the "-----END" search cache */
+	size_t end_from, end_at;
+	struct argctx ctx;
+	struct redact_state *st;
+};
+
+static void ctx_reset(struct argctx *c)
+{
+	c->client = -1;
+	c->client_sub = false;
+	c->pending = P_NONE;
+}
+
+static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
+		 uint8_t flags)
+{
+	struct span *v;
+	size_t cap;
+
+	if (e <= s)
+		return;
+	/* Rules consume what they replace, so spans come in order; keep it
+	 * so even if one day a rule does not. */
+	if (l->n && s < l->v[l->n - 1].e) {
+		if (e <= l->v[l->n - 1].e)
+			return;
+		s = l->v[l->n - 1].e;
+	}
+	if (l->n == l->cap) {
+		cap = l->cap ? l->cap * 2 : 16;
+		if (cap > SIZE_MAX / sizeof(*v)) {
+			sc->nomem = true;
+			return;
+		}
+		v = realloc(l->v, cap * sizeof(*v));
+		if (!v) {
+			sc->nomem = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].s = s;
+	l->v[l->n].e = e;
+	l->v[l->n].kind = (uint8_t)kind;
+	l->v[l->n].flags = flags;
+	l->n++;
+}
+
+/* ---- known token formats ----------------------------------------------- */
+
+static size_t run_gh_pat(const char *s, size_t i, size_t n)
+{
+	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '_'))
+		i++;
+	return i;
+}
+
+static size_t run_slack(const char *s, size_t i, size_t n)
+{
+	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '-'))
+		i++;
+	return i;
+}
+
+/* The known format starting at s[p] (a key-run start, so a word
+ * boundary), scanning no further than n: its kind with *te its end, or
+ * -1. */
+static int known_format(const char *s, size_t p, size_t n, size_t *te)
+{
+	const char *t = s + p;
+	size_t m, e, e2, i;
+	bool digit = false, letter = false;
+
+	if (p >= n)
+		return -1;
+	m = n - p;
+	switch (t[0]) {
+	case 'g':
+		if (m > 4 && t[1] == 'h' && memchr("pousr", t[2], 5) &&
+		    t[3] == '_') {
+			e = run_of(s, p + 4, n, C_ALNUM);
+			if (e - p - 4 < 30)
+				return -1;
+			*te = e;
+			return K_GITHUB;
+		}
+		if (m > 11 && memcmp(t, "github_pat_", 11) == 0) {
+			e = run_gh_pat(s, p + 11, n);
+			if (e - p - 11 < 30)
+				return -1;
+			*te = e;
+			return K_GITHUB;
+		}
+		if (m > 6 && memcmp(t, "glpat-", 6) == 0) {
+			e = run_of(s, p + 6, n, C_URL64);
+			if (e - p - 6 < 20)
+				return -1;
+			*te = e;
+			return K_GITLAB;
+		}
+		return -1;
+	case 'x':
+		if (m > 5 && t[1] == 'o' && t[2] == 'x' &&
+		    memchr("abprs", t[3], 5) && t[4] == '-') {
+			e = run_slack(s, p + 5, n);
+			if (e - p - 5 < 10)
+				return -1;
+			*te = e;
+			return K_SLACK;
+		}
+		return -1;
+	case 'A':
+		if (m >= 20 &&
+		    (memcmp(t, "AKIA", 4) == 0 || memcmp(t, "ASIA", 4) == 0)) {
+			for (i = 4; i < 20; i++)
+				if (!(CL(t[i]) & (C_UPPER | C_DIGIT)))
+					return -1;
+			if (m > 20 && (CL(t[20]) & C_ALNUM))
+				return -1;
+			*te = p + 20;
+			return K_AWS_ID;
+		}
+		if (m > 4 && memcmp(t, "AIza", 4) == 0) {
+			e = run_of(s, p + 4, n, C_URL64);
+			if (e - p - 4 < 35)
+				return -1;
+			*te = e;
+			return K_GOOGLE;
+		}
+		return -1;
+	case 's':
+	case 'r':
+		if (m <= 3 || t[1] != 'k')
+			return -1;
+		if (m > 8 && (memcmp(t + 1, "k_live_", 7) == 0 ||
+			      memcmp(t + 1, "k_test_", 7) == 0)) {
+			e = run_of(s, p + 8, n, C_ALNUM);
+			if (e - p - 8 < 10)
+				return -1;
+			*te = e;
+			return K_STRIPE;
+		}
+		if (t[0] != 's' || t[2] != '-')
+			return -1;
+		if (m > 7 && memcmp(t, "sk-ant-", 7) == 0) {
+			e = run_of(s, p + 7, n, C_URL64);
+			if (e - p - 7 < 20)
+				return -1;
+			*te = e;
+			return K_ANTHROPIC;
+		}
+		/* sk-learn and other words: a key has 20+ characters and
+		 * digits among its letters. */
+		for (e = p + 3; e < n && (CL(s[e]) & C_URL64); e++) {
+			digit |= (CL(s[e]) & C_DIGIT) != 0;
+			letter |= (CL(s[e]) & (C_UPPER | C_LOWER)) != 0;
+		}
+		if (e - p - 3 < 20 || !digit || !letter)
+			return -1;
+		*te = e;
+		return K_OPENAI;
+	case 'e':
+		if (m < 3 || t[1] != 'y' || t[2] != 'J')
+			return -1;
+		e = run_of(s, p, n, C_URL64);
+		if (e - p < 10 || e >= n || s[e] != '.')
+			return -1;
+		e2 = run_of(s, e + 1, n, C_URL64);
+		if (e2 - e - 1 < 10 || e2 >= n || s[e2] != '.')
+			return -1;
+		*te = run_of(s, e2 + 1, n, C_URL64);
+		return K_JWT;
+	default:
+		return -1;
+	}
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+/* Skips up to three backslashes and a quote at i: a quote, or one escaped
+ * inside a JSON string (\" or \\\"). Returns the position after it with
+ * *q and *bs set, or i when no quote is there. */
+static size_t quote_at(const char *s, size_t i, size_t n, char *q, size_t *bs)
+{
+	size_t j = i;
+
+	while (j < n && j - i < 3 && s[j] == '\\')
+		j++;
+	if (j < n && (s[j] == '"' || s[j] == '\'')) {
+		*q = s[j];
+		*bs = j - i;
+		return j + 1;
+	}
+	return i;
+}
+
+/* Where the string opened by quote q (escaped with bs backslashes) that
+ * starts at c closes: the position of the closing quote, or n. */
+static size_t quoted_end(const char *s, size_t c, size_t n, char q, size_t bs)
+{
+	const char *p;
+
+	if (q == '"' && bs == 0) {
+		while (c < n && s[c] != '"')
+			c += s[c] == '\\' ? 2 : 1;
+		return c < n ? c : n;
+	}
+	p = memchr(s + c, q, n - c);
+	return p ? (size_t)(p - s) : n;
+}
+
+/* The length of a replacement this scanner writes ("[REDACTED]",
+ * "[REDACTED:kind]") at s[i], or 0. A rule that finds one where its value
+ * goes has matched, with nothing left to replace: it goes on after it as
+ * it did the first time, so redacting twice changes nothing. */
+static size_t marker_at(const char *s, size_t i, size_t n)
+{
+	size_t j;
+
+	if (i >= n || n - i < 10 || s[i] != '[' ||
+	    memcmp(s + i, "[REDACTED", 9) != 0)
+		return 0;
+	if (s[i + 9] == ']')
+		return 10;
+	if (s[i + 9] != ':')
+		return 0;
+	for (j = i + 10;
+	     j < n && j - i < 40 && ((CL(s[j]) & C_LOWER) || s[j] == '-'); j++)
+		;
+	return j > i + 10 && j < n && s[j] == ']' ? j + 1 - i : 0;
+}
+
+/* A value that references something else ($VAR, ${VAR}, $(cmd), or a
+ * $VAR whose name an earlier pass replaced). */
+static bool is_reference(const char *s, size_t vs, size_t ve)
+{
+	return ve - vs > 1 && s[vs] == '$' &&
+	       ((CL(s[vs + 1]) & (C_UPPER | C_LOWER)) || s[vs + 1] == '_' ||
+		s[vs + 1] == '{' || s[vs + 1] == '(' ||
+		marker_at(s, vs + 1, ve));
+}
+
+/* Is s[vs..ve) worth replacing? Not empty, not a reference, not a literal
+ * (null, true …), not a mask (****). */
+static bool value_ok(const char *s, size_t vs, size_t ve)
+{
+	static const char *const literals[] = {
+		"null", "true", "false", "none", "nil", "undefined",
+	};
+	size_t i, len = ve - vs;
+
+	if (ve <= vs || is_reference(s, vs, ve))
+		return false;
+	if (len <= 9)
+		for (i = 0; i < sizeof(literals) / sizeof(literals[0]); i++)
+			if (eq_ci(s + vs, len, literals[i]))
+				return false;
+	for (i = vs; i < ve; i++)
+		if (s[i] != '*')
+			return true;
+	return false;
+}
+
+enum found { V_NONE, V_FOUND, V_DONE };
+
+/* The value at v (after blanks when skip): a quoted string's contents or a
+ * bare word up to a stop byte. whole: a bare value must be all there is
+ * up to the end of the statement (key = value in an INI file, not const
+ * token = await f()). Returns V_NONE when there is none worth replacing,
+ * V_DONE for one already replaced (*resume after it), else V_FOUND with
+ * [*vs, *ve) and *resume, where the walk goes on. */
+static enum found value_at(const char *s, size_t n, size_t v, bool skip,
+			   bool whole, size_t *vs, size_t *ve, size_t *resume)
+{
+	char q = 0;
+	size_t bs = 0, c, e, ce, m;
+
+	if (skip)
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+	if (v >= n)
+		return V_NONE;
+	c = quote_at(s, v, n, &q, &bs);
+	if (c != v) {
+		/* Decide on the first bytes before reading to the close. */
+		if (c < n && is_reference(s, c, n))
+			return V_NONE;
+		e = quoted_end(s, c, n, q, bs);
+		ce = e;
+		if (bs)
+			while (ce > c && s[ce - 1] == '\\')
+				ce--;
+		if (marker_at(s, c, ce) == ce - c && ce > c) {
+			*resume = e < n ? e + 1 : n;
+			return V_DONE;
+		}
+		*vs = c;
+		*ve = ce;
+		*resume = e < n ? e + 1 : n;
+		return value_ok(s, c, ce) ? V_FOUND : V_NONE;
+	}
+	*vs = *ve = v;
+	m = marker_at(s, v, n);
+	if (m) {
+		*resume = v + m;
+		return V_DONE;
+	}
+	if (is_reference(s, v, n))
+		return V_NONE;
+	e = v;
+	while (e < n && !(CL(s[e]) & C_STOP))
+		e++;
+	/* A replacement right after the word: an earlier pass judged this
+	 * stretch (its value, or the token in it); judge it the same way. */
+	if (e < n && s[e] == '[' && (m = marker_at(s, e, n)) != 0) {
+		*ve = e;
+		*resume = e + m;
+		return V_DONE;
+	}
+	/* token=get_token() or key=env["X"]: code, not a value. */
+	if (e < n && (s[e] == '(' || s[e] == '['))
+		return V_NONE;
+	if (whole) {
+		c = e;
+		while (c < n && (CL(s[c]) & C_SPACE))
+			c++;
+		if (c < n && !memchr(";,})#", s[c], 5))
+			return V_NONE;
+	}
+	*vs = v;
+	*ve = e;
+	*resume = e;
+	return value_ok(s, v, e) ? V_FOUND : V_NONE;
+}
+
+/* The kind of a value: that of a known format it starts with, else
+ * generic. An AWS key id also arms the AWS secret rule for the line. */
+static int value_kind(struct scan *sc, size_t vs, size_t ve)
+{
+	size_t te;
+	int k = known_format(sc->s, vs, ve, &te);
+
+	if (k < 0)
+		return K_GENERIC;
+	if (k == K_AWS_ID)
+		sc->aws_id = true;
+	return k;
+}
+
+/* 40 bytes of base64 that could be an AWS secret access key. */
+static bool aws_secret_shape(const char *s, size_t a, size_t b)
+{
+	size_t i;
+	bool hex = true, digit = false, upper = false, lower_ = false;
+	bool sym = false;
+
+	if (b - a != 40)
+		return false;
+	for (i = a; i < b; i++) {
+		uint16_t k = CL(s[i]);
+
+		if (!(k & C_B64))
+			return false;
+		hex &= (k & C_HEX) != 0;
+		digit |= (k & C_DIGIT) != 0;
+		upper |= (k & C_UPPER) != 0;
+		lower_ |= (k & C_LOWER) != 0;
+		sym |= !(k & C_ALNUM);
+	}
+	return !hex && (sym || (digit && upper && lower_));
+}
+
+/* The kind for a value found after the key k[0..kn). */
+static int kind_after_key(struct scan *sc, const char *k, size_t kn, size_t vs,
+			  size_t ve)
+{
+	int kind = value_kind(sc, vs, ve);
+
+	if (kind == K_GENERIC && aws_secret_shape(sc->s, vs, ve) &&
+	    aws_secret_name(k, kn))
+		kind = K_AWS_SECRET;
+	return kind;
+}
+
+/* ---- bare opaque tokens ------------------------------------------------ */
+
+static int b64_value(char c)
+{
+	uint16_t k = CL(c);
+
+	if (k & C_UPPER)
+		return c - 'A';
+	if (k & C_LOWER)
+		return c - 'a' + 26;
+	if (k & C_DIGIT)
+		return c - '0' + 52;
+	if (c == '+' || c == '-')
+		return 62;
+	if (c == '/' || c == '_')
+		return 63;
+	return -1;
+}
+
+/* Is s[a..b) base64 of ordinary text: every decoded byte printable, some
+ * spaces, mostly letters? Such a word is data, not a key. */
+static bool b64_text(const char *s, size_t a, size_t b)
+{
+	uint32_t acc = 0;
+	unsigned bits = 0;
+	size_t i, bytes = 0, spaces = 0, letters = 0;
+	int v;
+	unsigned char c;
+
+	if ((b - a) % 4 == 1)
+		return false;
+	for (i = a; i < b; i++) {
+		v = b64_value(s[i]);
+		if (v < 0)
+			return false;
+		acc = (acc << 6) | (uint32_t)v;
+		bits += 6;
+		if (bits < 8)
+			continue;
+		bits -= 8;
+		c = (unsigned char)(acc >> bits);
+		acc &= (1u << bits) - 1;
+		if (c == ' ')
+			spaces++;
+		else if (CL(c) & (C_UPPER | C_LOWER))
+			letters++;
+		else if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n' &&
+			 c != '\r')
+			return false;
+		bytes++;
+	}
+	return spaces > 0 && letters * 2 >= bytes;
+}
+
+/* Does s[a..b), split at '_' and '-', read as an identifier: every part
+ * letters, digits, or letters then digits (x86_64, test_case_12)? */
+static bool identifier_parts(const char *s, size_t a, size_t b)
+{
+	size_t i = a, j;
+
+	while (i < b) {
+		if (s[i] == '_' || s[i] == '-' || s[i] == '+') {
+			i++;
+			continue;
+		}
+		j = run_of(s, i, b, C_UPPER | C_LOWER);
+		j = run_of(s, j, b, C_DIGIT);
+		if (j < b && s[j] != '_' && s[j] != '-' && s[j] != '+')
+			return false;
+		i = j;
+	}
+	return true;
+}
+
+/* Is s[a..b) (32 bytes or more of [A-Za-z0-9_+-]) an opaque token? It
+ * mixes letters and digits, is not all hex (commit hashes, digests,
+ * UUIDs), is not an identifier (test_case_123, someLongName2) and is not
+ * base64 of text. */
+static bool opaque(const char *s, size_t a, size_t b)
+{
+	size_t i, letters = 0, digits = 0, druns = 0, runs = 0, run = 0;
+	size_t longest = 0;
+	bool seps = false;
+	uint16_t k, prev = 0, cur;
+
+	for (i = a; i < b && ((CL(s[i]) & C_HEX) || s[i] == '-'); i++)
+		;
+	if (i == b)
+		return false;
+	for (i = a; i < b; i++) {
+		k = CL(s[i]);
+		cur = k & (C_UPPER | C_LOWER | C_DIGIT);
+		if (!cur) {
+			seps = true;
+			prev = 0;
+			continue;
+		}
+		if (cur & C_DIGIT)
+			digits++;
+		else
+			letters++;
+		if (cur != prev) {
+			runs++;
+			druns += (cur & C_DIGIT) != 0;
+			run = 1;
+		} else {
+			run++;
+		}
+		if (!(cur & C_DIGIT) && run > longest)
+			longest = run;
+		prev = cur;
+	}
+	if (!letters || !digits)
+		return false;
+	if (prefix_ci(s + a, b - a, "sha1-") ||
+	    prefix_ci(s + a, b - a, "sha256-") ||
+	    prefix_ci(s + a, b - a, "sha384-") ||
+	    prefix_ci(s + a, b - a, "sha512-"))
+		return false;
+	if (seps && identifier_parts(s, a, b))
+		return false;
+	/* Random base62 changes class every 1.6 bytes on average; names in
+	 * camelCase or with a number at the end change far less often. */
+	if ((druns < 2 && longest >= 5) || runs * 3 <= letters + digits)
+		return false;
+	return !b64_text(s, a, b);
+}
+
+/* The rules that weigh a blob whole, when no rule started inside it: an
+ * AWS secret key next to a key id, a bare opaque token. */
+static void blob_rules(struct scan *sc, size_t b, size_t be)
+{
+	const char *s = sc->s;
+	size_t p, q, e;
+	bool path = false;
+
+	if (be - b < 32)
+		return;
+	/* Hex and dashes (commit hashes, digests, UUIDs) in one quick look. */
+	for (p = b; p < be && ((CL(s[p]) & C_HEX) || s[p] == '-'); p++)
+		;
+	if (p == be)
+		return;
+	for (; p < be && !path; p++)
+		path = (CL(s[p]) & C_PATH) != 0;
+	if (aws_secret_shape(s, b, be)) {
+		bool bare = !path && opaque(s, b, be);
+
+		if (sc->aws_id)
+			push(sc, &sc->sp, b, be, K_AWS_SECRET, 0);
+		else
+			push(sc, &sc->aws, b, be, K_AWS_SECRET,
+			     bare ? SP_BARE : 0);
+		return;
+	}
+	if (path)
+		return;
+	/* data:…;base64,… is data. The look back must not read text that
+	 * is (or may yet be) replaced: redacting the output would then judge
+	 * otherwise. */
+	if (b >= 7 && memcmp(s + b - 7, "base64,", 7) == 0 &&
+	    (sc->sp.n == 0 || sc->sp.v[sc->sp.n - 1].e <= b - 7) &&
+	    (sc->aws.n == 0 || sc->aws.v[sc->aws.n - 1].e <= b - 7))
+		return;
+	/* '=' separates a key from its value, or pads base64 at the end. */
+	for (p = b; p < be;) {
+		if (s[p] == '=') {
+			p++;
+			continue;
+		}
+		q = p;
+		while (q < be && s[q] != '=')
+			q++;
+		e = q;
+		while (e < be && s[e] == '=')
+			e++;
+		if (q - p >= 32 && opaque(s, p, q))
+			push(sc, &sc->sp, p, e == be ? be : q, K_GENERIC, 0);
+		p = e;
+	}
+}
+
+/* The user of user:password at s[u..colon): a token used as the user
+ * goes too (https://ghp_…:x-oauth-basic@github.com). Returns whether a
+ * span was pushed. */
+static bool user_part(struct scan *sc, size_t u, size_t colon)
+{
+	const char *s = sc->s;
+	size_t te;
+	int kind = known_format(s, u, colon, &te);
+
+	if (kind >= 0) {
+		push(sc, &sc->sp, u, te, kind, 0);
+		return true;
+	}
+	if (colon - u >= 32 && run_of(s, u, colon, C_URL64 | C_B64) == colon &&
+	    opaque(s, u, colon)) {
+		push(sc, &sc->sp, u, colon, K_GENERIC, 0);
+		return true;
+	}
+	return false;
+}
+
+/* ---- the rules that start at a key run --------------------------------- */
+
+/* "-----END" at or after from on the line, or NONE. The answer is kept:
+ * the first END at or after end_from is end_at, so a later search from
+ * up to end_at needs no new pass (many BEGIN headers on one line). */
+static size_t find_end(struct scan *sc, size_t from)
+{
+	const char *p;
+
+	if (sc->end_known && from >= sc->end_from &&
+	    (sc->end_at == NONE || from <= sc->end_at))
+		return sc->end_at;
+	p = from < sc->n ? memmem(sc->s + from, sc->n - from, "-----END", 8) :
+			   NULL;
+	sc->end_known = true;
+	sc->end_from = from;
+	sc->end_at = p ? (size_t)(p - sc->s) : NONE;
+	return sc->end_at;
+}
+
+/* The end of the "-----END …-----" line that starts at e. The walk
+ * resumes after it: the END line is never replaced, so the block it
+ * closes is found the same way when the output is redacted again. */
+static size_t end_label(const char *s, size_t e, size_t n)
+{
+	e += 8;
+	while (e < n && ((CL(s[e]) & (C_UPPER | C_DIGIT)) || s[e] == ' '))
+		e++;
+	if (n - e >= 5 && memcmp(s + e, "-----", 5) == 0)
+		e += 5;
+	return e;
+}
+
+/* Bytes a private key written on one line can hold (its body in base64,
+ * the \n escapes of a JSON string, Proc-Type and DEK-Info headers). */
+static bool pem_inline_byte(char c)
+{
+	return (CL(c) & (C_B64 | C_SPACE)) || c == '\\' || c == ':' ||
+	       c == ',' || c == '-' || c == '=';
+}
+
+/* After "-----BEGIN " at l: a private-key header? Then the key up to its
+ * END on this line, or to the line's end (the block goes on: PEM state).
+ * Returns where the walk resumes, 0 when this is not a private key. */
+static size_t pem_rule(struct scan *sc, size_t l)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, le, h, e, q;
+
+	le = l;
+	while (le < n && ((CL(s[le]) & (C_UPPER | C_DIGIT)) || s[le] == ' '))
+		le++;
+	if (n - le < 5 || memcmp(s + le, "-----", 5) != 0 ||
+	    !memmem(s + l, le - l, "PRIVATE KEY", 11))
+		return 0;
+	h = le + 5;
+	e = find_end(sc, h);
+	if (e != NONE) {
+		if (!blank(s, h, e))
+			push(sc, &sc->sp, h, e, K_PEM, 0);
+		return end_label(s, e, n);
+	}
+	q = h;
+	while (q < n && pem_inline_byte(s[q]))
+		q++;
+	if (q < n) {
+		/* A quote or the like ends it: a key cut short in a string,
+		 * or only the header mentioned (echo "-----BEGIN …"). A word
+		 * it stopped inside is left whole to the other rules (a
+		 * token's prefix must not go while its body stays), and so
+		 * is one cut short by a replacement. */
+		if ((CL(s[q]) & C_WORD) || marker_at(s, q, n))
+			while (q > h && (CL(s[q - 1]) & C_WORD))
+				q--;
+		if (!blank(s, h, q))
+			push(sc, &sc->sp, h, q, K_PEM, 0);
+		return q;
+	}
+	sc->st->in_pem = true;
+	sc->st->pem_marked = !blank(s, h, n);
+	if (sc->st->pem_marked)
+		push(sc, &sc->sp, h, n, K_PEM, 0);
+	return n;
+}
+
+static size_t header_rule(struct scan *sc, size_t v);
+
+/* After a key run k[p..ke): a separator (=, :, :=, =>, or the end of
+ * <key>) and, when the key is a secret name, its value. Returns where the
+ * walk resumes, 0 when nothing was replaced. */
+static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, q = ke, t, sp, v, vs, ve, resume, bs = 0;
+	bool quoted = false, skip, whole = false;
+	enum found found;
+	char c, qc = 0;
+	enum secret_kind sk;
+	const char *lt;
+
+	if (q >= n)
+		return 0;
+	c = s[q];
+	if (c == ' ' || c == '\t') {
+		/* The common case, a word and the next word, decided here. */
+		for (t = q + 1; t < n && (CL(s[t]) & C_SPACE); t++)
+			;
+		if (t >= n || (s[t] != '=' && s[t] != ':'))
+			return 0;
+	} else if (c != '=' && c != ':' && c != '"' && c != '\'' && c != '\\' &&
+		   c != '>') {
+		return 0;
+	}
+	if (c == '>') {
+		/* <password>value</password> */
+		if (p == 0 || s[p - 1] != '<' ||
+		    secret_name(s + p, ke - p, false) == NOT_SECRET)
+			return 0;
+		lt = memchr(s + q + 1, '<', n - q - 1);
+		if (!lt)
+			return 0;
+		if (marker_at(s, q + 1, n) == (size_t)(lt - s) - q - 1)
+			return (size_t)(lt - s);
+		if (!value_ok(s, q + 1, (size_t)(lt - s)))
+			return 0;
+		push(sc, &sc->sp, q + 1, (size_t)(lt - s),
+		     kind_after_key(sc, s + p, ke - p, q + 1, (size_t)(lt - s)),
+		     0);
+		return (size_t)(lt - s);
+	}
+	t = quote_at(s, q, n, &qc, &bs);
+	if (t != q) {
+		q = t;
+		quoted = true;
+		if (q < n && s[q] == ']')
+			q++;
+	}
+	sp = q;
+	while (q < n && (CL(s[q]) & C_SPACE))
+		q++;
+	if (q >= n)
+		return 0;
+	if (s[q] == '=') {
+		if (q + 1 < n && s[q + 1] == '=')
+			return 0;
+		if (q + 1 < n && s[q + 1] == '>') {
+			v = q + 2;
+			skip = true;
+		} else {
+			/* PASSWORD= cmd assigns nothing; key = value and
+			 * "key"= value are spaced on purpose. */
+			v = q + 1;
+			skip = q > sp || quoted;
+			whole = q > sp;
+		}
+	} else if (s[q] == ':') {
+		if (q + 1 < n && s[q + 1] == ':')
+			return 0;
+		if (q + 2 < n && s[q + 1] == '/' && s[q + 2] == '/')
+			return 0;
+		v = q + 1 + (q + 1 < n && s[q + 1] == '=');
+		skip = true;
+	} else {
+		return 0;
+	}
+	sk = secret_name(s + p, ke - p, false);
+	if (sk == NOT_SECRET)
+		return 0;
+	if (sk == SECRET_HEADER)
+		return header_rule(sc, v);
+	found = value_at(s, n, v, skip, whole, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_DONE)
+		return resume;
+	push(sc, &sc->sp, vs, ve, kind_after_key(sc, s + p, ke - p, vs, ve), 0);
+	return resume;
+}
+
+/* Authorization schemes: the scheme stays, the credential goes. */
+static const char *const schemes[] = {
+	"bearer", "basic",     "token", "bot",	   "apikey",
+	"key",	  "negotiate", "ntlm",	"sso-key",
+};
+/* Schemes whose credential is the rest of the value (name=value lists). */
+static const char *const schemes_rest[] = {
+	"digest",
+	"aws4-hmac-sha256",
+};
+
+static bool in_list(const char *s, size_t n, const char *const *list,
+		    size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (eq_ci(s, n, list[i]))
+			return true;
+	return false;
+}
+
+/* The value of an Authorization (or auth) key at v: "Scheme credential"
+ * keeps the scheme; anything else is replaced as a value. */
+static size_t header_rule(struct scan *sc, size_t v)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, w, we, x, end, vs, ve, resume, bs = 0, m;
+	char q = 0;
+	bool rest;
+	enum found found;
+
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	w = quote_at(s, v, n, &q, &bs);
+	we = run_of(s, w, n, C_KEY);
+	if (we > w && we < n && (CL(s[we]) & C_SPACE)) {
+		rest = in_list(s + w, we - w, schemes_rest,
+			       sizeof(schemes_rest) / sizeof(schemes_rest[0]));
+		if (rest || in_list(s + w, we - w, schemes,
+				    sizeof(schemes) / sizeof(schemes[0]))) {
+			x = we;
+			while (x < n && (CL(s[x]) & C_SPACE))
+				x++;
+			m = x < n ? marker_at(s, x, n) : 0;
+			if (m)
+				return x + m;
+			if (rest) {
+				end = w != v ? quoted_end(s, x, n, q, bs) : n;
+				if (bs)
+					while (end > x && s[end - 1] == '\\')
+						end--;
+			} else {
+				end = x;
+				while (end < n && !(CL(s[end]) & C_STOP))
+					end++;
+			}
+			if (!value_ok(s, x, end))
+				return 0;
+			push(sc, &sc->sp, x, end, value_kind(sc, x, end), 0);
+			return end;
+		}
+	}
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
+/* The word after a flag that ends at be (--token VALUE, or "--token",
+ * "VALUE" in an array written as text). mode P_COLON replaces what
+ * follows the first ':' only (curl -u user:password). At the end of an
+ * argv element the next element is the value. */
+static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
+			 const char *k, size_t kn)
+{
+	const char *s = sc->s, *colon;
+	size_t n = sc->n, v = be, c, vs = 0, ve = 0, resume, bs = 0;
+	char q = 0;
+	enum found found;
+
+	c = quote_at(s, v, n, &q, &bs);
+	if (c != v) {
+		v = c;
+		if (v < n && s[v] == ',')
+			v++;
+	} else if (v < n && !(CL(s[v]) & C_SPACE)) {
+		return 0;
+	}
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (v >= n) {
+		if (sc->argv)
+			sc->ctx.pending = mode;
+		return 0;
+	}
+	if (s[v] == '-')
+		return 0;
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (mode != P_COLON) {
+		if (found == V_FOUND)
+			push(sc, &sc->sp, vs, ve,
+			     kind_after_key(sc, k, kn, vs, ve), 0);
+		return resume;
+	}
+	/* user:password, split at the first ':'. Replaced before, it reads
+	 * "user:[REDACTED]", the user weighed the same way again. */
+	colon = memchr(s + vs, ':', ve - vs);
+	if (found == V_DONE) {
+		if (colon && (size_t)(colon - s) == ve - 1)
+			user_part(sc, vs, ve - 1);
+		return resume;
+	}
+	if (!colon || !value_ok(s, (size_t)(colon - s) + 1, ve))
+		return 0;
+	c = (size_t)(colon - s);
+	user_part(sc, vs, c);
+	push(sc, &sc->sp, c + 1, ve, kind_after_key(sc, k, kn, c + 1, ve), 0);
+	return resume;
+}
+
+/* Bearer followed by a token-like word, outside an Authorization header
+ * ("Bearer tokens are …" stays: a credential has digits or is long). */
+static size_t bearer_rule(struct scan *sc, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, e, digits = 0;
+	bool upper = false, lower_ = false;
+
+	if (v >= n || !(CL(s[v]) & C_SPACE))
+		return 0;
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (v < n && (e = marker_at(s, v, n)) != 0)
+		return v + e;
+	for (e = v; e < n && ((CL(s[e]) & C_WORD) || s[e] == '~'); e++) {
+		digits += (CL(s[e]) & C_DIGIT) != 0;
+		upper |= (CL(s[e]) & C_UPPER) != 0;
+		lower_ |= (CL(s[e]) & C_LOWER) != 0;
+	}
+	if (e - v < 8 || (!digits && (e - v < 24 || !upper || !lower_)) ||
+	    !value_ok(s, v, e))
+		return 0;
+	push(sc, &sc->sp, v, e, value_kind(sc, v, e), 0);
+	return e;
+}
+
+/* --name or -name (Go style) where name is a secret key name;
+ * --token-file ends in "file" and --no-password switches a prompt off. */
+static bool secret_flag(const char *s, size_t p, size_t ke)
+{
+	size_t a;
+
+	if (ke - p < 4 || s[p] != '-')
+		return false;
+	a = s[p + 1] == '-' ? p + 2 : p + 1;
+	if (ke - a < 3 || s[a] == '-' || prefix_ci(s + a, ke - a, "no-"))
+		return false;
+	return secret_name(s + a, ke - a, false) != NOT_SECRET;
+}
+
+static bool client_active(const struct scan *sc)
+{
+	return sc->ctx.client >= 0 &&
+	       (!clients[sc->ctx.client].sub || sc->ctx.client_sub);
+}
+
+/* A client's short flag glued to its value: mysql -pSECRET, -p'SECRET'. */
+static size_t glued_rule(struct scan *sc, size_t p)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = p + 2, vs, ve, resume;
+	enum found found;
+
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
+/* Rules for a key run that is a whole word (flags, clients, Bearer).
+ * b..be is the blob, p..ke the run, ke == be. */
+static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, len = be - p;
+	const struct client *cl;
+	int ci;
+
+	if (be < n && !(CL(s[be]) & (C_SPACE | C_QUOTE | C_SEG)) &&
+	    s[be] != ',' && s[be] != '\\')
+		return 0;
+	if (p == b && s[p] == '-') {
+		if (client_active(sc)) {
+			cl = &clients[sc->ctx.client];
+			if (len == 2 && s[p + 1] == cl->flag && cl->next)
+				return flag_value(sc, be,
+						  cl->colon ? P_COLON : P_WHOLE,
+						  s + p, len);
+			if (cl->long_flag && len == strlen(cl->long_flag) &&
+			    memcmp(s + p, cl->long_flag, len) == 0)
+				return flag_value(sc, be, P_COLON, s + p, len);
+		}
+		if (secret_flag(s, p, be))
+			return flag_value(sc, be, P_WHOLE, s + p, len);
+		return 0;
+	}
+	if (p == b && len == 6 &&
+	    (first_byte[(unsigned char)s[p]] & F_BEARER) &&
+	    eq_ci(s + p, 6, "bearer"))
+		return bearer_rule(sc, be);
+	if (p == b && sc->ctx.client >= 0 && clients[sc->ctx.client].sub &&
+	    eq_ci(s + p, len, clients[sc->ctx.client].sub)) {
+		sc->ctx.client_sub = true;
+		return 0;
+	}
+	if (p == b || s[p - 1] == '/') {
+		ci = client_index(s + p, len);
+		if (ci >= 0) {
+			sc->ctx.client = ci;
+			sc->ctx.client_sub = false;
+		}
+	}
+	return 0;
+}
+
+/* The rules that start at the key run s[p..ke) inside the blob b..be.
+ * Returns where the walk resumes, 0 when none applied. */
+static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, te, r;
+	int kind;
+
+	kind = (first_byte[(unsigned char)s[p]] & F_FORMAT) ?
+		       known_format(s, p, ke, &te) :
+		       -1;
+	if (kind >= 0) {
+		if (kind == K_AWS_ID)
+			sc->aws_id = true;
+		push(sc, &sc->sp, p, te, kind, 0);
+		return te;
+	}
+	if (ke - p == 10 && ke == be && be < n && s[be] == ' ' &&
+	    memcmp(s + p, "-----BEGIN", 10) == 0) {
+		r = pem_rule(sc, be + 1);
+		if (r)
+			return r;
+	}
+	if (p == b && s[p] == '-' && ke - p > 2 && client_active(sc) &&
+	    clients[sc->ctx.client].glued &&
+	    s[p + 1] == clients[sc->ctx.client].flag) {
+		r = glued_rule(sc, p);
+		if (r)
+			return r;
+	}
+	if (p == b && s[p] == '-' && ke - p == 2 && ke < n &&
+	    (s[ke] == '\'' || s[ke] == '"') && client_active(sc) &&
+	    clients[sc->ctx.client].glued &&
+	    s[p + 1] == clients[sc->ctx.client].flag) {
+		r = glued_rule(sc, p);
+		if (r)
+			return r;
+	}
+	/* A key run after '/' is a path component (/etc/passwd:1:…). */
+	if (p == b || s[p - 1] != '/') {
+		r = kv_rule(sc, p, ke);
+		if (r)
+			return r;
+	}
+	if (ke == be)
+		return word_rules(sc, b, be, p);
+	return 0;
+}
+
+/* A rule that started at p inside the blob at b replaced what it found
+ * (its one span is the last, from mark on): the blob's part before p is
+ * weighed whole, as it will be once the rest is a "[REDACTED]" (which
+ * ends the blob there), and its spans go before the rule's. */
+static void prefix_rules(struct scan *sc, size_t b, size_t p, size_t mark)
+{
+	struct span rule;
+
+	if (p - b < 32 || (sc->sp.n != mark + 1 && sc->sp.n != mark))
+		return;
+	if (sc->sp.n == mark) {
+		blob_rules(sc, b, p);
+		return;
+	}
+	rule = sc->sp.v[--sc->sp.n];
+	blob_rules(sc, b, p);
+	push(sc, &sc->sp, rule.s, rule.e, rule.kind, rule.flags);
+}
+
+/* A blob starting at i. Returns where the walk resumes. */
+static size_t scan_blob(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, be, p, ke, r, mark;
+
+	/* An END line stays as it is, in a block or not (see end_label). */
+	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0)
+		return end_label(s, i, n);
+	/* One pass finds the first key run, and usually the blob's end: most
+	 * blobs are one word. */
+	be = run_of(s, i, n, C_KEY);
+	ke = be;
+	be = run_of(s, be, n, C_WORD);
+	for (p = i; p < be;) {
+		if (!(CL(s[p]) & C_KEY)) {
+			p++;
+			continue;
+		}
+		if (p != i)
+			ke = run_of(s, p, be, C_KEY);
+		mark = sc->sp.n;
+		r = key_run(sc, i, be, p, ke);
+		if (r) {
+			if (p > i)
+				prefix_rules(sc, i, p, mark);
+			return r;
+		}
+		p = ke;
+	}
+	if (be - i >= 32)
+		blob_rules(sc, i, be);
+	return be;
+}
+
+/* user:password@ after "://" at i: the password goes, and a token used as
+ * the user (https://ghp_…:x-oauth-basic@github.com). The authority ends at
+ * the first / ? # or blank, so two scans never overlap. */
+static size_t url_rule(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, j, m, at = NONE, colon = NONE, u = i + 3;
+	bool pushed;
+	char c;
+
+	for (j = u; j < n; j++) {
+		c = s[j];
+		/* A replacement where the user or the password goes is read
+		 * over; any other one ends the authority where its text
+		 * (a '/' in a value, say) ended it the first time. */
+		if (c == '[' && (m = marker_at(s, j, n)) != 0) {
+			if (j != u && (colon == NONE || j != colon + 1))
+				break;
+			j += m - 1;
+			continue;
+		}
+		if (c == '/' || c == '?' || c == '#' || c == '\\' || c == '<' ||
+		    c == '>' || c == '`' || (CL(c) & (C_SPACE | C_QUOTE)))
+			break;
+		if (c == '@')
+			at = j;
+		else if (c == ':' && colon == NONE)
+			colon = j;
+	}
+	if (at == NONE || colon == NONE || colon > at)
+		return i + 1;
+	pushed = user_part(sc, u, colon);
+	if (marker_at(s, colon + 1, n) == at - colon - 1) {
+		pushed = true;
+	} else if (value_ok(s, colon + 1, at)) {
+		push(sc, &sc->sp, colon + 1, at, value_kind(sc, colon + 1, at),
+		     0);
+		pushed = true;
+	}
+	return pushed ? at + 1 : i + 1;
+}
+
+static void scan_line(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t n = sc->n;
+	uint16_t k;
+
+	while (i < n) {
+		k = CL(s[i]);
+		if (k & C_WORD) {
+			i = scan_blob(sc, i);
+			continue;
+		}
+		if (s[i] == ':' && n - i > 3 && s[i + 1] == '/' &&
+		    s[i + 2] == '/') {
+			i = url_rule(sc, i);
+			continue;
+		}
+		/* A JSON string's escape (\n, \t, \u00e9, \\) is not the
+		 * start of the next word: "…\nPASSWORD=x" holds PASSWORD. */
+		if (s[i] == '\\' && n - i > 1 &&
+		    memchr("bfnrtu\\", s[i + 1], 7)) {
+			i += 2;
+			if (s[i - 1] == 'u' && n - i >= 4 &&
+			    run_of(s, i, i + 4, C_HEX) == i + 4)
+				i += 4;
+			continue;
+		}
+		if (k & C_SEG) {
+			sc->ctx.client = -1;
+			sc->ctx.client_sub = false;
+		}
+		i++;
+	}
+}
+
+/* A line inside a PEM block (base64, blank, or a Name: value header)? */
+static bool pem_body_line(const char *s, size_t n)
+{
+	size_t i = 0, j;
+
+	while (i < n && (CL(s[i]) & C_SPACE))
+		i++;
+	j = i;
+	while (j < n && ((CL(s[j]) & (C_UPPER | C_LOWER)) || s[j] == '-'))
+		j++;
+	if (j > i && j < n && s[j] == ':')
+		return true;
+	for (; i < n; i++)
+		if (!(CL(s[i]) & (C_B64 | C_SPACE)) && s[i] != '=')
+			return false;
+	return true;
+}
+
+/* Finds the spans of one line. nl: a '\n' follows it (a dropped PEM line
+ * takes it along). */
+static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
+{
+	struct redact_state *st = sc->st;
+	size_t start = 0, e;
+
+	sc->s = line;
+	sc->n = n;
+	sc->sp.n = 0;
+	sc->aws.n = 0;
+	sc->aws_id = false;
+	sc->end_known = false;
+	if (st->in_pem) {
+		e = find_end(sc, 0);
+		if (e != NONE) {
+			if (!blank(line, 0, e))
+				push(sc, &sc->sp, 0, e, K_PEM,
+				     st->pem_marked ? SP_DROP : 0);
+			st->in_pem = false;
+			st->pem_marked = false;
+			start = end_label(line, e, n);
+		} else if (pem_body_line(line, n)) {
+			if (blank(line, 0, n))
+				return;
+			if (st->pem_marked) {
+				push(sc, &sc->sp, 0, n + nl, K_PEM, SP_DROP);
+			} else {
+				push(sc, &sc->sp, 0, n, K_PEM, 0);
+				st->pem_marked = true;
+			}
+			return;
+		} else {
+			st->in_pem = false;
+			st->pem_marked = false;
+		}
+	}
+	scan_line(sc, start);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static bool buf_reserve(struct redact_buf *b, size_t more)
+{
+	size_t need, cap;
+	char *p;
+
+	if (more > SIZE_MAX - 1 - b->len)
+		return false;
+	need = b->len + more + 1;
+	if (b->p && need <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return false;
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+static bool buf_put(struct redact_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return false;
+	if (n)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return true;
+}
+
+/* Writes text[*pend .. base + span start) and the replacement. */
+static bool emit_span(struct redact_buf *out, const char *text, size_t *pend,
+		      size_t base, const struct span *sp, size_t *count)
+{
+	size_t s0 = base + sp->s, e0 = base + sp->e;
+	const char *r = repl[sp->kind].text;
+	size_t rl = repl[sp->kind].len;
+
+	if (e0 <= *pend)
+		return true;
+	if (s0 < *pend)
+		s0 = *pend;
+	if (!buf_put(out, text + *pend, s0 - *pend))
+		return false;
+	*pend = e0;
+	if (sp->flags & SP_DROP)
+		return true;
+	if (!(e0 - s0 == rl && memcmp(text + s0, r, rl) == 0))
+		(*count)++;
+	return buf_put(out, r, rl);
+}
+
+/* Writes the spans of the line at base, with the AWS candidates merged in
+ * (kept when a key id is on the line, or when they are opaque anyway). */
+static bool emit_line(struct scan *sc, struct redact_buf *out, const char *text,
+		      size_t *pend, size_t base, size_t *count)
+{
+	size_t i = 0, j = 0;
+	struct span t;
+
+	while (i < sc->sp.n || j < sc->aws.n) {
+		if (j >= sc->aws.n ||
+		    (i < sc->sp.n && sc->sp.v[i].s < sc->aws.v[j].s)) {
+			if (!emit_span(out, text, pend, base, &sc->sp.v[i++],
+				       count))
+				return false;
+			continue;
+		}
+		t = sc->aws.v[j++];
+		if (!sc->aws_id && !(t.flags & SP_BARE))
+			continue;
+		if (!sc->aws_id)
+			t.kind = K_GENERIC;
+		t.flags = 0;
+		if (!emit_span(out, text, pend, base, &t, count))
+			return false;
+	}
+	return true;
+}
+
+/* The engine: text in lines, each with fresh context except argv mode's
+ * first line, which starts from *actx (and the last line's context is
+ * left there). */
+static enum cordon_err redact_text(struct redact_state *st, const char *text,
+				   size_t len, struct redact_buf *out,
+				   size_t *count, struct argctx *actx)
+{
+	struct scan sc;
+	size_t pos = 0, lend, pend = 0, n = 0;
+	const char *nl;
+	enum cordon_err rc = CORDON_OK;
+
+	if (!st || !out || (!text && len))
+		return CORDON_E_INVAL;
+	if (len > REDACT_MAX_INPUT)
+		return CORDON_E_LIMIT;
+	if (!buf_reserve(out, len))
+		return CORDON_E_NOMEM;
+	out->p[out->len] = '\0';
+	memset(&sc, 0, sizeof(sc));
+	sc.st = st;
+	sc.argv = actx != NULL;
+	while (pos < len) {
+		nl = memchr(text + pos, '\n', len - pos);
+		lend = nl ? (size_t)(nl - text) : len;
+		if (actx && pos == 0)
+			sc.ctx = *actx;
+		else
+			ctx_reset(&sc.ctx);
+		sc.ctx.pending = P_NONE;
+		do_line(&sc, text + pos, lend - pos, nl != NULL);
+		if (sc.nomem || !emit_line(&sc, out, text, &pend, pos, &n)) {
+			rc = CORDON_E_NOMEM;
+			goto out;
+		}
+		pos = nl ? lend + 1 : len;
+	}
+	if (pend < len && !buf_put(out, text + pend, len - pend)) {
+		rc = CORDON_E_NOMEM;
+		goto out;
+	}
+	if (actx)
+		*actx = sc.ctx;
+	if (count)
+		*count += n;
+out:
+	free(sc.sp.v);
+	free(sc.aws.v);
+	return rc;
+}
+
+enum cordon_err redact_append(struct redact_state *st, const char *text,
+			      size_t len, struct redact_buf *out, size_t *count)
+{
+	return redact_text(st, text, len, out, count, NULL);
+}
+
+void redact_buf_free(struct redact_buf *b)
+{
+	if (!b)
+		return;
+	free(b->p);
+	b->p = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+enum cordon_err cordon_redact(const char *text, size_t len, char **out,
+			      size_t *out_len, size_t *count)
+{
+	struct redact_state st = { 0 };
+	struct redact_buf b = { 0 };
+	size_t n = 0;
+	enum cordon_err rc;
+
+	if (!out)
+		return CORDON_E_INVAL;
+	*out = NULL;
+	if (out_len)
+		*out_len = 0;
+	if (count)
+		*count = 0;
+	rc = redact_append(&st, text, len, &b, &n);
+	if (rc != CORDON_OK) {
+		redact_buf_free(&b);
+		return rc;
+	}
+	*out = b.p;
+	if (out_len)
+		*out_len = b.len;
+	if (count)
+		*count = n;
+	return CORDON_OK;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/* Deeper documents are refused rather than walked on the C stack; cJSON
+ * itself parses no deeper than 1000. */
+#define REDACT_JSON_DEPTH 1000
+
+/* Replaces the value of item (a string or a number) with the string
+ * text, keeping its key. */
+static enum cordon_err set_string(cJSON *item, const char *text)
+{
+	cJSON *fresh = cJSON_CreateString(text);
+
+	if (!fresh)
+		return CORDON_E_NOMEM;
+	if (!(item->type & cJSON_IsReference) && item->valuestring)
+		cJSON_free(item->valuestring);
+	item->valuestring = fresh->valuestring;
+	fresh->valuestring = NULL;
+	cJSON_Delete(fresh);
+	item->type = cJSON_String | (item->type & cJSON_StringIsConst);
+	item->valueint = 0;
+	item->valuedouble = 0;
+	return CORDON_OK;
+}
+
+/* A string item redacted as text (PEM state of its own; ctx: argv). */
+static enum cordon_err json_string(cJSON *item, size_t *count,
+				   struct argctx *ctx)
+{
+	struct redact_state st = { 0 };
+	struct redact_buf b = { 0 };
+	const char *s = item->valuestring;
+	size_t len = strlen(s);
+	enum cordon_err rc;
+
+	rc = redact_text(&st, s, len, &b, count, ctx);
+	if (rc == CORDON_OK && (b.len != len || memcmp(b.p, s, len) != 0))
+		rc = set_string(item, b.p);
+	redact_buf_free(&b);
+	return rc;
+}
+
+/* One element of an array, read as an argv: the value of a secret flag
+ * in the element before is replaced whole (or after its ':'). */
+static enum cordon_err json_argv_elem(cJSON *item, struct argctx *ctx,
+				      size_t *count)
+{
+	const char *s = item->valuestring, *colon;
+	size_t len = strlen(s), keep;
+	enum pend mode = ctx->pending;
+	enum cordon_err rc;
+	char *t;
+
+	ctx->pending = P_NONE;
+	if (mode == P_WHOLE && len && s[0] != '-' && value_ok(s, 0, len) &&
+	    marker_at(s, 0, len) != len) {
+		rc = set_string(item, repl[K_GENERIC].text);
+		if (rc == CORDON_OK)
+			(*count)++;
+		return rc;
+	}
+	colon = mode == P_COLON && s[0] != '-' ? memchr(s, ':', len) : NULL;
+	keep = colon ? (size_t)(colon - s) + 1 : 0;
+	if (colon && value_ok(s, keep, len) &&
+	    marker_at(s, keep, len) != len - keep) {
+		/* user:[REDACTED], then the user is read as text, as it
+		 * will be when the element is redacted again. */
+		t = malloc(keep + repl[K_GENERIC].len + 1);
+		if (!t)
+			return CORDON_E_NOMEM;
+		memcpy(t, s, keep);
+		memcpy(t + keep, repl[K_GENERIC].text, repl[K_GENERIC].len + 1);
+		rc = set_string(item, t);
+		free(t);
+		if (rc != CORDON_OK)
+			return rc;
+		(*count)++;
+	}
+	return json_string(item, count, ctx);
+}
+
+/* Is v, under a secret key, a value to replace whole? */
+static bool secret_scalar(const cJSON *v)
+{
+	size_t len;
+
+	if (cJSON_IsNumber(v))
+		return true;
+	if (!cJSON_IsString(v) || !v->valuestring)
+		return false;
+	len = strlen(v->valuestring);
+	return len && marker_at(v->valuestring, 0, len) != len;
+}
+
+static enum cordon_err json_walk(cJSON *v, size_t *count, unsigned depth)
+{
+	struct argctx ctx;
+	enum cordon_err rc = CORDON_OK;
+	cJSON *c;
+
+	if (depth > REDACT_JSON_DEPTH)
+		return CORDON_E_LIMIT;
+	if (cJSON_IsString(v) && v->valuestring)
+		return json_string(v, count, NULL);
+	if (cJSON_IsObject(v)) {
+		for (c = v->child; c && rc == CORDON_OK; c = c->next) {
+			if (c->string &&
+			    redact_is_secret_name(c->string,
+						  strlen(c->string)) &&
+			    secret_scalar(c)) {
+				rc = set_string(c, repl[K_GENERIC].text);
+				if (rc == CORDON_OK)
+					(*count)++;
+				continue;
+			}
+			rc = json_walk(c, count, depth + 1);
+		}
+		return rc;
+	}
+	if (cJSON_IsArray(v)) {
+		ctx_reset(&ctx);
+		for (c = v->child; c && rc == CORDON_OK; c = c->next) {
+			if (cJSON_IsString(c) && c->valuestring) {
+				rc = json_argv_elem(c, &ctx, count);
+				continue;
+			}
+			ctx_reset(&ctx);
+			rc = json_walk(c, count, depth + 1);
+		}
+	}
+	return rc;
+}
+
+enum cordon_err redact_json(cJSON *v, size_t *count)
+{
+	size_t n = 0;
+	enum cordon_err rc;
+
+	if (!v)
+		return CORDON_OK;
+	rc = json_walk(v, &n, 0);
+	if (count)
+		*count += n;
+	return rc;
+}
