@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "approvals.h"
+#include "atomicfile.h"
 #include "classify_int.h"
 #include "jsonutil.h"
 #include "banned.h"
@@ -945,115 +946,6 @@ fail:
 	return NULL;
 }
 
-/* mkdir -p for the directory part of path, new directories 0700. */
-static int make_parent(const char *dir)
-{
-	char buf[4096];
-	size_t n = strlen(dir);
-
-	if (n == 0 || n >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, dir, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		char c = buf[i];
-		buf[i] = '\0';
-		if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-			return -1;
-		buf[i] = c;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, s, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		s += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Takes an exclusive flock on lockpath, waiting at most APPR_LOCK_WAIT_MS.
- * Returns the descriptor (closing it releases the lock) or -1. */
-static int take_lock(const char *lockpath)
-{
-	const struct timespec nap = { 0, 10 * 1000 * 1000 };
-	int fd =
-		open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-
-	if (fd < 0)
-		return -1;
-	for (int waited = 0;; waited += 10) {
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-			return fd;
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			break;
-		if (waited >= APPR_LOCK_WAIT_MS) {
-			errno = ETIMEDOUT;
-			break;
-		}
-		nanosleep(&nap, NULL);
-	}
-	int saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
-/* Writes text over path atomically: a temp file in the same directory,
- * fsync, rename, fsync of the directory. */
-static int replace_file(const char *path, const char *dir, const char *text,
-			size_t len)
-{
-	char tmp[4096];
-	const char *base = strrchr(path, '/');
-	int fd, saved, dfd;
-
-	base = base ? base + 1 : path;
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, base) >=
-	    (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	if (fchmod(fd, 0600) != 0 || write_all(fd, text, len) != 0 ||
-	    fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		/* The rename is done; a directory that cannot be synced
-		 * (some file systems refuse) still holds the new file. */
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	return 0;
-fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	errno = saved;
-	return -1;
-}
-
 /* Appends r to the approvals file under the lock. On success st->rules is
  * the file's rules as re-read, plus r. On failure *why says what went
  * wrong (the caller keeps a session grant). */
@@ -1063,7 +955,6 @@ static enum cordon_err write_always(struct appr_store *st,
 				    size_t whycap)
 {
 	char dir[4096], lockpath[4096];
-	const char *slash = strrchr(st->path, '/');
 	struct loaded ld;
 	struct appr_rule *nr;
 	cJSON *obj, *rules;
@@ -1072,33 +963,25 @@ static enum cordon_err write_always(struct appr_store *st,
 	int lfd = -1;
 	bool dup = false;
 
-	if (slash == st->path) {
-		snprintf(dir, sizeof(dir), "/");
-	} else if (slash) {
-		if ((size_t)(slash - st->path) >= sizeof(dir)) {
-			snprintf(why, whycap, "the path is too long");
-			return CORDON_E_LIMIT;
+	if (atomic_dir_of(st->path, dir, sizeof(dir)) != 0) {
+		if (errno == EISDIR) {
+			snprintf(why, whycap, "the path names a directory");
+			return CORDON_E_INVAL;
 		}
-		memcpy(dir, st->path, (size_t)(slash - st->path));
-		dir[slash - st->path] = '\0';
-	} else {
-		snprintf(dir, sizeof(dir), ".");
-	}
-	if (!(slash ? slash[1] : st->path[0])) {
-		snprintf(why, whycap, "the path names a directory");
-		return CORDON_E_INVAL;
+		snprintf(why, whycap, "the path is too long");
+		return CORDON_E_LIMIT;
 	}
 	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", st->path) >=
 	    (int)sizeof(lockpath)) {
 		snprintf(why, whycap, "the path is too long");
 		return CORDON_E_LIMIT;
 	}
-	if (make_parent(dir) != 0) {
+	if (atomic_mkdirs(dir, 0700) != 0) {
 		snprintf(why, whycap, "cannot create its directory: %s",
 			 strerror(errno));
 		return CORDON_E_IO;
 	}
-	lfd = take_lock(lockpath);
+	lfd = atomic_lock(lockpath, APPR_LOCK_WAIT_MS);
 	if (lfd < 0) {
 		snprintf(why, whycap, "cannot lock it: %s", strerror(errno));
 		return CORDON_E_IO;
@@ -1159,7 +1042,7 @@ static enum cordon_err write_always(struct appr_store *st,
 			goto out;
 		}
 		text[len] = '\n';
-		if (replace_file(st->path, dir, text, len + 1) != 0) {
+		if (atomic_write_file(st->path, text, len + 1, 0600) != 0) {
 			text[len] = '\0';
 			snprintf(why, whycap, "cannot write: %s",
 				 strerror(errno));

@@ -1,0 +1,140 @@
+/* atomicfile — see atomicfile.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "banned.h"
+
+int atomic_dir_of(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	const char *from = slash ? path : ".";
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+
+	if (n >= cap) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dir, from, n);
+	dir[n] = '\0';
+	if (!(slash ? slash[1] : path[0])) {
+		errno = EISDIR;
+		return -1;
+	}
+	return 0;
+}
+
+int atomic_mkdirs(const char *dir, mode_t mode)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		char c;
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		c = buf[i];
+		buf[i] = '\0';
+		if (mkdir(buf, mode) != 0 && errno != EEXIST)
+			return -1;
+		buf[i] = c;
+	}
+	return 0;
+}
+
+int atomic_write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, s, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		s += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int atomic_lock(const char *lockpath, int wait_ms)
+{
+	const struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int fd =
+		open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	for (int waited = 0;; waited += 10) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (waited >= wait_ms) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int atomic_write_file(const char *path, const char *data, size_t len,
+		      mode_t mode)
+{
+	char dir[4096], tmp[4096];
+	const char *base = strrchr(path, '/');
+	int fd, saved, dfd;
+
+	if (atomic_dir_of(path, dir, sizeof(dir)) != 0)
+		return -1;
+	base = base ? base + 1 : path;
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, base) >=
+	    (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, mode & 07777) != 0 ||
+	    atomic_write_all(fd, data, len) != 0 || fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		/* The rename is done; a directory that cannot be synced
+		 * still holds the new file. */
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}

@@ -1,0 +1,41 @@
+/* atomicfile — whole-file replacement and store locks, shared by the JSON
+ * stores (approvals, MCP pins) and `cordon init`.
+ *
+ * A file is replaced atomically: a temp file in the same directory, fsync,
+ * rename over the target, fsync of the directory. A reader sees the old
+ * text or the new one, never part of either. A store serialises its
+ * read-modify-write cycles with an exclusive flock on a separate lock file
+ * ("<path>.lock"), so the lock survives the rename.
+ *
+ * Every function returns 0, or -1 with errno set; none prints.
+ */
+#ifndef CORDON_ATOMICFILE_H
+#define CORDON_ATOMICFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The directory part of path into dir: "/" for "/name", "." for a bare
+ * name. ENAMETOOLONG when it does not fit in cap; EISDIR when path is
+ * empty or ends in '/' (it names no file). */
+int atomic_dir_of(const char *path, char *dir, size_t cap);
+
+/* mkdir -p dir; the directories it creates get mode. */
+int atomic_mkdirs(const char *dir, mode_t mode);
+
+/* Writes all n bytes of s to fd, retrying short writes and EINTR. */
+int atomic_write_all(int fd, const char *s, size_t n);
+
+/* Takes an exclusive flock on lockpath (created 0600, never through a
+ * symlink), waiting at most wait_ms (ETIMEDOUT after). Returns the
+ * descriptor (closing it releases the lock) or -1. */
+int atomic_lock(const char *lockpath, int wait_ms);
+
+/* Writes len bytes of data over path atomically, the new file with mode
+ * (its permission bits). The directory must exist. Once the rename is
+ * done the write has succeeded: a directory that cannot be synced (some
+ * file systems refuse) still holds the new file. */
+int atomic_write_file(const char *path, const char *data, size_t len,
+		      mode_t mode);
+
+#endif
