@@ -55,6 +55,10 @@ void cli_check_usage(FILE *out)
 	      "  --config FILE       a configuration file, applied after the "
 	      "user and\n"
 	      "                      project files\n"
+	      "  --audit-log FILE    where the decision is recorded (default: "
+	      "audit.path,\n"
+	      "                      or $XDG_STATE_HOME/cordon/audit.jsonl; "
+	      "- for none)\n"
 	      "  --read-only         deny every write and execute\n"
 	      "  --deny-path GLOB    add a denied path (repeatable)\n"
 	      "  --deny-command CMD  add a denied command (repeatable)\n"
@@ -82,6 +86,7 @@ struct check_opts {
 	const char *mode;
 	const char *config;
 	const char *approvals;
+	const char *audit_log;
 	int no_approvals;
 	int prompt;
 	int json;
@@ -124,6 +129,7 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		OPT_DENY_PATH,
 		OPT_DENY_CMD,
 		OPT_DENY_TOOL,
+		OPT_AUDIT_LOG,
 	};
 	static const struct option longopts[] = {
 		{"tool", required_argument, NULL, OPT_TOOL},
@@ -141,6 +147,7 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		{"deny-path", required_argument, NULL, OPT_DENY_PATH},
 		{"deny-command", required_argument, NULL, OPT_DENY_CMD},
 		{"deny-tool", required_argument, NULL, OPT_DENY_TOOL},
+		{"audit-log", required_argument, NULL, OPT_AUDIT_LOG},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -158,6 +165,7 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		case OPT_MODE: o->mode = optarg; break;
 		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_APPROVALS: o->approvals = optarg; break;
+		case OPT_AUDIT_LOG: o->audit_log = optarg; break;
 		case OPT_NO_APPROVALS: o->no_approvals = 1; break;
 		case OPT_PROMPT: o->prompt = 1; break;
 		case OPT_JSON: o->json = 1; break;
@@ -334,22 +342,6 @@ static int apply_flags(struct cordon_config *cfg, const struct check_opts *o)
 	return 0;
 }
 
-/* The default approvals file: $XDG_CONFIG_HOME/cordon/approvals.json. */
-static int default_approvals(char *buf, size_t cap)
-{
-	const char *x = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (x && x[0] == '/')
-		n = snprintf(buf, cap, "%s/cordon/approvals.json", x);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.config/cordon/approvals.json", home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < cap ? 0 : -1;
-}
-
 /* --prompt: ask on the controlling terminal. */
 struct tty_prompt {
 	int fd;
@@ -386,6 +378,7 @@ static void tty_ask(void *ud, const struct cordon_result *asked,
 	};
 	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
 				   tp->timeout_s * 1000u);
+	reply->by = "terminal";
 }
 
 static void print_text(const struct cordon_result *r)
@@ -412,6 +405,7 @@ int cli_check(int argc, char **argv)
 	struct cordon_config *cfg = NULL;
 	struct cordon_policy *pol = NULL;
 	struct cordon_result *res = NULL;
+	struct cordon_audit *audit = NULL;
 	struct cordon_call call = {0};
 	struct cordon_diag diag = {0};
 	struct cordon_context ctx = {0};
@@ -430,6 +424,12 @@ int cli_check(int argc, char **argv)
 		goto out;
 	if (apply_flags(cfg, &o) != 0)
 		goto out;
+	rc = cli_open_audit(cfg, o.audit_log, &audit);
+	if (rc) {
+		status = rc;
+		rc = 0;
+		goto out;
+	}
 	if (o.tool) {
 		call.tool = o.tool;
 		call.args_json = o.args;
@@ -455,7 +455,7 @@ int cli_check(int argc, char **argv)
 	if (!o.no_approvals) {
 		const char *ap = o.approvals;
 		if (!ap && !cfg->approvals_path &&
-		    default_approvals(apbuf, sizeof(apbuf)) == 0)
+		    cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
 			ap = apbuf;
 		if (cordon_policy_open_approvals(pol, ap) != CORDON_OK) {
 			fputs("cordon check: out of memory\n", stderr);
@@ -482,6 +482,13 @@ int cli_check(int argc, char **argv)
 	}
 	if (cordon_policy_decide(pol, &call, flags, res, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon check: %s\n", diag.message);
+		status = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	/* A decision that cannot be recorded is not given. */
+	if (cordon_audit_decision(audit, res, "{\"door\":\"check\"}", &diag) !=
+	    CORDON_OK) {
+		fprintf(stderr, "cordon check: audit log: %s\n", diag.message);
 		status = CLI_EXIT_FAILURE;
 		goto out;
 	}
@@ -513,6 +520,10 @@ int cli_check(int argc, char **argv)
 out:
 	if (tp.fd >= 0)
 		close(tp.fd);
+	if (cordon_audit_close(audit) != CORDON_OK && status == CLI_EXIT_OK) {
+		fputs("cordon check: audit log: fsync failed\n", stderr);
+		status = CLI_EXIT_FAILURE;
+	}
 	cordon_result_free(res);
 	cordon_policy_free(pol);
 	cordon_config_free(cfg);

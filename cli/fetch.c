@@ -48,6 +48,11 @@ void cli_fetch_usage(FILE *out)
 	      "  --deny-range CIDR   also refuse addresses in CIDR "
 	      "(repeatable)\n"
 	      "  --json              print a JSON object instead of the body\n"
+	      "  --config FILE       a configuration file (for audit.*)\n"
+	      "  --audit-log FILE    where the fetch is recorded (default: "
+	      "audit.path,\n"
+	      "                      or $XDG_STATE_HOME/cordon/audit.jsonl; "
+	      "- for none)\n"
 	      "  --allow-address-class loopback\n"
 	      "                      DANGEROUS, for tests only: let loopback\n"
 	      "                      addresses (127.0.0.0/8, ::1) through the\n"
@@ -204,6 +209,38 @@ static int push(const char ***list, size_t *n, const char *s)
 	return 0;
 }
 
+/* Records the fetch (event "fetch": url, status, refused, error, bytes);
+ * 0, or -1 after saying why on stderr: a fetch that cannot be recorded
+ * is not handed over. */
+static int record_fetch(struct cordon_audit *audit, const char *url,
+			enum cordon_err err, const struct fe_result *r)
+{
+	struct cordon_diag diag = { 0 };
+	cJSON *o = cJSON_CreateObject();
+	char *js = NULL;
+	bool ok = o && cJSON_AddStringToObject(o, "url", url) &&
+		  cJSON_AddNumberToObject(o, "status", r->status) &&
+		  cJSON_AddBoolToObject(o, "refused", r->refused) &&
+		  cJSON_AddNumberToObject(o, "bytes", (double)r->body_len) &&
+		  (err == CORDON_OK ||
+		   cJSON_AddStringToObject(o, "error", r->error));
+
+	if (ok)
+		js = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!js) {
+		fputs("cordon fetch: out of memory\n", stderr);
+		return -1;
+	}
+	if (cordon_audit_event(audit, "fetch", js, &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon fetch: audit log: %s\n", diag.message);
+		free(js);
+		return -1;
+	}
+	free(js);
+	return 0;
+}
+
 int cli_fetch(int argc, char **argv)
 {
 	enum {
@@ -215,6 +252,8 @@ int cli_fetch(int argc, char **argv)
 		OPT_DENY_RANGE,
 		OPT_JSON,
 		OPT_ALLOW_CLASS,
+		OPT_CONFIG,
+		OPT_AUDIT_LOG,
 	};
 	static const struct option longopts[] = {
 		{ "max-redirects", required_argument, NULL, OPT_MAX_REDIRECTS },
@@ -226,6 +265,8 @@ int cli_fetch(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "allow-address-class", required_argument, NULL,
 		  OPT_ALLOW_CLASS },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -235,6 +276,9 @@ int cli_fetch(int argc, char **argv)
 	size_t nresolve = 0, nranges = 0;
 	unsigned long long v;
 	bool json = false;
+	const char *config = NULL, *audit_log = NULL;
+	struct cordon_config *cfg = NULL;
+	struct cordon_audit *audit = NULL;
 	int c, rc = CLI_EXIT_USAGE;
 	enum cordon_err err;
 
@@ -296,6 +340,12 @@ int cli_fetch(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_CONFIG:
+			config = optarg;
+			break;
+		case OPT_AUDIT_LOG:
+			audit_log = optarg;
+			break;
 		case OPT_ALLOW_CLASS:
 			if (strcmp(optarg, "loopback") != 0) {
 				fprintf(stderr,
@@ -335,7 +385,18 @@ int cli_fetch(int argc, char **argv)
 	/* A server closing early must not kill us with SIGPIPE (OpenSSL
 	 * writes with write(2)). */
 	signal(SIGPIPE, SIG_IGN);
+	rc = cli_load_config(&cfg, config, NULL);
+	if (rc)
+		goto out;
+	rc = cli_open_audit(cfg, audit_log, &audit);
+	if (rc)
+		goto out;
 	err = fe_fetch(argv[optind], &o, &r);
+	if (record_fetch(audit, argv[optind], err, &r) != 0) {
+		fe_result_free(&r);
+		rc = CLI_EXIT_FAILURE;
+		goto out;
+	}
 	if (err != CORDON_OK) {
 		fprintf(stderr, "cordon fetch: %s: %s\n",
 			r.refused ? "refused" : "failed", r.error);
@@ -381,6 +442,9 @@ usage:
 	cli_fetch_usage(stderr);
 	rc = CLI_EXIT_USAGE;
 out:
+	if (cordon_audit_close(audit) != CORDON_OK && rc == CLI_EXIT_OK)
+		rc = CLI_EXIT_FAILURE;
+	cordon_config_free(cfg);
 	free(resolve);
 	free(ranges);
 	return rc;

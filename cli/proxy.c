@@ -71,6 +71,10 @@ void cli_proxy_usage(FILE *out)
 	      "  --inject-allow-loopback\n"
 	      "                        DANGEROUS, for tests only: H may\n"
 	      "                        resolve to a loopback address\n"
+	      "  --config FILE         a configuration file (for audit.*)\n"
+	      "  --audit-log FILE      where decisions are recorded (default:\n"
+	      "                        audit.path, or $XDG_STATE_HOME/cordon/\n"
+	      "                        audit.jsonl; - for none)\n"
 	      "  -v, --verbose         print every decision on stderr\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
@@ -86,14 +90,6 @@ static void on_signal(int sig)
 	(void)sig;
 	if (running)
 		px_stop(running);
-}
-
-static void print_decision(void *ctx, const struct px_decision *d)
-{
-	(void)ctx;
-	fprintf(stderr, "cordon proxy: %s %s %s:%u%s%s: %s\n",
-		d->allowed ? "allow" : "deny", d->proto, d->host, d->port,
-		d->addr[0] ? " via " : "", d->addr, d->rule);
 }
 
 struct list {
@@ -153,6 +149,8 @@ int cli_proxy(int argc, char **argv)
 		O_INJ_CACERT,
 		O_INJ_PORT,
 		O_INJ_LOOPBACK,
+		O_CONFIG,
+		O_AUDIT_LOG,
 	};
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
@@ -172,6 +170,8 @@ int cli_proxy(int argc, char **argv)
 		{ "inject-cacert", required_argument, NULL, O_INJ_CACERT },
 		{ "inject-port", required_argument, NULL, O_INJ_PORT },
 		{ "inject-allow-loopback", no_argument, NULL, O_INJ_LOOPBACK },
+		{ "config", required_argument, NULL, O_CONFIG },
+		{ "audit-log", required_argument, NULL, O_AUDIT_LOG },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -183,6 +183,9 @@ int cli_proxy(int argc, char **argv)
 	struct px *p = NULL;
 	struct sigaction sa;
 	const char *listen = NULL, *token_env = NULL, *secret_env = NULL;
+	const char *config = NULL, *audit_log = NULL;
+	struct cordon_config *cfg = NULL;
+	struct cli_proxy_audit pa = { 0 };
 	char addr[80], ctl[40];
 	long ctl_port = -1;
 	int opt, rc = CLI_EXIT_OK;
@@ -275,8 +278,14 @@ int cli_proxy(int argc, char **argv)
 		case O_INJ_LOOPBACK:
 			o.inject_allow_loopback = true;
 			break;
+		case O_CONFIG:
+			config = optarg;
+			break;
+		case O_AUDIT_LOG:
+			audit_log = optarg;
+			break;
 		case 'v':
-			o.on_decision = print_decision;
+			pa.verbose = 1;
 			break;
 		case 'h':
 			cli_proxy_usage(stdout);
@@ -353,6 +362,14 @@ int cli_proxy(int argc, char **argv)
 		o.control_listen = ctl;
 		o.control_token = t;
 	}
+	rc = cli_load_config(&cfg, config, NULL);
+	if (rc)
+		goto out;
+	rc = cli_open_audit(cfg, audit_log, &pa.audit);
+	if (rc)
+		goto out;
+	o.on_decision = cli_audit_proxy_decision;
+	o.ctx = &pa;
 	o.listen = listen;
 	o.allow = allow.v;
 	o.nallow = allow.n;
@@ -408,6 +425,9 @@ int cli_proxy(int argc, char **argv)
 	running = NULL;
 out:
 	px_free(p);
+	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == CLI_EXIT_OK)
+		rc = CLI_EXIT_FAILURE;
+	cordon_config_free(cfg);
 	free(allow.v);
 	free(deny.v);
 	free(ranges.v);
