@@ -3,10 +3,10 @@
  *
  * The parent plans everything before it clones: canonical paths, the list
  * of mounts (writable roots, credential masks, --deny-read matches, "run
- * later" paths, hardlinked files, pins), the environment, the cgroup leaf
- * and the report's notEnforced list. One bounded walk of the workspace
- * finds nested repositories, glob matches and hardlinks. The child then
- * only makes system calls.
+ * later" paths, deny_write paths and matches, hardlinked files, pins), the
+ * environment, the cgroup leaf and the report's notEnforced list. One
+ * bounded walk of the workspace finds nested repositories, glob matches
+ * and hardlinks. The child then only makes system calls.
  *
  * Backend "namespaces": the child is PID 1 of a new PID namespace (also
  * user, mount, IPC, UTS and, for network none or proxy, network). It
@@ -280,6 +280,9 @@ struct sbx_plan {
 	const char *walk_glob_abs[SBX_MAX_LIST + 8];
 	size_t nwalk_glob;
 	size_t nwalk_default; /* the first ones: cordon's default globs */
+	const char *walk_dw_abs[SBX_MAX_LIST]; /* deny_write globs */
+	size_t nwalk_dw;
+	const char *dw_dir; /* the last directory a deny_write glob matched */
 	const char *walk_roots[SBX_MAX_WALK_ROOTS];
 	size_t nwalk_roots;
 
@@ -287,6 +290,7 @@ struct sbx_plan {
 	 * the last run to finish empties (ph_fd: flock'ed shared meanwhile) */
 	int ph_fd;
 	bool ph_missed; /* a missing run-later path went unprotected */
+	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
 	bool sock_missed; /* a runtime directory holds a writable root */
 	bool reaper; /* landlock backend: a sub-reaper runs the command */
@@ -532,6 +536,7 @@ static int plan_placeholder(struct sbx_plan *p, const char *path, bool is_file)
 #define RL_PLACEHOLDER 1u /* missing: keep it from being created */
 #define RL_DIR 2u /* ... with a directory placeholder */
 #define RL_FOLLOW 4u /* a final symlink: protect what it points to */
+#define RL_DENY_WRITE 8u /* a deny_write path: named so, its way pinned */
 
 /* parent's canonical form + "/" + path's last name, in the arena; NULL
  * with errno when the parent does not exist. */
@@ -555,6 +560,90 @@ static char *canon_parent(struct sbx_plan *p, const char *path)
 	return plan_join(p, real, slash + 1);
 }
 
+/* path with its longest existing ancestor canonical and the names after
+ * it kept as they are (its last name, the missing ones); NULL when too
+ * long. */
+static char *canon_loose(struct sbx_plan *p, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX], out[PATH_MAX];
+	size_t k = strlen(path);
+	char *c = canon_parent(p, path);
+	int n;
+
+	if (c || path[0] != '/' || k >= sizeof(dir))
+		return c;
+	memcpy(dir, path, k + 1);
+	while (k > 0) {
+		while (k > 0 && dir[k] != '/')
+			k--;
+		dir[k] = '\0';
+		if (!realpath(k ? dir : "/", real))
+			continue;
+		n = snprintf(out, sizeof(out), "%s%s",
+			     strcmp(real, "/") == 0 ? "" : real, path + k);
+		if (n < 0 || (size_t)n >= sizeof(out))
+			return NULL;
+		return plan_strdup(p, out);
+	}
+	return NULL;
+}
+
+/* The host writable root that holds path (the deepest); NULL when none. */
+static const char *host_root_of(const struct sbx_plan *p, const char *path)
+{
+	const char *best = NULL;
+
+	for (size_t i = 0; i < p->nrw; i++) {
+		if (strcmp(p->rw[i], "/tmp") == 0 ||
+		    (p->o->no_read_home && strcmp(p->rw[i], p->home) == 0))
+			continue;
+		if (path_under(path, p->rw[i]) &&
+		    (!best || strlen(p->rw[i]) > strlen(best)))
+			best = p->rw[i];
+	}
+	return best;
+}
+
+/* Pins every directory below root down to dir (included): moving one of
+ * them aside would take a read-only mount below it along and leave room
+ * for a fresh file at the old path. */
+static int plan_pin_down(struct sbx_plan *p, const char *root, const char *dir,
+			 const char *step)
+{
+	size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
+	size_t dl = strlen(dir);
+
+	if (!path_under(dir, root) || dl <= rl)
+		return 0;
+	for (size_t i = rl + 1; i <= dl; i++) {
+		char *anc;
+
+		if (dir[i] != '/' && dir[i] != '\0')
+			continue;
+		anc = arena_strndup(&p->arena, dir, i);
+		if (!anc)
+			return plan_fail(p, "out of memory");
+		if (plan_add_op(p, OP_PIN, OPF_OPTIONAL, anc, NULL, step))
+			return -1;
+	}
+	return 0;
+}
+
+/* The directories from target's writable root down to its parent. */
+static int plan_pin_way(struct sbx_plan *p, const char *target)
+{
+	const char *root = host_root_of(p, target);
+	const char *slash = strrchr(target, '/');
+	char *parent;
+
+	if (!root || !slash || slash == target)
+		return 0;
+	parent = arena_strndup(&p->arena, target, (size_t)(slash - target));
+	if (!parent)
+		return plan_fail(p, "out of memory");
+	return plan_pin_down(p, root, parent, "protected path pin");
+}
+
 /* A missing run-later path: an empty placeholder at its first missing
  * component (a file, or a directory with RL_DIR), read-only inside, keeps
  * the whole path from being created. A file has no data block: creating
@@ -562,6 +651,8 @@ static char *canon_parent(struct sbx_plan *p, const char *path)
  * it fails with ENOTDIR. */
 static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
 {
+	bool dw = fl & RL_DENY_WRITE;
+	const char *what = dw ? "deny_write path" : "run-later path";
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 	struct stat st;
@@ -597,7 +688,9 @@ static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
 			     !((fl & RL_DIR) && strcmp(buf, path) == 0)) != 0 &&
 	    lstat(first, &st) != 0) {
 		/* No registry: said in the report. */
-		if (p->ph_fd < 0)
+		if (p->ph_fd < 0 && dw)
+			p->dw_missed = true;
+		else if (p->ph_fd < 0)
 			p->ph_missed = true;
 		return 0;
 	}
@@ -605,12 +698,16 @@ static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
 		return 0;
 	if (S_ISLNK(st.st_mode))
 		return plan_fail(p,
-				 "run-later path %s became a symlink: refusing "
-				 "to mount over it",
-				 first);
+				 "%s %s became a symlink: refusing to mount "
+				 "over it",
+				 what, first);
+	if (plan_pin_way(p, first))
+		return -1;
 	return plan_add_op(p, OP_RELOCK,
 			   OPF_OPTIONAL | (S_ISDIR(st.st_mode) ? 0 : OPF_FILE),
-			   first, NULL, "run-later path (missing)");
+			   first, NULL,
+			   dw ? "deny_write path (missing)" :
+				"run-later path (missing)");
 }
 
 /* Protects path read-only when it lies in a writable root that shows the
@@ -618,6 +715,8 @@ static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
  * RL_FOLLOW, where what it points to is protected instead. */
 static int plan_run_later(struct sbx_plan *p, const char *path, unsigned fl)
 {
+	const char *what = fl & RL_DENY_WRITE ? "deny_write path" :
+						"run-later path";
 	struct stat st;
 	char *canon;
 
@@ -633,19 +732,22 @@ static int plan_run_later(struct sbx_plan *p, const char *path, unsigned fl)
 	if (S_ISLNK(st.st_mode)) {
 		if (!(fl & RL_FOLLOW))
 			return plan_fail(p,
-					 "run-later path %s is a symlink: "
-					 "refusing to mount over it (replace "
-					 "it with the file or directory it "
-					 "points to)",
-					 path);
+					 "%s %s is a symlink: refusing to "
+					 "mount over it (replace it with the "
+					 "file or directory it points to)",
+					 what, path);
 		canon = plan_canon(p, path);
 		if (!canon || stat(canon, &st) != 0 ||
 		    !under_host_writable(p, canon))
 			return 0;
 	}
+	/* Pinned on the way down, or `mv dir dir2; mkdir -p dir/...`
+	 * would make a fresh, writable path in its place. */
+	if (plan_pin_way(p, canon))
+		return -1;
 	return plan_add_op(p, OP_RELOCK,
 			   OPF_OPTIONAL | (S_ISDIR(st.st_mode) ? 0 : OPF_FILE),
-			   canon, NULL, "run-later path");
+			   canon, NULL, what);
 }
 
 /* core.hooksPath from a git config file, resolved against worktree. */
@@ -896,23 +998,7 @@ static bool walk_skipped(const char *name)
  * room for a fresh repository at the old path. */
 static int plan_pin_chain(struct sbx_plan *p, const char *dir)
 {
-	size_t wl = strlen(p->ws), dl = strlen(dir);
-
-	if (!path_under(dir, p->ws) || dl <= wl)
-		return 0;
-	for (size_t i = wl + 1; i <= dl; i++) {
-		char *anc;
-
-		if (dir[i] != '/' && dir[i] != '\0')
-			continue;
-		anc = arena_strndup(&p->arena, dir, i);
-		if (!anc)
-			return plan_fail(p, "out of memory");
-		if (plan_add_op(p, OP_PIN, OPF_OPTIONAL, anc, NULL,
-				"nested repository pin"))
-			return -1;
-	}
-	return 0;
+	return plan_pin_down(p, p->ws, dir, "nested repository pin");
 }
 
 /* Handles one directory entry found by the walk at path (absolute). */
@@ -946,6 +1032,20 @@ static int walk_entry(struct sbx_plan *p, const char *path, const char *name,
 			p->masked_last = true;
 			return plan_mask(p, path, "--deny-read mask");
 		}
+	}
+	/* deny_write: the walk goes on below a matched directory (nested
+	 * repositories, masks) without matching again inside it. */
+	if (p->dw_dir && path_under(path, p->dw_dir))
+		return 0;
+	for (size_t i = 0; i < p->nwalk_dw; i++) {
+		if (!glob_matchz(p->walk_dw_abs[i], path))
+			continue;
+		if (type == DT_DIR) {
+			p->dw_dir = plan_strdup(p, path);
+			if (!p->dw_dir)
+				return plan_fail(p, "out of memory");
+		}
+		return plan_run_later(p, path, RL_DENY_WRITE);
 	}
 	return 0;
 }
@@ -1042,10 +1142,12 @@ static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
 				continue;
 			}
 			/* Dependency directories: entered only for the
-			 * user's --deny-read globs, never skipped silently. */
+			 * user's --deny-read and deny_write globs, never
+			 * skipped silently. */
 			if (descend && type == DT_DIR &&
 			    (in_skip || !walk_skipped(name) ||
-			     p->nwalk_glob > p->nwalk_default)) {
+			     p->nwalk_glob > p->nwalk_default ||
+			     p->nwalk_dw > 0)) {
 				bool sub_skip = in_skip || walk_skipped(name);
 				int sub;
 
@@ -1102,27 +1204,62 @@ static int walk_root(struct sbx_plan *p, const char *root, bool repos)
 		       0;
 }
 
+/* The absolute form of a --deny-read or deny_write entry: "~/" is $HOME,
+ * a relative entry is the workspace's, and a name without '/' matches at
+ * any depth below it (gitignore). Returns 0, or -1 when too long. */
+static int entry_abs(const struct sbx_plan *p, const char *entry, char *full,
+		     size_t cap)
+{
+	const char *ws = strcmp(p->ws, "/") == 0 ? "" : p->ws;
+	int n;
+
+	if (strncmp(entry, "~/", 2) == 0)
+		n = snprintf(full, cap, "%s/%s", p->home, entry + 2);
+	else if (entry[0] == '/')
+		n = snprintf(full, cap, "%s", entry);
+	else if (!strchr(entry, '/'))
+		n = snprintf(full, cap, "%s/**/%s", ws, entry);
+	else
+		n = snprintf(full, cap, "%s/%s", ws, entry);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* A directory for the walk to visit (canonical), once. */
+static int plan_walk_root(struct sbx_plan *p, const char *canon,
+			  const char *what, const char *entry)
+{
+	for (size_t i = 0; i < p->nwalk_roots; i++)
+		if (strcmp(p->walk_roots[i], canon) == 0)
+			return 0;
+	if (p->nwalk_roots >= SBX_MAX_WALK_ROOTS)
+		return plan_fail(p,
+				 "%s %s: more than %d directories to walk "
+				 "(SBX_MAX_WALK_ROOTS)",
+				 what, entry, SBX_MAX_WALK_ROOTS);
+	p->walk_roots[p->nwalk_roots++] = canon;
+	return 0;
+}
+
+/* The length of a glob's literal directory: full[0..len) ("" is "/"). */
+static size_t glob_prefix_len(const char *full)
+{
+	size_t plen = (size_t)(strpbrk(full, "*?[\\") - full);
+
+	while (plen > 0 && full[plen - 1] != '/')
+		plen--;
+	return plen > 0 ? plen - 1 : 0;
+}
+
 /* Turns a --deny-read entry into a mask (a path) or a glob to match during
  * the walk; globs outside the workspace add a walk root at their literal
  * prefix. */
 static int plan_deny_entry(struct sbx_plan *p, const char *entry)
 {
-	char full[PATH_MAX];
-	char *abs;
-	int n;
+	char full[PATH_MAX], prefix[PATH_MAX];
+	char *abs, *canon;
+	size_t plen;
 
-	if (strncmp(entry, "~/", 2) == 0)
-		n = snprintf(full, sizeof(full), "%s/%s", p->home, entry + 2);
-	else if (entry[0] == '/')
-		n = snprintf(full, sizeof(full), "%s", entry);
-	else if (!strchr(entry, '/'))
-		/* gitignore: a name without '/' matches at any depth. */
-		n = snprintf(full, sizeof(full), "%s/**/%s",
-			     strcmp(p->ws, "/") == 0 ? "" : p->ws, entry);
-	else
-		n = snprintf(full, sizeof(full), "%s/%s",
-			     strcmp(p->ws, "/") == 0 ? "" : p->ws, entry);
-	if (n < 0 || (size_t)n >= sizeof(full))
+	if (entry_abs(p, entry, full, sizeof(full)) != 0)
 		return plan_fail(p, "--deny-read %s: path too long", entry);
 	if (!has_wildcard(full))
 		return plan_mask(p, full, "--deny-read mask");
@@ -1133,35 +1270,125 @@ static int plan_deny_entry(struct sbx_plan *p, const char *entry)
 	p->walk_glob_abs[p->nwalk_glob++] = abs;
 
 	/* The literal prefix: the directory to walk. */
-	{
-		char prefix[PATH_MAX];
-		const char *w = strpbrk(full, "*?[\\");
-		size_t plen = (size_t)(w - full);
-		char *canon;
+	plen = glob_prefix_len(full);
+	memcpy(prefix, full, plen);
+	prefix[plen] = '\0';
+	canon = plan_canon(p, plen ? prefix : "/");
+	if (!canon || path_under(canon, p->ws))
+		return 0;
+	return plan_walk_root(p, canon, "--deny-read", entry);
+}
 
-		while (plen > 0 && full[plen - 1] != '/')
-			plen--;
-		if (plen > 1)
-			plen--;
-		memcpy(prefix, full, plen);
-		prefix[plen] = '\0';
-		if (plen == 0)
-			memcpy(prefix, "/", 2);
-		canon = plan_canon(p, prefix);
-		if (!canon || path_under(canon, p->ws))
-			return 0;
-		for (size_t i = 0; i < p->nwalk_roots; i++)
-			if (strcmp(p->walk_roots[i], canon) == 0)
-				return 0;
-		if (p->nwalk_roots >= SBX_MAX_WALK_ROOTS)
-			return plan_fail(p,
-					 "--deny-read %s: more than %d "
-					 "directories to walk "
-					 "(SBX_MAX_WALK_ROOTS)",
-					 entry, SBX_MAX_WALK_ROOTS);
-		p->walk_roots[p->nwalk_roots++] = canon;
+/* Collapses "//", "/./" and "NAME/../" of an absolute path in place,
+ * lexically (a configured "./a" or "a/../b" means what it says); a final
+ * '/' stays. */
+static void path_normalise(char *s)
+{
+	size_t len = strlen(s);
+	bool slash = len > 1 && s[len - 1] == '/';
+	const char *in = s + 1, *end = s + len;
+	char *out = s; /* the result is s[0..out): "/a/b", "" for "/" */
+
+	while (in < end) {
+		const char *e = memchr(in, '/', (size_t)(end - in));
+		size_t n = e ? (size_t)(e - in) : (size_t)(end - in);
+		const char *c = in;
+
+		in = e ? e + 1 : end;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			while (out > s && *--out != '/')
+				;
+		} else if (n > 0 && !(n == 1 && c[0] == '.')) {
+			/* out stays before c: the copy never overtakes */
+			*out++ = '/';
+			memmove(out, c, n);
+			out += n;
+		}
+	}
+	if (out == s || slash)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* A deny_write glob, its literal directory made canonical (the walk sees
+ * canonical names), and the directories to walk for it: its literal
+ * directory when that is writable, else the writable roots below it (the
+ * workspace is walked anyway). */
+static int plan_deny_write_glob(struct sbx_plan *p, const char *entry,
+				const char *full)
+{
+	char prefix[PATH_MAX], pat[PATH_MAX];
+	size_t plen = glob_prefix_len(full);
+	const char *rest = full + plen + (full[plen] == '/');
+	char *canon, *abs;
+	int n;
+
+	memcpy(prefix, full, plen);
+	prefix[plen] = '\0';
+	canon = plan_canon(p, plen ? prefix : "/");
+	if (!canon)
+		return 0; /* nothing there to match */
+	n = snprintf(pat, sizeof(pat), "%s/%s",
+		     strcmp(canon, "/") == 0 ? "" : canon, rest);
+	if (n < 0 || (size_t)n >= sizeof(pat))
+		return plan_fail(p, "deny_write %s: path too long", entry);
+	if (p->nwalk_dw >= SBX_MAX_LIST)
+		return plan_fail(p,
+				 "deny_write %s: more than %d globs "
+				 "(SBX_MAX_LIST)",
+				 entry, SBX_MAX_LIST);
+	abs = plan_strdup(p, pat);
+	if (!abs)
+		return plan_fail(p, "out of memory");
+	p->walk_dw_abs[p->nwalk_dw++] = abs;
+	if (path_under(canon, p->ws))
+		return 0;
+	if (under_host_writable(p, canon))
+		return plan_walk_root(p, canon, "deny_write", entry);
+	for (size_t i = 0; i < p->nrw; i++) {
+		const char *r = p->rw[i];
+
+		if (strcmp(r, "/tmp") == 0 ||
+		    (p->o->no_read_home && strcmp(r, p->home) == 0) ||
+		    !path_under(r, canon) || path_under(r, p->ws))
+			continue;
+		if (plan_walk_root(p, r, "deny_write", entry))
+			return -1;
 	}
 	return 0;
+}
+
+/* A deny_write entry: a path re-bound read-only (or, missing, kept from
+ * being created), or a glob matched by the walk; a bare name both matches
+ * at any depth and is protected at the top of the workspace. Paths outside
+ * every writable root are read-only already. */
+static int plan_deny_write_entry(struct sbx_plan *p, const char *entry)
+{
+	char full[PATH_MAX];
+	char *canon;
+	int n;
+
+	if (!entry[0])
+		return plan_fail(p, "deny_write: an empty entry");
+	if (entry_abs(p, entry, full, sizeof(full)) != 0)
+		return plan_fail(p, "deny_write %s: path too long", entry);
+	path_normalise(full);
+	if (has_wildcard(full)) {
+		if (plan_deny_write_glob(p, entry, full))
+			return -1;
+		if (strchr(entry, '/') || has_wildcard(entry))
+			return 0;
+		n = snprintf(full, sizeof(full), "%s/%s",
+			     strcmp(p->ws, "/") == 0 ? "" : p->ws, entry);
+		if (n < 0 || (size_t)n >= sizeof(full))
+			return plan_fail(p, "deny_write %s: path too long",
+					 entry);
+		path_normalise(full);
+	}
+	canon = canon_loose(p, full);
+	if (!canon)
+		return plan_fail(p, "deny_write %s: path too long", entry);
+	return plan_run_later(p, canon, RL_PLACEHOLDER | RL_DENY_WRITE);
 }
 
 /* ---- building the plan -------------------------------------------------- */
@@ -1580,6 +1807,9 @@ static int plan_mounts(struct sbx_plan *p)
 					      plan_fail(p, "path too long");
 		}
 	}
+	for (size_t i = 0; i < o->ndeny_write; i++)
+		if (plan_deny_write_entry(p, o->deny_write[i]))
+			return -1;
 	if (walk_root(p, p->ws, true))
 		return -1;
 	for (size_t i = 0; i < p->nwalk_roots; i++)
@@ -3398,6 +3628,58 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 	rep->output_truncated = out.truncated;
 }
 
+/* Does a deny_write entry name something inside a writable root (for a
+ * glob: can it match there)? When unsure, yes. */
+static bool dw_reaches_writable(struct sbx_plan *p, const char *entry)
+{
+	char full[PATH_MAX];
+	const char *c;
+
+	if (!entry[0] || entry_abs(p, entry, full, sizeof(full)) != 0)
+		return true;
+	path_normalise(full);
+	if (has_wildcard(full)) {
+		size_t plen = glob_prefix_len(full);
+
+		full[plen] = '\0';
+		c = plan_canon(p, plen ? full : "/");
+		if (!c)
+			return false; /* nothing there to match */
+		for (size_t i = 0; i < p->nrw; i++)
+			if (path_under(c, p->rw[i]) || path_under(p->rw[i], c))
+				return true;
+		return false;
+	}
+	c = canon_loose(p, full);
+	if (!c)
+		return true;
+	for (size_t i = 0; i < p->nrw; i++)
+		if (path_under(c, p->rw[i]))
+			return true;
+	return false;
+}
+
+/* The deny_write entries not applied, one line each for the first two,
+ * then how many more (notEnforced has 16 lines for everything). */
+static void rep_deny_write(struct sbx_plan *p, struct sbx_report *rep,
+			   const char *why)
+{
+	const struct sbx_opts *o = p->o;
+	size_t lost = 0;
+
+	for (size_t i = 0; i < o->ndeny_write; i++) {
+		if (p->backend == SBX_BACKEND_LANDLOCK &&
+		    !dw_reaches_writable(p, o->deny_write[i]))
+			continue;
+		if (lost < 2)
+			rep_lost(rep, "deny_write: %s (%s)", o->deny_write[i],
+				 why);
+		lost++;
+	}
+	if (lost > 2)
+		rep_lost(rep, "deny_write: and %zu more (%s)", lost - 2, why);
+}
+
 /* Fills enforcement and notEnforced from what the plan could apply. */
 static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 {
@@ -3422,6 +3704,11 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 			rep_lost(rep, "run-later paths missing before the run "
 				      "can be created (no placeholder "
 				      "registry)");
+		if (p->dw_missed)
+			rep_lost(rep,
+				 "deny_write: paths missing before the run "
+				 "can be created (no placeholder "
+				 "registry)");
 		if (p->sock_missed)
 			rep_lost(rep, "unix sockets: a runtime directory holds "
 				      "a writable root: its sockets stay "
@@ -3497,6 +3784,9 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 		if (abi > 0 && abi < 6)
 			rep_lost(rep, "landlock: abstract unix sockets and "
 				      "signals not scoped (ABI < 6)");
+		rep_deny_write(p, rep,
+			       "landlock cannot make a path read-only inside "
+			       "a writable root");
 	}
 	/* --memory asks for RLIMIT_AS (the issue's cap); the cgroup is a
 	 * second, tree-wide limit where one can be had. */
@@ -4059,6 +4349,8 @@ static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
 	po.inject_cacert = o->inject_cacert;
 	po.inject_port = o->inject_port;
 	po.inject_allow_loopback = o->inject_allow_loopback;
+	po.on_decision = o->proxy_decision;
+	po.ctx = o->proxy_decision_ctx;
 	return px_new(&po, &p->px, d);
 }
 
@@ -4278,10 +4570,11 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 				"more than 1024 allowed or denied hosts "
 				"(SBX_MAX_HOSTS)");
 	if (o->nwrite > SBX_MAX_LIST || o->ndeny_read > SBX_MAX_LIST ||
-	    o->nallow_cmds > SBX_MAX_LIST)
+	    o->nallow_cmds > SBX_MAX_LIST || o->ndeny_write > SBX_MAX_LIST)
 		return diag_set(diag, CORDON_E_LIMIT, 0,
-				"more than 256 --write, --deny-read or "
-				"--allow-cmd entries (SBX_MAX_LIST)");
+				"more than 256 --write, --deny-read, "
+				"deny_write or --allow-cmd entries "
+				"(SBX_MAX_LIST)");
 	if (o->argv_only &&
 	    !argv0_allowed(o, argv[0], rep->error, sizeof(rep->error))) {
 		rep->status = ST_NOEXEC;
@@ -4391,6 +4684,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		plan_report(&p, rep);
 	} else {
 		rep_lost(rep, "mode off: no sandbox");
+		rep_deny_write(&p, rep, "mode off: no sandbox");
 	}
 	if (o->mode == SBX_MODE_STRICT &&
 	    strcmp(rep->enforcement, "full") != 0) {

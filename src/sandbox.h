@@ -17,8 +17,10 @@
  *      workspace and of nested repositories and submodules, following
  *      "gitdir:" files; .cordon .claude .codex .vscode .idea; shell rc
  *      files; a missing one is protected from being created by mounting
- *      an empty read-only directory or /dev/null at its place), then
- *      pivot_root; loopback brought up in a new network namespace;
+ *      an empty read-only directory or /dev/null at its place), the
+ *      deny_write paths and glob matches re-bound read-only the same
+ *      way, then pivot_root; loopback brought up in a new network
+ *      namespace;
  *      backend "landlock": no namespaces (Docker, Ubuntu's AppArmor
  *      restriction): the steps that need them are reported in
  *      notEnforced;
@@ -59,6 +61,7 @@ enum sbx_backend {
 };
 
 struct sbx_report;
+struct px_decision;
 
 enum sbx_network {
 	SBX_NET_NONE = 0,  /* new network namespace, loopback only */
@@ -139,6 +142,20 @@ struct sbx_opts {
 	const char *inject_cacert;
 	unsigned inject_port;
 	bool inject_allow_loopback; /* DANGEROUS, tests only */
+	/* Added for the audit log: each of the proxy's decisions (proxy.h
+	 * px_decision_fn; called in the parent, on the proxy's thread). */
+	void (*proxy_decision)(void *ctx, const struct px_decision *d);
+	void *proxy_decision_ctx;
+	/* Added for deny_write (srt's filesystem.denyWrite, the config's
+	 * safety.sandbox.deny_write): paths or globs (relative: to the
+	 * workspace; "~/": $HOME; a name without '/' matches at any depth,
+	 * as --deny-read) made read-only inside the writable roots.
+	 * Namespaces: re-bound read-only like the "run later" paths (globs
+	 * expanded at launch; a missing path protected from creation; the
+	 * directories between its writable root and it pinned); a symlink
+	 * is refused. Landlock and mode off: reported in notEnforced. */
+	const char *const *deny_write;
+	size_t ndeny_write;
 };
 
 struct sbx_report {

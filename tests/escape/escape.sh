@@ -167,7 +167,10 @@ fixtures() {
 	printf 'ref: refs/heads/main\n' >"$W/.git/modules/mod/HEAD"
 	printf '[core]\n\tbare = false\n\tworktree = ../../../mod\n' \
 		>"$W/.git/modules/mod/config"
-	mkdir -p "$W/df"
+	mkdir -p "$W/df" "$W/dw"
+	# listed in safety.sandbox.deny_write ($T/dw.json), with a sibling
+	printf 'protected %s\n' "$tok" >"$W/dw/protected"
+	printf 'other\n' >"$W/dw/other"
 	# a workspace whose .git/hooks is a symlink to a directory in it
 	rm -rf "$S"
 	mkrepo "$S"
@@ -186,7 +189,7 @@ snap() {
 		"$S/hooks-real" "$S/.git/config" "$P/.git/hooks" "$P/.git/config"
 		"$W/.vscode/tasks.json" "$W/.claude/settings.json"
 		"$W/.cordon/config.json" "$W/.codex/config.toml" "$W/blk"
-		"$W/hl2" "${probes[@]}")
+		"$W/hl2" "$W/dw" "$W/dw-hl" "$W/dw-moved" "${probes[@]}")
 	# cordon's own state in the home (its probe cache, its config
 	# directory) is not the attempt's doing
 	local own=(\( -path "$H/.cache" -o -path "$H/.config/cordon" \) -prune -o)
@@ -286,6 +289,23 @@ if command -v script >/dev/null 2>&1; then
 		"$(printf '%q' "$A") tiocsti 0; read -t 1 -n 1 c; echo leaked:\$c" \
 		/dev/null </dev/null 2>/dev/null | tr -d '\r' | grep '^leaked:')
 fi
+
+# deny_write: each attempt works on the host, on a copy of the fixture
+printf '{"safety": {"sandbox": {"deny_write": ["dw/protected"]}}}\n' \
+	>"$T/dw.json"
+dw_ctl() {
+	rm -rf "$T/ctl-dw"
+	mkdir -p "$T/ctl-dw/dw"
+	printf 'protected\n' >"$T/ctl-dw/dw/protected"
+	printf 'other\n' >"$T/ctl-dw/dw/other"
+	ctl "$@"
+}
+host_dw_rename=$(dw_ctl rename "$T/ctl-dw/dw/other" "$T/ctl-dw/dw/protected")
+host_dw_unlink=$(dw_ctl unlink "$T/ctl-dw/dw/protected")
+host_dw_link=$(dw_ctl link "$T/ctl-dw/dw/protected" "$T/ctl-dw/dw-hl")
+host_dw_mv=$(dw_ctl mvwrite "$T/ctl-dw/dw" "$T/ctl-dw/dw-moved" \
+	"$T/ctl-dw/dw/protected")
+rm -rf "$T/ctl-dw"
 
 # ---- running a case ----
 
@@ -786,6 +806,42 @@ suite() {
 	check "--write \$HOME: add ~/.ssh/authorized_keys" \
 		'EROFS|ENOENT|EACCES|EPERM' 'EROFS|ENOENT|EACCES|EPERM' \
 		'credential|ssh|mask'
+
+	# -- deny_write (safety.sandbox.deny_write: dw/protected) --
+	sbx --config "$T/dw.json" -- write "$W/dw/protected"
+	check "deny_write: overwrite the listed file" EROFS 'EROFS|EACCES' \
+		'deny_write: dw/protected'
+	if [[ $host_dw_rename == "ok renamed"* ]]; then
+		sbx --config "$T/dw.json" -- rename "$W/dw/other" \
+			"$W/dw/protected"
+		check "deny_write: rename a sibling over the listed file" \
+			EBUSY 'EBUSY|EACCES' 'deny_write: dw/protected'
+	else
+		skip "deny_write: rename over" "the host: $host_dw_rename"
+	fi
+	if [[ $host_dw_unlink == "ok unlinked"* ]]; then
+		sbx --config "$T/dw.json" -- unlink "$W/dw/protected"
+		check "deny_write: unlink the listed file" EBUSY \
+			'EBUSY|EACCES' 'deny_write: dw/protected'
+	else
+		skip "deny_write: unlink" "the host: $host_dw_unlink"
+	fi
+	if [[ $host_dw_link == "ok linked"* ]]; then
+		sbx --config "$T/dw.json" -- link "$W/dw/protected" "$W/dw-hl"
+		check "deny_write: hardlink the listed file to a writable name" \
+			EXDEV 'EXDEV|EACCES' 'deny_write: dw/protected'
+	else
+		skip "deny_write: hardlink" "the host: $host_dw_link"
+	fi
+	if [[ $host_dw_mv == "ok wrote"* ]]; then
+		sbx --config "$T/dw.json" -- mvwrite "$W/dw" "$W/dw-moved" \
+			"$W/dw/protected"
+		check "deny_write: move its directory aside, write a new one" \
+			EBUSY 'EBUSY|EACCES' 'deny_write: dw/protected'
+	else
+		skip "deny_write: move the directory aside" \
+			"the host: $host_dw_mv"
+	fi
 
 	# -- inherited descriptors --
 	withfds=1 sbx -- fdwrite 7

@@ -1131,6 +1131,289 @@ static void test_deny_skipped_dirs(void)
 		diag("chdir back: %s", strerror(errno));
 }
 
+/* The whole of a small file, or "" (static). */
+static const char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The workspace of the deny_write tests: conf/locked.txt and its sibling
+ * conf/free.txt, node_modules/pkg/id.pem (below a dependency directory,
+ * where the default secret globs do not reach), data/a/b.csv, locked-dir/
+ * and a symlink. */
+static void dw_fixtures(const char *dws)
+{
+	char path[PATH_MAX + 96];
+	const char *dirs[] = {
+		"",	 "/conf",   "/node_modules", "/node_modules/pkg",
+		"/data", "/data/a", "/locked-dir"
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dws, dirs[i]);
+		mkdir(path, 0755);
+	}
+	snprintf(path, sizeof(path), "%s/conf/locked.txt", dws);
+	write_file(path, "LOCKED");
+	snprintf(path, sizeof(path), "%s/conf/free.txt", dws);
+	write_file(path, "FREE");
+	snprintf(path, sizeof(path), "%s/node_modules/pkg/id.pem", dws);
+	write_file(path, "NM-PEM");
+	snprintf(path, sizeof(path), "%s/data/a/b.csv", dws);
+	write_file(path, "CSV");
+	snprintf(path, sizeof(path), "%s/data/a/b.txt", dws);
+	write_file(path, "TXT");
+	snprintf(path, sizeof(path), "%s/link.txt", dws);
+	(void)symlink("conf/locked.txt", path);
+}
+
+/* The run-later paths (here cordon's own user configuration, missing, with
+ * the home directory as the workspace) cannot be got round by moving a
+ * directory above them aside and making a fresh one in its place: the way
+ * down is pinned. */
+static void test_run_later_pinned(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char rws[PATH_MAX + 16], path[PATH_MAX + 96], here[PATH_MAX];
+	const char *old_home = getenv("HOME");
+	char *saved = old_home ? strdup(old_home) : NULL;
+	char *argv[] = {
+		"/bin/sh", "-c",
+		"mv .config .config-moved 2>/dev/null || echo config-pinned; "
+		"mkdir -p .config/cordon 2>/dev/null; "
+		"echo LOOSE >.config/cordon/config.json 2>/dev/null || "
+		"echo config-refused; echo end",
+		NULL
+	};
+	struct stat st;
+
+	snprintf(rws, sizeof(rws), "%s/rlhome", ws);
+	mkdir(rws, 0755);
+	snprintf(path, sizeof(path), "%s/.config", rws);
+	mkdir(path, 0755);
+	setenv("HOME", rws, 1);
+	if (!getcwd(here, sizeof(here)) || chdir(rws) != 0)
+		diag("chdir %s: %s", rws, strerror(errno));
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.workspace = rws;
+	o.memory_mb = 0;
+	is_int(run_capture(&o, argv, &rep, &out), 0, "run-later pins: runs");
+	ok(out && strstr(out, "config-pinned") && strstr(out, "config-refused"),
+	   "run-later pins: ~/.config cannot be moved aside to write "
+	   "~/.config/cordon/config.json (%s)",
+	   out ? out : "no output");
+	ok(out && strstr(out, "end"), "run-later pins: the script ran to its end");
+	snprintf(path, sizeof(path), "%s/.config-moved", rws);
+	ok(lstat(path, &st) != 0, "run-later pins: nothing was moved");
+	snprintf(path, sizeof(path), "%s/.config/cordon/config.json", rws);
+	ok(lstat(path, &st) != 0, "run-later pins: no configuration was written");
+	free(out);
+	if (saved)
+		setenv("HOME", saved, 1);
+	else
+		unsetenv("HOME");
+	free(saved);
+	if (chdir(here) != 0)
+		diag("chdir back: %s", strerror(errno));
+}
+
+/* deny_write under the namespaces backend: listed files, glob matches and
+ * directories are read-only (EROFS) and unchanged, their siblings stay
+ * writable, a missing path cannot be created, the directories above a
+ * listed path cannot be moved aside, a listed symlink is refused. */
+static void test_deny_write(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	char *out = NULL;
+	char dws[PATH_MAX + 16], path[PATH_MAX + 96], erofs[128];
+	char here[PATH_MAX];
+	const char *dw[] = { "conf/locked.txt",	  "**/*.pem",
+			     "data/**/*.csv",	  "locked-dir",
+			     "conf/missing.json", "gen/out.json" };
+	const char *dwlink[] = { "link.txt" };
+	char *argv[] = {
+		"/bin/sh", "-c",
+		"{ true >>conf/locked.txt; } 2>&1; "
+		"echo x >>conf/free.txt && echo free-rw; "
+		"cat node_modules/pkg/id.pem; echo; "
+		"{ true >>node_modules/pkg/id.pem; } 2>&1; "
+		"{ true >>data/a/b.csv; } 2>&1; "
+		"echo y >>data/a/b.txt && echo txt-rw; "
+		"{ true >locked-dir/new; } 2>&1; "
+		"mkdir locked-dir/sub 2>/dev/null || echo subdir-refused; "
+		"{ true >conf/missing.json; } 2>&1; "
+		"mkdir -p gen 2>/dev/null || echo gen-refused; "
+		"{ true >gen/out.json; } 2>/dev/null || echo gen-out-refused; "
+		"mv conf conf-moved 2>/dev/null || echo conf-pinned; "
+		"mv locked-dir elsewhere 2>/dev/null || echo dir-pinned; "
+		"echo end",
+		NULL
+	};
+	struct stat st;
+
+	snprintf(dws, sizeof(dws), "%s/dwws", ws);
+	dw_fixtures(dws);
+	snprintf(erofs, sizeof(erofs), "%s", strerror(EROFS));
+	if (!getcwd(here, sizeof(here)) || chdir(dws) != 0)
+		diag("chdir %s: %s", dws, strerror(errno));
+	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	o.workspace = dws;
+	o.memory_mb = 0;
+	o.deny_write = dw;
+	o.ndeny_write = sizeof(dw) / sizeof(dw[0]);
+	is_int(run_capture(&o, argv, &rep, &out), 0, "deny_write: runs");
+	diag("output: %s", out ? out : "(none)");
+#define HAS(s) (out && strstr(out, (s)) != NULL)
+	snprintf(path, sizeof(path), "conf/locked.txt: %s", erofs);
+	ok(HAS(path), "deny_write: a listed file: open for writing is EROFS");
+	snprintf(path, sizeof(path), "%s/conf/locked.txt", dws);
+	is_str(slurp(path), "LOCKED", "deny_write: the listed file unchanged");
+	ok(HAS("free-rw"), "deny_write: its sibling is writable");
+	snprintf(path, sizeof(path), "%s/conf/free.txt", dws);
+	is_str(slurp(path), "FREEx\n", "deny_write: the sibling was written");
+	ok(HAS("NM-PEM"), "deny_write: a glob match stays readable");
+	snprintf(path, sizeof(path), "node_modules/pkg/id.pem: %s", erofs);
+	ok(HAS(path), "deny_write: '**/*.pem' covers a match in node_modules");
+	snprintf(path, sizeof(path), "data/a/b.csv: %s", erofs);
+	ok(HAS(path), "deny_write: 'data/**/*.csv' covers a nested match");
+	ok(HAS("txt-rw"), "deny_write: a file the glob misses is writable");
+	snprintf(path, sizeof(path), "%s/data/a/b.csv", dws);
+	is_str(slurp(path), "CSV", "deny_write: the glob match unchanged");
+	snprintf(path, sizeof(path), "locked-dir/new: %s", erofs);
+	ok(HAS(path), "deny_write: a listed directory gets no new file");
+	ok(HAS("subdir-refused"), "deny_write: ... nor a new directory");
+	snprintf(path, sizeof(path), "conf/missing.json: %s", erofs);
+	ok(HAS(path), "deny_write: a missing path cannot be created");
+	ok(HAS("gen-refused") && HAS("gen-out-refused"),
+	   "deny_write: nor one whose directory is missing too");
+	ok(HAS("conf-pinned") && HAS("dir-pinned"),
+	   "deny_write: the directories on the way cannot be moved aside");
+	ok(HAS("end"), "deny_write: the script ran to its end");
+#undef HAS
+	snprintf(path, sizeof(path), "%s/conf/missing.json", dws);
+	ok(lstat(path, &st) != 0, "deny_write: no placeholder left behind");
+	snprintf(path, sizeof(path), "%s/gen", dws);
+	ok(lstat(path, &st) != 0, "deny_write: no gen left behind");
+	snprintf(path, sizeof(path), "%s/locked-dir/new", dws);
+	ok(lstat(path, &st) != 0, "deny_write: nothing made in the directory");
+	ok(!lost_has(&rep, "deny_write"),
+	   "deny_write: nothing reported lost under namespaces");
+	if (geteuid() != 0)
+		is_str(rep.enforcement, "full", "deny_write: enforcement full");
+	else
+		ok(only_host_lost(&rep),
+		   "deny_write: enforcement full but for root's owner bits");
+	free(out);
+
+	/* A listed symlink would redirect the mount: refused, named. */
+	{
+		char *t[] = { "/bin/true", NULL };
+
+		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		o.workspace = dws;
+		o.deny_write = dwlink;
+		o.ndeny_write = 1;
+		is_int(run_capture(&o, t, &rep, &out), 125,
+		       "deny_write: a listed symlink is refused");
+		ok(strstr(rep.error, "deny_write path") &&
+			   strstr(rep.error, "link.txt") &&
+			   strstr(rep.error, "symlink"),
+		   "deny_write: the symlink is named (%s)", rep.error);
+		free(out);
+	}
+	if (chdir(here) != 0)
+		diag("chdir back: %s", strerror(errno));
+}
+
+/* deny_write under the landlock backend and with the sandbox off: said in
+ * notEnforced (strict mode refuses); a path outside every writable root is
+ * read-only anyway and not listed. */
+static void test_deny_write_lost(void)
+{
+	struct sbx_opts o;
+	struct sbx_report rep;
+	struct cordon_diag dg;
+	char *out = NULL;
+	char dws[PATH_MAX + 16];
+	const char *dw[] = { "conf/locked.txt", "/usr/share/doc" };
+	const char *many[300];
+	char *argv[] = { "/bin/sh", "-c",
+			 "echo x >>conf/locked.txt && echo written", NULL };
+	char *t[] = { "/bin/true", NULL };
+	char here[PATH_MAX];
+	const char *lost = "deny_write: conf/locked.txt (landlock cannot make "
+			   "a path read-only inside a writable root)";
+
+	snprintf(dws, sizeof(dws), "%s/dwws", ws);
+	dw_fixtures(dws);
+	if (!getcwd(here, sizeof(here)) || chdir(dws) != 0)
+		diag("chdir %s: %s", dws, strerror(errno));
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.workspace = dws;
+	o.deny_write = dw;
+	o.ndeny_write = 2;
+	is_int(run_capture(&o, argv, &rep, &out), 0,
+	       "deny_write landlock: runs");
+	ok(out && has_line(out, "written"),
+	   "deny_write landlock: the file stays writable (it is reported)");
+	ok(lost_has(&rep, lost), "deny_write landlock: in notEnforced");
+	ok(!lost_has(&rep, "deny_write: /usr/share/doc"),
+	   "deny_write landlock: a path outside every writable root is not");
+	is_str(rep.enforcement, "partial",
+	       "deny_write landlock: enforcement partial");
+	free(out);
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.workspace = dws;
+	o.deny_write = dw;
+	o.ndeny_write = 2;
+	o.mode = SBX_MODE_STRICT;
+	is_int(run_capture(&o, t, &rep, &out), 125,
+	       "deny_write landlock strict: refused (125)");
+	ok(lost_has(&rep, lost) && strncmp(rep.error, "strict mode", 11) == 0,
+	   "deny_write landlock strict: the reason is given");
+	free(out);
+
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.workspace = dws;
+	o.deny_write = dw;
+	o.ndeny_write = 2;
+	o.mode = SBX_MODE_OFF;
+	is_int(run_capture(&o, t, &rep, &out), 0, "deny_write mode off: runs");
+	ok(lost_has(&rep, "deny_write: conf/locked.txt (mode off: no sandbox)"),
+	   "deny_write mode off: in notEnforced");
+	free(out);
+
+	for (size_t i = 0; i < 300; i++)
+		many[i] = "conf/locked.txt";
+	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	o.workspace = dws;
+	o.deny_write = many;
+	o.ndeny_write = 5;
+	is_int(run_capture(&o, t, &rep, &out), 0,
+	       "deny_write landlock: five entries run");
+	ok(lost_has(&rep, "deny_write: and 3 more (landlock"),
+	   "deny_write landlock: past two entries, a count");
+	free(out);
+	o.ndeny_write = 300;
+	is_int(sbx_run(&o, t, &rep, &dg), CORDON_E_LIMIT,
+	       "deny_write: more than 256 entries is an error");
+	if (chdir(here) != 0)
+		diag("chdir back: %s", strerror(errno));
+}
+
 /* A workspace inside a repository: no .git placeholder (git works there,
  * inside and outside); the registry is on disk with (dev, ino) per entry,
  * and a forged entry does not remove a file that is not its placeholder. */
@@ -1300,6 +1583,7 @@ int main(void)
 	test_root(ns);
 	test_threads(SBX_BACKEND_LANDLOCK, "landlock");
 	test_reaper();
+	test_deny_write_lost();
 	if (ns)
 		test_threads(SBX_BACKEND_NAMESPACES, "namespaces");
 	if (ns) {
@@ -1310,6 +1594,8 @@ int main(void)
 		test_namespaces();
 		test_proxy(SBX_BACKEND_NAMESPACES, "namespaces");
 		test_deny_skipped_dirs();
+		test_deny_write();
+		test_run_later_pinned();
 		test_placeholders();
 	} else {
 		skip(1, "user namespaces do not work here");
