@@ -1,0 +1,66 @@
+/* jcs — RFC 8785 JSON Canonicalization Scheme.
+ *
+ * Objects' members sorted by their names as UTF-16 code units (so a key
+ * with a non-BMP character sorts by its surrogates, before U+E000…U+FFFF),
+ * no whitespace, strings with only the escapes RFC 8785 §3.2.2.2 requires
+ * (\" \\ \b \f \n \r \t, other controls as \u00xx lower-case hex, nothing
+ * else escaped), numbers as ECMAScript's Number.prototype.toString
+ * (shortest round-trip digits; exponent form below 1e-6 and from 1e21).
+ * Pure; fuzzed.
+ */
+#ifndef CORDON_JCS_H
+#define CORDON_JCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "cordon.h"
+
+/* Canonical JSON of json[0..len): refuses (CORDON_E_JSON, why in diag)
+ * malformed JSON, duplicate member names, invalid UTF-8 or lone
+ * surrogates, numbers that overflow a double, nesting deeper than 128.
+ * *out malloc'd, NUL-terminated; *out_len its length. */
+enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
+				 size_t *out_len, struct cordon_diag *diag);
+
+/* The same for a parsed value (cJSON keeps duplicate members: refused). */
+enum cordon_err jcs_from_cjson(const cJSON *v, char **out, size_t *out_len,
+			       struct cordon_diag *diag);
+
+/* ECMAScript's string for a finite double into buf (at most 32 bytes with
+ * the NUL); returns the length. -0 is "0". */
+size_t jcs_format_number(double d, char buf[32]);
+
+/* SHA-256 (hex) of the canonical form of v: a tool's fingerprint. */
+enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
+				struct cordon_diag *diag);
+
+/* Helpers shared with the JSON-RPC writer (jsonrpc.c). */
+
+/* Decodes one well-formed UTF-8 sequence at s[0..n) (no overlong forms, no
+ * surrogates, nothing above U+10FFFF) into *cp. Returns its length, 0 when
+ * invalid. */
+size_t jcs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* A growable output buffer: p is NUL-terminated, len bytes; oom is set
+ * (and later writes ignored) once memory runs out. Start it zeroed. */
+struct jcs_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+/* Appends s[0..n). */
+void jcs_buf_put(struct jcs_buf *b, const char *s, size_t n);
+
+/* Appends s (NULL: "") as a JSON string the way this module writes one:
+ * '"', '\\' and the controls escaped, nothing else; an invalid UTF-8 byte
+ * becomes U+FFFD (canonical input never has one), so the output is valid
+ * JSON on one line. */
+void jcs_buf_string(struct jcs_buf *b, const char *s);
+
+#endif
