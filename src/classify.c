@@ -1437,6 +1437,23 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 	size_t argc = eval_argv(x, first, &argv);
 	if (argc == 0)
 		return false;
+	/* $(which rm), $(command -v rm), $(type -P rm): the path of rm,
+	 * which is rm wherever it lives. */
+	if (!second && argc == 2 && wv_is(&argv[0], "which") &&
+	    wv_static(&argv[1]) && argv[1].n && argv[1].s[0] != '-') {
+		*out = argv[1].s;
+		*outn = argv[1].n;
+		return true;
+	}
+	if (!second && argc == 3 && wv_static(&argv[2]) && argv[2].n &&
+	    argv[2].s[0] != '-' &&
+	    ((wv_is(&argv[0], "command") && wv_is(&argv[1], "-v")) ||
+	     (wv_is(&argv[0], "type") &&
+	      (wv_is(&argv[1], "-P") || wv_is(&argv[1], "-p"))))) {
+		*out = argv[2].s;
+		*outn = argv[2].n;
+		return true;
+	}
 	bool pf = wv_is(&argv[0], "printf");
 	if (!pf && !wv_is(&argv[0], "echo"))
 		return false;

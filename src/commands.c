@@ -190,6 +190,17 @@ static void note_download(struct cx *x, const struct wv *w)
 		x->downloads[x->ndownloads++] = abs;
 }
 
+/* curl -o FILE, wget -O FILE: the file is written (judged as any other
+ * write: a shell startup file, outside the workspace …) and remembered as
+ * downloaded. "-" is stdout. */
+static void download_to(struct cx *x, const struct wv *w)
+{
+	if (w->n == 1 && w->s[0] == '-')
+		return;
+	cx_write_target(x, w, true, "downloads to");
+	note_download(x, w);
+}
+
 /* Remembers a file written on this line with text cordon knows
  * (echo 'cmd' > x.sh, cat <<EOF > x.sh). */
 static void note_written(struct cx *x, const struct sh_redir *redirs,
@@ -3189,15 +3200,23 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 			out_next = true;
 		if (out_next) {
 			if (i + 1 < argc)
-				note_download(x, &argv[i + 1]);
+				download_to(x, &argv[i + 1]);
 		} else if (wget && long_opt(w, "--output-document", &oval, &on) && oval) {
 			struct wv t = cx_lit(oval, on);
-			note_download(x, &t);
+			download_to(x, &t);
 		} else if ((curl || wget) && w->n > 2 && w->s[0] == '-' &&
 			   w->s[1] == (curl ? 'o' : 'O') && wv_static(w) &&
 			   w->s[w->n - 1] != (curl ? 'o' : 'O')) {
 			struct wv t = cx_lit(w->s + 2, w->n - 2);
-			note_download(x, &t);
+			download_to(x, &t);
+		} else if (wget && (wv_is(w, "-P") ||
+				    wv_is(w, "--directory-prefix")) &&
+			   i + 1 < argc) {
+			cx_write_target(x, &argv[i + 1], false, "downloads into");
+		} else if (wget && long_opt(w, "--directory-prefix", &oval, &on) &&
+			   oval) {
+			struct wv t = cx_lit(oval, on);
+			cx_write_target(x, &t, false, "downloads into");
 		}
 		if (curl && (wv_is(w, "-d") || wv_is(w, "--data") ||
 			     wv_is(w, "--data-binary") || wv_is(w, "--data-raw") ||
