@@ -428,7 +428,7 @@ static const char *framing_value(const char *raw, size_t raw_len, size_t *len)
 static const char *content_length(struct hr_req *r, const char *raw,
 				  size_t raw_len)
 {
-	size_t len;
+	size_t len = 0;
 	const char *v = framing_value(raw, raw_len, &len);
 	uint64_t n = 0;
 
@@ -458,7 +458,7 @@ static const char *content_length(struct hr_req *r, const char *raw,
 static const char *transfer_encoding(struct hr_req *r, const char *raw,
 				     size_t raw_len)
 {
-	size_t len;
+	size_t len = 0;
 	const char *v = framing_value(raw, raw_len, &len);
 
 	if (r->chunked)

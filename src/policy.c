@@ -1,4 +1,5 @@
 /* policy — see policy.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -13,10 +14,12 @@
 
 #include "approvals.h"
 #include "arena.h"
+#include "ccperm.h"
 #include "cmdwords.h"
 #include "config.h"
 #include "glob.h"
 #include "jsonutil.h"
+#include "netaddr.h"
 #include "path.h"
 #include "pathset.h"
 #include "policy.h"
@@ -68,6 +71,7 @@ struct cordon_policy {
 	bool words_plain;
 	char **warnings;
 	size_t nwarnings;
+	struct ccperm_set *perms; /* imported Claude Code rules, or NULL */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -129,6 +133,8 @@ struct step_out {
 	enum outcome out;
 	const char *step;
 	bool hard;
+	bool beyond; /* an ask for a write beyond the workspace or to a file
+		      * that runs later: no imported allow rule answers it */
 	char reason[512];
 };
 
@@ -144,6 +150,7 @@ static void out_set(struct step_out *o, enum outcome out, const char *step,
 	o->out = out;
 	o->step = step;
 	o->hard = hard;
+	o->beyond = false;
 	va_start(ap, fmt);
 	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
 	va_end(ap);
@@ -173,6 +180,7 @@ static void decide_out(struct cordon_result *r, const struct step_out *o)
 				 : o->out == OUT_ASK ? CORDON_ASK
 						     : CORDON_ALLOW;
 	decide(r, d, o->step, o->hard, "%s", o->reason);
+	r->beyond = o->beyond;
 }
 
 /* Does name match a tool-list entry (exact, or a glob: "mcp__github__*")? */
@@ -429,6 +437,13 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 	err = check_rule_examples(cfg, diag);
 	if (err)
 		goto fail;
+	if (cfg->perm_allow.n || cfg->perm_ask.n || cfg->perm_deny.n) {
+		err = ccperm_compile(&cfg->perm_allow, &cfg->perm_ask,
+				     &cfg->perm_deny, cfg->perm_root, p->home,
+				     &p->perms, diag);
+		if (err)
+			goto fail;
+	}
 	err = setup_classifier(p, diag);
 	if (err) {
 		if (err == CORDON_E_NOMEM)
@@ -452,6 +467,7 @@ void cordon_policy_free(struct cordon_policy *p)
 		return;
 	cordon_classifier_free(p->cls);
 	cordon_verdict_free(p->verdict);
+	ccperm_free(p->perms);
 	pathset_free(&p->denied);
 	pathset_free(&p->read_only);
 	pathset_free(&p->allowed);
@@ -552,6 +568,7 @@ void cordon_result_free(struct cordon_result *r)
 	free(r->args);
 	free(r->command);
 	free(r->path);
+	free(r->session);
 	free(r);
 }
 
@@ -568,6 +585,8 @@ static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
 	r->risk = -1;
 	r->labels = 0;
 	r->answer = -1;
+	r->answered_by[0] = '\0';
+	r->beyond = false;
 	r->exact_only = false;
 	r->confirm = false;
 	r->npaths = 0;
@@ -577,6 +596,13 @@ static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
 		r->path[0] = '\0';
 	if (!set_buf(&r->tool, &r->tool_cap, tool, strlen(tool)))
 		return false;
+	if (!c->session) {
+		if (r->session)
+			r->session[0] = '\0';
+	} else if (!set_buf(&r->session, &r->session_cap, c->session,
+			    strlen(c->session))) {
+		return false;
+	}
 	if (c->args_json && args_len <= POLICY_MAX_ARGS)
 		return set_buf(&r->args, &r->args_cap, c->args_json, args_len);
 	return set_buf(&r->args, &r->args_cap, "{}", 2);
@@ -630,6 +656,23 @@ uint64_t cordon_result_labels(const struct cordon_result *r)
 int cordon_result_answer(const struct cordon_result *r)
 {
 	return r->answer;
+}
+
+const char *cordon_result_answered_by(const struct cordon_result *r)
+{
+	return r->answered_by[0] ? r->answered_by : NULL;
+}
+
+const char *cordon_result_session(const struct cordon_result *r)
+{
+	return r->session && r->session[0] ? r->session : NULL;
+}
+
+const char *cordon_result_command(const struct cordon_result *r)
+{
+	if (r->kind != CORDON_KIND_EXECUTE || !r->command || !r->command[0])
+		return NULL;
+	return r->command;
 }
 
 char *cordon_result_to_json(const struct cordon_result *r)
@@ -783,6 +826,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 					"needs approval: %s is outside the "
 					"workspace %s",
 					x, p->workspace);
+				o->beyond = true;
 				return;
 			}
 			if (pathset_match(&p->protected, x, strlen(x), NULL) >= 0 ||
@@ -791,6 +835,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 					"needs approval: %s is a protected file "
 					"(run or read later by tools)",
 					x);
+				o->beyond = true;
 				return;
 			}
 		}
@@ -803,7 +848,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 	if (cfg->require_approval_for_writes == CFG_FALSE ||
 	    mode != CORDON_MODE_SUPERVISED) {
 		out_set(o, OUT_ALLOW, "default", false,
-			"allowed: a workspace edit in %s mode",
+			"allowed: an edit in %s mode",
 			cordon_mode_name(mode));
 		return;
 	}
@@ -1474,7 +1519,8 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	    mode != CORDON_MODE_FULL_ACCESS) {
 		decide(r, CORDON_ASK, "sandbox", false,
 		       "needs approval: allowed_paths is set and the sandbox "
-		       "(mode off) cannot enforce writes");
+		       "(mode off, or none runs the command) cannot enforce "
+		       "writes");
 		return;
 	}
 	/* 9: the classifier's tier and the mode. */
@@ -1521,6 +1567,96 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 }
 
 /* ---- evaluate ------------------------------------------------------------ */
+
+/* Whether url's host is this machine or a network that is not the public
+ * internet: "localhost" and *.localhost, *.internal, and IP literals in
+ * every spelling resolvers accept that are loopback, private, link-local,
+ * cloud metadata … (netaddr.h). why gets a sentence. Names that resolve
+ * inside are for cordon_fetch()'s guard, which resolves them. */
+static bool fetch_host_internal(const char *url, char *why, size_t cap)
+{
+	const char *p = strstr(url, "://"), *end, *at, *h, *he;
+	struct na_addr a;
+	struct na_verdict v;
+	char host[256];
+	size_t n;
+
+	p = p ? p + 3 : url;
+	end = p + strcspn(p, "/?#\\");
+	at = NULL;
+	for (const char *q = p; q < end; q++)
+		if (*q == '@')
+			at = q;
+	h = at ? at + 1 : p;
+	if (h < end && *h == '[') {
+		he = memchr(h, ']', (size_t)(end - h));
+		he = he ? he + 1 : end;
+	} else {
+		he = memchr(h, ':', (size_t)(end - h));
+		if (!he)
+			he = end;
+	}
+	n = (size_t)(he - h);
+	while (n && h[n - 1] == '.')
+		n--;
+	if (n == 0 || n >= sizeof(host))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		host[i] = (char)tolower((unsigned char)h[i]);
+	host[n] = '\0';
+	if (strcmp(host, "localhost") == 0 ||
+	    (n > 10 && strcmp(host + n - 10, ".localhost") == 0) ||
+	    (n > 9 && strcmp(host + n - 9, ".internal") == 0)) {
+		snprintf(why, cap, "the URL's host %s is this machine or its "
+			 "internal network", host);
+		return true;
+	}
+	if (na_parse_host(host, n, &a) != NA_HOST_IP)
+		return false;
+	na_classify(NULL, &a, &v);
+	if (!na_denied(&v))
+		return false;
+	snprintf(why, cap, "the URL's host %s is a %s address, not the "
+		 "public internet", host, na_verdict_name(&v));
+	return true;
+}
+
+/* An imported Claude Code ask or allow rule on top of cordon's own
+ * conclusion. ask turns an allow into an ask. allow answers only what the
+ * permission mode would have asked: never a hard decision, never a
+ * destructive command or one that writes beyond the workspace, never
+ * what the sandbox step or the classifier asked (cordon is stricter than
+ * the rule there). */
+static void apply_permissions(struct cordon_result *r, int perm,
+			      const char *why)
+{
+	/* What a rule about a program's name cannot vouch for: the program
+	 * made to run another one, code built at run time, writes that
+	 * outlast the call. */
+	uint64_t beyond = CORDON_L(WRITES_OUTSIDE_WORKSPACE) |
+			  CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE) |
+			  CORDON_L(UNPARSED) | CORDON_L(NESTED_SHELL) |
+			  CORDON_L(EVAL) | CORDON_L(COMMAND_SUBSTITUTION) |
+			  CORDON_L(REMOTE_CODE) | CORDON_L(REVERSE_SHELL) |
+			  CORDON_L(EXFILTRATION) | CORDON_L(OBFUSCATION) |
+			  CORDON_L(DYNAMIC_COMMAND) | CORDON_L(PRIVILEGE) |
+			  CORDON_L(DEPTH_LIMIT) | CORDON_L(SECRETS_READ);
+
+	if (perm == CORDON_ASK && r->decision == CORDON_ALLOW) {
+		decide(r, CORDON_ASK, "permissions", false,
+		       "needs approval: matches %s (ask)", why);
+		return;
+	}
+	if (perm != CORDON_ALLOW || r->decision != CORDON_ASK || r->hard)
+		return;
+	if (strcmp(r->step, "mode") != 0 && strcmp(r->step, "default") != 0)
+		return;
+	if (r->risk >= CORDON_RISK_DESTRUCTIVE || (r->labels & beyond) ||
+	    r->beyond)
+		return;
+	decide(r, CORDON_ALLOW, "permissions", false,
+	       "allowed: matches %s (allow)", why);
+}
 
 static int cmp_keys(const void *a, const void *b)
 {
@@ -1685,6 +1821,18 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	}
 	p->fence = path_under(cwd, p->workspace) ? cwd : p->workspace;
 
+	/* The imported Claude Code rules: a deny is final here; ask and
+	 * allow are applied to what cordon's own steps conclude (below). */
+	char pwhy[256] = "";
+	int perm = p->perms ? ccperm_decide(p->perms, tool, args, cwd, pwhy,
+					    sizeof(pwhy))
+			    : -1;
+	if (perm == CORDON_DENY) {
+		decide(r, CORDON_DENY, "permissions", true,
+		       "blocked: matches %s (deny)", pwhy);
+		goto out;
+	}
+
 	const char *argname;
 	const cJSON *target = target_arg(te, args, &argname);
 	switch (r->kind) {
@@ -1756,6 +1904,17 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		    cJSON_IsString(target))
 			set_buf(&r->command, &r->command_cap, target->valuestring,
 				strlen(target->valuestring));
+		/* A fetch the agent's own tool makes can be pointed inside:
+		 * this host, the network behind it, the cloud's metadata. */
+		if (r->kind == CORDON_KIND_FETCH && target &&
+		    cJSON_IsString(target) && mode != CORDON_MODE_FULL_ACCESS &&
+		    fetch_host_internal(target->valuestring, msg,
+					sizeof(msg))) {
+			decide(r, CORDON_ASK, "fetch_target", false,
+			       "needs approval: %s", msg);
+			r->beyond = true;
+			break;
+		}
 		if (mode >= CORDON_MODE_AUTO)
 			decide(r, CORDON_ALLOW, "default", false,
 			       "allowed: %s call in %s mode",
@@ -1776,6 +1935,8 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 			       tool);
 		break;
 	}
+	if (perm >= 0)
+		apply_permissions(r, perm, pwhy);
 	if (r->confirm && r->decision == CORDON_ALLOW) {
 		decide(r, CORDON_ASK, "require_confirm", false,
 		       "needs approval: tool '%s' is in require_confirm", tool);
@@ -1830,6 +1991,8 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 				     unsigned flags, struct cordon_result *r,
 				     struct cordon_diag *diag)
 {
+	if (!p || !call || !r)
+		return CORDON_E_INVAL;
 	enum cordon_err err = cordon_policy_evaluate(p, call, r, diag);
 	struct appr_query q = {0};
 
@@ -1855,6 +2018,11 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	if (!r->confirm) {
 		const char *src = NULL;
 		int g = appr_lookup(&p->store, &q, &src);
+		if (g != -1)
+			snprintf(r->answered_by, sizeof(r->answered_by), "%s",
+				 strcmp(src, "session_grant") == 0 ?
+					 "session-grant" :
+					 "approvals-file");
 		if (g == CORDON_DENY) {
 			decide(r, CORDON_DENY, src, false,
 			       "blocked: denied by an earlier answer (%s)", src);
@@ -1884,7 +2052,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		return CORDON_OK;
 	}
 
-	struct cordon_reply reply = {CORDON_ANSWER_DENY_ONCE, NULL, 0};
+	struct cordon_reply reply = {CORDON_ANSWER_DENY_ONCE, NULL, 0, NULL};
 	long t0 = now_ms();
 	p->prompt(p->prompt_ud, r, &reply);
 	long limit = (long)p->cfg->approvals_timeout_s * 1000;
@@ -1897,6 +2065,8 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	if (r->confirm && answer_allows(a))
 		a = CORDON_ANSWER_ALLOW_ONCE;
 	r->answer = (int)a;
+	snprintf(r->answered_by, sizeof(r->answered_by), "%s",
+		 reply.by ? reply.by : "callback");
 
 	char note[512] = "";
 	struct cfg_strlist amend = {(char **)reply.amend_prefix,

@@ -47,6 +47,9 @@ struct cordon_result {
 	int risk;
 	uint64_t labels;
 	int answer;
+	char answered_by[64]; /* "" when nobody was asked */
+	char *session;        /* the call's session id, or NULL */
+	size_t session_cap;
 	/* for approvals and the prompt */
 	char *command;   /* EXECUTE */
 	size_t command_cap;
@@ -54,6 +57,8 @@ struct cordon_result {
 	size_t path_cap;
 	size_t npaths;   /* paths judged; more than one: no path grant */
 	bool exact_only; /* destructive */
+	bool beyond;     /* an ask for a write beyond the workspace or to a
+			  * file that runs later */
 	bool confirm;    /* require_confirm: only a fresh yes allows */
 };
 

@@ -1,0 +1,111 @@
+/* ccperm — Claude Code permission rules, read and matched the way Claude
+ * Code does, and the importers that turn Claude Code and srt settings into
+ * cordon configuration.
+ *
+ * A rule is "Tool" or "Tool(specifier)":
+ *   Bash(npm run test:*)   legacy prefix form: the command is "npm run
+ *                          test" or starts with it followed by a word
+ *                          boundary;
+ *   Bash(git * main)       "*" matches any run of characters; a space
+ *                          before "*" keeps the word boundary ("ls *"
+ *                          matches "ls -la", not "lsof");
+ *   Bash(npm test)         exact;
+ *   Read(~/.ssh/X) Edit(//abs/X) Write(./x) Read(/src/X), X being two
+ *                          stars (a C comment cannot hold them after a
+ *                          slash): gitignore-style globs; "//p" is the
+ *                          absolute path /p, "~/p" under the home
+ *                          directory, "/p"
+ *                          relative to the settings file's project root,
+ *                          "./p" and "p" relative to the cwd; Edit rules
+ *                          cover every file-editing tool (Write, Edit,
+ *                          MultiEdit, NotebookEdit), Read rules cover
+ *                          Read, Glob, Grep and the like (Claude Code
+ *                          ignores a path in Write(…), MultiEdit(…),
+ *                          NotebookEdit(…), Glob(…), Grep(…), LS(…):
+ *                          cordon reads them as Edit(…) / Read(…) in
+ *                          deny and ask, and ignores them in allow);
+ *   WebFetch(domain:example.com)  the URL's host (subdomains too, as
+ *                          Claude Code documents);
+ *   mcp__server, mcp__server__*, mcp__server__tool;
+ *   Tool with no specifier: every call of that tool.
+ * Evaluation: deny rules, then ask, then allow; within a list the first
+ * match wins. A compound command (&&, ||, ;, |, newlines, subshells) is
+ * split with cordon's shell parser: a deny or ask rule matching any part
+ * applies; an allow rule applies only when every part matches some allow
+ * rule. The wrappers Claude Code strips before matching (timeout, time,
+ * nice, nohup, stdbuf, and leading VAR=value assignments) are stripped.
+ * For deny and ask, cordon also reads through the runners Claude Code
+ * does not strip (sudo, env, command, exec, xargs, find -exec, /bin/rm
+ * for rm, sh -c and eval strings …); for allow, the command such a
+ * runner starts must be allowed as well. cordon is stricter where Claude
+ * Code's matching can be bypassed: an allow rule never covers a command
+ * with a command substitution, process substitution, backticks, eval, a
+ * nested shell (sh -c …), a shell reading commands from its input, an
+ * assignment to PATH, LD_* and the like, a command name the shell expands
+ * as a glob (/bin/r?), git -c / --config-env / --exec-path, or an output
+ * redirection to a file; those fall through to cordon's own steps. For
+ * deny and ask, a globbed command name is read as every rule's command it
+ * could expand to. For -1 after such a
+ * refusal, why says which. Read and Edit rules apply to the file tools
+ * only, never to Bash commands (as in Claude Code).
+ *
+ * Pure apart from the importers' inputs; fuzzed.
+ */
+#ifndef CORDON_CCPERM_H
+#define CORDON_CCPERM_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "config.h"
+#include "cordon.h"
+
+struct ccperm_set;
+
+/* Compiles the three lists (any may be empty). root is the project root
+ * for "/p" rules (NULL: the cwd of each call), home the home directory
+ * (NULL: "~" rules never match). On a bad rule diag names it
+ * ("permissions.allow[3]: unbalanced parenthesis in 'Bash(ls'"). */
+enum cordon_err ccperm_compile(const struct cfg_strlist *allow,
+			       const struct cfg_strlist *ask,
+			       const struct cfg_strlist *deny, const char *root,
+			       const char *home, struct ccperm_set **out,
+			       struct cordon_diag *diag);
+void ccperm_free(struct ccperm_set *s);
+
+/* The decision of the rules for one call (tool name as the agent sent it,
+ * its arguments object, the absolute cwd): CORDON_DENY, CORDON_ASK,
+ * CORDON_ALLOW, or -1 when no rule applies. why (may be NULL) receives
+ * the deciding rule and its list
+ * ("permissions.deny[0] 'Read(~/.ssh/id_rsa)'"); for an allow, every rule
+ * that covered a part of the command. */
+int ccperm_decide(const struct ccperm_set *s, const char *tool,
+		  const cJSON *args, const char *cwd, char *why,
+		  size_t why_cap);
+
+/* Claude Code settings (settings.json / settings.local.json: the
+ * "permissions" object with allow, ask, deny, additionalDirectories,
+ * defaultMode) into a cordon configuration document:
+ * {"permissions": {"allow": […], "ask": […], "deny": […], "root": DIR},
+ *  "safety": {"permission_mode": …}} where DIR is the project root the
+ * settings file belongs to (the parent of its .claude directory; for
+ * ~/.claude/settings.json, null). Rules are validated (a bad one is an
+ * error naming "permissions.allow[2]"); keys cordon does not use are
+ * listed in *warnings (malloc'd text, one per line, or NULL).
+ * settings_path may be NULL (then root is null). *out malloc'd. */
+enum cordon_err ccperm_import_claude(const char *json, size_t len,
+				     const char *settings_path, char **out,
+				     char **warnings, struct cordon_diag *diag);
+
+/* srt settings (~/.srt-settings.json: filesystem.denyRead, allowRead,
+ * allowWrite, denyWrite; network.allowedDomains, deniedDomains,
+ * allowUnixSockets, allowLocalBinding) into a cordon configuration
+ * document (safety.sandbox.deny_read / allow_write / deny_write,
+ * network.allowedDomains / deniedDomains / allowUnixSockets /
+ * allowLocalBinding). What cordon cannot express exactly is made stricter
+ * and said in *warnings (allowRead inside a denied path is dropped). */
+enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
+				  char **warnings, struct cordon_diag *diag);
+
+#endif
