@@ -1,0 +1,1255 @@
+/* cordon hook — the agent hook protocols on stdin/stdout.
+ *
+ * `cordon hook claude` is Claude Code's PreToolUse hook and `cordon hook
+ * gemini` Gemini CLI's BeforeTool hook. Each call is one process: read one
+ * JSON object on stdin (at most 1 MiB), turn it into a cordon_call, decide
+ * with the policy (approvals apply, nobody is prompted here), record the
+ * decision in the audit log, print the agent's answer and exit 0.
+ *
+ * Claude Code gets
+ *   {"hookSpecificOutput":{"hookEventName":"PreToolUse",
+ *    "permissionDecision":"allow|deny|ask","permissionDecisionReason":"…"}}
+ * and Gemini CLI {"decision":"allow|deny","reason":"…"} (its BeforeTool has
+ * no "ask": a call that needs approval is refused with a reason saying so).
+ *
+ * Fail closed: malformed input, a configuration that does not load and an
+ * audit log that cannot be written all answer "deny" (exit 0, so the agent
+ * reads why). --fail-open turns only the malformed-input case into "allow".
+ * Bad options exit 2, which both agents also treat as a block.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <openssl/crypto.h>
+
+#include "ccperm.h"
+#include "cli.h"
+#include "config.h"
+#include "cordon.h"
+#include "jsonutil.h"
+
+#include "banned.h"
+
+#define HOOK_MAX_INPUT (1024 * 1024)
+#define HOOK_MAX_REASON 8192
+#define HOOK_MAX_SETTINGS 8
+#define HOOK_MAX_MEMBERS 256 /* top-level keys of the input */
+
+enum hook_agent {
+	HOOK_CLAUDE = 0,
+	HOOK_GEMINI = 1,
+};
+
+static const char *const agent_names[] = { "claude", "gemini" };
+static const char *const agent_events[] = { "PreToolUse", "BeforeTool" };
+static const char *const agent_doors[] = { "claude-hook", "gemini-hook" };
+
+void cli_hook_usage(FILE *out)
+{
+	fputs("usage: cordon hook claude [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook gemini [OPTIONS] < HOOK-INPUT.json\n"
+	      "\n"
+	      "Decide one tool call for an agent's hook: Claude Code's "
+	      "PreToolUse or\n"
+	      "Gemini CLI's BeforeTool. Reads the hook's JSON on stdin "
+	      "(at most 1 MiB),\n"
+	      "prints the agent's answer on stdout and exits 0; every call "
+	      "is recorded\n"
+	      "in the audit log. Install it with 'cordon init claude' or "
+	      "'cordon init\n"
+	      "gemini'.\n"
+	      "\n"
+	      "options:\n"
+	      "  --config FILE     a configuration file, applied after the "
+	      "user and\n"
+	      "                    project files\n"
+	      "  --audit-log FILE  where audit records go (default: "
+	      "audit.path, or\n"
+	      "                    $XDG_STATE_HOME/cordon/audit.jsonl)\n"
+	      "  --workspace DIR   the workspace (default: $CLAUDE_PROJECT_DIR "
+	      "or\n"
+	      "                    $GEMINI_PROJECT_DIR, else the input's cwd)\n"
+	      "  --mode MODE       the permission mode when the agent sends "
+	      "none\n"
+	      "                    (Gemini CLI never does): supervised, "
+	      "auto-accept-edits,\n"
+	      "                    auto, full-access; clamped to "
+	      "max_permission_mode\n"
+	      "  --fail-open       allow (instead of deny) when the input is "
+	      "malformed\n"
+	      "  --claude-settings FILE\n"
+	      "                    also apply the permission rules of a Claude "
+	      "Code\n"
+	      "                    settings file (permissions.allow, ask, deny; "
+	      "repeatable,\n"
+	      "                    in order: user, project, local)\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Claude Code's permission_mode: default -> supervised, "
+	      "acceptEdits ->\n"
+	      "auto-accept-edits, plan -> read-only, auto -> auto,\n"
+	      "bypassPermissions -> full-access, "
+	      "dontAsk -> supervised where a call that needs approval is "
+	      "denied.\n"
+	      "\n"
+	      "exit status: 0 with an answer printed (also for a deny), 2 on "
+	      "a usage\n"
+	      "error, 1 when the answer could not be written.\n",
+	      out);
+}
+
+struct hook_opts {
+	enum hook_agent agent;
+	const char *config;
+	const char *audit_log;
+	const char *workspace;
+	const char *mode;
+	int fail_open;
+	const char *claude_settings[HOOK_MAX_SETTINGS];
+	size_t nclaude_settings;
+};
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+static int parse_options(int argc, char **argv, struct hook_opts *o)
+{
+	enum {
+		OPT_CONFIG = 256,
+		OPT_AUDIT_LOG,
+		OPT_WORKSPACE,
+		OPT_MODE,
+		OPT_FAIL_OPEN,
+		OPT_CLAUDE_SETTINGS,
+	};
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
+		{ "claude-settings", required_argument, NULL,
+		  OPT_CLAUDE_SETTINGS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int agent, c;
+
+	if (argc >= 2 &&
+	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		cli_hook_usage(stdout);
+		return 1;
+	}
+	agent = cli_agent_arg("hook", argc, argv);
+	if (agent < 0)
+		goto usage;
+	o->agent = agent == 0 ? HOOK_CLAUDE : HOOK_GEMINI;
+	argc--;
+	argv++;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_AUDIT_LOG:
+			o->audit_log = optarg;
+			break;
+		case OPT_WORKSPACE:
+			o->workspace = optarg;
+			break;
+		case OPT_MODE:
+			o->mode = optarg;
+			break;
+		case OPT_FAIL_OPEN:
+			o->fail_open = 1;
+			break;
+		case OPT_CLAUDE_SETTINGS:
+			if (o->nclaude_settings == HOOK_MAX_SETTINGS) {
+				fprintf(stderr,
+					"cordon hook: --claude-settings: more "
+					"than %d files\n",
+					HOOK_MAX_SETTINGS);
+				goto usage;
+			}
+			o->claude_settings[o->nclaude_settings++] = optarg;
+			break;
+		case 'h':
+			cli_hook_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"cordon hook: option '%s' needs a value\n",
+				argv[optind - 1]);
+			goto usage;
+		default:
+			fprintf(stderr, "cordon hook: unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cordon hook: unexpected argument '%s'\n",
+			argv[optind]);
+		goto usage;
+	}
+	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
+		fprintf(stderr,
+			"cordon hook: --mode: expected one of supervised, "
+			"auto-accept-edits, auto, full-access, got '%s'\n",
+			o->mode);
+		goto usage;
+	}
+	if (o->workspace && o->workspace[0] != '/') {
+		fputs("cordon hook: --workspace: expected an absolute path\n",
+		      stderr);
+		goto usage;
+	}
+	return 0;
+usage:
+	fputs("Try 'cordon hook --help'.\n", stderr);
+	return -1;
+}
+
+/* ---- the input ----------------------------------------------------------- */
+
+/* Reads stdin whole. Returns the buffer (NUL-terminated, *len bytes), or
+ * NULL with *over set when it passes HOOK_MAX_INPUT, or NULL on a read
+ * error or out of memory (why says which). */
+static char *read_input(size_t *len, bool *over, char *why, size_t why_cap)
+{
+	char *buf = cli_read_file("-", HOOK_MAX_INPUT, len);
+
+	*over = !buf && errno == EFBIG;
+	if (buf || *over)
+		return buf;
+	if (errno == ENOMEM)
+		snprintf(why, why_cap, "out of memory");
+	else
+		snprintf(why, why_cap, "reading stdin: %s", strerror(errno));
+	return NULL;
+}
+
+/* What the hook input says, once checked. Strings point into root or into
+ * the malloc'd buffers below. */
+struct hook_input {
+	cJSON *root;
+	const char *tool;
+	char *tool_buf; /* "mcp__server__tool" built for Gemini, or NULL */
+	char *args; /* tool_input printed; malloc'd */
+	const char *cwd; /* the agent's cwd, or NULL */
+	char *call_cwd; /* run_shell_command's dir_path resolved, or NULL */
+	const char *session;
+	const char *tool_use_id;
+	const char *permission_mode;
+	bool nul_escape; /* a \u0000 escape somewhere in the input */
+};
+
+static void input_free(struct hook_input *in)
+{
+	cJSON_Delete(in->root);
+	free(in->tool_buf);
+	free(in->args);
+	free(in->call_cwd);
+}
+
+static bool only_space(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+/* An optional string member: 0 absent or a string (*out set), -1 wrong
+ * type (why filled). */
+static int opt_string(const cJSON *o, const char *name, const char **out,
+		      char *why, size_t why_cap)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!cJSON_IsString(v)) {
+		snprintf(why, why_cap, "%s: expected a string", name);
+		return -1;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+/* A malloc'd "a/b", or NULL when out of memory. */
+static char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p;
+
+	if (la > SIZE_MAX - lb - 2)
+		return NULL;
+	p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + 1, b, lb + 1);
+	return p;
+}
+
+/* Gemini CLI names an MCP tool after its server in mcp_context; cordon's
+ * tool map and rules know MCP tools as mcp__server__tool. */
+static int gemini_mcp_name(struct hook_input *in, char *why, size_t why_cap)
+{
+	const cJSON *mc =
+		cJSON_GetObjectItemCaseSensitive(in->root, "mcp_context");
+	const char *server, *tool;
+	size_t ls, lt;
+
+	if (!mc || cJSON_IsNull(mc))
+		return 0;
+	if (!cJSON_IsObject(mc)) {
+		snprintf(why, why_cap, "mcp_context: expected an object");
+		return -1;
+	}
+	if (opt_string(mc, "server_name", &server, why, why_cap) ||
+	    opt_string(mc, "tool_name", &tool, why, why_cap)) {
+		char inner[128];
+		snprintf(inner, sizeof(inner), "%s", why);
+		snprintf(why, why_cap, "mcp_context.%s", inner);
+		return -1;
+	}
+	if (!server || !server[0] || strncmp(in->tool, "mcp__", 5) == 0)
+		return 0;
+	if (!tool || !tool[0])
+		tool = in->tool;
+	ls = strlen(server);
+	lt = strlen(tool);
+	if (ls > 4096 || lt > 4096) {
+		snprintf(why, why_cap, "mcp_context: names over 4096 bytes");
+		return -1;
+	}
+	in->tool_buf = malloc(ls + lt + 8);
+	if (!in->tool_buf) {
+		snprintf(why, why_cap, "out of memory");
+		return -1;
+	}
+	memcpy(in->tool_buf, "mcp__", 5);
+	memcpy(in->tool_buf + 5, server, ls);
+	memcpy(in->tool_buf + 5 + ls, "__", 2);
+	memcpy(in->tool_buf + 7 + ls, tool, lt + 1);
+	in->tool = in->tool_buf;
+	return 0;
+}
+
+/* Gemini's run_shell_command runs in tool_input.dir_path (older versions:
+ * directory), relative to the project: the classifier judges the command
+ * from there. */
+static int gemini_shell_dir(struct hook_input *in, const cJSON *ti, char *why,
+			    size_t why_cap)
+{
+	static const char *const names[] = { "dir_path", "directory" };
+	const cJSON *d = NULL;
+
+	if (strcmp(in->tool, "run_shell_command") != 0)
+		return 0;
+	for (size_t i = 0; i < 2 && !d; i++) {
+		d = cJSON_GetObjectItemCaseSensitive(ti, names[i]);
+		if (d && cJSON_IsNull(d))
+			d = NULL;
+	}
+	if (!d)
+		return 0;
+	if (!cJSON_IsString(d) || !d->valuestring[0])
+		return 0; /* the policy judges the arguments as they are */
+	if (d->valuestring[0] == '/' || !in->cwd || in->cwd[0] != '/')
+		in->call_cwd = strdup(d->valuestring);
+	else
+		in->call_cwd = path_join(in->cwd, d->valuestring);
+	if (!in->call_cwd) {
+		snprintf(why, why_cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks the hook input and fills in. Returns 0, or -1 with why saying
+ * what is malformed. */
+static int parse_input(enum hook_agent agent, const char *text, size_t len,
+		       struct hook_input *in, char *why, size_t why_cap)
+{
+	const char *end = NULL, *event, *ignored;
+	const cJSON *tn, *ti;
+
+	if (only_space(text, len)) {
+		snprintf(why, why_cap, "the input is empty");
+		return -1;
+	}
+	in->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!in->root) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= text && at <= text + len ?
+				     (size_t)(at - text) :
+				     0;
+		snprintf(why, why_cap,
+			 "the input is not valid JSON (at byte %zu)", off);
+		return -1;
+	}
+	if (end && !only_space(end, len - (size_t)(end - text))) {
+		snprintf(why, why_cap,
+			 "the input is not valid JSON (text after the value "
+			 "at byte %zu)",
+			 (size_t)(end - text));
+		return -1;
+	}
+	if (!cJSON_IsObject(in->root)) {
+		snprintf(why, why_cap, "the input is not a JSON object");
+		return -1;
+	}
+	if (cJSON_GetArraySize(in->root) > HOOK_MAX_MEMBERS) {
+		snprintf(why, why_cap,
+			 "the input has more than %d members (limit)",
+			 HOOK_MAX_MEMBERS);
+		return -1;
+	}
+	for (const cJSON *a = in->root->child; a; a = a->next)
+		for (const cJSON *b = a->next; b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) {
+				snprintf(why, why_cap,
+					 "key '%.64s' appears twice",
+					 a->string);
+				return -1;
+			}
+	in->nul_escape = json_nul_escape_at(text, len) < len;
+	if (opt_string(in->root, "hook_event_name", &event, why, why_cap))
+		return -1;
+	if (!event) {
+		snprintf(why, why_cap, "hook_event_name is missing");
+		return -1;
+	}
+	if (strcmp(event, agent_events[agent]) != 0) {
+		snprintf(why, why_cap,
+			 "hook_event_name '%.64s' is not %s (cordon hook %s "
+			 "handles only %s)",
+			 event, agent_events[agent], agent_names[agent],
+			 agent_events[agent]);
+		return -1;
+	}
+	tn = cJSON_GetObjectItemCaseSensitive(in->root, "tool_name");
+	if (!tn) {
+		snprintf(why, why_cap, "tool_name is missing");
+		return -1;
+	}
+	if (!cJSON_IsString(tn) || !tn->valuestring[0]) {
+		snprintf(why, why_cap,
+			 "tool_name: expected a non-empty string");
+		return -1;
+	}
+	in->tool = tn->valuestring;
+	ti = cJSON_GetObjectItemCaseSensitive(in->root, "tool_input");
+	if (!ti) {
+		snprintf(why, why_cap, "tool_input is missing");
+		return -1;
+	}
+	if (!cJSON_IsObject(ti)) {
+		snprintf(why, why_cap, "tool_input: expected an object");
+		return -1;
+	}
+	if (opt_string(in->root, "cwd", &in->cwd, why, why_cap) ||
+	    opt_string(in->root, "session_id", &in->session, why, why_cap) ||
+	    opt_string(in->root, "transcript_path", &ignored, why, why_cap))
+		return -1;
+	if (agent == HOOK_CLAUDE) {
+		if (opt_string(in->root, "tool_use_id", &in->tool_use_id, why,
+			       why_cap) ||
+		    opt_string(in->root, "permission_mode",
+			       &in->permission_mode, why, why_cap))
+			return -1;
+	} else {
+		if (opt_string(in->root, "timestamp", &ignored, why, why_cap))
+			return -1;
+		if (gemini_mcp_name(in, why, why_cap) ||
+		    gemini_shell_dir(in, ti, why, why_cap))
+			return -1;
+	}
+	in->args = cJSON_PrintUnformatted(ti);
+	if (!in->args) {
+		snprintf(why, why_cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- modes --------------------------------------------------------------- */
+
+/* What Claude Code's permission_mode means here. */
+struct agent_mode {
+	enum cordon_mode mode;
+	bool read_only;
+	bool ask_is_deny; /* dontAsk: nobody will be asked */
+};
+
+static struct agent_mode claude_mode(const char *name)
+{
+	struct agent_mode m = { CORDON_MODE_SUPERVISED, false, false };
+
+	if (strcmp(name, "default") == 0)
+		return m;
+	if (strcmp(name, "acceptEdits") == 0) {
+		m.mode = CORDON_MODE_AUTO_EDITS;
+		return m;
+	}
+	if (strcmp(name, "plan") == 0) {
+		m.read_only = true;
+		return m;
+	}
+	if (strcmp(name, "auto") == 0) {
+		m.mode = CORDON_MODE_AUTO;
+		return m;
+	}
+	if (strcmp(name, "bypassPermissions") == 0) {
+		m.mode = CORDON_MODE_FULL_ACCESS;
+		return m;
+	}
+	if (strcmp(name, "dontAsk") == 0) {
+		m.ask_is_deny = true;
+		return m;
+	}
+	/* A mode this version does not know: the strictest ordinary one. */
+	return m;
+}
+
+/* ---- the answer ---------------------------------------------------------- */
+
+/* What the model should do instead, for a shell command the classifier or
+ * the deny list refused: by the labels that matter most. */
+static const char *command_hint(uint64_t labels)
+{
+	static const struct {
+		uint64_t labels;
+		const char *hint;
+	} table[] = {
+		{ CORDON_L(FORK_BOMB) | CORDON_L(SYSTEM_POWER) | CORDON_L(DISK),
+		  "this could take the machine down; do not run it in any "
+		  "form" },
+		{ CORDON_L(REVERSE_SHELL) | CORDON_L(PERSISTENCE) |
+			  CORDON_L(SHELL_RC),
+		  "do not open remote shells or change startup files; ask the "
+		  "user" },
+		{ CORDON_L(SECRETS) | CORDON_L(SECRETS_READ) |
+			  CORDON_L(EXFILTRATION),
+		  "do not read or send credentials or secrets; ask the user "
+		  "for what you need" },
+		{ CORDON_L(REMOTE_CODE),
+		  "do not pipe a download into a shell; download the file, "
+		  "show it to the user and let them run it" },
+		{ CORDON_L(OBFUSCATION) | CORDON_L(DYNAMIC_COMMAND) |
+			  CORDON_L(EVAL),
+		  "write the command out plainly, without encoding, eval or "
+		  "generated code" },
+		{ CORDON_L(PRIVILEGE),
+		  "do not use sudo or change privileges; ask the user to run "
+		  "it" },
+		{ CORDON_L(VCS_DESTRUCTIVE) | CORDON_L(DISCARD_CHANGES),
+		  "do not rewrite or discard version-control history; make a "
+		  "new commit or ask the user" },
+		{ CORDON_L(INFRA_DESTRUCTIVE) |
+			  CORDON_L(CONTAINER_DESTRUCTIVE) | CORDON_L(DATA_LOSS),
+		  "leave destructive infrastructure and database operations to "
+		  "the user" },
+		{ CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
+			  CORDON_L(ROOT_PATH) | CORDON_L(HOME_PATH) |
+			  CORDON_L(SYSTEM_PATH) | CORDON_L(WILDCARD) |
+			  CORDON_L(OUTSIDE_WORKSPACE) |
+			  CORDON_L(WRITES_OUTSIDE_WORKSPACE),
+		  "use a narrower command, e.g. delete specific files inside "
+		  "the workspace" },
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (labels & table[i].labels)
+			return table[i].hint;
+	return "choose a narrower command that stays inside the workspace, "
+	       "or ask the user";
+}
+
+/* What the model should do instead of a refused call, by the step that
+ * refused it. */
+static const char *deny_hint(const char *step, uint64_t labels)
+{
+	static const struct {
+		const char *step;
+		const char *hint;
+	} table[] = {
+		{ "read_only", "this session is read-only (plan mode or "
+			       "safety.read_only): read and plan, do not "
+			       "change files or run commands" },
+		{ "path_rules", "the user's path rules forbid this path; do "
+				"not reach it another way, ask the user" },
+		{ "denied_paths",
+		  "this path is protected (credentials, keys "
+		  "or system files): do not read or change it "
+		  "with this or any other tool; ask the user for "
+		  "what you need" },
+		{ "read_only_paths", "this path is read-only for the agent; "
+				     "write elsewhere in the workspace or "
+				     "ask the user" },
+		{ "allowed_paths", "stay inside the allowed paths (the "
+				   "workspace); do not work around it" },
+		{ "command_rules", "the user's command rules forbid this "
+				   "command; do not rephrase it, ask the "
+				   "user" },
+		{ "permissions", "the user's Claude Code permission rules "
+				 "forbid this; do not work around them, ask "
+				 "the user" },
+		{ "denied_tools", "this tool is not allowed here; use another "
+				  "tool or ask the user" },
+		{ "allowed_tools", "this tool is not allowed here; use "
+				   "another tool or ask the user" },
+		{ "arg_limits", "an argument is outside the limits set for "
+				"this tool; change the argument" },
+		{ "schema", "fix the arguments and call the tool again" },
+		{ "session_grant", "the user refused this before; do not "
+				   "retry it, ask the user" },
+		{ "approvals_rule", "the user refused this before; do not "
+				    "retry it, ask the user" },
+	};
+
+	if (strcmp(step, "classifier") == 0 ||
+	    strcmp(step, "denied_commands") == 0)
+		return command_hint(labels);
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(step, table[i].step) == 0)
+			return table[i].hint;
+	return "ask the user";
+}
+
+/* Prints the agent's answer (one line of JSON). reason is cleaned of NUL
+ * bytes and invalid UTF-8. Returns 0, or -1 when stdout failed. */
+static int print_answer(enum hook_agent agent, enum cordon_decision d,
+			const char *reason)
+{
+	cJSON *root = cJSON_CreateObject(), *obj = root;
+	cJSON *r = json_clean_string(reason, strlen(reason));
+	const char *name;
+	char *text = NULL;
+	int rc = -1;
+
+	if (agent == HOOK_GEMINI && d == CORDON_ASK)
+		d = CORDON_DENY; /* callers turn ask into deny first */
+	name = cordon_decision_name(d);
+	if (!root || !r)
+		goto out;
+	if (agent == HOOK_CLAUDE) {
+		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
+		if (!obj ||
+		    !cJSON_AddStringToObject(obj, "hookEventName",
+					     "PreToolUse") ||
+		    !cJSON_AddStringToObject(obj, "permissionDecision", name))
+			goto out;
+		cJSON_AddItemToObject(obj, "permissionDecisionReason", r);
+	} else {
+		if (!cJSON_AddStringToObject(obj, "decision", name))
+			goto out;
+		cJSON_AddItemToObject(obj, "reason", r);
+	}
+	r = NULL;
+	text = cJSON_PrintUnformatted(root);
+	if (!text)
+		goto out;
+	if (puts(text) >= 0 && fflush(stdout) == 0)
+		rc = 0;
+out:
+	if (rc != 0 && !text) {
+		/* Out of memory: a fixed refusal still reaches the agent. */
+		if (agent == HOOK_CLAUDE)
+			fputs("{\"hookSpecificOutput\":{\"hookEventName\":"
+			      "\"PreToolUse\",\"permissionDecision\":\"deny\","
+			      "\"permissionDecisionReason\":\"cordon: out of "
+			      "memory\"}}\n",
+			      stdout);
+		else
+			fputs("{\"decision\":\"deny\",\"reason\":\"cordon: "
+			      "out of memory\"}\n",
+			      stdout);
+		rc = fflush(stdout) == 0 ? 0 : -1;
+	}
+	cJSON_Delete(r);
+	cJSON_Delete(root);
+	free(text);
+	return rc;
+}
+
+/* A refusal cordon makes itself (configuration, audit log, malformed
+ * input without --fail-open). Returns the exit status. */
+__attribute__((format(printf, 2, 3))) static int refuse(enum hook_agent agent,
+							const char *fmt, ...)
+{
+	char reason[HOOK_MAX_REASON];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	return print_answer(agent, CORDON_DENY, reason) == 0 ? CLI_EXIT_OK :
+							       CLI_EXIT_FAILURE;
+}
+
+#define CONFIG_REFUSAL                                                         \
+	"cordon: the configuration did not load (%s); every call is "          \
+	"refused until it is fixed: ask the user to run 'cordon config show'"
+#define AUDIT_REFUSAL                                                          \
+	"cordon: the audit log cannot be written (%s); every call is "         \
+	"refused until it can be: ask the user to check audit.path"
+
+/* The extra members of the audit record: which door, the agent's call id
+ * and mode, and what the agent was told when it differs from the policy's
+ * decision. malloc'd JSON, or NULL when out of memory. */
+static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
+			 const char *sent, const char *why)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+	bool ok = o && cJSON_AddStringToObject(o, "door", agent_doors[agent]);
+
+	if (ok && in && in->tool_use_id)
+		ok = cJSON_AddItemToObject(
+			o, "toolUseId",
+			json_clean_string(in->tool_use_id,
+					  strlen(in->tool_use_id)));
+	if (ok && in && in->permission_mode)
+		ok = cJSON_AddItemToObject(
+			o, "permissionMode",
+			json_clean_string(in->permission_mode,
+					  strlen(in->permission_mode)));
+	if (ok && sent)
+		ok = cJSON_AddStringToObject(o, "sent", sent) != NULL;
+	if (ok && why)
+		ok = cJSON_AddItemToObject(o, "malformed",
+					   json_clean_string(why, strlen(why)));
+	if (ok)
+		text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return text;
+}
+
+/* The workspace: --workspace, the agent's project directory, the input's
+ * cwd, the process's cwd. NULL when none is absolute. */
+static const char *pick_workspace(const struct hook_opts *o,
+				  const struct hook_input *in, char *buf,
+				  size_t cap)
+{
+	const char *env[2] = { NULL, NULL };
+
+	if (o->workspace)
+		return o->workspace;
+	if (o->agent == HOOK_GEMINI) {
+		env[0] = getenv("GEMINI_PROJECT_DIR");
+		env[1] = getenv("CLAUDE_PROJECT_DIR");
+	} else {
+		env[0] = getenv("CLAUDE_PROJECT_DIR");
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (env[i] && env[i][0] == '/')
+			return env[i];
+	if (in && in->cwd && in->cwd[0] == '/')
+		return in->cwd;
+	return getcwd(buf, cap);
+}
+
+/* Applies the agent's mode to the configuration. */
+static enum cordon_err apply_mode(struct cordon_config *cfg,
+				  const struct hook_opts *o,
+				  const struct hook_input *in,
+				  struct agent_mode *am)
+{
+	enum cordon_err err = CORDON_OK;
+
+	am->mode = CORDON_MODE_SUPERVISED;
+	am->read_only = false;
+	am->ask_is_deny = false;
+	if (o->agent == HOOK_CLAUDE && in->permission_mode) {
+		*am = claude_mode(in->permission_mode);
+		err = cfg_flag_mode(cfg, am->mode);
+		if (!err && am->read_only)
+			err = cfg_flag_read_only(cfg);
+		return err;
+	}
+	if (o->mode)
+		err = cfg_flag_mode(
+			cfg, (enum cordon_mode)cordon_mode_from_name(o->mode));
+	return err;
+}
+
+/* The agents' own bookkeeping tools: they touch nothing outside the
+ * conversation (a subagent's tool calls come through the hook one by
+ * one), so they are mapped as reads of the cwd unless the user's tool map
+ * names them. Without this, plan mode (read-only) would refuse
+ * ExitPlanMode and every session would be asked about its to-do list. */
+static const char *const claude_internal[] = {
+	"AskUserQuestion", "BashOutput", "ExitPlanMode", "Task",
+	"TodoWrite",	   NULL,
+};
+static const char *const gemini_internal[] = { "write_todos", NULL };
+
+static enum cordon_err add_agent_tools(struct cordon_config *cfg,
+				       enum hook_agent agent,
+				       struct cordon_diag *diag)
+{
+	const char *const *names = agent == HOOK_CLAUDE ? claude_internal :
+							  gemini_internal;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *tools = doc ? cJSON_AddObjectToObject(doc, "tools") : NULL;
+	enum cordon_err err = CORDON_E_NOMEM;
+	char *text = NULL;
+	size_t n = 0;
+
+	if (!tools)
+		goto out;
+	for (; *names; names++) {
+		const struct cfg_tool *te = NULL;
+		cJSON *t;
+
+		if (cfg_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER || te)
+			continue;
+		t = cJSON_AddObjectToObject(tools, *names);
+		if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
+			goto out;
+		n++;
+	}
+	err = CORDON_OK;
+	if (!n)
+		goto out;
+	text = cJSON_PrintUnformatted(doc);
+	err = text ? cordon_config_load_json(cfg, text, strlen(text),
+					     "cordon-hook-agent-tools",
+					     CORDON_CONFIG_EXPLICIT, diag) :
+		     CORDON_E_NOMEM;
+out:
+	cJSON_Delete(doc);
+	free(text);
+	return err;
+}
+
+/* A path rule written relative to its file's project root ("Read(/src)")
+ * made absolute ("Read(//srv/app/src)"), so that rules from several files
+ * keep their own roots once merged. NULL when r is not such a rule (or on
+ * out of memory: then *oom). */
+static char *rule_at_root(const char *r, const char *root, bool *oom)
+{
+	const char *open = strchr(r, '(');
+	size_t head, rl = strlen(root);
+	char *out;
+
+	*oom = false;
+	if (!open || open[1] != '/' || open[2] == '/' ||
+	    strncmp(r, "Bash(", 5) == 0 || strncmp(r, "WebFetch(", 9) == 0)
+		return NULL;
+	head = (size_t)(open - r) + 1;
+	out = malloc(head + 1 + rl + strlen(open + 1) + 1);
+	if (!out) {
+		*oom = true;
+		return NULL;
+	}
+	memcpy(out, r, head);
+	out[head] = '/';
+	memcpy(out + head + 1, root, rl);
+	memcpy(out + head + 1 + rl, open + 1, strlen(open + 1) + 1);
+	return out;
+}
+
+/* Appends the rules of one imported file to the merged lists. */
+static bool merge_rules(cJSON *lists[3], const cJSON *perms)
+{
+	static const char *const keys[] = { "allow", "ask", "deny" };
+	const cJSON *root = cJSON_GetObjectItemCaseSensitive(perms, "root");
+
+	for (int l = 0; l < 3; l++) {
+		const cJSON *it;
+
+		cJSON_ArrayForEach (it, cJSON_GetObjectItemCaseSensitive(
+						perms, keys[l])) {
+			bool oom = false;
+			char *abs = cJSON_IsString(root) && it->valuestring ?
+					    rule_at_root(it->valuestring,
+							 root->valuestring,
+							 &oom) :
+					    NULL;
+			cJSON *v;
+
+			if (oom)
+				return false;
+			if (!cJSON_IsString(it))
+				continue;
+			v = cJSON_CreateString(abs ? abs : it->valuestring);
+			free(abs);
+			if (!v || !cJSON_AddItemToArray(lists[l], v)) {
+				cJSON_Delete(v);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* The rules the configuration already holds (the user's imported rules)
+ * come first, at their own root. */
+static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
+{
+	const struct cfg_strlist *have[3] = { &cfg->perm_allow, &cfg->perm_ask,
+					      &cfg->perm_deny };
+	static const char *const keys[] = { "allow", "ask", "deny" };
+	cJSON *perms = cJSON_CreateObject();
+	bool ok = perms != NULL;
+
+	for (int l = 0; ok && l < 3; l++) {
+		cJSON *arr = cJSON_AddArrayToObject(perms, keys[l]);
+		for (size_t i = 0; arr && i < have[l]->n; i++)
+			ok = ok && cJSON_AddItemToArray(
+					   arr, cJSON_CreateString(have[l]->v[i]));
+		ok = ok && arr;
+	}
+	if (ok && cfg->perm_root)
+		ok = cJSON_AddStringToObject(perms, "root", cfg->perm_root);
+	ok = ok && merge_rules(lists, perms);
+	cJSON_Delete(perms);
+	return ok;
+}
+
+/* --claude-settings: the permission rules of every file given, imported
+ * (ccperm_import_claude) and merged as Claude Code merges its settings
+ * scopes: the lists are concatenated (a deny in one file is not lost to
+ * another file's lists), each file's "/path" rules kept at its own
+ * project root; the mode comes from the last file that sets one. Applied
+ * as one explicit layer. 0, or -1 after reporting on stderr. */
+static int load_claude_settings(struct cordon_config *cfg,
+				const struct hook_opts *o)
+{
+	static const char *const keys[] = { "allow", "ask", "deny" };
+	cJSON *merged = cJSON_CreateObject(), *perms, *lists[3] = { 0 };
+	cJSON *safety = NULL;
+	struct cordon_diag diag = { 0 };
+	char *text = NULL;
+	int rc = -1;
+
+	if (o->nclaude_settings == 0) {
+		cJSON_Delete(merged);
+		return 0;
+	}
+	perms = merged ? cJSON_AddObjectToObject(merged, "permissions") : NULL;
+	for (int l = 0; l < 3; l++)
+		lists[l] = perms ? cJSON_AddArrayToObject(perms, keys[l]) : NULL;
+	if (!lists[0] || !lists[1] || !lists[2] ||
+	    !merge_config_rules(lists, cfg)) {
+		fputs("cordon hook: out of memory\n", stderr);
+		goto out;
+	}
+	for (size_t i = 0; i < o->nclaude_settings; i++) {
+		const char *path = o->claude_settings[i];
+		char *doc = NULL, *warnings = NULL;
+		size_t len = 0;
+		enum cordon_err err;
+		cJSON *one;
+
+		text = cli_read_file(path, CFG_MAX_FILE_BYTES, &len);
+		if (!text) {
+			fprintf(stderr,
+				"cordon hook: --claude-settings %s: %s\n", path,
+				errno == EFBIG ? "over the limit of 1 MiB" :
+						 strerror(errno));
+			goto out;
+		}
+		err = ccperm_import_claude(text, len, path, &doc, &warnings,
+					   &diag);
+		free(text);
+		text = NULL;
+		/* What was not imported (the "hooks" key that runs this hook,
+		 * among others) is for `cordon config import` to say, not
+		 * for every tool call. */
+		free(warnings);
+		if (err != CORDON_OK) {
+			fprintf(stderr,
+				"cordon hook: --claude-settings %s: %s\n", path,
+				diag.message);
+			goto out;
+		}
+		one = cJSON_Parse(doc);
+		free(doc);
+		if (!one || !merge_rules(lists, cJSON_GetObjectItemCaseSensitive(
+							one, "permissions"))) {
+			cJSON_Delete(one);
+			fputs("cordon hook: out of memory\n", stderr);
+			goto out;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(one, "safety")) {
+			cJSON_Delete(safety);
+			safety = cJSON_DetachItemFromObjectCaseSensitive(one,
+									 "safety");
+		}
+		cJSON_Delete(one);
+	}
+	if (safety) {
+		cJSON_AddItemToObject(merged, "safety", safety);
+		safety = NULL;
+	}
+	text = cJSON_PrintUnformatted(merged);
+	if (!text) {
+		fputs("cordon hook: out of memory\n", stderr);
+		goto out;
+	}
+	if (cordon_config_load_json(cfg, text, strlen(text), "claude-settings",
+				    CORDON_CONFIG_EXPLICIT,
+				    &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon hook: --claude-settings: %s\n",
+			diag.message);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	cJSON_Delete(safety);
+	cJSON_Delete(merged);
+	return rc;
+}
+
+/* The reason the agent reads, from the policy's result. */
+static void compose_reason(char *buf, size_t cap, enum hook_agent agent,
+			   const struct cordon_result *res,
+			   const struct agent_mode *am, const char *approvals,
+			   enum cordon_decision *sent)
+{
+	enum cordon_decision d = cordon_result_decision(res);
+	const char *step = cordon_result_step(res);
+	const char *reason = cordon_result_reason(res);
+	int risk = cordon_result_risk(res);
+	uint64_t labels = risk >= 0 ? cordon_result_labels(res) : 0;
+
+	*sent = d;
+	if (d == CORDON_ALLOW) {
+		snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+		return;
+	}
+	if (d == CORDON_DENY) {
+		snprintf(buf, cap, "cordon: %s. Instead: %s. (step: %s)",
+			 reason, deny_hint(step, labels), step);
+		return;
+	}
+	if (am->ask_is_deny) {
+		*sent = CORDON_DENY;
+		snprintf(buf, cap,
+			 "cordon: %s. Nobody can approve it: this session runs "
+			 "in dontAsk mode. Instead: ask the user to allow it "
+			 "(a rule in cordon's approvals file %s) or to switch "
+			 "mode, or do the task without it. (step: %s)",
+			 reason, approvals ? approvals : "", step);
+		return;
+	}
+	if (agent == HOOK_GEMINI) {
+		*sent = CORDON_DENY;
+		snprintf(buf, cap,
+			 "cordon: %s. Gemini CLI's hook cannot ask for "
+			 "approval, so cordon refuses it. Instead: ask the "
+			 "user to approve it (a rule in cordon's approvals "
+			 "file %s, or a higher --mode for the hook), or do "
+			 "the task without it. (step: %s)",
+			 reason, approvals ? approvals : "", step);
+		return;
+	}
+	snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+/* Records what a malformed input was answered. 0, or -1 (reported). */
+static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
+			   enum cordon_decision d, const char *why)
+{
+	struct cordon_diag diag = { 0 };
+	char *extra = audit_extra(agent, NULL, cordon_decision_name(d), why);
+	enum cordon_err err =
+		extra ? cordon_audit_event(audit, "hook", extra, &diag) :
+			CORDON_E_NOMEM;
+
+	if (err != CORDON_OK)
+		fprintf(stderr, "cordon hook: audit log: %s\n",
+			extra ? diag.message : "out of memory");
+	free(extra);
+	return err == CORDON_OK ? 0 : -1;
+}
+
+int cli_hook(int argc, char **argv)
+{
+	struct hook_opts o = { 0 };
+	struct hook_input in = { 0 };
+	struct cordon_config *cfg = NULL;
+	struct cordon_policy *pol = NULL;
+	struct cordon_result *res = NULL;
+	struct cordon_audit *audit = NULL;
+	struct cordon_diag diag = { 0 };
+	struct cordon_context ctx = { 0 };
+	struct cordon_call call = { 0 };
+	struct agent_mode am = { CORDON_MODE_SUPERVISED, false, false };
+	char why[512] = "", reason[HOOK_MAX_REASON];
+	char wsbuf[PATH_MAX], apbuf[PATH_MAX];
+	const char *workspace, *approvals = NULL;
+	char *text = NULL, *extra = NULL;
+	size_t len = 0;
+	bool over = false, malformed = false;
+	enum cordon_decision sent;
+	enum cordon_err err;
+	int rc, status;
+
+	/* One process per tool call: OpenSSL serves only the audit log's
+	 * SHA-256 here, so skip reading openssl.cnf and loading every
+	 * algorithm's name and error string (half of a call's instructions
+	 * otherwise). Must come before any other OpenSSL call. */
+	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+				    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
+				    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+				    OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
+			    NULL);
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+
+	text = read_input(&len, &over, why, sizeof(why));
+	if (!text && !over) {
+		status =
+			refuse(o.agent, "cordon: %s; the call is refused", why);
+		goto out;
+	}
+	if (over)
+		snprintf(why, sizeof(why),
+			 "the input is over the limit of %d bytes",
+			 HOOK_MAX_INPUT);
+	malformed = over ||
+		    parse_input(o.agent, text, len, &in, why, sizeof(why)) != 0;
+
+	workspace = pick_workspace(&o, malformed ? NULL : &in, wsbuf,
+				   sizeof(wsbuf));
+	if (cli_load_config(&cfg, o.config, workspace) != 0 ||
+	    load_claude_settings(cfg, &o) != 0) {
+		status = refuse(o.agent, CONFIG_REFUSAL,
+				"the error is on the hook's stderr");
+		goto out;
+	}
+	if (!malformed && (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
+			   add_agent_tools(cfg, o.agent, &diag) != CORDON_OK)) {
+		status = refuse(o.agent, "cordon: %s; the call is refused",
+				"out of memory");
+		goto out;
+	}
+	if (cli_open_audit(cfg, o.audit_log, &audit) != 0) {
+		status = refuse(o.agent, AUDIT_REFUSAL,
+				"the error is on the hook's stderr");
+		goto out;
+	}
+
+	if (malformed) {
+		enum cordon_decision d = o.fail_open ? CORDON_ALLOW :
+						       CORDON_DENY;
+
+		err = audit_malformed(audit, o.agent, d, why) == 0 ?
+			      cordon_audit_close(audit) :
+			      CORDON_E_IO;
+		audit = NULL;
+		if (err != CORDON_OK) {
+			status = refuse(o.agent, AUDIT_REFUSAL,
+					"the error is on the hook's stderr");
+			goto out;
+		}
+		if (o.fail_open)
+			snprintf(reason, sizeof(reason),
+				 "cordon: malformed hook input: %s; allowed "
+				 "because the hook runs with --fail-open",
+				 why);
+		else
+			snprintf(
+				reason, sizeof(reason),
+				"cordon: malformed hook input: %s; the call is "
+				"refused (cordon fails closed). Instead: retry "
+				"the call; if it keeps failing, tell the user "
+				"the cordon hook cannot read its input",
+				why);
+		status = print_answer(o.agent, d, reason) == 0 ?
+				 CLI_EXIT_OK :
+				 CLI_EXIT_FAILURE;
+		goto out;
+	}
+
+	call.tool = in.tool;
+	call.args_json = in.args;
+	call.cwd = in.call_cwd ? in.call_cwd : in.cwd;
+	call.session = in.session;
+	if (in.nul_escape) {
+		/* cJSON cut a string at the escape: hand the policy
+		 * arguments that still hold one, so it refuses the call as
+		 * every other door does. */
+		call.args_json = "{\"\\u0000\": 0}";
+		call.cwd = NULL;
+	}
+	ctx.workspace = workspace;
+	if (cordon_policy_new(cfg, &ctx, &pol, &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon hook: %s\n", diag.message);
+		status = refuse(o.agent, CONFIG_REFUSAL, diag.message);
+		goto out;
+	}
+	/* The agent runs the command itself, outside cordon's sandbox. */
+	cordon_policy_set_sandbox_enforces_writes(pol, 0);
+	approvals = cfg->approvals_path;
+	if (!approvals &&
+	    cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
+		approvals = apbuf;
+	res = cordon_result_new();
+	if (!res || cordon_policy_open_approvals(pol, approvals) != CORDON_OK) {
+		status = refuse(o.agent, "cordon: %s; the call is refused",
+				"out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < cordon_policy_warning_count(pol); i++)
+		fprintf(stderr, "cordon hook: warning: %s\n",
+			cordon_policy_warning(pol, i));
+	if (cordon_policy_decide(pol, &call, CORDON_DECIDE_NO_PROMPT, res,
+				 &diag) != CORDON_OK) {
+		fprintf(stderr, "cordon hook: %s\n", diag.message);
+		status = refuse(o.agent, "cordon: %s; the call is refused",
+				diag.message);
+		goto out;
+	}
+	compose_reason(reason, sizeof(reason), o.agent, res, &am, approvals,
+		       &sent);
+	extra = audit_extra(o.agent, &in, cordon_decision_name(sent), NULL);
+	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :
+		      CORDON_E_NOMEM;
+	if (err == CORDON_OK) {
+		err = cordon_audit_close(audit);
+		if (err != CORDON_OK)
+			snprintf(diag.message, sizeof(diag.message),
+				 "closing the log: %s", cordon_strerror(err));
+	}
+	audit = NULL;
+	if (err != CORDON_OK) {
+		const char *m = extra ? diag.message : "out of memory";
+
+		fprintf(stderr, "cordon hook: audit log: %s\n", m);
+		status = refuse(o.agent, AUDIT_REFUSAL, m);
+		goto out;
+	}
+	status = print_answer(o.agent, sent, reason) == 0 ? CLI_EXIT_OK :
+							    CLI_EXIT_FAILURE;
+out:
+	cordon_audit_close(audit);
+	cordon_result_free(res);
+	cordon_policy_free(pol);
+	cordon_config_free(cfg);
+	input_free(&in);
+	free(extra);
+	free(text);
+	return status;
+}

@@ -1,0 +1,1076 @@
+/* cordon init — install the cordon hook in an agent's settings file.
+ *
+ * `cordon init claude` adds a PreToolUse entry running `<this cordon> hook
+ * claude` to .claude/settings.json (--user: ~/.claude/settings.json);
+ * `cordon init gemini` adds a BeforeTool entry running `<this cordon> hook
+ * gemini --mode auto` to .gemini/settings.json (--user: ~/.gemini/…).
+ *
+ * The file is edited as text, not re-serialised: the new entry is spliced
+ * in after the last member of the object (or element of the array) it
+ * joins, so every other byte (key order, spacing, number spellings such
+ * as 1e400, escapes, comments in Gemini's JSONC) stays as the user wrote
+ * it. An entry running this cordon's hook already there: nothing changes
+ * (idempotent). Before an existing file changes, a copy is kept beside it
+ * (settings.json.bak-YYYYMMDDTHHMMSSZ); the new text is written to a temp
+ * file in the same directory, fsync'd and renamed over the old one (a
+ * symlinked settings file is written through to its target). A file that
+ * is not valid JSON, whose top level is not an object, or whose "hooks" or
+ * event key has another type or appears twice is refused (exit 2) and left
+ * untouched, with the key path named.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "atomicfile.h"
+#include "cli.h"
+#include "cordon.h"
+
+#include "banned.h"
+
+#define INIT_MAX_FILE (4 * 1024 * 1024)
+#define INIT_MAX_DEPTH 1000
+
+enum init_agent {
+	INIT_CLAUDE = 0,
+	INIT_GEMINI = 1,
+};
+
+static const char *const init_agents[] = { "claude", "gemini" };
+static const char *const init_dirs[] = { ".claude", ".gemini" };
+static const char *const init_events[] = { "PreToolUse", "BeforeTool" };
+static const char *const init_hook_args[] = { "hook claude",
+					      "hook gemini --mode auto" };
+
+void cli_init_usage(FILE *out)
+{
+	fputs("usage: cordon init claude [--project|--user] [--settings FILE] "
+	      "[--dry-run]\n"
+	      "       cordon init gemini [--project|--user] [--settings FILE] "
+	      "[--dry-run]\n"
+	      "\n"
+	      "Add cordon's hook to an agent's settings file, keeping "
+	      "everything else\n"
+	      "in it as it is:\n"
+	      "  claude: a PreToolUse entry (matcher \"*\") running "
+	      "'CORDON hook claude'\n"
+	      "          in .claude/settings.json\n"
+	      "  gemini: a BeforeTool entry (matcher \"*\") running "
+	      "'CORDON hook gemini\n"
+	      "          --mode auto' in .gemini/settings.json\n"
+	      "where CORDON is the absolute path of this cordon. Running it "
+	      "again changes\n"
+	      "nothing. An existing file is copied to "
+	      "FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
+	      "\n"
+	      "options:\n"
+	      "  --project        the project's file, under the current "
+	      "directory (default)\n"
+	      "  --user           the user's file, under $HOME\n"
+	      "  --settings FILE  this settings file instead\n"
+	      "  --dry-run        print the file as it would be; change "
+	      "nothing\n"
+	      "  -h, --help       this help\n"
+	      "\n"
+	      "exit status: 0 added or already there, 1 on an I/O error, 2 on "
+	      "a usage\n"
+	      "error or a settings file cordon will not edit (not valid JSON, "
+	      "or \"hooks\"\n"
+	      "of an unexpected type; the file is left untouched).\n",
+	      out);
+}
+
+struct init_opts {
+	enum init_agent agent;
+	bool user;
+	bool dry_run;
+	const char *settings;
+};
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+static int parse_options(int argc, char **argv, struct init_opts *o)
+{
+	enum {
+		OPT_PROJECT = 256,
+		OPT_USER,
+		OPT_SETTINGS,
+		OPT_DRY_RUN,
+	};
+	static const struct option longopts[] = {
+		{ "project", no_argument, NULL, OPT_PROJECT },
+		{ "user", no_argument, NULL, OPT_USER },
+		{ "settings", required_argument, NULL, OPT_SETTINGS },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool project = false;
+	int agent, c;
+
+	if (argc >= 2 &&
+	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		cli_init_usage(stdout);
+		return 1;
+	}
+	agent = cli_agent_arg("init", argc, argv);
+	if (agent < 0)
+		goto usage;
+	o->agent = agent == 0 ? INIT_CLAUDE : INIT_GEMINI;
+	argc--;
+	argv++;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PROJECT:
+			project = true;
+			break;
+		case OPT_USER:
+			o->user = true;
+			break;
+		case OPT_SETTINGS:
+			o->settings = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case 'h':
+			cli_init_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"cordon init: option '%s' needs a value\n",
+				argv[optind - 1]);
+			goto usage;
+		default:
+			fprintf(stderr, "cordon init: unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cordon init: unexpected argument '%s'\n",
+			argv[optind]);
+		goto usage;
+	}
+	if ((project && o->user) || (o->settings && (project || o->user))) {
+		fputs("cordon init: --project, --user and --settings exclude "
+		      "each other\n",
+		      stderr);
+		goto usage;
+	}
+	if (o->settings && !o->settings[0]) {
+		fputs("cordon init: --settings: expected a file name\n",
+		      stderr);
+		goto usage;
+	}
+	return 0;
+usage:
+	fputs("Try 'cordon init --help'.\n", stderr);
+	return -1;
+}
+
+/* ---- a growable buffer --------------------------------------------------- */
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (n > SIZE_MAX / 2 - b->n) {
+		b->oom = true;
+		return;
+	}
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+/* ---- reading the settings text ------------------------------------------- */
+
+/* A view of the settings text for the splice: the JSON grammar (checked
+ * by cJSON first) plus JSONC comments, which count as white space. */
+struct scan {
+	const char *s;
+	size_t n;
+	size_t i;
+};
+
+static void skip_ws(struct scan *j)
+{
+	while (j->i < j->n) {
+		char c = j->s[j->i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			j->i++;
+		} else if (c == '/' && j->i + 1 < j->n &&
+			   j->s[j->i + 1] == '/') {
+			while (j->i < j->n && j->s[j->i] != '\n')
+				j->i++;
+		} else if (c == '/' && j->i + 1 < j->n &&
+			   j->s[j->i + 1] == '*') {
+			const char *e = memmem(j->s + j->i + 2, j->n - j->i - 2,
+					       "*/", 2);
+			j->i = e ? (size_t)(e - j->s) + 2 : j->n;
+		} else {
+			return;
+		}
+	}
+}
+
+/* Moves past one string token (at its opening quote). */
+static int skip_string(struct scan *j)
+{
+	if (j->i >= j->n || j->s[j->i] != '"')
+		return -1;
+	for (j->i++; j->i < j->n; j->i++) {
+		if (j->s[j->i] == '\\')
+			j->i++;
+		else if (j->s[j->i] == '"') {
+			j->i++;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Moves past one value; the text is valid JSON(C), so this only finds
+ * where things end. */
+static int skip_value(struct scan *j, unsigned depth)
+{
+	char c;
+
+	if (depth > INIT_MAX_DEPTH)
+		return -1;
+	skip_ws(j);
+	if (j->i >= j->n)
+		return -1;
+	c = j->s[j->i];
+	if (c == '"')
+		return skip_string(j);
+	if (c == '{' || c == '[') {
+		char close = c == '{' ? '}' : ']';
+		j->i++;
+		skip_ws(j);
+		if (j->i < j->n && j->s[j->i] == close) {
+			j->i++;
+			return 0;
+		}
+		for (;;) {
+			if (c == '{') {
+				skip_ws(j);
+				if (skip_string(j))
+					return -1;
+				skip_ws(j);
+				if (j->i >= j->n || j->s[j->i] != ':')
+					return -1;
+				j->i++;
+			}
+			if (skip_value(j, depth + 1))
+				return -1;
+			skip_ws(j);
+			if (j->i >= j->n)
+				return -1;
+			if (j->s[j->i] == close) {
+				j->i++;
+				return 0;
+			}
+			if (j->s[j->i] != ',')
+				return -1;
+			j->i++;
+		}
+	}
+	while (j->i < j->n && j->s[j->i] != ',' && j->s[j->i] != '}' &&
+	       j->s[j->i] != ']' && j->s[j->i] != ' ' && j->s[j->i] != '\t' &&
+	       j->s[j->i] != '\n' && j->s[j->i] != '\r' && j->s[j->i] != '/')
+		j->i++;
+	return 0;
+}
+
+/* Blanks the JSONC comments of s[0..n) (slash-slash to the end of the
+ * line, slash-star to star-slash) with spaces, keeping newlines and every offset;
+ * strings are skipped with their escapes. -1 when a comment is not
+ * closed. (cJSON_Minify cannot be trusted with this: it loses track of a
+ * string that ends in an escaped backslash.) */
+static int blank_comments(char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (s[i] == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			i++;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				s[i++] = ' ';
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			s[i++] = ' ';
+			s[i++] = ' ';
+			while (i < n &&
+			       !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+				if (s[i] != '\n')
+					s[i] = ' ';
+				i++;
+			}
+			if (i >= n)
+				return -1;
+			s[i++] = ' ';
+			s[i++] = ' ';
+		} else {
+			i++;
+		}
+	}
+	return 0;
+}
+
+static bool only_space(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return false;
+	return true;
+}
+
+/* Where a container's parts are: open is its '[' or '{', close its
+ * closing bracket, last_start where its last member (or element) begins
+ * and last_end where its value ends (open + 1 when it is empty). For
+ * an object, the member named key (when found): its value from val to
+ * val_end; dup counts further members of that name. */
+struct span {
+	size_t open, close, last_start, last_end;
+	size_t count;
+	bool found;
+	size_t val, val_end;
+	unsigned dup;
+};
+
+/* Whether the key token s[0..n) (with its quotes) decodes to name. */
+static bool key_is(const char *s, size_t n, const char *name)
+{
+	cJSON *k = cJSON_ParseWithLength(s, n);
+	bool same = k && cJSON_IsString(k) && strcmp(k->valuestring, name) == 0;
+
+	cJSON_Delete(k);
+	return same;
+}
+
+/* Scans the container at j->i; key (may be NULL) is looked for in an
+ * object. */
+static int scan_container(struct scan *j, const char *key, struct span *sp)
+{
+	char c, close;
+
+	memset(sp, 0, sizeof(*sp));
+	skip_ws(j);
+	if (j->i >= j->n || (j->s[j->i] != '{' && j->s[j->i] != '['))
+		return -1;
+	c = j->s[j->i];
+	close = c == '{' ? '}' : ']';
+	sp->open = j->i;
+	sp->last_end = j->i + 1;
+	j->i++;
+	skip_ws(j);
+	if (j->i < j->n && j->s[j->i] == close) {
+		sp->close = j->i;
+		return 0;
+	}
+	for (;;) {
+		size_t k0 = 0, k1 = 0;
+
+		if (c == '{') {
+			skip_ws(j);
+			k0 = j->i;
+			if (skip_string(j))
+				return -1;
+			k1 = j->i;
+			skip_ws(j);
+			if (j->i >= j->n || j->s[j->i] != ':')
+				return -1;
+			j->i++;
+		}
+		skip_ws(j);
+		size_t v0 = j->i;
+		if (skip_value(j, 1))
+			return -1;
+		sp->count++;
+		sp->last_start = c == '{' ? k0 : v0;
+		sp->last_end = j->i;
+		if (key && c == '{' && key_is(j->s + k0, k1 - k0, key)) {
+			if (sp->found) {
+				sp->dup++;
+			} else {
+				sp->found = true;
+				sp->val = v0;
+				sp->val_end = j->i;
+			}
+		}
+		skip_ws(j);
+		if (j->i >= j->n)
+			return -1;
+		if (j->s[j->i] == close) {
+			sp->close = j->i;
+			j->i++;
+			return 0;
+		}
+		if (j->s[j->i] != ',')
+			return -1;
+		j->i++;
+	}
+}
+
+/* ---- the new entry ------------------------------------------------------- */
+
+/* The offset where the line holding at begins. */
+static size_t line_start(const char *s, size_t at)
+{
+	while (at > 0 && s[at - 1] != '\n')
+		at--;
+	return at;
+}
+
+/* The indentation of the line holding offset at. */
+static void line_indent(const char *s, size_t at, struct sbuf *out)
+{
+	size_t b = line_start(s, at), e = b;
+
+	while (e < at && (s[e] == ' ' || s[e] == '\t'))
+		e++;
+	sb_put(out, s + b, e - b);
+}
+
+/* The file's indentation unit: the leading white space of its first
+ * indented line ("  " when there is none). */
+static void indent_unit(const char *s, size_t n, struct sbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\n' || i + 1 >= n)
+			continue;
+		size_t e = i + 1;
+		while (e < n && (s[e] == ' ' || s[e] == '\t'))
+			e++;
+		if (e > i + 1 && e < n && s[e] != '\n' && s[e] != '\r') {
+			if (s[i + 1] == '\t')
+				sb_put(out, "\t", 1);
+			else
+				sb_put(out, s + i + 1, e - i - 1);
+			return;
+		}
+	}
+	sb_put(out, "  ", 2);
+}
+
+/* Appends JSON text of item (a tree the caller built) in the file's
+ * style: one line when compact, else indented by unit from base. */
+static void put_json(struct sbuf *b, const cJSON *item, const char *base,
+		     const char *unit, bool compact, unsigned level)
+{
+	if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
+		bool obj = cJSON_IsObject(item);
+		const cJSON *c;
+
+		sb_str(b, obj ? "{" : "[");
+		for (c = item->child; c; c = c->next) {
+			if (!compact) {
+				sb_str(b, "\n");
+				sb_str(b, base);
+				for (unsigned l = 0; l <= level; l++)
+					sb_str(b, unit);
+			}
+			if (obj) {
+				char *k = cJSON_PrintUnformatted(
+					&(cJSON){ .type = cJSON_String,
+						  .valuestring = c->string });
+				if (!k) {
+					b->oom = true;
+					return;
+				}
+				sb_str(b, k);
+				sb_str(b, compact ? ":" : ": ");
+				free(k);
+			}
+			put_json(b, c, base, unit, compact, level + 1);
+			if (c->next)
+				sb_str(b, ",");
+		}
+		if (!compact && item->child) {
+			sb_str(b, "\n");
+			sb_str(b, base);
+			for (unsigned l = 0; l < level; l++)
+				sb_str(b, unit);
+		}
+		sb_str(b, obj ? "}" : "]");
+		return;
+	}
+	char *t = cJSON_PrintUnformatted(item);
+	if (!t) {
+		b->oom = true;
+		return;
+	}
+	sb_str(b, t);
+	free(t);
+}
+
+/* The hook command: this binary's absolute path, quoted for the shell the
+ * agent runs it with when it needs quoting. NULL (reported) on failure. */
+static char *hook_command(enum init_agent agent)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct sbuf b = { 0 };
+	bool plain = true;
+
+	if (n <= 0 || (size_t)n >= sizeof(exe) - 1) {
+		fprintf(stderr,
+			"cordon init: cannot find this program's path "
+			"(/proc/self/exe): %s\n",
+			n < 0 ? strerror(errno) : "too long");
+		return NULL;
+	}
+	exe[n] = '\0';
+	for (const char *p = exe; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._+-,:=@%", *p))
+			plain = false;
+	if (plain) {
+		sb_str(&b, exe);
+	} else {
+		sb_str(&b, "'");
+		for (const char *p = exe; *p; p++) {
+			if (*p == '\'')
+				sb_str(&b, "'\\''");
+			else
+				sb_put(&b, p, 1);
+		}
+		sb_str(&b, "'");
+	}
+	sb_str(&b, " ");
+	sb_str(&b, init_hook_args[agent]);
+	if (b.oom) {
+		free(b.p);
+		fputs("cordon init: out of memory\n", stderr);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* The matcher group: {"matcher": "*", "hooks": [{"type": "command",
+ * "command": CMD}]} (Gemini's also names the hook). */
+static cJSON *new_entry(enum init_agent agent, const char *cmd)
+{
+	cJSON *e = cJSON_CreateObject(), *hooks, *h;
+
+	if (!e || !cJSON_AddStringToObject(e, "matcher", "*"))
+		goto fail;
+	hooks = cJSON_AddArrayToObject(e, "hooks");
+	h = cJSON_CreateObject();
+	if (!hooks || !h) {
+		cJSON_Delete(h);
+		goto fail;
+	}
+	cJSON_AddItemToArray(hooks, h);
+	if (agent == INIT_GEMINI &&
+	    !cJSON_AddStringToObject(h, "name", "cordon"))
+		goto fail;
+	if (!cJSON_AddStringToObject(h, "type", "command") ||
+	    !cJSON_AddStringToObject(h, "command", cmd))
+		goto fail;
+	return e;
+fail:
+	cJSON_Delete(e);
+	return NULL;
+}
+
+/* Whether the event's array already holds a hook running cmd. *other gets
+ * the command of a cordon hook of this agent that runs another cordon
+ * binary ("/old/path/cordon hook claude"). */
+static bool has_hook(const cJSON *arr, const char *cmd, const char *agent,
+		     const char **other)
+{
+	const cJSON *g, *h;
+	char tail[32];
+
+	snprintf(tail, sizeof(tail), "cordon hook %s", agent);
+	*other = NULL;
+	cJSON_ArrayForEach (g, arr) {
+		const cJSON *hs = cJSON_GetObjectItemCaseSensitive(g, "hooks");
+		cJSON_ArrayForEach (h, hs) {
+			const cJSON *c =
+				cJSON_GetObjectItemCaseSensitive(h, "command");
+			if (!cJSON_IsString(c))
+				continue;
+			if (strcmp(c->valuestring, cmd) == 0)
+				return true;
+			if (strstr(c->valuestring, tail))
+				*other = c->valuestring;
+		}
+	}
+	return false;
+}
+
+/* ---- the splice ---------------------------------------------------------- */
+
+/* Refusals name the key path; they leave the file alone. */
+__attribute__((format(printf, 2, 3))) static int refuse(const char *file,
+							const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cordon init: ", stderr);
+	cli_print_escaped(stderr, file, strlen(file));
+	fputs(": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("; the file is left as it is\n", stderr);
+	return CLI_EXIT_USAGE;
+}
+
+/* Builds the new text into out. Returns 0 (out set), 1 when the hook is
+ * already there, or an exit status after reporting. */
+static int add_entry(enum init_agent agent, const char *file, const char *text,
+		     size_t len, const char *cmd, struct sbuf *out)
+{
+	const char *event = init_events[agent];
+	size_t start = 0;
+	struct scan j;
+	struct span root, hooks, arr;
+	struct sbuf unit = { 0 }, base = { 0 };
+	cJSON *parsed = NULL, *member = NULL, *entry = NULL;
+	const char *other = NULL;
+	char *copy = NULL;
+	const char *end = NULL;
+	bool compact;
+	size_t at;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		start = 3; /* a byte-order mark stays where it is */
+	/* Validate: cJSON on a copy with the JSONC comments blanked. */
+	copy = malloc(len - start + 1);
+	if (!copy)
+		goto nomem;
+	memcpy(copy, text + start, len - start);
+	copy[len - start] = '\0';
+	if (memchr(copy, '\0', len - start)) {
+		rc = refuse(file, "not valid JSON (a NUL byte)");
+		goto out;
+	}
+	if (blank_comments(copy, len - start) != 0) {
+		rc = refuse(file, "not valid JSON (a comment is not closed)");
+		goto out;
+	}
+	parsed = cJSON_ParseWithOpts(copy, &end, 0);
+	if (parsed && end && !only_space(end)) {
+		cJSON_Delete(parsed);
+		parsed = NULL;
+	}
+	if (!parsed) {
+		rc = refuse(file, "not valid JSON");
+		goto out;
+	}
+	if (!cJSON_IsObject(parsed)) {
+		rc = refuse(file, "the top level: expected an object");
+		goto out;
+	}
+
+	j = (struct scan){ text, len, start };
+	if (scan_container(&j, "hooks", &root)) {
+		rc = refuse(file, "not valid JSON");
+		goto out;
+	}
+	if (root.dup) {
+		rc = refuse(file, "hooks: the key appears more than once");
+		goto out;
+	}
+	const cJSON *ph = cJSON_GetObjectItemCaseSensitive(parsed, "hooks");
+	const cJSON *pe = NULL;
+	if (root.found) {
+		if (!cJSON_IsObject(ph)) {
+			rc = refuse(file, "hooks: expected an object");
+			goto out;
+		}
+		j.i = root.val;
+		if (scan_container(&j, event, &hooks)) {
+			rc = refuse(file, "not valid JSON");
+			goto out;
+		}
+		if (hooks.dup) {
+			rc = refuse(file,
+				    "hooks.%s: the key appears more than "
+				    "once",
+				    event);
+			goto out;
+		}
+		pe = cJSON_GetObjectItemCaseSensitive(ph, event);
+		if (hooks.found && !cJSON_IsArray(pe)) {
+			rc = refuse(file, "hooks.%s: expected an array", event);
+			goto out;
+		}
+		if (hooks.found) {
+			if (has_hook(pe, cmd, init_agents[agent], &other)) {
+				rc = 1;
+				goto out;
+			}
+			if (other) {
+				fputs("cordon init: ", stderr);
+				cli_print_escaped(stderr, file, strlen(file));
+				fprintf(stderr,
+					": hooks.%s already runs another "
+					"cordon: '",
+					event);
+				cli_print_escaped(stderr, other, strlen(other));
+				fputs("'; left as it is (edit it by hand to "
+				      "switch binaries)\n",
+				      stderr);
+				rc = 1;
+				goto out;
+			}
+			j.i = hooks.val;
+			if (scan_container(&j, NULL, &arr)) {
+				rc = refuse(file, "not valid JSON");
+				goto out;
+			}
+		}
+	}
+
+	/* What goes in, and where: the entry into the array, the event's
+	 * member into "hooks", or "hooks" into the top level. */
+	entry = new_entry(agent, cmd);
+	if (!entry)
+		goto nomem;
+	const struct span *into;
+	const char *name = NULL;
+	if (root.found && hooks.found) {
+		into = &arr;
+		member = entry;
+		entry = NULL;
+	} else if (root.found) {
+		into = &hooks;
+		name = event;
+		member = cJSON_CreateArray();
+		if (!member)
+			goto nomem;
+		cJSON_AddItemToArray(member, entry);
+		entry = NULL;
+	} else {
+		into = &root;
+		name = "hooks";
+		member = cJSON_CreateObject();
+		cJSON *a = cJSON_CreateArray();
+		if (!member || !a) {
+			cJSON_Delete(a);
+			goto nomem;
+		}
+		cJSON_AddItemToObject(member, event, a);
+		cJSON_AddItemToArray(a, entry);
+		entry = NULL;
+	}
+
+	/* One line when the container, or the whole document, is written on
+	 * one line; else the member goes on its own line, indented like its
+	 * siblings. */
+	compact = (into->count && !memchr(text + into->open, '\n',
+					  into->close - into->open)) ||
+		  (root.count &&
+		   !memchr(text + root.open, '\n', root.close - root.open));
+	indent_unit(text + start, len - start, &unit);
+	if (into->count && line_start(text, into->last_start) !=
+				   line_start(text, into->open)) {
+		line_indent(text, into->last_start, &base);
+	} else {
+		line_indent(text, into->open, &base);
+		sb_str(&base, unit.p);
+	}
+	if (unit.oom || base.oom)
+		goto nomem;
+
+	/* The last value of the container as the anchor: for a non-empty
+	 * container the member goes right after it; for an empty one the
+	 * inside is replaced. */
+	at = into->count ? into->last_end : into->open + 1;
+	sb_put(out, text, at);
+	if (into->count)
+		sb_str(out, ",");
+	if (!compact) {
+		sb_str(out, "\n");
+		sb_str(out, base.p);
+	}
+	if (name) {
+		char *k = cJSON_PrintUnformatted(&(cJSON){
+			.type = cJSON_String, .valuestring = (char *)name });
+		if (!k)
+			goto nomem;
+		sb_str(out, k);
+		sb_str(out, compact ? ":" : ": ");
+		free(k);
+	}
+	put_json(out, member, base.p, unit.p, compact, 0);
+	if (into->count) {
+		sb_put(out, text + at, len - at);
+	} else {
+		if (!compact) {
+			struct sbuf ci = { 0 };
+			line_indent(text, into->open, &ci);
+			sb_str(out, "\n");
+			if (ci.p)
+				sb_str(out, ci.p);
+			free(ci.p);
+		}
+		sb_put(out, text + into->close, len - into->close);
+	}
+	if (out->oom)
+		goto nomem;
+	rc = 0;
+	goto out;
+nomem:
+	fputs("cordon init: out of memory\n", stderr);
+	rc = CLI_EXIT_FAILURE;
+out:
+	cJSON_Delete(parsed);
+	cJSON_Delete(member);
+	cJSON_Delete(entry);
+	free(copy);
+	free(unit.p);
+	free(base.p);
+	return rc;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+#define INIT_MISSING (-1)
+
+/* Reads path whole. Returns 0 (*text malloc'd), INIT_MISSING when it does
+ * not exist, or an exit status after reporting (a file that exists but
+ * cannot be read is never taken for a missing one: it would be replaced
+ * without a backup). */
+static int read_file(const char *path, char **text, size_t *len)
+{
+	/* cli_read_file takes "-" for stdin; here it is a file's name. */
+	*text = cli_read_file(strcmp(path, "-") == 0 ? "./-" : path,
+			      INIT_MAX_FILE, len);
+	if (*text)
+		return 0;
+	if (errno == ENOENT)
+		return INIT_MISSING;
+	if (errno == EFBIG)
+		return refuse(path, "over the limit of %d bytes",
+			      INIT_MAX_FILE);
+	if (errno == ENOMEM) {
+		fputs("cordon init: out of memory\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	fprintf(stderr, "cordon init: %s: %s\n", path, strerror(errno));
+	return CLI_EXIT_FAILURE;
+}
+
+/* A copy of the old text beside path, never overwriting one: PATH.bak-
+ * YYYYMMDDTHHMMSSZ (then -2, -3 …). bak gets its name. */
+static int backup(const char *path, const char *text, size_t len, mode_t mode,
+		  char *bak, size_t cap)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (!gmtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm))
+		return -1;
+	for (unsigned k = 1; k < 100; k++) {
+		int n = k == 1 ? snprintf(bak, cap, "%s.bak-%s", path, stamp) :
+				 snprintf(bak, cap, "%s.bak-%s-%u", path, stamp,
+					  k);
+		if (n < 0 || (size_t)n >= cap)
+			return -1;
+		int fd = open(bak, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			      mode & 07777);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -1;
+		if (atomic_write_all(fd, text, len) || fsync(fd)) {
+			close(fd);
+			unlink(bak);
+			return -1;
+		}
+		close(fd);
+		return 0;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* The settings file: --settings, else the project's or the user's. */
+static int settings_path(const struct init_opts *o, char *buf, size_t cap)
+{
+	const char *base;
+	char cwd[PATH_MAX];
+	int n;
+
+	if (o->settings) {
+		n = snprintf(buf, cap, "%s", o->settings);
+	} else {
+		if (o->user) {
+			base = getenv("HOME");
+			if (!base || base[0] != '/') {
+				fputs("cordon init: --user: HOME is unset or "
+				      "not absolute\n",
+				      stderr);
+				return CLI_EXIT_USAGE;
+			}
+		} else {
+			base = getcwd(cwd, sizeof(cwd));
+			if (!base) {
+				fprintf(stderr,
+					"cordon init: the current directory: "
+					"%s\n",
+					strerror(errno));
+				return CLI_EXIT_FAILURE;
+			}
+		}
+		n = snprintf(buf, cap, "%s/%s/settings.json",
+			     strcmp(base, "/") == 0 ? "" : base,
+			     init_dirs[o->agent]);
+	}
+	if (n < 0 || (size_t)n >= cap) {
+		fputs("cordon init: the settings path is too long\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_init(int argc, char **argv)
+{
+	struct init_opts o = { 0 };
+	struct sbuf out = { 0 };
+	struct stat st;
+	char path[PATH_MAX], real[PATH_MAX], bak[PATH_MAX + 64];
+	char dir[PATH_MAX];
+	const char *target;
+	char *text = NULL, *cmd = NULL;
+	size_t len = 0;
+	bool exists;
+	mode_t mode = 0644;
+	int rc, status = CLI_EXIT_FAILURE;
+
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	status = settings_path(&o, path, sizeof(path));
+	if (status)
+		return status;
+	status = CLI_EXIT_FAILURE;
+	cmd = hook_command(o.agent);
+	if (!cmd)
+		return CLI_EXIT_FAILURE;
+
+	/* A symlinked settings file (dotfile managers) is edited where it
+	 * points, so the link stays a link. */
+	target = path;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real)) {
+			fprintf(stderr, "cordon init: %s: %s\n", path,
+				strerror(errno));
+			goto out;
+		}
+		target = real;
+	}
+	rc = read_file(target, &text, &len);
+	if (rc > 0) {
+		status = rc;
+		goto out;
+	}
+	exists = rc == 0;
+	if (exists) {
+		if (stat(target, &st) == 0)
+			mode = st.st_mode;
+		rc = add_entry(o.agent, target, text, len, cmd, &out);
+	} else {
+		const char *fresh = "{\n}\n";
+		rc = add_entry(o.agent, target, fresh, strlen(fresh), cmd,
+			       &out);
+	}
+	if (rc == 1) {
+		printf("cordon: the hook is already in %s (nothing changed)\n",
+		       path);
+		status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+		goto out;
+	}
+	if (rc != 0) {
+		status = rc;
+		goto out;
+	}
+	if (o.dry_run) {
+		fwrite(out.p, 1, out.n, stdout);
+		fprintf(stderr, "cordon init: dry run: %s was not %s\n", path,
+			exists ? "changed" : "created");
+		status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+		goto out;
+	}
+	/* New directories 0755, like the agents make them. */
+	if (!exists && (atomic_dir_of(target, dir, sizeof(dir)) != 0 ||
+			atomic_mkdirs(dir, 0755) != 0)) {
+		fprintf(stderr,
+			"cordon init: %s: cannot create its directory: "
+			"%s\n",
+			path, strerror(errno));
+		goto out;
+	}
+	if (exists && backup(target, text, len, mode, bak, sizeof(bak)) != 0) {
+		fprintf(stderr,
+			"cordon init: %s: cannot write a backup: %s; "
+			"nothing changed\n",
+			path, strerror(errno));
+		goto out;
+	}
+	if (atomic_write_file(target, out.p, out.n, mode) != 0) {
+		fprintf(stderr, "cordon init: %s: %s; nothing changed\n", path,
+			strerror(errno));
+		goto out;
+	}
+	printf("cordon: added the %s hook to %s", init_events[o.agent], path);
+	if (exists)
+		printf(" (the old file is in %s)", bak);
+	printf("\n  command: %s\n", cmd);
+	status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+out:
+	free(out.p);
+	free(text);
+	free(cmd);
+	return status;
+}
