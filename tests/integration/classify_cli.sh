@@ -239,15 +239,4 @@ run classify --help
 [ $rc -eq 0 ] && grep -q -- '--workspace' "$tmp/out"
 ok $? "classify --help"
 
-run demo --help
-[ $rc -eq 0 ] && grep -q usage "$tmp/out"
-ok $? "demo --help"
-
-run demo
-[ $rc -eq 0 ] && [ "$(grep -cE '^(safe|caution|destructive|blocked) ' \
-	"$tmp/out")" -ge 10 ]
-ok $? "demo prints a verdict line for each example"
-grep -E '^blocked ' "$tmp/out" | grep -q 'rm -rf /$'
-ok $? "demo: rm -rf / is blocked"
-
 echo "1..$n"
