@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `meson install` into a scratch DESTDIR: the binary, both libraries, the
+# header, the pkg-config file, the man page, the bash completion and the
+# Python package land where they should, and a program builds against the
+# installed header and pkg-config file alone.
+. "$(dirname "$0")/lib.sh"
+
+build=${CORDON_BUILD_ROOT:-}
+if [ -z "$build" ] || ! command -v meson >/dev/null; then
+	skip "meson install" "no build root or no meson"
+	done_testing
+	exit 0
+fi
+dest=$tmp/dest
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "meson install --destdir exits 0"
+
+prefix=$(meson introspect "$build" --buildoptions 2>/dev/null |
+	python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"][0])')
+root=$dest$prefix
+for f in bin/cordon include/cordon.h share/man/man1/cordon.1 \
+	share/bash-completion/completions/cordon; do
+	[ -f "$root/$f" ]
+	ok $? "installed $f"
+done
+for pat in 'libcordon.so.*' 'libcordon.a' 'cordon.pc' '__init__.py'; do
+	[ -n "$(find "$root" -name "$pat" -print -quit)" ]
+	ok $? "installed $pat"
+done
+
+pcdir=$(dirname "$(find "$root" -name cordon.pc -print -quit)")
+libdir=$(dirname "$(find "$root" -name 'libcordon.so.*' -print -quit)")
+cat >"$tmp/t.c" <<'C'
+#include <cordon.h>
+#include <stdio.h>
+int main(void)
+{
+	puts(cordon_risk_name(CORDON_RISK_BLOCKED));
+	return 0;
+}
+C
+# A sanitized build's library needs its runtime loaded first.
+asan=$(ldd "$(find "$libdir" -name 'libcordon.so.*' -print -quit)" |
+	awk '/libasan/ { print $3 }')
+# The .pc file names the prefix without DESTDIR: a copy points there.
+mkdir -p "$tmp/pc"
+sed "s|^prefix=.*|prefix=$root|" "$pcdir/cordon.pc" >"$tmp/pc/cordon.pc"
+if cc -o "$tmp/t" "$tmp/t.c" \
+	$(PKG_CONFIG_PATH=$tmp/pc pkg-config --cflags --libs cordon) \
+	>"$tmp/out" 2>"$tmp/err" &&
+	[ "$(LD_LIBRARY_PATH=$libdir LD_PRELOAD=$asan \
+		ASAN_OPTIONS=detect_leaks=0 "$tmp/t")" = blocked ]; then
+	rc=0
+else
+	rc=1
+fi
+ok $rc "a program builds and runs against the installed pkg-config file"
+
+grep -q '^\.SH' "$root/share/man/man1/cordon.1" &&
+	grep -q 'cordon mcp' "$root/share/man/man1/cordon.1"
+ok $? "the man page has its sections, the MCP gateway among them"
+done_testing
