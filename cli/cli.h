@@ -30,6 +30,18 @@ int cli_sandbox(int argc, char **argv);
 void cli_sandbox_usage(FILE *out);
 int cli_config(int argc, char **argv);
 void cli_config_usage(FILE *out);
+int cli_config_import(int argc, char **argv); /* import.c */
+int cli_redact(int argc, char **argv);
+void cli_redact_usage(FILE *out);
+int cli_audit(int argc, char **argv);
+void cli_audit_usage(FILE *out);
+int cli_mcp(int argc, char **argv);
+void cli_mcp_usage(FILE *out);
+int cli_mcp_pins(int argc, char **argv); /* mcp_pins.c: `cordon mcp pins` */
+int cli_hook(int argc, char **argv);
+void cli_hook_usage(FILE *out);
+int cli_init(int argc, char **argv);
+void cli_init_usage(FILE *out);
 
 /* Loads the configuration layers (config.c): the built-in defaults, the
  * user file ($XDG_CONFIG_HOME or ~/.config, /cordon/config.json) and the
@@ -40,6 +52,56 @@ void cli_config_usage(FILE *out);
  * a configuration error, 1 when out of memory). */
 int cli_load_config(struct cordon_config **out, const char *config_file,
 		    const char *workspace);
+
+/* The largest settings or configuration file a command reads. */
+#define CLI_SETTINGS_MAX (4u << 20)
+
+/* Reads path whole ("-": stdin), at most max bytes (a NUL is added after
+ * them). Returns the malloc'd text with *len set, or NULL with errno set:
+ * ENOENT and the other open/read errors, EISDIR, EFBIG when the file is
+ * over max, ENOMEM. (config.c) */
+char *cli_read_file(const char *path, size_t max, size_t *len);
+
+/* The default approvals file (config.c): $XDG_CONFIG_HOME/cordon/
+ * approvals.json, else ~/.config/cordon/approvals.json. 0, or -1 when
+ * neither variable is an absolute path or the name does not fit in cap. */
+int cli_approvals_default_path(char *buf, size_t cap);
+
+/* The agent operand of `cordon hook` and `cordon init` (argv[1]; config.c):
+ * 0 for claude, 1 for gemini, or -1 after saying on stderr, as "cordon
+ * CMD: …", that it is missing or unknown. */
+int cli_agent_arg(const char *cmd, int argc, char **argv);
+
+/* Opens the audit log for a command that decides or runs something
+ * (auditlog.c): the file is flag_path (--audit-log), else the config's
+ * audit.path, else $XDG_STATE_HOME/cordon/audit.jsonl (~/.local/state/…
+ * when XDG_STATE_HOME is unset); "-" means no file. syslog, stderr, fsync,
+ * rotation and log_all_commands come from the configuration. Returns 0
+ * with *out set (close it with cordon_audit_close), or the exit status
+ * after printing why (2 for a configuration error, 1 when the log cannot
+ * be opened: a door that cannot record must not decide). */
+struct cordon_audit;
+int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
+		   struct cordon_audit **out);
+/* The default audit log file (auditlog.c): $XDG_STATE_HOME/cordon/
+ * audit.jsonl, else ~/.local/state/cordon/audit.jsonl. 0, or -1 when
+ * neither variable is an absolute path or the name does not fit in cap. */
+int cli_audit_default_path(char *buf, size_t cap);
+
+/* The proxy's decision sink for the audit log (auditlog.c): ctx is a
+ * struct cli_proxy_audit. Each decision becomes an event "proxy" with
+ * proto, host, port, verdict (allow|deny), kind, rule and addr; with
+ * verbose it is also printed on stderr. A record that cannot be written
+ * sets failed (the proxy cannot take its answer back: the connection was
+ * already decided) and is reported once on stderr. */
+struct px_decision;
+struct cli_proxy_audit {
+	struct cordon_audit *audit;
+	const char *session;
+	int verbose;
+	int failed;
+};
+void cli_audit_proxy_decision(void *ctx, const struct px_decision *d);
 
 /* Display helpers (classify.c), shared with demo. */
 

@@ -4,11 +4,14 @@
  * from. cli_load_config() is the layer loading every command shares.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -17,10 +20,101 @@
 
 #include "banned.h"
 
+char *cli_read_file(const char *path, size_t max, size_t *len)
+{
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
+					  open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 8192, n = 0;
+	char *buf = NULL, *nb;
+	struct stat st;
+	int saved;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	for (;;) {
+		if (n == cap || !buf) {
+			if (buf)
+				cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				errno = ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max) {
+			errno = EFBIG;
+			goto fail;
+		}
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	saved = errno;
+	if (fd != STDIN_FILENO)
+		close(fd);
+	free(buf);
+	errno = saved;
+	return NULL;
+}
+
+int cli_approvals_default_path(char *buf, size_t cap)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (x && x[0] == '/')
+		n = snprintf(buf, cap, "%s/cordon/approvals.json", x);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, cap, "%s/.config/cordon/approvals.json",
+			     home);
+	else
+		return -1;
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int cli_agent_arg(const char *cmd, int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr,
+			"cordon %s: which agent? 'claude' or 'gemini'\n", cmd);
+		return -1;
+	}
+	if (strcmp(argv[1], "claude") == 0)
+		return 0;
+	if (strcmp(argv[1], "gemini") == 0)
+		return 1;
+	fprintf(stderr, "cordon %s: unknown agent '", cmd);
+	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
+	fputs("' (expected claude or gemini)\n", stderr);
+	return -1;
+}
+
 void cli_config_usage(FILE *out)
 {
 	fputs("usage: cordon config show [--config FILE] [--workspace DIR] "
 	      "[--sources] [--json]\n"
+	      "       cordon config import --from claude|srt [FILE]\n"
+	      "\n"
+	      "`import` prints the cordon configuration for Claude Code's\n"
+	      "permission rules or srt's sandbox settings (see `cordon config\n"
+	      "import --help`).\n"
 	      "\n"
 	      "Prints the effective configuration as JSON. The layers, each\n"
 	      "over the one before:\n"
@@ -314,6 +408,8 @@ int cli_config(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "show") == 0)
 		return config_show(argc - 1, argv + 1);
+	if (strcmp(argv[1], "import") == 0)
+		return cli_config_import(argc - 1, argv + 1);
 	fprintf(stderr, "cordon config: unknown subcommand '%s'\n", argv[1]);
 	fputs("Try 'cordon config --help'.\n", stderr);
 	return CLI_EXIT_USAGE;
