@@ -36,7 +36,7 @@ export MCP_CFG_ASK=$tmp/cfg-ask.json
 # The scenarios, one function each; `py NAME` runs one and exits 0 when
 # every check in it held (failures are printed to $tmp/err).
 cat >"$tmp/t.py" <<'EOF'
-import json, os, sys, time
+import json, os, shutil, sys, time
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.environ["MCP_SRC"], "tests", "mcp"))
 import client
@@ -576,6 +576,15 @@ def eof_kill():
           "killed 5 s after the client closed: status %r in %.1f s"
           % (st, took))
 
+def ws_server(ws):
+    # The sandbox shows the host read-only but /tmp is its own: a source
+    # tree under /tmp (a CI checkout) is not there. The server runs from
+    # a copy in the workspace, which is.
+    dst = os.path.join(ws, "server.py")
+    shutil.copyfile(os.path.join(E["MCP_SRC"], "tests", "mcp", "server.py"),
+                    dst)
+    return dst
+
 def sandboxed():
     ws = E["SBX_WS"]
     out = E["SBX_OUT"]
@@ -588,8 +597,7 @@ def sandboxed():
                          "content": {"type": "string"}})]}
     with open(os.path.join(ws, "state.json"), "w") as f:
         json.dump(st, f)
-    server = ["python3", os.path.join(E["MCP_SRC"], "tests", "mcp",
-                                      "server.py"),
+    server = ["python3", ws_server(ws),
               "--state", os.path.join(ws, "state.json")]
     s = session("--sandbox", "--workspace", ws, name="sbx", server=server)
     s.tools()
@@ -612,8 +620,7 @@ def sandboxed_proxy():
                         {"url": {"type": "string"}})]}
     with open(os.path.join(ws, "state.json"), "w") as f:
         json.dump(st, f)
-    server = ["python3", os.path.join(E["MCP_SRC"], "tests", "mcp",
-                                      "server.py"),
+    server = ["python3", ws_server(ws),
               "--state", os.path.join(ws, "state.json")]
     s = session("--sandbox", "--workspace", ws, "--network", "proxy",
                 name="sbxp", server=server)
