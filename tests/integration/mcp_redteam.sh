@@ -7,17 +7,7 @@
 # description than the one pinned), answers to no request, refused calls
 # in the audit log, and the bounds on what the gateway holds.
 . "$(dirname "$0")/lib.sh"
-
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-if ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP needs python3"
-	exit 0
-fi
-mkdir -p "$tmp/ws"
-export MCP_STATE=$tmp/ws/state.json MCP_CALLS=$tmp/calls.log \
-	MCP_RAW=$tmp/raw.log MCP_AUDIT=$tmp/audit.jsonl \
-	MCP_CFG=$tmp/cfg.json MCP_BIN=$bin MCP_SRC=$src \
-	MCP_PINS=$XDG_STATE_HOME/cordon/mcp-pins.json
+. "$(dirname "$0")/../mcp/setup.sh"
 
 cat >"$MCP_CFG" <<'EOF'
 {"safety": {"permission_mode": "auto",
