@@ -1937,6 +1937,15 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	}
 	if (perm >= 0)
 		apply_permissions(r, perm, pwhy);
+	/* With deny rules for commands, a command whose name is known only
+	 * when it runs ($CMD, $(…)) could be one of them. */
+	if (perm < 0 && cfg->perm_deny.n && r->kind == CORDON_KIND_EXECUTE &&
+	    r->decision == CORDON_ALLOW &&
+	    (r->labels & CORDON_L(DYNAMIC_COMMAND)))
+		decide(r, CORDON_ASK, "permissions", false,
+		       "needs approval: the command's name is known only when "
+		       "it runs, and permissions.deny names commands it could "
+		       "be");
 	if (r->confirm && r->decision == CORDON_ALLOW) {
 		decide(r, CORDON_ASK, "require_confirm", false,
 		       "needs approval: tool '%s' is in require_confirm", tool);
