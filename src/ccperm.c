@@ -2223,53 +2223,14 @@ static bool path_hits(const char *glob, const char *p, bool deny)
 	return false;
 }
 
-/* The host of an http(s) URL, normalised; NULL when there is none. */
-static const char *url_host(struct arena *a, const char *url, char *out)
+/* The host of an http(s) URL, normalised into out; NULL when there is
+ * none (a URL without "://" included). */
+static const char *url_host(const char *url, char out[HL_MAX_NAME + 1])
 {
-	const char *p = strstr(url, "://"), *e, *at, *host;
-	size_t n, hl, o = 0;
-	char *dec;
 	struct na_addr addr;
-	const char *why;
-	unsigned port;
 
-	if (!p)
-		return NULL;
-	p += 3;
-	e = p + strcspn(p, "/?#\\");
-	at = NULL;
-	for (const char *q = p; q < e; q++)
-		if (*q == '@')
-			at = q;
-	if (at)
-		p = at + 1;
-	n = (size_t)(e - p);
-	if (!hl_split_authority(p, n, &host, &hl, &port) || hl == 0)
-		return NULL;
-	if (host[0] == '[' && hl >= 2) {
-		host++;
-		hl -= 2;
-	}
-	dec = arena_alloc_raw(a, hl + 1);
-	if (!dec)
-		return NULL;
-	for (size_t i = 0; i < hl; i++) {
-		static const char hex[] = "0123456789abcdef0123456789ABCDEF";
-		const char *h1, *h2;
-
-		if (host[i] == '%' && i + 2 < hl &&
-		    (h1 = memchr(hex, host[i + 1], 32)) &&
-		    (h2 = memchr(hex, host[i + 2], 32))) {
-			dec[o++] = (char)((((h1 - hex) & 15) << 4) |
-					  ((h2 - hex) & 15));
-			i += 2;
-			continue;
-		}
-		dec[o++] = host[i];
-	}
-	if (hl_normalize_host(dec, o, out, &addr, &why) == NA_HOST_INVALID)
-		return NULL;
-	return out;
+	return hl_url_host(url, false, out, &addr) == NA_HOST_INVALID ? NULL :
+									 out;
 }
 
 static bool domain_hits(const struct ccp_rule *r, const char *host)
@@ -2355,7 +2316,7 @@ static int decide_other(const struct ccperm_set *s, const char *tool,
 		const cJSON *u = cJSON_GetObjectItemCaseSensitive(args, "url");
 
 		if (cJSON_IsString(u))
-			host = url_host(&a, u->valuestring, hbuf);
+			host = url_host(u->valuestring, hbuf);
 	}
 	for (int l = L_DENY; l <= L_ASK && verdict < 0; l++)
 		for (size_t i = 0; i < s->n[l]; i++) {

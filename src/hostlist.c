@@ -546,6 +546,51 @@ enum na_host hl_normalize_host(const char *s, size_t len,
 	return NA_HOST_NAME;
 }
 
+enum na_host hl_url_host(const char *url, bool bare_ok,
+			 char out[HL_MAX_NAME + 1], struct na_addr *addr)
+{
+	static const char hex[] = "0123456789abcdef0123456789ABCDEF";
+	const char *p = strstr(url, "://"), *e, *at = NULL, *host, *why;
+	char dec[HL_MAX_ENTRY + 1];
+	size_t hl, o = 0;
+	unsigned port;
+
+	out[0] = '\0';
+	memset(addr, 0, sizeof(*addr));
+	if (!p && !bare_ok)
+		return NA_HOST_INVALID;
+	p = p ? p + 3 : url;
+	e = p + strcspn(p, "/?#\\");
+	for (const char *q = p; q < e; q++)
+		if (*q == '@')
+			at = q;
+	if (at)
+		p = at + 1;
+	if (!hl_split_authority(p, (size_t)(e - p), &host, &hl, &port) ||
+	    hl == 0)
+		return NA_HOST_INVALID;
+	if (host[0] == '[' && hl >= 2) {
+		host++;
+		hl -= 2;
+	}
+	if (hl > HL_MAX_ENTRY)
+		return NA_HOST_INVALID;
+	for (size_t i = 0; i < hl; i++) {
+		const char *h1, *h2;
+
+		if (host[i] == '%' && i + 2 < hl &&
+		    (h1 = memchr(hex, host[i + 1], 32)) &&
+		    (h2 = memchr(hex, host[i + 2], 32))) {
+			dec[o++] = (char)((((h1 - hex) & 15) << 4) |
+					  ((h2 - hex) & 15));
+			i += 2;
+			continue;
+		}
+		dec[o++] = host[i];
+	}
+	return hl_normalize_host(dec, o, out, addr, &why);
+}
+
 /* ---- entries ------------------------------------------------------------- */
 
 static bool parse_port(const char *s, size_t len, unsigned *port)

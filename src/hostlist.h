@@ -164,6 +164,15 @@ enum na_host hl_normalize_host(const char *s, size_t len,
 			       char out[HL_MAX_NAME + 1], struct na_addr *addr,
 			       const char **why);
 
+/* The host of a URL "scheme://[userinfo@]host[:port][/?#…]", read as a
+ * browser reads it (the last '@' ends the userinfo, '\\' ends the
+ * authority, %XX in the host decoded) and normalised by
+ * hl_normalize_host() into out, *addr filled for an IP literal. Without
+ * "://" there is no host unless bare_ok, when the whole text is read as
+ * starting with the authority. NA_HOST_INVALID when there is none. */
+enum na_host hl_url_host(const char *url, bool bare_ok,
+			 char out[HL_MAX_NAME + 1], struct na_addr *addr);
+
 /* RFC 3492 Punycode of one label, without "xn--". encode: cps[0..n) to
  * out (NUL-terminated, at most outsz - 1 characters); decode: s[0..len) to
  * at most max code points in cps, *n set. false on overflow, a bad digit,

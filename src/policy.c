@@ -1,5 +1,4 @@
 /* policy — see policy.h. */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -18,6 +17,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "glob.h"
+#include "hostlist.h"
 #include "jsonutil.h"
 #include "netaddr.h"
 #include "path.h"
@@ -1571,47 +1571,27 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 /* Whether url's host is this machine or a network that is not the public
  * internet: "localhost" and *.localhost, *.internal, and IP literals in
  * every spelling resolvers accept that are loopback, private, link-local,
- * cloud metadata … (netaddr.h). why gets a sentence. Names that resolve
- * inside are for cordon_fetch()'s guard, which resolves them. */
+ * cloud metadata … (netaddr.h). The host is read as hl_url_host() reads
+ * it (userinfo, %XX, IDNA, a trailing dot). why gets a sentence. Names
+ * that resolve inside are for cordon_fetch()'s guard, which resolves
+ * them. */
 static bool fetch_host_internal(const char *url, char *why, size_t cap)
 {
-	const char *p = strstr(url, "://"), *end, *at, *h, *he;
+	char host[HL_MAX_NAME + 1];
 	struct na_addr a;
 	struct na_verdict v;
-	char host[256];
-	size_t n;
+	enum na_host kind = hl_url_host(url, true, host, &a);
+	size_t n = strlen(host);
 
-	p = p ? p + 3 : url;
-	end = p + strcspn(p, "/?#\\");
-	at = NULL;
-	for (const char *q = p; q < end; q++)
-		if (*q == '@')
-			at = q;
-	h = at ? at + 1 : p;
-	if (h < end && *h == '[') {
-		he = memchr(h, ']', (size_t)(end - h));
-		he = he ? he + 1 : end;
-	} else {
-		he = memchr(h, ':', (size_t)(end - h));
-		if (!he)
-			he = end;
-	}
-	n = (size_t)(he - h);
-	while (n && h[n - 1] == '.')
-		n--;
-	if (n == 0 || n >= sizeof(host))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		host[i] = (char)tolower((unsigned char)h[i]);
-	host[n] = '\0';
-	if (strcmp(host, "localhost") == 0 ||
-	    (n > 10 && strcmp(host + n - 10, ".localhost") == 0) ||
-	    (n > 9 && strcmp(host + n - 9, ".internal") == 0)) {
+	if (kind == NA_HOST_NAME &&
+	    (strcmp(host, "localhost") == 0 ||
+	     (n > 10 && strcmp(host + n - 10, ".localhost") == 0) ||
+	     (n > 9 && strcmp(host + n - 9, ".internal") == 0))) {
 		snprintf(why, cap, "the URL's host %s is this machine or its "
 			 "internal network", host);
 		return true;
 	}
-	if (na_parse_host(host, n, &a) != NA_HOST_IP)
+	if (kind != NA_HOST_IP)
 		return false;
 	na_classify(NULL, &a, &v);
 	if (!na_denied(&v))
