@@ -8,79 +8,14 @@
 #
 # HOME and XDG_CONFIG_HOME point into a fresh temporary directory so that
 # the user's real configuration and approvals are never read.
-set -u
+. "$(dirname "$0")/lib.sh"
 
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home
-export XDG_CONFIG_HOME=$tmp/xdg
-unset CORDON_CONFIG
 ws=$tmp/ws
-mkdir -p "$HOME/.ssh" "$XDG_CONFIG_HOME/cordon" "$ws"
+mkdir -p "$HOME/.ssh" "$ws"
 echo 'not a real key' >"$HOME/.ssh/id_rsa"
 user_cfg=$XDG_CONFIG_HOME/cordon/config.json
 approvals=$XDG_CONFIG_HOME/cordon/approvals.json
 cd "$ws" || exit 1
-n=0
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		diag
-	fi
-}
-
-# diag: the last run's status, stdout and stderr as TAP diagnostics.
-diag() {
-	echo "# exit status: ${rc-}"
-	sed 's/^/# stdout: /' "$tmp/out" 2>/dev/null
-	sed 's/^/# stderr: /' "$tmp/err" 2>/dev/null
-}
-
-# pycheck EXPR < JSON: evaluates EXPR with `d` bound to the parsed JSON
-# (one line); fails on exceptions and when EXPR is false.
-pycheck() {
-	python3 -c '
-import json, sys
-text = sys.stdin.read()
-assert text.endswith("\n") and text.count("\n") == 1, "not one line"
-d = json.loads(text)
-assert eval("(" + sys.argv[1] + ")"), "check failed: " + sys.argv[1]
-' "$1" 2>/dev/null
-}
-
-# pyjson EXPR < JSON: as pycheck, for JSON over several lines.
-pyjson() {
-	python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-assert eval("(" + sys.argv[1] + ")"), "check failed: " + sys.argv[1]
-' "$1" 2>/dev/null
-}
-
-# run ARGS...: runs cordon with stdin from /dev/null; stdout in $tmp/out,
-# stderr in $tmp/err, the exit status in $rc.
-run() {
-	"$bin" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# run_in TEXT ARGS...: as run, with TEXT on stdin.
-run_in() {
-	local text=$1
-	shift
-	printf '%s' "$text" | "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
 
 # decides STATUS DECISION STEP: the last run (with --json) exited STATUS
 # and printed a check object with this decision and step.
@@ -583,4 +518,4 @@ run config frobnicate
 [ $rc -eq 2 ] && grep -q frobnicate "$tmp/err"
 ok $? "config with an unknown subcommand exits 2 naming it"
 
-echo "1..$n"
+done_testing
