@@ -760,11 +760,6 @@ static enum cordon_err parse_object(struct jrpc_msg *m, const cJSON *obj,
 			set_why(why, cap, "\\u0000 in a request");
 			return CORDON_OK;
 		}
-		if (raw_control_at(line + from, to - from) < to - from) {
-			set_why(why, cap,
-				"a raw control character in a request");
-			return CORDON_OK;
-		}
 		m->method = method->valuestring;
 		m->params = params;
 		m->kind = m->id ? JRPC_REQUEST : JRPC_NOTIFICATION;
@@ -862,7 +857,7 @@ enum cordon_err jrpc_parse(const char *line, size_t len,
 	const char *end = NULL;
 	enum cordon_err rc;
 	unsigned depth;
-	size_t tail;
+	size_t tail, ctl;
 
 	memset(m, 0, sizeof(*m));
 	set_why(why, why_cap, "%s", "");
@@ -895,11 +890,12 @@ enum cordon_err jrpc_parse(const char *line, size_t len,
 	/* JSON allows no raw control character, and cJSON's reading of one
 	 * (whitespace between tokens, a NUL ending its copy of a string) is
 	 * not every peer's: refused before cJSON sees the line. */
-	if (raw_control_at(line, len) < len) {
+	ctl = raw_control_at(line, len);
+	if (ctl < len) {
 		find_id_raw(line, len, 0, m);
 		set_why(why, why_cap,
 			"a raw control character at byte %zu (JSON allows none)",
-			raw_control_at(line, len));
+			ctl);
 		return CORDON_OK;
 	}
 	m->root = cJSON_ParseWithLengthOpts(line, len, &end, 0);
