@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomicfile.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
@@ -18,18 +19,7 @@
 /* The default file; 0, or -1 when there is no home to put it in. */
 int cli_audit_default_path(char *buf, size_t cap)
 {
-	const char *state = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (state && state[0] == '/')
-		n = snprintf(buf, cap, "%s/cordon/audit.jsonl", state);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.local/state/cordon/audit.jsonl",
-			     home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < cap ? 0 : -1;
+	return atomic_state_path(NULL, "audit.jsonl", buf, cap);
 }
 
 int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,

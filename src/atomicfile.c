@@ -138,3 +138,22 @@ fail:
 	errno = saved;
 	return -1;
 }
+
+int atomic_state_path(const char *home, const char *name, char *buf,
+		      size_t cap)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *sep = name ? "/" : "", *tail = name ? name : "";
+	int n;
+
+	if (!home)
+		home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, cap, "%s/cordon%s%s", xdg, sep, tail);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, cap, "%s/.local/state/cordon%s%s", home, sep,
+			     tail);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}

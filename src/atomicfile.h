@@ -38,4 +38,12 @@ int atomic_lock(const char *lockpath, int wait_ms);
 int atomic_write_file(const char *path, const char *data, size_t len,
 		      mode_t mode);
 
+/* Where cordon keeps its state (the audit log, the MCP pins, the sandbox's
+ * placeholder registry): $XDG_STATE_HOME/cordon/NAME, or
+ * HOME/.local/state/cordon/NAME (a relative $XDG_STATE_HOME is ignored, as
+ * the XDG spec says). home NULL: $HOME; name NULL: the directory itself.
+ * 0, or -1 when there is no absolute home or it does not fit in cap. */
+int atomic_state_path(const char *home, const char *name, char *buf,
+		      size_t cap);
+
 #endif

@@ -67,19 +67,7 @@ const char *pin_state_name(enum pin_state s)
 
 int pins_default_path(char *buf, size_t cap)
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-	int k;
-
-	/* The XDG spec: a relative $XDG_STATE_HOME is to be ignored. */
-	if (xdg && xdg[0] == '/')
-		k = snprintf(buf, cap, "%s/cordon/mcp-pins.json", xdg);
-	else if (home && home[0] == '/')
-		k = snprintf(buf, cap, "%s/.local/state/cordon/mcp-pins.json",
-			     home);
-	else
-		return -1;
-	return k < 0 || (size_t)k >= cap ? -1 : 0;
+	return atomic_state_path(NULL, "mcp-pins.json", buf, cap);
 }
 
 /* ---- small helpers ------------------------------------------------------- */

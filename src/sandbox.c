@@ -77,6 +77,7 @@
 #include <cjson/cJSON.h>
 
 #include "arena.h"
+#include "atomicfile.h"
 #include "envfilter.h"
 #include "glob.h"
 #include "landlock.h"
@@ -3998,20 +3999,13 @@ int sbx_probe(bool fresh, char *why, size_t whycap)
 	return best;
 }
 
-/* The directory of cordon's state: $XDG_STATE_HOME/cordon, or
- * ~/.local/state/cordon. */
+/* The directory of cordon's state (atomicfile.h); without a home, or
+ * with "/" as one, only $XDG_STATE_HOME names it. */
 static int state_dir(const char *home, char *out, size_t cap)
 {
-	const char *v = getenv("XDG_STATE_HOME");
-	int n;
-
-	if (v && v[0] == '/')
-		n = snprintf(out, cap, "%s/cordon", v);
-	else if (home && home[0] == '/' && strcmp(home, "/") != 0)
-		n = snprintf(out, cap, "%s/.local/state/cordon", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	if (!home || strcmp(home, "/") == 0)
+		home = "";
+	return atomic_state_path(home, NULL, out, cap);
 }
 
 /* Opens the placeholder registry and takes its shared lock: while any run
