@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "atomicfile.h"
+#include "atomic.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"

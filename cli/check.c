@@ -20,7 +20,7 @@
 
 #include "cli.h"
 #include "config.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "cordon.h"
 #include "prompt.h"
 

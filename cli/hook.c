@@ -34,7 +34,7 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
-#include "jsonutil.h"
+#include "json.h"
 
 #include "banned.h"
 
@@ -902,7 +902,7 @@ static bool merge_rules(cJSON *lists[3], const cJSON *perms)
  * come first, at their own root. */
 static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 {
-	const struct cfg_strlist *have[3] = { &cfg->perm_allow, &cfg->perm_ask,
+	const struct strlist *have[3] = { &cfg->perm_allow, &cfg->perm_ask,
 					      &cfg->perm_deny };
 	static const char *const keys[] = { "allow", "ask", "deny" };
 	cJSON *perms = cJSON_CreateObject();

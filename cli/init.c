@@ -34,7 +34,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "atomicfile.h"
+#include "atomic.h"
 #include "cli.h"
 #include "cordon.h"
 

@@ -24,7 +24,7 @@
 #include "config.h"
 #include "cordon.h"
 #include "mcp.h"
-#include "mcppin.h"
+#include "pins.h"
 #include "prompt.h"
 #include "runopts.h"
 #include "sandbox.h"

@@ -24,7 +24,7 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
-#include "mcppin.h"
+#include "pins.h"
 #include "mcpscan.h"
 
 #include "banned.h"

@@ -174,7 +174,7 @@ static int add_list(const struct cli_runopts *r, const char **list, size_t *n,
 /* The configuration's path lists after the options' (at most
  * RUN_MAX_LIST in all). */
 static int add_cfg_paths(const struct cli_runopts *r, const char **list,
-			 size_t *n, const struct cfg_strlist *l,
+			 size_t *n, const struct strlist *l,
 			 const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -186,7 +186,7 @@ static int add_cfg_paths(const struct cli_runopts *r, const char **list,
 /* The configuration's network lists after the options' (at most
  * 2 * RUN_MAX_LIST in all). */
 static int add_cfg_hosts(const struct cli_runopts *r, const char **list,
-			 size_t *n, const struct cfg_strlist *l,
+			 size_t *n, const struct strlist *l,
 			 const char *name)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -500,7 +500,7 @@ static int control_setup(struct cli_runopts *r)
  * says. */
 static int add_token_deny(struct cli_runopts *r)
 {
-	const struct cfg_strlist *d = r->sbx.env_deny ? r->sbx.env_deny :
+	const struct strlist *d = r->sbx.env_deny ? r->sbx.env_deny :
 							envf_default_deny();
 	size_t n = d ? d->n : 0;
 

@@ -58,7 +58,7 @@ struct cli_runopts {
 	const char *secret_env; /* --inject-secret-env */
 	unsigned long inject_port;
 	char control_listen[32];
-	struct cfg_strlist env_deny; /* the deny list, token_env, secret_env
+	struct strlist env_deny; /* the deny list, token_env, secret_env
 				      * (the array is owned) */
 	bool mode_set, memory_set, timeout_set, cpu_set, cap_set, probe;
 };

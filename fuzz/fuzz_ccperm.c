@@ -58,7 +58,7 @@ static int decide(const struct ccperm_set *s, const char *tool, const char *key,
 	return v;
 }
 
-static bool has_rule(const struct cfg_strlist *l, const char *r)
+static bool has_rule(const struct strlist *l, const char *r)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i], r) == 0)
@@ -70,7 +70,7 @@ static void lines(const char *text)
 {
 	char *copy = strdup(text), *save = NULL, *line;
 	char *rules[3][MAX_RULES];
-	struct cfg_strlist lists[3];
+	struct strlist lists[3];
 	const char *calls[MAX_CALLS];
 	size_t ncalls = 0;
 	struct ccperm_set *s = NULL;
@@ -135,7 +135,7 @@ static void one_command(const char *text)
 	struct cordon_diag d;
 
 	if (!fixed) {
-		struct cfg_strlist a = { allow, 4 }, k = { ask, 1 },
+		struct strlist a = { allow, 4 }, k = { ask, 1 },
 				   n = { deny, 2 };
 
 		if (ccperm_compile(&a, &k, &n, NULL, "/home/u", &fixed, &d))
@@ -163,7 +163,7 @@ static void compile_imported(const char *doc)
 	cJSON *j = cJSON_Parse(doc);
 	const cJSON *p = cJSON_GetObjectItem(j, "permissions");
 	static const char *const keys[] = { "allow", "ask", "deny" };
-	struct cfg_strlist lists[3];
+	struct strlist lists[3];
 	struct ccperm_set *s = NULL;
 	struct cordon_diag d;
 

@@ -273,7 +273,7 @@ static void test_exact_only(void)
 	appr_open(&st, fresh("exact2"));
 	q = exec_q("Bash", "git reset --hard", "s1", true, &cw);
 	char *gw[] = { "git", "reset" };
-	struct cfg_strlist amend = { gw, 2 };
+	struct strlist amend = { gw, 2 };
 	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
 			   sizeof(note)),
 	       CORDON_OK, "destructive with an amendment records");
@@ -439,7 +439,7 @@ static void refused(const char *cmd, char **words, size_t n, bool plain_cmd,
 	struct appr_store st;
 	struct cmdwords cw;
 	struct appr_query q;
-	struct cfg_strlist amend = { words, n };
+	struct strlist amend = { words, n };
 	char note[512];
 	const char *path = fresh("amend");
 
@@ -478,7 +478,7 @@ static void test_amendments(void)
 	struct appr_store st;
 	struct cmdwords cw;
 	struct appr_query q;
-	struct cfg_strlist amend;
+	struct strlist amend;
 	char note[512];
 
 	refused("python3 -c 'print(1)'", py, 2, true, opens);

@@ -22,8 +22,8 @@
 #include "table.h"
 #include "tap.h"
 
-/* A cfg_strlist viewing the strings of a JSON array (not copied). */
-static void view_list(const cJSON *arr, struct cfg_strlist *l)
+/* A strlist viewing the strings of a JSON array (not copied). */
+static void view_list(const cJSON *arr, struct strlist *l)
 {
 	const cJSON *it;
 	size_t n = 0;
@@ -54,7 +54,7 @@ static const char *verdict_name(int v)
 
 static void run_row(const cJSON *row, unsigned lineno)
 {
-	struct cfg_strlist allow, ask, deny;
+	struct strlist allow, ask, deny;
 	struct ccperm_set *s = NULL;
 	struct cordon_diag dg;
 	const cJSON *want = cJSON_GetObjectItem(row, "want");
@@ -677,7 +677,7 @@ out:
 
 static void test_limits(void)
 {
-	struct cfg_strlist l = { NULL, 0 };
+	struct strlist l = { NULL, 0 };
 	struct ccperm_set *s = NULL;
 	struct cordon_diag d;
 	char *big = malloc(5000);

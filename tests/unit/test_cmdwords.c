@@ -178,9 +178,9 @@ static void test_limits(void)
 	   "within the limits: plain");
 }
 
-static struct cfg_strlist list(char **v, size_t n)
+static struct strlist list(char **v, size_t n)
 {
-	struct cfg_strlist l = { v, n };
+	struct strlist l = { v, n };
 	return l;
 }
 
@@ -192,7 +192,7 @@ static void test_seg_prefix(void)
 	char *gpx[] = { "git", "push", "--force" };
 	char *ls[] = { "ls", "*.c" };
 	char *ub[] = { "/usr/bin/git" };
-	struct cfg_strlist l_gp = list(gp, 2), l_g = list(g, 1),
+	struct strlist l_gp = list(gp, 2), l_g = list(g, 1),
 			   l_gpx = list(gpx, 3), l_ls = list(ls, 2),
 			   l_ub = list(ub, 1), empty = list(NULL, 0);
 
@@ -235,7 +235,7 @@ static void test_seg_prefix(void)
 static void test_matches_prefix(void)
 {
 	char *gp[] = { "git", "push" };
-	struct cfg_strlist l = list(gp, 2), empty = list(NULL, 0);
+	struct strlist l = list(gp, 2), empty = list(NULL, 0);
 
 	ok(cmdwords_matches_prefix(&l, "git push origin main"),
 	   "example matches");

@@ -75,7 +75,7 @@ static bool has_warning(const struct cordon_config *c, const char *text)
 	return false;
 }
 
-static bool list_is(const struct cfg_strlist *l, const char *const *want)
+static bool list_is(const struct strlist *l, const char *const *want)
 {
 	size_t n = 0;
 

@@ -71,7 +71,7 @@ static void test_defaults(void)
 static void test_deny_beats_allow(void)
 {
 	char *star[] = { "*" };
-	struct cfg_strlist all = { star, 1 };
+	struct strlist all = { star, 1 };
 	static const char *const denied[] = {
 		"OPENAI_API_KEY",
 		"GITHUB_TOKEN",
@@ -104,7 +104,7 @@ static void test_deny_beats_allow(void)
 
 static void test_allow_off(void)
 {
-	struct cfg_strlist none = { NULL, 0 };
+	struct strlist none = { NULL, 0 };
 	char **env = envf_build(host_env, NULL, NULL, NULL);
 
 	ok(env != NULL, "allow-list off: built");

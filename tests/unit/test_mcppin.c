@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcppin.h"
+#include "pins.h"
 #include "mcpscan.h"
 #include "table.h"
 #include "tap.h"

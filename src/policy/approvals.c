@@ -14,9 +14,10 @@
 #include <cjson/cJSON.h>
 
 #include "approvals.h"
-#include "atomicfile.h"
+#include "strlist.h"
+#include "atomic.h"
 #include "classify_int.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "banned.h"
 
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
@@ -54,51 +55,10 @@ const char *cordon_answer_name(enum cordon_answer a)
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static void strlist_free(struct cfg_strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
-static bool strlist_copy(struct cfg_strlist *dst, const struct cfg_strlist *src)
-{
-	dst->v = NULL;
-	dst->n = 0;
-	if (src->n == 0)
-		return true;
-	dst->v = calloc(src->n, sizeof(*dst->v));
-	if (!dst->v)
-		return false;
-	for (size_t i = 0; i < src->n; i++) {
-		dst->v[i] = strdup(src->v[i]);
-		if (!dst->v[i]) {
-			dst->n = i;
-			strlist_free(dst);
-			return false;
-		}
-	}
-	dst->n = src->n;
-	return true;
-}
-
-static bool strlist_equal(const struct cfg_strlist *a,
-			  const struct cfg_strlist *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]) != 0)
-			return false;
-	return true;
-}
-
 static void rule_free(struct appr_rule *r)
 {
 	free(r->tool);
-	strlist_free(&r->prefix);
+	strlist_clear(&r->prefix);
 	free(r->value);
 	free(r->session);
 	memset(r, 0, sizeof(*r));
@@ -331,7 +291,7 @@ fail:
 }
 
 /* An array of strings into l (copies). false: not an array of strings. */
-static bool json_strlist(const cJSON *arr, struct cfg_strlist *l, bool *oom)
+static bool json_strlist(const cJSON *arr, struct strlist *l, bool *oom)
 {
 	size_t n = 0, i = 0;
 	const cJSON *it;
@@ -356,7 +316,7 @@ static bool json_strlist(const cJSON *arr, struct cfg_strlist *l, bool *oom)
 		l->v[i] = strdup(it->valuestring);
 		if (!l->v[i]) {
 			l->n = i;
-			strlist_free(l);
+			strlist_clear(l);
 			*oom = true;
 			return false;
 		}
@@ -371,8 +331,8 @@ static bool json_strlist(const cJSON *arr, struct cfg_strlist *l, bool *oom)
  * the same by string equality. Returns NULL when they pass, else a static
  * description of the first failure and its index in *which. */
 static const char *examples_fail(const struct appr_rule *r,
-				 const struct cfg_strlist *match,
-				 const struct cfg_strlist *not_match,
+				 const struct strlist *match,
+				 const struct strlist *not_match,
 				 size_t *which)
 {
 	for (size_t j = 0; j < match->n; j++) {
@@ -429,7 +389,7 @@ static const char *const rule_keys[RK_COUNT] = {
  * shape error or when out of memory (*oom). The examples go to match and
  * not_match for the caller to check. */
 static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
-		       struct cfg_strlist *match, struct cfg_strlist *not_match,
+		       struct strlist *match, struct strlist *not_match,
 		       struct loaded *ld, bool *oom)
 {
 	const cJSON *field[RK_COUNT] = { 0 };
@@ -526,7 +486,7 @@ static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
 		}
 	}
 	for (int k = RK_MATCH; k <= RK_NOT_MATCH; k++) {
-		struct cfg_strlist *l = k == RK_MATCH ? match : not_match;
+		struct strlist *l = k == RK_MATCH ? match : not_match;
 		if (field[k] && !json_strlist(field[k], l, oom)) {
 			if (!*oom)
 				set_corrupt(ld,
@@ -543,8 +503,8 @@ static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
 	}
 	return true;
 fail:
-	strlist_free(match);
-	strlist_free(not_match);
+	strlist_clear(match);
+	strlist_clear(not_match);
 	rule_free(r);
 	return false;
 }
@@ -619,7 +579,7 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 			goto nomem;
 	}
 	cJSON_ArrayForEach (it, rules) {
-		struct cfg_strlist match = { 0 }, not_match = { 0 };
+		struct strlist match = { 0 }, not_match = { 0 };
 		struct appr_rule *r = &ld->rules[ld->nrules];
 		const char *bad = NULL;
 		size_t which = 0;
@@ -636,8 +596,8 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 			else
 				bad = "";
 		}
-		strlist_free(&match);
-		strlist_free(&not_match);
+		strlist_clear(&match);
+		strlist_clear(&not_match);
 		if (bad) {
 			enum cordon_err e = CORDON_OK;
 			if (warn && !bad[0])
@@ -834,7 +794,7 @@ int appr_lookup(const struct appr_store *st, const struct appr_query *q,
 
 /* ---- amendments ---------------------------------------------------------- */
 
-const char *appr_amendment_refusal(const struct cfg_strlist *amend,
+const char *appr_amendment_refusal(const struct strlist *amend,
 				   const struct appr_query *q)
 {
 	const char *w, *base;
@@ -1085,7 +1045,7 @@ out_unlock:
  * tools, the tool for the rest. */
 static enum cordon_err build_rule(const struct appr_query *q,
 				  enum cordon_decision d,
-				  const struct cfg_strlist *amend,
+				  const struct strlist *amend,
 				  struct appr_rule *r, char *note,
 				  size_t notecap)
 {
@@ -1206,7 +1166,7 @@ static enum cordon_err keep_for_session(struct appr_store *st,
 
 enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
 			    enum cordon_answer answer,
-			    const struct cfg_strlist *amend, char *note,
+			    const struct strlist *amend, char *note,
 			    size_t notecap)
 {
 	struct appr_rule r;

@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "arena.h"
-#include "config.h"
+#include "strlist.h"
 #include "cordon.h"
 
 struct cw_seg {
@@ -50,11 +50,11 @@ bool cmdwords_from_tree(struct arena *a, const struct sh_result *res,
  * name compared as written: "/usr/bin/git" does not match "git")? An empty
  * prefix matches nothing (it would otherwise allow every command). */
 bool cmdwords_seg_has_prefix(const struct cw_seg *s,
-			     const struct cfg_strlist *prefix);
+			     const struct strlist *prefix);
 
 /* Does every segment of example begin with prefix? false when the example
  * is not plain. For match/not_match checks of rules. */
-bool cmdwords_matches_prefix(const struct cfg_strlist *prefix,
+bool cmdwords_matches_prefix(const struct strlist *prefix,
 			     const char *example);
 
 #endif

@@ -22,7 +22,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "jsonutil.h"
+#include "json.h"
 #include "userrules.h"
 #include "banned.h"
 

@@ -32,7 +32,7 @@
 #include <openssl/evp.h>
 
 #include "audit.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "redact.h"
 
 #include "banned.h"

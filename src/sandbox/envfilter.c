@@ -23,20 +23,20 @@ static char *default_deny_v[] = {
 	"*PASSWORD*", "AWS_*",	 "GOOGLE_APPLICATION_CREDENTIALS",
 };
 
-static const struct cfg_strlist default_allow = {
+static const struct strlist default_allow = {
 	default_allow_v, sizeof(default_allow_v) / sizeof(default_allow_v[0])
 };
 
-static const struct cfg_strlist default_deny = {
+static const struct strlist default_deny = {
 	default_deny_v, sizeof(default_deny_v) / sizeof(default_deny_v[0])
 };
 
-const struct cfg_strlist *envf_default_allow(void)
+const struct strlist *envf_default_allow(void)
 {
 	return &default_allow;
 }
 
-const struct cfg_strlist *envf_default_deny(void)
+const struct strlist *envf_default_deny(void)
 {
 	return &default_deny;
 }
@@ -79,7 +79,7 @@ int envf_name_matches(const char *glob, const char *name)
 	return match_n(glob, strlen(glob), name, strlen(name));
 }
 
-static bool list_matches(const struct cfg_strlist *l, const char *name,
+static bool list_matches(const struct strlist *l, const char *name,
 			 size_t nl)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -118,8 +118,8 @@ static size_t count(char *const *v)
 	return n;
 }
 
-char **envf_build(char *const *environ_, const struct cfg_strlist *allow,
-		  const struct cfg_strlist *deny, char *const *extra)
+char **envf_build(char *const *environ_, const struct strlist *allow,
+		  const struct strlist *deny, char *const *extra)
 {
 	size_t ne = count(environ_), nx = count(extra), cap, out = 0;
 	char **env;

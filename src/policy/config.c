@@ -28,7 +28,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "userrules.h"
 
 #include "banned.h"
@@ -150,7 +150,7 @@ enum key_type {
 	KT_UINT, /* unsigned */
 	KT_ULONG, /* unsigned long */
 	KT_STR, /* char *, null allowed */
-	KT_LIST, /* struct cfg_strlist */
+	KT_LIST, /* struct strlist */
 	KT_PATH_RULES,
 	KT_CMD_RULES,
 	KT_ARG_LIMITS,
@@ -514,65 +514,6 @@ __attribute__((format(printf, 1, 2))) static char *str_printf(const char *fmt,
 	return s;
 }
 
-static void strlist_clear(struct cfg_strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
-static bool strlist_has(const struct cfg_strlist *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return true;
-	return false;
-}
-
-/* Appends s (taking ownership of it; freed on failure). */
-static bool strlist_take(struct cfg_strlist *l, char *s)
-{
-	char **nv;
-
-	if (!s)
-		return false;
-	if (l->n >= SIZE_MAX / sizeof(*nv) - 1 ||
-	    !(nv = realloc(l->v, (l->n + 1) * sizeof(*nv)))) {
-		free(s);
-		return false;
-	}
-	l->v = nv;
-	l->v[l->n++] = s;
-	return true;
-}
-
-static bool strlist_push(struct cfg_strlist *l, const char *s)
-{
-	return strlist_take(l, strdup(s));
-}
-
-/* Replaces *l with the NULL-terminated list v. */
-static bool strlist_fill(struct cfg_strlist *l, const char *const *v)
-{
-	strlist_clear(l);
-	for (; v && *v; v++)
-		if (!strlist_push(l, *v))
-			return false;
-	return true;
-}
-
-static bool strlist_copy(struct cfg_strlist *dst, const struct cfg_strlist *src)
-{
-	dst->v = NULL;
-	dst->n = 0;
-	for (size_t i = 0; i < src->n; i++)
-		if (!strlist_push(dst, src->v[i]))
-			return false;
-	return true;
-}
-
 static bool str_copy(char **dst, const char *src)
 {
 	*dst = src ? strdup(src) : NULL;
@@ -682,15 +623,15 @@ static const size_t string_fields[] = {
 
 #define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
 
-static struct cfg_strlist *list_at(struct cordon_config *cfg, size_t off)
+static struct strlist *list_at(struct cordon_config *cfg, size_t off)
 {
-	return (struct cfg_strlist *)((char *)cfg + off);
+	return (struct strlist *)((char *)cfg + off);
 }
 
-static const struct cfg_strlist *clist_at(const struct cordon_config *cfg,
+static const struct strlist *clist_at(const struct cordon_config *cfg,
 					  size_t off)
 {
-	return (const struct cfg_strlist *)((const char *)cfg + off);
+	return (const struct strlist *)((const char *)cfg + off);
 }
 
 static char **str_at(struct cordon_config *cfg, size_t off)
@@ -1340,7 +1281,7 @@ static enum cordon_err check_entry(struct actx *x, const char *s,
 /* Reads an array of strings into *out (empty first). */
 static enum cordon_err parse_strlist(struct actx *x, const cJSON *arr,
 				     enum entry_check check, bool allow_empty,
-				     struct cfg_strlist *out)
+				     struct strlist *out)
 {
 	size_t i = 0;
 	enum cordon_err err = CORDON_OK;
@@ -1632,8 +1573,8 @@ static enum cordon_err apply_str(struct actx *x, const struct key_def *d,
 /* ---- loading: lists ----------------------------------------------------- */
 
 /* Appends the entries of add not yet in l (taking them from add). */
-static enum cordon_err list_add(struct actx *x, struct cfg_strlist *l,
-				struct cfg_strlist *add, const char *key,
+static enum cordon_err list_add(struct actx *x, struct strlist *l,
+				struct strlist *add, const char *key,
 				bool *set)
 {
 	size_t added = 0;
@@ -1662,8 +1603,8 @@ static enum cordon_err list_add(struct actx *x, struct cfg_strlist *l,
 
 /* allowed_tools in a project file: the tools both allow. */
 static enum cordon_err list_intersect(struct actx *x, const struct key_def *d,
-				      struct cfg_strlist *cur,
-				      const struct cfg_strlist *want)
+				      struct strlist *cur,
+				      const struct strlist *want)
 {
 	size_t k = 0;
 	bool removed = false;
@@ -1694,9 +1635,9 @@ static enum cordon_err list_intersect(struct actx *x, const struct key_def *d,
 static enum cordon_err apply_list(struct actx *x, const struct key_def *d,
 				  const cJSON *it)
 {
-	struct cfg_strlist *cur = list_at(x->cfg, d->off);
+	struct strlist *cur = list_at(x->cfg, d->off);
 	bool *set = d->has_set ? (bool *)((char *)x->cfg + d->set_off) : NULL;
-	struct cfg_strlist nl;
+	struct strlist nl;
 	const struct key_def *ex;
 	enum cordon_err err;
 
@@ -1800,7 +1741,7 @@ static enum cordon_err check_examples(struct actx *x,
 				      const struct cfg_command_rule *r)
 {
 	for (int want = 1; want >= 0; want--) {
-		const struct cfg_strlist *l = want ? &r->match : &r->not_match;
+		const struct strlist *l = want ? &r->match : &r->not_match;
 		size_t old = path_push(x, want ? "match" : "not_match");
 
 		for (size_t i = 0; i < l->n; i++) {
@@ -2795,7 +2736,7 @@ enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
 		"safety.allowed_paths",
 	};
 	const struct key_def *d;
-	struct cfg_strlist *l;
+	struct strlist *l;
 	size_t n;
 
 	if (!cfg || !key || !value || !in_names(key, NAMES(flag_keys)))
@@ -2858,7 +2799,7 @@ enum cordon_kind cfg_tool_kind(const struct cordon_config *cfg,
 
 /* ---- printing ----------------------------------------------------------- */
 
-static cJSON *strlist_json(const struct cfg_strlist *l)
+static cJSON *strlist_json(const struct strlist *l)
 {
 	cJSON *a = cJSON_CreateArray();
 
@@ -3043,7 +2984,7 @@ fail:
 static cJSON *key_json(const struct cordon_config *cfg, const struct key_def *d)
 {
 	const void *f = (const char *)cfg + d->off;
-	const struct cfg_strlist *l;
+	const struct strlist *l;
 
 	switch (d->type) {
 	case KT_BOOL:

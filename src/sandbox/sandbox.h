@@ -45,7 +45,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "strlist.h"
 #include "cordon.h"
 
 enum sbx_mode {
@@ -96,8 +96,8 @@ struct sbx_opts {
 	enum sbx_backend backend;
 	bool no_unix_sockets;
 	/* the environment */
-	const struct cfg_strlist *env_allow; /* NULL: no allow-list */
-	const struct cfg_strlist *env_deny;  /* applied after, always */
+	const struct strlist *env_allow; /* NULL: no allow-list */
+	const struct strlist *env_deny;  /* applied after, always */
 	char *const *extra_env;       /* from the C API host: not filtered */
 	/* argv-only (lesson-6): */
 	bool argv_only;

@@ -11,19 +11,19 @@
 #ifndef CORDON_ENVFILTER_H
 #define CORDON_ENVFILTER_H
 
-#include "config.h"
+#include "strlist.h"
 
 /* A malloc'd NULL-terminated array of malloc'd "NAME=value" strings; NULL
  * when out of memory. allow NULL: no allow-list; deny NULL: the default
  * deny-list (an empty list, n == 0, turns it off). Entries without '=' or
  * with an empty name are dropped; values are never looked at. */
-char **envf_build(char *const *environ_, const struct cfg_strlist *allow,
-		  const struct cfg_strlist *deny, char *const *extra);
+char **envf_build(char *const *environ_, const struct strlist *allow,
+		  const struct strlist *deny, char *const *extra);
 void envf_free(char **env);
 
 /* The built-in lists above (static; never freed). */
-const struct cfg_strlist *envf_default_allow(void);
-const struct cfg_strlist *envf_default_deny(void);
+const struct strlist *envf_default_allow(void);
+const struct strlist *envf_default_deny(void);
 
 /* Does name match glob (case-insensitive, '*' and '?')? */
 int envf_name_matches(const char *glob, const char *name);

@@ -22,10 +22,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "atomicfile.h"
+#include "atomic.h"
 #include "jcs.h"
-#include "jsonutil.h"
-#include "mcppin.h"
+#include "json.h"
+#include "pins.h"
 #include "mcpscan.h"
 #include "banned.h"
 

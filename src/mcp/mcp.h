@@ -32,7 +32,7 @@
 
 #include "cordon.h"
 #include "jsonrpc.h"
-#include "mcppin.h"
+#include "pins.h"
 #include "sandbox.h"
 
 struct mcp_gateway_opts {

@@ -30,7 +30,7 @@
 
 #include "jcs.h"
 #include "jsonrpc.h"
-#include "jsonutil.h"
+#include "json.h"
 
 #include "banned.h"
 

@@ -32,9 +32,9 @@
 #include <cjson/cJSON.h>
 
 #include "jsonrpc.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "mcp.h"
-#include "mcppin.h"
+#include "pins.h"
 #include "mcpscan.h"
 #include "sandbox.h"
 

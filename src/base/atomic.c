@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
+#include "atomic.h"
 #include "banned.h"
 
 int atomic_dir_of(const char *path, char *dir, size_t cap)

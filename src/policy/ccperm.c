@@ -24,7 +24,7 @@
 #include "ccperm.h"
 #include "glob.h"
 #include "hostlist.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "path.h"
 #include "sh.h"
 
@@ -541,13 +541,13 @@ void ccperm_free(struct ccperm_set *s)
 	free(s);
 }
 
-enum cordon_err ccperm_compile(const struct cfg_strlist *allow,
-			       const struct cfg_strlist *ask,
-			       const struct cfg_strlist *deny, const char *root,
+enum cordon_err ccperm_compile(const struct strlist *allow,
+			       const struct strlist *ask,
+			       const struct strlist *deny, const char *root,
 			       const char *home, struct ccperm_set **out,
 			       struct cordon_diag *diag)
 {
-	const struct cfg_strlist *lists[3] = { deny, ask, allow };
+	const struct strlist *lists[3] = { deny, ask, allow };
 	struct ccperm_set *s;
 	struct rule_err e;
 
@@ -575,7 +575,7 @@ enum cordon_err ccperm_compile(const struct cfg_strlist *allow,
 		return CORDON_E_NOMEM;
 	}
 	for (int l = 0; l < 3; l++) {
-		const struct cfg_strlist *src = lists[l];
+		const struct strlist *src = lists[l];
 		size_t n = src ? src->n : 0;
 
 		if (n > CCP_MAX_RULES) {

@@ -18,7 +18,7 @@
 #include "config.h"
 #include "glob.h"
 #include "hostlist.h"
-#include "jsonutil.h"
+#include "json.h"
 #include "netaddr.h"
 #include "path.h"
 #include "pathset.h"
@@ -184,7 +184,7 @@ static void decide_out(struct cordon_result *r, const struct step_out *o)
 }
 
 /* Does name match a tool-list entry (exact, or a glob: "mcp__github__*")? */
-static bool tool_listed(const struct cfg_strlist *l, const char *name)
+static bool tool_listed(const struct strlist *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const char *e = l->v[i];
@@ -1220,7 +1220,7 @@ static void cr_walk_word(struct arena *a, struct cr_state *st,
  * --no-pager push" is still "git push"). Unknown words (NULL) match
  * anything, so a deny rule cannot be dodged with "$x" or "$(echo curl)". */
 static bool cr_deny_at(char **argv, size_t argc, size_t i,
-		       const struct cfg_strlist *prefix)
+		       const struct strlist *prefix)
 {
 	if (argv[i] && strcmp(base_name(argv[i]), prefix->v[0]) != 0)
 		return false;
@@ -2058,7 +2058,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		 reply.by ? reply.by : "callback");
 
 	char note[512] = "";
-	struct cfg_strlist amend = {(char **)reply.amend_prefix,
+	struct strlist amend = {(char **)reply.amend_prefix,
 				    reply.amend_len};
 	if (a != CORDON_ANSWER_TIMED_OUT && a != CORDON_ANSWER_ABORT) {
 		err = appr_record(&p->store, &q, a,

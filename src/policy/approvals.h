@@ -72,7 +72,7 @@ struct appr_rule {
 	char *tool; /* or "*" */
 	enum cordon_decision decision; /* ALLOW or DENY */
 	enum appr_match match;
-	struct cfg_strlist prefix; /* APPR_PREFIX */
+	struct strlist prefix; /* APPR_PREFIX */
 	char *value;               /* APPR_EXACT: the command; APPR_PATH: the path */
 	char *session;             /* session grants: the session id */
 };
@@ -116,11 +116,11 @@ int appr_lookup(const struct appr_store *st, const struct appr_query *q,
  * be written. */
 enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
 			    enum cordon_answer answer,
-			    const struct cfg_strlist *amend, char *note,
+			    const struct strlist *amend, char *note,
 			    size_t notecap);
 
 /* Why an amendment is refused, or NULL when it is acceptable for cmd. */
-const char *appr_amendment_refusal(const struct cfg_strlist *amend,
+const char *appr_amendment_refusal(const struct strlist *amend,
 				   const struct appr_query *q);
 
 #endif

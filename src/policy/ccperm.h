@@ -67,9 +67,9 @@ struct ccperm_set;
  * for "/p" rules (NULL: the cwd of each call), home the home directory
  * (NULL: "~" rules never match). On a bad rule diag names it
  * ("permissions.allow[3]: unbalanced parenthesis in 'Bash(ls'"). */
-enum cordon_err ccperm_compile(const struct cfg_strlist *allow,
-			       const struct cfg_strlist *ask,
-			       const struct cfg_strlist *deny, const char *root,
+enum cordon_err ccperm_compile(const struct strlist *allow,
+			       const struct strlist *ask,
+			       const struct strlist *deny, const char *root,
 			       const char *home, struct ccperm_set **out,
 			       struct cordon_diag *diag);
 void ccperm_free(struct ccperm_set *s);

@@ -235,7 +235,7 @@ fail:
 }
 
 bool cmdwords_seg_has_prefix(const struct cw_seg *s,
-			     const struct cfg_strlist *prefix)
+			     const struct strlist *prefix)
 {
 	if (!s || !prefix || prefix->n == 0 || s->argc < prefix->n)
 		return false;
@@ -247,7 +247,7 @@ bool cmdwords_seg_has_prefix(const struct cw_seg *s,
 	return true;
 }
 
-bool cmdwords_matches_prefix(const struct cfg_strlist *prefix,
+bool cmdwords_matches_prefix(const struct strlist *prefix,
 			     const char *example)
 {
 	struct arena a;

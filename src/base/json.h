@@ -1,6 +1,6 @@
-/* jsonutil — JSON helpers shared by the result printers (verdict_json.c). */
-#ifndef CORDON_JSONUTIL_H
-#define CORDON_JSONUTIL_H
+/* json — JSON helpers: clean strings, label arrays, the \u0000 scan. */
+#ifndef CORDON_JSON_H
+#define CORDON_JSON_H
 
 #include <stddef.h>
 #include <stdint.h>

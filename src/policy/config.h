@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "cordon.h"
+#include "strlist.h"
 
 /* Ceilings on what a configuration file can grow; exceeding one is an
  * error naming the limit and the key path. */
@@ -39,13 +40,6 @@ enum cfg_layer {
 	CFG_PROJECT,     /* <workspace>/.cordon/config.json: may only tighten */
 	CFG_EXPLICIT,    /* --config FILE */
 	CFG_FLAG,        /* command-line flags */
-};
-
-/* A list of strings, each malloc'd. Lists with a built-in default hold the
- * default after cfg_new; the *_set flags say whether a file set them. */
-struct cfg_strlist {
-	char **v;
-	size_t n;
 };
 
 enum cfg_access {
@@ -63,10 +57,10 @@ struct cfg_path_rule {
 
 /* safety.command_rules[i]: {"prefix": [...], "decision", "match", "not_match"} */
 struct cfg_command_rule {
-	struct cfg_strlist prefix;
+	struct strlist prefix;
 	enum cordon_decision decision;
-	struct cfg_strlist match;     /* examples that must match (checked at load) */
-	struct cfg_strlist not_match; /* examples that must not match */
+	struct strlist match;     /* examples that must match (checked at load) */
+	struct strlist not_match; /* examples that must not match */
 };
 
 /* safety.arg_limits.<tool>.<arg> */
@@ -80,7 +74,7 @@ struct cfg_arg_limit {
 	bool has_max_value;
 	double max_value;
 	char *pattern; /* PCRE2, anchored: matched against the whole string */
-	struct cfg_strlist choices; /* n == 0 and v == NULL: no choices limit */
+	struct strlist choices; /* n == 0 and v == NULL: no choices limit */
 	bool has_choices;
 };
 
@@ -90,7 +84,7 @@ struct cfg_arg_limit {
 struct cfg_tool {
 	char *name;
 	enum cordon_kind kind;
-	struct cfg_strlist args; /* argument names tried in order */
+	struct strlist args; /* argument names tried in order */
 	char *schema_json;       /* JSON Schema text, or NULL */
 };
 
@@ -124,55 +118,55 @@ struct cordon_config {
 	enum cordon_mode max_permission_mode;
 	enum cfg_tri require_approval_for_writes;
 	enum cfg_tri require_approval_for_execute;
-	struct cfg_strlist denied_paths;     /* defaults: the built-in list */
+	struct strlist denied_paths;     /* defaults: the built-in list */
 	bool allowed_paths_set;              /* false: no allowed-paths step */
-	struct cfg_strlist allowed_paths;    /* may start with "<cwd>" */
-	struct cfg_strlist read_only_paths;
+	struct strlist allowed_paths;    /* may start with "<cwd>" */
+	struct strlist read_only_paths;
 	struct cfg_path_rule *path_rules;
 	size_t npath_rules;
 	struct cfg_command_rule *command_rules;
 	size_t ncommand_rules;
 	bool denied_commands_set;            /* false: the classifier's built-in list */
-	struct cfg_strlist denied_commands;
+	struct strlist denied_commands;
 	bool denied_command_patterns_set;    /* false: the classifier's built-in list */
-	struct cfg_strlist denied_command_patterns;
+	struct strlist denied_command_patterns;
 	/* safety.extra_denied_commands / extra_denied_command_patterns:
 	 * denied on top of the two lists above, whatever they are (the
 	 * classifier's built-in lists while *_set is false). A project file's
 	 * and a flag's additions to denied_commands / denied_command_patterns
 	 * land here, so adding never turns the built-in list off. */
-	struct cfg_strlist extra_denied_commands;
-	struct cfg_strlist extra_denied_command_patterns;
+	struct strlist extra_denied_commands;
+	struct strlist extra_denied_command_patterns;
 	bool allowed_tools_set;              /* false: every tool allowed */
-	struct cfg_strlist allowed_tools;
-	struct cfg_strlist denied_tools;
-	struct cfg_strlist require_confirm;
+	struct strlist allowed_tools;
+	struct strlist denied_tools;
+	struct strlist require_confirm;
 	struct cfg_arg_limit *arg_limits;    /* all that apply are checked */
 	size_t narg_limits;
 	bool log_all_commands;
 	/* safety.sandbox */
 	enum cfg_sandbox_mode sandbox_mode;
 	bool env_denylist_set;
-	struct cfg_strlist env_denylist_patterns;
+	struct strlist env_denylist_patterns;
 	bool restricted_env;
 	bool allowed_env_vars_set;
-	struct cfg_strlist allowed_env_vars;
+	struct strlist allowed_env_vars;
 	char *workspace;                     /* safety.sandbox.linux.workspace */
 	unsigned long max_memory_mb;
-	struct cfg_strlist sandbox_deny_read;  /* like --deny-read */
-	struct cfg_strlist sandbox_allow_write; /* like --write */
-	struct cfg_strlist sandbox_deny_write; /* read-only inside writable roots */
+	struct strlist sandbox_deny_read;  /* like --deny-read */
+	struct strlist sandbox_allow_write; /* like --write */
+	struct strlist sandbox_deny_write; /* read-only inside writable roots */
 	/* network (srt names) */
-	struct cfg_strlist allowed_domains;
-	struct cfg_strlist denied_domains;
-	struct cfg_strlist denied_resolved_addresses;
+	struct strlist allowed_domains;
+	struct strlist denied_domains;
+	struct strlist denied_resolved_addresses;
 	bool allow_unix_sockets_set;          /* false: the sandbox default */
-	struct cfg_strlist allow_unix_sockets; /* [] : none (--no-unix-sockets) */
+	struct strlist allow_unix_sockets; /* [] : none (--no-unix-sockets) */
 	bool allow_local_binding;
 	/* permissions: Claude Code permission rules, verbatim (ccperm.h) */
-	struct cfg_strlist perm_allow;
-	struct cfg_strlist perm_ask;
-	struct cfg_strlist perm_deny;
+	struct strlist perm_allow;
+	struct strlist perm_ask;
+	struct strlist perm_deny;
 	char *perm_root;                      /* the project root for "/x" rules */
 	/* classifier */
 	char *classifier_rules_json;         /* the "rules" array as JSON text, or NULL */

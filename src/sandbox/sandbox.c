@@ -77,7 +77,7 @@
 #include <cjson/cJSON.h>
 
 #include "arena.h"
-#include "atomicfile.h"
+#include "atomic.h"
 #include "envfilter.h"
 #include "glob.h"
 #include "landlock.h"
