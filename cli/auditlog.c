@@ -59,7 +59,7 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 	return CLI_EXIT_OK;
 }
 
-void cli_audit_proxy_decision(void *ctx, const struct px_decision *d)
+void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 {
 	struct cli_proxy_audit *pa = ctx;
 	struct cordon_diag diag = {0};

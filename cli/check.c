@@ -326,15 +326,15 @@ static int apply_flags(struct cordon_config *cfg, const struct check_opts *o)
 	enum cordon_err err = CORDON_OK;
 
 	if (o->mode)
-		err = cfg_flag_mode(cfg, (enum cordon_mode)cordon_mode_from_name(o->mode));
+		err = config_flag_mode(cfg, (enum cordon_mode)cordon_mode_from_name(o->mode));
 	if (!err && o->read_only)
-		err = cfg_flag_read_only(cfg);
+		err = config_flag_read_only(cfg);
 	for (size_t i = 0; !err && i < o->ndeny_paths; i++)
-		err = cfg_flag_add(cfg, "safety.denied_paths", o->deny_paths[i]);
+		err = config_flag_add(cfg, "safety.denied_paths", o->deny_paths[i]);
 	for (size_t i = 0; !err && i < o->ndeny_cmds; i++)
-		err = cfg_flag_add(cfg, "safety.denied_commands", o->deny_cmds[i]);
+		err = config_flag_add(cfg, "safety.denied_commands", o->deny_cmds[i]);
 	for (size_t i = 0; !err && i < o->ndeny_tools; i++)
-		err = cfg_flag_add(cfg, "safety.denied_tools", o->deny_tools[i]);
+		err = config_flag_add(cfg, "safety.denied_tools", o->deny_tools[i]);
 	if (err) {
 		fprintf(stderr, "cordon check: %s\n", cordon_strerror(err));
 		return -1;

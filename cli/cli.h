@@ -94,14 +94,14 @@ int cli_audit_default_path(char *buf, size_t cap);
  * verbose it is also printed on stderr. A record that cannot be written
  * sets failed (the proxy cannot take its answer back: the connection was
  * already decided) and is reported once on stderr. */
-struct px_decision;
+struct proxy_decision;
 struct cli_proxy_audit {
 	struct cordon_audit *audit;
 	const char *session;
 	int verbose;
 	int failed;
 };
-void cli_audit_proxy_decision(void *ctx, const struct px_decision *d);
+void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d);
 
 /* Display helpers (classify.c), shared with demo. */
 

@@ -141,7 +141,7 @@ static char *base64(const unsigned char *s, size_t n)
 	return out;
 }
 
-static int print_json(const struct fe_result *r)
+static int print_json(const struct fetch_result *r)
 {
 	cJSON *obj = cJSON_CreateObject();
 	char *b64 = NULL, *text;
@@ -199,7 +199,7 @@ static int push(const char ***list, size_t *n, const char *s)
 {
 	const char **nl;
 
-	if (*n >= FE_MAX_RESOLVE * 64)
+	if (*n >= FETCH_MAX_RESOLVE * 64)
 		return -1;
 	nl = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!nl)
@@ -213,7 +213,7 @@ static int push(const char ***list, size_t *n, const char *s)
  * 0, or -1 after saying why on stderr: a fetch that cannot be recorded
  * is not handed over. */
 static int record_fetch(struct cordon_audit *audit, const char *url,
-			enum cordon_err err, const struct fe_result *r)
+			enum cordon_err err, const struct fetch_result *r)
 {
 	struct cordon_diag diag = { 0 };
 	cJSON *o = cJSON_CreateObject();
@@ -270,8 +270,8 @@ int cli_fetch(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fe_options o;
-	struct fe_result r;
+	struct fetch_options o;
+	struct fetch_result r;
 	const char **resolve = NULL, **ranges = NULL;
 	size_t nresolve = 0, nranges = 0;
 	unsigned long long v;
@@ -282,17 +282,17 @@ int cli_fetch(int argc, char **argv)
 	int c, rc = CLI_EXIT_USAGE;
 	enum cordon_err err;
 
-	fe_options_default(&o);
+	fetch_options_default(&o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MAX_REDIRECTS:
-			if (parse_count(optarg, FE_MAX_REDIRECTS, &v)) {
+			if (parse_count(optarg, FETCH_MAX_REDIRECTS, &v)) {
 				fprintf(stderr,
 					"cordon fetch: --max-redirects needs "
 					"a number from 0 to %u\n",
-					(unsigned)FE_MAX_REDIRECTS);
+					(unsigned)FETCH_MAX_REDIRECTS);
 				goto out;
 			}
 			o.max_redirects = (unsigned)v;
@@ -355,7 +355,7 @@ int cli_fetch(int argc, char **argv)
 					optarg);
 				goto out;
 			}
-			o.allow_classes |= 1u << NA_CLASS_LOOPBACK;
+			o.allow_classes |= 1u << NETADDR_CLASS_LOOPBACK;
 			break;
 		case 'h':
 			cli_fetch_usage(stdout);
@@ -391,9 +391,9 @@ int cli_fetch(int argc, char **argv)
 	rc = cli_open_audit(cfg, audit_log, &audit);
 	if (rc)
 		goto out;
-	err = fe_fetch(argv[optind], &o, &r);
+	err = fetch_fetch(argv[optind], &o, &r);
 	if (record_fetch(audit, argv[optind], err, &r) != 0) {
-		fe_result_free(&r);
+		fetch_result_free(&r);
 		rc = CLI_EXIT_FAILURE;
 		goto out;
 	}
@@ -402,19 +402,19 @@ int cli_fetch(int argc, char **argv)
 			r.refused ? "refused" : "failed", r.error);
 		rc = (err == CORDON_E_INVAL && !r.refused) ? CLI_EXIT_USAGE :
 							     CLI_EXIT_FAILURE;
-		fe_result_free(&r);
+		fetch_result_free(&r);
 		goto out;
 	}
 	if (json) {
 		if (print_json(&r)) {
-			fe_result_free(&r);
+			fetch_result_free(&r);
 			rc = CLI_EXIT_FAILURE;
 			goto out;
 		}
 	} else if (r.body_len &&
 		   fwrite(r.body, 1, r.body_len, stdout) != r.body_len) {
 		fputs("cordon fetch: cannot write the body\n", stderr);
-		fe_result_free(&r);
+		fetch_result_free(&r);
 		rc = CLI_EXIT_FAILURE;
 		goto out;
 	}
@@ -430,7 +430,7 @@ int cli_fetch(int argc, char **argv)
 			r.final_url ? r.final_url : "the server", r.status);
 		rc = CLI_EXIT_FAILURE;
 	}
-	fe_result_free(&r);
+	fetch_result_free(&r);
 	if (fflush(stdout) != 0 && rc == CLI_EXIT_OK)
 		rc = CLI_EXIT_FAILURE;
 	goto out;

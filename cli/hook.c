@@ -776,13 +776,13 @@ static enum cordon_err apply_mode(struct cordon_config *cfg,
 	am->ask_is_deny = false;
 	if (o->agent == HOOK_CLAUDE && in->permission_mode) {
 		*am = claude_mode(in->permission_mode);
-		err = cfg_flag_mode(cfg, am->mode);
+		err = config_flag_mode(cfg, am->mode);
 		if (!err && am->read_only)
-			err = cfg_flag_read_only(cfg);
+			err = config_flag_read_only(cfg);
 		return err;
 	}
 	if (o->mode)
-		err = cfg_flag_mode(
+		err = config_flag_mode(
 			cfg, (enum cordon_mode)cordon_mode_from_name(o->mode));
 	return err;
 }
@@ -813,10 +813,10 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 	if (!tools)
 		goto out;
 	for (; *names; names++) {
-		const struct cfg_tool *te = NULL;
+		const struct config_tool *te = NULL;
 		cJSON *t;
 
-		if (cfg_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER || te)
+		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER || te)
 			continue;
 		t = cJSON_AddObjectToObject(tools, *names);
 		if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
@@ -957,7 +957,7 @@ static int load_claude_settings(struct cordon_config *cfg,
 		enum cordon_err err;
 		cJSON *one;
 
-		text = cli_read_file(path, CFG_MAX_FILE_BYTES, &len);
+		text = cli_read_file(path, CONFIG_MAX_FILE_BYTES, &len);
 		if (!text) {
 			fprintf(stderr,
 				"cordon hook: --claude-settings %s: %s\n", path,

@@ -491,7 +491,7 @@ static void new_session(const char *name, char *buf, size_t cap)
 }
 
 /* In the process that ran the sandbox: its error and --report. */
-static void sandbox_done(const struct sbx_report *rep, void *arg)
+static void sandbox_done(const struct sandbox_report *rep, void *arg)
 {
 	const struct cli_runopts *r = arg;
 

@@ -89,7 +89,7 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	if (running)
-		px_stop(running);
+		proxy_stop(running);
 }
 
 struct list {
@@ -178,7 +178,7 @@ int cli_proxy(int argc, char **argv)
 	};
 	struct list allow = { 0 }, deny = { 0 }, ranges = { 0 },
 		    resolve = { 0 };
-	struct px_options o;
+	struct proxy_options o;
 	struct cordon_diag diag;
 	struct px *p = NULL;
 	struct sigaction sa;
@@ -191,7 +191,7 @@ int cli_proxy(int argc, char **argv)
 	int opt, rc = CLI_EXIT_OK;
 	long v;
 
-	px_options_default(&o);
+	proxy_options_default(&o);
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+vh", longopts, NULL)) != -1) {
@@ -212,12 +212,12 @@ int cli_proxy(int argc, char **argv)
 			rc = list_add(&resolve, optarg, "--resolve");
 			break;
 		case O_MAXCONNS:
-			v = parse_num(optarg, 1, PX_CONNS_CEILING);
+			v = parse_num(optarg, 1, PROXY_CONNS_CEILING);
 			if (v < 0) {
 				fprintf(stderr,
 					"cordon proxy: --max-conns wants 1 to "
 					"%d\n",
-					PX_CONNS_CEILING);
+					PROXY_CONNS_CEILING);
 				rc = CLI_EXIT_USAGE;
 			}
 			o.max_conns = (size_t)v;
@@ -350,11 +350,11 @@ int cli_proxy(int argc, char **argv)
 			rc = CLI_EXIT_USAGE;
 			goto out;
 		}
-		if (strlen(t) < PX_CONTROL_TOKEN_MIN) {
+		if (strlen(t) < PROXY_CONTROL_TOKEN_MIN) {
 			fprintf(stderr,
 				"cordon proxy: --control-token-env: $%s is "
 				"shorter than %d bytes\n",
-				token_env, PX_CONTROL_TOKEN_MIN);
+				token_env, PROXY_CONTROL_TOKEN_MIN);
 			rc = CLI_EXIT_USAGE;
 			goto out;
 		}
@@ -380,7 +380,7 @@ int cli_proxy(int argc, char **argv)
 	o.resolve = resolve.v;
 	o.nresolve = resolve.n;
 	memset(&diag, 0, sizeof(diag));
-	switch (px_new(&o, &p, &diag)) {
+	switch (proxy_new(&o, &p, &diag)) {
 	case CORDON_OK:
 		break;
 	case CORDON_E_IO:
@@ -398,7 +398,7 @@ int cli_proxy(int argc, char **argv)
 		fputs("cordon proxy: no --allow-host: every request is "
 		      "denied\n",
 		      stderr);
-	px_local_addr(p, addr, sizeof(addr));
+	proxy_local_addr(p, addr, sizeof(addr));
 	{
 		size_t ll = strlen(listen);
 
@@ -408,7 +408,7 @@ int cli_proxy(int argc, char **argv)
 	}
 	if (ctl_port == 0)
 		fprintf(stderr, "cordon proxy: control endpoint on %s\n",
-			px_control_addr(p, addr, sizeof(addr)));
+			proxy_control_addr(p, addr, sizeof(addr)));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -417,14 +417,14 @@ int cli_proxy(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	if (px_run(p) != CORDON_OK) {
+	if (proxy_run(p) != CORDON_OK) {
 		fprintf(stderr, "cordon proxy: event loop: %s\n",
 			strerror(errno));
 		rc = CLI_EXIT_FAILURE;
 	}
 	running = NULL;
 out:
-	px_free(p);
+	proxy_free(p);
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == CLI_EXIT_OK)
 		rc = CLI_EXIT_FAILURE;
 	cordon_config_free(cfg);

@@ -179,7 +179,7 @@ int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
 	struct cordon_config *cfg = NULL;
-	struct sbx_report rep;
+	struct sandbox_report rep;
 	struct cordon_diag diag;
 	struct cli_proxy_audit pa = { 0 };
 	char *report = NULL;
@@ -219,7 +219,7 @@ int cli_run(int argc, char **argv)
 	r.sbx.proxy_decision = cli_audit_proxy_decision;
 	r.sbx.proxy_decision_ctx = &pa;
 
-	if (sbx_run(&r.sbx, argv + optind, &rep, &diag) != CORDON_OK) {
+	if (sandbox_run(&r.sbx, argv + optind, &rep, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon run: %s\n", diag.message);
 		rc = RUN_EXIT_SETUP;
 		goto out;
@@ -233,7 +233,7 @@ int cli_run(int argc, char **argv)
 	rc = rep.status;
 	if (cli_runopts_write_report(&r, &rep) != 0 && rc == 0)
 		rc = CLI_EXIT_FAILURE;
-	report = sbx_report_json(&rep);
+	report = sandbox_report_json(&rep);
 	if (!report || cordon_audit_run(pa.audit, NULL,
 					(const char *const *)(argv + optind),
 					report, &diag) != CORDON_OK) {

@@ -107,7 +107,7 @@ void cli_runopts_init(struct cli_runopts *r, const char *prog, const char *help)
 	r->prog = prog;
 	r->help = help;
 	r->sbx.memory_mb = 4096;
-	r->sbx.mode = SBX_MODE_AUTO;
+	r->sbx.mode = SANDBOX_MODE_AUTO;
 }
 
 void cli_runopts_free(struct cli_runopts *r)
@@ -253,11 +253,11 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 	case OPT_NETWORK:
 		r->network_set = true;
 		if (strcmp(arg, "none") == 0)
-			r->sbx.network = SBX_NET_NONE;
+			r->sbx.network = SANDBOX_NET_NONE;
 		else if (strcmp(arg, "host") == 0)
-			r->sbx.network = SBX_NET_HOST;
+			r->sbx.network = SANDBOX_NET_HOST;
 		else if (strcmp(arg, "proxy") == 0)
-			r->sbx.network = SBX_NET_PROXY;
+			r->sbx.network = SANDBOX_NET_PROXY;
 		else
 			rc = cli_runopts_usage_error(
 				r, "--network: '%s' is not none, host or proxy",
@@ -328,11 +328,11 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 	case OPT_MODE:
 		r->mode_set = true;
 		if (strcmp(arg, "off") == 0)
-			r->sbx.mode = SBX_MODE_OFF;
+			r->sbx.mode = SANDBOX_MODE_OFF;
 		else if (strcmp(arg, "auto") == 0)
-			r->sbx.mode = SBX_MODE_AUTO;
+			r->sbx.mode = SANDBOX_MODE_AUTO;
 		else if (strcmp(arg, "strict") == 0)
-			r->sbx.mode = SBX_MODE_STRICT;
+			r->sbx.mode = SANDBOX_MODE_STRICT;
 		else
 			rc = cli_runopts_usage_error(
 				r, "--mode: '%s' is not off, auto or strict",
@@ -340,9 +340,9 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 		break;
 	case OPT_BACKEND:
 		if (strcmp(arg, "namespaces") == 0)
-			r->sbx.backend = SBX_BACKEND_NAMESPACES;
+			r->sbx.backend = SANDBOX_BACKEND_NAMESPACES;
 		else if (strcmp(arg, "landlock") == 0)
-			r->sbx.backend = SBX_BACKEND_LANDLOCK;
+			r->sbx.backend = SANDBOX_BACKEND_LANDLOCK;
 		else
 			rc = cli_runopts_usage_error(
 				r,
@@ -388,7 +388,7 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 
 /* The report to FILE or stdout ("-"). */
 int cli_runopts_write_report(const struct cli_runopts *r,
-			     const struct sbx_report *rep)
+			     const struct sandbox_report *rep)
 {
 	char *json;
 	FILE *f;
@@ -396,7 +396,7 @@ int cli_runopts_write_report(const struct cli_runopts *r,
 
 	if (!r->report)
 		return 0;
-	json = sbx_report_json(rep);
+	json = sandbox_report_json(rep);
 	if (!json) {
 		fprintf(stderr, "%s: out of memory writing the report\n",
 			r->prog);
@@ -423,7 +423,7 @@ int cli_runopts_write_report(const struct cli_runopts *r,
 int cli_runopts_probe(void)
 {
 	char why[1024];
-	int best = sbx_probe(true, why, sizeof(why));
+	int best = sandbox_probe(true, why, sizeof(why));
 
 	fputs(why, stdout);
 	if (best < 0) {
@@ -431,13 +431,13 @@ int cli_runopts_probe(void)
 		return RUN_EXIT_SETUP;
 	}
 	printf("best: %s\n",
-	       best == SBX_BACKEND_NAMESPACES ? "namespaces" : "landlock");
+	       best == SANDBOX_BACKEND_NAMESPACES ? "namespaces" : "landlock");
 	return CLI_EXIT_OK;
 }
 
 /* The warning of auto mode, printed before the command starts (arg: the
  * program name for the prefix). */
-static void warn_degraded(const struct sbx_report *rep, void *arg)
+static void warn_degraded(const struct sandbox_report *rep, void *arg)
 {
 	const char *prog = arg;
 
@@ -450,16 +450,16 @@ static void warn_degraded(const struct sbx_report *rep, void *arg)
 	fputc('\n', stderr);
 }
 
-static enum sbx_mode mode_from_cfg(enum cfg_sandbox_mode m)
+static enum sandbox_mode mode_from_cfg(enum config_sandbox_mode m)
 {
 	switch (m) {
-	case CFG_SANDBOX_OFF:
-		return SBX_MODE_OFF;
-	case CFG_SANDBOX_STRICT:
-		return SBX_MODE_STRICT;
-	case CFG_SANDBOX_AUTO:
+	case CONFIG_SANDBOX_OFF:
+		return SANDBOX_MODE_OFF;
+	case CONFIG_SANDBOX_STRICT:
+		return SANDBOX_MODE_STRICT;
+	case CONFIG_SANDBOX_AUTO:
 	default:
-		return SBX_MODE_AUTO;
+		return SANDBOX_MODE_AUTO;
 	}
 }
 
@@ -469,10 +469,10 @@ static int control_setup(struct cli_runopts *r)
 {
 	const char *t;
 
-	if (r->network_set && r->sbx.network != SBX_NET_PROXY)
+	if (r->network_set && r->sbx.network != SANDBOX_NET_PROXY)
 		return cli_runopts_usage_error(
 			r, "--control-port needs --network proxy");
-	r->sbx.network = SBX_NET_PROXY;
+	r->sbx.network = SANDBOX_NET_PROXY;
 	if (!*r->token_env ||
 	    strspn(r->token_env, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				 "abcdefghijklmnopqrstuvwxyz"
@@ -484,10 +484,10 @@ static int control_setup(struct cli_runopts *r)
 	if (!t)
 		return cli_runopts_usage_error(
 			r, "--control-token-env: $%s is not set", r->token_env);
-	if (strlen(t) < PX_CONTROL_TOKEN_MIN)
+	if (strlen(t) < PROXY_CONTROL_TOKEN_MIN)
 		return cli_runopts_usage_error(
 			r, "--control-token-env: $%s is shorter than %d bytes",
-			r->token_env, PX_CONTROL_TOKEN_MIN);
+			r->token_env, PROXY_CONTROL_TOKEN_MIN);
 	(void)snprintf(r->control_listen, sizeof(r->control_listen),
 		       "127.0.0.1:%lu", r->control_port);
 	r->sbx.control_listen = r->control_listen;
@@ -501,7 +501,7 @@ static int control_setup(struct cli_runopts *r)
 static int add_token_deny(struct cli_runopts *r)
 {
 	const struct strlist *d = r->sbx.env_deny ? r->sbx.env_deny :
-							envf_default_deny();
+							envfilter_default_deny();
 	size_t n = d ? d->n : 0;
 
 	free(r->env_deny.v);
@@ -538,10 +538,10 @@ static int inject_setup(struct cli_runopts *r)
 				r, "the --inject-* options need --inject-host");
 		return 0;
 	}
-	if (r->network_set && r->sbx.network != SBX_NET_PROXY)
+	if (r->network_set && r->sbx.network != SANDBOX_NET_PROXY)
 		return cli_runopts_usage_error(
 			r, "--inject-host needs --network proxy");
-	r->sbx.network = SBX_NET_PROXY;
+	r->sbx.network = SANDBOX_NET_PROXY;
 	if (!*v || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			     "abcdefghijklmnopqrstuvwxyz"
 			     "0123456789_") != strlen(v))
@@ -562,11 +562,11 @@ int cli_runopts_check(struct cli_runopts *r)
 	if (r->nhosts || r->ndeny_hosts) {
 		/* --allow-host implies the proxy; with another mode asked
 		 * for explicitly it would silently do nothing. */
-		if (r->network_set && r->sbx.network != SBX_NET_PROXY)
+		if (r->network_set && r->sbx.network != SANDBOX_NET_PROXY)
 			return cli_runopts_usage_error(
 				r, "--allow-host and --deny-host need "
 				   "--network proxy");
-		r->sbx.network = SBX_NET_PROXY;
+		r->sbx.network = SANDBOX_NET_PROXY;
 	}
 	if (r->control_set != (r->token_env != NULL))
 		return cli_runopts_usage_error(
@@ -670,8 +670,8 @@ int cli_runopts_apply_config(struct cli_runopts *r,
 		    cfg->allow_unix_sockets.n == 0)
 			r->sbx.no_unix_sockets = true;
 	} else {
-		r->sbx.env_allow = envf_default_allow();
-		r->sbx.env_deny = envf_default_deny();
+		r->sbx.env_allow = envfilter_default_allow();
+		r->sbx.env_deny = envfilter_default_deny();
 	}
 
 	if ((r->control_set || r->secret_env) && add_token_deny(r) != 0)
@@ -697,8 +697,8 @@ int cli_runopts_apply_config(struct cli_runopts *r,
 			r->sbx.output_cap = RUN_ARGV_ONLY_CAP;
 	}
 	/* A forced backend is what the user asked for: no warning. */
-	if (r->sbx.mode == SBX_MODE_AUTO &&
-	    r->sbx.backend == SBX_BACKEND_BEST) {
+	if (r->sbx.mode == SANDBOX_MODE_AUTO &&
+	    r->sbx.backend == SANDBOX_BACKEND_BEST) {
 		r->sbx.on_start = warn_degraded;
 		r->sbx.on_start_arg = (void *)r->prog;
 	}

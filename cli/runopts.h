@@ -1,7 +1,7 @@
 /* runopts — the options of `cordon run`, shared by every command that runs
  * something in the sandbox (`cordon run`, `cordon mcp --sandbox`), so they
  * take exactly the same options with the same checks and the same mapping
- * of the configuration onto struct sbx_opts.
+ * of the configuration onto struct sandbox_opts.
  *
  * The order of use:
  *   cli_runopts_init()
@@ -10,7 +10,7 @@
  *   cli_runopts_check()        the options among themselves
  *   cli_runopts_load_config()  the layers and --srt-settings
  *   cli_runopts_apply_config() the configuration, then r->sbx is complete
- *   sbx_run(&r->sbx, …), cli_runopts_write_report()
+ *   sandbox_run(&r->sbx, …), cli_runopts_write_report()
  *   cli_runopts_free()
  * Every function that can fail prints why (prefixed with r->prog) and
  * returns the exit status to use (CLI_RUNOPTS_EXIT_SETUP), else 0.
@@ -32,7 +32,7 @@
 struct cli_runopts {
 	const char *prog; /* "cordon run": the prefix of every message */
 	const char *help; /* "cordon run --help": named in usage errors */
-	struct sbx_opts sbx;
+	struct sandbox_opts sbx;
 	const char *config;
 	const char *report;
 	const char *srt_settings; /* --srt-settings FILE */
@@ -104,7 +104,7 @@ int cli_runopts_apply_config(struct cli_runopts *r,
 /* --report: the run report to r->report (a file, or "-" for stdout);
  * 0 when there is none to write or it was written, -1 (reported) else. */
 int cli_runopts_write_report(const struct cli_runopts *r,
-			     const struct sbx_report *rep);
+			     const struct sandbox_report *rep);
 
 /* --probe: tries each backend now, prints what works; the exit status. */
 int cli_runopts_probe(void);

@@ -54,7 +54,7 @@ void cli_sandbox_usage(FILE *out)
 }
 
 struct profile_args {
-	struct sbx_opts o;
+	struct sandbox_opts o;
 	const char **write;
 	const char **deny_read;
 	unsigned short proxy_port;
@@ -156,11 +156,11 @@ static int parse_profile(int argc, char **argv, struct profile_args *a)
 			break;
 		case OPT_NETWORK:
 			if (strcmp(optarg, "none") == 0) {
-				a->o.network = SBX_NET_NONE;
+				a->o.network = SANDBOX_NET_NONE;
 			} else if (strcmp(optarg, "host") == 0) {
-				a->o.network = SBX_NET_HOST;
+				a->o.network = SANDBOX_NET_HOST;
 			} else if (strcmp(optarg, "proxy") == 0) {
-				a->o.network = SBX_NET_PROXY;
+				a->o.network = SANDBOX_NET_PROXY;
 			} else {
 				fprintf(stderr,
 					"cordon sandbox profile: --network: "
@@ -212,13 +212,13 @@ static int parse_profile(int argc, char **argv, struct profile_args *a)
 		      stderr);
 		goto usage;
 	}
-	if (a->o.network == SBX_NET_PROXY && !a->has_port) {
+	if (a->o.network == SANDBOX_NET_PROXY && !a->has_port) {
 		fputs("cordon sandbox profile: --network proxy needs "
 		      "--proxy-port\n",
 		      stderr);
 		goto usage;
 	}
-	if (a->has_port && a->o.network != SBX_NET_PROXY) {
+	if (a->has_port && a->o.network != SANDBOX_NET_PROXY) {
 		fputs("cordon sandbox profile: --proxy-port goes with "
 		      "--network proxy\n",
 		      stderr);
@@ -240,7 +240,7 @@ static int cmd_profile(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	a.o.network = SBX_NET_NONE;
+	a.o.network = SANDBOX_NET_NONE;
 	rc = parse_profile(argc, argv, &a);
 	if (rc != 0) {
 		free(a.write);

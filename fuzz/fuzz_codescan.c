@@ -45,8 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = size - 1;
 	a.limit = b.limit = 8 * n + 4096;
 
-	f1 = code_scan(lang, code, n, on_cmd, &a);
-	f2 = code_scan(lang, code, n, on_cmd, &b);
+	f1 = codescan_scan(lang, code, n, on_cmd, &a);
+	f2 = codescan_scan(lang, code, n, on_cmd, &b);
 	if (f1 != f2 || a.calls != b.calls || a.sum != b.sum)
 		abort();
 	if (f1 & ~((CODE_F_UNREADABLE << 1) - 1))

@@ -17,40 +17,40 @@
 
 static void check_round_trip(const struct cordon_config *cfg)
 {
-	struct cordon_config *again = cfg_new();
+	struct cordon_config *again = config_new();
 	struct cordon_diag diag;
-	char *a = cfg_to_json(cfg, false), *b;
+	char *a = config_to_json(cfg, false), *b;
 
 	if (!again || !a)
 		abort();
-	if (cfg_apply_json(again, a, strlen(a), "round-trip", CFG_EXPLICIT,
+	if (config_apply_json(again, a, strlen(a), "round-trip", CONFIG_EXPLICIT,
 			   &diag) != CORDON_OK)
 		abort();
-	b = cfg_to_json(again, false);
+	b = config_to_json(again, false);
 	if (!b || strcmp(a, b) != 0)
 		abort();
 	free(a);
 	free(b);
-	cfg_free(again);
+	config_free(again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum cfg_layer layers[] = { CFG_USER, CFG_PROJECT,
-						 CFG_EXPLICIT };
-	struct cordon_config *cfg = cfg_new();
+	static const enum config_layer layers[] = { CONFIG_USER, CONFIG_PROJECT,
+						 CONFIG_EXPLICIT };
+	struct cordon_config *cfg = config_new();
 
 	if (!cfg)
 		abort();
 	for (size_t i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
 		struct cordon_diag diag;
-		char *before = cfg_to_json(cfg, true), *after;
+		char *before = config_to_json(cfg, true), *after;
 		enum cordon_err rc;
 
 		memset(&diag, 'x', sizeof(diag));
-		rc = cfg_apply_json(cfg, (const char *)data, size, "fuzz.json",
+		rc = config_apply_json(cfg, (const char *)data, size, "fuzz.json",
 				    layers[i], &diag);
-		after = cfg_to_json(cfg, true);
+		after = config_to_json(cfg, true);
 		if (!before || !after ||
 		    memchr(diag.message, '\0', sizeof(diag.message)) == NULL ||
 		    diag.code != rc)
@@ -60,11 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(before);
 		free(after);
-		if (rc == CORDON_OK && layers[i] == CFG_EXPLICIT)
+		if (rc == CORDON_OK && layers[i] == CONFIG_EXPLICIT)
 			check_round_trip(cfg);
-		(void)cfg_effective_mode(cfg);
-		(void)cfg_tool_kind(cfg, "mcp__server__tool", NULL);
+		(void)config_effective_mode(cfg);
+		(void)config_tool_kind(cfg, "mcp__server__tool", NULL);
 	}
-	cfg_free(cfg);
+	config_free(cfg);
 	return 0;
 }

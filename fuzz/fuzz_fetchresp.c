@@ -1,13 +1,13 @@
 /* Fuzz target: the answer side of `cordon fetch`. The input up to and
  * including its first CRLF CRLF is parsed as an answer head by
- * fe_parse_head (as read_head hands it over), from an exact-size copy so an
+ * fetch_parse_head (as read_head hands it over), from an exact-size copy so an
  * over-read is caught; the whole input is parsed too (it must be refused
  * unless it is itself one head). The same input parsed twice must give the
  * same outcome. On success the head must obey the rules of fetch.h: a
  * status of 100..999, HTTP/1.0 or 1.1, never both Content-Length and
  * chunked, trimmed values without control bytes. On failure the error is
  * set and terminated. Every CRLF-separated line after the head is then a
- * chunk-size line for fe_parse_chunk_size, checked against strtoull. */
+ * chunk-size line for fetch_parse_chunk_size, checked against strtoull. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,15 +42,15 @@ static void check_value(const char *v)
 /* Parses p[0..len) twice; checks the invariants; returns the outcome. */
 static enum cordon_err parse_checked(const char *p, size_t len)
 {
-	struct fe_head h, h2;
+	struct fetch_head h, h2;
 	char err[512], err2[512];
 	enum cordon_err rc, rc2;
 
 	memset(err, 'x', sizeof(err));
-	rc = fe_parse_head(p, len, &h, err, sizeof(err));
+	rc = fetch_parse_head(p, len, &h, err, sizeof(err));
 	if (!terminated(err, sizeof(err)))
 		abort();
-	rc2 = fe_parse_head(p, len, &h2, err2, sizeof(err2));
+	rc2 = fetch_parse_head(p, len, &h2, err2, sizeof(err2));
 	if (rc != rc2 || strcmp(err, err2) != 0)
 		abort();
 	if (rc == CORDON_OK) {
@@ -59,7 +59,7 @@ static enum cordon_err parse_checked(const char *p, size_t len)
 		    (h.chunked && h.has_length) ||
 		    (h.chunked && h.minor == 0) ||
 		    (h.has_length && h.length > (uint64_t)INT64_MAX) ||
-		    len > FE_MAX_HEAD || len < 4 ||
+		    len > FETCH_MAX_HEAD || len < 4 ||
 		    memcmp(p + len - 4, "\r\n\r\n", 4) != 0 ||
 		    h2.status != h.status || h2.length != h.length)
 			abort();
@@ -74,8 +74,8 @@ static enum cordon_err parse_checked(const char *p, size_t len)
 		     rc != CORDON_E_NOMEM))
 			abort();
 	}
-	fe_head_free(&h);
-	fe_head_free(&h2);
+	fetch_head_free(&h);
+	fetch_head_free(&h2);
 	if (h.location || h.content_type || h.status)
 		abort();
 	return rc;
@@ -90,7 +90,7 @@ static bool is_hex(unsigned char b)
 /* Checks one chunk-size line against a reference built on strtoull. */
 static void chunk_line(const char *line, size_t len)
 {
-	char err[128], digits[FE_MAX_CHUNK_LINE + 1];
+	char err[128], digits[FETCH_MAX_CHUNK_LINE + 1];
 	uint64_t size = 7;
 	size_t n = 0;
 	enum cordon_err rc;
@@ -98,9 +98,9 @@ static void chunk_line(const char *line, size_t len)
 	unsigned long long ref;
 	char *end;
 
-	if (len > FE_MAX_CHUNK_LINE)
+	if (len > FETCH_MAX_CHUNK_LINE)
 		return;
-	rc = fe_parse_chunk_size(line, len, &size, err, sizeof(err));
+	rc = fetch_parse_chunk_size(line, len, &size, err, sizeof(err));
 	if (!terminated(err, sizeof(err)))
 		abort();
 	while (n < len && is_hex((unsigned char)line[n]))

@@ -20,31 +20,31 @@ static void check_punycode(const char *s, size_t len)
 	size_t n, m;
 	char out[1024];
 
-	if (!hl_punycode_decode(s, len, cps, 128, &n))
+	if (!hostlist_punycode_decode(s, len, cps, 128, &n))
 		return;
-	if (!hl_punycode_encode(cps, n, out, sizeof(out)))
+	if (!hostlist_punycode_encode(cps, n, out, sizeof(out)))
 		return;
-	if (!hl_punycode_decode(out, strlen(out), again, 128, &m) || m != n ||
+	if (!hostlist_punycode_decode(out, strlen(out), again, 128, &m) || m != n ||
 	    memcmp(cps, again, n * sizeof(*cps)) != 0)
 		abort();
 }
 
 static void check_normalise(const char *s, size_t len)
 {
-	char out[HL_MAX_NAME + 1], twice[HL_MAX_NAME + 1];
-	struct na_addr a, b;
+	char out[HOSTLIST_MAX_NAME + 1], twice[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr a, b;
 	const char *why;
-	enum na_host k = hl_normalize_host(s, len, out, &a, &why);
+	enum netaddr_host k = hostlist_normalize_host(s, len, out, &a, &why);
 
-	if (k == NA_HOST_INVALID) {
+	if (k == NETADDR_HOST_INVALID) {
 		if (!why || out[0] != '\0')
 			abort();
 		return;
 	}
-	if (hl_normalize_host(out, strlen(out), twice, &b, &why) != k ||
+	if (hostlist_normalize_host(out, strlen(out), twice, &b, &why) != k ||
 	    strcmp(out, twice) != 0)
 		abort();
-	if (k == NA_HOST_IP && !na_equal(&a, &b))
+	if (k == NETADDR_HOST_IP && !netaddr_equal(&a, &b))
 		abort();
 	for (size_t i = 0; out[i]; i++)
 		if ((unsigned char)out[i] < 0x21 ||
@@ -61,9 +61,9 @@ static void check_ascii(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hl_policy *p;
+	struct hostlist_policy *p;
 	struct cordon_diag diag;
-	struct hl_decision d;
+	struct hostlist_decision d;
 	const char *lines[2][32];
 	size_t n[2] = { 0, 0 };
 	char *copy, *s, *last;
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	port = data[0] < 200 ? data[0] == 0 ? 443 : data[0] : 80;
 	copy = malloc(size);
-	p = hl_policy_new();
+	p = hostlist_policy_new();
 	if (!copy || !p)
 		abort();
 	memcpy(copy, data + 1, size - 1);
@@ -93,11 +93,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		last = s;
 	}
 	for (int l = 0; l < 2; l++) {
-		enum cordon_err rc = hl_policy_add(p, (enum hl_list)l, lines[l],
+		enum cordon_err rc = hostlist_policy_add(p, (enum hostlist_list)l, lines[l],
 						   n[l], &diag);
 
 		if (rc != CORDON_OK &&
-		    (hl_policy_count(p, (enum hl_list)l) != 0 ||
+		    (hostlist_policy_count(p, (enum hostlist_list)l) != 0 ||
 		     diag.message[0] == '\0'))
 			abort();
 		if (rc == CORDON_OK) {
@@ -107,25 +107,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						strlen(lines[l][i]));
 		}
 	}
-	hl_decide(p, last, strlen(last), port, &d);
-	check_ascii(hl_describe(&d, buf, sizeof(buf)));
+	hostlist_decide(p, last, strlen(last), port, &d);
+	check_ascii(hostlist_describe(&d, buf, sizeof(buf)));
 	if (d.allowed) {
-		struct hl_decision again;
+		struct hostlist_decision again;
 		size_t hl = strlen(d.host);
 
-		if (d.reason != HL_ALLOW_ENTRY ||
-		    d.index >= hl_policy_count(p, HL_ALLOW))
+		if (d.reason != HOSTLIST_ALLOW_ENTRY ||
+		    d.index >= hostlist_policy_count(p, HOSTLIST_ALLOW))
 			abort();
 		/* The normalised host decides the same. */
-		hl_decide(p, d.host, hl, port, &again);
+		hostlist_decide(p, d.host, hl, port, &again);
 		if (!again.allowed || again.index != d.index)
 			abort();
-	} else if (d.reason == HL_ALLOW_ENTRY) {
+	} else if (d.reason == HOSTLIST_ALLOW_ENTRY) {
 		abort();
 	}
 	check_normalise(last, strlen(last));
 	check_punycode(last, strlen(last));
-	hl_policy_free(p);
+	hostlist_policy_free(p);
 	free(copy);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Fuzz target: the input is a request head fed to hr_feed, once whole and
+/* Fuzz target: the input is a request head fed to httpreq_feed, once whole and
  * once in chunks of pseudo-random sizes drawn from a generator seeded by
  * the input, under the default limits and under small ones (which also
  * accept origin-form). The outcomes must agree: status, error status and
@@ -34,14 +34,14 @@ static size_t next_chunk(uint64_t *s)
 }
 
 /* Feeds data in chunks (whole when rng is NULL); the total used is *used. */
-static enum hr_status run(struct hr_req *r, const struct hr_limits *lim,
+static enum httpreq_status run(struct httpreq_req *r, const struct httpreq_limits *lim,
 			  const uint8_t *data, size_t size, uint64_t *rng,
 			  size_t *used)
 {
-	enum hr_status st = HR_MORE;
+	enum httpreq_status st = HTTPREQ_MORE;
 	size_t off = 0;
 
-	if (hr_req_init(r, lim) != CORDON_OK)
+	if (httpreq_req_init(r, lim) != CORDON_OK)
 		abort();
 	*used = 0;
 	do {
@@ -51,12 +51,12 @@ static enum hr_status run(struct hr_req *r, const struct hr_limits *lim,
 
 		if (want < n)
 			n = want;
-		st = hr_feed(r, data + off, n, &u);
+		st = httpreq_feed(r, data + off, n, &u);
 		if (u > n)
 			abort();
 		*used += u;
 		off += n;
-	} while (st == HR_MORE && off < size);
+	} while (st == HTTPREQ_MORE && off < size);
 	return st;
 }
 
@@ -65,18 +65,18 @@ static bool same_view(const char *a, size_t al, const char *b, size_t bl)
 	return al == bl && (al == 0 || memcmp(a, b, al) == 0);
 }
 
-static void compare(const struct hr_req *a, enum hr_status sa, size_t ua,
-		    const struct hr_req *b, enum hr_status sb, size_t ub)
+static void compare(const struct httpreq_req *a, enum httpreq_status sa, size_t ua,
+		    const struct httpreq_req *b, enum httpreq_status sb, size_t ub)
 {
 	if (sa != sb)
 		abort();
-	if (sa == HR_ERROR) {
+	if (sa == HTTPREQ_ERROR) {
 		if (a->err.status != b->err.status ||
 		    a->err.reason != b->err.reason || !a->err.reason)
 			abort();
 		return;
 	}
-	if (sa != HR_DONE)
+	if (sa != HTTPREQ_DONE)
 		return;
 	if (ua != ub || a->head_len != ua || a->form != b->form ||
 	    a->port != b->port || a->host.kind != b->host.kind ||
@@ -85,12 +85,12 @@ static void compare(const struct hr_req *a, enum hr_status sa, size_t ua,
 	    a->content_length != b->content_length ||
 	    !same_view(a->method, a->method_len, b->method, b->method_len) ||
 	    !same_view(a->path, a->path_len, b->path, b->path_len) ||
-	    hr_header_count(a) != hr_header_count(b))
+	    httpreq_header_count(a) != httpreq_header_count(b))
 		abort();
 	if (a->chunked && a->has_length)
 		abort();
-	for (size_t i = 0; i < hr_header_count(a); i++) {
-		struct hr_header x = hr_header_at(a, i), y = hr_header_at(b, i);
+	for (size_t i = 0; i < httpreq_header_count(a); i++) {
+		struct httpreq_header x = httpreq_header_at(a, i), y = httpreq_header_at(b, i);
 
 		if (!same_view(x.name, x.name_len, y.name, y.name_len) ||
 		    !same_view(x.value, x.value_len, y.value, y.value_len))
@@ -112,32 +112,32 @@ static const char *const stripped[] = {
 };
 
 /* Writes r for the upstream and checks the result parses back. */
-static void rewrite(const struct hr_req *r)
+static void rewrite(const struct httpreq_req *r)
 {
-	static const struct hr_header inject = { "Authorization", 13,
+	static const struct httpreq_header inject = { "Authorization", 13,
 						 "Bearer k", 8 };
-	struct hr_limits big = { HR_LIMIT_CEILING, HR_LIMIT_CEILING,
-				 HR_LIMIT_CEILING, HR_ORIGIN_FORM };
-	struct hr_req back;
+	struct httpreq_limits big = { HTTPREQ_LIMIT_CEILING, HTTPREQ_LIMIT_CEILING,
+				 HTTPREQ_LIMIT_CEILING, HTTPREQ_ORIGIN_FORM };
+	struct httpreq_req back;
 	size_t len = 0, len2 = 0, used = 0, n = 0, pos;
-	struct hr_header h;
+	struct httpreq_header h;
 	char *out;
 
-	if (hr_write_origin(r, HR_STRIP_CREDENTIALS, &inject, 1, NULL, 0,
+	if (httpreq_write_origin(r, HTTPREQ_STRIP_CREDENTIALS, &inject, 1, NULL, 0,
 			    &len) != CORDON_E_LIMIT)
 		abort();
 	out = malloc(len);
 	if (!out)
 		abort();
-	if (hr_write_origin(r, HR_STRIP_CREDENTIALS, &inject, 1, out, len,
+	if (httpreq_write_origin(r, HTTPREQ_STRIP_CREDENTIALS, &inject, 1, out, len,
 			    &len2) != CORDON_OK ||
 	    len2 != len)
 		abort();
 	if (run(&back, &big, (const uint8_t *)out, len, NULL, &used) !=
-		    HR_DONE ||
+		    HTTPREQ_DONE ||
 	    used != len)
 		abort();
-	if (back.form != HR_FORM_ORIGIN || back.chunked != r->chunked ||
+	if (back.form != HTTPREQ_FORM_ORIGIN || back.chunked != r->chunked ||
 	    back.has_length != r->has_length ||
 	    back.content_length != r->content_length ||
 	    back.version_minor != r->version_minor)
@@ -145,36 +145,36 @@ static void rewrite(const struct hr_req *r)
 	for (size_t i = 0; i < sizeof(stripped) / sizeof(stripped[0]); i++) {
 		pos = 0;
 		n = 0;
-		while (hr_header_next(&back, stripped[i], &pos, &h))
+		while (httpreq_header_next(&back, stripped[i], &pos, &h))
 			n++;
 		if (n != (i == 1 ? 1u : 0u))
 			abort();
 	}
 	pos = 0;
-	if (!hr_header_next(&back, "host", &pos, &h) ||
-	    hr_header_next(&back, "host", &pos, &h))
+	if (!httpreq_header_next(&back, "host", &pos, &h) ||
+	    httpreq_header_next(&back, "host", &pos, &h))
 		abort();
-	hr_req_free(&back);
+	httpreq_req_free(&back);
 	free(out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct hr_limits small = { 64, 256, 8, HR_ORIGIN_FORM };
-	const struct hr_limits *lims[] = { NULL, &small };
+	static const struct httpreq_limits small = { 64, 256, 8, HTTPREQ_ORIGIN_FORM };
+	const struct httpreq_limits *lims[] = { NULL, &small };
 
 	for (size_t k = 0; k < 2; k++) {
-		struct hr_req a, b;
+		struct httpreq_req a, b;
 		uint64_t rng = seed_of(data, size) + k;
 		size_t ua, ub;
-		enum hr_status sa = run(&a, lims[k], data, size, NULL, &ua);
-		enum hr_status sb = run(&b, lims[k], data, size, &rng, &ub);
+		enum httpreq_status sa = run(&a, lims[k], data, size, NULL, &ua);
+		enum httpreq_status sb = run(&b, lims[k], data, size, &rng, &ub);
 
 		compare(&a, sa, ua, &b, sb, ub);
-		if (sa == HR_DONE && a.form == HR_FORM_ABSOLUTE)
+		if (sa == HTTPREQ_DONE && a.form == HTTPREQ_FORM_ABSOLUTE)
 			rewrite(&a);
-		hr_req_free(&a);
-		hr_req_free(&b);
+		httpreq_req_free(&a);
+		httpreq_req_free(&b);
 	}
 	return 0;
 }

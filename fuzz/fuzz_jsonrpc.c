@@ -36,44 +36,44 @@ static void must_be_json_line(char *s)
 	free(s);
 }
 
-static void check_msg(const struct jrpc_msg *m, const char *line, size_t len)
+static void check_msg(const struct jsonrpc_msg *m, const char *line, size_t len)
 {
 	if (m->id_raw) {
 		if (m->id_raw < line || m->id_raw_len > len ||
 		    (size_t)(m->id_raw - line) > len - m->id_raw_len)
 			abort();
-		must_be_json_line(jrpc_error_response(
+		must_be_json_line(jsonrpc_error_response(
 			m->id_raw, m->id_raw_len, -32600, "Invalid Request"));
-		must_be_json_line(jrpc_tool_error_result(
+		must_be_json_line(jsonrpc_tool_error_result(
 			m->id_raw, m->id_raw_len, "blocked: \"x\"\n\x01\xff"));
 	}
 	if (memchr(m->id_key, '\0', sizeof(m->id_key)) == NULL)
 		abort();
-	if ((m->kind == JRPC_REQUEST || m->kind == JRPC_RESPONSE) && !m->id)
+	if ((m->kind == JSONRPC_REQUEST || m->kind == JSONRPC_RESPONSE) && !m->id)
 		abort();
-	if ((m->kind == JRPC_REQUEST || m->kind == JRPC_NOTIFICATION) &&
+	if ((m->kind == JSONRPC_REQUEST || m->kind == JSONRPC_NOTIFICATION) &&
 	    !m->method)
 		abort();
 }
 
 static void parse_line(const char *line, size_t len)
 {
-	struct jrpc_limits lim = { .max_depth = 16, .max_batch = 8 };
-	struct jrpc_msg m;
+	struct jsonrpc_limits lim = { .max_depth = 16, .max_batch = 8 };
+	struct jsonrpc_msg m;
 	char why[128];
 
-	(void)jrpc_parse(line, len, &lim, &m, why, sizeof(why));
+	(void)jsonrpc_parse(line, len, &lim, &m, why, sizeof(why));
 	if (memchr(why, '\0', sizeof(why)) == NULL)
 		abort();
-	if (m.kind == JRPC_INVALID && why[0] == '\0')
+	if (m.kind == JSONRPC_INVALID && why[0] == '\0')
 		abort();
 	check_msg(&m, line, len);
 	for (size_t i = 0; i < m.nitems; i++)
 		check_msg(&m.items[i], line, len);
-	if (m.root && m.kind != JRPC_BATCH && m.kind != JRPC_INVALID)
+	if (m.root && m.kind != JSONRPC_BATCH && m.kind != JSONRPC_INVALID)
 		must_be_json_line(
-			jrpc_print_with_id(m.root, m.id_raw, m.id_raw_len));
-	jrpc_msg_free(&m);
+			jsonrpc_print_with_id(m.root, m.id_raw, m.id_raw_len));
+	jsonrpc_msg_free(&m);
 }
 
 static int on_line(void *ud, const char *line, size_t len, bool too_long)
@@ -99,29 +99,29 @@ static int on_line(void *ud, const char *line, size_t len, bool too_long)
 static struct trace run(const char *s, size_t n, size_t max, size_t cut,
 			int pieces, int stop_every)
 {
-	struct jrpc_framer f;
+	struct jsonrpc_framer f;
 	struct trace t = { 0, 0, stop_every };
 
-	jrpc_framer_init(&f, max);
+	jsonrpc_framer_init(&f, max);
 	if (pieces == 1) {
-		(void)jrpc_framer_feed(&f, s, n, on_line, &t);
+		(void)jsonrpc_framer_feed(&f, s, n, on_line, &t);
 	} else if (pieces == 2) {
-		(void)jrpc_framer_feed(&f, s, cut, on_line, &t);
-		(void)jrpc_framer_feed(&f, s + cut, n - cut, on_line, &t);
+		(void)jsonrpc_framer_feed(&f, s, cut, on_line, &t);
+		(void)jsonrpc_framer_feed(&f, s + cut, n - cut, on_line, &t);
 	} else {
 		size_t step = cut % 7 + 1;
 
 		for (size_t i = 0; i < n; i += step)
-			(void)jrpc_framer_feed(&f, s + i,
+			(void)jsonrpc_framer_feed(&f, s + i,
 					       n - i < step ? n - i : step,
 					       on_line, &t);
 	}
 	/* after stops, empty feeds drain what was kept */
 	for (size_t guard = 0; stop_every && guard <= n + 1; guard++)
-		(void)jrpc_framer_feed(&f, NULL, 0, on_line, &t);
-	if (jrpc_framer_pending(&f) > n)
+		(void)jsonrpc_framer_feed(&f, NULL, 0, on_line, &t);
+	if (jsonrpc_framer_pending(&f) > n)
 		abort();
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 	return t;
 }
 

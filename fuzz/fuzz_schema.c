@@ -52,7 +52,7 @@ static void check_msg(enum schema_result rc, const char *msg, size_t cap)
 static void check_limits(const cJSON *value)
 {
 	static char *choices[] = { "dev", "staging", "prod" };
-	struct cfg_arg_limit l[4];
+	struct config_arg_limit l[4];
 	char msg[256];
 
 	memset(l, 0, sizeof(l));
@@ -73,7 +73,7 @@ static void check_limits(const cJSON *value)
 	l[3].choices.v = choices;
 	l[3].choices.n = 3;
 
-	if (arglimit_check(l, 4, "t", value, msg, sizeof(msg))) {
+	if (schema_arglimit_check(l, 4, "t", value, msg, sizeof(msg))) {
 		if (msg[0] != '\0')
 			abort();
 	} else if (!has_prefix(msg, "blocked: ") ||

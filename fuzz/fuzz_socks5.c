@@ -1,6 +1,6 @@
-/* Fuzz target: the input is what a SOCKS5 client sends, fed to s5_feed
+/* Fuzz target: the input is what a SOCKS5 client sends, fed to socks5_feed
  * once whole and once in chunks of pseudo-random sizes drawn from a
- * generator seeded by the input, continuing after S5_METHOD as the proxy
+ * generator seeded by the input, continuing after SOCKS5_METHOD as the proxy
  * does. Both runs must send the same replies, end in the same status with
  * the same reason, consume the same bytes and, for a request, name the
  * same host and port. A parsed request must have a host and a non-zero
@@ -16,11 +16,11 @@
 #include "banned.h"
 
 struct run {
-	enum s5_status st;
+	enum socks5_status st;
 	uint8_t sent[64];
 	size_t sent_len, used;
 	const char *reason;
-	struct hr_host host;
+	struct httpreq_host host;
 	uint16_t port;
 };
 
@@ -32,32 +32,32 @@ static size_t next_chunk(uint64_t *s)
 	return 1 + (size_t)(*s % 9);
 }
 
-static void check_reply(const struct s5_conn *c, enum s5_status st)
+static void check_reply(const struct socks5_conn *c, enum socks5_status st)
 {
 	if (c->reply_len == 0)
 		return;
 	if (c->reply[0] != 5)
 		abort();
 	if (c->reply_len == 2) {
-		if (!(st == S5_METHOD && c->reply[1] == 0) &&
-		    !(st == S5_ERROR && c->reply[1] == 0xff))
+		if (!(st == SOCKS5_METHOD && c->reply[1] == 0) &&
+		    !(st == SOCKS5_ERROR && c->reply[1] == 0xff))
 			abort();
 		return;
 	}
-	if (st != S5_ERROR || c->reply_len != 10 || c->reply[1] == 0 ||
+	if (st != SOCKS5_ERROR || c->reply_len != 10 || c->reply[1] == 0 ||
 	    c->reply[3] != 1)
 		abort();
 }
 
 static struct run drive(const uint8_t *data, size_t size, uint64_t *rng)
 {
-	struct s5_conn c;
+	struct socks5_conn c;
 	struct run r;
 	size_t off = 0;
 
 	memset(&r, 0, sizeof(r));
-	s5_init(&c);
-	r.st = S5_MORE;
+	socks5_init(&c);
+	r.st = SOCKS5_MORE;
 	while (off < size) {
 		size_t n = size - off, u = 0;
 
@@ -65,8 +65,8 @@ static struct run drive(const uint8_t *data, size_t size, uint64_t *rng)
 
 		if (want < n)
 			n = want;
-		r.st = s5_feed(&c, data + off, n, &u);
-		if (u > n || (r.st == S5_MORE && u != n))
+		r.st = socks5_feed(&c, data + off, n, &u);
+		if (u > n || (r.st == SOCKS5_MORE && u != n))
 			abort();
 		check_reply(&c, r.st);
 		if (r.sent_len + c.reply_len > sizeof(r.sent))
@@ -75,14 +75,14 @@ static struct run drive(const uint8_t *data, size_t size, uint64_t *rng)
 		r.sent_len += c.reply_len;
 		r.used += u;
 		off += u;
-		if (r.st == S5_REQUEST || r.st == S5_ERROR)
+		if (r.st == SOCKS5_REQUEST || r.st == SOCKS5_ERROR)
 			break;
 	}
 	r.reason = c.reason;
-	if (r.st == S5_ERROR && !r.reason)
+	if (r.st == SOCKS5_ERROR && !r.reason)
 		abort();
-	if (r.st == S5_REQUEST) {
-		if (c.host.kind == HR_HOST_NONE || c.port == 0 ||
+	if (r.st == SOCKS5_REQUEST) {
+		if (c.host.kind == HTTPREQ_HOST_NONE || c.port == 0 ||
 		    !memchr(c.host.text, '\0', sizeof(c.host.text)) ||
 		    c.host.text[0] == '\0')
 			abort();

@@ -34,22 +34,22 @@
 
 #include "banned.h"
 
-#define JRPC_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
-#define JRPC_DEFAULT_MAX_DEPTH 64u
-#define JRPC_DEFAULT_MAX_BATCH ((size_t)256)
+#define JSONRPC_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
+#define JSONRPC_DEFAULT_MAX_DEPTH 64u
+#define JSONRPC_DEFAULT_MAX_BATCH ((size_t)256)
 
 /* ---- framer ------------------------------------------------------------- */
 
-void jrpc_framer_init(struct jrpc_framer *f, size_t max)
+void jsonrpc_framer_init(struct jsonrpc_framer *f, size_t max)
 {
 	memset(f, 0, sizeof(*f));
-	f->max = max ? max : JRPC_DEFAULT_MAX_MESSAGE;
+	f->max = max ? max : JSONRPC_DEFAULT_MAX_MESSAGE;
 	/* room for max + 1 (a '\r' that may precede the newline) */
 	if (f->max > SIZE_MAX / 2)
 		f->max = SIZE_MAX / 2;
 }
 
-void jrpc_framer_free(struct jrpc_framer *f)
+void jsonrpc_framer_free(struct jsonrpc_framer *f)
 {
 	if (!f)
 		return;
@@ -60,12 +60,12 @@ void jrpc_framer_free(struct jrpc_framer *f)
 	f->dropping = false;
 }
 
-size_t jrpc_framer_pending(const struct jrpc_framer *f)
+size_t jsonrpc_framer_pending(const struct jsonrpc_framer *f)
 {
 	return f->len;
 }
 
-static enum cordon_err framer_append(struct jrpc_framer *f, const char *p,
+static enum cordon_err framer_append(struct jsonrpc_framer *f, const char *p,
 				     size_t n)
 {
 	if (n > f->cap - f->len) {
@@ -92,7 +92,7 @@ static enum cordon_err framer_append(struct jrpc_framer *f, const char *p,
 /* A line of total bytes (before its '\n', the last one being last) is over
  * the ceiling. An unfinished line may still end in "\r\n", so one byte
  * more is allowed while that byte is a '\r'. */
-static bool framer_over(const struct jrpc_framer *f, size_t total, char last,
+static bool framer_over(const struct jsonrpc_framer *f, size_t total, char last,
 			bool complete)
 {
 	if (complete)
@@ -101,7 +101,7 @@ static bool framer_over(const struct jrpc_framer *f, size_t total, char last,
 }
 
 /* Hands one complete line to fn without its '\r'; empty lines are skipped. */
-static int framer_emit(const char *line, size_t len, jrpc_line_fn fn, void *ud)
+static int framer_emit(const char *line, size_t len, jsonrpc_line_fn fn, void *ud)
 {
 	if (len && line[len - 1] == '\r')
 		len--;
@@ -114,8 +114,8 @@ static int framer_emit(const char *line, size_t len, jrpc_line_fn fn, void *ud)
  * dropping). Sets *used to the bytes consumed; *stopped when fn asked to
  * stop (f->buf is then empty: the stop comes right after a whole line or a
  * too_long report). */
-static enum cordon_err framer_run(struct jrpc_framer *f, const char *p,
-				  size_t n, jrpc_line_fn fn, void *ud,
+static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
+				  size_t n, jsonrpc_line_fn fn, void *ud,
 				  size_t *used, bool *stopped)
 {
 	size_t i = 0;
@@ -183,8 +183,8 @@ static enum cordon_err framer_run(struct jrpc_framer *f, const char *p,
  * lines or an unfinished one already over the ceiling: they are run again,
  * before data, on the next feed. A buffer that is only an unfinished line
  * within the ceiling (the usual case) is extended in place. */
-enum cordon_err jrpc_framer_feed(struct jrpc_framer *f, const char *data,
-				 size_t n, jrpc_line_fn fn, void *ud)
+enum cordon_err jsonrpc_framer_feed(struct jsonrpc_framer *f, const char *data,
+				 size_t n, jsonrpc_line_fn fn, void *ud)
 {
 	enum cordon_err rc;
 	bool stopped = false;
@@ -218,7 +218,7 @@ enum cordon_err jrpc_framer_feed(struct jrpc_framer *f, const char *data,
 
 /* ---- scanning the line's bytes ------------------------------------------ */
 
-unsigned jrpc_depth(const char *json, size_t len, unsigned stop_at)
+unsigned jsonrpc_depth(const char *json, size_t len, unsigned stop_at)
 {
 	unsigned d = 0, max = 0;
 	unsigned limit = stop_at == UINT_MAX ? stop_at : stop_at + 1;
@@ -448,7 +448,7 @@ static int find_id(const char *s, size_t n, size_t from, size_t *a, size_t *b)
 /* The id of the object at s[from..n) as raw bytes, when it is a string,
  * number or null that can be copied into an answer as it stands. */
 static void find_id_raw(const char *s, size_t n, size_t from,
-			struct jrpc_msg *m)
+			struct jsonrpc_msg *m)
 {
 	size_t a, b;
 
@@ -513,7 +513,7 @@ static void hex_sha256_raw(const void *p, size_t n, char out[65])
  * (a JavaScript server answers id 1.0 as 1 and "\u0061" as "a"), so
  * numbers go by their double in ECMAScript form and strings by their
  * decoded bytes. Two ids with the same key are one id to the gateway. */
-static void make_id_key(struct jrpc_msg *m)
+static void make_id_key(struct jsonrpc_msg *m)
 {
 	const cJSON *id = m->id;
 	char num[32], h[65];
@@ -684,14 +684,14 @@ static const char *lookalike_member(const cJSON *obj)
 	return NULL;
 }
 
-const char *jrpc_dup_member(const cJSON *v, bool *nomem)
+const char *jsonrpc_dup_member(const cJSON *v, bool *nomem)
 {
 	*nomem = false;
 	return v ? dup_member_deep(v, nomem) : NULL;
 }
 
 /* Fills m from the object obj whose text is line[from..to). */
-static enum cordon_err parse_object(struct jrpc_msg *m, const cJSON *obj,
+static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 				    const char *line, size_t from, size_t to,
 				    char *why, size_t cap)
 {
@@ -699,7 +699,7 @@ static enum cordon_err parse_object(struct jrpc_msg *m, const cJSON *obj,
 	const char *dup;
 	bool nomem = false;
 
-	m->kind = JRPC_INVALID;
+	m->kind = JSONRPC_INVALID;
 	find_id_raw(line, to, from, m);
 	m->id = cJSON_GetObjectItemCaseSensitive(obj, "id");
 	if (m->id && !m->id_raw)
@@ -762,7 +762,7 @@ static enum cordon_err parse_object(struct jrpc_msg *m, const cJSON *obj,
 		}
 		m->method = method->valuestring;
 		m->params = params;
-		m->kind = m->id ? JRPC_REQUEST : JRPC_NOTIFICATION;
+		m->kind = m->id ? JSONRPC_REQUEST : JSONRPC_NOTIFICATION;
 		return CORDON_OK;
 	}
 	if (!result && !error) {
@@ -791,13 +791,13 @@ static enum cordon_err parse_object(struct jrpc_msg *m, const cJSON *obj,
 			return CORDON_OK;
 		}
 	}
-	m->kind = JRPC_RESPONSE;
+	m->kind = JSONRPC_RESPONSE;
 	return CORDON_OK;
 }
 
-static enum cordon_err parse_batch(struct jrpc_msg *m, const cJSON *arr,
+static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 				   const char *line, size_t len,
-				   const struct jrpc_limits *lim, char *why,
+				   const struct jsonrpc_limits *lim, char *why,
 				   size_t cap)
 {
 	size_t n = (size_t)cJSON_GetArraySize(arr), i = 0, pos;
@@ -820,7 +820,7 @@ static enum cordon_err parse_batch(struct jrpc_msg *m, const cJSON *arr,
 	m->nitems = n;
 	pos = skip_ws(line, len, 0) + 1; /* after '[' */
 	for (el = arr->child; el && i < n; el = el->next, i++) {
-		struct jrpc_msg *it = &m->items[i];
+		struct jsonrpc_msg *it = &m->items[i];
 		size_t a = skip_ws(line, len, pos);
 		size_t b = skip_value(line, len, a);
 		char item_why[160] = "";
@@ -834,10 +834,10 @@ static enum cordon_err parse_batch(struct jrpc_msg *m, const cJSON *arr,
 			if (rc)
 				return rc;
 		} else {
-			it->kind = JRPC_INVALID;
+			it->kind = JSONRPC_INVALID;
 			set_why(item_why, sizeof(item_why), "not an object");
 		}
-		if (it->kind == JRPC_INVALID && !reported) {
+		if (it->kind == JSONRPC_INVALID && !reported) {
 			set_why(why, cap, "item %zu: %s", i, item_why);
 			reported = true;
 		}
@@ -845,15 +845,15 @@ static enum cordon_err parse_batch(struct jrpc_msg *m, const cJSON *arr,
 		if (pos < len && line[pos] == ',')
 			pos++;
 	}
-	m->kind = JRPC_BATCH;
+	m->kind = JSONRPC_BATCH;
 	return CORDON_OK;
 }
 
-enum cordon_err jrpc_parse(const char *line, size_t len,
-			   const struct jrpc_limits *lim, struct jrpc_msg *m,
+enum cordon_err jsonrpc_parse(const char *line, size_t len,
+			   const struct jsonrpc_limits *lim, struct jsonrpc_msg *m,
 			   char *why, size_t why_cap)
 {
-	struct jrpc_limits l = { 0 };
+	struct jsonrpc_limits l = { 0 };
 	const char *end = NULL;
 	enum cordon_err rc;
 	unsigned depth;
@@ -864,11 +864,11 @@ enum cordon_err jrpc_parse(const char *line, size_t len,
 	if (lim)
 		l = *lim;
 	if (!l.max_message)
-		l.max_message = JRPC_DEFAULT_MAX_MESSAGE;
+		l.max_message = JSONRPC_DEFAULT_MAX_MESSAGE;
 	if (!l.max_depth)
-		l.max_depth = JRPC_DEFAULT_MAX_DEPTH;
+		l.max_depth = JSONRPC_DEFAULT_MAX_DEPTH;
 	if (!l.max_batch)
-		l.max_batch = JRPC_DEFAULT_MAX_BATCH;
+		l.max_batch = JSONRPC_DEFAULT_MAX_BATCH;
 	if (!line) {
 		set_why(why, why_cap, "no message");
 		return CORDON_OK;
@@ -880,7 +880,7 @@ enum cordon_err jrpc_parse(const char *line, size_t len,
 			l.max_message);
 		return CORDON_E_LIMIT;
 	}
-	depth = jrpc_depth(line, len, l.max_depth);
+	depth = jsonrpc_depth(line, len, l.max_depth);
 	if (depth > l.max_depth) {
 		find_id_raw(line, len, 0, m);
 		set_why(why, why_cap, "nesting is deeper than max_depth (%u)",
@@ -920,7 +920,7 @@ enum cordon_err jrpc_parse(const char *line, size_t len,
 	return rc;
 }
 
-void jrpc_msg_free(struct jrpc_msg *m)
+void jsonrpc_msg_free(struct jsonrpc_msg *m)
 {
 	if (!m)
 		return;
@@ -953,7 +953,7 @@ static char *ob_take(struct jcs_buf *b)
 	return b->p;
 }
 
-char *jrpc_error_response(const char *id_raw, size_t id_raw_len, int code,
+char *jsonrpc_error_response(const char *id_raw, size_t id_raw_len, int code,
 			  const char *message)
 {
 	struct jcs_buf b = { 0 };
@@ -970,7 +970,7 @@ char *jrpc_error_response(const char *id_raw, size_t id_raw_len, int code,
 	return ob_take(&b);
 }
 
-char *jrpc_tool_error_result(const char *id_raw, size_t id_raw_len,
+char *jsonrpc_tool_error_result(const char *id_raw, size_t id_raw_len,
 			     const char *text)
 {
 	struct jcs_buf b = { 0 };
@@ -983,7 +983,7 @@ char *jrpc_tool_error_result(const char *id_raw, size_t id_raw_len,
 	return ob_take(&b);
 }
 
-char *jrpc_print_with_id(const cJSON *root, const char *id_raw,
+char *jsonrpc_print_with_id(const cJSON *root, const char *id_raw,
 			 size_t id_raw_len)
 {
 	struct jcs_buf b = { 0 };

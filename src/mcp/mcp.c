@@ -78,7 +78,7 @@ struct req {
 	bool known;
 	unsigned page;
 	unsigned long gen; /* REQ_GW_LIST: of listing gw_gen */
-	char key[sizeof(((struct jrpc_msg *)0)->id_key)];
+	char key[sizeof(((struct jsonrpc_msg *)0)->id_key)];
 	size_t id_raw_len;
 	char id_raw[]; /* the id's bytes as the client wrote */
 };
@@ -92,7 +92,7 @@ struct held {
 
 struct gw {
 	const struct mcp_gateway_opts *o;
-	struct jrpc_limits lim;
+	struct jsonrpc_limits lim;
 	struct cordon_diag *diag;
 	int cin, cout; /* the client */
 	int sin, sout; /* the server's stdin (we write), stdout (we read) */
@@ -100,7 +100,7 @@ struct gw {
 	int pidfd;
 	int cout_flags; /* restored at the end; -1: untouched */
 	bool cout_nb; /* cout is non-blocking */
-	struct jrpc_framer cf, sf;
+	struct jsonrpc_framer cf, sf;
 	struct obuf to_client, to_server;
 	struct req *tab[MCP_BUCKETS];
 	struct req *oldest, *newest;
@@ -245,7 +245,7 @@ static void answer(struct gw *g, char *line)
 static void answer_error(struct gw *g, const char *id_raw, size_t id_len,
 			 int code, const char *msg)
 {
-	answer(g, jrpc_error_response(id_raw, id_len, code, msg));
+	answer(g, jsonrpc_error_response(id_raw, id_len, code, msg));
 }
 
 /* ---- requests in flight -------------------------------------------------- */
@@ -366,7 +366,7 @@ static bool audit_event(struct gw *g, const char *event, cJSON *fields)
  * decision of step "gateway" with why. node: the message's object when m
  * is not a valid message (NULL: m->root). False when it is no tools/call
  * (nothing written). */
-static bool refused_call(struct gw *g, const struct jrpc_msg *m,
+static bool refused_call(struct gw *g, const struct jsonrpc_msg *m,
 			 const cJSON *node, const char *why)
 {
 	const cJSON *method, *params, *nm;
@@ -447,7 +447,7 @@ static void audit_pin(struct gw *g, const char *tool,
 		cJSON_AddStringToObject(f, "mcpTool", tool);
 	else
 		cJSON_AddBoolToObject(f, "instructions", 1);
-	cJSON_AddStringToObject(f, "pin", pin_state_name(ev->state));
+	cJSON_AddStringToObject(f, "pin", pins_state_name(ev->state));
 	cJSON_AddBoolToObject(f, "firstUse", ev->first_use);
 	cJSON_AddBoolToObject(f, "written", ev->changed_file);
 	if (ev->fingerprint[0])
@@ -732,7 +732,7 @@ static void gw_list(struct gw *g, const char *cursor, bool known, unsigned page)
 	char head[96];
 	cJSON *o = NULL;
 	char *line = NULL;
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	char why[128];
 	struct req *r;
 
@@ -756,21 +756,21 @@ static void gw_list(struct gw *g, const char *cursor, bool known, unsigned page)
 		o = NULL;
 		if (!line)
 			goto oom;
-		if (jrpc_parse(line, strlen(line), &g->lim, &m, why,
+		if (jsonrpc_parse(line, strlen(line), &g->lim, &m, why,
 			       sizeof(why)) != CORDON_OK ||
-		    m.kind != JRPC_REQUEST) {
+		    m.kind != JSONRPC_REQUEST) {
 			note(g, "cannot make a tools/list request: %s", why);
-			jrpc_msg_free(&m);
+			jsonrpc_msg_free(&m);
 			free(line);
 			return;
 		}
 		if (!req_find(g, m.id_key))
 			break;
-		jrpc_msg_free(&m);
+		jsonrpc_msg_free(&m);
 		free(line);
 	}
 	r = req_add(g, m.id_key, m.id_raw, m.id_raw_len, REQ_GW_LIST);
-	jrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
 	if (!r || !queue_line(&g->to_server, line, strlen(line))) {
 		if (r) {
 			req_remove(g, r);
@@ -851,7 +851,7 @@ static void gw_list_answer(struct gw *g, const struct req *r, cJSON *root)
 
 /* A call blocked before the policy (pending or unknown pin): audited as a
  * decision of step "pin". */
-static char *blocked_by_pin(struct gw *g, const struct jrpc_msg *m,
+static char *blocked_by_pin(struct gw *g, const struct jsonrpc_msg *m,
 			    const char *tool, const char *full,
 			    enum pin_state st)
 {
@@ -881,36 +881,36 @@ static char *blocked_by_pin(struct gw *g, const struct jrpc_msg *m,
 		cJSON_AddBoolToObject(f, "hard", 0);
 		cJSON_AddStringToObject(f, "server", g->o->name);
 		cJSON_AddStringToObject(f, "mcpTool", tool);
-		cJSON_AddStringToObject(f, "pin", pin_state_name(st));
+		cJSON_AddStringToObject(f, "pin", pins_state_name(st));
 	}
 	if (!f)
 		note(g, "out of memory writing the audit log");
 	else
 		(void)audit_event(g, "decision", f);
-	return jrpc_tool_error_result(m->id_raw, m->id_raw_len, text);
+	return jsonrpc_tool_error_result(m->id_raw, m->id_raw_len, text);
 }
 
 /* The answer to a blocked call: "blocked: " and the policy's reason. */
-static char *blocked_text(const struct jrpc_msg *m, const char *reason)
+static char *blocked_text(const struct jsonrpc_msg *m, const char *reason)
 {
 	char *text, *ans;
 	size_t rl = strlen(reason);
 
 	if (strncmp(reason, "blocked: ", 9) == 0)
-		return jrpc_tool_error_result(m->id_raw, m->id_raw_len, reason);
+		return jsonrpc_tool_error_result(m->id_raw, m->id_raw_len, reason);
 	text = malloc(rl + 10);
 	if (!text)
 		return NULL;
 	memcpy(text, "blocked: ", 9);
 	memcpy(text + 9, reason, rl + 1);
-	ans = jrpc_tool_error_result(m->id_raw, m->id_raw_len, text);
+	ans = jsonrpc_tool_error_result(m->id_raw, m->id_raw_len, text);
 	free(text);
 	return ans;
 }
 
 /* Decides one tools/call request: true when it goes on to the server;
  * else *ans is the answer (a malloc'd line; NULL when out of memory). */
-static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
+static bool decide_call(struct gw *g, const struct jsonrpc_msg *m, char **ans)
 {
 	const cJSON *params = m->params, *nm, *args;
 	const cJSON *approved = NULL, *schema = NULL;
@@ -928,7 +928,7 @@ static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
 		     cJSON_GetObjectItemCaseSensitive(params, "name") :
 		     NULL;
 	if (!cJSON_IsString(nm) || !nm->valuestring[0]) {
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len, -32602,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len, -32602,
 					   "tools/call: params.name: expected "
 					   "a tool name");
 		refused_call(g, m, NULL, "params.name: expected a tool name");
@@ -936,7 +936,7 @@ static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
 	}
 	args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
 	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len, -32602,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len, -32602,
 					   "tools/call: params.arguments: "
 					   "expected an object");
 		refused_call(g, m, NULL,
@@ -960,7 +960,7 @@ static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
 		goto out;
 	}
 
-	/* jrpc_parse() refused a request with a \u0000 escape or a member
+	/* jsonrpc_parse() refused a request with a \u0000 escape or a member
 	 * twice: what cJSON holds is what the server will read. */
 	if (cJSON_IsObject(args)) {
 		args_text = cJSON_PrintUnformatted(args);
@@ -992,7 +992,7 @@ static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
 		goto oom;
 	cJSON_AddStringToObject(x, "server", g->o->name);
 	cJSON_AddStringToObject(x, "mcpTool", nm->valuestring);
-	cJSON_AddStringToObject(x, "pin", pin_state_name(st));
+	cJSON_AddStringToObject(x, "pin", pins_state_name(st));
 	extra = cJSON_PrintUnformatted(x);
 	cJSON_Delete(x);
 	if (!extra)
@@ -1010,7 +1010,7 @@ static bool decide_call(struct gw *g, const struct jrpc_msg *m, char **ans)
 	goto out;
 oom:
 	note(g, "out of memory deciding a tools/call: refused");
-	*ans = jrpc_tool_error_result(m->id_raw, m->id_raw_len,
+	*ans = jsonrpc_tool_error_result(m->id_raw, m->id_raw_len,
 				      "blocked: cordon ran out of memory");
 out:
 	free(full);
@@ -1032,7 +1032,7 @@ enum fate {
  * is then its object, else NULL). *ans gets the gateway's answer for
  * FATE_ANSWERED (may be NULL: out of memory, or nothing to say). len: the
  * line's bytes, for the audit log. */
-static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
+static enum fate client_msg(struct gw *g, const struct jsonrpc_msg *m,
 			    const cJSON *node, bool json, const char *why,
 			    size_t len, char **ans)
 {
@@ -1042,19 +1042,19 @@ static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
 
 	*ans = NULL;
 	switch (m->kind) {
-	case JRPC_INVALID:
+	case JSONRPC_INVALID:
 		if (!why || !why[0])
 			why = "not a JSON-RPC 2.0 message";
 		(void)snprintf(msg, sizeof(msg), "%s: %s",
 			       json ? "Invalid Request" : "Parse error", why);
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len,
 					   json ? -32600 : -32700, msg);
 		if (!refused_call(g, m, node, msg))
 			refused_line(g, len, msg);
 		return FATE_ANSWERED;
-	case JRPC_RESPONSE:
+	case JSONRPC_RESPONSE:
 		return FATE_FORWARD; /* to a request of the server */
-	case JRPC_NOTIFICATION:
+	case JSONRPC_NOTIFICATION:
 		if (m->method && strcmp(m->method, "tools/call") == 0) {
 			/* cannot be answered, so cannot be refused: it
 			 * never reaches the server */
@@ -1068,11 +1068,11 @@ static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
 		    strcmp(m->method, "notifications/initialized") == 0)
 			g->want_list = true;
 		return FATE_FORWARD;
-	case JRPC_REQUEST:
+	case JSONRPC_REQUEST:
 		break;
-	case JRPC_BATCH:
+	case JSONRPC_BATCH:
 	default:
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len, -32600,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len, -32600,
 					   "Invalid Request: a batch inside "
 					   "a batch");
 		return FATE_ANSWERED;
@@ -1080,10 +1080,10 @@ static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
 
 	/* One id, one request in flight: the answers could not be told
 	 * apart, and one to a tools/list taken for the other's would reach
-	 * the client unseen. 1 and 1.0 are one id (jrpc_msg.id_key). */
+	 * the client unseen. 1 and 1.0 are one id (jsonrpc_msg.id_key). */
 	dup = req_find(g, m->id_key);
 	if (dup) {
-		*ans = jrpc_error_response(
+		*ans = jsonrpc_error_response(
 			m->id_raw, m->id_raw_len, -32600,
 			dup->kind == REQ_GW_LIST ?
 				"Invalid Request: the id is in use by the "
@@ -1099,7 +1099,7 @@ static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
 		(void)snprintf(msg, sizeof(msg),
 			       "too many requests in flight (limit %d)",
 			       MCP_MAX_PENDING);
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len, -32600,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len, -32600,
 					   msg);
 		refused_call(g, m, NULL, msg);
 		return FATE_ANSWERED;
@@ -1115,7 +1115,7 @@ static enum fate client_msg(struct gw *g, const struct jrpc_msg *m,
 	r = req_add(g, m->id_key, m->id_raw ? m->id_raw : "null",
 		    m->id_raw ? m->id_raw_len : 4, kind);
 	if (!r) {
-		*ans = jrpc_error_response(m->id_raw, m->id_raw_len, -32603,
+		*ans = jsonrpc_error_response(m->id_raw, m->id_raw_len, -32603,
 					   "cordon gateway: out of memory");
 		return FATE_ANSWERED;
 	}
@@ -1158,13 +1158,13 @@ static char *join_batch(char **items, size_t n)
 }
 
 /* Prints a batch element (its node el) for a rebuilt batch. */
-static char *element_text(const cJSON *el, const struct jrpc_msg *e)
+static char *element_text(const cJSON *el, const struct jsonrpc_msg *e)
 {
-	return e->id_raw ? jrpc_print_with_id(el, e->id_raw, e->id_raw_len) :
+	return e->id_raw ? jsonrpc_print_with_id(el, e->id_raw, e->id_raw_len) :
 			   cJSON_PrintUnformatted(el);
 }
 
-static void client_batch(struct gw *g, const struct jrpc_msg *m,
+static void client_batch(struct gw *g, const struct jsonrpc_msg *m,
 			 const char *line, size_t len)
 {
 	char **fwd = calloc(m->nitems ? m->nitems : 1, sizeof(char *));
@@ -1227,15 +1227,15 @@ out:
 	free(go);
 }
 
-static bool is_call(const struct jrpc_msg *m)
+static bool is_call(const struct jsonrpc_msg *m)
 {
-	return m->kind == JRPC_REQUEST && strcmp(m->method, "tools/call") == 0;
+	return m->kind == JSONRPC_REQUEST && strcmp(m->method, "tools/call") == 0;
 }
 
 /* A tools/call, or a batch holding one. */
-static bool has_call(const struct jrpc_msg *m)
+static bool has_call(const struct jsonrpc_msg *m)
 {
-	if (m->kind != JRPC_BATCH)
+	if (m->kind != JSONRPC_BATCH)
 		return is_call(m);
 	for (size_t i = 0; i < m->nitems; i++)
 		if (is_call(&m->items[i]))
@@ -1245,7 +1245,7 @@ static bool has_call(const struct jrpc_msg *m)
 
 /* Calls wait while the gateway re-lists the tools after the server said
  * they changed: none goes on before the new definitions are checked. */
-static void hold(struct gw *g, const struct jrpc_msg *m, const char *line,
+static void hold(struct gw *g, const struct jsonrpc_msg *m, const char *line,
 		 size_t len)
 {
 	struct held *h;
@@ -1260,10 +1260,10 @@ static void hold(struct gw *g, const struct jrpc_msg *m, const char *line,
 			       "and holds %d calls or %zu MiB already: try "
 			       "again",
 			       MCP_MAX_HELD, MCP_MAX_HELD_BYTES >> 20);
-		if (m->kind == JRPC_BATCH) {
+		if (m->kind == JSONRPC_BATCH) {
 			const cJSON *el = m->root->child;
 			for (size_t i = 0; i < m->nitems; i++, el = el->next)
-				if (m->items[i].kind == JRPC_REQUEST) {
+				if (m->items[i].kind == JSONRPC_REQUEST) {
 					answer_error(g, m->items[i].id_raw,
 						     m->items[i].id_raw_len,
 						     -32000, msg);
@@ -1309,7 +1309,7 @@ static void release_held(struct gw *g)
 static int on_client_line(void *ud, const char *line, size_t len, bool too_long)
 {
 	struct gw *g = ud;
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	char why[160], msg[224];
 	enum cordon_err err;
 	char *ans = NULL;
@@ -1325,7 +1325,7 @@ static int on_client_line(void *ud, const char *line, size_t len, bool too_long)
 	}
 	memset(&m, 0, sizeof(m));
 	why[0] = '\0';
-	err = jrpc_parse(line, len, &g->lim, &m, why, sizeof(why));
+	err = jsonrpc_parse(line, len, &g->lim, &m, why, sizeof(why));
 	if (err == CORDON_OK &&
 	    (g->nheld || (g->gw_listing && now_ms() < g->hold_until)) &&
 	    has_call(&m)) {
@@ -1337,7 +1337,7 @@ static int on_client_line(void *ud, const char *line, size_t len, bool too_long)
 	} else if (err != CORDON_OK) {
 		answer_error(g, m.id_raw, m.id_raw_len, -32603,
 			     "cordon gateway: out of memory");
-	} else if (m.kind == JRPC_BATCH) {
+	} else if (m.kind == JSONRPC_BATCH) {
 		client_batch(g, &m, line, len);
 	} else {
 		switch (client_msg(g, &m, NULL, m.root != NULL, why, len,
@@ -1355,7 +1355,7 @@ static int on_client_line(void *ud, const char *line, size_t len, bool too_long)
 			break;
 		}
 	}
-	jrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
 	if (g->want_list) {
 		g->want_list = false;
 		if (!g->no_tools)
@@ -1368,7 +1368,7 @@ static int on_client_line(void *ud, const char *line, size_t len, bool too_long)
 
 /* line[0..len) with the id's bytes (m->id_raw, in the line) replaced by
  * id[0..id_len), and a '\n'. */
-static char *splice_id(const char *line, size_t len, const struct jrpc_msg *m,
+static char *splice_id(const char *line, size_t len, const struct jsonrpc_msg *m,
 		       const char *id, size_t id_len)
 {
 	size_t off = (size_t)(m->id_raw - line);
@@ -1414,7 +1414,7 @@ static const char *answer_unsafe(const cJSON *node, const char *text,
 	if (memchr(text, '\0', len))
 		return "it holds a NUL byte (cJSON ends the string there: the "
 		       "client would read text that was not pinned)";
-	dup = jrpc_dup_member(node, &nomem);
+	dup = jsonrpc_dup_member(node, &nomem);
 	if (nomem)
 		return "out of memory checking it";
 	if (dup) {
@@ -1480,7 +1480,7 @@ static enum fate refuse_answer(struct gw *g, struct req *r, const char *why,
 	(void)snprintf(msg, sizeof(msg),
 		       "cordon gateway: the server's answer was refused: %s",
 		       why);
-	*out = jrpc_error_response(r->id_raw, r->id_raw_len, -32603, msg);
+	*out = jsonrpc_error_response(r->id_raw, r->id_raw_len, -32603, msg);
 	free(r);
 	return *out ? FATE_ANSWERED : FATE_DROP;
 }
@@ -1490,7 +1490,7 @@ static enum fate refuse_answer(struct gw *g, struct req *r, const char *why,
  * answer_unsafe()). FATE_ANSWERED here means "changed": *out is the text
  * to send instead. An answer goes back with the id exactly as the client
  * wrote it (a server may echo 1e3 as 1000, or a big number rounded). */
-static enum fate server_msg(struct gw *g, const struct jrpc_msg *m, cJSON *node,
+static enum fate server_msg(struct gw *g, const struct jsonrpc_msg *m, cJSON *node,
 			    const char *line, size_t len, const char *text,
 			    size_t text_len, char **out)
 {
@@ -1502,17 +1502,17 @@ static enum fate server_msg(struct gw *g, const struct jrpc_msg *m, cJSON *node,
 
 	*out = NULL;
 	switch (m->kind) {
-	case JRPC_NOTIFICATION:
+	case JSONRPC_NOTIFICATION:
 		if (m->method &&
 		    strcmp(m->method, "notifications/tools/list_changed") == 0)
 			gw_list_start(g);
 		return FATE_FORWARD;
-	case JRPC_REQUEST:
+	case JSONRPC_REQUEST:
 		return FATE_FORWARD; /* sampling, roots, elicitation … */
-	case JRPC_RESPONSE:
+	case JSONRPC_RESPONSE:
 		break;
-	case JRPC_INVALID:
-	case JRPC_BATCH:
+	case JSONRPC_INVALID:
+	case JSONRPC_BATCH:
 	default:
 		note(g, "dropped an invalid message from the server");
 		return FATE_DROP;
@@ -1566,7 +1566,7 @@ static enum fate server_msg(struct gw *g, const struct jrpc_msg *m, cJSON *node,
 	}
 	/* the id as the client wrote it */
 	if (changed || !line)
-		*out = jrpc_print_with_id(node, r->id_raw, r->id_raw_len);
+		*out = jsonrpc_print_with_id(node, r->id_raw, r->id_raw_len);
 	else
 		*out = splice_id(line, len, m, r->id_raw, r->id_raw_len);
 	free(r);
@@ -1585,7 +1585,7 @@ static void strip_nl(char *s)
 		s[--l] = '\0';
 }
 
-static void server_batch(struct gw *g, const struct jrpc_msg *m,
+static void server_batch(struct gw *g, const struct jsonrpc_msg *m,
 			 const char *line, size_t len)
 {
 	char **txt = calloc(m->nitems ? m->nitems : 1, sizeof(char *));
@@ -1632,7 +1632,7 @@ static void server_batch(struct gw *g, const struct jrpc_msg *m,
 static int on_server_line(void *ud, const char *line, size_t len, bool too_long)
 {
 	struct gw *g = ud;
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	char why[160];
 	char *out = NULL;
 	enum cordon_err err;
@@ -1646,13 +1646,13 @@ static int on_server_line(void *ud, const char *line, size_t len, bool too_long)
 	}
 	memset(&m, 0, sizeof(m));
 	why[0] = '\0';
-	err = jrpc_parse(line, len, &g->lim, &m, why, sizeof(why));
-	if (err != CORDON_OK || m.kind == JRPC_INVALID) {
+	err = jsonrpc_parse(line, len, &g->lim, &m, why, sizeof(why));
+	if (err != CORDON_OK || m.kind == JSONRPC_INVALID) {
 		note(g,
 		     "dropped a malformed message from the server (%zu "
 		     "bytes): %s",
 		     len, why[0] ? why : cordon_strerror(err));
-	} else if (m.kind == JRPC_BATCH) {
+	} else if (m.kind == JSONRPC_BATCH) {
 		server_batch(g, &m, line, len);
 	} else {
 		switch (server_msg(g, &m, m.root, line, len, line, len, &out)) {
@@ -1669,7 +1669,7 @@ static int on_server_line(void *ud, const char *line, size_t len, bool too_long)
 			break;
 		}
 	}
-	jrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
 	return 0;
 }
 
@@ -1696,7 +1696,7 @@ static void cloexec_from_3(void)
 }
 
 /* In the child: the pipes become stdin and stdout, then the server runs
- * (directly, or through sbx_run). Never returns. */
+ * (directly, or through sandbox_run). Never returns. */
 static void child_run(const struct mcp_gateway_opts *o, int in_r, int out_w,
 		      int err_w, pid_t parent)
 {
@@ -1723,8 +1723,8 @@ static void child_run(const struct mcp_gateway_opts *o, int in_r, int out_w,
 	}
 	close(err_w);
 
-	struct sbx_opts s = *o->sandbox;
-	struct sbx_report rep;
+	struct sandbox_opts s = *o->sandbox;
+	struct sandbox_report rep;
 	struct cordon_diag d = { 0 };
 
 	s.stdin_null = 0;
@@ -1733,7 +1733,7 @@ static void child_run(const struct mcp_gateway_opts *o, int in_r, int out_w,
 	s.capture_len = NULL;
 	s.output_cap = 0;
 	memset(&rep, 0, sizeof(rep));
-	if (sbx_run(&s, o->argv, &rep, &d) != CORDON_OK) {
+	if (sandbox_run(&s, o->argv, &rep, &d) != CORDON_OK) {
 		memset(&rep, 0, sizeof(rep));
 		rep.status = 125;
 		rep.exit_code = -1;
@@ -1877,15 +1877,15 @@ static void read_server(struct gw *g)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {
-			if (jrpc_framer_pending(&g->sf))
+			if (jsonrpc_framer_pending(&g->sf))
 				note(g,
 				     "the server's last message was cut "
 				     "short (%zu bytes dropped)",
-				     jrpc_framer_pending(&g->sf));
+				     jsonrpc_framer_pending(&g->sf));
 			g->server_eof = true;
 			return;
 		}
-		if (jrpc_framer_feed(&g->sf, buf, (size_t)n, on_server_line,
+		if (jsonrpc_framer_feed(&g->sf, buf, (size_t)n, on_server_line,
 				     g) != CORDON_OK)
 			note(g, "out of memory reading the server");
 	}
@@ -1902,15 +1902,15 @@ static void read_client(struct gw *g)
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return;
 	if (n <= 0) {
-		if (jrpc_framer_pending(&g->cf))
+		if (jsonrpc_framer_pending(&g->cf))
 			note(g,
 			     "the client's last message was cut short "
 			     "(%zu bytes dropped)",
-			     jrpc_framer_pending(&g->cf));
+			     jsonrpc_framer_pending(&g->cf));
 		g->client_eof = true;
 		return;
 	}
-	if (jrpc_framer_feed(&g->cf, buf, (size_t)n, on_client_line, g) !=
+	if (jsonrpc_framer_feed(&g->cf, buf, (size_t)n, on_client_line, g) !=
 	    CORDON_OK)
 		answer_error(g, NULL, 0, -32603,
 			     "cordon gateway: out of memory");
@@ -1927,22 +1927,22 @@ static void answer_orphans(struct gw *g)
 		       g->status);
 	while (g->held) {
 		struct held *h = g->held;
-		struct jrpc_msg m;
+		struct jsonrpc_msg m;
 		char why[32];
 
 		g->held = h->next;
-		if (jrpc_parse(h->line, h->len, &g->lim, &m, why,
+		if (jsonrpc_parse(h->line, h->len, &g->lim, &m, why,
 			       sizeof(why)) == CORDON_OK) {
-			if (m.kind == JRPC_REQUEST)
+			if (m.kind == JSONRPC_REQUEST)
 				answer_error(g, m.id_raw, m.id_raw_len,
 					     MCP_ERR_SERVER_GONE, msg);
 			for (size_t i = 0; i < m.nitems; i++)
-				if (m.items[i].kind == JRPC_REQUEST)
+				if (m.items[i].kind == JSONRPC_REQUEST)
 					answer_error(g, m.items[i].id_raw,
 						     m.items[i].id_raw_len,
 						     MCP_ERR_SERVER_GONE, msg);
 		}
-		jrpc_msg_free(&m);
+		jsonrpc_msg_free(&m);
 		free(h);
 	}
 	g->held_tail = NULL;
@@ -2133,8 +2133,8 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 		free(g);
 		return 125;
 	}
-	jrpc_framer_init(&g->cf, g->lim.max_message);
-	jrpc_framer_init(&g->sf, g->lim.max_message);
+	jsonrpc_framer_init(&g->cf, g->lim.max_message);
+	jsonrpc_framer_init(&g->sf, g->lim.max_message);
 
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
@@ -2189,8 +2189,8 @@ out:
 	free(g->noted);
 	free(g->to_client.buf);
 	free(g->to_server.buf);
-	jrpc_framer_free(&g->cf);
-	jrpc_framer_free(&g->sf);
+	jsonrpc_framer_free(&g->cf);
+	jsonrpc_framer_free(&g->sf);
 	cordon_result_free(g->res);
 	free(g);
 	return status;

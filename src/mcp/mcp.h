@@ -45,16 +45,16 @@ struct mcp_gateway_opts {
 	bool warn_pending;             /* keep pending tools, with a warning */
 	bool new_tools_trusted;        /* mcp.new_tools "trust" */
 	const char *session;           /* for session grants and the log */
-	const struct sbx_opts *sandbox; /* NULL: run the server directly */
-	struct jrpc_limits limits;
+	const struct sandbox_opts *sandbox; /* NULL: run the server directly */
+	struct jsonrpc_limits limits;
 	int client_in;                 /* normally 0 */
 	int client_out;                /* normally 1 */
 	/* Added by the gateway: */
-	/* with sandbox: called in the process that ran sbx_run, after it
+	/* with sandbox: called in the process that ran sandbox_run, after it
 	 * returned (rep->error says why when status is 125), before that
 	 * process exits with rep->status: the CLI prints the error and
 	 * writes --report there. NULL: nothing. */
-	void (*sandbox_done)(const struct sbx_report *rep, void *arg);
+	void (*sandbox_done)(const struct sandbox_report *rep, void *arg);
 	void *sandbox_done_arg;
 };
 

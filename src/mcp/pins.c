@@ -48,7 +48,7 @@ struct mcp_pins {
 	struct timespec mtim;
 };
 
-const char *pin_state_name(enum pin_state s)
+const char *pins_state_name(enum pin_state s)
 {
 	switch (s) {
 	case PIN_APPROVED:

@@ -57,7 +57,7 @@ enum pin_state {
 
 /* "approved", "pending-new", "pending-changed", "pending-flagged",
  * "unknown". */
-const char *pin_state_name(enum pin_state s);
+const char *pins_state_name(enum pin_state s);
 
 /* The default path: $XDG_STATE_HOME/cordon/mcp-pins.json, else
  * $HOME/.local/state/cordon/mcp-pins.json. 0, or -1 when neither is set or

@@ -23,44 +23,44 @@
 
 #include "banned.h"
 
-#define FE_MAX_INFORMATIONAL 10 /* 1xx heads skipped before the answer */
+#define FETCH_MAX_INFORMATIONAL 10 /* 1xx heads skipped before the answer */
 
-struct fe_url {
+struct fetch_url {
 	bool https;
-	enum na_host kind;
-	struct na_addr addr;
-	char host[HL_MAX_NAME + 1];
+	enum netaddr_host kind;
+	struct netaddr_addr addr;
+	char host[HOSTLIST_MAX_NAME + 1];
 	unsigned port;
 	char *path; /* path and query, starts with '/'; owned */
 };
 
-struct fe_conn {
+struct fetch_conn {
 	int fd;
 	SSL *ssl;
 	bool dirty_eof; /* TLS peer closed without close_notify */
 	size_t off, len;
-	unsigned char buf[FE_MAX_HEAD];
+	unsigned char buf[FETCH_MAX_HEAD];
 };
 
-struct fe_ctx {
-	const struct fe_options *o;
-	struct fe_result *r;
-	struct na_guard *guard;
+struct fetch_ctx {
+	const struct fetch_options *o;
+	struct fetch_result *r;
+	struct netaddr_guard *guard;
 	SSL_CTX *tls;
 	uint64_t deadline; /* CLOCK_MONOTONIC milliseconds */
 	enum cordon_err err;
 };
 
-void fe_options_default(struct fe_options *o)
+void fetch_options_default(struct fetch_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->max_redirects = FE_DEFAULT_MAX_REDIRECTS;
-	o->max_body = FE_DEFAULT_MAX_BODY;
-	o->timeout_ms = FE_DEFAULT_TIMEOUT_MS;
-	o->connect_timeout_ms = FE_DEFAULT_CONNECT_TIMEOUT_MS;
+	o->max_redirects = FETCH_DEFAULT_MAX_REDIRECTS;
+	o->max_body = FETCH_DEFAULT_MAX_BODY;
+	o->timeout_ms = FETCH_DEFAULT_TIMEOUT_MS;
+	o->connect_timeout_ms = FETCH_DEFAULT_CONNECT_TIMEOUT_MS;
 }
 
-void fe_result_free(struct fe_result *r)
+void fetch_result_free(struct fetch_result *r)
 {
 	if (!r)
 		return;
@@ -72,7 +72,7 @@ void fe_result_free(struct fe_result *r)
 
 /* Records the first failure in r->error; later ones keep the first. */
 __attribute__((format(printf, 3, 4))) static enum cordon_err
-fail(struct fe_ctx *c, enum cordon_err err, const char *fmt, ...)
+fail(struct fetch_ctx *c, enum cordon_err err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -86,7 +86,7 @@ fail(struct fe_ctx *c, enum cordon_err err, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 2, 3))) static enum cordon_err
-refuse(struct fe_ctx *c, const char *fmt, ...)
+refuse(struct fetch_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -153,10 +153,10 @@ static unsigned default_port(bool https)
 }
 
 /* The URL text of u, malloc'd; NULL when out of memory. */
-static char *url_text(const struct fe_url *u)
+static char *url_text(const struct fetch_url *u)
 {
 	char port[16] = "";
-	bool v6 = u->kind == NA_HOST_IP && u->addr.family == NA_INET6;
+	bool v6 = u->kind == NETADDR_HOST_IP && u->addr.family == NETADDR_INET6;
 	size_t need;
 	char *s;
 
@@ -172,18 +172,18 @@ static char *url_text(const struct fe_url *u)
 }
 
 /* Parses s (NUL-terminated) into *u, refusing what fetch.h refuses. */
-static enum cordon_err parse_url(struct fe_ctx *c, const char *s,
-				 struct fe_url *u)
+static enum cordon_err parse_url(struct fetch_ctx *c, const char *s,
+				 struct fetch_url *u)
 {
 	size_t len = strlen(s), i, alen, hlen, plen;
 	const char *auth, *rest, *host, *why = "";
 	unsigned port;
 
 	memset(u, 0, sizeof(*u));
-	if (len > FE_MAX_URL)
+	if (len > FETCH_MAX_URL)
 		return fail(c, CORDON_E_LIMIT,
 			    "URL longer than %u bytes (the URL limit)",
-			    (unsigned)FE_MAX_URL);
+			    (unsigned)FETCH_MAX_URL);
 	for (i = 0; i < len; i++) {
 		unsigned char b = (unsigned char)s[i];
 
@@ -225,11 +225,11 @@ static enum cordon_err parse_url(struct fe_ctx *c, const char *s,
 	if (memchr(auth, '@', alen))
 		return refuse(c, "credentials in the URL (userinfo before "
 				 "'@') are refused");
-	if (!hl_split_authority(auth, alen, &host, &hlen, &port) || hlen == 0)
+	if (!hostlist_split_authority(auth, alen, &host, &hlen, &port) || hlen == 0)
 		return refuse(c, "bad authority \"%.*s\"",
 			      (int)(alen > 300 ? 300 : alen), auth);
-	u->kind = hl_normalize_host(host, hlen, u->host, &u->addr, &why);
-	if (u->kind == NA_HOST_INVALID)
+	u->kind = hostlist_normalize_host(host, hlen, u->host, &u->addr, &why);
+	if (u->kind == NETADDR_HOST_INVALID)
 		return refuse(c, "bad host \"%.*s\": %s",
 			      (int)(hlen > 300 ? 300 : hlen), host, why);
 	u->port = port ? port : default_port(u->https);
@@ -249,8 +249,8 @@ static enum cordon_err parse_url(struct fe_ctx *c, const char *s,
 }
 
 /* The absolute URL that location (len bytes) names from base; malloc'd. */
-static enum cordon_err resolve_location(struct fe_ctx *c,
-					const struct fe_url *base,
+static enum cordon_err resolve_location(struct fetch_ctx *c,
+					const struct fetch_url *base,
 					const char *loc, size_t len, char **out)
 {
 	char *origin, *s;
@@ -262,10 +262,10 @@ static enum cordon_err resolve_location(struct fe_ctx *c,
 	if (len == 0)
 		return fail(c, CORDON_E_PARSE,
 			    "redirect with an empty Location");
-	if (len > FE_MAX_URL)
+	if (len > FETCH_MAX_URL)
 		return fail(c, CORDON_E_LIMIT,
 			    "Location longer than %u bytes (the URL limit)",
-			    (unsigned)FE_MAX_URL);
+			    (unsigned)FETCH_MAX_URL);
 	for (i = 0; i < len; i++) {
 		unsigned char b = (unsigned char)loc[i];
 
@@ -333,17 +333,17 @@ static enum cordon_err resolve_location(struct fe_ctx *c,
 
 /* ---- the guard --------------------------------------------------------- */
 
-static bool addr_passes(const struct fe_ctx *c, const struct na_verdict *v)
+static bool addr_passes(const struct fetch_ctx *c, const struct netaddr_verdict *v)
 {
-	if (!na_denied(v))
+	if (!netaddr_denied(v))
 		return true;
-	if (v->embed != NA_EMBED_NONE || v->cls == NA_CLASS_INVALID ||
-	    v->cls == NA_CLASS_PUBLIC || v->cls >= 32)
+	if (v->embed != NETADDR_EMBED_NONE || v->cls == NETADDR_CLASS_INVALID ||
+	    v->cls == NETADDR_CLASS_PUBLIC || v->cls >= 32)
 		return false;
 	return (c->o->allow_classes & (1u << v->cls)) != 0;
 }
 
-static bool sockaddr_to_na(const struct sockaddr *sa, struct na_addr *a)
+static bool sockaddr_to_na(const struct sockaddr *sa, struct netaddr_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	if (!sa)
@@ -351,7 +351,7 @@ static bool sockaddr_to_na(const struct sockaddr *sa, struct na_addr *a)
 	if (sa->sa_family == AF_INET) {
 		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
 
-		a->family = NA_INET;
+		a->family = NETADDR_INET;
 		memcpy(a->b, &in->sin_addr, 4);
 		return true;
 	}
@@ -359,7 +359,7 @@ static bool sockaddr_to_na(const struct sockaddr *sa, struct na_addr *a)
 		const struct sockaddr_in6 *in6 =
 			(const struct sockaddr_in6 *)sa;
 
-		a->family = NA_INET6;
+		a->family = NETADDR_INET6;
 		memcpy(a->b, &in6->sin6_addr, 16);
 		return true;
 	}
@@ -367,10 +367,10 @@ static bool sockaddr_to_na(const struct sockaddr *sa, struct na_addr *a)
 }
 
 /* Tells the guard this host's own interface addresses. */
-static enum cordon_err gather_own(struct fe_ctx *c)
+static enum cordon_err gather_own(struct fetch_ctx *c)
 {
 	struct ifaddrs *ifs, *it;
-	struct na_addr *own = NULL;
+	struct netaddr_addr *own = NULL;
 	size_t n = 0;
 	struct cordon_diag diag;
 	enum cordon_err err;
@@ -379,16 +379,16 @@ static enum cordon_err gather_own(struct fe_ctx *c)
 		return fail(c, CORDON_E_IO,
 			    "cannot list this host's addresses: %s",
 			    strerror(errno));
-	own = calloc(NA_MAX_OWN, sizeof(*own));
+	own = calloc(NETADDR_MAX_OWN, sizeof(*own));
 	if (!own) {
 		freeifaddrs(ifs);
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	}
-	for (it = ifs; it && n < NA_MAX_OWN; it = it->ifa_next)
+	for (it = ifs; it && n < NETADDR_MAX_OWN; it = it->ifa_next)
 		if (sockaddr_to_na(it->ifa_addr, &own[n]))
 			n++;
 	freeifaddrs(ifs);
-	err = na_guard_set_own(c->guard, own, n, &diag);
+	err = netaddr_guard_set_own(c->guard, own, n, &diag);
 	free(own);
 	if (err != CORDON_OK)
 		return fail(c, err, "own addresses: %s", diag.message);
@@ -396,54 +396,54 @@ static enum cordon_err gather_own(struct fe_ctx *c)
 }
 
 /* Splits a resolve override "host:addr"; false when malformed. */
-static bool split_override(const char *ov, char host[HL_MAX_NAME + 1],
-			   struct na_addr *addr)
+static bool split_override(const char *ov, char host[HOSTLIST_MAX_NAME + 1],
+			   struct netaddr_addr *addr)
 {
 	const char *colon = strchr(ov, ':'), *why;
-	struct na_addr dummy;
+	struct netaddr_addr dummy;
 
 	if (!colon || colon == ov)
 		return false;
-	if (hl_normalize_host(ov, (size_t)(colon - ov), host, &dummy, &why) !=
-	    NA_HOST_NAME)
+	if (hostlist_normalize_host(ov, (size_t)(colon - ov), host, &dummy, &why) !=
+	    NETADDR_HOST_NAME)
 		return false;
-	return na_parse(colon + 1, strlen(colon + 1), addr);
+	return netaddr_parse(colon + 1, strlen(colon + 1), addr);
 }
 
-static bool add_unique(struct na_addr *list, size_t *n, const struct na_addr *a)
+static bool add_unique(struct netaddr_addr *list, size_t *n, const struct netaddr_addr *a)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (na_equal(&list[i], a))
+		if (netaddr_equal(&list[i], a))
 			return true;
-	if (*n >= FE_MAX_ADDRS)
+	if (*n >= FETCH_MAX_ADDRS)
 		return false;
 	list[(*n)++] = *a;
 	return true;
 }
 
 /* The addresses of u's host that the guard lets through, in order. */
-static enum cordon_err pick_addrs(struct fe_ctx *c, const struct fe_url *u,
-				  struct na_addr out[FE_MAX_ADDRS], size_t *n)
+static enum cordon_err pick_addrs(struct fetch_ctx *c, const struct fetch_url *u,
+				  struct netaddr_addr out[FETCH_MAX_ADDRS], size_t *n)
 {
-	struct na_addr all[FE_MAX_ADDRS];
+	struct netaddr_addr all[FETCH_MAX_ADDRS];
 	size_t nall = 0, i;
-	struct na_verdict v;
-	char buf[NA_ADDRSTRLEN], denied[256] = "";
+	struct netaddr_verdict v;
+	char buf[NETADDR_ADDRSTRLEN], denied[256] = "";
 	size_t dlen = 0;
 
 	*n = 0;
-	if (u->kind == NA_HOST_IP) {
-		na_classify(c->guard, &u->addr, &v);
+	if (u->kind == NETADDR_HOST_IP) {
+		netaddr_classify(c->guard, &u->addr, &v);
 		if (!addr_passes(c, &v))
 			return refuse(c, "address %s is %s (a denied class)",
-				      na_format(&u->addr, buf),
-				      na_verdict_name(&v));
+				      netaddr_format(&u->addr, buf),
+				      netaddr_verdict_name(&v));
 		out[(*n)++] = u->addr;
 		return CORDON_OK;
 	}
 	for (i = 0; i < c->o->nresolve; i++) {
-		char h[HL_MAX_NAME + 1];
-		struct na_addr a;
+		char h[HOSTLIST_MAX_NAME + 1];
+		struct netaddr_addr a;
 
 		if (split_override(c->o->resolve[i], h, &a) &&
 		    strcmp(h, u->host) == 0 && !add_unique(all, &nall, &a))
@@ -461,7 +461,7 @@ static enum cordon_err pick_addrs(struct fe_ctx *c, const struct fe_url *u,
 			return fail(c, CORDON_E_IO, "cannot resolve %s: %s",
 				    u->host, gai_strerror(rc));
 		for (ai = res; ai; ai = ai->ai_next) {
-			struct na_addr a;
+			struct netaddr_addr a;
 
 			if (sockaddr_to_na(ai->ai_addr, &a) &&
 			    !add_unique(all, &nall, &a))
@@ -473,7 +473,7 @@ static enum cordon_err pick_addrs(struct fe_ctx *c, const struct fe_url *u,
 				    u->host);
 	}
 	for (i = 0; i < nall; i++) {
-		na_classify(c->guard, &all[i], &v);
+		netaddr_classify(c->guard, &all[i], &v);
 		if (addr_passes(c, &v)) {
 			out[(*n)++] = all[i];
 			continue;
@@ -481,8 +481,8 @@ static enum cordon_err pick_addrs(struct fe_ctx *c, const struct fe_url *u,
 		if (dlen < sizeof(denied)) {
 			int w = snprintf(denied + dlen, sizeof(denied) - dlen,
 					 "%s%s is %s", dlen ? ", " : "",
-					 na_format(&all[i], buf),
-					 na_verdict_name(&v));
+					 netaddr_format(&all[i], buf),
+					 netaddr_verdict_name(&v));
 			if (w > 0)
 				dlen += (size_t)w;
 		}
@@ -495,7 +495,7 @@ static enum cordon_err pick_addrs(struct fe_ctx *c, const struct fe_url *u,
 
 /* ---- connections ------------------------------------------------------- */
 
-static void conn_close(struct fe_conn *k)
+static void conn_close(struct fetch_conn *k)
 {
 	if (k->ssl) {
 		SSL_free(k->ssl);
@@ -508,11 +508,11 @@ static void conn_close(struct fe_conn *k)
 }
 
 /* Connects to one of addrs[0..n) on port, in order, within the deadlines. */
-static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
-				 const struct na_addr *addrs, size_t n,
+static enum cordon_err conn_open(struct fetch_ctx *c, struct fetch_conn *k,
+				 const struct netaddr_addr *addrs, size_t n,
 				 unsigned port)
 {
-	char buf[NA_ADDRSTRLEN], why[160] = "no address";
+	char buf[NETADDR_ADDRSTRLEN], why[160] = "no address";
 	uint64_t limit = now_ms() + c->o->connect_timeout_ms;
 
 	if (limit > c->deadline)
@@ -524,7 +524,7 @@ static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
 		socklen_t el = sizeof(soerr);
 
 		memset(&ss, 0, sizeof(ss));
-		if (addrs[i].family == NA_INET) {
+		if (addrs[i].family == NETADDR_INET) {
 			struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 
 			in->sin_family = AF_INET;
@@ -543,7 +543,7 @@ static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
 			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			snprintf(why, sizeof(why), "%s: socket: %s",
-				 na_format(&addrs[i], buf), strerror(errno));
+				 netaddr_format(&addrs[i], buf), strerror(errno));
 			continue;
 		}
 		rc = connect(fd, (struct sockaddr *)&ss, sl);
@@ -553,7 +553,7 @@ static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
 				close(fd);
 				return fail(c, CORDON_E_IO,
 					    "connect to %s port %u timed out",
-					    na_format(&addrs[i], buf), port);
+					    netaddr_format(&addrs[i], buf), port);
 			}
 			if (rc < 0 ||
 			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &el))
@@ -563,7 +563,7 @@ static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
 		}
 		if (rc != 0) {
 			snprintf(why, sizeof(why), "%s port %u: %s",
-				 na_format(&addrs[i], buf), port,
+				 netaddr_format(&addrs[i], buf), port,
 				 strerror(errno));
 			close(fd);
 			continue;
@@ -574,7 +574,7 @@ static enum cordon_err conn_open(struct fe_ctx *c, struct fe_conn *k,
 	return fail(c, CORDON_E_IO, "cannot connect: %s", why);
 }
 
-static enum cordon_err tls_error(struct fe_ctx *c, const char *what)
+static enum cordon_err tls_error(struct fetch_ctx *c, const char *what)
 {
 	char buf[256];
 	unsigned long e = ERR_get_error();
@@ -586,7 +586,7 @@ static enum cordon_err tls_error(struct fe_ctx *c, const char *what)
 	return fail(c, CORDON_E_IO, "TLS %s failed: %s", what, buf);
 }
 
-static enum cordon_err tls_ctx(struct fe_ctx *c)
+static enum cordon_err tls_ctx(struct fetch_ctx *c)
 {
 	if (c->tls)
 		return CORDON_OK;
@@ -604,8 +604,8 @@ static enum cordon_err tls_ctx(struct fe_ctx *c)
 }
 
 /* Handshakes on k->fd, verifying the certificate against u's host. */
-static enum cordon_err tls_open(struct fe_ctx *c, struct fe_conn *k,
-				const struct fe_url *u)
+static enum cordon_err tls_open(struct fetch_ctx *c, struct fetch_conn *k,
+				const struct fetch_url *u)
 {
 	enum cordon_err err = tls_ctx(c);
 
@@ -615,7 +615,7 @@ static enum cordon_err tls_open(struct fe_ctx *c, struct fe_conn *k,
 	if (!k->ssl || !SSL_set_fd(k->ssl, k->fd))
 		return tls_error(c, "setup");
 	SSL_set_hostflags(k->ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-	if (u->kind == NA_HOST_NAME) {
+	if (u->kind == NETADDR_HOST_NAME) {
 		if (!SSL_set_tlsext_host_name(k->ssl, u->host) ||
 		    !SSL_set1_host(k->ssl, u->host))
 			return tls_error(c, "setup");
@@ -659,7 +659,7 @@ static enum cordon_err tls_open(struct fe_ctx *c, struct fe_conn *k,
 }
 
 /* Writes data[0..len) before the deadline. */
-static enum cordon_err conn_write(struct fe_ctx *c, struct fe_conn *k,
+static enum cordon_err conn_write(struct fetch_ctx *c, struct fetch_conn *k,
 				  const char *data, size_t len)
 {
 	size_t done = 0;
@@ -713,7 +713,7 @@ static enum cordon_err conn_write(struct fe_ctx *c, struct fe_conn *k,
 }
 
 /* Reads more into k->buf: 1 got bytes, 0 end of stream, -1 failed. */
-static int conn_fill(struct fe_ctx *c, struct fe_conn *k)
+static int conn_fill(struct fetch_ctx *c, struct fetch_conn *k)
 {
 	if (k->off > 0) {
 		memmove(k->buf, k->buf + k->off, k->len - k->off);
@@ -852,7 +852,7 @@ static char *dup_trimmed(const char *v, size_t n)
 	return s;
 }
 
-void fe_head_free(struct fe_head *h)
+void fetch_head_free(struct fetch_head *h)
 {
 	if (!h)
 		return;
@@ -861,8 +861,8 @@ void fe_head_free(struct fe_head *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Writes why into err[0..errlen) and returns code; fe_parse_head's and
- * fe_parse_chunk_size's way of failing without a fetch context. */
+/* Writes why into err[0..errlen) and returns code; fetch_parse_head's and
+ * fetch_parse_chunk_size's way of failing without a fetch context. */
 __attribute__((format(printf, 4, 5))) static enum cordon_err
 perr(char *err, size_t errlen, enum cordon_err code, const char *fmt, ...)
 {
@@ -876,7 +876,7 @@ perr(char *err, size_t errlen, enum cordon_err code, const char *fmt, ...)
 	return code;
 }
 
-enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
+enum cordon_err fetch_parse_head(const char *p, size_t len, struct fetch_head *h,
 			      char *err, size_t errlen)
 {
 	size_t pos, eol, nfields = 0;
@@ -888,10 +888,10 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 	if (len < 4 || memcmp(p + len - 4, "\r\n\r\n", 4) != 0)
 		return perr(err, errlen, CORDON_E_PARSE,
 			    "answer head not ended by an empty line");
-	if (len > FE_MAX_HEAD)
+	if (len > FETCH_MAX_HEAD)
 		return perr(err, errlen, CORDON_E_LIMIT,
 			    "answer head longer than %u bytes (the head limit)",
-			    (unsigned)FE_MAX_HEAD);
+			    (unsigned)FETCH_MAX_HEAD);
 	h->len = len;
 	for (size_t i = 0; i < len; i++)
 		if ((p[i] == '\n' && (i == 0 || p[i - 1] != '\r')) ||
@@ -920,11 +920,11 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 		      (size_t)((const char *)memchr(line, '\r', len - pos) -
 			       line);
 		ll = eol - pos;
-		if (++nfields > FE_MAX_HEADERS)
+		if (++nfields > FETCH_MAX_HEADERS)
 			return perr(err, errlen, CORDON_E_LIMIT,
 				    "answer has more than %u header fields "
 				    "(the header limit)",
-				    (unsigned)FE_MAX_HEADERS);
+				    (unsigned)FETCH_MAX_HEADERS);
 		if (line[0] == ' ' || line[0] == '\t')
 			return perr(
 				err, errlen, CORDON_E_PARSE,
@@ -948,7 +948,7 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 					    "answer head: control byte in "
 					    "header %.*s",
 					    (int)nl, line);
-		if (hr_name_eq(line, nl, "content-length")) {
+		if (httpreq_name_eq(line, nl, "content-length")) {
 			if (++ncl > 1)
 				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: more than "
@@ -959,7 +959,7 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 					    "ambiguous framing: Content-Length "
 					    "is not a canonical number");
 			h->has_length = true;
-		} else if (hr_name_eq(line, nl, "transfer-encoding")) {
+		} else if (httpreq_name_eq(line, nl, "transfer-encoding")) {
 			if (++nte > 1)
 				return perr(err, errlen, CORDON_E_PARSE,
 					    "ambiguous framing: more than "
@@ -970,7 +970,7 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 					    "ambiguous framing: Transfer-"
 					    "Encoding other than \"chunked\"");
 			h->chunked = true;
-		} else if (hr_name_eq(line, nl, "location")) {
+		} else if (httpreq_name_eq(line, nl, "location")) {
 			if (++nloc > 1)
 				return perr(err, errlen, CORDON_E_PARSE,
 					    "answer has more than one "
@@ -979,7 +979,7 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 			if (!h->location)
 				return perr(err, errlen, CORDON_E_NOMEM,
 					    "out of memory");
-		} else if (hr_name_eq(line, nl, "content-type") &&
+		} else if (httpreq_name_eq(line, nl, "content-type") &&
 			   !h->content_type) {
 			h->content_type = dup_trimmed(v, vl);
 			if (!h->content_type)
@@ -1000,11 +1000,11 @@ enum cordon_err fe_parse_head(const char *p, size_t len, struct fe_head *h,
 
 /* Parses the head p[0..len) (final CRLF CRLF included) into *h, recording a
  * failure in c. */
-static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
-				  struct fe_head *h)
+static enum cordon_err parse_head(struct fetch_ctx *c, const char *p, size_t len,
+				  struct fetch_head *h)
 {
 	char why[sizeof(c->r->error)];
-	enum cordon_err err = fe_parse_head(p, len, h, why, sizeof(why));
+	enum cordon_err err = fetch_parse_head(p, len, h, why, sizeof(why));
 
 	if (err != CORDON_OK)
 		return fail(c, err, "%s", why);
@@ -1012,8 +1012,8 @@ static enum cordon_err parse_head(struct fe_ctx *c, const char *p, size_t len,
 }
 
 /* Reads one answer head (1xx skipped) from k into *h. */
-static enum cordon_err read_head(struct fe_ctx *c, struct fe_conn *k,
-				 struct fe_head *h)
+static enum cordon_err read_head(struct fetch_ctx *c, struct fetch_conn *k,
+				 struct fetch_head *h)
 {
 	for (unsigned info = 0;; info++) {
 		const unsigned char *end = NULL;
@@ -1030,7 +1030,7 @@ static enum cordon_err read_head(struct fe_ctx *c, struct fe_conn *k,
 				return fail(c, CORDON_E_LIMIT,
 					    "answer head longer than %u bytes "
 					    "(the head limit)",
-					    (unsigned)FE_MAX_HEAD);
+					    (unsigned)FETCH_MAX_HEAD);
 			rc = conn_fill(c, k);
 			if (rc < 0)
 				return c->err;
@@ -1052,19 +1052,19 @@ static enum cordon_err read_head(struct fe_ctx *c, struct fe_conn *k,
 			return fail(c, CORDON_E_PARSE,
 				    "answer 101 (switching protocols) to a "
 				    "plain GET");
-		if (info >= FE_MAX_INFORMATIONAL)
+		if (info >= FETCH_MAX_INFORMATIONAL)
 			return fail(c, CORDON_E_LIMIT,
 				    "more than %u informational (1xx) answers",
-				    (unsigned)FE_MAX_INFORMATIONAL);
-		fe_head_free(h);
+				    (unsigned)FETCH_MAX_INFORMATIONAL);
+		fetch_head_free(h);
 	}
 }
 
 /* Appends data to the result's body, up to max_body; sets truncated. */
-static enum cordon_err body_add(struct fe_ctx *c, size_t *cap,
+static enum cordon_err body_add(struct fetch_ctx *c, size_t *cap,
 				const unsigned char *data, size_t n)
 {
-	struct fe_result *r = c->r;
+	struct fetch_result *r = c->r;
 	size_t room = c->o->max_body - r->body_len;
 
 	if (n > room) {
@@ -1093,7 +1093,7 @@ static enum cordon_err body_add(struct fe_ctx *c, size_t *cap,
 
 /* Takes up to want bytes of body from k (reading when empty): *got bytes,
  * 0 at end of stream. */
-static enum cordon_err take(struct fe_ctx *c, struct fe_conn *k, size_t *cap,
+static enum cordon_err take(struct fetch_ctx *c, struct fetch_conn *k, size_t *cap,
 			    uint64_t want, size_t *got)
 {
 	size_t have;
@@ -1117,7 +1117,7 @@ static enum cordon_err take(struct fe_ctx *c, struct fe_conn *k, size_t *cap,
 }
 
 /* Reads one CRLF-terminated line of at most max bytes into line. */
-static enum cordon_err read_line(struct fe_ctx *c, struct fe_conn *k,
+static enum cordon_err read_line(struct fetch_ctx *c, struct fetch_conn *k,
 				 char *line, size_t max, size_t *len)
 {
 	for (;;) {
@@ -1153,7 +1153,7 @@ static enum cordon_err read_line(struct fe_ctx *c, struct fe_conn *k,
 		    max);
 }
 
-enum cordon_err fe_parse_chunk_size(const char *line, size_t len,
+enum cordon_err fetch_parse_chunk_size(const char *line, size_t len,
 				    uint64_t *size, char *err, size_t errlen)
 {
 	uint64_t x = 0;
@@ -1186,10 +1186,10 @@ enum cordon_err fe_parse_chunk_size(const char *line, size_t len,
 	return CORDON_OK;
 }
 
-static enum cordon_err read_chunked(struct fe_ctx *c, struct fe_conn *k,
+static enum cordon_err read_chunked(struct fetch_ctx *c, struct fetch_conn *k,
 				    size_t *cap)
 {
-	char line[FE_MAX_CHUNK_LINE], why[128];
+	char line[FETCH_MAX_CHUNK_LINE], why[128];
 	size_t len, trailer = 0;
 	enum cordon_err err;
 
@@ -1199,7 +1199,7 @@ static enum cordon_err read_chunked(struct fe_ctx *c, struct fe_conn *k,
 		err = read_line(c, k, line, sizeof(line), &len);
 		if (err != CORDON_OK)
 			return err;
-		err = fe_parse_chunk_size(line, len, &size, why, sizeof(why));
+		err = fetch_parse_chunk_size(line, len, &size, why, sizeof(why));
 		if (err != CORDON_OK)
 			return fail(c, err, "%s", why);
 		if (size == 0)
@@ -1233,16 +1233,16 @@ static enum cordon_err read_chunked(struct fe_ctx *c, struct fe_conn *k,
 		if (len == 0)
 			return CORDON_OK;
 		trailer += len + 2;
-		if (trailer > FE_MAX_HEAD)
+		if (trailer > FETCH_MAX_HEAD)
 			return fail(c, CORDON_E_LIMIT,
 				    "chunked trailer longer than %u bytes "
 				    "(the head limit)",
-				    (unsigned)FE_MAX_HEAD);
+				    (unsigned)FETCH_MAX_HEAD);
 	}
 }
 
-static enum cordon_err read_body(struct fe_ctx *c, struct fe_conn *k,
-				 const struct fe_head *h)
+static enum cordon_err read_body(struct fetch_ctx *c, struct fetch_conn *k,
+				 const struct fetch_head *h)
 {
 	size_t cap = 0, got;
 	enum cordon_err err;
@@ -1286,10 +1286,10 @@ static enum cordon_err read_body(struct fe_ctx *c, struct fe_conn *k,
 
 /* ---- one hop ----------------------------------------------------------- */
 
-static enum cordon_err send_request(struct fe_ctx *c, struct fe_conn *k,
-				    const struct fe_url *u)
+static enum cordon_err send_request(struct fetch_ctx *c, struct fetch_conn *k,
+				    const struct fetch_url *u)
 {
-	bool v6 = u->kind == NA_HOST_IP && u->addr.family == NA_INET6;
+	bool v6 = u->kind == NETADDR_HOST_IP && u->addr.family == NETADDR_INET6;
 	char port[16] = "";
 	size_t need;
 	char *req;
@@ -1305,7 +1305,7 @@ static enum cordon_err send_request(struct fe_ctx *c, struct fe_conn *k,
 	w = snprintf(req, need,
 		     "GET %s HTTP/1.1\r\n"
 		     "Host: %s%s%s%s\r\n"
-		     "User-Agent: " FE_USER_AGENT "\r\n"
+		     "User-Agent: " FETCH_USER_AGENT "\r\n"
 		     "Accept: */*\r\n"
 		     "Accept-Encoding: identity\r\n"
 		     "Connection: close\r\n"
@@ -1327,13 +1327,13 @@ static bool is_redirect(int status)
 }
 
 /* Fetches u. On a redirect *next gets the absolute URL to go to. */
-static enum cordon_err hop(struct fe_ctx *c, const struct fe_url *u,
+static enum cordon_err hop(struct fetch_ctx *c, const struct fetch_url *u,
 			   char **next)
 {
-	struct na_addr addrs[FE_MAX_ADDRS];
+	struct netaddr_addr addrs[FETCH_MAX_ADDRS];
 	size_t naddrs;
-	struct fe_conn *k;
-	struct fe_head h;
+	struct fetch_conn *k;
+	struct fetch_head h;
 	enum cordon_err err;
 
 	*next = NULL;
@@ -1361,35 +1361,35 @@ static enum cordon_err hop(struct fe_ctx *c, const struct fe_url *u,
 		h.content_type = NULL;
 		err = read_body(c, k, &h);
 	}
-	fe_head_free(&h);
+	fetch_head_free(&h);
 	conn_close(k);
 	free(k);
 	return err;
 }
 
 /* Checks the options before anything is dialled. */
-static enum cordon_err check_options(struct fe_ctx *c)
+static enum cordon_err check_options(struct fetch_ctx *c)
 {
-	const struct fe_options *o = c->o;
+	const struct fetch_options *o = c->o;
 	struct cordon_diag diag;
 	enum cordon_err err;
 
-	if (o->max_redirects > FE_MAX_REDIRECTS)
+	if (o->max_redirects > FETCH_MAX_REDIRECTS)
 		return fail(c, CORDON_E_INVAL,
 			    "max_redirects above %u (the redirect ceiling)",
-			    (unsigned)FE_MAX_REDIRECTS);
+			    (unsigned)FETCH_MAX_REDIRECTS);
 	if (o->max_body == 0 || o->max_body == SIZE_MAX)
 		return fail(c, CORDON_E_INVAL, "max_body out of range");
 	if (o->timeout_ms == 0 || o->connect_timeout_ms == 0)
 		return fail(c, CORDON_E_INVAL, "a time-out of 0");
-	if (o->nresolve > FE_MAX_RESOLVE)
+	if (o->nresolve > FETCH_MAX_RESOLVE)
 		return fail(c, CORDON_E_LIMIT,
 			    "more than %u resolve overrides (the override "
 			    "limit)",
-			    (unsigned)FE_MAX_RESOLVE);
+			    (unsigned)FETCH_MAX_RESOLVE);
 	for (size_t i = 0; i < o->nresolve; i++) {
-		char h[HL_MAX_NAME + 1];
-		struct na_addr a;
+		char h[HOSTLIST_MAX_NAME + 1];
+		struct netaddr_addr a;
 
 		if (!o->resolve[i] || !split_override(o->resolve[i], h, &a))
 			return fail(c, CORDON_E_INVAL,
@@ -1397,11 +1397,11 @@ static enum cordon_err check_options(struct fe_ctx *c)
 				    "HOST:ADDRESS",
 				    i, o->resolve[i] ? o->resolve[i] : "");
 	}
-	c->guard = na_guard_new();
+	c->guard = netaddr_guard_new();
 	if (!c->guard)
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	if (o->ndeny_ranges) {
-		err = na_guard_add_ranges(c->guard, o->deny_ranges,
+		err = netaddr_guard_add_ranges(c->guard, o->deny_ranges,
 					  o->ndeny_ranges, &diag);
 		if (err != CORDON_OK)
 			return fail(
@@ -1412,7 +1412,7 @@ static enum cordon_err check_options(struct fe_ctx *c)
 }
 
 /* Says which redirect failed: "redirect 2 to URL: " before the reason. */
-static void prefix_hop(struct fe_result *r, const char *url)
+static void prefix_hop(struct fetch_result *r, const char *url)
 {
 	char tmp[sizeof(r->error)];
 
@@ -1423,12 +1423,12 @@ static void prefix_hop(struct fe_result *r, const char *url)
 		 r->redirects, url, tmp);
 }
 
-enum cordon_err fe_fetch(const char *url, const struct fe_options *o,
-			 struct fe_result *r)
+enum cordon_err fetch_fetch(const char *url, const struct fetch_options *o,
+			 struct fetch_result *r)
 {
-	struct fe_options defaults;
-	struct fe_ctx c;
-	struct fe_url u;
+	struct fetch_options defaults;
+	struct fetch_ctx c;
+	struct fetch_url u;
 	char *cur = NULL;
 	bool was_https = false;
 	enum cordon_err err;
@@ -1437,7 +1437,7 @@ enum cordon_err fe_fetch(const char *url, const struct fe_options *o,
 	memset(&c, 0, sizeof(c));
 	memset(&u, 0, sizeof(u));
 	if (!o) {
-		fe_options_default(&defaults);
+		fetch_options_default(&defaults);
 		o = &defaults;
 	}
 	c.o = o;
@@ -1497,28 +1497,28 @@ enum cordon_err fe_fetch(const char *url, const struct fe_options *o,
 out:
 	r->final_url = cur;
 	free(u.path);
-	na_guard_free(c.guard);
+	netaddr_guard_free(c.guard);
 	SSL_CTX_free(c.tls);
 	return err;
 }
 
 /* ---- the public API ---------------------------------------------------- */
 
-/* cordon.h: the public options mapped onto fe_options (zero fields take
+/* cordon.h: the public options mapped onto fetch_options (zero fields take
  * the defaults; no loopback or other class allowance, no resolve
  * overrides: those are for tests through the internal API only), the
  * answer moved into the public result. */
 enum cordon_err cordon_fetch(const char *url, const struct cordon_fetch_opts *o,
 			     struct cordon_fetch_result *res)
 {
-	struct fe_options fo;
-	struct fe_result r;
+	struct fetch_options fo;
+	struct fetch_result r;
 	enum cordon_err err;
 
 	if (!res)
 		return CORDON_E_INVAL;
 	memset(res, 0, sizeof(*res));
-	fe_options_default(&fo);
+	fetch_options_default(&fo);
 	if (o) {
 		if (o->no_redirects)
 			fo.max_redirects = 0;
@@ -1534,7 +1534,7 @@ enum cordon_err cordon_fetch(const char *url, const struct cordon_fetch_opts *o,
 	}
 	_Static_assert(sizeof(res->error) == sizeof(r.error),
 		       "the public and internal error buffers differ");
-	err = fe_fetch(url, &fo, &r);
+	err = fetch_fetch(url, &fo, &r);
 	res->status = r.status;
 	res->final_url = r.final_url;
 	res->content_type = r.content_type;

@@ -16,23 +16,23 @@ enum entry_kind {
 	ENTRY_IP,
 };
 
-struct hl_entry {
+struct hostlist_entry {
 	enum entry_kind kind;
 	unsigned port; /* 0: none given */
 	size_t namelen;
-	char name[HL_MAX_NAME + 1]; /* ENTRY_NAME, ENTRY_WILDCARD: the domain */
-	struct na_addr addr; /* ENTRY_IP */
+	char name[HOSTLIST_MAX_NAME + 1]; /* ENTRY_NAME, ENTRY_WILDCARD: the domain */
+	struct netaddr_addr addr; /* ENTRY_IP */
 	char *text; /* as written */
-	char canon[HL_MAX_NAME + 16];
+	char canon[HOSTLIST_MAX_NAME + 16];
 };
 
-struct hl_vec {
-	struct hl_entry **v;
+struct hostlist_vec {
+	struct hostlist_entry **v;
 	size_t n;
 };
 
-struct hl_policy {
-	struct hl_vec lists[2];
+struct hostlist_policy {
+	struct hostlist_vec lists[2];
 };
 
 static const char *const list_names[2] = { "allow", "deny" };
@@ -89,7 +89,7 @@ static uint32_t char_digit(unsigned char c)
 	return PC_BASE;
 }
 
-bool hl_punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outsz)
+bool hostlist_punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outsz)
 {
 	uint32_t code = PC_N, delta = 0, bias = PC_BIAS, h, b;
 	size_t o = 0;
@@ -153,7 +153,7 @@ bool hl_punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outsz)
 	return true;
 }
 
-bool hl_punycode_decode(const char *s, size_t len, uint32_t *cps, size_t max,
+bool hostlist_punycode_decode(const char *s, size_t len, uint32_t *cps, size_t max,
 			size_t *n)
 {
 	uint32_t code = PC_N, i = 0, bias = PC_BIAS;
@@ -351,12 +351,12 @@ static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 /* Validates an A-label already lower-cased, s[0..len) including "xn--". */
 static bool alabel_valid(const char *s, size_t len, const char **why)
 {
-	uint32_t cps[HL_MAX_LABEL];
-	char again[HL_MAX_LABEL + 1];
+	uint32_t cps[HOSTLIST_MAX_LABEL];
+	char again[HOSTLIST_MAX_LABEL + 1];
 	size_t n;
 	bool wide = false;
 
-	if (!hl_punycode_decode(s + 4, len - 4, cps, HL_MAX_LABEL, &n)) {
+	if (!hostlist_punycode_decode(s + 4, len - 4, cps, HOSTLIST_MAX_LABEL, &n)) {
 		*why = "invalid Punycode in an xn-- label";
 		return false;
 	}
@@ -376,7 +376,7 @@ static bool alabel_valid(const char *s, size_t len, const char **why)
 		*why = "an xn-- label that decodes to ASCII only";
 		return false;
 	}
-	if (!hl_punycode_encode(cps, n, again, sizeof(again)) ||
+	if (!hostlist_punycode_encode(cps, n, again, sizeof(again)) ||
 	    strlen(again) != len - 4 || memcmp(again, s + 4, len - 4) != 0) {
 		*why = "an xn-- label that is not in canonical Punycode";
 		return false;
@@ -391,8 +391,8 @@ bad:
 static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 		       const char **why)
 {
-	uint32_t cps[HL_MAX_LABEL];
-	char enc[HL_MAX_LABEL + 1];
+	uint32_t cps[HOSTLIST_MAX_LABEL];
+	char enc[HOSTLIST_MAX_LABEL + 1];
 	size_t n = 0, start = *o;
 	bool wide = false;
 
@@ -429,14 +429,14 @@ static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 			c = m;
 			wide = true;
 		}
-		if (n == HL_MAX_LABEL) {
+		if (n == HOSTLIST_MAX_LABEL) {
 			*why = "label longer than 63 bytes";
 			return false;
 		}
 		cps[n++] = c;
 	}
 	if (!wide) {
-		if (*o + n > HL_MAX_NAME) {
+		if (*o + n > HOSTLIST_MAX_NAME) {
 			*why = "name longer than 253 bytes";
 			return false;
 		}
@@ -447,12 +447,12 @@ static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 			return false;
 		return true;
 	}
-	if (!hl_punycode_encode(cps, n, enc, sizeof(enc) - 4)) {
+	if (!hostlist_punycode_encode(cps, n, enc, sizeof(enc) - 4)) {
 		*why = "label longer than 63 bytes as an A-label";
 		return false;
 	}
 	n = strlen(enc);
-	if (*o + 4 + n > HL_MAX_NAME) {
+	if (*o + 4 + n > HOSTLIST_MAX_NAME) {
 		*why = "name longer than 253 bytes";
 		return false;
 	}
@@ -463,7 +463,7 @@ static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 }
 
 /* A name (not an address): labels normalised and joined by '.'. */
-static bool name_norm(const char *s, size_t len, char out[HL_MAX_NAME + 1],
+static bool name_norm(const char *s, size_t len, char out[HOSTLIST_MAX_NAME + 1],
 		      const char **why)
 {
 	size_t o = 0, start = 0;
@@ -478,7 +478,7 @@ static bool name_norm(const char *s, size_t len, char out[HL_MAX_NAME + 1],
 		if (i < len && s[i] != '.')
 			continue;
 		if (start > 0) {
-			if (o >= HL_MAX_NAME) {
+			if (o >= HOSTLIST_MAX_NAME) {
 				*why = "name longer than 253 bytes";
 				return false;
 			}
@@ -493,72 +493,72 @@ static bool name_norm(const char *s, size_t len, char out[HL_MAX_NAME + 1],
 }
 
 /* v4-mapped IPv6 is its IPv4 address, in entries and requests alike. */
-static void unmap(struct na_addr *a)
+static void unmap(struct netaddr_addr *a)
 {
-	struct na_addr inner[NA_MAX_EMBEDDED];
-	enum na_embed forms[NA_MAX_EMBEDDED];
+	struct netaddr_addr inner[NETADDR_MAX_EMBEDDED];
+	enum netaddr_embed forms[NETADDR_MAX_EMBEDDED];
 
-	if (na_embedded_v4(a, inner, forms) == 1 &&
-	    forms[0] == NA_EMBED_V4_MAPPED)
+	if (netaddr_embedded_v4(a, inner, forms) == 1 &&
+	    forms[0] == NETADDR_EMBED_V4_MAPPED)
 		*a = inner[0];
 }
 
-enum na_host hl_normalize_host(const char *s, size_t len,
-			       char out[HL_MAX_NAME + 1], struct na_addr *addr,
+enum netaddr_host hostlist_normalize_host(const char *s, size_t len,
+			       char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr,
 			       const char **why)
 {
-	enum na_host kind;
+	enum netaddr_host kind;
 
 	out[0] = '\0';
 	*why = NULL;
 	if (!s || len == 0) {
 		*why = "empty host";
 		memset(addr, 0, sizeof(*addr));
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	}
-	if (len > HL_MAX_ENTRY) {
-		*why = "host longer than HL_MAX_ENTRY bytes";
+	if (len > HOSTLIST_MAX_ENTRY) {
+		*why = "host longer than HOSTLIST_MAX_ENTRY bytes";
 		memset(addr, 0, sizeof(*addr));
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	}
-	kind = na_parse_host(s, len, addr);
-	if (kind == NA_HOST_IP) {
-		char buf[NA_ADDRSTRLEN];
+	kind = netaddr_parse_host(s, len, addr);
+	if (kind == NETADDR_HOST_IP) {
+		char buf[NETADDR_ADDRSTRLEN];
 
 		unmap(addr);
-		na_format(addr, buf);
+		netaddr_format(addr, buf);
 		memcpy(out, buf, strlen(buf) + 1);
-		return NA_HOST_IP;
+		return NETADDR_HOST_IP;
 	}
-	if (kind == NA_HOST_INVALID) {
+	if (kind == NETADDR_HOST_INVALID) {
 		*why = "neither a name nor an IP address (a numeric last label "
 		       "makes it an IPv4 address, and this one is not valid)";
 		if (s[0] == '[' || memchr(s, ':', len))
 			*why = memchr(s, '%', len) ?
 				       "IPv6 zone ids are not accepted" :
 				       "not a valid IPv6 address";
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	}
 	if (!name_norm(s, len, out, why)) {
 		out[0] = '\0';
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	}
-	return NA_HOST_NAME;
+	return NETADDR_HOST_NAME;
 }
 
-enum na_host hl_url_host(const char *url, bool bare_ok,
-			 char out[HL_MAX_NAME + 1], struct na_addr *addr)
+enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
+			 char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr)
 {
 	static const char hex[] = "0123456789abcdef0123456789ABCDEF";
 	const char *p = strstr(url, "://"), *e, *at = NULL, *host, *why;
-	char dec[HL_MAX_ENTRY + 1];
+	char dec[HOSTLIST_MAX_ENTRY + 1];
 	size_t hl, o = 0;
 	unsigned port;
 
 	out[0] = '\0';
 	memset(addr, 0, sizeof(*addr));
 	if (!p && !bare_ok)
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	p = p ? p + 3 : url;
 	e = p + strcspn(p, "/?#\\");
 	for (const char *q = p; q < e; q++)
@@ -566,15 +566,15 @@ enum na_host hl_url_host(const char *url, bool bare_ok,
 			at = q;
 	if (at)
 		p = at + 1;
-	if (!hl_split_authority(p, (size_t)(e - p), &host, &hl, &port) ||
+	if (!hostlist_split_authority(p, (size_t)(e - p), &host, &hl, &port) ||
 	    hl == 0)
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	if (host[0] == '[' && hl >= 2) {
 		host++;
 		hl -= 2;
 	}
-	if (hl > HL_MAX_ENTRY)
-		return NA_HOST_INVALID;
+	if (hl > HOSTLIST_MAX_ENTRY)
+		return NETADDR_HOST_INVALID;
 	for (size_t i = 0; i < hl; i++) {
 		const char *h1, *h2;
 
@@ -588,7 +588,7 @@ enum na_host hl_url_host(const char *url, bool bare_ok,
 		}
 		dec[o++] = host[i];
 	}
-	return hl_normalize_host(dec, o, out, addr, &why);
+	return hostlist_normalize_host(dec, o, out, addr, &why);
 }
 
 /* ---- entries ------------------------------------------------------------- */
@@ -610,7 +610,7 @@ static bool parse_port(const char *s, size_t len, unsigned *port)
 	return true;
 }
 
-bool hl_split_authority(const char *s, size_t len, const char **host,
+bool hostlist_split_authority(const char *s, size_t len, const char **host,
 			size_t *hostlen, unsigned *port)
 {
 	const char *colon;
@@ -644,14 +644,14 @@ bool hl_split_authority(const char *s, size_t len, const char **host,
 }
 
 /* Parses one entry into e; *why on failure. */
-static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
+static bool parse_entry(const char *s, size_t len, struct hostlist_entry *e,
 			const char **why)
 {
 	const char *host = s;
 	size_t hostlen = len;
 	const char *colon = memchr(s, ':', len);
-	enum na_host kind;
-	char buf[NA_ADDRSTRLEN];
+	enum netaddr_host kind;
+	char buf[NETADDR_ADDRSTRLEN];
 
 	memset(e, 0, sizeof(*e));
 	if (len == 0) {
@@ -660,7 +660,7 @@ static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
 	}
 	if (s[0] == '[' ||
 	    (colon && !memchr(colon + 1, ':', len - (size_t)(colon - s) - 1))) {
-		if (!hl_split_authority(s, len, &host, &hostlen, &e->port)) {
+		if (!hostlist_split_authority(s, len, &host, &hostlen, &e->port)) {
 			*why = "bad port (1..65535, no leading zeros) or "
 			       "unclosed '['";
 			return false;
@@ -671,7 +671,7 @@ static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
 		}
 	}
 	if (hostlen >= 2 && host[0] == '*' && host[1] == '.') {
-		struct na_addr dummy;
+		struct netaddr_addr dummy;
 
 		e->kind = ENTRY_WILDCARD;
 		host += 2;
@@ -680,12 +680,12 @@ static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
 			*why = "'*' is allowed only as the whole first label";
 			return false;
 		}
-		kind = hl_normalize_host(host, hostlen, e->name, &dummy, why);
-		if (kind == NA_HOST_IP) {
+		kind = hostlist_normalize_host(host, hostlen, e->name, &dummy, why);
+		if (kind == NETADDR_HOST_IP) {
 			*why = "a wildcard needs a domain name, not an address";
 			return false;
 		}
-		if (kind != NA_HOST_NAME)
+		if (kind != NETADDR_HOST_NAME)
 			return false;
 		e->namelen = strlen(e->name);
 		snprintf(e->canon, sizeof(e->canon), "*.%s", e->name);
@@ -695,14 +695,14 @@ static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
 			       "(*.domain)";
 			return false;
 		}
-		kind = hl_normalize_host(host, hostlen, e->name, &e->addr, why);
-		if (kind == NA_HOST_INVALID)
+		kind = hostlist_normalize_host(host, hostlen, e->name, &e->addr, why);
+		if (kind == NETADDR_HOST_INVALID)
 			return false;
-		if (kind == NA_HOST_IP) {
+		if (kind == NETADDR_HOST_IP) {
 			e->kind = ENTRY_IP;
 			e->name[0] = '\0';
-			na_format(&e->addr, buf);
-			if (e->addr.family == NA_INET6)
+			netaddr_format(&e->addr, buf);
+			if (e->addr.family == NETADDR_INET6)
 				snprintf(e->canon, sizeof(e->canon), "[%s]",
 					 buf);
 			else
@@ -721,12 +721,12 @@ static bool parse_entry(const char *s, size_t len, struct hl_entry *e,
 	return true;
 }
 
-struct hl_policy *hl_policy_new(void)
+struct hostlist_policy *hostlist_policy_new(void)
 {
-	return calloc(1, sizeof(struct hl_policy));
+	return calloc(1, sizeof(struct hostlist_policy));
 }
 
-static void entry_free(struct hl_entry *e)
+static void entry_free(struct hostlist_entry *e)
 {
 	if (!e)
 		return;
@@ -734,7 +734,7 @@ static void entry_free(struct hl_entry *e)
 	free(e);
 }
 
-void hl_policy_free(struct hl_policy *p)
+void hostlist_policy_free(struct hostlist_policy *p)
 {
 	if (!p)
 		return;
@@ -784,26 +784,26 @@ static const char *quote(const char *s, size_t len, char out[256])
 	return out;
 }
 
-enum cordon_err hl_policy_add(struct hl_policy *p, enum hl_list which,
+enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_list which,
 			      const char *const *entries, size_t n,
 			      struct cordon_diag *diag)
 {
-	struct hl_vec *vec;
-	struct hl_entry **grown, **fresh;
+	struct hostlist_vec *vec;
+	struct hostlist_entry **grown, **fresh;
 	const char *lname;
 	enum cordon_err rc = CORDON_OK;
 	char q[256];
 	size_t done = 0;
 
-	if (!p || (which != HL_ALLOW && which != HL_DENY) ||
+	if (!p || (which != HOSTLIST_ALLOW && which != HOSTLIST_DENY) ||
 	    (n > 0 && !entries))
 		return fail(diag, CORDON_E_INVAL, "no policy, list or entries");
 	vec = &p->lists[which];
 	lname = list_names[which];
-	if (n > HL_MAX_ENTRIES - vec->n)
+	if (n > HOSTLIST_MAX_ENTRIES - vec->n)
 		return fail(diag, CORDON_E_LIMIT,
-			    "%s-list: more than HL_MAX_ENTRIES (%d) entries",
-			    lname, HL_MAX_ENTRIES);
+			    "%s-list: more than HOSTLIST_MAX_ENTRIES (%d) entries",
+			    lname, HOSTLIST_MAX_ENTRIES);
 	if (n == 0)
 		goto ok;
 	fresh = calloc(n, sizeof(*fresh));
@@ -819,12 +819,12 @@ enum cordon_err hl_policy_add(struct hl_policy *p, enum hl_list which,
 				  done);
 			goto out;
 		}
-		len = strnlen(s, HL_MAX_ENTRY + 1);
-		if (len > HL_MAX_ENTRY) {
+		len = strnlen(s, HOSTLIST_MAX_ENTRY + 1);
+		if (len > HOSTLIST_MAX_ENTRY) {
 			rc = fail(diag, CORDON_E_LIMIT,
-				  "%s[%zu] \"%s\": longer than HL_MAX_ENTRY "
+				  "%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
 				  "(%d bytes)",
-				  lname, done, quote(s, len, q), HL_MAX_ENTRY);
+				  lname, done, quote(s, len, q), HOSTLIST_MAX_ENTRY);
 			goto out;
 		}
 		fresh[done] = malloc(sizeof(**fresh));
@@ -865,55 +865,55 @@ out:
 	return rc;
 }
 
-size_t hl_policy_count(const struct hl_policy *p, enum hl_list which)
+size_t hostlist_policy_count(const struct hostlist_policy *p, enum hostlist_list which)
 {
-	if (!p || (which != HL_ALLOW && which != HL_DENY))
+	if (!p || (which != HOSTLIST_ALLOW && which != HOSTLIST_DENY))
 		return 0;
 	return p->lists[which].n;
 }
 
-static const struct hl_entry *get_entry(const struct hl_policy *p,
-					enum hl_list which, size_t i)
+static const struct hostlist_entry *get_entry(const struct hostlist_policy *p,
+					enum hostlist_list which, size_t i)
 {
-	if (i >= hl_policy_count(p, which))
+	if (i >= hostlist_policy_count(p, which))
 		return NULL;
 	return p->lists[which].v[i];
 }
 
-const char *hl_policy_entry(const struct hl_policy *p, enum hl_list which,
+const char *hostlist_policy_entry(const struct hostlist_policy *p, enum hostlist_list which,
 			    size_t i)
 {
-	const struct hl_entry *e = get_entry(p, which, i);
+	const struct hostlist_entry *e = get_entry(p, which, i);
 
 	return e ? e->text : NULL;
 }
 
-const char *hl_policy_canon(const struct hl_policy *p, enum hl_list which,
+const char *hostlist_policy_canon(const struct hostlist_policy *p, enum hostlist_list which,
 			    size_t i)
 {
-	const struct hl_entry *e = get_entry(p, which, i);
+	const struct hostlist_entry *e = get_entry(p, which, i);
 
 	return e ? e->canon : NULL;
 }
 
 /* ---- deciding ------------------------------------------------------------ */
 
-static bool host_matches(const struct hl_entry *e, const struct hl_decision *d,
+static bool host_matches(const struct hostlist_entry *e, const struct hostlist_decision *d,
 			 size_t hlen, bool deny)
 {
 	if (e->kind == ENTRY_IP) {
-		struct na_addr inner[NA_MAX_EMBEDDED];
+		struct netaddr_addr inner[NETADDR_MAX_EMBEDDED];
 		size_t n;
 
 		if (!d->ip_literal)
 			return false;
-		if (na_equal(&e->addr, &d->addr))
+		if (netaddr_equal(&e->addr, &d->addr))
 			return true;
 		if (!deny)
 			return false;
-		n = na_embedded_v4(&d->addr, inner, NULL);
+		n = netaddr_embedded_v4(&d->addr, inner, NULL);
 		for (size_t i = 0; i < n; i++)
-			if (na_equal(&e->addr, &inner[i]))
+			if (netaddr_equal(&e->addr, &inner[i]))
 				return true;
 		return false;
 	}
@@ -926,17 +926,17 @@ static bool host_matches(const struct hl_entry *e, const struct hl_decision *d,
 	       memcmp(d->host + hlen - e->namelen, e->name, e->namelen) == 0;
 }
 
-static bool port_matches(const struct hl_entry *e, unsigned port, bool deny)
+static bool port_matches(const struct hostlist_entry *e, unsigned port, bool deny)
 {
 	if (e->port)
 		return e->port == port;
 	return deny || port == 80 || port == 443;
 }
 
-static void set_entry(const struct hl_policy *p, struct hl_decision *d,
-		      enum hl_list which, size_t i)
+static void set_entry(const struct hostlist_policy *p, struct hostlist_decision *d,
+		      enum hostlist_list which, size_t i)
 {
-	const struct hl_entry *e = p->lists[which].v[i];
+	const struct hostlist_entry *e = p->lists[which].v[i];
 
 	d->list = which;
 	d->index = i;
@@ -945,36 +945,36 @@ static void set_entry(const struct hl_policy *p, struct hl_decision *d,
 	d->entry_port = e->port;
 }
 
-void hl_decide(const struct hl_policy *p, const char *host, size_t hlen,
-	       unsigned port, struct hl_decision *d)
+void hostlist_decide(const struct hostlist_policy *p, const char *host, size_t hlen,
+	       unsigned port, struct hostlist_decision *d)
 {
-	const struct hl_vec *deny, *allow;
+	const struct hostlist_vec *deny, *allow;
 	size_t len;
 	bool port_miss = false;
-	enum na_host kind;
+	enum netaddr_host kind;
 
 	memset(d, 0, sizeof(*d));
 	d->entry = "";
 	d->canon = "";
 	d->port = port;
-	kind = hl_normalize_host(host, hlen, d->host, &d->addr, &d->why);
-	if (kind == NA_HOST_INVALID) {
-		d->reason = HL_BAD_HOST;
+	kind = hostlist_normalize_host(host, hlen, d->host, &d->addr, &d->why);
+	if (kind == NETADDR_HOST_INVALID) {
+		d->reason = HOSTLIST_BAD_HOST;
 		d->host[0] = '\0';
 		return;
 	}
 	d->why = NULL;
-	d->ip_literal = kind == NA_HOST_IP;
+	d->ip_literal = kind == NETADDR_HOST_IP;
 	if (!p)
 		return;
 	len = strlen(d->host);
-	deny = &p->lists[HL_DENY];
-	allow = &p->lists[HL_ALLOW];
+	deny = &p->lists[HOSTLIST_DENY];
+	allow = &p->lists[HOSTLIST_ALLOW];
 	for (size_t i = 0; i < deny->n; i++) {
 		if (host_matches(deny->v[i], d, len, true) &&
 		    port_matches(deny->v[i], port, true)) {
-			d->reason = HL_DENY_ENTRY;
-			set_entry(p, d, HL_DENY, i);
+			d->reason = HOSTLIST_DENY_ENTRY;
+			set_entry(p, d, HOSTLIST_DENY, i);
 			return;
 		}
 	}
@@ -983,19 +983,19 @@ void hl_decide(const struct hl_policy *p, const char *host, size_t hlen,
 			continue;
 		if (port_matches(allow->v[i], port, false)) {
 			d->allowed = true;
-			d->reason = HL_ALLOW_ENTRY;
-			set_entry(p, d, HL_ALLOW, i);
+			d->reason = HOSTLIST_ALLOW_ENTRY;
+			set_entry(p, d, HOSTLIST_ALLOW, i);
 			return;
 		}
 		if (!port_miss) {
 			port_miss = true;
-			d->reason = HL_PORT_NOT_ALLOWED;
-			set_entry(p, d, HL_ALLOW, i);
+			d->reason = HOSTLIST_PORT_NOT_ALLOWED;
+			set_entry(p, d, HOSTLIST_ALLOW, i);
 		}
 	}
 }
 
-const char *hl_describe(const struct hl_decision *d, char *buf, size_t size)
+const char *hostlist_describe(const struct hostlist_decision *d, char *buf, size_t size)
 {
 	const char *lname;
 
@@ -1004,20 +1004,20 @@ const char *hl_describe(const struct hl_decision *d, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!d)
 		return buf;
-	lname = d->list == HL_DENY ? "deny" : "allow";
+	lname = d->list == HOSTLIST_DENY ? "deny" : "allow";
 	switch (d->reason) {
-	case HL_NO_ALLOW_ENTRY:
+	case HOSTLIST_NO_ALLOW_ENTRY:
 		snprintf(buf, size, "no allow-list entry");
 		break;
-	case HL_BAD_HOST:
+	case HOSTLIST_BAD_HOST:
 		snprintf(buf, size, "bad host: %s", d->why ? d->why : "?");
 		break;
-	case HL_DENY_ENTRY:
-	case HL_ALLOW_ENTRY:
+	case HOSTLIST_DENY_ENTRY:
+	case HOSTLIST_ALLOW_ENTRY:
 		snprintf(buf, size, "%s-list entry %zu \"%s\"", lname, d->index,
 			 d->canon);
 		break;
-	case HL_PORT_NOT_ALLOWED:
+	case HOSTLIST_PORT_NOT_ALLOWED:
 		if (d->entry_port)
 			snprintf(buf, size,
 				 "port %u not allowed: allow-list entry %zu "

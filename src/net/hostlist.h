@@ -1,16 +1,16 @@
 /* hostlist — the egress proxy's allow-list and deny-list of destinations.
  *
  * Pure: no sockets, no DNS. A policy holds two lists of entries; a request
- * for (host, port) is decided by hl_decide():
+ * for (host, port) is decided by hostlist_decide():
  *   1. the host is normalised (below); one that is neither a valid name nor
- *      an IP literal is denied (HL_BAD_HOST);
- *   2. any matching deny-list entry denies (HL_DENY_ENTRY): the deny-list
+ *      an IP literal is denied (HOSTLIST_BAD_HOST);
+ *   2. any matching deny-list entry denies (HOSTLIST_DENY_ENTRY): the deny-list
  *      wins over the allow-list;
- *   3. the first matching allow-list entry allows (HL_ALLOW_ENTRY);
- *   4. otherwise denied: HL_PORT_NOT_ALLOWED when an allow-list entry named
- *      the host but not the port, else HL_NO_ALLOW_ENTRY. An empty
+ *   3. the first matching allow-list entry allows (HOSTLIST_ALLOW_ENTRY);
+ *   4. otherwise denied: HOSTLIST_PORT_NOT_ALLOWED when an allow-list entry named
+ *      the host but not the port, else HOSTLIST_NO_ALLOW_ENTRY. An empty
  *      allow-list therefore denies everything.
- * The zero value of a decision is a denial (HL_NO_ALLOW_ENTRY).
+ * The zero value of a decision is a denial (HOSTLIST_NO_ALLOW_ENTRY).
  *
  * Entries (both lists):
  *   host            a name; in the allow-list ports 80 and 443 only, in the
@@ -29,7 +29,7 @@
  * entry or a request, is taken as the IPv4 address it maps. An IP literal
  * on the deny-list also denies a requested IPv6 address that embeds it
  * (every form of netaddr.h: NAT64, 6to4, Teredo …). An IP literal allowed
- * by the allow-list is an explicit choice: hl_decision.ip_literal tells the
+ * by the allow-list is an explicit choice: hostlist_decision.ip_literal tells the
  * caller not to second-guess it with the resolved-address guard; an
  * allowed name must still be resolved and guarded (netaddr.h).
  *
@@ -51,12 +51,12 @@
  * must be valid Punycode that decodes to at least one non-ASCII character,
  * holds no refused character and no upper-case letter cordon knows, and
  * encodes back to itself; otherwise it is refused. A requested host that
- * is refused is denied with HL_BAD_HOST; an entry that is refused is an
+ * is refused is denied with HOSTLIST_BAD_HOST; an entry that is refused is an
  * error.
  *
  * Errors name the entry by list and index and say why ("allow[3]
  * \"exa mple.com\": invalid character ' ' in a name"). Adding is all or
- * none. Limits: HL_MAX_ENTRIES per list, HL_MAX_ENTRY bytes of one entry;
+ * none. Limits: HOSTLIST_MAX_ENTRIES per list, HOSTLIST_MAX_ENTRY bytes of one entry;
  * exceeding one is CORDON_E_LIMIT naming it.
  */
 #ifndef CORDON_HOSTLIST_H
@@ -69,74 +69,74 @@
 #include "cordon.h"
 #include "netaddr.h"
 
-#define HL_MAX_ENTRIES 10000
-#define HL_MAX_ENTRY 512
-#define HL_MAX_NAME 253
-#define HL_MAX_LABEL 63
+#define HOSTLIST_MAX_ENTRIES 10000
+#define HOSTLIST_MAX_ENTRY 512
+#define HOSTLIST_MAX_NAME 253
+#define HOSTLIST_MAX_LABEL 63
 
-enum hl_list {
-	HL_ALLOW = 0,
-	HL_DENY = 1,
+enum hostlist_list {
+	HOSTLIST_ALLOW = 0,
+	HOSTLIST_DENY = 1,
 };
 
-enum hl_reason {
-	HL_NO_ALLOW_ENTRY = 0,
-	HL_BAD_HOST,
-	HL_DENY_ENTRY,
-	HL_PORT_NOT_ALLOWED,
-	HL_ALLOW_ENTRY,
+enum hostlist_reason {
+	HOSTLIST_NO_ALLOW_ENTRY = 0,
+	HOSTLIST_BAD_HOST,
+	HOSTLIST_DENY_ENTRY,
+	HOSTLIST_PORT_NOT_ALLOWED,
+	HOSTLIST_ALLOW_ENTRY,
 };
 
-/* What hl_decide found. index, entry and canon name the deciding entry for
- * HL_DENY_ENTRY, HL_ALLOW_ENTRY and HL_PORT_NOT_ALLOWED (there: the first
+/* What hostlist_decide found. index, entry and canon name the deciding entry for
+ * HOSTLIST_DENY_ENTRY, HOSTLIST_ALLOW_ENTRY and HOSTLIST_PORT_NOT_ALLOWED (there: the first
  * allow-list entry naming the host); entry is the text as written, canon
  * its normalised form ("xn--bcher-kva.de:8080", "[::1]:8080", IPv6 always
  * in brackets); both point into the policy and live as long as it does,
  * and are "" otherwise; entry_port is the entry's port (0: none). host
- * is the normalised requested host (an address in na_format's text, without
- * brackets), "" for HL_BAD_HOST, when why says what is wrong. */
-struct hl_decision {
+ * is the normalised requested host (an address in netaddr_format's text, without
+ * brackets), "" for HOSTLIST_BAD_HOST, when why says what is wrong. */
+struct hostlist_decision {
 	bool allowed;
-	enum hl_reason reason;
-	enum hl_list list;
+	enum hostlist_reason reason;
+	enum hostlist_list list;
 	size_t index;
 	const char *entry;
 	const char *canon;
 	unsigned entry_port;
 	bool ip_literal;
-	struct na_addr addr;
+	struct netaddr_addr addr;
 	unsigned port;
-	char host[HL_MAX_NAME + 1];
+	char host[HOSTLIST_MAX_NAME + 1];
 	const char *why;
 };
 
-struct hl_policy;
+struct hostlist_policy;
 
 /* An empty policy: both lists empty, so everything is denied. NULL when out
  * of memory. */
-struct hl_policy *hl_policy_new(void);
+struct hostlist_policy *hostlist_policy_new(void);
 /* Accepts NULL. */
-void hl_policy_free(struct hl_policy *p);
+void hostlist_policy_free(struct hostlist_policy *p);
 
 /* Appends entries[0..n) (NUL-terminated strings) to one list, all or none;
  * on error diag names "allow[i]" or "deny[i]" (i the index in entries), the
  * entry and the reason. Used for the configuration and for a session's
  * POST /allow alike. */
-enum cordon_err hl_policy_add(struct hl_policy *p, enum hl_list which,
+enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_list which,
 			      const char *const *entries, size_t n,
 			      struct cordon_diag *diag);
 
-size_t hl_policy_count(const struct hl_policy *p, enum hl_list which);
+size_t hostlist_policy_count(const struct hostlist_policy *p, enum hostlist_list which);
 /* Entry i as written, and normalised; NULL when out of range. */
-const char *hl_policy_entry(const struct hl_policy *p, enum hl_list which,
+const char *hostlist_policy_entry(const struct hostlist_policy *p, enum hostlist_list which,
 			    size_t i);
-const char *hl_policy_canon(const struct hl_policy *p, enum hl_list which,
+const char *hostlist_policy_canon(const struct hostlist_policy *p, enum hostlist_list which,
 			    size_t i);
 
 /* Decides a request for host[0..hlen) (a name, an IP literal, or a
  * bracketed IPv6 literal, without port) and port. p NULL denies. */
-void hl_decide(const struct hl_policy *p, const char *host, size_t hlen,
-	       unsigned port, struct hl_decision *d);
+void hostlist_decide(const struct hostlist_policy *p, const char *host, size_t hlen,
+	       unsigned port, struct hostlist_decision *d);
 
 /* The decision in words, for a 403 reason and the audit log, ASCII only:
  *   allow-list entry 0 "example.com"
@@ -146,40 +146,40 @@ void hl_decide(const struct hl_policy *p, const char *host, size_t hlen,
  *   no allow-list entry
  *   bad host: <why>
  * Truncates to size; returns buf. */
-const char *hl_describe(const struct hl_decision *d, char *buf, size_t size);
+const char *hostlist_describe(const struct hostlist_decision *d, char *buf, size_t size);
 
 /* Splits an authority "host", "host:port", "[v6]" or "[v6]:port"
  * (brackets kept in *host). false when the port is present but not
  * 1..65535 in decimal without leading zeros, the brackets do not close, or
  * a bare host holds more than one ':' (an unbracketed IPv6 literal is not
  * an authority). *port is 0 when there is none. */
-bool hl_split_authority(const char *s, size_t len, const char **host,
+bool hostlist_split_authority(const char *s, size_t len, const char **host,
 			size_t *hostlen, unsigned *port);
 
 /* Normalises a host as described above into out (NUL-terminated): a name
  * as A-labels in lower case without the trailing dot, an address as
- * na_format text (v4-mapped given as IPv4) with *addr filled. Returns the
- * kind; NA_HOST_INVALID with *why (static) saying what is wrong. */
-enum na_host hl_normalize_host(const char *s, size_t len,
-			       char out[HL_MAX_NAME + 1], struct na_addr *addr,
+ * netaddr_format text (v4-mapped given as IPv4) with *addr filled. Returns the
+ * kind; NETADDR_HOST_INVALID with *why (static) saying what is wrong. */
+enum netaddr_host hostlist_normalize_host(const char *s, size_t len,
+			       char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr,
 			       const char **why);
 
 /* The host of a URL "scheme://[userinfo@]host[:port][/?#…]", read as a
  * browser reads it (the last '@' ends the userinfo, '\\' ends the
  * authority, %XX in the host decoded) and normalised by
- * hl_normalize_host() into out, *addr filled for an IP literal. Without
+ * hostlist_normalize_host() into out, *addr filled for an IP literal. Without
  * "://" there is no host unless bare_ok, when the whole text is read as
- * starting with the authority. NA_HOST_INVALID when there is none. */
-enum na_host hl_url_host(const char *url, bool bare_ok,
-			 char out[HL_MAX_NAME + 1], struct na_addr *addr);
+ * starting with the authority. NETADDR_HOST_INVALID when there is none. */
+enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
+			 char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr);
 
 /* RFC 3492 Punycode of one label, without "xn--". encode: cps[0..n) to
  * out (NUL-terminated, at most outsz - 1 characters); decode: s[0..len) to
  * at most max code points in cps, *n set. false on overflow, a bad digit,
  * an output too long, or a decoded value that is a surrogate or above
  * U+10FFFF. */
-bool hl_punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outsz);
-bool hl_punycode_decode(const char *s, size_t len, uint32_t *cps, size_t max,
+bool hostlist_punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outsz);
+bool hostlist_punycode_decode(const char *s, size_t len, uint32_t *cps, size_t max,
 			size_t *n);
 
 #endif

@@ -19,7 +19,7 @@
 
 #include "banned.h"
 
-struct hr_field {
+struct httpreq_field {
 	size_t name_off, name_len, value_off, value_len;
 };
 
@@ -58,7 +58,7 @@ static bool is_value_byte(unsigned char c)
 	return c == '\t' || (c >= 0x20 && c != 0x7f);
 }
 
-bool hr_name_eq(const char *a, size_t alen, const char *b)
+bool httpreq_name_eq(const char *a, size_t alen, const char *b)
 {
 	size_t blen = strlen(b);
 
@@ -80,20 +80,20 @@ static bool all_tchar(const char *s, size_t len)
 	return true;
 }
 
-void hr_limits_default(struct hr_limits *lim)
+void httpreq_limits_default(struct httpreq_limits *lim)
 {
-	lim->max_line = HR_MAX_LINE;
-	lim->max_header_bytes = HR_MAX_HEADER_BYTES;
-	lim->max_headers = HR_MAX_HEADERS;
+	lim->max_line = HTTPREQ_MAX_LINE;
+	lim->max_header_bytes = HTTPREQ_MAX_HEADER_BYTES;
+	lim->max_headers = HTTPREQ_MAX_HEADERS;
 	lim->flags = 0;
 }
 
 static bool limit_ok(size_t v)
 {
-	return v >= 1 && v <= HR_LIMIT_CEILING;
+	return v >= 1 && v <= HTTPREQ_LIMIT_CEILING;
 }
 
-enum cordon_err hr_req_init(struct hr_req *r, const struct hr_limits *lim)
+enum cordon_err httpreq_req_init(struct httpreq_req *r, const struct httpreq_limits *lim)
 {
 	memset(r, 0, sizeof(*r));
 	if (lim) {
@@ -103,13 +103,13 @@ enum cordon_err hr_req_init(struct hr_req *r, const struct hr_limits *lim)
 			return CORDON_E_INVAL;
 		r->lim = *lim;
 	} else {
-		hr_limits_default(&r->lim);
+		httpreq_limits_default(&r->lim);
 	}
-	r->status = HR_MORE;
+	r->status = HTTPREQ_MORE;
 	return CORDON_OK;
 }
 
-void hr_req_free(struct hr_req *r)
+void httpreq_req_free(struct httpreq_req *r)
 {
 	if (!r)
 		return;
@@ -118,14 +118,14 @@ void hr_req_free(struct hr_req *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static enum hr_status fail(struct hr_req *r, int status, const char *reason,
+static enum httpreq_status fail(struct httpreq_req *r, int status, const char *reason,
 			   size_t offset)
 {
 	r->err.status = status;
 	r->err.reason = reason;
 	r->err.offset = offset;
-	r->status = HR_ERROR;
-	return HR_ERROR;
+	r->status = HTTPREQ_ERROR;
+	return HTTPREQ_ERROR;
 }
 
 /* ---- hosts and ports ---- */
@@ -181,7 +181,7 @@ static bool host_fail(const char **why, const char *reason)
 	return false;
 }
 
-static bool parse_ipv6(const char *s, size_t len, struct hr_host *out,
+static bool parse_ipv6(const char *s, size_t len, struct httpreq_host *out,
 		       const char **why)
 {
 	char tmp[48];
@@ -202,11 +202,11 @@ static bool parse_ipv6(const char *s, size_t len, struct hr_host *out,
 		return host_fail(why, "malformed IPv6 literal");
 	if (!inet_ntop(AF_INET6, out->addr, out->text, sizeof(out->text)))
 		return host_fail(why, "malformed IPv6 literal");
-	out->kind = HR_HOST_IPV6;
+	out->kind = HTTPREQ_HOST_IPV6;
 	return true;
 }
 
-bool hr_host_parse(const char *s, size_t len, struct hr_host *out,
+bool httpreq_host_parse(const char *s, size_t len, struct httpreq_host *out,
 		   const char **why)
 {
 	size_t name_len = len, label = 0, last = 0;
@@ -222,12 +222,12 @@ bool hr_host_parse(const char *s, size_t len, struct hr_host *out,
 	if (parse_ipv4(s, len, out->addr)) {
 		memcpy(out->text, s, len);
 		out->text[len] = '\0';
-		out->kind = HR_HOST_IPV4;
+		out->kind = HTTPREQ_HOST_IPV4;
 		return true;
 	}
 	if (s[len - 1] == '.')
 		name_len--;
-	if (name_len == 0 || name_len > HR_HOST_MAX)
+	if (name_len == 0 || name_len > HTTPREQ_HOST_MAX)
 		return host_fail(why, name_len ? "host name longer than 253" :
 						 "empty host");
 	for (size_t i = 0; i <= name_len; i++) {
@@ -251,7 +251,7 @@ bool hr_host_parse(const char *s, size_t len, struct hr_host *out,
 		return host_fail(why, "numeric host that is not a dotted quad");
 	memcpy(out->text, s, len);
 	out->text[len] = '\0';
-	out->kind = HR_HOST_NAME;
+	out->kind = HTTPREQ_HOST_NAME;
 	return true;
 }
 
@@ -274,7 +274,7 @@ static bool parse_port(const char *s, size_t len, uint16_t *port)
 }
 
 /* Splits "host[:port]" and parses both. need_port: the port is required. */
-static const char *parse_authority(struct hr_req *r, const char *s, size_t len,
+static const char *parse_authority(struct httpreq_req *r, const char *s, size_t len,
 				   bool need_port)
 {
 	size_t host_len = len;
@@ -296,7 +296,7 @@ static const char *parse_authority(struct hr_req *r, const char *s, size_t len,
 		if (colon)
 			host_len = (size_t)(colon - s);
 	}
-	if (!hr_host_parse(s, host_len, &r->host, &why))
+	if (!httpreq_host_parse(s, host_len, &r->host, &why))
 		return why;
 	if (host_len < len) {
 		if (!parse_port(s + host_len + 1, len - host_len - 1, &r->port))
@@ -312,7 +312,7 @@ static const char *parse_authority(struct hr_req *r, const char *s, size_t len,
 
 /* ---- the request line ---- */
 
-static enum hr_status request_line(struct hr_req *r, size_t off, size_t len)
+static enum httpreq_status request_line(struct httpreq_req *r, size_t off, size_t len)
 {
 	const char *s = r->buf + off;
 	const char *sp1 = memchr(s, ' ', len), *sp2, *tgt, *ver, *why;
@@ -358,37 +358,37 @@ static enum hr_status request_line(struct hr_req *r, size_t off, size_t len)
 	r->method_len = (size_t)(sp1 - s);
 	connect = r->method_len == 7 && memcmp(s, "CONNECT", 7) == 0;
 	if (connect) {
-		r->form = HR_FORM_AUTHORITY;
+		r->form = HTTPREQ_FORM_AUTHORITY;
 		if (memchr(tgt, '/', tlen))
 			return fail(r, 400, "CONNECT target is not host:port",
 				    off + (size_t)(tgt - s));
 		why = parse_authority(r, tgt, tlen, true);
 		if (why)
 			return fail(r, 400, why, off + (size_t)(tgt - s));
-		return HR_MORE;
+		return HTTPREQ_MORE;
 	}
 	if (tgt[0] == '/') {
-		if (!(r->lim.flags & HR_ORIGIN_FORM))
+		if (!(r->lim.flags & HTTPREQ_ORIGIN_FORM))
 			return fail(r, 400,
 				    "origin-form target sent to a proxy",
 				    off + (size_t)(tgt - s));
-		r->form = HR_FORM_ORIGIN;
+		r->form = HTTPREQ_FORM_ORIGIN;
 		r->path_off = off + (size_t)(tgt - s);
 		r->path_len = tlen;
-		return HR_MORE;
+		return HTTPREQ_MORE;
 	}
-	if (tlen >= 7 && hr_name_eq(tgt, 7, "http://")) {
+	if (tlen >= 7 && httpreq_name_eq(tgt, 7, "http://")) {
 		const char *auth = tgt + 7, *end = tgt + tlen, *p = auth;
 
 		while (p < end && *p != '/' && *p != '?')
 			p++;
-		r->form = HR_FORM_ABSOLUTE;
+		r->form = HTTPREQ_FORM_ABSOLUTE;
 		why = parse_authority(r, auth, (size_t)(p - auth), false);
 		if (why)
 			return fail(r, 400, why, off + (size_t)(auth - s));
 		r->path_off = off + (size_t)(p - s);
 		r->path_len = (size_t)(end - p);
-		return HR_MORE;
+		return HTTPREQ_MORE;
 	}
 	if (tlen >= 3 && memmem(tgt, tlen, "://", 3))
 		return fail(r, 400, "target scheme is not http",
@@ -399,13 +399,13 @@ static enum hr_status request_line(struct hr_req *r, size_t off, size_t len)
 
 /* ---- header fields ---- */
 
-static const struct hr_field *find_field(const struct hr_req *r,
+static const struct httpreq_field *find_field(const struct httpreq_req *r,
 					 const char *name)
 {
 	for (size_t i = 0; i < r->nfields; i++) {
-		const struct hr_field *f = &r->fields[i];
+		const struct httpreq_field *f = &r->fields[i];
 
-		if (hr_name_eq(r->buf + f->name_off, f->name_len, name))
+		if (httpreq_name_eq(r->buf + f->name_off, f->name_len, name))
 			return f;
 	}
 	return NULL;
@@ -425,7 +425,7 @@ static const char *framing_value(const char *raw, size_t raw_len, size_t *len)
 	return raw;
 }
 
-static const char *content_length(struct hr_req *r, const char *raw,
+static const char *content_length(struct httpreq_req *r, const char *raw,
 				  size_t raw_len)
 {
 	size_t len = 0;
@@ -448,14 +448,14 @@ static const char *content_length(struct hr_req *r, const char *raw,
 			return "Content-Length too large";
 		n = n * 10 + d;
 	}
-	if (r->form == HR_FORM_AUTHORITY && n != 0)
+	if (r->form == HTTPREQ_FORM_AUTHORITY && n != 0)
 		return "CONNECT with a body";
 	r->has_length = true;
 	r->content_length = n;
 	return NULL;
 }
 
-static const char *transfer_encoding(struct hr_req *r, const char *raw,
+static const char *transfer_encoding(struct httpreq_req *r, const char *raw,
 				     size_t raw_len)
 {
 	size_t len = 0;
@@ -467,9 +467,9 @@ static const char *transfer_encoding(struct hr_req *r, const char *raw,
 		return "Transfer-Encoding with Content-Length";
 	if (r->version_minor == 0)
 		return "Transfer-Encoding in an HTTP/1.0 request";
-	if (r->form == HR_FORM_AUTHORITY)
+	if (r->form == HTTPREQ_FORM_AUTHORITY)
 		return "CONNECT with a body";
-	if (!v || !hr_name_eq(v, len, "chunked"))
+	if (!v || !httpreq_name_eq(v, len, "chunked"))
 		return "Transfer-Encoding other than chunked";
 	r->chunked = true;
 	return NULL;
@@ -495,10 +495,10 @@ static const char *connection(const char *v, size_t len)
 		if (end > start) {
 			if (!all_tchar(v + start, end - start))
 				return "malformed Connection";
-			if (hr_name_eq(v + start, end - start, "host") ||
-			    hr_name_eq(v + start, end - start,
+			if (httpreq_name_eq(v + start, end - start, "host") ||
+			    httpreq_name_eq(v + start, end - start,
 				       "content-length") ||
-			    hr_name_eq(v + start, end - start,
+			    httpreq_name_eq(v + start, end - start,
 				       "transfer-encoding"))
 				return "Connection names a framing field";
 		}
@@ -507,11 +507,11 @@ static const char *connection(const char *v, size_t len)
 	return NULL;
 }
 
-static enum hr_status header_line(struct hr_req *r, size_t off, size_t len)
+static enum httpreq_status header_line(struct httpreq_req *r, size_t off, size_t len)
 {
 	const char *s = r->buf + off, *colon, *raw, *why = NULL;
 	size_t name_len, raw_len, vs, ve;
-	struct hr_field *f;
+	struct httpreq_field *f;
 
 	if (r->nfields >= r->lim.max_headers)
 		return fail(r, 431, "more header fields than max_headers", off);
@@ -546,20 +546,20 @@ static enum hr_status header_line(struct hr_req *r, size_t off, size_t len)
 	while (ve > vs && is_ows((unsigned char)raw[ve - 1]))
 		ve--;
 
-	if (hr_name_eq(s, name_len, "content-length"))
+	if (httpreq_name_eq(s, name_len, "content-length"))
 		why = content_length(r, raw, raw_len);
-	else if (hr_name_eq(s, name_len, "transfer-encoding"))
+	else if (httpreq_name_eq(s, name_len, "transfer-encoding"))
 		why = transfer_encoding(r, raw, raw_len);
-	else if (hr_name_eq(s, name_len, "host") && find_field(r, "host"))
+	else if (httpreq_name_eq(s, name_len, "host") && find_field(r, "host"))
 		why = "duplicate Host";
-	else if (hr_name_eq(s, name_len, "connection"))
+	else if (httpreq_name_eq(s, name_len, "connection"))
 		why = connection(raw + vs, ve - vs);
 	if (why)
 		return fail(r, 400, why, off);
 
 	if (r->nfields == r->fields_cap) {
 		size_t ncap = r->fields_cap ? r->fields_cap * 2 : 16;
-		struct hr_field *nf;
+		struct httpreq_field *nf;
 
 		if (ncap > r->lim.max_headers)
 			ncap = r->lim.max_headers;
@@ -574,22 +574,22 @@ static enum hr_status header_line(struct hr_req *r, size_t off, size_t len)
 	f->name_len = name_len;
 	f->value_off = off + name_len + 1 + vs;
 	f->value_len = ve - vs;
-	return HR_MORE;
+	return HTTPREQ_MORE;
 }
 
 /* The blank line: the head is complete; set the public views. */
-static enum hr_status finish(struct hr_req *r)
+static enum httpreq_status finish(struct httpreq_req *r)
 {
 	r->method = r->buf + r->meth_off;
-	if (r->form == HR_FORM_ABSOLUTE || r->form == HR_FORM_ORIGIN)
+	if (r->form == HTTPREQ_FORM_ABSOLUTE || r->form == HTTPREQ_FORM_ORIGIN)
 		r->path = r->buf + r->path_off;
 	r->head_len = r->len;
-	r->status = HR_DONE;
-	return HR_DONE;
+	r->status = HTTPREQ_DONE;
+	return HTTPREQ_DONE;
 }
 
 /* A complete line buf[line_start..len) ending in LF. */
-static enum hr_status line_done(struct hr_req *r)
+static enum httpreq_status line_done(struct httpreq_req *r)
 {
 	size_t off = r->line_start, n = r->len - off;
 	const char *s = r->buf + off;
@@ -612,7 +612,7 @@ static enum hr_status line_done(struct hr_req *r)
 
 /* Would the current line, at n bytes so far (complete: LF included),
  * break a length limit? */
-static enum hr_status check_length(struct hr_req *r, size_t n, bool complete)
+static enum httpreq_status check_length(struct httpreq_req *r, size_t n, bool complete)
 {
 	if (!r->in_headers) {
 		/* The bytes before the LF hold the line and its CR: past
@@ -622,16 +622,16 @@ static enum hr_status check_length(struct hr_req *r, size_t n, bool complete)
 		if (before_lf > r->lim.max_line + 1)
 			return fail(r, 414, "request line longer than max_line",
 				    r->line_start);
-		return HR_MORE;
+		return HTTPREQ_MORE;
 	}
 	if (n > r->lim.max_header_bytes - r->header_bytes)
 		return fail(r, 431,
 			    "header section longer than max_header_bytes",
 			    r->line_start);
-	return HR_MORE;
+	return HTTPREQ_MORE;
 }
 
-static bool reserve(struct hr_req *r, size_t extra)
+static bool reserve(struct httpreq_req *r, size_t extra)
 {
 	size_t need = r->len + extra, ncap;
 	char *nb;
@@ -649,7 +649,7 @@ static bool reserve(struct hr_req *r, size_t extra)
 	return true;
 }
 
-enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
+enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t len,
 		       size_t *used)
 {
 	const char *p = data;
@@ -657,7 +657,7 @@ enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
 
 	if (used)
 		*used = 0;
-	if (r->status != HR_MORE)
+	if (r->status != HTTPREQ_MORE)
 		return r->status;
 	while (off < len) {
 		const char *lf = memchr(p + off, '\n', len - off);
@@ -665,7 +665,7 @@ enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
 		size_t have = r->len - r->line_start;
 
 		off += take;
-		if (check_length(r, have + take, lf != NULL) != HR_MORE)
+		if (check_length(r, have + take, lf != NULL) != HTTPREQ_MORE)
 			break;
 		if (!reserve(r, take)) {
 			fail(r, 500, "out of memory", r->len);
@@ -673,7 +673,7 @@ enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
 		}
 		memcpy(r->buf + r->len, p + off - take, take);
 		r->len += take;
-		if (lf && line_done(r) != HR_MORE)
+		if (lf && line_done(r) != HTTPREQ_MORE)
 			break;
 	}
 	if (used)
@@ -683,17 +683,17 @@ enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
 
 /* ---- accessors ---- */
 
-size_t hr_header_count(const struct hr_req *r)
+size_t httpreq_header_count(const struct httpreq_req *r)
 {
-	return r->status == HR_DONE ? r->nfields : 0;
+	return r->status == HTTPREQ_DONE ? r->nfields : 0;
 }
 
-struct hr_header hr_header_at(const struct hr_req *r, size_t i)
+struct httpreq_header httpreq_header_at(const struct httpreq_req *r, size_t i)
 {
-	struct hr_header h = { 0 };
+	struct httpreq_header h = { 0 };
 
-	if (r->status == HR_DONE && i < r->nfields) {
-		const struct hr_field *f = &r->fields[i];
+	if (r->status == HTTPREQ_DONE && i < r->nfields) {
+		const struct httpreq_field *f = &r->fields[i];
 
 		h.name = r->buf + f->name_off;
 		h.name_len = f->name_len;
@@ -703,15 +703,15 @@ struct hr_header hr_header_at(const struct hr_req *r, size_t i)
 	return h;
 }
 
-bool hr_header_next(const struct hr_req *r, const char *name, size_t *pos,
-		    struct hr_header *out)
+bool httpreq_header_next(const struct httpreq_req *r, const char *name, size_t *pos,
+		    struct httpreq_header *out)
 {
-	size_t n = hr_header_count(r);
+	size_t n = httpreq_header_count(r);
 
 	for (size_t i = *pos; i < n; i++) {
-		struct hr_header h = hr_header_at(r, i);
+		struct httpreq_header h = httpreq_header_at(r, i);
 
-		if (hr_name_eq(h.name, h.name_len, name)) {
+		if (httpreq_name_eq(h.name, h.name_len, name)) {
 			*out = h;
 			*pos = i + 1;
 			return true;
@@ -741,11 +741,11 @@ static const char *const credentials[] = {
 	"x-api-key",
 };
 
-static bool in_list(const struct hr_header *h, const char *const *list,
+static bool in_list(const struct httpreq_header *h, const char *const *list,
 		    size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (hr_name_eq(h->name, h->name_len, list[i]))
+		if (httpreq_name_eq(h->name, h->name_len, list[i]))
 			return true;
 	return false;
 }
@@ -761,13 +761,13 @@ static bool eq_views(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /* Is the field named in any Connection header of r? */
-static bool named_by_connection(const struct hr_req *r,
-				const struct hr_header *h)
+static bool named_by_connection(const struct httpreq_req *r,
+				const struct httpreq_header *h)
 {
-	struct hr_header c;
+	struct httpreq_header c;
 	size_t pos = 0;
 
-	while (hr_header_next(r, "connection", &pos, &c)) {
+	while (httpreq_header_next(r, "connection", &pos, &c)) {
 		size_t i = 0;
 
 		while (i <= c.value_len) {
@@ -809,7 +809,7 @@ static void puts_z(struct writer *w, const char *s)
 	put(w, s, strlen(s));
 }
 
-static void put_field(struct writer *w, const struct hr_header *h)
+static void put_field(struct writer *w, const struct httpreq_header *h)
 {
 	put(w, h->name, h->name_len);
 	put(w, ": ", 2);
@@ -817,7 +817,7 @@ static void put_field(struct writer *w, const struct hr_header *h)
 	put(w, "\r\n", 2);
 }
 
-static bool extra_ok(const struct hr_header *h)
+static bool extra_ok(const struct httpreq_header *h)
 {
 	if (!h->name || !all_tchar(h->name, h->name_len))
 		return false;
@@ -829,15 +829,15 @@ static bool extra_ok(const struct hr_header *h)
 	return true;
 }
 
-enum cordon_err hr_write_origin(const struct hr_req *r, unsigned strip,
-				const struct hr_header *extra, size_t nextra,
+enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip,
+				const struct httpreq_header *extra, size_t nextra,
 				char *out, size_t cap, size_t *len)
 {
 	struct writer w = { out, out ? cap : 0, 0 };
 	char port[8];
 
 	*len = 0;
-	if (r->status != HR_DONE || r->form != HR_FORM_ABSOLUTE)
+	if (r->status != HTTPREQ_DONE || r->form != HTTPREQ_FORM_ABSOLUTE)
 		return CORDON_E_INVAL;
 	for (size_t i = 0; i < nextra; i++)
 		if (!extra_ok(&extra[i]))
@@ -850,7 +850,7 @@ enum cordon_err hr_write_origin(const struct hr_req *r, unsigned strip,
 	put(&w, r->path, r->path_len);
 	puts_z(&w, r->version_minor ? " HTTP/1.1\r\nHost: " :
 				      " HTTP/1.0\r\nHost: ");
-	if (r->host.kind == HR_HOST_IPV6) {
+	if (r->host.kind == HTTPREQ_HOST_IPV6) {
 		put(&w, "[", 1);
 		puts_z(&w, r->host.text);
 		put(&w, "]", 1);
@@ -867,11 +867,11 @@ enum cordon_err hr_write_origin(const struct hr_req *r, unsigned strip,
 	put(&w, "\r\n", 2);
 
 	for (size_t i = 0; i < r->nfields; i++) {
-		struct hr_header h = hr_header_at(r, i);
+		struct httpreq_header h = httpreq_header_at(r, i);
 		bool drop = in_list(&h, hop_by_hop,
 				    sizeof(hop_by_hop) / sizeof(hop_by_hop[0]));
 
-		if (!drop && (strip & HR_STRIP_CREDENTIALS))
+		if (!drop && (strip & HTTPREQ_STRIP_CREDENTIALS))
 			drop = in_list(&h, credentials,
 				       sizeof(credentials) /
 					       sizeof(credentials[0]));

@@ -2,12 +2,12 @@
  * incrementally and refused at the first ambiguity.
  *
  * Pure: no sockets, no clock, no locale. The proxy reads a client socket in
- * chunks and hands each chunk to hr_feed(); the parser copies what belongs
+ * chunks and hands each chunk to httpreq_feed(); the parser copies what belongs
  * to the head into its own buffer (grown on demand, never past the limits)
  * and stops at the blank line that ends it. *used says how many bytes of
  * the chunk were taken: the rest is body or tunnel data and stays with the
  * caller. Any split of the same bytes into chunks gives the same result
- * and the same error, and on HR_DONE the same total of *used.
+ * and the same error, and on HTTPREQ_DONE the same total of *used.
  *
  * Request line: method SP request-target SP version CRLF, single spaces.
  * The method is a token (case-sensitive: "connect" is not CONNECT). The
@@ -18,11 +18,11 @@
  *                           (any case), port 80 when absent; the path may be
  *                           empty or start with '?'
  *   /p?q                    origin-form, refused (400) unless the limits
- *                           carry HR_ORIGIN_FORM (a server, not a proxy)
+ *                           carry HTTPREQ_ORIGIN_FORM (a server, not a proxy)
  * "*", other schemes, userinfo ("user@host"), an empty port, port 0 or a
  * port with leading zeros are refused.
  *
- * Hosts (hr_host_parse, also used for SOCKS5 names): "[v6]" an IPv6
+ * Hosts (httpreq_host_parse, also used for SOCKS5 names): "[v6]" an IPv6
  * literal (no zone id; stored canonical, without brackets); a dotted quad
  * with four decimal parts 0-255 and no leading zeros; or a DNS name of
  * labels of [A-Za-z0-9_-], 1-63 bytes each, at most 253 bytes plus one
@@ -50,7 +50,7 @@
  * body is accepted and flagged (chunked); the proxy answers 501 where it
  * cannot stream one.
  *
- * Limits (struct hr_limits, defaults HR_MAX_*): the request line without
+ * Limits (struct httpreq_limits, defaults HTTPREQ_MAX_*): the request line without
  * its CRLF (414), all header lines with their CRLFs plus the final CRLF
  * (431), the number of header fields (431). An over-long line is refused
  * as soon as enough of it has arrived, before the rest is read.
@@ -59,7 +59,7 @@
  * ran out), a static reason naming the rule or the limit, and the offset in
  * the head where the faulty line (or byte) starts.
  *
- * Forwarding: hr_write_origin() writes the head again for the upstream in
+ * Forwarding: httpreq_write_origin() writes the head again for the upstream in
  * origin-form: the request line with the path, "Host:" with the target's
  * authority (the client's Host is dropped: the upstream must see the host
  * the policy judged), the remaining fields in order as "Name: value", the
@@ -67,7 +67,7 @@
  * Connection, Proxy-Connection, Keep-Alive, TE, Trailer, Upgrade,
  * Proxy-Authorization, Proxy-Authenticate, every field named by a
  * Connection header, and every field named like an extra field (an
- * injected credential replaces the client's). With HR_STRIP_CREDENTIALS
+ * injected credential replaces the client's). With HTTPREQ_STRIP_CREDENTIALS
  * also Authorization, Cookie and X-Api-Key. Transfer-Encoding and
  * Content-Length are kept: the body is forwarded as sent.
  */
@@ -80,79 +80,79 @@
 
 #include "cordon.h"
 
-#define HR_MAX_LINE 8192 /* request line, without CRLF */
-#define HR_MAX_HEADER_BYTES 16384 /* field lines and the final CRLF */
-#define HR_MAX_HEADERS 100 /* field lines */
-#define HR_LIMIT_CEILING (1u << 24) /* no limit may be set higher */
+#define HTTPREQ_MAX_LINE 8192 /* request line, without CRLF */
+#define HTTPREQ_MAX_HEADER_BYTES 16384 /* field lines and the final CRLF */
+#define HTTPREQ_MAX_HEADERS 100 /* field lines */
+#define HTTPREQ_LIMIT_CEILING (1u << 24) /* no limit may be set higher */
 
-#define HR_HOST_MAX 253 /* a DNS name without its trailing dot */
+#define HTTPREQ_HOST_MAX 253 /* a DNS name without its trailing dot */
 
-/* hr_limits.flags */
-#define HR_ORIGIN_FORM 0x1u /* accept origin-form targets */
+/* httpreq_limits.flags */
+#define HTTPREQ_ORIGIN_FORM 0x1u /* accept origin-form targets */
 
-/* hr_write_origin() strip flags */
-#define HR_STRIP_CREDENTIALS 0x1u /* Authorization, Cookie, X-Api-Key */
+/* httpreq_write_origin() strip flags */
+#define HTTPREQ_STRIP_CREDENTIALS 0x1u /* Authorization, Cookie, X-Api-Key */
 
-struct hr_limits {
+struct httpreq_limits {
 	size_t max_line;
 	size_t max_header_bytes;
 	size_t max_headers;
 	unsigned flags;
 };
 
-enum hr_status {
-	HR_ERROR = -1, /* r->err says why; feeding more changes nothing */
-	HR_MORE = 0, /* the head is not complete: feed more */
-	HR_DONE = 1, /* the head is complete: results are valid */
+enum httpreq_status {
+	HTTPREQ_ERROR = -1, /* r->err says why; feeding more changes nothing */
+	HTTPREQ_MORE = 0, /* the head is not complete: feed more */
+	HTTPREQ_DONE = 1, /* the head is complete: results are valid */
 };
 
-enum hr_form {
-	HR_FORM_NONE = 0,
-	HR_FORM_AUTHORITY = 1, /* CONNECT host:port */
-	HR_FORM_ABSOLUTE = 2, /* http://host[:port]/path */
-	HR_FORM_ORIGIN = 3, /* /path, only with HR_ORIGIN_FORM */
+enum httpreq_form {
+	HTTPREQ_FORM_NONE = 0,
+	HTTPREQ_FORM_AUTHORITY = 1, /* CONNECT host:port */
+	HTTPREQ_FORM_ABSOLUTE = 2, /* http://host[:port]/path */
+	HTTPREQ_FORM_ORIGIN = 3, /* /path, only with HTTPREQ_ORIGIN_FORM */
 };
 
-enum hr_host_kind {
-	HR_HOST_NONE = 0,
-	HR_HOST_NAME = 1,
-	HR_HOST_IPV4 = 2,
-	HR_HOST_IPV6 = 3,
+enum httpreq_host_kind {
+	HTTPREQ_HOST_NONE = 0,
+	HTTPREQ_HOST_NAME = 1,
+	HTTPREQ_HOST_IPV4 = 2,
+	HTTPREQ_HOST_IPV6 = 3,
 };
 
-struct hr_host {
-	enum hr_host_kind kind;
+struct httpreq_host {
+	enum httpreq_host_kind kind;
 	/* NAME: as sent; IPV4: the dotted quad; IPV6: canonical text
 	 * (inet_ntop) without brackets. NUL-terminated. */
-	char text[HR_HOST_MAX + 2];
+	char text[HTTPREQ_HOST_MAX + 2];
 	uint8_t addr[16]; /* IPV4: addr[0..4); IPV6: addr[0..16) */
 };
 
-struct hr_error {
+struct httpreq_error {
 	int status; /* the HTTP status to answer */
 	const char *reason; /* static text naming the rule or limit */
 	size_t offset; /* where in the head the fault starts */
 };
 
-/* A view of one header field (or an extra field for hr_write_origin). The
+/* A view of one header field (or an extra field for httpreq_write_origin). The
  * value has its surrounding whitespace removed. */
-struct hr_header {
+struct httpreq_header {
 	const char *name;
 	size_t name_len;
 	const char *value;
 	size_t value_len;
 };
 
-struct hr_field; /* private */
+struct httpreq_field; /* private */
 
-/* The fields above the line are results: valid once hr_feed() returned
- * HR_DONE (err: once it returned HR_ERROR). Pointers are views into the
- * parser's buffer and live until hr_req_free(). The rest is private. */
-struct hr_req {
+/* The fields above the line are results: valid once httpreq_feed() returned
+ * HTTPREQ_DONE (err: once it returned HTTPREQ_ERROR). Pointers are views into the
+ * parser's buffer and live until httpreq_req_free(). The rest is private. */
+struct httpreq_req {
 	const char *method;
 	size_t method_len;
-	enum hr_form form;
-	struct hr_host host; /* AUTHORITY, ABSOLUTE; kind NONE for ORIGIN */
+	enum httpreq_form form;
+	struct httpreq_host host; /* AUTHORITY, ABSOLUTE; kind NONE for ORIGIN */
 	uint16_t port; /* AUTHORITY, ABSOLUTE (80 if absent) */
 	bool port_given; /* the target spelt a port */
 	const char *path; /* ABSOLUTE, ORIGIN: path and query as sent */
@@ -162,68 +162,68 @@ struct hr_req {
 	bool has_length; /* a Content-Length was given */
 	uint64_t content_length;
 	size_t head_len; /* bytes of the head, final CRLF included */
-	struct hr_error err;
+	struct httpreq_error err;
 	/* ---- private ---- */
-	struct hr_limits lim;
-	enum hr_status status;
+	struct httpreq_limits lim;
+	enum httpreq_status status;
 	bool in_headers;
 	char *buf;
 	size_t len, cap, line_start, header_bytes;
 	size_t meth_off, path_off;
-	struct hr_field *fields;
+	struct httpreq_field *fields;
 	size_t nfields, fields_cap;
 };
 
-/* Fills lim with the defaults (HR_MAX_*, no flags). */
-void hr_limits_default(struct hr_limits *lim);
+/* Fills lim with the defaults (HTTPREQ_MAX_*, no flags). */
+void httpreq_limits_default(struct httpreq_limits *lim);
 
 /* Prepares r for a new request. lim NULL means the defaults. Every limit
- * must be between 1 and HR_LIMIT_CEILING (CORDON_E_INVAL otherwise). Owns
- * nothing until fed; release with hr_req_free(). */
-enum cordon_err hr_req_init(struct hr_req *r, const struct hr_limits *lim);
+ * must be between 1 and HTTPREQ_LIMIT_CEILING (CORDON_E_INVAL otherwise). Owns
+ * nothing until fed; release with httpreq_req_free(). */
+enum cordon_err httpreq_req_init(struct httpreq_req *r, const struct httpreq_limits *lim);
 
 /* Releases what r holds (r may be NULL) and leaves it zeroed. */
-void hr_req_free(struct hr_req *r);
+void httpreq_req_free(struct httpreq_req *r);
 
 /* Feeds data[0..len) (may hold any byte). *used (may be NULL) gets how many
- * bytes of this chunk belong to the head: all of them while HR_MORE, up to
- * and including the final LF on HR_DONE; on HR_ERROR the ones examined
+ * bytes of this chunk belong to the head: all of them while HTTPREQ_MORE, up to
+ * and including the final LF on HTTPREQ_DONE; on HTTPREQ_ERROR the ones examined
  * (the caller answers r->err and closes). Once DONE or ERROR, further calls
  * return the same status and use nothing. */
-enum hr_status hr_feed(struct hr_req *r, const void *data, size_t len,
+enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t len,
 		       size_t *used);
 
 /* Header fields of a finished request: the count, and the i-th in the
  * order sent (i < count). */
-size_t hr_header_count(const struct hr_req *r);
-struct hr_header hr_header_at(const struct hr_req *r, size_t i);
+size_t httpreq_header_count(const struct httpreq_req *r);
+struct httpreq_header httpreq_header_at(const struct httpreq_req *r, size_t i);
 
 /* Finds the next field named name (ASCII case-insensitive) at or after
  * *pos. On a hit fills *out, sets *pos past it and returns true:
- *	size_t pos = 0; struct hr_header h;
- *	while (hr_header_next(r, "cookie", &pos, &h)) ...
+ *	size_t pos = 0; struct httpreq_header h;
+ *	while (httpreq_header_next(r, "cookie", &pos, &h)) ...
  */
-bool hr_header_next(const struct hr_req *r, const char *name, size_t *pos,
-		    struct hr_header *out);
+bool httpreq_header_next(const struct httpreq_req *r, const char *name, size_t *pos,
+		    struct httpreq_header *out);
 
 /* Are a[0..alen) and the NUL-terminated b equal, ASCII case-insensitive? */
-bool hr_name_eq(const char *a, size_t alen, const char *b);
+bool httpreq_name_eq(const char *a, size_t alen, const char *b);
 
 /* Parses a host as it appears in a target (see the head comment) into
  * *out. Returns false with *why (may be NULL) set to a static reason. */
-bool hr_host_parse(const char *s, size_t len, struct hr_host *out,
+bool httpreq_host_parse(const char *s, size_t len, struct httpreq_host *out,
 		   const char **why);
 
 /* Writes the head for the upstream in origin-form (see the head comment)
  * into out[0..cap); *len gets the size it needs, written or not. strip is 0
- * or HR_STRIP_CREDENTIALS. extra[0..nextra) are appended after the client's
+ * or HTTPREQ_STRIP_CREDENTIALS. extra[0..nextra) are appended after the client's
  * fields (names must be tokens, values free of control bytes other than
  * HTAB). Returns CORDON_E_INVAL when r is not a finished ABSOLUTE
  * request or an extra field is malformed, CORDON_E_LIMIT when cap is too
  * small (nothing useful is in out; call again with *len bytes). The output
  * is not NUL-terminated. */
-enum cordon_err hr_write_origin(const struct hr_req *r, unsigned strip,
-				const struct hr_header *extra, size_t nextra,
+enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip,
+				const struct httpreq_header *extra, size_t nextra,
 				char *out, size_t cap, size_t *len);
 
 #endif

@@ -11,23 +11,23 @@
 
 #include "banned.h"
 
-struct na_range {
-	struct na_addr net;
+struct netaddr_range {
+	struct netaddr_addr net;
 	unsigned plen;
-	char text[NA_ADDRSTRLEN + 4];
+	char text[NETADDR_ADDRSTRLEN + 4];
 };
 
-struct na_guard {
-	struct na_range *ranges;
+struct netaddr_guard {
+	struct netaddr_range *ranges;
 	size_t nranges;
-	struct na_addr *own;
+	struct netaddr_addr *own;
 	size_t nown;
 };
 
 struct class_row {
 	uint8_t b[16];
 	unsigned plen;
-	enum na_class cls;
+	enum netaddr_class cls;
 };
 
 #define V4(a, b_, c, d)                                                        \
@@ -38,91 +38,91 @@ struct class_row {
 /* IPv4, first match wins: the metadata addresses before the ranges that
  * hold them (link-local, cgnat, the IETF block), broadcast before 240/4. */
 static const struct class_row v4_rows[] = {
-	{ V4(169, 254, 169, 254), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(169, 254, 169, 253), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(169, 254, 169, 123), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(169, 254, 170, 2), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(169, 254, 170, 23), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(169, 254, 0, 23), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(100, 100, 100, 200), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(168, 63, 129, 16), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(192, 0, 0, 192), 32, NA_CLASS_CLOUD_METADATA },
-	{ V4(0, 0, 0, 0), 8, NA_CLASS_UNSPECIFIED },
-	{ V4(127, 0, 0, 0), 8, NA_CLASS_LOOPBACK },
-	{ V4(169, 254, 0, 0), 16, NA_CLASS_LINK_LOCAL },
-	{ V4(224, 0, 0, 0), 4, NA_CLASS_MULTICAST },
-	{ V4(255, 255, 255, 255), 32, NA_CLASS_BROADCAST },
-	{ V4(240, 0, 0, 0), 4, NA_CLASS_RESERVED },
-	{ V4(192, 0, 0, 0), 24, NA_CLASS_RESERVED },
-	{ V4(192, 88, 99, 0), 24, NA_CLASS_RESERVED },
-	{ V4(10, 0, 0, 0), 8, NA_CLASS_PRIVATE },
-	{ V4(172, 16, 0, 0), 12, NA_CLASS_PRIVATE },
-	{ V4(192, 168, 0, 0), 16, NA_CLASS_PRIVATE },
-	{ V4(100, 64, 0, 0), 10, NA_CLASS_CGNAT },
-	{ V4(192, 0, 2, 0), 24, NA_CLASS_DOCUMENTATION },
-	{ V4(198, 51, 100, 0), 24, NA_CLASS_DOCUMENTATION },
-	{ V4(203, 0, 113, 0), 24, NA_CLASS_DOCUMENTATION },
-	{ V4(198, 18, 0, 0), 15, NA_CLASS_BENCHMARKING },
+	{ V4(169, 254, 169, 254), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(169, 254, 169, 253), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(169, 254, 169, 123), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(169, 254, 170, 2), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(169, 254, 170, 23), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(169, 254, 0, 23), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(100, 100, 100, 200), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(168, 63, 129, 16), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(192, 0, 0, 192), 32, NETADDR_CLASS_CLOUD_METADATA },
+	{ V4(0, 0, 0, 0), 8, NETADDR_CLASS_UNSPECIFIED },
+	{ V4(127, 0, 0, 0), 8, NETADDR_CLASS_LOOPBACK },
+	{ V4(169, 254, 0, 0), 16, NETADDR_CLASS_LINK_LOCAL },
+	{ V4(224, 0, 0, 0), 4, NETADDR_CLASS_MULTICAST },
+	{ V4(255, 255, 255, 255), 32, NETADDR_CLASS_BROADCAST },
+	{ V4(240, 0, 0, 0), 4, NETADDR_CLASS_RESERVED },
+	{ V4(192, 0, 0, 0), 24, NETADDR_CLASS_RESERVED },
+	{ V4(192, 88, 99, 0), 24, NETADDR_CLASS_RESERVED },
+	{ V4(10, 0, 0, 0), 8, NETADDR_CLASS_PRIVATE },
+	{ V4(172, 16, 0, 0), 12, NETADDR_CLASS_PRIVATE },
+	{ V4(192, 168, 0, 0), 16, NETADDR_CLASS_PRIVATE },
+	{ V4(100, 64, 0, 0), 10, NETADDR_CLASS_CGNAT },
+	{ V4(192, 0, 2, 0), 24, NETADDR_CLASS_DOCUMENTATION },
+	{ V4(198, 51, 100, 0), 24, NETADDR_CLASS_DOCUMENTATION },
+	{ V4(203, 0, 113, 0), 24, NETADDR_CLASS_DOCUMENTATION },
+	{ V4(198, 18, 0, 0), 15, NETADDR_CLASS_BENCHMARKING },
 };
 
 /* IPv6 before the embedded forms are looked at. */
 static const struct class_row v6_rows[] = {
 	{ { 0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54 },
 	  128,
-	  NA_CLASS_CLOUD_METADATA },
+	  NETADDR_CLASS_CLOUD_METADATA },
 	{ { 0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x53 },
 	  128,
-	  NA_CLASS_CLOUD_METADATA },
+	  NETADDR_CLASS_CLOUD_METADATA },
 	{ { 0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x23 },
 	  128,
-	  NA_CLASS_CLOUD_METADATA },
+	  NETADDR_CLASS_CLOUD_METADATA },
 	{ { 0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x23 },
 	  128,
-	  NA_CLASS_CLOUD_METADATA },
-	{ { 0 }, 128, NA_CLASS_UNSPECIFIED },
+	  NETADDR_CLASS_CLOUD_METADATA },
+	{ { 0 }, 128, NETADDR_CLASS_UNSPECIFIED },
 	{ { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
 	  128,
-	  NA_CLASS_LOOPBACK },
-	{ { 0xff }, 8, NA_CLASS_MULTICAST },
-	{ { 0xfe, 0x80 }, 10, NA_CLASS_LINK_LOCAL },
-	{ { 0xfe, 0xc0 }, 10, NA_CLASS_SITE_LOCAL },
-	{ { 0xfc }, 7, NA_CLASS_PRIVATE },
-	{ { 0x01, 0x00 }, 64, NA_CLASS_RESERVED },
-	{ { 0x20, 0x01, 0x00, 0x10 }, 28, NA_CLASS_RESERVED },
-	{ { 0x20, 0x01, 0x00, 0x20 }, 28, NA_CLASS_RESERVED },
-	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, NA_CLASS_DOCUMENTATION },
-	{ { 0x3f, 0xff }, 20, NA_CLASS_DOCUMENTATION },
-	{ { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00 }, 48, NA_CLASS_BENCHMARKING },
+	  NETADDR_CLASS_LOOPBACK },
+	{ { 0xff }, 8, NETADDR_CLASS_MULTICAST },
+	{ { 0xfe, 0x80 }, 10, NETADDR_CLASS_LINK_LOCAL },
+	{ { 0xfe, 0xc0 }, 10, NETADDR_CLASS_SITE_LOCAL },
+	{ { 0xfc }, 7, NETADDR_CLASS_PRIVATE },
+	{ { 0x01, 0x00 }, 64, NETADDR_CLASS_RESERVED },
+	{ { 0x20, 0x01, 0x00, 0x10 }, 28, NETADDR_CLASS_RESERVED },
+	{ { 0x20, 0x01, 0x00, 0x20 }, 28, NETADDR_CLASS_RESERVED },
+	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, NETADDR_CLASS_DOCUMENTATION },
+	{ { 0x3f, 0xff }, 20, NETADDR_CLASS_DOCUMENTATION },
+	{ { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00 }, 48, NETADDR_CLASS_BENCHMARKING },
 };
 
-static const char *const class_names[NA_CLASS_COUNT] = {
-#define NA_CLASS_STR(name, str) [NA_CLASS_##name] = str,
-	NA_CLASS_MAP(NA_CLASS_STR)
-#undef NA_CLASS_STR
+static const char *const class_names[NETADDR_CLASS_COUNT] = {
+#define NETADDR_CLASS_STR(name, str) [NETADDR_CLASS_##name] = str,
+	NETADDR_CLASS_MAP(NETADDR_CLASS_STR)
+#undef NETADDR_CLASS_STR
 };
 
-static const char *const embedded_names[NA_CLASS_COUNT] = {
-#define NA_CLASS_EMB(name, str) [NA_CLASS_##name] = "embedded-ipv4:" str,
-	NA_CLASS_MAP(NA_CLASS_EMB)
-#undef NA_CLASS_EMB
+static const char *const embedded_names[NETADDR_CLASS_COUNT] = {
+#define NETADDR_CLASS_EMB(name, str) [NETADDR_CLASS_##name] = "embedded-ipv4:" str,
+	NETADDR_CLASS_MAP(NETADDR_CLASS_EMB)
+#undef NETADDR_CLASS_EMB
 };
 
-static const char *const embed_names[NA_EMBED_COUNT] = {
-#define NA_EMBED_STR(name, str) [NA_EMBED_##name] = str,
-	NA_EMBED_MAP(NA_EMBED_STR)
-#undef NA_EMBED_STR
+static const char *const embed_names[NETADDR_EMBED_COUNT] = {
+#define NETADDR_EMBED_STR(name, str) [NETADDR_EMBED_##name] = str,
+	NETADDR_EMBED_MAP(NETADDR_EMBED_STR)
+#undef NETADDR_EMBED_STR
 };
 
-const char *na_class_name(enum na_class c)
+const char *netaddr_class_name(enum netaddr_class c)
 {
-	if ((unsigned)c >= NA_CLASS_COUNT)
+	if ((unsigned)c >= NETADDR_CLASS_COUNT)
 		return "unknown";
 	return class_names[c];
 }
 
-const char *na_embed_name(enum na_embed e)
+const char *netaddr_embed_name(enum netaddr_embed e)
 {
-	if ((unsigned)e >= NA_EMBED_COUNT)
+	if ((unsigned)e >= NETADDR_EMBED_COUNT)
 		return "unknown";
 	return embed_names[e];
 }
@@ -169,10 +169,10 @@ static bool v4_part(const char *s, size_t len, uint32_t *val)
 	return true;
 }
 
-static void set_v4(struct na_addr *out, uint32_t v)
+static void set_v4(struct netaddr_addr *out, uint32_t v)
 {
 	memset(out, 0, sizeof(*out));
-	out->family = NA_INET;
+	out->family = NETADDR_INET;
 	out->b[0] = (uint8_t)(v >> 24);
 	out->b[1] = (uint8_t)(v >> 16);
 	out->b[2] = (uint8_t)(v >> 8);
@@ -180,7 +180,7 @@ static void set_v4(struct na_addr *out, uint32_t v)
 }
 
 /* inet_aton / WHATWG IPv4: 1 to 4 parts, an optional trailing dot. */
-static bool parse_v4_lenient(const char *s, size_t len, struct na_addr *out)
+static bool parse_v4_lenient(const char *s, size_t len, struct netaddr_addr *out)
 {
 	uint32_t parts[4];
 	size_t n = 0, start = 0;
@@ -242,7 +242,7 @@ static bool parse_v4_strict(const char *s, size_t len, uint8_t b[4])
 }
 
 /* RFC 4291 text, no brackets, no zone. */
-static bool parse_v6(const char *s, size_t len, struct na_addr *out)
+static bool parse_v6(const char *s, size_t len, struct netaddr_addr *out)
 {
 	uint8_t b[16] = { 0 };
 	size_t nb = 0, i = 0;
@@ -305,17 +305,17 @@ done:
 		return false;
 	}
 	memset(out, 0, sizeof(*out));
-	out->family = NA_INET6;
+	out->family = NETADDR_INET6;
 	memcpy(out->b, b, 16);
 	return true;
 }
 
-bool na_parse(const char *s, size_t len, struct na_addr *out)
+bool netaddr_parse(const char *s, size_t len, struct netaddr_addr *out)
 {
-	struct na_addr tmp;
+	struct netaddr_addr tmp;
 
 	memset(out, 0, sizeof(*out));
-	if (!s || len == 0 || len > NA_MAX_TEXT)
+	if (!s || len == 0 || len > NETADDR_MAX_TEXT)
 		return false;
 	if (s[0] == '[') {
 		if (len < 2 || s[len - 1] != ']')
@@ -332,16 +332,16 @@ bool na_parse(const char *s, size_t len, struct na_addr *out)
 	return true;
 }
 
-bool na_parse_strict(const char *s, size_t len, struct na_addr *out)
+bool netaddr_parse_strict(const char *s, size_t len, struct netaddr_addr *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!s || len == 0 || len > NA_MAX_TEXT)
+	if (!s || len == 0 || len > NETADDR_MAX_TEXT)
 		return false;
 	if (memchr(s, ':', len))
 		return parse_v6(s, len, out);
 	if (!parse_v4_strict(s, len, out->b))
 		return false;
-	out->family = NA_INET;
+	out->family = NETADDR_INET;
 	return true;
 }
 
@@ -372,14 +372,14 @@ static bool ends_in_number(const char *s, size_t len)
 	return true;
 }
 
-enum na_host na_parse_host(const char *s, size_t len, struct na_addr *out)
+enum netaddr_host netaddr_parse_host(const char *s, size_t len, struct netaddr_addr *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!s || len == 0)
-		return NA_HOST_INVALID;
+		return NETADDR_HOST_INVALID;
 	if (s[0] == '[' || memchr(s, ':', len) || ends_in_number(s, len))
-		return na_parse(s, len, out) ? NA_HOST_IP : NA_HOST_INVALID;
-	return NA_HOST_NAME;
+		return netaddr_parse(s, len, out) ? NETADDR_HOST_IP : NETADDR_HOST_INVALID;
+	return NETADDR_HOST_NAME;
 }
 
 static bool is_v4_mapped(const uint8_t *b)
@@ -398,7 +398,7 @@ static bool is_v4_translated(const uint8_t *b)
 	return memcmp(b, pfx, 12) == 0;
 }
 
-const char *na_format(const struct na_addr *a, char buf[NA_ADDRSTRLEN])
+const char *netaddr_format(const struct netaddr_addr *a, char buf[NETADDR_ADDRSTRLEN])
 {
 	const uint8_t *b = a->b;
 	uint16_t g[8];
@@ -406,15 +406,15 @@ const char *na_format(const struct na_addr *a, char buf[NA_ADDRSTRLEN])
 	size_t pos = 0;
 
 	buf[0] = '\0';
-	if (a->family == NA_INET) {
-		snprintf(buf, NA_ADDRSTRLEN, "%u.%u.%u.%u", b[0], b[1], b[2],
+	if (a->family == NETADDR_INET) {
+		snprintf(buf, NETADDR_ADDRSTRLEN, "%u.%u.%u.%u", b[0], b[1], b[2],
 			 b[3]);
 		return buf;
 	}
-	if (a->family != NA_INET6)
+	if (a->family != NETADDR_INET6)
 		return buf;
 	if (is_v4_mapped(b) || is_v4_translated(b)) {
-		snprintf(buf, NA_ADDRSTRLEN, "::ffff:%s%u.%u.%u.%u",
+		snprintf(buf, NETADDR_ADDRSTRLEN, "::ffff:%s%u.%u.%u.%u",
 			 is_v4_mapped(b) ? "" : "0:", b[12], b[13], b[14],
 			 b[15]);
 		return buf;
@@ -434,23 +434,23 @@ const char *na_format(const struct na_addr *a, char buf[NA_ADDRSTRLEN])
 	}
 	for (int i = 0; i < 8; i++) {
 		if (i == best) {
-			n = snprintf(buf + pos, NA_ADDRSTRLEN - pos, "::");
+			n = snprintf(buf + pos, NETADDR_ADDRSTRLEN - pos, "::");
 			pos += (size_t)n;
 			i += bestlen - 1;
 			continue;
 		}
-		n = snprintf(buf + pos, NA_ADDRSTRLEN - pos, "%s%x",
+		n = snprintf(buf + pos, NETADDR_ADDRSTRLEN - pos, "%s%x",
 			     pos > 0 && buf[pos - 1] != ':' ? ":" : "", g[i]);
 		pos += (size_t)n;
 	}
 	return buf;
 }
 
-bool na_equal(const struct na_addr *a, const struct na_addr *b)
+bool netaddr_equal(const struct netaddr_addr *a, const struct netaddr_addr *b)
 {
-	size_t n = a->family == NA_INET ? 4 : 16;
+	size_t n = a->family == NETADDR_INET ? 4 : 16;
 
-	return a->family == b->family && a->family != NA_NONE &&
+	return a->family == b->family && a->family != NETADDR_NONE &&
 	       memcmp(a->b, b->b, n) == 0;
 }
 
@@ -465,40 +465,40 @@ static bool in_prefix(const uint8_t *addr, const uint8_t *net, unsigned plen)
 	return ((addr[full] ^ net[full]) & (0xff00u >> rest) & 0xff) == 0;
 }
 
-static void v4_from(struct na_addr *out, uint8_t a, uint8_t b, uint8_t c,
+static void v4_from(struct netaddr_addr *out, uint8_t a, uint8_t b, uint8_t c,
 		    uint8_t d)
 {
 	memset(out, 0, sizeof(*out));
-	out->family = NA_INET;
+	out->family = NETADDR_INET;
 	out->b[0] = a;
 	out->b[1] = b;
 	out->b[2] = c;
 	out->b[3] = d;
 }
 
-size_t na_embedded_v4(const struct na_addr *a,
-		      struct na_addr out[NA_MAX_EMBEDDED],
-		      enum na_embed forms[NA_MAX_EMBEDDED])
+size_t netaddr_embedded_v4(const struct netaddr_addr *a,
+		      struct netaddr_addr out[NETADDR_MAX_EMBEDDED],
+		      enum netaddr_embed forms[NETADDR_MAX_EMBEDDED])
 {
 	static const uint8_t nat64[12] = { 0, 0x64, 0xff, 0x9b };
 	static const uint8_t nat64_local[6] = { 0, 0x64, 0xff, 0x9b, 0, 1 };
 	static const uint8_t zero12[12] = { 0 };
 	const uint8_t *b = a->b;
-	enum na_embed form = NA_EMBED_NONE;
+	enum netaddr_embed form = NETADDR_EMBED_NONE;
 	size_t n = 0;
 
-	if (a->family != NA_INET6)
+	if (a->family != NETADDR_INET6)
 		return 0;
 	if (is_v4_mapped(b))
-		form = NA_EMBED_V4_MAPPED;
+		form = NETADDR_EMBED_V4_MAPPED;
 	else if (is_v4_translated(b))
-		form = NA_EMBED_V4_TRANSLATED;
+		form = NETADDR_EMBED_V4_TRANSLATED;
 	else if (memcmp(b, zero12, 12) == 0 &&
 		 !(b[12] == 0 && b[13] == 0 && b[14] == 0 && b[15] <= 1))
-		form = NA_EMBED_V4_COMPATIBLE;
+		form = NETADDR_EMBED_V4_COMPATIBLE;
 	else if (memcmp(b, nat64, 12) == 0)
-		form = NA_EMBED_NAT64;
-	if (form != NA_EMBED_NONE) {
+		form = NETADDR_EMBED_NAT64;
+	if (form != NETADDR_EMBED_NONE) {
 		v4_from(&out[n], b[12], b[13], b[14], b[15]);
 		if (forms)
 			forms[n] = form;
@@ -512,31 +512,31 @@ size_t na_embedded_v4(const struct na_addr *a,
 		v4_from(&out[3], b[12], b[13], b[14], b[15]);
 		for (n = 0; n < 4; n++)
 			if (forms)
-				forms[n] = NA_EMBED_NAT64_LOCAL;
+				forms[n] = NETADDR_EMBED_NAT64_LOCAL;
 		return 4;
 	}
 	if (b[0] == 0x20 && b[1] == 0x02) {
 		v4_from(&out[0], b[2], b[3], b[4], b[5]);
 		if (forms)
-			forms[0] = NA_EMBED_SIX_TO_FOUR;
+			forms[0] = NETADDR_EMBED_SIX_TO_FOUR;
 		return 1;
 	}
 	if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && b[3] == 0) {
 		v4_from(&out[0], (uint8_t)~b[12], (uint8_t)~b[13],
 			(uint8_t)~b[14], (uint8_t)~b[15]);
 		if (forms)
-			forms[0] = NA_EMBED_TEREDO;
+			forms[0] = NETADDR_EMBED_TEREDO;
 		return 1;
 	}
 	return 0;
 }
 
-struct na_guard *na_guard_new(void)
+struct netaddr_guard *netaddr_guard_new(void)
 {
-	return calloc(1, sizeof(struct na_guard));
+	return calloc(1, sizeof(struct netaddr_guard));
 }
 
-void na_guard_free(struct na_guard *g)
+void netaddr_guard_free(struct netaddr_guard *g)
 {
 	if (!g)
 		return;
@@ -590,21 +590,21 @@ static const char *quote(const char *s, size_t len, char out[256])
 }
 
 /* Parses one CIDR string into r; on failure *why says what is wrong. */
-static bool parse_range(const char *s, size_t len, struct na_range *r,
+static bool parse_range(const char *s, size_t len, struct netaddr_range *r,
 			const char **why, char *hint, size_t hintsz)
 {
 	const char *slash = memchr(s, '/', len);
 	size_t alen = slash ? (size_t)(slash - s) : len;
 	unsigned max, plen = 0;
-	struct na_addr masked;
-	char buf[NA_ADDRSTRLEN];
+	struct netaddr_addr masked;
+	char buf[NETADDR_ADDRSTRLEN];
 
 	hint[0] = '\0';
-	if (!na_parse_strict(s, alen, &r->net)) {
+	if (!netaddr_parse_strict(s, alen, &r->net)) {
 		*why = "not a dotted-quad IPv4 or an IPv6 address";
 		return false;
 	}
-	max = r->net.family == NA_INET ? 32 : 128;
+	max = r->net.family == NETADDR_INET ? 32 : 128;
 	if (slash) {
 		const char *p = slash + 1;
 		size_t plenlen = len - alen - 1;
@@ -622,7 +622,7 @@ static bool parse_range(const char *s, size_t len, struct na_range *r,
 			plen = plen * 10 + (unsigned)(p[i] - '0');
 		}
 		if (plen > max) {
-			*why = r->net.family == NA_INET ?
+			*why = r->net.family == NETADDR_INET ?
 				       "prefix length over 32" :
 				       "prefix length over 128";
 			return false;
@@ -633,31 +633,31 @@ static bool parse_range(const char *s, size_t len, struct na_range *r,
 	masked = r->net;
 	for (unsigned bit = plen; bit < max; bit++)
 		masked.b[bit / 8] &= (uint8_t) ~(0x80u >> (bit % 8));
-	if (!na_equal(&masked, &r->net)) {
+	if (!netaddr_equal(&masked, &r->net)) {
 		snprintf(hint, hintsz, " (the network is %s/%u)",
-			 na_format(&masked, buf), plen);
+			 netaddr_format(&masked, buf), plen);
 		*why = "host bits set below the prefix";
 		return false;
 	}
 	r->plen = plen;
-	snprintf(r->text, sizeof(r->text), "%s/%u", na_format(&r->net, buf),
+	snprintf(r->text, sizeof(r->text), "%s/%u", netaddr_format(&r->net, buf),
 		 plen);
 	return true;
 }
 
-enum cordon_err na_guard_add_ranges(struct na_guard *g,
+enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 				    const char *const *ranges, size_t n,
 				    struct cordon_diag *diag)
 {
-	struct na_range *grown;
+	struct netaddr_range *grown;
 	char q[256], hint[80];
 
 	if (!g || (n > 0 && !ranges))
 		return fail(diag, CORDON_E_INVAL, "no guard or no ranges");
-	if (n > NA_MAX_RANGES - g->nranges)
+	if (n > NETADDR_MAX_RANGES - g->nranges)
 		return fail(diag, CORDON_E_LIMIT,
-			    "too many denied ranges (limit NA_MAX_RANGES = %d)",
-			    NA_MAX_RANGES);
+			    "too many denied ranges (limit NETADDR_MAX_RANGES = %d)",
+			    NETADDR_MAX_RANGES);
 	if (n == 0)
 		return CORDON_OK;
 	grown = realloc(g->ranges, (g->nranges + n) * sizeof(*grown));
@@ -666,17 +666,17 @@ enum cordon_err na_guard_add_ranges(struct na_guard *g,
 	g->ranges = grown;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = ranges[i];
-		size_t len = s ? strnlen(s, NA_MAX_TEXT + 1) : 0;
+		size_t len = s ? strnlen(s, NETADDR_MAX_TEXT + 1) : 0;
 		const char *why = NULL;
 
 		if (!s)
 			return fail(diag, CORDON_E_INVAL,
 				    "denied range %zu: NULL", i);
-		if (len > NA_MAX_TEXT)
+		if (len > NETADDR_MAX_TEXT)
 			return fail(diag, CORDON_E_LIMIT,
 				    "denied range %zu \"%s\": longer than "
-				    "NA_MAX_TEXT (%d bytes)",
-				    i, quote(s, len, q), NA_MAX_TEXT);
+				    "NETADDR_MAX_TEXT (%d bytes)",
+				    i, quote(s, len, q), NETADDR_MAX_TEXT);
 		if (!parse_range(s, len, &g->ranges[g->nranges + i], &why, hint,
 				 sizeof(hint)))
 			return fail(diag, CORDON_E_CONFIG,
@@ -688,32 +688,32 @@ enum cordon_err na_guard_add_ranges(struct na_guard *g,
 	return CORDON_OK;
 }
 
-size_t na_guard_range_count(const struct na_guard *g)
+size_t netaddr_guard_range_count(const struct netaddr_guard *g)
 {
 	return g ? g->nranges : 0;
 }
 
-const char *na_guard_range_text(const struct na_guard *g, size_t i)
+const char *netaddr_guard_range_text(const struct netaddr_guard *g, size_t i)
 {
 	if (!g || i >= g->nranges)
 		return NULL;
 	return g->ranges[i].text;
 }
 
-enum cordon_err na_guard_set_own(struct na_guard *g,
-				 const struct na_addr *addrs, size_t n,
+enum cordon_err netaddr_guard_set_own(struct netaddr_guard *g,
+				 const struct netaddr_addr *addrs, size_t n,
 				 struct cordon_diag *diag)
 {
-	struct na_addr *copy = NULL;
+	struct netaddr_addr *copy = NULL;
 
 	if (!g || (n > 0 && !addrs))
 		return fail(diag, CORDON_E_INVAL, "no guard or no addresses");
-	if (n > NA_MAX_OWN)
+	if (n > NETADDR_MAX_OWN)
 		return fail(diag, CORDON_E_LIMIT,
-			    "too many own addresses (limit NA_MAX_OWN = %d)",
-			    NA_MAX_OWN);
+			    "too many own addresses (limit NETADDR_MAX_OWN = %d)",
+			    NETADDR_MAX_OWN);
 	for (size_t i = 0; i < n; i++)
-		if (addrs[i].family != NA_INET && addrs[i].family != NA_INET6)
+		if (addrs[i].family != NETADDR_INET && addrs[i].family != NETADDR_INET6)
 			return fail(diag, CORDON_E_INVAL,
 				    "own address %zu has no family", i);
 	if (n > 0) {
@@ -729,78 +729,78 @@ enum cordon_err na_guard_set_own(struct na_guard *g,
 	return CORDON_OK;
 }
 
-static enum na_class table_class(const struct class_row *rows, size_t n,
+static enum netaddr_class table_class(const struct class_row *rows, size_t n,
 				 const uint8_t *b)
 {
 	for (size_t i = 0; i < n; i++)
 		if (in_prefix(b, rows[i].b, rows[i].plen))
 			return rows[i].cls;
-	return NA_CLASS_PUBLIC;
+	return NETADDR_CLASS_PUBLIC;
 }
 
 /* The guard's own lists: own interfaces, then the extra ranges. */
-static enum na_class guard_class(const struct na_guard *g,
-				 const struct na_addr *a, size_t *range)
+static enum netaddr_class guard_class(const struct netaddr_guard *g,
+				 const struct netaddr_addr *a, size_t *range)
 {
 	if (!g)
-		return NA_CLASS_PUBLIC;
+		return NETADDR_CLASS_PUBLIC;
 	for (size_t i = 0; i < g->nown; i++)
-		if (na_equal(&g->own[i], a))
-			return NA_CLASS_OWN_INTERFACE;
+		if (netaddr_equal(&g->own[i], a))
+			return NETADDR_CLASS_OWN_INTERFACE;
 	for (size_t i = 0; i < g->nranges; i++) {
-		const struct na_range *r = &g->ranges[i];
+		const struct netaddr_range *r = &g->ranges[i];
 
 		if (r->net.family == a->family &&
 		    in_prefix(a->b, r->net.b, r->plen)) {
 			*range = i;
-			return NA_CLASS_CONFIGURED;
+			return NETADDR_CLASS_CONFIGURED;
 		}
 	}
-	return NA_CLASS_PUBLIC;
+	return NETADDR_CLASS_PUBLIC;
 }
 
-static void classify_v4(const struct na_guard *g, const struct na_addr *a,
-			struct na_verdict *v)
+static void classify_v4(const struct netaddr_guard *g, const struct netaddr_addr *a,
+			struct netaddr_verdict *v)
 {
 	v->cls = table_class(v4_rows, sizeof(v4_rows) / sizeof(v4_rows[0]),
 			     a->b);
-	if (v->cls == NA_CLASS_PUBLIC)
+	if (v->cls == NETADDR_CLASS_PUBLIC)
 		v->cls = guard_class(g, a, &v->range);
 }
 
-void na_classify(const struct na_guard *g, const struct na_addr *a,
-		 struct na_verdict *v)
+void netaddr_classify(const struct netaddr_guard *g, const struct netaddr_addr *a,
+		 struct netaddr_verdict *v)
 {
-	struct na_addr inner[NA_MAX_EMBEDDED];
-	enum na_embed forms[NA_MAX_EMBEDDED];
+	struct netaddr_addr inner[NETADDR_MAX_EMBEDDED];
+	enum netaddr_embed forms[NETADDR_MAX_EMBEDDED];
 	size_t n, unspecified = 0;
 
 	memset(v, 0, sizeof(*v));
 	if (!a)
 		return;
-	if (a->family == NA_INET) {
+	if (a->family == NETADDR_INET) {
 		classify_v4(g, a, v);
 		return;
 	}
-	if (a->family != NA_INET6)
+	if (a->family != NETADDR_INET6)
 		return;
 	v->cls = table_class(v6_rows, sizeof(v6_rows) / sizeof(v6_rows[0]),
 			     a->b);
-	if (v->cls != NA_CLASS_PUBLIC)
+	if (v->cls != NETADDR_CLASS_PUBLIC)
 		return;
-	n = na_embedded_v4(a, inner, forms);
+	n = netaddr_embedded_v4(a, inner, forms);
 	for (size_t i = 0; i < n; i++) {
-		struct na_verdict iv;
+		struct netaddr_verdict iv;
 
 		memset(&iv, 0, sizeof(iv));
 		classify_v4(g, &inner[i], &iv);
-		if (iv.cls == NA_CLASS_PUBLIC)
+		if (iv.cls == NETADDR_CLASS_PUBLIC)
 			continue;
 		/* Of the places nat64-local may hold the IPv4, those reading
 		 * 0.0.0.0/8 are the zero padding of a longer prefix (a
 		 * translator drops 0/8 as martian): they count only when
 		 * every place reads 0/8. */
-		if (n > 1 && iv.cls == NA_CLASS_UNSPECIFIED) {
+		if (n > 1 && iv.cls == NETADDR_CLASS_UNSPECIFIED) {
 			unspecified++;
 			if (unspecified < n)
 				continue;
@@ -813,22 +813,22 @@ void na_classify(const struct na_guard *g, const struct na_addr *a,
 	}
 	/* Not global unicast (2000::/3) and not an embedding that passed. */
 	if (n == 0 && (a->b[0] & 0xe0) != 0x20) {
-		v->cls = NA_CLASS_RESERVED;
+		v->cls = NETADDR_CLASS_RESERVED;
 		return;
 	}
 	v->cls = guard_class(g, a, &v->range);
 }
 
-bool na_denied(const struct na_verdict *v)
+bool netaddr_denied(const struct netaddr_verdict *v)
 {
-	return !v || v->cls != NA_CLASS_PUBLIC;
+	return !v || v->cls != NETADDR_CLASS_PUBLIC;
 }
 
-const char *na_verdict_name(const struct na_verdict *v)
+const char *netaddr_verdict_name(const struct netaddr_verdict *v)
 {
-	if (!v || (unsigned)v->cls >= NA_CLASS_COUNT)
+	if (!v || (unsigned)v->cls >= NETADDR_CLASS_COUNT)
 		return "invalid";
-	if (v->embed != NA_EMBED_NONE)
+	if (v->embed != NETADDR_EMBED_NONE)
 		return embedded_names[v->cls];
 	return class_names[v->cls];
 }

@@ -1,10 +1,10 @@
 /* netaddr — IP addresses, and the resolved-address guard's denied classes.
  *
  * Pure: no sockets, no DNS, no I/O. The proxy resolves a permitted name
- * once, copies each address it got into a struct na_addr, asks
- * na_classify() about it, drops the denied ones and dials one that passed.
+ * once, copies each address it got into a struct netaddr_addr, asks
+ * netaddr_classify() about it, drops the denied ones and dials one that passed.
  *
- * Parsing (na_parse, na_parse_host):
+ * Parsing (netaddr_parse, netaddr_parse_host):
  *   IPv4 in every spelling a resolver accepts (inet_aton and the WHATWG URL
  *   host parser): 1 to 4 parts, each decimal, octal with a leading "0"
  *   ("0177") or hexadecimal with "0x"/"0X" ("0x7f", and "0x" alone is 0);
@@ -20,15 +20,15 @@
  *   and multicast addresses, which are denied anyway, and refusing keeps one
  *   spelling per address.
  *
- * A URL or CONNECT host (na_parse_host) is an IP literal when it is
+ * A URL or CONNECT host (netaddr_parse_host) is an IP literal when it is
  * bracketed, holds a ':' or, after one trailing dot is dropped, its last
  * dot-separated label is a number (all decimal digits, or "0x" and hex
- * digits). Such a host that does not parse as an address is NA_HOST_INVALID
+ * digits). Such a host that does not parse as an address is NETADDR_HOST_INVALID
  * and must be refused, never looked up: "1.2.3.256", "0x7g.1" and "08.1"
- * are neither names nor addresses. Anything else is NA_HOST_NAME (its name
+ * are neither names nor addresses. Anything else is NETADDR_HOST_NAME (its name
  * syntax is the caller's business, see hostlist.h).
  *
- * Classes (na_classify), first match wins, in this order. IPv4:
+ * Classes (netaddr_classify), first match wins, in this order. IPv4:
  *   cloud-metadata  169.254.169.254, 169.254.169.253, 169.254.169.123,
  *                   169.254.170.2, 169.254.170.23, 169.254.0.23,
  *                   100.100.100.200, 168.63.129.16, 192.0.0.192
@@ -93,8 +93,8 @@
  * network meant. Odd IPv4 spellings are refused here: "10/8" would
  * otherwise be read as 0.0.0.10/8.
  *
- * Limits: NA_MAX_RANGES extra ranges, NA_MAX_OWN own addresses,
- * NA_MAX_TEXT bytes of one address or range string. Exceeding one is
+ * Limits: NETADDR_MAX_RANGES extra ranges, NETADDR_MAX_OWN own addresses,
+ * NETADDR_MAX_TEXT bytes of one address or range string. Exceeding one is
  * CORDON_E_LIMIT naming it.
  */
 #ifndef CORDON_NETADDR_H
@@ -106,30 +106,30 @@
 
 #include "cordon.h"
 
-#define NA_MAX_RANGES 4096
-#define NA_MAX_OWN 4096
-#define NA_MAX_TEXT 128
-/* Room for the longest canonical text of na_format, with its NUL. */
-#define NA_ADDRSTRLEN 48
+#define NETADDR_MAX_RANGES 4096
+#define NETADDR_MAX_OWN 4096
+#define NETADDR_MAX_TEXT 128
+/* Room for the longest canonical text of netaddr_format, with its NUL. */
+#define NETADDR_ADDRSTRLEN 48
 /* At most this many IPv4 addresses are embedded in one IPv6 address. */
-#define NA_MAX_EMBEDDED 4
+#define NETADDR_MAX_EMBEDDED 4
 
-enum na_family {
-	NA_NONE = 0,
-	NA_INET = 4,
-	NA_INET6 = 6,
+enum netaddr_family {
+	NETADDR_NONE = 0,
+	NETADDR_INET = 4,
+	NETADDR_INET6 = 6,
 };
 
 /* An address in network byte order. IPv4 sits in b[0..3], the rest zero;
- * compare two with na_equal (an IPv4 address and its v4-mapped IPv6 form
+ * compare two with netaddr_equal (an IPv4 address and its v4-mapped IPv6 form
  * are different addresses here; see hostlist.h for where they meet). */
-struct na_addr {
-	enum na_family family;
+struct netaddr_addr {
+	enum netaddr_family family;
 	uint8_t b[16];
 };
 
 /* Stable class names: a 403 and the audit log carry them. */
-#define NA_CLASS_MAP(X)                                                        \
+#define NETADDR_CLASS_MAP(X)                                                        \
 	X(INVALID, "invalid")                                                  \
 	X(PUBLIC, "public")                                                    \
 	X(UNSPECIFIED, "unspecified")                                          \
@@ -147,15 +147,15 @@ struct na_addr {
 	X(OWN_INTERFACE, "own-interface")                                      \
 	X(CONFIGURED, "configured")
 
-enum na_class {
-#define NA_CLASS_ENUM(name, str) NA_CLASS_##name,
-	NA_CLASS_MAP(NA_CLASS_ENUM)
-#undef NA_CLASS_ENUM
-		NA_CLASS_COUNT
+enum netaddr_class {
+#define NETADDR_CLASS_ENUM(name, str) NETADDR_CLASS_##name,
+	NETADDR_CLASS_MAP(NETADDR_CLASS_ENUM)
+#undef NETADDR_CLASS_ENUM
+		NETADDR_CLASS_COUNT
 };
 
 /* How an IPv6 address carries an IPv4 one; names as in the list above. */
-#define NA_EMBED_MAP(X)                                                        \
+#define NETADDR_EMBED_MAP(X)                                                        \
 	X(NONE, "none")                                                        \
 	X(V4_MAPPED, "v4-mapped")                                              \
 	X(V4_TRANSLATED, "v4-translated")                                      \
@@ -165,96 +165,96 @@ enum na_class {
 	X(SIX_TO_FOUR, "6to4")                                                 \
 	X(TEREDO, "teredo")
 
-enum na_embed {
-#define NA_EMBED_ENUM(name, str) NA_EMBED_##name,
-	NA_EMBED_MAP(NA_EMBED_ENUM)
-#undef NA_EMBED_ENUM
-		NA_EMBED_COUNT
+enum netaddr_embed {
+#define NETADDR_EMBED_ENUM(name, str) NETADDR_EMBED_##name,
+	NETADDR_EMBED_MAP(NETADDR_EMBED_ENUM)
+#undef NETADDR_EMBED_ENUM
+		NETADDR_EMBED_COUNT
 };
 
-/* What na_classify found. embed is NA_EMBED_NONE unless the class is that
+/* What netaddr_classify found. embed is NETADDR_EMBED_NONE unless the class is that
  * of an embedded IPv4 address (then inner is that address); range is the
- * index of the extra range for NA_CLASS_CONFIGURED. */
-struct na_verdict {
-	enum na_class cls;
-	enum na_embed embed;
-	struct na_addr inner;
+ * index of the extra range for NETADDR_CLASS_CONFIGURED. */
+struct netaddr_verdict {
+	enum netaddr_class cls;
+	enum netaddr_embed embed;
+	struct netaddr_addr inner;
 	size_t range;
 };
 
-enum na_host {
-	NA_HOST_INVALID = 0,
-	NA_HOST_NAME,
-	NA_HOST_IP,
+enum netaddr_host {
+	NETADDR_HOST_INVALID = 0,
+	NETADDR_HOST_NAME,
+	NETADDR_HOST_IP,
 };
 
-struct na_guard;
+struct netaddr_guard;
 
 /* Parses s[0..len) as an address in any accepted spelling (see the head
  * comment), brackets around IPv6 included. false, *out zeroed, when it is
  * not one. */
-bool na_parse(const char *s, size_t len, struct na_addr *out);
+bool netaddr_parse(const char *s, size_t len, struct netaddr_addr *out);
 
 /* The same, accepting only the canonical spellings: a dotted quad of four
  * decimal parts without leading zeros, or bare IPv6 text. */
-bool na_parse_strict(const char *s, size_t len, struct na_addr *out);
+bool netaddr_parse_strict(const char *s, size_t len, struct netaddr_addr *out);
 
 /* Is the host s[0..len) of a URL or CONNECT request an IP literal, a name,
- * or neither? *out is filled for NA_HOST_IP and zeroed otherwise. */
-enum na_host na_parse_host(const char *s, size_t len, struct na_addr *out);
+ * or neither? *out is filled for NETADDR_HOST_IP and zeroed otherwise. */
+enum netaddr_host netaddr_parse_host(const char *s, size_t len, struct netaddr_addr *out);
 
 /* Canonical text: dotted quad, or RFC 5952 IPv6 (lower case, the longest
  * run of two or more zero groups shortened, v4-mapped and v4-translated
  * with a dotted-quad tail). Never brackets. Returns buf; "" for an address
- * of family NA_NONE. */
-const char *na_format(const struct na_addr *a, char buf[NA_ADDRSTRLEN]);
+ * of family NETADDR_NONE. */
+const char *netaddr_format(const struct netaddr_addr *a, char buf[NETADDR_ADDRSTRLEN]);
 
-bool na_equal(const struct na_addr *a, const struct na_addr *b);
+bool netaddr_equal(const struct netaddr_addr *a, const struct netaddr_addr *b);
 
 /* The IPv4 address(es) a carries, in the forms listed above, with the form
  * of each in forms[] (may be NULL). Returns how many (0 for IPv4, for :: and
  * ::1, and for every IPv6 address that is not one of the forms). */
-size_t na_embedded_v4(const struct na_addr *a,
-		      struct na_addr out[NA_MAX_EMBEDDED],
-		      enum na_embed forms[NA_MAX_EMBEDDED]);
+size_t netaddr_embedded_v4(const struct netaddr_addr *a,
+		      struct netaddr_addr out[NETADDR_MAX_EMBEDDED],
+		      enum netaddr_embed forms[NETADDR_MAX_EMBEDDED]);
 
 /* An empty guard: built-in classes only. NULL when out of memory. */
-struct na_guard *na_guard_new(void);
+struct netaddr_guard *netaddr_guard_new(void);
 /* Accepts NULL. */
-void na_guard_free(struct na_guard *g);
+void netaddr_guard_free(struct netaddr_guard *g);
 
 /* Adds extra denied ranges (CIDR strings, see above), all or none: on an
  * error nothing is added and diag names the entry by index and text and
  * says what is wrong ("denied range 2 \"10.1.2.3/8\": host bits set below
  * /8 (the network is 10.0.0.0/8)"). */
-enum cordon_err na_guard_add_ranges(struct na_guard *g,
+enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 				    const char *const *ranges, size_t n,
 				    struct cordon_diag *diag);
-size_t na_guard_range_count(const struct na_guard *g);
+size_t netaddr_guard_range_count(const struct netaddr_guard *g);
 /* The canonical text of extra range i ("10.0.0.0/8"), or NULL. */
-const char *na_guard_range_text(const struct na_guard *g, size_t i);
+const char *netaddr_guard_range_text(const struct netaddr_guard *g, size_t i);
 
 /* Replaces the list of this host's own interface addresses with a copy of
- * addrs[0..n). Addresses of family NA_NONE are CORDON_E_INVAL. On error the
+ * addrs[0..n). Addresses of family NETADDR_NONE are CORDON_E_INVAL. On error the
  * old list stays. */
-enum cordon_err na_guard_set_own(struct na_guard *g,
-				 const struct na_addr *addrs, size_t n,
+enum cordon_err netaddr_guard_set_own(struct netaddr_guard *g,
+				 const struct netaddr_addr *addrs, size_t n,
 				 struct cordon_diag *diag);
 
 /* Judges a. g may be NULL (built-in classes only). */
-void na_classify(const struct na_guard *g, const struct na_addr *a,
-		 struct na_verdict *v);
+void netaddr_classify(const struct netaddr_guard *g, const struct netaddr_addr *a,
+		 struct netaddr_verdict *v);
 
 /* Is the verdict a denial? Everything but class "public" is. */
-bool na_denied(const struct na_verdict *v);
+bool netaddr_denied(const struct netaddr_verdict *v);
 
 /* The stable name of the verdict: the class name ("private"), or for an
  * embedded IPv4 "embedded-ipv4:" and its class ("embedded-ipv4:loopback").
  * Static; never NULL. */
-const char *na_verdict_name(const struct na_verdict *v);
+const char *netaddr_verdict_name(const struct netaddr_verdict *v);
 
 /* Static names of a class and an embedding form; "unknown" out of range. */
-const char *na_class_name(enum na_class c);
-const char *na_embed_name(enum na_embed e);
+const char *netaddr_class_name(enum netaddr_class c);
+const char *netaddr_embed_name(enum netaddr_embed e);
 
 #endif

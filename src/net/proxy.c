@@ -88,9 +88,9 @@ struct pending {
 
 /* Parser state, dropped once the relay starts. */
 struct handshake {
-	struct hr_req req;
-	struct s5_conn s5;
-	struct hr_host host; /* the target as parsed */
+	struct httpreq_req req;
+	struct socks5_conn s5;
+	struct httpreq_host host; /* the target as parsed */
 	char *origin; /* plain HTTP: the head for the upstream */
 	size_t origin_len;
 };
@@ -111,9 +111,9 @@ struct conn {
 	struct job *job;
 	struct pending to_up, to_cl;
 	uint64_t body_left; /* plain HTTP: request body bytes to forward */
-	struct na_addr addrs[MAX_ADDRS];
+	struct netaddr_addr addrs[MAX_ADDRS];
 	size_t naddrs, next_addr;
-	char host[HR_HOST_MAX + 2]; /* as judged, for answers and the audit */
+	char host[HTTPREQ_HOST_MAX + 2]; /* as judged, for answers and the audit */
 	unsigned port;
 	int64_t deadline;
 	struct conn *tprev, *tnext; /* the time-out list it is on */
@@ -130,15 +130,15 @@ struct conn {
 struct job {
 	struct job *next;
 	struct conn *owner;
-	char name[HR_HOST_MAX + 2];
+	char name[HTTPREQ_HOST_MAX + 2];
 	int err; /* EAI_* or 0 */
-	struct na_addr addrs[MAX_ADDRS];
+	struct netaddr_addr addrs[MAX_ADDRS];
 	size_t naddrs;
 };
 
 struct override {
-	char host[HL_MAX_NAME + 1];
-	struct na_addr addr;
+	char host[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr addr;
 };
 
 struct tlist {
@@ -146,9 +146,9 @@ struct tlist {
 };
 
 struct px {
-	struct px_options opt;
-	struct hl_policy *policy;
-	struct na_guard *guard;
+	struct proxy_options opt;
+	struct hostlist_policy *policy;
+	struct netaddr_guard *guard;
 	struct override *ovr;
 	size_t novr;
 	int epfd;
@@ -160,7 +160,7 @@ struct px {
 	struct conn *dead;
 	char *scratch;
 	/* resolver */
-	pthread_t threads[PX_RESOLVER_THREADS];
+	pthread_t threads[PROXY_RESOLVER_THREADS];
 	size_t nthreads;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -213,11 +213,11 @@ static void diag_set(struct cordon_diag *d, enum cordon_err code, int err,
 
 /* ---- addresses --------------------------------------------------------- */
 
-static socklen_t to_sockaddr(const struct na_addr *a, unsigned port,
+static socklen_t to_sockaddr(const struct netaddr_addr *a, unsigned port,
 			     struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
-	if (a->family == NA_INET) {
+	if (a->family == NETADDR_INET) {
 		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
 
 		s4->sin_family = AF_INET;
@@ -233,16 +233,16 @@ static socklen_t to_sockaddr(const struct na_addr *a, unsigned port,
 	return sizeof(*s6);
 }
 
-static bool from_sockaddr(const struct sockaddr *sa, struct na_addr *a)
+static bool from_sockaddr(const struct sockaddr *sa, struct netaddr_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	if (sa->sa_family == AF_INET) {
-		a->family = NA_INET;
+		a->family = NETADDR_INET;
 		memcpy(a->b, &((const struct sockaddr_in *)sa)->sin_addr, 4);
 		return true;
 	}
 	if (sa->sa_family == AF_INET6) {
-		a->family = NA_INET6;
+		a->family = NETADDR_INET6;
 		memcpy(a->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
 		return true;
 	}
@@ -253,7 +253,7 @@ static bool from_sockaddr(const struct sockaddr *sa, struct na_addr *a)
 static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 {
 	struct ifaddrs *ifa, *i;
-	struct na_addr *v;
+	struct netaddr_addr *v;
 	size_t n = 0, cap = 0;
 	enum cordon_err e;
 
@@ -264,8 +264,8 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 	}
 	for (i = ifa; i; i = i->ifa_next)
 		cap++;
-	if (cap > NA_MAX_OWN)
-		cap = NA_MAX_OWN;
+	if (cap > NETADDR_MAX_OWN)
+		cap = NETADDR_MAX_OWN;
 	v = calloc(cap ? cap : 1, sizeof(*v));
 	if (!v) {
 		freeifaddrs(ifa);
@@ -275,7 +275,7 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 		if (i->ifa_addr && from_sockaddr(i->ifa_addr, &v[n]))
 			n++;
 	freeifaddrs(ifa);
-	e = na_guard_set_own(p->guard, v, n, diag);
+	e = netaddr_guard_set_own(p->guard, v, n, diag);
 	free(v);
 	return e;
 }
@@ -283,9 +283,9 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 /* Parses the --resolve overrides "host:addr". */
 static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 {
-	const struct px_options *o = &p->opt;
+	const struct proxy_options *o = &p->opt;
 
-	if (o->nresolve > PX_MAX_RESOLVE) {
+	if (o->nresolve > PROXY_MAX_RESOLVE) {
 		diag_set(diag, CORDON_E_LIMIT, 0,
 			 "more than %s resolve overrides", "1024");
 		return CORDON_E_LIMIT;
@@ -297,14 +297,14 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 		return CORDON_E_NOMEM;
 	for (size_t i = 0; i < o->nresolve; i++) {
 		const char *s = o->resolve[i], *colon = strchr(s, ':');
-		struct na_addr dummy;
+		struct netaddr_addr dummy;
 		const char *why = NULL;
 		struct override *v = &p->ovr[i];
 
 		if (!colon ||
-		    hl_normalize_host(s, (size_t)(colon - s), v->host, &dummy,
-				      &why) != NA_HOST_NAME ||
-		    !na_parse_strict(colon + 1, strlen(colon + 1), &v->addr)) {
+		    hostlist_normalize_host(s, (size_t)(colon - s), v->host, &dummy,
+				      &why) != NETADDR_HOST_NAME ||
+		    !netaddr_parse_strict(colon + 1, strlen(colon + 1), &v->addr)) {
 			diag_set(diag, CORDON_E_CONFIG, 0,
 				 "resolve override \"%s\": want NAME:ADDRESS "
 				 "(a canonical IPv4 or IPv6 address)",
@@ -364,7 +364,7 @@ static void *resolver_main(void *arg)
 
 static enum cordon_err start_resolvers(struct px *p, struct cordon_diag *diag)
 {
-	for (size_t i = 0; i < PX_RESOLVER_THREADS; i++) {
+	for (size_t i = 0; i < PROXY_RESOLVER_THREADS; i++) {
 		int e = pthread_create(&p->threads[i], NULL, resolver_main, p);
 
 		if (e != 0) {
@@ -446,7 +446,7 @@ static void handshake_free(struct handshake *hs)
 {
 	if (!hs)
 		return;
-	hr_req_free(&hs->req);
+	httpreq_req_free(&hs->req);
 	if (hs->origin)
 		explicit_bzero(hs->origin, hs->origin_len);
 	free(hs->origin);
@@ -691,10 +691,10 @@ static void answer_http(struct conn *c, int status, const char *perror,
 		conn_close(c);
 }
 
-static void answer_socks(struct conn *c, enum s5_rep rep)
+static void answer_socks(struct conn *c, enum socks5_rep rep)
 {
-	uint8_t r[S5_REPLY_MAX];
-	size_t n = s5_reply_build(r, rep, NULL);
+	uint8_t r[SOCKS5_REPLY_MAX];
+	size_t n = socks5_reply_build(r, rep, NULL);
 
 	pending_free(&c->to_cl);
 	if (!pending_add(&c->to_cl, r, n, IO_CHUNK)) {
@@ -720,7 +720,7 @@ static const char *proto_name(const struct conn *c)
 static void report(struct conn *c, bool allowed, const char *kind,
 		   const char *rule, const char *addr)
 {
-	struct px_decision d;
+	struct proxy_decision d;
 
 	if (!c->px->opt.on_decision)
 		return;
@@ -742,7 +742,7 @@ static void deny(struct conn *c, const char *kind, const char *rule)
 
 	report(c, false, kind, rule, NULL);
 	if (c->proto == P_SOCKS) {
-		answer_socks(c, S5_REP_NOT_ALLOWED);
+		answer_socks(c, SOCKS5_REP_NOT_ALLOWED);
 		return;
 	}
 	snprintf(detail, sizeof(detail), "%s%s%s:%u blocked by %s",
@@ -751,7 +751,7 @@ static void deny(struct conn *c, const char *kind, const char *rule)
 }
 
 /* A failure that is not a policy decision. */
-static void fail(struct conn *c, int status, enum s5_rep rep,
+static void fail(struct conn *c, int status, enum socks5_rep rep,
 		 const char *perror, const char *detail)
 {
 	if (c->proto == P_SOCKS)
@@ -772,7 +772,7 @@ static void dial_next(struct conn *c, int last_err)
 
 	while (c->next_addr < c->naddrs) {
 		struct sockaddr_storage ss;
-		const struct na_addr *a = &c->addrs[c->next_addr++];
+		const struct netaddr_addr *a = &c->addrs[c->next_addr++];
 		socklen_t sl = to_sockaddr(a, c->port, &ss);
 		int fd = socket(ss.ss_family,
 				SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -802,15 +802,15 @@ static void dial_next(struct conn *c, int last_err)
 	snprintf(detail, sizeof(detail), "cannot connect to %s:%u: %s", c->host,
 		 c->port, strerror(last_err));
 	fail(c, 502,
-	     last_err == ECONNREFUSED ? S5_REP_CONN_REFUSED :
-					S5_REP_HOST_UNREACHABLE,
+	     last_err == ECONNREFUSED ? SOCKS5_REP_CONN_REFUSED :
+					SOCKS5_REP_HOST_UNREACHABLE,
 	     "connect-failed", detail);
 }
 
 /* Would dialling a:port reach this proxy's control endpoint? It listens
  * on the host's loopback; every loopback or unspecified address (also
  * v4-mapped) on its port is taken as reaching it. */
-static bool hits_control(const struct px *p, const struct na_addr *a,
+static bool hits_control(const struct px *p, const struct netaddr_addr *a,
 			 unsigned port)
 {
 	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0,
@@ -820,7 +820,7 @@ static bool hits_control(const struct px *p, const struct na_addr *a,
 
 	if (p->ctl.fd < 0 || port != p->ctl_port)
 		return false;
-	if (a->family == NA_INET)
+	if (a->family == NETADDR_INET)
 		v4 = a->b;
 	else if (memcmp(a->b, mapped, 12) == 0)
 		v4 = a->b + 12;
@@ -832,37 +832,37 @@ static bool hits_control(const struct px *p, const struct na_addr *a,
 
 /* The addresses of a lookup (or the literal): drops the denied ones
  * unless the allow-list named the literal, then dials. */
-static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
+static void guard_and_dial(struct conn *c, const struct netaddr_addr *addrs,
 			   size_t n, bool trusted)
 {
 	struct px *p = c->px;
 	char first_rule[160] = "";
-	char abuf[NA_ADDRSTRLEN];
+	char abuf[NETADDR_ADDRSTRLEN];
 
 	c->naddrs = 0;
 	c->next_addr = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct na_verdict v;
+		struct netaddr_verdict v;
 
 		if (hits_control(p, &addrs[i], c->port)) {
 			if (!first_rule[0])
 				snprintf(first_rule, sizeof(first_rule),
 					 "the proxy's control endpoint (%s)",
-					 na_format(&addrs[i], abuf));
+					 netaddr_format(&addrs[i], abuf));
 			continue;
 		}
 		if (!trusted) {
-			na_classify(p->guard, &addrs[i], &v);
+			netaddr_classify(p->guard, &addrs[i], &v);
 			/* DANGEROUS test-only option: see proxy.h. */
-			if (na_denied(&v) && !(c->inject &&
+			if (netaddr_denied(&v) && !(c->inject &&
 					       p->opt.inject_allow_loopback &&
-					       strcmp(na_verdict_name(&v),
+					       strcmp(netaddr_verdict_name(&v),
 						      "loopback") == 0)) {
 				if (!first_rule[0])
 					snprintf(first_rule, sizeof(first_rule),
 						 "address class %s (%s)",
-						 na_verdict_name(&v),
-						 na_format(&addrs[i], abuf));
+						 netaddr_verdict_name(&v),
+						 netaddr_format(&addrs[i], abuf));
 				continue;
 			}
 		}
@@ -873,7 +873,7 @@ static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
 		     first_rule[0] ? first_rule : "no address");
 		return;
 	}
-	na_format(&c->addrs[0], abuf);
+	netaddr_format(&c->addrs[0], abuf);
 	report(c, true, "allowed",
 	       trusted ? "allow-listed IP literal" : "resolved address passed",
 	       abuf);
@@ -883,7 +883,7 @@ static void guard_and_dial(struct conn *c, const struct na_addr *addrs,
 static void resolve(struct conn *c)
 {
 	struct px *p = c->px;
-	struct na_addr found[MAX_ADDRS];
+	struct netaddr_addr found[MAX_ADDRS];
 	size_t n = 0;
 	bool named = false;
 	struct job *j;
@@ -901,7 +901,7 @@ static void resolve(struct conn *c)
 	}
 	j = calloc(1, sizeof(*j));
 	if (!j) {
-		fail(c, 500, S5_REP_GENERAL_FAILURE, "out-of-memory",
+		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "out-of-memory",
 		     "out of memory");
 		return;
 	}
@@ -951,7 +951,7 @@ static void on_resolved(struct px *p)
 						  "no address");
 				report(c, false, "resolve-failed", detail,
 				       NULL);
-				fail(c, 502, S5_REP_HOST_UNREACHABLE,
+				fail(c, 502, SOCKS5_REP_HOST_UNREACHABLE,
 				     "resolve-failed", detail);
 			} else {
 				guard_and_dial(c, j->addrs, j->naddrs, false);
@@ -962,16 +962,16 @@ static void on_resolved(struct px *p)
 }
 
 /* Does h name the injection rule's host (any case, one trailing dot)? */
-static bool inject_match(const struct px *p, const struct hr_host *h)
+static bool inject_match(const struct px *p, const struct httpreq_host *h)
 {
 	size_t n;
 
-	if (!p->inj_host || h->kind != HR_HOST_NAME)
+	if (!p->inj_host || h->kind != HTTPREQ_HOST_NAME)
 		return false;
 	n = strlen(h->text);
 	if (n > 0 && h->text[n - 1] == '.')
 		n--;
-	return n == strlen(p->inj_host) && hr_name_eq(h->text, n, p->inj_host);
+	return n == strlen(p->inj_host) && httpreq_name_eq(h->text, n, p->inj_host);
 }
 
 /* An IP literal on the deny-list always wins, also when a permitted name
@@ -979,7 +979,7 @@ static bool inject_match(const struct px *p, const struct hr_host *h)
  * also a /32 or /128 denied range for the resolved-address guard, whatever
  * port it names (stricter than the entry). */
 static enum cordon_err deny_literals_as_ranges(struct px *p,
-					       const struct px_options *o,
+					       const struct proxy_options *o,
 					       struct cordon_diag *diag)
 {
 	enum cordon_err e = CORDON_OK;
@@ -988,68 +988,68 @@ static enum cordon_err deny_literals_as_ranges(struct px *p,
 		const char *host;
 		size_t hl;
 		unsigned port;
-		struct na_addr a;
-		char txt[NA_ADDRSTRLEN], range[NA_ADDRSTRLEN + 8];
+		struct netaddr_addr a;
+		char txt[NETADDR_ADDRSTRLEN], range[NETADDR_ADDRSTRLEN + 8];
 		const char *one[1] = {range};
 
 		if (!o->deny[i] ||
-		    !hl_split_authority(o->deny[i], strlen(o->deny[i]), &host,
+		    !hostlist_split_authority(o->deny[i], strlen(o->deny[i]), &host,
 					&hl, &port))
 			continue;
 		if (hl >= 2 && host[0] == '[') {
 			host++;
 			hl -= 2;
 		}
-		if (!na_parse_strict(host, hl, &a))
+		if (!netaddr_parse_strict(host, hl, &a))
 			continue;
-		snprintf(range, sizeof(range), "%s/%d", na_format(&a, txt),
-			 a.family == NA_INET ? 32 : 128);
-		e = na_guard_add_ranges(p->guard, one, 1, diag);
+		snprintf(range, sizeof(range), "%s/%d", netaddr_format(&a, txt),
+			 a.family == NETADDR_INET ? 32 : 128);
+		e = netaddr_guard_add_ranges(p->guard, one, 1, diag);
 	}
 	return e;
 }
 
 /* The policy for host:port, then the guard. */
-static void decide(struct conn *c, const struct hr_host *h, unsigned port)
+static void decide(struct conn *c, const struct httpreq_host *h, unsigned port)
 {
-	struct hl_decision d;
-	char rule[400], hb[HR_HOST_MAX + 4];
+	struct hostlist_decision d;
+	char rule[400], hb[HTTPREQ_HOST_MAX + 4];
 	size_t hlen;
 
-	if (h->kind == HR_HOST_IPV6)
+	if (h->kind == HTTPREQ_HOST_IPV6)
 		hlen = (size_t)snprintf(hb, sizeof(hb), "[%s]", h->text);
 	else
 		hlen = (size_t)snprintf(hb, sizeof(hb), "%s", h->text);
 	if (hlen >= sizeof(hb))
 		hlen = sizeof(hb) - 1;
 	c->port = port;
-	hl_decide(c->px->policy, hb, hlen, port, &d);
+	hostlist_decide(c->px->policy, hb, hlen, port, &d);
 	if (d.host[0])
 		memcpy(c->host, d.host, sizeof(d.host));
 	else
 		memcpy(c->host, h->text, sizeof(h->text));
-	hl_describe(&d, rule, sizeof(rule));
+	hostlist_describe(&d, rule, sizeof(rule));
 	if (!c->inject && inject_match(c->px, h)) {
 		deny(c, "injection-needs-plain-http",
 		     "the credential-injection rule (send plain HTTP to "
 		     "port 80; the proxy adds TLS)");
 		return;
 	}
-	if (!d.allowed && c->inject && d.reason != HL_DENY_ENTRY) {
+	if (!d.allowed && c->inject && d.reason != HOSTLIST_DENY_ENTRY) {
 		d.allowed = true;
 		snprintf(rule, sizeof(rule), "the credential-injection rule");
 	}
 	if (!d.allowed) {
 		deny(c,
-		     d.reason == HL_DENY_ENTRY ? "blocked-by-denylist" :
+		     d.reason == HOSTLIST_DENY_ENTRY ? "blocked-by-denylist" :
 						 "blocked-by-allowlist",
 		     rule);
 		return;
 	}
-	if (h->kind != HR_HOST_NAME) {
-		struct na_addr a;
+	if (h->kind != HTTPREQ_HOST_NAME) {
+		struct netaddr_addr a;
 
-		if (!na_parse_strict(h->text, strlen(h->text), &a)) {
+		if (!netaddr_parse_strict(h->text, strlen(h->text), &a)) {
 			deny(c, "blocked-by-allowlist", "bad address");
 			return;
 		}
@@ -1232,15 +1232,15 @@ static void start_relay(struct conn *c)
 	struct handshake *hs = c->hs;
 
 	if (c->proto == P_SOCKS) {
-		uint8_t r[S5_REPLY_MAX];
+		uint8_t r[SOCKS5_REPLY_MAX];
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		size_t n;
 
 		if (getsockname(c->up.fd, (struct sockaddr *)&ss, &sl) != 0)
-			n = s5_reply_build(r, S5_REP_SUCCEEDED, NULL);
+			n = socks5_reply_build(r, SOCKS5_REP_SUCCEEDED, NULL);
 		else
-			n = s5_reply_build(r, S5_REP_SUCCEEDED,
+			n = socks5_reply_build(r, SOCKS5_REP_SUCCEEDED,
 					   (struct sockaddr *)&ss);
 		if (!pending_add(&c->to_cl, r, n, IO_CHUNK)) {
 			conn_close(c);
@@ -1295,7 +1295,7 @@ struct tls_job {
 	int tcp, plain;
 	int handshake_ms, idle_ms;
 	unsigned port;
-	char host[HR_HOST_MAX + 2];
+	char host[HTTPREQ_HOST_MAX + 2];
 };
 
 static bool plain_write_all(int fd, const char *b, size_t n)
@@ -1505,7 +1505,7 @@ static void inject_start(struct conn *c)
 	t = calloc(1, sizeof(*t));
 	if (!t || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		free(t);
-		fail(c, 500, S5_REP_GENERAL_FAILURE, "internal",
+		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
 		return;
 	}
@@ -1530,7 +1530,7 @@ static void inject_start(struct conn *c)
 		close(sv[1]);
 		SSL_CTX_free(t->ctx);
 		free(t);
-		fail(c, 500, S5_REP_GENERAL_FAILURE, "internal",
+		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
 		return;
 	}
@@ -1644,27 +1644,27 @@ static bool token_eq(const char *got, size_t glen, const char *want,
 /* Exactly one "Authorization: Bearer TOKEN" with the right token. */
 static bool ctl_authorized(const struct conn *c)
 {
-	const struct hr_req *r = &c->hs->req;
-	struct hr_header h, extra;
+	const struct httpreq_req *r = &c->hs->req;
+	struct httpreq_header h, extra;
 	size_t pos = 0;
 
-	if (!hr_header_next(r, "authorization", &pos, &h) ||
-	    hr_header_next(r, "authorization", &pos, &extra))
+	if (!httpreq_header_next(r, "authorization", &pos, &h) ||
+	    httpreq_header_next(r, "authorization", &pos, &extra))
 		return false;
-	if (h.value_len < 7 || !hr_name_eq(h.value, 6, "bearer") ||
+	if (h.value_len < 7 || !httpreq_name_eq(h.value, 6, "bearer") ||
 	    h.value[6] != ' ')
 		return false;
 	return token_eq(h.value + 7, h.value_len - 7, c->px->token,
 			c->px->token_len);
 }
 
-static cJSON *ctl_list(const struct hl_policy *pol, enum hl_list which,
+static cJSON *ctl_list(const struct hostlist_policy *pol, enum hostlist_list which,
 		       size_t from)
 {
 	cJSON *a = cJSON_CreateArray();
 
-	for (size_t i = from; a && i < hl_policy_count(pol, which); i++) {
-		cJSON *s = cJSON_CreateString(hl_policy_entry(pol, which, i));
+	for (size_t i = from; a && i < hostlist_policy_count(pol, which); i++) {
+		cJSON *s = cJSON_CreateString(hostlist_policy_entry(pol, which, i));
 
 		if (!s) {
 			cJSON_Delete(a);
@@ -1679,9 +1679,9 @@ static void ctl_status(struct conn *c)
 {
 	struct px *p = c->px;
 	cJSON *j = cJSON_CreateObject();
-	cJSON *al = ctl_list(p->policy, HL_ALLOW, 0);
-	cJSON *dl = ctl_list(p->policy, HL_DENY, 0);
-	cJSON *sl = ctl_list(p->policy, HL_ALLOW, p->nallow_base);
+	cJSON *al = ctl_list(p->policy, HOSTLIST_ALLOW, 0);
+	cJSON *dl = ctl_list(p->policy, HOSTLIST_DENY, 0);
+	cJSON *sl = ctl_list(p->policy, HOSTLIST_ALLOW, p->nallow_base);
 
 	if (!j || !al || !dl || !sl) {
 		cJSON_Delete(j);
@@ -1728,15 +1728,15 @@ static void ctl_allow(struct conn *c)
 	}
 	entry[0] = b + i;
 	memset(&d, 0, sizeof(d));
-	e = hl_policy_add(p->policy, HL_ALLOW, entry, 1, &d);
+	e = hostlist_policy_add(p->policy, HOSTLIST_ALLOW, entry, 1, &d);
 	if (e != CORDON_OK) {
 		ctl_error(c, e == CORDON_E_NOMEM ? 500 : 400, "",
 			  d.message[0] ? d.message : "cannot add the entry");
 		return;
 	}
-	size_t last = hl_policy_count(p->policy, HL_ALLOW) - 1;
-	const char *added = hl_policy_entry(p->policy, HL_ALLOW, last);
-	const char *canon = hl_policy_canon(p->policy, HL_ALLOW, last);
+	size_t last = hostlist_policy_count(p->policy, HOSTLIST_ALLOW) - 1;
+	const char *added = hostlist_policy_entry(p->policy, HOSTLIST_ALLOW, last);
+	const char *canon = hostlist_policy_canon(p->policy, HOSTLIST_ALLOW, last);
 
 	j = cJSON_CreateObject();
 	if (j && (!cJSON_AddStringToObject(j, "added", added) ||
@@ -1763,11 +1763,11 @@ static void ctl_body(struct conn *c, const char *data, size_t n)
 /* A control request's head is complete: route, check, answer. */
 static void ctl_head(struct conn *c, const char *rest, size_t nrest)
 {
-	struct hr_req *r = &c->hs->req;
+	struct httpreq_req *r = &c->hs->req;
 	size_t plen = 0;
 	bool allow, status;
 
-	if (r->form != HR_FORM_ORIGIN) {
+	if (r->form != HTTPREQ_FORM_ORIGIN) {
 		ctl_error(c, 400, "", "want an origin-form request (/allow, "
 				      "/status)");
 		return;
@@ -1801,7 +1801,7 @@ static void ctl_head(struct conn *c, const char *rest, size_t nrest)
 		ctl_error(c, 411, "", "POST /allow needs a Content-Length");
 		return;
 	}
-	if (r->content_length > PX_CONTROL_BODY_MAX) {
+	if (r->content_length > PROXY_CONTROL_BODY_MAX) {
 		ctl_error(c, 413, "", "body over 4096 bytes");
 		return;
 	}
@@ -1826,12 +1826,12 @@ static bool keep_early(struct conn *c, const char *data, size_t n)
 
 static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 {
-	struct hr_req *r = &c->hs->req;
+	struct httpreq_req *r = &c->hs->req;
 
 	struct px *p = c->px;
 	unsigned port = r->port;
 
-	c->http_forward = r->form == HR_FORM_ABSOLUTE;
+	c->http_forward = r->form == HTTPREQ_FORM_ABSOLUTE;
 	c->inject = c->http_forward && r->port == 80 &&
 		    inject_match(p, &r->host);
 	if (c->http_forward && p->inj_host && !c->inject &&
@@ -1841,8 +1841,8 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 		 * URI host is a try to get the secret sent elsewhere (or the
 		 * other way round): 403. Anything else needs CONNECT: 405. */
 		size_t pos = 0;
-		struct hr_header h;
-		while (hr_header_next(r, "host", &pos, &h)) {
+		struct httpreq_header h;
+		while (httpreq_header_next(r, "host", &pos, &h)) {
 			size_t n = h.value_len;
 			const char *colon = memchr(h.value, ':', n);
 			if (colon && h.value[0] != '[')
@@ -1854,7 +1854,7 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 				continue;
 			memcpy(host, h.value, n);
 			host[n] = '\0';
-			if (hr_name_eq(host, n, p->inj_host)) {
+			if (httpreq_name_eq(host, n, p->inj_host)) {
 				answer_http(c, 403, "injection-host-mismatch",
 					    "the request's absolute URI names "
 					    "another host than its Host header "
@@ -1868,7 +1868,7 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 		return;
 	}
 	if (c->http_forward) {
-		struct hr_header extra[2] = {
+		struct httpreq_header extra[2] = {
 			{ "Connection", 10, "close", 5 },
 		};
 		size_t need = 0, nextra = 1;
@@ -1880,7 +1880,7 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 			extra[1].value = p->inj_value;
 			extra[1].value_len = p->inj_value_len;
 			nextra = 2;
-			strip = HR_STRIP_CREDENTIALS;
+			strip = HTTPREQ_STRIP_CREDENTIALS;
 			port = p->inj_port;
 		}
 
@@ -1890,11 +1890,11 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 				    "forwarded");
 			return;
 		}
-		hr_write_origin(r, strip, extra, nextra, NULL, 0, &need);
+		httpreq_write_origin(r, strip, extra, nextra, NULL, 0, &need);
 		c->hs->origin = malloc(need ? need : 1);
 		c->hs->origin_len = need;
 		if (!c->hs->origin ||
-		    hr_write_origin(r, strip, extra, nextra, c->hs->origin,
+		    httpreq_write_origin(r, strip, extra, nextra, c->hs->origin,
 				    need, &c->hs->origin_len) != CORDON_OK) {
 			answer_http(c, 500, "internal",
 				    "cannot write the request");
@@ -1915,13 +1915,13 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 
 static void feed_http(struct conn *c, const char *data, size_t n)
 {
-	struct hr_req *r = &c->hs->req;
+	struct httpreq_req *r = &c->hs->req;
 	size_t used = 0;
-	enum hr_status st = hr_feed(r, data, n, &used);
+	enum httpreq_status st = httpreq_feed(r, data, n, &used);
 
-	if (st == HR_MORE)
+	if (st == HTTPREQ_MORE)
 		return;
-	if (st == HR_ERROR) {
+	if (st == HTTPREQ_ERROR) {
 		if (c->control)
 			ctl_error(c, r->err.status, "", r->err.reason);
 		else
@@ -1933,7 +1933,7 @@ static void feed_http(struct conn *c, const char *data, size_t n)
 		ctl_head(c, data + used, n - used);
 		return;
 	}
-	if (r->form != HR_FORM_AUTHORITY && r->form != HR_FORM_ABSOLUTE) {
+	if (r->form != HTTPREQ_FORM_AUTHORITY && r->form != HTTPREQ_FORM_ABSOLUTE) {
 		answer_http(c, 400, "bad-request", "not a proxy request");
 		return;
 	}
@@ -1942,18 +1942,18 @@ static void feed_http(struct conn *c, const char *data, size_t n)
 
 static void feed_socks(struct conn *c, const char *data, size_t n)
 {
-	struct s5_conn *s = &c->hs->s5;
+	struct socks5_conn *s = &c->hs->s5;
 
 	while (!c->dead) {
 		size_t used = 0;
-		enum s5_status st = s5_feed(s, data, n, &used);
+		enum socks5_status st = socks5_feed(s, data, n, &used);
 
 		data += used;
 		n -= used;
 		switch (st) {
-		case S5_MORE:
+		case SOCKS5_MORE:
 			return;
-		case S5_ERROR:
+		case SOCKS5_ERROR:
 			if (s->reply_len == 0) {
 				conn_close(c);
 				return;
@@ -1968,7 +1968,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
 				conn_close(c);
 			return;
-		case S5_METHOD:
+		case SOCKS5_METHOD:
 			/* A 2-byte reply into an empty socket: send() takes
 			 * it whole or the client is misbehaving. */
 			if (send(c->cl.fd, s->reply, s->reply_len,
@@ -1977,7 +1977,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 				return;
 			}
 			continue;
-		case S5_REQUEST:
+		case SOCKS5_REQUEST:
 			if (!keep_early(c, data, n)) {
 				conn_close(c);
 				return;
@@ -2007,7 +2007,7 @@ static void head_read(struct conn *c)
 		c->proto = (unsigned char)p->scratch[0] == 0x05 ? P_SOCKS :
 								  P_HTTP;
 		if (c->proto == P_SOCKS)
-			s5_init(&c->hs->s5);
+			socks5_init(&c->hs->s5);
 	}
 	if (c->control && c->body)
 		ctl_body(c, p->scratch, (size_t)r);
@@ -2027,7 +2027,7 @@ static void on_accept(struct px *p, struct ep *l)
 		int fd = accept4(l->fd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
-		struct hr_limits lim;
+		struct httpreq_limits lim;
 
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE ||
@@ -2058,12 +2058,12 @@ static void on_accept(struct px *p, struct ep *l)
 		c = calloc(1, sizeof(*c));
 		if (c)
 			c->hs = calloc(1, sizeof(*c->hs));
-		hr_limits_default(&lim);
+		httpreq_limits_default(&lim);
 		lim.max_header_bytes = p->opt.max_header_bytes;
 		if (control)
-			lim.flags |= HR_ORIGIN_FORM;
+			lim.flags |= HTTPREQ_ORIGIN_FORM;
 		if (!c || !c->hs ||
-		    hr_req_init(&c->hs->req, &lim) != CORDON_OK) {
+		    httpreq_req_init(&c->hs->req, &lim) != CORDON_OK) {
 			if (c)
 				free(c->hs);
 			free(c);
@@ -2165,7 +2165,7 @@ static void expire(struct px *p)
 		if (c->state == ST_RESOLVING || c->state == ST_CONNECTING) {
 			/* Answer, and give the answer one more period. */
 			tl_arm(p, c, 0, p->opt.handshake_timeout_ms);
-			fail(c, 504, S5_REP_TTL_EXPIRED, "timeout",
+			fail(c, 504, SOCKS5_REP_TTL_EXPIRED, "timeout",
 			     "handshake time-out: lookup or connect not done");
 		} else {
 			conn_close(c);
@@ -2196,7 +2196,7 @@ static int next_timeout(const struct px *p, int timeout_ms)
 	return best > INT_MAX ? INT_MAX : (int)best;
 }
 
-enum cordon_err px_run_once(struct px *p, int timeout_ms)
+enum cordon_err proxy_run_once(struct px *p, int timeout_ms)
 {
 	struct epoll_event evs[EVENTS_PER_WAIT];
 	int n;
@@ -2241,10 +2241,10 @@ enum cordon_err px_run_once(struct px *p, int timeout_ms)
 	return CORDON_OK;
 }
 
-enum cordon_err px_run(struct px *p)
+enum cordon_err proxy_run(struct px *p)
 {
 	while (!p->stopping) {
-		enum cordon_err e = px_run_once(p, -1);
+		enum cordon_err e = proxy_run_once(p, -1);
 
 		if (e != CORDON_OK)
 			return e;
@@ -2252,7 +2252,7 @@ enum cordon_err px_run(struct px *p)
 	return CORDON_OK;
 }
 
-void px_stop(struct px *p)
+void proxy_stop(struct px *p)
 {
 	uint64_t one = 1;
 
@@ -2262,22 +2262,22 @@ void px_stop(struct px *p)
 	}
 }
 
-size_t px_conn_count(const struct px *p)
+size_t proxy_conn_count(const struct px *p)
 {
 	return p->nconns;
 }
 
 /* ---- set-up ------------------------------------------------------------ */
 
-void px_options_default(struct px_options *o)
+void proxy_options_default(struct proxy_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->listen = "127.0.0.1:3128";
 	o->listen_fd = -1;
-	o->max_conns = PX_MAX_CONNS;
-	o->max_header_bytes = HR_MAX_HEADER_BYTES;
-	o->handshake_timeout_ms = PX_HANDSHAKE_TIMEOUT_MS;
-	o->idle_timeout_ms = PX_IDLE_TIMEOUT_MS;
+	o->max_conns = PROXY_MAX_CONNS;
+	o->max_header_bytes = HTTPREQ_MAX_HEADER_BYTES;
+	o->handshake_timeout_ms = PROXY_HANDSHAKE_TIMEOUT_MS;
+	o->idle_timeout_ms = PROXY_IDLE_TIMEOUT_MS;
 }
 
 static enum cordon_err open_listener(const char *s, const char *what,
@@ -2310,9 +2310,9 @@ static enum cordon_err open_listener(const char *s, const char *what,
 {
 	const char *colon, *h;
 	size_t hl;
-	char hb[NA_MAX_TEXT], *end;
+	char hb[NETADDR_MAX_TEXT], *end;
 	unsigned long port;
-	struct na_addr a;
+	struct netaddr_addr a;
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	int fd, one = 1;
@@ -2337,8 +2337,8 @@ static enum cordon_err open_listener(const char *s, const char *what,
 		goto bad;
 	memcpy(hb, h, hl);
 	hb[hl] = '\0';
-	if (!na_parse_strict(hb, hl, &a) ||
-	    (a.family == NA_INET6 && s[0] != '['))
+	if (!netaddr_parse_strict(hb, hl, &a) ||
+	    (a.family == NETADDR_INET6 && s[0] != '['))
 		goto bad;
 	sl = to_sockaddr(&a, (unsigned)port, &ss);
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -2378,10 +2378,10 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	size_t n = t ? strlen(t) : 0;
 	enum cordon_err e;
 
-	if (n < PX_CONTROL_TOKEN_MIN || n > PX_CONTROL_TOKEN_MAX) {
+	if (n < PROXY_CONTROL_TOKEN_MIN || n > PROXY_CONTROL_TOKEN_MAX) {
 		diag_set(diag, CORDON_E_CONFIG, 0,
 			 "the control token must be %d to %d bytes",
-			 PX_CONTROL_TOKEN_MIN, PX_CONTROL_TOKEN_MAX);
+			 PROXY_CONTROL_TOKEN_MIN, PROXY_CONTROL_TOKEN_MAX);
 		return CORDON_E_CONFIG;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -2422,27 +2422,27 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
  * header, the secret-bearing value and the TLS context. */
 static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 {
-	const struct px_options *o = &p->opt;
+	const struct proxy_options *o = &p->opt;
 	const char *name = o->inject_header ? o->inject_header :
 					      "Authorization";
 	const char *fmt = o->inject_format ? o->inject_format : "Bearer %s";
 	const char *mark = strstr(fmt, "%s");
 	size_t hl = strlen(o->inject_host), sl, fl = strlen(fmt), nl;
-	struct hr_host h;
+	struct httpreq_host h;
 	const char *why = NULL;
 
-	if (!hr_host_parse(o->inject_host, hl, &h, &why) ||
-	    h.kind != HR_HOST_NAME) {
+	if (!httpreq_host_parse(o->inject_host, hl, &h, &why) ||
+	    h.kind != HTTPREQ_HOST_NAME) {
 		diag_set(diag, CORDON_E_CONFIG, 0,
 			 "inject host '%s': %s", o->inject_host,
 			 why ? why : "not a DNS name");
 		return CORDON_E_CONFIG;
 	}
 	if (!o->inject_secret || !*o->inject_secret ||
-	    strlen(o->inject_secret) > PX_INJECT_SECRET_MAX) {
+	    strlen(o->inject_secret) > PROXY_INJECT_SECRET_MAX) {
 		diag_set(diag, CORDON_E_CONFIG, 0,
 			 "the injected secret must be 1 to %d bytes",
-			 PX_INJECT_SECRET_MAX);
+			 PROXY_INJECT_SECRET_MAX);
 		return CORDON_E_CONFIG;
 	}
 	sl = strlen(o->inject_secret);
@@ -2455,12 +2455,12 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 			return CORDON_E_CONFIG;
 		}
 	}
-	if (fl > PX_INJECT_FORMAT_MAX || !mark || strchr(mark + 2, '%') ||
+	if (fl > PROXY_INJECT_FORMAT_MAX || !mark || strchr(mark + 2, '%') ||
 	    strchr(fmt, '%') != mark) {
 		diag_set(diag, CORDON_E_CONFIG, 0,
 			 "inject format: at most %d bytes with exactly one "
 			 "%%s and no other %%",
-			 PX_INJECT_FORMAT_MAX);
+			 PROXY_INJECT_FORMAT_MAX);
 		return CORDON_E_CONFIG;
 	}
 	nl = strlen(name);
@@ -2527,7 +2527,7 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	return CORDON_OK;
 }
 
-enum cordon_err px_new(const struct px_options *o, struct px **out,
+enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		       struct cordon_diag *diag)
 {
 	struct px *p;
@@ -2535,9 +2535,9 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	struct epoll_event ev;
 
 	*out = NULL;
-	if (o->max_conns == 0 || o->max_conns > PX_CONNS_CEILING ||
+	if (o->max_conns == 0 || o->max_conns > PROXY_CONNS_CEILING ||
 	    o->max_header_bytes == 0 ||
-	    o->max_header_bytes > HR_LIMIT_CEILING ||
+	    o->max_header_bytes > HTTPREQ_LIMIT_CEILING ||
 	    o->handshake_timeout_ms == 0 || o->idle_timeout_ms == 0) {
 		diag_set(diag, CORDON_E_INVAL, 0,
 			 "a proxy limit is out of range");
@@ -2555,17 +2555,17 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->scratch = malloc(IO_CHUNK);
-	p->policy = hl_policy_new();
-	p->guard = na_guard_new();
+	p->policy = hostlist_policy_new();
+	p->guard = netaddr_guard_new();
 	if (!p->scratch || !p->policy || !p->guard) {
 		e = CORDON_E_NOMEM;
 		goto fail;
 	}
-	e = hl_policy_add(p->policy, HL_ALLOW, o->allow, o->nallow, diag);
+	e = hostlist_policy_add(p->policy, HOSTLIST_ALLOW, o->allow, o->nallow, diag);
 	if (e == CORDON_OK)
-		e = hl_policy_add(p->policy, HL_DENY, o->deny, o->ndeny, diag);
+		e = hostlist_policy_add(p->policy, HOSTLIST_DENY, o->deny, o->ndeny, diag);
 	if (e == CORDON_OK)
-		e = na_guard_add_ranges(p->guard, o->deny_ranges,
+		e = netaddr_guard_add_ranges(p->guard, o->deny_ranges,
 					o->ndeny_ranges, diag);
 	if (e == CORDON_OK)
 		e = deny_literals_as_ranges(p, o, diag);
@@ -2623,15 +2623,15 @@ enum cordon_err px_new(const struct px_options *o, struct px **out,
 	*out = p;
 	return CORDON_OK;
 fail:
-	px_free(p);
+	proxy_free(p);
 	return e;
 }
 
 static const char *format_local(const struct sockaddr_storage *ss,
 				socklen_t len, char *buf, size_t size)
 {
-	struct na_addr a;
-	char t[NA_ADDRSTRLEN];
+	struct netaddr_addr a;
+	char t[NETADDR_ADDRSTRLEN];
 	unsigned port = 0;
 	const struct sockaddr *sa = (const struct sockaddr *)ss;
 
@@ -2644,18 +2644,18 @@ static const char *format_local(const struct sockaddr_storage *ss,
 		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
 	else
 		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
-	na_format(&a, t);
-	snprintf(buf, size, a.family == NA_INET6 ? "[%s]:%u" : "%s:%u", t,
+	netaddr_format(&a, t);
+	snprintf(buf, size, a.family == NETADDR_INET6 ? "[%s]:%u" : "%s:%u", t,
 		 port);
 	return buf;
 }
 
-const char *px_local_addr(const struct px *p, char *buf, size_t size)
+const char *proxy_local_addr(const struct px *p, char *buf, size_t size)
 {
 	return format_local(&p->local, p->local_len, buf, size);
 }
 
-const char *px_control_addr(const struct px *p, char *buf, size_t size)
+const char *proxy_control_addr(const struct px *p, char *buf, size_t size)
 {
 	if (p->ctl.fd < 0) {
 		if (size)
@@ -2665,7 +2665,7 @@ const char *px_control_addr(const struct px *p, char *buf, size_t size)
 	return format_local(&p->ctl_local, p->ctl_local_len, buf, size);
 }
 
-void px_free(struct px *p)
+void proxy_free(struct px *p)
 {
 	struct job *j;
 
@@ -2714,8 +2714,8 @@ void px_free(struct px *p)
 		close(p->epfd);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
-	hl_policy_free(p->policy);
-	na_guard_free(p->guard);
+	hostlist_policy_free(p->policy);
+	netaddr_guard_free(p->guard);
 	free(p->ovr);
 	free(p->scratch);
 	free(p);

@@ -18,7 +18,7 @@
  *              second lookup, so DNS rebinding cannot swap them);
  *   relay      CONNECT and SOCKS: "200 Connection Established" (SOCKS
  *              reply 0x00) and bytes both ways; plain HTTP: the head again
- *              in origin-form (hr_write_origin, proxy headers dropped,
+ *              in origin-form (httpreq_write_origin, proxy headers dropped,
  *              "Connection: close" added), Content-Length bytes of body,
  *              then the answer until the upstream closes. Chunked request
  *              bodies get 501. A side is not read while the other side's
@@ -34,13 +34,13 @@
  * X-Proxy-Error: blocked-by-allowlist, blocked-by-denylist or
  * blocked-by-address-class, and the same words in the body.
  *
- * Control endpoint (optional: px_options.control_listen): a second
+ * Control endpoint (optional: proxy_options.control_listen): a second
  * listening socket, served by the same loop, that speaks a small HTTP/1.1
  * API in origin-form (one request per connection, "Connection: close"):
  *   POST /allow   body: one hostlist.h entry as plain text ("example.com",
  *                 "api.example.com:8443", "*.example.org", "[::1]:8080"),
  *                 surrounding whitespace and a final newline ignored, at
- *                 most PX_CONTROL_BODY_MAX bytes, Content-Length required.
+ *                 most PROXY_CONTROL_BODY_MAX bytes, Content-Length required.
  *                 Appends it to the allow-list for the life of this px
  *                 only; answers 200 {"added": ENTRY, "canonical": CANON}.
  *                 A bad entry answers 400 with hostlist's reason.
@@ -54,8 +54,8 @@
  * control endpoint (a loopback or unspecified address on its port) even
  * when the allow-list would let it.
  *
- * px_new() does everything that can fail on configuration (lists, ranges,
- * overrides, the listening socket); px_run_once() waits for and handles
+ * proxy_new() does everything that can fail on configuration (lists, ranges,
+ * overrides, the listening socket); proxy_run_once() waits for and handles
  * one batch of events. The library prints nothing: decisions go to
  * on_decision.
  */
@@ -67,20 +67,20 @@
 
 #include "cordon.h"
 
-#define PX_MAX_CONNS 10000
-#define PX_CONNS_CEILING 1000000
-#define PX_HANDSHAKE_TIMEOUT_MS 10000
-#define PX_IDLE_TIMEOUT_MS 300000
-#define PX_MAX_RESOLVE 1024 /* --resolve overrides */
-#define PX_RESOLVER_THREADS 4
-#define PX_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
-#define PX_CONTROL_TOKEN_MIN 16 /* bytes */
-#define PX_CONTROL_TOKEN_MAX 1024
-#define PX_INJECT_SECRET_MAX 4096 /* bytes of an injected secret */
-#define PX_INJECT_FORMAT_MAX 256 /* bytes of inject_format */
+#define PROXY_MAX_CONNS 10000
+#define PROXY_CONNS_CEILING 1000000
+#define PROXY_HANDSHAKE_TIMEOUT_MS 10000
+#define PROXY_IDLE_TIMEOUT_MS 300000
+#define PROXY_MAX_RESOLVE 1024 /* --resolve overrides */
+#define PROXY_RESOLVER_THREADS 4
+#define PROXY_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
+#define PROXY_CONTROL_TOKEN_MIN 16 /* bytes */
+#define PROXY_CONTROL_TOKEN_MAX 1024
+#define PROXY_INJECT_SECRET_MAX 4096 /* bytes of an injected secret */
+#define PROXY_INJECT_FORMAT_MAX 256 /* bytes of inject_format */
 
 /* One decision, for the audit sink. Strings live during the call only. */
-struct px_decision {
+struct proxy_decision {
 	const char *proto; /* "connect", "http" or "socks5" */
 	const char *host; /* as judged (normalised), or as sent when bad */
 	unsigned port;
@@ -88,18 +88,18 @@ struct px_decision {
 	/* "allowed", "blocked-by-allowlist", "blocked-by-denylist",
 	 * "blocked-by-address-class" or "resolve-failed" */
 	const char *kind;
-	const char *rule; /* the rule in words (hl_describe, or the class) */
+	const char *rule; /* the rule in words (hostlist_describe, or the class) */
 	const char *addr; /* the address to dial when allowed, else "" */
 };
 
-typedef void px_decision_fn(void *ctx, const struct px_decision *d);
+typedef void proxy_decision_fn(void *ctx, const struct proxy_decision *d);
 
-struct px_options {
+struct proxy_options {
 	/* "ADDR:PORT" or "[V6]:PORT" (port 0: any); ignored when
 	 * listen_fd >= 0 */
 	const char *listen;
 	int listen_fd; /* a bound, listening socket to serve (-1: none);
-			* px takes it over and closes it in px_free */
+			* px takes it over and closes it in proxy_free */
 	const char *const *allow; /* hostlist.h entries */
 	size_t nallow;
 	const char *const *deny;
@@ -110,17 +110,17 @@ struct px_options {
 	 * lookup; like curl --resolve, for tests */
 	const char *const *resolve;
 	size_t nresolve;
-	size_t max_conns; /* 1..PX_CONNS_CEILING */
-	size_t max_header_bytes; /* httpreq.h limit, 1..HR_LIMIT_CEILING */
+	size_t max_conns; /* 1..PROXY_CONNS_CEILING */
+	size_t max_header_bytes; /* httpreq.h limit, 1..HTTPREQ_LIMIT_CEILING */
 	unsigned handshake_timeout_ms; /* > 0 */
 	unsigned idle_timeout_ms; /* > 0 */
 	bool skip_own_addresses; /* do not read getifaddrs (tests only) */
-	px_decision_fn *on_decision; /* may be NULL */
+	proxy_decision_fn *on_decision; /* may be NULL */
 	void *ctx;
 	/* The control endpoint: "ADDR:PORT" (port 0: any) or NULL for none.
-	 * control_token is required with it: PX_CONTROL_TOKEN_MIN to
-	 * PX_CONTROL_TOKEN_MAX visible ASCII bytes (px keeps a copy and
-	 * wipes it in px_free). */
+	 * control_token is required with it: PROXY_CONTROL_TOKEN_MIN to
+	 * PROXY_CONTROL_TOKEN_MAX visible ASCII bytes (px keeps a copy and
+	 * wipes it in proxy_free). */
 	const char *control_listen;
 	const char *control_token;
 	/* Credential injection (optional: inject_host NULL for none). A
@@ -130,7 +130,7 @@ struct px_options {
 	 * inject_cacert), in origin-form with the client's Authorization,
 	 * Proxy-Authorization, Cookie and X-Api-Key dropped and
 	 * "inject_header: inject_format" added, "%s" replaced by
-	 * inject_secret (px keeps a copy and wipes it in px_free). The rule
+	 * inject_secret (px keeps a copy and wipes it in proxy_free). The rule
 	 * allows inject_host:inject_port by itself (the deny-list still wins;
 	 * the address guard still applies). A CONNECT or SOCKS5 request for
 	 * inject_host is refused (403 injection-needs-plain-http), as is a
@@ -151,38 +151,38 @@ struct px_options {
 struct px;
 
 /* Fills o with the defaults: listen "127.0.0.1:3128", no fd, empty lists
- * (everything denied), PX_* limits, HR_MAX_HEADER_BYTES. */
-void px_options_default(struct px_options *o);
+ * (everything denied), PROXY_* limits, HTTPREQ_MAX_HEADER_BYTES. */
+void proxy_options_default(struct proxy_options *o);
 
 /* Builds a proxy and its listening socket. Errors: CORDON_E_CONFIG (a list
  * entry, range, override or listen address; diag says which),
  * CORDON_E_INVAL (a limit out of range), CORDON_E_IO (socket, bind,
  * listen, epoll, threads; diag->sys_errno), CORDON_E_NOMEM. A control
  * endpoint without a valid token is CORDON_E_CONFIG. */
-enum cordon_err px_new(const struct px_options *o, struct px **out,
+enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		       struct cordon_diag *diag);
 
 /* The bound address as "ADDR:PORT" ("[V6]:PORT"); truncated to size. */
-const char *px_local_addr(const struct px *p, char *buf, size_t size);
+const char *proxy_local_addr(const struct px *p, char *buf, size_t size);
 
-/* The control endpoint's bound address, as px_local_addr; "" when there
+/* The control endpoint's bound address, as proxy_local_addr; "" when there
  * is none. */
-const char *px_control_addr(const struct px *p, char *buf, size_t size);
+const char *proxy_control_addr(const struct px *p, char *buf, size_t size);
 
 /* Waits at most timeout_ms (-1: until something happens) for events and
  * handles them, time-outs included. CORDON_E_IO when epoll fails. */
-enum cordon_err px_run_once(struct px *p, int timeout_ms);
+enum cordon_err proxy_run_once(struct px *p, int timeout_ms);
 
-/* Runs until px_stop(). */
-enum cordon_err px_run(struct px *p);
+/* Runs until proxy_stop(). */
+enum cordon_err proxy_run(struct px *p);
 
-/* Makes px_run() return; async-signal-safe (writes an eventfd). */
-void px_stop(struct px *p);
+/* Makes proxy_run() return; async-signal-safe (writes an eventfd). */
+void proxy_stop(struct px *p);
 
 /* Open client connections right now. */
-size_t px_conn_count(const struct px *p);
+size_t proxy_conn_count(const struct px *p);
 
 /* Closes every connection and the listening socket. Accepts NULL. */
-void px_free(struct px *p);
+void proxy_free(struct px *p);
 
 #endif

@@ -26,15 +26,15 @@ enum {
 	PH_DONE,
 };
 
-void s5_init(struct s5_conn *c)
+void socks5_init(struct socks5_conn *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->status = S5_MORE;
+	c->status = SOCKS5_MORE;
 	c->phase = PH_VER;
 	c->need = 1;
 }
 
-size_t s5_reply_build(uint8_t out[S5_REPLY_MAX], enum s5_rep rep,
+size_t socks5_reply_build(uint8_t out[SOCKS5_REPLY_MAX], enum socks5_rep rep,
 		      const struct sockaddr *bound)
 {
 	out[0] = 5;
@@ -62,37 +62,37 @@ size_t s5_reply_build(uint8_t out[S5_REPLY_MAX], enum s5_rep rep,
 	return 10;
 }
 
-static enum s5_status refuse(struct s5_conn *c, enum s5_rep rep,
+static enum socks5_status refuse(struct socks5_conn *c, enum socks5_rep rep,
 			     const char *reason)
 {
-	c->reply_len = s5_reply_build(c->reply, rep, NULL);
+	c->reply_len = socks5_reply_build(c->reply, rep, NULL);
 	c->reason = reason;
-	c->status = S5_ERROR;
+	c->status = SOCKS5_ERROR;
 	c->phase = PH_DONE;
-	return S5_ERROR;
+	return SOCKS5_ERROR;
 }
 
-static enum s5_status ask(struct s5_conn *c, int phase, size_t need)
+static enum socks5_status ask(struct socks5_conn *c, int phase, size_t need)
 {
 	c->phase = phase;
 	c->need = need;
-	return S5_MORE;
+	return SOCKS5_MORE;
 }
 
 /* Fills host from an address of ATYP 1 or 4. */
-static void ip_host(struct s5_conn *c, const uint8_t *a, int family)
+static void ip_host(struct socks5_conn *c, const uint8_t *a, int family)
 {
-	struct hr_host *h = &c->host;
+	struct httpreq_host *h = &c->host;
 
 	memset(h, 0, sizeof(*h));
-	h->kind = family == AF_INET ? HR_HOST_IPV4 : HR_HOST_IPV6;
+	h->kind = family == AF_INET ? HTTPREQ_HOST_IPV4 : HTTPREQ_HOST_IPV6;
 	memcpy(h->addr, a, family == AF_INET ? 4 : 16);
 	/* Cannot fail: the family is valid and the buffer holds 46 bytes. */
 	(void)inet_ntop(family, a, h->text, sizeof(h->text));
 }
 
 /* buf[0..need) is complete: judge it. */
-static enum s5_status step(struct s5_conn *c)
+static enum socks5_status step(struct socks5_conn *c)
 {
 	const uint8_t *b = c->buf;
 	const char *why = NULL;
@@ -102,9 +102,9 @@ static enum s5_status step(struct s5_conn *c)
 	case PH_VER:
 		if (b[0] != 5) {
 			c->reason = "not SOCKS version 5";
-			c->status = S5_ERROR;
+			c->status = SOCKS5_ERROR;
 			c->phase = PH_DONE;
-			return S5_ERROR;
+			return SOCKS5_ERROR;
 		}
 		return ask(c, PH_NMETHODS, 2);
 	case PH_NMETHODS:
@@ -119,15 +119,15 @@ static enum s5_status step(struct s5_conn *c)
 		c->reply_len = 2;
 		c->have = 0;
 		ask(c, PH_REQ_VER, 1);
-		return S5_METHOD;
+		return SOCKS5_METHOD;
 	case PH_REQ_VER:
 		if (b[0] != 5)
-			return refuse(c, S5_REP_GENERAL_FAILURE,
+			return refuse(c, SOCKS5_REP_GENERAL_FAILURE,
 				      "request is not SOCKS version 5");
 		return ask(c, PH_REQ_CMD, 2);
 	case PH_REQ_CMD:
 		if (b[1] != 1)
-			return refuse(c, S5_REP_CMD_NOT_SUPPORTED,
+			return refuse(c, SOCKS5_REP_CMD_NOT_SUPPORTED,
 				      b[1] == 2 ? "BIND is not supported" :
 				      b[1] == 3 ? "UDP ASSOCIATE is not "
 						  "supported" :
@@ -135,7 +135,7 @@ static enum s5_status step(struct s5_conn *c)
 		return ask(c, PH_REQ_RSV, 3);
 	case PH_REQ_RSV:
 		if (b[2] != 0)
-			return refuse(c, S5_REP_GENERAL_FAILURE,
+			return refuse(c, SOCKS5_REP_GENERAL_FAILURE,
 				      "reserved byte is not zero");
 		return ask(c, PH_REQ_ATYP, 4);
 	case PH_REQ_ATYP:
@@ -146,11 +146,11 @@ static enum s5_status step(struct s5_conn *c)
 			return ask(c, PH_REQ_ADDR, 4 + 16 + 2);
 		if (b[3] == 3)
 			return ask(c, PH_REQ_DLEN, 5);
-		return refuse(c, S5_REP_ATYP_NOT_SUPPORTED,
+		return refuse(c, SOCKS5_REP_ATYP_NOT_SUPPORTED,
 			      "address type not supported");
 	case PH_REQ_DLEN:
 		if (b[4] == 0)
-			return refuse(c, S5_REP_GENERAL_FAILURE,
+			return refuse(c, SOCKS5_REP_GENERAL_FAILURE,
 				      "empty domain name");
 		return ask(c, PH_REQ_ADDR, 5 + (size_t)b[4] + 2);
 	case PH_REQ_ADDR:
@@ -160,18 +160,18 @@ static enum s5_status step(struct s5_conn *c)
 			ip_host(c, b + 4, AF_INET);
 		} else if (c->atyp == 4) {
 			ip_host(c, b + 4, AF_INET6);
-		} else if (!hr_host_parse((const char *)b + 5, alen - 5,
+		} else if (!httpreq_host_parse((const char *)b + 5, alen - 5,
 					  &c->host, &why)) {
 			memset(&c->host, 0, sizeof(c->host));
-			return refuse(c, S5_REP_GENERAL_FAILURE, why);
+			return refuse(c, SOCKS5_REP_GENERAL_FAILURE, why);
 		}
 		if (c->port == 0) {
 			memset(&c->host, 0, sizeof(c->host));
-			return refuse(c, S5_REP_GENERAL_FAILURE, "port 0");
+			return refuse(c, SOCKS5_REP_GENERAL_FAILURE, "port 0");
 		}
-		c->status = S5_REQUEST;
+		c->status = SOCKS5_REQUEST;
 		c->phase = PH_DONE;
-		return S5_REQUEST;
+		return SOCKS5_REQUEST;
 	default:
 		return c->status;
 	}
@@ -180,12 +180,12 @@ static enum s5_status step(struct s5_conn *c)
 	c->reply[1] = 0xff;
 	c->reply_len = 2;
 	c->reason = "no acceptable authentication method";
-	c->status = S5_ERROR;
+	c->status = SOCKS5_ERROR;
 	c->phase = PH_DONE;
-	return S5_ERROR;
+	return SOCKS5_ERROR;
 }
 
-enum s5_status s5_feed(struct s5_conn *c, const void *data, size_t len,
+enum socks5_status socks5_feed(struct socks5_conn *c, const void *data, size_t len,
 		       size_t *used)
 {
 	const uint8_t *p = data;
@@ -193,12 +193,12 @@ enum s5_status s5_feed(struct s5_conn *c, const void *data, size_t len,
 
 	if (used)
 		*used = 0;
-	if (c->status != S5_MORE)
+	if (c->status != SOCKS5_MORE)
 		return c->status;
 	c->reply_len = 0;
 	while (off < len) {
 		size_t take = c->need - c->have;
-		enum s5_status st;
+		enum socks5_status st;
 
 		if (take > len - off)
 			take = len - off;
@@ -208,7 +208,7 @@ enum s5_status s5_feed(struct s5_conn *c, const void *data, size_t len,
 		if (c->have < c->need)
 			break;
 		st = step(c);
-		if (st != S5_MORE) {
+		if (st != SOCKS5_MORE) {
 			if (used)
 				*used = off;
 			return st;
@@ -216,5 +216,5 @@ enum s5_status s5_feed(struct s5_conn *c, const void *data, size_t len,
 	}
 	if (used)
 		*used = off;
-	return S5_MORE;
+	return SOCKS5_MORE;
 }

@@ -23,12 +23,12 @@
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
  * approvals file is written one grant at a time, so megabytes or tens of
  * thousands of rules mean something else wrote it. */
-#define APPR_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
-#define APPR_MAX_RULES ((size_t)10000)
-#define APPR_MAX_GRANTS ((size_t)10000)
-#define APPR_MAX_WARNINGS ((size_t)64)
-/* How long appr_record waits for another process's lock. */
-#define APPR_LOCK_WAIT_MS 5000
+#define APPROVALS_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
+#define APPROVALS_MAX_RULES ((size_t)10000)
+#define APPROVALS_MAX_GRANTS ((size_t)10000)
+#define APPROVALS_MAX_WARNINGS ((size_t)64)
+/* How long approvals_record waits for another process's lock. */
+#define APPROVALS_LOCK_WAIT_MS 5000
 
 const char *cordon_answer_name(enum cordon_answer a)
 {
@@ -55,7 +55,7 @@ const char *cordon_answer_name(enum cordon_answer a)
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static void rule_free(struct appr_rule *r)
+static void rule_free(struct approvals_rule *r)
 {
 	free(r->tool);
 	strlist_clear(&r->prefix);
@@ -64,14 +64,14 @@ static void rule_free(struct appr_rule *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void rules_free(struct appr_rule *v, size_t n)
+static void rules_free(struct approvals_rule *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		rule_free(&v[i]);
 	free(v);
 }
 
-static bool rule_copy(struct appr_rule *dst, const struct appr_rule *src)
+static bool rule_copy(struct approvals_rule *dst, const struct approvals_rule *src)
 {
 	memset(dst, 0, sizeof(*dst));
 	dst->decision = src->decision;
@@ -90,18 +90,18 @@ fail:
 }
 
 /* Same tool, decision and coverage (session and creation time aside)? */
-static bool rule_same(const struct appr_rule *a, const struct appr_rule *b)
+static bool rule_same(const struct approvals_rule *a, const struct approvals_rule *b)
 {
 	if (strcmp(a->tool, b->tool) != 0 || a->decision != b->decision ||
 	    a->match != b->match)
 		return false;
 	switch (a->match) {
-	case APPR_TOOL:
+	case APPROVALS_TOOL:
 		return true;
-	case APPR_PREFIX:
+	case APPROVALS_PREFIX:
 		return strlist_equal(&a->prefix, &b->prefix);
-	case APPR_EXACT:
-	case APPR_PATH:
+	case APPROVALS_EXACT:
+	case APPROVALS_PATH:
 		return strcmp(a->value, b->value) == 0;
 	}
 	return false;
@@ -152,18 +152,18 @@ note_add(char *note, size_t cap, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 2, 3))) static enum cordon_err
-add_warning(struct appr_store *st, const char *fmt, ...)
+add_warning(struct approvals_store *st, const char *fmt, ...)
 {
 	char buf[512];
 	char **nw;
 	va_list ap;
 
-	if (st->nwarnings > APPR_MAX_WARNINGS)
+	if (st->nwarnings > APPROVALS_MAX_WARNINGS)
 		return CORDON_OK;
-	if (st->nwarnings == APPR_MAX_WARNINGS) {
+	if (st->nwarnings == APPROVALS_MAX_WARNINGS) {
 		snprintf(buf, sizeof(buf),
 			 "more approvals warnings not shown (limit %zu)",
-			 APPR_MAX_WARNINGS);
+			 APPROVALS_MAX_WARNINGS);
 	} else {
 		va_start(ap, fmt);
 		vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -185,7 +185,7 @@ add_warning(struct appr_store *st, const char *fmt, ...)
 /* What one read of the approvals file gave. */
 struct loaded {
 	cJSON *root; /* the document (NULL: missing or corrupt) */
-	struct appr_rule *rules; /* the usable rules */
+	struct approvals_rule *rules; /* the usable rules */
 	size_t nrules;
 	size_t nfile_rules; /* entries in "rules", dropped ones included */
 	bool missing; /* no file: an empty store */
@@ -212,7 +212,7 @@ set_corrupt(struct loaded *ld, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reads the whole file, at most APPR_MAX_FILE_BYTES, NUL-terminated. */
+/* Reads the whole file, at most APPROVALS_MAX_FILE_BYTES, NUL-terminated. */
 static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 {
 	struct stat sb;
@@ -235,9 +235,9 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 		ld->io_error = true;
 		goto fail;
 	}
-	if ((uintmax_t)sb.st_size > APPR_MAX_FILE_BYTES) {
+	if ((uintmax_t)sb.st_size > APPROVALS_MAX_FILE_BYTES) {
 		set_corrupt(ld, "is %jd bytes (limit %zu bytes)",
-			    (intmax_t)sb.st_size, APPR_MAX_FILE_BYTES);
+			    (intmax_t)sb.st_size, APPROVALS_MAX_FILE_BYTES);
 		goto fail;
 	}
 	buf = malloc(cap + 1);
@@ -249,9 +249,9 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 		ssize_t k;
 		if (len == cap) {
 			char *nb;
-			if (cap > APPR_MAX_FILE_BYTES) {
+			if (cap > APPROVALS_MAX_FILE_BYTES) {
 				set_corrupt(ld, "is over %zu bytes (the limit)",
-					    APPR_MAX_FILE_BYTES);
+					    APPROVALS_MAX_FILE_BYTES);
 				goto fail;
 			}
 			cap *= 2;
@@ -275,9 +275,9 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 		len += (size_t)k;
 	}
 	close(fd);
-	if (len > APPR_MAX_FILE_BYTES) {
+	if (len > APPROVALS_MAX_FILE_BYTES) {
 		set_corrupt(ld, "is over %zu bytes (the limit)",
-			    APPR_MAX_FILE_BYTES);
+			    APPROVALS_MAX_FILE_BYTES);
 		free(buf);
 		return NULL;
 	}
@@ -330,13 +330,13 @@ static bool json_strlist(const cJSON *arr, struct strlist *l, bool *oom)
  * must match every "match" example and no "not_match" one; an exact rule
  * the same by string equality. Returns NULL when they pass, else a static
  * description of the first failure and its index in *which. */
-static const char *examples_fail(const struct appr_rule *r,
+static const char *examples_fail(const struct approvals_rule *r,
 				 const struct strlist *match,
 				 const struct strlist *not_match,
 				 size_t *which)
 {
 	for (size_t j = 0; j < match->n; j++) {
-		bool m = r->match == APPR_PREFIX ?
+		bool m = r->match == APPROVALS_PREFIX ?
 				 cmdwords_matches_prefix(&r->prefix,
 							 match->v[j]) :
 				 strcmp(r->value, match->v[j]) == 0;
@@ -346,7 +346,7 @@ static const char *examples_fail(const struct appr_rule *r,
 		}
 	}
 	for (size_t j = 0; j < not_match->n; j++) {
-		bool m = r->match == APPR_PREFIX ?
+		bool m = r->match == APPROVALS_PREFIX ?
 				 cmdwords_matches_prefix(&r->prefix,
 							 not_match->v[j]) :
 				 strcmp(r->value, not_match->v[j]) == 0;
@@ -388,7 +388,7 @@ static const char *const rule_keys[RK_COUNT] = {
  * then unusable: a misspelt key must not widen a rule). Returns false on a
  * shape error or when out of memory (*oom). The examples go to match and
  * not_match for the caller to check. */
-static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
+static bool parse_rule(const cJSON *obj, size_t i, struct approvals_rule *r,
 		       struct strlist *match, struct strlist *not_match,
 		       struct loaded *ld, bool *oom)
 {
@@ -454,9 +454,9 @@ static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
 			    i);
 		return false;
 	}
-	r->match = APPR_TOOL;
+	r->match = APPROVALS_TOOL;
 	if (field[RK_PREFIX]) {
-		r->match = APPR_PREFIX;
+		r->match = APPROVALS_PREFIX;
 		if (!json_strlist(field[RK_PREFIX], &r->prefix, oom) ||
 		    r->prefix.n == 0) {
 			if (!*oom)
@@ -478,7 +478,7 @@ static bool parse_rule(const cJSON *obj, size_t i, struct appr_rule *r,
 				    i, rule_keys[k]);
 			goto fail;
 		}
-		r->match = k == RK_COMMAND ? APPR_EXACT : APPR_PATH;
+		r->match = k == RK_COMMAND ? APPROVALS_EXACT : APPROVALS_PATH;
 		r->value = strdup(field[k]->valuestring);
 		if (!r->value) {
 			*oom = true;
@@ -514,7 +514,7 @@ fail:
  * CORDON_E_NOMEM when out of memory, else CORDON_OK (ld says missing or
  * corrupt). */
 static enum cordon_err load_file(const char *path, struct loaded *ld,
-				 struct appr_store *warn)
+				 struct approvals_store *warn)
 {
 	const cJSON *ver, *rules, *it;
 	const char *end = NULL;
@@ -567,9 +567,9 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 		goto corrupt;
 	}
 	n = (size_t)cJSON_GetArraySize(rules);
-	if (n > APPR_MAX_RULES) {
+	if (n > APPROVALS_MAX_RULES) {
 		set_corrupt(ld, "rules: %zu rules (limit %zu)", n,
-			    APPR_MAX_RULES);
+			    APPROVALS_MAX_RULES);
 		goto corrupt;
 	}
 	ld->nfile_rules = n;
@@ -580,7 +580,7 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 	}
 	cJSON_ArrayForEach (it, rules) {
 		struct strlist match = { 0 }, not_match = { 0 };
-		struct appr_rule *r = &ld->rules[ld->nrules];
+		struct approvals_rule *r = &ld->rules[ld->nrules];
 		const char *bad = NULL;
 		size_t which = 0;
 
@@ -590,7 +590,7 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 			goto corrupt;
 		}
 		if (match.n || not_match.n) {
-			if (r->match == APPR_PREFIX || r->match == APPR_EXACT)
+			if (r->match == APPROVALS_PREFIX || r->match == APPROVALS_EXACT)
 				bad = examples_fail(r, &match, &not_match,
 						    &which);
 			else
@@ -637,7 +637,7 @@ nomem:
 	return CORDON_E_NOMEM;
 }
 
-static enum cordon_err warn_corrupt(struct appr_store *st,
+static enum cordon_err warn_corrupt(struct approvals_store *st,
 				    const struct loaded *ld)
 {
 	return add_warning(st,
@@ -647,7 +647,7 @@ static enum cordon_err warn_corrupt(struct appr_store *st,
 			   st->path, ld->why);
 }
 
-enum cordon_err appr_open(struct appr_store *st, const char *path)
+enum cordon_err approvals_open(struct approvals_store *st, const char *path)
 {
 	struct loaded ld;
 	enum cordon_err e;
@@ -660,7 +660,7 @@ enum cordon_err appr_open(struct appr_store *st, const char *path)
 		return CORDON_E_NOMEM;
 	e = load_file(path, &ld, st);
 	if (e != CORDON_OK) {
-		appr_close(st);
+		approvals_close(st);
 		return e;
 	}
 	if (ld.corrupt) {
@@ -669,7 +669,7 @@ enum cordon_err appr_open(struct appr_store *st, const char *path)
 		e = warn_corrupt(st, &ld);
 		loaded_free(&ld);
 		if (e != CORDON_OK) {
-			appr_close(st);
+			approvals_close(st);
 			return e;
 		}
 		return io ? CORDON_E_IO : CORDON_OK;
@@ -682,7 +682,7 @@ enum cordon_err appr_open(struct appr_store *st, const char *path)
 	return CORDON_OK;
 }
 
-void appr_close(struct appr_store *st)
+void approvals_close(struct approvals_store *st)
 {
 	if (!st)
 		return;
@@ -698,26 +698,26 @@ void appr_close(struct appr_store *st)
 /* ---- matching ------------------------------------------------------------ */
 
 /* Does r cover the call (for a prefix rule: segment seg of it)? */
-static bool rule_applies(const struct appr_rule *r, const struct appr_query *q,
+static bool rule_applies(const struct approvals_rule *r, const struct approvals_query *q,
 			 const struct cw_seg *seg)
 {
 	if (!r->tool ||
 	    (strcmp(r->tool, "*") != 0 && strcmp(r->tool, q->tool) != 0))
 		return false;
 	switch (r->match) {
-	case APPR_TOOL:
+	case APPROVALS_TOOL:
 		break;
-	case APPR_PREFIX:
+	case APPROVALS_PREFIX:
 		if (q->kind != CORDON_KIND_EXECUTE || !q->command || !seg ||
 		    !cmdwords_seg_has_prefix(seg, &r->prefix))
 			return false;
 		break;
-	case APPR_EXACT:
+	case APPROVALS_EXACT:
 		if (!q->command || !r->value ||
 		    strcmp(r->value, q->command) != 0)
 			return false;
 		break;
-	case APPR_PATH:
+	case APPROVALS_PATH:
 		if (!q->path || !r->value || strcmp(r->value, q->path) != 0)
 			return false;
 		break;
@@ -726,19 +726,19 @@ static bool rule_applies(const struct appr_rule *r, const struct appr_query *q,
 	}
 	/* A destructive command is only ever allowed by its exact text. */
 	if (r->decision == CORDON_ALLOW && q->exact_only &&
-	    r->match != APPR_EXACT)
+	    r->match != APPROVALS_EXACT)
 		return false;
 	return true;
 }
 
 /* The decision of the first grant or rule covering the call (segment seg
  * of it, or the whole call when seg is NULL), or -1. */
-static int first_match(const struct appr_store *st, const struct appr_query *q,
+static int first_match(const struct approvals_store *st, const struct approvals_query *q,
 		       const struct cw_seg *seg, const char **source)
 {
 	if (q->session) {
 		for (size_t i = 0; i < st->ngrants; i++) {
-			const struct appr_rule *g = &st->grants[i];
+			const struct approvals_rule *g = &st->grants[i];
 			if (g->session && strcmp(g->session, q->session) == 0 &&
 			    rule_applies(g, q, seg)) {
 				*source = "session_grant";
@@ -755,7 +755,7 @@ static int first_match(const struct appr_store *st, const struct appr_query *q,
 	return -1;
 }
 
-int appr_lookup(const struct appr_store *st, const struct appr_query *q,
+int approvals_lookup(const struct approvals_store *st, const struct approvals_query *q,
 		const char **source)
 {
 	const char *src = NULL, *first_src = NULL;
@@ -794,8 +794,8 @@ int appr_lookup(const struct appr_store *st, const struct appr_query *q,
 
 /* ---- amendments ---------------------------------------------------------- */
 
-const char *appr_amendment_refusal(const struct strlist *amend,
-				   const struct appr_query *q)
+const char *approvals_amendment_refusal(const struct strlist *amend,
+				   const struct approvals_query *q)
 {
 	const char *w, *base;
 
@@ -834,16 +834,16 @@ const char *appr_amendment_refusal(const struct strlist *amend,
 
 /* ---- recording ----------------------------------------------------------- */
 
-static enum cordon_err add_grant(struct appr_store *st,
-				 const struct appr_rule *r)
+static enum cordon_err add_grant(struct approvals_store *st,
+				 const struct approvals_rule *r)
 {
-	struct appr_rule *ng;
+	struct approvals_rule *ng;
 
 	for (size_t i = 0; i < st->ngrants; i++)
 		if (strcmp(st->grants[i].session, r->session) == 0 &&
 		    rule_same(&st->grants[i], r))
 			return CORDON_OK;
-	if (st->ngrants >= APPR_MAX_GRANTS)
+	if (st->ngrants >= APPROVALS_MAX_GRANTS)
 		return CORDON_E_LIMIT;
 	ng = realloc(st->grants, (st->ngrants + 1) * sizeof(*ng));
 	if (!ng)
@@ -856,7 +856,7 @@ static enum cordon_err add_grant(struct appr_store *st,
 }
 
 /* The rule as the file spells it, with a creation time. */
-static cJSON *rule_to_json(const struct appr_rule *r, const char *session)
+static cJSON *rule_to_json(const struct approvals_rule *r, const char *session)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 	char created[32];
@@ -871,9 +871,9 @@ static cJSON *rule_to_json(const struct appr_rule *r, const char *session)
 								   "deny"))
 		goto fail;
 	switch (r->match) {
-	case APPR_TOOL:
+	case APPROVALS_TOOL:
 		break;
-	case APPR_PREFIX:
+	case APPROVALS_PREFIX:
 		arr = cJSON_AddArrayToObject(o, "commandPrefix");
 		if (!arr)
 			goto fail;
@@ -885,11 +885,11 @@ static cJSON *rule_to_json(const struct appr_rule *r, const char *session)
 			}
 		}
 		break;
-	case APPR_EXACT:
+	case APPROVALS_EXACT:
 		if (!cJSON_AddStringToObject(o, "command", r->value))
 			goto fail;
 		break;
-	case APPR_PATH:
+	case APPROVALS_PATH:
 		if (!cJSON_AddStringToObject(o, "path", r->value))
 			goto fail;
 		break;
@@ -909,14 +909,14 @@ fail:
 /* Appends r to the approvals file under the lock. On success st->rules is
  * the file's rules as re-read, plus r. On failure *why says what went
  * wrong (the caller keeps a session grant). */
-static enum cordon_err write_always(struct appr_store *st,
-				    const struct appr_rule *r,
+static enum cordon_err write_always(struct approvals_store *st,
+				    const struct approvals_rule *r,
 				    const char *session, char *why,
 				    size_t whycap)
 {
 	char dir[4096], lockpath[4096];
 	struct loaded ld;
-	struct appr_rule *nr;
+	struct approvals_rule *nr;
 	cJSON *obj, *rules;
 	char *text = NULL;
 	enum cordon_err e = CORDON_E_IO;
@@ -941,7 +941,7 @@ static enum cordon_err write_always(struct appr_store *st,
 			 strerror(errno));
 		return CORDON_E_IO;
 	}
-	lfd = atomic_lock(lockpath, APPR_LOCK_WAIT_MS);
+	lfd = atomic_lock(lockpath, APPROVALS_LOCK_WAIT_MS);
 	if (lfd < 0) {
 		snprintf(why, whycap, "cannot lock it: %s", strerror(errno));
 		return CORDON_E_IO;
@@ -966,11 +966,11 @@ static enum cordon_err write_always(struct appr_store *st,
 	for (size_t i = 0; i < ld.nrules && !dup; i++)
 		dup = rule_same(&ld.rules[i], r);
 	if (!dup) {
-		if (ld.nfile_rules >= APPR_MAX_RULES) {
+		if (ld.nfile_rules >= APPROVALS_MAX_RULES) {
 			snprintf(why, whycap,
 				 "the file has %zu rules (limit "
 				 "%zu)",
-				 ld.nfile_rules, APPR_MAX_RULES);
+				 ld.nfile_rules, APPROVALS_MAX_RULES);
 			e = CORDON_E_LIMIT;
 			goto out;
 		}
@@ -993,11 +993,11 @@ static enum cordon_err write_always(struct appr_store *st,
 		if (!text)
 			goto out;
 		size_t len = strlen(text);
-		if (len + 1 > APPR_MAX_FILE_BYTES) {
+		if (len + 1 > APPROVALS_MAX_FILE_BYTES) {
 			snprintf(why, whycap,
 				 "the file would be over %zu "
 				 "bytes (the limit)",
-				 APPR_MAX_FILE_BYTES);
+				 APPROVALS_MAX_FILE_BYTES);
 			e = CORDON_E_LIMIT;
 			goto out;
 		}
@@ -1043,10 +1043,10 @@ out_unlock:
 /* The rule an answer grants for q: exact for destructive and non-plain
  * commands, the amendment's prefix when it is acceptable, the path for file
  * tools, the tool for the rest. */
-static enum cordon_err build_rule(const struct appr_query *q,
+static enum cordon_err build_rule(const struct approvals_query *q,
 				  enum cordon_decision d,
 				  const struct strlist *amend,
-				  struct appr_rule *r, char *note,
+				  struct approvals_rule *r, char *note,
 				  size_t notecap)
 {
 	memset(r, 0, sizeof(*r));
@@ -1073,9 +1073,9 @@ static enum cordon_err build_rule(const struct appr_query *q,
 			return CORDON_E_INVAL;
 		}
 		if (amend) {
-			const char *why = appr_amendment_refusal(amend, q);
+			const char *why = approvals_amendment_refusal(amend, q);
 			if (!why) {
-				r->match = APPR_PREFIX;
+				r->match = APPROVALS_PREFIX;
 				if (!strlist_copy(&r->prefix, amend)) {
 					rule_free(r);
 					return CORDON_E_NOMEM;
@@ -1087,7 +1087,7 @@ static enum cordon_err build_rule(const struct appr_query *q,
 				 "exact command only",
 				 why);
 		}
-		r->match = APPR_EXACT;
+		r->match = APPROVALS_EXACT;
 		r->value = strdup(q->command);
 		break;
 	case CORDON_KIND_READ:
@@ -1104,7 +1104,7 @@ static enum cordon_err build_rule(const struct appr_query *q,
 			rule_free(r);
 			return CORDON_E_INVAL;
 		}
-		r->match = APPR_PATH;
+		r->match = APPROVALS_PATH;
 		r->value = strdup(q->path);
 		break;
 	case CORDON_KIND_FETCH:
@@ -1114,11 +1114,11 @@ static enum cordon_err build_rule(const struct appr_query *q,
 				note_add(note, notecap,
 					 "amendment refused: amendments apply "
 					 "to shell commands only");
-			r->match = APPR_EXACT;
+			r->match = APPROVALS_EXACT;
 			r->value = strdup(q->command);
 			break;
 		}
-		r->match = APPR_TOOL;
+		r->match = APPROVALS_TOOL;
 		return CORDON_OK;
 	case CORDON_KIND_MCP:
 	case CORDON_KIND_OTHER:
@@ -1127,7 +1127,7 @@ static enum cordon_err build_rule(const struct appr_query *q,
 			note_add(note, notecap,
 				 "amendment refused: "
 				 "amendments apply to shell commands only");
-		r->match = APPR_TOOL;
+		r->match = APPROVALS_TOOL;
 		return CORDON_OK;
 	}
 	if (!r->value) {
@@ -1138,9 +1138,9 @@ static enum cordon_err build_rule(const struct appr_query *q,
 }
 
 /* Keeps r as a session grant for q->session; explains in note. */
-static enum cordon_err keep_for_session(struct appr_store *st,
-					const struct appr_query *q,
-					struct appr_rule *r, char *note,
+static enum cordon_err keep_for_session(struct approvals_store *st,
+					const struct approvals_query *q,
+					struct approvals_rule *r, char *note,
 					size_t notecap)
 {
 	enum cordon_err e;
@@ -1160,16 +1160,16 @@ static enum cordon_err keep_for_session(struct appr_store *st,
 		note_add(note, notecap,
 			 "too many session grants (limit %zu): "
 			 "the answer applies to this call only",
-			 APPR_MAX_GRANTS);
+			 APPROVALS_MAX_GRANTS);
 	return e;
 }
 
-enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
+enum cordon_err approvals_record(struct approvals_store *st, const struct approvals_query *q,
 			    enum cordon_answer answer,
 			    const struct strlist *amend, char *note,
 			    size_t notecap)
 {
-	struct appr_rule r;
+	struct approvals_rule r;
 	enum cordon_decision d;
 	enum cordon_err e;
 	bool always;

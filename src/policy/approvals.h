@@ -2,7 +2,7 @@
  *
  * A store holds the rules of the approvals file (JSON, see below) and the
  * session grants of this process (in memory, per session id). Before the
- * user is asked, appr_lookup() consults the session grants, then the file's
+ * user is asked, approvals_lookup() consults the session grants, then the file's
  * rules; first match decides. Deny grants also apply to calls the policy
  * would allow (a "no, never" sticks); allow grants only resolve an ASK.
  *
@@ -61,35 +61,35 @@
 #include "config.h"
 #include "cordon.h"
 
-enum appr_match {
-	APPR_TOOL = 0,   /* every call of the tool */
-	APPR_PREFIX = 1, /* commandPrefix */
-	APPR_EXACT = 2,  /* command */
-	APPR_PATH = 3,   /* path */
+enum approvals_match {
+	APPROVALS_TOOL = 0,   /* every call of the tool */
+	APPROVALS_PREFIX = 1, /* commandPrefix */
+	APPROVALS_EXACT = 2,  /* command */
+	APPROVALS_PATH = 3,   /* path */
 };
 
-struct appr_rule {
+struct approvals_rule {
 	char *tool; /* or "*" */
 	enum cordon_decision decision; /* ALLOW or DENY */
-	enum appr_match match;
-	struct strlist prefix; /* APPR_PREFIX */
-	char *value;               /* APPR_EXACT: the command; APPR_PATH: the path */
+	enum approvals_match match;
+	struct strlist prefix; /* APPROVALS_PREFIX */
+	char *value;               /* APPROVALS_EXACT: the command; APPROVALS_PATH: the path */
 	char *session;             /* session grants: the session id */
 };
 
-struct appr_store {
+struct approvals_store {
 	char *path;                  /* the approvals file, NULL: none */
-	struct appr_rule *rules;     /* from the file */
+	struct approvals_rule *rules;     /* from the file */
 	size_t nrules;
 	bool corrupt;                /* the file could not be used */
-	struct appr_rule *grants;    /* session grants */
+	struct approvals_rule *grants;    /* session grants */
 	size_t ngrants;
 	char **warnings;
 	size_t nwarnings;
 };
 
 /* What is being asked about. */
-struct appr_query {
+struct approvals_query {
 	const char *session;   /* may be NULL: no session grants apply */
 	const char *tool;
 	enum cordon_kind kind;
@@ -102,25 +102,25 @@ struct appr_query {
 /* Opens a store on path (NULL: session grants only). Never fails for a bad
  * file (see above); CORDON_E_NOMEM, or CORDON_E_IO when the file exists but
  * cannot be read (then the store is usable and corrupt). */
-enum cordon_err appr_open(struct appr_store *st, const char *path);
-void appr_close(struct appr_store *st);
+enum cordon_err approvals_open(struct approvals_store *st, const char *path);
+void approvals_close(struct approvals_store *st);
 
 /* The decision of the first matching grant or rule: CORDON_ALLOW or
  * CORDON_DENY, or -1 when none matches. *source (may be NULL) gets
  * "session_grant" or "approvals_rule". */
-int appr_lookup(const struct appr_store *st, const struct appr_query *q,
+int approvals_lookup(const struct approvals_store *st, const struct approvals_query *q,
 		const char **source);
 
 /* Records an answer (see above). amend may be NULL. note (may be NULL)
  * receives a sentence when an amendment was refused or the file could not
  * be written. */
-enum cordon_err appr_record(struct appr_store *st, const struct appr_query *q,
+enum cordon_err approvals_record(struct approvals_store *st, const struct approvals_query *q,
 			    enum cordon_answer answer,
 			    const struct strlist *amend, char *note,
 			    size_t notecap);
 
 /* Why an amendment is refused, or NULL when it is acceptable for cmd. */
-const char *appr_amendment_refusal(const struct strlist *amend,
-				   const struct appr_query *q);
+const char *approvals_amendment_refusal(const struct strlist *amend,
+				   const struct approvals_query *q);
 
 #endif

@@ -314,8 +314,8 @@ static int parse_path(struct ccp_rule *r, const char *spec, size_t n,
 static int parse_domain(struct ccp_rule *r, const char *spec, size_t n,
 			struct rule_err *e)
 {
-	char out[HL_MAX_NAME + 1];
-	struct na_addr addr;
+	char out[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr addr;
 	const char *why = NULL;
 
 	if (n < 7 || memcmp(spec, "domain:", 7) != 0)
@@ -330,7 +330,7 @@ static int parse_domain(struct ccp_rule *r, const char *spec, size_t n,
 	}
 	if (n == 0)
 		return rule_fail(e, CORDON_E_CONFIG, "empty domain");
-	if (hl_normalize_host(spec, n, out, &addr, &why) == NA_HOST_INVALID)
+	if (hostlist_normalize_host(spec, n, out, &addr, &why) == NETADDR_HOST_INVALID)
 		return rule_fail(e, CORDON_E_CONFIG, "bad domain: %s",
 				 why ? why : "invalid");
 	r->kind = RK_DOMAIN;
@@ -2225,11 +2225,11 @@ static bool path_hits(const char *glob, const char *p, bool deny)
 
 /* The host of an http(s) URL, normalised into out; NULL when there is
  * none (a URL without "://" included). */
-static const char *url_host(const char *url, char out[HL_MAX_NAME + 1])
+static const char *url_host(const char *url, char out[HOSTLIST_MAX_NAME + 1])
 {
-	struct na_addr addr;
+	struct netaddr_addr addr;
 
-	return hl_url_host(url, false, out, &addr) == NA_HOST_INVALID ? NULL :
+	return hostlist_url_host(url, false, out, &addr) == NETADDR_HOST_INVALID ? NULL :
 									 out;
 }
 
@@ -2307,7 +2307,7 @@ static int decide_other(const struct ccperm_set *s, const char *tool,
 	const char *paths[2] = { NULL, NULL };
 	int npaths = -1, verdict = -1;
 	const char *host = NULL;
-	char hbuf[HL_MAX_NAME + 1];
+	char hbuf[HOSTLIST_MAX_NAME + 1];
 
 	arena_init(&a, CCP_ARENA_BASE);
 	if (in_list(read_tools, tool) || in_list(edit_tools, tool))
@@ -2814,10 +2814,10 @@ static enum cordon_err str_array(const cJSON *obj, const char *prefix,
 			 "%s.%s: expected an array of strings", prefix, key);
 		return CORDON_E_CONFIG;
 	}
-	if ((size_t)cJSON_GetArraySize(a) > HL_MAX_ENTRIES) {
+	if ((size_t)cJSON_GetArraySize(a) > HOSTLIST_MAX_ENTRIES) {
 		set_diag(diag, CORDON_E_LIMIT,
 			 "%s.%s: %d entries, over the limit of %u", prefix, key,
-			 cJSON_GetArraySize(a), HL_MAX_ENTRIES);
+			 cJSON_GetArraySize(a), HOSTLIST_MAX_ENTRIES);
 		return CORDON_E_LIMIT;
 	}
 	cJSON_ArrayForEach (it, a) {
@@ -2873,20 +2873,20 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 	const cJSON *allow = NULL, *deny = NULL, *it;
 	cJSON *ad, *dd;
 	enum cordon_err err;
-	struct hl_policy *p;
+	struct hostlist_policy *p;
 	bool deny_all = false, bare = false;
 	unsigned denied_ports[64];
 	size_t ndenied = 0, i;
-	char buf[HL_MAX_ENTRY + 16];
+	char buf[HOSTLIST_MAX_ENTRY + 16];
 
 	if ((err = str_array(net, "network", "allowedDomains", &allow, diag)) ||
 	    (err = str_array(net, "network", "deniedDomains", &deny, diag)))
 		return err;
 	ad = cJSON_AddArrayToObject(dst, "allowedDomains");
 	dd = cJSON_AddArrayToObject(dst, "deniedDomains");
-	p = hl_policy_new();
+	p = hostlist_policy_new();
 	if (!ad || !dd || !p) {
-		hl_policy_free(p);
+		hostlist_policy_free(p);
 		return CORDON_E_NOMEM;
 	}
 	i = 0;
@@ -2909,22 +2909,22 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 					 "network.deniedDomains[%zu]: bad port "
 					 "in '%.64s'",
 					 i, e);
-				hl_policy_free(p);
+				hostlist_policy_free(p);
 				return CORDON_E_CONFIG;
 			}
 			if (ndenied <
 			    sizeof(denied_ports) / sizeof(*denied_ports))
 				denied_ports[ndenied++] = (unsigned)port;
 		} else {
-			if (hl_policy_add(p, HL_DENY, one, 1, &d)) {
+			if (hostlist_policy_add(p, HOSTLIST_DENY, one, 1, &d)) {
 				set_diag(diag, d.code,
 					 "network.deniedDomains[%zu]: %s", i,
 					 d.message);
-				hl_policy_free(p);
+				hostlist_policy_free(p);
 				return d.code;
 			}
 			if (!add_str(dd, e)) {
-				hl_policy_free(p);
+				hostlist_policy_free(p);
 				return CORDON_E_NOMEM;
 			}
 		}
@@ -2944,17 +2944,17 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 		unsigned port = 0;
 		bool p80 = true, p443 = true, keep = true;
 
-		if (hl_policy_add(p, HL_ALLOW, one, 1, &d)) {
+		if (hostlist_policy_add(p, HOSTLIST_ALLOW, one, 1, &d)) {
 			set_diag(diag, d.code,
 				 "network.allowedDomains[%zu]: %s", i,
 				 d.message);
-			hl_policy_free(p);
+			hostlist_policy_free(p);
 			return d.code;
 		}
 		i++;
 		if (deny_all)
 			continue;
-		if (!hl_split_authority(e, strlen(e), &host, &hl, &port)) {
+		if (!hostlist_split_authority(e, strlen(e), &host, &hl, &port)) {
 			host = e; /* a bare IPv6 literal */
 			hl = strlen(e);
 			port = 0;
@@ -2988,11 +2988,11 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 			e = buf;
 		}
 		if (!add_str(ad, e)) {
-			hl_policy_free(p);
+			hostlist_policy_free(p);
 			return CORDON_E_NOMEM;
 		}
 	}
-	hl_policy_free(p);
+	hostlist_policy_free(p);
 	if (bare)
 		sb_line(wb, "network.allowedDomains: a name without a port "
 			    "allows ports 80 and 443 in cordon (srt: every "

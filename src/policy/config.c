@@ -47,7 +47,7 @@
 
 /* ---- the built-in defaults ---------------------------------------------- */
 
-const char *const cfg_default_denied_paths[] = {
+const char *const config_default_denied_paths[] = {
 	"/etc/shadow",	  "/etc/passwd",
 	"/etc/sudoers",	  "/etc/sudoers.d/**",
 	"**/.env",	  "**/.env.*",
@@ -130,9 +130,9 @@ static const char *const mode_names[] = { "supervised", "auto-accept-edits",
 /* off, auto, strict, then Aar's names for off and auto. */
 static const char *const sandbox_names[] = { "off", "auto", "strict", "local",
 					     "linux" };
-static const int sandbox_values[] = { CFG_SANDBOX_OFF, CFG_SANDBOX_AUTO,
-				      CFG_SANDBOX_STRICT, CFG_SANDBOX_OFF,
-				      CFG_SANDBOX_AUTO };
+static const int sandbox_values[] = { CONFIG_SANDBOX_OFF, CONFIG_SANDBOX_AUTO,
+				      CONFIG_SANDBOX_STRICT, CONFIG_SANDBOX_OFF,
+				      CONFIG_SANDBOX_AUTO };
 static const char *const decision_names[] = { "allow", "deny", "ask" };
 static const char *const access_names[] = { "read", "write", "any" };
 static const char *const kind_names[] = { "read",  "write", "delete", "execute",
@@ -144,9 +144,9 @@ static const char *const kind_names[] = { "read",  "write", "delete", "execute",
 
 enum key_type {
 	KT_BOOL, /* bool */
-	KT_TRI, /* enum cfg_tri: null, true, false */
+	KT_TRI, /* enum config_tri: null, true, false */
 	KT_MODE, /* enum cordon_mode */
-	KT_SANDBOX, /* enum cfg_sandbox_mode */
+	KT_SANDBOX, /* enum config_sandbox_mode */
 	KT_UINT, /* unsigned */
 	KT_ULONG, /* unsigned long */
 	KT_STR, /* char *, null allowed */
@@ -212,7 +212,7 @@ static bool str_in(const char *const *list, const char *s)
 }
 #define SETF(f) .has_set = true, .set_off = OFF(f)
 
-/* In the DESIGN.md order; cfg_to_json prints them in this order. */
+/* In the DESIGN.md order; config_to_json prints them in this order. */
 static const struct key_def keys[] = {
 	{ .path = "safety.read_only",
 	  .type = KT_BOOL,
@@ -240,7 +240,7 @@ static const struct key_def keys[] = {
 	  .type = KT_LIST,
 	  .proj = PR_ADD,
 	  .off = OFF(denied_paths),
-	  .dflt_list = cfg_default_denied_paths },
+	  .dflt_list = config_default_denied_paths },
 	{ .path = "safety.allowed_paths",
 	  .type = KT_LIST,
 	  .proj = PR_SET_IF_UNSET,
@@ -306,7 +306,7 @@ static const struct key_def keys[] = {
 	  .type = KT_SANDBOX,
 	  .proj = PR_HIGHER,
 	  .off = OFF(sandbox_mode),
-	  .dflt = CFG_SANDBOX_AUTO },
+	  .dflt = CONFIG_SANDBOX_AUTO },
 	{ .path = "safety.sandbox.env_denylist_patterns",
 	  .type = KT_LIST,
 	  .proj = PR_ADD,
@@ -520,19 +520,19 @@ static bool str_copy(char **dst, const char *src)
 	return !src || *dst;
 }
 
-static void path_rule_release(struct cfg_path_rule *r)
+static void path_rule_release(struct config_path_rule *r)
 {
 	free(r->pattern);
 }
 
-static void command_rule_release(struct cfg_command_rule *r)
+static void command_rule_release(struct config_command_rule *r)
 {
 	strlist_clear(&r->prefix);
 	strlist_clear(&r->match);
 	strlist_clear(&r->not_match);
 }
 
-static void arg_limit_release(struct cfg_arg_limit *l)
+static void arg_limit_release(struct config_arg_limit *l)
 {
 	free(l->tool);
 	free(l->arg);
@@ -540,35 +540,35 @@ static void arg_limit_release(struct cfg_arg_limit *l)
 	strlist_clear(&l->choices);
 }
 
-static void tool_release(struct cfg_tool *t)
+static void tool_release(struct config_tool *t)
 {
 	free(t->name);
 	strlist_clear(&t->args);
 	free(t->schema_json);
 }
 
-static void path_rules_free(struct cfg_path_rule *r, size_t n)
+static void path_rules_free(struct config_path_rule *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		path_rule_release(&r[i]);
 	free(r);
 }
 
-static void command_rules_free(struct cfg_command_rule *r, size_t n)
+static void command_rules_free(struct config_command_rule *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		command_rule_release(&r[i]);
 	free(r);
 }
 
-static void arg_limits_free(struct cfg_arg_limit *l, size_t n)
+static void arg_limits_free(struct config_arg_limit *l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		arg_limit_release(&l[i]);
 	free(l);
 }
 
-static void tools_free(struct cfg_tool *t, size_t n)
+static void tools_free(struct config_tool *t, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		tool_release(&t[i]);
@@ -639,7 +639,7 @@ static char **str_at(struct cordon_config *cfg, size_t off)
 	return (char **)((char *)cfg + off);
 }
 
-static void sources_free(struct cfg_source *s, size_t n)
+static void sources_free(struct config_source *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(s[i].key);
@@ -648,7 +648,7 @@ static void sources_free(struct cfg_source *s, size_t n)
 	free(s);
 }
 
-static void warnings_free(struct cfg_warning *w, size_t n)
+static void warnings_free(struct config_warning *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(w[i].text);
@@ -656,7 +656,7 @@ static void warnings_free(struct cfg_warning *w, size_t n)
 }
 
 /* Frees everything cfg owns, not cfg itself. */
-static void cfg_release(struct cordon_config *cfg)
+static void config_release(struct cordon_config *cfg)
 {
 	for (size_t i = 0; i < NFIELDS(strlist_fields); i++)
 		strlist_clear(list_at(cfg, strlist_fields[i]));
@@ -680,23 +680,23 @@ static void cfg_release(struct cordon_config *cfg)
 	cfg->ntools = cfg->nsources = cfg->nwarnings = 0;
 }
 
-void cfg_free(struct cordon_config *cfg)
+void config_free(struct cordon_config *cfg)
 {
 	if (!cfg)
 		return;
-	cfg_release(cfg);
+	config_release(cfg);
 	free(cfg);
 }
 
-static bool path_rule_copy(struct cfg_path_rule *d,
-			   const struct cfg_path_rule *s)
+static bool path_rule_copy(struct config_path_rule *d,
+			   const struct config_path_rule *s)
 {
 	*d = *s;
 	return str_copy(&d->pattern, s->pattern);
 }
 
-static bool command_rule_copy(struct cfg_command_rule *d,
-			      const struct cfg_command_rule *s)
+static bool command_rule_copy(struct config_command_rule *d,
+			      const struct config_command_rule *s)
 {
 	*d = *s;
 	return strlist_copy(&d->prefix, &s->prefix) &&
@@ -704,8 +704,8 @@ static bool command_rule_copy(struct cfg_command_rule *d,
 	       strlist_copy(&d->not_match, &s->not_match);
 }
 
-static bool arg_limit_copy(struct cfg_arg_limit *d,
-			   const struct cfg_arg_limit *s)
+static bool arg_limit_copy(struct config_arg_limit *d,
+			   const struct config_arg_limit *s)
 {
 	*d = *s;
 	d->tool = d->arg = d->pattern = NULL;
@@ -716,7 +716,7 @@ static bool arg_limit_copy(struct cfg_arg_limit *d,
 	       strlist_copy(&d->choices, &s->choices);
 }
 
-static bool tool_copy(struct cfg_tool *d, const struct cfg_tool *s)
+static bool tool_copy(struct config_tool *d, const struct config_tool *s)
 {
 	*d = *s;
 	d->name = d->schema_json = NULL;
@@ -749,32 +749,32 @@ static bool tool_copy(struct cfg_tool *d, const struct cfg_tool *s)
 		}                                                              \
 	} while (0)
 
-static bool source_copy(struct cfg_source *d, const struct cfg_source *s)
+static bool source_copy(struct config_source *d, const struct config_source *s)
 {
 	d->key = strdup(s->key);
 	d->origin = strdup(s->origin);
 	return d->key && d->origin;
 }
 
-static void source_release(struct cfg_source *s)
+static void source_release(struct config_source *s)
 {
 	free(s->key);
 	free(s->origin);
 }
 
-static bool warning_copy(struct cfg_warning *d, const struct cfg_warning *s)
+static bool warning_copy(struct config_warning *d, const struct config_warning *s)
 {
 	d->text = strdup(s->text);
 	return d->text != NULL;
 }
 
-static void warning_release(struct cfg_warning *w)
+static void warning_release(struct config_warning *w)
 {
 	free(w->text);
 }
 
 /* A deep copy of src, or NULL when out of memory. */
-static struct cordon_config *cfg_clone(const struct cordon_config *src)
+static struct cordon_config *config_clone(const struct cordon_config *src)
 {
 	struct cordon_config *d = malloc(sizeof(*d));
 
@@ -828,13 +828,13 @@ static struct cordon_config *cfg_clone(const struct cordon_config *src)
 	d->nwarnings = src->nwarnings;
 	return d;
 fail:
-	cfg_free(d);
+	config_free(d);
 	return NULL;
 }
 
 /* ---- sources and warnings ----------------------------------------------- */
 
-static struct cfg_source *source_find(const struct cordon_config *cfg,
+static struct config_source *source_find(const struct cordon_config *cfg,
 				      const char *key)
 {
 	for (size_t i = 0; i < cfg->nsources; i++)
@@ -848,8 +848,8 @@ static struct cfg_source *source_find(const struct cordon_config *cfg,
 static bool source_note(struct cordon_config *cfg, const char *key,
 			const char *origin, bool add)
 {
-	struct cfg_source *s = source_find(cfg, key);
-	struct cfg_source *ns;
+	struct config_source *s = source_find(cfg, key);
+	struct config_source *ns;
 	char *o;
 
 	if (s) {
@@ -905,19 +905,19 @@ static void source_drop_prefix(struct cordon_config *cfg, const char *prefix)
 static bool warning_take(struct cordon_config *cfg, char *text,
 			 const char *name)
 {
-	struct cfg_warning *nw;
+	struct config_warning *nw;
 
 	if (!text)
 		return false;
-	if (cfg->nwarnings >= CFG_MAX_WARNINGS) {
+	if (cfg->nwarnings >= CONFIG_MAX_WARNINGS) {
 		free(text);
 		return true;
 	}
-	if (cfg->nwarnings == CFG_MAX_WARNINGS - 1) {
+	if (cfg->nwarnings == CONFIG_MAX_WARNINGS - 1) {
 		free(text);
 		text = str_printf("%s: more warnings were dropped (limit %d "
 				  "warnings)",
-				  name, CFG_MAX_WARNINGS);
+				  name, CONFIG_MAX_WARNINGS);
 		if (!text)
 			return false;
 	}
@@ -933,7 +933,7 @@ static bool warning_take(struct cordon_config *cfg, char *text,
 
 /* ---- defaults ----------------------------------------------------------- */
 
-static bool tool_from_builtin(struct cfg_tool *t, const struct builtin_tool *b)
+static bool tool_from_builtin(struct config_tool *t, const struct builtin_tool *b)
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = b->kind;
@@ -950,7 +950,7 @@ static bool tool_from_builtin(struct cfg_tool *t, const struct builtin_tool *b)
  * are kept). */
 static bool tools_builtin_after(struct cordon_config *cfg, size_t nuser)
 {
-	struct cfg_tool *t;
+	struct config_tool *t;
 
 	for (size_t i = nuser; i < cfg->ntools; i++)
 		tool_release(&cfg->tools[i]);
@@ -979,13 +979,13 @@ static bool key_reset(struct cordon_config *cfg, const struct key_def *d)
 		*(bool *)f = d->dflt != 0;
 		return true;
 	case KT_TRI:
-		*(enum cfg_tri *)f = CFG_UNSET;
+		*(enum config_tri *)f = CONFIG_UNSET;
 		return true;
 	case KT_MODE:
 		*(enum cordon_mode *)f = (enum cordon_mode)d->dflt;
 		return true;
 	case KT_SANDBOX:
-		*(enum cfg_sandbox_mode *)f = (enum cfg_sandbox_mode)d->dflt;
+		*(enum config_sandbox_mode *)f = (enum config_sandbox_mode)d->dflt;
 		return true;
 	case KT_UINT:
 		*(unsigned *)f = (unsigned)d->dflt;
@@ -1031,7 +1031,7 @@ static bool key_reset(struct cordon_config *cfg, const struct key_def *d)
 	return false;
 }
 
-struct cordon_config *cfg_new(void)
+struct cordon_config *config_new(void)
 {
 	struct cordon_config *cfg = calloc(1, sizeof(*cfg));
 
@@ -1043,7 +1043,7 @@ struct cordon_config *cfg_new(void)
 			goto fail;
 	return cfg;
 fail:
-	cfg_free(cfg);
+	config_free(cfg);
 	return NULL;
 }
 
@@ -1052,7 +1052,7 @@ fail:
 struct actx {
 	struct cordon_config *cfg; /* the copy being changed */
 	const char *name; /* the file name, for messages */
-	enum cfg_layer layer;
+	enum config_layer layer;
 	char *origin; /* "user:NAME" … */
 	struct cordon_diag *diag;
 	char path[KEYPATH_MAX]; /* the key path being read */
@@ -1061,7 +1061,7 @@ struct actx {
 
 static bool is_project(const struct actx *x)
 {
-	return x->layer == CFG_PROJECT;
+	return x->layer == CONFIG_PROJECT;
 }
 
 /* Appends s to the NUL-terminated buf[0..cap), cutting it to fit. */
@@ -1116,7 +1116,7 @@ static enum cordon_err nomem(struct actx *x)
 static enum cordon_err too_many(struct actx *x)
 {
 	return fail(x, CORDON_E_LIMIT, "more than %d entries (limit)",
-		    CFG_MAX_LIST);
+		    CONFIG_MAX_LIST);
 }
 
 /* Appends key to the path ("a.b"), control characters shown as '?' so a
@@ -1173,7 +1173,7 @@ static enum cordon_err note(struct actx *x, const char *key, bool add)
 
 /* ---- loading: values ---------------------------------------------------- */
 
-/* Checks obj is an object with at most CFG_MAX_LIST members and no name
+/* Checks obj is an object with at most CONFIG_MAX_LIST members and no name
  * twice (sorted, so large objects stay cheap). */
 static int cmp_member(const void *a, const void *b)
 {
@@ -1192,9 +1192,9 @@ static enum cordon_err check_object(struct actx *x, const cJSON *obj)
 	if (!cJSON_IsObject(obj))
 		return fail(x, CORDON_E_CONFIG, "expected an object");
 	for (const cJSON *c = obj->child; c; c = c->next)
-		if (++n > CFG_MAX_LIST)
+		if (++n > CONFIG_MAX_LIST)
 			return fail(x, CORDON_E_LIMIT,
-				    "more than %d keys (limit)", CFG_MAX_LIST);
+				    "more than %d keys (limit)", CONFIG_MAX_LIST);
 	if (n < 2)
 		return CORDON_OK;
 	v = malloc(n * sizeof(*v));
@@ -1217,7 +1217,7 @@ static enum cordon_err check_object(struct actx *x, const cJSON *obj)
 	return err;
 }
 
-/* Checks a string value: at most CFG_MAX_STRING bytes, non-empty unless
+/* Checks a string value: at most CONFIG_MAX_STRING bytes, non-empty unless
  * allow_empty. */
 static enum cordon_err check_string(struct actx *x, const cJSON *it,
 				    bool allow_empty)
@@ -1227,9 +1227,9 @@ static enum cordon_err check_string(struct actx *x, const cJSON *it,
 	if (!cJSON_IsString(it) || !it->valuestring)
 		return fail(x, CORDON_E_CONFIG, "expected a string");
 	n = strlen(it->valuestring);
-	if (n > CFG_MAX_STRING)
+	if (n > CONFIG_MAX_STRING)
 		return fail(x, CORDON_E_LIMIT, "longer than %d bytes (limit)",
-			    CFG_MAX_STRING);
+			    CONFIG_MAX_STRING);
 	if (n == 0 && !allow_empty)
 		return fail(x, CORDON_E_CONFIG, "expected a non-empty string");
 	return CORDON_OK;
@@ -1293,7 +1293,7 @@ static enum cordon_err parse_strlist(struct actx *x, const cJSON *arr,
 	for (const cJSON *el = arr->child; el; el = el->next, i++) {
 		size_t old;
 
-		if (i >= CFG_MAX_LIST) {
+		if (i >= CONFIG_MAX_LIST) {
 			err = too_many(x);
 			break;
 		}
@@ -1429,15 +1429,15 @@ static enum cordon_err apply_bool(struct actx *x, const struct key_def *d,
 static enum cordon_err apply_tri(struct actx *x, const struct key_def *d,
 				 const cJSON *it)
 {
-	enum cfg_tri *f = (enum cfg_tri *)((char *)x->cfg + d->off);
-	enum cfg_tri v;
+	enum config_tri *f = (enum config_tri *)((char *)x->cfg + d->off);
+	enum config_tri v;
 
 	if (cJSON_IsNull(it)) {
 		if (is_project(x))
 			return CORDON_OK;
-		v = CFG_UNSET;
+		v = CONFIG_UNSET;
 	} else if (cJSON_IsBool(it)) {
-		v = cJSON_IsTrue(it) ? CFG_TRUE : CFG_FALSE;
+		v = cJSON_IsTrue(it) ? CONFIG_TRUE : CONFIG_FALSE;
 	} else {
 		return fail(x, CORDON_E_CONFIG, "expected true, false or null");
 	}
@@ -1446,7 +1446,7 @@ static enum cordon_err apply_tri(struct actx *x, const struct key_def *d,
 			return CORDON_OK;
 		/* Only "ask" may be forced: false (or back to the mode's
 		 * say) would loosen. */
-		if (v != CFG_TRUE)
+		if (v != CONFIG_TRUE)
 			return warn_ignored(x);
 	}
 	*f = v;
@@ -1481,7 +1481,7 @@ static void store_mode(void *f, unsigned long v)
 
 static void store_sandbox(void *f, unsigned long v)
 {
-	*(enum cfg_sandbox_mode *)f = (enum cfg_sandbox_mode)v;
+	*(enum config_sandbox_mode *)f = (enum config_sandbox_mode)v;
 }
 
 static void store_uint(void *f, unsigned long v)
@@ -1513,7 +1513,7 @@ static enum cordon_err apply_scalar(struct actx *x, const struct key_def *d,
 		}
 		break;
 	case KT_SANDBOX:
-		cur = (unsigned long)*(enum cfg_sandbox_mode *)f;
+		cur = (unsigned long)*(enum config_sandbox_mode *)f;
 		store = store_sandbox;
 		if (!cJSON_IsNull(it)) {
 			err = parse_name(x, it, NAMES(sandbox_names), &k);
@@ -1582,11 +1582,11 @@ static enum cordon_err list_add(struct actx *x, struct strlist *l,
 	for (size_t i = 0; i < add->n; i++) {
 		if (strlist_has(l, add->v[i]))
 			continue;
-		if (l->n >= CFG_MAX_LIST)
+		if (l->n >= CONFIG_MAX_LIST)
 			return fail(x, CORDON_E_LIMIT,
 				    "more than %d entries after adding "
 				    "(limit)",
-				    CFG_MAX_LIST);
+				    CONFIG_MAX_LIST);
 		if (!strlist_take(l, add->v[i])) {
 			add->v[i] = NULL;
 			return nomem(x);
@@ -1699,12 +1699,12 @@ static enum cordon_err apply_list(struct actx *x, const struct key_def *d,
 /* ---- loading: path and command rules ------------------------------------ */
 
 static enum cordon_err parse_path_rule(struct actx *x, const cJSON *obj,
-				       struct cfg_path_rule *r)
+				       struct config_path_rule *r)
 {
 	static const char *const names[] = { "pattern", "access", "decision" };
 	const cJSON *f[3];
 	enum cordon_err err = parse_fields(x, obj, NAMES(names), f);
-	int k = CFG_ACCESS_ANY;
+	int k = CONFIG_ACCESS_ANY;
 	size_t old;
 
 	if (err != CORDON_OK)
@@ -1725,7 +1725,7 @@ static enum cordon_err parse_path_rule(struct actx *x, const cJSON *obj,
 		if (err != CORDON_OK)
 			return err;
 	}
-	r->access = (enum cfg_access)k;
+	r->access = (enum config_access)k;
 	old = path_push(x, "decision");
 	err = parse_name(x, f[2], NAMES(decision_names), &k);
 	path_pop(x, old);
@@ -1738,7 +1738,7 @@ static enum cordon_err parse_path_rule(struct actx *x, const cJSON *obj,
 
 /* Checks the rule's match / not_match examples against its prefix. */
 static enum cordon_err check_examples(struct actx *x,
-				      const struct cfg_command_rule *r)
+				      const struct config_command_rule *r)
 {
 	for (int want = 1; want >= 0; want--) {
 		const struct strlist *l = want ? &r->match : &r->not_match;
@@ -1762,7 +1762,7 @@ static enum cordon_err check_examples(struct actx *x,
 }
 
 static enum cordon_err parse_command_rule(struct actx *x, const cJSON *obj,
-					  struct cfg_command_rule *r)
+					  struct config_command_rule *r)
 {
 	static const char *const names[] = { "prefix", "decision", "match",
 					     "not_match" };
@@ -1809,8 +1809,8 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 				   const cJSON *it)
 {
 	bool paths = d->type == KT_PATH_RULES;
-	size_t sz = paths ? sizeof(struct cfg_path_rule) :
-			    sizeof(struct cfg_command_rule);
+	size_t sz = paths ? sizeof(struct config_path_rule) :
+			    sizeof(struct config_command_rule);
 	size_t n = 0,
 	       have = paths ? x->cfg->npath_rules : x->cfg->ncommand_rules;
 	char *v = NULL;
@@ -1829,7 +1829,7 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 		size_t old;
 		void *nv;
 
-		if (n >= CFG_MAX_LIST) {
+		if (n >= CONFIG_MAX_LIST) {
 			err = too_many(x);
 			break;
 		}
@@ -1842,10 +1842,10 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 		old = path_index(x, n);
 		if (paths)
 			err = parse_path_rule(x, el,
-					      (struct cfg_path_rule *)v + n);
+					      (struct config_path_rule *)v + n);
 		else
 			err = parse_command_rule(
-				x, el, (struct cfg_command_rule *)v + n);
+				x, el, (struct config_command_rule *)v + n);
 		if (err != CORDON_OK) {
 			n++; /* release the half-read element too */
 			break;
@@ -1857,8 +1857,8 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 		 * every other element is released, even after an error. */
 		for (size_t i = 0; i < n; i++) {
 			enum cordon_decision dec =
-				paths ? ((struct cfg_path_rule *)v)[i].decision :
-					((struct cfg_command_rule *)v)[i]
+				paths ? ((struct config_path_rule *)v)[i].decision :
+					((struct config_command_rule *)v)[i]
 						.decision;
 
 			if (dec == CORDON_DENY) {
@@ -1873,17 +1873,17 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 				path_pop(x, old);
 				if (paths)
 					path_rule_release(
-						(struct cfg_path_rule *)v + i);
+						(struct config_path_rule *)v + i);
 				else
 					command_rule_release(
-						(struct cfg_command_rule *)v +
+						(struct config_command_rule *)v +
 						i);
 			}
 		}
-		if (err == CORDON_OK && have + kept > CFG_MAX_LIST)
+		if (err == CORDON_OK && have + kept > CONFIG_MAX_LIST)
 			err = fail(x, CORDON_E_LIMIT,
 				   "more than %d entries after adding (limit)",
-				   CFG_MAX_LIST);
+				   CONFIG_MAX_LIST);
 		n = kept;
 	}
 	if (err != CORDON_OK)
@@ -1902,10 +1902,10 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 		}
 		memcpy(nb + have * sz, v, n * sz);
 		if (paths) {
-			x->cfg->path_rules = (struct cfg_path_rule *)nb;
+			x->cfg->path_rules = (struct config_path_rule *)nb;
 			x->cfg->npath_rules = have + n;
 		} else {
-			x->cfg->command_rules = (struct cfg_command_rule *)nb;
+			x->cfg->command_rules = (struct config_command_rule *)nb;
 			x->cfg->ncommand_rules = have + n;
 		}
 		free(v);
@@ -1913,19 +1913,19 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 	}
 	key_reset(x->cfg, d);
 	if (paths) {
-		x->cfg->path_rules = (struct cfg_path_rule *)v;
+		x->cfg->path_rules = (struct config_path_rule *)v;
 		x->cfg->npath_rules = n;
 	} else {
-		x->cfg->command_rules = (struct cfg_command_rule *)v;
+		x->cfg->command_rules = (struct config_command_rule *)v;
 		x->cfg->ncommand_rules = n;
 	}
 	return note(x, d->path, false);
 out:
 	for (size_t i = 0; i < n; i++) {
 		if (paths)
-			path_rule_release((struct cfg_path_rule *)v + i);
+			path_rule_release((struct config_path_rule *)v + i);
 		else
-			command_rule_release((struct cfg_command_rule *)v + i);
+			command_rule_release((struct config_command_rule *)v + i);
 	}
 	free(v);
 	return err;
@@ -1934,7 +1934,7 @@ out:
 /* ---- loading: argument limits ------------------------------------------- */
 
 static enum cordon_err parse_limit(struct actx *x, const cJSON *obj,
-				   struct cfg_arg_limit *l)
+				   struct config_arg_limit *l)
 {
 	static const char *const names[] = { "max_length", "min_value",
 					     "max_value", "pattern",
@@ -1999,10 +1999,10 @@ static enum cordon_err parse_limit(struct actx *x, const cJSON *obj,
 
 /* Reads {"tool": {"arg": {limits} | [{limits}, …]}} into *out / *nout. */
 static enum cordon_err parse_arg_limits(struct actx *x, const cJSON *it,
-					struct cfg_arg_limit **out,
+					struct config_arg_limit **out,
 					size_t *nout)
 {
-	struct cfg_arg_limit *v = NULL;
+	struct config_arg_limit *v = NULL;
 	size_t n = 0;
 	enum cordon_err err = check_object(x, it);
 
@@ -2028,11 +2028,11 @@ static enum cordon_err parse_arg_limits(struct actx *x, const cJSON *it,
 			}
 			for (; one && err == CORDON_OK;
 			     one = many ? one->next : NULL, i++) {
-				struct cfg_arg_limit *nv;
+				struct config_arg_limit *nv;
 				size_t old_i = many ? path_index(x, i) :
 						      x->plen;
 
-				if (n >= CFG_MAX_LIST) {
+				if (n >= CONFIG_MAX_LIST) {
 					err = too_many(x);
 					break;
 				}
@@ -2071,7 +2071,7 @@ static enum cordon_err parse_arg_limits(struct actx *x, const cJSON *it,
 static enum cordon_err apply_arg_limits(struct actx *x, const struct key_def *d,
 					const cJSON *it)
 {
-	struct cfg_arg_limit *v = NULL, *nv;
+	struct config_arg_limit *v = NULL, *nv;
 	size_t n = 0, have = x->cfg->narg_limits;
 	enum cordon_err err;
 
@@ -2094,11 +2094,11 @@ static enum cordon_err apply_arg_limits(struct actx *x, const struct key_def *d,
 		free(v);
 		return CORDON_OK;
 	}
-	if (have + n > CFG_MAX_LIST) {
+	if (have + n > CONFIG_MAX_LIST) {
 		arg_limits_free(v, n);
 		return fail(x, CORDON_E_LIMIT,
 			    "more than %d entries after adding (limit)",
-			    CFG_MAX_LIST);
+			    CONFIG_MAX_LIST);
 	}
 	nv = realloc(x->cfg->arg_limits, (have + n) * sizeof(*nv));
 	if (!nv) {
@@ -2134,12 +2134,12 @@ apply_classifier_rules(struct actx *x, const struct key_def *d, const cJSON *it)
 	if (!cJSON_IsArray(it))
 		return fail(x, CORDON_E_CONFIG, "expected a list of rules");
 	for (const cJSON *el = it->child; el; el = el->next)
-		if (++n > CFG_MAX_LIST)
+		if (++n > CONFIG_MAX_LIST)
 			return too_many(x);
 	if (n == 0 && is_project(x))
 		return CORDON_OK;
 	cordon_limits_default(&lim);
-	u = urules_new(lim.max_rules);
+	u = userrules_new(lim.max_rules);
 	if (!u)
 		return nomem(x);
 	/* A project's rules come after the current ones and are checked
@@ -2147,7 +2147,7 @@ apply_classifier_rules(struct actx *x, const struct key_def *d, const cJSON *it)
 	if (is_project(x) && x->cfg->classifier_rules_json) {
 		merged = cJSON_Parse(x->cfg->classifier_rules_json);
 		if (!merged ||
-		    urules_add_json(u, x->cfg->classifier_rules_json,
+		    userrules_add_json(u, x->cfg->classifier_rules_json,
 				    strlen(x->cfg->classifier_rules_json),
 				    SIZE_MAX, &ud) != CORDON_OK) {
 			err = nomem(x);
@@ -2160,7 +2160,7 @@ apply_classifier_rules(struct actx *x, const struct key_def *d, const cJSON *it)
 		goto out;
 	}
 	memset(&ud, 0, sizeof(ud));
-	err = urules_add_json(u, text, strlen(text), SIZE_MAX, &ud);
+	err = userrules_add_json(u, text, strlen(text), SIZE_MAX, &ud);
 	/* cJSON printed the text: failing to parse it again is memory. */
 	if (err == CORDON_E_JSON)
 		err = CORDON_E_NOMEM;
@@ -2225,14 +2225,14 @@ apply_classifier_rules(struct actx *x, const struct key_def *d, const cJSON *it)
 out:
 	free(text);
 	cJSON_Delete(merged);
-	urules_free(u);
+	userrules_free(u);
 	return err;
 }
 
 /* ---- loading: the tool map ---------------------------------------------- */
 
 static enum cordon_err parse_tool(struct actx *x, const cJSON *t,
-				  struct cfg_tool *out)
+				  struct config_tool *out)
 {
 	static const char *const names[] = { "kind", "arg", "schema" };
 	const cJSON *f[3];
@@ -2289,7 +2289,7 @@ static enum cordon_err apply_tools(struct actx *x, const struct key_def *d,
 {
 	struct cordon_config *cfg = x->cfg;
 	size_t nuser = cfg->ntools - NBUILTIN_TOOLS;
-	struct cfg_tool *v = NULL;
+	struct config_tool *v = NULL;
 	size_t n = 0, total;
 	enum cordon_err err;
 
@@ -2319,10 +2319,10 @@ static enum cordon_err apply_tools(struct actx *x, const struct key_def *d,
 		n++;
 		if (!t->string || !t->string[0])
 			err = fail(x, CORDON_E_CONFIG, "expected a tool name");
-		else if (strlen(t->string) > CFG_MAX_STRING)
+		else if (strlen(t->string) > CONFIG_MAX_STRING)
 			err = fail(x, CORDON_E_LIMIT,
 				   "name longer than %d bytes (limit)",
-				   CFG_MAX_STRING);
+				   CONFIG_MAX_STRING);
 		else
 			err = parse_tool(x, t, &v[n - 1]);
 		if (err != CORDON_OK)
@@ -2338,14 +2338,14 @@ static enum cordon_err apply_tools(struct actx *x, const struct key_def *d,
 		if (!renamed)
 			total++;
 	}
-	if (total > CFG_MAX_LIST) {
+	if (total > CONFIG_MAX_LIST) {
 		err = fail(x, CORDON_E_LIMIT,
 			   "more than %d tools after adding (limit)",
-			   CFG_MAX_LIST);
+			   CONFIG_MAX_LIST);
 		goto out;
 	}
 	{
-		struct cfg_tool *nt =
+		struct config_tool *nt =
 			calloc(total + NBUILTIN_TOOLS, sizeof(*nt));
 		size_t k = n, nfile = n;
 
@@ -2528,26 +2528,26 @@ static enum cordon_err prescan(const char *json, size_t len, const char *name,
 	return CORDON_OK;
 }
 
-static const char *layer_prefix(enum cfg_layer layer)
+static const char *layer_prefix(enum config_layer layer)
 {
 	switch (layer) {
-	case CFG_USER:
+	case CONFIG_USER:
 		return "user";
-	case CFG_PROJECT:
+	case CONFIG_PROJECT:
 		return "project";
-	case CFG_EXPLICIT:
+	case CONFIG_EXPLICIT:
 		return "config";
-	case CFG_DEFAULT:
+	case CONFIG_DEFAULT:
 		return "default";
-	case CFG_FLAG:
+	case CONFIG_FLAG:
 		return "flag";
 	}
 	return "?";
 }
 
-enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
+enum cordon_err config_apply_json(struct cordon_config *cfg, const char *json,
 			       size_t len, const char *name,
-			       enum cfg_layer layer, struct cordon_diag *diag)
+			       enum config_layer layer, struct cordon_diag *diag)
 {
 	struct actx x;
 	struct cordon_config *copy;
@@ -2559,18 +2559,18 @@ enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
 	if (!name)
 		name = "config";
 	if (!cfg || (!json && len) ||
-	    (layer != CFG_USER && layer != CFG_PROJECT &&
-	     layer != CFG_EXPLICIT)) {
+	    (layer != CONFIG_USER && layer != CONFIG_PROJECT &&
+	     layer != CONFIG_EXPLICIT)) {
 		diag_fill(diag, CORDON_E_INVAL, name, NULL, "invalid argument");
 		return CORDON_E_INVAL;
 	}
 	if (!json)
 		json = "";
-	if (len > CFG_MAX_FILE_BYTES) {
+	if (len > CONFIG_MAX_FILE_BYTES) {
 		snprintf(what, sizeof(what),
 			 "input is larger than %d bytes "
 			 "(limit)",
-			 CFG_MAX_FILE_BYTES);
+			 CONFIG_MAX_FILE_BYTES);
 		diag_fill(diag, CORDON_E_LIMIT, name, NULL, what);
 		return CORDON_E_LIMIT;
 	}
@@ -2606,7 +2606,7 @@ enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
 	x.layer = layer;
 	x.diag = diag;
 	x.origin = str_printf("%s:%s", layer_prefix(layer), name);
-	copy = x.origin ? cfg_clone(cfg) : NULL;
+	copy = x.origin ? config_clone(cfg) : NULL;
 	if (!copy) {
 		free(x.origin);
 		cJSON_Delete(root);
@@ -2616,7 +2616,7 @@ enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
 	x.cfg = copy;
 	err = walk(&x, root, "");
 	if (err == CORDON_OK) {
-		cfg_release(cfg);
+		config_release(cfg);
 		*cfg = *copy;
 		free(copy);
 		if (diag) {
@@ -2624,15 +2624,15 @@ enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
 			diag->code = CORDON_OK;
 		}
 	} else {
-		cfg_free(copy);
+		config_free(copy);
 	}
 	free(x.origin);
 	cJSON_Delete(root);
 	return err;
 }
 
-enum cordon_err cfg_apply_file(struct cordon_config *cfg, const char *path,
-			       enum cfg_layer layer, struct cordon_diag *diag)
+enum cordon_err config_apply_file(struct cordon_config *cfg, const char *path,
+			       enum config_layer layer, struct cordon_diag *diag)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -2659,17 +2659,17 @@ enum cordon_err cfg_apply_file(struct cordon_config *cfg, const char *path,
 		diag_fill(diag, CORDON_E_IO, path, NULL, "not a regular file");
 		return CORDON_E_IO;
 	}
-	if (st.st_size > CFG_MAX_FILE_BYTES)
+	if (st.st_size > CONFIG_MAX_FILE_BYTES)
 		goto too_large;
 	/* One byte more than the limit tells a file that grew. */
-	buf = malloc(CFG_MAX_FILE_BYTES + 1);
+	buf = malloc(CONFIG_MAX_FILE_BYTES + 1);
 	if (!buf) {
 		close(fd);
 		diag_fill(diag, CORDON_E_NOMEM, path, NULL, "out of memory");
 		return CORDON_E_NOMEM;
 	}
-	while (n < CFG_MAX_FILE_BYTES + 1) {
-		ssize_t r = read(fd, buf + n, CFG_MAX_FILE_BYTES + 1 - n);
+	while (n < CONFIG_MAX_FILE_BYTES + 1) {
+		ssize_t r = read(fd, buf + n, CONFIG_MAX_FILE_BYTES + 1 - n);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -2681,9 +2681,9 @@ enum cordon_err cfg_apply_file(struct cordon_config *cfg, const char *path,
 	}
 	close(fd);
 	fd = -1;
-	if (n > CFG_MAX_FILE_BYTES)
+	if (n > CONFIG_MAX_FILE_BYTES)
 		goto too_large;
-	err = cfg_apply_json(cfg, buf, n, path, layer, diag);
+	err = config_apply_json(cfg, buf, n, path, layer, diag);
 	free(buf);
 	return err;
 too_large:
@@ -2691,7 +2691,7 @@ too_large:
 		close(fd);
 	free(buf);
 	snprintf(what, sizeof(what), "file is larger than %d bytes (limit)",
-		 CFG_MAX_FILE_BYTES);
+		 CONFIG_MAX_FILE_BYTES);
 	diag_fill(diag, CORDON_E_LIMIT, path, NULL, what);
 	return CORDON_E_LIMIT;
 io_error:
@@ -2707,7 +2707,7 @@ io_error:
 
 /* ---- flags -------------------------------------------------------------- */
 
-enum cordon_err cfg_flag_mode(struct cordon_config *cfg, enum cordon_mode m)
+enum cordon_err config_flag_mode(struct cordon_config *cfg, enum cordon_mode m)
 {
 	if (!cfg || (unsigned)m > (unsigned)CORDON_MODE_FULL_ACCESS)
 		return CORDON_E_INVAL;
@@ -2717,7 +2717,7 @@ enum cordon_err cfg_flag_mode(struct cordon_config *cfg, enum cordon_mode m)
 		       CORDON_E_NOMEM;
 }
 
-enum cordon_err cfg_flag_read_only(struct cordon_config *cfg)
+enum cordon_err config_flag_read_only(struct cordon_config *cfg)
 {
 	if (!cfg)
 		return CORDON_E_INVAL;
@@ -2727,7 +2727,7 @@ enum cordon_err cfg_flag_read_only(struct cordon_config *cfg)
 		       CORDON_E_NOMEM;
 }
 
-enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
+enum cordon_err config_flag_add(struct cordon_config *cfg, const char *key,
 			     const char *value)
 {
 	static const char *const flag_keys[] = {
@@ -2744,7 +2744,7 @@ enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
 	n = strlen(value);
 	if (n == 0 || strspn(value, " \t\n") == n)
 		return CORDON_E_INVAL;
-	if (n > CFG_MAX_STRING)
+	if (n > CONFIG_MAX_STRING)
 		return CORDON_E_LIMIT;
 	d = key_find(key);
 	/* Adding to denied_commands must not turn the built-in list off. */
@@ -2753,7 +2753,7 @@ enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
 	l = list_at(cfg, d->off);
 	if (strlist_has(l, value))
 		return CORDON_OK;
-	if (l->n >= CFG_MAX_LIST)
+	if (l->n >= CONFIG_MAX_LIST)
 		return CORDON_E_LIMIT;
 	if (!strlist_push(l, value))
 		return CORDON_E_NOMEM;
@@ -2765,7 +2765,7 @@ enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
 
 /* ---- lookups ------------------------------------------------------------ */
 
-enum cordon_mode cfg_effective_mode(const struct cordon_config *cfg)
+enum cordon_mode config_effective_mode(const struct cordon_config *cfg)
 {
 	if (!cfg)
 		return CORDON_MODE_SUPERVISED;
@@ -2774,15 +2774,15 @@ enum cordon_mode cfg_effective_mode(const struct cordon_config *cfg)
 		       cfg->max_permission_mode;
 }
 
-enum cordon_kind cfg_tool_kind(const struct cordon_config *cfg,
-			       const char *name, const struct cfg_tool **tool)
+enum cordon_kind config_tool_kind(const struct cordon_config *cfg,
+			       const char *name, const struct config_tool **tool)
 {
 	if (tool)
 		*tool = NULL;
 	if (!cfg || !name)
 		return CORDON_KIND_OTHER;
 	for (size_t i = 0; i < cfg->ntools; i++) {
-		const struct cfg_tool *t = &cfg->tools[i];
+		const struct config_tool *t = &cfg->tools[i];
 		size_t n = strlen(t->name);
 		bool hit = n && t->name[n - 1] == '*' ?
 				   strncmp(t->name, name, n - 1) == 0 :
@@ -2843,7 +2843,7 @@ static cJSON *path_rules_json(const struct cordon_config *cfg)
 	cJSON *a = cJSON_CreateArray();
 
 	for (size_t i = 0; a && i < cfg->npath_rules; i++) {
-		const struct cfg_path_rule *r = &cfg->path_rules[i];
+		const struct config_path_rule *r = &cfg->path_rules[i];
 		cJSON *o = cJSON_CreateObject();
 
 		if (!push(a, o) ||
@@ -2864,7 +2864,7 @@ static cJSON *command_rules_json(const struct cordon_config *cfg)
 	cJSON *a = cJSON_CreateArray();
 
 	for (size_t i = 0; a && i < cfg->ncommand_rules; i++) {
-		const struct cfg_command_rule *r = &cfg->command_rules[i];
+		const struct config_command_rule *r = &cfg->command_rules[i];
 		cJSON *o = cJSON_CreateObject();
 
 		if (!push(a, o) ||
@@ -2880,7 +2880,7 @@ static cJSON *command_rules_json(const struct cordon_config *cfg)
 	return a;
 }
 
-static cJSON *limit_json(const struct cfg_arg_limit *l)
+static cJSON *limit_json(const struct config_arg_limit *l)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -2909,7 +2909,7 @@ static cJSON *arg_limits_json(const struct cordon_config *cfg)
 	cJSON *root = cJSON_CreateObject();
 
 	for (size_t i = 0; root && i < cfg->narg_limits; i++) {
-		const struct cfg_arg_limit *l = &cfg->arg_limits[i];
+		const struct config_arg_limit *l = &cfg->arg_limits[i];
 		cJSON *t = cJSON_GetObjectItemCaseSensitive(root, l->tool);
 		cJSON *lim, *have, *arr;
 
@@ -2958,7 +2958,7 @@ static cJSON *tools_json(const struct cordon_config *cfg)
 	cJSON *root = cJSON_CreateObject();
 
 	for (size_t i = 0; root && i < cfg->ntools; i++) {
-		const struct cfg_tool *t = &cfg->tools[i];
+		const struct config_tool *t = &cfg->tools[i];
 		cJSON *o;
 
 		if (cJSON_GetObjectItemCaseSensitive(root, t->name))
@@ -2990,15 +2990,15 @@ static cJSON *key_json(const struct cordon_config *cfg, const struct key_def *d)
 	case KT_BOOL:
 		return cJSON_CreateBool(*(const bool *)f);
 	case KT_TRI:
-		if (*(const enum cfg_tri *)f == CFG_UNSET)
+		if (*(const enum config_tri *)f == CONFIG_UNSET)
 			return cJSON_CreateNull();
-		return cJSON_CreateBool(*(const enum cfg_tri *)f == CFG_TRUE);
+		return cJSON_CreateBool(*(const enum config_tri *)f == CONFIG_TRUE);
 	case KT_MODE:
 		return cJSON_CreateString(
 			mode_names[*(const enum cordon_mode *)f]);
 	case KT_SANDBOX:
 		return cJSON_CreateString(
-			sandbox_names[*(const enum cfg_sandbox_mode *)f]);
+			sandbox_names[*(const enum config_sandbox_mode *)f]);
 	case KT_UINT:
 		return cJSON_CreateNumber(*(const unsigned *)f);
 	case KT_ULONG:
@@ -3060,15 +3060,15 @@ static cJSON *section_for(cJSON *root, const char *path, const char **leaf)
 
 static int cmp_source(const void *a, const void *b)
 {
-	const struct cfg_source *x = *(const struct cfg_source *const *)a;
-	const struct cfg_source *y = *(const struct cfg_source *const *)b;
+	const struct config_source *x = *(const struct config_source *const *)a;
+	const struct config_source *y = *(const struct config_source *const *)b;
 
 	return strcmp(x->key, y->key);
 }
 
 static cJSON *sources_json(const struct cordon_config *cfg)
 {
-	const struct cfg_source **v;
+	const struct config_source **v;
 	cJSON *o = cJSON_CreateObject();
 
 	if (!o || cfg->nsources == 0)
@@ -3092,7 +3092,7 @@ static cJSON *sources_json(const struct cordon_config *cfg)
 	return o;
 }
 
-char *cfg_to_json(const struct cordon_config *cfg, bool with_sources)
+char *config_to_json(const struct cordon_config *cfg, bool with_sources)
 {
 	cJSON *conf, *top = NULL, *warn;
 	char *out = NULL;
@@ -3141,25 +3141,25 @@ out:
 
 struct cordon_config *cordon_config_new(void)
 {
-	return cfg_new();
+	return config_new();
 }
 
 void cordon_config_free(struct cordon_config *cfg)
 {
-	cfg_free(cfg);
+	config_free(cfg);
 }
 
-static bool public_layer(enum cordon_config_layer layer, enum cfg_layer *out)
+static bool public_layer(enum cordon_config_layer layer, enum config_layer *out)
 {
 	switch (layer) {
 	case CORDON_CONFIG_USER:
-		*out = CFG_USER;
+		*out = CONFIG_USER;
 		return true;
 	case CORDON_CONFIG_PROJECT:
-		*out = CFG_PROJECT;
+		*out = CONFIG_PROJECT;
 		return true;
 	case CORDON_CONFIG_EXPLICIT:
-		*out = CFG_EXPLICIT;
+		*out = CONFIG_EXPLICIT;
 		return true;
 	}
 	return false;
@@ -3171,14 +3171,14 @@ enum cordon_err cordon_config_load_json(struct cordon_config *cfg,
 					enum cordon_config_layer layer,
 					struct cordon_diag *diag)
 {
-	enum cfg_layer l;
+	enum config_layer l;
 
 	if (!public_layer(layer, &l)) {
 		diag_fill(diag, CORDON_E_INVAL, name ? name : "config", NULL,
 			  "invalid layer");
 		return CORDON_E_INVAL;
 	}
-	return cfg_apply_json(cfg, json, len, name, l, diag);
+	return config_apply_json(cfg, json, len, name, l, diag);
 }
 
 enum cordon_err cordon_config_load_file(struct cordon_config *cfg,
@@ -3186,14 +3186,14 @@ enum cordon_err cordon_config_load_file(struct cordon_config *cfg,
 					enum cordon_config_layer layer,
 					struct cordon_diag *diag)
 {
-	enum cfg_layer l;
+	enum config_layer l;
 
 	if (!public_layer(layer, &l)) {
 		diag_fill(diag, CORDON_E_INVAL, path ? path : "config", NULL,
 			  "invalid layer");
 		return CORDON_E_INVAL;
 	}
-	return cfg_apply_file(cfg, path, l, diag);
+	return config_apply_file(cfg, path, l, diag);
 }
 
 size_t cordon_config_warning_count(const struct cordon_config *cfg)
@@ -3210,5 +3210,5 @@ const char *cordon_config_warning(const struct cordon_config *cfg, size_t i)
 
 char *cordon_config_to_json(const struct cordon_config *cfg, int with_sources)
 {
-	return cfg_to_json(cfg, with_sources != 0);
+	return config_to_json(cfg, with_sources != 0);
 }

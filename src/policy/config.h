@@ -29,34 +29,34 @@
 
 /* Ceilings on what a configuration file can grow; exceeding one is an
  * error naming the limit and the key path. */
-#define CFG_MAX_FILE_BYTES (1024 * 1024) /* one file or JSON text */
-#define CFG_MAX_LIST 4096   /* entries in one list or object (also after adding) */
-#define CFG_MAX_STRING 4096 /* bytes in one string */
-#define CFG_MAX_WARNINGS 4096
+#define CONFIG_MAX_FILE_BYTES (1024 * 1024) /* one file or JSON text */
+#define CONFIG_MAX_LIST 4096   /* entries in one list or object (also after adding) */
+#define CONFIG_MAX_STRING 4096 /* bytes in one string */
+#define CONFIG_MAX_WARNINGS 4096
 
-enum cfg_layer {
-	CFG_DEFAULT = 0, /* built in */
-	CFG_USER,        /* $XDG_CONFIG_HOME/cordon/config.json */
-	CFG_PROJECT,     /* <workspace>/.cordon/config.json: may only tighten */
-	CFG_EXPLICIT,    /* --config FILE */
-	CFG_FLAG,        /* command-line flags */
+enum config_layer {
+	CONFIG_DEFAULT = 0, /* built in */
+	CONFIG_USER,        /* $XDG_CONFIG_HOME/cordon/config.json */
+	CONFIG_PROJECT,     /* <workspace>/.cordon/config.json: may only tighten */
+	CONFIG_EXPLICIT,    /* --config FILE */
+	CONFIG_FLAG,        /* command-line flags */
 };
 
-enum cfg_access {
-	CFG_ACCESS_READ = 0,
-	CFG_ACCESS_WRITE = 1,
-	CFG_ACCESS_ANY = 2,
+enum config_access {
+	CONFIG_ACCESS_READ = 0,
+	CONFIG_ACCESS_WRITE = 1,
+	CONFIG_ACCESS_ANY = 2,
 };
 
 /* safety.path_rules[i]: {"pattern", "access", "decision"} */
-struct cfg_path_rule {
+struct config_path_rule {
 	char *pattern; /* a glob (see glob.h); "~/" expanded at match time */
-	enum cfg_access access;
+	enum config_access access;
 	enum cordon_decision decision;
 };
 
 /* safety.command_rules[i]: {"prefix": [...], "decision", "match", "not_match"} */
-struct cfg_command_rule {
+struct config_command_rule {
 	struct strlist prefix;
 	enum cordon_decision decision;
 	struct strlist match;     /* examples that must match (checked at load) */
@@ -64,7 +64,7 @@ struct cfg_command_rule {
 };
 
 /* safety.arg_limits.<tool>.<arg> */
-struct cfg_arg_limit {
+struct config_arg_limit {
 	char *tool;
 	char *arg;
 	bool has_max_length;
@@ -81,33 +81,33 @@ struct cfg_arg_limit {
 /* tools.<name>: {"kind": "read|write|delete|execute|fetch|mcp", "arg":
  * "path" | ["path", "file_path"], "schema": {...}}. Names ending in '*'
  * match by prefix ("mcp__*"). */
-struct cfg_tool {
+struct config_tool {
 	char *name;
 	enum cordon_kind kind;
 	struct strlist args; /* argument names tried in order */
 	char *schema_json;       /* JSON Schema text, or NULL */
 };
 
-enum cfg_sandbox_mode {
-	CFG_SANDBOX_OFF = 0,    /* also Aar's "local" */
-	CFG_SANDBOX_AUTO = 1,   /* also Aar's "linux" */
-	CFG_SANDBOX_STRICT = 2,
+enum config_sandbox_mode {
+	CONFIG_SANDBOX_OFF = 0,    /* also Aar's "local" */
+	CONFIG_SANDBOX_AUTO = 1,   /* also Aar's "linux" */
+	CONFIG_SANDBOX_STRICT = 2,
 };
 
 /* A tri-state for "null means the mode decides". */
-enum cfg_tri {
-	CFG_UNSET = -1,
-	CFG_FALSE = 0,
-	CFG_TRUE = 1,
+enum config_tri {
+	CONFIG_UNSET = -1,
+	CONFIG_FALSE = 0,
+	CONFIG_TRUE = 1,
 };
 
-struct cfg_source {
+struct config_source {
 	char *key;    /* key path, "safety.denied_paths" */
 	char *origin; /* "default", "user:/home/u/.config/cordon/config.json",
 			 "project:…", "config:…", "flag:--mode" */
 };
 
-struct cfg_warning {
+struct config_warning {
 	char *text; /* "FILE: safety.read_only: a project file may only tighten (ignored)" */
 };
 
@@ -116,15 +116,15 @@ struct cordon_config {
 	bool read_only;
 	enum cordon_mode permission_mode;
 	enum cordon_mode max_permission_mode;
-	enum cfg_tri require_approval_for_writes;
-	enum cfg_tri require_approval_for_execute;
+	enum config_tri require_approval_for_writes;
+	enum config_tri require_approval_for_execute;
 	struct strlist denied_paths;     /* defaults: the built-in list */
 	bool allowed_paths_set;              /* false: no allowed-paths step */
 	struct strlist allowed_paths;    /* may start with "<cwd>" */
 	struct strlist read_only_paths;
-	struct cfg_path_rule *path_rules;
+	struct config_path_rule *path_rules;
 	size_t npath_rules;
-	struct cfg_command_rule *command_rules;
+	struct config_command_rule *command_rules;
 	size_t ncommand_rules;
 	bool denied_commands_set;            /* false: the classifier's built-in list */
 	struct strlist denied_commands;
@@ -141,11 +141,11 @@ struct cordon_config {
 	struct strlist allowed_tools;
 	struct strlist denied_tools;
 	struct strlist require_confirm;
-	struct cfg_arg_limit *arg_limits;    /* all that apply are checked */
+	struct config_arg_limit *arg_limits;    /* all that apply are checked */
 	size_t narg_limits;
 	bool log_all_commands;
 	/* safety.sandbox */
-	enum cfg_sandbox_mode sandbox_mode;
+	enum config_sandbox_mode sandbox_mode;
 	bool env_denylist_set;
 	struct strlist env_denylist_patterns;
 	bool restricted_env;
@@ -184,54 +184,54 @@ struct cordon_config {
 	char *mcp_pending_tools;             /* "hide", "warn"; NULL: hide */
 	char *mcp_new_tools;                 /* "pending", "trust"; NULL: pending */
 	/* tools: the user's entries first, then the built-in map */
-	struct cfg_tool *tools;
+	struct config_tool *tools;
 	size_t ntools;
 
 	/* bookkeeping */
-	struct cfg_source *sources;
+	struct config_source *sources;
 	size_t nsources;
-	struct cfg_warning *warnings;
+	struct config_warning *warnings;
 	size_t nwarnings;
 };
 
 /* The built-in defaults (denied paths and the default tool map included).
  * NULL when out of memory. */
-struct cordon_config *cfg_new(void);
-void cfg_free(struct cordon_config *cfg);
+struct cordon_config *config_new(void);
+void config_free(struct cordon_config *cfg);
 
 /* Validates json[0..len) completely, then applies it as `layer`. name is the
  * file name used in messages and sources. On error nothing is applied and
  * diag->message reads "NAME: KEY.PATH: what is wrong". */
-enum cordon_err cfg_apply_json(struct cordon_config *cfg, const char *json,
+enum cordon_err config_apply_json(struct cordon_config *cfg, const char *json,
 			       size_t len, const char *name,
-			       enum cfg_layer layer, struct cordon_diag *diag);
+			       enum config_layer layer, struct cordon_diag *diag);
 
 /* Reads path (refusing files over 1 MiB, with the limit in the message) and
  * applies it. A missing file is CORDON_E_IO with sys_errno ENOENT (callers
  * skip missing optional files). */
-enum cordon_err cfg_apply_file(struct cordon_config *cfg, const char *path,
-			       enum cfg_layer layer, struct cordon_diag *diag);
+enum cordon_err config_apply_file(struct cordon_config *cfg, const char *path,
+			       enum config_layer layer, struct cordon_diag *diag);
 
-/* Flags (layer CFG_FLAG): extend, never shrink. */
-enum cordon_err cfg_flag_mode(struct cordon_config *cfg, enum cordon_mode m);
-enum cordon_err cfg_flag_add(struct cordon_config *cfg, const char *key,
+/* Flags (layer CONFIG_FLAG): extend, never shrink. */
+enum cordon_err config_flag_mode(struct cordon_config *cfg, enum cordon_mode m);
+enum cordon_err config_flag_add(struct cordon_config *cfg, const char *key,
 			     const char *value); /* "safety.denied_paths" … */
-enum cordon_err cfg_flag_read_only(struct cordon_config *cfg);
+enum cordon_err config_flag_read_only(struct cordon_config *cfg);
 
 /* The mode a call runs in: permission_mode clamped to max_permission_mode. */
-enum cordon_mode cfg_effective_mode(const struct cordon_config *cfg);
+enum cordon_mode config_effective_mode(const struct cordon_config *cfg);
 
 /* The built-in tool kind for name (after the user's map), or
  * CORDON_KIND_OTHER; *tool gets the entry or NULL. */
-enum cordon_kind cfg_tool_kind(const struct cordon_config *cfg,
-			       const char *name, const struct cfg_tool **tool);
+enum cordon_kind config_tool_kind(const struct cordon_config *cfg,
+			       const char *name, const struct config_tool **tool);
 
 /* The effective configuration as JSON in the DESIGN.md shape; with
  * sources, an object {"config": {...}, "sources": {"key.path": "origin"},
  * "warnings": [...]}. malloc'd; NULL when out of memory. */
-char *cfg_to_json(const struct cordon_config *cfg, bool with_sources);
+char *config_to_json(const struct cordon_config *cfg, bool with_sources);
 
 /* The built-in denied paths (NULL-terminated). */
-extern const char *const cfg_default_denied_paths[];
+extern const char *const config_default_denied_paths[];
 
 #endif

@@ -57,7 +57,7 @@ struct cordon_policy {
 	char *home;
 	char *tmpdir;
 	bool enforces_writes;
-	struct appr_store store;
+	struct approvals_store store;
 	bool store_open;
 	void (*prompt)(void *ud, const struct cordon_result *asked,
 		       struct cordon_reply *reply);
@@ -246,7 +246,7 @@ static enum cordon_err check_rule_examples(const struct cordon_config *cfg,
 					   struct cordon_diag *diag)
 {
 	for (size_t i = 0; i < cfg->ncommand_rules; i++) {
-		const struct cfg_command_rule *cr = &cfg->command_rules[i];
+		const struct config_command_rule *cr = &cfg->command_rules[i];
 		for (size_t k = 0; k < cr->match.n; k++) {
 			if (!cmdwords_matches_prefix(&cr->prefix,
 						     cr->match.v[k])) {
@@ -388,7 +388,7 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 		return CORDON_E_NOMEM;
 	p->cfg = cfg;
 	cordon_limits_default(&p->lim);
-	p->enforces_writes = cfg->sandbox_mode != CFG_SANDBOX_OFF;
+	p->enforces_writes = cfg->sandbox_mode != CONFIG_SANDBOX_OFF;
 	arena_init(&p->arena, (size_t)64 << 20);
 
 	const char *ws = ctx && ctx->workspace ? ctx->workspace : cfg->workspace;
@@ -450,7 +450,7 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 			diag_set(diag, err, "%s", cordon_strerror(err));
 		goto fail;
 	}
-	err = appr_open(&p->store, NULL);
+	err = approvals_open(&p->store, NULL);
 	if (err)
 		goto fail;
 	p->store_open = true;
@@ -481,7 +481,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->home);
 	free(p->tmpdir);
 	if (p->store_open)
-		appr_close(&p->store);
+		approvals_close(&p->store);
 	for (size_t i = 0; i < p->nwarnings; i++)
 		free(p->warnings[i]);
 	free(p->warnings);
@@ -501,10 +501,10 @@ enum cordon_err cordon_policy_open_approvals(struct cordon_policy *p,
 	if (!path)
 		path = p->cfg->approvals_path;
 	if (p->store_open) {
-		appr_close(&p->store);
+		approvals_close(&p->store);
 		p->store_open = false;
 	}
-	enum cordon_err err = appr_open(&p->store, path);
+	enum cordon_err err = approvals_open(&p->store, path);
 	if (err == CORDON_E_NOMEM)
 		return err;
 	if (build_self(p, path) != CORDON_OK)
@@ -725,11 +725,11 @@ char *cordon_result_to_json(const struct cordon_result *r)
 
 /* ---- the path steps (2 to 5) ------------------------------------------- */
 
-static bool access_fits(enum cfg_access a, enum cordon_kind k)
+static bool access_fits(enum config_access a, enum cordon_kind k)
 {
-	if (a == CFG_ACCESS_ANY)
+	if (a == CONFIG_ACCESS_ANY)
 		return true;
-	if (a == CFG_ACCESS_READ)
+	if (a == CONFIG_ACCESS_READ)
 		return k == CORDON_KIND_READ;
 	return k == CORDON_KIND_WRITE || k == CORDON_KIND_DELETE;
 }
@@ -753,7 +753,7 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 		return;
 	}
 	for (size_t i = 0; i < cfg->npath_rules; i++) {
-		const struct cfg_path_rule *pr = &cfg->path_rules[i];
+		const struct config_path_rule *pr = &cfg->path_rules[i];
 		if (!access_fits(pr->access, kind) ||
 		    pathset_match(&p->rules[i], path, n, cwd) < 0)
 			continue;
@@ -840,12 +840,12 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 			}
 		}
 	}
-	if (cfg->require_approval_for_writes == CFG_TRUE) {
+	if (cfg->require_approval_for_writes == CONFIG_TRUE) {
 		out_set(o, OUT_ASK, "mode", false,
 			"needs approval: require_approval_for_writes is set");
 		return;
 	}
-	if (cfg->require_approval_for_writes == CFG_FALSE ||
+	if (cfg->require_approval_for_writes == CONFIG_FALSE ||
 	    mode != CORDON_MODE_SUPERVISED) {
 		out_set(o, OUT_ALLOW, "default", false,
 			"allowed: an edit in %s mode",
@@ -859,7 +859,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 /* ---- arguments ---------------------------------------------------------- */
 
 /* The first of the tool's argument names present in args. */
-static const cJSON *target_arg(const struct cfg_tool *te, const cJSON *args,
+static const cJSON *target_arg(const struct config_tool *te, const cJSON *args,
 			       const char **name)
 {
 	*name = te && te->args.n ? te->args.v[0] : NULL;
@@ -1300,7 +1300,7 @@ static void cr_check_simple(struct arena *a, struct cr_state *st,
 		    rd->op != SH_R_HERESTRING)
 			cr_check_path_word(a, st, literal_word(a, st, rd->target));
 	for (size_t r = 0; r < cfg->ncommand_rules; r++) {
-		const struct cfg_command_rule *cr = &cfg->command_rules[r];
+		const struct config_command_rule *cr = &cfg->command_rules[r];
 		if (cr->decision != CORDON_DENY || cr->prefix.n == 0)
 			continue;
 		for (size_t at = 0; at < argc; at++) {
@@ -1546,14 +1546,14 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 		       "needs approval: %s (labels: %s)", why, l2);
 		return;
 	}
-	if (cfg->require_approval_for_execute == CFG_TRUE) {
+	if (cfg->require_approval_for_execute == CONFIG_TRUE) {
 		decide(r, CORDON_ASK, "mode", false,
 		       "needs approval: require_approval_for_execute is set "
 		       "(risk %s)",
 		       cordon_risk_name(risk));
 		return;
 	}
-	if (cfg->require_approval_for_execute == CFG_FALSE ||
+	if (cfg->require_approval_for_execute == CONFIG_FALSE ||
 	    mode == CORDON_MODE_AUTO) {
 		decide(r, CORDON_ALLOW, "default", false,
 		       "allowed: %s command in %s mode", cordon_risk_name(risk),
@@ -1571,19 +1571,19 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 /* Whether url's host is this machine or a network that is not the public
  * internet: "localhost" and *.localhost, *.internal, and IP literals in
  * every spelling resolvers accept that are loopback, private, link-local,
- * cloud metadata … (netaddr.h). The host is read as hl_url_host() reads
+ * cloud metadata … (netaddr.h). The host is read as hostlist_url_host() reads
  * it (userinfo, %XX, IDNA, a trailing dot). why gets a sentence. Names
  * that resolve inside are for cordon_fetch()'s guard, which resolves
  * them. */
 static bool fetch_host_internal(const char *url, char *why, size_t cap)
 {
-	char host[HL_MAX_NAME + 1];
-	struct na_addr a;
-	struct na_verdict v;
-	enum na_host kind = hl_url_host(url, true, host, &a);
+	char host[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr a;
+	struct netaddr_verdict v;
+	enum netaddr_host kind = hostlist_url_host(url, true, host, &a);
 	size_t n = strlen(host);
 
-	if (kind == NA_HOST_NAME &&
+	if (kind == NETADDR_HOST_NAME &&
 	    (strcmp(host, "localhost") == 0 ||
 	     (n > 10 && strcmp(host + n - 10, ".localhost") == 0) ||
 	     (n > 9 && strcmp(host + n - 9, ".internal") == 0))) {
@@ -1591,13 +1591,13 @@ static bool fetch_host_internal(const char *url, char *why, size_t cap)
 			 "internal network", host);
 		return true;
 	}
-	if (kind != NA_HOST_IP)
+	if (kind != NETADDR_HOST_IP)
 		return false;
-	na_classify(NULL, &a, &v);
-	if (!na_denied(&v))
+	netaddr_classify(NULL, &a, &v);
+	if (!netaddr_denied(&v))
 		return false;
 	snprintf(why, cap, "the URL's host %s is a %s address, not the "
-		 "public internet", host, na_verdict_name(&v));
+		 "public internet", host, netaddr_verdict_name(&v));
 	return true;
 }
 
@@ -1699,8 +1699,8 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 {
 	const struct cordon_config *cfg = p->cfg;
 	const char *tool = r->tool;
-	const struct cfg_tool *te = NULL;
-	enum cordon_mode mode = cfg_effective_mode(cfg);
+	const struct config_tool *te = NULL;
+	enum cordon_mode mode = config_effective_mode(cfg);
 	char msg[512];
 
 	p->fence = NULL;
@@ -1710,7 +1710,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		       "validation error: the call names no tool");
 		return;
 	}
-	r->kind = cfg_tool_kind(cfg, tool, &te);
+	r->kind = config_tool_kind(cfg, tool, &te);
 
 	/* Guardrails. A denied tool dies before its arguments are read. */
 	if (tool_listed(&cfg->denied_tools, tool)) {
@@ -1761,7 +1761,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		       dup);
 		goto out;
 	}
-	if (!arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
+	if (!schema_arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
 			    sizeof(msg))) {
 		decide(r, CORDON_DENY, "arg_limits", true, "%s", msg);
 		goto out;
@@ -1983,7 +1983,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	if (!p || !call || !r)
 		return CORDON_E_INVAL;
 	enum cordon_err err = cordon_policy_evaluate(p, call, r, diag);
-	struct appr_query q = {0};
+	struct approvals_query q = {0};
 
 	if (err || r->decision == CORDON_DENY) {
 		finish(p, r);
@@ -2006,7 +2006,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	}
 	if (!r->confirm) {
 		const char *src = NULL;
-		int g = appr_lookup(&p->store, &q, &src);
+		int g = approvals_lookup(&p->store, &q, &src);
 		if (g != -1)
 			snprintf(r->answered_by, sizeof(r->answered_by), "%s",
 				 strcmp(src, "session_grant") == 0 ?
@@ -2061,7 +2061,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	struct strlist amend = {(char **)reply.amend_prefix,
 				    reply.amend_len};
 	if (a != CORDON_ANSWER_TIMED_OUT && a != CORDON_ANSWER_ABORT) {
-		err = appr_record(&p->store, &q, a,
+		err = approvals_record(&p->store, &q, a,
 				  reply.amend_prefix ? &amend : NULL, note,
 				  sizeof(note));
 		if (err == CORDON_E_NOMEM) {

@@ -1304,7 +1304,7 @@ enum schema_result schema_validate_text(const char *schema_json,
 /* ---- argument limits ------------------------------------------------ */
 
 /* "blocked: argument 'ARG' of tool 'TOOL' " */
-static void lim_start(struct mbuf *m, const struct cfg_arg_limit *l)
+static void lim_start(struct mbuf *m, const struct config_arg_limit *l)
 {
 	mb_reset(m);
 	mb_printf(m, "blocked: argument ");
@@ -1315,7 +1315,7 @@ static void lim_start(struct mbuf *m, const struct cfg_arg_limit *l)
 }
 
 /* " (arg_limits.TOOL.ARG.RULE)"; always false, for returning. */
-static bool lim_end(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_end(struct mbuf *m, const struct config_arg_limit *l,
 		    const char *rule)
 {
 	mb_printf(m, " (arg_limits.");
@@ -1326,7 +1326,7 @@ static bool lim_end(struct mbuf *m, const struct cfg_arg_limit *l,
 	return false;
 }
 
-static bool lim_wrong_type(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_wrong_type(struct mbuf *m, const struct config_arg_limit *l,
 			   const cJSON *a, const char *want, const char *rule)
 {
 	lim_start(m, l);
@@ -1334,7 +1334,7 @@ static bool lim_wrong_type(struct mbuf *m, const struct cfg_arg_limit *l,
 	return lim_end(m, l, rule);
 }
 
-static bool lim_numbers(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_numbers(struct mbuf *m, const struct config_arg_limit *l,
 			const cJSON *a)
 {
 	double v;
@@ -1364,7 +1364,7 @@ static bool lim_numbers(struct mbuf *m, const struct cfg_arg_limit *l,
 	return true;
 }
 
-static bool lim_choices(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_choices(struct mbuf *m, const struct config_arg_limit *l,
 			const char *s)
 {
 	for (size_t i = 0; i < l->choices.n; i++)
@@ -1392,7 +1392,7 @@ static bool lim_choices(struct mbuf *m, const struct cfg_arg_limit *l,
 }
 
 /* The whole string against the limit's pattern, compiled for this call. */
-static bool lim_pattern(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_pattern(struct mbuf *m, const struct config_arg_limit *l,
 			const char *s)
 {
 	pcre2_match_context *mctx = NULL;
@@ -1470,7 +1470,7 @@ static bool lim_pattern(struct mbuf *m, const struct cfg_arg_limit *l,
 	return lim_end(m, l, "pattern");
 }
 
-static bool lim_strings(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_strings(struct mbuf *m, const struct config_arg_limit *l,
 			const cJSON *a)
 {
 	const char *s;
@@ -1497,7 +1497,7 @@ static bool lim_strings(struct mbuf *m, const struct cfg_arg_limit *l,
 }
 
 /* Applies one limit to one occurrence of its argument. */
-static bool lim_one(struct mbuf *m, const struct cfg_arg_limit *l,
+static bool lim_one(struct mbuf *m, const struct config_arg_limit *l,
 		    const cJSON *a)
 {
 	if ((l->has_min_value || l->has_max_value) && !lim_numbers(m, l, a))
@@ -1509,7 +1509,7 @@ static bool lim_one(struct mbuf *m, const struct cfg_arg_limit *l,
 	return true;
 }
 
-bool arglimit_check(const struct cfg_arg_limit *lims, size_t n,
+bool schema_arglimit_check(const struct config_arg_limit *lims, size_t n,
 		    const char *tool, const cJSON *args, char *msg,
 		    size_t msgcap)
 {
@@ -1523,7 +1523,7 @@ bool arglimit_check(const struct cfg_arg_limit *lims, size_t n,
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct cfg_arg_limit *l = &lims[i];
+		const struct config_arg_limit *l = &lims[i];
 
 		if (!l->tool || strcmp(l->tool, tool) != 0)
 			continue;

@@ -11,7 +11,7 @@
  * schema invalid, which is an error, never a pass. Recursion into nested
  * schemas and values is bounded (SCHEMA_MAX_DEPTH): deeper is a failure.
  *
- * arglimit_check() applies cordon's own per-argument limits (config
+ * schema_arglimit_check() applies cordon's own per-argument limits (config
  * safety.arg_limits): max_length, min_value, max_value, pattern (matched
  * against the whole string), choices.
  *
@@ -55,7 +55,7 @@ enum schema_result schema_validate_text(const char *schema_json,
  * limit on an argument that is absent passes; a numeric limit on a
  * non-number, or a string limit on a non-string, fails (fail closed). A
  * pattern that does not compile fails with a message saying so. */
-bool arglimit_check(const struct cfg_arg_limit *lims, size_t n,
+bool schema_arglimit_check(const struct config_arg_limit *lims, size_t n,
 		    const char *tool, const cJSON *args, char *msg,
 		    size_t msgcap);
 

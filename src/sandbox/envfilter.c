@@ -31,12 +31,12 @@ static const struct strlist default_deny = {
 	default_deny_v, sizeof(default_deny_v) / sizeof(default_deny_v[0])
 };
 
-const struct strlist *envf_default_allow(void)
+const struct strlist *envfilter_default_allow(void)
 {
 	return &default_allow;
 }
 
-const struct strlist *envf_default_deny(void)
+const struct strlist *envfilter_default_deny(void)
 {
 	return &default_deny;
 }
@@ -74,7 +74,7 @@ static bool match_n(const char *glob, size_t gl, const char *name, size_t nl)
 	return g == gl;
 }
 
-int envf_name_matches(const char *glob, const char *name)
+int envfilter_name_matches(const char *glob, const char *name)
 {
 	return match_n(glob, strlen(glob), name, strlen(name));
 }
@@ -118,7 +118,7 @@ static size_t count(char *const *v)
 	return n;
 }
 
-char **envf_build(char *const *environ_, const struct strlist *allow,
+char **envfilter_build(char *const *environ_, const struct strlist *allow,
 		  const struct strlist *deny, char *const *extra)
 {
 	size_t ne = count(environ_), nx = count(extra), cap, out = 0;
@@ -161,11 +161,11 @@ char **envf_build(char *const *environ_, const struct strlist *allow,
 	env[out] = NULL;
 	return env;
 oom:
-	envf_free(env);
+	envfilter_free(env);
 	return NULL;
 }
 
-void envf_free(char **env)
+void envfilter_free(char **env)
 {
 	if (!env)
 		return;

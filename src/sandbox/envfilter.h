@@ -17,15 +17,15 @@
  * when out of memory. allow NULL: no allow-list; deny NULL: the default
  * deny-list (an empty list, n == 0, turns it off). Entries without '=' or
  * with an empty name are dropped; values are never looked at. */
-char **envf_build(char *const *environ_, const struct strlist *allow,
+char **envfilter_build(char *const *environ_, const struct strlist *allow,
 		  const struct strlist *deny, char *const *extra);
-void envf_free(char **env);
+void envfilter_free(char **env);
 
 /* The built-in lists above (static; never freed). */
-const struct strlist *envf_default_allow(void);
-const struct strlist *envf_default_deny(void);
+const struct strlist *envfilter_default_allow(void);
+const struct strlist *envfilter_default_deny(void);
 
 /* Does name match glob (case-insensitive, '*' and '?')? */
-int envf_name_matches(const char *glob, const char *name);
+int envfilter_name_matches(const char *glob, const char *name);
 
 #endif

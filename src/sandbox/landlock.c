@@ -48,23 +48,23 @@
 #define LANDLOCK_RULE_NET_PORT 2 /* ABI 4 */
 #endif
 
-/* The kernel's struct landlock_ruleset_attr as of ABI 6 (a field cannot be
+/* The kernel's struct landlock_attr_abi as of ABI 6 (a field cannot be
  * tested with #ifndef, so the layout is mirrored under our own name). The
  * size passed to the kernel covers the fields the running ABI knows. */
-struct ll_ruleset_attr {
+struct landlock_attr_abi {
 	uint64_t handled_access_fs;
 	uint64_t handled_access_net; /* ABI 4 */
 	uint64_t scoped; /* ABI 6 */
 };
 
 /* The kernel's struct landlock_net_port_attr (ABI 4). */
-struct ll_net_port_attr {
+struct landlock_net_port_attr {
 	uint64_t allowed_access;
 	uint64_t port;
 };
 
 /* Every write-side right cordon handles, newest ABI first dropped. */
-#define LL_FS_WRITE                                                            \
+#define LANDLOCK_FS_WRITE                                                            \
 	(LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |       \
 	 LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR |       \
 	 LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |           \
@@ -75,7 +75,7 @@ struct ll_net_port_attr {
 
 /* The rights that make sense on a file that is not a directory (the kernel
  * rejects a rule giving a file a directory-only right). */
-#define LL_FS_FILE                                                             \
+#define LANDLOCK_FS_FILE                                                             \
 	(LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |         \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
@@ -85,17 +85,17 @@ struct ll_net_port_attr {
 static const struct {
 	const char *path;
 	uint64_t access;
-} ll_devices[] = {
-	{ "/dev/null", LL_FS_FILE }, { "/dev/zero", LL_FS_FILE },
-	{ "/dev/full", LL_FS_FILE }, { "/dev/tty", LL_FS_FILE },
-	{ "/dev/ptmx", LL_FS_FILE }, { "/dev/pts", LL_FS_FILE },
-	{ "/dev/shm", LL_FS_WRITE },
+} landlock_devices[] = {
+	{ "/dev/null", LANDLOCK_FS_FILE }, { "/dev/zero", LANDLOCK_FS_FILE },
+	{ "/dev/full", LANDLOCK_FS_FILE }, { "/dev/tty", LANDLOCK_FS_FILE },
+	{ "/dev/ptmx", LANDLOCK_FS_FILE }, { "/dev/pts", LANDLOCK_FS_FILE },
+	{ "/dev/shm", LANDLOCK_FS_WRITE },
 };
 
-#define LL_DEVICE_COUNT (sizeof(ll_devices) / sizeof(ll_devices[0]))
+#define LANDLOCK_DEVICE_COUNT (sizeof(landlock_devices) / sizeof(landlock_devices[0]))
 
 __attribute__((format(printf, 3, 4))) static void
-ll_why(char *why, size_t whycap, const char *fmt, ...)
+landlock_why(char *why, size_t whycap, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -107,7 +107,7 @@ ll_why(char *why, size_t whycap, const char *fmt, ...)
 	va_end(ap);
 }
 
-int ll_abi(void)
+int landlock_abi(void)
 {
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, (size_t)0,
 			   (uint32_t)LANDLOCK_CREATE_RULESET_VERSION);
@@ -121,7 +121,7 @@ int ll_abi(void)
  * ruleset handles and, for a non-directory, by the file rights). Returns 0,
  * -1 with errno set by open(2) (nothing added), or -2 with errno set by
  * fstat(2) or landlock_add_rule(2). */
-static int ll_add_path(int ruleset, const char *path, uint64_t access,
+static int landlock_add_path(int ruleset, const char *path, uint64_t access,
 		       uint64_t handled)
 {
 	struct landlock_path_beneath_attr pb;
@@ -140,7 +140,7 @@ static int ll_add_path(int ruleset, const char *path, uint64_t access,
 	memset(&pb, 0, sizeof(pb));
 	pb.allowed_access = access & handled;
 	if (!S_ISDIR(st.st_mode))
-		pb.allowed_access &= LL_FS_FILE;
+		pb.allowed_access &= LANDLOCK_FS_FILE;
 	pb.parent_fd = fd;
 	if (pb.allowed_access == 0) {
 		close(fd);
@@ -160,12 +160,12 @@ static int ll_add_path(int ruleset, const char *path, uint64_t access,
 /* The attribute for the running ABI: rights the kernel lacks are dropped
  * and noted in *lost, newest first, falling through to older ABIs. *size
  * gets how much of the attribute that ABI reads. */
-static void ll_attr_for_abi(int abi, const struct ll_policy *p,
-			    struct ll_ruleset_attr *attr, size_t *size,
+static void landlock_attr_for_abi(int abi, const struct landlock_policy *p,
+			    struct landlock_attr_abi *attr, size_t *size,
 			    unsigned *lost)
 {
 	memset(attr, 0, sizeof(*attr));
-	attr->handled_access_fs = LL_FS_WRITE;
+	attr->handled_access_fs = LANDLOCK_FS_WRITE;
 	if (p->restrict_tcp)
 		attr->handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP |
 					   LANDLOCK_ACCESS_NET_CONNECT_TCP;
@@ -179,28 +179,28 @@ static void ll_attr_for_abi(int abi, const struct ll_policy *p,
 		/* ABI 1 forbids every cross-directory rename and link, even
 		 * inside writable roots: safe, but reported. */
 		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_REFER;
-		*lost |= LL_LOST_REFER;
+		*lost |= LANDLOCK_LOST_REFER;
 		__attribute__((fallthrough));
 	case 2:
 		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
-		*lost |= LL_LOST_TRUNCATE;
+		*lost |= LANDLOCK_LOST_TRUNCATE;
 		__attribute__((fallthrough));
 	case 3:
 		if (attr->handled_access_net)
-			*lost |= LL_LOST_TCP;
+			*lost |= LANDLOCK_LOST_TCP;
 		attr->handled_access_net = 0;
-		*size = offsetof(struct ll_ruleset_attr, handled_access_net);
+		*size = offsetof(struct landlock_attr_abi, handled_access_net);
 		__attribute__((fallthrough));
 	case 4:
 		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
-		*lost |= LL_LOST_IOCTL_DEV;
+		*lost |= LANDLOCK_LOST_IOCTL_DEV;
 		__attribute__((fallthrough));
 	case 5:
 		if (attr->scoped)
-			*lost |= LL_LOST_SCOPE;
+			*lost |= LANDLOCK_LOST_SCOPE;
 		attr->scoped = 0;
 		if (abi >= 4)
-			*size = offsetof(struct ll_ruleset_attr, scoped);
+			*size = offsetof(struct landlock_attr_abi, scoped);
 		break;
 	default:
 		/* ABI 6 and later: everything cordon knows is there. */
@@ -208,71 +208,71 @@ static void ll_attr_for_abi(int abi, const struct ll_policy *p,
 	}
 }
 
-unsigned ll_would_lose(int abi, const struct ll_policy *p)
+unsigned landlock_would_lose(int abi, const struct landlock_policy *p)
 {
-	struct ll_ruleset_attr attr;
+	struct landlock_attr_abi attr;
 	unsigned lost = 0;
 	size_t size;
 
 	if (abi < 1)
-		return LL_LOST_ALL;
-	ll_attr_for_abi(abi, p, &attr, &size, &lost);
+		return LANDLOCK_LOST_ALL;
+	landlock_attr_for_abi(abi, p, &attr, &size, &lost);
 	return lost;
 }
 
-int ll_apply(const struct ll_policy *p, unsigned *lost, char *why,
+int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 	     size_t whycap)
 {
-	struct ll_ruleset_attr attr;
+	struct landlock_attr_abi attr;
 	size_t size;
 	int abi, ruleset, rc;
 
 	*lost = 0;
-	ll_why(why, whycap, "%s", "");
-	abi = ll_abi();
+	landlock_why(why, whycap, "%s", "");
+	abi = landlock_abi();
 	if (abi == 0) {
-		*lost = LL_LOST_ALL;
-		ll_why(why, whycap, "landlock: not available: %s",
+		*lost = LANDLOCK_LOST_ALL;
+		landlock_why(why, whycap, "landlock: not available: %s",
 		       strerror(errno));
 		return 0;
 	}
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		ll_why(why, whycap,
+		landlock_why(why, whycap,
 		       "landlock: no_new_privs is not set (set it first)");
 		return -1;
 	}
-	ll_attr_for_abi(abi, p, &attr, &size, lost);
+	landlock_attr_for_abi(abi, p, &attr, &size, lost);
 
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size,
 			       (uint32_t)0);
 	if (ruleset < 0) {
-		ll_why(why, whycap, "landlock: create ruleset (ABI %d): %s",
+		landlock_why(why, whycap, "landlock: create ruleset (ABI %d): %s",
 		       abi, strerror(errno));
 		return -1;
 	}
 
 	for (size_t i = 0; i < p->nrw; i++) {
-		rc = ll_add_path(ruleset, p->rw[i], LL_FS_WRITE,
+		rc = landlock_add_path(ruleset, p->rw[i], LANDLOCK_FS_WRITE,
 				 attr.handled_access_fs);
 		if (rc != 0) {
-			ll_why(why, whycap, "landlock: add rule for %s: %s",
+			landlock_why(why, whycap, "landlock: add rule for %s: %s",
 			       p->rw[i], strerror(errno));
 			goto fail;
 		}
 	}
-	for (size_t i = 0; i < LL_DEVICE_COUNT; i++) {
-		rc = ll_add_path(ruleset, ll_devices[i].path,
-				 ll_devices[i].access, attr.handled_access_fs);
+	for (size_t i = 0; i < LANDLOCK_DEVICE_COUNT; i++) {
+		rc = landlock_add_path(ruleset, landlock_devices[i].path,
+				 landlock_devices[i].access, attr.handled_access_fs);
 		/* A device missing from this /dev is simply not writable. */
 		if (rc == -2) {
-			ll_why(why, whycap, "landlock: add rule for %s: %s",
-			       ll_devices[i].path, strerror(errno));
+			landlock_why(why, whycap, "landlock: add rule for %s: %s",
+			       landlock_devices[i].path, strerror(errno));
 			goto fail;
 		}
 	}
 	if (attr.handled_access_net) {
 		for (size_t i = 0; i < p->ntcp_ports; i++) {
-			struct ll_net_port_attr np = {
+			struct landlock_net_port_attr np = {
 				.allowed_access =
 					LANDLOCK_ACCESS_NET_CONNECT_TCP,
 				.port = p->tcp_ports[i],
@@ -281,7 +281,7 @@ int ll_apply(const struct ll_policy *p, unsigned *lost, char *why,
 			if (syscall(SYS_landlock_add_rule, ruleset,
 				    LANDLOCK_RULE_NET_PORT, &np,
 				    (uint32_t)0) != 0) {
-				ll_why(why, whycap,
+				landlock_why(why, whycap,
 				       "landlock: add rule for TCP port %u: %s",
 				       (unsigned)p->tcp_ports[i],
 				       strerror(errno));
@@ -290,7 +290,7 @@ int ll_apply(const struct ll_policy *p, unsigned *lost, char *why,
 		}
 	}
 	if (syscall(SYS_landlock_restrict_self, ruleset, (uint32_t)0) != 0) {
-		ll_why(why, whycap, "landlock: restrict self: %s",
+		landlock_why(why, whycap, "landlock: restrict self: %s",
 		       strerror(errno));
 		goto fail;
 	}

@@ -16,9 +16,9 @@
 #include <stddef.h>
 
 /* The ABI version, or 0 when Landlock is unavailable (errno kept). */
-int ll_abi(void);
+int landlock_abi(void);
 
-struct ll_policy {
+struct landlock_policy {
 	const char *const *rw; /* writable roots (directories or files) */
 	size_t nrw;
 	bool restrict_tcp;     /* ABI 4+: handle bind/connect */
@@ -29,23 +29,23 @@ struct ll_policy {
 
 /* Builds and applies the ruleset to the calling thread (no_new_privs must
  * be set already). Returns 0, or -1 with why ("landlock: add rule for
- * /w: No such file or directory"). *lost gets a bitmask of LL_LOST_*
+ * /w: No such file or directory"). *lost gets a bitmask of LANDLOCK_LOST_*
  * for features the ABI does not have. Without Landlock at all it returns 0
- * with *lost = LL_LOST_ALL and why saying why (best effort: the caller
+ * with *lost = LANDLOCK_LOST_ALL and why saying why (best effort: the caller
  * reports it); with no_new_privs unset it fails. Reads and execution are
  * not handled (allowed everywhere); /dev/null, zero, full, tty, ptmx and
  * pts stay writable with their ioctls, /dev/shm writable. */
-#define LL_LOST_ALL 1u      /* no Landlock at all */
-#define LL_LOST_TCP 2u      /* ABI < 4 */
-#define LL_LOST_SCOPE 4u    /* ABI < 6 */
-#define LL_LOST_TRUNCATE 8u /* ABI < 3 */
-#define LL_LOST_REFER 16u   /* ABI < 2 */
-#define LL_LOST_IOCTL_DEV 32u /* ABI < 5: device ioctls not restricted */
-int ll_apply(const struct ll_policy *p, unsigned *lost, char *why,
+#define LANDLOCK_LOST_ALL 1u      /* no Landlock at all */
+#define LANDLOCK_LOST_TCP 2u      /* ABI < 4 */
+#define LANDLOCK_LOST_SCOPE 4u    /* ABI < 6 */
+#define LANDLOCK_LOST_TRUNCATE 8u /* ABI < 3 */
+#define LANDLOCK_LOST_REFER 16u   /* ABI < 2 */
+#define LANDLOCK_LOST_IOCTL_DEV 32u /* ABI < 5: device ioctls not restricted */
+int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 	     size_t whycap);
 
-/* The LL_LOST_* mask ll_apply would report for p on a kernel with this
+/* The LANDLOCK_LOST_* mask landlock_apply would report for p on a kernel with this
  * ABI (0: no Landlock), without applying anything: for the probe. */
-unsigned ll_would_lose(int abi, const struct ll_policy *p);
+unsigned landlock_would_lose(int abi, const struct landlock_policy *p);
 
 #endif

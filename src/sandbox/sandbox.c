@@ -104,21 +104,21 @@
 #endif
 
 /* Ceilings. Exceeding one is a setup error naming it. */
-#define SBX_MAX_LIST 256 /* --write, --deny-read, --allow-cmd */
-#define SBX_MAX_MOUNTS 2048 /* mounts planned for one run */
-#define SBX_MAX_WALK_ROOTS 16 /* directories walked for globs */
-#define SBX_WALK_MAX_DEPTH 12 /* levels below a walked directory */
-#define SBX_WALK_MAX_ENTRIES 50000 /* directory entries read per run */
-#define SBX_GIT_FILE_MAX 65536 /* bytes read of a .git file or config */
-#define SBX_CAPTURE_MAX (64u << 20) /* bytes captured for the C API */
-#define SBX_ARENA_MAX (64u << 20)
-#define SBX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
-#define SBX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+#define SANDBOX_MAX_LIST 256 /* --write, --deny-read, --allow-cmd */
+#define SANDBOX_MAX_MOUNTS 2048 /* mounts planned for one run */
+#define SANDBOX_MAX_WALK_ROOTS 16 /* directories walked for globs */
+#define SANDBOX_WALK_MAX_DEPTH 12 /* levels below a walked directory */
+#define SANDBOX_WALK_MAX_ENTRIES 50000 /* directory entries read per run */
+#define SANDBOX_GIT_FILE_MAX 65536 /* bytes read of a .git file or config */
+#define SANDBOX_CAPTURE_MAX (64u << 20) /* bytes captured for the C API */
+#define SANDBOX_ARENA_MAX (64u << 20)
+#define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
+#define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
 
 /* Resource defaults. */
-#define SBX_DEFAULT_PIDS 1024
-#define SBX_FSIZE_MAX (64ULL << 30) /* one file: 64 GiB */
-#define SBX_NOFILE_MAX 65536
+#define SANDBOX_DEFAULT_PIDS 1024
+#define SANDBOX_FSIZE_MAX (64ULL << 30) /* one file: 64 GiB */
+#define SANDBOX_NOFILE_MAX 65536
 
 /* Exit statuses (DESIGN.md). */
 #define ST_TIMEOUT 124
@@ -223,7 +223,7 @@ static const char *const home_caches[] = {
 
 /* ---- the plan ----------------------------------------------------------- */
 
-enum sbx_op_kind {
+enum sandbox_op_kind {
 	OP_TMPFS, /* a writable tmpfs over a directory ($HOME) */
 	OP_BIND_RW, /* host source bound writable at target */
 	OP_BIND_RO, /* host source bound read-only at target */
@@ -239,8 +239,8 @@ enum sbx_op_kind {
 #define OPF_OPTIONAL 2u /* skip when the target is gone */
 #define OPF_FILE 4u /* the mount point is not a directory */
 
-struct sbx_op {
-	enum sbx_op_kind kind;
+struct sandbox_op {
+	enum sandbox_op_kind kind;
 	unsigned flags;
 	const char *target; /* absolute and canonical */
 	const char *source; /* host path (binds) or link text (symlink) */
@@ -248,17 +248,17 @@ struct sbx_op {
 	int src_fd; /* child only: the cloned source tree */
 };
 
-struct sbx_cgroup {
+struct sandbox_cgroup {
 	char path[PATH_MAX]; /* the leaf; "" when none */
 	int procs_fd; /* its cgroup.procs, for the child */
 	int lock_fd; /* the leaf, flock'ed while this run uses it */
 	bool v2;
 };
 
-struct sbx_plan {
-	const struct sbx_opts *o;
+struct sandbox_plan {
+	const struct sandbox_opts *o;
 	struct arena arena;
-	enum sbx_backend backend;
+	enum sandbox_backend backend;
 	bool netns;
 	uid_t uid;
 	gid_t gid;
@@ -268,7 +268,7 @@ struct sbx_plan {
 	const char *ws;
 	const char *home;
 
-	struct sbx_op *ops;
+	struct sandbox_op *ops;
 	size_t nops;
 	const char **rw; /* Landlock writable roots */
 	size_t nrw;
@@ -278,13 +278,13 @@ struct sbx_plan {
 	bool walk_truncated;
 	bool masked_last; /* the last entry walked was masked */
 	char *walk_bufs; /* one getdents buffer per level */
-	const char *walk_glob_abs[SBX_MAX_LIST + 8];
+	const char *walk_glob_abs[SANDBOX_MAX_LIST + 8];
 	size_t nwalk_glob;
 	size_t nwalk_default; /* the first ones: cordon's default globs */
-	const char *walk_dw_abs[SBX_MAX_LIST]; /* deny_write globs */
+	const char *walk_dw_abs[SANDBOX_MAX_LIST]; /* deny_write globs */
 	size_t nwalk_dw;
 	const char *dw_dir; /* the last directory a deny_write glob matched */
-	const char *walk_roots[SBX_MAX_WALK_ROOTS];
+	const char *walk_roots[SANDBOX_MAX_WALK_ROOTS];
 	size_t nwalk_roots;
 
 	/* placeholders created in the host tree, listed in a registry that
@@ -297,7 +297,7 @@ struct sbx_plan {
 	bool reaper; /* landlock backend: a sub-reaper runs the command */
 
 	/* resources */
-	struct sbx_cgroup cg;
+	struct sandbox_cgroup cg;
 	bool mem_by_cgroup;
 	bool pids_by_cgroup;
 
@@ -318,19 +318,19 @@ struct sbx_plan {
 	/* network proxy: the port the command is told about, the socket
 	 * pair the child hands the listening socket over (namespaces), the
 	 * proxy and the thread that runs it */
-	unsigned short px_port;
+	unsigned short proxy_port;
 	int pxs_r, pxs_w;
 	struct px *px;
-	pthread_t px_thread;
-	bool px_running;
-	char px_diag[320];
+	pthread_t proxy_thread;
+	bool proxy_running;
+	char proxy_diag[320];
 	sigset_t oldmask;
 	mode_t old_umask;
 
 	char error[512]; /* a planning failure */
 };
 
-__attribute__((format(printf, 2, 3))) static int plan_fail(struct sbx_plan *p,
+__attribute__((format(printf, 2, 3))) static int plan_fail(struct sandbox_plan *p,
 							   const char *fmt, ...)
 {
 	va_list ap;
@@ -342,13 +342,13 @@ __attribute__((format(printf, 2, 3))) static int plan_fail(struct sbx_plan *p,
 	return -1;
 }
 
-static char *plan_strdup(struct sbx_plan *p, const char *s)
+static char *plan_strdup(struct sandbox_plan *p, const char *s)
 {
 	return arena_strndup(&p->arena, s, strlen(s));
 }
 
 /* a + "/" + b in the arena; NULL when too long or out of memory. */
-static char *plan_join(struct sbx_plan *p, const char *a, const char *b)
+static char *plan_join(struct sandbox_plan *p, const char *a, const char *b)
 {
 	char buf[PATH_MAX];
 	int n;
@@ -363,7 +363,7 @@ static char *plan_join(struct sbx_plan *p, const char *a, const char *b)
 }
 
 /* The canonical form of path in the arena; NULL with errno. */
-static char *plan_canon(struct sbx_plan *p, const char *path)
+static char *plan_canon(struct sandbox_plan *p, const char *path)
 {
 	char buf[PATH_MAX];
 
@@ -384,7 +384,7 @@ static bool path_under(const char *path, const char *root)
 
 /* Under a writable root that shows the host's files: not the private /tmp
  * or the --no-read-home tmpfs of the namespaces backend. */
-static bool under_host_writable(const struct sbx_plan *p, const char *path)
+static bool under_host_writable(const struct sandbox_plan *p, const char *path)
 {
 	for (size_t i = 0; i < p->nrw; i++) {
 		if (strcmp(p->rw[i], "/tmp") == 0 ||
@@ -405,20 +405,20 @@ static size_t path_depth(const char *path)
 	return d;
 }
 
-static int plan_add_op(struct sbx_plan *p, enum sbx_op_kind kind,
+static int plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
 		       unsigned flags, const char *target, const char *source,
 		       const char *step)
 {
-	struct sbx_op *op;
+	struct sandbox_op *op;
 
 	for (size_t i = 0; i < p->nops; i++)
 		if (p->ops[i].kind == kind &&
 		    strcmp(p->ops[i].target, target) == 0)
 			return 0;
-	if (p->nops >= SBX_MAX_MOUNTS)
+	if (p->nops >= SANDBOX_MAX_MOUNTS)
 		return plan_fail(p,
-				 "%s %s: more than %d mounts (SBX_MAX_MOUNTS)",
-				 step, target, SBX_MAX_MOUNTS);
+				 "%s %s: more than %d mounts (SANDBOX_MAX_MOUNTS)",
+				 step, target, SANDBOX_MAX_MOUNTS);
 	op = &p->ops[p->nops++];
 	op->kind = kind;
 	op->flags = flags;
@@ -429,22 +429,22 @@ static int plan_add_op(struct sbx_plan *p, enum sbx_op_kind kind,
 	return 0;
 }
 
-static int plan_add_rw(struct sbx_plan *p, const char *path)
+static int plan_add_rw(struct sandbox_plan *p, const char *path)
 {
 	for (size_t i = 0; i < p->nrw; i++)
 		if (strcmp(p->rw[i], path) == 0)
 			return 0;
-	if (p->nrw >= SBX_MAX_LIST + 32)
+	if (p->nrw >= SANDBOX_MAX_LIST + 32)
 		return plan_fail(
-			p, "writable root %s: more than %d (SBX_MAX_LIST)",
-			path, SBX_MAX_LIST);
+			p, "writable root %s: more than %d (SANDBOX_MAX_LIST)",
+			path, SANDBOX_MAX_LIST);
 	p->rw[p->nrw++] = path;
 	return 0;
 }
 
 /* Masks path (canonicalised first: the mask lands on what a read through
  * any symlink reaches). Missing paths are skipped. */
-static int plan_mask(struct sbx_plan *p, const char *path, const char *step)
+static int plan_mask(struct sandbox_plan *p, const char *path, const char *step)
 {
 	struct stat st;
 	char *canon;
@@ -470,7 +470,7 @@ static int plan_mask(struct sbx_plan *p, const char *path, const char *step)
 
 /* ---- run-later paths ----------------------------------------------------- */
 
-/* Reads at most SBX_GIT_FILE_MAX bytes of a regular file (no symlink) into
+/* Reads at most SANDBOX_GIT_FILE_MAX bytes of a regular file (no symlink) into
  * buf; returns the length or -1. */
 static ssize_t read_small(const char *path, char *buf, size_t cap)
 {
@@ -495,7 +495,7 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
 /* Creates an empty directory (or file) where a missing run-later path
  * goes, so that a read-only mount can sit there, and lists it in the
  * registry: the last run to finish removes it again. Returns 0 or -1. */
-static int plan_placeholder(struct sbx_plan *p, const char *path, bool is_file)
+static int plan_placeholder(struct sandbox_plan *p, const char *path, bool is_file)
 {
 	char line[PATH_MAX + 64];
 	size_t len = strlen(path);
@@ -541,7 +541,7 @@ static int plan_placeholder(struct sbx_plan *p, const char *path, bool is_file)
 
 /* parent's canonical form + "/" + path's last name, in the arena; NULL
  * with errno when the parent does not exist. */
-static char *canon_parent(struct sbx_plan *p, const char *path)
+static char *canon_parent(struct sandbox_plan *p, const char *path)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -564,7 +564,7 @@ static char *canon_parent(struct sbx_plan *p, const char *path)
 /* path with its longest existing ancestor canonical and the names after
  * it kept as they are (its last name, the missing ones); NULL when too
  * long. */
-static char *canon_loose(struct sbx_plan *p, const char *path)
+static char *canon_loose(struct sandbox_plan *p, const char *path)
 {
 	char dir[PATH_MAX], real[PATH_MAX], out[PATH_MAX];
 	size_t k = strlen(path);
@@ -590,7 +590,7 @@ static char *canon_loose(struct sbx_plan *p, const char *path)
 }
 
 /* The host writable root that holds path (the deepest); NULL when none. */
-static const char *host_root_of(const struct sbx_plan *p, const char *path)
+static const char *host_root_of(const struct sandbox_plan *p, const char *path)
 {
 	const char *best = NULL;
 
@@ -608,7 +608,7 @@ static const char *host_root_of(const struct sbx_plan *p, const char *path)
 /* Pins every directory below root down to dir (included): moving one of
  * them aside would take a read-only mount below it along and leave room
  * for a fresh file at the old path. */
-static int plan_pin_down(struct sbx_plan *p, const char *root, const char *dir,
+static int plan_pin_down(struct sandbox_plan *p, const char *root, const char *dir,
 			 const char *step)
 {
 	size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
@@ -631,7 +631,7 @@ static int plan_pin_down(struct sbx_plan *p, const char *root, const char *dir,
 }
 
 /* The directories from target's writable root down to its parent. */
-static int plan_pin_way(struct sbx_plan *p, const char *target)
+static int plan_pin_way(struct sandbox_plan *p, const char *target)
 {
 	const char *root = host_root_of(p, target);
 	const char *slash = strrchr(target, '/');
@@ -650,7 +650,7 @@ static int plan_pin_way(struct sbx_plan *p, const char *target)
  * the whole path from being created. A file has no data block: creating
  * and removing it is cheap, and inside the sandbox `mkdir -p a/b` through
  * it fails with ENOTDIR. */
-static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
+static int plan_missing(struct sandbox_plan *p, const char *path, unsigned fl)
 {
 	bool dw = fl & RL_DENY_WRITE;
 	const char *what = dw ? "deny_write path" : "run-later path";
@@ -714,7 +714,7 @@ static int plan_missing(struct sbx_plan *p, const char *path, unsigned fl)
 /* Protects path read-only when it lies in a writable root that shows the
  * host. A symlink is refused (it would redirect the mount) unless
  * RL_FOLLOW, where what it points to is protected instead. */
-static int plan_run_later(struct sbx_plan *p, const char *path, unsigned fl)
+static int plan_run_later(struct sandbox_plan *p, const char *path, unsigned fl)
 {
 	const char *what = fl & RL_DENY_WRITE ? "deny_write path" :
 						"run-later path";
@@ -752,18 +752,18 @@ static int plan_run_later(struct sbx_plan *p, const char *path, unsigned fl)
 }
 
 /* core.hooksPath from a git config file, resolved against worktree. */
-static int plan_hooks_path(struct sbx_plan *p, const char *config,
+static int plan_hooks_path(struct sandbox_plan *p, const char *config,
 			   const char *worktree)
 {
 	char val[PATH_MAX], full[PATH_MAX];
 	bool in_core = false;
-	char *buf = malloc(SBX_GIT_FILE_MAX), *line, *save = NULL;
+	char *buf = malloc(SANDBOX_GIT_FILE_MAX), *line, *save = NULL;
 	ssize_t n;
 	int rc = 0;
 
 	if (!buf)
 		return plan_fail(p, "out of memory");
-	n = read_small(config, buf, SBX_GIT_FILE_MAX);
+	n = read_small(config, buf, SANDBOX_GIT_FILE_MAX);
 	if (n <= 0)
 		goto out;
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -824,7 +824,7 @@ out:
 
 /* The hooks and config of a git directory (and of its common directory,
  * for worktrees). */
-static int plan_gitdir(struct sbx_plan *p, const char *gitdir,
+static int plan_gitdir(struct sandbox_plan *p, const char *gitdir,
 		       const char *worktree)
 {
 	char buf[PATH_MAX];
@@ -878,7 +878,7 @@ static int plan_gitdir(struct sbx_plan *p, const char *gitdir,
 
 /* The nearest ancestor of dir with a .git (directory or "gitdir:" file),
  * as git finds it: not across a filesystem boundary. NULL when none. */
-static char *enclosing_repo(struct sbx_plan *p, const char *dir)
+static char *enclosing_repo(struct sandbox_plan *p, const char *dir)
 {
 	char buf[PATH_MAX];
 	struct stat st;
@@ -909,7 +909,7 @@ static char *enclosing_repo(struct sbx_plan *p, const char *dir)
 
 /* The repository whose work tree is dir: .git as a directory, or as a
  * "gitdir:" file (submodules, worktrees), which is protected too. */
-static int plan_repo(struct sbx_plan *p, const char *dir)
+static int plan_repo(struct sandbox_plan *p, const char *dir)
 {
 	char buf[PATH_MAX + 16];
 	struct stat st;
@@ -997,13 +997,13 @@ static bool walk_skipped(const char *name)
 /* Pins every directory from the workspace down to a nested repository:
  * moving one of them aside would take the read-only hooks along and leave
  * room for a fresh repository at the old path. */
-static int plan_pin_chain(struct sbx_plan *p, const char *dir)
+static int plan_pin_chain(struct sandbox_plan *p, const char *dir)
 {
 	return plan_pin_down(p, p->ws, dir, "nested repository pin");
 }
 
 /* Handles one directory entry found by the walk at path (absolute). */
-static int walk_entry(struct sbx_plan *p, const char *path, const char *name,
+static int walk_entry(struct sandbox_plan *p, const char *path, const char *name,
 		      unsigned char type, bool repos, bool in_skip,
 		      bool *descend)
 {
@@ -1051,7 +1051,7 @@ static int walk_entry(struct sbx_plan *p, const char *path, const char *name,
 	return 0;
 }
 
-struct sbx_dirent64 {
+struct sandbox_dirent64 {
 	uint64_t d_ino;
 	int64_t d_off;
 	unsigned short d_reclen;
@@ -1059,12 +1059,12 @@ struct sbx_dirent64 {
 	char d_name[];
 };
 
-#define SBX_WALK_BUF 16384
+#define SANDBOX_WALK_BUF 16384
 
 /* A file with more than one link may have its other name outside every
  * writable root (planted before the run): writing through the workspace's
  * name would change it, so it is made read-only. */
-static int walk_hardlink(struct sbx_plan *p, int dfd, const char *name,
+static int walk_hardlink(struct sandbox_plan *p, int dfd, const char *name,
 			 const char *path)
 {
 	struct stat st;
@@ -1084,20 +1084,20 @@ static int walk_hardlink(struct sbx_plan *p, int dfd, const char *name,
  * levels left, within the entry budget. getdents64 straight into a buffer
  * per level: no stat of directories, one fstatat per regular file (for
  * the link count) in the workspace only. */
-static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
+static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
 		    int depth, bool repos, bool in_skip)
 {
-	char *buf = p->walk_bufs + (size_t)depth * SBX_WALK_BUF;
+	char *buf = p->walk_bufs + (size_t)depth * SANDBOX_WALK_BUF;
 	int rc = 0;
 
 	for (;;) {
-		long n = syscall(SYS_getdents64, dfd, buf, SBX_WALK_BUF);
+		long n = syscall(SYS_getdents64, dfd, buf, SANDBOX_WALK_BUF);
 
 		if (n <= 0)
 			break;
 		for (long off = 0; off < n && rc == 0;) {
-			struct sbx_dirent64 *de =
-				(struct sbx_dirent64 *)(void *)(buf + off);
+			struct sandbox_dirent64 *de =
+				(struct sandbox_dirent64 *)(void *)(buf + off);
 			const char *name = de->d_name;
 			unsigned char type = de->d_type;
 			size_t nl;
@@ -1108,7 +1108,7 @@ static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
 			    (name[1] == '\0' ||
 			     (name[1] == '.' && name[2] == '\0')))
 				continue;
-			if (++p->walk_entries > SBX_WALK_MAX_ENTRIES) {
+			if (++p->walk_entries > SANDBOX_WALK_MAX_ENTRIES) {
 				p->walk_truncated = true;
 				rc = 1;
 				break;
@@ -1178,7 +1178,7 @@ static int walk_dir(struct sbx_plan *p, int dfd, char *path, size_t plen,
 	return rc;
 }
 
-static int walk_root(struct sbx_plan *p, const char *root, bool repos)
+static int walk_root(struct sandbox_plan *p, const char *root, bool repos)
 {
 	char path[PATH_MAX];
 	size_t len = strlen(root);
@@ -1193,13 +1193,13 @@ static int walk_root(struct sbx_plan *p, const char *root, bool repos)
 	if (!p->walk_bufs) {
 		p->walk_bufs = arena_alloc_raw(
 			&p->arena,
-			(size_t)(SBX_WALK_MAX_DEPTH + 1) * SBX_WALK_BUF);
+			(size_t)(SANDBOX_WALK_MAX_DEPTH + 1) * SANDBOX_WALK_BUF);
 		if (!p->walk_bufs) {
 			close(fd);
 			return plan_fail(p, "out of memory");
 		}
 	}
-	return walk_dir(p, fd, path, len, SBX_WALK_MAX_DEPTH, repos, false) <
+	return walk_dir(p, fd, path, len, SANDBOX_WALK_MAX_DEPTH, repos, false) <
 			       0 ?
 		       -1 :
 		       0;
@@ -1208,7 +1208,7 @@ static int walk_root(struct sbx_plan *p, const char *root, bool repos)
 /* The absolute form of a --deny-read or deny_write entry: "~/" is $HOME,
  * a relative entry is the workspace's, and a name without '/' matches at
  * any depth below it (gitignore). Returns 0, or -1 when too long. */
-static int entry_abs(const struct sbx_plan *p, const char *entry, char *full,
+static int entry_abs(const struct sandbox_plan *p, const char *entry, char *full,
 		     size_t cap)
 {
 	const char *ws = strcmp(p->ws, "/") == 0 ? "" : p->ws;
@@ -1226,17 +1226,17 @@ static int entry_abs(const struct sbx_plan *p, const char *entry, char *full,
 }
 
 /* A directory for the walk to visit (canonical), once. */
-static int plan_walk_root(struct sbx_plan *p, const char *canon,
+static int plan_walk_root(struct sandbox_plan *p, const char *canon,
 			  const char *what, const char *entry)
 {
 	for (size_t i = 0; i < p->nwalk_roots; i++)
 		if (strcmp(p->walk_roots[i], canon) == 0)
 			return 0;
-	if (p->nwalk_roots >= SBX_MAX_WALK_ROOTS)
+	if (p->nwalk_roots >= SANDBOX_MAX_WALK_ROOTS)
 		return plan_fail(p,
 				 "%s %s: more than %d directories to walk "
-				 "(SBX_MAX_WALK_ROOTS)",
-				 what, entry, SBX_MAX_WALK_ROOTS);
+				 "(SANDBOX_MAX_WALK_ROOTS)",
+				 what, entry, SANDBOX_MAX_WALK_ROOTS);
 	p->walk_roots[p->nwalk_roots++] = canon;
 	return 0;
 }
@@ -1254,7 +1254,7 @@ static size_t glob_prefix_len(const char *full)
 /* Turns a --deny-read entry into a mask (a path) or a glob to match during
  * the walk; globs outside the workspace add a walk root at their literal
  * prefix. */
-static int plan_deny_entry(struct sbx_plan *p, const char *entry)
+static int plan_deny_entry(struct sandbox_plan *p, const char *entry)
 {
 	char full[PATH_MAX], prefix[PATH_MAX];
 	char *abs, *canon;
@@ -1315,7 +1315,7 @@ static void path_normalise(char *s)
  * canonical names), and the directories to walk for it: its literal
  * directory when that is writable, else the writable roots below it (the
  * workspace is walked anyway). */
-static int plan_deny_write_glob(struct sbx_plan *p, const char *entry,
+static int plan_deny_write_glob(struct sandbox_plan *p, const char *entry,
 				const char *full)
 {
 	char prefix[PATH_MAX], pat[PATH_MAX];
@@ -1333,11 +1333,11 @@ static int plan_deny_write_glob(struct sbx_plan *p, const char *entry,
 		     strcmp(canon, "/") == 0 ? "" : canon, rest);
 	if (n < 0 || (size_t)n >= sizeof(pat))
 		return plan_fail(p, "deny_write %s: path too long", entry);
-	if (p->nwalk_dw >= SBX_MAX_LIST)
+	if (p->nwalk_dw >= SANDBOX_MAX_LIST)
 		return plan_fail(p,
 				 "deny_write %s: more than %d globs "
-				 "(SBX_MAX_LIST)",
-				 entry, SBX_MAX_LIST);
+				 "(SANDBOX_MAX_LIST)",
+				 entry, SANDBOX_MAX_LIST);
 	abs = plan_strdup(p, pat);
 	if (!abs)
 		return plan_fail(p, "out of memory");
@@ -1363,7 +1363,7 @@ static int plan_deny_write_glob(struct sbx_plan *p, const char *entry,
  * being created), or a glob matched by the walk; a bare name both matches
  * at any depth and is protected at the top of the workspace. Paths outside
  * every writable root are read-only already. */
-static int plan_deny_write_entry(struct sbx_plan *p, const char *entry)
+static int plan_deny_write_entry(struct sandbox_plan *p, const char *entry)
 {
 	char full[PATH_MAX];
 	char *canon;
@@ -1396,7 +1396,7 @@ static int plan_deny_write_entry(struct sbx_plan *p, const char *entry)
 
 static int cmp_depth(const void *a, const void *b)
 {
-	const struct sbx_op *x = a, *y = b;
+	const struct sandbox_op *x = a, *y = b;
 	size_t dx = path_depth(x->target), dy = path_depth(y->target);
 
 	if (dx != dy)
@@ -1405,7 +1405,7 @@ static int cmp_depth(const void *a, const void *b)
 }
 
 /* A writable root given by the user: must exist; canonicalised. */
-static int plan_writable(struct sbx_plan *p, const char *path, const char *step,
+static int plan_writable(struct sandbox_plan *p, const char *path, const char *step,
 			 bool optional, const char **out)
 {
 	struct stat st;
@@ -1420,7 +1420,7 @@ static int plan_writable(struct sbx_plan *p, const char *path, const char *step,
 	}
 	if (stat(canon, &st) != 0)
 		return plan_fail(p, "%s %s: %s", step, path, strerror(errno));
-	if (strcmp(canon, "/") == 0 && p->backend == SBX_BACKEND_NAMESPACES)
+	if (strcmp(canon, "/") == 0 && p->backend == SANDBOX_BACKEND_NAMESPACES)
 		return plan_fail(p,
 				 "%s %s: / cannot be a writable root "
 				 "(use --mode off)",
@@ -1432,7 +1432,7 @@ static int plan_writable(struct sbx_plan *p, const char *path, const char *step,
 
 /* The binds of $HOME under --no-read-home: toolchains and rc files
  * read-only. */
-static int plan_home_binds(struct sbx_plan *p)
+static int plan_home_binds(struct sandbox_plan *p)
 {
 	char link[PATH_MAX];
 	size_t n = sizeof(home_toolchains) / sizeof(home_toolchains[0]);
@@ -1483,7 +1483,7 @@ static int plan_home_binds(struct sbx_plan *p)
 
 /* cordon's own configuration and caches (the probe's verdict) are "run
  * later" too: a sandboxed command must not loosen the next run. */
-static int plan_cordon_dirs(struct sbx_plan *p)
+static int plan_cordon_dirs(struct sandbox_plan *p)
 {
 	static const struct {
 		const char *env, *fallback;
@@ -1513,7 +1513,7 @@ static int plan_cordon_dirs(struct sbx_plan *p)
 
 /* True when a writable root lies at or below dir: a mask over dir would
  * hide it (the masks are mounted after the binds). */
-static bool covers_writable(const struct sbx_plan *p, const char *dir)
+static bool covers_writable(const struct sandbox_plan *p, const char *dir)
 {
 	for (size_t i = 0; i < p->nrw; i++)
 		if (path_under(p->rw[i], dir))
@@ -1523,7 +1523,7 @@ static bool covers_writable(const struct sbx_plan *p, const char *dir)
 
 /* The socket a variable names ("unix:path=P", "unix://P", "P:pid:1" or a
  * plain path), masked when it is one. */
-static int plan_env_socket(struct sbx_plan *p, const char *name)
+static int plan_env_socket(struct sandbox_plan *p, const char *name)
 {
 	const char *v = getenv(name), *s, *e;
 	char path[PATH_MAX];
@@ -1564,7 +1564,7 @@ static int plan_env_socket(struct sbx_plan *p, const char *name)
  * runtime directory ($XDG_RUNTIME_DIR, /run/user/UID; all of /run/user
  * for root) gets the empty read-only tmpfs, and the sockets named by
  * SSH_AUTH_SOCK and the like are masked wherever they are. */
-static int plan_host_sockets(struct sbx_plan *p)
+static int plan_host_sockets(struct sandbox_plan *p)
 {
 	static const char *const vars[] = {
 		"SSH_AUTH_SOCK",	   "DBUS_SESSION_BUS_ADDRESS",
@@ -1612,7 +1612,7 @@ static int plan_host_sockets(struct sbx_plan *p)
  * home (then it is the home, as readable as any); a writable root below
  * it keeps its way in (the other entries of /root are masked one by
  * one). */
-static int plan_root_masks(struct sbx_plan *p)
+static int plan_root_masks(struct sandbox_plan *p)
 {
 	static const char *const files[] = {
 		"/etc/shadow",	"/etc/gshadow",	   "/etc/shadow-",
@@ -1636,8 +1636,8 @@ static int plan_root_masks(struct sbx_plan *p)
 			if (n <= 0)
 				break;
 			for (long off = 0; off < n;) {
-				struct sbx_dirent64 *de =
-					(struct sbx_dirent64 *)(void *)(buf +
+				struct sandbox_dirent64 *de =
+					(struct sandbox_dirent64 *)(void *)(buf +
 									off);
 				size_t nl = strlen(de->d_name);
 				char *path;
@@ -1672,8 +1672,8 @@ static int plan_root_masks(struct sbx_plan *p)
 		if (n <= 0)
 			break;
 		for (long off = 0; off < n;) {
-			struct sbx_dirent64 *de =
-				(struct sbx_dirent64 *)(void *)(buf + off);
+			struct sandbox_dirent64 *de =
+				(struct sandbox_dirent64 *)(void *)(buf + off);
 			char *path;
 
 			off += de->d_reclen;
@@ -1698,9 +1698,9 @@ static int plan_root_masks(struct sbx_plan *p)
 }
 
 /* Rounds up the mounts, in the order the child applies them. */
-static int plan_mounts(struct sbx_plan *p)
+static int plan_mounts(struct sandbox_plan *p)
 {
-	const struct sbx_opts *o = p->o;
+	const struct sandbox_opts *o = p->o;
 	size_t first_bind;
 
 	if (o->no_read_home) {
@@ -1785,7 +1785,7 @@ static int plan_mounts(struct sbx_plan *p)
 	 * placeholder the host would see; unless $HOME is (inside) the
 	 * workspace, whose top level must stay open: placeholders then. */
 	if (!o->no_read_home && under_host_writable(p, p->home))
-		p->home_nocreate = ll_abi() >= 1 && !path_under(p->home, p->ws);
+		p->home_nocreate = landlock_abi() >= 1 && !path_under(p->home, p->ws);
 	if (plan_cordon_dirs(p))
 		return -1;
 	if (!o->no_read_home && under_host_writable(p, p->home)) {
@@ -1927,7 +1927,7 @@ static bool cg2_delegates(const char *m2, const char *own)
 	return mem && pids;
 }
 
-static void cg_clear(struct sbx_cgroup *cg)
+static void cg_clear(struct sandbox_cgroup *cg)
 {
 	cg->path[0] = '\0';
 	cg->procs_fd = -1;
@@ -1935,7 +1935,7 @@ static void cg_clear(struct sbx_cgroup *cg)
 	cg->v2 = false;
 }
 
-static void cg_release(struct sbx_cgroup *cg)
+static void cg_release(struct sandbox_cgroup *cg)
 {
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
@@ -1944,11 +1944,11 @@ static void cg_release(struct sbx_cgroup *cg)
 	cg_clear(cg);
 }
 
-static void cg_kill(const struct sbx_cgroup *cg);
+static void cg_kill(const struct sandbox_cgroup *cg);
 
 /* Nothing charged to the leaf? pids.current, not cgroup.procs: a task
  * that has exited leaves the list before its pid is uncharged. */
-static bool cg_empty(const struct sbx_cgroup *cg)
+static bool cg_empty(const struct sandbox_cgroup *cg)
 {
 	char path[PATH_MAX + 16], buf[32];
 	int n = snprintf(path, sizeof(path), "%s/pids.current", cg->path);
@@ -1963,11 +1963,11 @@ static bool cg_empty(const struct sbx_cgroup *cg)
  * first use and kept (creating and removing a cgroup per run costs more
  * than the rest of the set-up), owned by whoever holds its flock. */
 static bool cg_pool_take(const char *base, const char *own,
-			 struct sbx_cgroup *cg)
+			 struct sandbox_cgroup *cg)
 {
 	const char *sep = own[0] && own[strlen(own) - 1] == '/' ? "" : "/";
 
-	for (unsigned i = 0; i < SBX_CG_POOL; i++) {
+	for (unsigned i = 0; i < SANDBOX_CG_POOL; i++) {
 		int n = snprintf(cg->path, sizeof(cg->path),
 				 "%s%s%scordon-%u-%u", base, own, sep,
 				 (unsigned)geteuid(), i);
@@ -2004,12 +2004,12 @@ static bool cg_pool_take(const char *base, const char *own,
 /* A leaf with memory.max and pids.max: cgroup v2 when our cgroup can
  * delegate both controllers; else the v1 pids hierarchy (memory is then
  * capped by RLIMIT_AS: joining a v1 memory cgroup costs ~10 ms). */
-static void plan_cgroup(struct sbx_plan *p, unsigned long long mem,
+static void plan_cgroup(struct sandbox_plan *p, unsigned long long mem,
 			unsigned long long pids)
 {
 	char own[PATH_MAX];
 	const char *m2 = cg2_mount();
-	struct sbx_cgroup *cg = &p->cg;
+	struct sandbox_cgroup *cg = &p->cg;
 
 	cg_clear(cg);
 	if (m2 && own_cgroup(NULL, own, sizeof(own)) &&
@@ -2037,7 +2037,7 @@ static void plan_cgroup(struct sbx_plan *p, unsigned long long mem,
 
 /* Kills every process left in the leaf (bounded passes: a fork bomb in it
  * is capped by pids.max). */
-static void cg_kill(const struct sbx_cgroup *cg)
+static void cg_kill(const struct sandbox_cgroup *cg)
 {
 	char path[PATH_MAX + 32];
 	char buf[16384];
@@ -2081,9 +2081,9 @@ static void cg_kill(const struct sbx_cgroup *cg)
 /* ---- the child: common steps -------------------------------------------- */
 
 __attribute__((noreturn, format(printf, 4, 5))) static void
-child_die(const struct sbx_plan *p, int status, int err, const char *fmt, ...)
+child_die(const struct sandbox_plan *p, int status, int err, const char *fmt, ...)
 {
-	char buf[sizeof(((struct sbx_report *)0)->error) + 8];
+	char buf[sizeof(((struct sandbox_report *)0)->error) + 8];
 	va_list ap;
 	int n = snprintf(buf, sizeof(buf), "%d ", status);
 	size_t len;
@@ -2114,7 +2114,7 @@ child_die(const struct sbx_plan *p, int status, int err, const char *fmt, ...)
 
 /* Drops every capability and keeps them from coming back on exec (the
  * sandbox's uid may be 0). */
-static void child_drop_caps(const struct sbx_plan *p)
+static void child_drop_caps(const struct sandbox_plan *p)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
 						0 };
@@ -2146,7 +2146,7 @@ static void child_drop_caps(const struct sbx_plan *p)
 		child_die(p, ST_SETUP, errno, "drop capabilities: capset");
 }
 
-static void child_rlimit(const struct sbx_plan *p, int res, const char *name,
+static void child_rlimit(const struct sandbox_plan *p, int res, const char *name,
 			 rlim_t soft, rlim_t hard)
 {
 	struct rlimit cur, rl;
@@ -2164,24 +2164,24 @@ static void child_rlimit(const struct sbx_plan *p, int res, const char *name,
 		child_die(p, ST_SETUP, errno, "rlimit %s", name);
 }
 
-static void child_rlimits(const struct sbx_plan *p)
+static void child_rlimits(const struct sandbox_plan *p)
 {
-	const struct sbx_opts *o = p->o;
-	unsigned long pids = o->pids ? o->pids : SBX_DEFAULT_PIDS;
+	const struct sandbox_opts *o = p->o;
+	unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
 
 	if (o->cpu_s)
 		child_rlimit(p, RLIMIT_CPU, "RLIMIT_CPU", o->cpu_s,
 			     o->cpu_s + 1);
 	child_rlimit(p, RLIMIT_NPROC, "RLIMIT_NPROC", pids, pids);
-	child_rlimit(p, RLIMIT_FSIZE, "RLIMIT_FSIZE", SBX_FSIZE_MAX,
-		     SBX_FSIZE_MAX);
-	child_rlimit(p, RLIMIT_NOFILE, "RLIMIT_NOFILE", SBX_NOFILE_MAX,
-		     SBX_NOFILE_MAX);
+	child_rlimit(p, RLIMIT_FSIZE, "RLIMIT_FSIZE", SANDBOX_FSIZE_MAX,
+		     SANDBOX_FSIZE_MAX);
+	child_rlimit(p, RLIMIT_NOFILE, "RLIMIT_NOFILE", SANDBOX_NOFILE_MAX,
+		     SANDBOX_NOFILE_MAX);
 	child_rlimit(p, RLIMIT_CORE, "RLIMIT_CORE", 0, 0);
 }
 
 /* Reads exactly n bytes from the parent's sync pipe. */
-static bool child_read_sync(const struct sbx_plan *p, void *buf, size_t n)
+static bool child_read_sync(const struct sandbox_plan *p, void *buf, size_t n)
 {
 	size_t got = 0;
 
@@ -2202,7 +2202,7 @@ static bool child_read_sync(const struct sbx_plan *p, void *buf, size_t n)
  * we set up). Every process forked after this is counted. The leaf's lock
  * fd stays open here: the leaf is not handed to another run until this
  * process is gone. */
-static void child_wait_cgroup(const struct sbx_plan *p)
+static void child_wait_cgroup(const struct sandbox_plan *p)
 {
 	char c = 0;
 
@@ -2216,9 +2216,9 @@ static void child_wait_cgroup(const struct sbx_plan *p)
 }
 
 /* The seccomp program the parent compiled (length, then instructions). */
-static void child_read_prog(const struct sbx_plan *p, struct scf_prog *prog)
+static void child_read_prog(const struct sandbox_plan *p, struct syscallfilter_prog *prog)
 {
-	static unsigned char buf[SBX_BPF_MAX];
+	static unsigned char buf[SANDBOX_BPF_MAX];
 	uint32_t len = 0;
 
 	if (!child_read_sync(p, &len, sizeof(len)) || len == 0 ||
@@ -2229,16 +2229,16 @@ static void child_read_prog(const struct sbx_plan *p, struct scf_prog *prog)
 	prog->len = len;
 }
 
-#define SBX_MAKE_RIGHTS                                                        \
+#define SANDBOX_MAKE_RIGHTS                                                        \
 	(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |          \
 	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |          \
 	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |        \
 	 LANDLOCK_ACCESS_FS_MAKE_SYM)
-#define SBX_NOCREATE_MAX_RULES 4096
+#define SANDBOX_NOCREATE_MAX_RULES 4096
 
 /* Grants the make rights beneath every directory entry of dir except
  * `except` (one rule each). */
-static void nocreate_dir(const struct sbx_plan *p, int ruleset, const char *dir,
+static void nocreate_dir(const struct sandbox_plan *p, int ruleset, const char *dir,
 			 const char *except, unsigned *count)
 {
 	char buf[8192];
@@ -2253,8 +2253,8 @@ static void nocreate_dir(const struct sbx_plan *p, int ruleset, const char *dir,
 		if (n <= 0)
 			break;
 		for (long off = 0; off < n;) {
-			struct sbx_dirent64 *de =
-				(struct sbx_dirent64 *)(void *)(buf + off);
+			struct sandbox_dirent64 *de =
+				(struct sandbox_dirent64 *)(void *)(buf + off);
 			struct landlock_path_beneath_attr pb;
 			int fd;
 
@@ -2270,14 +2270,14 @@ static void nocreate_dir(const struct sbx_plan *p, int ruleset, const char *dir,
 					    O_CLOEXEC);
 			if (fd < 0)
 				continue; /* not a directory: nothing to make */
-			if (++*count > SBX_NOCREATE_MAX_RULES)
+			if (++*count > SANDBOX_NOCREATE_MAX_RULES)
 				child_die(
 					p, ST_SETUP, 0,
 					"landlock: $HOME layer: more than %d "
-					"directories (SBX_NOCREATE_MAX_RULES)",
-					SBX_NOCREATE_MAX_RULES);
+					"directories (SANDBOX_NOCREATE_MAX_RULES)",
+					SANDBOX_NOCREATE_MAX_RULES);
 			memset(&pb, 0, sizeof(pb));
-			pb.allowed_access = SBX_MAKE_RIGHTS;
+			pb.allowed_access = SANDBOX_MAKE_RIGHTS;
 			pb.parent_fd = fd;
 			if (syscall(SYS_landlock_add_rule, ruleset,
 				    LANDLOCK_RULE_PATH_BENEATH, &pb,
@@ -2295,7 +2295,7 @@ static void nocreate_dir(const struct sbx_plan *p, int ruleset, const char *dir,
 /* A second Landlock layer for a writable $HOME: nothing new may be made
  * directly in $HOME (a missing ~/.zshrc or ~/.ssh stays missing) or in
  * its ancestors; everywhere else the first layer decides. */
-static void child_home_nocreate(const struct sbx_plan *p)
+static void child_home_nocreate(const struct sandbox_plan *p)
 {
 	struct landlock_ruleset_attr attr;
 	char anc[PATH_MAX];
@@ -2304,7 +2304,7 @@ static void child_home_nocreate(const struct sbx_plan *p)
 	int rs;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs = SBX_MAKE_RIGHTS;
+	attr.handled_access_fs = SANDBOX_MAKE_RIGHTS;
 	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
 			  (uint32_t)0);
 	if (rs < 0)
@@ -2338,12 +2338,12 @@ static void child_home_nocreate(const struct sbx_plan *p)
 
 /* The last steps of the command's process: rlimits, stdio, environment,
  * no_new_privs, Landlock, seccomp, exec. */
-__attribute__((noreturn)) static void child_exec(const struct sbx_plan *p,
+__attribute__((noreturn)) static void child_exec(const struct sandbox_plan *p,
 						 bool sandboxed)
 {
-	const struct sbx_opts *o = p->o;
-	struct ll_policy llp;
-	struct scf_prog prog;
+	const struct sandbox_opts *o = p->o;
+	struct landlock_policy llp;
+	struct syscallfilter_prog prog;
 	char why[256];
 	unsigned lost = 0;
 	int err;
@@ -2372,21 +2372,21 @@ __attribute__((noreturn)) static void child_exec(const struct sbx_plan *p,
 	memset(&llp, 0, sizeof(llp));
 	llp.rw = p->rw;
 	llp.nrw = p->nrw;
-	llp.restrict_tcp = o->network == SBX_NET_NONE ||
-			   o->network == SBX_NET_PROXY;
-	if (o->network == SBX_NET_PROXY) {
-		llp.tcp_ports = &p->px_port;
+	llp.restrict_tcp = o->network == SANDBOX_NET_NONE ||
+			   o->network == SANDBOX_NET_PROXY;
+	if (o->network == SANDBOX_NET_PROXY) {
+		llp.tcp_ports = &p->proxy_port;
 		llp.ntcp_ports = 1;
 	}
 	llp.scope = true;
-	if (ll_apply(&llp, &lost, why, sizeof(why)) != 0)
+	if (landlock_apply(&llp, &lost, why, sizeof(why)) != 0)
 		child_die(p, ST_SETUP, 0, "%s", why);
-	if (o->mode == SBX_MODE_STRICT && (lost & LL_LOST_ALL))
+	if (o->mode == SANDBOX_MODE_STRICT && (lost & LANDLOCK_LOST_ALL))
 		child_die(p, ST_SETUP, 0, "strict mode: %s", why);
 	if (p->home_nocreate)
 		child_home_nocreate(p);
 	child_read_prog(p, &prog);
-	if (scf_load(&prog, why, sizeof(why)) != 0)
+	if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
 		child_die(p, ST_SETUP, 0, "%s", why);
 	/* Last: an address-space cap would starve the set-up itself. */
 	if (o->memory_mb && !p->mem_by_cgroup) {
@@ -2424,14 +2424,14 @@ static int xopenat2(int dfd, const char *path, int flags,
 
 #define RES_TREE (RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 
-static void child_write_file(const struct sbx_plan *p, const char *path,
+static void child_write_file(const struct sandbox_plan *p, const char *path,
 			     const char *s)
 {
 	if (write_str(path, s) != 0)
 		child_die(p, ST_SETUP, errno, "user namespace: write %s", path);
 }
 
-static void child_idmaps(const struct sbx_plan *p)
+static void child_idmaps(const struct sandbox_plan *p)
 {
 	char buf[64];
 
@@ -2444,7 +2444,7 @@ static void child_idmaps(const struct sbx_plan *p)
 	child_write_file(p, "/proc/self/gid_map", buf);
 }
 
-static void child_setattr(const struct sbx_plan *p, int fd,
+static void child_setattr(const struct sandbox_plan *p, int fd,
 			  unsigned long long set, const char *what,
 			  const char *path)
 {
@@ -2486,8 +2486,8 @@ fail:
 
 /* Creates the missing components of rel below rootfd (directories, and a
  * file last when is_file), never through a symlink. */
-static void child_mkpath(const struct sbx_plan *p, int rootfd, const char *rel,
-			 bool is_file, const struct sbx_op *op)
+static void child_mkpath(const struct sandbox_plan *p, int rootfd, const char *rel,
+			 bool is_file, const struct sandbox_op *op)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(rel);
@@ -2548,8 +2548,8 @@ static void child_mkpath(const struct sbx_plan *p, int rootfd, const char *rel,
 
 /* The mount point of op below rootfd, as an O_PATH fd; -1 when an optional
  * target is gone. A symlink anywhere on the way is refused. */
-static int child_target(const struct sbx_plan *p, int rootfd,
-			const struct sbx_op *op)
+static int child_target(const struct sandbox_plan *p, int rootfd,
+			const struct sandbox_op *op)
 {
 	const char *rel = op->target + 1;
 	struct stat st;
@@ -2594,7 +2594,7 @@ static int child_target(const struct sbx_plan *p, int rootfd,
 	return fd;
 }
 
-static void child_attach(const struct sbx_plan *p, int src, int tfd,
+static void child_attach(const struct sandbox_plan *p, int src, int tfd,
 			 const char *target, const char *step)
 {
 	if (move_mount(src, "", tfd, "",
@@ -2604,7 +2604,7 @@ static void child_attach(const struct sbx_plan *p, int src, int tfd,
 }
 
 /* A detached clone of a host path, resolved without symlinks. */
-static int child_clone_host(const struct sbx_plan *p, const char *path,
+static int child_clone_host(const struct sandbox_plan *p, const char *path,
 			    const char *step, bool recursive)
 {
 	int fd = xopenat2(AT_FDCWD, path, O_PATH | O_NOFOLLOW | O_CLOEXEC,
@@ -2634,7 +2634,7 @@ static const char *const dev_nodes[] = { "null",   "zero",    "full",
 
 /* /dev: a tmpfs with the host's harmless nodes bound in, a private devpts,
  * shm, and the usual symlinks. */
-static void child_dev(const struct sbx_plan *p, int rootfd, const int *nodes)
+static void child_dev(const struct sandbox_plan *p, int rootfd, const int *nodes)
 {
 	static const char *const tmpfs_opts[] = { "mode", "0755", NULL };
 	static const char *const pts_opts[] = { "ptmxmode", "0666", "mode",
@@ -2708,7 +2708,7 @@ static void child_dev(const struct sbx_plan *p, int rootfd, const int *nodes)
 
 /* A fresh /proc for the new PID namespace, with the knobs that write to the
  * kernel read-only. */
-static void child_proc(const struct sbx_plan *p, int rootfd)
+static void child_proc(const struct sandbox_plan *p, int rootfd)
 {
 	static const char *const covers[] = { "sys", "sysrq-trigger", "irq",
 					      "bus" };
@@ -2750,7 +2750,7 @@ static void child_proc(const struct sbx_plan *p, int rootfd)
 }
 
 /* Applies the planned mounts, in order, below rootfd. */
-static void child_ops(const struct sbx_plan *p, struct sbx_op *ops, int rootfd)
+static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops, int rootfd)
 {
 	static const char *const mask_opts[] = { "mode", "0555", "size", "4k",
 						 NULL };
@@ -2758,14 +2758,14 @@ static void child_ops(const struct sbx_plan *p, struct sbx_op *ops, int rootfd)
 	int empty = -1, devnull = -1;
 
 	for (size_t i = 0; i < p->nops; i++) {
-		struct sbx_op *op = &ops[i];
+		struct sandbox_op *op = &ops[i];
 		int tfd, src;
 
 		if (op->kind == OP_SYMLINK) {
 			char dir[PATH_MAX];
 			const char *base = strrchr(op->target, '/');
 			size_t dl = (size_t)(base - op->target);
-			struct sbx_op parent = *op;
+			struct sandbox_op parent = *op;
 			int dfd;
 
 			if (dl == 0 || dl >= sizeof(dir))
@@ -2881,7 +2881,7 @@ static void child_ops(const struct sbx_plan *p, struct sbx_op *ops, int rootfd)
 		close(devnull);
 }
 
-static void child_loopback(const struct sbx_plan *p)
+static void child_loopback(const struct sandbox_plan *p)
 {
 	struct ifreq ifr;
 	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -2898,10 +2898,10 @@ static void child_loopback(const struct sbx_plan *p)
 	close(s);
 }
 
-/* network proxy: the listening socket on 127.0.0.1:px_port of the new
+/* network proxy: the listening socket on 127.0.0.1:proxy_port of the new
  * network namespace, handed to the parent (SCM_RIGHTS), which serves it
  * from outside with the proxy. */
-static void child_proxy_socket(struct sbx_plan *p)
+static void child_proxy_socket(struct sandbox_plan *p)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -2918,12 +2918,12 @@ static void child_proxy_socket(struct sbx_plan *p)
 		child_die(p, ST_SETUP, errno, "network proxy: socket");
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
-	sin.sin_port = htons(p->px_port);
+	sin.sin_port = htons(p->proxy_port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (bind(s, (struct sockaddr *)&sin, sizeof(sin)) != 0)
 		child_die(p, ST_SETUP, errno,
 			  "network proxy: bind 127.0.0.1:%u",
-			  (unsigned)p->px_port);
+			  (unsigned)p->proxy_port);
 	if (listen(s, SOMAXCONN) != 0)
 		child_die(p, ST_SETUP, errno, "network proxy: listen");
 	memset(&msg, 0, sizeof(msg));
@@ -2949,7 +2949,7 @@ static void child_proxy_socket(struct sbx_plan *p)
 
 /* The new root: "/" cloned read-only, /tmp, /proc, /dev, the planned
  * mounts; then pivot_root into it and let go of the old root. */
-static void child_mount_tree(const struct sbx_plan *p, struct sbx_op *ops)
+static void child_mount_tree(const struct sandbox_plan *p, struct sandbox_op *ops)
 {
 	static const char *const tmp_opts[] = { "mode", "1777", NULL };
 	int nodes[DEV_NODES];
@@ -2969,7 +2969,7 @@ static void child_mount_tree(const struct sbx_plan *p, struct sbx_op *ops)
 
 	/* Host sources are cloned before the new tree covers /tmp. */
 	for (size_t i = 0; i < p->nops; i++) {
-		struct sbx_op *op = &ops[i];
+		struct sandbox_op *op = &ops[i];
 
 		if (op->kind != OP_BIND_RW && op->kind != OP_BIND_RO)
 			continue;
@@ -3041,7 +3041,7 @@ static void init_forward(int sig)
 
 /* PID 1's loop: reap everything, and when the command exits hand its wait
  * status to the parent and exit (which kills whatever it left behind). */
-__attribute__((noreturn)) static void init_reap(const struct sbx_plan *p,
+__attribute__((noreturn)) static void init_reap(const struct sandbox_plan *p,
 						pid_t cmd)
 {
 	for (;;) {
@@ -3066,7 +3066,7 @@ __attribute__((noreturn)) static void init_reap(const struct sbx_plan *p,
 
 /* The parent-death signal, and the check for a parent that died before it
  * was set. */
-static void child_pdeathsig(const struct sbx_plan *p, bool in_pidns)
+static void child_pdeathsig(const struct sandbox_plan *p, bool in_pidns)
 {
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
 		child_die(p, ST_SETUP, errno, "parent-death signal");
@@ -3084,7 +3084,7 @@ static void child_pdeathsig(const struct sbx_plan *p, bool in_pidns)
 		close(p->parent_pidfd);
 }
 
-__attribute__((noreturn)) static void child_namespaces(struct sbx_plan *p)
+__attribute__((noreturn)) static void child_namespaces(struct sandbox_plan *p)
 {
 	struct sigaction sa;
 	static const int fwd[] = { SIGINT,  SIGTERM, SIGHUP,
@@ -3202,7 +3202,7 @@ static void reaper_kill_all(void)
  * SIGALRM too), kills every descendant, also those that left the process
  * group and the session (no PID namespace and no cgroup would catch
  * them). Signals for the command reach it through the process group. */
-__attribute__((noreturn)) static void child_reaper(struct sbx_plan *p)
+__attribute__((noreturn)) static void child_reaper(struct sandbox_plan *p)
 {
 	static const int sigs[] = { SIGCHLD, SIGALRM, SIGINT,  SIGTERM,
 				    SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -3262,7 +3262,7 @@ __attribute__((noreturn)) static void child_reaper(struct sbx_plan *p)
 	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
-__attribute__((noreturn)) static void child_landlock(struct sbx_plan *p)
+__attribute__((noreturn)) static void child_landlock(struct sandbox_plan *p)
 {
 	close(p->err_r);
 	if (p->st_r >= 0)
@@ -3285,7 +3285,7 @@ __attribute__((noreturn)) static void child_landlock(struct sbx_plan *p)
 
 /* ---- the parent --------------------------------------------------------- */
 
-struct sbx_clone_args {
+struct sandbox_clone_args {
 	uint64_t flags;
 	uint64_t pidfd;
 	uint64_t child_tid;
@@ -3300,9 +3300,9 @@ struct sbx_clone_args {
 };
 
 /* fork(2) with namespace flags and a pidfd. */
-static pid_t sbx_clone(uint64_t flags, int *pidfd, int cgroup_fd)
+static pid_t sandbox_clone(uint64_t flags, int *pidfd, int cgroup_fd)
 {
-	struct sbx_clone_args ca;
+	struct sandbox_clone_args ca;
 	long r;
 
 	memset(&ca, 0, sizeof(ca));
@@ -3335,7 +3335,7 @@ static unsigned long long now_ms(void)
 }
 
 __attribute__((format(printf, 2, 3))) static void
-rep_lost(struct sbx_report *rep, const char *fmt, ...)
+rep_lost(struct sandbox_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 	size_t cap = sizeof(rep->not_enforced) / sizeof(rep->not_enforced[0]);
@@ -3350,7 +3350,7 @@ rep_lost(struct sbx_report *rep, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 2, 3))) static void
-rep_caveat(struct sbx_report *rep, const char *fmt, ...)
+rep_caveat(struct sandbox_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 	size_t cap = sizeof(rep->caveats) / sizeof(rep->caveats[0]);
@@ -3366,15 +3366,15 @@ rep_caveat(struct sbx_report *rep, const char *fmt, ...)
 
 /* Output of an argv-only run: copied up to the cap, then a note, then the
  * pipes are closed (the command sees EPIPE, as under `head -c`). */
-struct sbx_output {
-	const struct sbx_opts *o;
+struct sandbox_output {
+	const struct sandbox_opts *o;
 	size_t kept;
 	bool truncated;
 	char *buf; /* capture (C API) */
 	size_t len, cap;
 };
 
-static void out_put(struct sbx_output *out, int which, const char *s, size_t n)
+static void out_put(struct sandbox_output *out, int which, const char *s, size_t n)
 {
 	if (out->o->capture_out) {
 		/* +1: the terminating NUL needs its byte too. */
@@ -3383,7 +3383,7 @@ static void out_put(struct sbx_output *out, int which, const char *s, size_t n)
 			char *nb;
 
 			while (ncap < out->len + n + 1 &&
-			       ncap < SBX_CAPTURE_MAX)
+			       ncap < SANDBOX_CAPTURE_MAX)
 				ncap *= 2;
 			/* Past the ceiling or out of memory: what is kept
 			 * is not the whole output, and the report says so. */
@@ -3417,7 +3417,7 @@ static void out_put(struct sbx_output *out, int which, const char *s, size_t n)
 }
 
 /* Reads one chunk from a pipe; false at EOF or when the cap closed it. */
-static bool out_pump(struct sbx_output *out, struct sbx_plan *p, int which)
+static bool out_pump(struct sandbox_output *out, struct sandbox_plan *p, int which)
 {
 	char buf[16384];
 	ssize_t n = read(p->out_r[which], buf, sizeof(buf));
@@ -3453,9 +3453,9 @@ static bool out_pump(struct sbx_output *out, struct sbx_plan *p, int which)
 
 /* While the child sets up its namespaces: moves it into a cgroup v1 leaf
  * and compiles the seccomp program, then hands both over the sync pipe. */
-static void parent_feed_child(struct sbx_plan *p, pid_t pid)
+static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 {
-	struct scf_prog prog;
+	struct syscallfilter_prog prog;
 	uint32_t len = 0;
 	char c = 'J';
 
@@ -3470,15 +3470,15 @@ static void parent_feed_child(struct sbx_plan *p, pid_t pid)
 	}
 	if (send(p->sync_w, &c, 1, MSG_NOSIGNAL) != 1)
 		goto out;
-	if (scf_compile(p->o->no_unix_sockets, &prog, p->error,
+	if (syscallfilter_compile(p->o->no_unix_sockets, &prog, p->error,
 			sizeof(p->error)) == 0) {
-		if (prog.len <= SBX_BPF_MAX)
+		if (prog.len <= SANDBOX_BPF_MAX)
 			len = (uint32_t)prog.len;
 		else
 			(void)snprintf(p->error, sizeof(p->error),
 				       "seccomp: the filter has more than %d "
 				       "instructions (BPF_MAXINSNS)",
-				       SBX_BPF_MAX / 8);
+				       SANDBOX_BPF_MAX / 8);
 	}
 	/* The program is far smaller than a pipe's buffer: no blocking. */
 	if (send(p->sync_w, &len, sizeof(len), MSG_NOSIGNAL) ==
@@ -3488,7 +3488,7 @@ static void parent_feed_child(struct sbx_plan *p, pid_t pid)
 		/* The child reports the short read. */
 	}
 	if (len)
-		scf_prog_free(&prog);
+		syscallfilter_prog_free(&prog);
 out:
 	close(p->sync_w);
 	p->sync_w = -1;
@@ -3497,9 +3497,9 @@ out:
 /* Kills the tree: PID 1 of the namespace; the landlock backend's reaper
  * is asked to (SIGALRM) while it lives, its process group is killed
  * once it is gone or when hard is set (it did not finish in time). */
-static void kill_tree(struct sbx_plan *p, pid_t pid, int pidfd, bool hard)
+static void kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd, bool hard)
 {
-	if (p->backend == SBX_BACKEND_NAMESPACES)
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
 		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 	else if (p->reaper && !hard)
 		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGALRM, NULL, 0);
@@ -3509,12 +3509,12 @@ static void kill_tree(struct sbx_plan *p, pid_t pid, int pidfd, bool hard)
 }
 
 /* Waits for the child: the time-out, forwarded signals, the output cap. */
-static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
-			struct sbx_report *rep, int *wstatus, bool *got)
+static void parent_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
+			struct sandbox_report *rep, int *wstatus, bool *got)
 {
-	const struct sbx_opts *o = p->o;
+	const struct sandbox_opts *o = p->o;
 	unsigned long long start = now_ms(), deadline = 0, hard = 0;
-	struct sbx_output out = { .o = o };
+	struct sandbox_output out = { .o = o };
 	sigset_t fwd;
 	int sfd;
 	bool exited = false;
@@ -3591,7 +3591,7 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (p->backend == SBX_BACKEND_NAMESPACES)
+				if (p->backend == SANDBOX_BACKEND_NAMESPACES)
 					(void)syscall(SYS_pidfd_send_signal,
 						      pidfd, (int)si.ssi_signo,
 						      NULL, 0);
@@ -3613,7 +3613,7 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 			}
 			exited = true;
 			/* Whatever the command left behind goes with it. */
-			if (p->backend == SBX_BACKEND_LANDLOCK)
+			if (p->backend == SANDBOX_BACKEND_LANDLOCK)
 				kill_tree(p, pid, pidfd, true);
 		}
 	}
@@ -3631,7 +3631,7 @@ static void parent_wait(struct sbx_plan *p, pid_t pid, int pidfd,
 
 /* Does a deny_write entry name something inside a writable root (for a
  * glob: can it match there)? When unsure, yes. */
-static bool dw_reaches_writable(struct sbx_plan *p, const char *entry)
+static bool dw_reaches_writable(struct sandbox_plan *p, const char *entry)
 {
 	char full[PATH_MAX];
 	const char *c;
@@ -3662,14 +3662,14 @@ static bool dw_reaches_writable(struct sbx_plan *p, const char *entry)
 
 /* The deny_write entries not applied, one line each for the first two,
  * then how many more (notEnforced has 16 lines for everything). */
-static void rep_deny_write(struct sbx_plan *p, struct sbx_report *rep,
+static void rep_deny_write(struct sandbox_plan *p, struct sandbox_report *rep,
 			   const char *why)
 {
-	const struct sbx_opts *o = p->o;
+	const struct sandbox_opts *o = p->o;
 	size_t lost = 0;
 
 	for (size_t i = 0; i < o->ndeny_write; i++) {
-		if (p->backend == SBX_BACKEND_LANDLOCK &&
+		if (p->backend == SANDBOX_BACKEND_LANDLOCK &&
 		    !dw_reaches_writable(p, o->deny_write[i]))
 			continue;
 		if (lost < 2)
@@ -3682,18 +3682,18 @@ static void rep_deny_write(struct sbx_plan *p, struct sbx_report *rep,
 }
 
 /* Fills enforcement and notEnforced from what the plan could apply. */
-static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
+static void plan_report(struct sandbox_plan *p, struct sandbox_report *rep)
 {
-	const struct sbx_opts *o = p->o;
-	int abi = ll_abi();
+	const struct sandbox_opts *o = p->o;
+	int abi = landlock_abi();
 	bool root = geteuid() == 0;
 
-	if (p->backend == SBX_BACKEND_NAMESPACES) {
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES) {
 		rep->backend = "namespaces";
 		if (abi == 0)
 			rep_lost(rep, "landlock: not available (the mount "
 				      "namespace is the only write wall)");
-		else if (abi < 6 && o->network == SBX_NET_HOST)
+		else if (abi < 6 && o->network == SANDBOX_NET_HOST)
 			rep_lost(rep, "landlock: abstract unix sockets not "
 				      "scoped (ABI < 6)");
 		if (!p->home_nocreate && !o->no_read_home && abi == 0 &&
@@ -3723,7 +3723,7 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 				 "workspace walk stopped at %d entries or "
 				 "depth %d: deeper repos and globs not "
 				 "covered",
-				 SBX_WALK_MAX_ENTRIES, SBX_WALK_MAX_DEPTH);
+				 SANDBOX_WALK_MAX_ENTRIES, SANDBOX_WALK_MAX_DEPTH);
 	} else {
 		rep->backend = "landlock";
 		rep_lost(rep, "mount namespace: credential masks and "
@@ -3752,7 +3752,7 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 				      "the process group survive (no cgroup)");
 		rep_lost(rep, "ipc namespace: host SysV IPC and message "
 			      "queues reachable");
-		if (o->network == SBX_NET_PROXY) {
+		if (o->network == SANDBOX_NET_PROXY) {
 			if (abi >= 4)
 				rep_lost(rep, "network: UDP and other "
 					      "protocols not restricted "
@@ -3766,7 +3766,7 @@ static void plan_report(struct sbx_plan *p, struct sbx_report *rep)
 					      "(Landlock ABI < 4): the proxy "
 					      "variables are advisory");
 		}
-		if (o->network == SBX_NET_NONE) {
+		if (o->network == SANDBOX_NET_NONE) {
 			if (abi >= 4)
 				rep_lost(rep, "network namespace: network none "
 					      "(Landlock TCP rules only; UDP "
@@ -3838,9 +3838,9 @@ static int backend_from_name(const char *s)
 	if (!s)
 		return -1;
 	if (strcmp(s, "namespaces") == 0)
-		return SBX_BACKEND_NAMESPACES;
+		return SANDBOX_BACKEND_NAMESPACES;
 	if (strcmp(s, "landlock") == 0)
-		return SBX_BACKEND_LANDLOCK;
+		return SANDBOX_BACKEND_LANDLOCK;
 	return -1;
 }
 
@@ -3896,7 +3896,7 @@ static void probe_store(int best, const char *why)
 		cJSON_AddNullToObject(j, "best");
 	else
 		cJSON_AddStringToObject(j, "best",
-					best == SBX_BACKEND_NAMESPACES ?
+					best == SANDBOX_BACKEND_NAMESPACES ?
 						"namespaces" :
 						"landlock");
 	cJSON_AddStringToObject(j, "why", why);
@@ -3934,10 +3934,10 @@ static void probe_remove_ws(const char *ws)
 	(void)rmdir(ws);
 }
 
-int sbx_probe(bool fresh, char *why, size_t whycap)
+int sandbox_probe(bool fresh, char *why, size_t whycap)
 {
-	static const int backends[2] = { SBX_BACKEND_NAMESPACES,
-					 SBX_BACKEND_LANDLOCK };
+	static const int backends[2] = { SANDBOX_BACKEND_NAMESPACES,
+					 SANDBOX_BACKEND_LANDLOCK };
 	static const char *const names[2] = { "namespaces", "landlock" };
 	char text[1024] = "";
 	char ws[] = "/tmp/cordon-probe-XXXXXX";
@@ -3958,8 +3958,8 @@ int sbx_probe(bool fresh, char *why, size_t whycap)
 		return -1;
 	}
 	for (size_t i = 0; i < 2; i++) {
-		struct sbx_opts o;
-		struct sbx_report rep;
+		struct sandbox_opts o;
+		struct sandbox_report rep;
 		struct cordon_diag diag;
 		char *argv[] = { "/bin/true", NULL };
 		enum cordon_err err;
@@ -3967,13 +3967,13 @@ int sbx_probe(bool fresh, char *why, size_t whycap)
 
 		memset(&o, 0, sizeof(o));
 		o.workspace = ws;
-		o.network = SBX_NET_NONE;
+		o.network = SANDBOX_NET_NONE;
 		o.memory_mb = 4096;
 		o.timeout_s = 20;
-		o.mode = SBX_MODE_AUTO;
+		o.mode = SANDBOX_MODE_AUTO;
 		o.backend = backends[i];
 		o.stdin_null = 1;
-		err = sbx_run(&o, argv, &rep, &diag);
+		err = sandbox_run(&o, argv, &rep, &diag);
 		if (err != CORDON_OK)
 			n = snprintf(text + len, sizeof(text) - len,
 				     "%s: unavailable: %s\n", names[i],
@@ -4016,7 +4016,7 @@ static int state_dir(const char *home, char *out, size_t cap)
  * that directory read-only when it lies in a writable root, and each
  * entry carries the placeholder's device and inode: only that very empty
  * file or directory is ever removed. */
-static int ph_open(const struct sbx_plan *p)
+static int ph_open(const struct sandbox_plan *p)
 {
 	char dir[PATH_MAX], reg[PATH_MAX + 32];
 	struct stat st;
@@ -4098,7 +4098,7 @@ static void ph_remove(char *line)
 
 /* Removes every registered placeholder that is still empty, when no
  * other run is under way (and then empties the registry). */
-static void ph_cleanup(struct sbx_plan *p)
+static void ph_cleanup(struct sandbox_plan *p)
 {
 	char *buf, *line, *save = NULL;
 	ssize_t n;
@@ -4107,10 +4107,10 @@ static void ph_cleanup(struct sbx_plan *p)
 		return;
 	if (flock(p->ph_fd, LOCK_EX | LOCK_NB) != 0)
 		goto out;
-	buf = malloc(SBX_GIT_FILE_MAX);
+	buf = malloc(SANDBOX_GIT_FILE_MAX);
 	if (!buf)
 		goto out;
-	n = pread(p->ph_fd, buf, SBX_GIT_FILE_MAX - 1, 0);
+	n = pread(p->ph_fd, buf, SANDBOX_GIT_FILE_MAX - 1, 0);
 	if (n > 0) {
 		buf[n] = '\0';
 		for (line = strtok_r(buf, "\n", &save); line;
@@ -4125,7 +4125,7 @@ out:
 	p->ph_fd = -1;
 }
 
-static void plan_close(struct sbx_plan *p)
+static void plan_close(struct sandbox_plan *p)
 {
 	int *fds[] = { &p->err_r,	 &p->err_w,    &p->st_r,
 		       &p->st_w,	 &p->out_r[0], &p->out_r[1],
@@ -4139,10 +4139,10 @@ static void plan_close(struct sbx_plan *p)
 	}
 }
 
-static void blocked_message(const struct sbx_opts *o, const char *argv0,
+static void blocked_message(const struct sandbox_opts *o, const char *argv0,
 			    char *out, size_t cap);
 
-static bool argv0_listed(const struct sbx_opts *o, const char *base)
+static bool argv0_listed(const struct sandbox_opts *o, const char *base)
 {
 	for (size_t i = 0; i < o->nallow_cmds; i++)
 		if (strcmp(o->allow_cmds[i], base) == 0)
@@ -4189,7 +4189,7 @@ static bool argv0_is_path_lookup(const char *argv0, const char *base)
 }
 
 /* argv-only: is argv[0] on the allowlist? The message says why not. */
-static bool argv0_allowed(const struct sbx_opts *o, const char *argv0,
+static bool argv0_allowed(const struct sandbox_opts *o, const char *argv0,
 			  char *why, size_t whycap)
 {
 	const char *base = strrchr(argv0, '/');
@@ -4210,7 +4210,7 @@ static bool argv0_allowed(const struct sbx_opts *o, const char *argv0,
 }
 
 /* "blocked: command 'rm' is not in the allowlist [uname, date, echo]" */
-static void blocked_message(const struct sbx_opts *o, const char *argv0,
+static void blocked_message(const struct sandbox_opts *o, const char *argv0,
 			    char *out, size_t cap)
 {
 	const char *base = strrchr(argv0, '/');
@@ -4230,7 +4230,7 @@ static void blocked_message(const struct sbx_opts *o, const char *argv0,
 		(void)snprintf(out + len, cap - len, "]");
 }
 
-static void rep_init(struct sbx_report *rep)
+static void rep_init(struct sandbox_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->backend = "none";
@@ -4239,7 +4239,7 @@ static void rep_init(struct sbx_report *rep)
 }
 
 __attribute__((format(printf, 3, 4))) static void
-rep_refuse(struct sbx_report *rep, int status, const char *fmt, ...)
+rep_refuse(struct sandbox_report *rep, int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -4264,7 +4264,7 @@ static enum cordon_err diag_set(struct cordon_diag *diag, enum cordon_err err,
 
 /* Decodes the status: the time-out, the child's own error text, the
  * command's wait status. */
-static void parent_status(struct sbx_plan *p, struct sbx_report *rep,
+static void parent_status(struct sandbox_plan *p, struct sandbox_report *rep,
 			  int wstatus, bool got)
 {
 	char buf[sizeof(rep->error) + 8];
@@ -4319,13 +4319,13 @@ static void parent_status(struct sbx_plan *p, struct sbx_report *rep,
  * once the child is gone). */
 /* ---- network proxy: the parent's side ---------------------------------- */
 
-static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
+static enum cordon_err plan_proxy_new(struct sandbox_plan *p, int fd,
 				 struct cordon_diag *d)
 {
-	const struct sbx_opts *o = p->o;
-	struct px_options po;
+	const struct sandbox_opts *o = p->o;
+	struct proxy_options po;
 
-	px_options_default(&po);
+	proxy_options_default(&po);
 	po.listen = "127.0.0.1:0";
 	po.listen_fd = fd;
 	po.allow = o->allow_hosts;
@@ -4345,54 +4345,54 @@ static enum cordon_err proxy_new(struct sbx_plan *p, int fd,
 	po.inject_allow_loopback = o->inject_allow_loopback;
 	po.on_decision = o->proxy_decision;
 	po.ctx = o->proxy_decision_ctx;
-	return px_new(&po, &p->px, d);
+	return proxy_new(&po, &p->px, d);
 }
 
 /* Before the clone: the port the command is told about. Namespaces: a
  * fixed port of the sandbox's own network namespace (nothing else
  * listens there), the socket comes from the child; otherwise the proxy
  * listens on the host's loopback now, on a port of the kernel's choice. */
-static int proxy_prepare(struct sbx_plan *p)
+static int proxy_prepare(struct sandbox_plan *p)
 {
 	struct cordon_diag d;
 	char addr[64], *colon, *end;
 	unsigned long port;
 
-	if (p->o->network != SBX_NET_PROXY)
+	if (p->o->network != SANDBOX_NET_PROXY)
 		return 0;
 	if (p->netns) {
-		p->px_port = SBX_PROXY_PORT;
+		p->proxy_port = SANDBOX_PROXY_PORT;
 		return 0;
 	}
 	memset(&d, 0, sizeof(d));
-	if (proxy_new(p, -1, &d) != CORDON_OK)
+	if (plan_proxy_new(p, -1, &d) != CORDON_OK)
 		return plan_fail(p, "network proxy: %s", d.message);
-	px_local_addr(p->px, addr, sizeof(addr));
+	proxy_local_addr(p->px, addr, sizeof(addr));
 	colon = strrchr(addr, ':');
 	errno = 0;
 	port = colon ? strtoul(colon + 1, &end, 10) : 0;
 	if (!colon || errno || *end || port == 0 || port > 65535)
 		return plan_fail(p, "network proxy: no port in '%s'", addr);
-	p->px_port = (unsigned short)port;
+	p->proxy_port = (unsigned short)port;
 	return 0;
 }
 
 /* The command's environment: the filtered one, and in proxy mode the
  * proxy variables (NO_PROXY emptied: nothing goes around the proxy). */
-static char **plan_env(struct sbx_plan *p)
+static char **plan_env(struct sandbox_plan *p)
 {
 	static const char *const names[] = { "HTTP_PROXY", "http_proxy",
 					     "HTTPS_PROXY", "https_proxy",
 					     "ALL_PROXY", "all_proxy",
 					     "NO_PROXY", "no_proxy" };
 	const size_t nn = sizeof(names) / sizeof(names[0]);
-	const struct sbx_opts *o = p->o;
+	const struct sandbox_opts *o = p->o;
 	extern char **environ;
 	char **extra;
 	size_t nx = 0, n = 0;
 
-	if (o->network != SBX_NET_PROXY)
-		return envf_build(environ, o->env_allow, o->env_deny,
+	if (o->network != SANDBOX_NET_PROXY)
+		return envfilter_build(environ, o->env_allow, o->env_deny,
 				  o->extra_env);
 	while (o->extra_env && o->extra_env[nx])
 		nx++;
@@ -4422,25 +4422,25 @@ static char **plan_env(struct sbx_plan *p)
 		else
 			(void)snprintf(buf, sizeof(buf), "%s=%s://127.0.0.1:%u",
 				       names[j], j >= 4 ? "socks5h" : "http",
-				       (unsigned)p->px_port);
+				       (unsigned)p->proxy_port);
 		extra[n] = plan_strdup(p, buf);
 		if (!extra[n])
 			return NULL;
 		n++;
 	}
 	extra[n] = NULL;
-	return envf_build(environ, o->env_allow, o->env_deny, extra);
+	return envfilter_build(environ, o->env_allow, o->env_deny, extra);
 }
 
 static void *proxy_thread(void *arg)
 {
-	(void)px_run(arg);
+	(void)proxy_run(arg);
 	return NULL;
 }
 
 /* Receives the listening socket from the child (namespaces backend);
  * -1 when the child died first (its own error says why). */
-static int proxy_recv_socket(struct sbx_plan *p)
+static int proxy_recv_socket(struct sandbox_plan *p)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -4474,9 +4474,9 @@ static int proxy_recv_socket(struct sbx_plan *p)
 }
 
 /* After the clone: the proxy serves its socket on a thread of its own
- * until proxy_end(). -1 with px_diag set when it cannot: the caller
+ * until proxy_end(). -1 with proxy_diag set when it cannot: the caller
  * kills the child (no command runs with a dead proxy endpoint). */
-static int proxy_start(struct sbx_plan *p)
+static int proxy_start(struct sandbox_plan *p)
 {
 	struct cordon_diag d;
 	int fd, e;
@@ -4488,30 +4488,30 @@ static int proxy_start(struct sbx_plan *p)
 		if (fd < 0)
 			return 0; /* the child failed and says why */
 		memset(&d, 0, sizeof(d));
-		if (proxy_new(p, fd, &d) != CORDON_OK) {
-			(void)snprintf(p->px_diag, sizeof(p->px_diag),
+		if (plan_proxy_new(p, fd, &d) != CORDON_OK) {
+			(void)snprintf(p->proxy_diag, sizeof(p->proxy_diag),
 				       "network proxy: %s", d.message);
 			return -1;
 		}
 	}
-	e = pthread_create(&p->px_thread, NULL, proxy_thread, p->px);
+	e = pthread_create(&p->proxy_thread, NULL, proxy_thread, p->px);
 	if (e != 0) {
-		(void)snprintf(p->px_diag, sizeof(p->px_diag),
+		(void)snprintf(p->proxy_diag, sizeof(p->proxy_diag),
 			       "network proxy: thread: %s", strerror(e));
 		return -1;
 	}
-	p->px_running = true;
+	p->proxy_running = true;
 	return 0;
 }
 
-static void proxy_end(struct sbx_plan *p)
+static void proxy_end(struct sandbox_plan *p)
 {
-	if (p->px_running) {
-		px_stop(p->px);
-		(void)pthread_join(p->px_thread, NULL);
-		p->px_running = false;
+	if (p->proxy_running) {
+		proxy_stop(p->px);
+		(void)pthread_join(p->proxy_thread, NULL);
+		p->proxy_running = false;
 	}
-	px_free(p->px);
+	proxy_free(p->px);
 	p->px = NULL;
 }
 
@@ -4527,11 +4527,11 @@ static int open_pipe(int *r, int *w)
 }
 
 /* The namespaces the child is cloned into. */
-static uint64_t clone_flags(const struct sbx_plan *p)
+static uint64_t clone_flags(const struct sandbox_plan *p)
 {
 	uint64_t f = 0;
 
-	if (p->backend == SBX_BACKEND_NAMESPACES) {
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES) {
 		f = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 		    CLONE_NEWUTS;
 		if (p->netns)
@@ -4540,10 +4540,10 @@ static uint64_t clone_flags(const struct sbx_plan *p)
 	return f;
 }
 
-enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
-			struct sbx_report *rep, struct cordon_diag *diag)
+enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
+			struct sandbox_report *rep, struct cordon_diag *diag)
 {
-	struct sbx_plan p;
+	struct sandbox_plan p;
 	char cwd[PATH_MAX], exec_path[PATH_MAX];
 	const char *home;
 	enum cordon_err err = CORDON_OK;
@@ -4557,18 +4557,18 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		memset(diag, 0, sizeof(*diag));
 	if (!o || !argv || !argv[0] || !rep)
 		return diag_set(diag, CORDON_E_INVAL, 0,
-				"sbx_run: no options, report or command");
+				"sandbox_run: no options, report or command");
 	rep_init(rep);
-	if (o->nallow_hosts > SBX_MAX_HOSTS || o->ndeny_hosts > SBX_MAX_HOSTS)
+	if (o->nallow_hosts > SANDBOX_MAX_HOSTS || o->ndeny_hosts > SANDBOX_MAX_HOSTS)
 		return diag_set(diag, CORDON_E_LIMIT, 0,
 				"more than 1024 allowed or denied hosts "
-				"(SBX_MAX_HOSTS)");
-	if (o->nwrite > SBX_MAX_LIST || o->ndeny_read > SBX_MAX_LIST ||
-	    o->nallow_cmds > SBX_MAX_LIST || o->ndeny_write > SBX_MAX_LIST)
+				"(SANDBOX_MAX_HOSTS)");
+	if (o->nwrite > SANDBOX_MAX_LIST || o->ndeny_read > SANDBOX_MAX_LIST ||
+	    o->nallow_cmds > SANDBOX_MAX_LIST || o->ndeny_write > SANDBOX_MAX_LIST)
 		return diag_set(diag, CORDON_E_LIMIT, 0,
 				"more than 256 --write, --deny-read, "
 				"deny_write or --allow-cmd entries "
-				"(SBX_MAX_LIST)");
+				"(SANDBOX_MAX_LIST)");
 	if (o->argv_only &&
 	    !argv0_allowed(o, argv[0], rep->error, sizeof(rep->error))) {
 		rep->status = ST_NOEXEC;
@@ -4601,18 +4601,18 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	p.null_fd = p.parent_pidfd = p.ph_fd = -1;
 	p.pxs_r = p.pxs_w = -1;
 	cg_clear(&p.cg);
-	arena_init(&p.arena, SBX_ARENA_MAX);
+	arena_init(&p.arena, SANDBOX_ARENA_MAX);
 	p.uid = geteuid();
 	p.gid = getegid();
 	p.parent_pid = getpid();
 
 	/* Which backend. */
-	if (o->mode == SBX_MODE_OFF) {
-		p.backend = SBX_BACKEND_BEST; /* none */
-	} else if (o->backend != SBX_BACKEND_BEST) {
+	if (o->mode == SANDBOX_MODE_OFF) {
+		p.backend = SANDBOX_BACKEND_BEST; /* none */
+	} else if (o->backend != SANDBOX_BACKEND_BEST) {
 		p.backend = o->backend;
 	} else {
-		int best = sbx_probe(false, NULL, 0);
+		int best = sandbox_probe(false, NULL, 0);
 
 		if (best < 0) {
 			rep_refuse(rep, ST_SETUP,
@@ -4620,10 +4620,10 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 				   "--probe says why)");
 			goto out;
 		}
-		p.backend = (enum sbx_backend)best;
+		p.backend = (enum sandbox_backend)best;
 	}
-	p.netns = p.backend == SBX_BACKEND_NAMESPACES &&
-		  (o->network == SBX_NET_NONE || o->network == SBX_NET_PROXY);
+	p.netns = p.backend == SANDBOX_BACKEND_NAMESPACES &&
+		  (o->network == SANDBOX_NET_NONE || o->network == SANDBOX_NET_PROXY);
 
 	/* Paths. */
 	if (!getcwd(cwd, sizeof(cwd))) {
@@ -4635,13 +4635,13 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	p.home = home && home[0] == '/' ? plan_canon(&p, home) : NULL;
 	if (!p.home)
 		p.home = home && home[0] == '/' ? plan_strdup(&p, home) : "/";
-	p.ops = arena_alloc(&p.arena, sizeof(p.ops[0]) * SBX_MAX_MOUNTS);
-	p.rw = arena_alloc(&p.arena, sizeof(p.rw[0]) * (SBX_MAX_LIST + 33));
+	p.ops = arena_alloc(&p.arena, sizeof(p.ops[0]) * SANDBOX_MAX_MOUNTS);
+	p.rw = arena_alloc(&p.arena, sizeof(p.rw[0]) * (SANDBOX_MAX_LIST + 33));
 	if (!p.cwd || !p.home || !p.ops || !p.rw) {
 		err = diag_set(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	if (p.backend != SBX_BACKEND_BEST) {
+	if (p.backend != SANDBOX_BACKEND_BEST) {
 		if (plan_writable(&p, o->workspace ? o->workspace : cwd,
 				  "workspace", false, &p.ws))
 			goto refuse;
@@ -4663,24 +4663,24 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		if (plan_add_rw(&p, "/tmp"))
 			goto refuse;
 	}
-	if (p.backend == SBX_BACKEND_NAMESPACES) {
+	if (p.backend == SANDBOX_BACKEND_NAMESPACES) {
 		p.ph_fd = ph_open(&p);
 		if (plan_mounts(&p))
 			goto refuse;
 	}
-	if (p.backend != SBX_BACKEND_BEST) {
+	if (p.backend != SANDBOX_BACKEND_BEST) {
 		unsigned long long mem = (unsigned long long)o->memory_mb << 20;
-		unsigned long pids = o->pids ? o->pids : SBX_DEFAULT_PIDS;
+		unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
 
 		plan_cgroup(&p, mem, pids);
-		p.reaper = p.backend == SBX_BACKEND_LANDLOCK &&
+		p.reaper = p.backend == SANDBOX_BACKEND_LANDLOCK &&
 			   reaper_available();
 		plan_report(&p, rep);
 	} else {
 		rep_lost(rep, "mode off: no sandbox");
 		rep_deny_write(&p, rep, "mode off: no sandbox");
 	}
-	if (o->mode == SBX_MODE_STRICT &&
+	if (o->mode == SANDBOX_MODE_STRICT &&
 	    strcmp(rep->enforcement, "full") != 0) {
 		char list[sizeof(rep->error)];
 		size_t len = 0;
@@ -4707,12 +4707,12 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		goto out;
 	}
 	if (open_pipe(&p.err_r, &p.err_w) != 0 ||
-	    (p.backend != SBX_BACKEND_BEST &&
+	    (p.backend != SANDBOX_BACKEND_BEST &&
 	     open_pipe(&p.st_r, &p.st_w) != 0)) {
 		rep_refuse(rep, ST_SETUP, "pipe: %s", strerror(errno));
 		goto out;
 	}
-	if (p.backend != SBX_BACKEND_BEST) {
+	if (p.backend != SANDBOX_BACKEND_BEST) {
 		int fds[2];
 
 		/* A socket, so that writing to a child that died early is an
@@ -4726,7 +4726,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		p.sync_r = fds[0];
 		p.sync_w = fds[1];
 	}
-	if (p.netns && o->network == SBX_NET_PROXY) {
+	if (p.netns && o->network == SANDBOX_NET_PROXY) {
 		int fds[2];
 
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) !=
@@ -4755,7 +4755,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 			}
 		}
 	}
-	if (p.backend == SBX_BACKEND_NAMESPACES)
+	if (p.backend == SANDBOX_BACKEND_NAMESPACES)
 		p.parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 
 	/* The caller's signals stay blocked until the child restores them;
@@ -4774,25 +4774,25 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 
 	if (o->on_start)
 		o->on_start(rep, o->on_start_arg);
-	pid = sbx_clone(clone_flags(&p), &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
-	if (pid < 0 && p.backend == SBX_BACKEND_NAMESPACES &&
-	    o->backend == SBX_BACKEND_BEST && o->mode != SBX_MODE_STRICT &&
+	pid = sandbox_clone(clone_flags(&p), &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
+	if (pid < 0 && p.backend == SANDBOX_BACKEND_NAMESPACES &&
+	    o->backend == SANDBOX_BACKEND_BEST && o->mode != SANDBOX_MODE_STRICT &&
 	    (errno == EPERM || errno == EINVAL || errno == ENOSPC ||
 	     errno == EACCES)) {
 		/* User namespaces refused after the probe said yes: the
 		 * landlock backend, reported as such. */
 		rep_init(rep);
-		p.backend = SBX_BACKEND_LANDLOCK;
+		p.backend = SANDBOX_BACKEND_LANDLOCK;
 		p.netns = false;
 		p.nops = 0;
 		p.reaper = reaper_available();
 		plan_report(&p, rep);
-		if (o->network == SBX_NET_PROXY) {
+		if (o->network == SANDBOX_NET_PROXY) {
 			/* The proxy moves to the host's loopback. */
 			if (p.pxs_w >= 0)
 				close(p.pxs_w);
 			p.pxs_w = -1;
-			envf_free(p.envp);
+			envfilter_free(p.envp);
 			p.envp = NULL;
 			if (proxy_prepare(&p) != 0) {
 				sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
@@ -4808,22 +4808,22 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		}
 		if (o->on_start)
 			o->on_start(rep, o->on_start_arg);
-		pid = sbx_clone(0, &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
+		pid = sandbox_clone(0, &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
 	}
 	if (pid < 0) {
 		int e = errno;
 
 		sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
 		rep_refuse(rep, ST_SETUP, "clone (%s backend): %s",
-			   p.backend == SBX_BACKEND_NAMESPACES ? "namespaces" :
+			   p.backend == SANDBOX_BACKEND_NAMESPACES ? "namespaces" :
 								 "landlock",
 			   strerror(e));
 		goto out;
 	}
 	if (pid == 0) {
-		if (p.backend == SBX_BACKEND_NAMESPACES)
+		if (p.backend == SANDBOX_BACKEND_NAMESPACES)
 			child_namespaces(&p);
-		if (p.backend == SBX_BACKEND_LANDLOCK)
+		if (p.backend == SANDBOX_BACKEND_LANDLOCK)
 			child_landlock(&p);
 		/* mode off */
 		close(p.err_r);
@@ -4843,7 +4843,7 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 		close(p.pxs_w);
 	p.pxs_w = -1;
 	parent_feed_child(&p, pid);
-	if (o->network == SBX_NET_PROXY && proxy_start(&p) != 0)
+	if (o->network == SANDBOX_NET_PROXY && proxy_start(&p) != 0)
 		kill_tree(&p, pid, pidfd, true);
 	if (p.st_w >= 0)
 		close(p.st_w);
@@ -4856,14 +4856,14 @@ enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
 	if (p.cg.procs_fd >= 0)
 		close(p.cg.procs_fd);
 	p.cg.procs_fd = -1;
-	if (p.backend == SBX_BACKEND_BEST)
-		p.backend = SBX_BACKEND_LANDLOCK; /* kill by process group */
+	if (p.backend == SANDBOX_BACKEND_BEST)
+		p.backend = SANDBOX_BACKEND_LANDLOCK; /* kill by process group */
 	parent_wait(&p, pid, pidfd, rep, &wstatus, &got);
 	proxy_end(&p);
 	sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
 	parent_status(&p, rep, wstatus, got);
-	if (p.px_diag[0])
-		rep_refuse(rep, ST_SETUP, "%s", p.px_diag);
+	if (p.proxy_diag[0])
+		rep_refuse(rep, ST_SETUP, "%s", p.proxy_diag);
 	close(pidfd);
 	goto out;
 
@@ -4878,7 +4878,7 @@ out:
 	cg_release(&p.cg);
 	ph_cleanup(&p);
 	plan_close(&p);
-	envf_free(p.envp);
+	envfilter_free(p.envp);
 	arena_release(&p.arena);
 	rep->duration_ms = (unsigned long)(now_ms() - t0);
 	return err;
@@ -4886,7 +4886,7 @@ out:
 
 /* ---- the report --------------------------------------------------------- */
 
-char *sbx_report_json(const struct sbx_report *rep)
+char *sandbox_report_json(const struct sandbox_report *rep)
 {
 	cJSON *j = cJSON_CreateObject(), *arr;
 	char *text;

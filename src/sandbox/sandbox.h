@@ -1,6 +1,6 @@
 /* sandbox — run an argv with kernel-enforced limits (cordon run).
  *
- * sbx_run() forks a child that sets itself up, in this order, and then
+ * sandbox_run() forks a child that sets itself up, in this order, and then
  * execs the command:
  *   1. new session (setsid), parent-death signal SIGKILL with the
  *      parent-race check (getppid() against the pid recorded before fork);
@@ -48,38 +48,38 @@
 #include "strlist.h"
 #include "cordon.h"
 
-enum sbx_mode {
-	SBX_MODE_OFF = 0,    /* no sandbox: exec directly, enforcement none */
-	SBX_MODE_AUTO = 1,   /* best available; warns when degraded */
-	SBX_MODE_STRICT = 2, /* refuses (125) unless enforcement is full */
+enum sandbox_mode {
+	SANDBOX_MODE_OFF = 0,    /* no sandbox: exec directly, enforcement none */
+	SANDBOX_MODE_AUTO = 1,   /* best available; warns when degraded */
+	SANDBOX_MODE_STRICT = 2, /* refuses (125) unless enforcement is full */
 };
 
-enum sbx_backend {
-	SBX_BACKEND_BEST = 0,       /* namespaces when the probe says so */
-	SBX_BACKEND_NAMESPACES = 1, /* namespaces + Landlock + seccomp */
-	SBX_BACKEND_LANDLOCK = 2,   /* Landlock + seccomp + rlimits only */
+enum sandbox_backend {
+	SANDBOX_BACKEND_BEST = 0,       /* namespaces when the probe says so */
+	SANDBOX_BACKEND_NAMESPACES = 1, /* namespaces + Landlock + seccomp */
+	SANDBOX_BACKEND_LANDLOCK = 2,   /* Landlock + seccomp + rlimits only */
 };
 
-struct sbx_report;
-struct px_decision;
+struct sandbox_report;
+struct proxy_decision;
 
-enum sbx_network {
-	SBX_NET_NONE = 0,  /* new network namespace, loopback only */
-	SBX_NET_HOST = 1,
+enum sandbox_network {
+	SANDBOX_NET_NONE = 0,  /* new network namespace, loopback only */
+	SANDBOX_NET_HOST = 1,
 	/* the egress proxy (proxy.h), served by the calling process:
 	 * namespaces backend: a network namespace with only loopback, where
-	 * 127.0.0.1:SBX_PROXY_PORT is a listening socket made inside it and
+	 * 127.0.0.1:SANDBOX_PROXY_PORT is a listening socket made inside it and
 	 * handed out; landlock backend: the proxy on the host's loopback
 	 * and Landlock TCP connect to its port only. HTTP_PROXY,
 	 * HTTPS_PROXY, ALL_PROXY (and lower case) point at it; NO_PROXY is
 	 * emptied. */
-	SBX_NET_PROXY = 2,
+	SANDBOX_NET_PROXY = 2,
 };
 
-#define SBX_PROXY_PORT 3128 /* inside the sandbox's network namespace */
-#define SBX_MAX_HOSTS 1024 /* allow_hosts, deny_hosts */
+#define SANDBOX_PROXY_PORT 3128 /* inside the sandbox's network namespace */
+#define SANDBOX_MAX_HOSTS 1024 /* allow_hosts, deny_hosts */
 
-struct sbx_opts {
+struct sandbox_opts {
 	const char *workspace;        /* writable root; NULL: cwd */
 	const char *const *write;     /* extra writable roots */
 	size_t nwrite;
@@ -87,13 +87,13 @@ struct sbx_opts {
 	size_t ndeny_read;
 	bool no_read_home;
 	bool cache_writes;            /* ~/.cache ~/.npm ~/.cargo/registry … */
-	enum sbx_network network;
+	enum sandbox_network network;
 	unsigned long memory_mb;      /* 0: no cap; default 4096 */
 	unsigned long cpu_s;          /* 0: no cap */
 	unsigned long pids;           /* 0: default 1024 */
 	unsigned long timeout_s;      /* 0: none */
-	enum sbx_mode mode;
-	enum sbx_backend backend;
+	enum sandbox_mode mode;
+	enum sandbox_backend backend;
 	bool no_unix_sockets;
 	/* the environment */
 	const struct strlist *env_allow; /* NULL: no allow-list */
@@ -114,7 +114,7 @@ struct sbx_opts {
 	/* Added by the sandbox module: called in the parent with the
 	 * backend, enforcement and notEnforced filled, just before the
 	 * command starts (the CLI warns there when degraded). */
-	void (*on_start)(const struct sbx_report *rep, void *arg);
+	void (*on_start)(const struct sandbox_report *rep, void *arg);
 	void *on_start_arg;
 	/* Added for network proxy: the proxy's lists (hostlist.h entries;
 	 * an empty allow list denies everything). */
@@ -132,7 +132,7 @@ struct sbx_opts {
 	 * command's environment (env_deny). */
 	const char *control_listen;
 	const char *control_token;
-	/* Added for credential injection: proxy.h px_options.inject_*
+	/* Added for credential injection: proxy.h proxy_options.inject_*
 	 * (inject_host NULL: none). The caller keeps the secret's variable
 	 * out of the command's environment (env_deny). */
 	const char *inject_host;
@@ -143,8 +143,8 @@ struct sbx_opts {
 	unsigned inject_port;
 	bool inject_allow_loopback; /* DANGEROUS, tests only */
 	/* Added for the audit log: each of the proxy's decisions (proxy.h
-	 * px_decision_fn; called in the parent, on the proxy's thread). */
-	void (*proxy_decision)(void *ctx, const struct px_decision *d);
+	 * proxy_decision_fn; called in the parent, on the proxy's thread). */
+	void (*proxy_decision)(void *ctx, const struct proxy_decision *d);
 	void *proxy_decision_ctx;
 	/* Added for deny_write (srt's filesystem.denyWrite, the config's
 	 * safety.sandbox.deny_write): paths or globs (relative: to the
@@ -158,7 +158,7 @@ struct sbx_opts {
 	size_t ndeny_write;
 };
 
-struct sbx_report {
+struct sandbox_report {
 	const char *backend;       /* "namespaces", "landlock", "none" */
 	const char *enforcement;   /* "full", "partial", "none" */
 	char not_enforced[16][96]; /* what was asked and not applied */
@@ -180,16 +180,16 @@ struct sbx_report {
 /* Runs argv. Returns CORDON_OK with rep filled (the command ran, or was
  * refused with status 125/126/127 and rep->error), or an error before
  * anything was started. */
-enum cordon_err sbx_run(const struct sbx_opts *o, char *const argv[],
-			struct sbx_report *rep, struct cordon_diag *diag);
+enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
+			struct sandbox_report *rep, struct cordon_diag *diag);
 
 /* The report as the JSON object of DESIGN.md. malloc'd. */
-char *sbx_report_json(const struct sbx_report *rep);
+char *sandbox_report_json(const struct sandbox_report *rep);
 
 /* Probes each backend by really running a maximal wrap of a no-op; the
  * verdict is cached per kernel release and binary version (in
  * $XDG_CACHE_HOME/cordon/probe.json) unless fresh is set. why gets one line
  * per backend. Returns the best backend that works, or -1 for none. */
-int sbx_probe(bool fresh, char *why, size_t whycap);
+int sandbox_probe(bool fresh, char *why, size_t whycap);
 
 #endif

@@ -370,7 +370,7 @@ static char *sb_user_path(struct sb *b, const char *ws, const char *home,
 }
 
 /* The writable roots: workspace first, then --write. */
-static size_t sb_roots(struct sb *b, const struct sbx_opts *o, const char *ws,
+static size_t sb_roots(struct sb *b, const struct sandbox_opts *o, const char *ws,
 		       const char *home, const char **roots, size_t cap)
 {
 	size_t n = 0;
@@ -427,7 +427,7 @@ static void sb_no_read_home(struct sb *b, const char *home,
 	sb_add(b, ")\n");
 }
 
-static void sb_writes(struct sb *b, const struct sbx_opts *o, const char *home,
+static void sb_writes(struct sb *b, const struct sandbox_opts *o, const char *home,
 		      const char *const *roots, size_t nroots)
 {
 	sb_add(b, "\n; writes: the writable roots and the temp dirs\n"
@@ -507,7 +507,7 @@ static void sb_deny_glob(struct sb *b, const char *ws, const char *home,
 	sb_add(b, "\n");
 }
 
-static void sb_deny_reads(struct sb *b, const struct sbx_opts *o,
+static void sb_deny_reads(struct sb *b, const struct sandbox_opts *o,
 			  const char *ws, const char *home)
 {
 	if (home) {
@@ -540,11 +540,11 @@ static void sb_deny_reads(struct sb *b, const struct sbx_opts *o,
 	sb_add(b, ")\n");
 }
 
-static void sb_network(struct sb *b, const struct sbx_opts *o,
+static void sb_network(struct sb *b, const struct sandbox_opts *o,
 		       unsigned short proxy_port)
 {
 	switch (o->network) {
-	case SBX_NET_HOST:
+	case SANDBOX_NET_HOST:
 		sb_add(b, "\n; network: host\n"
 			  "(allow network*)\n"
 			  "(allow system-socket)\n"
@@ -557,7 +557,7 @@ static void sb_network(struct sb *b, const struct sbx_opts *o,
 			  "  (global-name \"com.apple.trustd.agent\")\n"
 			  "  (global-name \"com.apple.ocspd\"))\n");
 		break;
-	case SBX_NET_PROXY:
+	case SANDBOX_NET_PROXY:
 		if (proxy_port == 0) {
 			sb_add(b, "\n; network: proxy, but no proxy port: "
 				  "none\n");
@@ -568,14 +568,14 @@ static void sb_network(struct sb *b, const struct sbx_opts *o,
 			"(allow network-outbound (remote ip \"localhost:%u\"))\n",
 			(unsigned)proxy_port);
 		break;
-	case SBX_NET_NONE:
+	case SANDBOX_NET_NONE:
 	default:
 		sb_add(b, "\n; network: none\n");
 		break;
 	}
 }
 
-char *seatbelt_profile(const struct sbx_opts *o, const char *home,
+char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 		       unsigned short proxy_port)
 {
 	struct sb b = { 0 };

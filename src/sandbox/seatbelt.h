@@ -21,7 +21,7 @@
  * may be NULL. Relative --write and --deny-read paths are taken under the
  * workspace, "~/" under home; a --deny-read glob without '/' matches at any
  * depth of the workspace (gitignore). */
-char *seatbelt_profile(const struct sbx_opts *o, const char *home,
+char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 		       unsigned short proxy_port);
 
 #endif

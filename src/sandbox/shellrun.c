@@ -1,7 +1,7 @@
 /* shell — the argv-only sandboxed shell of the C API (lesson 6).
  *
  * cordon_shell_run() is `cordon run --argv-only` for a host program: the
- * same sandbox (sbx_run with argv_only), the same defaults (30 s time-out,
+ * same sandbox (sandbox_run with argv_only), the same defaults (30 s time-out,
  * CPU time capped at the time-out, 1 MiB of output, stdin /dev/null,
  * network none, memory 4096 MB, the built-in environment filter), the same
  * blocked message, but the output is captured into the result and nothing
@@ -24,10 +24,10 @@
 #define SHELL_MEMORY_MB 4096UL
 /* The CLI's ceilings for --timeout and --cpu: a week. */
 #define SHELL_MAX_TIMEOUT (7UL * 24 * 3600)
-/* The sandbox captures at most 64 MiB (SBX_CAPTURE_MAX) and then drops
+/* The sandbox captures at most 64 MiB (SANDBOX_CAPTURE_MAX) and then drops
  * bytes without a note; half of it leaves room for the note. */
 #define SHELL_MAX_CAP ((size_t)32 << 20)
-#define SHELL_MAX_ALLOW 256 /* the sandbox's SBX_MAX_LIST */
+#define SHELL_MAX_ALLOW 256 /* the sandbox's SANDBOX_MAX_LIST */
 #define SHELL_MAX_ENV 4096 /* host variables added to one run */
 
 __attribute__((format(printf, 3, 4))) static enum cordon_err
@@ -114,19 +114,19 @@ static enum cordon_err shell_check(const struct cordon_shell_opts *o,
 /* The sandbox options of `cordon run --argv-only` with the CLI's
  * defaults, capturing the output into *out and *len. */
 static void shell_sbx_opts(const struct cordon_shell_opts *o,
-			   struct sbx_opts *so, char **out, size_t *len)
+			   struct sandbox_opts *so, char **out, size_t *len)
 {
 	memset(so, 0, sizeof(*so));
 	so->workspace = o->workspace;
-	so->network = SBX_NET_NONE;
+	so->network = SANDBOX_NET_NONE;
 	so->memory_mb = SHELL_MEMORY_MB;
 	so->timeout_s = o->timeout_s ? o->timeout_s : SHELL_DEFAULT_TIMEOUT;
 	/* CPU time never beyond the wall-clock time-out, as in the CLI. */
 	so->cpu_s = o->cpu_s ? o->cpu_s : so->timeout_s;
-	so->mode = o->strict ? SBX_MODE_STRICT : SBX_MODE_AUTO;
-	so->backend = SBX_BACKEND_BEST;
-	so->env_allow = envf_default_allow();
-	so->env_deny = envf_default_deny();
+	so->mode = o->strict ? SANDBOX_MODE_STRICT : SANDBOX_MODE_AUTO;
+	so->backend = SANDBOX_BACKEND_BEST;
+	so->env_allow = envfilter_default_allow();
+	so->env_deny = envfilter_default_deny();
 	so->extra_env = o->env;
 	so->argv_only = true;
 	so->allow_cmds = o->allow;
@@ -152,8 +152,8 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 				 struct cordon_shell_result *res,
 				 struct cordon_diag *diag)
 {
-	struct sbx_opts so;
-	struct sbx_report rep;
+	struct sandbox_opts so;
+	struct sandbox_report rep;
 	enum cordon_err err;
 	char *out = NULL;
 	size_t len = 0;
@@ -173,7 +173,7 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 		return err;
 
 	shell_sbx_opts(o, &so, &out, &len);
-	err = sbx_run(&so, argv, &rep, diag);
+	err = sandbox_run(&so, argv, &rep, diag);
 	if (err != CORDON_OK) {
 		free(out);
 		return err;
@@ -185,7 +185,7 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 		out = calloc(1, 1);
 		len = 0;
 	}
-	res->report_json = sbx_report_json(&rep);
+	res->report_json = sandbox_report_json(&rep);
 	if (!out || !res->report_json) {
 		free(out);
 		free(res->report_json);

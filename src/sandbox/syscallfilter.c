@@ -32,7 +32,7 @@
 #include "banned.h"
 
 /* Ceiling on an exported filter; ours is a few KiB. */
-#define SCF_MAX_BYTES ((size_t)1 << 20)
+#define SYSCALLFILTER_MAX_BYTES ((size_t)1 << 20)
 
 #ifndef CLONE_NEWCGROUP
 #define CLONE_NEWCGROUP 0x02000000
@@ -42,7 +42,7 @@
 static const struct {
 	const char *name;
 	int nr;
-} scf_denied[] = {
+} syscallfilter_denied[] = {
 	{ "ptrace", SCMP_SYS(ptrace) },
 	{ "process_vm_readv", SCMP_SYS(process_vm_readv) },
 	{ "process_vm_writev", SCMP_SYS(process_vm_writev) },
@@ -77,7 +77,7 @@ static const struct {
 static const struct {
 	const char *name;
 	uint64_t flag;
-} scf_clone_flags[] = {
+} syscallfilter_clone_flags[] = {
 	{ "CLONE_NEWNS", CLONE_NEWNS },
 	{ "CLONE_NEWCGROUP", CLONE_NEWCGROUP },
 	{ "CLONE_NEWUTS", CLONE_NEWUTS },
@@ -92,7 +92,7 @@ static const struct {
 static const struct {
 	const char *name;
 	uint64_t request;
-} scf_ioctls[] = {
+} syscallfilter_ioctls[] = {
 	{ "TIOCSTI", TIOCSTI },
 	{ "TIOCLINUX", TIOCLINUX },
 };
@@ -102,15 +102,15 @@ static const struct {
 /* The clone flags argument: the second on s390 and CRIS, the first
  * elsewhere. */
 #if defined(__s390__) || defined(__s390x__) || defined(__CRIS__)
-#define SCF_CLONE_FLAGS_ARG 1
+#define SYSCALLFILTER_CLONE_FLAGS_ARG 1
 #else
-#define SCF_CLONE_FLAGS_ARG 0
+#define SYSCALLFILTER_CLONE_FLAGS_ARG 0
 #endif
 
 /* One argument comparison. libseccomp's SCMP_A0(op, x) leaves datum_b to
  * the compound literal's zero fill, which clang's
  * -Wmissing-field-initializers rejects: spell every field. */
-static struct scmp_arg_cmp scf_cmp(unsigned arg, enum scmp_compare op,
+static struct scmp_arg_cmp syscallfilter_cmp(unsigned arg, enum scmp_compare op,
 				   scmp_datum_t a, scmp_datum_t b)
 {
 	struct scmp_arg_cmp c = {
@@ -121,7 +121,7 @@ static struct scmp_arg_cmp scf_cmp(unsigned arg, enum scmp_compare op,
 }
 
 __attribute__((format(printf, 3, 4))) static void
-scf_why(char *why, size_t whycap, const char *fmt, ...)
+syscallfilter_why(char *why, size_t whycap, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -134,7 +134,7 @@ scf_why(char *why, size_t whycap, const char *fmt, ...)
 
 /* Adds the host's compat architectures to ctx (the native one is there
  * from seccomp_init). Returns 0 or a negative errno. */
-static int scf_add_arches(scmp_filter_ctx ctx, const char **failed)
+static int syscallfilter_add_arches(scmp_filter_ctx ctx, const char **failed)
 {
 	static const struct {
 		uint32_t native;
@@ -165,7 +165,7 @@ static int scf_add_arches(scmp_filter_ctx ctx, const char **failed)
  * AF_INET6 and AF_NETLINK are denied by one rule per value in the gaps
  * below the highest allowed family and one for everything above it;
  * AF_NETLINK only with protocol NETLINK_ROUTE. */
-static int scf_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
+static int syscallfilter_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 				const char **failed)
 {
 	const int allowed[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK };
@@ -179,7 +179,7 @@ static int scf_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 		for (int f = last + 1; f < family; f++) {
 			rc = seccomp_rule_add(
 				ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
-				scf_cmp(0, SCMP_CMP_EQ, (scmp_datum_t)f, 0));
+				syscallfilter_cmp(0, SCMP_CMP_EQ, (scmp_datum_t)f, 0));
 			if (rc != 0) {
 				*failed = "socket (family)";
 				return rc;
@@ -188,15 +188,15 @@ static int scf_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 		last = family;
 	}
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
-			      scf_cmp(0, SCMP_CMP_GE, (scmp_datum_t)(last + 1),
+			      syscallfilter_cmp(0, SCMP_CMP_GE, (scmp_datum_t)(last + 1),
 				      0));
 	if (rc != 0) {
 		*failed = "socket (families above AF_NETLINK)";
 		return rc;
 	}
 	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2,
-			      scf_cmp(0, SCMP_CMP_EQ, AF_NETLINK, 0),
-			      scf_cmp(2, SCMP_CMP_NE, NETLINK_ROUTE, 0));
+			      syscallfilter_cmp(0, SCMP_CMP_EQ, AF_NETLINK, 0),
+			      syscallfilter_cmp(2, SCMP_CMP_NE, NETLINK_ROUTE, 0));
 	if (rc != 0) {
 		*failed = "socket (AF_NETLINK protocols)";
 		return rc;
@@ -206,7 +206,7 @@ static int scf_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 
 /* Builds the whole filter into ctx. Returns 0 or a negative errno with
  * *failed naming the rule. */
-static int scf_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
+static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
 {
 	int rc;
 
@@ -216,25 +216,25 @@ static int scf_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
 		*failed = "the bad-architecture action";
 		return rc;
 	}
-	rc = scf_add_arches(ctx, failed);
+	rc = syscallfilter_add_arches(ctx, failed);
 	if (rc != 0)
 		return rc;
-	for (size_t i = 0; i < ARRAY_LEN(scf_denied); i++) {
+	for (size_t i = 0; i < ARRAY_LEN(syscallfilter_denied); i++) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-				      scf_denied[i].nr, 0);
+				      syscallfilter_denied[i].nr, 0);
 		if (rc != 0) {
-			*failed = scf_denied[i].name;
+			*failed = syscallfilter_denied[i].name;
 			return rc;
 		}
 	}
-	for (size_t i = 0; i < ARRAY_LEN(scf_clone_flags); i++) {
-		uint64_t f = scf_clone_flags[i].flag;
+	for (size_t i = 0; i < ARRAY_LEN(syscallfilter_clone_flags); i++) {
+		uint64_t f = syscallfilter_clone_flags[i].flag;
 
 		rc = seccomp_rule_add(
 			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-			scf_cmp(SCF_CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, f, f));
+			syscallfilter_cmp(SYSCALLFILTER_CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, f, f));
 		if (rc != 0) {
-			*failed = scf_clone_flags[i].name;
+			*failed = syscallfilter_clone_flags[i].name;
 			return rc;
 		}
 	}
@@ -245,22 +245,22 @@ static int scf_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
 		*failed = "clone3";
 		return rc;
 	}
-	for (size_t i = 0; i < ARRAY_LEN(scf_ioctls); i++) {
+	for (size_t i = 0; i < ARRAY_LEN(syscallfilter_ioctls); i++) {
 		rc = seccomp_rule_add(
 			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-			scf_cmp(1, SCMP_CMP_MASKED_EQ, 0xffffffffu,
-				scf_ioctls[i].request));
+			syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ, 0xffffffffu,
+				syscallfilter_ioctls[i].request));
 		if (rc != 0) {
-			*failed = scf_ioctls[i].name;
+			*failed = syscallfilter_ioctls[i].name;
 			return rc;
 		}
 	}
-	return scf_add_socket_rules(ctx, no_unix, failed);
+	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }
 
 /* Reads the whole of fd (from offset 0) into a malloc'd buffer. Returns 0
  * or an errno value. */
-static int scf_slurp(int fd, unsigned char **out, size_t *len)
+static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 {
 	unsigned char *buf = NULL, *nb;
 	size_t cap = 0, n = 0;
@@ -270,7 +270,7 @@ static int scf_slurp(int fd, unsigned char **out, size_t *len)
 		return errno;
 	for (;;) {
 		if (n == cap) {
-			if (cap >= SCF_MAX_BYTES) {
+			if (cap >= SYSCALLFILTER_MAX_BYTES) {
 				free(buf);
 				return EFBIG;
 			}
@@ -300,7 +300,7 @@ static int scf_slurp(int fd, unsigned char **out, size_t *len)
 	return 0;
 }
 
-int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
+int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
 		size_t whycap)
 {
 	scmp_filter_ctx ctx;
@@ -309,22 +309,22 @@ int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
 
 	out->insns = NULL;
 	out->len = 0;
-	scf_why(why, whycap, "%s", "");
+	syscallfilter_why(why, whycap, "%s", "");
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
-		scf_why(why, whycap, "seccomp: init: out of memory");
+		syscallfilter_why(why, whycap, "seccomp: init: out of memory");
 		return -1;
 	}
-	rc = scf_build(ctx, no_unix_sockets, &failed);
+	rc = syscallfilter_build(ctx, no_unix_sockets, &failed);
 	if (rc != 0) {
-		scf_why(why, whycap, "seccomp: add rule for %s: %s", failed,
+		syscallfilter_why(why, whycap, "seccomp: add rule for %s: %s", failed,
 			strerror(-rc));
 		seccomp_release(ctx);
 		return -1;
 	}
 	fd = memfd_create("cordon-seccomp", MFD_CLOEXEC);
 	if (fd < 0) {
-		scf_why(why, whycap, "seccomp: memfd_create: %s",
+		syscallfilter_why(why, whycap, "seccomp: memfd_create: %s",
 			strerror(errno));
 		seccomp_release(ctx);
 		return -1;
@@ -332,25 +332,25 @@ int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
 	rc = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
 	if (rc != 0) {
-		scf_why(why, whycap, "seccomp: export the filter: %s",
+		syscallfilter_why(why, whycap, "seccomp: export the filter: %s",
 			strerror(-rc));
 		close(fd);
 		return -1;
 	}
-	rc = scf_slurp(fd, &out->insns, &out->len);
+	rc = syscallfilter_slurp(fd, &out->insns, &out->len);
 	close(fd);
 	if (rc != 0 || out->len == 0 ||
 	    out->len % sizeof(struct sock_filter) != 0 ||
 	    out->len / sizeof(struct sock_filter) > USHRT_MAX) {
-		scf_why(why, whycap, "seccomp: read the exported filter: %s",
+		syscallfilter_why(why, whycap, "seccomp: read the exported filter: %s",
 			rc ? strerror(rc) : "bad length");
-		scf_prog_free(out);
+		syscallfilter_prog_free(out);
 		return -1;
 	}
 	return 0;
 }
 
-int scf_load(const struct scf_prog *p, char *why, size_t whycap)
+int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t whycap)
 {
 	struct sock_fprog prog = {
 		.len = (unsigned short)(p->len / sizeof(struct sock_filter)),
@@ -358,19 +358,19 @@ int scf_load(const struct scf_prog *p, char *why, size_t whycap)
 	};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-		scf_why(why, whycap, "seccomp: set no_new_privs: %s",
+		syscallfilter_why(why, whycap, "seccomp: set no_new_privs: %s",
 			strerror(errno));
 		return -1;
 	}
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
-		scf_why(why, whycap, "seccomp: load the filter: %s",
+		syscallfilter_why(why, whycap, "seccomp: load the filter: %s",
 			strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-void scf_prog_free(struct scf_prog *p)
+void syscallfilter_prog_free(struct syscallfilter_prog *p)
 {
 	if (!p)
 		return;
@@ -379,14 +379,14 @@ void scf_prog_free(struct scf_prog *p)
 	p->len = 0;
 }
 
-int scf_apply(bool no_unix_sockets, char *why, size_t whycap)
+int syscallfilter_apply(bool no_unix_sockets, char *why, size_t whycap)
 {
-	struct scf_prog prog;
+	struct syscallfilter_prog prog;
 	int rc;
 
-	if (scf_compile(no_unix_sockets, &prog, why, whycap) != 0)
+	if (syscallfilter_compile(no_unix_sockets, &prog, why, whycap) != 0)
 		return -1;
-	rc = scf_load(&prog, why, whycap);
-	scf_prog_free(&prog);
+	rc = syscallfilter_load(&prog, why, whycap);
+	syscallfilter_prog_free(&prog);
 	return rc;
 }

@@ -19,20 +19,20 @@
 #include <stddef.h>
 
 /* Loads the filter into the calling thread. Returns 0, or -1 with why. */
-int scf_apply(bool no_unix_sockets, char *why, size_t whycap);
+int syscallfilter_apply(bool no_unix_sockets, char *why, size_t whycap);
 
 /* The same in two steps, for a child made by a raw clone() of a possibly
- * multi-threaded process, where malloc is not safe: scf_compile (in the
+ * multi-threaded process, where malloc is not safe: syscallfilter_compile (in the
  * parent, before the clone) builds the classic BPF program with libseccomp;
- * scf_load (in the child) sets no_new_privs and loads it without
+ * syscallfilter_load (in the child) sets no_new_privs and loads it without
  * allocating. */
-struct scf_prog {
+struct syscallfilter_prog {
 	unsigned char *insns; /* struct sock_filter[], malloc'd */
 	size_t len;           /* bytes */
 };
-int scf_compile(bool no_unix_sockets, struct scf_prog *out, char *why,
+int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
 		size_t whycap);
-int scf_load(const struct scf_prog *p, char *why, size_t whycap);
-void scf_prog_free(struct scf_prog *p);
+int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t whycap);
+void syscallfilter_prog_free(struct syscallfilter_prog *p);
 
 #endif

@@ -453,16 +453,16 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 	return true;
 }
 
-void cls_apply_table(struct cx *x, struct wv *argv, size_t argc)
+void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	struct fam_slot *sl = fam_find(x->cls, name, n);
 
 	if (!sl) {
 		/* A dotted name falls back to its family: mkfs.ext4 -> mkfs. */
 		const char *dot = memchr(name, '.', n);
-		if (dot && dot > name && !cx_script_suffix(name, n))
+		if (dot && dot > name && !commands_script_suffix(name, n))
 			sl = fam_find(x->cls, name, (size_t)(dot - name));
 	}
 	if (!sl)
@@ -480,7 +480,7 @@ void cls_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
 			continue;
 		if (rule_matches(r, argv, argc, ops, nops))
-			cx_hit(x, r->tier, r->labels, r->id, r->reason);
+			classify_hit(x, r->tier, r->labels, r->id, r->reason);
 	}
 }
 
@@ -655,10 +655,10 @@ static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
 	return false;
 }
 
-void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
+void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 {
 	size_t n;
-	const char *base = cmd_base(&argv[0], &n);
+	const char *base = classify_cmd_base(&argv[0], &n);
 	char name[64];
 
 	if (n == 0 || n >= sizeof(name))
@@ -672,7 +672,7 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		size_t en = strlen(e->name);
 		if (!(strcmp(e->name, name) == 0 ||
 		      (strncmp(name, e->name, en) == 0 && name[en] == '.' &&
-		       !cx_script_suffix(name, n))))
+		       !commands_script_suffix(name, n))))
 			continue;
 		bool ok = true;
 		for (const char *f = e->shorts; *f && ok; f++)
@@ -682,7 +682,7 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		for (size_t k = 0; k < e->nops && ok; k++)
 			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
 		if (ok)
-			cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
+			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,
 			       verdict_printf(x->v, "matches the deny list entry \"%s\"",
 					      e->text));
@@ -691,13 +691,13 @@ void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 
 /* ---- words --------------------------------------------------------------------------- */
 
-bool cx_is_ifs(const struct cx *x, char c)
+bool classify_is_ifs(const struct cx *x, char c)
 {
 	const char *ifs = x->ifs ? x->ifs : " \t\n";
 	return c && strchr(ifs, c) != NULL;
 }
 
-bool wv_is(const struct wv *w, const char *s)
+bool classify_word_is(const struct wv *w, const char *s)
 {
 	if (!w->n || w->s[0] != s[0])
 		return false;
@@ -705,12 +705,12 @@ bool wv_is(const struct wv *w, const char *s)
 	return w->n == n && memcmp(w->s, s, n) == 0 && !(w->f & (WV_DYNAMIC | WV_SUBST));
 }
 
-bool wv_static(const struct wv *w)
+bool classify_word_static(const struct wv *w)
 {
 	return !(w->f & (WV_DYNAMIC | WV_SUBST));
 }
 
-const char *cmd_base(const struct wv *w, size_t *n)
+const char *classify_cmd_base(const struct wv *w, size_t *n)
 {
 	const char *s = w->s;
 	size_t len = w->n;
@@ -730,13 +730,13 @@ const char *cmd_base(const struct wv *w, size_t *n)
 	return s;
 }
 
-struct wv cx_lit(const char *s, size_t n)
+struct wv classify_lit(const char *s, size_t n)
 {
 	struct wv w = {s, n, 0, n, NULL};
 	return w;
 }
 
-struct wv cx_unknown(void)
+struct wv classify_unknown(void)
 {
 	struct wv w = {"", 0, WV_DYNAMIC, 0, NULL};
 	return w;
@@ -880,7 +880,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				 * to be set, the word is what the shell
 				 * uses — and the author chooses whether x is
 				 * set. */
-				struct wv sub = cx_eval(x, pt->sub);
+				struct wv sub = classify_eval(x, pt->sub);
 				size_t skip = 0;
 				if (sub.n >= 2 && sub.s[0] == ':' &&
 				    (sub.s[1] == '-' || sub.s[1] == '='))
@@ -893,7 +893,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 					if (!(known && val && vl)) {
 						val = sub.s + skip;
 						vl = sub.n - skip;
-						known = wv_static(&sub);
+						known = classify_word_static(&sub);
 						line = true;
 					}
 				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
@@ -913,7 +913,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			if (pt->len == 1 && (pt->s[0] == '@' || pt->s[0] == '*'))
 				r->f |= WV_SPLIT;
 			for (size_t k = 0; !pt->in_dq && known && val && k < vl; k++)
-				if (cx_is_ifs(x, val[k])) {
+				if (classify_is_ifs(x, val[k])) {
 					r->f |= WV_SPLIT;
 					break;
 				}
@@ -928,7 +928,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 		}
 		case SH_WP_ARITH:
 			if (pt->sub) {
-				struct wv sub = cx_eval(x, pt->sub);
+				struct wv sub = classify_eval(x, pt->sub);
 				(void)sub;
 			}
 			if (!(r->f & WV_DYNAMIC))
@@ -1010,7 +1010,7 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 	return false;
 }
 
-struct wv cx_eval(struct cx *x, const struct sh_word *w)
+struct wv classify_eval(struct cx *x, const struct sh_word *w)
 {
 	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
 	struct wv r = {"", 0, 0, 0, w};
@@ -1040,7 +1040,7 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 		if (pt->sub)
 			f |= walk_word_substs(x, pt->sub);
 		if (pt->body) {
-			cx_hit(x, CORDON_RISK_CAUTION,
+			classify_hit(x, CORDON_RISK_CAUTION,
 			       CORDON_L(COMMAND_SUBSTITUTION), "subst",
 			       pt->kind == SH_WP_PROCSUB_IN ||
 					       pt->kind == SH_WP_PROCSUB_OUT
@@ -1135,7 +1135,7 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 	bool pf_b = pf_args && fmt_i < argc &&
 		    memmem(argv[fmt_i].s, argv[fmt_i].n, "%b", 2);
 	for (; i < argc; i++) {
-		if (!wv_static(&argv[i]))
+		if (!classify_word_static(&argv[i]))
 			return false;
 		if (pf_args && i == fmt_i)
 			continue;
@@ -1217,7 +1217,7 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 	return true;
 }
 
-const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
+const char *classify_echo_text(struct cx *x, struct wv *argv, size_t argc,
 			 bool printf_, size_t *n)
 {
 	const char *out;
@@ -1242,7 +1242,7 @@ static size_t brace_expand(struct cx *x, struct wv **argvp, size_t argc)
 	for (size_t i = 0; i < argc; i++) {
 		const struct wv *w = &in[i];
 		const char *o = NULL, *c = NULL;
-		if (w->w && !w->w->quoted && wv_static(w)) {
+		if (w->w && !w->w->quoted && classify_word_static(w)) {
 			o = memchr(w->s, '{', w->n);
 			c = o ? memchr(o, '}', w->n - (size_t)(o - w->s)) : NULL;
 		}
@@ -1333,7 +1333,7 @@ static size_t tr_set(const char *s, size_t n, unsigned char *out, size_t cap)
 	return o;
 }
 
-bool cx_transform(struct cx *x, const struct cinfo *ci, const char *in,
+bool classify_transform(struct cx *x, const struct cinfo *ci, const char *in,
 		  size_t n, const char **out, size_t *outn)
 {
 	switch (ci->xf) {
@@ -1400,8 +1400,8 @@ static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
 	size_t i = 0;
 	bool braces = false;
 	for (const struct sh_word *w = n->words; w; w = w->next) {
-		argv[i] = cx_eval(x, w);
-		if (!w->quoted && wv_static(&argv[i]) && memchr(argv[i].s, '{', argv[i].n) &&
+		argv[i] = classify_eval(x, w);
+		if (!w->quoted && classify_word_static(&argv[i]) && memchr(argv[i].s, '{', argv[i].n) &&
 		    memchr(argv[i].s, ',', argv[i].n))
 			braces = true;
 		i++;
@@ -1439,23 +1439,23 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 		return false;
 	/* $(which rm), $(command -v rm), $(type -P rm): the path of rm,
 	 * which is rm wherever it lives. */
-	if (!second && argc == 2 && wv_is(&argv[0], "which") &&
-	    wv_static(&argv[1]) && argv[1].n && argv[1].s[0] != '-') {
+	if (!second && argc == 2 && classify_word_is(&argv[0], "which") &&
+	    classify_word_static(&argv[1]) && argv[1].n && argv[1].s[0] != '-') {
 		*out = argv[1].s;
 		*outn = argv[1].n;
 		return true;
 	}
-	if (!second && argc == 3 && wv_static(&argv[2]) && argv[2].n &&
+	if (!second && argc == 3 && classify_word_static(&argv[2]) && argv[2].n &&
 	    argv[2].s[0] != '-' &&
-	    ((wv_is(&argv[0], "command") && wv_is(&argv[1], "-v")) ||
-	     (wv_is(&argv[0], "type") &&
-	      (wv_is(&argv[1], "-P") || wv_is(&argv[1], "-p"))))) {
+	    ((classify_word_is(&argv[0], "command") && classify_word_is(&argv[1], "-v")) ||
+	     (classify_word_is(&argv[0], "type") &&
+	      (classify_word_is(&argv[1], "-P") || classify_word_is(&argv[1], "-p"))))) {
 		*out = argv[2].s;
 		*outn = argv[2].n;
 		return true;
 	}
-	bool pf = wv_is(&argv[0], "printf");
-	if (!pf && !wv_is(&argv[0], "echo"))
+	bool pf = classify_word_is(&argv[0], "printf");
+	if (!pf && !classify_word_is(&argv[0], "echo"))
 		return false;
 	if (!echo_text(x, argv, argc, pf, out, outn))
 		return false;
@@ -1465,12 +1465,12 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 		return false;
 	struct wv *a2;
 	size_t c2 = eval_argv(x, second, &a2);
-	if (c2 < 2 || !wv_is(&a2[0], "base64"))
+	if (c2 < 2 || !classify_word_is(&a2[0], "base64"))
 		return false;
 	bool dec = false;
 	for (size_t i = 1; i < c2; i++)
-		if (wv_is(&a2[i], "-d") || wv_is(&a2[i], "--decode") ||
-		    wv_is(&a2[i], "-D"))
+		if (classify_word_is(&a2[i], "-d") || classify_word_is(&a2[i], "--decode") ||
+		    classify_word_is(&a2[i], "-D"))
 			dec = true;
 	if (dec && b64_decode(x, *out, *outn, out, outn)) {
 		x->b64 = true;
@@ -1479,7 +1479,7 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 	return false;
 }
 
-bool cx_static_output(struct cx *x, const struct sh_node *body,
+bool classify_static_output(struct cx *x, const struct sh_node *body,
 		      const char **out, size_t *outn)
 {
 	return static_output(x, body, out, outn);
@@ -1487,7 +1487,7 @@ bool cx_static_output(struct cx *x, const struct sh_node *body,
 
 /* ---- hits and segments ------------------------------------------------------ */
 
-void cx_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
+void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 	    const char *rule, const char *reason)
 {
 	struct cordon_verdict *v = x->v;
@@ -1542,9 +1542,9 @@ static bool name_in(const char *name, size_t n, const char *const *list,
 static void assign_runs_later(struct cx *x, const char *name, size_t n,
 			      const struct wv *val)
 {
-	bool cfg_value = n > 17 && memcmp(name, "GIT_CONFIG_VALUE_", 17) == 0;
+	bool config_value = n > 17 && memcmp(name, "GIT_CONFIG_VALUE_", 17) == 0;
 
-	if (cfg_value || name_in(name, n, command_vars,
+	if (config_value || name_in(name, n, command_vars,
 				 sizeof(command_vars) / sizeof(*command_vars))) {
 		/* judged by the command it names: PAGER=less is harmless */
 		struct wv v = *val;
@@ -1554,17 +1554,17 @@ static void assign_runs_later(struct cx *x, const char *name, size_t n,
 			v.n--;
 		}
 		if (v.n)
-			cx_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
+			classify_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
 				   "a command named by a variable");
 	} else if (name_in(name, n, loader_vars,
 			   sizeof(loader_vars) / sizeof(*loader_vars))) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "env.loader",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "env.loader",
 		       verdict_printf(x->v, "sets %.*s, which makes a program load other code",
 				      (int)n, name));
 	}
 }
 
-void cx_assign(struct cx *x, const struct sh_word *w)
+void classify_assign(struct cx *x, const struct sh_word *w)
 {
 	const struct sh_wpart *pt = w ? w->parts : NULL;
 	if (!pt || pt->kind != SH_WP_LIT)
@@ -1590,14 +1590,14 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 	head.len = pt->len - i - 1;
 	struct sh_word vw = *w;
 	vw.parts = &head;
-	struct wv val = cx_eval(x, &vw);
-	if (x->nvars >= CX_MAX_VARS)
+	struct wv val = classify_eval(x, &vw);
+	if (x->nvars >= CLASSIFY_MAX_VARS)
 		return;
 	unsigned k = x->nvars++;
 	x->vars[k].name = pt->s;
 	x->vars[k].secret = false;
 	x->vars[k].nlen = nlen;
-	if (append || !wv_static(&val)) {
+	if (append || !classify_word_static(&val)) {
 		x->vars[k].val = NULL;
 		x->vars[k].vlen = 0;
 	} else {
@@ -1605,36 +1605,36 @@ void cx_assign(struct cx *x, const struct sh_word *w)
 		x->vars[k].vlen = val.n;
 	}
 	if (nlen == 3 && memcmp(pt->s, "IFS", 3) == 0) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "ifs.assign",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "ifs.assign",
 		       "changes IFS, which changes how later words split");
-		if (wv_static(&val))
+		if (classify_word_static(&val))
 			x->ifs = val.s;
 	}
 	if ((nlen == 8 && memcmp(pt->s, "HISTFILE", 8) == 0) ||
 	    (nlen == 8 && memcmp(pt->s, "HISTSIZE", 8) == 0) ||
 	    (nlen == 12 && memcmp(pt->s, "HISTFILESIZE", 12) == 0))
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
 		       "history.var", "changes where or whether shell history is kept");
 	if (nlen == 4 && memcmp(pt->s, "PATH", 4) == 0)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
 		       "changes PATH, which decides what later commands run");
 	assign_runs_later(x, pt->s, nlen, &val);
 	/* x='a[$(cmd)]' runs cmd when $(( x )) evaluates it */
-	if (wv_static(&val) && memmem(val.s, val.n, "[$(", 3)) {
+	if (classify_word_static(&val) && memmem(val.s, val.n, "[$(", 3)) {
 		const char *o = memmem(val.s, val.n, "[$(", 3);
 		const char *c = memchr(o, ']', val.n - (size_t)(o - val.s));
 		size_t e = c ? (size_t)(c - o) : val.n - (size_t)(o - val.s);
-		cx_payload(x, o + 1, e - 1, 0, "a command in an array subscript");
+		classify_payload(x, o + 1, e - 1, 0, "a command in an array subscript");
 	}
 	if ((nlen == 10 && memcmp(pt->s, "LD_PRELOAD", 10) == 0) ||
 	    (nlen == 15 && memcmp(pt->s, "LD_LIBRARY_PATH", 15) == 0))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",
 		       "injects a library into every program that runs");
 }
 
 /* ---- paths ---------------------------------------------------------------------- */
 
-const char *cx_abs(struct cx *x, const struct wv *w)
+const char *classify_abs(struct cx *x, const struct wv *w)
 {
 	char *a = path_normalize(x->a, x->pc.cwd, w->s, w->n);
 	if (!a)
@@ -1642,7 +1642,7 @@ const char *cx_abs(struct cx *x, const struct wv *w)
 	return a;
 }
 
-enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs)
+enum path_class classify_path(struct cx *x, const struct wv *w, const char **abs)
 {
 	size_t n = w->n;
 	const char *s = w->s;
@@ -1752,7 +1752,7 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 		walk(x, n->child);
 		return;
 	}
-	if (x->nfuncs < CX_MAX_FUNCS) {
+	if (x->nfuncs < CLASSIFY_MAX_FUNCS) {
 		x->funcs[x->nfuncs].name = n->name;
 		x->funcs[x->nfuncs].nlen = n->name_len;
 		x->nfuncs++;
@@ -1760,13 +1760,13 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
 	if (commands_known(n->name, n->name_len) ||
 	    fam_find(x->cls, n->name, n->name_len))
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "function.shadows",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "function.shadows",
 		       verdict_printf(x->v, "redefines the command '%.*s' for the rest of the session",
 				      (int)(n->name_len > 64 ? 64 : n->name_len), n->name));
 	/* A function that starts copies of itself in a pipe or in the
 	 * background multiplies without bound, whatever its name. */
 	if (calls && (piped || async || calls > 1))
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "fork-bomb",
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "fork-bomb",
 		       "a function that spawns copies of itself without bound (fork bomb)");
 	walk(x, n->child);
 }
@@ -1800,7 +1800,7 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 		unsigned af = walk_part_substs(x, w->parts);
 		sf |= af;
 		unsigned before = x->nvars;
-		cx_assign(x, w);
+		classify_assign(x, w);
 		/* NAME=( e1 e2 … ): the elements follow the NAME= word */
 		if (w->raw_len && w->raw[w->raw_len - 1] == '=' && x->nvars > before &&
 		    w->next && !looks_assignment(w->next)) {
@@ -1809,8 +1809,8 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 			while (w->next && !looks_assignment(w->next)) {
 				w = w->next;
 				sf |= walk_part_substs(x, w->parts);
-				struct wv e = cx_eval(x, w);
-				known = known && wv_static(&e);
+				struct wv e = classify_eval(x, w);
+				known = known && classify_word_static(&e);
 				if (b.n)
 					sb_put(&b, " ", 1);
 				sb_put(&b, e.s, e.n);
@@ -1837,41 +1837,41 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 	if (argc == 0) {
 		/* redirections alone still write */
 		if (n->redirs)
-			cx_command(x, argv, 0, n->redirs, ci);
+			classify_command(x, argv, 0, n->redirs, ci);
 		ci->f |= sf & (CI_NETWORK | CI_SECRETS);
 		return;
 	}
 	/* What the substitutions did matters to the command that uses
 	 * their output (sh -c "$(curl …)", dig $(cat secret).host). */
 	unsigned pso = x->pso;
-	cx_command(x, argv, argc, n->redirs, ci);
+	classify_command(x, argv, argc, n->redirs, ci);
 	/* $(curl …) or `curl …` as the command: the download runs */
 	if (name_sf & CI_NETWORK)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 		       "remote-code.subst-command",
 		       "runs the output of a network download as a command");
 	/* curl … > >(sh), tee >(sh): a shell reads what the command writes */
 	if (pso & (CI_RUNS_STDIN | CI_CODE_STDIN)) {
 		ci->f |= CI_RUNS_STDIN;
 		if (ci->f & CI_NETWORK)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 			       "remote-code.procsub",
 			       "writes a download into a shell");
 	}
 	if (sf & CI_NETWORK) {
 		if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_EXEC_ARGS))
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 			       "remote-code.subst",
 			       "runs code produced by a network download");
 	}
 	if ((ci->f & CI_NETCAT || ci->f & CI_NETWORK || ci->f & CI_NETSEND) &&
 	    (sf & (CI_SECRETS | CI_ENVDUMP | CI_DECODE | CI_HISTORY)))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
 		       "exfil.subst",
 		       "sends secrets or encoded local data to the network");
 	if ((ci->f & (CI_NETWORK | CI_NETCAT | CI_NETSEND)) && (sf & CI_IDENTITY))
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EXFILTRATION),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(EXFILTRATION),
 		       "exfil.identity", "sends local identity to the network");
 	ci->f |= sf & (CI_SECRETS | CI_ENVDUMP);
 }
@@ -1960,7 +1960,7 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 		if (cis[i].xf && text) {
 			const char *o;
 			size_t on;
-			if (cx_transform(x, &cis[i], text, tlen, &o, &on)) {
+			if (classify_transform(x, &cis[i], text, tlen, &o, &on)) {
 				text = o;
 				tlen = on;
 				decoded = true;
@@ -1971,36 +1971,36 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 	}
 	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {
 		if (before & CI_NETWORK)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 			       "remote-code.pipe",
 			       "pipes a download into a program that runs it");
 		if (before & CI_DECODE)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
 			       "obfuscation.decode-exec",
 			       "decodes hidden text and runs it");
 		if (before & CI_HISTORY)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(NESTED_SHELL),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(NESTED_SHELL),
 			       "history.exec", "runs shell history again");
 		if (text && (c->f & CI_RUNS_STDIN))
-			cx_payload(x, text, tlen,
+			classify_payload(x, text, tlen,
 				   decoded ? CORDON_L(OBFUSCATION) : 0,
 				   "the text piped into a shell");
 		else if (text && (c->f & CI_CODE_STDIN))
-			cx_code(x, c->lang, text, tlen);
+			classify_code(x, c->lang, text, tlen);
 		else if (text && (c->f & CI_SQL_STDIN))
-			cx_sql(x, text, tlen);
+			classify_sql(x, text, tlen);
 		else if ((c->f & (CI_RUNS_STDIN | CI_CODE_STDIN)) &&
 			 !(before & (CI_NETWORK | CI_DECODE | CI_HISTORY)))
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 			       "pipe.exec", "runs whatever is piped into it");
 	}
 	if ((c->f & (CI_NETSEND | CI_NETCAT)) &&
 	    (before & (CI_SECRETS | CI_ENVDUMP)))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
 		       "exfil.pipe", "pipes secrets to the network");
 	if ((c->f & CI_RUNS_STDIN) && (before & CI_NETCAT))
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 		       "reverse-shell.pipe",
 		       "wires a network connection to a shell (reverse shell)");
 }
@@ -2016,11 +2016,11 @@ static unsigned walk_compound_words(struct cx *x, const struct sh_node *n)
 	if (n->redirs) {
 		struct cinfo ci;
 		memset(&ci, 0, sizeof(ci));
-		cx_command(x, NULL, 0, n->redirs, &ci);
+		classify_command(x, NULL, 0, n->redirs, &ci);
 	}
 	if (n->kind == SH_FOR || n->kind == SH_SELECT) {
 		/* the loop variable takes values we do not track */
-		if (n->name && x->nvars < CX_MAX_VARS) {
+		if (n->name && x->nvars < CLASSIFY_MAX_VARS) {
 			x->vars[x->nvars].secret = (f & (CI_SECRETS | CI_ENVDUMP)) != 0;
 			x->vars[x->nvars].name = n->name;
 			x->vars[x->nvars].nlen = n->name_len;
@@ -2047,18 +2047,18 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 	default: {
 		unsigned f = walk_compound_words(x, n);
 		if ((n->kind == SH_WHILE || n->kind == SH_UNTIL) && endless_spawn(n))
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
 			       "fork-bomb.loop",
 			       "starts background processes in an endless loop");
 		/* for v in a b c: the body runs with each value; try the
 		 * first few, then with v unknown */
 		if ((n->kind == SH_FOR || n->kind == SH_SELECT) && n->name &&
-		    n->words && x->nvars + 1 < CX_MAX_VARS) {
+		    n->words && x->nvars + 1 < CLASSIFY_MAX_VARS) {
 			unsigned tried = 0;
 			for (const struct sh_word *w = n->words; w && tried < 8;
 			     w = w->next, tried++) {
-				struct wv v = cx_eval(x, w);
-				if (!wv_static(&v))
+				struct wv v = classify_eval(x, w);
+				if (!classify_word_static(&v))
 					continue;
 				unsigned k = x->nvars++;
 				x->vars[k].name = n->name;
@@ -2103,7 +2103,7 @@ static void walk_top(struct cx *x, const struct sh_node *root)
 	/* mkfifo + nc + sh on one line: the classic named-pipe reverse shell */
 	if ((x->line_ci & CI_FIFO) && (x->line_ci & CI_NETCAT) &&
 	    (x->line_ci & (CI_RUNS_STDIN | CI_EXEC_ARGS)))
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 		       "reverse-shell.fifo",
 		       "joins a shell and a network connection through a named pipe (reverse shell)");
 }
@@ -2134,7 +2134,7 @@ static void user_rule_hit(void *ud, const struct urule_match *m)
 	else
 		why = verdict_printf(x->v, "%s%s%s", m->label[0] ? m->label : m->id,
 				     m->description[0] ? ": " : "", m->description);
-	cx_hit(x, m->tier, m->labels, m->id, why);
+	classify_hit(x, m->tier, m->labels, m->id, why);
 }
 
 /* Spans of the source that hold code even inside quotes (command names)
@@ -2345,7 +2345,7 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	/* Every built-in pattern needs one of these in the line; a line
 	 * without them cannot match, and most lines are spared the regexes. */
 	bool skip = x->cls->deny_rx_builtin && !deny_trigger(s, n);
-	bool extra = x->cls->deny_rx_extra && urules_count(x->cls->deny_rx_extra);
+	bool extra = x->cls->deny_rx_extra && userrules_count(x->cls->deny_rx_extra);
 	size_t mn = n;
 	const char *m = root && (!skip || extra) ? mask_data(x, s, n, root, &mn)
 						 : NULL;
@@ -2358,16 +2358,16 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 		return;
 	}
 	if (x->cls->deny_rx && !skip)
-		urules_match(x->cls->deny_rx, m ? m : s, m ? mn : n, user_rule_hit, x);
+		userrules_match(x->cls->deny_rx, m ? m : s, m ? mn : n, user_rule_hit, x);
 	if (extra)
-		urules_match(x->cls->deny_rx_extra, m ? m : s, m ? mn : n,
+		userrules_match(x->cls->deny_rx_extra, m ? m : s, m ? mn : n,
 			     user_rule_hit, x);
-	if (x->cls->user && urules_count(x->cls->user))
-		urules_match(x->cls->user, s, n, user_rule_hit, x);
+	if (x->cls->user && userrules_count(x->cls->user))
+		userrules_match(x->cls->user, s, n, user_rule_hit, x);
 }
 
 
-unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
+unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 		    const char *why)
 {
 	struct sh_result res;
@@ -2379,7 +2379,7 @@ unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 		n = 0;
 	}
 	if (x->depth >= x->max_depth) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
 		       "depth-limit",
 		       verdict_printf(x->v, "payloads nested deeper than %u levels are not read",
 				      x->max_depth));
@@ -2394,7 +2394,7 @@ unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 	if (perr != CORDON_OK) {
 		/* over a limit nothing after the limit was read: refuse, as
 		 * at the top level */
-		cx_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
+		classify_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
 		       CORDON_L(UNPARSED),
 		       perr == CORDON_E_PARSE ? "unparsed.payload" : "limit.payload",
 		       verdict_printf(x->v, "a nested command does not parse: %s",
@@ -2420,7 +2420,7 @@ static void code_shell_cb(void *ud, const char *cmd, size_t n)
 		x->v->oom = true;
 		return;
 	}
-	cx_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
+	classify_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
 }
 
 /* What a scanner's flags mean: a hit when any of `any` and all of `also`
@@ -2434,7 +2434,7 @@ struct flag_hit {
 	const char *reason;
 };
 
-/* Inline code handed to an interpreter (code_scan's flags). */
+/* Inline code handed to an interpreter (codescan_scan's flags). */
 static const struct flag_hit code_hits[] = {
 	{CODE_F_EXEC, 0, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 	 "code.exec", "inline code runs other commands"},
@@ -2495,15 +2495,15 @@ static void apply_flag_hits(struct cx *x, unsigned f, const struct flag_hit *t,
 {
 	for (size_t i = 0; i < n; i++)
 		if ((f & t[i].any) && (f & t[i].also) == t[i].also)
-			cx_hit(x, t[i].tier, t[i].labels, t[i].id, t[i].reason);
+			classify_hit(x, t[i].tier, t[i].labels, t[i].id, t[i].reason);
 }
 
-void cx_code(struct cx *x, int lang, const char *code, size_t n)
+void classify_code(struct cx *x, int lang, const char *code, size_t n)
 {
 	unsigned f;
 
 	if (x->depth >= x->max_depth) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT), "depth-limit",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT), "depth-limit",
 		       "inline code nested too deep to read");
 		return;
 	}
@@ -2512,21 +2512,21 @@ void cx_code(struct cx *x, int lang, const char *code, size_t n)
 	 * patterns are about shell lines, and the shell lines this code runs
 	 * come back through code_shell_cb and are matched there. A string
 	 * that merely mentions "curl x | sh" is not a hit. */
-	if (x->cls->user && urules_count(x->cls->user))
-		urules_match(x->cls->user, code, n, user_rule_hit, x);
-	f = code_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+	if (x->cls->user && userrules_count(x->cls->user))
+		userrules_match(x->cls->user, code, n, user_rule_hit, x);
+	f = codescan_scan((enum code_lang)lang, code, n, code_shell_cb, x);
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));
 }
 
-void cx_sql(struct cx *x, const char *sql, size_t n)
+void classify_sql(struct cx *x, const char *sql, size_t n)
 {
 	unsigned f = sql_scan(sql, n);
 
 	apply_flag_hits(x, f, sql_hits, sizeof(sql_hits) / sizeof(*sql_hits));
 }
 
-void cx_command(struct cx *x, struct wv *argv, size_t argc,
+void classify_command(struct cx *x, struct wv *argv, size_t argc,
 		const struct sh_redir *redirs, struct cinfo *ci)
 {
 	commands_classify(x, argv, argc, redirs, ci);
@@ -2552,7 +2552,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	arena_init(&c->arena, ceiling);
 	arena_init(&c->deny_arena, (size_t)16 << 20);
 	arena_init(&c->ctx_arena, (size_t)16 << 20);
-	c->user = urules_new(c->lim.max_rules);
+	c->user = userrules_new(c->lim.max_rules);
 	/* The built-in deny patterns are compiled when a line first needs
 	 * them: JIT-compiling them costs more than classifying hundreds of
 	 * commands, and a hook process classifies one. */
@@ -2573,9 +2573,9 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	free(c->fam_rules);
 	free(c->sub_lead);
 	free(c->deny);
-	urules_free(c->user);
-	urules_free(c->deny_rx);
-	urules_free(c->deny_rx_extra);
+	userrules_free(c->user);
+	userrules_free(c->deny_rx);
+	userrules_free(c->deny_rx_extra);
 	arena_release(&c->arena);
 	arena_release(&c->deny_arena);
 	arena_release(&c->ctx_arena);
@@ -2649,7 +2649,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 						      struct cordon_diag *diag)
 {
 	size_t count = patterns ? n : sizeof(default_patterns) / sizeof(*default_patterns);
-	struct urules *u = urules_new(count + 1);
+	struct urules *u = userrules_new(count + 1);
 	struct cordon_diag local;
 
 	if (!u) {
@@ -2669,7 +2669,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 			pat = default_patterns[i].pattern;
 			why = default_patterns[i].reason;
 		}
-		enum cordon_err e = urules_add_pattern(u, rid, pat ? pat : "",
+		enum cordon_err e = userrules_add_pattern(u, rid, pat ? pat : "",
 						       CORDON_RISK_BLOCKED,
 						       CORDON_L(DENYLISTED), why,
 						       &local);
@@ -2685,11 +2685,11 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 					diag->message[(size_t)k + ml] = '\0';
 				}
 			}
-			urules_free(u);
+			userrules_free(u);
 			return e;
 		}
 	}
-	urules_free(c->deny_rx);
+	userrules_free(c->deny_rx);
 	c->deny_rx = u;
 	c->deny_rx_builtin = patterns == NULL;
 	return CORDON_OK;
@@ -2747,7 +2747,7 @@ enum cordon_err cordon_classifier_add_denied_patterns(struct cordon_classifier *
 		return CORDON_E_INVAL;
 	}
 	if (!c->deny_rx_extra) {
-		c->deny_rx_extra = urules_new(c->lim.max_rules);
+		c->deny_rx_extra = userrules_new(c->lim.max_rules);
 		if (!c->deny_rx_extra) {
 			diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			return CORDON_E_NOMEM;
@@ -2757,8 +2757,8 @@ enum cordon_err cordon_classifier_add_denied_patterns(struct cordon_classifier *
 		char id[48];
 		struct cordon_diag local;
 		snprintf(id, sizeof(id), "deny.pattern.extra.%zu",
-			 urules_count(c->deny_rx_extra));
-		enum cordon_err e = urules_add_pattern(
+			 userrules_count(c->deny_rx_extra));
+		enum cordon_err e = userrules_add_pattern(
 			c->deny_rx_extra, id, patterns[i] ? patterns[i] : "",
 			CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			"matches a denied command pattern", &local);
@@ -2780,14 +2780,14 @@ enum cordon_err cordon_classifier_add_rules_json(struct cordon_classifier *c,
 						 const char *json, size_t len,
 						 struct cordon_diag *diag)
 {
-	return urules_add_json(c->user, json, len, c->lim.max_rules_bytes, diag);
+	return userrules_add_json(c->user, json, len, c->lim.max_rules_bytes, diag);
 }
 
 enum cordon_err cordon_classifier_add_rule(struct cordon_classifier *c,
 					   const struct cordon_user_rule *rule,
 					   struct cordon_diag *diag)
 {
-	return urules_add(c->user, rule, diag);
+	return userrules_add(c->user, rule, diag);
 }
 
 /* "/a/b/" -> "/a/b"; NULL -> def. Paths from the caller are trusted to be
@@ -2933,7 +2933,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 		const char *why = verdict_printf(
 			v, "command is %zu bytes, over the limit max_input_bytes=%zu; not read",
 			len, cls->lim.max_input_bytes);
-		cx_hit(&x, CORDON_RISK_BLOCKED, CORDON_L(UNPARSED), "limit.input", why);
+		classify_hit(&x, CORDON_RISK_BLOCKED, CORDON_L(UNPARSED), "limit.input", why);
 		if (diag) {
 			diag->code = CORDON_E_LIMIT;
 			diag->offset = cls->lim.max_input_bytes;
@@ -2952,7 +2952,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 		v->parsed = false;
 		enum cordon_risk t = err == CORDON_E_PARSE ? CORDON_RISK_CAUTION
 							   : CORDON_RISK_BLOCKED;
-		cx_hit(&x, t, CORDON_L(UNPARSED),
+		classify_hit(&x, t, CORDON_L(UNPARSED),
 		       err == CORDON_E_PARSE ? "unparsed" : "limit.parse",
 		       verdict_printf(v, "does not parse: %s (at byte %zu)",
 				      res.err_msg, res.err_offset));
@@ -2976,9 +2976,9 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	}
 	match_text_rules_masked(&x, v->text, len, res.root);
 	if (looks_like_sql(res.root))
-		cx_sql(&x, v->text, len);
+		classify_sql(&x, v->text, len);
 	else if (err == CORDON_E_PARSE && has_db_dot(v->text, len))
-		cx_sql(&x, v->text, len);
+		classify_sql(&x, v->text, len);
 	walk_top(&x, res.root);
 	cls->x = NULL;
 	if (v->oom) {

@@ -117,15 +117,15 @@ struct cinfo {
 /* Applies a filter to text (arena result); false when it does not apply
  * (the text is not base64, say). */
 struct cx;
-bool cx_transform(struct cx *x, const struct cinfo *ci, const char *in,
+bool classify_transform(struct cx *x, const struct cinfo *ci, const char *in,
 		  size_t n, const char **out, size_t *outn);
 
 /* ---- the walk -------------------------------------------------------------- */
 
 struct cordon_classifier;
 
-#define CX_MAX_VARS 64
-#define CX_MAX_FUNCS 32
+#define CLASSIFY_MAX_VARS 64
+#define CLASSIFY_MAX_FUNCS 32
 
 struct cx {
 	struct cordon_classifier *cls;
@@ -161,63 +161,63 @@ struct cx {
 		const char *val; /* NULL: unknown */
 		size_t vlen;
 		bool secret;     /* set from a credential */
-	} vars[CX_MAX_VARS];
+	} vars[CLASSIFY_MAX_VARS];
 	unsigned nvars;
 	struct {
 		const char *name;
 		size_t nlen;
-	} funcs[CX_MAX_FUNCS];
+	} funcs[CLASSIFY_MAX_FUNCS];
 	unsigned nfuncs;
 };
 
 /* Raises the current segment (or the whole verdict outside segments). */
-void cx_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
+void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 	    const char *rule, const char *reason);
 
 /* Evaluates a word statically. */
-struct wv cx_eval(struct cx *x, const struct sh_word *w);
+struct wv classify_eval(struct cx *x, const struct sh_word *w);
 /* A synthesised word: static text. */
-struct wv cx_lit(const char *s, size_t n);
+struct wv classify_lit(const char *s, size_t n);
 /* A synthesised word whose value is unknown (xargs' appended operand). */
-struct wv cx_unknown(void);
+struct wv classify_unknown(void);
 
 /* Classifies a shell program given as text (sh -c, eval, ssh …), one level
  * deeper. extra labels are added to every hit it makes. Returns the union
  * of its commands' cinfo flags. */
-unsigned cx_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
+unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels,
 		    const char *why);
 
 /* Classifies an argv (after the caller evaluated the words). redirs may be
  * NULL. Fills *ci. */
-void cx_command(struct cx *x, struct wv *argv, size_t argc,
+void classify_command(struct cx *x, struct wv *argv, size_t argc,
 		const struct sh_redir *redirs, struct cinfo *ci);
 
 /* Records the variables assigned by NAME=value words. */
-void cx_assign(struct cx *x, const struct sh_word *w);
+void classify_assign(struct cx *x, const struct sh_word *w);
 
 /* Normalises a static path word against the cwd and classifies it. */
-enum path_class cx_path(struct cx *x, const struct wv *w, const char **abs);
+enum path_class classify_path(struct cx *x, const struct wv *w, const char **abs);
 
 /* Normalises a static path word against the cwd, nothing more. */
-const char *cx_abs(struct cx *x, const struct wv *w);
+const char *classify_abs(struct cx *x, const struct wv *w);
 
 /* Judges a write to a path (redirection, tee, cp/mv destination …). */
-void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
+void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
 		     const char *how);
 
 /* Scans inline code (enum code_lang) and classifies what it runs. */
-void cx_code(struct cx *x, int lang, const char *code, size_t n);
+void classify_code(struct cx *x, int lang, const char *code, size_t n);
 /* Scans SQL handed to a database client. */
-void cx_sql(struct cx *x, const char *sql, size_t n);
+void classify_sql(struct cx *x, const char *sql, size_t n);
 
 /* The static output of a substitution body (echo, printf, base64 -d). */
-bool cx_static_output(struct cx *x, const struct sh_node *body,
+bool classify_static_output(struct cx *x, const struct sh_node *body,
 		      const char **out, size_t *outn);
 /* Script-file names (x.sh, y.py) are not dotted command families. */
-bool cx_script_suffix(const char *s, size_t n);
+bool commands_script_suffix(const char *s, size_t n);
 
 /* What echo/printf with static arguments print; NULL if not static. */
-const char *cx_echo_text(struct cx *x, struct wv *argv, size_t argc,
+const char *classify_echo_text(struct cx *x, struct wv *argv, size_t argc,
 			 bool printf_, size_t *n);
 
 /* From commands.c. */
@@ -238,16 +238,16 @@ bool commands_opens_code(const char *name, size_t n);
 bool commands_known(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
-void cls_apply_table(struct cx *x, struct wv *argv, size_t argc);
-void cls_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
+void classify_apply_table(struct cx *x, struct wv *argv, size_t argc);
+void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
 
 /* Is c one of the field separators (IFS) in force? */
-bool cx_is_ifs(const struct cx *x, char c);
+bool classify_is_ifs(const struct cx *x, char c);
 
 /* Small helpers shared by the files. */
-bool wv_is(const struct wv *w, const char *s);
-bool wv_static(const struct wv *w);
+bool classify_word_is(const struct wv *w, const char *s);
+bool classify_word_static(const struct wv *w);
 /* The command name with any directory removed. */
-const char *cmd_base(const struct wv *w, size_t *n);
+const char *classify_cmd_base(const struct wv *w, size_t *n);
 
 #endif

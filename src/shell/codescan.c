@@ -5,7 +5,7 @@
  * comment is never taken for a call. One shared scanner walks the tokens,
  * keeps a short window of the previous ones, and recognises the calls listed
  * in one table (sink_tab): what they run, delete, evaluate or open. String
- * arguments are decoded into a scratch arena that lives for one code_scan()
+ * arguments are decoded into a scratch arena that lives for one codescan_scan()
  * call; nothing outlives it. Every loop advances through the input, every
  * look-ahead has a token budget, and the only recursion (code inside
  * eval("…") or s///e) is bounded by CS_MAX_EVAL.
@@ -6145,7 +6145,7 @@ static void sed_scan(struct scan *sc, const char *s, size_t n)
 
 /* ---- the entry point ----------------------------------------------------- */
 
-unsigned code_scan(enum code_lang lang, const char *code, size_t len,
+unsigned codescan_scan(enum code_lang lang, const char *code, size_t len,
 		   void (*shell)(void *ud, const char *cmd, size_t n), void *ud)
 {
 	char stack_arena[CS_STACK_ARENA];

@@ -23,7 +23,7 @@ enum code_lang {
 	CODE_LUA,
 };
 
-/* What code_scan() saw. */
+/* What codescan_scan() saw. */
 #define CODE_F_EXEC (1u << 0)           /* runs a command or a shell */
 #define CODE_F_EXEC_DYNAMIC (1u << 1)   /* … whose command it cannot read */
 #define CODE_F_EVAL (1u << 2)           /* evaluates code built at run time */
@@ -51,7 +51,7 @@ enum code_lang {
  * append), so paths are judged in one place.
  * The pointer passed to shell is valid only during the callback.
  * Returns CODE_F_* flags. */
-unsigned code_scan(enum code_lang lang, const char *code, size_t len,
+unsigned codescan_scan(enum code_lang lang, const char *code, size_t len,
 		   void (*shell)(void *ud, const char *cmd, size_t n), void *ud);
 
 /* What sql_scan() saw. */

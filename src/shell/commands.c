@@ -26,12 +26,12 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 
 static bool is_opt(const struct wv *w)
 {
-	return w->n > 1 && w->s[0] == '-' && wv_static(w);
+	return w->n > 1 && w->s[0] == '-' && classify_word_static(w);
 }
 
 static bool is_dashdash(const struct wv *w)
 {
-	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && wv_static(w);
+	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && classify_word_static(w);
 }
 
 /* "--name" or "--name=value": returns the value (or NULL) via *val. */
@@ -72,7 +72,7 @@ static bool long_abbrev(const struct wv *w, const char *opt, size_t min)
 
 	if (eq)
 		n = (size_t)(eq - w->s);
-	return wv_static(w) && n >= min && n <= strlen(opt) &&
+	return classify_word_static(w) && n >= min && n <= strlen(opt) &&
 	       memcmp(w->s, opt, n) == 0;
 }
 
@@ -140,7 +140,7 @@ static const char *join(struct cx *x, struct wv *argv, size_t from, size_t argc,
 	*dynamic = false;
 	for (size_t i = from; i < argc; i++) {
 		len += argv[i].n + 1;
-		if (!wv_static(&argv[i]))
+		if (!classify_word_static(&argv[i]))
 			*dynamic = true;
 	}
 	char *s = arena_alloc(x->a, len + 1);
@@ -165,14 +165,14 @@ static const char *join(struct cx *x, struct wv *argv, size_t from, size_t argc,
 static void payload_word(struct cx *x, const struct wv *w, uint64_t labels,
 			 const char *why)
 {
-	if (!wv_static(w) && !(w->f & WV_DECODED)) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND) | labels,
+	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND) | labels,
 		       "payload.dynamic",
 		       "runs a command built at run time that cordon cannot read");
 		if (w->dyn_at == 0)
 			return;
 	}
-	cx_payload(x, w->s, w->n, labels, why);
+	classify_payload(x, w->s, w->n, labels, why);
 }
 
 /* ---- downloaded files ------------------------------------------------------ */
@@ -183,9 +183,9 @@ static void note_download(struct cx *x, const struct wv *w)
 {
 	const char *abs;
 
-	if (!wv_static(w) || x->ndownloads >= sizeof(x->downloads) / sizeof(*x->downloads))
+	if (!classify_word_static(w) || x->ndownloads >= sizeof(x->downloads) / sizeof(*x->downloads))
 		return;
-	(void)cx_path(x, w, &abs);
+	(void)classify_path(x, w, &abs);
 	if (abs)
 		x->downloads[x->ndownloads++] = abs;
 }
@@ -197,7 +197,7 @@ static void download_to(struct cx *x, const struct wv *w)
 {
 	if (w->n == 1 && w->s[0] == '-')
 		return;
-	cx_write_target(x, w, true, "downloads to");
+	commands_write_target(x, w, true, "downloads to");
 	note_download(x, w);
 }
 
@@ -214,8 +214,8 @@ static void note_written(struct cx *x, const struct sh_redir *redirs,
 			continue;
 		if (r->fd > 1 || x->nwritten >= sizeof(x->written) / sizeof(*x->written))
 			continue;
-		struct wv t = cx_eval(x, r->target);
-		const char *abs = wv_static(&t) ? cx_abs(x, &t) : NULL;
+		struct wv t = classify_eval(x, r->target);
+		const char *abs = classify_word_static(&t) ? classify_abs(x, &t) : NULL;
 		if (!abs)
 			continue;
 		x->written[x->nwritten].path = abs;
@@ -239,22 +239,22 @@ static void check_downloaded_as(struct cx *x, const struct wv *w, int lang)
 {
 	const char *abs;
 
-	if ((!x->ndownloads && !x->nwritten) || !wv_static(w))
+	if ((!x->ndownloads && !x->nwritten) || !classify_word_static(w))
 		return;
-	abs = cx_abs(x, w);
+	abs = classify_abs(x, w);
 	for (unsigned i = 0; abs && i < x->nwritten; i++)
 		if (strcmp(abs, x->written[i].path) == 0) {
 			if (lang < 0)
-				cx_payload(x, x->written[i].text, x->written[i].len,
+				classify_payload(x, x->written[i].text, x->written[i].len,
 					   CORDON_L(RUNS_SCRIPT),
 					   "a script written on this line");
 			else
-				cx_code(x, lang, x->written[i].text, x->written[i].len);
+				classify_code(x, lang, x->written[i].text, x->written[i].len);
 			break;
 		}
 	for (unsigned i = 0; abs && i < x->ndownloads; i++)
 		if (strcmp(abs, x->downloads[i]) == 0) {
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 			       "remote-code.downloaded-file",
 			       "runs a file that was just downloaded");
 			return;
@@ -291,11 +291,11 @@ static void judge_delete(struct cx *x, const struct wv *w, bool recursive,
 	judge_delete_capped(x, w, recursive, force, verb, CORDON_RISK_BLOCKED);
 }
 
-/* cx_hit, but never above cap. */
+/* classify_hit, but never above cap. */
 static void hit_capped(struct cx *x, enum cordon_risk cap, enum cordon_risk tier,
 		       uint64_t labels, const char *rule, const char *reason)
 {
-	cx_hit(x, tier > cap ? cap : tier, labels, rule, reason);
+	classify_hit(x, tier > cap ? cap : tier, labels, rule, reason);
 }
 
 static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive,
@@ -307,7 +307,7 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 
 	if (w->f & WV_GLOB)
 		base |= CORDON_L(WILDCARD);
-	if (!wv_static(w) && !(w->f & WV_DECODED)) {
+	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
 		/* The static part before the unknown may still say enough:
 		 * rm -rf "$DIR/" with DIR empty is rm -rf /. */
 		/* fed by xargs or find -exec, it deletes a stream of paths */
@@ -319,7 +319,7 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 				      : "deletes a path decided at run time");
 		return;
 	}
-	enum path_class pc = cx_path(x, w, &abs);
+	enum path_class pc = classify_path(x, w, &abs);
 	if (!abs)
 		return;
 	uint64_t l = base | class_labels(pc);
@@ -382,52 +382,52 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 	}
 }
 
-void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
+void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
 		     const char *how)
 {
 	const char *abs = NULL;
 
-	if (!wv_static(w) && !(w->f & WV_DECODED)) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "write.dynamic",
+	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "write.dynamic",
 		       verdict_printf(x->v, "%s a path decided at run time", how));
 		return;
 	}
 	if (w->n >= 9 && (memcmp(w->s, "/dev/tcp/", 9) == 0 ||
 			  memcmp(w->s, "/dev/udp/", 9) == 0)) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "net.dev-tcp",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "net.dev-tcp",
 		       "opens a network connection through /dev/tcp");
 		return;
 	}
-	enum path_class pc = cx_path(x, w, &abs);
+	enum path_class pc = classify_path(x, w, &abs);
 	if (!abs)
 		return;
 	uint64_t l = class_labels(pc);
 	int later = path_runs_later(&x->pc, abs);
 	if (truncates && is_history_file(abs))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
 		       "history.truncate", "empties shell history");
 	switch (pc) {
 	case PATH_DEV_HARMLESS:
 		return;
 	case PATH_DEVICE:
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK), "write.device",
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK), "write.device",
 		       verdict_printf(x->v, "%s a raw disk device (%s)", how, abs));
 		return;
 	case PATH_ROOT:
 	case PATH_SYSTEM:
 		if (core_system(abs) || pc == PATH_ROOT)
-			cx_hit(x, CORDON_RISK_BLOCKED,
+			classify_hit(x, CORDON_RISK_BLOCKED,
 			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system",
 			       verdict_printf(x->v, "%s a system file (%s)", how, abs));
 		else
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system-data",
 			       verdict_printf(x->v, "%s a system path (%s)", how, abs));
 		break;
 	case PATH_HOME:
 	case PATH_HOME_ROOT:
 	case PATH_OUTSIDE:
-		cx_hit(x, CORDON_RISK_CAUTION, l | CORDON_L(WRITES_OUTSIDE_WORKSPACE),
+		classify_hit(x, CORDON_RISK_CAUTION, l | CORDON_L(WRITES_OUTSIDE_WORKSPACE),
 		       "write.outside",
 		       verdict_printf(x->v, "%s outside the workspace (%s)", how, abs));
 		break;
@@ -435,11 +435,11 @@ void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 		break;
 	}
 	if (later == 1)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE), "write.shell-rc",
 		       verdict_printf(x->v, "%s a shell startup file (%s)", how, abs));
 	else if (later == 2)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
 		       "write.persistence",
 		       verdict_printf(x->v, "%s a file that runs later (%s)", how, abs));
 	else if (path_is_secret(abs)) {
@@ -447,7 +447,7 @@ void cx_write_target(struct cx *x, const struct wv *w, bool truncates,
 		 * in the workspace is written from a template every day */
 		bool loses = truncates && pc != PATH_WORKSPACE && pc != PATH_WORKSPACE_ROOT &&
 			     pc != PATH_TMP;
-		cx_hit(x, loses ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+		classify_hit(x, loses ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
 		       CORDON_L(SECRETS) | (loses ? CORDON_L(DATA_LOSS) : 0),
 		       "write.secrets",
 		       verdict_printf(x->v, "%s a credential file (%s)", how, abs));
@@ -460,10 +460,10 @@ static void note_secret_file(struct cx *x, const struct wv *w)
 {
 	const char *abs;
 
-	if (!wv_static(w) ||
+	if (!classify_word_static(w) ||
 	    x->nsecret_files >= sizeof(x->secret_files) / sizeof(*x->secret_files))
 		return;
-	abs = cx_abs(x, w);
+	abs = classify_abs(x, w);
 	if (abs)
 		x->secret_files[x->nsecret_files++] = abs;
 }
@@ -476,7 +476,7 @@ static bool operand_secret(struct cx *x, const struct wv *w)
 	const char *s = w->s;
 	size_t n = w->n;
 
-	if (!wv_static(w) || n == 0)
+	if (!classify_word_static(w) || n == 0)
 		return false;
 	/* --file=PATH, name=@PATH, @PATH */
 	const char *eq = memchr(s, '=', n);
@@ -493,9 +493,9 @@ static bool operand_secret(struct cx *x, const struct wv *w)
 	}
 	if (n == 0 || memchr(s, ':', n) || (n > 4 && memcmp(s, "http", 4) == 0))
 		return false;
-	struct wv t = cx_lit(s, n);
+	struct wv t = classify_lit(s, n);
 	t.f = w->f & WV_TILDE;
-	abs = cx_abs(x, &t);
+	abs = classify_abs(x, &t);
 	if (!abs)
 		return false;
 	for (unsigned i = 0; i < x->nsecret_files; i++)
@@ -556,21 +556,21 @@ static void secrets_out(struct cx *x, struct wv *argv, size_t argc,
 			    long_opt(&argv[i], "--export-secret-subkeys", NULL, NULL))
 				arg_secret = true;
 	if (arg_secret) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.arg",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.arg",
 		       "handles a secret (a token, key or password)");
 		ci->f |= CI_SECRETS;
 	}
 	if (((ci->f & (CI_SECRETS | CI_STDIN_SECRET)) &&
 	     (ci->f & (CI_NETSEND | CI_NETCAT))) ||
 	    (arg_secret && (ci->f & CI_NETWORK)))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
 		       "exfil.send", "sends a secret over the network");
 	if (ci->f & CI_SECRETS)
 		for (const struct sh_redir *r = redirs; r; r = r->next)
 			if ((r->op == SH_R_OUT || r->op == SH_R_APPEND ||
 			     r->op == SH_R_CLOBBER) && r->fd <= 1) {
-				struct wv t = cx_eval(x, r->target);
+				struct wv t = classify_eval(x, r->target);
 				note_secret_file(x, &t);
 			}
 }
@@ -579,7 +579,7 @@ static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 			 struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool reader = reads_files(name, n);
 	bool ssh = (n == 3 && (memcmp(name, "ssh", 3) == 0 || memcmp(name, "scp", 3) == 0)) ||
 		   (name_is(name, n, "sftp"));
@@ -588,7 +588,7 @@ static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (ssh && wv_is(w, "-i")) {
+		if (ssh && classify_word_is(w, "-i")) {
 			i++; /* the identity ssh is meant to use */
 			continue;
 		}
@@ -599,7 +599,7 @@ static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 		if (memchr(w->s, ' ', w->n) || memchr(w->s, '\n', w->n))
 			continue;
 		if (operand_secret(x, &argv[i])) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 			       "secrets.read", "reads a credential file");
 			ci->f |= CI_SECRETS;
 			return;
@@ -612,7 +612,7 @@ static void secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 static const char *heredoc_text(struct cx *x, const struct sh_redir *r, size_t *n)
 {
 	if (r->op == SH_R_HERESTRING) {
-		struct wv w = cx_eval(x, r->target);
+		struct wv w = classify_eval(x, r->target);
 		*n = w.n;
 		return w.s;
 	}
@@ -624,14 +624,14 @@ static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			 struct cinfo *ci, bool shell)
 {
 	for (const struct sh_redir *r = redirs; r; r = r->next) {
-		struct wv t = cx_eval(x, r->target);
+		struct wv t = classify_eval(x, r->target);
 		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
-		    wv_static(&t)) {
+		    classify_word_static(&t)) {
 			/* exec 5<>/dev/tcp/h/p earlier; sh <&5 now */
 			long fd = strtol(t.s, NULL, 10);
 			for (unsigned k = 0; k < x->ntcp; k++)
 				if (fd == x->tcp_fds[k])
-					cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+					classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 					       "reverse-shell.fd",
 					       "connects a shell to a network socket (reverse shell)");
 		}
@@ -642,11 +642,11 @@ static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
 				x->tcp_fds[x->ntcp++] = r->fd;
 			if (shell)
-				cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
 				       "reverse-shell.dev-tcp",
 				       "connects a shell to a network socket (reverse shell)");
 			else
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
 				       "net.dev-tcp",
 				       "opens a network connection through /dev/tcp");
 			continue;
@@ -655,16 +655,16 @@ static void judge_redirs(struct cx *x, const struct sh_redir *redirs,
 		case SH_R_OUT:
 		case SH_R_CLOBBER:
 		case SH_R_ALL:
-			cx_write_target(x, &t, true, "overwrites");
+			commands_write_target(x, &t, true, "overwrites");
 			break;
 		case SH_R_APPEND:
 		case SH_R_ALL_APPEND:
 		case SH_R_RDWR:
-			cx_write_target(x, &t, false, "writes to");
+			commands_write_target(x, &t, false, "writes to");
 			break;
 		case SH_R_IN:
 			if (operand_secret(x, &t)) {
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 				       "secrets.read", "reads a credential file");
 				ci->f |= CI_SECRETS | CI_STDIN_SECRET;
 			}
@@ -689,7 +689,7 @@ static void feed_stdin(struct cx *x, const struct sh_redir *redirs,
 			ci->f |= CI_EXEC_ARGS;
 		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
 			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 				       "runs-script.stdin", "runs a script read from a file");
 			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
 			continue;
@@ -699,12 +699,12 @@ static void feed_stdin(struct cx *x, const struct sh_redir *redirs,
 		size_t n;
 		const char *text = heredoc_text(x, r, &n);
 		if (ci->f & CI_RUNS_STDIN)
-			cx_payload(x, text, n, CORDON_L(NESTED_SHELL),
+			classify_payload(x, text, n, CORDON_L(NESTED_SHELL),
 				   "a here-document fed to a shell");
 		else if (ci->f & CI_CODE_STDIN)
-			cx_code(x, ci->lang, text, n);
+			classify_code(x, ci->lang, text, n);
 		else if (ci->f & CI_SQL_STDIN)
-			cx_sql(x, text, n);
+			classify_sql(x, text, n);
 		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
 		ci->f |= CI_TEXT;
 		ci->text = text;
@@ -873,7 +873,7 @@ static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 		} else if (c > 0) {
 			hi = mid;
 		} else {
-			if (w->sub && !(argc > 1 && wv_is(&argv[1], w->sub)))
+			if (w->sub && !(argc > 1 && classify_word_is(&argv[1], w->sub)))
 				return NULL;
 			return w;
 		}
@@ -921,23 +921,23 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 		const char *val = NULL;
 		size_t vn = 0;
 		struct wv d;
-		if ((wv_is(w, "-D") || wv_is(w, "--chdir") || wv_is(w, "-w") ||
-		     wv_is(w, "--wd")) && k + 1 < argc &&
+		if ((classify_word_is(w, "-D") || classify_word_is(w, "--chdir") || classify_word_is(w, "-w") ||
+		     classify_word_is(w, "--wd")) && k + 1 < argc &&
 		    (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "unshare") == 0 ||
 		     strcmp(wr->name, "nsenter") == 0)) {
 			d = argv[k + 1];
 		} else if (long_opt(w, "--chdir", &val, &vn) && val) {
-			d = cx_lit(val, vn);
+			d = classify_lit(val, vn);
 		} else if (long_opt(w, "--wd", &val, &vn) && val) {
-			d = cx_lit(val, vn);
+			d = classify_lit(val, vn);
 		} else {
 			continue;
 		}
-		if (!wv_static(&d)) {
+		if (!classify_word_static(&d)) {
 			x->pc.cwd = "/nonexistent-cwd";
 			continue;
 		}
-		const char *abs = cx_abs(x, &d);
+		const char *abs = classify_abs(x, &d);
 		if (abs)
 			x->pc.cwd = abs;
 	}
@@ -950,7 +950,7 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	bool shell_flag = false;
 
 	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
-		cx_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
+		classify_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
 	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
 		/* the options end where skip_options says, not at the first
 		 * option's value (sudo -u root -s) */
@@ -967,7 +967,7 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 				size_t j = skip_options(argv, argc, 1, wr->short_arg,
 							wr->long_arg);
 				for (; j < argc; j++)
-					cx_write_target(x, &argv[j], false, "edits");
+					commands_write_target(x, &argv[j], false, "edits");
 				return;
 			}
 	}
@@ -977,7 +977,7 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	for (unsigned s = 0; s < wr->skip && i < argc; s++)
 		i++;
 	/* sudo NAME=value cmd: the variables are set for cmd */
-	while (i < argc && argv[i].w && wv_static(&argv[i]) && argv[i].n &&
+	while (i < argc && argv[i].w && classify_word_static(&argv[i]) && argv[i].n &&
 	       (isalpha((unsigned char)argv[i].s[0]) || argv[i].s[0] == '_') &&
 	       memchr(argv[i].s, '=', argv[i].n)) {
 		size_t k = 0;
@@ -986,13 +986,13 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 			k++;
 		if (k >= argv[i].n || argv[i].s[k] != '=')
 			break;
-		cx_assign(x, argv[i].w);
+		classify_assign(x, argv[i].w);
 		i++;
 	}
 	if (i >= argc) {
 		judge_redirs(x, redirs, ci, false);
 		if (shell_flag) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 			       "privilege.shell", "opens a shell as another user");
 			ci->f |= CI_RUNS_STDIN;
 		}
@@ -1000,10 +1000,10 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	}
 	if (shell_flag) {
 		/* sudo -s CMD runs CMD through the target user's shell */
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 		       "privilege.shell", "runs through a shell as another user");
 	}
-	cx_command(x, argv + i, argc - i, redirs, ci);
+	classify_command(x, argv + i, argc - i, redirs, ci);
 	x->pc.cwd = cwd_before;
 }
 
@@ -1020,20 +1020,20 @@ static void h_env(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			break;
 		}
-		if (wv_is(w, "-S") || long_opt(w, "--split-string", &val, &vn)) {
+		if (classify_word_is(w, "-S") || long_opt(w, "--split-string", &val, &vn)) {
 			/* env -S 'cmd args': the string is the command line */
-			if (wv_is(w, "-S")) {
+			if (classify_word_is(w, "-S")) {
 				if (i + 1 < argc)
 					payload_word(x, &argv[i + 1], 0,
 						     "the command line given to env -S");
 			} else if (val) {
-				struct wv t = cx_lit(val, vn);
+				struct wv t = classify_lit(val, vn);
 				payload_word(x, &t, 0, "the command line given to env -S");
 			}
 			return;
 		}
 		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'S') {
-			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
 			payload_word(x, &t, 0, "the command line given to env -S");
 			return;
 		}
@@ -1042,10 +1042,10 @@ static void h_env(struct cx *x, struct wv *argv, size_t argc,
 			payload_word(x, &argv[i + 1], 0, "the command line given to env -S");
 			return;
 		}
-		if ((wv_is(w, "-C") || wv_is(w, "--chdir")) && i + 1 < argc) {
+		if ((classify_word_is(w, "-C") || classify_word_is(w, "--chdir")) && i + 1 < argc) {
 			/* the command runs there */
-			const char *abs = wv_static(&argv[i + 1])
-						  ? cx_abs(x, &argv[i + 1])
+			const char *abs = classify_word_static(&argv[i + 1])
+						  ? classify_abs(x, &argv[i + 1])
 						  : "/nonexistent-cwd";
 			if (abs)
 				x->pc.cwd = abs;
@@ -1053,35 +1053,35 @@ static void h_env(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		if (long_opt(w, "--chdir", &val, &vn) && val) {
-			struct wv d = cx_lit(val, vn);
-			const char *abs = cx_abs(x, &d);
+			struct wv d = classify_lit(val, vn);
+			const char *abs = classify_abs(x, &d);
 			if (abs)
 				x->pc.cwd = abs;
 			i++;
 			continue;
 		}
-		if (wv_is(w, "-u") || wv_is(w, "--unset")) {
+		if (classify_word_is(w, "-u") || classify_word_is(w, "--unset")) {
 			i += 2;
 			continue;
 		}
-		if (is_opt(w) || wv_is(w, "-")) {
+		if (is_opt(w) || classify_word_is(w, "-")) {
 			i++;
 			continue;
 		}
 		if (w->w && memchr(w->s, '=', w->n) && w->s[0] != '=') {
-			cx_assign(x, w->w);
+			classify_assign(x, w->w);
 			i++;
 			continue;
 		}
 		break;
 	}
 	if (i >= argc) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
 		       "prints the environment, which may hold secrets");
 		ci->f |= CI_ENVDUMP;
 		return;
 	}
-	cx_command(x, argv + i, argc - i, redirs, ci);
+	classify_command(x, argv + i, argc - i, redirs, ci);
 }
 
 static void h_command(struct cx *x, struct wv *argv, size_t argc,
@@ -1097,7 +1097,7 @@ static void h_command(struct cx *x, struct wv *argv, size_t argc,
 		}
 	}
 	if (i < argc)
-		cx_command(x, argv + i, argc - i, redirs, ci);
+		classify_command(x, argv + i, argc - i, redirs, ci);
 }
 
 /* ---- shells, eval, source ------------------------------------------------------ */
@@ -1112,16 +1112,16 @@ static bool procsub_payload(struct cx *x, const struct wv *w)
 
 	if (!pt || pt->next || pt->kind != SH_WP_PROCSUB_IN)
 		return false;
-	if (!cx_static_output(x, pt->body, &o, &on))
+	if (!classify_static_output(x, pt->body, &o, &on))
 		return false;
-	cx_payload(x, o, on, CORDON_L(NESTED_SHELL), "the output of a process substitution");
+	classify_payload(x, o, on, CORDON_L(NESTED_SHELL), "the output of a process substitution");
 	return true;
 }
 
 static void bind_var(struct cx *x, const char *name, const char *val,
 		     size_t vn, bool known)
 {
-	if (x->nvars >= CX_MAX_VARS)
+	if (x->nvars >= CLASSIFY_MAX_VARS)
 		return;
 	unsigned k = x->nvars++;
 	x->vars[k].name = name;
@@ -1141,7 +1141,7 @@ static void bind_positional(struct cx *x, struct wv *argv, size_t from,
 		return;
 	for (size_t k = 0; k < 10 && from + k < argc; k++)
 		bind_var(x, digits[k], argv[from + k].s, argv[from + k].n,
-			 wv_static(&argv[from + k]));
+			 classify_word_static(&argv[from + k]));
 	size_t jn;
 	bool dyn;
 	const char *j = join(x, argv, from + 1, argc, &jn, &dyn);
@@ -1157,22 +1157,22 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 
 	while (i < argc) {
 		const struct wv *w = &argv[i];
-		if (is_dashdash(w) || wv_is(w, "-")) {
+		if (is_dashdash(w) || classify_word_is(w, "-")) {
 			i++;
 			break;
 		}
 		if (!(w->n > 1 && (w->s[0] == '-' || w->s[0] == '+')) ||
-		    !wv_static(w))
+		    !classify_word_static(w))
 			break;
 		if (w->s[1] == '-') {
-			if (wv_is(w, "--rcfile") || wv_is(w, "--init-file") ||
-			    wv_is(w, "--init-command"))
+			if (classify_word_is(w, "--rcfile") || classify_word_is(w, "--init-file") ||
+			    classify_word_is(w, "--init-command"))
 				i++;
-			if (wv_is(w, "--command") || wv_is(w, "-command"))
+			if (classify_word_is(w, "--command") || classify_word_is(w, "-command"))
 				has_c = true;
 			if (long_opt(w, "--command", NULL, NULL) && w->n > 9) {
-				struct wv t = cx_lit(w->s + 10, w->n - 10);
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				struct wv t = classify_lit(w->s + 10, w->n - 10);
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 				       "nested-shell", "starts a nested shell");
 				payload_word(x, &t, CORDON_L(NESTED_SHELL),
 					     "the command given to a shell");
@@ -1195,7 +1195,7 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		i += takes ? 2 : 1;
 	}
 	(void)interactive;
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "nested-shell",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "nested-shell",
 	       "starts a nested shell");
 	judge_redirs(x, redirs, ci, true);
 	if (has_c) {
@@ -1211,15 +1211,15 @@ static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		}
 		return;
 	}
-	if (i < argc && (wv_is(&argv[i], "/dev/stdin") || wv_is(&argv[i], "/dev/fd/0") ||
-			 wv_is(&argv[i], "/proc/self/fd/0")))
+	if (i < argc && (classify_word_is(&argv[i], "/dev/stdin") || classify_word_is(&argv[i], "/dev/fd/0") ||
+			 classify_word_is(&argv[i], "/proc/self/fd/0")))
 		read_stdin = true;
 	if (i < argc && !read_stdin) {
 		ci->f |= CI_EXEC_ARGS;
 		if (procsub_payload(x, &argv[i]))
 			return;
 		check_downloaded(x, &argv[i]);
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.shell", "runs a shell script cordon has not read");
 		return;
 	}
@@ -1231,7 +1231,7 @@ static void h_busybox(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci)
 {
 	if (argc > 1)
-		cx_command(x, argv + 1, argc - 1, redirs, ci);
+		classify_command(x, argv + 1, argc - 1, redirs, ci);
 }
 
 static void h_eval(struct cx *x, struct wv *argv, size_t argc,
@@ -1243,13 +1243,13 @@ static void h_eval(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	ci->f |= CI_EXEC_ARGS;
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "eval",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "eval",
 	       "evaluates its arguments as a command");
 	if (dyn)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "eval.dynamic", "evaluates text built at run time");
 	if (n)
-		cx_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
+		classify_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
 }
 
 static void h_source(struct cx *x, struct wv *argv, size_t argc,
@@ -1261,15 +1261,15 @@ static void h_source(struct cx *x, struct wv *argv, size_t argc,
 	const struct wv *w = &argv[1];
 	if (procsub_payload(x, w))
 		return;
-	if ((w->f & WV_PROCSUB) || wv_is(w, "/dev/stdin") || wv_is(w, "-")) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
+	if ((w->f & WV_PROCSUB) || classify_word_is(w, "/dev/stdin") || classify_word_is(w, "-")) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
 		       "runs commands from a stream");
 		ci->f |= CI_RUNS_STDIN;
 		feed_stdin(x, redirs, ci);
 		return;
 	}
 	check_downloaded(x, w);
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
 	       "runs a script in the current shell, where it can change anything the shell can");
 }
 
@@ -1282,7 +1282,7 @@ static void h_alias(struct cx *x, struct wv *argv, size_t argc,
 		const char *eq = memchr(argv[i].s, '=', argv[i].n);
 		if (!eq)
 			continue;
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "alias",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "alias",
 		       "defines an alias that changes what a name runs");
 		struct wv t = argv[i];
 		t.s = eq + 1;
@@ -1323,7 +1323,7 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 		a[n] = argv[i];
 		if (rl && argv[i].n >= rl && memmem(argv[i].s, argv[i].n, repl, rl)) {
 			if (argv[i].n == rl) {
-				a[n] = item ? *item : cx_unknown();
+				a[n] = item ? *item : classify_unknown();
 			} else {
 				a[n].f |= WV_DYNAMIC;
 				a[n].dyn_at = (size_t)((const char *)memmem(argv[i].s,
@@ -1333,15 +1333,15 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 		n++;
 	}
 	if (append_unknown)
-		a[n++] = item ? *item : cx_unknown();
+		a[n++] = item ? *item : classify_unknown();
 	memset(&ci, 0, sizeof(ci));
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
 	       "runs a command for every input item");
 	if (argc == 1 && argv[0].n && memchr(argv[0].s, ' ', argv[0].n)) {
 		/* one quoted word: a command line, the item where {} is or at
 		 * the end */
 		struct wv line = argv[0];
-		if (item && wv_static(item) && wv_static(&line)) {
+		if (item && classify_word_static(item) && classify_word_static(&line)) {
 			const char *at = rl ? memmem(line.s, line.n, repl, rl) : NULL;
 			size_t pre = at ? (size_t)(at - line.s) : line.n;
 			size_t post = at ? line.n - pre - rl : 0;
@@ -1356,7 +1356,7 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 				memcpy(t + o, line.s + pre + (at ? rl : 0), post);
 				o += post;
 				t[o] = '\0';
-				line = cx_lit(t, o);
+				line = classify_lit(t, o);
 			}
 		}
 		payload_word(x, &line, CORDON_L(BATCH_EXEC),
@@ -1365,7 +1365,7 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 	}
 	bool was = x->batch;
 	x->batch = item == NULL;
-	cx_command(x, a, n, NULL, &ci);
+	classify_command(x, a, n, NULL, &ci);
 	x->batch = was;
 }
 
@@ -1384,7 +1384,7 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			break;
 		}
-		if (wv_is(w, "-I")) {
+		if (classify_word_is(w, "-I")) {
 			if (i + 1 < argc)
 				repl = arena_strndup(x->a, argv[i + 1].s, argv[i + 1].n);
 			i += 2;
@@ -1395,7 +1395,7 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			continue;
 		}
-		if (wv_is(w, "-i") || long_opt(w, "--replace", &val, &vn)) {
+		if (classify_word_is(w, "-i") || long_opt(w, "--replace", &val, &vn)) {
 			repl = "{}";
 			i++;
 			continue;
@@ -1405,10 +1405,10 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		if (!memchr(w->s, '=', w->n) &&
-		    (wv_is(w, "--max-procs") || wv_is(w, "--max-args") ||
-		     wv_is(w, "--max-lines") || wv_is(w, "--arg-file") ||
-		     wv_is(w, "--delimiter") || wv_is(w, "--eof") ||
-		     wv_is(w, "--max-chars") || wv_is(w, "--process-slot-var"))) {
+		    (classify_word_is(w, "--max-procs") || classify_word_is(w, "--max-args") ||
+		     classify_word_is(w, "--max-lines") || classify_word_is(w, "--arg-file") ||
+		     classify_word_is(w, "--delimiter") || classify_word_is(w, "--eof") ||
+		     classify_word_is(w, "--max-chars") || classify_word_is(w, "--process-slot-var"))) {
 			i += 2;
 			continue;
 		}
@@ -1418,7 +1418,7 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 	if (i >= argc)
 		return; /* xargs alone runs echo */
 	size_t bn;
-	const char *b = cmd_base(&argv[i], &bn);
+	const char *b = classify_cmd_base(&argv[i], &bn);
 	if (find_handler(b, bn) == h_shell || find_interp(b, bn))
 		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
 	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
@@ -1436,24 +1436,24 @@ static void h_parallel(struct cx *x, struct wv *argv, size_t argc,
 			i += 2;
 			continue;
 		}
-		if (wv_is(w, "--jobs") || wv_is(w, "--sshlogin") ||
-		    wv_is(w, "--arg-file") || wv_is(w, "--delay") ||
-		    wv_is(w, "--timeout") || wv_is(w, "--joblog") ||
-		    wv_is(w, "--results") || wv_is(w, "--colsep") ||
-		    wv_is(w, "--halt")) {
+		if (classify_word_is(w, "--jobs") || classify_word_is(w, "--sshlogin") ||
+		    classify_word_is(w, "--arg-file") || classify_word_is(w, "--delay") ||
+		    classify_word_is(w, "--timeout") || classify_word_is(w, "--joblog") ||
+		    classify_word_is(w, "--results") || classify_word_is(w, "--colsep") ||
+		    classify_word_is(w, "--halt")) {
 			i += 2;
 			continue;
 		}
 		i++;
 	}
 	for (end = i; end < argc; end++)
-		if (wv_is(&argv[end], ":::") || wv_is(&argv[end], "::::") ||
-		    wv_is(&argv[end], ":::+") || wv_is(&argv[end], "::::+"))
+		if (classify_word_is(&argv[end], ":::") || classify_word_is(&argv[end], "::::") ||
+		    classify_word_is(&argv[end], ":::+") || classify_word_is(&argv[end], "::::+"))
 			break;
 	if (end == i) {
 		/* no command: every input line, or every ::: argument, is a
 		 * command */
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
 		       "runs every input line as a command");
 		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
 			payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
@@ -1469,7 +1469,7 @@ static void h_parallel(struct cx *x, struct wv *argv, size_t argc,
 	/* The arguments after ::: are known: try each (a few). */
 	size_t tried = 0;
 	for (size_t k = end + 1; k < argc && tried < 16; k++) {
-		if (wv_is(&argv[k], ":::") || wv_is(&argv[k], "::::"))
+		if (classify_word_is(&argv[k], ":::") || classify_word_is(&argv[k], "::::"))
 			break;
 		run_template_item(x, argv + i, end - i, "{}", !has_repl, 0, &argv[k]);
 		tried++;
@@ -1486,17 +1486,17 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	(void)ci;
-	while (i < argc && (wv_is(&argv[i], "-H") || wv_is(&argv[i], "-L") ||
-			    wv_is(&argv[i], "-P")))
+	while (i < argc && (classify_word_is(&argv[i], "-H") || classify_word_is(&argv[i], "-L") ||
+			    classify_word_is(&argv[i], "-P")))
 		i++;
-	if (i < argc && wv_is(&argv[i], "-D"))
+	if (i < argc && classify_word_is(&argv[i], "-D"))
 		i += 2;
 	while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' && argv[i].s[1] == 'O')
 		i++; /* -O0 … -O3 */
 	roots_from = i;
 	while (i < argc && argv[i].n && argv[i].s[0] != '-' &&
-	       !wv_is(&argv[i], "(") && !wv_is(&argv[i], "!") &&
-	       !wv_is(&argv[i], ")"))
+	       !classify_word_is(&argv[i], "(") && !classify_word_is(&argv[i], "!") &&
+	       !classify_word_is(&argv[i], ")"))
 		i++;
 	roots_to = i;
 	/* With a test (-name, -type, -mtime …) find -delete removes what
@@ -1507,9 +1507,9 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 		"-maxdepth", "-mindepth", "-ls", "-follow", "-noleaf", "-d"};
 	for (size_t k = roots_to; k < argc; k++) {
 		const struct wv *w = &argv[k];
-		if (wv_is(w, "-exec") || wv_is(w, "-execdir") || wv_is(w, "-ok") ||
-		    wv_is(w, "-okdir")) {
-			while (k < argc && !wv_is(&argv[k], ";") && !wv_is(&argv[k], "+"))
+		if (classify_word_is(w, "-exec") || classify_word_is(w, "-execdir") || classify_word_is(w, "-ok") ||
+		    classify_word_is(w, "-okdir")) {
+			while (k < argc && !classify_word_is(&argv[k], ";") && !classify_word_is(&argv[k], "+"))
 				k++;
 			continue;
 		}
@@ -1517,9 +1517,9 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		bool test = true;
 		for (size_t t = 0; t < sizeof(not_tests) / sizeof(*not_tests); t++)
-			if (wv_is(w, not_tests[t]))
+			if (classify_word_is(w, not_tests[t]))
 				test = false;
-		if (wv_is(w, "-maxdepth") || wv_is(w, "-mindepth"))
+		if (classify_word_is(w, "-maxdepth") || classify_word_is(w, "-mindepth"))
 			k++;
 		if (test)
 			cap = CORDON_RISK_DESTRUCTIVE;
@@ -1528,7 +1528,7 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 	bool all_tmp = roots_to > roots_from && cap == CORDON_RISK_DESTRUCTIVE;
 	for (size_t r = roots_from; r < roots_to && all_tmp; r++) {
 		const char *abs;
-		enum path_class pc = wv_static(&argv[r]) ? cx_path(x, &argv[r], &abs)
+		enum path_class pc = classify_word_static(&argv[r]) ? classify_path(x, &argv[r], &abs)
 							 : PATH_OUTSIDE;
 		all_tmp = pc == PATH_TMP ||
 			  (pc == PATH_SYSTEM && abs &&
@@ -1538,13 +1538,13 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 		cap = CORDON_RISK_CAUTION;
 	for (; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (wv_is(w, "-delete")) {
-			struct wv dot = cx_lit(".", 1);
+		if (classify_word_is(w, "-delete")) {
+			struct wv dot = classify_lit(".", 1);
 			size_t r0 = roots_from, r1 = roots_to;
 			for (size_t r = r0; r < r1 || r == r0; r++) {
 				const struct wv *root = r < r1 ? &argv[r] : &dot;
 				if (all_tmp) {
-					cx_hit(x, CORDON_RISK_CAUTION,
+					classify_hit(x, CORDON_RISK_CAUTION,
 					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE),
 					       "find.delete-tmp",
 					       "deletes matching temporary files");
@@ -1553,14 +1553,14 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 					 * first: a recursive delete, whatever the
 					 * filter (rm {} without -r cannot) */
 					const char *abs = NULL;
-					enum path_class pc = wv_static(root)
-						? cx_path(x, root, &abs) : PATH_OUTSIDE;
-					cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+					enum path_class pc = classify_word_static(root)
+						? classify_path(x, root, &abs) : PATH_OUTSIDE;
+					classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
 					       class_labels(pc), "find.delete",
 					       "deletes every file and directory that matches, in a whole tree");
 				} else {
-					cx_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
+					classify_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
 					judge_delete(x, root, true, false,
 						     "find -delete removes everything in");
 				}
@@ -1569,10 +1569,10 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 			}
 			continue;
 		}
-		if (wv_is(w, "-exec") || wv_is(w, "-execdir") || wv_is(w, "-ok") ||
-		    wv_is(w, "-okdir")) {
+		if (classify_word_is(w, "-exec") || classify_word_is(w, "-execdir") || classify_word_is(w, "-ok") ||
+		    classify_word_is(w, "-okdir")) {
 			size_t s = i + 1, e = s;
-			while (e < argc && !wv_is(&argv[e], ";") && !wv_is(&argv[e], "+"))
+			while (e < argc && !classify_word_is(&argv[e], ";") && !classify_word_is(&argv[e], "+"))
 				e++;
 			if (e > s) {
 				/* without a test the items are the whole tree,
@@ -1582,13 +1582,13 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 					run_template_item(x, argv + s, e - s, "{}", false,
 							  0, &argv[roots_from]);
 				} else if (roots_to == roots_from + 1 &&
-					   wv_static(&argv[roots_from])) {
-					const char *abs = cx_abs(x, &argv[roots_from]);
+					   classify_word_static(&argv[roots_from])) {
+					const char *abs = classify_abs(x, &argv[roots_from]);
 					const char *item = !abs ? NULL
 						: strcmp(abs, "/") == 0 ? "/etc/x"
 						: verdict_printf(x->v, "%s/x", abs);
-					struct wv it = item ? cx_lit(item, strlen(item))
-							    : cx_unknown();
+					struct wv it = item ? classify_lit(item, strlen(item))
+							    : classify_unknown();
 					run_template_item(x, argv + s, e - s, "{}", false,
 							  0, &it);
 				} else {
@@ -1598,9 +1598,9 @@ static void h_find(struct cx *x, struct wv *argv, size_t argc,
 			i = e;
 			continue;
 		}
-		if ((wv_is(w, "-fprint") || wv_is(w, "-fprint0") ||
-		     wv_is(w, "-fls") || wv_is(w, "-fprintf")) && i + 1 < argc) {
-			cx_write_target(x, &argv[i + 1], true, "overwrites");
+		if ((classify_word_is(w, "-fprint") || classify_word_is(w, "-fprint0") ||
+		     classify_word_is(w, "-fls") || classify_word_is(w, "-fprintf")) && i + 1 < argc) {
+			commands_write_target(x, &argv[i + 1], true, "overwrites");
 			i++;
 		}
 	}
@@ -1614,10 +1614,10 @@ static void h_watch(struct cx *x, struct wv *argv, size_t argc,
 
 	while (i < argc && is_opt(&argv[i])) {
 		const struct wv *w = &argv[i];
-		if (wv_is(w, "-x") || wv_is(w, "--exec"))
+		if (classify_word_is(w, "-x") || classify_word_is(w, "--exec"))
 			exec = true;
-		if (wv_is(w, "-n") || wv_is(w, "--interval") || wv_is(w, "-q") ||
-		    wv_is(w, "--equexit")) {
+		if (classify_word_is(w, "-n") || classify_word_is(w, "--interval") || classify_word_is(w, "-q") ||
+		    classify_word_is(w, "--equexit")) {
 			i += 2;
 			continue;
 		}
@@ -1626,13 +1626,13 @@ static void h_watch(struct cx *x, struct wv *argv, size_t argc,
 	if (i >= argc)
 		return;
 	if (exec) {
-		cx_command(x, argv + i, argc - i, redirs, ci);
+		classify_command(x, argv + i, argc - i, redirs, ci);
 		return;
 	}
 	size_t n;
 	bool dyn;
 	const char *s = join(x, argv, i, argc, &n, &dyn);
-	cx_payload(x, s, n, 0, "the command run by watch");
+	classify_payload(x, s, n, 0, "the command run by watch");
 }
 
 static void h_flock(struct cx *x, struct wv *argv, size_t argc,
@@ -1643,14 +1643,14 @@ static void h_flock(struct cx *x, struct wv *argv, size_t argc,
 
 	while (i < argc) {
 		const struct wv *w = &argv[i];
-		if (wv_is(w, "-c") || wv_is(w, "--command")) {
+		if (classify_word_is(w, "-c") || classify_word_is(w, "--command")) {
 			if (i + 1 < argc)
 				cmd = &argv[i + 1];
 			i += 2;
 			continue;
 		}
-		if (wv_is(w, "-w") || wv_is(w, "--timeout") || wv_is(w, "-E") ||
-		    wv_is(w, "--conflict-exit-code")) {
+		if (classify_word_is(w, "-w") || classify_word_is(w, "--timeout") || classify_word_is(w, "-E") ||
+		    classify_word_is(w, "--conflict-exit-code")) {
 			i += 2;
 			continue;
 		}
@@ -1666,7 +1666,7 @@ static void h_flock(struct cx *x, struct wv *argv, size_t argc,
 	}
 	i++; /* the lock file */
 	for (; i < argc; i++) {
-		if (wv_is(&argv[i], "-c") || wv_is(&argv[i], "--command")) {
+		if (classify_word_is(&argv[i], "-c") || classify_word_is(&argv[i], "--command")) {
 			if (i + 1 < argc)
 				payload_word(x, &argv[i + 1], 0, "the command run by flock");
 			return;
@@ -1675,7 +1675,7 @@ static void h_flock(struct cx *x, struct wv *argv, size_t argc,
 			break;
 	}
 	if (i < argc)
-		cx_command(x, argv + i, argc - i, redirs, ci);
+		classify_command(x, argv + i, argc - i, redirs, ci);
 }
 
 static void h_su(struct cx *x, struct wv *argv, size_t argc,
@@ -1683,29 +1683,29 @@ static void h_su(struct cx *x, struct wv *argv, size_t argc,
 {
 	bool cmd = false;
 
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.su",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.su",
 	       "switches to another user (su)");
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		const char *val;
 		size_t vn;
-		if ((wv_is(w, "-c") || wv_is(w, "--command") ||
-		     wv_is(w, "--session-command")) && i + 1 < argc) {
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command") ||
+		     classify_word_is(w, "--session-command")) && i + 1 < argc) {
 			payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
 				     "the command given to su");
 			cmd = true;
 			i++;
 		} else if (long_opt(w, "--command", &val, &vn) && val) {
-			struct wv t = cx_lit(val, vn);
+			struct wv t = classify_lit(val, vn);
 			payload_word(x, &t, CORDON_L(PRIVILEGE), "the command given to su");
 			cmd = true;
-		} else if (wv_is(w, "-s") || wv_is(w, "--shell") || wv_is(w, "-g") ||
-			   wv_is(w, "-G") || wv_is(w, "-w")) {
+		} else if (classify_word_is(w, "-s") || classify_word_is(w, "--shell") || classify_word_is(w, "-g") ||
+			   classify_word_is(w, "-G") || classify_word_is(w, "-w")) {
 			i++;
 		}
 	}
 	if (!cmd) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 		       "privilege.shell", "opens a shell as another user");
 		ci->f |= CI_RUNS_STDIN;
 		feed_stdin(x, redirs, ci);
@@ -1720,11 +1720,11 @@ static void h_runuser(struct cx *x, struct wv *argv, size_t argc,
 	bool by_u = false;
 	size_t i = 1;
 
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.runuser",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.runuser",
 	       "runs as another user (runuser)");
 	while (i < argc) {
 		const struct wv *w = &argv[i];
-		if ((wv_is(w, "-c") || wv_is(w, "--command")) && i + 1 < argc) {
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command")) && i + 1 < argc) {
 			payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
 				     "the command given to runuser");
 			return;
@@ -1733,13 +1733,13 @@ static void h_runuser(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			break;
 		}
-		if (wv_is(w, "-u") || wv_is(w, "--user")) {
+		if (classify_word_is(w, "-u") || classify_word_is(w, "--user")) {
 			by_u = true;
 			i += 2;
 			continue;
 		}
-		if (wv_is(w, "-g") || wv_is(w, "-G") || wv_is(w, "-s") ||
-		    wv_is(w, "-w") || wv_is(w, "--group") || wv_is(w, "--shell")) {
+		if (classify_word_is(w, "-g") || classify_word_is(w, "-G") || classify_word_is(w, "-s") ||
+		    classify_word_is(w, "-w") || classify_word_is(w, "--group") || classify_word_is(w, "--shell")) {
 			i += 2;
 			continue;
 		}
@@ -1755,7 +1755,7 @@ static void h_runuser(struct cx *x, struct wv *argv, size_t argc,
 		break;
 	}
 	if (i < argc)
-		cx_command(x, argv + i, argc - i, redirs, ci);
+		classify_command(x, argv + i, argc - i, redirs, ci);
 }
 
 /* sg GROUP -c CMD, sg GROUP CMD: the command is one shell string. */
@@ -1764,11 +1764,11 @@ static void h_sg(struct cx *x, struct wv *argv, size_t argc,
 {
 	(void)redirs;
 	(void)ci;
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sg",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sg",
 	       "runs with another group (sg)");
 	for (size_t i = 1; i < argc; i++) {
-		if (wv_is(&argv[i], "-") || is_opt(&argv[i])) {
-			if (wv_is(&argv[i], "-c") && i + 1 < argc) {
+		if (classify_word_is(&argv[i], "-") || is_opt(&argv[i])) {
+			if (classify_word_is(&argv[i], "-c") && i + 1 < argc) {
 				payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
 					     "the command given to sg");
 				return;
@@ -1778,7 +1778,7 @@ static void h_sg(struct cx *x, struct wv *argv, size_t argc,
 		/* the group, then the command */
 		if (i + 1 < argc) {
 			size_t k = i + 1;
-			if (wv_is(&argv[k], "-c"))
+			if (classify_word_is(&argv[k], "-c"))
 				k++;
 			if (k < argc)
 				payload_word(x, &argv[k], CORDON_L(PRIVILEGE),
@@ -1798,12 +1798,12 @@ static void h_script(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const char *val;
 		size_t vn;
-		if ((wv_is(w, "-c") || wv_is(w, "--command")) && i + 1 < argc) {
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command")) && i + 1 < argc) {
 			payload_word(x, &argv[i + 1], 0, "the command given to script");
 			return;
 		}
 		if (long_opt(w, "--command", &val, &vn) && val) {
-			struct wv t = cx_lit(val, vn);
+			struct wv t = classify_lit(val, vn);
 			payload_word(x, &t, 0, "the command given to script");
 			return;
 		}
@@ -1825,7 +1825,7 @@ static void h_trap(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	if (i < argc && is_dashdash(&argv[i]))
 		i++;
-	if (i + 1 >= argc || is_opt(&argv[i]) || wv_is(&argv[i], "-"))
+	if (i + 1 >= argc || is_opt(&argv[i]) || classify_word_is(&argv[i], "-"))
 		return;
 	payload_word(x, &argv[i], 0, "the command a trap runs");
 }
@@ -1844,10 +1844,10 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 		/* -o ProxyCommand=… and LocalCommand run here, not remotely */
 		const struct wv *opt = NULL;
 		struct wv t;
-		if (wv_is(w, "-o") && i + 1 < argc)
+		if (classify_word_is(w, "-o") && i + 1 < argc)
 			opt = &argv[i + 1];
 		else if (w->n > 2 && w->s[1] == 'o') {
-			t = cx_lit(w->s + 2, w->n - 2);
+			t = classify_lit(w->s + 2, w->n - 2);
 			opt = &t;
 		}
 		if (opt) {
@@ -1855,7 +1855,7 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 			size_t kn = eq ? (size_t)(eq - opt->s) : 0;
 			if (eq && ((kn == 12 && strncasecmp(opt->s, "ProxyCommand", 12) == 0) ||
 				   (kn == 12 && strncasecmp(opt->s, "LocalCommand", 12) == 0))) {
-				struct wv c = cx_lit(eq + 1, opt->n - kn - 1);
+				struct wv c = classify_lit(eq + 1, opt->n - kn - 1);
 				c.f = opt->f & (WV_DYNAMIC | WV_SUBST);
 				payload_word(x, &c, 0, "a command ssh runs locally");
 			}
@@ -1887,7 +1887,7 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 	if (i < argc && is_dashdash(&argv[i]))
 		i++;
 	if (i >= argc) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
 		       "opens a shell on another machine");
 		ci->f |= CI_RUNS_STDIN;
 		return;
@@ -1895,19 +1895,19 @@ static void h_ssh(struct cx *x, struct wv *argv, size_t argc,
 	size_t n;
 	bool dyn;
 	const char *s = join(x, argv, i, argc, &n, &dyn);
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.exec",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.exec",
 	       "runs a command on another machine");
 	if (dyn)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "remote.dynamic", "the remote command is built at run time");
-	cx_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
+	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
 }
 
 static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
 			     const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool kube = (name_is(name, n, "kubectl")) ||
 		    (n == 1 && name[0] == 'k') || (name_is(name, n, "oc"));
 	size_t i;
@@ -1921,15 +1921,15 @@ static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
 		i++;
 	} else {
 		/* docker exec [opts] CONTAINER CMD…; docker compose exec SVC … */
-		for (i = 1; i < argc && !wv_is(&argv[i], "exec"); i++)
+		for (i = 1; i < argc && !classify_word_is(&argv[i], "exec"); i++)
 			;
 		i++;
 		while (i < argc && is_opt(&argv[i])) {
 			const struct wv *w = &argv[i];
-			if (wv_is(w, "-e") || wv_is(w, "--env") || wv_is(w, "-u") ||
-			    wv_is(w, "--user") || wv_is(w, "-w") ||
-			    wv_is(w, "--workdir") || wv_is(w, "--env-file") ||
-			    wv_is(w, "--detach-keys") || wv_is(w, "--index"))
+			if (classify_word_is(w, "-e") || classify_word_is(w, "--env") || classify_word_is(w, "-u") ||
+			    classify_word_is(w, "--user") || classify_word_is(w, "-w") ||
+			    classify_word_is(w, "--workdir") || classify_word_is(w, "--env-file") ||
+			    classify_word_is(w, "--detach-keys") || classify_word_is(w, "--index"))
 				i += 2;
 			else
 				i++;
@@ -1938,12 +1938,12 @@ static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
 		if (i >= argc)
 			return;
 	}
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.container-exec",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.container-exec",
 	       "runs a command inside a container");
 	struct cinfo sub;
 	memset(&sub, 0, sizeof(sub));
 	uint64_t saved = x->seg_labels;
-	cx_command(x, argv + i, argc - i, redirs, &sub);
+	classify_command(x, argv + i, argc - i, redirs, &sub);
 	(void)saved;
 	ci->f |= sub.f & ~(CI_RUNS_STDIN);
 }
@@ -2021,11 +2021,11 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 		const struct wv *w = &argv[i];
 		if (in_list(ip->code_opt, w)) {
 			if (i + 1 < argc) {
-				if (!wv_static(&argv[i + 1]))
-					cx_hit(x, CORDON_RISK_CAUTION,
+				if (!classify_word_static(&argv[i + 1]))
+					classify_hit(x, CORDON_RISK_CAUTION,
 					       CORDON_L(DYNAMIC_COMMAND), "code.dynamic",
 					       "runs inline code built at run time");
-				cx_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
+				classify_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
 			}
 			code = true;
 			i += 2;
@@ -2034,7 +2034,7 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 		/* A short cluster: python -Ic CODE, perl -ne CODE, -c'code'
 		 * glued, -Im pip. Letters before the code option are flags;
 		 * the code is the rest of the cluster or the next word. */
-		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && wv_static(w)) {
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && classify_word_static(w)) {
 			int what = 0; /* 1 code, 2 module, 3 value */
 			size_t k;
 			for (k = 1; k < w->n && !what; k++) {
@@ -2047,19 +2047,19 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 					what = 3;
 			}
 			if (what) {
-				struct wv rest = cx_lit(w->s + k, w->n - k);
+				struct wv rest = classify_lit(w->s + k, w->n - k);
 				bool glued = k < w->n;
 				const struct wv *val = glued ? &rest
 					: i + 1 < argc ? &argv[i + 1] : NULL;
 				if (what == 1 && val) {
-					cx_code(x, (int)ip->lang, val->s, val->n);
+					classify_code(x, (int)ip->lang, val->s, val->n);
 					code = true;
 				} else if (what == 2 && val) {
 					if (glued) {
 						argv[i] = rest;
-						cx_command(x, argv + i, argc - i, NULL, ci);
+						classify_command(x, argv + i, argc - i, NULL, ci);
 					} else {
-						cx_command(x, argv + i + 1, argc - i - 1,
+						classify_command(x, argv + i + 1, argc - i - 1,
 							   NULL, ci);
 					}
 					return;
@@ -2070,7 +2070,7 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 		}
 		if (in_list(ip->module_opt, w) && i + 1 < argc) {
 			/* python -m pip install x is pip install x */
-			cx_command(x, argv + i + 1, argc - i - 1, NULL, ci);
+			classify_command(x, argv + i + 1, argc - i - 1, NULL, ci);
 			return;
 		}
 		if (in_list(ip->arg_opt, w)) {
@@ -2098,12 +2098,12 @@ static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
 				inplace = true;
 		for (size_t k = i; inplace && k < argc; k++)
 			if (!is_opt(&argv[k]))
-				cx_write_target(x, &argv[k], false, "edits in place");
+				commands_write_target(x, &argv[k], false, "edits in place");
 		return;
 	}
-	if (i < argc && !wv_is(&argv[i], "-")) {
+	if (i < argc && !classify_word_is(&argv[i], "-")) {
 		check_downloaded_as(x, &argv[i], (int)ip->lang);
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 		       "runs-script.interpreter",
 		       "runs a program file cordon has not read");
 		return;
@@ -2125,7 +2125,7 @@ static void awk_code(struct cx *x, struct wv *argv, size_t prog)
 	size_t cap = argv[prog].n + 16;
 
 	for (size_t i = 1; i + 1 < prog; i++)
-		if (wv_is(&argv[i], "-v") || wv_is(&argv[i], "--assign"))
+		if (classify_word_is(&argv[i], "-v") || classify_word_is(&argv[i], "--assign"))
 			cap += argv[i + 1].n * 2 + 16;
 	b.s = arena_alloc_raw(x->a, cap);
 	if (!b.s) {
@@ -2133,11 +2133,11 @@ static void awk_code(struct cx *x, struct wv *argv, size_t prog)
 		return;
 	}
 	for (size_t i = 1; i + 1 < prog; i++) {
-		if (!(wv_is(&argv[i], "-v") || wv_is(&argv[i], "--assign")))
+		if (!(classify_word_is(&argv[i], "-v") || classify_word_is(&argv[i], "--assign")))
 			continue;
 		const struct wv *a = &argv[i + 1];
 		const char *eq = memchr(a->s, '=', a->n);
-		if (!eq || !wv_static(a))
+		if (!eq || !classify_word_static(a))
 			continue;
 		size_t nl = (size_t)(eq - a->s);
 		memcpy(b.s + b.n, "BEGIN{", 6);
@@ -2156,7 +2156,7 @@ static void awk_code(struct cx *x, struct wv *argv, size_t prog)
 	}
 	memcpy(b.s + b.n, argv[prog].s, argv[prog].n);
 	b.n += argv[prog].n;
-	cx_code(x, CODE_AWK, b.s, b.n);
+	classify_code(x, CODE_AWK, b.s, b.n);
 }
 
 static void h_awk(struct cx *x, struct wv *argv, size_t argc,
@@ -2168,18 +2168,18 @@ static void h_awk(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	while (i < argc && is_opt(&argv[i])) {
 		const struct wv *w = &argv[i];
-		if (wv_is(w, "-f") || wv_is(w, "--file")) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		if (classify_word_is(w, "-f") || classify_word_is(w, "--file")) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
 			       "runs-script.awk", "runs an awk program file");
 			return;
 		}
-		if ((wv_is(w, "-e") || wv_is(w, "--source")) && i + 1 < argc) {
-			cx_code(x, CODE_AWK, argv[i + 1].s, argv[i + 1].n);
+		if ((classify_word_is(w, "-e") || classify_word_is(w, "--source")) && i + 1 < argc) {
+			classify_code(x, CODE_AWK, argv[i + 1].s, argv[i + 1].n);
 			return;
 		}
-		if (wv_is(w, "-F") || wv_is(w, "-v") || wv_is(w, "--assign") ||
-		    wv_is(w, "--field-separator") || wv_is(w, "-i") ||
-		    wv_is(w, "--include") || wv_is(w, "-l") || wv_is(w, "--load"))
+		if (classify_word_is(w, "-F") || classify_word_is(w, "-v") || classify_word_is(w, "--assign") ||
+		    classify_word_is(w, "--field-separator") || classify_word_is(w, "-i") ||
+		    classify_word_is(w, "--include") || classify_word_is(w, "-l") || classify_word_is(w, "--load"))
 			i += 2;
 		else if (is_dashdash(w)) {
 			i++;
@@ -2202,30 +2202,30 @@ static void h_sed(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	for (; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if ((wv_is(w, "-e") || wv_is(w, "--expression")) && i + 1 < argc) {
-			cx_code(x, CODE_SED, argv[i + 1].s, argv[i + 1].n);
+		if ((classify_word_is(w, "-e") || classify_word_is(w, "--expression")) && i + 1 < argc) {
+			classify_code(x, CODE_SED, argv[i + 1].s, argv[i + 1].n);
 			script = true;
 			i++;
 			continue;
 		}
 		const char *ev;
 		size_t evn;
-		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'e' && wv_static(w)) {
-			cx_code(x, CODE_SED, w->s + 2, w->n - 2);
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'e' && classify_word_static(w)) {
+			classify_code(x, CODE_SED, w->s + 2, w->n - 2);
 			script = true;
 			continue;
 		}
 		if (long_opt(w, "--expression", &ev, &evn) && ev) {
-			cx_code(x, CODE_SED, ev, evn);
+			classify_code(x, CODE_SED, ev, evn);
 			script = true;
 			continue;
 		}
-		if (wv_is(w, "-f") || wv_is(w, "--file")) {
+		if (classify_word_is(w, "-f") || classify_word_is(w, "--file")) {
 			script = true;
 			i++;
 			continue;
 		}
-		if (wv_is(w, "-l")) {
+		if (classify_word_is(w, "-l")) {
 			i++;
 			continue;
 		}
@@ -2236,14 +2236,14 @@ static void h_sed(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		if (!script) {
-			cx_code(x, CODE_SED, w->s, w->n);
+			classify_code(x, CODE_SED, w->s, w->n);
 			script = true;
 			continue;
 		}
 		if (!first_file)
 			first_file = i;
 		if (inplace)
-			cx_write_target(x, w, false, "edits in place");
+			commands_write_target(x, w, false, "edits in place");
 	}
 }
 
@@ -2253,7 +2253,7 @@ static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
 			const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool sqlite = n >= 6 && memcmp(name, "sqlite", 6) == 0;
 	bool mongo = n >= 5 && memcmp(name, "mongo", 5) == 0;
 	bool any = false;
@@ -2263,12 +2263,12 @@ static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const char *val;
 		size_t vn;
-		bool flag_sql = wv_is(w, "-c") || wv_is(w, "-e") || wv_is(w, "-q") ||
-				wv_is(w, "--eval") || wv_is(w, "--query") ||
-				wv_is(w, "--command") || wv_is(w, "--execute") ||
-				wv_is(w, "-cmd");
+		bool flag_sql = classify_word_is(w, "-c") || classify_word_is(w, "-e") || classify_word_is(w, "-q") ||
+				classify_word_is(w, "--eval") || classify_word_is(w, "--query") ||
+				classify_word_is(w, "--command") || classify_word_is(w, "--execute") ||
+				classify_word_is(w, "-cmd");
 		if (flag_sql && i + 1 < argc) {
-			cx_sql(x, argv[i + 1].s, argv[i + 1].n);
+			classify_sql(x, argv[i + 1].s, argv[i + 1].n);
 			/* psql -c DROP TABLE users: the words the shell split
 			 * off are the rest of the statement the author meant */
 			if (argv[i + 1].n && !memchr(argv[i + 1].s, ' ', argv[i + 1].n) &&
@@ -2276,7 +2276,7 @@ static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
 				size_t jn;
 				bool dyn;
 				const char *j = join(x, argv, i + 1, argc, &jn, &dyn);
-				cx_sql(x, j, jn);
+				classify_sql(x, j, jn);
 			}
 			any = true;
 			i++;
@@ -2286,14 +2286,14 @@ static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
 		     long_opt(w, "--execute", &val, &vn) ||
 		     long_opt(w, "--eval", &val, &vn) ||
 		     long_opt(w, "--query", &val, &vn)) && val) {
-			cx_sql(x, val, vn);
+			classify_sql(x, val, vn);
 			any = true;
 			continue;
 		}
 		if (w->n > 2 && w->s[0] == '-' && (w->s[1] == 'c' || w->s[1] == 'e') &&
-		    !sqlite && !mongo && wv_static(w) && w->s[2] != '-' &&
+		    !sqlite && !mongo && classify_word_static(w) && w->s[2] != '-' &&
 		    !isalpha((unsigned char)w->s[2])) {
-			cx_sql(x, w->s + 2, w->n - 2);
+			classify_sql(x, w->s + 2, w->n - 2);
 			any = true;
 			continue;
 		}
@@ -2302,10 +2302,10 @@ static void h_sqlclient(struct cx *x, struct wv *argv, size_t argc,
 			/* sqlite3 DB "SQL …"; mysql DB (a lone db name);
 			 * raw SQL words after the db for sqlite */
 			if (sqlite && ops >= 2) {
-				cx_sql(x, w->s, w->n);
+				classify_sql(x, w->s, w->n);
 				any = true;
 			} else if (mongo && ops >= 1 && memchr(w->s, '(', w->n)) {
-				cx_sql(x, w->s, w->n);
+				classify_sql(x, w->s, w->n);
 				any = true;
 			}
 		}
@@ -2323,7 +2323,7 @@ static void h_rm(struct cx *x, struct wv *argv, size_t argc,
 {
 	bool rec = false, force = false, dashdash = false, any = false;
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool unlink = name_is(name, n, "unlink");
 	bool rmdir = name_is(name, n, "rmdir");
 
@@ -2342,7 +2342,7 @@ static void h_rm(struct cx *x, struct wv *argv, size_t argc,
 		else if (long_abbrev(w, "--force", 3))
 			force = true;
 		else if (long_abbrev(w, "--no-preserve-root", 6))
-			cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(ROOT_PATH) |
+			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(ROOT_PATH) |
 			       CORDON_L(DELETE_RECURSIVE), "rm.no-preserve-root",
 			       "turns off rm's protection of /");
 		else if (w->s[1] != '-') {
@@ -2376,14 +2376,14 @@ static void h_shred(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (is_opt(w)) {
-			if (wv_is(w, "-n") || wv_is(w, "-s") || wv_is(w, "--iterations") ||
-			    wv_is(w, "--size") || wv_is(w, "--random-source"))
+			if (classify_word_is(w, "-n") || classify_word_is(w, "-s") || classify_word_is(w, "--iterations") ||
+			    classify_word_is(w, "--size") || classify_word_is(w, "--random-source"))
 				i++;
 			continue;
 		}
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
 		       "shred", "overwrites a file so it cannot be recovered");
-		cx_write_target(x, w, true, "shreds");
+		commands_write_target(x, w, true, "shreds");
 		judge_delete(x, w, false, true, "shreds");
 	}
 }
@@ -2396,14 +2396,14 @@ static void h_truncate(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (is_opt(w)) {
-			if (wv_is(w, "-s") || wv_is(w, "-r") || wv_is(w, "--size") ||
-			    wv_is(w, "--reference"))
+			if (classify_word_is(w, "-s") || classify_word_is(w, "-r") || classify_word_is(w, "--size") ||
+			    classify_word_is(w, "--reference"))
 				i++;
 			continue;
 		}
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(OVERWRITE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(OVERWRITE),
 		       "truncate", "cuts a file to a new size, losing its contents");
-		cx_write_target(x, w, true, "truncates");
+		commands_write_target(x, w, true, "truncates");
 	}
 }
 
@@ -2419,16 +2419,16 @@ static void h_dd(struct cx *x, struct wv *argv, size_t argc,
 			t.s += 3;
 			t.n -= 3;
 			t.dyn_at = t.dyn_at > 3 ? t.dyn_at - 3 : 0;
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "dd.write",
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "dd.write",
 			       "writes raw bytes to a file");
-			cx_write_target(x, &t, true, "dd writes");
+			commands_write_target(x, &t, true, "dd writes");
 		} else if (w->n > 3 && memcmp(w->s, "if=", 3) == 0) {
 			struct wv t = *w;
 			const char *abs;
 			t.s += 3;
 			t.n -= 3;
-			if (wv_static(&t) && cx_path(x, &t, &abs) == PATH_DEVICE)
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DISK),
+			if (classify_word_static(&t) && classify_path(x, &t, &abs) == PATH_DEVICE)
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DISK),
 				       "dd.read-device", "reads a raw disk");
 		}
 	}
@@ -2441,7 +2441,7 @@ static void h_create(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool touch = name_is(name, n, "touch");
 	const char *short_val = touch ? "dtr" : "m";
 	bool opts = true;
@@ -2450,7 +2450,7 @@ static void h_create(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (opts && wv_is(w, "--")) {
+		if (opts && classify_word_is(w, "--")) {
 			opts = false;
 			continue;
 		}
@@ -2458,8 +2458,8 @@ static void h_create(struct cx *x, struct wv *argv, size_t argc,
 			if (w->s[1] == '-') {
 				/* --date X, --reference X, --mode X */
 				if (!memchr(w->s, '=', w->n) &&
-				    (wv_is(w, "--date") || wv_is(w, "--reference") ||
-				     wv_is(w, "--mode")))
+				    (classify_word_is(w, "--date") || classify_word_is(w, "--reference") ||
+				     classify_word_is(w, "--mode")))
 					i++;
 				continue;
 			}
@@ -2468,7 +2468,7 @@ static void h_create(struct cx *x, struct wv *argv, size_t argc,
 				i++;
 			continue;
 		}
-		cx_write_target(x, w, false, touch ? "touches" : "creates");
+		commands_write_target(x, w, false, touch ? "touches" : "creates");
 	}
 }
 
@@ -2478,7 +2478,7 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool mv = name_is(name, n, "mv");
 	bool ln = name_is(name, n, "ln");
 	size_t ops[256];
@@ -2498,16 +2498,16 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		if (!dashdash && is_opt(w)) {
-			if ((wv_is(w, "-t") || wv_is(w, "--target-directory")) &&
+			if ((classify_word_is(w, "-t") || classify_word_is(w, "--target-directory")) &&
 			    i + 1 < argc) {
 				target = &argv[++i];
 			} else if (long_opt(w, "--target-directory", &val, &vn) && val) {
-				tdir = cx_lit(val, vn);
+				tdir = classify_lit(val, vn);
 				target = &tdir;
-			} else if (wv_is(w, "-S") || wv_is(w, "--suffix") ||
-				   wv_is(w, "-m") || wv_is(w, "-o") || wv_is(w, "-g") ||
-				   wv_is(w, "--mode") || wv_is(w, "--owner") ||
-				   wv_is(w, "--group")) {
+			} else if (classify_word_is(w, "-S") || classify_word_is(w, "--suffix") ||
+				   classify_word_is(w, "-m") || classify_word_is(w, "-o") || classify_word_is(w, "-g") ||
+				   classify_word_is(w, "--mode") || classify_word_is(w, "--owner") ||
+				   classify_word_is(w, "--group")) {
 				i++;
 			}
 			continue;
@@ -2524,15 +2524,15 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 			return; /* ln -s x: link in the cwd */
 		target = &argv[ops[--nops]];
 	}
-	bool devnull = wv_is(target, "/dev/null");
+	bool devnull = classify_word_is(target, "/dev/null");
 	for (size_t k = 0; k < nops; k++)
-		devnull = devnull || wv_is(&argv[ops[k]], "/dev/null");
+		devnull = devnull || classify_word_is(&argv[ops[k]], "/dev/null");
 	if (devnull && mv) {
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
 		       "mv.dev-null", "moves files into /dev/null, which deletes them");
 		return;
 	}
-	cx_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
+	commands_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
 	for (size_t k = 0; k < nops && !ln; k++)
 		if (operand_secret(x, &argv[ops[k]])) {
 			note_secret_file(x, target);
@@ -2543,18 +2543,18 @@ static void h_copy(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t k = 0; k < nops; k++) {
 		const struct wv *w = &argv[ops[k]];
 		const char *abs;
-		if (!wv_static(w))
+		if (!classify_word_static(w))
 			continue;
-		enum path_class pc = cx_path(x, w, &abs);
+		enum path_class pc = classify_path(x, w, &abs);
 		if (!abs)
 			continue;
 		if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 		    (pc == PATH_SYSTEM && core_system(abs)))
-			cx_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE),
+			classify_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE),
 			       "mv.system-source",
 			       verdict_printf(x->v, "moves away %s", abs));
 		else if (pc == PATH_SYSTEM || pc == PATH_HOME || pc == PATH_OUTSIDE)
-			cx_hit(x, CORDON_RISK_CAUTION, class_labels(pc),
+			classify_hit(x, CORDON_RISK_CAUTION, class_labels(pc),
 			       "mv.outside-source",
 			       verdict_printf(x->v, "moves %s from outside the workspace",
 					      abs));
@@ -2598,8 +2598,8 @@ static bool world_writable(const struct wv *w)
  * :group, 1000): not a path. */
 static bool looks_like_mode(const struct wv *w, bool chmod)
 {
-	if (!wv_static(w) || w->n == 0)
-		return !wv_static(w);
+	if (!classify_word_static(w) || w->n == 0)
+		return !classify_word_static(w);
 	if (chmod)
 		return strspn(w->s, "01234567ugoarwxXstST+-=,") == w->n;
 	return !memchr(w->s, '/', w->n) && !(w->f & WV_GLOB) &&
@@ -2610,7 +2610,7 @@ static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool chmod = name_is(name, n, "chmod");
 	bool rec = false, ref = false, dashdash = false;
 	size_t ops[256], nops = 0;
@@ -2643,42 +2643,42 @@ static void h_chmod(struct cx *x, struct wv *argv, size_t argc,
 	const struct wv *mode = has_mode ? &argv[ops[0]] : NULL;
 	uint64_t base = CORDON_L(PERMISSIONS);
 	if (mode && chmod && setuid_mode(mode))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PRIVILEGE) | base,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PRIVILEGE) | base,
 		       "chmod.setuid", "sets the setuid or setgid bit");
 	for (size_t k = first; k < nops; k++) {
 		const struct wv *w = &argv[ops[k]];
 		const char *abs;
-		if (!wv_static(w)) {
+		if (!classify_word_static(w)) {
 			if (rec)
-				cx_hit(x, CORDON_RISK_DESTRUCTIVE, base | CORDON_L(DYNAMIC_COMMAND),
+				classify_hit(x, CORDON_RISK_DESTRUCTIVE, base | CORDON_L(DYNAMIC_COMMAND),
 				       "chmod.recursive-dynamic",
 				       "changes permissions recursively on a path decided at run time");
 			continue;
 		}
-		enum path_class pc = cx_path(x, w, &abs);
+		enum path_class pc = classify_path(x, w, &abs);
 		if (!abs)
 			continue;
 		uint64_t l = base | class_labels(pc);
 		bool protected_ = pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 				  pc == PATH_SYSTEM || pc == PATH_DEVICE;
 		if (rec && protected_)
-			cx_hit(x, CORDON_RISK_BLOCKED, l, "chmod.recursive-system",
+			classify_hit(x, CORDON_RISK_BLOCKED, l, "chmod.recursive-system",
 			       verdict_printf(x->v, "changes ownership or permissions of everything under %s",
 					      abs));
 		else if (rec)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.recursive",
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.recursive",
 			       "changes ownership or permissions recursively");
 		else if (protected_)
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.system",
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.system",
 			       verdict_printf(x->v, "changes ownership or permissions of %s", abs));
 		else if (pc == PATH_HOME || pc == PATH_OUTSIDE)
-			cx_hit(x, CORDON_RISK_CAUTION, l, "chmod.outside",
+			classify_hit(x, CORDON_RISK_CAUTION, l, "chmod.outside",
 			       "changes permissions outside the workspace");
 		else if (!chmod)
-			cx_hit(x, CORDON_RISK_CAUTION, l, "chown",
+			classify_hit(x, CORDON_RISK_CAUTION, l, "chown",
 			       "changes the owner of files");
 		if (mode && chmod && world_writable(mode))
-			cx_hit(x, CORDON_RISK_CAUTION, l, "chmod.world-writable",
+			classify_hit(x, CORDON_RISK_CAUTION, l, "chmod.world-writable",
 			       "makes files writable by every user");
 	}
 }
@@ -2691,11 +2691,11 @@ static void h_tee(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	(void)ci;
 	for (size_t i = 1; i < argc; i++)
-		if (cluster_has(&argv[i], 'a') || wv_is(&argv[i], "--append"))
+		if (cluster_has(&argv[i], 'a') || classify_word_is(&argv[i], "--append"))
 			append = true;
 	for (size_t i = 1; i < argc; i++)
 		if (!is_opt(&argv[i]))
-			cx_write_target(x, &argv[i], !append,
+			commands_write_target(x, &argv[i], !append,
 					append ? "appends to" : "overwrites");
 }
 
@@ -2707,28 +2707,28 @@ static void h_kill(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	(void)ci;
-	if (i < argc && (wv_is(&argv[i], "-l") || wv_is(&argv[i], "-L")))
+	if (i < argc && (classify_word_is(&argv[i], "-l") || classify_word_is(&argv[i], "-L")))
 		return;
-	if (i < argc && (wv_is(&argv[i], "-s") || wv_is(&argv[i], "-n") ||
-			 wv_is(&argv[i], "--signal")))
+	if (i < argc && (classify_word_is(&argv[i], "-s") || classify_word_is(&argv[i], "-n") ||
+			 classify_word_is(&argv[i], "--signal")))
 		i += 2;
 	else if (i < argc && is_opt(&argv[i]) && !is_dashdash(&argv[i]))
 		i++; /* the signal: -9, -KILL, -SIGTERM */
 	for (; i < argc; i++) {
 		if (is_dashdash(&argv[i]))
 			continue;
-		if (wv_is(&argv[i], "-1"))
+		if (classify_word_is(&argv[i], "-1"))
 			all = true;
-		if (wv_is(&argv[i], "1"))
+		if (classify_word_is(&argv[i], "1"))
 			init = true;
 	}
 	if (all || init)
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(KILLS_PROCESSES),
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(KILLS_PROCESSES),
 		       all ? "kill.all" : "kill.init",
 		       all ? "signals every process the user can reach"
 			   : "signals init, the first process");
 	else if (argc > 1)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "kill",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "kill",
 		       "signals a process");
 }
 
@@ -2747,10 +2747,10 @@ static void subscript_injection(struct cx *x, const struct wv *w)
 			continue;
 		const char *close = memchr(s + i, ']', n - i);
 		size_t e = close ? (size_t)(close - s) : n;
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(COMMAND_SUBSTITUTION),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(COMMAND_SUBSTITUTION),
 		       "subscript.exec",
 		       "an array subscript that runs a command when evaluated");
-		cx_payload(x, s + i + 1, e - i - 1, 0, "a command in an array subscript");
+		classify_payload(x, s + i + 1, e - i - 1, 0, "a command in an array subscript");
 		return;
 	}
 }
@@ -2761,7 +2761,7 @@ static void h_subscripts(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	(void)ci;
 	for (size_t i = 1; i < argc; i++)
-		if (wv_static(&argv[i]))
+		if (classify_word_static(&argv[i]))
 			subscript_injection(x, &argv[i]);
 }
 
@@ -2773,22 +2773,22 @@ static void h_subscripts(struct cx *x, struct wv *argv, size_t argc,
 static bool disk_wipe(struct wv *argv, size_t argc)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 
 	if ((name_is(name, n, "blkdiscard")) ||
 	    (name_is(name, n, "mkswap")))
 		return true;
 	for (size_t i = 1; i < argc; i++)
-		if (cluster_has(&argv[i], 'n') || wv_is(&argv[i], "--no-act"))
+		if (cluster_has(&argv[i], 'n') || classify_word_is(&argv[i], "--no-act"))
 			return false; /* wipefs -n: only says what it would do */
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (name_is(name, n, "wipefs") &&
-		    (cluster_has(w, 'a') || wv_is(w, "--all") || long_opt(w, "--offset", NULL, NULL)))
+		    (cluster_has(w, 'a') || classify_word_is(w, "--all") || long_opt(w, "--offset", NULL, NULL)))
 			return true;
 		if (name_is(name, n, "sgdisk") &&
 		    (cluster_has(w, 'Z') || cluster_has(w, 'z') || cluster_has(w, 'o') ||
-		     wv_is(w, "--zap-all") || wv_is(w, "--zap") || wv_is(w, "--clear")))
+		     classify_word_is(w, "--zap-all") || classify_word_is(w, "--zap") || classify_word_is(w, "--clear")))
 			return true;
 		if (name_is(name, n, "hdparm") &&
 		    (long_opt(w, "--security-erase", NULL, NULL) ||
@@ -2806,19 +2806,19 @@ static void h_disktool(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	for (size_t i = 1; i < argc; i++) {
 		const char *abs;
-		if (!wv_static(&argv[i]) || is_opt(&argv[i]))
+		if (!classify_word_static(&argv[i]) || is_opt(&argv[i]))
 			continue;
 		/* a device is under /dev, or named from the cwd there */
 		if (!memmem(argv[i].s, argv[i].n, "dev", 3) &&
 		    strncmp(x->pc.cwd, "/dev", 4) != 0)
 			continue;
-		if (cx_path(x, &argv[i], &abs) == PATH_DEVICE) {
+		if (classify_path(x, &argv[i], &abs) == PATH_DEVICE) {
 			if (disk_wipe(argv, argc))
-				cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK) | CORDON_L(DATA_LOSS),
+				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK) | CORDON_L(DATA_LOSS),
 				       "disk.wipe",
 				       verdict_printf(x->v, "erases the disk %s", abs));
 			else
-				cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
+				classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
 				       verdict_printf(x->v, "runs a disk tool on %s", abs));
 			return;
 		}
@@ -2836,16 +2836,16 @@ static void h_archive(struct cx *x, struct wv *argv, size_t argc,
 		const char *val;
 		size_t vn;
 		struct wv t;
-		if ((wv_is(w, "-C") || wv_is(w, "--directory") || wv_is(w, "-d")) &&
+		if ((classify_word_is(w, "-C") || classify_word_is(w, "--directory") || classify_word_is(w, "-d")) &&
 		    i + 1 < argc) {
-			cx_write_target(x, &argv[i + 1], false, "extracts into");
+			commands_write_target(x, &argv[i + 1], false, "extracts into");
 			i++;
 		} else if (long_opt(w, "--directory", &val, &vn) && val) {
-			t = cx_lit(val, vn);
-			cx_write_target(x, &t, false, "extracts into");
-		} else if (w->n > 2 && memcmp(w->s, "-o", 2) == 0 && wv_static(w)) {
-			t = cx_lit(w->s + 2, w->n - 2);
-			cx_write_target(x, &t, false, "extracts into");
+			t = classify_lit(val, vn);
+			commands_write_target(x, &t, false, "extracts into");
+		} else if (w->n > 2 && memcmp(w->s, "-o", 2) == 0 && classify_word_static(w)) {
+			t = classify_lit(w->s + 2, w->n - 2);
+			commands_write_target(x, &t, false, "extracts into");
 		}
 	}
 }
@@ -2858,8 +2858,8 @@ static void h_crontab(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	(void)ci;
 	for (size_t i = 1; i < argc; i++)
-		if (wv_is(&argv[i], "-"))
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
+		if (classify_word_is(&argv[i], "-"))
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
 			       "persist.crontab-stdin",
 			       "replaces every scheduled job with text from a pipe");
 }
@@ -2869,10 +2869,10 @@ static void h_at(struct cx *x, struct wv *argv, size_t argc,
 		 const struct sh_redir *redirs, struct cinfo *ci)
 {
 	for (size_t i = 1; i < argc; i++) {
-		if (wv_is(&argv[i], "-l") || wv_is(&argv[i], "-d") ||
-		    wv_is(&argv[i], "-r") || wv_is(&argv[i], "-c"))
+		if (classify_word_is(&argv[i], "-l") || classify_word_is(&argv[i], "-d") ||
+		    classify_word_is(&argv[i], "-r") || classify_word_is(&argv[i], "-c"))
 			return; /* list, delete, show: nothing runs */
-		if (wv_is(&argv[i], "-f") && i + 1 < argc) {
+		if (classify_word_is(&argv[i], "-f") && i + 1 < argc) {
 			check_downloaded(x, &argv[i + 1]);
 			return;
 		}
@@ -2893,15 +2893,15 @@ static void h_make(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const char *val;
 		size_t vn;
-		if ((wv_is(w, "-f") || wv_is(w, "--file") || wv_is(w, "--makefile")) &&
+		if ((classify_word_is(w, "-f") || classify_word_is(w, "--file") || classify_word_is(w, "--makefile")) &&
 		    i + 1 < argc &&
-		    (wv_is(&argv[i + 1], "-") || wv_is(&argv[i + 1], "/dev/stdin")))
+		    (classify_word_is(&argv[i + 1], "-") || classify_word_is(&argv[i + 1], "/dev/stdin")))
 			stdin_mk = true;
 		if (long_opt(w, "--eval", &val, &vn) && val) {
 			/* "target: ; recipe" */
 			const char *semi = memchr(val, ';', vn);
 			if (semi)
-				cx_payload(x, semi + 1, vn - (size_t)(semi + 1 - val),
+				classify_payload(x, semi + 1, vn - (size_t)(semi + 1 - val),
 					   CORDON_L(NESTED_SHELL), "a make recipe");
 		}
 	}
@@ -2916,7 +2916,7 @@ static void h_make(struct cx *x, struct wv *argv, size_t argc,
 			while (e < n && t[e] != '\n')
 				e++;
 			if (t[i] == '\t' && e > i + 1)
-				cx_payload(x, t + i + 1, e - i - 1, CORDON_L(NESTED_SHELL),
+				classify_payload(x, t + i + 1, e - i - 1, CORDON_L(NESTED_SHELL),
 					   "a make recipe");
 			i = e + 1;
 		}
@@ -2933,16 +2933,16 @@ static void h_ansible(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	(void)ci;
 	for (size_t i = 1; i + 1 < argc; i++) {
-		if (wv_is(&argv[i], "-m") || wv_is(&argv[i], "--module-name"))
-			shell = wv_is(&argv[i + 1], "shell") || wv_is(&argv[i + 1], "command") ||
-				wv_is(&argv[i + 1], "raw") ||
-				wv_is(&argv[i + 1], "ansible.builtin.shell") ||
-				wv_is(&argv[i + 1], "ansible.builtin.command");
-		if (wv_is(&argv[i], "-a") || wv_is(&argv[i], "--args"))
+		if (classify_word_is(&argv[i], "-m") || classify_word_is(&argv[i], "--module-name"))
+			shell = classify_word_is(&argv[i + 1], "shell") || classify_word_is(&argv[i + 1], "command") ||
+				classify_word_is(&argv[i + 1], "raw") ||
+				classify_word_is(&argv[i + 1], "ansible.builtin.shell") ||
+				classify_word_is(&argv[i + 1], "ansible.builtin.command");
+		if (classify_word_is(&argv[i], "-a") || classify_word_is(&argv[i], "--args"))
 			args = &argv[i + 1];
 	}
 	if (args && shell) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.ansible",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.ansible",
 		       "runs a command on every host of an inventory");
 		payload_word(x, args, CORDON_L(REMOTE), "the command ansible runs");
 	}
@@ -2955,13 +2955,13 @@ static void h_cd(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	(void)ci;
 	size_t i = 1;
-	while (i < argc && is_opt(&argv[i]) && !wv_is(&argv[i], "-"))
+	while (i < argc && is_opt(&argv[i]) && !classify_word_is(&argv[i], "-"))
 		i++;
 	if (i >= argc) {
 		x->pc.cwd = x->pc.home;
 		return;
 	}
-	if (!wv_static(&argv[i]) || wv_is(&argv[i], "-")) {
+	if (!classify_word_static(&argv[i]) || classify_word_is(&argv[i], "-")) {
 		/* somewhere we cannot know: judge later paths from "/" down
 		 * rather than as if still in the workspace */
 		x->pc.cwd = "/nonexistent-cwd";
@@ -2978,7 +2978,7 @@ static void h_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
 {
 	(void)redirs;
 	ci->f |= CI_EXEC_ARGS;
-	cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "foreign-shell",
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "foreign-shell",
 	       "runs a command in another shell (cmd, PowerShell) that cordon cannot read");
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
@@ -2986,7 +2986,7 @@ static void h_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
 		    memmem(w->s, w->n, "Invoke-WebRequest", 17) ||
 		    memmem(w->s, w->n, "iwr ", 4) || memmem(w->s, w->n, "DownloadFile", 12) ||
 		    memmem(w->s, w->n, "Net.WebClient", 13))
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
 			       "foreign-shell.download",
 			       "downloads and runs code in PowerShell");
 	}
@@ -2996,15 +2996,15 @@ static void h_echo(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool pf = name_is(name, n, "printf");
 
 	(void)redirs;
 	if (pf)
 		for (size_t i = 1; i + 1 < argc; i++)
-			if (wv_is(&argv[i], "-v"))
+			if (classify_word_is(&argv[i], "-v"))
 				subscript_injection(x, &argv[i + 1]);
-	ci->text = cx_echo_text(x, argv, argc, pf, &ci->tlen);
+	ci->text = classify_echo_text(x, argv, argc, pf, &ci->tlen);
 	if (ci->text)
 		ci->f |= CI_TEXT;
 }
@@ -3013,7 +3013,7 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 
 	bool xxd = name_is(name, n, "xxd");
 	bool openssl = name_is(name, n, "openssl");
@@ -3023,12 +3023,12 @@ static void h_decode(struct cx *x, struct wv *argv, size_t argc,
 	(void)redirs;
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (openssl && (wv_is(w, "s_client") || wv_is(w, "s_server")))
+		if (openssl && (classify_word_is(w, "s_client") || classify_word_is(w, "s_server")))
 			ci->f |= CI_NETWORK | CI_NETSEND | CI_NETCAT;
-		if (openssl && (wv_is(w, "base64") || wv_is(w, "-base64") || wv_is(w, "-a")))
+		if (openssl && (classify_word_is(w, "base64") || classify_word_is(w, "-base64") || classify_word_is(w, "-a")))
 			b64 = true;
 		if (cluster_has(w, 'd') || cluster_has(w, 'D') ||
-		    wv_is(w, "--decode") || (cluster_has(w, 'r') && xxd))
+		    classify_word_is(w, "--decode") || (cluster_has(w, 'r') && xxd))
 			ci->f |= CI_DECODE;
 	}
 	if (name_is(name, n, "uudecode"))
@@ -3042,7 +3042,7 @@ static void h_filter(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 
 	(void)x;
 	(void)redirs;
@@ -3053,7 +3053,7 @@ static void h_filter(struct cx *x, struct wv *argv, size_t argc,
 		}
 		return;
 	}
-	if (argc == 3 && wv_static(&argv[1]) && wv_static(&argv[2]) &&
+	if (argc == 3 && classify_word_static(&argv[1]) && classify_word_static(&argv[2]) &&
 	    !is_opt(&argv[1])) {
 		ci->xf = XF_TR;
 		ci->tr1 = argv[1].s;
@@ -3068,7 +3068,7 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool dump = false;
 
 	(void)redirs;
@@ -3090,13 +3090,13 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 		dump = true; /* set, export, declare alone */
 	} else {
 		for (size_t i = 1; i < argc; i++)
-			if (wv_is(&argv[i], "-p") || wv_is(&argv[i], "-x"))
+			if (classify_word_is(&argv[i], "-p") || classify_word_is(&argv[i], "-x"))
 				dump = argc == 2;
 	}
 	if (name_is(name, n, "unset")) {
 		for (size_t i = 1; i < argc; i++)
-			if (wv_is(&argv[i], "HISTFILE"))
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+			if (classify_word_is(&argv[i], "HISTFILE"))
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
 				       "history.unset", "stops shell history from being saved");
 		return;
 	}
@@ -3108,20 +3108,20 @@ static void h_envdump(struct cx *x, struct wv *argv, size_t argc,
 				break;
 			}
 		for (size_t i = 1; i + 1 < argc; i++)
-			if (wv_is(&argv[i], "+o") && wv_is(&argv[i + 1], "history"))
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+			if (classify_word_is(&argv[i], "+o") && classify_word_is(&argv[i + 1], "history"))
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
 				       "history.off", "turns shell history off");
 	}
 	for (size_t i = 1; i < argc; i++)
-		if (wv_static(&argv[i]))
+		if (classify_word_static(&argv[i]))
 			subscript_injection(x, &argv[i]);
 	/* export/declare/local/readonly NAME=value assign */
 	for (size_t i = 1; i < argc; i++)
 		if (argv[i].w && memchr(argv[i].s, '=', argv[i].n) &&
 		    argv[i].s[0] != '-')
-			cx_assign(x, argv[i].w);
+			classify_assign(x, argv[i].w);
 	if (dump) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
 		       "prints the environment, which may hold secrets");
 		ci->f |= CI_ENVDUMP;
 	}
@@ -3137,7 +3137,7 @@ static void h_history(struct cx *x, struct wv *argv, size_t argc,
 	}
 	for (size_t i = 1; i < argc; i++)
 		if (cluster_has(&argv[i], 'c') || cluster_has(&argv[i], 'd'))
-			cx_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
 			       "history.clear", "erases shell history");
 }
 
@@ -3145,7 +3145,7 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	bool curl = name_is(name, n, "curl");
 	bool wget = name_is(name, n, "wget");
 	bool netcat = (name_is(name, n, "nc")) ||
@@ -3176,7 +3176,7 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		const char *oval;
 		size_t on;
 		/* curl -O URL and wget URL save under the URL's last name */
-		if ((curl || wget) && !is_opt(w) && wv_static(w) &&
+		if ((curl || wget) && !is_opt(w) && classify_word_static(w) &&
 		    (memmem(w->s, w->n, "://", 3) || wget)) {
 			const char *sl = NULL;
 			for (size_t k = 0; k < w->n; k++)
@@ -3187,12 +3187,12 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 				const char *q = memchr(sl + 1, '?', bn);
 				if (q)
 					bn = (size_t)(q - sl - 1);
-				struct wv t = cx_lit(sl + 1, bn);
+				struct wv t = classify_lit(sl + 1, bn);
 				note_download(x, &t);
 			}
 		}
-		bool out_next = (curl && (wv_is(w, "-o") || wv_is(w, "--output"))) ||
-				(wget && (wv_is(w, "-O") || wv_is(w, "--output-document")));
+		bool out_next = (curl && (classify_word_is(w, "-o") || classify_word_is(w, "--output"))) ||
+				(wget && (classify_word_is(w, "-O") || classify_word_is(w, "--output-document")));
 		/* a cluster ending in the output option: curl -sLo FILE */
 		if ((curl || wget) && is_opt(w) && w->s[1] != '-' && w->n > 2 &&
 		    w->s[w->n - 1] == (curl ? 'o' : 'O') &&
@@ -3202,27 +3202,27 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 			if (i + 1 < argc)
 				download_to(x, &argv[i + 1]);
 		} else if (wget && long_opt(w, "--output-document", &oval, &on) && oval) {
-			struct wv t = cx_lit(oval, on);
+			struct wv t = classify_lit(oval, on);
 			download_to(x, &t);
 		} else if ((curl || wget) && w->n > 2 && w->s[0] == '-' &&
-			   w->s[1] == (curl ? 'o' : 'O') && wv_static(w) &&
+			   w->s[1] == (curl ? 'o' : 'O') && classify_word_static(w) &&
 			   w->s[w->n - 1] != (curl ? 'o' : 'O')) {
-			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
 			download_to(x, &t);
-		} else if (wget && (wv_is(w, "-P") ||
-				    wv_is(w, "--directory-prefix")) &&
+		} else if (wget && (classify_word_is(w, "-P") ||
+				    classify_word_is(w, "--directory-prefix")) &&
 			   i + 1 < argc) {
-			cx_write_target(x, &argv[i + 1], false, "downloads into");
+			commands_write_target(x, &argv[i + 1], false, "downloads into");
 		} else if (wget && long_opt(w, "--directory-prefix", &oval, &on) &&
 			   oval) {
-			struct wv t = cx_lit(oval, on);
-			cx_write_target(x, &t, false, "downloads into");
+			struct wv t = classify_lit(oval, on);
+			commands_write_target(x, &t, false, "downloads into");
 		}
-		if (curl && (wv_is(w, "-d") || wv_is(w, "--data") ||
-			     wv_is(w, "--data-binary") || wv_is(w, "--data-raw") ||
-			     wv_is(w, "--data-urlencode") || wv_is(w, "-F") ||
-			     wv_is(w, "--form") || wv_is(w, "-T") ||
-			     wv_is(w, "--upload-file") || wv_is(w, "--json"))) {
+		if (curl && (classify_word_is(w, "-d") || classify_word_is(w, "--data") ||
+			     classify_word_is(w, "--data-binary") || classify_word_is(w, "--data-raw") ||
+			     classify_word_is(w, "--data-urlencode") || classify_word_is(w, "-F") ||
+			     classify_word_is(w, "--form") || classify_word_is(w, "-T") ||
+			     classify_word_is(w, "--upload-file") || classify_word_is(w, "--json"))) {
 			ci->f |= CI_NETSEND;
 			if (i + 1 < argc && operand_secret(x, &argv[i + 1]))
 				secret = true;
@@ -3232,7 +3232,7 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		if (curl && w->n > 2 && w->s[0] == '-' && (w->s[1] == 'd' || w->s[1] == 'F' ||
 							   w->s[1] == 'T')) {
 			ci->f |= CI_NETSEND;
-			struct wv t = cx_lit(w->s + 2, w->n - 2);
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
 			if (operand_secret(x, &t))
 				secret = true;
 			continue;
@@ -3245,8 +3245,8 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		if (netcat && (cluster_has(w, 'e') || cluster_has(w, 'c') ||
-			       wv_is(w, "--exec") || wv_is(w, "--sh-exec") ||
-			       wv_is(w, "--lua-exec") ||
+			       classify_word_is(w, "--exec") || classify_word_is(w, "--sh-exec") ||
+			       classify_word_is(w, "--lua-exec") ||
 			       long_opt(w, "--exec", NULL, NULL) ||
 			       long_opt(w, "--sh-exec", NULL, NULL)))
 			exec = true;
@@ -3286,27 +3286,27 @@ static void h_network(struct cx *x, struct wv *argv, size_t argc,
 		}
 		bool dry = false;
 		for (size_t i = 1; i < argc; i++)
-			if (cluster_has(&argv[i], 'n') || wv_is(&argv[i], "--dry-run"))
+			if (cluster_has(&argv[i], 'n') || classify_word_is(&argv[i], "--dry-run"))
 				dry = true;
-		if (del && !dry && dest && wv_static(dest) && !memchr(dest->s, ':', dest->n)) {
+		if (del && !dry && dest && classify_word_static(dest) && !memchr(dest->s, ':', dest->n)) {
 			const char *abs;
-			enum path_class pc = cx_path(x, dest, &abs);
+			enum path_class pc = classify_path(x, dest, &abs);
 			if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 			    (pc == PATH_SYSTEM && abs && core_system(abs)))
-				cx_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE_RECURSIVE),
+				classify_hit(x, CORDON_RISK_BLOCKED, class_labels(pc) | CORDON_L(DELETE_RECURSIVE),
 				       "rsync.delete-system",
 				       verdict_printf(x->v, "rsync --delete can delete everything in %s", abs));
 		}
 	}
 	if (exec && (netcat || tcp))
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL) | CORDON_L(NETWORK),
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL) | CORDON_L(NETWORK),
 		       "reverse-shell.exec",
 		       "connects a shell to a network socket (reverse shell)");
 	else if (exec)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "socat.exec",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "socat.exec",
 		       "starts a program for a socket");
 	if (secret && (!copy || remote))
-		cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
 		       "exfil.upload", "uploads a credential file");
 }
@@ -3321,15 +3321,15 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 
 	/* git's own options before "config" */
 	while (i < argc && is_opt(&argv[i])) {
-		if (wv_is(&argv[i], "-C") || wv_is(&argv[i], "-c"))
+		if (classify_word_is(&argv[i], "-C") || classify_word_is(&argv[i], "-c"))
 			i++;
 		i++;
 	}
-	if (i >= argc || !wv_is(&argv[i], "config"))
+	if (i >= argc || !classify_word_is(&argv[i], "config"))
 		return;
 	for (i++; i < argc && nops < 3; i++) {
-		if (wv_is(&argv[i], "--file") || wv_is(&argv[i], "-f") ||
-		    wv_is(&argv[i], "--blob") || wv_is(&argv[i], "--type")) {
+		if (classify_word_is(&argv[i], "--file") || classify_word_is(&argv[i], "-f") ||
+		    classify_word_is(&argv[i], "--blob") || classify_word_is(&argv[i], "--type")) {
 			i++;
 			continue;
 		}
@@ -3337,7 +3337,7 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		ops[nops++] = i;
 	}
-	if (nops < 2 || !wv_static(&argv[ops[0]]))
+	if (nops < 2 || !classify_word_static(&argv[ops[0]]))
 		return;
 	char key[128];
 	const struct wv *k = &argv[ops[0]];
@@ -3353,7 +3353,7 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 		/* an alias runs a shell command only when it starts with '!' */
 		if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
 			return;
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "git.config-exec-store",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "git.config-exec-store",
 		       verdict_printf(x->v, "stores a command in git's %s, to run on later git calls",
 				      key));
 		if (val.n && val.s[0] == '!') {
@@ -3385,7 +3385,7 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 		       sizeof(exec_keys) / sizeof(*exec_keys));
 	/* git submodule foreach CMD…, git bisect run CMD… */
 	for (size_t i = 1; i + 2 < argc; i++) {
-		if (wv_is(&argv[i], "submodule") && wv_is(&argv[i + 1], "foreach")) {
+		if (classify_word_is(&argv[i], "submodule") && classify_word_is(&argv[i + 1], "foreach")) {
 			size_t k = i + 2;
 			while (k < argc && is_opt(&argv[k]))
 				k++;
@@ -3393,15 +3393,15 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 				size_t jn;
 				bool dyn;
 				const char *j = join(x, argv, k, argc, &jn, &dyn);
-				cx_payload(x, j, jn, CORDON_L(BATCH_EXEC),
+				classify_payload(x, j, jn, CORDON_L(BATCH_EXEC),
 					   "the command run in every submodule");
 			}
 			break;
 		}
-		if (wv_is(&argv[i], "bisect") && wv_is(&argv[i + 1], "run")) {
+		if (classify_word_is(&argv[i], "bisect") && classify_word_is(&argv[i + 1], "run")) {
 			struct cinfo sub;
 			memset(&sub, 0, sizeof(sub));
-			cx_command(x, argv + i + 2, argc - i - 2, NULL, &sub);
+			classify_command(x, argv + i + 2, argc - i - 2, NULL, &sub);
 			break;
 		}
 	}
@@ -3410,7 +3410,7 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++) {
 		const char *val;
 		size_t vn;
-		if (wv_is(&argv[i], "--"))
+		if (classify_word_is(&argv[i], "--"))
 			break;
 		if (long_opt(&argv[i], "--output", &val, &vn)) {
 			if (val) {
@@ -3420,9 +3420,9 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 				t.dyn_at = t.dyn_at > (size_t)(val - argv[i].s)
 						   ? t.dyn_at - (size_t)(val - argv[i].s)
 						   : 0;
-				cx_write_target(x, &t, true, "git writes its output to");
+				commands_write_target(x, &t, true, "git writes its output to");
 			} else if (i + 1 < argc) {
-				cx_write_target(x, &argv[i + 1], true,
+				commands_write_target(x, &argv[i + 1], true,
 						"git writes its output to");
 			}
 		}
@@ -3431,18 +3431,18 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const struct wv *kv = NULL;
 		struct wv t;
-		if ((wv_is(w, "-c") || wv_is(w, "--config")) && i + 1 < argc) {
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--config")) && i + 1 < argc) {
 			kv = &argv[i + 1];
 		} else if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'c' && w->s[2] != '-') {
-			t = cx_lit(w->s + 2, w->n - 2);
+			t = classify_lit(w->s + 2, w->n - 2);
 			kv = &t;
 		} else if (long_opt(w, "--config-env", NULL, NULL)) {
 			/* the value comes from an environment variable cordon
 			 * cannot see */
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 			       "git.config-env", "sets git configuration from the environment");
 			continue;
-		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && wv_static(w)) {
+		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && classify_word_static(w)) {
 			/* git's ext transport runs its URL as a command:
 			 * words split at spaces, "% " is a space inside a
 			 * word, "%%" a percent sign */
@@ -3453,7 +3453,7 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 				if (k == w->n || w->s[k] == ' ') {
 					if (o > start) {
 						buf[o] = '\0';
-						ea[na++] = cx_lit(buf + start, o - start);
+						ea[na++] = classify_lit(buf + start, o - start);
 						o++;
 						start = o;
 					}
@@ -3468,9 +3468,9 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 			if (na) {
 				struct cinfo sub;
 				memset(&sub, 0, sizeof(sub));
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 				       "git.ext", "git's ext:: transport runs a command");
-				cx_command(x, ea, na, NULL, &sub);
+				classify_command(x, ea, na, NULL, &sub);
 			}
 			continue;
 		} else if (long_opt(w, "--upload-pack", NULL, NULL) ||
@@ -3478,7 +3478,7 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 			   long_opt(w, "--exec", NULL, NULL)) {
 			const char *eq = memchr(w->s, '=', w->n);
 			if (eq) {
-				struct wv c = cx_lit(eq + 1, w->n - (size_t)(eq + 1 - w->s));
+				struct wv c = classify_lit(eq + 1, w->n - (size_t)(eq + 1 - w->s));
 				payload_word(x, &c, CORDON_L(NESTED_SHELL),
 					     "a command git runs");
 			}
@@ -3499,11 +3499,11 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 		for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
 			if (fnmatch(exec_keys[k], key, 0) != 0)
 				continue;
-			struct wv val = cx_lit(eq + 1, kv->n - kl - 1);
+			struct wv val = classify_lit(eq + 1, kv->n - kl - 1);
 			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
 			if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
 				break;
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
 			       verdict_printf(x->v, "sets %s, which runs a command", key));
 			if (strncmp(key, "alias.", 6) == 0) {
 				if (val.n && val.s[0] == '!') {
@@ -3513,7 +3513,7 @@ static void h_git(struct cx *x, struct wv *argv, size_t argc,
 						     "a git alias");
 				}
 			} else if (strcmp(key, "core.hookspath") == 0) {
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE),
 				       "git.hookspath", "points git at other hooks");
 			} else {
 				if (val.n && val.s[0] == '!') {
@@ -3536,16 +3536,16 @@ static void h_rg(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++) {
 		const char *val;
 		size_t vn;
-		if (wv_is(&argv[i], "--pre") && i + 1 < argc) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+		if (classify_word_is(&argv[i], "--pre") && i + 1 < argc) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
 			       "runs a preprocessor command on every file");
 			payload_word(x, &argv[i + 1], CORDON_L(NESTED_SHELL),
 				     "the preprocessor rg runs");
 			i++;
 		} else if (long_opt(&argv[i], "--pre", &val, &vn) && val) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
 			       "runs a preprocessor command on every file");
-			struct wv t = cx_lit(val, vn);
+			struct wv t = classify_lit(val, vn);
 			t.f = argv[i].f & (WV_DYNAMIC | WV_SUBST);
 			payload_word(x, &t, CORDON_L(NESTED_SHELL),
 				     "the preprocessor rg runs");
@@ -3557,13 +3557,13 @@ static void h_fifo(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t n;
-	const char *name = cmd_base(&argv[0], &n);
+	const char *name = classify_cmd_base(&argv[0], &n);
 	(void)x;
 	(void)redirs;
 	if (name_is(name, n, "mkfifo"))
 		ci->f |= CI_FIFO;
 	for (size_t i = 1; i < argc; i++)
-		if (wv_is(&argv[i], "p"))
+		if (classify_word_is(&argv[i], "p"))
 			ci->f |= CI_FIFO;
 }
 
@@ -3586,19 +3586,19 @@ static void h_cat(struct cx *x, struct wv *argv, size_t argc,
 		feed_stdin(x, redirs, ci);
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
-		if (wv_static(w) && w->n > 14 && memcmp(w->s, "/proc/", 6) == 0 &&
+		if (classify_word_static(w) && w->n > 14 && memcmp(w->s, "/proc/", 6) == 0 &&
 		    memmem(w->s, w->n, "/environ", 8)) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.environ",
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.environ",
 			       "reads a process environment");
 			ci->f |= CI_ENVDUMP;
 		}
 		const char *abs = NULL;
-		if (wv_static(w) && !is_opt(w))
-			cx_path(x, w, &abs);
+		if (classify_word_static(w) && !is_opt(w))
+			classify_path(x, w, &abs);
 		if (abs && (strcmp(abs, "/etc/passwd") == 0 ||
 			    strcmp(abs, "/etc/shadow") == 0 ||
 			    strcmp(abs, "/etc/gshadow") == 0)) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
 			       "secrets.accounts", "reads the system account database");
 			ci->f |= CI_SECRETS;
 		}
@@ -3711,7 +3711,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			if (e->strip && !take_prefix(&v, e->strip) &&
 			    (e->how & EO_MUST_STRIP))
 				continue;
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
 			       "option.exec",
 			       verdict_printf(x->v, "%.*s %s runs a command", (int)n,
 					      name, e->opt));
@@ -3914,7 +3914,7 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 0; i < argc; i++)
 		if (argv[i].f & (WV_IFS | WV_SPLIT))
 			for (size_t k = 0; k < argv[i].n; k++)
-				cap += cx_is_ifs(x, argv[i].s[k]);
+				cap += classify_is_ifs(x, argv[i].s[k]);
 	struct wv *a = arena_alloc(x->a, (cap + 1) * sizeof(*a));
 	size_t n = 0;
 	if (!a) {
@@ -3929,13 +3929,13 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 		}
 		const char *s = argv[i].s, *end = s + argv[i].n;
 		while (s < end) {
-			while (s < end && cx_is_ifs(x, *s))
+			while (s < end && classify_is_ifs(x, *s))
 				s++;
 			const char *e = s;
-			while (e < end && !cx_is_ifs(x, *e))
+			while (e < end && !classify_is_ifs(x, *e))
 				e++;
 			if (e > s) {
-				a[n] = cx_lit(s, (size_t)(e - s));
+				a[n] = classify_lit(s, (size_t)(e - s));
 				a[n].f = argv[i].f & ~(WV_IFS | WV_SPLIT);
 				a[n].dyn_at = a[n].n;
 				n++;
@@ -3948,7 +3948,7 @@ static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
 }
 
 /* Names of script and program files: running one runs code nobody showed. */
-bool cx_script_suffix(const char *s, size_t n)
+bool commands_script_suffix(const char *s, size_t n)
 {
 	static const char *const ext[] = {"sh", "bash", "zsh", "bat", "cmd",
 					  "ps1", "vbs", "py", "pl", "rb", "js",
@@ -4026,7 +4026,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci)
 {
 	if (x->hops >= MAX_HOPS) {
-		cx_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DEPTH_LIMIT), "limit.wrappers",
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DEPTH_LIMIT), "limit.wrappers",
 		       "wrappers nested deeper than cordon reads");
 		return;
 	}
@@ -4052,7 +4052,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				ifs = ifs || (argv[k].f & WV_IFS);
 			size_t c = ifs_split(x, argv, argc, &a);
 			if (ifs)
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
 				       "obfuscation.ifs",
 				       "uses $IFS to hide spaces between words");
 			for (size_t k = 0; k < c; k++)
@@ -4064,34 +4064,34 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	struct wv *name = &argv[0];
 	for (size_t i = 0; i < argc; i++)
 		if (argv[i].f & WV_ESCAPED) {
-			cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
 			       "obfuscation.ansi-c",
 			       "spells text with escapes or base64, which hides what it says");
 			break;
 		}
 	if (name->f & WV_DECODED)
-		cx_hit(x, CORDON_RISK_CAUTION,
+		classify_hit(x, CORDON_RISK_CAUTION,
 		       CORDON_L(OBFUSCATION) | CORDON_L(DYNAMIC_COMMAND),
 		       "obfuscation.name", "the command name is computed by a substitution");
 	else if (name->f & WV_LINEVAR)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "dynamic-command.var", "the command name comes from variables");
-	if ((!wv_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+	if ((!classify_word_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
 		       "dynamic-command", "the command name is decided at run time");
 		/* An unknown command aimed at a protected place is judged by
 		 * the place. */
 		for (size_t i = 1; i < argc; i++) {
 			const char *abs;
-			if (!wv_static(&argv[i]) || is_opt(&argv[i]) || !argv[i].n)
+			if (!classify_word_static(&argv[i]) || is_opt(&argv[i]) || !argv[i].n)
 				continue;
 			if (argv[i].s[0] != '/' && argv[i].s[0] != '~' &&
 			    !(argv[i].f & WV_TILDE))
 				continue;
-			enum path_class pc = cx_path(x, &argv[i], &abs);
+			enum path_class pc = classify_path(x, &argv[i], &abs);
 			if (pc == PATH_ROOT || pc == PATH_SYSTEM ||
 			    pc == PATH_HOME_ROOT || pc == PATH_DEVICE)
-				cx_hit(x, CORDON_RISK_DESTRUCTIVE,
+				classify_hit(x, CORDON_RISK_DESTRUCTIVE,
 				       CORDON_L(DYNAMIC_COMMAND) | class_labels(pc),
 				       "dynamic-command.protected-path",
 				       "an unknown command is aimed at a protected path");
@@ -4099,8 +4099,8 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		judge_redirs(x, redirs, ci, false);
 		return;
 	}
-	const char *base = cmd_base(name, &n);
-	if (argc == 2 && (wv_is(&argv[1], "--help") || wv_is(&argv[1], "--version"))) {
+	const char *base = classify_cmd_base(name, &n);
+	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
 		/* prints and exits; what it prints still goes where the
 		 * redirections say */
 		judge_redirs(x, redirs, ci, false);
@@ -4110,17 +4110,17 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
 	const struct interp *ip = find_interp(base, n);
 	handler_fn *h = find_handler(base, n);
-	bool script = cx_script_suffix(base, n);
+	bool script = commands_script_suffix(base, n);
 
 	if (script ||
 	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
 	     !h))
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
 		       "runs a script or program file cordon has not read");
 	if (memchr(name->s, '/', name->n))
 		check_downloaded(x, name);
 	if (memchr(name->s, '/', name->n) && !trusted_bin(name) && !h)
-		cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
 		       "runs a program from a path cordon has not read");
 
 	/* On a case-insensitive file system (macOS) "SuDo Rm" runs sudo rm:
@@ -4136,12 +4136,12 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			for (size_t k = 0; k < n; k++)
 				low[k] = (char)tolower((unsigned char)base[k]);
 			struct wv saved = argv[0];
-			argv[0] = cx_lit(low, n);
+			argv[0] = classify_lit(low, n);
 			size_t ln;
-			const char *lb = cmd_base(&argv[0], &ln);
+			const char *lb = classify_cmd_base(&argv[0], &ln);
 			if (find_handler(lb, ln) || find_interp(lb, ln) ||
 			    find_wrapper(argv, argc, lb, ln) || commands_known(lb, ln)) {
-				cx_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
 				       "obfuscation.case",
 				       "a command name in mixed case, which a case-insensitive file system runs as the lower-case command");
 				commands_classify(x, argv, argc, redirs, ci);
@@ -4155,8 +4155,8 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		h_wrapper(x, wr, argv, argc, redirs, ci);
 		/* the wrapper's own rows (npm exec runs a package) and deny
 		 * entries (a configured "sudo") */
-		cls_apply_table(x, argv, argc);
-		cls_apply_denylist(x, argv, argc);
+		classify_apply_table(x, argv, argc);
+		classify_apply_denylist(x, argv, argc);
 		return;
 	}
 	if (!h && !ip) {
@@ -4166,7 +4166,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			h = find_handler(base, (size_t)(dot - base));
 			if (h) {
 				/* handlers read the name again: give them "nc" */
-				argv[0] = cx_lit(base, (size_t)(dot - base));
+				argv[0] = classify_lit(base, (size_t)(dot - base));
 				n = (size_t)(dot - base);
 			}
 		}
@@ -4187,7 +4187,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	note_written(x, redirs, ci);
 	secrets_pass(x, argv, argc, ci);
 	secrets_out(x, argv, argc, redirs, ci, base, n);
-	cls_apply_table(x, argv, argc);
-	cls_apply_denylist(x, argv, argc);
+	classify_apply_table(x, argv, argc);
+	classify_apply_denylist(x, argv, argc);
 	x->line_ci |= ci->f;
 }

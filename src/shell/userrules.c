@@ -192,7 +192,7 @@ static void rule_release(struct urule *r)
 	memset(r, 0, sizeof(*r));
 }
 
-struct urules *urules_new(size_t max_rules)
+struct urules *userrules_new(size_t max_rules)
 {
 	struct urules *u = calloc(1, sizeof(*u));
 
@@ -202,7 +202,7 @@ struct urules *urules_new(size_t max_rules)
 	u->mctx = pcre2_match_context_create(NULL);
 	u->md = pcre2_match_data_create(1, NULL);
 	if (!u->mctx || !u->md) {
-		urules_free(u);
+		userrules_free(u);
 		return NULL;
 	}
 	u->md_pairs = 1;
@@ -218,7 +218,7 @@ struct urules *urules_new(size_t max_rules)
 	return u;
 }
 
-void urules_free(struct urules *u)
+void userrules_free(struct urules *u)
 {
 	if (!u)
 		return;
@@ -231,7 +231,7 @@ void urules_free(struct urules *u)
 	free(u);
 }
 
-size_t urules_count(const struct urules *u)
+size_t userrules_count(const struct urules *u)
 {
 	return u ? u->n : 0;
 }
@@ -685,7 +685,7 @@ static enum cordon_err build_all(const struct urules *u, const cJSON *arr,
 	return err;
 }
 
-enum cordon_err urules_add_json(struct urules *u, const char *json, size_t len,
+enum cordon_err userrules_add_json(struct urules *u, const char *json, size_t len,
 				size_t max_bytes, struct cordon_diag *diag)
 {
 	const cJSON *arr = NULL;
@@ -769,7 +769,7 @@ static enum cordon_err add_one(struct urules *u, const struct urule_spec *spec,
 	return CORDON_OK;
 }
 
-enum cordon_err urules_add(struct urules *u, const struct cordon_user_rule *r,
+enum cordon_err userrules_add(struct urules *u, const struct cordon_user_rule *r,
 			   struct cordon_diag *diag)
 {
 	const char *f[UF_COUNT];
@@ -792,7 +792,7 @@ enum cordon_err urules_add(struct urules *u, const struct cordon_user_rule *r,
 	return add_one(u, &spec, CORDON_E_CONFIG, diag);
 }
 
-enum cordon_err urules_add_pattern(struct urules *u, const char *id,
+enum cordon_err userrules_add_pattern(struct urules *u, const char *id,
 				   const char *pattern, enum cordon_risk tier,
 				   uint64_t labels, const char *description,
 				   struct cordon_diag *diag)
@@ -827,7 +827,7 @@ enum cordon_err urules_add_pattern(struct urules *u, const char *id,
 
 /* ---- matching ------------------------------------------------------------ */
 
-size_t urules_match(struct urules *u, const char *text, size_t len,
+size_t userrules_match(struct urules *u, const char *text, size_t len,
 		    void (*cb)(void *ud, const struct urule_match *m), void *ud)
 {
 	size_t hits = 0;

@@ -70,11 +70,11 @@ static char *read_all(const char *path, size_t *n)
 }
 
 /* A shell query; words computed from the command (NULL when not plain). */
-static struct appr_query exec_q(const char *tool, const char *cmd,
+static struct approvals_query exec_q(const char *tool, const char *cmd,
 				const char *session, bool exact_only,
 				struct cmdwords *cw)
 {
-	struct appr_query q = { 0 };
+	struct approvals_query q = { 0 };
 
 	q.session = session;
 	q.tool = tool;
@@ -85,10 +85,10 @@ static struct appr_query exec_q(const char *tool, const char *cmd,
 	return q;
 }
 
-static struct appr_query file_q(const char *tool, enum cordon_kind kind,
+static struct approvals_query file_q(const char *tool, enum cordon_kind kind,
 				const char *path, const char *session)
 {
-	struct appr_query q = { 0 };
+	struct approvals_query q = { 0 };
 
 	q.session = session;
 	q.tool = tool;
@@ -97,16 +97,16 @@ static struct appr_query file_q(const char *tool, enum cordon_kind kind,
 	return q;
 }
 
-static int lookup_cmd(const struct appr_store *st, const char *cmd,
+static int lookup_cmd(const struct approvals_store *st, const char *cmd,
 		      const char *session, bool exact_only, const char **src)
 {
 	struct cmdwords cw;
-	struct appr_query q = exec_q("Bash", cmd, session, exact_only, &cw);
+	struct approvals_query q = exec_q("Bash", cmd, session, exact_only, &cw);
 
-	return appr_lookup(st, &q, src);
+	return approvals_lookup(st, &q, src);
 }
 
-static bool has_warning(const struct appr_store *st, const char *needle)
+static bool has_warning(const struct approvals_store *st, const char *needle)
 {
 	for (size_t i = 0; i < st->nwarnings; i++)
 		if (strstr(st->warnings[i], needle))
@@ -129,41 +129,41 @@ static void test_answer_names(void)
 
 static void test_missing(void)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	const char *path = fresh("missing");
 
-	is_int(appr_open(&st, path), CORDON_OK, "missing file opens");
+	is_int(approvals_open(&st, path), CORDON_OK, "missing file opens");
 	ok(!st.corrupt && st.nrules == 0 && st.nwarnings == 0,
 	   "missing file: empty store, no warning");
 	is_int(lookup_cmd(&st, "ls", "s1", false, NULL), -1,
 	       "empty store decides nothing");
-	appr_close(&st);
+	approvals_close(&st);
 	ok(access(path, F_OK) != 0, "opening does not create the file");
 
-	is_int(appr_open(&st, NULL), CORDON_OK, "no path: session only");
+	is_int(approvals_open(&st, NULL), CORDON_OK, "no path: session only");
 	is_int(lookup_cmd(&st, "ls", "s1", false, NULL), -1, "nothing");
-	appr_close(&st);
-	appr_close(NULL);
+	approvals_close(&st);
+	approvals_close(NULL);
 }
 
 static void test_session_vs_always(void)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	struct cmdwords cw;
-	struct appr_query q;
+	struct approvals_query q;
 	const char *path = fresh("always");
 	const char *src = NULL;
 	char note[256];
 	struct stat sb;
 	char *text;
 
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	q = exec_q("Bash", "npm test", "s1", false, &cw);
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ONCE, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ONCE, NULL, note,
 			   sizeof(note)),
 	       CORDON_OK, "allow once records");
-	is_int(appr_lookup(&st, &q, NULL), -1, "allow once stores nothing");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	is_int(approvals_lookup(&st, &q, NULL), -1, "allow once stores nothing");
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 			   sizeof(note)),
 	       CORDON_OK, "allow session records");
 	is_str(note, "", "no note");
@@ -179,7 +179,7 @@ static void test_session_vs_always(void)
 	ok(access(path, F_OK) != 0, "a session grant writes no file");
 
 	q = exec_q("Bash", "make build", "s1", false, &cw);
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_OK, "allow always records");
 	is_str(note, "", "no note");
@@ -194,49 +194,49 @@ static void test_session_vs_always(void)
 		   strstr(text, "\"make build\""),
 	   "the rule is written with a created time");
 	free(text);
-	appr_close(&st);
+	approvals_close(&st);
 
-	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	is_int(approvals_open(&st, path), CORDON_OK, "reopen");
 	is_int(lookup_cmd(&st, "make build", NULL, false, NULL), CORDON_ALLOW,
 	       "always survives a reopen");
 	is_int(lookup_cmd(&st, "npm test", "s1", false, NULL), -1,
 	       "a session grant does not survive a reopen");
 	q = exec_q("Bash", "make build", "s1", false, &cw);
-	appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 		    sizeof(note));
-	appr_close(&st);
-	appr_open(&st, path);
+	approvals_close(&st);
+	approvals_open(&st, path);
 	is_int((long long)st.nrules, 1, "the same grant twice is stored once");
-	appr_close(&st);
+	approvals_close(&st);
 
 	/* Answers that store nothing. */
-	appr_open(&st, NULL);
+	approvals_open(&st, NULL);
 	q = exec_q("Bash", "id", "s1", false, &cw);
-	appr_record(&st, &q, CORDON_ANSWER_DENY_ONCE, NULL, NULL, 0);
-	appr_record(&st, &q, CORDON_ANSWER_ABORT, NULL, NULL, 0);
-	appr_record(&st, &q, CORDON_ANSWER_TIMED_OUT, NULL, NULL, 0);
+	approvals_record(&st, &q, CORDON_ANSWER_DENY_ONCE, NULL, NULL, 0);
+	approvals_record(&st, &q, CORDON_ANSWER_ABORT, NULL, NULL, 0);
+	approvals_record(&st, &q, CORDON_ANSWER_TIMED_OUT, NULL, NULL, 0);
 	is_int((long long)st.ngrants, 0,
 	       "once, abort, timed_out store nothing");
-	is_int(appr_record(&st, &q, (enum cordon_answer)42, NULL, NULL, 0),
+	is_int(approvals_record(&st, &q, (enum cordon_answer)42, NULL, NULL, 0),
 	       CORDON_E_INVAL, "unknown answer");
 	q.session = NULL;
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "session grant without a session id");
 	ok(strstr(note, "no session id") != NULL, "note says why");
 	q.session = "s1";
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "always without a file");
 	ok(strstr(note, "kept for this session") != NULL, "note says so");
 	is_int(lookup_cmd(&st, "id", "s1", false, NULL), CORDON_ALLOW,
 	       "kept as a session grant");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_exact_only(void)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	const char *path = fresh("exact");
 	const char *json = "{\"version\": 1, \"rules\": ["
 			   "{\"tool\": \"Bash\", \"decision\": \"allow\", "
@@ -245,12 +245,12 @@ static void test_exact_only(void)
 			   "\"command\": \"rm -rf dist\"},"
 			   "{\"tool\": \"Shell\", \"decision\": \"allow\"}]}";
 	struct cmdwords cw;
-	struct appr_query q;
+	struct approvals_query q;
 	char note[512];
 	const char *src;
 
 	write_text(path, json, strlen(json));
-	is_int(appr_open(&st, path), CORDON_OK, "open");
+	is_int(approvals_open(&st, path), CORDON_OK, "open");
 	is_int((long long)st.nrules, 3, "three rules");
 	is_int(lookup_cmd(&st, "rm -rf build", NULL, false, NULL), CORDON_ALLOW,
 	       "a prefix rule allows a non-destructive match");
@@ -259,37 +259,37 @@ static void test_exact_only(void)
 	is_int(lookup_cmd(&st, "rm -rf dist", NULL, true, &src), CORDON_ALLOW,
 	       "an exact rule does");
 	{
-		struct appr_query sq =
+		struct approvals_query sq =
 			exec_q("Shell", "rm -rf x", NULL, true, &cw);
-		is_int(appr_lookup(&st, &sq, NULL), -1,
+		is_int(approvals_lookup(&st, &sq, NULL), -1,
 		       "a tool-wide allow does not allow exact_only");
 		sq.exact_only = false;
-		is_int(appr_lookup(&st, &sq, NULL), CORDON_ALLOW,
+		is_int(approvals_lookup(&st, &sq, NULL), CORDON_ALLOW,
 		       "a tool-wide allow covers other calls");
 	}
-	appr_close(&st);
+	approvals_close(&st);
 
 	/* A grant for a destructive command is exact, amendment or not. */
-	appr_open(&st, fresh("exact2"));
+	approvals_open(&st, fresh("exact2"));
 	q = exec_q("Bash", "git reset --hard", "s1", true, &cw);
 	char *gw[] = { "git", "reset" };
 	struct strlist amend = { gw, 2 };
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
 			   sizeof(note)),
 	       CORDON_OK, "destructive with an amendment records");
 	ok(strstr(note, "amendment refused") && strstr(note, "destructive"),
 	   "note: refused for a destructive command (%s)", note);
-	ok(st.nrules == 1 && st.rules[0].match == APPR_EXACT &&
+	ok(st.nrules == 1 && st.rules[0].match == APPROVALS_EXACT &&
 		   strcmp(st.rules[0].value, "git reset --hard") == 0,
 	   "an exact rule is stored instead");
 	is_int(lookup_cmd(&st, "git reset --hard HEAD~1", NULL, true, NULL), -1,
 	       "it covers nothing else");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_segments(void)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	const char *src;
 	static const char *const files[] = {
 		/* 0: status only */
@@ -327,7 +327,7 @@ static void test_segments(void)
 		p[i] = fresh("seg");
 		write_text(p[i], files[i], strlen(files[i]));
 	}
-	appr_open(&st, p[0]);
+	approvals_open(&st, p[0]);
 	is_int(lookup_cmd(&st, "git status", NULL, false, &src), CORDON_ALLOW,
 	       "prefix allows its command");
 	is_str(src, "approvals_rule", "from the file");
@@ -341,123 +341,123 @@ static void test_segments(void)
 	       "command name compared as written");
 	{
 		struct cmdwords cw;
-		struct appr_query q =
+		struct approvals_query q =
 			exec_q("Write", "git status", NULL, false, &cw);
-		is_int(appr_lookup(&st, &q, NULL), -1,
+		is_int(approvals_lookup(&st, &q, NULL), -1,
 		       "a rule for another tool does not apply");
 	}
-	appr_close(&st);
+	approvals_close(&st);
 
-	appr_open(&st, p[1]);
+	approvals_open(&st, p[1]);
 	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL),
 	       CORDON_ALLOW, "every segment covered: allow");
 	is_int(lookup_cmd(&st, "git status && git push; ls", NULL, false, NULL),
 	       -1, "one more uncovered segment: undecided");
-	appr_close(&st);
+	approvals_close(&st);
 
-	appr_open(&st, p[2]);
+	approvals_open(&st, p[2]);
 	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL),
 	       CORDON_DENY, "a denied segment denies the line");
 	is_int(lookup_cmd(&st, "ls; git push origin", NULL, false, NULL),
 	       CORDON_DENY, "even next to an undecided one");
 	is_int(lookup_cmd(&st, "git push", NULL, true, NULL), CORDON_DENY,
 	       "deny prefix rules apply to destructive commands too");
-	appr_close(&st);
+	approvals_close(&st);
 
-	appr_open(&st, p[3]);
+	approvals_open(&st, p[3]);
 	is_int(lookup_cmd(&st, "git push", NULL, false, NULL), CORDON_ALLOW,
 	       "first match decides (allow git before deny git push)");
-	appr_close(&st);
-	appr_open(&st, p[4]);
+	approvals_close(&st);
+	approvals_open(&st, p[4]);
 	is_int(lookup_cmd(&st, "git push", NULL, false, NULL), CORDON_DENY,
 	       "first match decides (deny git push before allow git)");
 	is_int(lookup_cmd(&st, "git log", NULL, false, NULL), CORDON_ALLOW,
 	       "the later rule covers the rest");
-	appr_close(&st);
+	approvals_close(&st);
 
-	appr_open(&st, p[5]);
+	approvals_open(&st, p[5]);
 	is_int(lookup_cmd(&st, "git status > out.txt", NULL, false, NULL),
 	       CORDON_ALLOW, "a not-plain command matches an exact rule");
 	is_int(lookup_cmd(&st, "git status > other.txt", NULL, false, NULL), -1,
 	       "and only an exact rule");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_grants_by_kind(void)
 {
-	struct appr_store st;
-	struct appr_query q;
+	struct approvals_store st;
+	struct approvals_query q;
 	struct cmdwords cw;
 	const char *path = fresh("kinds");
 	const char *src;
 	char note[256];
 
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	q = exec_q("Bash", "curl https://x.example", "s1", false, &cw);
-	appr_record(&st, &q, CORDON_ANSWER_DENY_SESSION, NULL, note,
+	approvals_record(&st, &q, CORDON_ANSWER_DENY_SESSION, NULL, note,
 		    sizeof(note));
-	is_int(appr_lookup(&st, &q, &src), CORDON_DENY,
+	is_int(approvals_lookup(&st, &q, &src), CORDON_DENY,
 	       "deny session grant applies");
 	is_str(src, "session_grant", "from the session");
 
 	q = file_q("Write", CORDON_KIND_WRITE, "/home/u/p/.env", "s1");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_DENY_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_DENY_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_OK, "deny always for a path");
 	q = file_q("Read", CORDON_KIND_READ, "/home/u/p/README", "s1");
-	appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 		    sizeof(note));
 	q = file_q("WebFetch", CORDON_KIND_FETCH, NULL, "s1");
-	appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 		    sizeof(note));
 	q = file_q("mcp__github__create_issue", CORDON_KIND_MCP, NULL, NULL);
-	appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 		    sizeof(note));
-	appr_close(&st);
+	approvals_close(&st);
 
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	q = file_q("Write", CORDON_KIND_WRITE, "/home/u/p/.env", NULL);
-	is_int(appr_lookup(&st, &q, NULL), CORDON_DENY,
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_DENY,
 	       "durable deny for the path");
 	q.path = "/home/u/p/.env2";
-	is_int(appr_lookup(&st, &q, NULL), -1, "not another path");
+	is_int(approvals_lookup(&st, &q, NULL), -1, "not another path");
 	q = file_q("Edit", CORDON_KIND_WRITE, "/home/u/p/.env", NULL);
-	is_int(appr_lookup(&st, &q, NULL), -1, "not another tool");
+	is_int(approvals_lookup(&st, &q, NULL), -1, "not another tool");
 	q = file_q("mcp__github__create_issue", CORDON_KIND_MCP, NULL, NULL);
-	is_int(appr_lookup(&st, &q, NULL), CORDON_ALLOW,
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_ALLOW,
 	       "an MCP grant covers the tool");
 	q = file_q("WebFetch", CORDON_KIND_FETCH, NULL, "s1");
-	is_int(appr_lookup(&st, &q, NULL), -1,
+	is_int(approvals_lookup(&st, &q, NULL), -1,
 	       "session grants are gone after a reopen");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 /* One refused amendment: the note's reason and the exact rule stored. */
 static void refused(const char *cmd, char **words, size_t n, bool plain_cmd,
 		    const char *reason)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	struct cmdwords cw;
-	struct appr_query q;
+	struct approvals_query q;
 	struct strlist amend = { words, n };
 	char note[512];
 	const char *path = fresh("amend");
 
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	q = exec_q("Bash", cmd, "s1", false, &cw);
 	ok((q.words != NULL) == plain_cmd, "%s: plain as expected", cmd);
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
 			   sizeof(note)),
 	       CORDON_OK, "recorded");
 	ok(strstr(note, "amendment refused: ") && strstr(note, reason) &&
 		   strstr(note, "exact command only"),
 	   "%s: note says why (%s)", cmd, note);
-	appr_close(&st);
-	appr_open(&st, path);
-	ok(st.nrules == 1 && st.rules[0].match == APPR_EXACT &&
+	approvals_close(&st);
+	approvals_open(&st, path);
+	ok(st.nrules == 1 && st.rules[0].match == APPROVALS_EXACT &&
 		   strcmp(st.rules[0].value, cmd) == 0,
 	   "%s: the exact command is stored", cmd);
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_amendments(void)
@@ -475,9 +475,9 @@ static void test_amendments(void)
 	char *upy[] = { "/usr/bin/python3" };
 	char *git_push[] = { "git", "push" };
 	char *npm[] = { "npm", "test" };
-	struct appr_store st;
+	struct approvals_store st;
 	struct cmdwords cw;
-	struct appr_query q;
+	struct approvals_query q;
 	struct strlist amend;
 	char note[512];
 
@@ -498,16 +498,16 @@ static void test_amendments(void)
 	refused("git push $(cat remote)", git_push, 2, false, "not plain");
 
 	/* An acceptable amendment becomes a prefix rule. */
-	appr_open(&st, fresh("amend-ok"));
+	approvals_open(&st, fresh("amend-ok"));
 	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
 	amend.v = git_push;
 	amend.n = 2;
-	ok(appr_amendment_refusal(&amend, &q) == NULL, "git push accepted");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
+	ok(approvals_amendment_refusal(&amend, &q) == NULL, "git push accepted");
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &amend, note,
 			   sizeof(note)),
 	       CORDON_OK, "prefix grant recorded");
 	is_str(note, "", "no note");
-	ok(st.nrules == 1 && st.rules[0].match == APPR_PREFIX &&
+	ok(st.nrules == 1 && st.rules[0].match == APPROVALS_PREFIX &&
 		   st.rules[0].prefix.n == 2,
 	   "a prefix rule is stored");
 	is_int(lookup_cmd(&st, "git push origin dev", NULL, false, NULL),
@@ -516,20 +516,20 @@ static void test_amendments(void)
 	       "and not others");
 	/* A deny amendment works the same way. */
 	q = exec_q("Bash", "git push --tags", "s1", false, &cw);
-	appr_record(&st, &q, CORDON_ANSWER_DENY_SESSION, &amend, note,
+	approvals_record(&st, &q, CORDON_ANSWER_DENY_SESSION, &amend, note,
 		    sizeof(note));
 	is_int(lookup_cmd(&st, "git push x", "s1", false, NULL), CORDON_DENY,
 	       "a session deny prefix comes before file rules");
 	/* Amendments on non-shell calls. */
 	q = file_q("Write", CORDON_KIND_WRITE, "/p/x", "s1");
-	ok(appr_amendment_refusal(&amend, &q) != NULL,
+	ok(approvals_amendment_refusal(&amend, &q) != NULL,
 	   "an amendment on a file call is refused");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_examples(void)
 {
-	struct appr_store st;
+	struct approvals_store st;
 	const char *path = fresh("examples");
 	const char *json =
 		"{\"version\": 1, \"rules\": ["
@@ -551,7 +551,7 @@ static void test_examples(void)
 		"\"command\": \"id\", \"match\": [\"id -u\"]}]}";
 
 	write_text(path, json, strlen(json));
-	is_int(appr_open(&st, path), CORDON_OK, "opens");
+	is_int(approvals_open(&st, path), CORDON_OK, "opens");
 	ok(!st.corrupt, "failing examples do not make the file corrupt");
 	is_int((long long)st.nrules, 2, "two rules kept");
 	ok(has_warning(&st, "rules[1]: match[0] does not match"),
@@ -570,7 +570,7 @@ static void test_examples(void)
 	       "the other dropped rule does not");
 	is_int(lookup_cmd(&st, "ls -la", NULL, false, NULL), CORDON_ALLOW,
 	       "the good exact rule applies");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 /* A corrupt file: no durable rules, a warning, never an allow, and an
@@ -578,8 +578,8 @@ static void test_examples(void)
 static void corrupt_case(const char *name, const char *bytes, size_t n,
 			 const char *want_warning)
 {
-	struct appr_store st;
-	struct appr_query q;
+	struct approvals_store st;
+	struct approvals_query q;
 	struct cmdwords cw;
 	const char *path = fresh("corrupt");
 	char pathcopy[512], note[512];
@@ -588,7 +588,7 @@ static void corrupt_case(const char *name, const char *bytes, size_t n,
 
 	snprintf(pathcopy, sizeof(pathcopy), "%s", path);
 	write_text(pathcopy, bytes, n);
-	is_int(appr_open(&st, pathcopy), CORDON_OK, "corrupt file opens");
+	is_int(approvals_open(&st, pathcopy), CORDON_OK, "corrupt file opens");
 	ok(st.corrupt && st.nrules == 0, "%s: corrupt, no rules", name);
 	ok(has_warning(&st, pathcopy) && has_warning(&st, want_warning),
 	   "%s: warning names the file and '%s' (%s)", name, want_warning,
@@ -596,7 +596,7 @@ static void corrupt_case(const char *name, const char *bytes, size_t n,
 	is_int(lookup_cmd(&st, "git status", "s1", false, NULL), -1,
 	       "lookup decides nothing");
 	q = exec_q("Bash", "git status", "s1", false, &cw);
-	ok(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	ok(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 		       sizeof(note)) != CORDON_OK,
 	   "%s: always cannot be written", name);
 	ok(strstr(note, "corrupt") && strstr(note, "session"),
@@ -607,7 +607,7 @@ static void corrupt_case(const char *name, const char *bytes, size_t n,
 	free(after);
 	is_int(lookup_cmd(&st, "git status", "s1", false, NULL), CORDON_ALLOW,
 	       "the grant is kept for the session");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_corrupt(void)
@@ -696,15 +696,15 @@ static void test_corrupt(void)
 
 	/* A path that cannot be read is an I/O error and corrupt. */
 	{
-		struct appr_store st;
+		struct approvals_store st;
 		const char *path = fresh("isdir");
 		char p2[512];
 		snprintf(p2, sizeof(p2), "%s", path);
 		mkdir(p2, 0700);
-		is_int(appr_open(&st, p2), CORDON_E_IO,
+		is_int(approvals_open(&st, p2), CORDON_E_IO,
 		       "a directory is an I/O error");
 		ok(st.corrupt && st.nwarnings > 0, "corrupt with a warning");
-		appr_close(&st);
+		approvals_close(&st);
 		rmdir(p2);
 	}
 }
@@ -713,8 +713,8 @@ static void test_corrupt(void)
  * written, the rules read earlier are dropped. */
 static void test_corrupt_later(void)
 {
-	struct appr_store st;
-	struct appr_query q;
+	struct approvals_store st;
+	struct approvals_query q;
 	struct cmdwords cw;
 	char path[512], note[512];
 	const char *good = "{\"version\":1,\"rules\":[{\"tool\":\"Bash\","
@@ -724,12 +724,12 @@ static void test_corrupt_later(void)
 
 	snprintf(path, sizeof(path), "%s", fresh("later"));
 	write_text(path, good, strlen(good));
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	is_int(lookup_cmd(&st, "ls", NULL, false, NULL), CORDON_ALLOW,
 	       "rule loaded");
 	write_text(path, bad, strlen(bad));
 	q = exec_q("Bash", "pwd", "s1", false, &cw);
-	ok(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	ok(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 		       sizeof(note)) != CORDON_OK,
 	   "corrupt under the lock: not written");
 	after = read_all(path, NULL);
@@ -740,32 +740,32 @@ static void test_corrupt_later(void)
 	       "earlier rules no longer apply");
 	is_int(lookup_cmd(&st, "pwd", "s1", false, NULL), CORDON_ALLOW,
 	       "the grant is kept for the session");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 static void test_parent_dir(void)
 {
-	struct appr_store st;
-	struct appr_query q;
+	struct approvals_store st;
+	struct approvals_query q;
 	struct cmdwords cw;
 	char path[600], sub[512], note[256];
 	struct stat sb;
 
 	snprintf(sub, sizeof(sub), "%s/new/deeper", dir);
 	snprintf(path, sizeof(path), "%s/approvals.json", sub);
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	q = exec_q("Bash", "ls", NULL, false, &cw);
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_OK, "written into a missing directory");
 	ok(stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) &&
 		   (sb.st_mode & 0777) == 0700,
 	   "parent created 0700");
-	appr_close(&st);
-	appr_open(&st, path);
+	approvals_close(&st);
+	approvals_open(&st, path);
 	is_int(lookup_cmd(&st, "ls", NULL, false, NULL), CORDON_ALLOW,
 	       "and read back");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 /* Commands with backslashes, quotes, newlines and UTF-8 survive the file;
@@ -778,21 +778,21 @@ static void test_roundtrip(void)
 		"echo 'line1\nline2'",
 		"echo h\xc3\xa9llo \xe2\x9c\x93",
 	};
-	struct appr_store st;
-	struct appr_query q;
+	struct approvals_store st;
+	struct approvals_query q;
 	struct cmdwords cw;
 	char path[512], note[256];
 
 	snprintf(path, sizeof(path), "%s", fresh("roundtrip"));
-	appr_open(&st, path);
+	approvals_open(&st, path);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
 		q = exec_q("Bash", cmds[i], NULL, false, &cw);
-		is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL,
+		is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL,
 				   note, sizeof(note)),
 		       CORDON_OK, "recorded");
 	}
-	appr_close(&st);
-	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	approvals_close(&st);
+	is_int(approvals_open(&st, path), CORDON_OK, "reopen");
 	ok(!st.corrupt && st.nrules == 4, "not corrupt, four rules (%s)",
 	   st.nwarnings ? st.warnings[0] : "no warning");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++)
@@ -800,28 +800,28 @@ static void test_roundtrip(void)
 		       CORDON_ALLOW, "the command round-trips");
 
 	q = file_q("*", CORDON_KIND_OTHER, NULL, "s1");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "a tool named * cannot be granted");
 	ok(strstr(note, "cannot be granted") != NULL, "note says why");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "not even for the session");
 	q = file_q("Other", CORDON_KIND_OTHER, NULL, "s1");
-	is_int(appr_lookup(&st, &q, NULL), -1, "nothing was granted");
+	is_int(approvals_lookup(&st, &q, NULL), -1, "nothing was granted");
 	is_int((long long)st.nrules, 4, "nothing written");
 	q = exec_q("Bash", "", "s1", false, &cw);
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "an empty command cannot be granted");
 	q = file_q("Write", CORDON_KIND_WRITE, NULL, "s1");
-	is_int(appr_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
 			   sizeof(note)),
 	       CORDON_E_INVAL, "a file call without a path cannot be granted");
-	appr_close(&st);
-	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	approvals_close(&st);
+	is_int(approvals_open(&st, path), CORDON_OK, "reopen");
 	ok(!st.corrupt && st.nrules == 4, "the file is still good");
-	appr_close(&st);
+	approvals_close(&st);
 }
 
 /* Eight processes record different "always" grants at the same moment;
@@ -833,7 +833,7 @@ static void test_concurrent(void)
 	int barrier[2];
 	pid_t pids[N];
 	int good = 0;
-	struct appr_store st;
+	struct approvals_store st;
 
 	snprintf(sub, sizeof(sub), "%s/concurrent", dir);
 	mkdir(sub, 0700);
@@ -844,22 +844,22 @@ static void test_concurrent(void)
 	for (int i = 0; i < N; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
-			struct appr_store cst;
-			struct appr_query q;
+			struct approvals_store cst;
+			struct approvals_query q;
 			struct cmdwords cw;
 			char cmd[64], note[256], c;
 			close(barrier[1]);
-			if (appr_open(&cst, path) != CORDON_OK)
+			if (approvals_open(&cst, path) != CORDON_OK)
 				_exit(3);
 			snprintf(cmd, sizeof(cmd), "echo child-%d", i);
 			q = exec_q("Bash", cmd, NULL, false, &cw);
 			/* Blocks until the parent closes its end. */
 			while (read(barrier[0], &c, 1) < 0 && errno == EINTR)
 				;
-			enum cordon_err e = appr_record(
+			enum cordon_err e = approvals_record(
 				&cst, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL,
 				note, sizeof(note));
-			appr_close(&cst);
+			approvals_close(&cst);
 			_exit(e == CORDON_OK ? 0 : 4);
 		}
 	}
@@ -872,7 +872,7 @@ static void test_concurrent(void)
 			good++;
 	}
 	is_int(good, N, "every child recorded its grant");
-	is_int(appr_open(&st, path), CORDON_OK, "reopen");
+	is_int(approvals_open(&st, path), CORDON_OK, "reopen");
 	is_int((long long)st.nrules, N, "all grants present");
 	for (int i = 0; i < N; i++) {
 		char cmd[64];
@@ -880,7 +880,7 @@ static void test_concurrent(void)
 		if (lookup_cmd(&st, cmd, NULL, false, NULL) != CORDON_ALLOW)
 			diag("missing grant: %s", cmd);
 	}
-	appr_close(&st);
+	approvals_close(&st);
 
 	DIR *d = opendir(sub);
 	int stray = 0;

@@ -639,7 +639,7 @@ static void test_import_then_decide(void)
 		"\"deny\": [\"Read(/secrets/**)\", \"Bash(rm:*)\"]}}";
 	char *out = NULL, *warn = NULL, why[256];
 	struct cordon_diag d;
-	struct cordon_config *cfg = cfg_new();
+	struct cordon_config *cfg = config_new();
 	struct ccperm_set *s = NULL;
 	cJSON *a1 = cJSON_Parse("{\"command\": \"timeout 9 npm test\"}");
 	cJSON *a2 = cJSON_Parse("{\"file_path\": \"/srv/app/secrets/k\"}");
@@ -650,7 +650,7 @@ static void test_import_then_decide(void)
 					    &out, &warn, &d) == CORDON_OK,
 		"import for decide"))
 		goto out;
-	if (!ok(cfg_apply_json(cfg, out, strlen(out), "import", CFG_EXPLICIT,
+	if (!ok(config_apply_json(cfg, out, strlen(out), "import", CONFIG_EXPLICIT,
 			       &d) == CORDON_OK,
 		"imported config applies (%s)", d.message))
 		goto out;
@@ -667,7 +667,7 @@ static void test_import_then_decide(void)
 	       CORDON_DENY, "imported deny rule denies through sudo");
 out:
 	ccperm_free(s);
-	cfg_free(cfg);
+	config_free(cfg);
 	cJSON_Delete(a1);
 	cJSON_Delete(a2);
 	cJSON_Delete(a3);

@@ -1,4 +1,4 @@
-/* code_scan() (src/codescan.c): what inline interpreter code can do.
+/* codescan_scan() (src/codescan.c): what inline interpreter code can do.
  *
  * Each row gives a language, the code, the exact CODE_F_* flags and the
  * exact shell commands handed back through the callback (in order, one per
@@ -531,7 +531,7 @@ static unsigned scan(enum code_lang lang, const char *code, size_t n)
 	got_n = 0;
 	got[0] = 0;
 	calls = 0;
-	return code_scan(lang, code, n, collect, NULL);
+	return codescan_scan(lang, code, n, collect, NULL);
 }
 
 static void check_row(const struct row *r)
@@ -598,10 +598,10 @@ static void check_limits(void)
 	ok(f & UN, "interpolations nested over 64 are unreadable (%#x)", f);
 	free(big);
 
-	f = code_scan(CODE_PYTHON, "import os; os.system('id')", 26, NULL,
+	f = codescan_scan(CODE_PYTHON, "import os; os.system('id')", 26, NULL,
 		      NULL);
 	is_int(f, EX, "a NULL callback is allowed");
-	f = code_scan(CODE_PERL, NULL, 0, collect, NULL);
+	f = codescan_scan(CODE_PERL, NULL, 0, collect, NULL);
 	is_int(f, 0, "empty code has no flags");
 	f = scan(CODE_PYTHON, deep_eval, sizeof(deep_eval) - 1);
 	ok(f & (EV | UN), "eval nested past the limit is flagged (%#x)", f);

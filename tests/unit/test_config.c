@@ -31,13 +31,13 @@ static char *jq(const char *s)
 }
 
 static enum cordon_err load(struct cordon_config *c, const char *json,
-			    const char *name, enum cfg_layer layer)
+			    const char *name, enum config_layer layer)
 {
 	char *j = jq(json);
 	enum cordon_err e;
 
 	memset(&last, 0, sizeof(last));
-	e = cfg_apply_json(c, j, strlen(j), name, layer, &last);
+	e = config_apply_json(c, j, strlen(j), name, layer, &last);
 	free(j);
 	return e;
 }
@@ -45,8 +45,8 @@ static enum cordon_err load(struct cordon_config *c, const char *json,
 /* Loads json as a user file and expects the error message msg. */
 static void bad(const char *json, enum cordon_err code, const char *msg)
 {
-	struct cordon_config *c = cfg_new();
-	enum cordon_err e = load(c, json, "u.json", CFG_USER);
+	struct cordon_config *c = config_new();
+	enum cordon_err e = load(c, json, "u.json", CONFIG_USER);
 	char name[256];
 
 	/* One TAP line: newlines in the JSON become spaces. */
@@ -56,7 +56,7 @@ static void bad(const char *json, enum cordon_err code, const char *msg)
 			*p = ' ';
 	is_int(e, code, name);
 	is_str(last.message, msg, "  message");
-	cfg_free(c);
+	config_free(c);
 }
 
 static const char *source_of(const struct cordon_config *c, const char *key)
@@ -87,7 +87,7 @@ static bool list_is(const struct strlist *l, const char *const *want)
 
 static char *show(const struct cordon_config *c)
 {
-	return cfg_to_json(c, false);
+	return config_to_json(c, false);
 }
 
 /* ---- defaults ----------------------------------------------------------- */
@@ -103,27 +103,27 @@ static void test_defaults(void)
 		"PATH", "HOME", "TERM", "LANG",	 "LC_*", "TMPDIR",
 		"TMP",	"TEMP", "USER", "SHELL", NULL,
 	};
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 	size_t n = 0;
 
-	ok(c != NULL, "cfg_new");
+	ok(c != NULL, "config_new");
 	ok(!c->read_only, "read_only off");
 	is_int(c->permission_mode, CORDON_MODE_SUPERVISED, "mode supervised");
 	is_int(c->max_permission_mode, CORDON_MODE_FULL_ACCESS,
 	       "cap full-access");
-	is_int(c->require_approval_for_writes, CFG_UNSET,
+	is_int(c->require_approval_for_writes, CONFIG_UNSET,
 	       "writes: mode decides");
-	is_int(c->require_approval_for_execute, CFG_UNSET,
+	is_int(c->require_approval_for_execute, CONFIG_UNSET,
 	       "execute: mode decides");
-	while (cfg_default_denied_paths[n])
+	while (config_default_denied_paths[n])
 		n++;
 	is_int((long long)n, 37, "37 built-in denied paths (the issue's 25 "
 				 "and 12 more)");
-	ok(list_is(&c->denied_paths, cfg_default_denied_paths),
+	ok(list_is(&c->denied_paths, config_default_denied_paths),
 	   "denied_paths holds the built-in list");
-	is_str(cfg_default_denied_paths[0], "/etc/shadow",
+	is_str(config_default_denied_paths[0], "/etc/shadow",
 	       "first is /etc/shadow");
-	is_str(cfg_default_denied_paths[24], "**/.pypirc",
+	is_str(config_default_denied_paths[24], "**/.pypirc",
 	       "last is **/.pypirc");
 	ok(!c->allowed_paths_set && c->allowed_paths.n == 0,
 	   "allowed_paths unset");
@@ -139,7 +139,7 @@ static void test_defaults(void)
 	ok(c->npath_rules == 0 && c->ncommand_rules == 0 && c->narg_limits == 0,
 	   "no rules, no limits");
 	ok(!c->log_all_commands, "log_all_commands off");
-	is_int(c->sandbox_mode, CFG_SANDBOX_AUTO, "sandbox auto");
+	is_int(c->sandbox_mode, CONFIG_SANDBOX_AUTO, "sandbox auto");
 	ok(c->restricted_env, "restricted_env on");
 	ok(!c->env_denylist_set && list_is(&c->env_denylist_patterns, env_deny),
 	   "env denylist defaults");
@@ -161,10 +161,10 @@ static void test_defaults(void)
 	       "source of denied_paths");
 	is_str(source_of(c, "approvals.timeout_s"), "default",
 	       "source of timeout_s");
-	is_int(cfg_effective_mode(c), CORDON_MODE_SUPERVISED,
+	is_int(config_effective_mode(c), CORDON_MODE_SUPERVISED,
 	       "effective mode supervised");
-	cfg_free(c);
-	cfg_free(NULL);
+	config_free(c);
+	config_free(NULL);
 }
 
 static void test_default_tools(void)
@@ -200,35 +200,35 @@ static void test_default_tools(void)
 		{ "WebFetch", CORDON_KIND_FETCH, "url" },
 		{ "WebSearch", CORDON_KIND_FETCH, "query" },
 	};
-	struct cordon_config *c = cfg_new();
-	const struct cfg_tool *t = NULL;
+	struct cordon_config *c = config_new();
+	const struct config_tool *t = NULL;
 	char name[64];
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		snprintf(name, sizeof(name), "tool %s", want[i].name);
-		is_int(cfg_tool_kind(c, want[i].name, &t), want[i].kind, name);
+		is_int(config_tool_kind(c, want[i].name, &t), want[i].kind, name);
 		ok(t && t->args.n && strcmp(t->args.v[0], want[i].arg0) == 0,
 		   "  its first argument is %s", want[i].arg0);
 	}
-	cfg_tool_kind(c, "read_file", &t);
+	config_tool_kind(c, "read_file", &t);
 	ok(t && t->args.n == 3 && strcmp(t->args.v[2], "absolute_path") == 0,
 	   "read_file tries path, file_path, absolute_path");
-	cfg_tool_kind(c, "web_fetch", &t);
+	config_tool_kind(c, "web_fetch", &t);
 	ok(t && t->args.n == 2 && strcmp(t->args.v[1], "prompt") == 0,
 	   "web_fetch tries url, prompt");
-	is_int(cfg_tool_kind(c, "mcp__github__create_issue", &t),
+	is_int(config_tool_kind(c, "mcp__github__create_issue", &t),
 	       CORDON_KIND_MCP, "mcp__ prefix is an MCP call");
 	ok(t && strcmp(t->name, "mcp__*") == 0 && t->args.n == 0,
 	   "  through the mcp__* entry");
-	is_int(cfg_tool_kind(c, "mcp_", &t), CORDON_KIND_OTHER,
+	is_int(config_tool_kind(c, "mcp_", &t), CORDON_KIND_OTHER,
 	       "mcp_ is not mcp__");
 	ok(t == NULL, "  and no entry");
-	is_int(cfg_tool_kind(c, "read", NULL), CORDON_KIND_OTHER,
+	is_int(config_tool_kind(c, "read", NULL), CORDON_KIND_OTHER,
 	       "unknown tool: other");
-	is_int(cfg_tool_kind(c, "bash ", NULL), CORDON_KIND_OTHER,
+	is_int(config_tool_kind(c, "bash ", NULL), CORDON_KIND_OTHER,
 	       "exact names only");
-	is_int(cfg_tool_kind(c, NULL, NULL), CORDON_KIND_OTHER, "NULL name");
-	cfg_free(c);
+	is_int(config_tool_kind(c, NULL, NULL), CORDON_KIND_OTHER, "NULL name");
+	config_free(c);
 }
 
 /* ---- every key ---------------------------------------------------------- */
@@ -279,9 +279,9 @@ static const char full_config[] =
 static void test_every_key(void)
 {
 	static const char *const two[] = { "<cwd>/**", "/tmp/**", NULL };
-	struct cordon_config *c = cfg_new();
-	const struct cfg_tool *t = NULL;
-	enum cordon_err e = load(c, full_config, "full.json", CFG_USER);
+	struct cordon_config *c = config_new();
+	const struct config_tool *t = NULL;
+	enum cordon_err e = load(c, full_config, "full.json", CONFIG_USER);
 
 	is_int(e, CORDON_OK, "a file with every key loads");
 	if (e != CORDON_OK)
@@ -290,8 +290,8 @@ static void test_every_key(void)
 	is_int(c->permission_mode, CORDON_MODE_AUTO, "permission_mode");
 	is_int(c->max_permission_mode, CORDON_MODE_AUTO_EDITS,
 	       "max_permission_mode");
-	is_int(c->require_approval_for_writes, CFG_TRUE, "approval for writes");
-	is_int(c->require_approval_for_execute, CFG_FALSE,
+	is_int(c->require_approval_for_writes, CONFIG_TRUE, "approval for writes");
+	is_int(c->require_approval_for_execute, CONFIG_FALSE,
 	       "approval for execute");
 	ok(c->denied_paths.n == 1 &&
 		   strcmp(c->denied_paths.v[0], "**/*.secret") == 0,
@@ -299,11 +299,11 @@ static void test_every_key(void)
 	ok(c->allowed_paths_set && list_is(&c->allowed_paths, two),
 	   "allowed_paths");
 	ok(c->read_only_paths.n == 1, "read_only_paths");
-	ok(c->npath_rules == 2 && c->path_rules[0].access == CFG_ACCESS_READ &&
+	ok(c->npath_rules == 2 && c->path_rules[0].access == CONFIG_ACCESS_READ &&
 		   c->path_rules[0].decision == CORDON_ALLOW &&
 		   strcmp(c->path_rules[0].pattern, "~/.ssh/config") == 0,
 	   "path_rules[0]");
-	ok(c->npath_rules == 2 && c->path_rules[1].access == CFG_ACCESS_ANY &&
+	ok(c->npath_rules == 2 && c->path_rules[1].access == CONFIG_ACCESS_ANY &&
 		   c->path_rules[1].decision == CORDON_ASK,
 	   "path_rules[1]: access defaults to any");
 	ok(c->ncommand_rules == 1 && c->command_rules[0].prefix.n == 2 &&
@@ -340,7 +340,7 @@ static void test_every_key(void)
 		   !c->arg_limits[1].has_choices && !c->arg_limits[1].pattern,
 	   "arg_limits.Bash.timeout");
 	ok(c->log_all_commands, "log_all_commands");
-	is_int(c->sandbox_mode, CFG_SANDBOX_STRICT, "sandbox.mode");
+	is_int(c->sandbox_mode, CONFIG_SANDBOX_STRICT, "sandbox.mode");
 	ok(c->env_denylist_set && c->env_denylist_patterns.n == 1,
 	   "env_denylist_patterns");
 	ok(!c->restricted_env, "restricted_env");
@@ -361,18 +361,18 @@ static void test_every_key(void)
 	       "approvals.path");
 	is_int(c->approvals_timeout_s, 30, "approvals.timeout_s");
 	is_str(c->mcp_pins_path, "/home/u/.cordon/pins.json", "mcp.pins_path");
-	is_int(cfg_tool_kind(c, "my_reader", &t), CORDON_KIND_READ, "tools");
+	is_int(config_tool_kind(c, "my_reader", &t), CORDON_KIND_READ, "tools");
 	ok(t && t->args.n == 1 && strcmp(t->args.v[0], "file") == 0 &&
 		   t->schema_json && strstr(t->schema_json, "object"),
 	   "tool arg as a string, schema kept");
-	is_int(cfg_effective_mode(c), CORDON_MODE_AUTO_EDITS,
+	is_int(config_effective_mode(c), CORDON_MODE_AUTO_EDITS,
 	       "auto clamped to the auto-accept-edits cap");
 	is_str(source_of(c, "safety.sandbox.linux.max_memory_mb"),
 	       "user:full.json", "source of a nested key");
 	is_str(source_of(c, "tools.my_reader"), "user:full.json",
 	       "source of a tool");
 	is_int((long long)c->nwarnings, 0, "a user file warns about nothing");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -506,14 +506,14 @@ static void test_wrong_types(void)
 	bad("{'tools': {'': {'kind': 'read'}}}", CORDON_E_CONFIG,
 	    "u.json: tools.\"\": expected a tool name");
 	{
-		struct cordon_config *c = cfg_new();
+		struct cordon_config *c = config_new();
 
 		is_int(load(c,
 			    "{'classifier': {'rules': [{'id': 'a',"
 			    " 'pattern': 'x', 'severity': 'fatal'}]}}",
-			    "u.json", CFG_USER),
+			    "u.json", CONFIG_USER),
 		       CORDON_E_CONFIG, "a bad classifier rule");
-		cfg_free(c);
+		config_free(c);
 	}
 	ok(strncmp(last.message, "u.json: classifier.rules[0].severity", 36) ==
 		   0,
@@ -524,7 +524,7 @@ static void test_wrong_types(void)
 
 static void test_syntax_errors(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 	static const char nul[] = "{\"safety\": {}}\0";
 
 	bad("{'safety': {'read_only': true,}}", CORDON_E_JSON,
@@ -542,39 +542,39 @@ static void test_syntax_errors(void)
 	    "u.json: line 1, column 32: \\u0000 in a string (NUL characters "
 	    "are refused)");
 	bad("{'safety': {'denied_paths': ['a\\\\u0000b']}}", CORDON_OK, "");
-	is_int(cfg_apply_json(c, nul, sizeof(nul) - 1, "n.json", CFG_USER,
+	is_int(config_apply_json(c, nul, sizeof(nul) - 1, "n.json", CONFIG_USER,
 			      &last),
 	       CORDON_E_JSON, "a NUL byte");
 	is_str(last.message, "n.json: line 1, column 15: NUL byte in the input",
 	       "  message");
-	is_int(cfg_apply_json(c, "{}", 2, "x", CFG_DEFAULT, &last),
+	is_int(config_apply_json(c, "{}", 2, "x", CONFIG_DEFAULT, &last),
 	       CORDON_E_INVAL, "layer default is not a file layer");
-	is_int(cfg_apply_json(c, "{}", 2, "x", CFG_FLAG, &last), CORDON_E_INVAL,
+	is_int(config_apply_json(c, "{}", 2, "x", CONFIG_FLAG, &last), CORDON_E_INVAL,
 	       "nor is flag");
-	is_int(cfg_apply_json(NULL, "{}", 2, "x", CFG_USER, &last),
+	is_int(config_apply_json(NULL, "{}", 2, "x", CONFIG_USER, &last),
 	       CORDON_E_INVAL, "NULL config");
-	is_int(cfg_apply_json(c, NULL, 2, "x", CFG_USER, &last), CORDON_E_INVAL,
+	is_int(config_apply_json(c, NULL, 2, "x", CONFIG_USER, &last), CORDON_E_INVAL,
 	       "NULL text");
-	is_int(cfg_apply_json(c, "{}", 2, NULL, CFG_USER, NULL), CORDON_OK,
+	is_int(config_apply_json(c, "{}", 2, NULL, CONFIG_USER, NULL), CORDON_OK,
 	       "no name, no diag");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- nothing applied on error ------------------------------------------- */
 
 static void test_atomic(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 	char *before, *after, *src_before;
 
 	load(c,
 	     "{'safety': {'permission_mode': 'auto', 'denied_paths': ['a'],"
 	     " 'path_rules': [{'pattern': 'p', 'decision': 'deny'}]},"
 	     " 'tools': {'T': {'kind': 'write'}}}",
-	     "good.json", CFG_USER);
+	     "good.json", CONFIG_USER);
 	is_int(last.code, CORDON_OK, "a valid file");
 	before = show(c);
-	src_before = cfg_to_json(c, true);
+	src_before = config_to_json(c, true);
 	is_int(load(c,
 		    "{'safety': {'permission_mode': 'full-access',"
 		    " 'denied_paths': null, 'path_rules': [],"
@@ -582,68 +582,68 @@ static void test_atomic(void)
 		    " 'tools': {'T': {'kind': 'read'}, 'U': {'kind': 'mcp'}},"
 		    " 'network': {'allowedDomains': ['x']},"
 		    " 'audit': {'path': 3}}",
-		    "bad.json", CFG_EXPLICIT),
+		    "bad.json", CONFIG_EXPLICIT),
 	       CORDON_E_CONFIG, "then a file with an error at its end");
 	is_str(last.message, "bad.json: audit.path: expected a string",
 	       "  named");
 	after = show(c);
 	is_str(after, before, "the first file's values are intact");
 	free(after);
-	after = cfg_to_json(c, true);
+	after = config_to_json(c, true);
 	is_str(after, src_before, "and its sources");
 	free(after);
 	is_int(c->permission_mode, CORDON_MODE_AUTO, "mode still auto");
 	ok(c->denied_paths.n == 1 && c->npath_rules == 1, "lists intact");
-	is_int(cfg_tool_kind(c, "T", NULL), CORDON_KIND_WRITE, "tools intact");
+	is_int(config_tool_kind(c, "T", NULL), CORDON_KIND_WRITE, "tools intact");
 
 	/* A project file's warnings are not kept when it fails. */
 	is_int(load(c,
 		    "{'safety': {'permission_mode': 'full-access',"
 		    " 'read_only_paths': ['/'], 'denied_paths': [1]}}",
-		    "p.json", CFG_PROJECT),
+		    "p.json", CONFIG_PROJECT),
 	       CORDON_E_CONFIG, "a failing project file");
 	is_int((long long)c->nwarnings, 0, "leaves no warnings");
 	free(before);
 	free(src_before);
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- null / list / [] --------------------------------------------------- */
 
 static void test_null_list_empty(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 
-	load(c, "{'safety': {'denied_paths': ['a', 'b']}}", "u", CFG_USER);
+	load(c, "{'safety': {'denied_paths': ['a', 'b']}}", "u", CONFIG_USER);
 	ok(c->denied_paths.n == 2, "a list replaces the default");
-	load(c, "{'safety': {'denied_paths': null}}", "e", CFG_EXPLICIT);
-	ok(list_is(&c->denied_paths, cfg_default_denied_paths),
+	load(c, "{'safety': {'denied_paths': null}}", "e", CONFIG_EXPLICIT);
+	ok(list_is(&c->denied_paths, config_default_denied_paths),
 	   "null brings the built-in list back");
 	is_str(source_of(c, "safety.denied_paths"), "config:e",
 	       "  and the source says who");
-	load(c, "{'safety': {'denied_paths': []}}", "e", CFG_EXPLICIT);
+	load(c, "{'safety': {'denied_paths': []}}", "e", CONFIG_EXPLICIT);
 	is_int((long long)c->denied_paths.n, 0, "[] disables it");
 
-	load(c, "{'safety': {'allowed_paths': ['/w/**']}}", "u", CFG_USER);
+	load(c, "{'safety': {'allowed_paths': ['/w/**']}}", "u", CONFIG_USER);
 	ok(c->allowed_paths_set && c->allowed_paths.n == 1,
 	   "allowed_paths set");
-	load(c, "{'safety': {'allowed_paths': null}}", "u", CFG_USER);
+	load(c, "{'safety': {'allowed_paths': null}}", "u", CONFIG_USER);
 	ok(!c->allowed_paths_set && c->allowed_paths.n == 0,
 	   "null: allowed_paths unset");
-	load(c, "{'safety': {'allowed_paths': []}}", "u", CFG_USER);
+	load(c, "{'safety': {'allowed_paths': []}}", "u", CONFIG_USER);
 	ok(c->allowed_paths_set && c->allowed_paths.n == 0,
 	   "[]: set and empty (nothing allowed)");
 
-	load(c, "{'safety': {'denied_commands': []}}", "u", CFG_USER);
+	load(c, "{'safety': {'denied_commands': []}}", "u", CONFIG_USER);
 	ok(c->denied_commands_set && c->denied_commands.n == 0,
 	   "denied_commands []: the built-in list is off");
-	load(c, "{'safety': {'denied_commands': null}}", "u", CFG_USER);
+	load(c, "{'safety': {'denied_commands': null}}", "u", CONFIG_USER);
 	ok(!c->denied_commands_set, "null: the built-in list again");
 
 	load(c,
 	     "{'safety': {'sandbox': {'env_denylist_patterns': ['X'],"
 	     " 'local': {'allowed_env_vars': []}}}}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	ok(c->env_denylist_set && c->env_denylist_patterns.n == 1,
 	   "env denylist replaced");
 	ok(c->allowed_env_vars_set && c->allowed_env_vars.n == 0,
@@ -651,7 +651,7 @@ static void test_null_list_empty(void)
 	load(c,
 	     "{'safety': {'sandbox': {'env_denylist_patterns': null,"
 	     " 'local': {'allowed_env_vars': null}}}}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	ok(!c->env_denylist_set && c->env_denylist_patterns.n == 6,
 	   "env denylist default again");
 	ok(!c->allowed_env_vars_set && c->allowed_env_vars.n == 10,
@@ -661,13 +661,13 @@ static void test_null_list_empty(void)
 	     "{'safety': {'require_approval_for_writes': false,"
 	     " 'permission_mode': 'auto', 'read_only': true},"
 	     " 'approvals': {'timeout_s': 5, 'path': '/a'}}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	load(c,
 	     "{'safety': {'require_approval_for_writes': null,"
 	     " 'permission_mode': null, 'read_only': null},"
 	     " 'approvals': {'timeout_s': null, 'path': null}}",
-	     "u", CFG_USER);
-	is_int(c->require_approval_for_writes, CFG_UNSET,
+	     "u", CONFIG_USER);
+	is_int(c->require_approval_for_writes, CONFIG_UNSET,
 	       "null: the mode decides again");
 	is_int(c->permission_mode, CORDON_MODE_SUPERVISED,
 	       "null mode: supervised");
@@ -680,23 +680,23 @@ static void test_null_list_empty(void)
 	     " 'deny'}], 'arg_limits': {'T': {'a': {'max_length': 1}}}},"
 	     " 'classifier': {'rules': [{'id': 'r', 'pattern': 'x',"
 	     " 'severity': 'warning'}]}, 'tools': {'T': {'kind': 'read'}}}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	ok(c->npath_rules == 1 && c->narg_limits == 1 &&
 		   c->classifier_rules_json,
 	   "rules, limits, classifier rules set");
 	load(c,
 	     "{'safety': {'path_rules': null, 'arg_limits': null},"
 	     " 'classifier': {'rules': null}, 'tools': null}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	ok(c->npath_rules == 0 && c->narg_limits == 0 &&
 		   !c->classifier_rules_json,
 	   "null clears them");
-	is_int(cfg_tool_kind(c, "T", NULL), CORDON_KIND_OTHER,
+	is_int(config_tool_kind(c, "T", NULL), CORDON_KIND_OTHER,
 	       "tools null: only the built-in map");
-	is_int(cfg_tool_kind(c, "Bash", NULL), CORDON_KIND_EXECUTE,
+	is_int(config_tool_kind(c, "Bash", NULL), CORDON_KIND_EXECUTE,
 	       "  which is still there");
 	ok(source_of(c, "tools.T") == NULL, "  the tool's source is gone");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- the project layer -------------------------------------------------- */
@@ -706,11 +706,11 @@ static void test_null_list_empty(void)
 /* Loads base as a user file, then proj as the project file p.json. */
 static struct cordon_config *layered(const char *base, const char *proj)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 
-	if (base && load(c, base, "u.json", CFG_USER) != CORDON_OK)
+	if (base && load(c, base, "u.json", CONFIG_USER) != CORDON_OK)
 		diag("base: %s", last.message);
-	if (load(c, proj, "p.json", CFG_PROJECT) != CORDON_OK)
+	if (load(c, proj, "p.json", CONFIG_PROJECT) != CORDON_OK)
 		diag("project: %s", last.message);
 	return c;
 }
@@ -721,106 +721,106 @@ static void test_project_scalars(void)
 
 	c = layered(NULL, "{'safety': {'read_only': true}}");
 	ok(c->read_only && c->nwarnings == 0, "read_only may become true");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'read_only': true}}",
 		    "{'safety': {'read_only': false}}");
 	ok(c->read_only, "read_only never becomes false");
 	ok(has_warning(c, IGNORED("safety.read_only")), "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'permission_mode': 'auto'}}",
 		    "{'safety': {'permission_mode': 'supervised'}}");
 	is_int(c->permission_mode, CORDON_MODE_SUPERVISED,
 	       "mode may be lowered");
 	is_int((long long)c->nwarnings, 0, "  without a warning");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'permission_mode': 'full-access'}}");
 	is_int(c->permission_mode, CORDON_MODE_SUPERVISED, "never raised");
 	ok(has_warning(c, IGNORED("safety.permission_mode")), "  warned");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'permission_mode': 'supervised'}}");
 	is_int((long long)c->nwarnings, 0, "the same mode is no warning");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'max_permission_mode': 'auto'}}");
 	is_int(c->max_permission_mode, CORDON_MODE_AUTO,
 	       "the cap may be lowered");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'max_permission_mode': 'auto'}}",
 		    "{'safety': {'max_permission_mode': 'full-access'}}");
 	is_int(c->max_permission_mode, CORDON_MODE_AUTO, "never raised");
 	ok(has_warning(c, IGNORED("safety.max_permission_mode")), "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'require_approval_for_writes': true,"
 			  " 'require_approval_for_execute': true}}");
-	ok(c->require_approval_for_writes == CFG_TRUE &&
-		   c->require_approval_for_execute == CFG_TRUE,
+	ok(c->require_approval_for_writes == CONFIG_TRUE &&
+		   c->require_approval_for_execute == CONFIG_TRUE,
 	   "approvals may be required");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'require_approval_for_execute': true}}",
 		    "{'safety': {'require_approval_for_writes': false,"
 		    " 'require_approval_for_execute': false}}");
-	ok(c->require_approval_for_writes == CFG_UNSET &&
-		   c->require_approval_for_execute == CFG_TRUE,
+	ok(c->require_approval_for_writes == CONFIG_UNSET &&
+		   c->require_approval_for_execute == CONFIG_TRUE,
 	   "never turned off");
 	ok(has_warning(c, IGNORED("safety.require_approval_for_writes")) &&
 		   has_warning(c,
 			       IGNORED("safety.require_approval_for_execute")),
 	   "  warned for both");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'sandbox': {'mode': 'strict'}}}");
-	is_int(c->sandbox_mode, CFG_SANDBOX_STRICT, "sandbox may go up");
-	cfg_free(c);
+	is_int(c->sandbox_mode, CONFIG_SANDBOX_STRICT, "sandbox may go up");
+	config_free(c);
 	c = layered(NULL, "{'safety': {'sandbox': {'mode': 'local'}}}");
-	is_int(c->sandbox_mode, CFG_SANDBOX_AUTO, "never down");
+	is_int(c->sandbox_mode, CONFIG_SANDBOX_AUTO, "never down");
 	ok(has_warning(c, IGNORED("safety.sandbox.mode")), "  warned");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'sandbox': {'mode': 'linux'}}}");
 	is_int((long long)c->nwarnings, 0, "linux = auto: no change");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'sandbox': {'local': {'restricted_env':"
 		    " false}}}}",
 		    "{'safety': {'sandbox': {'local': {'restricted_env':"
 		    " true}}}}");
 	ok(c->restricted_env, "restricted_env may be turned on");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'sandbox': {'local': {'restricted_env':"
 			  " false}}}}");
 	ok(c->restricted_env, "never off");
 	ok(has_warning(c, IGNORED("safety.sandbox.local.restricted_env")),
 	   "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'sandbox': {'linux': {'max_memory_mb':"
 			  " 1024}}}}");
 	is_int((long long)c->max_memory_mb, 1024, "memory may be lowered");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'sandbox': {'linux': {'max_memory_mb':"
 			  " 8192}}}}");
 	is_int((long long)c->max_memory_mb, 4096, "never raised");
 	ok(has_warning(c, IGNORED("safety.sandbox.linux.max_memory_mb")),
 	   "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'approvals': {'timeout_s': 30}}");
 	is_int(c->approvals_timeout_s, 30, "timeout may be lowered");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'approvals': {'timeout_s': 600}}");
 	is_int(c->approvals_timeout_s, 120, "never raised");
 	ok(has_warning(c, IGNORED("approvals.timeout_s")), "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'log_all_commands': true}}");
 	ok(c->log_all_commands, "log_all_commands may be turned on");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'log_all_commands': true}}",
 		    "{'safety': {'log_all_commands': false}}");
 	ok(c->log_all_commands, "never off");
 	ok(has_warning(c, IGNORED("safety.log_all_commands")), "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'permission_mode': 'auto'}}",
 		    "{'safety': {'permission_mode': null, 'read_only': null,"
@@ -829,7 +829,7 @@ static void test_project_scalars(void)
 	ok(c->permission_mode == CORDON_MODE_AUTO && c->nwarnings == 0 &&
 		   c->denied_paths.n == 37,
 	   "a project's null changes nothing and warns about nothing");
-	cfg_free(c);
+	config_free(c);
 }
 
 static void test_project_lists(void)
@@ -844,11 +844,11 @@ static void test_project_lists(void)
 	is_str(c->denied_paths.v[37], "**/*.sqlite", "  at the end");
 	is_str(source_of(c, "safety.denied_paths"), "default + project:p.json",
 	       "  source: default + project");
-	cfg_free(c);
+	config_free(c);
 	c = layered(NULL, "{'safety': {'denied_paths': []}}");
 	ok(c->denied_paths.n == 37 && c->nwarnings == 0,
 	   "[] does not disable the built-in list");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL,
 		    "{'safety': {'denied_commands': ['make deploy'],"
@@ -860,14 +860,14 @@ static void test_project_lists(void)
 	   "  and the additions are extra entries");
 	is_str(source_of(c, "safety.extra_denied_commands"),
 	       "default + project:p.json", "  source");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'denied_commands': ['a']}}",
 		    "{'safety': {'denied_commands': ['b'],"
 		    " 'extra_denied_commands': ['c']}}");
 	ok(c->denied_commands_set && c->denied_commands.n == 1 &&
 		   c->extra_denied_commands.n == 2,
 	   "a user's list stays, the project's entries are extra");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'denied_tools': ['A'], 'require_confirm':"
 		    " ['B']}, 'network': {'deniedDomains': ['x.example']}}",
@@ -881,12 +881,12 @@ static void test_project_lists(void)
 	ok(c->denied_domains.n == 2 && c->denied_resolved_addresses.n == 1,
 	   "deniedDomains, deniedResolvedAddresses: added");
 	is_int((long long)c->nwarnings, 0, "  no warnings");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered(NULL, "{'safety': {'allowed_tools': ['Read', 'Grep']}}");
 	ok(c->allowed_tools_set && c->allowed_tools.n == 2,
 	   "allowed_tools unset: the project's list");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'allowed_tools': ['Read', 'Bash', 'Grep']}}",
 		    "{'safety': {'allowed_tools': ['Grep', 'Write', 'Read']}}");
 	ok(c->allowed_tools.n == 2 &&
@@ -896,31 +896,31 @@ static void test_project_lists(void)
 	ok(has_warning(c, IGNORED("safety.allowed_tools[1]")),
 	   "  a tool the user did not allow is ignored with a warning");
 	is_int((long long)c->nwarnings, 1, "  only that one");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'allowed_tools': ['Read']}}",
 		    "{'safety': {'allowed_tools': []}}");
 	ok(c->allowed_tools_set && c->allowed_tools.n == 0,
 	   "[] intersects to nothing allowed");
 	before = show(c);
-	cfg_free(c);
-	c = cfg_new();
-	load(c, before, "rt", CFG_EXPLICIT);
+	config_free(c);
+	c = config_new();
+	load(c, before, "rt", CONFIG_EXPLICIT);
 	ok(c->allowed_tools_set && c->allowed_tools.n == 0,
 	   "  which prints and loads back as nothing allowed");
-	cfg_free(c);
+	config_free(c);
 	free(before);
 
 	c = layered(NULL, "{'safety': {'allowed_paths': ['<cwd>/**']}}");
 	ok(c->allowed_paths_set && c->allowed_paths.n == 1,
 	   "allowed_paths unset: the project's list");
-	cfg_free(c);
+	config_free(c);
 	c = layered("{'safety': {'allowed_paths': ['<cwd>/**']}}",
 		    "{'safety': {'allowed_paths': ['/']}}");
 	ok(c->allowed_paths.n == 1 &&
 		   strcmp(c->allowed_paths.v[0], "<cwd>/**") == 0,
 	   "allowed_paths set: kept");
 	ok(has_warning(c, IGNORED("safety.allowed_paths")), "  warned");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'path_rules': [{'pattern': 'u', 'decision':"
 		    " 'allow'}], 'command_rules': [{'prefix': ['ls'],"
@@ -941,7 +941,7 @@ static void test_project_lists(void)
 	   "command_rules: the deny rule appended");
 	ok(has_warning(c, IGNORED("safety.command_rules[1]")),
 	   "  the ask rule ignored with a warning");
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'safety': {'arg_limits': {'Bash': {'command':"
 		    " {'max_length': 100}}}}}",
@@ -953,7 +953,7 @@ static void test_project_lists(void)
 	ok(after && strstr(after, "[{") != NULL,
 	   "  two limits on one argument print as a list");
 	free(after);
-	cfg_free(c);
+	config_free(c);
 
 	c = layered("{'classifier': {'rules': [{'id': 'a', 'pattern': 'x',"
 		    " 'severity': 'warning'}]}}",
@@ -963,21 +963,21 @@ static void test_project_lists(void)
 		   strstr(c->classifier_rules_json, "\"a\"") &&
 		   strstr(c->classifier_rules_json, "\"b\""),
 	   "classifier.rules: appended");
-	cfg_free(c);
-	c = cfg_new();
+	config_free(c);
+	c = config_new();
 	load(c,
 	     "{'classifier': {'rules': [{'id': 'a', 'pattern': 'x',"
 	     " 'severity': 'warning'}]}}",
-	     "u.json", CFG_USER);
+	     "u.json", CONFIG_USER);
 	is_int(load(c,
 		    "{'classifier': {'rules': [{'id': 'a', 'pattern': 'y',"
 		    " 'severity': 'critical'}]}}",
-		    "p.json", CFG_PROJECT),
+		    "p.json", CONFIG_PROJECT),
 	       CORDON_E_CONFIG,
 	       "a project rule may not reuse a user rule's id");
 	ok(strstr(last.message, "classifier.rules[0].id") != NULL,
 	   "  named: %s", last.message);
-	cfg_free(c);
+	config_free(c);
 }
 
 static void test_project_ignored(void)
@@ -1006,7 +1006,7 @@ static void test_project_ignored(void)
 	char want[160];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cordon_config *def = cfg_new();
+		struct cordon_config *def = config_new();
 		struct cordon_config *c = layered(NULL, cases[i].json);
 		char *a = show(c), *b = show(def);
 
@@ -1016,8 +1016,8 @@ static void test_project_ignored(void)
 		is_str(a, b, "  nothing changed");
 		free(a);
 		free(b);
-		cfg_free(c);
-		cfg_free(def);
+		config_free(c);
+		config_free(def);
 	}
 	/* The public API sees the same warnings. */
 	{
@@ -1029,7 +1029,7 @@ static void test_project_ignored(void)
 		is_str(cordon_config_warning(c, 0), IGNORED("audit.syslog"),
 		       "cordon_config_warning");
 		ok(cordon_config_warning(c, 1) == NULL, "past the end: NULL");
-		cfg_free(c);
+		config_free(c);
 	}
 }
 
@@ -1037,18 +1037,18 @@ static void test_project_ignored(void)
 
 static void test_sources(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 	char *s;
 	cJSON *root, *src;
 
 	load(c,
 	     "{'safety': {'permission_mode': 'auto', 'denied_tools': ['A']}}",
-	     "/home/u/.config/cordon/config.json", CFG_USER);
+	     "/home/u/.config/cordon/config.json", CONFIG_USER);
 	load(c, "{'safety': {'denied_tools': ['B'], 'read_only': true}}",
-	     "/w/.cordon/config.json", CFG_PROJECT);
-	load(c, "{'approvals': {'timeout_s': 9}}", "x.json", CFG_EXPLICIT);
-	cfg_flag_add(c, "safety.denied_tools", "C");
-	cfg_flag_mode(c, CORDON_MODE_AUTO_EDITS);
+	     "/w/.cordon/config.json", CONFIG_PROJECT);
+	load(c, "{'approvals': {'timeout_s': 9}}", "x.json", CONFIG_EXPLICIT);
+	config_flag_add(c, "safety.denied_tools", "C");
+	config_flag_mode(c, CORDON_MODE_AUTO_EDITS);
 	is_str(source_of(c, "safety.permission_mode"), "flag", "flag mode");
 	is_str(source_of(c, "safety.denied_tools"),
 	       "user:/home/u/.config/cordon/config.json + "
@@ -1060,16 +1060,16 @@ static void test_sources(void)
 	       "--config");
 	is_str(source_of(c, "audit.path"), "default", "untouched: default");
 	load(c, "{'safety': {'denied_tools': ['D']}}", "/w/.cordon/config.json",
-	     CFG_PROJECT);
+	     CONFIG_PROJECT);
 	load(c, "{'safety': {'denied_tools': ['E']}}", "/w/.cordon/config.json",
-	     CFG_PROJECT);
+	     CONFIG_PROJECT);
 	is_str(source_of(c, "safety.denied_tools"),
 	       "user:/home/u/.config/cordon/config.json + "
 	       "project:/w/.cordon/config.json + flag + "
 	       "project:/w/.cordon/config.json",
 	       "the same contributor twice in a row is named once");
 
-	s = cfg_to_json(c, true);
+	s = config_to_json(c, true);
 	root = s ? cJSON_Parse(s) : NULL;
 	src = cJSON_GetObjectItemCaseSensitive(root, "sources");
 	ok(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "config")),
@@ -1095,29 +1095,29 @@ static void test_sources(void)
 	}
 	cJSON_Delete(root);
 	free(s);
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- Aar ---------------------------------------------------------------- */
 
 static void test_aar(void)
 {
-	struct cordon_config *c = cfg_new(), *def = cfg_new();
+	struct cordon_config *c = config_new(), *def = config_new();
 	char *a, *b;
 
 	is_int(load(c,
 		    "{'provider': {'name': 'anthropic', 'model': 'x',"
 		    " 'options': {'deep': [1, {'any': null}]}},"
 		    " 'max_steps': 50, 'timeout': 'whatever'}",
-		    "aar.json", CFG_USER),
+		    "aar.json", CONFIG_USER),
 	       CORDON_OK, "Aar's top-level keys are accepted");
 	a = show(c);
 	b = show(def);
 	is_str(a, b, "  and ignored");
 	free(a);
-	cfg_free(c);
+	config_free(c);
 
-	c = cfg_new();
+	c = config_new();
 	is_int(load(c,
 		    "{'provider': {'name': 'openai'}, 'max_steps': 30,"
 		    " 'timeout': 300, 'safety': {'read_only': false,"
@@ -1133,49 +1133,49 @@ static void test_aar(void)
 		    " 'local': {'restricted_env': true,"
 		    " 'allowed_env_vars': null},"
 		    " 'linux': {'workspace': null, 'max_memory_mb': 2048}}}}",
-		    "aar.json", CFG_USER),
+		    "aar.json", CONFIG_USER),
 	       CORDON_OK, "an Aar-shaped config loads unchanged");
 	if (last.code)
 		diag("%s", last.message);
-	is_int(c->sandbox_mode, CFG_SANDBOX_AUTO, "  linux = auto");
-	is_int(c->require_approval_for_execute, CFG_TRUE, "  its values apply");
+	is_int(c->sandbox_mode, CONFIG_SANDBOX_AUTO, "  linux = auto");
+	is_int(c->require_approval_for_execute, CONFIG_TRUE, "  its values apply");
 	is_int((long long)c->max_memory_mb, 2048, "  nested ones too");
 	ok(c->denied_paths.n == 37, "  null: built-in denied paths");
 	free(b);
-	cfg_free(c);
-	cfg_free(def);
+	config_free(c);
+	config_free(def);
 }
 
 static void test_sandbox_aliases(void)
 {
 	static const struct {
 		const char *name;
-		enum cfg_sandbox_mode mode;
+		enum config_sandbox_mode mode;
 		const char *printed;
 	} cases[] = {
-		{ "off", CFG_SANDBOX_OFF, "\"off\"" },
-		{ "auto", CFG_SANDBOX_AUTO, "\"auto\"" },
-		{ "strict", CFG_SANDBOX_STRICT, "\"strict\"" },
-		{ "local", CFG_SANDBOX_OFF, "\"off\"" },
-		{ "linux", CFG_SANDBOX_AUTO, "\"auto\"" },
+		{ "off", CONFIG_SANDBOX_OFF, "\"off\"" },
+		{ "auto", CONFIG_SANDBOX_AUTO, "\"auto\"" },
+		{ "strict", CONFIG_SANDBOX_STRICT, "\"strict\"" },
+		{ "local", CONFIG_SANDBOX_OFF, "\"off\"" },
+		{ "linux", CONFIG_SANDBOX_AUTO, "\"auto\"" },
 	};
 	char json[96];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cordon_config *c = cfg_new();
+		struct cordon_config *c = config_new();
 		char *s;
 		char want[64];
 
 		snprintf(json, sizeof(json),
 			 "{'safety': {'sandbox': {'mode': '%s'}}}",
 			 cases[i].name);
-		load(c, json, "u", CFG_USER);
+		load(c, json, "u", CONFIG_USER);
 		is_int(c->sandbox_mode, cases[i].mode, cases[i].name);
 		s = show(c);
 		snprintf(want, sizeof(want), "\"mode\":\t%s", cases[i].printed);
 		ok(s && strstr(s, want), "  printed as %s", cases[i].printed);
 		free(s);
-		cfg_free(c);
+		config_free(c);
 	}
 }
 
@@ -1203,8 +1203,8 @@ static void write_file(const char *path, const char *data, size_t n)
 
 static void test_limits(void)
 {
-	struct cordon_config *c = cfg_new();
-	size_t big = CFG_MAX_FILE_BYTES + 1;
+	struct cordon_config *c = config_new();
+	size_t big = CONFIG_MAX_FILE_BYTES + 1;
 	char *buf = malloc(big + 64);
 	size_t n;
 
@@ -1212,15 +1212,15 @@ static void test_limits(void)
 	memset(buf, ' ', big);
 	buf[0] = '{';
 	buf[1] = '}';
-	is_int(cfg_apply_json(c, buf, big, "big.json", CFG_USER, &last),
+	is_int(config_apply_json(c, buf, big, "big.json", CONFIG_USER, &last),
 	       CORDON_E_LIMIT, "a text over 1 MiB");
 	is_str(last.message,
 	       "big.json: input is larger than 1048576 bytes (limit)",
 	       "  names the limit");
-	is_int(cfg_apply_json(c, buf, big - 1, "big.json", CFG_USER, &last),
+	is_int(config_apply_json(c, buf, big - 1, "big.json", CONFIG_USER, &last),
 	       CORDON_OK, "exactly 1 MiB loads");
 	write_file(tmp_path("big.json"), buf, big);
-	is_int(cfg_apply_file(c, tmp_path("big.json"), CFG_USER, &last),
+	is_int(config_apply_file(c, tmp_path("big.json"), CONFIG_USER, &last),
 	       CORDON_E_LIMIT, "a file over 1 MiB");
 	ok(strstr(last.message,
 		  ": file is larger than 1048576 bytes (limit)") != NULL,
@@ -1228,14 +1228,14 @@ static void test_limits(void)
 
 	/* 4097 entries in a list. */
 	n = (size_t)snprintf(buf, 64, "{\"safety\": {\"denied_tools\": [");
-	for (int i = 0; i <= CFG_MAX_LIST; i++) {
+	for (int i = 0; i <= CONFIG_MAX_LIST; i++) {
 		memcpy(buf + n, "\"a\",", 4);
 		n += 4;
 	}
 	buf[n - 1] = ']';
 	buf[n++] = '}';
 	buf[n++] = '}';
-	is_int(cfg_apply_json(c, buf, n, "l.json", CFG_USER, &last),
+	is_int(config_apply_json(c, buf, n, "l.json", CONFIG_USER, &last),
 	       CORDON_E_LIMIT, "a list over 4096 entries");
 	is_str(last.message,
 	       "l.json: safety.denied_tools: more than 4096 "
@@ -1244,11 +1244,11 @@ static void test_limits(void)
 
 	/* A string of 4097 bytes. */
 	n = (size_t)snprintf(buf, 64, "{\"audit\": {\"path\": \"");
-	memset(buf + n, 'a', CFG_MAX_STRING + 1);
-	n += CFG_MAX_STRING + 1;
+	memset(buf + n, 'a', CONFIG_MAX_STRING + 1);
+	n += CONFIG_MAX_STRING + 1;
 	memcpy(buf + n, "\"}}", 3);
 	n += 3;
-	is_int(cfg_apply_json(c, buf, n, "s.json", CFG_USER, &last),
+	is_int(config_apply_json(c, buf, n, "s.json", CONFIG_USER, &last),
 	       CORDON_E_LIMIT, "a string over 4096 bytes");
 	is_str(last.message,
 	       "s.json: audit.path: longer than 4096 bytes (limit)",
@@ -1264,7 +1264,7 @@ static void test_limits(void)
 	for (int i = 0; i < 1001; i++)
 		buf[n++] = ']';
 	buf[n++] = '}';
-	is_int(cfg_apply_json(c, buf, n, "d.json", CFG_USER, &last),
+	is_int(config_apply_json(c, buf, n, "d.json", CONFIG_USER, &last),
 	       CORDON_E_LIMIT, "nesting over 1000");
 	is_str(last.message,
 	       "d.json: line 1, column 1012: nested deeper than 1000 (limit)",
@@ -1272,49 +1272,49 @@ static void test_limits(void)
 
 	/* Adding past the limit. */
 	{
-		struct cordon_config *d = cfg_new();
+		struct cordon_config *d = config_new();
 
 		n = (size_t)snprintf(buf, 64,
 				     "{\"safety\": {\"denied_tools\": [");
-		for (int i = 0; i < CFG_MAX_LIST; i++)
+		for (int i = 0; i < CONFIG_MAX_LIST; i++)
 			n += (size_t)snprintf(buf + n, 16, "\"t%d\",", i);
 		buf[n - 1] = ']';
 		buf[n++] = '}';
 		buf[n++] = '}';
-		is_int(cfg_apply_json(d, buf, n, "u", CFG_USER, &last),
+		is_int(config_apply_json(d, buf, n, "u", CONFIG_USER, &last),
 		       CORDON_OK, "4096 entries load");
 		is_int(load(d, "{'safety': {'denied_tools': ['new']}}", "p",
-			    CFG_PROJECT),
+			    CONFIG_PROJECT),
 		       CORDON_E_LIMIT, "one more from a project file");
 		is_str(last.message,
 		       "p: safety.denied_tools: more than 4096 "
 		       "entries after adding (limit)",
 		       "  names the limit");
-		is_int(cfg_flag_add(d, "safety.denied_tools", "new"),
+		is_int(config_flag_add(d, "safety.denied_tools", "new"),
 		       CORDON_E_LIMIT, "  and from a flag");
-		cfg_free(d);
+		config_free(d);
 	}
 	free(buf);
-	cfg_free(c);
+	config_free(c);
 }
 
 static void test_files(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 	static const char good[] = "{\"safety\": {\"read_only\": true}}";
 
-	is_int(cfg_apply_file(c, tmp_path("missing.json"), CFG_USER, &last),
+	is_int(config_apply_file(c, tmp_path("missing.json"), CONFIG_USER, &last),
 	       CORDON_E_IO, "a missing file");
 	is_int(last.sys_errno, ENOENT, "  ENOENT");
 	ok(strstr(last.message, "missing.json: No such file or directory") !=
 		   NULL,
 	   "  message: %s", last.message);
-	is_int(cfg_apply_file(c, tmpdir, CFG_USER, &last), CORDON_E_IO,
+	is_int(config_apply_file(c, tmpdir, CONFIG_USER, &last), CORDON_E_IO,
 	       "a directory");
 	ok(strstr(last.message, ": not a regular file") != NULL,
 	   "  not a regular file");
 	if (mkfifo(tmp_path("fifo"), 0600) == 0) {
-		is_int(cfg_apply_file(c, tmp_path("fifo"), CFG_USER, &last),
+		is_int(config_apply_file(c, tmp_path("fifo"), CONFIG_USER, &last),
 		       CORDON_E_IO, "a FIFO is refused without hanging");
 	} else {
 		skip(1, "mkfifo failed");
@@ -1327,7 +1327,7 @@ static void test_files(void)
 		if (symlink(target, tmp_path("link.json")) != 0)
 			diag("symlink: %s", strerror(errno));
 	}
-	is_int(cfg_apply_file(c, tmp_path("link.json"), CFG_USER, &last),
+	is_int(config_apply_file(c, tmp_path("link.json"), CONFIG_USER, &last),
 	       CORDON_OK, "a symlinked file is followed (dotfile managers)");
 	ok(c->read_only, "  and applied");
 	{
@@ -1338,7 +1338,7 @@ static void test_files(void)
 		       "  the source names the path given");
 	}
 	write_file(tmp_path("bad.json"), "{\"x\": 1}", 8);
-	is_int(cfg_apply_file(c, tmp_path("bad.json"), CFG_USER, &last),
+	is_int(config_apply_file(c, tmp_path("bad.json"), CONFIG_USER, &last),
 	       CORDON_E_CONFIG, "a bad file");
 	ok(strstr(last.message, "bad.json: x: unknown key") != NULL,
 	   "  named by path: %s", last.message);
@@ -1348,118 +1348,118 @@ static void test_files(void)
 	is_int(cordon_config_load_file(c, tmp_path("real.json"),
 				       (enum cordon_config_layer)9, &last),
 	       CORDON_E_INVAL, "  an unknown layer");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- modes, flags and the tool map --------------------------------------- */
 
 static void test_modes(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 
 	load(c,
 	     "{'safety': {'permission_mode': 'full-access',"
 	     " 'max_permission_mode': 'auto'}}",
-	     "u", CFG_USER);
-	is_int(cfg_effective_mode(c), CORDON_MODE_AUTO,
+	     "u", CONFIG_USER);
+	is_int(config_effective_mode(c), CORDON_MODE_AUTO,
 	       "full-access clamped to the auto cap");
 	load(c, "{'safety': {'permission_mode': 'auto-accept-edits'}}", "u",
-	     CFG_USER);
-	is_int(cfg_effective_mode(c), CORDON_MODE_AUTO_EDITS, "below the cap");
-	is_int(cfg_flag_mode(c, CORDON_MODE_FULL_ACCESS), CORDON_OK,
+	     CONFIG_USER);
+	is_int(config_effective_mode(c), CORDON_MODE_AUTO_EDITS, "below the cap");
+	is_int(config_flag_mode(c, CORDON_MODE_FULL_ACCESS), CORDON_OK,
 	       "--mode full-access");
-	is_int(cfg_effective_mode(c), CORDON_MODE_AUTO,
+	is_int(config_effective_mode(c), CORDON_MODE_AUTO,
 	       "  is still clamped by the cap");
 	load(c, "{'safety': {'max_permission_mode': 'supervised'}}", "p",
-	     CFG_PROJECT);
-	is_int(cfg_effective_mode(c), CORDON_MODE_SUPERVISED,
+	     CONFIG_PROJECT);
+	is_int(config_effective_mode(c), CORDON_MODE_SUPERVISED,
 	       "a project cap of supervised wins");
-	is_int(cfg_flag_mode(c, (enum cordon_mode)7), CORDON_E_INVAL,
+	is_int(config_flag_mode(c, (enum cordon_mode)7), CORDON_E_INVAL,
 	       "an unknown mode");
-	is_int(cfg_effective_mode(NULL), CORDON_MODE_SUPERVISED,
+	is_int(config_effective_mode(NULL), CORDON_MODE_SUPERVISED,
 	       "NULL: supervised");
-	cfg_free(c);
+	config_free(c);
 }
 
 static void test_flags(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 
-	is_int(cfg_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
+	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "--deny-path");
 	ok(c->denied_paths.n == 38, "  extends the built-in list");
-	is_int(cfg_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
+	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "  twice");
 	ok(c->denied_paths.n == 38, "  once");
-	is_int(cfg_flag_add(c, "safety.denied_commands", "make deploy"),
+	is_int(config_flag_add(c, "safety.denied_commands", "make deploy"),
 	       CORDON_OK, "denied command flag");
 	ok(!c->denied_commands_set && c->extra_denied_commands.n == 1,
 	   "  an extra entry; the built-in list stays on");
-	is_int(cfg_flag_add(c, "safety.denied_tools", "WebFetch"), CORDON_OK,
+	is_int(config_flag_add(c, "safety.denied_tools", "WebFetch"), CORDON_OK,
 	       "denied tool flag");
-	is_int(cfg_flag_add(c, "safety.read_only_paths", "/opt/**"), CORDON_OK,
+	is_int(config_flag_add(c, "safety.read_only_paths", "/opt/**"), CORDON_OK,
 	       "read-only path flag");
 	ok(c->denied_tools.n == 1 && c->read_only_paths.n == 1, "  added");
-	is_int(cfg_flag_add(c, "safety.allowed_paths", "/w/**"), CORDON_OK,
+	is_int(config_flag_add(c, "safety.allowed_paths", "/w/**"), CORDON_OK,
 	       "allowed path flag");
 	ok(c->allowed_paths_set && c->allowed_paths.n == 1, "  sets the list");
 	is_str(source_of(c, "safety.allowed_paths"), "default + flag",
 	       "  source");
-	is_int(cfg_flag_add(c, "safety.permission_mode", "auto"),
+	is_int(config_flag_add(c, "safety.permission_mode", "auto"),
 	       CORDON_E_INVAL, "not a list flag");
-	is_int(cfg_flag_add(c, "safety.denied_paths", ""), CORDON_E_INVAL,
+	is_int(config_flag_add(c, "safety.denied_paths", ""), CORDON_E_INVAL,
 	       "an empty value");
-	is_int(cfg_flag_read_only(c), CORDON_OK, "--read-only");
+	is_int(config_flag_read_only(c), CORDON_OK, "--read-only");
 	ok(c->read_only, "  on");
 	is_str(source_of(c, "safety.read_only"), "flag", "  source");
-	cfg_free(c);
+	config_free(c);
 }
 
 static void test_tool_map(void)
 {
-	struct cordon_config *c = cfg_new();
-	const struct cfg_tool *t = NULL;
+	struct cordon_config *c = config_new();
+	const struct config_tool *t = NULL;
 
 	load(c,
 	     "{'tools': {'Bash': {'kind': 'read', 'arg': ['cmd']},"
 	     " 'mcp__github__*': {'kind': 'fetch'},"
 	     " 'my_*': {'kind': 'delete', 'arg': 'target'}}}",
-	     "u", CFG_USER);
-	is_int(cfg_tool_kind(c, "Bash", &t), CORDON_KIND_READ,
+	     "u", CONFIG_USER);
+	is_int(config_tool_kind(c, "Bash", &t), CORDON_KIND_READ,
 	       "a user entry comes before the built-in one");
 	ok(t && strcmp(t->args.v[0], "cmd") == 0, "  with its arguments");
-	is_int(cfg_tool_kind(c, "mcp__github__create_issue", NULL),
+	is_int(config_tool_kind(c, "mcp__github__create_issue", NULL),
 	       CORDON_KIND_FETCH, "a user prefix before the mcp__* built-in");
-	is_int(cfg_tool_kind(c, "mcp__slack__post", NULL), CORDON_KIND_MCP,
+	is_int(config_tool_kind(c, "mcp__slack__post", NULL), CORDON_KIND_MCP,
 	       "other mcp__ tools keep the built-in");
-	is_int(cfg_tool_kind(c, "my_rm", &t), CORDON_KIND_DELETE,
+	is_int(config_tool_kind(c, "my_rm", &t), CORDON_KIND_DELETE,
 	       "names ending in * match by prefix");
-	is_int(cfg_tool_kind(c, "my", NULL), CORDON_KIND_OTHER,
+	is_int(config_tool_kind(c, "my", NULL), CORDON_KIND_OTHER,
 	       "  not shorter names");
 	load(c,
 	     "{'tools': {'my_*': {'kind': 'write'}, 'Other': {'kind':"
 	     " 'mcp'}}}",
-	     "e", CFG_EXPLICIT);
-	is_int(cfg_tool_kind(c, "my_rm", NULL), CORDON_KIND_WRITE,
+	     "e", CONFIG_EXPLICIT);
+	is_int(config_tool_kind(c, "my_rm", NULL), CORDON_KIND_WRITE,
 	       "a later file redefines a user entry");
-	is_int(cfg_tool_kind(c, "Bash", NULL), CORDON_KIND_READ,
+	is_int(config_tool_kind(c, "Bash", NULL), CORDON_KIND_READ,
 	       "  and keeps the others");
-	is_int(cfg_tool_kind(c, "Other", NULL), CORDON_KIND_MCP,
+	is_int(config_tool_kind(c, "Other", NULL), CORDON_KIND_MCP,
 	       "  adds new ones");
 	is_str(source_of(c, "tools.Bash"), "user:u", "  sources per tool");
 	is_str(source_of(c, "tools.my_*"), "config:e",
 	       "  redefined: new source");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- JSON round trip ---------------------------------------------------- */
 
 static void round_trip(struct cordon_config *c, const char *what)
 {
-	struct cordon_config *d = cfg_new();
+	struct cordon_config *d = config_new();
 	char *a = show(c), *b;
 	enum cordon_err e =
-		cfg_apply_json(d, a, strlen(a), "rt.json", CFG_EXPLICIT, &last);
+		config_apply_json(d, a, strlen(a), "rt.json", CONFIG_EXPLICIT, &last);
 
 	is_int(e, CORDON_OK, what);
 	if (e)
@@ -1468,15 +1468,15 @@ static void round_trip(struct cordon_config *c, const char *what)
 	is_str(b, a, "  prints the same after loading back");
 	free(a);
 	free(b);
-	cfg_free(d);
+	config_free(d);
 }
 
 static void test_round_trip(void)
 {
-	struct cordon_config *c = cfg_new();
+	struct cordon_config *c = config_new();
 
 	round_trip(c, "defaults");
-	load(c, full_config, "full.json", CFG_USER);
+	load(c, full_config, "full.json", CONFIG_USER);
 	round_trip(c, "every key");
 	load(c,
 	     "{'safety': {'denied_paths': ['x'], 'path_rules':"
@@ -1486,23 +1486,23 @@ static void test_round_trip(void)
 	     " 'permission_mode': 'supervised'},"
 	     " 'classifier': {'rules': [{'id': 'p', 'pattern': 'q',"
 	     " 'severity': 'critical'}]}}",
-	     "p.json", CFG_PROJECT);
+	     "p.json", CONFIG_PROJECT);
 	round_trip(c, "after a project file");
-	cfg_flag_add(c, "safety.denied_commands", "reboot");
-	cfg_flag_add(c, "safety.read_only_paths", "/r");
+	config_flag_add(c, "safety.denied_commands", "reboot");
+	config_flag_add(c, "safety.read_only_paths", "/r");
 	round_trip(c, "after flags");
-	cfg_free(c);
+	config_free(c);
 
-	c = cfg_new();
+	c = config_new();
 	load(c,
 	     "{'safety': {'require_approval_for_writes': false,"
 	     " 'allowed_tools': [], 'allowed_paths': [],"
 	     " 'denied_commands': [], 'arg_limits': {'T': {'a': [{'choices':"
 	     " []}, {'min_value': -1.25}]}}},"
 	     " 'tools': {'Bash': {'kind': 'other'}}}",
-	     "u", CFG_USER);
+	     "u", CONFIG_USER);
 	round_trip(c, "empty lists, a shadowed built-in tool");
-	cfg_free(c);
+	config_free(c);
 }
 
 /* ---- the public API ----------------------------------------------------- */
@@ -1521,7 +1521,7 @@ static void test_public_api(void)
 				       (enum cordon_config_layer)0, &last),
 	       CORDON_E_INVAL, "  an unknown layer");
 	a = cordon_config_to_json(c, 0);
-	b = cfg_to_json(c, false);
+	b = config_to_json(c, false);
 	is_str(a, b, "cordon_config_to_json");
 	ok(a && strstr(a, "\"X\""), "  has the value");
 	free(a);

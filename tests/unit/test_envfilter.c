@@ -51,7 +51,7 @@ static char *host_env[] = {
 
 static void test_defaults(void)
 {
-	char **env = envf_build(host_env, envf_default_allow(), NULL, NULL);
+	char **env = envfilter_build(host_env, envfilter_default_allow(), NULL, NULL);
 
 	ok(env != NULL, "defaults: built");
 	is_str(get(env, "PATH"), "/usr/bin:/bin", "defaults keep PATH");
@@ -65,7 +65,7 @@ static void test_defaults(void)
 	   "PATH does not match PATHOLOGICAL (whole-name match)");
 	ok(get(env, "OPENAI_API_KEY") == NULL, "defaults drop OPENAI_API_KEY");
 	is_int((long long)count(env), 5, "exactly the five allowed remain");
-	envf_free(env);
+	envfilter_free(env);
 }
 
 static void test_deny_beats_allow(void)
@@ -81,7 +81,7 @@ static void test_deny_beats_allow(void)
 		"AWS_REGION",
 		"GOOGLE_APPLICATION_CREDENTIALS",
 	};
-	char **env = envf_build(host_env, &all, envf_default_deny(), NULL);
+	char **env = envfilter_build(host_env, &all, envfilter_default_deny(), NULL);
 
 	ok(env != NULL, "allow *: built");
 	for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]); i++)
@@ -92,20 +92,20 @@ static void test_deny_beats_allow(void)
 	ok(get(env, "NOEQUALS") == NULL && get(env, "") == NULL,
 	   "malformed entries (no '=', empty name) are dropped");
 	is_int((long long)count(env), 8, "allow *: the eight clean entries");
-	envf_free(env);
+	envfilter_free(env);
 
 	/* deny NULL means the default deny-list, not none. */
-	env = envf_build(host_env, &all, NULL, NULL);
+	env = envfilter_build(host_env, &all, NULL, NULL);
 	ok(env && get(env, "GITHUB_TOKEN") == NULL &&
 		   get(env, "AWS_REGION") == NULL,
 	   "deny NULL applies the default deny-list");
-	envf_free(env);
+	envfilter_free(env);
 }
 
 static void test_allow_off(void)
 {
 	struct strlist none = { NULL, 0 };
-	char **env = envf_build(host_env, NULL, NULL, NULL);
+	char **env = envfilter_build(host_env, NULL, NULL, NULL);
 
 	ok(env != NULL, "allow-list off: built");
 	is_str(get(env, "FOO"), "bar", "allow-list off keeps FOO");
@@ -113,21 +113,21 @@ static void test_allow_off(void)
 	   "allow-list off still drops github_token (case-insensitive deny)");
 	ok(get(env, "DB_PASSWORD") == NULL,
 	   "allow-list off still drops DB_PASSWORD");
-	envf_free(env);
+	envfilter_free(env);
 
-	env = envf_build(host_env, NULL, &none, NULL);
+	env = envfilter_build(host_env, NULL, &none, NULL);
 	is_str(get(env, "GITHUB_TOKEN"), "ghp_1",
 	       "an empty deny-list turns the deny-list off");
 	is_int((long long)count(env), 15,
 	       "both lists off: every well-formed entry");
-	envf_free(env);
+	envfilter_free(env);
 }
 
 static void test_extra(void)
 {
 	char *extra[] = { "FOO=from-host", "CORDON_SESSION=42",
 			  "OPENAI_API_KEY=passed-on-purpose", "BROKEN", NULL };
-	char **env = envf_build(host_env, envf_default_allow(), NULL, extra);
+	char **env = envfilter_build(host_env, envfilter_default_allow(), NULL, extra);
 	size_t n = count(env);
 
 	ok(env != NULL, "extra: built");
@@ -140,31 +140,31 @@ static void test_extra(void)
 		   strcmp(env[n - 1], "OPENAI_API_KEY=passed-on-purpose") == 0,
 	   "extra comes last, in order");
 	ok(get(env, "BROKEN") == NULL, "a malformed extra entry is dropped");
-	envf_free(env);
+	envfilter_free(env);
 
 	{
 		char *home[] = { "HOME=/sandbox/home", NULL };
 
-		env = envf_build(host_env, envf_default_allow(), NULL, home);
+		env = envfilter_build(host_env, envfilter_default_allow(), NULL, home);
 		is_str(get(env, "HOME"), "/sandbox/home",
 		       "extra overrides a same-named kept variable");
 		is_int((long long)count(env), 5,
 		       "the overridden variable appears once");
-		envf_free(env);
+		envfilter_free(env);
 	}
 }
 
 static void test_globs(void)
 {
-	ok(envf_name_matches("*_TOKEN", "github_token"),
+	ok(envfilter_name_matches("*_TOKEN", "github_token"),
 	   "*_TOKEN matches github_token");
-	ok(envf_name_matches("*SECRET*", "SECRET"), "*SECRET* matches SECRET");
-	ok(envf_name_matches("LC_?", "lc_x"), "? matches one character");
-	ok(!envf_name_matches("LC_?", "LC_XY"), "? matches only one");
-	ok(!envf_name_matches("AWS_*", "MY_AWS_KEY"), "globs are anchored");
-	ok(envf_name_matches("*", ""), "* matches the empty name");
-	ok(envf_name_matches("a*b*c*d*e", "aXbXcXdXe"), "several stars");
-	ok(!envf_name_matches("*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+	ok(envfilter_name_matches("*SECRET*", "SECRET"), "*SECRET* matches SECRET");
+	ok(envfilter_name_matches("LC_?", "lc_x"), "? matches one character");
+	ok(!envfilter_name_matches("LC_?", "LC_XY"), "? matches only one");
+	ok(!envfilter_name_matches("AWS_*", "MY_AWS_KEY"), "globs are anchored");
+	ok(envfilter_name_matches("*", ""), "* matches the empty name");
+	ok(envfilter_name_matches("a*b*c*d*e", "aXbXcXdXe"), "several stars");
+	ok(!envfilter_name_matches("*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
 	   "no match without blow-up");
 }
 
@@ -176,7 +176,7 @@ int main(void)
 	test_allow_off();
 	test_extra();
 	test_globs();
-	is_int((long long)envf_default_deny()->n, 6, "six default deny globs");
-	envf_free(NULL);
+	is_int((long long)envfilter_default_deny()->n, 6, "six default deny globs");
+	envfilter_free(NULL);
 	return tap_done();
 }

@@ -14,7 +14,7 @@ struct decide_row {
 	const char *host;
 	unsigned port;
 	bool allowed;
-	enum hl_reason reason;
+	enum hostlist_reason reason;
 	int index; /* -1: no entry */
 };
 
@@ -47,122 +47,122 @@ static const char *const deny[] = {
 
 static const struct decide_row rows[] = {
 	/* bare host: 80 and 443 only */
-	{ "example.com", 443, true, HL_ALLOW_ENTRY, 0 },
-	{ "example.com", 80, true, HL_ALLOW_ENTRY, 0 },
-	{ "example.com", 22, false, HL_PORT_NOT_ALLOWED, 0 },
-	{ "example.com", 8443, false, HL_PORT_NOT_ALLOWED, 0 },
-	{ "example.com", 0, false, HL_PORT_NOT_ALLOWED, 0 },
+	{ "example.com", 443, true, HOSTLIST_ALLOW_ENTRY, 0 },
+	{ "example.com", 80, true, HOSTLIST_ALLOW_ENTRY, 0 },
+	{ "example.com", 22, false, HOSTLIST_PORT_NOT_ALLOWED, 0 },
+	{ "example.com", 8443, false, HOSTLIST_PORT_NOT_ALLOWED, 0 },
+	{ "example.com", 0, false, HOSTLIST_PORT_NOT_ALLOWED, 0 },
 	/* case, trailing dot */
-	{ "EXAMPLE.COM", 443, true, HL_ALLOW_ENTRY, 0 },
-	{ "Example.Com.", 443, true, HL_ALLOW_ENTRY, 0 },
-	{ "example.com..", 443, false, HL_BAD_HOST, -1 },
-	{ "example.org", 443, true, HL_ALLOW_ENTRY, 3 },
-	{ "example.org.", 80, true, HL_ALLOW_ENTRY, 3 },
+	{ "EXAMPLE.COM", 443, true, HOSTLIST_ALLOW_ENTRY, 0 },
+	{ "Example.Com.", 443, true, HOSTLIST_ALLOW_ENTRY, 0 },
+	{ "example.com..", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "example.org", 443, true, HOSTLIST_ALLOW_ENTRY, 3 },
+	{ "example.org.", 80, true, HOSTLIST_ALLOW_ENTRY, 3 },
 	/* look-alikes */
-	{ "www.example.com", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "evilexample.com", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "example.com.evil.net", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "example.co", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "xexample.com", 443, false, HL_NO_ALLOW_ENTRY, -1 },
+	{ "www.example.com", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "evilexample.com", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "example.com.evil.net", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "example.co", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "xexample.com", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
 	/* *.domain: subdomains, not the apex */
-	{ "api.github.com", 443, true, HL_ALLOW_ENTRY, 1 },
-	{ "a.b.c.github.com", 80, true, HL_ALLOW_ENTRY, 1 },
-	{ "API.GitHub.com.", 443, true, HL_ALLOW_ENTRY, 1 },
-	{ "github.com", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "notgithub.com", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "github.com.evil.net", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ ".github.com", 443, false, HL_BAD_HOST, -1 },
-	{ "api.github.com", 22, false, HL_PORT_NOT_ALLOWED, 1 },
+	{ "api.github.com", 443, true, HOSTLIST_ALLOW_ENTRY, 1 },
+	{ "a.b.c.github.com", 80, true, HOSTLIST_ALLOW_ENTRY, 1 },
+	{ "API.GitHub.com.", 443, true, HOSTLIST_ALLOW_ENTRY, 1 },
+	{ "github.com", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "notgithub.com", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "github.com.evil.net", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ ".github.com", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "api.github.com", 22, false, HOSTLIST_PORT_NOT_ALLOWED, 1 },
 	/* deny wins */
-	{ "evil.example.com", 443, false, HL_DENY_ENTRY, 0 },
-	{ "EVIL.example.com.", 80, false, HL_DENY_ENTRY, 0 },
-	{ "evil.example.com", 12345, false, HL_DENY_ENTRY, 0 },
-	{ "x.internal.github.com", 443, false, HL_DENY_ENTRY, 1 },
-	{ "internal.github.com", 443, true, HL_ALLOW_ENTRY, 1 },
-	{ "gist.github.com", 443, false, HL_DENY_ENTRY, 2 },
-	{ "gist.github.com", 80, true, HL_ALLOW_ENTRY, 1 },
+	{ "evil.example.com", 443, false, HOSTLIST_DENY_ENTRY, 0 },
+	{ "EVIL.example.com.", 80, false, HOSTLIST_DENY_ENTRY, 0 },
+	{ "evil.example.com", 12345, false, HOSTLIST_DENY_ENTRY, 0 },
+	{ "x.internal.github.com", 443, false, HOSTLIST_DENY_ENTRY, 1 },
+	{ "internal.github.com", 443, true, HOSTLIST_ALLOW_ENTRY, 1 },
+	{ "gist.github.com", 443, false, HOSTLIST_DENY_ENTRY, 2 },
+	{ "gist.github.com", 80, true, HOSTLIST_ALLOW_ENTRY, 1 },
 	/* host:port */
-	{ "api.service.io", 8443, true, HL_ALLOW_ENTRY, 2 },
-	{ "api.service.io", 443, false, HL_PORT_NOT_ALLOWED, 2 },
-	{ "corp.example", 22, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "git.corp.example", 22, true, HL_ALLOW_ENTRY, 10 },
-	{ "git.corp.example", 443, false, HL_PORT_NOT_ALLOWED, 10 },
+	{ "api.service.io", 8443, true, HOSTLIST_ALLOW_ENTRY, 2 },
+	{ "api.service.io", 443, false, HOSTLIST_PORT_NOT_ALLOWED, 2 },
+	{ "corp.example", 22, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "git.corp.example", 22, true, HOSTLIST_ALLOW_ENTRY, 10 },
+	{ "git.corp.example", 443, false, HOSTLIST_PORT_NOT_ALLOWED, 10 },
 	/* IDNA */
-	{ "xn--bcher-kva.de", 443, true, HL_ALLOW_ENTRY, 4 },
-	{ "XN--BCHER-KVA.DE", 443, true, HL_ALLOW_ENTRY, 4 },
-	{ "bücher.de", 443, true, HL_ALLOW_ENTRY, 4 },
-	{ "BÜCHER.DE", 443, true, HL_ALLOW_ENTRY, 4 },
-	{ "bucher.de", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "münchen.de", 8080, true, HL_ALLOW_ENTRY, 5 },
-	{ "MÜNCHEN.de", 8080, true, HL_ALLOW_ENTRY, 5 },
-	{ "αθηνα.gr", 443, true, HL_ALLOW_ENTRY, 12 },
-	{ "xn--mxaard0a.gr", 443, true, HL_ALLOW_ENTRY, 12 },
-	{ "ｅｘａｍｐｌｅ.com", 443, false, HL_BAD_HOST, -1 },
-	{ "example。com", 443, false, HL_BAD_HOST, -1 },
+	{ "xn--bcher-kva.de", 443, true, HOSTLIST_ALLOW_ENTRY, 4 },
+	{ "XN--BCHER-KVA.DE", 443, true, HOSTLIST_ALLOW_ENTRY, 4 },
+	{ "bücher.de", 443, true, HOSTLIST_ALLOW_ENTRY, 4 },
+	{ "BÜCHER.DE", 443, true, HOSTLIST_ALLOW_ENTRY, 4 },
+	{ "bucher.de", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "münchen.de", 8080, true, HOSTLIST_ALLOW_ENTRY, 5 },
+	{ "MÜNCHEN.de", 8080, true, HOSTLIST_ALLOW_ENTRY, 5 },
+	{ "αθηνα.gr", 443, true, HOSTLIST_ALLOW_ENTRY, 12 },
+	{ "xn--mxaard0a.gr", 443, true, HOSTLIST_ALLOW_ENTRY, 12 },
+	{ "ｅｘａｍｐｌｅ.com", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "example。com", 443, false, HOSTLIST_BAD_HOST, -1 },
 	{ "bu\xcc\x88"
 	  "cher.de",
-	  443, false, HL_BAD_HOST, -1 },
+	  443, false, HOSTLIST_BAD_HOST, -1 },
 	{ "b\xc3"
 	  "cher.de",
-	  443, false, HL_BAD_HOST, -1 },
-	{ "xn--bcher-kvb.de", 443, false, HL_NO_ALLOW_ENTRY, -1 },
-	{ "xn--bcher-.de", 443, false, HL_BAD_HOST, -1 },
-	{ "xn--abc.de", 443, false, HL_BAD_HOST, -1 },
-	{ "xn--.de", 443, false, HL_BAD_HOST, -1 },
-	{ "xn--bcher-kva9999999999.de", 443, false, HL_BAD_HOST, -1 },
-	{ "exa\xe2\x80\x8bmple.com", 443, false, HL_BAD_HOST, -1 },
+	  443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "xn--bcher-kvb.de", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
+	{ "xn--bcher-.de", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "xn--abc.de", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "xn--.de", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "xn--bcher-kva9999999999.de", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "exa\xe2\x80\x8bmple.com", 443, false, HOSTLIST_BAD_HOST, -1 },
 	/* IP literals */
-	{ "93.184.216.34", 443, true, HL_ALLOW_ENTRY, 6 },
-	{ "93.184.216.34", 22, false, HL_PORT_NOT_ALLOWED, 6 },
-	{ "1572395042", 443, true, HL_ALLOW_ENTRY, 6 },
-	{ "[::ffff:93.184.216.34]", 443, true, HL_ALLOW_ENTRY, 6 },
-	{ "[2606:4700::1111]", 853, true, HL_ALLOW_ENTRY, 7 },
-	{ "2606:4700:0:0::1111", 853, true, HL_ALLOW_ENTRY, 7 },
-	{ "[2606:4700::1111]", 443, false, HL_PORT_NOT_ALLOWED, 7 },
-	{ "127.0.0.1", 8000, false, HL_DENY_ENTRY, 3 },
-	{ "[::1]", 443, true, HL_ALLOW_ENTRY, 9 },
-	{ "[::1]", 8080, false, HL_PORT_NOT_ALLOWED, 9 },
-	{ "192.0.2.7", 8080, true, HL_ALLOW_ENTRY, 14 },
-	{ "localhost", 443, false, HL_NO_ALLOW_ENTRY, -1 },
+	{ "93.184.216.34", 443, true, HOSTLIST_ALLOW_ENTRY, 6 },
+	{ "93.184.216.34", 22, false, HOSTLIST_PORT_NOT_ALLOWED, 6 },
+	{ "1572395042", 443, true, HOSTLIST_ALLOW_ENTRY, 6 },
+	{ "[::ffff:93.184.216.34]", 443, true, HOSTLIST_ALLOW_ENTRY, 6 },
+	{ "[2606:4700::1111]", 853, true, HOSTLIST_ALLOW_ENTRY, 7 },
+	{ "2606:4700:0:0::1111", 853, true, HOSTLIST_ALLOW_ENTRY, 7 },
+	{ "[2606:4700::1111]", 443, false, HOSTLIST_PORT_NOT_ALLOWED, 7 },
+	{ "127.0.0.1", 8000, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "[::1]", 443, true, HOSTLIST_ALLOW_ENTRY, 9 },
+	{ "[::1]", 8080, false, HOSTLIST_PORT_NOT_ALLOWED, 9 },
+	{ "192.0.2.7", 8080, true, HOSTLIST_ALLOW_ENTRY, 14 },
+	{ "localhost", 443, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
 	/* an IP literal on the deny-list, however it is spelt or wrapped */
-	{ "127.1", 443, false, HL_DENY_ENTRY, 3 },
-	{ "0177.0.0.1", 443, false, HL_DENY_ENTRY, 3 },
-	{ "2130706433", 443, false, HL_DENY_ENTRY, 3 },
-	{ "[::ffff:127.0.0.1]", 443, false, HL_DENY_ENTRY, 3 },
-	{ "[64:ff9b::7f00:1]", 443, false, HL_DENY_ENTRY, 3 },
-	{ "[2002:a9fe:a9fe::]", 443, false, HL_DENY_ENTRY, 4 },
-	{ "[2001::5601:5601]", 443, false, HL_DENY_ENTRY, 4 },
-	{ "[::169.254.169.254]", 80, false, HL_DENY_ENTRY, 4 },
-	{ "0xa9fea9fe", 80, false, HL_DENY_ENTRY, 4 },
-	{ "10.0.0.0", 80, false, HL_DENY_ENTRY, 5 },
-	{ "10.0.0.1", 80, false, HL_NO_ALLOW_ENTRY, -1 },
+	{ "127.1", 443, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "0177.0.0.1", 443, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "2130706433", 443, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "[::ffff:127.0.0.1]", 443, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "[64:ff9b::7f00:1]", 443, false, HOSTLIST_DENY_ENTRY, 3 },
+	{ "[2002:a9fe:a9fe::]", 443, false, HOSTLIST_DENY_ENTRY, 4 },
+	{ "[2001::5601:5601]", 443, false, HOSTLIST_DENY_ENTRY, 4 },
+	{ "[::169.254.169.254]", 80, false, HOSTLIST_DENY_ENTRY, 4 },
+	{ "0xa9fea9fe", 80, false, HOSTLIST_DENY_ENTRY, 4 },
+	{ "10.0.0.0", 80, false, HOSTLIST_DENY_ENTRY, 5 },
+	{ "10.0.0.1", 80, false, HOSTLIST_NO_ALLOW_ENTRY, -1 },
 	/* bad hosts */
-	{ "1.2.3.256", 443, false, HL_BAD_HOST, -1 },
-	{ "example.123", 443, false, HL_BAD_HOST, -1 },
-	{ "exa mple.com", 443, false, HL_BAD_HOST, -1 },
-	{ "example.com:443", 443, false, HL_BAD_HOST, -1 },
-	{ "user@example.com", 443, false, HL_BAD_HOST, -1 },
-	{ "example.com/x", 443, false, HL_BAD_HOST, -1 },
-	{ "[fe80::1%25eth0]", 443, false, HL_BAD_HOST, -1 },
-	{ "", 443, false, HL_BAD_HOST, -1 },
-	{ ".", 443, false, HL_BAD_HOST, -1 },
-	{ "a..b", 443, false, HL_BAD_HOST, -1 },
-	{ "*.github.com", 443, false, HL_BAD_HOST, -1 },
+	{ "1.2.3.256", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "example.123", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "exa mple.com", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "example.com:443", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "user@example.com", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "example.com/x", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "[fe80::1%25eth0]", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ ".", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "a..b", 443, false, HOSTLIST_BAD_HOST, -1 },
+	{ "*.github.com", 443, false, HOSTLIST_BAD_HOST, -1 },
 };
 
 static void test_decide(void)
 {
-	struct hl_policy *p = hl_policy_new();
+	struct hostlist_policy *p = hostlist_policy_new();
 	struct cordon_diag cd;
-	struct hl_decision d;
+	struct hostlist_decision d;
 
 	ok(p != NULL, "policy");
-	is_int(hl_policy_add(p, HL_ALLOW, allow, sizeof(allow) / sizeof(*allow),
+	is_int(hostlist_policy_add(p, HOSTLIST_ALLOW, allow, sizeof(allow) / sizeof(*allow),
 			     &cd),
 	       CORDON_OK, "allow-list loads");
 	if (cd.message[0])
 		diag("%s", cd.message);
-	is_int(hl_policy_add(p, HL_DENY, deny, sizeof(deny) / sizeof(*deny),
+	is_int(hostlist_policy_add(p, HOSTLIST_DENY, deny, sizeof(deny) / sizeof(*deny),
 			     &cd),
 	       CORDON_OK, "deny-list loads");
 	if (cd.message[0])
@@ -173,17 +173,17 @@ static void test_decide(void)
 		char what[128];
 
 		snprintf(what, sizeof(what), "%s port %u", r->host, r->port);
-		hl_decide(p, r->host, strlen(r->host), r->port, &d);
+		hostlist_decide(p, r->host, strlen(r->host), r->port, &d);
 		if (!ok(d.allowed == r->allowed && d.reason == r->reason &&
 				(r->index < 0 || d.index == (size_t)r->index),
 			"%s: %s", what, r->allowed ? "allowed" : "denied")) {
 			char buf[256];
 
 			diag("reason %d index %zu (%s)", d.reason, d.index,
-			     hl_describe(&d, buf, sizeof(buf)));
+			     hostlist_describe(&d, buf, sizeof(buf)));
 		}
 	}
-	hl_policy_free(p);
+	hostlist_policy_free(p);
 }
 
 static void test_normalised(void)
@@ -225,41 +225,41 @@ static void test_normalised(void)
 		"xn--bcher-2pa.de",
 		"xn--bcher-kvb-.de",
 	};
-	char out[HL_MAX_NAME + 1];
-	struct na_addr a;
+	char out[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr a;
 	const char *why;
 
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		enum na_host k = hl_normalize_host(
+		enum netaddr_host k = hostlist_normalize_host(
 			pairs[i][0], strlen(pairs[i][0]), out, &a, &why);
 
-		ok(k != NA_HOST_INVALID, "%s normalises%s%s", pairs[i][0],
+		ok(k != NETADDR_HOST_INVALID, "%s normalises%s%s", pairs[i][0],
 		   why ? ": " : "", why ? why : "");
 		is_str(out, pairs[i][1], pairs[i][0]);
 	}
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		enum na_host k = hl_normalize_host(
+		enum netaddr_host k = hostlist_normalize_host(
 			refused[i], strlen(refused[i]), out, &a, &why);
 
-		ok(k == NA_HOST_INVALID && why && out[0] == '\0',
+		ok(k == NETADDR_HOST_INVALID && why && out[0] == '\0',
 		   "refused #%zu (%s)", i, why ? why : "accepted");
 	}
 }
 
 static void test_limits_of_names(void)
 {
-	char name[400], out[HL_MAX_NAME + 1];
-	struct na_addr a;
+	char name[400], out[HOSTLIST_MAX_NAME + 1];
+	struct netaddr_addr a;
 	const char *why;
 
 	memset(name, 'a', 63);
 	memcpy(name + 63, ".com", 5);
-	ok(hl_normalize_host(name, strlen(name), out, &a, &why) == NA_HOST_NAME,
+	ok(hostlist_normalize_host(name, strlen(name), out, &a, &why) == NETADDR_HOST_NAME,
 	   "a 63-byte label");
 	memset(name, 'a', 64);
 	memcpy(name + 64, ".com", 5);
-	ok(hl_normalize_host(name, strlen(name), out, &a, &why) ==
-			   NA_HOST_INVALID &&
+	ok(hostlist_normalize_host(name, strlen(name), out, &a, &why) ==
+			   NETADDR_HOST_INVALID &&
 		   strstr(why, "63"),
 	   "a 64-byte label: %s", why);
 	/* 4 labels of 63 and a dot each: 255 bytes */
@@ -268,19 +268,19 @@ static void test_limits_of_names(void)
 		name[64 * i + 63] = '.';
 	}
 	name[64 * 4 - 1] = '\0';
-	ok(hl_normalize_host(name, strlen(name), out, &a, &why) ==
-			   NA_HOST_INVALID &&
+	ok(hostlist_normalize_host(name, strlen(name), out, &a, &why) ==
+			   NETADDR_HOST_INVALID &&
 		   strstr(why, "253"),
 	   "a 255-byte name: %s", why);
 	name[64 * 3 + 61] = '\0';
-	ok(hl_normalize_host(name, strlen(name), out, &a, &why) == NA_HOST_NAME,
+	ok(hostlist_normalize_host(name, strlen(name), out, &a, &why) == NETADDR_HOST_NAME,
 	   "a 253-byte name (%zu)", strlen(name));
 	/* a U-label whose A-label is too long */
 	name[0] = '\0';
 	for (int i = 0; i < 60; i++)
 		memcpy(name + 2 * i, "\xc3\xbc", 3);
-	ok(hl_normalize_host(name, strlen(name), out, &a, &why) ==
-		   NA_HOST_INVALID,
+	ok(hostlist_normalize_host(name, strlen(name), out, &a, &why) ==
+		   NETADDR_HOST_INVALID,
 	   "60 x u-umlaut: %s", why ? why : "accepted");
 }
 
@@ -331,19 +331,19 @@ static void test_entries(void)
 		{ "xn--abc.de", NULL, "xn--" },
 		{ "ｅｘａｍｐｌｅ.com", NULL, "IDNA" },
 	};
-	struct hl_policy *p = hl_policy_new();
+	struct hostlist_policy *p = hostlist_policy_new();
 	struct cordon_diag cd;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *list[2] = { "ok.example", cases[i].entry };
-		size_t before = hl_policy_count(p, HL_DENY);
-		enum cordon_err rc = hl_policy_add(p, HL_DENY, list, 2, &cd);
+		size_t before = hostlist_policy_count(p, HOSTLIST_DENY);
+		enum cordon_err rc = hostlist_policy_add(p, HOSTLIST_DENY, list, 2, &cd);
 
 		if (cases[i].canon) {
 			is_int(rc, CORDON_OK, cases[i].entry);
-			is_str(hl_policy_canon(p, HL_DENY, before + 1),
+			is_str(hostlist_policy_canon(p, HOSTLIST_DENY, before + 1),
 			       cases[i].canon, "canonical form");
-			is_str(hl_policy_entry(p, HL_DENY, before + 1),
+			is_str(hostlist_policy_entry(p, HOSTLIST_DENY, before + 1),
 			       cases[i].entry, "text as written");
 			continue;
 		}
@@ -351,78 +351,78 @@ static void test_entries(void)
 		ok(strncmp(cd.message, "deny[1] \"", 9) == 0 &&
 			   strstr(cd.message, cases[i].err) != NULL,
 		   "message: %s", cd.message);
-		is_int(hl_policy_count(p, HL_DENY), before,
+		is_int(hostlist_policy_count(p, HOSTLIST_DENY), before,
 		       "nothing added on error");
 	}
-	ok(hl_policy_entry(p, HL_DENY, 1000) == NULL, "entry out of range");
-	ok(hl_policy_canon(p, HL_ALLOW, 0) == NULL, "empty allow-list");
-	hl_policy_free(p);
-	hl_policy_free(NULL);
+	ok(hostlist_policy_entry(p, HOSTLIST_DENY, 1000) == NULL, "entry out of range");
+	ok(hostlist_policy_canon(p, HOSTLIST_ALLOW, 0) == NULL, "empty allow-list");
+	hostlist_policy_free(p);
+	hostlist_policy_free(NULL);
 }
 
 static void test_empty_and_describe(void)
 {
-	struct hl_policy *p = hl_policy_new();
+	struct hostlist_policy *p = hostlist_policy_new();
 	static const char *const one[] = { "example.com:8080" };
 	static const char *const dn[] = { "*.evil.com" };
-	struct hl_decision d;
+	struct hostlist_decision d;
 	char buf[256];
 
-	hl_decide(p, "example.com", 11, 443, &d);
-	ok(!d.allowed && d.reason == HL_NO_ALLOW_ENTRY,
+	hostlist_decide(p, "example.com", 11, 443, &d);
+	ok(!d.allowed && d.reason == HOSTLIST_NO_ALLOW_ENTRY,
 	   "an empty allow-list denies");
-	is_str(hl_describe(&d, buf, sizeof(buf)), "no allow-list entry",
+	is_str(hostlist_describe(&d, buf, sizeof(buf)), "no allow-list entry",
 	       "described");
-	hl_decide(NULL, "example.com", 11, 443, &d);
+	hostlist_decide(NULL, "example.com", 11, 443, &d);
 	ok(!d.allowed, "no policy denies");
-	hl_decide(p, "127.0.0.1", 9, 443, &d);
+	hostlist_decide(p, "127.0.0.1", 9, 443, &d);
 	ok(!d.allowed, "an empty allow-list denies an IP literal");
 
-	hl_policy_add(p, HL_ALLOW, one, 1, NULL);
-	hl_policy_add(p, HL_DENY, dn, 1, NULL);
-	hl_decide(p, "example.com", 11, 443, &d);
-	is_str(hl_describe(&d, buf, sizeof(buf)),
+	hostlist_policy_add(p, HOSTLIST_ALLOW, one, 1, NULL);
+	hostlist_policy_add(p, HOSTLIST_DENY, dn, 1, NULL);
+	hostlist_decide(p, "example.com", 11, 443, &d);
+	is_str(hostlist_describe(&d, buf, sizeof(buf)),
 	       "port 443 not allowed: allow-list entry 0 \"example.com:8080\" "
 	       "allows port 8080 only",
 	       "port message, explicit port");
-	hl_decide(p, "example.com", 11, 8080, &d);
-	is_str(hl_describe(&d, buf, sizeof(buf)),
+	hostlist_decide(p, "example.com", 11, 8080, &d);
+	is_str(hostlist_describe(&d, buf, sizeof(buf)),
 	       "allow-list entry 0 \"example.com:8080\"", "allow message");
 	ok(!d.ip_literal && strcmp(d.host, "example.com") == 0,
 	   "a name is not an IP literal");
-	hl_decide(p, "a.EVIL.com", 10, 8080, &d);
-	is_str(hl_describe(&d, buf, sizeof(buf)),
+	hostlist_decide(p, "a.EVIL.com", 10, 8080, &d);
+	is_str(hostlist_describe(&d, buf, sizeof(buf)),
 	       "deny-list entry 0 \"*.evil.com\"", "deny message");
 	is_str(d.host, "a.evil.com", "normalised host in the decision");
-	hl_decide(p, "1.2.3.256", 9, 80, &d);
-	ok(strncmp(hl_describe(&d, buf, sizeof(buf)), "bad host: ", 10) == 0,
+	hostlist_decide(p, "1.2.3.256", 9, 80, &d);
+	ok(strncmp(hostlist_describe(&d, buf, sizeof(buf)), "bad host: ", 10) == 0,
 	   "bad host message: %s", buf);
-	hl_decide(p, "1.2.3.4", 7, 80, &d);
-	ok(d.ip_literal && d.addr.family == NA_INET, "an IP literal");
+	hostlist_decide(p, "1.2.3.4", 7, 80, &d);
+	ok(d.ip_literal && d.addr.family == NETADDR_INET, "an IP literal");
 	ok(!d.allowed, "not on the list");
 
 	memset(&d, 0, sizeof(d));
-	ok(!d.allowed && d.reason == HL_NO_ALLOW_ENTRY,
+	ok(!d.allowed && d.reason == HOSTLIST_NO_ALLOW_ENTRY,
 	   "the zero decision denies");
-	hl_describe(&d, buf, 5);
+	hostlist_describe(&d, buf, 5);
 	is_str(buf, "no a", "describe truncates");
 
 	{
 		static const char *const ip[] = { "[2001:db8::1]" };
-		struct hl_policy *q = hl_policy_new();
+		struct hostlist_policy *q = hostlist_policy_new();
 
-		hl_policy_add(q, HL_ALLOW, ip, 1, NULL);
-		hl_decide(q, "2001:db8::1", 11, 22, &d);
-		is_str(hl_describe(&d, buf, sizeof(buf)),
+		hostlist_policy_add(q, HOSTLIST_ALLOW, ip, 1, NULL);
+		hostlist_decide(q, "2001:db8::1", 11, 22, &d);
+		is_str(hostlist_describe(&d, buf, sizeof(buf)),
 		       "port 22 not allowed: allow-list entry 0 "
 		       "\"[2001:db8::1]\" allows ports 80 and 443 only",
 		       "port message, bare IPv6 entry");
-		hl_decide(q, "2001:db8::1", 11, 443, &d);
+		hostlist_decide(q, "2001:db8::1", 11, 443, &d);
 		ok(d.allowed && d.ip_literal,
 		   "an allowed IP literal is flagged for the guard");
-		hl_policy_free(q);
+		hostlist_policy_free(q);
 	}
-	hl_policy_free(p);
+	hostlist_policy_free(p);
 }
 
 static void test_authority(void)
@@ -449,7 +449,7 @@ static void test_authority(void)
 		const char *host;
 		size_t hlen;
 		unsigned port;
-		bool r = hl_split_authority(cases[i].in, strlen(cases[i].in),
+		bool r = hostlist_split_authority(cases[i].in, strlen(cases[i].in),
 					    &host, &hlen, &port);
 
 		is_int(r, cases[i].ok, cases[i].in);
@@ -495,54 +495,54 @@ static void test_punycode(void)
 	size_t n;
 
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
-		ok(hl_punycode_encode(samples[i].cps, samples[i].n, out,
+		ok(hostlist_punycode_encode(samples[i].cps, samples[i].n, out,
 				      sizeof(out)),
 		   "encode sample %zu", i);
 		is_str(out, samples[i].code, "encoded");
-		ok(hl_punycode_decode(samples[i].code, strlen(samples[i].code),
+		ok(hostlist_punycode_decode(samples[i].code, strlen(samples[i].code),
 				      back, 64, &n) &&
 			   n == samples[i].n &&
 			   memcmp(back, samples[i].cps, n * sizeof(*back)) == 0,
 		   "decode sample %zu", i);
 	}
-	ok(!hl_punycode_encode(samples[0].cps, samples[0].n, out, 10),
+	ok(!hostlist_punycode_encode(samples[0].cps, samples[0].n, out, 10),
 	   "encode into too small a buffer fails");
-	ok(!hl_punycode_decode("egbpdaj6bu4bxfgehfvwxn", 22, back, 5, &n),
+	ok(!hostlist_punycode_decode("egbpdaj6bu4bxfgehfvwxn", 22, back, 5, &n),
 	   "decode into too few code points fails");
-	ok(!hl_punycode_decode("99999999999", 11, back, 64, &n),
+	ok(!hostlist_punycode_decode("99999999999", 11, back, 64, &n),
 	   "decode overflow fails");
-	ok(!hl_punycode_decode("a!", 2, back, 64, &n), "bad digit fails");
-	ok(!hl_punycode_decode("egbpdaj6bu4bxfgehfvwx", 21, back, 64, &n) ||
+	ok(!hostlist_punycode_decode("a!", 2, back, 64, &n), "bad digit fails");
+	ok(!hostlist_punycode_decode("egbpdaj6bu4bxfgehfvwx", 21, back, 64, &n) ||
 		   n != 17,
 	   "a truncated code does not give the sample");
 }
 
 static void test_limits(void)
 {
-	static const char *many[HL_MAX_ENTRIES + 1];
-	char big[HL_MAX_ENTRY + 2];
+	static const char *many[HOSTLIST_MAX_ENTRIES + 1];
+	char big[HOSTLIST_MAX_ENTRY + 2];
 	const char *one[1] = { big };
-	struct hl_policy *p = hl_policy_new();
+	struct hostlist_policy *p = hostlist_policy_new();
 	struct cordon_diag cd;
 
-	for (size_t i = 0; i <= HL_MAX_ENTRIES; i++)
+	for (size_t i = 0; i <= HOSTLIST_MAX_ENTRIES; i++)
 		many[i] = "example.com";
-	is_int(hl_policy_add(p, HL_ALLOW, many, HL_MAX_ENTRIES + 1, &cd),
+	is_int(hostlist_policy_add(p, HOSTLIST_ALLOW, many, HOSTLIST_MAX_ENTRIES + 1, &cd),
 	       CORDON_E_LIMIT, "one entry over the limit");
-	ok(strstr(cd.message, "HL_MAX_ENTRIES") != NULL, "names it: %s",
+	ok(strstr(cd.message, "HOSTLIST_MAX_ENTRIES") != NULL, "names it: %s",
 	   cd.message);
-	is_int(hl_policy_add(p, HL_ALLOW, many, HL_MAX_ENTRIES, &cd), CORDON_OK,
+	is_int(hostlist_policy_add(p, HOSTLIST_ALLOW, many, HOSTLIST_MAX_ENTRIES, &cd), CORDON_OK,
 	       "exactly the limit");
-	is_int(hl_policy_add(p, HL_ALLOW, many, 1, &cd), CORDON_E_LIMIT,
+	is_int(hostlist_policy_add(p, HOSTLIST_ALLOW, many, 1, &cd), CORDON_E_LIMIT,
 	       "the limit counts entries already there");
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	is_int(hl_policy_add(p, HL_DENY, one, 1, &cd), CORDON_E_LIMIT,
+	is_int(hostlist_policy_add(p, HOSTLIST_DENY, one, 1, &cd), CORDON_E_LIMIT,
 	       "an entry too long");
-	ok(strstr(cd.message, "HL_MAX_ENTRY ") != NULL &&
+	ok(strstr(cd.message, "HOSTLIST_MAX_ENTRY ") != NULL &&
 		   strstr(cd.message, "deny[0]") != NULL,
 	   "names it: %s", cd.message);
-	hl_policy_free(p);
+	hostlist_policy_free(p);
 }
 
 int main(void)

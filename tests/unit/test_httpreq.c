@@ -17,9 +17,9 @@
 struct row {
 	const char *in;
 	size_t len;
-	int want; /* 0: HR_DONE; otherwise the HTTP status of the error */
+	int want; /* 0: HTTPREQ_DONE; otherwise the HTTP status of the error */
 	const char *reason; /* a piece of err.reason, or NULL */
-	enum hr_form form; /* HR_DONE rows: checked when not NONE */
+	enum httpreq_form form; /* HTTPREQ_DONE rows: checked when not NONE */
 	const char *host;
 	unsigned port;
 };
@@ -27,273 +27,273 @@ struct row {
 static const struct row rows[] = {
 	/* request forms */
 	{ S(H("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443")), 0,
-	  NULL, HR_FORM_AUTHORITY, "example.com", 443 },
-	{ S(H("CONNECT [::1]:8080 HTTP/1.1")), 0, NULL, HR_FORM_AUTHORITY,
+	  NULL, HTTPREQ_FORM_AUTHORITY, "example.com", 443 },
+	{ S(H("CONNECT [::1]:8080 HTTP/1.1")), 0, NULL, HTTPREQ_FORM_AUTHORITY,
 	  "::1", 8080 },
 	{ S(H("CONNECT [2001:DB8:0:0::1]:443 HTTP/1.1")), 0, NULL,
-	  HR_FORM_AUTHORITY, "2001:db8::1", 443 },
-	{ S(H("CONNECT 10.0.0.1:22 HTTP/1.0")), 0, NULL, HR_FORM_AUTHORITY,
+	  HTTPREQ_FORM_AUTHORITY, "2001:db8::1", 443 },
+	{ S(H("CONNECT 10.0.0.1:22 HTTP/1.0")), 0, NULL, HTTPREQ_FORM_AUTHORITY,
 	  "10.0.0.1", 22 },
 	{ S(H("CONNECT git.example.org.:22 HTTP/1.1")), 0, NULL,
-	  HR_FORM_AUTHORITY, "git.example.org.", 22 },
+	  HTTPREQ_FORM_AUTHORITY, "git.example.org.", 22 },
 	{ S(H("GET http://example.com/a?b=1 HTTP/1.1\r\nHost: example.com")), 0,
-	  NULL, HR_FORM_ABSOLUTE, "example.com", 80 },
+	  NULL, HTTPREQ_FORM_ABSOLUTE, "example.com", 80 },
 	{ S(H("GET HTTP://Example.COM:8080 HTTP/1.1")), 0, NULL,
-	  HR_FORM_ABSOLUTE, "Example.COM", 8080 },
+	  HTTPREQ_FORM_ABSOLUTE, "Example.COM", 8080 },
 	{ S(H("POST http://[2001:db8::1]:81/x HTTP/1.1")), 0, NULL,
-	  HR_FORM_ABSOLUTE, "2001:db8::1", 81 },
-	{ S(H("GET http://192.0.2.7?q HTTP/1.0")), 0, NULL, HR_FORM_ABSOLUTE,
+	  HTTPREQ_FORM_ABSOLUTE, "2001:db8::1", 81 },
+	{ S(H("GET http://192.0.2.7?q HTTP/1.0")), 0, NULL, HTTPREQ_FORM_ABSOLUTE,
 	  "192.0.2.7", 80 },
 	{ S(H("GET http://my_host-1.example/ HTTP/1.1")), 0, NULL,
-	  HR_FORM_ABSOLUTE, "my_host-1.example", 80 },
-	{ S(H("GET http://0.0.0.0/ HTTP/1.1")), 0, NULL, HR_FORM_ABSOLUTE,
+	  HTTPREQ_FORM_ABSOLUTE, "my_host-1.example", 80 },
+	{ S(H("GET http://0.0.0.0/ HTTP/1.1")), 0, NULL, HTTPREQ_FORM_ABSOLUTE,
 	  "0.0.0.0", 80 },
 	{ S(H("GET http://example.com/ HTTP/1.1\r\nX-Empty:")), 0, NULL,
-	  HR_FORM_ABSOLUTE, "example.com", 80 },
+	  HTTPREQ_FORM_ABSOLUTE, "example.com", 80 },
 	{ S(H("GET http://example.com/ HTTP/1.1\r\nX-Obs: caf\xc3\xa9")), 0,
-	  NULL, HR_FORM_ABSOLUTE, "example.com", 80 },
+	  NULL, HTTPREQ_FORM_ABSOLUTE, "example.com", 80 },
 
 	/* targets refused */
-	{ S(H("GET /index.html HTTP/1.1")), 400, "origin-form", HR_FORM_NONE,
+	{ S(H("GET /index.html HTTP/1.1")), 400, "origin-form", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H("GET https://example.com/ HTTP/1.1")), 400, "scheme",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET ftp://example.com/ HTTP/1.1")), 400, "scheme", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET ftp://example.com/ HTTP/1.1")), 400, "scheme", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H("GET example.com:80 HTTP/1.1")), 400, "absolute-form",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("OPTIONS * HTTP/1.1")), 400, "absolute-form", HR_FORM_NONE, NULL,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("OPTIONS * HTTP/1.1")), 400, "absolute-form", HTTPREQ_FORM_NONE, NULL,
 	  0 },
 	{ S(H("connect example.com:443 HTTP/1.1")), 400, "absolute-form",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com HTTP/1.1")), 400, "without a port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com: HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:0 HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:080 HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:65536 HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:+443 HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:443:1 HTTP/1.1")), 400, "invalid port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT http://example.com/ HTTP/1.1")), 400, "host:port",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT user:pw@example.com:443 HTTP/1.1")), 400, "userinfo",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com@evil.example/ HTTP/1.1")), 400,
-	  "userinfo", HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http:///x HTTP/1.1")), 400, "empty host", HR_FORM_NONE, NULL,
+	  "userinfo", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http:///x HTTP/1.1")), 400, "empty host", HTTPREQ_FORM_NONE, NULL,
 	  0 },
 	{ S(H("GET http://example.com/#frag HTTP/1.1")), 400, "request target",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://exa\x80mple.com/ HTTP/1.1")), 400, "request target",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://ex%61mple.com/ HTTP/1.1")), 400, "character in host",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://ex\\ample.com/ HTTP/1.1")), 400, "character in host",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http://a..b/ HTTP/1.1")), 400, "empty label", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://a..b/ HTTP/1.1")), 400, "empty label", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://.a/ HTTP/1.1")), 400, "empty label", HR_FORM_NONE,
+	{ S(H("GET http://.a/ HTTP/1.1")), 400, "empty label", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://a.b../ HTTP/1.1")), 400, "empty label", HR_FORM_NONE,
+	{ S(H("GET http://a.b../ HTTP/1.1")), 400, "empty label", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H("GET http://1234567890123456789012345678901234567890123456789012"
 	      "345678901234.com/ HTTP/1.1")),
-	  400, "label longer", HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http://127.1/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	  400, "label longer", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://127.1/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://0x7f.0.0.1/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://0x7f.0.0.1/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://0x7f000001/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://0x7f000001/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://2130706433/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://2130706433/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://010.0.0.1/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://010.0.0.1/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://1.2.3.4./ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://1.2.3.4./ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://1.2.3.256/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://1.2.3.256/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://a.b.c.0x1/ HTTP/1.1")), 400, "numeric", HR_FORM_NONE,
+	{ S(H("GET http://a.b.c.0x1/ HTTP/1.1")), 400, "numeric", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H("GET http://[fe80::1%25eth0]/ HTTP/1.1")), 400, "zone",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http://[::1/ HTTP/1.1")), 400, "unclosed", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://[::1/ HTTP/1.1")), 400, "unclosed", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H("GET http://[::1]x/ HTTP/1.1")), 400, "junk", HR_FORM_NONE, NULL,
+	{ S(H("GET http://[::1]x/ HTTP/1.1")), 400, "junk", HTTPREQ_FORM_NONE, NULL,
 	  0 },
 	{ S(H("GET http://[1:2:3:4:5:6:7:8:9]/ HTTP/1.1")), 400, "IPv6",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http://[v1.x]/ HTTP/1.1")), 400, "IPv6", HR_FORM_NONE, NULL,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://[v1.x]/ HTTP/1.1")), 400, "IPv6", HTTPREQ_FORM_NONE, NULL,
 	  0 },
-	{ S(H("GET http://[]/ HTTP/1.1")), 400, "IPv6", HR_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://[]/ HTTP/1.1")), 400, "IPv6", HTTPREQ_FORM_NONE, NULL, 0 },
 
 	/* the request line itself */
 	{ S(H("GET http://example.com/ HTTP/2.0")), 505, "version",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/ HTTP/1.2")), 505, "version",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/ HTTP/1.10")), 400, "version",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/ http/1.1")), 400, "version",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET http://example.com/ HTTP/1")), 400, "version", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET http://example.com/ HTTP/1")), 400, "version", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H("GET http://example.com/")), 400, "malformed request line",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("GET")), 400, "malformed request line", HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("GET")), 400, "malformed request line", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET  http://example.com/ HTTP/1.1")), 400,
-	  "empty request target", HR_FORM_NONE, NULL, 0 },
+	  "empty request target", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/  HTTP/1.1")), 400, "version",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/ HTTP/1.1 ")), 400, "version",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H("G(T http://example.com/ HTTP/1.1")), 400, "method", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H("G(T http://example.com/ HTTP/1.1")), 400, "method", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H(" GET http://example.com/ HTTP/1.1")), 400, "method",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET\thttp://example.com/ HTTP/1.1")), 400, "method",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S("\r\nGET http://example.com/ HTTP/1.1\r\n\r\n"), 400, "empty line",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S("GET http://example.com/ HTTP/1.1\n\n"), 400, "CRLF", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S("GET http://example.com/ HTTP/1.1\n\n"), 400, "CRLF", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S("GET http://example.com/ HTTP/1.1\r\n\n"), 400, "CRLF",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S("GET http://example.com/ HTTP/1.1\r\r\n\r\n"), 400, "bare CR",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S("GET http://exa\rmple.com/ HTTP/1.1\r\n\r\n"), 400, "bare CR",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 
 	/* header fields */
 	{ S(H(GET "Content-Length : 100")), 400, "whitespace before the colon",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length\t: 100")), 400, "whitespace before the colon",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Host : example.com")), 400, "whitespace before the colon",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A: 1\r\n continued")), 400, "obs-fold", HR_FORM_NONE, NULL,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A: 1\r\n continued")), 400, "obs-fold", HTTPREQ_FORM_NONE, NULL,
 	  0 },
-	{ S(H(GET "X-A: 1\r\n\tcontinued")), 400, "obs-fold", HR_FORM_NONE,
+	{ S(H(GET "X-A: 1\r\n\tcontinued")), 400, "obs-fold", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H(GET " X-A: 1")), 400, "obs-fold", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A: a\0b")), 400, "control byte", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A: a\x7f")), 400, "control byte", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A: a\x01")), 400, "control byte", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A: a\rb")), 400, "bare CR", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X-A")), 400, "without a colon", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET ": v")), 400, "empty header name", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X@A: v")), 400, "header name", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "X\0A: v")), 400, "header name", HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "Host: a\r\nHost: a")), 400, "duplicate Host", HR_FORM_NONE,
+	{ S(H(GET " X-A: 1")), 400, "obs-fold", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A: a\0b")), 400, "control byte", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A: a\x7f")), 400, "control byte", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A: a\x01")), 400, "control byte", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A: a\rb")), 400, "bare CR", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X-A")), 400, "without a colon", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET ": v")), 400, "empty header name", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X@A: v")), 400, "header name", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "X\0A: v")), 400, "header name", HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Host: a\r\nHost: a")), 400, "duplicate Host", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H(GET "host: a\r\nHOST: b")), 400, "duplicate Host", HR_FORM_NONE,
+	{ S(H(GET "host: a\r\nHOST: b")), 400, "duplicate Host", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
-	{ S(H(GET "Connection: content-length")), 400, "framing", HR_FORM_NONE,
+	{ S(H(GET "Connection: content-length")), 400, "framing", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H(GET "Connection: keep-alive, Transfer-Encoding")), 400, "framing",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "Connection: close,HOST")), 400, "framing", HR_FORM_NONE,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Connection: close,HOST")), 400, "framing", HTTPREQ_FORM_NONE,
 	  NULL, 0 },
 	{ S(H(GET "Connection: a b")), 400, "malformed Connection",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 
 	/* framing */
-	{ S(H(GET "Content-Length: 100")), 0, NULL, HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "Content-Length:100")), 0, NULL, HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "Content-Length: 0")), 0, NULL, HR_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Content-Length: 100")), 0, NULL, HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Content-Length:100")), 0, NULL, HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Content-Length: 0")), 0, NULL, HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 9223372036854775807")), 0, NULL,
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 9223372036854775808")), 400, "too large",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 99999999999999999999999")), 400, "too large",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 100\r\nContent-Length: 100")), 400,
-	  "duplicate Content-Length", HR_FORM_NONE, NULL, 0 },
+	  "duplicate Content-Length", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 100\r\ncontent-length: 5")), 400,
-	  "duplicate Content-Length", HR_FORM_NONE, NULL, 0 },
+	  "duplicate Content-Length", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length:  100")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length:\t100")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 100 ")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 100\t")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: +100")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: -1")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 0x10")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 1e3")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 0100")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 1,1")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 1 1")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length:")), 400, "malformed Content-Length",
-	  HR_FORM_NONE, NULL, 0 },
-	{ S(H(GET "Transfer-Encoding: chunked")), 0, NULL, HR_FORM_NONE, NULL,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S(H(GET "Transfer-Encoding: chunked")), 0, NULL, HTTPREQ_FORM_NONE, NULL,
 	  0 },
-	{ S(H(GET "Transfer-Encoding:chunked")), 0, NULL, HR_FORM_NONE, NULL,
+	{ S(H(GET "Transfer-Encoding:chunked")), 0, NULL, HTTPREQ_FORM_NONE, NULL,
 	  0 },
-	{ S(H(GET "Transfer-Encoding: Chunked")), 0, NULL, HR_FORM_NONE, NULL,
+	{ S(H(GET "Transfer-Encoding: Chunked")), 0, NULL, HTTPREQ_FORM_NONE, NULL,
 	  0 },
 	{ S(H(GET "Transfer-Encoding: chunked,")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: chunked, identity")), 400,
-	  "other than chunked", HR_FORM_NONE, NULL, 0 },
+	  "other than chunked", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: identity, chunked")), 400,
-	  "other than chunked", HR_FORM_NONE, NULL, 0 },
+	  "other than chunked", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding:  chunked")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding:\tchunked")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: chunked ")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: x-chunked")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: identity")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: \"chunked\"")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding:")), 400, "other than chunked",
-	  HR_FORM_NONE, NULL, 0 },
+	  HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked")),
-	  400, "duplicate Transfer-Encoding", HR_FORM_NONE, NULL, 0 },
+	  400, "duplicate Transfer-Encoding", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Content-Length: 5\r\nTransfer-Encoding: chunked")), 400,
-	  "with Content-Length", HR_FORM_NONE, NULL, 0 },
+	  "with Content-Length", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H(GET "Transfer-Encoding: chunked\r\nContent-Length: 5")), 400,
-	  "with Transfer-Encoding", HR_FORM_NONE, NULL, 0 },
+	  "with Transfer-Encoding", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("GET http://example.com/ HTTP/1.0\r\n"
 	      "Transfer-Encoding: chunked")),
-	  400, "HTTP/1.0", HR_FORM_NONE, NULL, 0 },
+	  400, "HTTP/1.0", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:443 HTTP/1.1\r\nContent-Length: 0")), 0,
-	  NULL, HR_FORM_AUTHORITY, "example.com", 443 },
+	  NULL, HTTPREQ_FORM_AUTHORITY, "example.com", 443 },
 	{ S(H("CONNECT example.com:443 HTTP/1.1\r\nContent-Length: 5")), 400,
-	  "CONNECT with a body", HR_FORM_NONE, NULL, 0 },
+	  "CONNECT with a body", HTTPREQ_FORM_NONE, NULL, 0 },
 	{ S(H("CONNECT example.com:443 HTTP/1.1\r\n"
 	      "Transfer-Encoding: chunked")),
-	  400, "CONNECT with a body", HR_FORM_NONE, NULL, 0 },
+	  400, "CONNECT with a body", HTTPREQ_FORM_NONE, NULL, 0 },
 
 	/* incomplete heads */
 	{ S("GET http://example.com/ HTTP/1.1\r\nHost: x\r\n"), -1, NULL,
-	  HR_FORM_NONE, NULL, 0 },
-	{ S("GET http://example.com/ HTTP/1.1\r"), -1, NULL, HR_FORM_NONE, NULL,
+	  HTTPREQ_FORM_NONE, NULL, 0 },
+	{ S("GET http://example.com/ HTTP/1.1\r"), -1, NULL, HTTPREQ_FORM_NONE, NULL,
 	  0 },
-	{ S(""), -1, NULL, HR_FORM_NONE, NULL, 0 },
+	{ S(""), -1, NULL, HTTPREQ_FORM_NONE, NULL, 0 },
 };
 
 struct outcome {
-	enum hr_status st;
+	enum httpreq_status st;
 	int status;
 	const char *reason;
 	size_t used;
@@ -301,25 +301,25 @@ struct outcome {
 
 /* Parses in[0..len) in chunks of chunk bytes (0: whole). r is left
  * initialised with the default limits or lim. */
-static struct outcome parse(struct hr_req *r, const struct hr_limits *lim,
+static struct outcome parse(struct httpreq_req *r, const struct httpreq_limits *lim,
 			    const char *in, size_t len, size_t chunk)
 {
-	struct outcome o = { HR_MORE, 0, NULL, 0 };
+	struct outcome o = { HTTPREQ_MORE, 0, NULL, 0 };
 	size_t off = 0;
 
-	if (hr_req_init(r, lim) != CORDON_OK) {
-		o.st = HR_ERROR;
+	if (httpreq_req_init(r, lim) != CORDON_OK) {
+		o.st = HTTPREQ_ERROR;
 		return o;
 	}
 	do {
 		size_t n = chunk && len - off > chunk ? chunk : len - off;
 		size_t used = 0;
 
-		o.st = hr_feed(r, in + off, n, &used);
+		o.st = httpreq_feed(r, in + off, n, &used);
 		o.used += used;
 		off += n;
-	} while (o.st == HR_MORE && off < len);
-	if (o.st == HR_ERROR) {
+	} while (o.st == HTTPREQ_MORE && off < len);
+	if (o.st == HTTPREQ_ERROR) {
 		o.status = r->err.status;
 		o.reason = r->err.reason;
 	}
@@ -330,7 +330,7 @@ static bool same(const struct outcome *a, const struct outcome *b)
 {
 	if (a->st != b->st || a->status != b->status || a->reason != b->reason)
 		return false;
-	return a->st != HR_DONE || a->used == b->used;
+	return a->st != HTTPREQ_DONE || a->used == b->used;
 }
 
 /* A printable name for a row: control bytes and non-ASCII escaped. */
@@ -354,7 +354,7 @@ static void test_rows(void)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *w = &rows[i];
-		struct hr_req r, rb, rc;
+		struct httpreq_req r, rb, rc;
 		struct outcome whole = parse(&r, NULL, w->in, w->len, 0);
 		struct outcome bytes = parse(&rb, NULL, w->in, w->len, 1);
 		struct outcome chunks = parse(&rc, NULL, w->in, w->len, 7);
@@ -363,15 +363,15 @@ static void test_rows(void)
 
 		row_name(name, sizeof(name), i, w->in, w->len);
 		if (w->want == 0)
-			pass = whole.st == HR_DONE && whole.used == w->len;
+			pass = whole.st == HTTPREQ_DONE && whole.used == w->len;
 		else if (w->want < 0)
-			pass = whole.st == HR_MORE && whole.used == w->len;
+			pass = whole.st == HTTPREQ_MORE && whole.used == w->len;
 		else
-			pass = whole.st == HR_ERROR &&
+			pass = whole.st == HTTPREQ_ERROR &&
 			       whole.status == w->want &&
 			       (!w->reason ||
 				strstr(whole.reason, w->reason) != NULL);
-		if (pass && whole.st == HR_DONE && w->form != HR_FORM_NONE)
+		if (pass && whole.st == HTTPREQ_DONE && w->form != HTTPREQ_FORM_NONE)
 			pass = r.form == w->form &&
 			       strcmp(r.host.text, w->host) == 0 &&
 			       r.port == w->port;
@@ -382,9 +382,9 @@ static void test_rows(void)
 			     (unsigned)r.port);
 		ok(same(&whole, &bytes) && same(&whole, &chunks),
 		   "row %zu: byte-at-a-time and 7-byte chunks agree", i);
-		hr_req_free(&r);
-		hr_req_free(&rb);
-		hr_req_free(&rc);
+		httpreq_req_free(&r);
+		httpreq_req_free(&rb);
+		httpreq_req_free(&rc);
 	}
 }
 
@@ -401,89 +401,89 @@ static void test_results(void)
 		"COOKIE: c=d\r\n"
 		"\r\n"
 		"BODY";
-	struct hr_req r;
-	struct hr_header h;
+	struct httpreq_req r;
+	struct httpreq_header h;
 	size_t used = 0, pos = 0, head = sizeof(in) - 1 - 4;
 
-	hr_req_init(&r, NULL);
-	is_int(hr_feed(&r, in, sizeof(in) - 1, &used), HR_DONE, "POST parses");
+	httpreq_req_init(&r, NULL);
+	is_int(httpreq_feed(&r, in, sizeof(in) - 1, &used), HTTPREQ_DONE, "POST parses");
 	is_int((long long)used, (long long)head, "the body is not consumed");
 	is_int((long long)r.head_len, (long long)head, "head_len");
 	ok(r.method_len == 4 && memcmp(r.method, "POST", 4) == 0, "method");
 	ok(r.path_len == 9 && memcmp(r.path, "/v1/x?y=1", 9) == 0, "path view");
-	is_int(r.form, HR_FORM_ABSOLUTE, "absolute-form");
-	is_int(r.host.kind, HR_HOST_NAME, "host is a name");
+	is_int(r.form, HTTPREQ_FORM_ABSOLUTE, "absolute-form");
+	is_int(r.host.kind, HTTPREQ_HOST_NAME, "host is a name");
 	is_int(r.port, 8443, "port");
 	ok(r.port_given, "port_given");
 	is_int(r.version_minor, 1, "HTTP/1.1");
 	ok(r.has_length && r.content_length == 4, "Content-Length 4");
 	ok(!r.chunked, "not chunked");
-	is_int((long long)hr_header_count(&r), 5, "five fields");
-	h = hr_header_at(&r, 2);
+	is_int((long long)httpreq_header_count(&r), 5, "five fields");
+	h = httpreq_header_at(&r, 2);
 	ok(h.name_len == 6 && memcmp(h.name, "Cookie", 6) == 0 &&
 		   h.value_len == 3 && memcmp(h.value, "a=b", 3) == 0,
 	   "value has its whitespace trimmed");
-	ok(hr_header_next(&r, "cookie", &pos, &h) && h.value[0] == 'a',
+	ok(httpreq_header_next(&r, "cookie", &pos, &h) && h.value[0] == 'a',
 	   "first cookie found case-insensitively");
-	ok(hr_header_next(&r, "cookie", &pos, &h) && h.value[0] == 'c',
+	ok(httpreq_header_next(&r, "cookie", &pos, &h) && h.value[0] == 'c',
 	   "second cookie (COOKIE) found");
-	ok(!hr_header_next(&r, "cookie", &pos, &h), "no third cookie");
+	ok(!httpreq_header_next(&r, "cookie", &pos, &h), "no third cookie");
 	pos = 0;
-	ok(!hr_header_next(&r, "x-missing", &pos, &h), "absent field");
-	h = hr_header_at(&r, 99);
+	ok(!httpreq_header_next(&r, "x-missing", &pos, &h), "absent field");
+	h = httpreq_header_at(&r, 99);
 	ok(h.name == NULL, "out-of-range index gives an empty view");
-	is_int(hr_feed(&r, "more", 4, &used), HR_DONE,
+	is_int(httpreq_feed(&r, "more", 4, &used), HTTPREQ_DONE,
 	       "feeding after DONE stays DONE");
 	is_int((long long)used, 0, "and uses nothing");
-	hr_req_free(&r);
-	hr_req_free(&r);
-	hr_req_free(NULL);
+	httpreq_req_free(&r);
+	httpreq_req_free(&r);
+	httpreq_req_free(NULL);
 
 	/* the IPv4 address is stored too */
-	hr_req_init(&r, NULL);
-	hr_feed(&r, S(H("CONNECT 192.0.2.1:443 HTTP/1.1")), NULL);
-	ok(r.host.kind == HR_HOST_IPV4 && r.host.addr[0] == 192 &&
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, S(H("CONNECT 192.0.2.1:443 HTTP/1.1")), NULL);
+	ok(r.host.kind == HTTPREQ_HOST_IPV4 && r.host.addr[0] == 192 &&
 		   r.host.addr[3] == 1,
 	   "IPv4 bytes");
-	hr_req_free(&r);
-	hr_req_init(&r, NULL);
-	hr_feed(&r, S(H("CONNECT [::ffff:10.0.0.1]:443 HTTP/1.1")), NULL);
-	ok(r.host.kind == HR_HOST_IPV6 && r.host.addr[10] == 0xff &&
+	httpreq_req_free(&r);
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, S(H("CONNECT [::ffff:10.0.0.1]:443 HTTP/1.1")), NULL);
+	ok(r.host.kind == HTTPREQ_HOST_IPV6 && r.host.addr[10] == 0xff &&
 		   r.host.addr[12] == 10 &&
 		   strcmp(r.host.text, "::ffff:10.0.0.1") == 0,
 	   "v4-mapped IPv6 bytes and text");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 
 	/* chunked flag; the caller answers 501 in injection mode */
-	hr_req_init(&r, NULL);
-	hr_feed(&r, S(H(GET "Transfer-Encoding: chunked")), NULL);
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, S(H(GET "Transfer-Encoding: chunked")), NULL);
 	ok(r.chunked && !r.has_length, "chunked flagged");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 
 	/* errors are sticky */
-	hr_req_init(&r, NULL);
-	is_int(hr_feed(&r, S("GET /x HTTP/1.1\r\n"), NULL), HR_ERROR,
+	httpreq_req_init(&r, NULL);
+	is_int(httpreq_feed(&r, S("GET /x HTTP/1.1\r\n"), NULL), HTTPREQ_ERROR,
 	       "origin-form refused");
-	is_int(hr_feed(&r, S("\r\n"), &used), HR_ERROR, "stays refused");
+	is_int(httpreq_feed(&r, S("\r\n"), &used), HTTPREQ_ERROR, "stays refused");
 	is_int((long long)used, 0, "nothing used after the error");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 }
 
 static void test_origin_flag(void)
 {
-	struct hr_limits lim;
-	struct hr_req r;
+	struct httpreq_limits lim;
+	struct httpreq_req r;
 
-	hr_limits_default(&lim);
-	lim.flags = HR_ORIGIN_FORM;
-	hr_req_init(&r, &lim);
-	is_int(hr_feed(&r, S(H("POST /allow HTTP/1.1\r\nHost: x")), NULL),
-	       HR_DONE, "origin-form accepted with HR_ORIGIN_FORM");
-	ok(r.form == HR_FORM_ORIGIN && r.path_len == 6 &&
+	httpreq_limits_default(&lim);
+	lim.flags = HTTPREQ_ORIGIN_FORM;
+	httpreq_req_init(&r, &lim);
+	is_int(httpreq_feed(&r, S(H("POST /allow HTTP/1.1\r\nHost: x")), NULL),
+	       HTTPREQ_DONE, "origin-form accepted with HTTPREQ_ORIGIN_FORM");
+	ok(r.form == HTTPREQ_FORM_ORIGIN && r.path_len == 6 &&
 		   memcmp(r.path, "/allow", 6) == 0 &&
-		   r.host.kind == HR_HOST_NONE,
+		   r.host.kind == HTTPREQ_HOST_NONE,
 	   "origin-form path, no host");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 }
 
 static char *repeat(const char *head, char c, size_t n, const char *tail)
@@ -501,23 +501,23 @@ static char *repeat(const char *head, char c, size_t n, const char *tail)
 
 /* Runs s whole and byte by byte; returns the whole outcome, and checks
  * that the two agree. */
-static struct outcome both(const struct hr_limits *lim, const char *s,
+static struct outcome both(const struct httpreq_limits *lim, const char *s,
 			   const char *name)
 {
-	struct hr_req r1, r2;
+	struct httpreq_req r1, r2;
 	struct outcome a = parse(&r1, lim, s, strlen(s), 0);
 	struct outcome b = parse(&r2, lim, s, strlen(s), 1);
 
 	ok(same(&a, &b), "%s: byte-at-a-time agrees", name);
-	hr_req_free(&r1);
-	hr_req_free(&r2);
+	httpreq_req_free(&r1);
+	httpreq_req_free(&r2);
 	return a;
 }
 
 static void test_limits(void)
 {
-	struct hr_limits lim = { 64, 128, 3, 0 };
-	struct hr_req r;
+	struct httpreq_limits lim = { 64, 128, 3, 0 };
+	struct httpreq_req r;
 	struct outcome o;
 	char *s;
 	size_t used;
@@ -525,53 +525,53 @@ static void test_limits(void)
 	/* "GET http://a/" + n + " HTTP/1.1" is 22 + n bytes */
 	s = repeat("GET http://a/", 'x', 42, " HTTP/1.1\r\n\r\n");
 	o = both(&lim, s, "line of max_line");
-	is_int(o.st, HR_DONE, "a request line of exactly max_line passes");
+	is_int(o.st, HTTPREQ_DONE, "a request line of exactly max_line passes");
 	free(s);
 	s = repeat("GET http://a/", 'x', 43, " HTTP/1.1\r\n\r\n");
 	o = both(&lim, s, "line of max_line + 1");
-	ok(o.st == HR_ERROR && o.status == 414 && strstr(o.reason, "max_line"),
+	ok(o.st == HTTPREQ_ERROR && o.status == 414 && strstr(o.reason, "max_line"),
 	   "max_line + 1 gets 414 naming max_line");
 	free(s);
 
 	/* an endless line is refused before it is all read */
-	hr_req_init(&r, &lim);
+	httpreq_req_init(&r, &lim);
 	s = repeat("GET http://a/", 'x', 100000, "");
-	is_int(hr_feed(&r, s, strlen(s), &used), HR_ERROR,
+	is_int(httpreq_feed(&r, s, strlen(s), &used), HTTPREQ_ERROR,
 	       "an endless request line is refused");
 	is_int(r.err.status, 414, "with 414");
 	ok(r.cap <= 1024, "and nothing past the limit was buffered (%zu)",
 	   r.cap);
 	free(s);
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 
 	/* header bytes: "A: " n "\r\n" "B: b\r\n" "\r\n" is n + 13 */
 	s = repeat(GET "A: ", 'a', 114, "\r\nB: b\r\n\r\n");
 	o = both(&lim, s, "header bytes under the limit");
-	is_int(o.st, HR_DONE, "127 header bytes pass");
+	is_int(o.st, HTTPREQ_DONE, "127 header bytes pass");
 	free(s);
 	s = repeat(GET "A: ", 'a', 115, "\r\nB: b\r\n\r\n");
 	o = both(&lim, s, "header bytes at the limit");
-	is_int(o.st, HR_DONE, "128 header bytes pass");
+	is_int(o.st, HTTPREQ_DONE, "128 header bytes pass");
 	free(s);
 	s = repeat(GET "A: ", 'a', 116, "\r\nB: b\r\n\r\n");
 	o = both(&lim, s, "header bytes over the limit");
-	ok(o.st == HR_ERROR && o.status == 431 &&
+	ok(o.st == HTTPREQ_ERROR && o.status == 431 &&
 		   strstr(o.reason, "max_header_bytes"),
 	   "129 header bytes get 431 naming max_header_bytes");
 	free(s);
 
 	o = both(&lim, GET "A: 1\r\nB: 2\r\nC: 3\r\n\r\n", "three fields");
-	is_int(o.st, HR_DONE, "max_headers fields pass");
+	is_int(o.st, HTTPREQ_DONE, "max_headers fields pass");
 	o = both(&lim, GET "A: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",
 		 "four fields");
-	ok(o.st == HR_ERROR && o.status == 431 &&
+	ok(o.st == HTTPREQ_ERROR && o.status == 431 &&
 		   strstr(o.reason, "max_headers"),
 	   "max_headers + 1 fields get 431 naming max_headers");
 
 	/* the defaults: 16 KiB of header bytes */
 	s = repeat(GET "X: ", 'v', 16384 - 7, "\r\n\r\n");
 	o = both(NULL, s, "16 KiB header section");
-	is_int(o.st, HR_DONE, "exactly 16384 header bytes pass by default");
+	is_int(o.st, HTTPREQ_DONE, "exactly 16384 header bytes pass by default");
 	free(s);
 	s = repeat(GET "X: ", 'v', 16384 - 6, "\r\n\r\n");
 	o = both(NULL, s, "16 KiB + 1 header section");
@@ -596,37 +596,37 @@ static void test_limits(void)
 	}
 
 	lim.max_line = 0;
-	is_int(hr_req_init(&r, &lim), CORDON_E_INVAL,
+	is_int(httpreq_req_init(&r, &lim), CORDON_E_INVAL,
 	       "a zero limit is refused");
-	lim.max_line = (size_t)HR_LIMIT_CEILING + 1;
-	is_int(hr_req_init(&r, &lim), CORDON_E_INVAL,
+	lim.max_line = (size_t)HTTPREQ_LIMIT_CEILING + 1;
+	is_int(httpreq_req_init(&r, &lim), CORDON_E_INVAL,
 	       "a limit above the ceiling is refused");
 }
 
 /* Writes the head of in for the upstream and compares it with want. */
 static void check_write(const char *in, unsigned strip,
-			const struct hr_header *extra, size_t nextra,
+			const struct httpreq_header *extra, size_t nextra,
 			const char *want, const char *name)
 {
-	struct hr_req r;
+	struct httpreq_req r;
 	char out[2048];
 	size_t len = 0;
 	enum cordon_err rc;
 
-	hr_req_init(&r, NULL);
-	if (hr_feed(&r, in, strlen(in), NULL) != HR_DONE) {
+	httpreq_req_init(&r, NULL);
+	if (httpreq_feed(&r, in, strlen(in), NULL) != HTTPREQ_DONE) {
 		ok(0, "%s: the input parses", name);
-		hr_req_free(&r);
+		httpreq_req_free(&r);
 		return;
 	}
-	rc = hr_write_origin(&r, strip, extra, nextra, out, sizeof(out) - 1,
+	rc = httpreq_write_origin(&r, strip, extra, nextra, out, sizeof(out) - 1,
 			     &len);
 	if (rc == CORDON_OK)
 		out[len] = '\0';
 	else
 		out[0] = '\0';
 	is_str(out, want, name);
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 }
 
 static const char client[] = "GET http://api.example.com/v1/x?y=1 HTTP/1.1\r\n"
@@ -650,15 +650,15 @@ static const char client[] = "GET http://api.example.com/v1/x?y=1 HTTP/1.1\r\n"
 static void test_write(void)
 {
 	static const char secret[] = "Bearer s3cret";
-	struct hr_header inject = { "Authorization", 13, secret,
+	struct httpreq_header inject = { "Authorization", 13, secret,
 				    sizeof(secret) - 1 };
-	struct hr_header bad = { "X-Bad", 5, "a\r\nInjected: 1", 14 };
-	struct hr_header badname = { "X Bad", 5, "v", 1 };
-	struct hr_req r;
+	struct httpreq_header bad = { "X-Bad", 5, "a\r\nInjected: 1", 14 };
+	struct httpreq_header badname = { "X Bad", 5, "v", 1 };
+	struct httpreq_req r;
 	char out[64];
 	size_t len = 0, need;
 
-	check_write(client, HR_STRIP_CREDENTIALS, &inject, 1,
+	check_write(client, HTTPREQ_STRIP_CREDENTIALS, &inject, 1,
 		    "GET /v1/x?y=1 HTTP/1.1\r\n"
 		    "Host: api.example.com\r\n"
 		    "User-Agent: t\r\n"
@@ -701,66 +701,66 @@ static void test_write(void)
 		    "Transfer-Encoding: chunked\r\n\r\n",
 		    "query-only path gets '/'; Transfer-Encoding kept");
 
-	hr_req_init(&r, NULL);
-	hr_feed(&r, client, sizeof(client) - 1, NULL);
-	is_int(hr_write_origin(&r, 0, NULL, 0, out, sizeof(out), &len),
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, client, sizeof(client) - 1, NULL);
+	is_int(httpreq_write_origin(&r, 0, NULL, 0, out, sizeof(out), &len),
 	       CORDON_E_LIMIT, "a short buffer is E_LIMIT");
 	need = len;
 	ok(need > sizeof(out), "and *len says how much is needed (%zu)", need);
-	is_int(hr_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_LIMIT,
+	is_int(httpreq_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_LIMIT,
 	       "sizing with a NULL buffer");
 	is_int((long long)len, (long long)need, "gives the same size");
-	is_int(hr_write_origin(&r, 0, &bad, 1, NULL, 0, &len), CORDON_E_INVAL,
+	is_int(httpreq_write_origin(&r, 0, &bad, 1, NULL, 0, &len), CORDON_E_INVAL,
 	       "an extra value with CRLF is refused");
-	is_int(hr_write_origin(&r, 0, &badname, 1, NULL, 0, &len),
+	is_int(httpreq_write_origin(&r, 0, &badname, 1, NULL, 0, &len),
 	       CORDON_E_INVAL, "an extra name that is not a token is refused");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 
-	hr_req_init(&r, NULL);
-	hr_feed(&r, S(H("CONNECT a.example:443 HTTP/1.1")), NULL);
-	is_int(hr_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_INVAL,
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, S(H("CONNECT a.example:443 HTTP/1.1")), NULL);
+	is_int(httpreq_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_INVAL,
 	       "CONNECT has no origin-form");
-	hr_req_free(&r);
-	hr_req_init(&r, NULL);
-	hr_feed(&r, S("GET http://a.example/ HTTP/1.1\r\n"), NULL);
-	is_int(hr_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_INVAL,
+	httpreq_req_free(&r);
+	httpreq_req_init(&r, NULL);
+	httpreq_feed(&r, S("GET http://a.example/ HTTP/1.1\r\n"), NULL);
+	is_int(httpreq_write_origin(&r, 0, NULL, 0, NULL, 0, &len), CORDON_E_INVAL,
 	       "an unfinished head cannot be written");
-	hr_req_free(&r);
+	httpreq_req_free(&r);
 }
 
 static void test_host_parse(void)
 {
-	struct hr_host h;
+	struct httpreq_host h;
 	const char *why = NULL;
 
-	ok(hr_host_parse(S("localhost"), &h, &why) && h.kind == HR_HOST_NAME,
+	ok(httpreq_host_parse(S("localhost"), &h, &why) && h.kind == HTTPREQ_HOST_NAME,
 	   "localhost is a name");
-	ok(!hr_host_parse(S("a\0b.com"), &h, &why) && why,
+	ok(!httpreq_host_parse(S("a\0b.com"), &h, &why) && why,
 	   "a NUL inside a name is refused");
-	ok(!hr_host_parse(S("::1"), &h, &why), "unbracketed IPv6 is refused");
-	ok(hr_host_parse(S("[::1]"), &h, &why) && h.kind == HR_HOST_IPV6,
+	ok(!httpreq_host_parse(S("::1"), &h, &why), "unbracketed IPv6 is refused");
+	ok(httpreq_host_parse(S("[::1]"), &h, &why) && h.kind == HTTPREQ_HOST_IPV6,
 	   "bracketed IPv6");
-	ok(!hr_host_parse(S("1.2.3"), &h, &why), "three-part IPv4 refused");
-	ok(hr_host_parse(S("1.2.3.example"), &h, &why),
+	ok(!httpreq_host_parse(S("1.2.3"), &h, &why), "three-part IPv4 refused");
+	ok(httpreq_host_parse(S("1.2.3.example"), &h, &why),
 	   "numeric labels before a name are fine");
-	ok(hr_host_parse(S("0xab.example"), &h, &why),
+	ok(httpreq_host_parse(S("0xab.example"), &h, &why),
 	   "a hex-looking label before a name is fine");
-	ok(!hr_host_parse(S("example.0xab"), &h, &why),
+	ok(!httpreq_host_parse(S("example.0xab"), &h, &why),
 	   "a hex last label is refused");
-	ok(hr_host_parse(S("example.0xg"), &h, &why), "0xg is not a number");
+	ok(httpreq_host_parse(S("example.0xg"), &h, &why), "0xg is not a number");
 	{
 		char name[300];
 
 		memset(name, 'a', sizeof(name));
 		for (size_t i = 63; i < 253; i += 64)
 			name[i] = '.';
-		ok(hr_host_parse(name, 253, &h, &why),
+		ok(httpreq_host_parse(name, 253, &h, &why),
 		   "a 253-byte name passes");
 		name[253] = '.';
-		ok(hr_host_parse(name, 254, &h, &why),
+		ok(httpreq_host_parse(name, 254, &h, &why),
 		   "with its trailing dot too");
 		name[253] = 'a';
-		ok(!hr_host_parse(name, 254, &h, &why),
+		ok(!httpreq_host_parse(name, 254, &h, &why),
 		   "a 254-byte name is refused");
 	}
 }

@@ -38,30 +38,30 @@ static int collect(void *ud, const char *line, size_t len, bool too_long)
 	return g->stop_after && g->events >= g->stop_after;
 }
 
-static void feed_all(struct jrpc_framer *f, const char *s, size_t n,
+static void feed_all(struct jsonrpc_framer *f, const char *s, size_t n,
 		     struct got *g)
 {
-	if (jrpc_framer_feed(f, s, n, collect, g) != CORDON_OK)
+	if (jsonrpc_framer_feed(f, s, n, collect, g) != CORDON_OK)
 		diag("feed failed");
 }
 
 static void test_framer_basic(void)
 {
 	static const char in[] = "a\nb\r\n\n\r\n\r\nccc\nlast";
-	struct jrpc_framer f;
+	struct jsonrpc_framer f;
 	struct got g = { 0 };
 
-	jrpc_framer_init(&f, 100);
+	jsonrpc_framer_init(&f, 100);
 	feed_all(&f, in, sizeof(in) - 1, &g);
 	is_str(g.text, "a|b|ccc|", "lines, CR cut, empty lines skipped");
-	is_int((long long)jrpc_framer_pending(&f), 4, "unfinished line held");
+	is_int((long long)jsonrpc_framer_pending(&f), 4, "unfinished line held");
 	feed_all(&f, "!\n", 2, &g);
 	is_str(g.text, "a|b|ccc|last!|", "finished by the next feed");
-	is_int((long long)jrpc_framer_pending(&f), 0, "nothing pending");
+	is_int((long long)jsonrpc_framer_pending(&f), 0, "nothing pending");
 	feed_all(&f, "cr\r\r\n", 5, &g);
 	is_str(g.text, "a|b|ccc|last!|cr\r|", "only one \r is cut");
-	jrpc_framer_free(&f);
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 	ok(1, "framer free twice is harmless");
 }
 
@@ -80,59 +80,59 @@ static void test_framer_splits(void)
 		"[1,2]\n"
 		"tail";
 	size_t n = sizeof(in) - 1, bad = 0;
-	struct jrpc_framer f;
+	struct jsonrpc_framer f;
 	struct got whole = { 0 };
 
-	jrpc_framer_init(&f, 40);
+	jsonrpc_framer_init(&f, 40);
 	feed_all(&f, in, n, &whole);
 	is_str(whole.text,
 	       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}|<LONG>|"
 	       "{\"jsonrpc\":\"2.0\",\"method\":\"b\"}|"
 	       "0123456789012345678901234567890123456789|<LONG>|[1,2]|",
 	       "reference events (40 bytes pass, 41 do not)");
-	is_int((long long)jrpc_framer_pending(&f), 4, "tail pending");
-	jrpc_framer_free(&f);
+	is_int((long long)jsonrpc_framer_pending(&f), 4, "tail pending");
+	jsonrpc_framer_free(&f);
 
 	for (size_t cut = 0; cut <= n; cut++) {
 		struct got g = { 0 };
 
-		jrpc_framer_init(&f, 40);
+		jsonrpc_framer_init(&f, 40);
 		feed_all(&f, in, cut, &g);
 		feed_all(&f, in + cut, n - cut, &g);
 		if (strcmp(g.text, whole.text) != 0 ||
-		    jrpc_framer_pending(&f) != 4) {
+		    jsonrpc_framer_pending(&f) != 4) {
 			if (bad++ == 0)
 				diag("cut at %zu: %s", cut, g.text);
 		}
-		jrpc_framer_free(&f);
+		jsonrpc_framer_free(&f);
 	}
 	is_int((long long)bad, 0, "every two-piece cut gives the same lines");
 
 	{
 		struct got g = { 0 };
 
-		jrpc_framer_init(&f, 40);
+		jsonrpc_framer_init(&f, 40);
 		for (size_t i = 0; i < n; i++)
 			feed_all(&f, in + i, 1, &g);
 		is_str(g.text, whole.text, "byte at a time gives the same");
-		jrpc_framer_free(&f);
+		jsonrpc_framer_free(&f);
 	}
 }
 
 static void test_framer_long(void)
 {
-	struct jrpc_framer f;
+	struct jsonrpc_framer f;
 	struct got g = { 0 };
 	char big[100];
 
 	memset(big, 'x', sizeof(big));
-	jrpc_framer_init(&f, 10);
+	jsonrpc_framer_init(&f, 10);
 	feed_all(&f, "ok\n", 3, &g);
 	feed_all(&f, big, 30, &g);
 	is_str(g.text, "ok|<LONG>|", "one report as soon as it is over");
 	ok(g.long_len > 10, "reported length is past the ceiling (%zu)",
 	   g.long_len);
-	is_int((long long)jrpc_framer_pending(&f), 0, "nothing buffered");
+	is_int((long long)jsonrpc_framer_pending(&f), 0, "nothing buffered");
 	feed_all(&f, big, 70, &g);
 	feed_all(&f, "xx\nnext\n", 8, &g);
 	is_str(g.text, "ok|<LONG>|next|",
@@ -146,23 +146,23 @@ static void test_framer_long(void)
 	is_str(g.text, "ok|<LONG>|next|0123456789|<LONG>|",
 	       "max + 1 bytes without \\r is over at once");
 	feed_all(&f, "\n", 1, &g);
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 
-	jrpc_framer_init(&f, 0);
+	jsonrpc_framer_init(&f, 0);
 	is_int((long long)f.max, 4 * 1024 * 1024, "max 0 means 4 MiB");
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 }
 
 static void test_framer_stop(void)
 {
-	struct jrpc_framer f;
+	struct jsonrpc_framer f;
 	struct got g = { 0 };
 
 	g.stop_after = 1;
-	jrpc_framer_init(&f, 10);
+	jsonrpc_framer_init(&f, 10);
 	feed_all(&f, "one\ntwo\nthree\nfo", 16, &g);
 	is_str(g.text, "one|", "stopped after the first line");
-	is_int((long long)jrpc_framer_pending(&f), 12, "the rest is kept");
+	is_int((long long)jsonrpc_framer_pending(&f), 12, "the rest is kept");
 	g.stop_after = 0;
 	feed_all(&f, NULL, 0, &g);
 	is_str(g.text, "one|two|three|", "an empty feed resumes");
@@ -176,38 +176,38 @@ static void test_framer_stop(void)
 	feed_all(&f, "c\n", 2, &g);
 	is_str(g.text, "one|two|three|four|<LONG>|b|c|",
 	       "kept lines come before new data");
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 
 	/* What is kept after a stop may be an unfinished line already over
 	 * the ceiling: the next feed reports it (found by fuzz_jsonrpc). */
 	memset(&g, 0, sizeof(g));
 	g.stop_after = 1;
-	jrpc_framer_init(&f, 10);
+	jsonrpc_framer_init(&f, 10);
 	feed_all(&f, "one\nxxxxxxxxxxxxxxx", 19, &g);
 	is_str(g.text, "one|", "stopped with a long tail kept");
 	g.stop_after = 0;
 	feed_all(&f, NULL, 0, &g);
 	is_str(g.text, "one|<LONG>|", "the kept tail is reported too long");
-	is_int((long long)jrpc_framer_pending(&f), 0, "and not kept");
+	is_int((long long)jsonrpc_framer_pending(&f), 0, "and not kept");
 	feed_all(&f, "x\ntwo\n", 6, &g);
 	is_str(g.text, "one|<LONG>|two|", "then dropped up to its newline");
-	jrpc_framer_free(&f);
+	jsonrpc_framer_free(&f);
 }
 
 /* ---- parser ------------------------------------------------------------- */
 
 struct parsed {
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	enum cordon_err rc;
 	char why[160];
 	char raw[128]; /* id_raw copied, or "(none)" */
 };
 
 static void parse(struct parsed *p, const char *line,
-		  const struct jrpc_limits *lim)
+		  const struct jsonrpc_limits *lim)
 {
 	memset(p, 0, sizeof(*p));
-	p->rc = jrpc_parse(line, strlen(line), lim, &p->m, p->why,
+	p->rc = jsonrpc_parse(line, strlen(line), lim, &p->m, p->why,
 			   sizeof(p->why));
 	if (p->m.id_raw && p->m.id_raw_len < sizeof(p->raw)) {
 		memcpy(p->raw, p->m.id_raw, p->m.id_raw_len);
@@ -228,7 +228,7 @@ static void test_kinds(void)
 	      "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
 	      "\"params\":{\"name\":\"read\",\"arguments\":{}}}",
 	      NULL);
-	ok(p.rc == CORDON_OK && p.m.kind == JRPC_REQUEST, "request");
+	ok(p.rc == CORDON_OK && p.m.kind == JSONRPC_REQUEST, "request");
 	is_str(p.m.method, "tools/call", "method");
 	ok(cJSON_IsObject(p.m.params) &&
 		   cJSON_GetObjectItem(p.m.params, "name"),
@@ -237,47 +237,47 @@ static void test_kinds(void)
 	is_str(p.m.id_key, "n:7", "id_key of a number");
 	ok(cJSON_IsNumber(p.m.id), "id item");
 	is_str(p.why, "", "no why for a valid message");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p,
 	      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/"
 	      "list_changed\"}",
 	      NULL);
-	ok(p.m.kind == JRPC_NOTIFICATION && p.m.id == NULL &&
+	ok(p.m.kind == JSONRPC_NOTIFICATION && p.m.id == NULL &&
 		   p.m.id_raw == NULL && p.m.id_key[0] == '\0',
 	   "notification has no id");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p,
 	      "{\"jsonrpc\":\"2.0\",\"id\":\"a1\",\"result\":{\"tools\":[]}}",
 	      NULL);
-	ok(p.m.kind == JRPC_RESPONSE && p.m.method == NULL, "result response");
+	ok(p.m.kind == JSONRPC_RESPONSE && p.m.method == NULL, "result response");
 	is_str(p.raw, "\"a1\"", "string id_raw keeps its quotes");
 	is_str(p.m.id_key, "s:a1", "id_key of a string");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p,
 	      "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
 	      "\"message\":\"Parse error\"}}",
 	      NULL);
-	ok(p.m.kind == JRPC_RESPONSE, "error response with a null id");
+	ok(p.m.kind == JSONRPC_RESPONSE, "error response with a null id");
 	is_str(p.raw, "null", "null id_raw");
 	is_str(p.m.id_key, "null", "null id_key");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", NULL);
-	ok(p.m.kind == JRPC_REQUEST && p.m.params == NULL,
+	ok(p.m.kind == JSONRPC_REQUEST && p.m.params == NULL,
 	   "request without params");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p,
 	      " {\"method\":\"x\",\"params\":[1,2],\"jsonrpc\":\"2.0\","
 	      "\"id\":-3} ",
 	      NULL);
-	ok(p.m.kind == JRPC_REQUEST && cJSON_IsArray(p.m.params),
+	ok(p.m.kind == JSONRPC_REQUEST && cJSON_IsArray(p.m.params),
 	   "member order free, array params, surrounding spaces");
 	is_str(p.raw, "-3", "negative id");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 }
 
 static void invalid(const char *line, const char *why, const char *name)
@@ -285,10 +285,10 @@ static void invalid(const char *line, const char *why, const char *name)
 	struct parsed p;
 
 	parse(&p, line, NULL);
-	ok(p.rc == CORDON_OK && p.m.kind == JRPC_INVALID &&
+	ok(p.rc == CORDON_OK && p.m.kind == JSONRPC_INVALID &&
 		   strstr(p.why, why) != NULL,
 	   "invalid: %s (%s)", name, p.why);
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 }
 
 static void test_invalid(void)
@@ -353,23 +353,23 @@ static void test_invalid(void)
 	parse(&p,
 	      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"a\\u0000\"}}",
 	      NULL);
-	ok(p.m.kind == JRPC_RESPONSE, "NUL escape in a response is allowed");
-	jrpc_msg_free(&p.m);
+	ok(p.m.kind == JSONRPC_RESPONSE, "NUL escape in a response is allowed");
+	jsonrpc_msg_free(&p.m);
 
 	/* The id is still found so the error answer can carry it. */
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":\"q\\\"1\",\"method\":", NULL);
-	ok(p.m.kind == JRPC_INVALID && p.m.root == NULL, "broken line");
+	ok(p.m.kind == JSONRPC_INVALID && p.m.root == NULL, "broken line");
 	is_str(p.raw, "\"q\\\"1\"", "its id is found anyway");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 	parse(&p, "{\"jsonrpc\":\"1.0\",\"id\":42,\"method\":\"a\"}", NULL);
 	is_str(p.raw, "42", "id of a message with a wrong version");
 	is_str(p.m.id_key, "n:42", "and its key");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 	parse(&p, "{\"id\":{\"x\":1},\"jsonrpc\":\"2.0\",\"method\":\"a\"}",
 	      NULL);
 	ok(p.m.id_raw == NULL && p.m.id == NULL && p.m.id_key[0] == '\0',
 	   "an object id is not copied");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 }
 
 static void test_ids(void)
@@ -392,11 +392,11 @@ static void test_ids(void)
 			"{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"id\":%s}",
 			raws[i]);
 		parse(&p, line, NULL);
-		ok(p.m.kind == JRPC_REQUEST && strcmp(p.raw, raws[i]) == 0,
+		ok(p.m.kind == JSONRPC_REQUEST && strcmp(p.raw, raws[i]) == 0,
 		   "id %s kept byte for byte (got %s)", raws[i], p.raw);
 		ok(p.m.id_key[0] != '\0', "id %s has a key (%s)", raws[i],
 		   p.m.id_key);
-		jrpc_msg_free(&p.m);
+		jsonrpc_msg_free(&p.m);
 	}
 
 	/* Spellings a server may echo back map to the same key. */
@@ -404,19 +404,19 @@ static void test_ids(void)
 	parse(&q, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", NULL);
 	is_str(p.m.id_key, q.m.id_key, "1.0 and 1 are one id");
 	is_str(p.m.id_key, "n:1", "in ECMAScript form");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061b\",\"method\":\"m\"}",
 	      NULL);
 	parse(&q, "{\"jsonrpc\":\"2.0\",\"id\":\"ab\",\"result\":{}}", NULL);
 	is_str(p.m.id_key, q.m.id_key, "\"\\u0061b\" and \"ab\" are one id");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"m\"}", NULL);
 	parse(&q, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}", NULL);
 	ok(strcmp(p.m.id_key, q.m.id_key) != 0, "\"1\" and 1 are two ids");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 	parse(&p,
 	      "{\"jsonrpc\":\"2.0\",\"id\":12345678901234567890,"
 	      "\"method\":\"m\"}",
@@ -427,8 +427,8 @@ static void test_ids(void)
 	      NULL);
 	is_str(p.m.id_key, q.m.id_key,
 	       "a big id and the double a JavaScript server echoes match");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":\"a\\u0000b\",\"result\":1}",
 	      NULL);
@@ -436,8 +436,8 @@ static void test_ids(void)
 	ok(strncmp(p.m.id_key, "h:", 2) == 0 &&
 		   strcmp(p.m.id_key, q.m.id_key) != 0,
 	   "an id with a NUL is not the id before the NUL");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 
 	memset(line, 0, sizeof(line));
 	{
@@ -450,7 +450,7 @@ static void test_ids(void)
 		memcpy(line + h + 200, "\"}", 3);
 	}
 	parse(&p, line, NULL);
-	ok(p.m.kind == JRPC_RESPONSE && strncmp(p.m.id_key, "h:", 2) == 0 &&
+	ok(p.m.kind == JSONRPC_RESPONSE && strncmp(p.m.id_key, "h:", 2) == 0 &&
 		   strlen(p.m.id_key) == 66,
 	   "a long string id is keyed by its hash");
 	ok(p.m.id_raw_len == 202, "its raw bytes are whole");
@@ -462,16 +462,16 @@ static void test_ids(void)
 		parse(&q, line, NULL);
 		is_str(q.m.id_key, p.m.id_key,
 		       "a long id spelt with an escape has the same key");
-		jrpc_msg_free(&q.m);
+		jsonrpc_msg_free(&q.m);
 	}
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":1e400,\"result\":1}", NULL);
 	parse(&q, "{\"jsonrpc\":\"2.0\",\"id\":2e400,\"result\":1}", NULL);
 	ok(strncmp(p.m.id_key, "h:", 2) == 0 &&
 		   strcmp(p.m.id_key, q.m.id_key) != 0,
 	   "ids past a double are keyed by their bytes");
-	jrpc_msg_free(&p.m);
-	jrpc_msg_free(&q.m);
+	jsonrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&q.m);
 
 	/* The scanner skips nested values and strings that look like ids. */
 	parse(&p,
@@ -481,7 +481,7 @@ static void test_ids(void)
 	is_str(p.raw, "3", "the top-level id, its name escaped");
 	ok(cJSON_IsNumber(p.m.id) && p.m.id->valueint == 3,
 	   "the same member cJSON has");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 }
 
 static void test_batch(void)
@@ -492,19 +492,19 @@ static void test_batch(void)
 		"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":[]},"
 		"5,"
 		"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":7}]";
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	char why[160];
 	enum cordon_err rc;
 
-	rc = jrpc_parse(line, sizeof(line) - 1, NULL, &m, why, sizeof(why));
-	ok(rc == CORDON_OK && m.kind == JRPC_BATCH && m.nitems == 5,
+	rc = jsonrpc_parse(line, sizeof(line) - 1, NULL, &m, why, sizeof(why));
+	ok(rc == CORDON_OK && m.kind == JSONRPC_BATCH && m.nitems == 5,
 	   "batch of 5");
 	if (m.nitems == 5) {
-		ok(m.items[0].kind == JRPC_REQUEST &&
-			   m.items[1].kind == JRPC_NOTIFICATION &&
-			   m.items[2].kind == JRPC_RESPONSE &&
-			   m.items[3].kind == JRPC_INVALID &&
-			   m.items[4].kind == JRPC_INVALID,
+		ok(m.items[0].kind == JSONRPC_REQUEST &&
+			   m.items[1].kind == JSONRPC_NOTIFICATION &&
+			   m.items[2].kind == JSONRPC_RESPONSE &&
+			   m.items[3].kind == JSONRPC_INVALID &&
+			   m.items[4].kind == JSONRPC_INVALID,
 		   "item kinds");
 		ok(m.items[0].id_raw > line &&
 			   m.items[0].id_raw < line + sizeof(line) &&
@@ -522,14 +522,14 @@ static void test_batch(void)
 		ok(m.items[0].root == NULL, "items borrow the root");
 	}
 	is_str(why, "item 3: not an object", "why names the first bad item");
-	jrpc_msg_free(&m);
-	jrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
 	ok(1, "msg free twice is harmless");
 }
 
 static void test_limits(void)
 {
-	struct jrpc_limits lim = { .max_message = 64,
+	struct jsonrpc_limits lim = { .max_message = 64,
 				   .max_depth = 3,
 				   .max_batch = 2 };
 	struct parsed p;
@@ -538,34 +538,34 @@ static void test_limits(void)
 	      "{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"m\",\"params\":"
 	      "{\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}",
 	      &lim);
-	ok(p.rc == CORDON_E_LIMIT && p.m.kind == JRPC_INVALID &&
+	ok(p.rc == CORDON_E_LIMIT && p.m.kind == JSONRPC_INVALID &&
 		   strstr(p.why, "max_message (64)"),
 	   "max_message (%s)", p.why);
 	is_str(p.raw, "\"big\"", "id found in an over-long message");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":1,\"params\":[[[1]]]}", &lim);
 	ok(p.rc == CORDON_E_LIMIT && strstr(p.why, "max_depth (3)"),
 	   "max_depth (%s)", p.why);
 	is_str(p.raw, "1", "id found in a too deep message");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 	parse(&p, "{\"jsonrpc\":\"2.0\",\"id\":1,\"params\":[[\"[[[\"]]}",
 	      &lim);
 	ok(p.rc == CORDON_OK, "brackets in strings do not count");
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 
 	parse(&p, "[{},{},{}]", &lim);
 	ok(p.rc == CORDON_E_LIMIT && strstr(p.why, "max_batch (2)"),
 	   "max_batch (%s)", p.why);
-	jrpc_msg_free(&p.m);
+	jsonrpc_msg_free(&p.m);
 	parse(&p, "[{},{}]", &lim);
-	ok(p.rc == CORDON_OK && p.m.kind == JRPC_BATCH, "batch at the limit");
-	jrpc_msg_free(&p.m);
+	ok(p.rc == CORDON_OK && p.m.kind == JSONRPC_BATCH, "batch at the limit");
+	jsonrpc_msg_free(&p.m);
 
-	is_int(jrpc_depth("[{\"a\":[1]}]", 11, 64), 3, "depth 3");
-	is_int(jrpc_depth("\"[[[\"", 5, 64), 0, "brackets in a string");
-	is_int(jrpc_depth("[\"\\\"[\"]", 7, 64), 1, "escaped quote");
-	is_int(jrpc_depth("[[[[[[", 6, 2), 3, "counting stops at stop_at+1");
+	is_int(jsonrpc_depth("[{\"a\":[1]}]", 11, 64), 3, "depth 3");
+	is_int(jsonrpc_depth("\"[[[\"", 5, 64), 0, "brackets in a string");
+	is_int(jsonrpc_depth("[\"\\\"[\"]", 7, 64), 1, "escaped quote");
+	is_int(jsonrpc_depth("[[[[[[", 6, 2), 3, "counting stops at stop_at+1");
 }
 
 /* ---- answers ------------------------------------------------------------ */
@@ -576,21 +576,21 @@ static void test_builders(void)
 	char *s;
 	cJSON *j;
 
-	s = jrpc_error_response(big, sizeof(big) - 1, -32600,
+	s = jsonrpc_error_response(big, sizeof(big) - 1, -32600,
 				"Invalid Request");
 	is_str(s,
 	       "{\"jsonrpc\":\"2.0\",\"id\":12345678901234567890,\"error\":{"
 	       "\"code\":-32600,\"message\":\"Invalid Request\"}}\n",
 	       "error answer keeps a big id exactly");
 	free(s);
-	s = jrpc_error_response(NULL, 0, -32700, "Parse error");
+	s = jsonrpc_error_response(NULL, 0, -32700, "Parse error");
 	is_str(s,
 	       "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
 	       "\"message\":\"Parse error\"}}\n",
 	       "no id is null");
 	free(s);
 
-	s = jrpc_tool_error_result("\"r\\u00e9q\"", 10,
+	s = jsonrpc_tool_error_result("\"r\\u00e9q\"", 10,
 				   "blocked: \"rm\" \\ said\nno\x01 \xff end");
 	is_str(s,
 	       "{\"jsonrpc\":\"2.0\",\"id\":\"r\\u00e9q\","
@@ -609,38 +609,38 @@ static void test_builders(void)
 		static const char line[] =
 			"{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"tools/"
 			"list\",\"params\":{\"id\":\"inner\"}}";
-		struct jrpc_msg m;
+		struct jsonrpc_msg m;
 		char why[64];
 
-		if (jrpc_parse(line, sizeof(line) - 1, NULL, &m, why,
+		if (jsonrpc_parse(line, sizeof(line) - 1, NULL, &m, why,
 			       sizeof(why)) != CORDON_OK)
 			diag("parse failed: %s", why);
 		cJSON_DeleteItemFromObject(m.root, "params");
-		s = jrpc_print_with_id(m.root, m.id_raw, m.id_raw_len);
+		s = jsonrpc_print_with_id(m.root, m.id_raw, m.id_raw_len);
 		is_str(s,
 		       "{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"tools/"
 		       "list\"}\n",
 		       "re-serialised with the raw id (cJSON alone prints "
 		       "null)");
 		free(s);
-		s = jrpc_print_with_id(m.root, NULL, 0);
+		s = jsonrpc_print_with_id(m.root, NULL, 0);
 		is_str(s,
 		       "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"tools/"
 		       "list\"}\n",
 		       "NULL id_raw gives null");
 		free(s);
-		jrpc_msg_free(&m);
+		jsonrpc_msg_free(&m);
 	}
 	{
 		cJSON *o =
 			cJSON_Parse("{\"a\":{\"id\":1},\"b\":\"\\\"id\\\":\"}");
 
-		s = jrpc_print_with_id(o, "5", 1);
+		s = jsonrpc_print_with_id(o, "5", 1);
 		is_str(s, "{\"a\":{\"id\":1},\"b\":\"\\\"id\\\":\"}\n",
 		       "no top-level id: unchanged");
 		free(s);
 		cJSON_AddStringToObject(o, "id", "x");
-		s = jrpc_print_with_id(o, "\"y\"", 3);
+		s = jsonrpc_print_with_id(o, "\"y\"", 3);
 		is_str(s,
 		       "{\"a\":{\"id\":1},\"b\":\"\\\"id\\\":\","
 		       "\"id\":\"y\"}\n",
@@ -657,7 +657,7 @@ static void test_lookalikes(void)
 	static const char nul_name[] =
 		"{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"tools/call\","
 		"\"params\":{\"name\":\"echo\0danger\"}}";
-	struct jrpc_msg m;
+	struct jsonrpc_msg m;
 	char why[160];
 	cJSON *v;
 	bool nomem;
@@ -670,20 +670,20 @@ static void test_lookalikes(void)
 		"appears twice", "METHOD next to method");
 	invalid("{\"jsonrpc\":\"2.0\",\"id\":1,\f\"method\":\"ping\"}",
 		"raw control character", "a form feed between members");
-	ok(jrpc_parse(nul_name, sizeof(nul_name) - 1, NULL, &m, why,
+	ok(jsonrpc_parse(nul_name, sizeof(nul_name) - 1, NULL, &m, why,
 		      sizeof(why)) == CORDON_OK &&
-		   m.kind == JRPC_INVALID && strstr(why, "control") &&
+		   m.kind == JSONRPC_INVALID && strstr(why, "control") &&
 		   m.id_raw && m.id_raw_len == 4 &&
 		   memcmp(m.id_raw, "\"r1\"", 4) == 0,
 	   "invalid: a raw NUL in the tool name, id kept (%s)", why);
-	jrpc_msg_free(&m);
+	jsonrpc_msg_free(&m);
 	v = cJSON_Parse("{\"a\":{\"text\":1,\"TEXT\":2}}");
-	ok(v && jrpc_dup_member(v, &nomem) &&
-		   strcmp(jrpc_dup_member(v, &nomem), "TEXT") == 0 && !nomem,
-	   "jrpc_dup_member: TEXT after text, one level down");
+	ok(v && jsonrpc_dup_member(v, &nomem) &&
+		   strcmp(jsonrpc_dup_member(v, &nomem), "TEXT") == 0 && !nomem,
+	   "jsonrpc_dup_member: TEXT after text, one level down");
 	cJSON_Delete(v);
 	v = cJSON_Parse("{\"a\":{\"text\":1,\"txt\":2}}");
-	ok(v && !jrpc_dup_member(v, &nomem), "jrpc_dup_member: none");
+	ok(v && !jsonrpc_dup_member(v, &nomem), "jsonrpc_dup_member: none");
 	cJSON_Delete(v);
 }
 

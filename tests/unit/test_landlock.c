@@ -1,4 +1,4 @@
-/* Landlock, for real: a forked child sets no_new_privs, applies ll_apply()
+/* Landlock, for real: a forked child sets no_new_privs, applies landlock_apply()
  * with one writable root, tries writes and escapes, and sends the errno of
  * each attempt to the parent through a pipe; the parent asserts them and
  * checks on disk that nothing outside the root changed. Network (ABI 4+)
@@ -26,7 +26,7 @@
 
 /* What the child tried; each slot gets 0 for success or the errno. */
 enum attempt {
-	A_APPLY, /* ll_apply itself (0 or 1) */
+	A_APPLY, /* landlock_apply itself (0 or 1) */
 	A_LOST, /* the lost mask */
 	A_WRITE_INSIDE,
 	A_MKDIR_INSIDE,
@@ -225,7 +225,7 @@ static int pty_ioctl(void)
 
 /* The child's side: every attempt, results into r[]. */
 static void child_attempts(const struct fixture *fx,
-			   const struct ll_policy *pol, int r[A_COUNT])
+			   const struct landlock_policy *pol, int r[A_COUNT])
 {
 	char why[256], a[512], b[512], buf[64];
 	unsigned lost = 0;
@@ -237,7 +237,7 @@ static void child_attempts(const struct fixture *fx,
 		r[A_APPLY] = 2;
 		return;
 	}
-	r[A_APPLY] = ll_apply(pol, &lost, why, sizeof(why)) == 0 ? 0 : 1;
+	r[A_APPLY] = landlock_apply(pol, &lost, why, sizeof(why)) == 0 ? 0 : 1;
 	r[A_LOST] = (int)lost;
 	if (r[A_APPLY] != 0) {
 		fprintf(stderr, "# %s\n", why);
@@ -314,7 +314,7 @@ static void child_attempts(const struct fixture *fx,
 }
 
 /* Forks, runs the attempts under pol, reads the results into r[]. */
-static int run_child(const struct fixture *fx, const struct ll_policy *pol,
+static int run_child(const struct fixture *fx, const struct landlock_policy *pol,
 		     int r[A_COUNT])
 {
 	int p[2], status;
@@ -416,28 +416,28 @@ static void check_outside_untouched(const struct fixture *fx, const char *when)
 	ok(!exists(p), "%s: nothing was renamed in from outside", when);
 }
 
-/* What ll_apply must report lost on each ABI. */
+/* What landlock_apply must report lost on each ABI. */
 static unsigned lost_for_abi(int abi, bool tcp_and_scope)
 {
 	unsigned lost = 0;
 
 	if (abi < 2)
-		lost |= LL_LOST_REFER;
+		lost |= LANDLOCK_LOST_REFER;
 	if (abi < 3)
-		lost |= LL_LOST_TRUNCATE;
+		lost |= LANDLOCK_LOST_TRUNCATE;
 	if (abi < 4 && tcp_and_scope)
-		lost |= LL_LOST_TCP;
+		lost |= LANDLOCK_LOST_TCP;
 	if (abi < 5)
-		lost |= LL_LOST_IOCTL_DEV;
+		lost |= LANDLOCK_LOST_IOCTL_DEV;
 	if (abi < 6 && tcp_and_scope)
-		lost |= LL_LOST_SCOPE;
+		lost |= LANDLOCK_LOST_SCOPE;
 	return lost;
 }
 
 static void test_filesystem(const struct fixture *fx, int abi)
 {
 	const char *rw[] = { fx->in };
-	struct ll_policy pol = { .rw = rw, .nrw = 1 };
+	struct landlock_policy pol = { .rw = rw, .nrw = 1 };
 	int r[A_COUNT];
 	char p[512];
 
@@ -445,7 +445,7 @@ static void test_filesystem(const struct fixture *fx, int abi)
 		ok(0, "filesystem child ran");
 		return;
 	}
-	is_int(r[A_APPLY], 0, "ll_apply succeeds");
+	is_int(r[A_APPLY], 0, "landlock_apply succeeds");
 	is_int(r[A_LOST], (long long)lost_for_abi(abi, false),
 	       "what is lost on this ABI for a filesystem-only policy");
 	is_int(r[A_WRITE_INSIDE], 0, "a write inside the root succeeds");
@@ -489,23 +489,23 @@ static void test_filesystem(const struct fixture *fx, int abi)
  * for real). */
 static void test_downgrades(void)
 {
-	struct ll_policy fs = { 0 };
-	struct ll_policy all = { .restrict_tcp = true, .scope = true };
+	struct landlock_policy fs = { 0 };
+	struct landlock_policy all = { .restrict_tcp = true, .scope = true };
 
-	is_int(ll_would_lose(0, &all), LL_LOST_ALL, "ABI 0: everything lost");
+	is_int(landlock_would_lose(0, &all), LANDLOCK_LOST_ALL, "ABI 0: everything lost");
 	for (int abi = 1; abi <= 8; abi++) {
-		ok(ll_would_lose(abi, &fs) == lost_for_abi(abi, false),
+		ok(landlock_would_lose(abi, &fs) == lost_for_abi(abi, false),
 		   "ABI %d, filesystem only: lost 0x%x", abi,
-		   ll_would_lose(abi, &fs));
-		ok(ll_would_lose(abi, &all) == lost_for_abi(abi, true),
+		   landlock_would_lose(abi, &fs));
+		ok(landlock_would_lose(abi, &all) == lost_for_abi(abi, true),
 		   "ABI %d with TCP and scope asked: lost 0x%x", abi,
-		   ll_would_lose(abi, &all));
+		   landlock_would_lose(abi, &all));
 	}
-	is_int(ll_would_lose(3, &all),
-	       LL_LOST_TCP | LL_LOST_IOCTL_DEV | LL_LOST_SCOPE,
+	is_int(landlock_would_lose(3, &all),
+	       LANDLOCK_LOST_TCP | LANDLOCK_LOST_IOCTL_DEV | LANDLOCK_LOST_SCOPE,
 	       "ABI 3: TCP, device ioctls and scope lost");
-	is_int(ll_would_lose(5, &all), LL_LOST_SCOPE, "ABI 5: scope lost");
-	is_int(ll_would_lose(4, &fs), LL_LOST_IOCTL_DEV,
+	is_int(landlock_would_lose(5, &all), LANDLOCK_LOST_SCOPE, "ABI 5: scope lost");
+	is_int(landlock_would_lose(4, &fs), LANDLOCK_LOST_IOCTL_DEV,
 	       "ABI 4: device ioctls lost");
 }
 
@@ -515,7 +515,7 @@ static void test_file_root(const struct fixture *fx)
 {
 	char victim[512], created[512], buf[64];
 	const char *rw[] = { fx->in, victim };
-	struct ll_policy pol = { .rw = rw, .nrw = 2 };
+	struct landlock_policy pol = { .rw = rw, .nrw = 2 };
 	int status;
 	pid_t pid;
 
@@ -529,7 +529,7 @@ static void test_file_root(const struct fixture *fx)
 		int fd;
 
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		if (ll_apply(&pol, &lost, why, sizeof(why)) != 0)
+		if (landlock_apply(&pol, &lost, why, sizeof(why)) != 0)
 			_exit(2);
 		fd = open(victim, O_WRONLY | O_APPEND | O_CLOEXEC);
 		if (fd < 0 || write(fd, "!", 1) != 1)
@@ -551,7 +551,7 @@ static void test_errors(const struct fixture *fx)
 {
 	char missing[512];
 	const char *rw[] = { missing };
-	struct ll_policy pol = { .rw = rw, .nrw = 1 };
+	struct landlock_policy pol = { .rw = rw, .nrw = 1 };
 	char why[256] = "";
 	unsigned lost = 99;
 	int status, p[2];
@@ -568,11 +568,11 @@ static void test_errors(const struct fixture *fx)
 
 		close(p[0]);
 		/* no_new_privs unset: refused before anything is built. */
-		rc = ll_apply(&pol, &lost, why, sizeof(why));
+		rc = landlock_apply(&pol, &lost, why, sizeof(why));
 		if (rc != -1 || !strstr(why, "no_new_privs"))
 			_exit(3);
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		rc = ll_apply(&pol, &lost, why, sizeof(why));
+		rc = landlock_apply(&pol, &lost, why, sizeof(why));
 		(void)!write(p[1], why, strlen(why) + 1);
 		_exit(rc == -1 ? 0 : 4);
 	}
@@ -582,7 +582,7 @@ static void test_errors(const struct fixture *fx)
 	why[n > 0 ? n : 0] = '\0';
 	waitpid(pid, &status, 0);
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
-	       "ll_apply refuses without no_new_privs and fails on a missing "
+	       "landlock_apply refuses without no_new_privs and fails on a missing "
 	       "root");
 	{
 		char want[600];
@@ -598,7 +598,7 @@ static void test_network(struct fixture *fx, int abi)
 {
 	const char *rw[] = { fx->in };
 	unsigned short ports[1];
-	struct ll_policy pol = { .rw = rw, .nrw = 1, .restrict_tcp = true };
+	struct landlock_policy pol = { .rw = rw, .nrw = 1, .restrict_tcp = true };
 	int l1, l2, r[A_COUNT];
 
 	if (abi < 4) {
@@ -653,7 +653,7 @@ static void test_network(struct fixture *fx, int abi)
 static void test_scope(struct fixture *fx, int abi)
 {
 	const char *rw[] = { fx->in };
-	struct ll_policy pol = {
+	struct landlock_policy pol = {
 		.rw = rw, .nrw = 1, .scope = true, .restrict_tcp = true
 	};
 	int l, r[A_COUNT];
@@ -700,7 +700,7 @@ int main(void)
 	int abi;
 
 	tap_no_plan();
-	abi = ll_abi();
+	abi = landlock_abi();
 	diag("Landlock ABI %d", abi);
 	if (abi < 1) {
 		skip(1, "Landlock is not available");

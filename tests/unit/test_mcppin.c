@@ -115,13 +115,13 @@ static const char *desc_of(const cJSON *def)
 
 static void test_names(void)
 {
-	is_str(pin_state_name(PIN_APPROVED), "approved", "state name");
-	is_str(pin_state_name(PIN_PENDING_NEW), "pending-new", "state name");
-	is_str(pin_state_name(PIN_PENDING_CHANGED), "pending-changed",
+	is_str(pins_state_name(PIN_APPROVED), "approved", "state name");
+	is_str(pins_state_name(PIN_PENDING_NEW), "pending-new", "state name");
+	is_str(pins_state_name(PIN_PENDING_CHANGED), "pending-changed",
 	       "state name");
-	is_str(pin_state_name(PIN_PENDING_FLAGGED), "pending-flagged",
+	is_str(pins_state_name(PIN_PENDING_FLAGGED), "pending-flagged",
 	       "state name");
-	is_str(pin_state_name(PIN_UNKNOWN), "unknown", "state name");
+	is_str(pins_state_name(PIN_UNKNOWN), "unknown", "state name");
 }
 
 static void test_default_path(void)

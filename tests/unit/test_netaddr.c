@@ -224,55 +224,55 @@ static const struct row rows[] = {
 
 struct host_row {
 	const char *in;
-	enum na_host want;
+	enum netaddr_host want;
 };
 
 static const struct host_row host_rows[] = {
-	{ "example.com", NA_HOST_NAME },
-	{ "localhost", NA_HOST_NAME },
-	{ "0x7f.example.com", NA_HOST_NAME },
-	{ "127.0.0.1x", NA_HOST_NAME },
-	{ "1.2.3.4.example", NA_HOST_NAME },
-	{ "127.0.0.1", NA_HOST_IP },
-	{ "127.1", NA_HOST_IP },
-	{ "0x7f.1", NA_HOST_IP },
-	{ "2130706433", NA_HOST_IP },
-	{ "127.0.0.1.", NA_HOST_IP },
-	{ "[::1]", NA_HOST_IP },
-	{ "::1", NA_HOST_IP },
-	{ "1.2.3.256", NA_HOST_INVALID },
-	{ "08.1", NA_HOST_INVALID },
-	{ "0x7g.1", NA_HOST_INVALID },
-	{ "example.123", NA_HOST_INVALID },
-	{ "example.0x1f", NA_HOST_INVALID },
-	{ "1.2.3.4.5", NA_HOST_INVALID },
-	{ "[example.com]", NA_HOST_INVALID },
-	{ "fe80::1%eth0", NA_HOST_INVALID },
-	{ "example.com:443", NA_HOST_INVALID },
-	{ "", NA_HOST_INVALID },
+	{ "example.com", NETADDR_HOST_NAME },
+	{ "localhost", NETADDR_HOST_NAME },
+	{ "0x7f.example.com", NETADDR_HOST_NAME },
+	{ "127.0.0.1x", NETADDR_HOST_NAME },
+	{ "1.2.3.4.example", NETADDR_HOST_NAME },
+	{ "127.0.0.1", NETADDR_HOST_IP },
+	{ "127.1", NETADDR_HOST_IP },
+	{ "0x7f.1", NETADDR_HOST_IP },
+	{ "2130706433", NETADDR_HOST_IP },
+	{ "127.0.0.1.", NETADDR_HOST_IP },
+	{ "[::1]", NETADDR_HOST_IP },
+	{ "::1", NETADDR_HOST_IP },
+	{ "1.2.3.256", NETADDR_HOST_INVALID },
+	{ "08.1", NETADDR_HOST_INVALID },
+	{ "0x7g.1", NETADDR_HOST_INVALID },
+	{ "example.123", NETADDR_HOST_INVALID },
+	{ "example.0x1f", NETADDR_HOST_INVALID },
+	{ "1.2.3.4.5", NETADDR_HOST_INVALID },
+	{ "[example.com]", NETADDR_HOST_INVALID },
+	{ "fe80::1%eth0", NETADDR_HOST_INVALID },
+	{ "example.com:443", NETADDR_HOST_INVALID },
+	{ "", NETADDR_HOST_INVALID },
 };
 
 static void test_rows(void)
 {
-	char buf[NA_ADDRSTRLEN];
+	char buf[NETADDR_ADDRSTRLEN];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		struct na_addr a;
-		struct na_verdict v;
-		bool parsed = na_parse(r->in, strlen(r->in), &a);
+		struct netaddr_addr a;
+		struct netaddr_verdict v;
+		bool parsed = netaddr_parse(r->in, strlen(r->in), &a);
 
 		if (!r->canon) {
-			ok(!parsed && a.family == NA_NONE,
+			ok(!parsed && a.family == NETADDR_NONE,
 			   "\"%s\" is not an address", r->in);
 			continue;
 		}
 		if (!ok(parsed, "\"%s\" parses", r->in))
 			continue;
-		is_str(na_format(&a, buf), r->canon, r->in);
-		na_classify(NULL, &a, &v);
-		is_str(na_verdict_name(&v), r->cls, r->canon);
-		is_int(na_denied(&v), strcmp(r->cls, "public") != 0,
+		is_str(netaddr_format(&a, buf), r->canon, r->in);
+		netaddr_classify(NULL, &a, &v);
+		is_str(netaddr_verdict_name(&v), r->cls, r->canon);
+		is_int(netaddr_denied(&v), strcmp(r->cls, "public") != 0,
 		       "denied iff not public");
 	}
 	diag("%zu addresses in the table", sizeof(rows) / sizeof(rows[0]));
@@ -281,9 +281,9 @@ static void test_rows(void)
 static void test_hosts(void)
 {
 	for (size_t i = 0; i < sizeof(host_rows) / sizeof(host_rows[0]); i++) {
-		struct na_addr a;
+		struct netaddr_addr a;
 
-		is_int(na_parse_host(host_rows[i].in, strlen(host_rows[i].in),
+		is_int(netaddr_parse_host(host_rows[i].in, strlen(host_rows[i].in),
 				     &a),
 		       host_rows[i].want, host_rows[i].in);
 	}
@@ -291,47 +291,47 @@ static void test_hosts(void)
 
 static void test_embedded(void)
 {
-	struct na_addr a, in[NA_MAX_EMBEDDED];
-	enum na_embed forms[NA_MAX_EMBEDDED];
-	struct na_verdict v;
-	char buf[NA_ADDRSTRLEN];
+	struct netaddr_addr a, in[NETADDR_MAX_EMBEDDED];
+	enum netaddr_embed forms[NETADDR_MAX_EMBEDDED];
+	struct netaddr_verdict v;
+	char buf[NETADDR_ADDRSTRLEN];
 	static const struct {
 		const char *addr;
-		enum na_embed form;
+		enum netaddr_embed form;
 		const char *inner;
 	} forms_rows[] = {
-		{ "::ffff:1.2.3.4", NA_EMBED_V4_MAPPED, "1.2.3.4" },
-		{ "::ffff:0:1.2.3.4", NA_EMBED_V4_TRANSLATED, "1.2.3.4" },
-		{ "::1.2.3.4", NA_EMBED_V4_COMPATIBLE, "1.2.3.4" },
-		{ "64:ff9b::1.2.3.4", NA_EMBED_NAT64, "1.2.3.4" },
-		{ "2002:102:304::", NA_EMBED_SIX_TO_FOUR, "1.2.3.4" },
-		{ "2001::fefd:fcfb", NA_EMBED_TEREDO, "1.2.3.4" },
+		{ "::ffff:1.2.3.4", NETADDR_EMBED_V4_MAPPED, "1.2.3.4" },
+		{ "::ffff:0:1.2.3.4", NETADDR_EMBED_V4_TRANSLATED, "1.2.3.4" },
+		{ "::1.2.3.4", NETADDR_EMBED_V4_COMPATIBLE, "1.2.3.4" },
+		{ "64:ff9b::1.2.3.4", NETADDR_EMBED_NAT64, "1.2.3.4" },
+		{ "2002:102:304::", NETADDR_EMBED_SIX_TO_FOUR, "1.2.3.4" },
+		{ "2001::fefd:fcfb", NETADDR_EMBED_TEREDO, "1.2.3.4" },
 	};
 
 	for (size_t i = 0; i < sizeof(forms_rows) / sizeof(forms_rows[0]);
 	     i++) {
-		na_parse(forms_rows[i].addr, strlen(forms_rows[i].addr), &a);
-		is_int(na_embedded_v4(&a, in, forms), 1, forms_rows[i].addr);
+		netaddr_parse(forms_rows[i].addr, strlen(forms_rows[i].addr), &a);
+		is_int(netaddr_embedded_v4(&a, in, forms), 1, forms_rows[i].addr);
 		is_int(forms[0], forms_rows[i].form,
-		       na_embed_name(forms_rows[i].form));
-		is_str(na_format(&in[0], buf), forms_rows[i].inner,
+		       netaddr_embed_name(forms_rows[i].form));
+		is_str(netaddr_format(&in[0], buf), forms_rows[i].inner,
 		       "the IPv4 inside");
 	}
-	na_parse("64:ff9b:1:102:3:400:0:0", 23, &a);
-	is_int(na_embedded_v4(&a, in, forms), 4, "nat64-local: 4 places");
-	is_str(na_format(&in[0], buf), "1.2.3.4", "nat64-local /48 place");
-	is_int(forms[3], NA_EMBED_NAT64_LOCAL, "form nat64-local");
+	netaddr_parse("64:ff9b:1:102:3:400:0:0", 23, &a);
+	is_int(netaddr_embedded_v4(&a, in, forms), 4, "nat64-local: 4 places");
+	is_str(netaddr_format(&in[0], buf), "1.2.3.4", "nat64-local /48 place");
+	is_int(forms[3], NETADDR_EMBED_NAT64_LOCAL, "form nat64-local");
 
-	na_parse("::1", 3, &a);
-	is_int(na_embedded_v4(&a, in, forms), 0, "::1 embeds nothing");
-	na_parse("1.2.3.4", 7, &a);
-	is_int(na_embedded_v4(&a, in, forms), 0, "IPv4 embeds nothing");
+	netaddr_parse("::1", 3, &a);
+	is_int(netaddr_embedded_v4(&a, in, forms), 0, "::1 embeds nothing");
+	netaddr_parse("1.2.3.4", 7, &a);
+	is_int(netaddr_embedded_v4(&a, in, forms), 0, "IPv4 embeds nothing");
 
-	na_parse("2001::f5ff:fffe", 15, &a);
-	na_classify(NULL, &a, &v);
-	is_int(v.embed, NA_EMBED_TEREDO, "teredo verdict names the form");
-	is_str(na_format(&v.inner, buf), "10.0.0.1", "teredo client XOR");
-	is_str(na_embed_name(v.embed), "teredo", "form name");
+	netaddr_parse("2001::f5ff:fffe", 15, &a);
+	netaddr_classify(NULL, &a, &v);
+	is_int(v.embed, NETADDR_EMBED_TEREDO, "teredo verdict names the form");
+	is_str(netaddr_format(&v.inner, buf), "10.0.0.1", "teredo client XOR");
+	is_str(netaddr_embed_name(v.embed), "teredo", "form name");
 }
 
 static void test_format(void)
@@ -346,27 +346,27 @@ static void test_format(void)
 		{ "ABCD:EF01::", "abcd:ef01::" },
 		{ "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8" },
 	};
-	char buf[NA_ADDRSTRLEN];
-	struct na_addr a, b;
+	char buf[NETADDR_ADDRSTRLEN];
+	struct netaddr_addr a, b;
 
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		ok(na_parse(pairs[i][0], strlen(pairs[i][0]), &a), "%s",
+		ok(netaddr_parse(pairs[i][0], strlen(pairs[i][0]), &a), "%s",
 		   pairs[i][0]);
-		is_str(na_format(&a, buf), pairs[i][1], "RFC 5952 text");
-		ok(na_parse(buf, strlen(buf), &b) && na_equal(&a, &b),
+		is_str(netaddr_format(&a, buf), pairs[i][1], "RFC 5952 text");
+		ok(netaddr_parse(buf, strlen(buf), &b) && netaddr_equal(&a, &b),
 		   "round trip %s", buf);
 	}
-	ok(na_parse_strict("10.0.0.1", 8, &a), "strict: dotted quad");
-	ok(!na_parse_strict("10.1", 4, &a), "strict: no short form");
-	ok(!na_parse_strict("010.0.0.1", 9, &a), "strict: no octal");
-	ok(!na_parse_strict("[::1]", 5, &a), "strict: no brackets");
-	ok(na_parse_strict("::1", 3, &a), "strict: IPv6");
+	ok(netaddr_parse_strict("10.0.0.1", 8, &a), "strict: dotted quad");
+	ok(!netaddr_parse_strict("10.1", 4, &a), "strict: no short form");
+	ok(!netaddr_parse_strict("010.0.0.1", 9, &a), "strict: no octal");
+	ok(!netaddr_parse_strict("[::1]", 5, &a), "strict: no brackets");
+	ok(netaddr_parse_strict("::1", 3, &a), "strict: IPv6");
 	memset(&a, 0, sizeof(a));
-	is_str(na_format(&a, buf), "", "family none formats empty");
-	ok(!na_equal(&a, &a), "family none equals nothing");
-	na_parse("1.2.3.4", 7, &a);
-	na_parse("::ffff:1.2.3.4", 14, &b);
-	ok(!na_equal(&a, &b), "IPv4 and v4-mapped differ here");
+	is_str(netaddr_format(&a, buf), "", "family none formats empty");
+	ok(!netaddr_equal(&a, &a), "family none equals nothing");
+	netaddr_parse("1.2.3.4", 7, &a);
+	netaddr_parse("::ffff:1.2.3.4", 14, &b);
+	ok(!netaddr_equal(&a, &b), "IPv4 and v4-mapped differ here");
 }
 
 static void test_guard(void)
@@ -393,111 +393,111 @@ static void test_guard(void)
 		{ "fe80::/10%eth0", "bad prefix length" },
 		{ "example.com/8", "not a dotted-quad" },
 	};
-	struct na_guard *g = na_guard_new();
+	struct netaddr_guard *g = netaddr_guard_new();
 	struct cordon_diag diag;
-	struct na_addr a, own[2];
-	struct na_verdict v;
+	struct netaddr_addr a, own[2];
+	struct netaddr_verdict v;
 	const char *one[2];
 
 	ok(g != NULL, "guard");
-	is_int(na_guard_add_ranges(g, good, 4, &diag), CORDON_OK,
+	is_int(netaddr_guard_add_ranges(g, good, 4, &diag), CORDON_OK,
 	       "four ranges");
-	is_int(na_guard_range_count(g), 4, "counted");
-	is_str(na_guard_range_text(g, 3), "1.1.1.1/32", "single address");
-	is_str(na_guard_range_text(g, 2), "2606:4700::/32", "IPv6 range");
-	ok(na_guard_range_text(g, 4) == NULL, "out of range");
+	is_int(netaddr_guard_range_count(g), 4, "counted");
+	is_str(netaddr_guard_range_text(g, 3), "1.1.1.1/32", "single address");
+	is_str(netaddr_guard_range_text(g, 2), "2606:4700::/32", "IPv6 range");
+	ok(netaddr_guard_range_text(g, 4) == NULL, "out of range");
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		one[0] = "192.0.2.0/24";
 		one[1] = bad[i].range;
-		is_int(na_guard_add_ranges(g, one, 2, &diag), CORDON_E_CONFIG,
+		is_int(netaddr_guard_add_ranges(g, one, 2, &diag), CORDON_E_CONFIG,
 		       bad[i].range);
 		ok(strstr(diag.message, "denied range 1") != NULL &&
 			   strstr(diag.message, bad[i].msg) != NULL,
 		   "message: %s", diag.message);
 	}
-	is_int(na_guard_range_count(g), 4, "a failed add adds nothing");
+	is_int(netaddr_guard_range_count(g), 4, "a failed add adds nothing");
 
-	na_parse("8.8.8.8", 7, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "configured", "8.8.8.8 in a range");
+	netaddr_parse("8.8.8.8", 7, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "configured", "8.8.8.8 in a range");
 	is_int(v.range, 1, "which range");
-	na_parse("8.8.9.8", 7, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "public", "8.8.9.8 outside");
-	na_parse("::ffff:8.8.8.8", 14, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "embedded-ipv4:configured",
+	netaddr_parse("8.8.9.8", 7, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "public", "8.8.9.8 outside");
+	netaddr_parse("::ffff:8.8.8.8", 14, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "embedded-ipv4:configured",
 	       "the range applies to the IPv4 inside");
-	na_parse("2606:4700::1111", 15, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "configured", "IPv6 range");
-	na_parse("2606:4701::1111", 15, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "public", "outside the IPv6 range");
-	na_parse("203.0.113.5", 11, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "documentation",
+	netaddr_parse("2606:4700::1111", 15, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "configured", "IPv6 range");
+	netaddr_parse("2606:4701::1111", 15, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "public", "outside the IPv6 range");
+	netaddr_parse("203.0.113.5", 11, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "documentation",
 	       "a built-in class names itself first");
 
-	na_parse("93.184.216.34", 13, &own[0]);
-	na_parse("2a01:4f8::1", 11, &own[1]);
-	is_int(na_guard_set_own(g, own, 2, &diag), CORDON_OK, "own list");
-	na_classify(g, &own[0], &v);
-	is_str(na_verdict_name(&v), "own-interface", "own IPv4");
-	na_classify(g, &own[1], &v);
-	is_str(na_verdict_name(&v), "own-interface", "own IPv6");
-	na_parse("2002:5db8:d822::1", 17, &a);
-	na_classify(g, &a, &v);
-	is_str(na_verdict_name(&v), "embedded-ipv4:own-interface",
+	netaddr_parse("93.184.216.34", 13, &own[0]);
+	netaddr_parse("2a01:4f8::1", 11, &own[1]);
+	is_int(netaddr_guard_set_own(g, own, 2, &diag), CORDON_OK, "own list");
+	netaddr_classify(g, &own[0], &v);
+	is_str(netaddr_verdict_name(&v), "own-interface", "own IPv4");
+	netaddr_classify(g, &own[1], &v);
+	is_str(netaddr_verdict_name(&v), "own-interface", "own IPv6");
+	netaddr_parse("2002:5db8:d822::1", 17, &a);
+	netaddr_classify(g, &a, &v);
+	is_str(netaddr_verdict_name(&v), "embedded-ipv4:own-interface",
 	       "own IPv4 inside 6to4");
 	memset(&own[1], 0, sizeof(own[1]));
-	is_int(na_guard_set_own(g, own, 2, &diag), CORDON_E_INVAL,
+	is_int(netaddr_guard_set_own(g, own, 2, &diag), CORDON_E_INVAL,
 	       "an address without family");
-	na_classify(g, &own[0], &v);
-	is_str(na_verdict_name(&v), "own-interface", "old list kept");
-	is_int(na_guard_set_own(g, NULL, 0, &diag), CORDON_OK, "cleared");
-	na_classify(g, &own[0], &v);
-	is_str(na_verdict_name(&v), "public", "no longer own");
-	na_guard_free(g);
-	na_guard_free(NULL);
+	netaddr_classify(g, &own[0], &v);
+	is_str(netaddr_verdict_name(&v), "own-interface", "old list kept");
+	is_int(netaddr_guard_set_own(g, NULL, 0, &diag), CORDON_OK, "cleared");
+	netaddr_classify(g, &own[0], &v);
+	is_str(netaddr_verdict_name(&v), "public", "no longer own");
+	netaddr_guard_free(g);
+	netaddr_guard_free(NULL);
 
 	memset(&v, 0, sizeof(v));
-	ok(na_denied(&v), "the zero verdict denies");
-	is_str(na_verdict_name(&v), "invalid", "and is named invalid");
+	ok(netaddr_denied(&v), "the zero verdict denies");
+	is_str(netaddr_verdict_name(&v), "invalid", "and is named invalid");
 	memset(&a, 0, sizeof(a));
-	na_classify(NULL, &a, &v);
-	ok(na_denied(&v), "an address without family is denied");
-	is_str(na_class_name(NA_CLASS_COUNT), "unknown", "class out of range");
+	netaddr_classify(NULL, &a, &v);
+	ok(netaddr_denied(&v), "an address without family is denied");
+	is_str(netaddr_class_name(NETADDR_CLASS_COUNT), "unknown", "class out of range");
 }
 
 static void test_limits(void)
 {
-	static char texts[NA_MAX_RANGES + 1][20];
-	static const char *ptrs[NA_MAX_RANGES + 1];
-	struct na_guard *g = na_guard_new();
+	static char texts[NETADDR_MAX_RANGES + 1][20];
+	static const char *ptrs[NETADDR_MAX_RANGES + 1];
+	struct netaddr_guard *g = netaddr_guard_new();
 	struct cordon_diag diag;
-	char longer[NA_MAX_TEXT + 2];
+	char longer[NETADDR_MAX_TEXT + 2];
 
-	for (size_t i = 0; i <= NA_MAX_RANGES; i++) {
+	for (size_t i = 0; i <= NETADDR_MAX_RANGES; i++) {
 		snprintf(texts[i], sizeof(texts[i]), "10.%zu.%zu.0/24", i / 256,
 			 i % 256);
 		ptrs[i] = texts[i];
 	}
-	is_int(na_guard_add_ranges(g, ptrs, NA_MAX_RANGES + 1, &diag),
+	is_int(netaddr_guard_add_ranges(g, ptrs, NETADDR_MAX_RANGES + 1, &diag),
 	       CORDON_E_LIMIT, "one range over the limit");
-	ok(strstr(diag.message, "NA_MAX_RANGES") != NULL, "names the limit");
-	is_int(na_guard_add_ranges(g, ptrs, NA_MAX_RANGES, &diag), CORDON_OK,
+	ok(strstr(diag.message, "NETADDR_MAX_RANGES") != NULL, "names the limit");
+	is_int(netaddr_guard_add_ranges(g, ptrs, NETADDR_MAX_RANGES, &diag), CORDON_OK,
 	       "exactly the limit");
 	memset(longer, '1', sizeof(longer) - 1);
 	longer[sizeof(longer) - 1] = '\0';
-	na_guard_free(g);
-	g = na_guard_new();
+	netaddr_guard_free(g);
+	g = netaddr_guard_new();
 	ptrs[0] = longer;
-	is_int(na_guard_add_ranges(g, ptrs, 1, &diag), CORDON_E_LIMIT,
+	is_int(netaddr_guard_add_ranges(g, ptrs, 1, &diag), CORDON_E_LIMIT,
 	       "range text too long");
-	ok(strstr(diag.message, "NA_MAX_TEXT") != NULL, "names the limit");
-	na_guard_free(g);
+	ok(strstr(diag.message, "NETADDR_MAX_TEXT") != NULL, "names the limit");
+	netaddr_guard_free(g);
 }
 
 int main(void)

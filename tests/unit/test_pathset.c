@@ -37,8 +37,8 @@ int main(void)
 	struct pathset ps;
 
 	tap_no_plan();
-	for (size_t i = 0; cfg_default_denied_paths[i]; i++)
-		pats[np++] = cfg_default_denied_paths[i];
+	for (size_t i = 0; config_default_denied_paths[i]; i++)
+		pats[np++] = config_default_denied_paths[i];
 	size_t ndef = np;
 	ok(ndef == 37, "37 built-in denied paths (%zu)", ndef);
 	for (size_t i = 0; i < sizeof(extra_patterns) / sizeof(*extra_patterns);
@@ -82,7 +82,7 @@ int main(void)
 	   "first match for ~/.ssh/id_rsa is **/.ssh/** (%s)",
 	   hit >= 0 ? ps.pat[hit].pattern : "none");
 	pathset_free(&ps);
-	pathset_init(&ps, cfg_default_denied_paths, ndef, "/home/u");
+	pathset_init(&ps, config_default_denied_paths, ndef, "/home/u");
 	is_int((int)pathset_match(&ps, "/w/src/main.c", 13, NULL), -1,
 	       "an ordinary file matches no built-in denied path");
 	pathset_free(&ps);

@@ -108,14 +108,14 @@ static void run_call(const char *file, size_t idx, const cJSON *table,
 		ok(0, "%s: malformed row (needs tool, decision)", name);
 		return;
 	}
-	cfg = cfg_new();
+	cfg = config_new();
 	if (!cfg) {
 		ok(0, "%s: out of memory", name);
 		return;
 	}
 	if (cfgj) {
 		t = cJSON_PrintUnformatted(cfgj);
-		if (cfg_apply_json(cfg, t, strlen(t), "table-config", CFG_EXPLICIT,
+		if (config_apply_json(cfg, t, strlen(t), "table-config", CONFIG_EXPLICIT,
 				   &d) != CORDON_OK) {
 			ok(0, "%s: config: %s", name, d.message);
 			goto out;
@@ -125,15 +125,15 @@ static void run_call(const char *file, size_t idx, const cJSON *table,
 	}
 	if (projj) {
 		t = cJSON_PrintUnformatted(projj);
-		if (cfg_apply_json(cfg, t, strlen(t), "table-project",
-				   CFG_PROJECT, &d) != CORDON_OK) {
+		if (config_apply_json(cfg, t, strlen(t), "table-project",
+				   CONFIG_PROJECT, &d) != CORDON_OK) {
 			ok(0, "%s: project: %s", name, d.message);
 			goto out;
 		}
 		free(t);
 		t = NULL;
 	}
-	if (mode && cfg_flag_mode(cfg, (enum cordon_mode)cordon_mode_from_name(
+	if (mode && config_flag_mode(cfg, (enum cordon_mode)cordon_mode_from_name(
 					       mode)) != CORDON_OK) {
 		ok(0, "%s: bad mode %s", name, mode);
 		goto out;
@@ -200,7 +200,7 @@ out:
 	free(schema_text);
 	cordon_result_free(r);
 	cordon_policy_free(pol);
-	cfg_free(cfg);
+	config_free(cfg);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

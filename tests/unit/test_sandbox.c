@@ -1,4 +1,4 @@
-/* test_sandbox — sbx_run for real: the report, option checks, the
+/* test_sandbox — sandbox_run for real: the report, option checks, the
  * environment, exit statuses, time-outs and parent death killing the whole
  * tree, and the landlock backend's honest partial report.
  *
@@ -48,13 +48,13 @@ is_intf(long long got, long long want, const char *fmt, ...)
 
 static char cache[PATH_MAX]; /* XDG_CACHE_HOME for the probe */
 
-static void base_opts(struct sbx_opts *o, enum sbx_backend backend)
+static void base_opts(struct sandbox_opts *o, enum sandbox_backend backend)
 {
 	memset(o, 0, sizeof(*o));
 	o->workspace = ws;
-	o->network = SBX_NET_NONE;
+	o->network = SANDBOX_NET_NONE;
 	o->memory_mb = 4096;
-	o->mode = SBX_MODE_AUTO;
+	o->mode = SANDBOX_MODE_AUTO;
 	o->backend = backend;
 	o->stdin_null = 1;
 	o->timeout_s = 30;
@@ -62,7 +62,7 @@ static void base_opts(struct sbx_opts *o, enum sbx_backend backend)
 
 /* Runs argv with capture; returns the status, output in *out (freed by
  * the caller). */
-static int run_capture(struct sbx_opts *o, char **argv, struct sbx_report *rep,
+static int run_capture(struct sandbox_opts *o, char **argv, struct sandbox_report *rep,
 		       char **out)
 {
 	struct cordon_diag dg;
@@ -71,8 +71,8 @@ static int run_capture(struct sbx_opts *o, char **argv, struct sbx_report *rep,
 	*out = NULL;
 	o->capture_out = out;
 	o->capture_len = &len;
-	if (sbx_run(o, argv, rep, &dg) != CORDON_OK) {
-		diag("sbx_run: %s", dg.message);
+	if (sandbox_run(o, argv, rep, &dg) != CORDON_OK) {
+		diag("sandbox_run: %s", dg.message);
 		return -1;
 	}
 	if (rep->error[0])
@@ -95,7 +95,7 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
-static bool lost_has(const struct sbx_report *rep, const char *prefix)
+static bool lost_has(const struct sandbox_report *rep, const char *prefix)
 {
 	for (size_t i = 0; i < rep->nnot_enforced; i++)
 		if (strncmp(rep->not_enforced[i], prefix, strlen(prefix)) == 0)
@@ -103,7 +103,7 @@ static bool lost_has(const struct sbx_report *rep, const char *prefix)
 	return false;
 }
 
-static bool caveat_has(const struct sbx_report *rep, const char *prefix)
+static bool caveat_has(const struct sandbox_report *rep, const char *prefix)
 {
 	for (size_t i = 0; i < rep->ncaveats; i++)
 		if (strncmp(rep->caveats[i], prefix, strlen(prefix)) == 0)
@@ -113,7 +113,7 @@ static bool caveat_has(const struct sbx_report *rep, const char *prefix)
 
 /* Only lines that say what this host cannot give (root's owner bits, no
  * v2 memory cgroup) are in notEnforced. */
-static bool only_host_lost(const struct sbx_report *rep)
+static bool only_host_lost(const struct sandbox_report *rep)
 {
 	for (size_t i = 0; i < rep->nnot_enforced; i++)
 		if (strncmp(rep->not_enforced[i], "root: ", 6) != 0 &&
@@ -146,7 +146,7 @@ static bool make_socket(const char *path)
 
 static void test_report_json(void)
 {
-	struct sbx_report rep;
+	struct sandbox_report rep;
 	cJSON *j, *it;
 	char *text;
 
@@ -161,7 +161,7 @@ static void test_report_json(void)
 	rep.timed_out = true;
 	rep.duration_ms = 1234;
 	rep.status = 124;
-	text = sbx_report_json(&rep);
+	text = sandbox_report_json(&rep);
 	ok(text != NULL, "report: JSON text");
 	j = text ? cJSON_Parse(text) : NULL;
 	ok(j != NULL, "report: parses");
@@ -192,7 +192,7 @@ static void test_report_json(void)
 	rep.enforcement = "full";
 	rep.exit_code = 3;
 	rep.status = 3;
-	text = sbx_report_json(&rep);
+	text = sandbox_report_json(&rep);
 	j = text ? cJSON_Parse(text) : NULL;
 	is_int((long long)cJSON_GetNumberValue(
 		       cJSON_GetObjectItem(j, "exitCode")),
@@ -213,8 +213,8 @@ static void test_report_json(void)
 
 static void test_validation(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	struct cordon_diag dg;
 	char *argv[] = { "rm", "-rf", "/", NULL };
 	char *empty[] = { NULL };
@@ -222,37 +222,37 @@ static void test_validation(void)
 	const char *writes[] = { "/nonexistent/cordon-test-root" };
 	const char *many[300];
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
-	is_int(sbx_run(&o, empty, &rep, &dg), CORDON_E_INVAL,
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
+	is_int(sandbox_run(&o, empty, &rep, &dg), CORDON_E_INVAL,
 	       "validation: empty argv");
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
-	o.network = SBX_NET_PROXY;
-	o.nallow_hosts = SBX_MAX_HOSTS + 1;
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
+	o.network = SANDBOX_NET_PROXY;
+	o.nallow_hosts = SANDBOX_MAX_HOSTS + 1;
 	{
-		const char **big = calloc(SBX_MAX_HOSTS + 1, sizeof(*big));
+		const char **big = calloc(SANDBOX_MAX_HOSTS + 1, sizeof(*big));
 
-		for (size_t i = 0; big && i <= SBX_MAX_HOSTS; i++)
+		for (size_t i = 0; big && i <= SANDBOX_MAX_HOSTS; i++)
 			big[i] = "example.com";
 		o.allow_hosts = big;
-		is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
+		is_int(sandbox_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
 		       "validation: too many proxy hosts");
 		free(big);
 	}
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	for (size_t i = 0; i < 300; i++)
 		many[i] = "/tmp";
 	o.write = many;
 	o.nwrite = 300;
-	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
+	is_int(sandbox_run(&o, argv, &rep, &dg), CORDON_E_LIMIT,
 	       "validation: too many --write entries");
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.argv_only = true;
 	o.allow_cmds = cmds;
 	o.nallow_cmds = 3;
-	is_int(sbx_run(&o, argv, &rep, &dg), CORDON_OK,
+	is_int(sandbox_run(&o, argv, &rep, &dg), CORDON_OK,
 	       "argv-only: a blocked command is a report, not an error");
 	is_int(rep.status, 126, "argv-only: blocked is 126");
 	is_str(rep.error,
@@ -273,7 +273,7 @@ static void test_validation(void)
 			fclose(f);
 		}
 		chmod(planted, 0755);
-		is_int(sbx_run(&o, pargv, &rep, &dg), CORDON_OK,
+		is_int(sandbox_run(&o, pargv, &rep, &dg), CORDON_OK,
 		       "argv-only: a path for argv[0] is checked");
 		is_int(rep.status, 126,
 		       "argv-only: a planted uname is blocked");
@@ -282,13 +282,13 @@ static void test_validation(void)
 		unlink(planted);
 	}
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.write = writes;
 	o.nwrite = 1;
 	{
 		char *t[] = { "/bin/true", NULL };
 
-		is_int(sbx_run(&o, t, &rep, &dg), CORDON_OK,
+		is_int(sandbox_run(&o, t, &rep, &dg), CORDON_OK,
 		       "missing writable root: runs nothing, reports");
 	}
 	is_int(rep.status, 125, "missing writable root: 125");
@@ -300,10 +300,10 @@ static void test_validation(void)
 
 /* ---- environment -------------------------------------------------------- */
 
-static void test_env(enum sbx_backend backend, const char *name)
+static void test_env(enum sandbox_backend backend, const char *name)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *argv[] = { "/usr/bin/env", NULL };
 	char *extra[] = { "HOST_TOKEN=from-host", NULL };
@@ -329,7 +329,7 @@ static void test_env(enum sbx_backend backend, const char *name)
 
 	/* The default allow-list drops everything else. */
 	base_opts(&o, backend);
-	o.env_allow = envf_default_allow();
+	o.env_allow = envfilter_default_allow();
 	is_intf(run_capture(&o, argv, &rep, &out), 0, "%s env: runs", name);
 	ok(out && !strstr(out, "CORDON_T_KEEP"),
 	   "%s env: the allow-list drops unlisted names", name);
@@ -343,10 +343,10 @@ static void test_env(enum sbx_backend backend, const char *name)
 
 /* ---- exit statuses ------------------------------------------------------ */
 
-static void test_statuses(enum sbx_backend backend, const char *name)
+static void test_statuses(enum sandbox_backend backend, const char *name)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *exit3[] = { "/bin/sh", "-c", "exit 3", NULL };
 	char *missing[] = { "/nonexistent/cordon-cmd", NULL };
@@ -503,10 +503,10 @@ static bool all_gone(const pid_t *pids, size_t n)
 
 /* A time-out kills a grandchild that double-forked away from the command
  * (and, in the namespaces backend, one that also left the session). */
-static void test_timeout_tree(enum sbx_backend backend, const char *name)
+static void test_timeout_tree(enum sandbox_backend backend, const char *name)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	struct cordon_diag dg;
 	char marker[64], script[512];
 	pid_t pids[16], watcher;
@@ -519,7 +519,7 @@ static void test_timeout_tree(enum sbx_backend backend, const char *name)
 		 (int)backend);
 	/* Without a PID namespace, a process that leaves the session is only
 	 * found through the cgroup; the plain double fork must die anyway. */
-	if (backend == SBX_BACKEND_NAMESPACES)
+	if (backend == SANDBOX_BACKEND_NAMESPACES)
 		snprintf(script, sizeof(script),
 			 "(%s &) ; (setsid %s &) ; sleep 100", marker, marker);
 	else
@@ -545,7 +545,7 @@ static void test_timeout_tree(enum sbx_backend backend, const char *name)
 	close(pfd[1]);
 	base_opts(&o, backend);
 	o.timeout_s = 2;
-	is_intf(sbx_run(&o, argv, &rep, &dg), CORDON_OK, "%s tree: runs", name);
+	is_intf(sandbox_run(&o, argv, &rep, &dg), CORDON_OK, "%s tree: runs", name);
 	is_intf(rep.status, 124, "%s tree: timed out", name);
 	{
 		ssize_t got = read(pfd[0], pids, sizeof(pids));
@@ -561,7 +561,7 @@ static void test_timeout_tree(enum sbx_backend backend, const char *name)
 	   name);
 }
 
-/* SIGKILL to the process running sbx_run kills the sandboxed tree. */
+/* SIGKILL to the process running sandbox_run kills the sandboxed tree. */
 static void test_parent_death(void)
 {
 	char marker[64], script[256];
@@ -573,13 +573,13 @@ static void test_parent_death(void)
 	snprintf(script, sizeof(script), "(%s &) ; %s", marker, marker);
 	runner = fork();
 	if (runner == 0) {
-		struct sbx_opts o;
-		struct sbx_report rep;
+		struct sandbox_opts o;
+		struct sandbox_report rep;
 		struct cordon_diag dg;
 		char *argv[] = { "/bin/sh", "-c", script, NULL };
 
-		base_opts(&o, SBX_BACKEND_NAMESPACES);
-		(void)sbx_run(&o, argv, &rep, &dg);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
+		(void)sandbox_run(&o, argv, &rep, &dg);
 		_exit(0);
 	}
 	for (int i = 0; i < 200 && n < 2; i++) {
@@ -597,10 +597,10 @@ static void test_parent_death(void)
 
 /* network proxy: the proxy variables, a denial answered by the proxy,
  * no way around it, the report, and a bad list entry refused. */
-static void test_proxy(enum sbx_backend backend, const char *name)
+static void test_proxy(enum sandbox_backend backend, const char *name)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	struct sockaddr_in sin;
 	socklen_t sl = sizeof(sin);
 	char *out = NULL, script[1024], want[64];
@@ -633,18 +633,18 @@ static void test_proxy(enum sbx_backend backend, const char *name)
 		       "fi",
 		       (unsigned)ntohs(sin.sin_port));
 	base_opts(&o, backend);
-	o.network = SBX_NET_PROXY;
+	o.network = SANDBOX_NET_PROXY;
 	is_intf(run_capture(&o, argv, &rep, &out), 0, "%s proxy: runs", name);
 	ok(out && strstr(out, "H=http://127.0.0.1:"),
 	   "%s proxy: HTTP_PROXY points at loopback", name);
-	if (backend == SBX_BACKEND_NAMESPACES) {
+	if (backend == SANDBOX_BACKEND_NAMESPACES) {
 		(void)snprintf(want, sizeof(want), "H=http://127.0.0.1:%d",
-			       SBX_PROXY_PORT);
+			       SANDBOX_PROXY_PORT);
 		ok(has_line(out, want), "%s proxy: the namespace's port",
 		   name);
 	} else {
 		(void)snprintf(want, sizeof(want), "H=http://127.0.0.1:%d",
-			       SBX_PROXY_PORT);
+			       SANDBOX_PROXY_PORT);
 		ok(!has_line(out, want) && !has_line(out, "H="),
 		   "%s proxy: a port on the host's loopback", name);
 	}
@@ -661,7 +661,7 @@ static void test_proxy(enum sbx_backend backend, const char *name)
 	} else {
 		skip(2, "no curl");
 	}
-	if (backend == SBX_BACKEND_NAMESPACES) {
+	if (backend == SANDBOX_BACKEND_NAMESPACES) {
 		ok(only_host_lost(&rep), "%s proxy: enforcement full", name);
 	} else {
 		ok(strcmp(rep.enforcement, "partial") == 0,
@@ -674,7 +674,7 @@ static void test_proxy(enum sbx_backend backend, const char *name)
 	close(lfd);
 
 	base_opts(&o, backend);
-	o.network = SBX_NET_PROXY;
+	o.network = SANDBOX_NET_PROXY;
 	o.allow_hosts = bad;
 	o.nallow_hosts = 1;
 	is_intf(run_capture(&o, tru, &rep, &out), 125,
@@ -686,12 +686,12 @@ static void test_proxy(enum sbx_backend backend, const char *name)
 
 static void test_landlock_partial(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *argv[] = { "/bin/true", NULL };
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	is_int(run_capture(&o, argv, &rep, &out), 0, "landlock: runs");
 	is_str(rep.backend, "landlock", "landlock: backend named");
 	is_str(rep.enforcement, "partial", "landlock: enforcement partial");
@@ -704,23 +704,23 @@ static void test_landlock_partial(void)
 	   "landlock: network none reported as Landlock-only");
 	free(out);
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
-	o.network = SBX_NET_HOST;
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
+	o.network = SANDBOX_NET_HOST;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "landlock host: runs");
 	ok(!lost_has(&rep, "network namespace"),
 	   "landlock host: nothing lost about the network");
 	free(out);
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
-	o.mode = SBX_MODE_STRICT;
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
+	o.mode = SANDBOX_MODE_STRICT;
 	is_int(run_capture(&o, argv, &rep, &out), 125,
 	       "landlock strict: refused");
 	ok(strncmp(rep.error, "strict mode", 11) == 0,
 	   "landlock strict: the reason is given");
 	free(out);
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
-	o.mode = SBX_MODE_OFF;
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
+	o.mode = SANDBOX_MODE_OFF;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "mode off: runs");
 	is_str(rep.enforcement, "none", "mode off: enforcement none");
 	is_str(rep.backend, "none", "mode off: backend none");
@@ -731,8 +731,8 @@ static void test_landlock_partial(void)
  * the refusal of symlinked mount targets. */
 static void test_namespaces(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char path[PATH_MAX + 64];
 	char *argv[] = { "/bin/sh", "-c",
@@ -767,7 +767,7 @@ static void test_namespaces(void)
 	char here[PATH_MAX];
 	if (!getcwd(here, sizeof(here)) || chdir(ws) != 0)
 		diag("chdir %s: %s", ws, strerror(errno));
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.memory_mb = 0;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "namespaces: runs");
 	if (!ok(out && strstr(out, "plain"), "namespaces: ran in the workspace"))
@@ -796,7 +796,7 @@ static void test_namespaces(void)
 	if (symlink("/etc", path) == 0) {
 		char *t[] = { "/bin/true", NULL };
 
-		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 		is_int(run_capture(&o, t, &rep, &out), 125,
 		       "symlinked run-later path: refused");
 		ok(strstr(rep.error, "symlink") != NULL &&
@@ -817,8 +817,8 @@ static void test_host_sockets(bool ns)
 	char bus[64], agent[64], script[256];
 	char *argv[] = { "/bin/sh", "-c", script, NULL };
 	char *t[] = { "/bin/true", NULL };
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 
 	if (!mkdtemp(rt)) {
@@ -838,7 +838,7 @@ static void test_host_sockets(bool ns)
 	setenv("XDG_RUNTIME_DIR", rt, 1);
 	setenv("SSH_AUTH_SOCK", agent, 1);
 	if (ns) {
-		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 		is_int(run_capture(&o, argv, &rep, &out), 0,
 		       "sockets: runs");
 		ok(out && has_line(out, "done") &&
@@ -852,12 +852,12 @@ static void test_host_sockets(bool ns)
 	} else {
 		skip(3, "user namespaces do not work here");
 	}
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	(void)run_capture(&o, t, &rep, &out);
 	ok(lost_has(&rep, "unix sockets: host socket files stay reachable"),
 	   "sockets: landlock reports host sockets reachable");
 	free(out);
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.no_unix_sockets = true;
 	(void)run_capture(&o, t, &rep, &out);
 	ok(!lost_has(&rep, "unix sockets:"),
@@ -875,8 +875,8 @@ out:
  * files readable by root stay readable. */
 static void test_root(bool ns)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *argv[] = { "/bin/sh", "-c",
 			 "head -c 4 /etc/shadow | wc -c; ls -A /root | wc -l",
@@ -895,7 +895,7 @@ static void test_root(bool ns)
 		/* /root is hidden unless it is the home. */
 		snprintf(saved, sizeof(saved), "%s", home ? home : "/");
 		setenv("HOME", ws, 1);
-		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 		is_int(run_capture(&o, argv, &rep, &out), 0, "root: runs");
 		setenv("HOME", saved, 1);
 		ok(out && strncmp(out, "0\n0\n", 4) == 0,
@@ -909,7 +909,7 @@ static void test_root(bool ns)
 	} else {
 		skip(3, "user namespaces do not work here");
 	}
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	(void)run_capture(&o, argv, &rep, &out);
 	ok(caveat_has(&rep, "root: files readable by root stay readable"),
 	   "root: landlock names the owner bits as a caveat");
@@ -919,8 +919,8 @@ static void test_root(bool ns)
 /* --memory without a cgroup v2 memory controller is per process. */
 static void test_memory_report(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *t[] = { "/bin/true", NULL };
 	char buf[256] = "";
@@ -933,13 +933,13 @@ static void test_memory_report(void)
 		fclose(f);
 	}
 	v2mem = strstr(buf, "memory") != NULL;
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.memory_mb = 0;
 	(void)run_capture(&o, t, &rep, &out);
 	ok(!caveat_has(&rep, "memory:") && !lost_has(&rep, "memory:"),
 	   "memory: nothing reported without --memory");
 	free(out);
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	(void)run_capture(&o, t, &rep, &out);
 	if (v2mem)
 		skip(1, "a cgroup v2 memory controller may be delegated here");
@@ -953,12 +953,12 @@ static void test_memory_report(void)
  * truncated, not silently cut. */
 static void test_capture_ceiling(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char *argv[] = { "/bin/sh", "-c", "head -c 70000000 /dev/zero", NULL };
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.memory_mb = 0;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "capture: runs");
 	ok(rep.output_truncated, "capture: past 64 MiB is reported truncated");
@@ -979,10 +979,10 @@ static void *churn(void *arg)
 	return NULL;
 }
 
-/* sbx_run from a host with other threads busy in malloc: the sandbox's
+/* sandbox_run from a host with other threads busy in malloc: the sandbox's
  * processes must not wait for a lock a host thread held at the clone.
  * Runs in a child process bounded by alarm(). */
-static void test_threads(enum sbx_backend backend, const char *name)
+static void test_threads(enum sandbox_backend backend, const char *name)
 {
 	pid_t pid = fork();
 	int st = 0;
@@ -996,14 +996,14 @@ static void test_threads(enum sbx_backend backend, const char *name)
 			if (pthread_create(&th[i], NULL, churn, NULL) != 0)
 				_exit(3);
 		for (int i = 0; i < 20 && !bad; i++) {
-			struct sbx_opts o;
-			struct sbx_report rep;
+			struct sandbox_opts o;
+			struct sandbox_report rep;
 			struct cordon_diag dg;
 			char *t[] = { "/bin/true", NULL };
 
 			base_opts(&o, backend);
 			o.timeout_s = 10;
-			if (sbx_run(&o, t, &rep, &dg) != CORDON_OK ||
+			if (sandbox_run(&o, t, &rep, &dg) != CORDON_OK ||
 			    rep.status != 0)
 				bad = 1;
 		}
@@ -1045,8 +1045,8 @@ static void test_reaper(void)
 		int st = 0;
 
 		if (pid == 0) {
-			struct sbx_opts o;
-			struct sbx_report rep;
+			struct sandbox_opts o;
+			struct sandbox_report rep;
 			struct cordon_diag dg;
 			char *argv[] = { "/bin/sh", "-c", script[i], NULL };
 
@@ -1054,10 +1054,10 @@ static void test_reaper(void)
 			    setuid(65534) != 0 || chdir(nb) != 0)
 				_exit(3);
 			setenv("HOME", nb, 1);
-			base_opts(&o, SBX_BACKEND_LANDLOCK);
+			base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 			o.workspace = nb;
 			o.timeout_s = i ? 1 : 30;
-			if (sbx_run(&o, argv, &rep, &dg) != CORDON_OK)
+			if (sandbox_run(&o, argv, &rep, &dg) != CORDON_OK)
 				_exit(4);
 			_exit(rep.status == (i ? 124 : 0) ? 0 : 5);
 		}
@@ -1090,8 +1090,8 @@ static void write_file(const char *path, const char *text)
  * default ones still skip them. */
 static void test_deny_skipped_dirs(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char path[PATH_MAX + 64];
 	const char *deny[] = { "**/*.pem", ".env" };
@@ -1112,7 +1112,7 @@ static void test_deny_skipped_dirs(void)
 	write_file(path, "VENV-SECRET");
 	if (!getcwd(here, sizeof(here)) || chdir(ws) != 0)
 		diag("chdir %s: %s", ws, strerror(errno));
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.deny_read = deny;
 	o.ndeny_read = 2;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "deny-read: runs");
@@ -1121,7 +1121,7 @@ static void test_deny_skipped_dirs(void)
 	   "deny-read: user globs apply below node_modules and .venv (%s)",
 	   out ? out : "");
 	free(out);
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	is_int(run_capture(&o, argv, &rep, &out), 0, "deny-read: runs");
 	if (!ok(out && strstr(out, "NM-SECRET"),
 		"deny-read: the default globs still skip node_modules"))
@@ -1182,8 +1182,8 @@ static void dw_fixtures(const char *dws)
  * down is pinned. */
 static void test_run_later_pinned(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char rws[PATH_MAX + 16], path[PATH_MAX + 96], here[PATH_MAX];
 	const char *old_home = getenv("HOME");
@@ -1205,7 +1205,7 @@ static void test_run_later_pinned(void)
 	setenv("HOME", rws, 1);
 	if (!getcwd(here, sizeof(here)) || chdir(rws) != 0)
 		diag("chdir %s: %s", rws, strerror(errno));
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.workspace = rws;
 	o.memory_mb = 0;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "run-later pins: runs");
@@ -1234,8 +1234,8 @@ static void test_run_later_pinned(void)
  * listed path cannot be moved aside, a listed symlink is refused. */
 static void test_deny_write(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char dws[PATH_MAX + 16], path[PATH_MAX + 96], erofs[128];
 	char here[PATH_MAX];
@@ -1268,7 +1268,7 @@ static void test_deny_write(void)
 	snprintf(erofs, sizeof(erofs), "%s", strerror(EROFS));
 	if (!getcwd(here, sizeof(here)) || chdir(dws) != 0)
 		diag("chdir %s: %s", dws, strerror(errno));
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.workspace = dws;
 	o.memory_mb = 0;
 	o.deny_write = dw;
@@ -1321,7 +1321,7 @@ static void test_deny_write(void)
 	{
 		char *t[] = { "/bin/true", NULL };
 
-		base_opts(&o, SBX_BACKEND_NAMESPACES);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 		o.workspace = dws;
 		o.deny_write = dwlink;
 		o.ndeny_write = 1;
@@ -1342,8 +1342,8 @@ static void test_deny_write(void)
  * read-only anyway and not listed. */
 static void test_deny_write_lost(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	struct cordon_diag dg;
 	char *out = NULL;
 	char dws[PATH_MAX + 16];
@@ -1360,7 +1360,7 @@ static void test_deny_write_lost(void)
 	dw_fixtures(dws);
 	if (!getcwd(here, sizeof(here)) || chdir(dws) != 0)
 		diag("chdir %s: %s", dws, strerror(errno));
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.workspace = dws;
 	o.deny_write = dw;
 	o.ndeny_write = 2;
@@ -1375,22 +1375,22 @@ static void test_deny_write_lost(void)
 	       "deny_write landlock: enforcement partial");
 	free(out);
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.workspace = dws;
 	o.deny_write = dw;
 	o.ndeny_write = 2;
-	o.mode = SBX_MODE_STRICT;
+	o.mode = SANDBOX_MODE_STRICT;
 	is_int(run_capture(&o, t, &rep, &out), 125,
 	       "deny_write landlock strict: refused (125)");
 	ok(lost_has(&rep, lost) && strncmp(rep.error, "strict mode", 11) == 0,
 	   "deny_write landlock strict: the reason is given");
 	free(out);
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.workspace = dws;
 	o.deny_write = dw;
 	o.ndeny_write = 2;
-	o.mode = SBX_MODE_OFF;
+	o.mode = SANDBOX_MODE_OFF;
 	is_int(run_capture(&o, t, &rep, &out), 0, "deny_write mode off: runs");
 	ok(lost_has(&rep, "deny_write: conf/locked.txt (mode off: no sandbox)"),
 	   "deny_write mode off: in notEnforced");
@@ -1398,7 +1398,7 @@ static void test_deny_write_lost(void)
 
 	for (size_t i = 0; i < 300; i++)
 		many[i] = "conf/locked.txt";
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.workspace = dws;
 	o.deny_write = many;
 	o.ndeny_write = 5;
@@ -1408,7 +1408,7 @@ static void test_deny_write_lost(void)
 	   "deny_write landlock: past two entries, a count");
 	free(out);
 	o.ndeny_write = 300;
-	is_int(sbx_run(&o, t, &rep, &dg), CORDON_E_LIMIT,
+	is_int(sandbox_run(&o, t, &rep, &dg), CORDON_E_LIMIT,
 	       "deny_write: more than 256 entries is an error");
 	if (chdir(here) != 0)
 		diag("chdir back: %s", strerror(errno));
@@ -1419,8 +1419,8 @@ static void test_deny_write_lost(void)
  * and a forged entry does not remove a file that is not its placeholder. */
 static void test_placeholders(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	char encl[PATH_MAX + 16], sub[PATH_MAX + 32], path[PATH_MAX + 64];
 	char reg[PATH_MAX + 64], victim[PATH_MAX + 16];
@@ -1440,7 +1440,7 @@ static void test_placeholders(void)
 	mkdir(sub, 0755);
 	snprintf(check, sizeof(check),
 		 "test -e '%s/.git' && echo has-git || echo no-git", sub);
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.workspace = sub;
 	is_int(run_capture(&o, argv, &rep, &out), 0, "enclosing repo: runs");
 	ok(out && has_line(out, "no-git"),
@@ -1459,7 +1459,7 @@ static void test_placeholders(void)
 	snprintf(script, sizeof(script), "cat '%s' 2>&1", reg);
 	snprintf(path, sizeof(path), "%s/plainws", ws);
 	mkdir(path, 0755);
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	o.workspace = path;
 	is_int(run_capture(&o, cat, &rep, &out), 0, "registry: runs");
 	snprintf(path, sizeof(path), "%s/plainws/.git", ws);
@@ -1480,7 +1480,7 @@ static void test_placeholders(void)
 	}
 	if (f)
 		fclose(f);
-	base_opts(&o, SBX_BACKEND_NAMESPACES);
+	base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
 	{
 		char *t[] = { "/bin/true", NULL };
 
@@ -1500,8 +1500,8 @@ static void test_placeholders(void)
 /* argv-only: the output cap truncates with a note. */
 static void test_output_cap(void)
 {
-	struct sbx_opts o;
-	struct sbx_report rep;
+	struct sandbox_opts o;
+	struct sandbox_report rep;
 	char *out = NULL;
 	const char *cmds[] = { "sh" };
 	char *argv[] = { "sh", "-c",
@@ -1509,7 +1509,7 @@ static void test_output_cap(void)
 			 "echo 0123456789; i=$((i+1)); done",
 			 NULL };
 
-	base_opts(&o, SBX_BACKEND_LANDLOCK);
+	base_opts(&o, SANDBOX_BACKEND_LANDLOCK);
 	o.argv_only = true;
 	o.allow_cmds = cmds;
 	o.nallow_cmds = 1;
@@ -1556,7 +1556,7 @@ int main(void)
 	test_report_json();
 	test_validation();
 
-	best = sbx_probe(true, why, sizeof(why));
+	best = sandbox_probe(true, why, sizeof(why));
 	memcpy(why2, why, sizeof(why2));
 	for (char *line = strtok_r(why2, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
@@ -1565,34 +1565,34 @@ int main(void)
 	{
 		char again[1024];
 
-		is_int(sbx_probe(false, again, sizeof(again)), best,
+		is_int(sandbox_probe(false, again, sizeof(again)), best,
 		       "probe: the cached verdict is the same");
 		is_str(again, why, "probe: the cached reason is the same");
 	}
-	ns = best == SBX_BACKEND_NAMESPACES;
+	ns = best == SANDBOX_BACKEND_NAMESPACES;
 
-	test_env(SBX_BACKEND_LANDLOCK, "landlock");
-	test_statuses(SBX_BACKEND_LANDLOCK, "landlock");
-	test_timeout_tree(SBX_BACKEND_LANDLOCK, "landlock");
+	test_env(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_statuses(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_timeout_tree(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_landlock_partial();
-	test_proxy(SBX_BACKEND_LANDLOCK, "landlock");
+	test_proxy(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_output_cap();
 	test_memory_report();
 	test_capture_ceiling();
 	test_host_sockets(ns);
 	test_root(ns);
-	test_threads(SBX_BACKEND_LANDLOCK, "landlock");
+	test_threads(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_reaper();
 	test_deny_write_lost();
 	if (ns)
-		test_threads(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_threads(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 	if (ns) {
-		test_env(SBX_BACKEND_NAMESPACES, "namespaces");
-		test_statuses(SBX_BACKEND_NAMESPACES, "namespaces");
-		test_timeout_tree(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_env(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_statuses(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_timeout_tree(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_parent_death();
 		test_namespaces();
-		test_proxy(SBX_BACKEND_NAMESPACES, "namespaces");
+		test_proxy(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_deny_skipped_dirs();
 		test_deny_write();
 		test_run_later_pinned();

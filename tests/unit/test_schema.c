@@ -849,9 +849,9 @@ static void test_depth(void)
 
 /* ---- arg_limits ----------------------------------------------------- */
 
-static struct cfg_arg_limit lim(const char *tool, const char *arg)
+static struct config_arg_limit lim(const char *tool, const char *arg)
 {
-	struct cfg_arg_limit l;
+	struct config_arg_limit l;
 
 	memset(&l, 0, sizeof(l));
 	l.tool = (char *)tool;
@@ -859,7 +859,7 @@ static struct cfg_arg_limit lim(const char *tool, const char *arg)
 	return l;
 }
 
-static int check1(const struct cfg_arg_limit *l, size_t n, const char *tool,
+static int check1(const struct config_arg_limit *l, size_t n, const char *tool,
 		  const char *args)
 {
 	cJSON *a = cJSON_Parse(args);
@@ -869,14 +869,14 @@ static int check1(const struct cfg_arg_limit *l, size_t n, const char *tool,
 		diag("test args do not parse: %s", args);
 		return -1;
 	}
-	r = arglimit_check(l, n, tool, a, msg, sizeof(msg));
+	r = schema_arglimit_check(l, n, tool, a, msg, sizeof(msg));
 	cJSON_Delete(a);
 	return r;
 }
 
 static void test_arglimits(void)
 {
-	struct cfg_arg_limit l[3];
+	struct config_arg_limit l[3];
 	char *choices[] = { "dev", "staging" };
 	char big[200];
 	double t0, t1;
@@ -916,7 +916,7 @@ static void test_arglimits(void)
 	is_int(check1(l, 1, "deploy", "{\"other\":\"long text\"}"), 1,
 	       "an absent argument passes");
 	is_int(check1(l, 1, "deploy", "{}"), 1, "empty args pass");
-	is_int(arglimit_check(l, 1, "deploy", NULL, msg, sizeof(msg)), 1,
+	is_int(schema_arglimit_check(l, 1, "deploy", NULL, msg, sizeof(msg)), 1,
 	       "no args at all pass");
 	is_int(check1(l, 1, "deploy2", "{\"name\":\"long text\"}"), 1,
 	       "another tool's limit does not apply");
@@ -929,7 +929,7 @@ static void test_arglimits(void)
 	is_int(check1(l, 1, "deploy",
 		      "{\"name\":\"ok\",\"name\":\"too long\"}"),
 	       0, "a name given twice: every value is checked");
-	is_int(arglimit_check(NULL, 0, "deploy", NULL, msg, sizeof(msg)), 1,
+	is_int(schema_arglimit_check(NULL, 0, "deploy", NULL, msg, sizeof(msg)), 1,
 	       "no limits");
 
 	/* min_value / max_value */
@@ -969,7 +969,7 @@ static void test_arglimits(void)
 		cJSON *a = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(a, "count", NAN);
-		is_int(arglimit_check(l, 1, "deploy", a, msg, sizeof(msg)), 0,
+		is_int(schema_arglimit_check(l, 1, "deploy", a, msg, sizeof(msg)), 0,
 		       "NaN fails max_value");
 		cJSON_Delete(a);
 	}
@@ -1025,7 +1025,7 @@ static void test_arglimits(void)
 		cJSON *a = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(a, "name", "ab\xfe");
-		is_int(arglimit_check(l, 1, "deploy", a, msg, sizeof(msg)), 0,
+		is_int(schema_arglimit_check(l, 1, "deploy", a, msg, sizeof(msg)), 0,
 		       "invalid UTF-8 fails a pattern");
 		is_str(msg,
 		       "blocked: argument 'name' of tool 'deploy' is not valid "

@@ -16,28 +16,28 @@
 
 /* What a client sees: every reply sent, the final status, the target. */
 struct run {
-	enum s5_status st;
+	enum socks5_status st;
 	uint8_t sent[64];
 	size_t sent_len;
 	size_t used; /* bytes consumed in total */
 	const char *reason;
 	char host[300];
-	enum hr_host_kind kind;
+	enum httpreq_host_kind kind;
 	uint16_t port;
 };
 
 /* Drives c over in[0..len) in chunks of chunk bytes (0: whole), as the
- * proxy would: after S5_METHOD it sends the reply and goes on with the
+ * proxy would: after SOCKS5_METHOD it sends the reply and goes on with the
  * rest of the chunk. */
 static struct run drive(const uint8_t *in, size_t len, size_t chunk)
 {
-	struct s5_conn c;
+	struct socks5_conn c;
 	struct run r;
 	size_t off = 0;
 
 	memset(&r, 0, sizeof(r));
-	s5_init(&c);
-	r.st = S5_MORE;
+	socks5_init(&c);
+	r.st = SOCKS5_MORE;
 	while (off < len) {
 		size_t n = chunk && len - off > chunk ? chunk : len - off;
 		size_t pos = 0;
@@ -45,7 +45,7 @@ static struct run drive(const uint8_t *in, size_t len, size_t chunk)
 		while (pos < n) {
 			size_t used = 0;
 
-			r.st = s5_feed(&c, in + off + pos, n - pos, &used);
+			r.st = socks5_feed(&c, in + off + pos, n - pos, &used);
 			pos += used;
 			r.used += used;
 			if (c.reply_len &&
@@ -54,15 +54,15 @@ static struct run drive(const uint8_t *in, size_t len, size_t chunk)
 				       c.reply_len);
 				r.sent_len += c.reply_len;
 			}
-			if (r.st != S5_METHOD)
+			if (r.st != SOCKS5_METHOD)
 				break;
 		}
 		off += n;
-		if (r.st == S5_REQUEST || r.st == S5_ERROR)
+		if (r.st == SOCKS5_REQUEST || r.st == SOCKS5_ERROR)
 			break;
 	}
 	r.reason = c.reason;
-	if (r.st == S5_REQUEST) {
+	if (r.st == SOCKS5_REQUEST) {
 		snprintf(r.host, sizeof(r.host), "%s", c.host.text);
 		r.kind = c.host.kind;
 		r.port = c.port;
@@ -104,27 +104,27 @@ static void test_greeting(void)
 	struct run r;
 
 	r = check(B(5, 1, 0), "greeting with no-auth");
-	ok(r.st == S5_METHOD && sent_is(&r, B(OKR)),
-	   "no-auth chosen: S5_METHOD, 05 00 sent");
+	ok(r.st == SOCKS5_METHOD && sent_is(&r, B(OKR)),
+	   "no-auth chosen: SOCKS5_METHOD, 05 00 sent");
 	r = check(B(5, 3, 2, 1, 0), "greeting offering three methods");
-	ok(r.st == S5_METHOD && sent_is(&r, B(OKR)),
+	ok(r.st == SOCKS5_METHOD && sent_is(&r, B(OKR)),
 	   "no-auth chosen among user/pass and GSSAPI");
 	r = check(B(5, 2, 2, 1), "greeting without no-auth");
-	ok(r.st == S5_ERROR && sent_is(&r, B(5, 0xff)) &&
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(5, 0xff)) &&
 		   strstr(r.reason, "no acceptable"),
 	   "without no-auth: 05 FF and the end");
 	r = check(B(5, 0), "greeting with zero methods");
-	ok(r.st == S5_ERROR && sent_is(&r, B(5, 0xff)), "zero methods: 05 FF");
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(5, 0xff)), "zero methods: 05 FF");
 	r = check(B(4, 1, 0, 80, 127, 0, 0, 1, 0), "a SOCKS4 request");
-	ok(r.st == S5_ERROR && r.sent_len == 0 && strstr(r.reason, "version 5"),
+	ok(r.st == SOCKS5_ERROR && r.sent_len == 0 && strstr(r.reason, "version 5"),
 	   "SOCKS4: closed without a reply");
 	r = check((const uint8_t *)"GET / HTTP/1.1\r\n\r\n", 18,
 		  "HTTP on the SOCKS port");
-	ok(r.st == S5_ERROR && r.sent_len == 0, "HTTP: closed, no reply");
+	ok(r.st == SOCKS5_ERROR && r.sent_len == 0, "HTTP: closed, no reply");
 	r = check(B(5), "truncated greeting");
-	ok(r.st == S5_MORE && r.sent_len == 0, "one byte: waiting");
+	ok(r.st == SOCKS5_MORE && r.sent_len == 0, "one byte: waiting");
 	r = check(B(5, 3, 1, 2), "greeting missing a method byte");
-	ok(r.st == S5_MORE && r.sent_len == 0, "short method list: waiting");
+	ok(r.st == SOCKS5_MORE && r.sent_len == 0, "short method list: waiting");
 	{
 		uint8_t g[2 + 255];
 
@@ -133,7 +133,7 @@ static void test_greeting(void)
 		memset(g + 2, 0x80, 255);
 		g[2 + 254] = 0;
 		r = check(g, sizeof(g), "255 methods");
-		ok(r.st == S5_METHOD && sent_is(&r, B(OKR)),
+		ok(r.st == SOCKS5_METHOD && sent_is(&r, B(OKR)),
 		   "255 methods, no-auth last: accepted");
 	}
 }
@@ -145,7 +145,7 @@ static void test_connect(void)
 	r = check(B(GREET, 5, 1, 0, 3, 11, 'e', 'x', 'a', 'm', 'p', 'l', 'e',
 		    '.', 'c', 'o', 'm', 0x01, 0xbb),
 		  "CONNECT example.com:443 pipelined with the greeting");
-	ok(r.st == S5_REQUEST && r.kind == HR_HOST_NAME &&
+	ok(r.st == SOCKS5_REQUEST && r.kind == HTTPREQ_HOST_NAME &&
 		   strcmp(r.host, "example.com") == 0 && r.port == 443,
 	   "domain CONNECT parsed: example.com:443");
 	ok(sent_is(&r, B(OKR)), "only the method reply was sent");
@@ -154,7 +154,7 @@ static void test_connect(void)
 	r = check(B(GREET, 5, 1, 0, 3, 11, 'g', 'i', 't', 'h', 'u', 'b', '.',
 		    'c', 'o', 'm', '.', 0, 22, 'S', 'S', 'H'),
 		  "CONNECT with early tunnel data");
-	ok(r.st == S5_REQUEST && strcmp(r.host, "github.com.") == 0 &&
+	ok(r.st == SOCKS5_REQUEST && strcmp(r.host, "github.com.") == 0 &&
 		   r.port == 22,
 	   "trailing dot kept, port 22");
 	is_int((long long)r.used, 3 + 4 + 1 + 11 + 2,
@@ -162,19 +162,19 @@ static void test_connect(void)
 
 	r = check(B(GREET, 5, 1, 0, 1, 93, 184, 216, 34, 0, 80),
 		  "CONNECT IPv4");
-	ok(r.st == S5_REQUEST && r.kind == HR_HOST_IPV4 &&
+	ok(r.st == SOCKS5_REQUEST && r.kind == HTTPREQ_HOST_IPV4 &&
 		   strcmp(r.host, "93.184.216.34") == 0 && r.port == 80,
 	   "IPv4 CONNECT accepted as an IPv4 host");
 	r = check(B(GREET, 5, 1, 0, 4, 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0,
 		    0, 0, 0, 0, 0, 1, 0x1f, 0x90),
 		  "CONNECT IPv6");
-	ok(r.st == S5_REQUEST && r.kind == HR_HOST_IPV6 &&
+	ok(r.st == SOCKS5_REQUEST && r.kind == HTTPREQ_HOST_IPV6 &&
 		   strcmp(r.host, "2001:db8::1") == 0 && r.port == 8080,
 	   "IPv6 CONNECT accepted, canonical text");
 	r = check(B(GREET, 5, 1, 0, 3, 9, '1', '2', '7', '.', '0', '.', '0',
 		    '.', '1', 0, 22),
 		  "CONNECT to a domain that is an IPv4 literal");
-	ok(r.st == S5_REQUEST && r.kind == HR_HOST_IPV4,
+	ok(r.st == SOCKS5_REQUEST && r.kind == HTTPREQ_HOST_IPV4,
 	   "an address spelt as a name is judged as an address");
 }
 
@@ -183,49 +183,49 @@ static void test_refusals(void)
 	struct run r;
 
 	r = check(B(GREET, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0), "BIND");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(7))) &&
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(7))) &&
 		   strstr(r.reason, "BIND"),
 	   "BIND: reply 07 command not supported");
 	r = check(B(GREET, 5, 3, 0, 1, 0, 0, 0, 0, 0, 0), "UDP ASSOCIATE");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(7))) &&
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(7))) &&
 		   strstr(r.reason, "UDP"),
 	   "UDP ASSOCIATE: reply 07");
 	r = check(B(GREET, 5, 9), "unknown command");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(7))),
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(7))),
 	   "unknown command refused as soon as the byte arrives");
 	r = check(B(GREET, 5, 1, 0, 2, 1, 2, 3), "ATYP 2");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(8))),
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(8))),
 	   "unknown address type: reply 08");
 	r = check(B(GREET, 4, 1, 0, 1), "request version 4");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
 	   "request version not 5: reply 01");
 	r = check(B(GREET, 5, 1, 1, 1), "reserved byte set");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
 	   "reserved byte not zero: reply 01");
 	r = check(B(GREET, 5, 1, 0, 3, 0, 0, 80), "empty domain");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(1))) &&
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(1))) &&
 		   strstr(r.reason, "empty"),
 	   "empty domain: reply 01");
 	r = check(B(GREET, 5, 1, 0, 3, 13, 'o', 'k', '.', 'c', 'o', 'm', 0, 'e',
 		    'v', 'i', 'l', '.', 'x', 0, 80),
 		  "NUL inside the domain");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(1))),
 	   "a NUL inside the name is refused");
 	r = check(B(GREET, 5, 1, 0, 3, 5, '1', '2', '7', '.', '1', 0, 80),
 		  "numeric name");
-	ok(r.st == S5_ERROR && strstr(r.reason, "numeric"), "127.1 is refused");
+	ok(r.st == SOCKS5_ERROR && strstr(r.reason, "numeric"), "127.1 is refused");
 	r = check(B(GREET, 5, 1, 0, 3, 3, 'a', '/', 'b', 0, 80),
 		  "slash in the name");
-	ok(r.st == S5_ERROR, "a '/' in the name is refused");
+	ok(r.st == SOCKS5_ERROR, "a '/' in the name is refused");
 	r = check(B(GREET, 5, 1, 0, 3, 1, 'a', 0, 0), "port 0");
-	ok(r.st == S5_ERROR && sent_is(&r, B(OKR, FAIL(1))) &&
+	ok(r.st == SOCKS5_ERROR && sent_is(&r, B(OKR, FAIL(1))) &&
 		   strstr(r.reason, "port 0"),
 	   "port 0: reply 01");
 	r = check(B(GREET, 5, 1, 0, 3, 200, 'a', 'b'), "truncated domain");
-	ok(r.st == S5_MORE && sent_is(&r, B(OKR)),
+	ok(r.st == SOCKS5_MORE && sent_is(&r, B(OKR)),
 	   "a truncated name waits for more");
 	r = check(B(GREET, 5, 1, 0, 1, 10, 0, 0), "truncated IPv4");
-	ok(r.st == S5_MORE, "a truncated address waits for more");
+	ok(r.st == SOCKS5_MORE, "a truncated address waits for more");
 	{
 		uint8_t req[3 + 5 + 255 + 2];
 
@@ -238,57 +238,57 @@ static void test_refusals(void)
 		req[8 + 255] = 0;
 		req[8 + 256] = 80;
 		r = check(req, sizeof(req), "255-byte name");
-		ok(r.st == S5_ERROR && strstr(r.reason, "253"),
+		ok(r.st == SOCKS5_ERROR && strstr(r.reason, "253"),
 		   "a 255-byte name is longer than a DNS name");
 	}
 }
 
 static void test_sticky(void)
 {
-	struct s5_conn c;
+	struct socks5_conn c;
 	size_t used = 1;
 
-	s5_init(&c);
-	is_int(s5_feed(&c, B(5, 1, 0), &used), S5_METHOD, "greeting");
-	is_int(s5_feed(&c, B(5, 1, 0, 3, 1, 'a', 0, 80), &used), S5_REQUEST,
+	socks5_init(&c);
+	is_int(socks5_feed(&c, B(5, 1, 0), &used), SOCKS5_METHOD, "greeting");
+	is_int(socks5_feed(&c, B(5, 1, 0, 3, 1, 'a', 0, 80), &used), SOCKS5_REQUEST,
 	       "request");
-	is_int(s5_feed(&c, B(1, 2, 3), &used), S5_REQUEST,
-	       "after the request, feeding stays S5_REQUEST");
+	is_int(socks5_feed(&c, B(1, 2, 3), &used), SOCKS5_REQUEST,
+	       "after the request, feeding stays SOCKS5_REQUEST");
 	is_int((long long)used, 0, "and uses nothing");
 	is_int((long long)c.reply_len, 0, "no stale reply left to send");
-	s5_init(&c);
-	is_int(s5_feed(&c, B(9), &used), S5_ERROR, "garbage");
-	is_int(s5_feed(&c, B(5, 1, 0), &used), S5_ERROR, "stays an error");
-	is_int(s5_feed(&c, NULL, 0, &used), S5_ERROR,
+	socks5_init(&c);
+	is_int(socks5_feed(&c, B(9), &used), SOCKS5_ERROR, "garbage");
+	is_int(socks5_feed(&c, B(5, 1, 0), &used), SOCKS5_ERROR, "stays an error");
+	is_int(socks5_feed(&c, NULL, 0, &used), SOCKS5_ERROR,
 	       "an empty feed changes nothing");
 }
 
 static void test_replies(void)
 {
-	uint8_t out[S5_REPLY_MAX];
+	uint8_t out[SOCKS5_REPLY_MAX];
 	struct sockaddr_in a4;
 	struct sockaddr_in6 a6;
 	size_t n;
 
-	n = s5_reply_build(out, S5_REP_NOT_ALLOWED, NULL);
+	n = socks5_reply_build(out, SOCKS5_REP_NOT_ALLOWED, NULL);
 	ok(n == 10 && memcmp(out, B(5, 2, 0, 1, 0, 0, 0, 0, 0, 0)) == 0,
 	   "not allowed by ruleset: 05 02 00 01 0.0.0.0:0");
 	memset(&a4, 0, sizeof(a4));
 	a4.sin_family = AF_INET;
 	a4.sin_port = htons(40000);
 	inet_pton(AF_INET, "10.1.2.3", &a4.sin_addr);
-	n = s5_reply_build(out, S5_REP_SUCCEEDED, (const struct sockaddr *)&a4);
+	n = socks5_reply_build(out, SOCKS5_REP_SUCCEEDED, (const struct sockaddr *)&a4);
 	ok(n == 10 && memcmp(out, B(5, 0, 0, 1, 10, 1, 2, 3, 0x9c, 0x40)) == 0,
 	   "success with an IPv4 bound address");
 	memset(&a6, 0, sizeof(a6));
 	a6.sin6_family = AF_INET6;
 	a6.sin6_port = htons(443);
 	inet_pton(AF_INET6, "2001:db8::7", &a6.sin6_addr);
-	n = s5_reply_build(out, S5_REP_SUCCEEDED, (const struct sockaddr *)&a6);
+	n = socks5_reply_build(out, SOCKS5_REP_SUCCEEDED, (const struct sockaddr *)&a6);
 	ok(n == 22 && out[3] == 4 && out[4] == 0x20 && out[19] == 7 &&
 		   out[20] == 1 && out[21] == 0xbb,
 	   "success with an IPv6 bound address");
-	n = s5_reply_build(out, S5_REP_HOST_UNREACHABLE, NULL);
+	n = socks5_reply_build(out, SOCKS5_REP_HOST_UNREACHABLE, NULL);
 	ok(n == 10 && out[1] == 4, "host unreachable");
 }
 

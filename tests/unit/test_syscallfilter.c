@@ -1,5 +1,5 @@
 /* The seccomp filter, for real: each probe runs in a fresh child, once
- * under scf_apply() and once without it (the control), and reports the
+ * under syscallfilter_apply() and once without it (the control), and reports the
  * errno it saw through its exit status. A denied call must fail with EPERM
  * (clone3: ENOSYS) under the filter and must not without it, so the filter
  * and not the environment is what refused. Probes pass bad pointers or
@@ -35,7 +35,7 @@
 
 /* Exit statuses a probe child uses besides errno values (< 200). */
 #define PROBE_OK 0 /* the call succeeded */
-#define PROBE_FILTER_FAIL 250 /* scf_apply itself failed */
+#define PROBE_FILTER_FAIL 250 /* syscallfilter_apply itself failed */
 #define PROBE_ODD 251 /* the call returned something unexpected */
 
 /* Each probe returns 0 when the call succeeded, else the errno. */
@@ -420,7 +420,7 @@ static int run_probe(probe_fn fn, int filtered, bool no_unix)
 		char why[256];
 		int r;
 
-		if (filtered && scf_apply(no_unix, why, sizeof(why)) != 0) {
+		if (filtered && syscallfilter_apply(no_unix, why, sizeof(why)) != 0) {
 			fprintf(stderr, "# %s\n", why);
 			_exit(PROBE_FILTER_FAIL);
 		}
@@ -553,26 +553,26 @@ int main(void)
 
 	/* Compiled in the parent, loaded in the child without allocating. */
 	{
-		struct scf_prog prog;
+		struct syscallfilter_prog prog;
 		pid_t pid;
 		int status, rc;
 
-		rc = scf_compile(false, &prog, why, sizeof(why));
+		rc = syscallfilter_compile(false, &prog, why, sizeof(why));
 		ok(rc == 0 && prog.len > 0 && prog.len % 8 == 0,
-		   "scf_compile gives a BPF program (%zu bytes)", prog.len);
+		   "syscallfilter_compile gives a BPF program (%zu bytes)", prog.len);
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0) {
-			if (scf_load(&prog, why, sizeof(why)) != 0)
+			if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
 				_exit(PROBE_FILTER_FAIL);
 			_exit(p_unshare_user());
 		}
 		waitpid(pid, &status, 0);
 		is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, EPERM,
-		       "scf_load of the compiled program: unshare gets EPERM");
-		scf_prog_free(&prog);
+		       "syscallfilter_load of the compiled program: unshare gets EPERM");
+		syscallfilter_prog_free(&prog);
 		ok(prog.insns == NULL && prog.len == 0,
-		   "scf_prog_free clears the program");
+		   "syscallfilter_prog_free clears the program");
 	}
 
 	/* why is cleared on success. */
@@ -584,13 +584,13 @@ int main(void)
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0) {
-			int rc = scf_apply(false, why, sizeof(why));
+			int rc = syscallfilter_apply(false, why, sizeof(why));
 
 			_exit(rc == 0 && why[0] == '\0' ? 0 : 1);
 		}
 		waitpid(pid, &status, 0);
 		ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		   "scf_apply returns 0 and clears why");
+		   "syscallfilter_apply returns 0 and clears why");
 	}
 	return tap_done();
 }

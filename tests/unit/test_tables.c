@@ -18,9 +18,9 @@ int main(void)
 	ok(!commands_known("rmx", 3), "rmx is not known");
 	ok(!commands_known("r", 1), "a prefix of rm is not known");
 	ok(!commands_known("", 0), "the empty name is not known");
-	ok(cx_script_suffix("deploy.sh", 9), "deploy.sh is a script");
-	ok(cx_script_suffix("x.PS1", 5), "suffixes ignore case");
-	ok(!cx_script_suffix("mkfs.ext4", 9), "mkfs.ext4 is not a script");
-	ok(!cx_script_suffix(".sh", 3), "a bare .sh has no name");
+	ok(commands_script_suffix("deploy.sh", 9), "deploy.sh is a script");
+	ok(commands_script_suffix("x.PS1", 5), "suffixes ignore case");
+	ok(!commands_script_suffix("mkfs.ext4", 9), "mkfs.ext4 is not a script");
+	ok(!commands_script_suffix(".sh", 3), "a bare .sh has no name");
 	return tap_done();
 }

@@ -28,14 +28,14 @@ static void collect(void *ud, const struct urule_match *m)
 static enum cordon_err load(struct urules *u, const char *json,
 			    struct cordon_diag *d)
 {
-	return urules_add_json(u, json, strlen(json), MAX_BYTES, d);
+	return userrules_add_json(u, json, strlen(json), MAX_BYTES, d);
 }
 
 /* Matches text (NUL-terminated) and returns the hits in *h. */
 static size_t match(struct urules *u, const char *text, struct hits *h)
 {
 	memset(h, 0, sizeof(*h));
-	return urules_match(u, text, strlen(text), collect, h);
+	return userrules_match(u, text, strlen(text), collect, h);
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -45,12 +45,12 @@ static int starts_with(const char *s, const char *prefix)
 
 static void test_valid_forms(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	struct hits h;
 
-	ok(u != NULL, "urules_new");
-	is_int((long long)urules_count(u), 0, "a new set is empty");
+	ok(u != NULL, "userrules_new");
+	is_int((long long)userrules_count(u), 0, "a new set is empty");
 	is_int(load(u,
 		    "[{\"id\": \"no-curl\", \"label\": \"Curl\","
 		    " \"description\": \"no curl here\","
@@ -65,11 +65,11 @@ static void test_valid_forms(void)
 		    " \"platform\": \"unix\"}]}",
 		    &d),
 	       CORDON_OK, "{\"rules\": [...]} loads");
-	is_int((long long)urules_count(u), 2, "two rules loaded");
+	is_int((long long)userrules_count(u), 2, "two rules loaded");
 	is_int(load(u, "[]", &d), CORDON_OK, "an empty array loads");
 	is_int(load(u, " {\"rules\": []} \n", &d), CORDON_OK,
 	       "an empty rules object loads, whitespace around it");
-	is_int((long long)urules_count(u), 2, "empty sets add nothing");
+	is_int((long long)userrules_count(u), 2, "empty sets add nothing");
 
 	is_int((long long)match(u, "curl -s x && shutdown -h now", &h), 2,
 	       "both rules match");
@@ -91,12 +91,12 @@ static void test_valid_forms(void)
 	   "absent optional fields read as \"\"");
 	is_int((long long)match(u, "curly fries", &h), 0,
 	       "\\b in the pattern is honoured");
-	urules_free(u);
+	userrules_free(u);
 }
 
 static void test_platform_and_nulls(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	struct hits h;
 
@@ -107,7 +107,7 @@ static void test_platform_and_nulls(void)
 		    " \"warning\", \"label\": null, \"category\": null}]",
 		    &d),
 	       CORDON_OK, "windows rule and null optional fields load");
-	is_int((long long)urules_count(u), 2, "the windows rule is kept");
+	is_int((long long)userrules_count(u), 2, "the windows rule is kept");
 	is_int((long long)match(u, "del /s /q C:\\", &h), 1,
 	       "only the non-windows rule matches");
 	is_str(h.n ? h.m[0].id : NULL, "nul", "and it is the unix one");
@@ -125,12 +125,12 @@ static void test_platform_and_nulls(void)
 		    &d),
 	       CORDON_E_CONFIG, "null for a required field refused");
 	is_str(d.message, "[0].id: expected a string", "null id message");
-	urules_free(u);
+	userrules_free(u);
 }
 
 static void test_schema_errors(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 
 	is_int(load(u,
@@ -142,7 +142,7 @@ static void test_schema_errors(void)
 	       CORDON_E_CONFIG, "unknown field refused");
 	is_str(d.message, "rules[2].sevrity: unknown field",
 	       "unknown field named with its path");
-	is_int((long long)urules_count(u), 0,
+	is_int((long long)userrules_count(u), 0,
 	       "all or nothing: the two good rules were not added");
 
 	load(u, "[{\"id\": \"a\", \"pattern\": 5, \"severity\": \"warning\"}]",
@@ -207,13 +207,13 @@ static void test_schema_errors(void)
 	is_str(d.message, "rules: expected an array", "rules must be an array");
 	is_int(load(u, "\"rules\"", &d), CORDON_E_CONFIG,
 	       "a scalar document is refused");
-	is_int((long long)urules_count(u), 0, "nothing was added by any of it");
-	urules_free(u);
+	is_int((long long)userrules_count(u), 0, "nothing was added by any of it");
+	userrules_free(u);
 }
 
 static void test_ids(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	char json[512];
 	char id[200];
@@ -239,7 +239,7 @@ static void test_ids(void)
 	       CORDON_E_CONFIG, "duplicate of an already-loaded id refused");
 	is_str(d.message, "rules[1].id: duplicate id \"a\"",
 	       "and named with its path");
-	is_int((long long)urules_count(u), 1, "rule b was not added either");
+	is_int((long long)userrules_count(u), 1, "rule b was not added either");
 
 	memset(id, 'x', 128);
 	id[128] = '\0';
@@ -257,12 +257,12 @@ static void test_ids(void)
 	is_int(load(u, json, &d), CORDON_E_CONFIG, "a 129-byte id is refused");
 	ok(starts_with(d.message, "[0].id: 129 bytes"), "id length named: %s",
 	   d.message);
-	urules_free(u);
+	userrules_free(u);
 }
 
 static void test_regex_errors(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	struct hits h;
 
@@ -280,7 +280,7 @@ static void test_regex_errors(void)
 	ok(strstr(d.message, " at offset 7") != NULL,
 	   "and the offset in the message");
 	is_int((long long)d.offset, 7, "diag offset is the pattern offset");
-	is_int((long long)urules_count(u), 0,
+	is_int((long long)userrules_count(u), 0,
 	       "all or nothing: no rule of the set added");
 
 	is_int(load(u,
@@ -303,21 +303,21 @@ static void test_regex_errors(void)
 	is_int((long long)match(u, "psql -c 'DROP  TABLE users'", &h), 1,
 	       "(?i) matches upper case");
 	is_str(h.n ? h.m[0].id : NULL, "ci", "the (?i) rule matched");
-	is_int((long long)urules_match(u, "x a\0b y", 7, collect, &h), 1,
+	is_int((long long)userrules_match(u, "x a\0b y", 7, collect, &h), 1,
 	       "a pattern matches across a NUL byte in the text");
-	is_int((long long)urules_match(u, "echo\0abcdefghijkl", 17, NULL, NULL),
+	is_int((long long)userrules_match(u, "echo\0abcdefghijkl", 17, NULL, NULL),
 	       1, "a match after a NUL byte, with 12 captures, no callback");
-	is_int((long long)urules_match(u, "\xff\xfe\x80 drop table", 14, NULL,
+	is_int((long long)userrules_match(u, "\xff\xfe\x80 drop table", 14, NULL,
 				       NULL),
 	       1, "invalid UTF-8 in the text is just bytes");
-	is_int((long long)urules_match(u, NULL, 0, NULL, NULL), 0,
+	is_int((long long)userrules_match(u, NULL, 0, NULL, NULL), 0,
 	       "NULL text, length 0: nothing matches");
-	urules_free(u);
+	userrules_free(u);
 }
 
 static void test_json_errors(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	const char nul_json[] = "[{\"id\": \"a\",\0 \"pattern\": \"a\"}]";
 	char *deep;
@@ -341,7 +341,7 @@ static void test_json_errors(void)
 	is_int(load(u, "[] []", &d), CORDON_E_JSON, "trailing data refused");
 	is_int((long long)d.offset, 3, "trailing data offset");
 
-	is_int(urules_add_json(u, nul_json, sizeof(nul_json) - 1, MAX_BYTES,
+	is_int(userrules_add_json(u, nul_json, sizeof(nul_json) - 1, MAX_BYTES,
 			       &d),
 	       CORDON_E_JSON, "a NUL byte in the input is refused");
 	is_int((long long)d.offset, 12, "at the offset of the NUL");
@@ -382,13 +382,13 @@ static void test_json_errors(void)
 	     " \"warning\"}]",
 	     &d);
 	is_str(d.message, "[0].id: expected a string", "a huge number id");
-	is_int((long long)urules_count(u), 1, "only the one good rule loaded");
-	urules_free(u);
+	is_int((long long)userrules_count(u), 1, "only the one good rule loaded");
+	userrules_free(u);
 }
 
 static void test_limits(void)
 {
-	struct urules *u = urules_new(3);
+	struct urules *u = userrules_new(3);
 	struct cordon_diag d;
 	const char *two = "[{\"id\": \"a\", \"pattern\": \"a\", \"severity\":"
 			  " \"warning\"}, {\"id\": \"b\", \"pattern\": \"b\","
@@ -398,7 +398,7 @@ static void test_limits(void)
 			   " \"severity\": \"warning\"}]";
 	char want[64];
 
-	is_int(urules_add_json(u, two, strlen(two), 20, &d), CORDON_E_LIMIT,
+	is_int(userrules_add_json(u, two, strlen(two), 20, &d), CORDON_E_LIMIT,
 	       "input over max_bytes refused");
 	snprintf(want, sizeof(want), "%zu bytes", strlen(two));
 	ok(strstr(d.message, "max_rules_bytes") && strstr(d.message, want) &&
@@ -409,19 +409,19 @@ static void test_limits(void)
 	       "two more would exceed max_rules");
 	ok(strstr(d.message, "max_rules (3)") != NULL, "names the limit: %s",
 	   d.message);
-	is_int((long long)urules_count(u), 2, "and none was added");
-	is_int(urules_add_pattern(u, "p1", "x", CORDON_RISK_CAUTION, 0, NULL,
+	is_int((long long)userrules_count(u), 2, "and none was added");
+	is_int(userrules_add_pattern(u, "p1", "x", CORDON_RISK_CAUTION, 0, NULL,
 				  &d),
 	       CORDON_OK, "a third rule fits");
-	is_int(urules_add_pattern(u, "p2", "x", CORDON_RISK_CAUTION, 0, NULL,
+	is_int(userrules_add_pattern(u, "p2", "x", CORDON_RISK_CAUTION, 0, NULL,
 				  &d),
 	       CORDON_E_LIMIT, "a fourth does not");
-	urules_free(u);
+	userrules_free(u);
 }
 
 static void test_c_api(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	struct cordon_user_rule r = { 0 };
 	struct hits h;
@@ -429,34 +429,34 @@ static void test_c_api(void)
 	r.id = "api";
 	r.pattern = "git\\s+push\\s+--force";
 	r.severity = "critical";
-	is_int(urules_add(u, &r, &d), CORDON_OK, "urules_add with NULL labels");
-	is_int(urules_add(u, &r, &d), CORDON_E_CONFIG,
-	       "urules_add refuses a duplicate id");
+	is_int(userrules_add(u, &r, &d), CORDON_OK, "userrules_add with NULL labels");
+	is_int(userrules_add(u, &r, &d), CORDON_E_CONFIG,
+	       "userrules_add refuses a duplicate id");
 	r.id = "api2";
 	r.severity = NULL;
-	is_int(urules_add(u, &r, &d), CORDON_E_CONFIG,
-	       "urules_add needs a severity");
+	is_int(userrules_add(u, &r, &d), CORDON_E_CONFIG,
+	       "userrules_add needs a severity");
 	is_str(d.message, "rule.severity: required field missing",
 	       "and says so");
 	r.severity = "warning";
 	r.pattern = "[z-a]";
-	is_int(urules_add(u, &r, &d), CORDON_E_REGEX,
-	       "urules_add refuses a bad regex");
+	is_int(userrules_add(u, &r, &d), CORDON_E_REGEX,
+	       "userrules_add refuses a bad regex");
 	ok(starts_with(d.message, "rule (id \"api2\"): pattern: ") &&
 		   d.offset == 3,
 	   "with the rule and offset: %s (%zu)", d.message, d.offset);
 
-	is_int(urules_add_pattern(u, "curl-sh", "curl[^|]*\\|\\s*(ba)?sh\\b",
+	is_int(userrules_add_pattern(u, "curl-sh", "curl[^|]*\\|\\s*(ba)?sh\\b",
 				  CORDON_RISK_BLOCKED,
 				  CORDON_L(REMOTE_CODE) | CORDON_L(DENYLISTED),
 				  "download piped to a shell", &d),
 	       CORDON_OK, "built-in pattern added");
-	is_int(urules_add_pattern(u, "bad", "(", CORDON_RISK_BLOCKED, 0, "",
+	is_int(userrules_add_pattern(u, "bad", "(", CORDON_RISK_BLOCKED, 0, "",
 				  &d),
 	       CORDON_E_REGEX, "built-in bad regex refused");
-	is_int(urules_add_pattern(u, "t", "x", (enum cordon_risk)9, 0, "", &d),
+	is_int(userrules_add_pattern(u, "t", "x", (enum cordon_risk)9, 0, "", &d),
 	       CORDON_E_INVAL, "built-in tier out of range refused");
-	is_int((long long)urules_count(u), 2, "two rules in the set");
+	is_int((long long)userrules_count(u), 2, "two rules in the set");
 	is_int((long long)match(u,
 				"curl -fsSL https://x | bash && git push"
 				" --force",
@@ -469,10 +469,10 @@ static void test_c_api(void)
 	is_str(h.m[1].description, "download piped to a shell",
 	       "built-in description");
 	is_int(h.m[1].tier, CORDON_RISK_BLOCKED, "built-in tier");
-	urules_free(u);
-	urules_free(NULL);
-	is_int((long long)urules_count(NULL), 0, "count of NULL is 0");
-	is_int(urules_add_json(NULL, "[]", 2, 10, NULL), CORDON_E_INVAL,
+	userrules_free(u);
+	userrules_free(NULL);
+	is_int((long long)userrules_count(NULL), 0, "count of NULL is 0");
+	is_int(userrules_add_json(NULL, "[]", 2, 10, NULL), CORDON_E_INVAL,
 	       "NULL set refused, NULL diag accepted");
 }
 
@@ -488,7 +488,7 @@ static double now_ms(void)
  * match limit stops it and a stopped match counts as a match. */
 static void test_catastrophic(void)
 {
-	struct urules *u = urules_new(100);
+	struct urules *u = userrules_new(100);
 	struct cordon_diag d;
 	size_t n = 30000;
 	char *text = malloc(n + 1);
@@ -499,7 +499,7 @@ static void test_catastrophic(void)
 	if (!u || !text) {
 		skip(4, "out of memory");
 		free(text);
-		urules_free(u);
+		userrules_free(u);
 		return;
 	}
 	memset(text, 'a', n);
@@ -512,16 +512,16 @@ static void test_catastrophic(void)
 		    &d),
 	       CORDON_OK, "catastrophic patterns load");
 	t0 = now_ms();
-	hits = urules_match(u, text, n + 1, NULL, NULL);
+	hits = userrules_match(u, text, n + 1, NULL, NULL);
 	ms = now_ms() - t0;
 	ok(ms < 2000.0, "matching 30000 bytes returns promptly (%.1f ms)", ms);
 	is_int((long long)hits, 2,
 	       "a match stopped by the limit counts (fail "
 	       "closed)");
-	is_int((long long)urules_match(u, "aaa", 3, NULL, NULL), 2,
+	is_int((long long)userrules_match(u, "aaa", 3, NULL, NULL), 2,
 	       "and a real match still matches");
 	free(text);
-	urules_free(u);
+	userrules_free(u);
 }
 
 int main(void)
