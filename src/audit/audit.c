@@ -35,6 +35,7 @@
 #include "json.h"
 #include "redact.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 /* The writer looks back from the end of the file for the last record:
@@ -96,7 +97,7 @@ static bool abuf_reserve(struct abuf *b, size_t need)
 			return false;
 		cap *= 2;
 	}
-	p = realloc(b->p, cap);
+	p = cordon__realloc(b->p, cap);
 	if (!p)
 		return false;
 	b->p = p;
@@ -1288,7 +1289,7 @@ static enum cordon_err open_syslog(struct cordon_audit *a, const char *path,
 			    "audit log: syslog: the socket path %s is empty or "
 			    "too long",
 			    path);
-	a->syslog_path = strdup(path);
+	a->syslog_path = cordon__strdup(path);
 	if (!a->syslog_path)
 		return fail(diag, CORDON_E_NOMEM, 0,
 			    "audit log: out of memory");
@@ -1381,7 +1382,7 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 						     probe, sizeof(probe))))
 		return fail(diag, CORDON_E_INVAL, 0,
 			    "audit log: the path is empty or too long");
-	a = calloc(1, sizeof(*a));
+	a = cordon__calloc(1, sizeof(*a));
 	if (!a)
 		return fail(diag, CORDON_E_NOMEM, 0,
 			    "audit log: out of memory");
@@ -1399,7 +1400,7 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	a->log_all = o->log_all_commands;
 	rc = set_host(a, diag);
 	if (rc == CORDON_OK && o->path) {
-		a->path = strdup(o->path);
+		a->path = cordon__strdup(o->path);
 		if (!a->path)
 			rc = fail(diag, CORDON_E_NOMEM, 0,
 				  "audit log: out of memory");
@@ -1527,7 +1528,7 @@ static bool cap_strings(cJSON *v)
 			     n - k);
 		if (m < 0 || (size_t)m >= sizeof(note))
 			return false;
-		s = malloc(k + (size_t)m + 1);
+		s = cordon__malloc(k + (size_t)m + 1);
 		if (!s)
 			return false;
 		memcpy(s, v->valuestring, k);
@@ -1554,7 +1555,7 @@ static cJSON *parse_text(const char *text, size_t len, bool *oom)
 
 	*oom = false;
 	if (at < len) {
-		copy = malloc(len + 1);
+		copy = cordon__malloc(len + 1);
 		if (!copy) {
 			*oom = true;
 			return NULL;
@@ -1765,7 +1766,7 @@ static cJSON *decision_args(struct cordon_audit *a,
 				continue;
 			m = omitted(omitted_command);
 			/* ReplaceItemViaPointer keeps no key: give it one. */
-			if (m && !(m->string = strdup(c->string))) {
+			if (m && !(m->string = cordon__strdup(c->string))) {
 				cJSON_Delete(m);
 				m = NULL;
 			}
@@ -2429,8 +2430,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 		if (rotated_name(path, i, name, sizeof(name)) &&
 		    stat(name, &st) == 0)
 			top = i;
-	*list = calloc((size_t)top + 1, sizeof(**list));
-	*gaps = calloc((size_t)top + 1, sizeof(**gaps));
+	*list = cordon__calloc((size_t)top + 1, sizeof(**list));
+	*gaps = cordon__calloc((size_t)top + 1, sizeof(**gaps));
 	if (!*list || !*gaps)
 		return fail(diag, CORDON_E_NOMEM, 0,
 			    "audit verify: out of memory");
@@ -2447,9 +2448,9 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 				snprintf(g, sizeof(g),
 					 "%s.%u to %s.%u are absent", path,
 					 present_above - 1, path, i + 1);
-			(*gaps)[k] = strdup(g);
+			(*gaps)[k] = cordon__strdup(g);
 		}
-		(*list)[k] = strdup(name);
+		(*list)[k] = cordon__strdup(name);
 		*n = ++k;
 		if (!(*list)[k - 1])
 			return fail(diag, CORDON_E_NOMEM, 0,
@@ -2463,9 +2464,9 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 		else
 			snprintf(g, sizeof(g), "%s.%u to %s.1 are absent", path,
 				 present_above - 1, path);
-		(*gaps)[k] = strdup(g);
+		(*gaps)[k] = cordon__strdup(g);
 	}
-	(*list)[k] = strdup(path);
+	(*list)[k] = cordon__strdup(path);
 	*n = ++k;
 	if (!(*list)[k - 1])
 		return fail(diag, CORDON_E_NOMEM, 0,

@@ -26,6 +26,7 @@
 #include "cordon.h"
 #include "redact.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 /* ---- byte classes ------------------------------------------------------ */
@@ -507,7 +508,7 @@ static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
 			sc->nomem = true;
 			return;
 		}
-		v = realloc(l->v, cap * sizeof(*v));
+		v = cordon__realloc(l->v, cap * sizeof(*v));
 		if (!v) {
 			sc->nomem = true;
 			return;
@@ -1725,7 +1726,7 @@ static bool buf_reserve(struct redact_buf *b, size_t more)
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	p = realloc(b->p, cap);
+	p = cordon__realloc(b->p, cap);
 	if (!p)
 		return false;
 	b->p = p;
@@ -1956,7 +1957,7 @@ static enum cordon_err json_argv_elem(cJSON *item, struct argctx *ctx,
 	    marker_at(s, keep, len) != len - keep) {
 		/* user:[REDACTED], then the user is read as text, as it
 		 * will be when the element is redacted again. */
-		t = malloc(keep + repl[K_GENERIC].len + 1);
+		t = cordon__malloc(keep + repl[K_GENERIC].len + 1);
 		if (!t)
 			return CORDON_E_NOMEM;
 		memcpy(t, s, keep);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "alloc.h"
 #include "banned.h"
 
 #define ARENA_CHUNK 32768u
@@ -72,7 +73,7 @@ void *arena_alloc_raw(struct arena *a, size_t size)
 		return NULL;
 	if (!c || c->size - c->used < need) {
 		size_t sz = need > ARENA_CHUNK ? need : ARENA_CHUNK;
-		struct arena_chunk *n = malloc(sizeof(*n) + sz);
+		struct arena_chunk *n = cordon__malloc(sizeof(*n) + sz);
 		if (!n)
 			return NULL;
 		n->prev = c;

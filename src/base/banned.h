@@ -70,4 +70,19 @@
 #undef alloca
 #define alloca(x) BANNED(alloca)
 
+/* In the library every allocation goes through alloc.h, so that tests can
+ * fail any one of them (alloc.c itself defines CORDON_ALLOC_IMPL). */
+#if defined(CORDON_COMPONENT) && !defined(CORDON_ALLOC_IMPL)
+#undef malloc
+#define malloc(n) BANNED(malloc_use_cordon__malloc)
+#undef calloc
+#define calloc(n, s) BANNED(calloc_use_cordon__calloc)
+#undef realloc
+#define realloc(p, n) BANNED(realloc_use_cordon__realloc)
+#undef strdup
+#define strdup(s) BANNED(strdup_use_cordon__strdup)
+#undef strndup
+#define strndup(s, n) BANNED(strndup_use_cordon__strndup)
+#endif
+
 #endif

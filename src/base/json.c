@@ -9,6 +9,7 @@
 #include "cordon.h"
 #include "json.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 /* Length of the well-formed UTF-8 sequence at s[0..n), or 0 when it is not
@@ -61,7 +62,7 @@ static char *utf8_clean(const char *s, size_t n)
 	if (n > (SIZE_MAX - 1) / 3)
 		return NULL;
 	cap = 3 * n + 1;
-	out = malloc(cap);
+	out = cordon__malloc(cap);
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n;) {

@@ -6,6 +6,7 @@
 
 #include "glob.h"
 #include "pathset.h"
+#include "alloc.h"
 #include "banned.h"
 
 static bool has_glob(const char *s, size_t n)
@@ -79,22 +80,22 @@ enum cordon_err pathset_init(struct pathset *ps, const char *const *patterns,
 	ps->ci = false;
 	if (n == 0)
 		return CORDON_OK;
-	ps->pat = calloc(n, sizeof(*ps->pat));
+	ps->pat = cordon__calloc(n, sizeof(*ps->pat));
 	if (!ps->pat)
 		return CORDON_E_NOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct pathset_pat *p = &ps->pat[i];
 		const char *src = patterns[i];
-		p->pattern = strdup(src);
+		p->pattern = cordon__strdup(src);
 		if (home && src[0] == '~' && (src[1] == '/' || !src[1])) {
 			size_t hl = strlen(home), sl = strlen(src);
-			p->glob = malloc(hl + sl);
+			p->glob = cordon__malloc(hl + sl);
 			if (p->glob) {
 				memcpy(p->glob, home, hl);
 				memcpy(p->glob + hl, src + 1, sl);
 			}
 		} else {
-			p->glob = strdup(src);
+			p->glob = cordon__strdup(src);
 		}
 		ps->n = i + 1;
 		if (!p->pattern || !p->glob) {

@@ -5,6 +5,7 @@
 
 #include "strlist.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 void strlist_clear(struct strlist *l)
@@ -32,7 +33,7 @@ bool strlist_take(struct strlist *l, char *s)
 	if (!s)
 		return false;
 	if (l->n >= SIZE_MAX / sizeof(*nv) - 1 ||
-	    !(nv = realloc(l->v, (l->n + 1) * sizeof(*nv)))) {
+	    !(nv = cordon__realloc(l->v, (l->n + 1) * sizeof(*nv)))) {
 		free(s);
 		return false;
 	}
@@ -43,7 +44,7 @@ bool strlist_take(struct strlist *l, char *s)
 
 bool strlist_push(struct strlist *l, const char *s)
 {
-	return strlist_take(l, strdup(s));
+	return strlist_take(l, cordon__strdup(s));
 }
 
 /* Replaces *l with the NULL-terminated list v. */

@@ -19,6 +19,7 @@
 
 #include "jcs.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define JCS_MAX_DEPTH 128
@@ -393,7 +394,7 @@ void jcs_buf_put(struct jcs_buf *b, const char *s, size_t n)
 			}
 			cap *= 2;
 		}
-		np = realloc(b->p, cap);
+		np = cordon__realloc(b->p, cap);
 		if (!np) {
 			b->oom = true;
 			return;
@@ -586,7 +587,7 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 		jb_putc(b, '}');
 		return CORDON_OK;
 	}
-	m = calloc(n, sizeof(*m));
+	m = cordon__calloc(n, sizeof(*m));
 	if (!m)
 		return jcs_fail(diag, CORDON_E_NOMEM, 0, "out of memory");
 	for (i = 0, c = v->child; c; c = c->next)

@@ -32,6 +32,7 @@
 #include "jsonrpc.h"
 #include "json.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define JSONRPC_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
@@ -77,7 +78,7 @@ static enum cordon_err framer_append(struct jsonrpc_framer *f, const char *p,
 				return CORDON_E_NOMEM;
 			cap *= 2;
 		}
-		nb = realloc(f->buf, cap);
+		nb = cordon__realloc(f->buf, cap);
 		if (!nb)
 			return CORDON_E_NOMEM;
 		f->buf = nb;
@@ -624,7 +625,7 @@ static const char *dup_member(const cJSON *obj, bool *nomem)
 					return d->string;
 		return NULL;
 	}
-	v = calloc(n, sizeof(*v));
+	v = cordon__calloc(n, sizeof(*v));
 	if (!v) {
 		*nomem = true;
 		return NULL;
@@ -814,7 +815,7 @@ static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 			lim->max_batch);
 		return CORDON_E_LIMIT;
 	}
-	m->items = calloc(n, sizeof(*m->items));
+	m->items = cordon__calloc(n, sizeof(*m->items));
 	if (!m->items)
 		return CORDON_E_NOMEM;
 	m->nitems = n;

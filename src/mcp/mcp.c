@@ -38,6 +38,7 @@
 #include "mcpscan.h"
 #include "sandbox.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define MCP_OUT_HIGH ((size_t)4 << 20) /* a queue over this pauses reads */
@@ -201,7 +202,7 @@ static bool obuf_add(struct obuf *q, const char *data, size_t n)
 					return false;
 				cap *= 2;
 			}
-			nb = malloc(cap);
+			nb = cordon__malloc(cap);
 			if (!nb)
 				return false;
 			if (live)
@@ -274,7 +275,7 @@ static struct req *req_add(struct gw *g, const char *key, const char *id_raw,
 
 	if (id_len > SIZE_MAX - sizeof(*r) - 1)
 		return NULL;
-	r = calloc(1, sizeof(*r) + id_len + 1);
+	r = cordon__calloc(1, sizeof(*r) + id_len + 1);
 	if (!r)
 		return NULL;
 	r->kind = kind;
@@ -475,8 +476,8 @@ static bool pending_noted(struct gw *g, const char *tool, const char *fp)
 	}
 	if (g->nnoted >= MCP_MAX_NOTED)
 		return false;
-	k = malloc(tl + fl + 2);
-	nv = realloc(g->noted, (g->nnoted + 1) * sizeof(*nv));
+	k = cordon__malloc(tl + fl + 2);
+	nv = cordon__realloc(g->noted, (g->nnoted + 1) * sizeof(*nv));
 	if (!k || !nv) {
 		free(k);
 		if (nv)
@@ -546,7 +547,7 @@ static char *warn_text(const struct gw *g, const char *tool, enum pin_state s,
 	if (n < 0)
 		return NULL;
 	hl = (size_t)n < sizeof(head) ? (size_t)n : sizeof(head) - 1;
-	out = malloc(hl + dl + 1);
+	out = cordon__malloc(hl + dl + 1);
 	if (!out)
 		return NULL;
 	memcpy(out, head, hl);
@@ -898,7 +899,7 @@ static char *blocked_text(const struct jsonrpc_msg *m, const char *reason)
 
 	if (strncmp(reason, "blocked: ", 9) == 0)
 		return jsonrpc_tool_error_result(m->id_raw, m->id_raw_len, reason);
-	text = malloc(rl + 10);
+	text = cordon__malloc(rl + 10);
 	if (!text)
 		return NULL;
 	memcpy(text, "blocked: ", 9);
@@ -944,7 +945,7 @@ static bool decide_call(struct gw *g, const struct jsonrpc_msg *m, char **ans)
 		return false;
 	}
 	fl = strlen(g->o->name) + strlen(nm->valuestring) + 8;
-	full = malloc(fl);
+	full = cordon__malloc(fl);
 	if (!full)
 		goto oom;
 	(void)snprintf(full, fl, "mcp__%s__%s", g->o->name, nm->valuestring);
@@ -1137,7 +1138,7 @@ static char *join_batch(char **items, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		total += strlen(items[i]) + 1;
-	out = malloc(total);
+	out = cordon__malloc(total);
 	if (!out)
 		return NULL;
 	p = out;
@@ -1167,9 +1168,9 @@ static char *element_text(const cJSON *el, const struct jsonrpc_msg *e)
 static void client_batch(struct gw *g, const struct jsonrpc_msg *m,
 			 const char *line, size_t len)
 {
-	char **fwd = calloc(m->nitems ? m->nitems : 1, sizeof(char *));
-	char **ans = calloc(m->nitems ? m->nitems : 1, sizeof(char *));
-	bool *go = calloc(m->nitems ? m->nitems : 1, sizeof(bool));
+	char **fwd = cordon__calloc(m->nitems ? m->nitems : 1, sizeof(char *));
+	char **ans = cordon__calloc(m->nitems ? m->nitems : 1, sizeof(char *));
+	bool *go = cordon__calloc(m->nitems ? m->nitems : 1, sizeof(bool));
 	const cJSON *el = m->root->child;
 	size_t nf = 0, na = 0;
 	char *joined;
@@ -1252,7 +1253,7 @@ static void hold(struct gw *g, const struct jsonrpc_msg *m, const char *line,
 
 	if (g->nheld >= MCP_MAX_HELD || len > MCP_MAX_HELD_BYTES ||
 	    g->held_bytes > MCP_MAX_HELD_BYTES - len ||
-	    !(h = malloc(sizeof(*h) + len))) {
+	    !(h = cordon__malloc(sizeof(*h) + len))) {
 		char msg[200];
 
 		(void)snprintf(msg, sizeof(msg),
@@ -1377,7 +1378,7 @@ static char *splice_id(const char *line, size_t len, const struct jsonrpc_msg *m
 
 	if (id_len > SIZE_MAX - len - 2)
 		return NULL;
-	out = malloc(len - m->id_raw_len + id_len + 2);
+	out = cordon__malloc(len - m->id_raw_len + id_len + 2);
 	if (!out)
 		return NULL;
 	memcpy(out, line, off);
@@ -1433,7 +1434,7 @@ static const char *answer_unsafe(const cJSON *node, const char *text,
 		n++;
 	if (n < 2)
 		return NULL;
-	v = calloc(n, sizeof(*v));
+	v = cordon__calloc(n, sizeof(*v));
 	if (!v)
 		return "out of memory checking it";
 	for (t = tools->child; t; t = t->next) {
@@ -1588,7 +1589,7 @@ static void strip_nl(char *s)
 static void server_batch(struct gw *g, const struct jsonrpc_msg *m,
 			 const char *line, size_t len)
 {
-	char **txt = calloc(m->nitems ? m->nitems : 1, sizeof(char *));
+	char **txt = cordon__calloc(m->nitems ? m->nitems : 1, sizeof(char *));
 	cJSON *el = m->root->child;
 	size_t nt = 0, nf = 0;
 	bool same = true;
@@ -2108,7 +2109,7 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 			 "required");
 		return 125;
 	}
-	g = calloc(1, sizeof(*g));
+	g = cordon__calloc(1, sizeof(*g));
 	if (!g) {
 		set_diag(diag, CORDON_E_NOMEM, 0, "out of memory");
 		return 125;

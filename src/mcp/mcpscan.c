@@ -36,6 +36,7 @@
 #include <cjson/cJSON.h>
 
 #include "mcpscan.h"
+#include "alloc.h"
 #include "banned.h"
 
 #define TOK_MAX 40 /* bytes of a word kept; longer words never equal */
@@ -790,7 +791,7 @@ char *mcpscan_escape(const char *s, size_t len)
 	need = esc_into(NULL, 0, s, len, NULL);
 	if (need == SIZE_MAX)
 		return NULL;
-	out = malloc(need + 1);
+	out = cordon__malloc(need + 1);
 	if (!out)
 		return NULL;
 	esc_into(out, need + 1, s, len, NULL);
@@ -1413,7 +1414,7 @@ static struct scanner *scanner_new(struct mcpscan_result *r, const char *where)
 			    where);
 		return NULL;
 	}
-	sc = calloc(1, sizeof(*sc));
+	sc = cordon__calloc(1, sizeof(*sc));
 	if (!sc) {
 		r->flags |= MCPSCAN_UNSCANNED;
 		add_finding(r, "%s: not scanned: out of memory", where);

@@ -27,6 +27,7 @@
 #include "json.h"
 #include "pins.h"
 #include "mcpscan.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* Ceilings. The file holds whole tool definitions; 16 MiB is hundreds of
@@ -227,7 +228,7 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 			    (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
 	}
 	cap = (size_t)st->st_size + 1;
-	buf = malloc(cap + 1);
+	buf = cordon__malloc(cap + 1);
 	if (!buf) {
 		close(fd);
 		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
@@ -246,7 +247,7 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 					    path, PINS_MAX_FILE_BYTES);
 			}
 			cap *= 2;
-			nb = realloc(buf, cap + 1);
+			nb = cordon__realloc(buf, cap + 1);
 			if (!nb) {
 				free(buf);
 				close(fd);
@@ -339,7 +340,7 @@ static bool distinct_names(const cJSON *obj, const char *prefix, struct bad *b,
 		n++;
 	if (n < 2)
 		return true;
-	names = malloc(n * sizeof(*names));
+	names = cordon__malloc(n * sizeof(*names));
 	if (!names) {
 		*oom = true;
 		return false;
@@ -654,8 +655,8 @@ enum cordon_err pins_open(const char *path, struct mcp_pins **out,
 	*out = NULL;
 	if (!path || !path[0])
 		return fail(diag, CORDON_E_INVAL, 0, "no pins file path");
-	p = calloc(1, sizeof(*p));
-	if (!p || !(p->path = strdup(path))) {
+	p = cordon__calloc(1, sizeof(*p));
+	if (!p || !(p->path = cordon__strdup(path))) {
 		free(p);
 		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
@@ -1113,7 +1114,7 @@ static enum cordon_err mark_duplicates(struct obs *o, size_t n)
 		k += o[i].name != NULL;
 	if (k < 2)
 		return CORDON_OK;
-	v = malloc(k * sizeof(*v));
+	v = cordon__malloc(k * sizeof(*v));
 	if (!v)
 		return CORDON_E_NOMEM;
 	k = 0;
@@ -1246,8 +1247,8 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 		return fail(diag, CORDON_E_LIMIT, 0,
 			    "%zu tools in one listing (limit %d)", n,
 			    PINS_MAX_TOOLS);
-	o = calloc(n ? n : 1, sizeof(*o));
-	ev = calloc(n ? n : 1, sizeof(*ev));
+	o = cordon__calloc(n ? n : 1, sizeof(*o));
+	ev = cordon__calloc(n ? n : 1, sizeof(*ev));
 	if (!o || !ev) {
 		e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;

@@ -21,6 +21,7 @@
 #include "httpreq.h"
 #include "netaddr.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define FETCH_MAX_INFORMATIONAL 10 /* 1xx heads skipped before the answer */
@@ -163,7 +164,7 @@ static char *url_text(const struct fetch_url *u)
 	if (u->port != default_port(u->https))
 		snprintf(port, sizeof(port), ":%u", u->port);
 	need = strlen(u->host) + strlen(u->path) + strlen(port) + 16;
-	s = malloc(need);
+	s = cordon__malloc(need);
 	if (!s)
 		return NULL;
 	snprintf(s, need, "%s://%s%s%s%s%s", u->https ? "https" : "http",
@@ -234,7 +235,7 @@ static enum cordon_err parse_url(struct fetch_ctx *c, const char *s,
 			      (int)(hlen > 300 ? 300 : hlen), host, why);
 	u->port = port ? port : default_port(u->https);
 	plen = strcspn(rest, "#");
-	u->path = malloc(plen + 2);
+	u->path = cordon__malloc(plen + 2);
 	if (!u->path)
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	if (plen == 0 || rest[0] != '/') {
@@ -277,7 +278,7 @@ static enum cordon_err resolve_location(struct fetch_ctx *c,
 			break;
 	}
 	if (i > 0 && i < len && loc[i] == ':') {
-		s = malloc(len + 1);
+		s = cordon__malloc(len + 1);
 		if (!s)
 			return fail(c, CORDON_E_NOMEM, "out of memory");
 		memcpy(s, loc, len);
@@ -289,7 +290,7 @@ static enum cordon_err resolve_location(struct fetch_ctx *c,
 		const char *scheme = base->https ? "https:" : "http:";
 
 		need = strlen(scheme) + len + 1;
-		s = malloc(need);
+		s = cordon__malloc(need);
 		if (!s)
 			return fail(c, CORDON_E_NOMEM, "out of memory");
 		snprintf(s, need, "%s%.*s", scheme, (int)len, loc);
@@ -319,7 +320,7 @@ static enum cordon_err resolve_location(struct fetch_ctx *c,
 				dir = i + 1;
 	}
 	need = olen + dir + strlen(mid) + len + 1;
-	s = malloc(need);
+	s = cordon__malloc(need);
 	if (!s) {
 		free(origin);
 		return fail(c, CORDON_E_NOMEM, "out of memory");
@@ -379,7 +380,7 @@ static enum cordon_err gather_own(struct fetch_ctx *c)
 		return fail(c, CORDON_E_IO,
 			    "cannot list this host's addresses: %s",
 			    strerror(errno));
-	own = calloc(NETADDR_MAX_OWN, sizeof(*own));
+	own = cordon__calloc(NETADDR_MAX_OWN, sizeof(*own));
 	if (!own) {
 		freeifaddrs(ifs);
 		return fail(c, CORDON_E_NOMEM, "out of memory");
@@ -844,7 +845,7 @@ static char *dup_trimmed(const char *v, size_t n)
 	}
 	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
 		n--;
-	s = malloc(n + 1);
+	s = cordon__malloc(n + 1);
 	if (s) {
 		memcpy(s, v, n);
 		s[n] = '\0';
@@ -1079,7 +1080,7 @@ static enum cordon_err body_add(struct fetch_ctx *c, size_t *cap,
 			ncap = ncap > SIZE_MAX / 2 ? SIZE_MAX : ncap * 2;
 		if (ncap > c->o->max_body + 1)
 			ncap = c->o->max_body + 1;
-		nb = realloc(r->body, ncap);
+		nb = cordon__realloc(r->body, ncap);
 		if (!nb)
 			return fail(c, CORDON_E_NOMEM, "out of memory");
 		r->body = nb;
@@ -1299,7 +1300,7 @@ static enum cordon_err send_request(struct fetch_ctx *c, struct fetch_conn *k,
 	if (u->port != default_port(u->https))
 		snprintf(port, sizeof(port), ":%u", u->port);
 	need = strlen(u->path) + strlen(u->host) + 256;
-	req = malloc(need);
+	req = cordon__malloc(need);
 	if (!req)
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	w = snprintf(req, need,
@@ -1341,7 +1342,7 @@ static enum cordon_err hop(struct fetch_ctx *c, const struct fetch_url *u,
 	err = pick_addrs(c, u, addrs, &naddrs);
 	if (err != CORDON_OK)
 		return err;
-	k = calloc(1, sizeof(*k));
+	k = cordon__calloc(1, sizeof(*k));
 	if (!k)
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	k->fd = -1;
@@ -1448,7 +1449,7 @@ enum cordon_err fetch_fetch(const char *url, const struct fetch_options *o,
 	if (err != CORDON_OK)
 		goto out;
 	c.deadline = now_ms() + o->timeout_ms;
-	cur = strdup(url);
+	cur = cordon__strdup(url);
 	if (!cur) {
 		err = fail(&c, CORDON_E_NOMEM, "out of memory");
 		goto out;

@@ -8,6 +8,7 @@
 
 #include "hostlist.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 enum entry_kind {
@@ -723,7 +724,7 @@ static bool parse_entry(const char *s, size_t len, struct hostlist_entry *e,
 
 struct hostlist_policy *hostlist_policy_new(void)
 {
-	return calloc(1, sizeof(struct hostlist_policy));
+	return cordon__calloc(1, sizeof(struct hostlist_policy));
 }
 
 static void entry_free(struct hostlist_entry *e)
@@ -806,7 +807,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 			    lname, HOSTLIST_MAX_ENTRIES);
 	if (n == 0)
 		goto ok;
-	fresh = calloc(n, sizeof(*fresh));
+	fresh = cordon__calloc(n, sizeof(*fresh));
 	if (!fresh)
 		return fail(diag, CORDON_E_NOMEM, "out of memory");
 	for (; done < n; done++) {
@@ -827,7 +828,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 				  lname, done, quote(s, len, q), HOSTLIST_MAX_ENTRY);
 			goto out;
 		}
-		fresh[done] = malloc(sizeof(**fresh));
+		fresh[done] = cordon__malloc(sizeof(**fresh));
 		if (!fresh[done]) {
 			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
 			goto out;
@@ -838,14 +839,14 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 			done++;
 			goto out;
 		}
-		fresh[done]->text = strndup(s, len);
+		fresh[done]->text = cordon__strndup(s, len);
 		if (!fresh[done]->text) {
 			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
 			done++;
 			goto out;
 		}
 	}
-	grown = realloc(vec->v, (vec->n + n) * sizeof(*grown));
+	grown = cordon__realloc(vec->v, (vec->n + n) * sizeof(*grown));
 	if (!grown) {
 		rc = fail(diag, CORDON_E_NOMEM, "out of memory");
 		goto out;

@@ -17,6 +17,7 @@
 
 #include "httpreq.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 struct httpreq_field {
@@ -563,7 +564,7 @@ static enum httpreq_status header_line(struct httpreq_req *r, size_t off, size_t
 
 		if (ncap > r->lim.max_headers)
 			ncap = r->lim.max_headers;
-		nf = realloc(r->fields, ncap * sizeof(*nf));
+		nf = cordon__realloc(r->fields, ncap * sizeof(*nf));
 		if (!nf)
 			return fail(r, 500, "out of memory", off);
 		r->fields = nf;
@@ -641,7 +642,7 @@ static bool reserve(struct httpreq_req *r, size_t extra)
 	ncap = r->cap ? r->cap : 512;
 	while (ncap < need)
 		ncap *= 2;
-	nb = realloc(r->buf, ncap);
+	nb = cordon__realloc(r->buf, ncap);
 	if (!nb)
 		return false;
 	r->buf = nb;

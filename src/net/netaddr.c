@@ -9,6 +9,7 @@
 
 #include "netaddr.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 struct netaddr_range {
@@ -533,7 +534,7 @@ size_t netaddr_embedded_v4(const struct netaddr_addr *a,
 
 struct netaddr_guard *netaddr_guard_new(void)
 {
-	return calloc(1, sizeof(struct netaddr_guard));
+	return cordon__calloc(1, sizeof(struct netaddr_guard));
 }
 
 void netaddr_guard_free(struct netaddr_guard *g)
@@ -660,7 +661,7 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 			    NETADDR_MAX_RANGES);
 	if (n == 0)
 		return CORDON_OK;
-	grown = realloc(g->ranges, (g->nranges + n) * sizeof(*grown));
+	grown = cordon__realloc(g->ranges, (g->nranges + n) * sizeof(*grown));
 	if (!grown)
 		return fail(diag, CORDON_E_NOMEM, "out of memory");
 	g->ranges = grown;
@@ -717,7 +718,7 @@ enum cordon_err netaddr_guard_set_own(struct netaddr_guard *g,
 			return fail(diag, CORDON_E_INVAL,
 				    "own address %zu has no family", i);
 	if (n > 0) {
-		copy = malloc(n * sizeof(*copy));
+		copy = cordon__malloc(n * sizeof(*copy));
 		if (!copy)
 			return fail(diag, CORDON_E_NOMEM, "out of memory");
 		memcpy(copy, addrs, n * sizeof(*copy));

@@ -34,6 +34,7 @@
 #include "proxy.h"
 #include "socks5.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
@@ -266,7 +267,7 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 		cap++;
 	if (cap > NETADDR_MAX_OWN)
 		cap = NETADDR_MAX_OWN;
-	v = calloc(cap ? cap : 1, sizeof(*v));
+	v = cordon__calloc(cap ? cap : 1, sizeof(*v));
 	if (!v) {
 		freeifaddrs(ifa);
 		return CORDON_E_NOMEM;
@@ -292,7 +293,7 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 	}
 	if (o->nresolve == 0)
 		return CORDON_OK;
-	p->ovr = calloc(o->nresolve, sizeof(*p->ovr));
+	p->ovr = cordon__calloc(o->nresolve, sizeof(*p->ovr));
 	if (!p->ovr)
 		return CORDON_E_NOMEM;
 	for (size_t i = 0; i < o->nresolve; i++) {
@@ -511,7 +512,7 @@ static bool pending_add(struct pending *b, const void *data, size_t n,
 
 	if (n > limit || have > limit - n)
 		return false;
-	nd = malloc(have + n ? have + n : 1);
+	nd = cordon__malloc(have + n ? have + n : 1);
 	if (!nd)
 		return false;
 	if (have)
@@ -899,7 +900,7 @@ static void resolve(struct conn *c)
 		guard_and_dial(c, found, n, false);
 		return;
 	}
-	j = calloc(1, sizeof(*j));
+	j = cordon__calloc(1, sizeof(*j));
 	if (!j) {
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "out-of-memory",
 		     "out of memory");
@@ -1421,7 +1422,7 @@ static void *tls_main(void *arg)
 {
 	struct tls_job *t = arg;
 	SSL *ssl = NULL;
-	char *buf = malloc(IO_CHUNK);
+	char *buf = cordon__malloc(IO_CHUNK);
 	char why[256] = "";
 	struct timeval tv;
 	sigset_t ss;
@@ -1502,7 +1503,7 @@ static void inject_start(struct conn *c)
 	int sv[2], e;
 
 	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
-	t = calloc(1, sizeof(*t));
+	t = cordon__calloc(1, sizeof(*t));
 	if (!t || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		free(t);
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
@@ -1806,7 +1807,7 @@ static void ctl_head(struct conn *c, const char *rest, size_t nrest)
 		return;
 	}
 	c->body_want = (size_t)r->content_length;
-	c->body = malloc(c->body_want + 1);
+	c->body = cordon__malloc(c->body_want + 1);
 	if (!c->body) {
 		ctl_error(c, 500, "", "out of memory");
 		return;
@@ -1891,7 +1892,7 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 			return;
 		}
 		httpreq_write_origin(r, strip, extra, nextra, NULL, 0, &need);
-		c->hs->origin = malloc(need ? need : 1);
+		c->hs->origin = cordon__malloc(need ? need : 1);
 		c->hs->origin_len = need;
 		if (!c->hs->origin ||
 		    httpreq_write_origin(r, strip, extra, nextra, c->hs->origin,
@@ -2055,9 +2056,9 @@ static void on_accept(struct px *p, struct ep *l)
 			close(fd);
 			continue;
 		}
-		c = calloc(1, sizeof(*c));
+		c = cordon__calloc(1, sizeof(*c));
 		if (c)
-			c->hs = calloc(1, sizeof(*c->hs));
+			c->hs = cordon__calloc(1, sizeof(*c->hs));
 		httpreq_limits_default(&lim);
 		lim.max_header_bytes = p->opt.max_header_bytes;
 		if (control)
@@ -2392,7 +2393,7 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 			return CORDON_E_CONFIG;
 		}
 	}
-	p->token = malloc(n + 1);
+	p->token = cordon__malloc(n + 1);
 	if (!p->token)
 		return CORDON_E_NOMEM;
 	memcpy(p->token, t, n + 1);
@@ -2476,10 +2477,10 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	}
 	if (hl > 0 && o->inject_host[hl - 1] == '.')
 		hl--;
-	p->inj_host = strndup(o->inject_host, hl);
-	p->inj_name = strdup(name);
+	p->inj_host = cordon__strndup(o->inject_host, hl);
+	p->inj_name = cordon__strdup(name);
 	p->inj_value_len = fl - 2 + sl;
-	p->inj_value = malloc(p->inj_value_len + 1);
+	p->inj_value = cordon__malloc(p->inj_value_len + 1);
 	if (!p->inj_host || !p->inj_name || !p->inj_value)
 		return CORDON_E_NOMEM;
 	for (size_t i = 0; i < hl; i++)
@@ -2543,7 +2544,7 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 			 "a proxy limit is out of range");
 		return CORDON_E_INVAL;
 	}
-	p = calloc(1, sizeof(*p));
+	p = cordon__calloc(1, sizeof(*p));
 	if (!p)
 		return CORDON_E_NOMEM;
 	p->opt = *o;
@@ -2554,7 +2555,7 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	p->ctl = (struct ep){ EP_CONTROL, NULL, -1, UINT32_MAX };
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	p->scratch = malloc(IO_CHUNK);
+	p->scratch = cordon__malloc(IO_CHUNK);
 	p->policy = hostlist_policy_new();
 	p->guard = netaddr_guard_new();
 	if (!p->scratch || !p->policy || !p->guard) {

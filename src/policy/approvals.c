@@ -18,6 +18,7 @@
 #include "atomic.h"
 #include "classify_int.h"
 #include "json.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
@@ -76,12 +77,12 @@ static bool rule_copy(struct approvals_rule *dst, const struct approvals_rule *s
 	memset(dst, 0, sizeof(*dst));
 	dst->decision = src->decision;
 	dst->match = src->match;
-	dst->tool = strdup(src->tool);
+	dst->tool = cordon__strdup(src->tool);
 	if (!dst->tool || !strlist_copy(&dst->prefix, &src->prefix))
 		goto fail;
-	if (src->value && !(dst->value = strdup(src->value)))
+	if (src->value && !(dst->value = cordon__strdup(src->value)))
 		goto fail;
-	if (src->session && !(dst->session = strdup(src->session)))
+	if (src->session && !(dst->session = cordon__strdup(src->session)))
 		goto fail;
 	return true;
 fail:
@@ -169,11 +170,11 @@ add_warning(struct approvals_store *st, const char *fmt, ...)
 		vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
 	}
-	nw = realloc(st->warnings, (st->nwarnings + 1) * sizeof(*nw));
+	nw = cordon__realloc(st->warnings, (st->nwarnings + 1) * sizeof(*nw));
 	if (!nw)
 		return CORDON_E_NOMEM;
 	st->warnings = nw;
-	nw[st->nwarnings] = strdup(buf);
+	nw[st->nwarnings] = cordon__strdup(buf);
 	if (!nw[st->nwarnings])
 		return CORDON_E_NOMEM;
 	st->nwarnings++;
@@ -240,7 +241,7 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 			    (intmax_t)sb.st_size, APPROVALS_MAX_FILE_BYTES);
 		goto fail;
 	}
-	buf = malloc(cap + 1);
+	buf = cordon__malloc(cap + 1);
 	if (!buf) {
 		set_corrupt(ld, "out of memory");
 		goto fail;
@@ -255,7 +256,7 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 				goto fail;
 			}
 			cap *= 2;
-			nb = realloc(buf, cap + 1);
+			nb = cordon__realloc(buf, cap + 1);
 			if (!nb) {
 				set_corrupt(ld, "out of memory");
 				goto fail;
@@ -307,13 +308,13 @@ static bool json_strlist(const cJSON *arr, struct strlist *l, bool *oom)
 	}
 	if (n == 0)
 		return true;
-	l->v = calloc(n, sizeof(*l->v));
+	l->v = cordon__calloc(n, sizeof(*l->v));
 	if (!l->v) {
 		*oom = true;
 		return false;
 	}
 	cJSON_ArrayForEach (it, arr) {
-		l->v[i] = strdup(it->valuestring);
+		l->v[i] = cordon__strdup(it->valuestring);
 		if (!l->v[i]) {
 			l->n = i;
 			strlist_clear(l);
@@ -479,7 +480,7 @@ static bool parse_rule(const cJSON *obj, size_t i, struct approvals_rule *r,
 			goto fail;
 		}
 		r->match = k == RK_COMMAND ? APPROVALS_EXACT : APPROVALS_PATH;
-		r->value = strdup(field[k]->valuestring);
+		r->value = cordon__strdup(field[k]->valuestring);
 		if (!r->value) {
 			*oom = true;
 			goto fail;
@@ -496,7 +497,7 @@ static bool parse_rule(const cJSON *obj, size_t i, struct approvals_rule *r,
 			goto fail;
 		}
 	}
-	r->tool = strdup(field[RK_TOOL]->valuestring);
+	r->tool = cordon__strdup(field[RK_TOOL]->valuestring);
 	if (!r->tool) {
 		*oom = true;
 		goto fail;
@@ -574,7 +575,7 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 	}
 	ld->nfile_rules = n;
 	if (n) {
-		ld->rules = calloc(n, sizeof(*ld->rules));
+		ld->rules = cordon__calloc(n, sizeof(*ld->rules));
 		if (!ld->rules)
 			goto nomem;
 	}
@@ -655,7 +656,7 @@ enum cordon_err approvals_open(struct approvals_store *st, const char *path)
 	memset(st, 0, sizeof(*st));
 	if (!path)
 		return CORDON_OK;
-	st->path = strdup(path);
+	st->path = cordon__strdup(path);
 	if (!st->path)
 		return CORDON_E_NOMEM;
 	e = load_file(path, &ld, st);
@@ -845,7 +846,7 @@ static enum cordon_err add_grant(struct approvals_store *st,
 			return CORDON_OK;
 	if (st->ngrants >= APPROVALS_MAX_GRANTS)
 		return CORDON_E_LIMIT;
-	ng = realloc(st->grants, (st->ngrants + 1) * sizeof(*ng));
+	ng = cordon__realloc(st->grants, (st->ngrants + 1) * sizeof(*ng));
 	if (!ng)
 		return CORDON_E_NOMEM;
 	st->grants = ng;
@@ -1014,7 +1015,7 @@ static enum cordon_err write_always(struct approvals_store *st,
 	/* Adopt the file as it now is: its rules, then r when it was new. */
 	e = CORDON_E_NOMEM;
 	snprintf(why, whycap, "out of memory");
-	nr = realloc(ld.rules, (ld.nrules + 1) * sizeof(*nr));
+	nr = cordon__realloc(ld.rules, (ld.nrules + 1) * sizeof(*nr));
 	if (!nr)
 		goto out;
 	ld.rules = nr;
@@ -1060,7 +1061,7 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 		return CORDON_E_INVAL;
 	}
 	r->decision = d;
-	r->tool = strdup(q->tool);
+	r->tool = cordon__strdup(q->tool);
 	if (!r->tool)
 		return CORDON_E_NOMEM;
 	switch (q->kind) {
@@ -1088,7 +1089,7 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 				 why);
 		}
 		r->match = APPROVALS_EXACT;
-		r->value = strdup(q->command);
+		r->value = cordon__strdup(q->command);
 		break;
 	case CORDON_KIND_READ:
 	case CORDON_KIND_WRITE:
@@ -1105,7 +1106,7 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 			return CORDON_E_INVAL;
 		}
 		r->match = APPROVALS_PATH;
-		r->value = strdup(q->path);
+		r->value = cordon__strdup(q->path);
 		break;
 	case CORDON_KIND_FETCH:
 		/* A fetch with a URL is granted for that URL only. */
@@ -1115,7 +1116,7 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 					 "amendment refused: amendments apply "
 					 "to shell commands only");
 			r->match = APPROVALS_EXACT;
-			r->value = strdup(q->command);
+			r->value = cordon__strdup(q->command);
 			break;
 		}
 		r->match = APPROVALS_TOOL;
@@ -1152,7 +1153,7 @@ static enum cordon_err keep_for_session(struct approvals_store *st,
 		return CORDON_E_INVAL;
 	}
 	free(r->session);
-	r->session = strdup(q->session);
+	r->session = cordon__strdup(q->session);
 	if (!r->session)
 		return CORDON_E_NOMEM;
 	e = add_grant(st, r);

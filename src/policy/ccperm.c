@@ -28,6 +28,7 @@
 #include "path.h"
 #include "sh.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define CCP_MAX_RULES 10000 /* rules in one list */
@@ -127,7 +128,7 @@ static char *dup_n(const char *s, size_t n)
 
 	if (n == SIZE_MAX)
 		return NULL;
-	d = malloc(n + 1);
+	d = cordon__malloc(n + 1);
 	if (!d)
 		return NULL;
 	if (n)
@@ -187,12 +188,12 @@ static int split_stars(struct ccp_rule *r, const char *spec, size_t n,
 			stars++;
 	}
 	r->nlit = stars + 1;
-	r->lit = calloc(r->nlit, sizeof(*r->lit));
-	r->litlen = calloc(r->nlit, sizeof(*r->litlen));
+	r->lit = cordon__calloc(r->nlit, sizeof(*r->lit));
+	r->litlen = cordon__calloc(r->nlit, sizeof(*r->litlen));
 	if (!r->lit || !r->litlen)
 		return rule_fail(e, CORDON_E_NOMEM, "out of memory");
 	for (size_t k = 0, i = 0; k < r->nlit; k++) {
-		char *piece = malloc(n + 1);
+		char *piece = cordon__malloc(n + 1);
 		size_t o = 0;
 
 		if (!piece)
@@ -554,7 +555,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 	if (!out)
 		return CORDON_E_INVAL;
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
+	s = cordon__calloc(1, sizeof(*s));
 	if (!s) {
 		set_diag(diag, CORDON_E_NOMEM, "out of memory");
 		return CORDON_E_NOMEM;
@@ -588,7 +589,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 		}
 		if (n == 0)
 			continue;
-		s->r[l] = calloc(n, sizeof(*s->r[l]));
+		s->r[l] = cordon__calloc(n, sizeof(*s->r[l]));
 		if (!s->r[l]) {
 			set_diag(diag, CORDON_E_NOMEM, "out of memory");
 			ccperm_free(s);
@@ -2420,7 +2421,7 @@ static void sb_line(struct sbuf *b, const char *fmt, ...)
 			return;
 		}
 		size_t ncap = b->cap ? b->cap * 2 : 256;
-		char *ns = realloc(b->s, ncap);
+		char *ns = cordon__realloc(b->s, ncap);
 
 		if (!ns) {
 			b->oom = true;

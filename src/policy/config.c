@@ -31,6 +31,7 @@
 #include "json.h"
 #include "userrules.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 /* Key paths in messages are cut at this many bytes. */
@@ -505,7 +506,7 @@ __attribute__((format(printf, 1, 2))) static char *str_printf(const char *fmt,
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	s = malloc((size_t)n + 1);
+	s = cordon__malloc((size_t)n + 1);
 	if (!s)
 		return NULL;
 	va_start(ap, fmt);
@@ -516,7 +517,7 @@ __attribute__((format(printf, 1, 2))) static char *str_printf(const char *fmt,
 
 static bool str_copy(char **dst, const char *src)
 {
-	*dst = src ? strdup(src) : NULL;
+	*dst = src ? cordon__strdup(src) : NULL;
 	return !src || *dst;
 }
 
@@ -582,7 +583,7 @@ static void *array_grow(void *arr, size_t n, size_t sz)
 
 	if (n >= SIZE_MAX / sz - 1)
 		return NULL;
-	p = realloc(arr, (n + 1) * sz);
+	p = cordon__realloc(arr, (n + 1) * sz);
 	if (p)
 		memset(p + n * sz, 0, sz);
 	return p;
@@ -735,7 +736,7 @@ static bool tool_copy(struct config_tool *d, const struct config_tool *s)
 		(out) = NULL;                                                  \
 		if ((n) == 0)                                                  \
 			break;                                                 \
-		(out) = calloc((n), sizeof(*(out)));                           \
+		(out) = cordon__calloc((n), sizeof(*(out)));                           \
 		if (!(out))                                                    \
 			goto fail;                                             \
 		for (size_t i_ = 0; i_ < (n); i_++) {                          \
@@ -751,8 +752,8 @@ static bool tool_copy(struct config_tool *d, const struct config_tool *s)
 
 static bool source_copy(struct config_source *d, const struct config_source *s)
 {
-	d->key = strdup(s->key);
-	d->origin = strdup(s->origin);
+	d->key = cordon__strdup(s->key);
+	d->origin = cordon__strdup(s->origin);
 	return d->key && d->origin;
 }
 
@@ -764,7 +765,7 @@ static void source_release(struct config_source *s)
 
 static bool warning_copy(struct config_warning *d, const struct config_warning *s)
 {
-	d->text = strdup(s->text);
+	d->text = cordon__strdup(s->text);
 	return d->text != NULL;
 }
 
@@ -776,7 +777,7 @@ static void warning_release(struct config_warning *w)
 /* A deep copy of src, or NULL when out of memory. */
 static struct cordon_config *config_clone(const struct cordon_config *src)
 {
-	struct cordon_config *d = malloc(sizeof(*d));
+	struct cordon_config *d = cordon__malloc(sizeof(*d));
 
 	if (!d)
 		return NULL;
@@ -864,7 +865,7 @@ static bool source_note(struct cordon_config *cfg, const char *key,
 				return true;
 			o = str_printf("%s + %s", s->origin, origin);
 		} else {
-			o = strdup(origin);
+			o = cordon__strdup(origin);
 		}
 		if (!o)
 			return false;
@@ -876,8 +877,8 @@ static bool source_note(struct cordon_config *cfg, const char *key,
 	if (!ns)
 		return false;
 	cfg->sources = ns;
-	ns[cfg->nsources].key = strdup(key);
-	ns[cfg->nsources].origin = strdup(origin);
+	ns[cfg->nsources].key = cordon__strdup(key);
+	ns[cfg->nsources].origin = cordon__strdup(origin);
 	if (!ns[cfg->nsources].key || !ns[cfg->nsources].origin) {
 		source_release(&ns[cfg->nsources]);
 		return false;
@@ -937,7 +938,7 @@ static bool tool_from_builtin(struct config_tool *t, const struct builtin_tool *
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = b->kind;
-	t->name = strdup(b->name);
+	t->name = cordon__strdup(b->name);
 	if (!t->name)
 		return false;
 	for (size_t i = 0; i < 4 && b->args[i]; i++)
@@ -955,7 +956,7 @@ static bool tools_builtin_after(struct cordon_config *cfg, size_t nuser)
 	for (size_t i = nuser; i < cfg->ntools; i++)
 		tool_release(&cfg->tools[i]);
 	cfg->ntools = nuser;
-	t = realloc(cfg->tools, (nuser + NBUILTIN_TOOLS) * sizeof(*t));
+	t = cordon__realloc(cfg->tools, (nuser + NBUILTIN_TOOLS) * sizeof(*t));
 	if (!t)
 		return false;
 	cfg->tools = t;
@@ -1033,7 +1034,7 @@ static bool key_reset(struct cordon_config *cfg, const struct key_def *d)
 
 struct cordon_config *config_new(void)
 {
-	struct cordon_config *cfg = calloc(1, sizeof(*cfg));
+	struct cordon_config *cfg = cordon__calloc(1, sizeof(*cfg));
 
 	if (!cfg)
 		return NULL;
@@ -1197,7 +1198,7 @@ static enum cordon_err check_object(struct actx *x, const cJSON *obj)
 				    "more than %d keys (limit)", CONFIG_MAX_LIST);
 	if (n < 2)
 		return CORDON_OK;
-	v = malloc(n * sizeof(*v));
+	v = cordon__malloc(n * sizeof(*v));
 	if (!v)
 		return nomem(x);
 	for (const cJSON *c = obj->child; c; c = c->next)
@@ -1561,7 +1562,7 @@ static enum cordon_err apply_str(struct actx *x, const struct key_def *d,
 				    d->choices_text);
 		if (is_project(x))
 			return warn_ignored(x);
-		v = strdup(it->valuestring);
+		v = cordon__strdup(it->valuestring);
 		if (!v)
 			return nomem(x);
 	}
@@ -1732,7 +1733,7 @@ static enum cordon_err parse_path_rule(struct actx *x, const cJSON *obj,
 	if (err != CORDON_OK)
 		return err;
 	r->decision = (enum cordon_decision)k;
-	r->pattern = strdup(f[0]->valuestring);
+	r->pattern = cordon__strdup(f[0]->valuestring);
 	return r->pattern ? CORDON_OK : nomem(x);
 }
 
@@ -1895,7 +1896,7 @@ static enum cordon_err apply_rules(struct actx *x, const struct key_def *d,
 
 		if (n == 0)
 			goto out;
-		nb = realloc(base, (have + n) * sz);
+		nb = cordon__realloc(base, (have + n) * sz);
 		if (!nb) {
 			err = nomem(x);
 			goto out;
@@ -1982,7 +1983,7 @@ static enum cordon_err parse_limit(struct actx *x, const cJSON *obj,
 		path_pop(x, old);
 		if (err != CORDON_OK)
 			return err;
-		l->pattern = strdup(f[3]->valuestring);
+		l->pattern = cordon__strdup(f[3]->valuestring);
 		if (!l->pattern)
 			return nomem(x);
 	}
@@ -2045,8 +2046,8 @@ static enum cordon_err parse_arg_limits(struct actx *x, const cJSON *it,
 				n++;
 				err = parse_limit(x, one, &v[n - 1]);
 				if (err == CORDON_OK) {
-					v[n - 1].tool = strdup(t->string);
-					v[n - 1].arg = strdup(a->string);
+					v[n - 1].tool = cordon__strdup(t->string);
+					v[n - 1].arg = cordon__strdup(a->string);
 					if (!v[n - 1].tool || !v[n - 1].arg)
 						err = nomem(x);
 				}
@@ -2100,7 +2101,7 @@ static enum cordon_err apply_arg_limits(struct actx *x, const struct key_def *d,
 			    "more than %d entries after adding (limit)",
 			    CONFIG_MAX_LIST);
 	}
-	nv = realloc(x->cfg->arg_limits, (have + n) * sizeof(*nv));
+	nv = cordon__realloc(x->cfg->arg_limits, (have + n) * sizeof(*nv));
 	if (!nv) {
 		arg_limits_free(v, n);
 		return nomem(x);
@@ -2278,7 +2279,7 @@ static enum cordon_err parse_tool(struct actx *x, const cJSON *t,
 		if (!out->schema_json)
 			return nomem(x);
 	}
-	out->name = strdup(t->string);
+	out->name = cordon__strdup(t->string);
 	return out->name ? CORDON_OK : nomem(x);
 }
 
@@ -2309,7 +2310,7 @@ static enum cordon_err apply_tools(struct actx *x, const struct key_def *d,
 		n++;
 	if (n == 0)
 		return CORDON_OK;
-	v = calloc(n, sizeof(*v));
+	v = cordon__calloc(n, sizeof(*v));
 	if (!v)
 		return nomem(x);
 	n = 0;
@@ -2346,7 +2347,7 @@ static enum cordon_err apply_tools(struct actx *x, const struct key_def *d,
 	}
 	{
 		struct config_tool *nt =
-			calloc(total + NBUILTIN_TOOLS, sizeof(*nt));
+			cordon__calloc(total + NBUILTIN_TOOLS, sizeof(*nt));
 		size_t k = n, nfile = n;
 
 		if (!nt) {
@@ -2662,7 +2663,7 @@ enum cordon_err config_apply_file(struct cordon_config *cfg, const char *path,
 	if (st.st_size > CONFIG_MAX_FILE_BYTES)
 		goto too_large;
 	/* One byte more than the limit tells a file that grew. */
-	buf = malloc(CONFIG_MAX_FILE_BYTES + 1);
+	buf = cordon__malloc(CONFIG_MAX_FILE_BYTES + 1);
 	if (!buf) {
 		close(fd);
 		diag_fill(diag, CORDON_E_NOMEM, path, NULL, "out of memory");
@@ -3073,7 +3074,7 @@ static cJSON *sources_json(const struct cordon_config *cfg)
 
 	if (!o || cfg->nsources == 0)
 		return o;
-	v = malloc(cfg->nsources * sizeof(*v));
+	v = cordon__malloc(cfg->nsources * sizeof(*v));
 	if (!v) {
 		cJSON_Delete(o);
 		return NULL;

@@ -25,6 +25,7 @@
 #include "policy.h"
 #include "schema.h"
 #include "sh.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* The biggest arguments object a call may carry. */
@@ -98,7 +99,7 @@ static bool set_buf(char **buf, size_t *cap, const char *s, size_t n)
 {
 	if (n + 1 > *cap) {
 		size_t want = n + 1 < 64 ? 64 : n + 1;
-		char *nb = realloc(*buf, want);
+		char *nb = cordon__realloc(*buf, want);
 		if (!nb)
 			return false;
 		*buf = nb;
@@ -211,11 +212,11 @@ static enum cordon_err add_warning(struct cordon_policy *p, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	char **nw = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*nw));
+	char **nw = cordon__realloc(p->warnings, (p->nwarnings + 1) * sizeof(*nw));
 	if (!nw)
 		return CORDON_E_NOMEM;
 	p->warnings = nw;
-	nw[p->nwarnings] = strdup(buf);
+	nw[p->nwarnings] = cordon__strdup(buf);
 	if (!nw[p->nwarnings])
 		return CORDON_E_NOMEM;
 	p->nwarnings++;
@@ -236,7 +237,7 @@ static char *default_dir(const char *given, const char *env, const char *dflt)
 	struct arena a;
 	arena_init(&a, 1u << 20);
 	char *n = path_normalize(&a, "/", v, strlen(v));
-	char *out = n ? strdup(n) : NULL;
+	char *out = n ? cordon__strdup(n) : NULL;
 	arena_release(&a);
 	return out;
 }
@@ -383,7 +384,7 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 		diag_set(diag, CORDON_E_INVAL, "no configuration");
 		return CORDON_E_INVAL;
 	}
-	p = calloc(1, sizeof(*p));
+	p = cordon__calloc(1, sizeof(*p));
 	if (!p)
 		return CORDON_E_NOMEM;
 	p->cfg = cfg;
@@ -422,7 +423,7 @@ enum cordon_err cordon_policy_new(const struct cordon_config *cfg,
 	p->denied.ci = true;
 	p->protected.ci = true;
 	if (!err && cfg->npath_rules) {
-		p->rules = calloc(cfg->npath_rules, sizeof(*p->rules));
+		p->rules = cordon__calloc(cfg->npath_rules, sizeof(*p->rules));
 		if (!p->rules)
 			err = CORDON_E_NOMEM;
 		for (size_t i = 0; !err && i < cfg->npath_rules; i++) {
@@ -549,7 +550,7 @@ void cordon_policy_set_on_decision(struct cordon_policy *p,
 
 struct cordon_result *cordon_result_new(void)
 {
-	struct cordon_result *r = calloc(1, sizeof(*r));
+	struct cordon_result *r = cordon__calloc(1, sizeof(*r));
 
 	if (r) {
 		r->decision = CORDON_DENY;
@@ -1661,7 +1662,7 @@ static const char *json_dup_key(const cJSON *v, unsigned depth, bool *oom)
 		for (const cJSON *a = v->child; a; a = a->next)
 			n++;
 		if (n > 1) {
-			const char **keys = malloc(n * sizeof(*keys));
+			const char **keys = cordon__malloc(n * sizeof(*keys));
 			if (!keys) {
 				*oom = true;
 				return NULL;

@@ -27,6 +27,7 @@
 #include <pcre2.h>
 
 #include "schema.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* Bounds on one pattern match: a few milliseconds of interpreter work at
@@ -1240,7 +1241,7 @@ static enum schema_result validate(struct sv *c, const cJSON *s, const cJSON *v,
 enum schema_result schema_validate(const cJSON *schema, const cJSON *value,
 				   char *msg, size_t msgcap)
 {
-	struct sv *c = malloc(sizeof(*c));
+	struct sv *c = cordon__malloc(sizeof(*c));
 	enum schema_result rc;
 
 	if (!c) {

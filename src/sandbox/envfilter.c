@@ -11,6 +11,7 @@
 
 #include "envfilter.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 static char *default_allow_v[] = {
@@ -129,7 +130,7 @@ char **envfilter_build(char *const *environ_, const struct strlist *allow,
 	if (!deny)
 		deny = &default_deny;
 	cap = ne + nx + 1;
-	env = calloc(cap, sizeof(char *));
+	env = cordon__calloc(cap, sizeof(char *));
 	if (!env)
 		return NULL;
 
@@ -145,7 +146,7 @@ char **envfilter_build(char *const *environ_, const struct strlist *allow,
 			continue;
 		if (extra_has(extra, e, nl))
 			continue;
-		env[out] = strdup(e);
+		env[out] = cordon__strdup(e);
 		if (!env[out])
 			goto oom;
 		out++;
@@ -153,7 +154,7 @@ char **envfilter_build(char *const *environ_, const struct strlist *allow,
 	for (size_t i = 0; i < nx; i++) {
 		if (name_len(extra[i]) == 0)
 			continue;
-		env[out] = strdup(extra[i]);
+		env[out] = cordon__strdup(extra[i]);
 		if (!env[out])
 			goto oom;
 		out++;

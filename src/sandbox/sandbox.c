@@ -85,6 +85,7 @@
 #include "sandbox.h"
 #include "syscallfilter.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #ifndef CLONE_PIDFD
@@ -757,7 +758,7 @@ static int plan_hooks_path(struct sandbox_plan *p, const char *config,
 {
 	char val[PATH_MAX], full[PATH_MAX];
 	bool in_core = false;
-	char *buf = malloc(SANDBOX_GIT_FILE_MAX), *line, *save = NULL;
+	char *buf = cordon__malloc(SANDBOX_GIT_FILE_MAX), *line, *save = NULL;
 	ssize_t n;
 	int rc = 0;
 
@@ -3391,7 +3392,7 @@ static void out_put(struct sandbox_output *out, int which, const char *s, size_t
 				out->truncated = true;
 				return;
 			}
-			nb = realloc(out->buf, ncap);
+			nb = cordon__realloc(out->buf, ncap);
 			if (!nb) {
 				out->truncated = true;
 				return;
@@ -4107,7 +4108,7 @@ static void ph_cleanup(struct sandbox_plan *p)
 		return;
 	if (flock(p->ph_fd, LOCK_EX | LOCK_NB) != 0)
 		goto out;
-	buf = malloc(SANDBOX_GIT_FILE_MAX);
+	buf = cordon__malloc(SANDBOX_GIT_FILE_MAX);
 	if (!buf)
 		goto out;
 	n = pread(p->ph_fd, buf, SANDBOX_GIT_FILE_MAX - 1, 0);

@@ -21,6 +21,7 @@
 #include "path.h"
 #include "seatbelt.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define SB_ARENA_CEILING ((size_t)16 << 20)
@@ -107,7 +108,7 @@ static void sb_addn(struct sb *b, const char *s, size_t n)
 
 		while (cap < b->len + n + 1)
 			cap *= 2;
-		p = realloc(b->p, cap);
+		p = cordon__realloc(b->p, cap);
 		if (!p) {
 			b->failed = true;
 			return;
@@ -598,7 +599,7 @@ char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 			       path_normalize(&b.a, "/", home, strlen(home)));
 	if (o->nwrite > SIZE_MAX / sizeof(*roots) - 1)
 		goto fail;
-	roots = calloc(o->nwrite + 1, sizeof(*roots));
+	roots = cordon__calloc(o->nwrite + 1, sizeof(*roots));
 	if (!ws || (home && home[0] && !h) || !roots)
 		goto fail;
 	nroots = sb_roots(&b, o, ws, h, roots, o->nwrite + 1);

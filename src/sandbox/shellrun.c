@@ -17,6 +17,7 @@
 #include "envfilter.h"
 #include "sandbox.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 #define SHELL_DEFAULT_TIMEOUT 30U
@@ -182,7 +183,7 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 	/* A run with no output, or one that never started, still gets a
 	 * string: callers need not test for NULL. */
 	if (!out) {
-		out = calloc(1, 1);
+		out = cordon__calloc(1, 1);
 		len = 0;
 	}
 	res->report_json = sandbox_report_json(&rep);

@@ -29,6 +29,7 @@
 
 #include "syscallfilter.h"
 
+#include "alloc.h"
 #include "banned.h"
 
 /* Ceiling on an exported filter; ours is a few KiB. */
@@ -275,7 +276,7 @@ static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 				return EFBIG;
 			}
 			cap = cap ? cap * 2 : 4096;
-			nb = realloc(buf, cap);
+			nb = cordon__realloc(buf, cap);
 			if (!nb) {
 				free(buf);
 				return ENOMEM;

@@ -13,6 +13,7 @@
 #include "cmdtab.h"
 #include "codescan.h"
 #include "userrules.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* ---- the structural deny list --------------------------------------------- */
@@ -206,8 +207,8 @@ static bool build_index(struct cordon_classifier *c)
 	c->fam_cap = 64;
 	while (c->fam_cap < names * 2 + 1)
 		c->fam_cap *= 2;
-	c->fam = calloc(c->fam_cap, sizeof(*c->fam));
-	c->fam_rules = calloc(names ? names : 1, sizeof(size_t));
+	c->fam = cordon__calloc(c->fam_cap, sizeof(*c->fam));
+	c->fam_rules = cordon__calloc(names ? names : 1, sizeof(size_t));
 	if (!c->fam || !c->fam_rules)
 		return false;
 	each_family(c, fam_count);
@@ -223,7 +224,7 @@ static bool build_index(struct cordon_classifier *c)
 	each_family(c, fam_fill);
 	/* the first letters a row's first subcommand word can start with,
 	 * so most rows are passed over with one AND */
-	c->sub_lead = calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+	c->sub_lead = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
 			     sizeof(uint32_t));
 	if (!c->sub_lead)
 		return false;
@@ -571,7 +572,7 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 static bool set_denied(struct cordon_classifier *c, const char *const *ids,
 		       const char *const *texts, size_t n)
 {
-	struct deny_entry *d = n ? calloc(n, sizeof(*d)) : NULL;
+	struct deny_entry *d = n ? cordon__calloc(n, sizeof(*d)) : NULL;
 
 	if (n && !d)
 		return false;
@@ -2536,7 +2537,7 @@ void classify_command(struct cx *x, struct wv *argv, size_t argc,
 
 struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 {
-	struct cordon_classifier *c = calloc(1, sizeof(*c));
+	struct cordon_classifier *c = cordon__calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
@@ -2609,8 +2610,8 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 						      struct cordon_diag *diag)
 {
 	size_t count = entries ? n : sizeof(default_denied) / sizeof(*default_denied);
-	const char **ids = calloc(count ? count : 1, sizeof(char *));
-	const char **texts = calloc(count ? count : 1, sizeof(char *));
+	const char **ids = cordon__calloc(count ? count : 1, sizeof(char *));
+	const char **texts = cordon__calloc(count ? count : 1, sizeof(char *));
 	bool ok = ids && texts;
 
 	for (size_t i = 0; ok && i < count; i++) {
@@ -2716,7 +2717,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 			return CORDON_E_CONFIG;
 		}
 	}
-	struct deny_entry *d = realloc(c->deny, (c->ndeny + n) * sizeof(*d));
+	struct deny_entry *d = cordon__realloc(c->deny, (c->ndeny + n) * sizeof(*d));
 	if (!d) {
 		diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		return CORDON_E_NOMEM;

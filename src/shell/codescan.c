@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "banned.h"
 
 enum {
@@ -6168,7 +6169,7 @@ unsigned codescan_scan(enum code_lang lang, const char *code, size_t len,
 		sc->ar = stack_arena;
 		sc->acap = sizeof(stack_arena);
 	} else {
-		sc->ar = malloc(need);
+		sc->ar = cordon__malloc(need);
 		sc->acap = need;
 		if (!sc->ar) {
 			sc->ar = stack_arena;

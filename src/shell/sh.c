@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sh.h"
+#include "alloc.h"
 #include "banned.h"
 
 struct parser {
@@ -178,7 +179,7 @@ static bool buf_put(struct parser *p, const char *s, size_t n)
 			}
 			cap *= 2;
 		}
-		char *nb = realloc(r->buf, cap);
+		char *nb = cordon__realloc(r->buf, cap);
 		if (!nb) {
 			fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
 			return false;

@@ -24,6 +24,7 @@
 
 #include "json.h"
 #include "userrules.h"
+#include "alloc.h"
 #include "banned.h"
 
 /* Longest accepted rule id, in bytes. */
@@ -194,7 +195,7 @@ static void rule_release(struct urule *r)
 
 struct urules *userrules_new(size_t max_rules)
 {
-	struct urules *u = calloc(1, sizeof(*u));
+	struct urules *u = cordon__calloc(1, sizeof(*u));
 
 	if (!u)
 		return NULL;
@@ -356,7 +357,7 @@ static enum cordon_err rule_build(const struct urule_spec *spec,
 	 * memory) pcre2_match runs the interpreter under the same limits. */
 	(void)pcre2_jit_compile(out->code, PCRE2_JIT_COMPLETE);
 
-	out->strings = malloc(total);
+	out->strings = cordon__malloc(total);
 	if (!out->strings) {
 		pcre2_code_free(out->code);
 		out->code = NULL;
@@ -411,7 +412,7 @@ static enum cordon_err rules_commit(struct urules *u, struct urule *add,
 				goto nomem;
 			cap *= 2;
 		}
-		grown = realloc(u->rules, cap * sizeof(*grown));
+		grown = cordon__realloc(u->rules, cap * sizeof(*grown));
 		if (!grown)
 			goto nomem;
 		u->rules = grown;
@@ -478,7 +479,7 @@ static bool idset_init(struct idset *set, size_t n)
 			return false;
 		size *= 2;
 	}
-	set->slot = calloc(size, sizeof(*set->slot));
+	set->slot = cordon__calloc(size, sizeof(*set->slot));
 	set->mask = size - 1;
 	return set->slot != NULL;
 }
@@ -715,7 +716,7 @@ enum cordon_err userrules_add_json(struct urules *u, const char *json, size_t le
 	if (err != CORDON_OK)
 		goto out;
 	if (k) {
-		add = calloc(k, sizeof(*add));
+		add = cordon__calloc(k, sizeof(*add));
 		if (!add) {
 			err = diag_set(diag, CORDON_E_NOMEM, 0,
 				       "out of memory loading rules");

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "classify_int.h"
+#include "alloc.h"
 #include "banned.h"
 
 struct cordon_verdict *cordon_verdict_new(void)
 {
-	struct cordon_verdict *v = calloc(1, sizeof(*v));
+	struct cordon_verdict *v = cordon__calloc(1, sizeof(*v));
 
 	if (!v)
 		return NULL;
@@ -51,7 +52,7 @@ static bool grow(void *arr, size_t *cap, size_t n, size_t sz)
 	size_t nc = *cap ? *cap * 2 : 8;
 	if (nc > SIZE_MAX / sz)
 		return false;
-	void *m = realloc(*p, nc * sz);
+	void *m = cordon__realloc(*p, nc * sz);
 	if (!m)
 		return false;
 	*p = m;
@@ -62,7 +63,7 @@ static bool grow(void *arr, size_t *cap, size_t n, size_t sz)
 bool verdict_set_text(struct cordon_verdict *v, const char *s, size_t n)
 {
 	if (n + 1 > v->text_cap) {
-		char *m = realloc(v->text, n + 1);
+		char *m = cordon__realloc(v->text, n + 1);
 		if (!m) {
 			v->oom = true;
 			return false;
