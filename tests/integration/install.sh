@@ -58,6 +58,49 @@ else
 fi
 ok $rc "a program builds and runs against the installed pkg-config file"
 
+# The installed static library exports only the public names: every
+# internal function is local, so a host program may use names such as
+# glob_match or sh_parse for its own.
+archive=$(find "$root" -name libcordon.a -print -quit)
+nm -g --defined-only "$archive" 2>/dev/null |
+	awk 'NF == 3 { print $3 }' | grep -v '^__' >"$tmp/syms"
+others=$(grep -v '^cordon_' "$tmp/syms" | head -5 | tr '\n' ' ')
+[ -s "$tmp/syms" ] && [ -z "$others" ]
+ok $? "libcordon.a exports only cordon_* ($(wc -l <"$tmp/syms") names${others:+; also: $others})"
+
+cat >"$tmp/host.c" <<'C'
+#include <cordon.h>
+#include <stdio.h>
+/* Names the library uses inside: the host's own must win. */
+int glob_match(void) { return 7; }
+int sh_parse(void) { return 8; }
+int arena_init(void) { return 9; }
+int main(void)
+{
+	struct cordon_classifier *cls = cordon_classifier_new(NULL);
+	struct cordon_verdict *v = cordon_verdict_new();
+	int rc = cls && v &&
+		 cordon_classify(cls, NULL, "rm -rf /", 8, v, NULL) == CORDON_OK;
+
+	printf("%s %d\n", rc ? cordon_risk_name(cordon_verdict_risk(v)) : "error",
+	       glob_match() + sh_parse() + arena_init());
+	cordon_verdict_free(v);
+	cordon_classifier_free(cls);
+	return 0;
+}
+C
+asan_flags=
+[ -n "$asan" ] && asan_flags="-fsanitize=address,undefined"
+if cc $asan_flags -o "$tmp/host" "$tmp/host.c" -I"$root/include" "$archive" \
+	$(pkg-config --libs libcjson libpcre2-8 libseccomp openssl) -lpthread \
+	>"$tmp/out" 2>"$tmp/err" &&
+	[ "$(ASAN_OPTIONS=detect_leaks=0 "$tmp/host")" = "blocked 24" ]; then
+	rc=0
+else
+	rc=1
+fi
+ok $rc "a program with its own glob_match, sh_parse and arena_init links libcordon.a statically and classifies"
+
 grep -q '^\.SH' "$root/share/man/man1/cordon.1" &&
 	grep -q 'cordon mcp' "$root/share/man/man1/cordon.1"
 ok $? "the man page has its sections, the MCP gateway among them"
