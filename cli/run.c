@@ -110,7 +110,7 @@ void cli_run_usage(FILE *out)
 	      "  --no-unix-sockets     forbid new unix sockets\n"
 	      "  --report FILE|-       write the run report (JSON) to FILE, or "
 	      "stdout\n"
-	      "  --argv-only           the lesson-6 shell: ARGV[0] must be in "
+	      "  --argv-only           no shell: ARGV[0] must be in "
 	      "--allow-cmd,\n"
 	      "                        stdin is /dev/null, 30 s time-out, "
 	      "1 MiB "

@@ -301,8 +301,8 @@ def _cstrings(items, what):
 
 def run(argv, allow=None, workspace=None, timeout=30, output_cap=None,
         env=None, strict=False, cpu=None):
-    """Runs argv without a shell in the sandbox (the argv-only shell of
-    lesson 6) in the current directory: argv[0] must be on allow (command
+    """Runs argv without a shell in the sandbox (the argv-only runner)
+    in the current directory: argv[0] must be on allow (command
     names; default: the base name of argv[0]), ";" "|" "$( )" are plain
     bytes, stdin is /dev/null,
     the environment is filtered (env, a dict or "NAME=value" strings, is

@@ -3,7 +3,7 @@
  * cordon_policy_evaluate() is pure apart from one look at the file system
  * (resolving symlinks of paths that exist): the guardrails (denied and
  * allowed tools, argument limits, the tool's JSON Schema), then the ten
- * steps of issue 3 in order, each able to decide:
+ * steps in order, each able to decide:
  *
  *   1 read_only        writes, deletes, executes, MCP and unknown tools
  *                      are denied (hard)

@@ -99,7 +99,7 @@ struct sandbox_opts {
 	const struct strlist *env_allow; /* NULL: no allow-list */
 	const struct strlist *env_deny;  /* applied after, always */
 	char *const *extra_env;       /* from the C API host: not filtered */
-	/* argv-only (lesson-6): */
+	/* argv-only (cordon_shell_run, --argv-only): */
 	bool argv_only;
 	const char *const *allow_cmds;
 	size_t nallow_cmds;

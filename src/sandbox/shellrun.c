@@ -1,4 +1,5 @@
-/* shell — the argv-only sandboxed shell of the C API (lesson 6).
+/* shellrun — the argv-only sandboxed runner of the C API (no shell parses
+ * the command: argv[0] must be allowed by name).
  *
  * cordon_shell_run() is `cordon run --argv-only` for a host program: the
  * same sandbox (sandbox_run with argv_only), the same defaults (30 s time-out,
