@@ -13,7 +13,6 @@
 # approvals file, the project directory, and the options.
 . "$(dirname "$0")/lib.sh"
 
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 golden=$src/tests/hook
 ws=$tmp/ws
 log=$tmp/audit.jsonl
