@@ -2,7 +2,8 @@
 # The plumbing of `cordon classify` and the dispatcher, against the built
 # binary ($CORDON_BIN): output shapes, batch mode order and errors, option
 # and rules-file errors, exit statuses. What the verdicts say is tested by
-# tests/cases; here only `rm -rf /` (blocked) and `ls` (safe) as a smoke test.
+# tests/cases/shell; here only `rm -rf /` (blocked) and `ls` (safe) as a
+# smoke test.
 . "$(dirname "$0")/lib.sh"
 
 shape='set(d) == {"risk", "labels", "reasons", "segments", "matchedRules", "parsed"}

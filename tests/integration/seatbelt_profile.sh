@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `cordon sandbox profile --format seatbelt` against golden files in
-# tests/golden/seatbelt-*.sb, with a fixed HOME and workspace so the output
-# is stable; then the command's usage errors. To rewrite the golden files
-# after an intended change: CORDON_UPDATE_GOLDEN=1 (and review the diff).
+# tests/cases/sandbox/seatbelt-*.sb, with a fixed HOME and workspace so
+# the output is stable; then the command's usage errors. To rewrite the
+# golden files after an intended change: CORDON_UPDATE_GOLDEN=1 (and
+# review the diff).
 . "$(dirname "$0")/lib.sh"
 
-golden=$src/tests/golden
+golden=$src/tests/cases/sandbox
 
 export HOME=/Users/alice
 ws=/Users/alice/project
