@@ -508,8 +508,10 @@ enum cordon_err cordon_policy_open_approvals(struct cordon_policy *p,
 	enum cordon_err err = approvals_open(&p->store, path);
 	if (err == CORDON_E_NOMEM)
 		return err;
-	if (build_self(p, path) != CORDON_OK)
+	if (build_self(p, path) != CORDON_OK) {
+		approvals_close(&p->store);
 		return CORDON_E_NOMEM;
+	}
 	p->store_open = true;
 	for (size_t i = 0; i < p->store.nwarnings; i++)
 		if (add_warning(p, "%s", p->store.warnings[i]))
