@@ -1,5 +1,6 @@
 /* alloc — see alloc.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "banned.h"
 
 static atomic_long fail_after = -1; /* < 0: never fail */
+static atomic_bool fail_once;       /* only allocation fail_after fails */
 static atomic_long attempts;
 
 /* Whether this allocation is to fail; counts it either way. */
@@ -20,6 +22,8 @@ static int should_fail(void)
 
 	if (limit < 0 || n < limit)
 		return 0;
+	if (n > limit && atomic_load_explicit(&fail_once, memory_order_relaxed))
+		return 0;
 	errno = ENOMEM;
 	return 1;
 }
@@ -27,6 +31,14 @@ static int should_fail(void)
 void cordon__alloc_fail_after(long n)
 {
 	atomic_store(&attempts, 0);
+	atomic_store(&fail_once, false);
+	atomic_store(&fail_after, n < 0 ? -1 : n);
+}
+
+void cordon__alloc_fail_once(long n)
+{
+	atomic_store(&attempts, 0);
+	atomic_store(&fail_once, true);
 	atomic_store(&fail_after, n < 0 ? -1 : n);
 }
 

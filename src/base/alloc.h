@@ -22,8 +22,13 @@ char *cordon__strndup(const char *s, size_t n);
  * (returns NULL, errno ENOMEM) until the next call; n < 0 turns failure
  * off. Counts and fails across all threads. */
 void cordon__alloc_fail_after(long n);
+/* For tests: only the allocation after n more successful ones fails (a
+ * large request refused while small ones still succeed); n < 0 turns
+ * failure off. */
+void cordon__alloc_fail_once(long n);
 /* For tests: how many allocations were attempted since the last
- * cordon__alloc_fail_after() (or since start). */
+ * cordon__alloc_fail_after() or cordon__alloc_fail_once() (or since
+ * start). */
 long cordon__alloc_count(void);
 
 #endif

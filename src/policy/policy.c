@@ -508,8 +508,10 @@ enum cordon_err cordon_policy_open_approvals(struct cordon_policy *p,
 	enum cordon_err err = approvals_open(&p->store, path);
 	if (err == CORDON_E_NOMEM)
 		return err;
-	if (build_self(p, path) != CORDON_OK)
+	if (build_self(p, path) != CORDON_OK) {
+		approvals_close(&p->store);
 		return CORDON_E_NOMEM;
+	}
 	p->store_open = true;
 	for (size_t i = 0; i < p->store.nwarnings; i++)
 		if (add_warning(p, "%s", p->store.warnings[i]))
@@ -1136,6 +1138,7 @@ struct cr_state {
 	long deny_rule;     /* -1: none */
 	long path_hit;      /* index into p->denied, -1: none */
 	bool self_hit;      /* names cordon's own configuration */
+	bool nomem;         /* out of memory: the walk saw less than the line */
 	char path_word[256];
 	unsigned depth;
 	/* NAME=literal assignments seen so far on the line */
@@ -1165,8 +1168,8 @@ static const char *cr_var(const struct cr_state *st, const char *name,
 
 /* A word's text when it can be known: literal parts, and plain $NAME /
  * ${NAME} of $HOME or a variable assigned a literal earlier on the line.
- * NULL when any part is not known. */
-static char *literal_word(struct arena *a, const struct cr_state *st,
+ * NULL when any part is not known (or memory ran out: st->nomem). */
+static char *literal_word(struct arena *a, struct cr_state *st,
 			  const struct sh_word *w)
 {
 	size_t n = 0;
@@ -1184,8 +1187,10 @@ static char *literal_word(struct arena *a, const struct cr_state *st,
 		}
 	}
 	char *s = arena_alloc_raw(a, n + 1);
-	if (!s)
+	if (!s) {
+		st->nomem = true;
 		return NULL;
+	}
 	n = 0;
 	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
 		const char *src = pt->s;
@@ -1251,8 +1256,10 @@ static void cr_check_path_word(struct arena *a, struct cr_state *st,
 			return;
 	}
 	char *n = path_normalize_call(a, st->cwd, p->home, w, strlen(w));
-	if (!n)
+	if (!n) {
+		st->nomem = true;
 		return;
+	}
 	long hit = pathset_match(&p->denied, n, strlen(n), st->cwd);
 	if (hit >= 0) {
 		st->path_hit = hit;
@@ -1279,8 +1286,10 @@ static void cr_check_simple(struct arena *a, struct cr_state *st,
 			if (!eq || st->nvars == 16)
 				continue;
 			char *name = arena_strndup(a, t, (size_t)(eq - t));
-			if (!name)
+			if (!name) {
+				st->nomem = true;
 				continue;
+			}
 			st->var_name[st->nvars] = name;
 			st->var_value[st->nvars++] = eq + 1;
 		}
@@ -1289,8 +1298,10 @@ static void cr_check_simple(struct arena *a, struct cr_state *st,
 	for (const struct sh_word *w = n->words; w; w = w->next)
 		argc++;
 	char **argv = arena_alloc(a, argc * sizeof(*argv));
-	if (!argv)
+	if (!argv) {
+		st->nomem = true;
 		return;
+	}
 	size_t i = 0;
 	for (const struct sh_word *w = n->words; w; w = w->next)
 		argv[i++] = literal_word(a, st, w);
@@ -1334,8 +1345,10 @@ static void cr_check_simple(struct arena *a, struct cr_state *st,
 			}
 			if (at < argc && argv[at]) {
 				struct sh_result res;
-				sh_parse(a, &st->p->lim, argv[at], strlen(argv[at]),
-					 &res);
+				if (sh_parse(a, &st->p->lim, argv[at],
+					     strlen(argv[at]),
+					     &res) == CORDON_E_NOMEM)
+					st->nomem = true;
 				if (res.root) {
 					st->depth++;
 					cr_walk_node(a, st, res.root);
@@ -1461,7 +1474,8 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	/* One parse serves the plain words (allow rules, grants) and the
 	 * walk (deny rules, path words). */
 	struct sh_result res;
-	sh_parse(&p->arena, &p->lim, cmd, len, &res);
+	bool parse_nomem = sh_parse(&p->arena, &p->lim, cmd, len, &res) ==
+			   CORDON_E_NOMEM;
 	bool plain = cmdwords_from_tree(&p->arena, &res, &words);
 	if (plain) {
 		p->words = words;
@@ -1471,6 +1485,13 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 			      .path_hit = -1};
 	enum cr_result cr = command_rules(p, &res, &words, plain, &st, &rule);
 
+	/* What the walk could not read may hold a denied command or path. */
+	if (parse_nomem || st.nomem) {
+		decide(r, CORDON_DENY, "command_rules", true,
+		       "blocked: out of memory while matching the command "
+		       "rules");
+		return;
+	}
 	/* 3 for shell: a word naming a denied path or cordon's own files. */
 	if (st.path_hit >= 0) {
 		decide(r, CORDON_DENY, "denied_paths", true,

@@ -4,7 +4,7 @@
 # check object, the steps that flags and the configuration layers reach,
 # symlinks, the approvals file, --prompt without a terminal, and the
 # sources of the effective configuration. The decision tables themselves
-# are tested by tests/policy; here the command line around them.
+# are tested by tests/cases/policy; here the command line around them.
 #
 # HOME and XDG_CONFIG_HOME point into a fresh temporary directory so that
 # the user's real configuration and approvals are never read.

@@ -5,7 +5,6 @@
 # offered, and every option offered is one the command takes.
 . "$(dirname "$0")/lib.sh"
 
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../../completions/cordon.bash
 . "$src/completions/cordon.bash"
 
@@ -26,16 +25,16 @@ is() {
 	printf '%s\n' "$@" | sed '/^$/d' | sort | cmp -s - "$tmp/comp"
 }
 
-# has WORD...: every WORD is among the candidates.
-has() {
+# offers WORD...: every WORD is among the candidates.
+offers() {
 	local w
 	for w in "$@"; do
 		grep -qxF -- "$w" "$tmp/comp" || return 1
 	done
 }
 
-# hasnt WORD...: no WORD is among the candidates.
-hasnt() {
+# offers_none WORD...: no WORD is among the candidates.
+offers_none() {
 	local w
 	for w in "$@"; do
 		grep -qxF -- "$w" "$tmp/comp" && return 1
@@ -43,6 +42,7 @@ hasnt() {
 	return 0
 }
 
+# diag: the candidates (instead of lib.sh's run output).
 diag() {
 	echo "# got:"
 	sed 's/^/#   /' "$tmp/comp" | head -30
@@ -93,11 +93,11 @@ is off auto strict
 ok $? "mcp --sandbox --mode takes the sandbox modes"
 
 comp cordon mcp --
-has --name --pins --sandbox && hasnt --network --memory
+offers --name --pins --sandbox && offers_none --network --memory
 ok $? "mcp: the gateway's options, without the sandbox's"
 
 comp cordon mcp --name fs --sandbox --
-has --name --network --memory --write && hasnt --argv-only --allow-cmd
+offers --name --network --memory --write && offers_none --argv-only --allow-cmd
 ok $? "mcp --sandbox: and then those of run, but the argv-only shell's"
 
 comp cordon check --mode ''
@@ -129,7 +129,7 @@ is claude gemini
 ok $? "init claude|gemini"
 
 comp cordon init claude --
-has --project --user
+offers --project --user
 ok $? "init claude --project|--user"
 
 comp cordon mcp pins ''
@@ -176,7 +176,7 @@ is cfg.json 'cfg two.json'
 ok $? "config import FILE completes files"
 
 comp cordon run --workspace ''
-has 'sub dir' other && hasnt cfg.json
+offers 'sub dir' other && offers_none cfg.json
 ok $? "--workspace completes directories only"
 
 comp cordon audit verify a
@@ -185,7 +185,7 @@ ok $? "audit verify FILE completes files"
 
 # "--" hands over to the command.
 comp cordon run --workspace . -- ech
-has echo
+offers echo
 ok $? "run -- completes a command name"
 
 comp cordon run -- echo cf
@@ -197,11 +197,11 @@ else
 fi
 
 comp cordon mcp --name fs -- pyth
-has python3
+offers python3
 ok $? "mcp -- completes the server command"
 
 comp cordon run --network none -- --net
-hasnt --network
+offers_none --network
 ok $? "nothing of cordon's after --"
 
 comp cordon run --timeout ''
@@ -209,11 +209,11 @@ is
 ok $? "a value that cannot be guessed gets no candidates"
 
 comp cordon run --timeout 5 --no-
-has --no-read-home --no-unix-sockets
+offers --no-read-home --no-unix-sockets
 ok $? "options after an option's value"
 
 comp cordon run --
-has -- --workspace --network --report
+offers -- --workspace --network --report
 ok $? "run offers -- among its options"
 
 # No drift between the completion and the binary's --help: the options a

@@ -5,67 +5,17 @@
 # and a server that accepts and never answers. Loopback is a denied class,
 # so the fetches that must reach these servers pass the explicit test flag
 # --allow-address-class loopback; the same URLs without it are refused.
-set -u
-
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-command -v python3 >/dev/null && command -v openssl >/dev/null || {
-	echo "1..0 # SKIP python3 or openssl missing"
-	exit 0
-}
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "# exit status: ${rc-}"
-		sed 's/^/# stdout: /' "$tmp/out" 2>/dev/null | head -20
-		sed 's/^/# stderr: /' "$tmp/err" 2>/dev/null | head -20
-	fi
-}
-
-run() {
-	"$bin" fetch "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+need python3 openssl
 
 # The certificates: a CA, and a leaf for test.cordon signed by it.
-(
-	cd "$tmp" || exit 1
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
-		-days 2 -subj '/CN=cordon test CA' \
-		-addext basicConstraints=critical,CA:TRUE \
-		-addext keyUsage=critical,keyCertSign,cRLSign &&
-	openssl req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr \
-		-subj '/CN=test.cordon' &&
-	printf 'subjectAltName=DNS:test.cordon\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >leaf.ext &&
-	openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key \
-		-CAcreateserial -out leaf.pem -days 2 -extfile leaf.ext
-) >"$tmp/openssl.log" 2>&1 || {
-	echo "1..0 # SKIP cannot make certificates with openssl"
-	exit 0
-}
+make_certs test.cordon DNS:test.cordon
 
 cat >"$tmp/server.py" <<'PY'
 import http.server, socket, ssl, sys, time
 
-mode, portfile = sys.argv[1], sys.argv[2]
+mode = sys.argv[1]
 other = {}
 
 class H(http.server.BaseHTTPRequestHandler):
@@ -143,7 +93,7 @@ if mode == "hang":
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     s.listen(16)
-    open(portfile, "w").write(str(s.getsockname()[1]))
+    print(s.getsockname()[1], flush=True)
     conns = []
     while True:
         c, _ = s.accept()
@@ -151,81 +101,66 @@ if mode == "hang":
 srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
 if mode == "https":
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+    ctx.load_cert_chain(sys.argv[2], sys.argv[3])
     srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
-open(portfile, "w").write(str(srv.server_address[1]))
+print(srv.server_address[1], flush=True)
 srv.serve_forever()
 PY
 
-# start MODE NAME [ARGS...]: starts a server, waits for its port in $NAME.
-start() {
-	local mode=$1 name=$2
-	shift 2
-	python3 "$tmp/server.py" "$mode" "$tmp/$name.port" "$@" \
-		>"$tmp/$name.log" 2>&1 &
-	pids+=($!)
-	for _ in $(seq 100); do
-		[ -s "$tmp/$name.port" ] && break
-		sleep 0.05
-	done
-	sleep 0.05
-	eval "$name=\$(cat \"\$tmp/\$name.port\")"
-}
-start http hp
-start https sp "$tmp/leaf.pem" "$tmp/leaf.key"
-start hang gp
-if [ -z "${hp-}" ] || [ -z "${sp-}" ] || [ -z "${gp-}" ]; then
-	echo "1..0 # SKIP test servers did not start"
-	exit 0
+serve hp python3 "$tmp/server.py" http
+serve sp python3 "$tmp/server.py" https "$tmp/leaf.pem" "$tmp/leaf.key"
+serve gp python3 "$tmp/server.py" hang
+if [ -z "$hp" ] || [ -z "$sp" ] || [ -z "$gp" ]; then
+	skip_all "test servers did not start"
 fi
 
 echo "1..37"
 L=(--allow-address-class loopback)
 T=(--cacert "$tmp/ca.pem" --resolve test.cordon:127.0.0.1)
 
-run "${L[@]}" "http://127.0.0.1:$hp/hello"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/hello"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
 ok $? "plain fetch with the test allowance prints the body, exit 0"
 
-run "http://127.0.0.1:$hp/hello"
+run fetch "http://127.0.0.1:$hp/hello"
 [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'loopback' "$tmp/err"
 ok $? "the same URL without the allowance is refused, naming loopback"
 
 for h in 127.1 0x7f000001 '[::ffff:127.0.0.1]' 2130706433; do
-	run "http://$h:$hp/hello"
+	run fetch "http://$h:$hp/hello"
 	[ $rc -eq 1 ] && grep -q 'refused.*loopback' "$tmp/err"
 	ok $? "$h is refused as loopback"
 done
 
-run "http://[::ffff:7f00:1]:$hp/hello"
+run fetch "http://[::ffff:7f00:1]:$hp/hello"
 [ $rc -eq 1 ] && grep -q 'address 127.0.0.1 is loopback' "$tmp/err"
 ok $? "a hex v4-mapped spelling is judged as the IPv4 inside"
 
-run "${L[@]}" "http://[64:ff9b::7f00:1]:$hp/hello"
+run fetch "${L[@]}" "http://[64:ff9b::7f00:1]:$hp/hello"
 [ $rc -eq 1 ] && grep -q 'embedded-ipv4:loopback' "$tmp/err"
 ok $? "NAT64 spelling of loopback stays refused even with the allowance"
 
-run "${L[@]}" "http://127.0.0.1:$hp/meta"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/meta"
 [ $rc -eq 1 ] && grep -q 'redirect 1 to http://169.254.169.254/.*cloud-metadata' "$tmp/err"
 ok $? "a redirect to 169.254.169.254 is refused at the hop, naming cloud-metadata"
 
-run "${L[@]}" "http://127.0.0.1:$hp/to-v4mapped"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/to-v4mapped"
 [ $rc -eq 1 ] && grep -q 'redirect 1 to .*private' "$tmp/err"
 ok $? "a redirect to [::ffff:10.0.0.1] is refused as private"
 
-run "${L[@]}" "http://127.0.0.1:$hp/loop"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/loop"
 [ $rc -eq 1 ] && grep -q 'too many redirects (limit 5)' "$tmp/err"
 ok $? "a redirect loop stops at the default cap of 5"
 
-run "${L[@]}" --max-redirects 2 "http://127.0.0.1:$hp/redirect/1"
+run fetch "${L[@]}" --max-redirects 2 "http://127.0.0.1:$hp/redirect/1"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
 ok $? "two redirects are followed with --max-redirects 2"
 
-run "${L[@]}" --max-redirects 2 "http://127.0.0.1:$hp/redirect/2"
+run fetch "${L[@]}" --max-redirects 2 "http://127.0.0.1:$hp/redirect/2"
 [ $rc -eq 1 ] && grep -q 'too many redirects (limit 2)' "$tmp/err"
 ok $? "a third redirect with --max-redirects 2 is refused"
 
-run "${L[@]}" --json "http://127.0.0.1:$hp/redirect/0"
+run fetch "${L[@]}" --json "http://127.0.0.1:$hp/redirect/0"
 [ $rc -eq 0 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -236,7 +171,7 @@ assert d["bodyEncoding"] == "utf-8" and d["redirects"] == 1
 ' "$tmp/out" "$hp"
 ok $? "--json gives status, final URL, content type, body, truncated"
 
-run "${L[@]}" --json "http://127.0.0.1:$hp/binary"
+run fetch "${L[@]}" --json "http://127.0.0.1:$hp/binary"
 [ $rc -eq 0 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -244,32 +179,32 @@ assert d["bodyEncoding"] == "base64" and d["body"] == "AP/+AQ=="
 ' "$tmp/out"
 ok $? "--json gives a binary body as base64"
 
-run "${L[@]}" "${T[@]}" "https://test.cordon:$sp/hello"
+run fetch "${L[@]}" "${T[@]}" "https://test.cordon:$sp/hello"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
 ok $? "https with the test CA and --resolve test.cordon:127.0.0.1 works"
 
-run "${T[@]}" "https://test.cordon:$sp/hello"
+run fetch "${T[@]}" "https://test.cordon:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'test.cordon is denied: 127.0.0.1 is loopback' "$tmp/err"
 ok $? "a resolve override to loopback is still judged by the guard"
 
-run "${L[@]}" --cacert "$tmp/ca.pem" --resolve wrong.cordon:127.0.0.1 \
+run fetch "${L[@]}" --cacert "$tmp/ca.pem" --resolve wrong.cordon:127.0.0.1 \
 	"https://wrong.cordon:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'certificate' "$tmp/err"
 ok $? "a certificate for another hostname fails"
 
-run "${L[@]}" --resolve test.cordon:127.0.0.1 "https://test.cordon:$sp/hello"
+run fetch "${L[@]}" --resolve test.cordon:127.0.0.1 "https://test.cordon:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'certificate' "$tmp/err"
 ok $? "without the test CA the certificate is not trusted"
 
-run "${L[@]}" --cacert "$tmp/ca.pem" "https://127.0.0.1:$sp/hello"
+run fetch "${L[@]}" --cacert "$tmp/ca.pem" "https://127.0.0.1:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'certificate' "$tmp/err"
 ok $? "an IP literal is checked against the certificate's addresses"
 
-run "${L[@]}" "${T[@]}" "https://test.cordon:$sp/to-http/$hp"
+run fetch "${L[@]}" "${T[@]}" "https://test.cordon:$sp/to-http/$hp"
 [ $rc -eq 1 ] && grep -q 'from https to http' "$tmp/err"
 ok $? "a redirect from https to http is refused"
 
-run "${L[@]}" --max-bytes 1000 --json "http://127.0.0.1:$hp/big"
+run fetch "${L[@]}" --max-bytes 1000 --json "http://127.0.0.1:$hp/big"
 [ $rc -eq 0 ] && grep -q 'truncated at 1000 bytes' "$tmp/err" &&
 	python3 -c '
 import json, sys
@@ -278,68 +213,68 @@ assert d["truncated"] is True and d["body"] == "x" * 1000
 ' "$tmp/out"
 ok $? "a body over --max-bytes is cut and said truncated"
 
-run "${L[@]}" "http://127.0.0.1:$hp/big"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/big"
 [ $rc -eq 0 ] && [ "$(wc -c <"$tmp/out")" -eq 100000 ] && [ ! -s "$tmp/err" ]
 ok $? "a body under the cap is whole and not flagged"
 
 start=$(date +%s%N)
-run "${L[@]}" --timeout 1 "http://127.0.0.1:$gp/"
+run fetch "${L[@]}" --timeout 1 "http://127.0.0.1:$gp/"
 el=$((($(date +%s%N) - start) / 1000000))
 [ $rc -eq 1 ] && grep -q 'timed out' "$tmp/err" && [ $el -lt 3000 ]
 ok $? "a server that never answers hits the 1 s timeout (took ${el} ms)"
 
-run ftp://127.0.0.1/x
+run fetch ftp://127.0.0.1/x
 [ $rc -eq 1 ] && grep -q 'scheme "ftp" is not allowed' "$tmp/err"
 ok $? "ftp:// is refused"
 
-run file:///etc/passwd
+run fetch file:///etc/passwd
 [ $rc -eq 1 ] && grep -q 'scheme "file" is not allowed' "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "file:// is refused"
 
-run "${L[@]}" "http://user:pw@127.0.0.1:$hp/hello"
+run fetch "${L[@]}" "http://user:pw@127.0.0.1:$hp/hello"
 [ $rc -eq 1 ] && grep -q 'credentials' "$tmp/err"
 ok $? "userinfo in the URL is refused"
 
-run "${L[@]}" "http://127.0.0.1:$hp/chunked"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/chunked"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "hello world" ]
 ok $? "a chunked body with an extension and a trailer is decoded"
 
-run "${L[@]}" "http://127.0.0.1:$hp/close"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/close"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "until close" ]
 ok $? "a close-delimited body is read to the end"
 
 fails=0
 for p in dup-cl cl-te te-list; do
-	run "${L[@]}" "http://127.0.0.1:$hp/$p"
+	run fetch "${L[@]}" "http://127.0.0.1:$hp/$p"
 	[ $rc -eq 1 ] && grep -q 'ambiguous framing' "$tmp/err" || fails=1
 done
 rc=$fails
 ok $fails "duplicate Content-Length, CL with TE and 'chunked,' are refused"
 
-run "${L[@]}" "http://127.0.0.1:$hp/huge-head"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/huge-head"
 [ $rc -eq 1 ] && grep -q 'head limit' "$tmp/err"
 ok $? "an answer head over 16 KiB is refused naming the limit"
 
-run "${L[@]}" "http://127.0.0.1:$hp/short"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/short"
 [ $rc -eq 1 ] && grep -q 'closed after 5 of 100 body bytes' "$tmp/err"
 ok $? "a body shorter than its Content-Length fails"
 
-run "${L[@]}" "http://127.0.0.1:$hp/ua"
+run fetch "${L[@]}" "http://127.0.0.1:$hp/ua"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "cordon-fetch/0.1.0|127.0.0.1:$hp|identity" ]
 ok $? "the request carries the fixed User-Agent, Host and identity encoding"
 
-run "${L[@]}" "${T[@]}" "https://test.cordon:$sp/close"
+run fetch "${L[@]}" "${T[@]}" "https://test.cordon:$sp/close"
 [ $rc -eq 1 ] && grep -q 'without close_notify' "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "an https body ended by a close without close_notify is not trusted"
 
-run "${L[@]}" "${T[@]}" --timeout 1 "https://test.cordon:$gp/"
+run fetch "${L[@]}" "${T[@]}" --timeout 1 "https://test.cordon:$gp/"
 [ $rc -eq 1 ] && grep -q 'timed out in the TLS handshake' "$tmp/err"
 ok $? "a server that never finishes the TLS handshake hits the timeout"
 
-run --deny-range 8.8.8.0/24 http://8.8.8.8/
+run fetch --deny-range 8.8.8.0/24 http://8.8.8.8/
 [ $rc -eq 1 ] && grep -q 'address 8.8.8.8 is configured' "$tmp/err"
 ok $? "an extra denied range refuses a public address before any connect"
 
-run --deny-range 10.1.2.3/8 http://8.8.8.8/
+run fetch --deny-range 10.1.2.3/8 http://8.8.8.8/
 [ $rc -eq 2 ] && grep -q 'host bits set' "$tmp/err"
 ok $? "a malformed denied range is a usage error naming it"

@@ -2,8 +2,8 @@
 # `cordon hook claude` and `cordon hook gemini` against the built binary
 # ($CORDON_BIN).
 #
-# The golden pairs in tests/hook/AGENT/: NAME.in.json is the hook's stdin
-# (@WS@ and @HOME@ stand for the workspace and the home directory),
+# The golden pairs in tests/cases/hook/AGENT/: NAME.in.json is the hook's
+# stdin (@WS@ and @HOME@ stand for the workspace and the home directory),
 # NAME.args (optional) holds extra options, NAME.out.json the exact answer
 # expected on stdout (the same placeholders, and @XDG@ for
 # $XDG_CONFIG_HOME); every call must exit 0. With CORDON_HOOK_REGEN=1 the
@@ -13,8 +13,7 @@
 # approvals file, the project directory, and the options.
 . "$(dirname "$0")/lib.sh"
 
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-golden=$src/tests/hook
+golden=$src/tests/cases/hook
 ws=$tmp/ws
 log=$tmp/audit.jsonl
 mkdir -p "$ws/src" "$HOME/.ssh"

@@ -6,68 +6,23 @@
 # the request head it received. The proxy is told that loopback is fine
 # for the injected host (--inject-allow-loopback, a test-only option).
 # Needs python3, curl and openssl; skips everything without them.
-set -u
-
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-for t in python3 curl openssl; do
-	if ! command -v $t >/dev/null; then
-		echo "1..0 # SKIP needs python3, curl and openssl"
-		exit 0
-	fi
-done
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
-	NO_PROXY no_proxy
-export XDG_CACHE_HOME=$tmp/cache XDG_STATE_HOME=$tmp/state
-mkdir -p "$tmp/ws" "$tmp/cache" "$tmp/state"
-n=0
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+need python3 curl openssl
+export XDG_CACHE_HOME=$tmp/cache
+mkdir -p "$tmp/ws" "$tmp/cache"
 secret="s3cret-$$-$RANDOM-token"
 export INJECT_SECRET=$secret
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | head -20
-		sed 's/^/# err: /' "$tmp/err" 2>/dev/null | tail -5
-		sed 's/^/# proxy: /' "$tmp/px.log" 2>/dev/null | tail -5
-	fi
-}
-has() { grep -qF -- "$1" "$tmp/out"; }
-
-# The CA and the leaf (api.cordon.test and localhost).
+# The CA and the leaf (api.cordon.test and localhost), and a second CA
+# the proxy is not told about.
+make_certs api.cordon.test DNS:api.cordon.test,DNS:localhost
 (
 	cd "$tmp" || exit 1
-	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=cordon test CA" \
-		-keyout ca.key -out ca.pem -addext basicConstraints=critical,CA:TRUE \
-		-addext keyUsage=critical,keyCertSign
-	openssl req -newkey rsa:2048 -nodes -subj "/CN=api.cordon.test" \
-		-keyout leaf.key -out leaf.csr
-	printf 'subjectAltName=DNS:api.cordon.test,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >ext
-	openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key \
-		-CAcreateserial -days 2 -extfile ext -out leaf.pem
-	# A second CA the proxy is not told about.
 	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" \
 		-keyout other.key -out other.pem
-) >"$tmp/openssl.log" 2>&1 || {
-	echo "1..0 # SKIP openssl cannot make the test certificates"
-	exit 0
-}
+) >>"$tmp/openssl.log" 2>&1 ||
+	skip_all "openssl cannot make the test certificates"
 
 cat >"$tmp/srv.py" <<'EOF'
 import http.server, socketserver, ssl, sys
@@ -97,39 +52,11 @@ s = S(("127.0.0.1", 0), H)
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 ctx.load_cert_chain(d + "/leaf.pem", d + "/leaf.key")
 s.socket = ctx.wrap_socket(s.socket, server_side=True)
-open(d + "/port.tmp", "w").write(str(s.server_address[1]))
-import os
-os.rename(d + "/port.tmp", d + "/port")
+print(s.server_address[1], flush=True)
 s.serve_forever()
 EOF
-python3 "$tmp/srv.py" "$tmp" &
-pids+=($!)
-for _ in $(seq 50); do
-	[ -s "$tmp/port" ] && break
-	sleep 0.1
-done
-sport=$(cat "$tmp/port" 2>/dev/null)
-if [ -z "$sport" ]; then
-	echo "1..0 # SKIP the HTTPS test server did not start"
-	exit 0
-fi
-
-start_proxy() {
-	: >"$tmp/px.log"
-	"$bin" proxy --listen 127.0.0.1:0 -v "$@" 2>"$tmp/px.log" &
-	pids+=($!)
-	pxpid=$!
-	px=
-	for _ in $(seq 50); do
-		px=$(sed -n 's/^cordon proxy: listening on //p' "$tmp/px.log")
-		[ -n "$px" ] && break
-		sleep 0.1
-	done
-}
-stop_proxy() {
-	kill "$pxpid" 2>/dev/null
-	wait "$pxpid" 2>/dev/null
-}
+serve sport python3 "$tmp/srv.py" "$tmp" ||
+	skip_all "the HTTPS test server did not start"
 
 api=api.cordon.test
 inj=(--allow-host "$api" --resolve "$api:127.0.0.1" --inject-host "$api"
@@ -254,8 +181,7 @@ if [ "$best" = namespaces ]; then
 	ok $? "run: the secret is absent from the command's env and /proc/self/environ"
 else
 	for _ in 1 2; do
-		n=$((n + 1))
-		echo "ok $n # SKIP user namespaces do not work here"
+		skip "namespaces" "user namespaces do not work here"
 	done
 fi
-echo "1..$n"
+done_testing

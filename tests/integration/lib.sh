@@ -7,10 +7,13 @@
 #   ...
 #   done_testing
 #
-# It resolves $bin from $CORDON_BIN (made absolute), makes a fresh $tmp
-# (removed on exit), points HOME, XDG_CONFIG_HOME and XDG_STATE_HOME into
-# it so the user's real configuration, approvals, pins and audit log are
-# never touched, and defines the TAP helpers below.
+# It resolves $bin from $CORDON_BIN (made absolute) and $src, the source
+# tree, from $CORDON_SOURCE_ROOT (else from this file's place), makes a
+# fresh $tmp, points HOME, XDG_CONFIG_HOME and XDG_STATE_HOME into it so
+# the user's real configuration, approvals, pins and audit log are never
+# touched, and defines the TAP helpers below. On exit every process whose
+# pid a script added to $pids is killed and $tmp is removed. Scripts that
+# start servers on loopback source lib_net.sh after this file.
 set -u
 
 bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
@@ -18,8 +21,21 @@ case $bin in
 /*) ;;
 *) bin=$PWD/$bin ;;
 esac
+src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pids=()
+# diag_logs: more files whose last lines diag shows (a server's log).
+diag_logs=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 export HOME=$tmp/home
 export XDG_CONFIG_HOME=$tmp/xdg
 export XDG_STATE_HOME=$tmp/state
@@ -45,11 +61,35 @@ skip() {
 	echo "ok $n - $1 # SKIP $2"
 }
 
-# diag: the last run's status, stdout and stderr as TAP diagnostics.
+# skip_all WHY: the whole script is skipped (plan 1..0); exits.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# need TOOL...: skip_all unless every TOOL is on PATH.
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || skip_all "needs $*"
+	done
+}
+
+# diag: the last run's status, stdout and stderr, and the last lines of
+# each file in diag_logs, as TAP diagnostics.
 diag() {
+	local f
 	echo "# exit status: ${rc-}"
 	sed 's/^/# stdout: /' "$tmp/out" 2>/dev/null | head -40
 	sed 's/^/# stderr: /' "$tmp/err" 2>/dev/null | head -40
+	for f in "${diag_logs[@]}"; do
+		tail -n 10 "$f" 2>/dev/null | sed "s|^|# ${f##*/}: |"
+	done
+}
+
+# has TEXT: the last run's stdout holds TEXT (a fixed string).
+has() {
+	grep -qF -- "$1" "$tmp/out"
 }
 
 # run ARGS...: runs cordon with stdin from /dev/null; stdout in $tmp/out,
@@ -67,14 +107,28 @@ run_in() {
 	rc=$?
 }
 
+# run_file FILE ARGS...: as run, with stdin from FILE.
+run_file() {
+	local file=$1
+	shift
+	"$bin" "$@" <"$file" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
 # pycheck EXPR < JSON: evaluates EXPR with `d` bound to the parsed JSON
-# (exactly one line); fails on exceptions and when EXPR is false.
+# (exactly one line), or with PYLINES=1 `lines` bound to the list of the
+# parsed lines (each ending with a newline); fails on exceptions and when
+# EXPR is false.
 pycheck() {
 	python3 -c '
-import json, sys
+import json, os, sys
 text = sys.stdin.read()
-assert text.endswith("\n") and text.count("\n") == 1, "not one line"
-d = json.loads(text)
+if os.environ.get("PYLINES"):
+    assert text.endswith("\n"), "output does not end with a newline"
+    lines = [json.loads(l) for l in text.split("\n")[:-1]]
+else:
+    assert text.endswith("\n") and text.count("\n") == 1, "not one line"
+    d = json.loads(text)
 assert eval("(" + sys.argv[1] + ")"), "check failed: " + sys.argv[1]
 ' "$1" 2>/dev/null
 }

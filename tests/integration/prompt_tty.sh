@@ -5,36 +5,17 @@
 # master side. Answers y / n / s / a / d / q, an answer that is asked
 # again, what the question shows, and the time-out from approvals.timeout_s.
 #
-# HOME and XDG_CONFIG_HOME point into a fresh temporary directory so that
-# the user's real configuration and approvals are never read or written.
-set -u
+# lib.sh points HOME and the XDG directories into a fresh temporary
+# directory, so the user's real configuration and approvals are never read
+# or written.
+. "$(dirname "$0")/lib.sh"
 
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home
-export XDG_CONFIG_HOME=$tmp/xdg
-unset CORDON_CONFIG
 ws=$tmp/ws
-mkdir -p "$HOME" "$XDG_CONFIG_HOME/cordon" "$ws"
+mkdir -p "$ws"
 approvals=$XDG_CONFIG_HOME/cordon/approvals.json
 cd "$ws" || exit 1
-n=0
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# /' "$tmp/res" 2>/dev/null
-	fi
-}
+# On a failure: the driver's JSON.
+diag_logs+=("$tmp/res")
 
 # The driver: drive.py ANSWERS ARGS... runs cordon ARGS... with a new
 # pseudo-terminal as its controlling terminal, stdin from /dev/null. It
@@ -116,21 +97,6 @@ assert eval("(" + sys.argv[1] + ")")
 ' "$1" "$tmp/res" 2>/dev/null
 }
 
-# run ARGS...: runs cordon without a terminal; stdout in $tmp/out.
-run() {
-	"$bin" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# pycheck EXPR < JSON: EXPR holds with `d` the parsed JSON.
-pycheck() {
-	python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-assert eval("(" + sys.argv[1] + ")")
-' "$1" 2>/dev/null
-}
-
 npm='{"command": "npm install"}'
 
 drive y --tool Bash --args "$npm"
@@ -176,12 +142,12 @@ drive a --tool Bash --args "$npm"
 check 'r["rc"] == 0 and d["decision"] == "allow" and d["step"] == "user"
  and d["answer"] == "allow_always"'
 ok $? "answer a (always): allow, exit 0"
-[ -f "$approvals" ] && pycheck 'd["version"] == 1 and any(
+[ -f "$approvals" ] && pyjson 'd["version"] == 1 and any(
   x["tool"] == "Bash" and x["decision"] == "allow" for x in d["rules"])' \
 	<"$approvals"
 ok $? "answer a writes an allow rule to the approvals file"
 run check --json --tool Bash --args "$npm"
-[ $rc -eq 0 ] && pycheck 'd["decision"] == "allow"
+[ $rc -eq 0 ] && pyjson 'd["decision"] == "allow"
  and d["step"] == "approvals_rule"' <"$tmp/out"
 ok $? "after answer a, a check without --prompt allows at approvals_rule"
 drive - --tool Bash --args "$npm"
@@ -194,10 +160,10 @@ drive a --tool Bash --args "$rm_build"
 check 'r["rc"] == 0 and d["step"] == "user"'
 ok $? "answer a for a destructive command: allow"
 run check --json --tool Bash --args "$rm_build"
-[ $rc -eq 0 ] && pycheck 'd["step"] == "approvals_rule"' <"$tmp/out"
+[ $rc -eq 0 ] && pyjson 'd["step"] == "approvals_rule"' <"$tmp/out"
 ok $? "the destructive grant allows the same command later"
 run check --json --tool Bash --args '{"command": "rm -rf dist"}'
-[ $rc -eq 3 ] && pycheck 'd["step"] == "classifier"' <"$tmp/out"
+[ $rc -eq 3 ] && pyjson 'd["step"] == "classifier"' <"$tmp/out"
 ok $? "the destructive grant is exact: rm -rf dist still asks"
 
 run check --json --mode auto --tool Bash --args '{"command": "git status"}'
@@ -208,7 +174,7 @@ check 'r["rc"] == 1 and d["decision"] == "deny" and d["step"] == "user"
  and d["answer"] == "deny_always"'
 ok $? "answer d (never): deny, exit 1"
 run check --json --mode auto --tool Bash --args '{"command": "git status"}'
-[ $rc -eq 1 ] && pycheck 'd["step"] == "approvals_rule"' <"$tmp/out"
+[ $rc -eq 1 ] && pyjson 'd["step"] == "approvals_rule"' <"$tmp/out"
 ok $? "after answer d the call is denied even in auto mode"
 
 drive y --tool Bash --args $'{"command": "echo \e[2J\a hi"}'
@@ -229,4 +195,4 @@ ok $? "the time-out comes after about a second"
 check '"no answer in time" in r["tty"]'
 ok $? "the terminal is told that the time ran out"
 
-echo "1..$n"
+done_testing

@@ -4,42 +4,9 @@
 # allow and deny lists, the resolved-address guard (with --resolve
 # overrides standing in for DNS), smuggling payloads, limits and
 # time-outs. Needs python3 and curl; skips everything without them.
-set -u
-
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-if ! command -v python3 >/dev/null || ! command -v curl >/dev/null; then
-	echo "1..0 # SKIP needs python3 and curl"
-	exit 0
-fi
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
-	NO_PROXY no_proxy
-n=0
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | head -20
-		sed 's/^/# proxy: /' "$tmp/px.log" 2>/dev/null | tail -5
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+need python3 curl
 
 cat >"$tmp/h.py" <<'EOF'
 import os, socket, sys, threading, time, http.server, socketserver
@@ -212,42 +179,9 @@ elif cmd == "maxconns":
     maxconns(sys.argv[2], int(sys.argv[3]))
 EOF
 
-# start_server KIND VAR: starts a loopback server, its port into VAR.
-start_server() {
-	python3 "$tmp/h.py" "$1" >"$tmp/$1.port" &
-	pids+=($!)
-	for _ in $(seq 50); do
-		[ -s "$tmp/$1.port" ] && break
-		sleep 0.1
-	done
-	printf -v "$2" '%s' "$(cat "$tmp/$1.port")"
-}
-
-# start_proxy ARGS...: starts `cordon proxy --listen 127.0.0.1:0 ARGS`,
-# its address into px.
-start_proxy() {
-	: >"$tmp/px.log"
-	"$bin" proxy --listen 127.0.0.1:0 -v "$@" 2>"$tmp/px.log" &
-	pids+=($!)
-	pxpid=$!
-	px=
-	for _ in $(seq 50); do
-		px=$(sed -n 's/^cordon proxy: listening on //p' "$tmp/px.log")
-		[ -n "$px" ] && break
-		sleep 0.1
-	done
-}
-
-stop_proxy() {
-	kill "$pxpid" 2>/dev/null
-	wait "$pxpid" 2>/dev/null
-}
-
-# has TEXT: the last output holds TEXT.
-has() { grep -qF -- "$1" "$tmp/out"; }
-
-start_server http hport
-start_server echo eport
+serve hport python3 "$tmp/h.py" http &&
+	serve eport python3 "$tmp/h.py" echo ||
+	skip_all "the loopback servers did not start"
 
 "$bin" proxy --help >"$tmp/out" 2>&1
 ok $(($? != 0)) "--help exits 0"
@@ -403,13 +337,7 @@ ok $? "control: --control-port without --control-token-env is a usage error"
 # of the kernel's choice, its address into ctl.
 start_control() {
 	start_proxy --control-port 0 --control-token-env CORDON_CTL "$@"
-	ctl=
-	for _ in $(seq 50); do
-		ctl=$(sed -n 's/^cordon proxy: control endpoint on //p' \
-			"$tmp/px.log")
-		[ -n "$ctl" ] && break
-		sleep 0.1
-	done
+	wait_line ctl "$tmp/px.log" 'cordon proxy: control endpoint on '
 }
 # code ARGS...: curl, the status code in out, the body in body.
 code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@" >"$tmp/out" 2>&1; }
@@ -514,4 +442,4 @@ python3 "$tmp/h.py" raw "$px" "CONNECT g.ex.test:443 HTTP/1.1\r\n\r\n" \
 ok $? "a neighbouring address is not caught by it"
 stop_proxy
 
-echo "1..$n"
+done_testing

@@ -7,59 +7,22 @@
 # refusal. The tunnels need about 2,000 descriptors in the proxy and as
 # many in the python process: the soft limit is raised, and the test skips
 # when the hard limit is below 2,100. Needs python3.
-set -u
-
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+need python3
 tunnels=1000
 need_fds=2100
-if ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP needs python3"
-	exit 0
-fi
 hard=$(ulimit -Hn)
 if [ "$hard" != unlimited ] && [ "$hard" -lt "$need_fds" ]; then
-	echo "1..0 # SKIP the hard descriptor limit ($hard) is below $need_fds"
-	exit 0
+	skip_all "the hard descriptor limit ($hard) is below $need_fds"
 fi
 soft=$(ulimit -Sn)
 if [ "$soft" != unlimited ] && [ "$soft" -lt "$need_fds" ]; then
-	if ! ulimit -Sn "$need_fds" 2>/dev/null; then
-		echo "1..0 # SKIP cannot raise the descriptor limit to $need_fds"
-		exit 0
-	fi
+	ulimit -Sn "$need_fds" 2>/dev/null ||
+		skip_all "cannot raise the descriptor limit to $need_fds"
 fi
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
-	NO_PROXY no_proxy
-n=0
-
 echo "1..6"
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | tail -20
-		sed 's/^/# proxy: /' "$tmp/px.log" 2>/dev/null | tail -5
-	fi
-}
 
 # The echo server: prints its port, then echoes every connection until
 # the peer closes.
@@ -165,28 +128,10 @@ async def main():
 asyncio.run(main())
 EOF
 
-python3 "$tmp/echo.py" >"$tmp/echo.port" 2>"$tmp/echo.log" &
-pids+=($!)
-eport=
-for _ in $(seq 50); do
-	eport=$(head -n1 "$tmp/echo.port" 2>/dev/null)
-	[ -n "$eport" ] && break
-	sleep 0.1
-done
-[ -n "$eport" ]
+serve eport python3 "$tmp/echo.py"
 ok $? "the echo server started (port ${eport:-none})"
 
-: >"$tmp/px.log"
-"$bin" proxy --listen 127.0.0.1:0 -v --allow-host "127.0.0.1:$eport" \
-	2>"$tmp/px.log" &
-pids+=($!)
-pxpid=$!
-px=
-for _ in $(seq 50); do
-	px=$(sed -n 's/^cordon proxy: listening on //p' "$tmp/px.log")
-	[ -n "$px" ] && break
-	sleep 0.1
-done
+start_proxy --allow-host "127.0.0.1:$eport"
 [ -n "$px" ]
 ok $? "the proxy started (${px:-no address})"
 

@@ -5,48 +5,14 @@
 # gets 403; unsetting the proxy variables reaches nothing, and neither does
 # UDP; the report says full (namespaces) or partial naming UDP (landlock).
 # Needs python3 and curl; the namespaces part needs user namespaces.
-set -u
-
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-case $bin in
-/*) ;;
-*) bin=$PWD/$bin ;;
-esac
-if ! command -v python3 >/dev/null || ! command -v curl >/dev/null; then
-	echo "1..0 # SKIP needs python3 and curl"
-	exit 0
-fi
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy \
-	NO_PROXY no_proxy
-export XDG_CACHE_HOME=$tmp/cache XDG_STATE_HOME=$tmp/state
-mkdir -p "$tmp/ws" "$tmp/cache" "$tmp/state"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+need python3 curl
+export XDG_CACHE_HOME=$tmp/cache
+mkdir -p "$tmp/ws" "$tmp/cache"
 cd "$tmp/ws" || exit 1
-n=0
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/# out: /' "$tmp/out" 2>/dev/null | head -20
-		sed 's/^/# err: /' "$tmp/err" 2>/dev/null | head -10
-	fi
-}
-
-# An HTTP server and a UDP listener on the host's loopback; each writes
-# its port to a file and the UDP one logs what it receives.
+# An HTTP server and a UDP listener on the host's loopback; it prints
+# both ports on one line and the UDP one logs what it receives.
 cat >"$tmp/srv.py" <<'EOF'
 import socket, sys, threading, http.server, socketserver
 
@@ -67,11 +33,7 @@ d = sys.argv[1]
 srv = S(("127.0.0.1", 0), H)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 u.bind(("127.0.0.1", 0))
-open(d + "/udp.port.tmp", "w").write(str(u.getsockname()[1]))
-open(d + "/http.port.tmp", "w").write(str(srv.server_address[1]))
-import os
-os.rename(d + "/udp.port.tmp", d + "/udp.port")
-os.rename(d + "/http.port.tmp", d + "/http.port")
+print(srv.server_address[1], u.getsockname()[1], flush=True)
 
 def udp():
     while True:
@@ -82,23 +44,14 @@ def udp():
 threading.Thread(target=udp, daemon=True).start()
 srv.serve_forever()
 EOF
-python3 "$tmp/srv.py" "$tmp" &
-pids+=($!)
-for _ in $(seq 50); do
-	[ -s "$tmp/http.port" ] && [ -s "$tmp/udp.port" ] && break
-	sleep 0.1
-done
-port=$(cat "$tmp/http.port" 2>/dev/null)
-uport=$(cat "$tmp/udp.port" 2>/dev/null)
-if [ -z "$port" ] || [ -z "$uport" ]; then
-	echo "1..0 # SKIP the loopback servers did not start"
-	exit 0
-fi
+serve ports python3 "$tmp/srv.py" "$tmp" ||
+	skip_all "the loopback servers did not start"
+read -r port uport <<<"$ports"
 url=http://127.0.0.1:$port
 
-# run BACKEND ARGS... -- CMD: cordon run, output in $tmp/out, $tmp/err,
+# run_backend BACKEND ARGS... -- CMD: cordon run, output in $tmp/out, $tmp/err,
 # the report in $tmp/rep.json.
-run() {
+run_backend() {
 	local backend=$1
 	shift
 	"$bin" run --backend "$backend" --report "$tmp/rep.json" "$@" \
@@ -109,38 +62,38 @@ run() {
 suite() {
 	local b=$1 st
 
-	run "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
 		curl -sS -m 10 "$url/through"
 	st=$?
 	grep -qx "hello path=/through" "$tmp/out"
 	ok $((st + $?)) "$b: allowed host reached through the proxy"
 
-	run "$b" --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --allow-host "127.0.0.1:$port" -- \
 		sh -c 'env -u HTTP_PROXY -u http_proxy curl -sS -m 10 "$1"' \
 		sh "$url/socks"
 	st=$?
 	grep -qx "hello path=/socks" "$tmp/out"
 	ok $((st + $?)) "$b: --allow-host implies the proxy; SOCKS5 works"
 
-	run "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
 		sh -c 'printf "%s %s %s %s\n" "$HTTP_PROXY" "$https_proxy" \
 			"$ALL_PROXY" "${NO_PROXY-unset}"'
 	lo='127\.0\.0\.1:[0-9]+'
 	grep -Eqx "http://$lo http://$lo socks5h://$lo " "$tmp/out"
 	ok $? "$b: proxy variables set, NO_PROXY empty"
 
-	run "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
 		curl -s -m 10 -o /dev/null -w '%{http_code}' \
 		http://denied.example/
 	[ "$(cat "$tmp/out")" = 403 ]
 	ok $? "$b: a host not on the list gets 403"
 
-	run "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
 		curl -s -m 10 -D - -o /dev/null http://127.0.0.1:1/
 	grep -qi '^X-Proxy-Error: ' "$tmp/out"
 	ok $? "$b: another port of an allowed address is denied"
 
-	run "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend "$b" --network proxy --allow-host "127.0.0.1:$port" -- \
 		env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy \
 		curl -sS -m 10 --noproxy '*' "$url/direct"
 	st=$?
@@ -149,14 +102,14 @@ suite() {
 
 	printf '{"network": {"allowedDomains": ["127.0.0.1:%s"]}}\n' \
 		"$port" >"$tmp/cfg.json"
-	run "$b" --config "$tmp/cfg.json" --network proxy -- \
+	run_backend "$b" --config "$tmp/cfg.json" --network proxy -- \
 		curl -sS -m 10 "$url/config"
 	grep -qx "hello path=/config" "$tmp/out"
 	ok $? "$b: network.allowedDomains feeds the allow list"
 
 	printf '{"network": {"allowedDomains": ["127.0.0.1:%s"],
 		"deniedDomains": ["127.0.0.1"]}}\n' "$port" >"$tmp/cfg.json"
-	run "$b" --config "$tmp/cfg.json" --network proxy -- \
+	run_backend "$b" --config "$tmp/cfg.json" --network proxy -- \
 		curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/denied"
 	[ "$(cat "$tmp/out")" = 403 ]
 	ok $? "$b: network.deniedDomains wins over the allow list"
@@ -166,7 +119,7 @@ suite() {
 	printf '{"network": {"allowedDomains": ["127.0.0.1:%s"],
 		"deniedResolvedAddresses": ["10.1.2.3/8"]}}\n' "$port" \
 		>"$tmp/cfg.json"
-	run "$b" --config "$tmp/cfg.json" --network proxy -- \
+	run_backend "$b" --config "$tmp/cfg.json" --network proxy -- \
 		curl -s -m 10 "$url/ranges"
 	st=$?
 	[ "$st" = 125 ] && ! grep -q hello "$tmp/out" &&
@@ -207,7 +160,7 @@ control_suite() {
 	local b=$1 cport st code1 code2
 	cport=$(free_port)
 
-	run "$b" --config "$tmp/open.json" --network proxy \
+	run_backend "$b" --config "$tmp/open.json" --network proxy \
 		--control-port "$cport" --control-token-env CORDON_CTL -- \
 		sh -c 'env | grep "^CORDON_"; tr "\0" "\n" </proc/self/environ |
 			grep -c "^CORDON_CTL="'
@@ -215,7 +168,7 @@ control_suite() {
 		grep -qx 0 "$tmp/out" && ! grep -q "$CORDON_CTL" "$tmp/out"
 	ok $? "$b: control: the token is absent from the command's environment and /proc/self/environ"
 
-	run "$b" --network proxy --control-port "$cport" \
+	run_backend "$b" --network proxy --control-port "$cport" \
 		--control-token-env CORDON_CTL --allow-host "127.0.0.1:$cport" -- \
 		sh -c 'curl -s -m 5 --noproxy "*" -o /dev/null -w "%{http_code}\n" \
 			"http://127.0.0.1:$1/status"
@@ -226,7 +179,7 @@ control_suite() {
 
 	# The command asks, waits for the host side to act, asks again.
 	rm -f r1 r2 g1 g2
-	run "$b" --network proxy --control-port "$cport" \
+	run_backend "$b" --network proxy --control-port "$cport" \
 		--control-token-env CORDON_CTL --timeout 60 -- \
 		sh -c 'curl -s -m 5 -o /dev/null -w "%{http_code}\n" "$1/a"
 			touch r1; while [ ! -e g1 ]; do sleep 0.1; done
@@ -267,7 +220,7 @@ EOF
 }
 
 unset CORDON_CTL_UNSET
-run namespaces --network proxy --control-port 1 \
+run_backend namespaces --network proxy --control-port 1 \
 	--control-token-env CORDON_CTL_UNSET -- true
 [ $? -eq 125 ] && grep -q 'CORDON_CTL_UNSET is not set' "$tmp/err"
 ok $? "control: an unset token variable refuses to start"
@@ -278,7 +231,7 @@ if [ "$best" = namespaces ]; then
 	suite namespaces
 
 	rm -f "$tmp/udp.log"
-	run namespaces --network proxy --allow-host "127.0.0.1:$port" -- \
+	run_backend namespaces --network proxy --allow-host "127.0.0.1:$port" -- \
 		python3 -c "$udp_cmd" "$uport"
 	sleep 0.3
 	[ ! -s "$tmp/udp.log" ]
@@ -292,7 +245,7 @@ if [ "$best" = namespaces ]; then
 	[ -s "$tmp/udp.log" ]
 	ok $? "namespaces: the UDP listener does receive from the host"
 
-	run namespaces --network proxy --allow-host "127.0.0.1:$port" -- true
+	run_backend namespaces --network proxy --allow-host "127.0.0.1:$port" -- true
 	python3 - "$tmp/rep.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -303,8 +256,7 @@ EOF
 	control_suite namespaces
 else
 	for _ in $(seq 17); do
-		n=$((n + 1))
-		echo "ok $n # SKIP user namespaces do not work here"
+		skip "namespaces" "user namespaces do not work here"
 	done
 fi
 
@@ -312,13 +264,13 @@ fi
 # would only measure that.
 ll=1
 if [ -n "$best" ]; then
-	run landlock --network proxy --allow-host "127.0.0.1:$port" -- true
+	run_backend landlock --network proxy --allow-host "127.0.0.1:$port" -- true
 	ll=$?
 	grep -q 'Landlock ABI < 4' "$tmp/rep.json" && ll=1
 fi
 if [ "$ll" -eq 0 ]; then
 	suite landlock
-	run landlock --network proxy --allow-host "127.0.0.1:$port" -- true
+	run_backend landlock --network proxy --allow-host "127.0.0.1:$port" -- true
 	python3 - "$tmp/rep.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -331,8 +283,7 @@ EOF
 	control_suite landlock
 else
 	for _ in $(seq 15); do
-		n=$((n + 1))
-		echo "ok $n # SKIP no landlock backend with ABI 4 here"
+		skip "landlock" "no landlock backend with ABI 4 here"
 	done
 fi
-echo "1..$n"
+done_testing

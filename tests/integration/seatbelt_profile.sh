@@ -1,26 +1,12 @@
 #!/usr/bin/env bash
 # `cordon sandbox profile --format seatbelt` against golden files in
-# tests/golden/seatbelt-*.sb, with a fixed HOME and workspace so the output
-# is stable; then the command's usage errors. To rewrite the golden files
-# after an intended change: CORDON_UPDATE_GOLDEN=1 (and review the diff).
-set -u
+# tests/cases/sandbox/seatbelt-*.sb, with a fixed HOME and workspace so
+# the output is stable; then the command's usage errors. To rewrite the
+# golden files after an intended change: CORDON_UPDATE_GOLDEN=1 (and
+# review the diff).
+. "$(dirname "$0")/lib.sh"
 
-bin=${CORDON_BIN:?CORDON_BIN must name the cordon binary}
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-golden=$src/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-
-# ok STATUS NAME: one TAP result; STATUS 0 passes.
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
+golden=$src/tests/cases/sandbox
 
 export HOME=/Users/alice
 ws=/Users/alice/project
@@ -108,4 +94,4 @@ ok $? "sandbox --help"
 "$bin" help sandbox >"$tmp/out" 2>&1 && grep -q 'usage: cordon sandbox' "$tmp/out"
 ok $? "cordon help sandbox"
 
-echo "1..$n"
+done_testing

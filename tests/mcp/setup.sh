@@ -3,11 +3,7 @@
 # $tmp/ws, and exports the paths the Python scenarios read: the server's
 # state, call and raw logs, the audit log, the config, the binary, the
 # source tree and the pins file.
-src=${CORDON_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-if ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP needs python3"
-	exit 0
-fi
+need python3
 mkdir -p "$tmp/ws"
 export MCP_STATE=$tmp/ws/state.json MCP_CALLS=$tmp/calls.log \
 	MCP_RAW=$tmp/raw.log MCP_AUDIT=$tmp/audit.jsonl \

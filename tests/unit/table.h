@@ -2,7 +2,7 @@
  * for cordon's unit tests.
  *
  *	char path[4096];
- *	table_path(path, sizeof(path), "redact/cases.jsonl");
+ *	table_path(path, sizeof(path), "cases/audit/redact.jsonl");
  *	char *text = table_read(path, &len);     (free() it)
  *
  * Everything is static to the including test program, like tap.h.

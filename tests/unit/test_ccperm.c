@@ -1,7 +1,7 @@
 /* Claude Code permission rules (ccperm.h): the rule table and the importers.
  *
- * The table is $CORDON_SOURCE_ROOT/tests/ccperm/rules.jsonl, one row per
- * line:
+ * The table is $CORDON_SOURCE_ROOT/tests/cases/policy/ccperm.jsonl, one row
+ * per line:
  *   {"allow": [...], "ask": [...], "deny": [...], "tool": "Bash",
  *    "args": {...}, "cwd": "/home/u/proj", "want": "allow|ask|deny|none",
  *    "note": "...", "why": "piece of the reason" (optional),
@@ -118,7 +118,7 @@ static void run_table(void)
 	size_t len = 0;
 	unsigned lineno = 0, rows = 0;
 
-	table_path(path, sizeof(path), "ccperm/rules.jsonl");
+	table_path(path, sizeof(path), "cases/policy/ccperm.jsonl");
 	text = table_read(path, &len);
 	if (!ok(text != NULL, "read %s", path))
 		return;

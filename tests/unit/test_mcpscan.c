@@ -1,6 +1,6 @@
 /* test_mcpscan — the hidden-text and tool-poisoning scanner.
  *
- * The table tests/mcpscan/cases.jsonl ($CORDON_SOURCE_ROOT, else found
+ * The table tests/cases/mcp/mcpscan.jsonl ($CORDON_SOURCE_ROOT, else found
  * relative to this file) holds one case per line:
  *   {"text": "...", "flags": ["tool-poisoning", ...], "note": "why"}
  *   {"tool": {...},  "flags": [...], "finding": "substring", "note": "..."}
@@ -132,7 +132,7 @@ static void test_table(void)
 	size_t len = 0, lineno = 0, nclean = 0, nflagged = 0;
 	char *buf, *line, *save = NULL;
 
-	table_path(path, sizeof(path), "mcpscan/cases.jsonl");
+	table_path(path, sizeof(path), "cases/mcp/mcpscan.jsonl");
 	buf = table_read(path, &len);
 	if (!buf) {
 		ok(0, "read %s", path);

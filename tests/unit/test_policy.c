@@ -1,4 +1,5 @@
-/* The policy decision tables: every tests/policy/NAME.json, doas style.
+/* The policy decision tables: every tests/cases/policy/NAME.json
+ * ($CORDON_SOURCE_ROOT, else found relative to this file), doas style.
  *
  * A table is one JSON object:
  *
@@ -30,29 +31,8 @@
 
 #include "config.h"
 #include "cordon.h"
+#include "table.h"
 #include "tap.h"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		if (buf)
-			buf[n] = '\0';
-	}
-	fclose(f);
-	return buf;
-}
 
 static const char *str_of(const cJSON *o, const char *key)
 {
@@ -213,13 +193,12 @@ int main(void)
 	static const char *const table_keys[] = {
 		"about", "config", "project", "workspace", "home",
 		"sandbox_enforces_writes", "calls", NULL};
-	const char *root = getenv("CORDON_SOURCE_ROOT");
 	char dir[4096], path[4600];
 	struct dirent **ents;
 	int n;
 
 	tap_no_plan();
-	snprintf(dir, sizeof(dir), "%s/tests/policy", root ? root : ".");
+	table_path(dir, sizeof(dir), "cases/policy");
 	n = scandir(dir, &ents, NULL, by_name);
 	if (n < 0) {
 		ok(0, "cannot read %s", dir);
@@ -234,7 +213,7 @@ int main(void)
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, f);
-		char *text = slurp(path);
+		char *text = table_read(path, NULL);
 		cJSON *t = text ? cJSON_Parse(text) : NULL;
 		const cJSON *calls = cJSON_GetObjectItemCaseSensitive(t, "calls");
 		if (!t || !cJSON_IsArray(calls) || !known_keys(t, table_keys)) {

@@ -1,6 +1,6 @@
 /* test_redact — the secret scanner (src/redact.c).
  *
- * The table tests/redact/cases.jsonl ($CORDON_SOURCE_ROOT, else found
+ * The table tests/cases/audit/redact.jsonl ($CORDON_SOURCE_ROOT, else found
  * relative to this file) holds one case per line:
  *   {"in": "text", "out": "text redacted", "note": "why"}
  * Every row is also redacted a second time: its "out" must come back
@@ -109,7 +109,7 @@ static void test_table(void)
 	size_t len = 0, lineno = 0;
 	cJSON *row;
 
-	table_path(path, sizeof(path), "redact/cases.jsonl");
+	table_path(path, sizeof(path), "cases/audit/redact.jsonl");
 	buf = table_read(path, &len);
 	if (!buf) {
 		ok(0, "read the table %s", path);
