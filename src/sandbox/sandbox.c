@@ -348,22 +348,35 @@ static uint64_t clone_flags(const struct sandbox_plan *p)
 	return f;
 }
 
-enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
-			    struct sandbox_report *rep,
-			    struct cordon_diag *diag)
-{
+/* One run across its phases: the plan, where the report and the
+ * diagnostic go, and the child once it is cloned. */
+struct run {
 	struct sandbox_plan p;
-	char cwd[PATH_MAX], exec_path[PATH_MAX];
-	const char *home;
-	enum cordon_err err = CORDON_OK;
-	unsigned long long t0 = sandbox_now_ms();
-	int pidfd = -1, wstatus = 0;
+	const struct sandbox_opts *o;
+	char *const *argv;
+	struct sandbox_report *rep;
+	struct cordon_diag *diag;
+	enum cordon_err err;
+	char cwd[PATH_MAX];
+	char exec_path[PATH_MAX]; /* argv-only: argv[0] found on PATH */
 	pid_t pid;
-	bool got = false;
-	extern char **environ;
+	int pidfd;
+	int wstatus;
+	bool got;
+};
 
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+/* A planning failure: refused with the plan's message. Returns -1. */
+static int run_refuse(struct run *r)
+{
+	sandbox_report_refuse(r->rep, ST_SETUP, "%s", r->p.error);
+	return -1;
+}
+
+/* The arguments and the ceilings on the lists, before anything else. */
+static enum cordon_err run_check(const struct sandbox_opts *o,
+				 char *const argv[], struct sandbox_report *rep,
+				 struct cordon_diag *diag)
+{
 	if (!o || !argv || !argv[0] || !rep)
 		return diag_set(diag, CORDON_E_INVAL, 0,
 				"sandbox_run: no options, report or command");
@@ -380,159 +393,242 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 				"more than 256 --write, --deny-read, "
 				"deny_write or --allow-cmd entries "
 				"(SANDBOX_MAX_LIST)");
-	if (o->argv_only &&
-	    !argv0_allowed(o, argv[0], rep->error, sizeof(rep->error))) {
+	return CORDON_OK;
+}
+
+/* argv-only: argv[0] must be on the allowlist (else 126), and the file a
+ * PATH lookup finds for it is what the child execs (none: 127). True
+ * when the run is refused. */
+static bool run_argv_only(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_report *rep = r->rep;
+	const char *base;
+	struct stat st;
+
+	if (!o->argv_only)
+		return false;
+	if (!argv0_allowed(o, r->argv[0], rep->error, sizeof(rep->error))) {
 		rep->status = ST_NOEXEC;
 		rep->exit_code = ST_NOEXEC;
-		return CORDON_OK;
+		return true;
 	}
-	/* argv-only: exec the very file checked here (by path: no second
-	 * PATH lookup by the child, no swap of a path argv[0] between the
-	 * check and the exec). */
-	if (o->argv_only) {
-		const char *base = strrchr(argv[0], '/');
-		struct stat st;
-
-		base = base ? base + 1 : argv[0];
-		if (!argv0_lookup(base, exec_path, sizeof(exec_path), &st)) {
-			sandbox_report_refuse(rep, ST_NOTFOUND,
-					      "exec %s: not found on PATH",
-					      argv[0]);
-			return CORDON_OK;
-		}
+	/* Exec the very file checked here (by path: no second PATH lookup
+	 * by the child, no swap of a path argv[0] between the check and the
+	 * exec). */
+	base = strrchr(r->argv[0], '/');
+	base = base ? base + 1 : r->argv[0];
+	if (!argv0_lookup(base, r->exec_path, sizeof(r->exec_path), &st)) {
+		sandbox_report_refuse(rep, ST_NOTFOUND,
+				      "exec %s: not found on PATH", r->argv[0]);
+		return true;
 	}
+	return false;
+}
 
-	memset(&p, 0, sizeof(p));
-	p.o = o;
-	p.argv = argv;
-	if (o->argv_only)
-		p.exec_path = exec_path;
-	p.err_r = p.err_w = p.st_r = p.st_w = -1;
-	p.sync_r = p.sync_w = -1;
-	p.out_r[0] = p.out_r[1] = p.out_w[0] = p.out_w[1] = -1;
-	p.null_fd = p.parent_pidfd = p.ph_fd = -1;
-	p.pxs_r = p.pxs_w = -1;
-	sandbox_cgroup_clear(&p.cg);
-	arena_init(&p.arena, SANDBOX_ARENA_MAX);
-	p.uid = geteuid();
-	p.gid = getegid();
-	p.parent_pid = getpid();
+/* An empty plan: no descriptor open, no cgroup, the arena, our ids. */
+static void run_init(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
 
-	/* Which backend. */
+	memset(p, 0, sizeof(*p));
+	p->o = r->o;
+	p->argv = r->argv;
+	if (r->o->argv_only)
+		p->exec_path = r->exec_path;
+	p->err_r = p->err_w = p->st_r = p->st_w = -1;
+	p->sync_r = p->sync_w = -1;
+	p->out_r[0] = p->out_r[1] = p->out_w[0] = p->out_w[1] = -1;
+	p->null_fd = p->parent_pidfd = p->ph_fd = -1;
+	p->pxs_r = p->pxs_w = -1;
+	sandbox_cgroup_clear(&p->cg);
+	arena_init(&p->arena, SANDBOX_ARENA_MAX);
+	p->uid = geteuid();
+	p->gid = getegid();
+	p->parent_pid = getpid();
+}
+
+/* Which backend: none in mode off, the one asked for, or the probe's
+ * best; a network namespace with the namespaces backend unless the
+ * network is the host's. */
+static int run_backend(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+
 	if (o->mode == SANDBOX_MODE_OFF) {
-		p.backend = SANDBOX_BACKEND_BEST; /* none */
+		p->backend = SANDBOX_BACKEND_BEST; /* none */
 	} else if (o->backend != SANDBOX_BACKEND_BEST) {
-		p.backend = o->backend;
+		p->backend = o->backend;
 	} else {
 		int best = sandbox_probe(false, NULL, 0);
 
 		if (best < 0) {
 			sandbox_report_refuse(
-				rep, ST_SETUP,
+				r->rep, ST_SETUP,
 				"no sandbox backend works here (cordon run "
 				"--probe says why)");
-			goto out;
+			return -1;
 		}
-		p.backend = (enum sandbox_backend)best;
+		p->backend = (enum sandbox_backend)best;
 	}
-	p.netns = p.backend == SANDBOX_BACKEND_NAMESPACES &&
-		  (o->network == SANDBOX_NET_NONE ||
-		   o->network == SANDBOX_NET_PROXY);
+	p->netns = p->backend == SANDBOX_BACKEND_NAMESPACES &&
+		   (o->network == SANDBOX_NET_NONE ||
+		    o->network == SANDBOX_NET_PROXY);
+	return 0;
+}
 
-	/* Paths. */
-	if (!getcwd(cwd, sizeof(cwd))) {
-		sandbox_report_refuse(rep, ST_SETUP, "getcwd: %s",
+/* The cwd, $HOME (canonical when it can be), and room for the mounts and
+ * the writable roots. */
+static int run_paths(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+	const char *home;
+
+	if (!getcwd(r->cwd, sizeof(r->cwd))) {
+		sandbox_report_refuse(r->rep, ST_SETUP, "getcwd: %s",
 				      strerror(errno));
-		goto out;
+		return -1;
 	}
-	p.cwd = sandbox_plan_strdup(&p, cwd);
+	p->cwd = sandbox_plan_strdup(p, r->cwd);
 	home = getenv("HOME");
-	p.home = home && home[0] == '/' ? sandbox_plan_canon(&p, home) : NULL;
-	if (!p.home)
-		p.home = home && home[0] == '/' ?
-				 sandbox_plan_strdup(&p, home) :
-				 "/";
-	p.ops = arena_alloc(&p.arena, sizeof(p.ops[0]) * SANDBOX_MAX_MOUNTS);
-	p.rw = arena_alloc(&p.arena, sizeof(p.rw[0]) * (SANDBOX_MAX_LIST + 33));
-	if (!p.cwd || !p.home || !p.ops || !p.rw) {
-		err = diag_set(diag, CORDON_E_NOMEM, 0, "out of memory");
-		goto out;
+	p->home = home && home[0] == '/' ? sandbox_plan_canon(p, home) : NULL;
+	if (!p->home)
+		p->home = home && home[0] == '/' ?
+				  sandbox_plan_strdup(p, home) :
+				  "/";
+	p->ops = arena_alloc(&p->arena, sizeof(p->ops[0]) * SANDBOX_MAX_MOUNTS);
+	p->rw = arena_alloc(&p->arena,
+			    sizeof(p->rw[0]) * (SANDBOX_MAX_LIST + 33));
+	if (!p->cwd || !p->home || !p->ops || !p->rw) {
+		r->err = diag_set(r->diag, CORDON_E_NOMEM, 0, "out of memory");
+		return -1;
 	}
-	if (p.backend != SANDBOX_BACKEND_BEST) {
-		if (sandbox_plan_writable(&p, o->workspace ? o->workspace : cwd,
-					  "workspace", false, &p.ws))
-			goto refuse;
-		for (size_t i = 0; i < o->nwrite; i++)
-			if (sandbox_plan_writable(&p, o->write[i],
-						  "writable root", false, NULL))
-				goto refuse;
-		if (o->cache_writes) {
-			for (size_t i = 0;
-			     i < sizeof(home_caches) / sizeof(home_caches[0]);
-			     i++) {
-				char *c = sandbox_plan_join(&p, p.home,
-							    home_caches[i]);
+	return 0;
+}
 
-				if (!c || sandbox_plan_writable(&p, c, "cache",
-								true, NULL))
-					goto refuse;
-			}
+/* The writable roots: the workspace, --write, the caches with
+ * --cache-writes, /tmp. None in mode off. */
+static int run_roots(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+
+	if (p->backend == SANDBOX_BACKEND_BEST)
+		return 0;
+	if (sandbox_plan_writable(p, o->workspace ? o->workspace : r->cwd,
+				  "workspace", false, &p->ws))
+		return run_refuse(r);
+	for (size_t i = 0; i < o->nwrite; i++)
+		if (sandbox_plan_writable(p, o->write[i], "writable root",
+					  false, NULL))
+			return run_refuse(r);
+	if (o->cache_writes) {
+		for (size_t i = 0;
+		     i < sizeof(home_caches) / sizeof(home_caches[0]); i++) {
+			char *c = sandbox_plan_join(p, p->home, home_caches[i]);
+
+			if (!c ||
+			    sandbox_plan_writable(p, c, "cache", true, NULL))
+				return run_refuse(r);
 		}
-		if (sandbox_plan_add_rw(&p, "/tmp"))
-			goto refuse;
 	}
-	if (p.backend == SANDBOX_BACKEND_NAMESPACES) {
-		p.ph_fd = sandbox_placeholder_open(&p);
-		if (sandbox_plan_mounts(&p))
-			goto refuse;
-	}
-	if (p.backend != SANDBOX_BACKEND_BEST) {
+	if (sandbox_plan_add_rw(p, "/tmp"))
+		return run_refuse(r);
+	return 0;
+}
+
+/* Namespaces backend: the placeholder registry and the mounts (plan.c). */
+static int run_mounts(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+
+	if (p->backend != SANDBOX_BACKEND_NAMESPACES)
+		return 0;
+	p->ph_fd = sandbox_placeholder_open(p);
+	if (sandbox_plan_mounts(p))
+		return run_refuse(r);
+	return 0;
+}
+
+/* The cgroup leaf, the landlock backend's reaper, and the report of what
+ * is enforced. */
+static void run_limits(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+
+	if (p->backend != SANDBOX_BACKEND_BEST) {
 		unsigned long long mem = (unsigned long long)o->memory_mb << 20;
 		unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
 
-		sandbox_cgroup_plan(&p, mem, pids);
-		p.reaper = p.backend == SANDBOX_BACKEND_LANDLOCK &&
-			   sandbox_reaper_available();
-		sandbox_report_plan(&p, rep);
+		sandbox_cgroup_plan(p, mem, pids);
+		p->reaper = p->backend == SANDBOX_BACKEND_LANDLOCK &&
+			    sandbox_reaper_available();
+		sandbox_report_plan(p, r->rep);
 	} else {
-		sandbox_report_lost(rep, "mode off: no sandbox");
-		sandbox_report_deny_write(&p, rep, "mode off: no sandbox");
+		sandbox_report_lost(r->rep, "mode off: no sandbox");
+		sandbox_report_deny_write(p, r->rep, "mode off: no sandbox");
 	}
-	if (o->mode == SANDBOX_MODE_STRICT &&
-	    strcmp(rep->enforcement, "full") != 0) {
-		char list[sizeof(rep->error)];
-		size_t len = 0;
+}
 
-		list[0] = '\0';
-		for (size_t i = 0; i < rep->nnot_enforced && len < sizeof(list);
-		     i++) {
-			int n = snprintf(list + len, sizeof(list) - len, "%s%s",
-					 i ? "; " : "", rep->not_enforced[i]);
+/* Strict mode refuses a run whose enforcement would not be full, listing
+ * what would be missing. */
+static int run_strict(struct run *r)
+{
+	struct sandbox_report *rep = r->rep;
+	char list[sizeof(rep->error)];
+	size_t len = 0;
 
-			len += n < 0 ? 0 : (size_t)n;
-		}
-		sandbox_report_refuse(
-			rep, ST_SETUP,
-			"strict mode: enforcement would be %s: %s",
-			rep->enforcement, list);
-		goto out;
+	if (r->o->mode != SANDBOX_MODE_STRICT ||
+	    strcmp(rep->enforcement, "full") == 0)
+		return 0;
+	list[0] = '\0';
+	for (size_t i = 0; i < rep->nnot_enforced && len < sizeof(list); i++) {
+		int n = snprintf(list + len, sizeof(list) - len, "%s%s",
+				 i ? "; " : "", rep->not_enforced[i]);
+
+		len += n < 0 ? 0 : (size_t)n;
 	}
+	sandbox_report_refuse(rep, ST_SETUP,
+			      "strict mode: enforcement would be %s: %s",
+			      rep->enforcement, list);
+	return -1;
+}
 
-	if (sandbox_netproxy_prepare(&p) != 0)
-		goto refuse;
-	p.envp = sandbox_netproxy_env(&p);
-	if (!p.envp) {
-		err = diag_set(diag, CORDON_E_NOMEM, 0, "out of memory");
-		goto out;
+/* The proxy's port (netproxy.c) and the command's environment. */
+static int run_env(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+
+	if (sandbox_netproxy_prepare(p) != 0)
+		return run_refuse(r);
+	p->envp = sandbox_netproxy_env(p);
+	if (!p->envp) {
+		r->err = diag_set(r->diag, CORDON_E_NOMEM, 0, "out of memory");
+		return -1;
 	}
-	if (open_pipe(&p.err_r, &p.err_w) != 0 ||
-	    (p.backend != SANDBOX_BACKEND_BEST &&
-	     open_pipe(&p.st_r, &p.st_w) != 0)) {
+	return 0;
+}
+
+/* The descriptors between parent and child: the error pipe, PID 1's
+ * status pipe, the sync socket, the proxy's socket pair, /dev/null for
+ * stdin, the output pipes, and our own pidfd for the parent-death check
+ * across the PID namespace. */
+static int run_channels(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+	struct sandbox_report *rep = r->rep;
+
+	if (open_pipe(&p->err_r, &p->err_w) != 0 ||
+	    (p->backend != SANDBOX_BACKEND_BEST &&
+	     open_pipe(&p->st_r, &p->st_w) != 0)) {
 		sandbox_report_refuse(rep, ST_SETUP, "pipe: %s",
 				      strerror(errno));
-		goto out;
+		return -1;
 	}
-	if (p.backend != SANDBOX_BACKEND_BEST) {
+	if (p->backend != SANDBOX_BACKEND_BEST) {
 		int fds[2];
 
 		/* A socket, so that writing to a child that died early is an
@@ -541,170 +637,260 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 		    0) {
 			sandbox_report_refuse(rep, ST_SETUP, "socketpair: %s",
 					      strerror(errno));
-			goto out;
+			return -1;
 		}
-		p.sync_r = fds[0];
-		p.sync_w = fds[1];
+		p->sync_r = fds[0];
+		p->sync_w = fds[1];
 	}
-	if (p.netns && o->network == SANDBOX_NET_PROXY) {
+	if (p->netns && o->network == SANDBOX_NET_PROXY) {
 		int fds[2];
 
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) !=
 		    0) {
 			sandbox_report_refuse(rep, ST_SETUP, "socketpair: %s",
 					      strerror(errno));
-			goto out;
+			return -1;
 		}
-		p.pxs_r = fds[0];
-		p.pxs_w = fds[1];
+		p->pxs_r = fds[0];
+		p->pxs_w = fds[1];
 	}
 	if (o->argv_only || o->stdin_null) {
-		p.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (p.null_fd < 0) {
+		p->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (p->null_fd < 0) {
 			sandbox_report_refuse(rep, ST_SETUP,
 					      "open /dev/null: %s",
 					      strerror(errno));
-			goto out;
+			return -1;
 		}
 	}
 	if (o->output_cap || o->capture_out) {
 		for (int i = 0; i < 2; i++) {
-			if (open_pipe(&p.out_r[i], &p.out_w[i]) != 0) {
+			if (open_pipe(&p->out_r[i], &p->out_w[i]) != 0) {
 				sandbox_report_refuse(rep, ST_SETUP, "pipe: %s",
 						      strerror(errno));
-				goto out;
+				return -1;
 			}
 		}
 	}
-	if (p.backend == SANDBOX_BACKEND_NAMESPACES)
-		p.parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
+		p->parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	return 0;
+}
 
-	/* The caller's signals stay blocked until the child restores them;
-	 * the parent takes SIGINT/TERM/HUP from a signalfd and forwards. */
-	{
-		sigset_t all;
+/* The caller's signals stay blocked until the child restores them; the
+ * parent takes SIGINT/TERM/HUP from a signalfd and forwards them. The
+ * umask is read for the child to restore. */
+static void run_block_signals(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+	sigset_t all;
 
-		sigemptyset(&all);
-		sigaddset(&all, SIGINT);
-		sigaddset(&all, SIGTERM);
-		sigaddset(&all, SIGHUP);
-		sigprocmask(SIG_BLOCK, &all, &p.oldmask);
+	sigemptyset(&all);
+	sigaddset(&all, SIGINT);
+	sigaddset(&all, SIGTERM);
+	sigaddset(&all, SIGHUP);
+	sigprocmask(SIG_BLOCK, &all, &p->oldmask);
+	p->old_umask = umask(022);
+	umask(p->old_umask);
+}
+
+/* User namespaces refused after the probe said yes: the landlock backend,
+ * reported as such (the proxy moves to the host's loopback). */
+static int run_fall_back(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+
+	sandbox_report_init(r->rep);
+	p->backend = SANDBOX_BACKEND_LANDLOCK;
+	p->netns = false;
+	p->nops = 0;
+	p->reaper = sandbox_reaper_available();
+	sandbox_report_plan(p, r->rep);
+	if (o->network == SANDBOX_NET_PROXY) {
+		if (p->pxs_w >= 0)
+			close(p->pxs_w);
+		p->pxs_w = -1;
+		envfilter_free(p->envp);
+		p->envp = NULL;
+		if (sandbox_netproxy_prepare(p) != 0) {
+			sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+			return run_refuse(r);
+		}
+		p->envp = sandbox_netproxy_env(p);
+		if (!p->envp) {
+			sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+			r->err = diag_set(r->diag, CORDON_E_NOMEM, 0,
+					  "out of memory");
+			return -1;
+		}
 	}
-	p.old_umask = umask(022);
-	umask(p.old_umask);
+	if (o->on_start)
+		o->on_start(r->rep, o->on_start_arg);
+	return 0;
+}
+
+/* Tells the caller the run starts, and clones the child into its
+ * namespaces (v2: born in the cgroup leaf); falls back to the landlock
+ * backend when the kernel refuses the namespaces of a probed backend. */
+static int run_clone(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+	int e;
 
 	if (o->on_start)
-		o->on_start(rep, o->on_start_arg);
-	pid = sandbox_clone(clone_flags(&p), &pidfd,
-			    p.cg.v2 ? p.cg.lock_fd : -1);
-	if (pid < 0 && p.backend == SANDBOX_BACKEND_NAMESPACES &&
+		o->on_start(r->rep, o->on_start_arg);
+	r->pid = sandbox_clone(clone_flags(p), &r->pidfd,
+			       p->cg.v2 ? p->cg.lock_fd : -1);
+	if (r->pid < 0 && p->backend == SANDBOX_BACKEND_NAMESPACES &&
 	    o->backend == SANDBOX_BACKEND_BEST &&
 	    o->mode != SANDBOX_MODE_STRICT &&
 	    (errno == EPERM || errno == EINVAL || errno == ENOSPC ||
 	     errno == EACCES)) {
-		/* User namespaces refused after the probe said yes: the
-		 * landlock backend, reported as such. */
-		sandbox_report_init(rep);
-		p.backend = SANDBOX_BACKEND_LANDLOCK;
-		p.netns = false;
-		p.nops = 0;
-		p.reaper = sandbox_reaper_available();
-		sandbox_report_plan(&p, rep);
-		if (o->network == SANDBOX_NET_PROXY) {
-			/* The proxy moves to the host's loopback. */
-			if (p.pxs_w >= 0)
-				close(p.pxs_w);
-			p.pxs_w = -1;
-			envfilter_free(p.envp);
-			p.envp = NULL;
-			if (sandbox_netproxy_prepare(&p) != 0) {
-				sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
-				goto refuse;
-			}
-			p.envp = sandbox_netproxy_env(&p);
-			if (!p.envp) {
-				sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
-				err = diag_set(diag, CORDON_E_NOMEM, 0,
-					       "out of memory");
-				goto out;
-			}
-		}
-		if (o->on_start)
-			o->on_start(rep, o->on_start_arg);
-		pid = sandbox_clone(0, &pidfd, p.cg.v2 ? p.cg.lock_fd : -1);
+		if (run_fall_back(r))
+			return -1;
+		r->pid = sandbox_clone(0, &r->pidfd,
+				       p->cg.v2 ? p->cg.lock_fd : -1);
 	}
-	if (pid < 0) {
-		int e = errno;
+	if (r->pid >= 0)
+		return 0;
+	e = errno;
+	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+	sandbox_report_refuse(r->rep, ST_SETUP, "clone (%s backend): %s",
+			      p->backend == SANDBOX_BACKEND_NAMESPACES ?
+				      "namespaces" :
+				      "landlock",
+			      strerror(e));
+	return -1;
+}
 
-		sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
-		sandbox_report_refuse(rep, ST_SETUP, "clone (%s backend): %s",
-				      p.backend == SANDBOX_BACKEND_NAMESPACES ?
-					      "namespaces" :
-					      "landlock",
-				      strerror(e));
-		goto out;
-	}
-	if (pid == 0) {
-		if (p.backend == SANDBOX_BACKEND_NAMESPACES)
-			sandbox_reaper_pid1(&p);
-		if (p.backend == SANDBOX_BACKEND_LANDLOCK)
-			sandbox_child_landlock(&p);
-		/* mode off */
-		close(p.err_r);
-		if (setsid() < 0)
-			sandbox_child_die(&p, ST_SETUP, errno, "setsid");
-		sandbox_child_pdeathsig(&p, false);
-		sandbox_child_exec(&p, false);
-	}
+/* The child: the backend's set-up, or in mode off only a session of its
+ * own and the exec. */
+__attribute__((noreturn)) static void run_child(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
 
-	/* The parent keeps only the read ends. */
-	close(p.err_w);
-	p.err_w = -1;
-	if (p.sync_r >= 0)
-		close(p.sync_r);
-	p.sync_r = -1;
-	if (p.pxs_w >= 0)
-		close(p.pxs_w);
-	p.pxs_w = -1;
-	parent_feed_child(&p, pid);
-	if (o->network == SANDBOX_NET_PROXY && sandbox_netproxy_start(&p) != 0)
-		sandbox_reaper_kill_tree(&p, pid, pidfd, true);
-	if (p.st_w >= 0)
-		close(p.st_w);
-	p.st_w = -1;
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
+		sandbox_reaper_pid1(p);
+	if (p->backend == SANDBOX_BACKEND_LANDLOCK)
+		sandbox_child_landlock(p);
+	/* mode off */
+	close(p->err_r);
+	if (setsid() < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "setsid");
+	sandbox_child_pdeathsig(p, false);
+	sandbox_child_exec(p, false);
+}
+
+/* The parent after the clone: keeps only the read ends, feeds the child
+ * its cgroup and seccomp program, starts the proxy (a proxy that cannot
+ * start kills the child: no command runs with a dead endpoint). */
+static void run_parent(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+
+	close(p->err_w);
+	p->err_w = -1;
+	if (p->sync_r >= 0)
+		close(p->sync_r);
+	p->sync_r = -1;
+	if (p->pxs_w >= 0)
+		close(p->pxs_w);
+	p->pxs_w = -1;
+	parent_feed_child(p, r->pid);
+	if (r->o->network == SANDBOX_NET_PROXY &&
+	    sandbox_netproxy_start(p) != 0)
+		sandbox_reaper_kill_tree(p, r->pid, r->pidfd, true);
+	if (p->st_w >= 0)
+		close(p->st_w);
+	p->st_w = -1;
 	for (int i = 0; i < 2; i++) {
-		if (p.out_w[i] >= 0)
-			close(p.out_w[i]);
-		p.out_w[i] = -1;
+		if (p->out_w[i] >= 0)
+			close(p->out_w[i]);
+		p->out_w[i] = -1;
 	}
-	if (p.cg.procs_fd >= 0)
-		close(p.cg.procs_fd);
-	p.cg.procs_fd = -1;
-	if (p.backend == SANDBOX_BACKEND_BEST)
-		p.backend =
+	if (p->cg.procs_fd >= 0)
+		close(p->cg.procs_fd);
+	p->cg.procs_fd = -1;
+	if (p->backend == SANDBOX_BACKEND_BEST)
+		p->backend =
 			SANDBOX_BACKEND_LANDLOCK; /* kill by process group */
-	sandbox_reaper_wait(&p, pid, pidfd, rep, &wstatus, &got);
-	sandbox_netproxy_end(&p);
-	sigprocmask(SIG_SETMASK, &p.oldmask, NULL);
-	sandbox_report_status(&p, rep, wstatus, got);
-	if (p.proxy_diag[0])
-		sandbox_report_refuse(rep, ST_SETUP, "%s", p.proxy_diag);
-	close(pidfd);
-	goto out;
+}
 
-refuse:
-	sandbox_report_refuse(rep, ST_SETUP, "%s", p.error);
+/* Waits for the child (reaper.c), stops the proxy, gives the caller its
+ * signals back and decodes how the command ended. */
+static void run_wait(struct run *r)
+{
+	struct sandbox_plan *p = &r->p;
+
+	sandbox_reaper_wait(p, r->pid, r->pidfd, r->rep, &r->wstatus, &r->got);
+	sandbox_netproxy_end(p);
+	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+	sandbox_report_status(p, r->rep, r->wstatus, r->got);
+	if (p->proxy_diag[0])
+		sandbox_report_refuse(r->rep, ST_SETUP, "%s", p->proxy_diag);
+	close(r->pidfd);
+}
+
+/* Releases what the run holds: the proxy, the cgroup leaf, the
+ * placeholders (when this is the last run), the descriptors, the
+ * environment and the arena. */
+static void run_end(struct run *r, unsigned long long t0)
+{
+	struct sandbox_plan *p = &r->p;
+
+	sandbox_netproxy_end(p);
+	if (p->pxs_r >= 0)
+		close(p->pxs_r);
+	if (p->pxs_w >= 0)
+		close(p->pxs_w);
+	sandbox_cgroup_release(&p->cg);
+	sandbox_placeholder_cleanup(p);
+	plan_close(p);
+	envfilter_free(p->envp);
+	arena_release(&p->arena);
+	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
+}
+
+/* The phases in order. A phase that ends the run has refused it in rep
+ * (or set r.err); the checks before the plan exists return at once. */
+enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
+			    struct sandbox_report *rep,
+			    struct cordon_diag *diag)
+{
+	struct run r;
+	unsigned long long t0 = sandbox_now_ms();
+	enum cordon_err err;
+
+	if (diag)
+		memset(diag, 0, sizeof(*diag));
+	err = run_check(o, argv, rep, diag);
+	if (err != CORDON_OK)
+		return err;
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.argv = argv;
+	r.rep = rep;
+	r.diag = diag;
+	r.pidfd = -1;
+	if (run_argv_only(&r))
+		return CORDON_OK;
+
+	run_init(&r);
+	if (run_backend(&r) || run_paths(&r) || run_roots(&r) || run_mounts(&r))
+		goto out;
+	run_limits(&r);
+	if (run_strict(&r) || run_env(&r) || run_channels(&r))
+		goto out;
+	run_block_signals(&r);
+	if (run_clone(&r))
+		goto out;
+	if (r.pid == 0)
+		run_child(&r);
+	run_parent(&r);
+	run_wait(&r);
 out:
-	sandbox_netproxy_end(&p);
-	if (p.pxs_r >= 0)
-		close(p.pxs_r);
-	if (p.pxs_w >= 0)
-		close(p.pxs_w);
-	sandbox_cgroup_release(&p.cg);
-	sandbox_placeholder_cleanup(&p);
-	plan_close(&p);
-	envfilter_free(p.envp);
-	arena_release(&p.arena);
-	rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
-	return err;
+	run_end(&r, t0);
+	return r.err;
 }

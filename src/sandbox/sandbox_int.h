@@ -1,11 +1,12 @@
 /* sandbox_int.h — what the pieces of the sandbox share (not installed).
  *
- * sandbox.c runs sandbox_run. The plan is made in the parent before the
- * clone (plan.c, mask.c, runlater.c, placeholder.c, walk.c, cgroup.c);
- * the child only makes system calls (child.c, mountns.c, reaper.c);
- * report.c, probe.c and netproxy.c serve the parent. A function shared
- * between the files is named sandbox_<file>_* (sandbox.c: sandbox_*);
- * its comment is at its definition.
+ * sandbox.c runs sandbox_run as a sequence of phases. The plan is made
+ * in the parent before the clone (plan.c, mask.c, runlater.c,
+ * placeholder.c, walk.c, cgroup.c); the child only makes system calls
+ * (child.c, mountns.c, reaper.c); report.c, probe.c and netproxy.c serve
+ * the parent. A function shared between the files is named
+ * sandbox_<file>_* (sandbox.c: sandbox_*); its comment is at its
+ * definition.
  */
 #ifndef CORDON_SANDBOX_INT_H
 #define CORDON_SANDBOX_INT_H
