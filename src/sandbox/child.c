@@ -1,0 +1,409 @@
+/* child — the steps every backend's child takes (sandbox_int.h): errors
+ * to the parent, capabilities, rlimits, the cgroup and seccomp hand-over,
+ * the $HOME no-create Landlock layer, the walls in order, then exec; and
+ * the landlock backend's child.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <linux/capability.h>
+#include <linux/landlock.h>
+#include <linux/securebits.h>
+
+#include "landlock.h"
+#include "sandbox_int.h"
+#include "syscallfilter.h"
+
+#include "banned.h"
+
+__attribute__((noreturn, format(printf, 4, 5))) void
+sandbox_child_die(const struct sandbox_plan *p, int status, int err,
+		  const char *fmt, ...)
+{
+	char buf[sizeof(((struct sandbox_report *)0)->error) + 8];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "%d ", status);
+	size_t len;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	len = strlen(buf);
+	/* strerrordesc_np: no locale, no lock (strerror may take the
+	 * gettext lock, which another thread of the host may have held at
+	 * the clone). */
+	if (err && len < sizeof(buf)) {
+		const char *desc = strerrordesc_np(err);
+
+		if (desc)
+			(void)snprintf(buf + len, sizeof(buf) - len, ": %s",
+				       desc);
+		else
+			(void)snprintf(buf + len, sizeof(buf) - len,
+				       ": errno %d", err);
+	}
+	len = strlen(buf);
+	if (write(p->err_w, buf, len) < 0) {
+		/* The parent is gone; the status says enough. */
+	}
+	_exit(status);
+}
+
+/* Drops every capability and keeps them from coming back on exec (the
+ * sandbox's uid may be 0). */
+void sandbox_child_drop_caps(const struct sandbox_plan *p)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "capget");
+	if (data[0].permitted & (1u << CAP_SETPCAP)) {
+		unsigned long bits =
+			SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+			SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+			SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+			SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+
+		if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) != 0)
+			sandbox_child_die(p, ST_SETUP, errno,
+					  "drop capabilities: "
+					  "securebits");
+		for (int cap = 0; cap <= 63; cap++)
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 &&
+			    errno != EINVAL)
+				sandbox_child_die(
+					p, ST_SETUP, errno,
+					"drop capabilities: bounding set");
+	}
+	(void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capset, &hdr, data) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "drop capabilities: capset");
+}
+
+static void child_rlimit(const struct sandbox_plan *p, int res,
+			 const char *name, rlim_t soft, rlim_t hard)
+{
+	struct rlimit cur, rl;
+
+	if (getrlimit(res, &cur) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "rlimit %s", name);
+	rl.rlim_cur = soft;
+	rl.rlim_max = hard;
+	/* Never raise what the caller already capped. */
+	if (cur.rlim_max != RLIM_INFINITY && rl.rlim_max > cur.rlim_max)
+		rl.rlim_max = cur.rlim_max;
+	if (rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(res, &rl) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "rlimit %s", name);
+}
+
+static void child_rlimits(const struct sandbox_plan *p)
+{
+	const struct sandbox_opts *o = p->o;
+	unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
+
+	if (o->cpu_s)
+		child_rlimit(p, RLIMIT_CPU, "RLIMIT_CPU", o->cpu_s,
+			     o->cpu_s + 1);
+	child_rlimit(p, RLIMIT_NPROC, "RLIMIT_NPROC", pids, pids);
+	child_rlimit(p, RLIMIT_FSIZE, "RLIMIT_FSIZE", SANDBOX_FSIZE_MAX,
+		     SANDBOX_FSIZE_MAX);
+	child_rlimit(p, RLIMIT_NOFILE, "RLIMIT_NOFILE", SANDBOX_NOFILE_MAX,
+		     SANDBOX_NOFILE_MAX);
+	child_rlimit(p, RLIMIT_CORE, "RLIMIT_CORE", 0, 0);
+}
+
+/* Reads exactly n bytes from the parent's sync pipe. */
+static bool child_read_sync(const struct sandbox_plan *p, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(p->sync_r, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* Waits until the parent has moved us into the cgroup leaf (cgroup v1: a
+ * migration can wait for an RCU grace period, so the parent does it while
+ * we set up). Every process forked after this is counted. The leaf's lock
+ * fd stays open here: the leaf is not handed to another run until this
+ * process is gone. */
+void sandbox_child_wait_cgroup(const struct sandbox_plan *p)
+{
+	char c = 0;
+
+	if (p->sync_r < 0)
+		return;
+	if (!child_read_sync(p, &c, 1) || c != 'J')
+		sandbox_child_die(p, ST_SETUP, 0,
+				  "cgroup %s: the parent could not "
+				  "move the sandbox into it",
+				  p->cg.path);
+}
+
+/* The seccomp program the parent compiled (length, then instructions). */
+static void child_read_prog(const struct sandbox_plan *p,
+			    struct syscallfilter_prog *prog)
+{
+	static unsigned char buf[SANDBOX_BPF_MAX];
+	uint32_t len = 0;
+
+	if (!child_read_sync(p, &len, sizeof(len)) || len == 0 ||
+	    len > sizeof(buf) || !child_read_sync(p, buf, len))
+		sandbox_child_die(
+			p, ST_SETUP, 0,
+			"seccomp: the parent could not build the filter");
+	prog->insns = buf;
+	prog->len = len;
+}
+
+#define SANDBOX_MAKE_RIGHTS                                                    \
+	(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |          \
+	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |          \
+	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |        \
+	 LANDLOCK_ACCESS_FS_MAKE_SYM)
+#define SANDBOX_NOCREATE_MAX_RULES 4096
+
+/* Grants the make rights beneath every directory entry of dir except
+ * `except` (one rule each). */
+static void nocreate_dir(const struct sandbox_plan *p, int ruleset,
+			 const char *dir, const char *except, unsigned *count)
+{
+	char buf[8192];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME layer: open %s", dir);
+	for (;;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct sandbox_dirent64 *de =
+				(struct sandbox_dirent64 *)(void *)(buf + off);
+			struct landlock_path_beneath_attr pb;
+			int fd;
+
+			off += de->d_reclen;
+			if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+				continue;
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0 ||
+			    (except && strcmp(de->d_name, except) == 0))
+				continue;
+			fd = openat(dfd, de->d_name,
+				    O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+			if (fd < 0)
+				continue; /* not a directory: nothing to make */
+			if (++*count > SANDBOX_NOCREATE_MAX_RULES)
+				sandbox_child_die(
+					p, ST_SETUP, 0,
+					"landlock: $HOME layer: more than %d "
+					"directories (SANDBOX_NOCREATE_MAX_RULES)",
+					SANDBOX_NOCREATE_MAX_RULES);
+			memset(&pb, 0, sizeof(pb));
+			pb.allowed_access = SANDBOX_MAKE_RIGHTS;
+			pb.parent_fd = fd;
+			if (syscall(SYS_landlock_add_rule, ruleset,
+				    LANDLOCK_RULE_PATH_BENEATH, &pb,
+				    (uint32_t)0) != 0)
+				sandbox_child_die(
+					p, ST_SETUP, errno,
+					"landlock: $HOME layer: rule for "
+					"%s/%s",
+					dir, de->d_name);
+			close(fd);
+		}
+	}
+	close(dfd);
+}
+
+/* A second Landlock layer for a writable $HOME: nothing new may be made
+ * directly in $HOME (a missing ~/.zshrc or ~/.ssh stays missing) or in
+ * its ancestors; everywhere else the first layer decides. */
+static void child_home_nocreate(const struct sandbox_plan *p)
+{
+	struct landlock_ruleset_attr attr;
+	char anc[PATH_MAX];
+	size_t len = strlen(p->home);
+	unsigned count = 0;
+	int rs;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = SANDBOX_MAKE_RIGHTS;
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
+			  (uint32_t)0);
+	if (rs < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "landlock: $HOME layer");
+	if (len >= sizeof(anc))
+		sandbox_child_die(p, ST_SETUP, ENAMETOOLONG,
+				  "landlock: $HOME layer");
+	/* Each ancestor: every entry but the next step towards $HOME. */
+	for (size_t i = 0; i < len; i++) {
+		const char *next;
+		char name[NAME_MAX + 1];
+		size_t nl;
+
+		if (p->home[i] != '/')
+			continue;
+		memcpy(anc, p->home, i ? i : 1);
+		anc[i ? i : 1] = '\0';
+		next = p->home + i + 1;
+		nl = strcspn(next, "/");
+		if (nl == 0 || nl > NAME_MAX)
+			continue;
+		memcpy(name, next, nl);
+		name[nl] = '\0';
+		nocreate_dir(p, rs, anc, name, &count);
+	}
+	nocreate_dir(p, rs, p->home, NULL, &count);
+	if (syscall(SYS_landlock_restrict_self, rs, (uint32_t)0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME layer: restrict");
+	close(rs);
+}
+
+/* The last steps of the command's process: rlimits, stdio, environment,
+ * no_new_privs, Landlock, seccomp, exec. */
+__attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
+						  bool sandboxed)
+{
+	const struct sandbox_opts *o = p->o;
+	struct landlock_policy llp;
+	struct syscallfilter_prog prog;
+	char why[256];
+	unsigned lost = 0;
+	int err;
+	extern char **environ;
+
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+	umask(p->old_umask);
+	if (sandboxed)
+		child_rlimits(p);
+	if (p->null_fd >= 0 && dup2(p->null_fd, 0) < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "stdin /dev/null");
+	if (p->out_w[0] >= 0 && dup2(p->out_w[0], 1) < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "stdout pipe");
+	if (p->out_w[1] >= 0 && dup2(p->out_w[1], 2) < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "stderr pipe");
+
+	if (!sandboxed)
+		goto exec;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "no_new_privs");
+	memset(&llp, 0, sizeof(llp));
+	llp.rw = p->rw;
+	llp.nrw = p->nrw;
+	llp.restrict_tcp = o->network == SANDBOX_NET_NONE ||
+			   o->network == SANDBOX_NET_PROXY;
+	if (o->network == SANDBOX_NET_PROXY) {
+		llp.tcp_ports = &p->proxy_port;
+		llp.ntcp_ports = 1;
+	}
+	llp.scope = true;
+	if (landlock_apply(&llp, &lost, why, sizeof(why)) != 0)
+		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
+	if (o->mode == SANDBOX_MODE_STRICT && (lost & LANDLOCK_LOST_ALL))
+		sandbox_child_die(p, ST_SETUP, 0, "strict mode: %s", why);
+	if (p->home_nocreate)
+		child_home_nocreate(p);
+	child_read_prog(p, &prog);
+	if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
+		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
+	/* Last: an address-space cap would starve the set-up itself. */
+	if (o->memory_mb && !p->mem_by_cgroup) {
+		rlim_t as = (rlim_t)o->memory_mb << 20;
+
+		child_rlimit(p, RLIMIT_AS, "RLIMIT_AS", as, as);
+	}
+	/* Descriptors inherited from the caller (a file or directory outside
+	 * the writable roots) must not reach the command. */
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "close inherited descriptors");
+exec:
+	environ = p->envp;
+	if (p->exec_path)
+		execv(p->exec_path, p->argv);
+	else
+		execvp(p->argv[0], p->argv);
+	err = errno;
+	sandbox_child_die(p, err == ENOENT ? ST_NOTFOUND : ST_NOEXEC, err,
+			  "exec %s", p->argv[0]);
+}
+
+/* The parent-death signal, and the check for a parent that died before it
+ * was set. */
+void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "parent-death signal");
+	if (in_pidns) {
+		/* getppid() is 0 across a PID namespace: poll the parent's
+		 * pidfd instead. */
+		struct pollfd pf = { .fd = p->parent_pidfd, .events = POLLIN };
+
+		if (p->parent_pidfd >= 0 && poll(&pf, 1, 0) > 0)
+			_exit(ST_SETUP);
+	} else if (getppid() != p->parent_pid) {
+		_exit(ST_SETUP);
+	}
+	if (p->parent_pidfd >= 0)
+		close(p->parent_pidfd);
+}
+
+__attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
+{
+	close(p->err_r);
+	if (p->st_r >= 0)
+		close(p->st_r);
+	if (p->sync_w >= 0)
+		close(p->sync_w);
+	if (p->out_r[0] >= 0)
+		close(p->out_r[0]);
+	if (p->out_r[1] >= 0)
+		close(p->out_r[1]);
+	if (setsid() < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "setsid");
+	sandbox_child_pdeathsig(p, false);
+	sandbox_child_wait_cgroup(p);
+	sandbox_child_drop_caps(p);
+	if (p->reaper)
+		sandbox_reaper_run(p);
+	sandbox_child_exec(p, true);
+}

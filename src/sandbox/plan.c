@@ -1,0 +1,523 @@
+/* plan — what the parent decides before it clones (sandbox_int.h).
+ *
+ * The plan is the list of mounts the child applies in order (writable
+ * roots, $HOME's binds under --no-read-home, the masks of mask.c,
+ * --deny-read and its globs, run-later and deny_write paths), the
+ * Landlock writable roots, and the arena their paths live in. Every path
+ * is canonical; a failure names the step in p->error.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include "landlock.h"
+#include "sandbox_int.h"
+
+#include "banned.h"
+
+/* Credential locations under $HOME, masked in every run. */
+static const char *const cred_paths[] = {
+	".ssh",
+	".aws",
+	".gnupg",
+	".azure",
+	".kube",
+	".config/gcloud",
+	".config/gh",
+	".docker",
+	".netrc",
+	".npmrc",
+	".pypirc",
+	".git-credentials",
+	".cargo/credentials",
+	".cargo/credentials.toml",
+	".vault-token",
+	".config/hub",
+	".config/op",
+	".password-store",
+	".terraform.d/credentials.tfrc.json",
+	".local/share/keyrings",
+};
+
+/* Secrets in the workspace, masked in every run (glob.h syntax, relative
+ * to the workspace, floating at any depth). */
+static const char *const default_deny_globs[] = {
+	".env",
+	".env.*",
+	"*.pem",
+	"*.key",
+};
+
+/* Sockets of root daemons that would hand out root (the sandbox's uid may
+ * be the caller's root): masked when present. */
+static const char *const daemon_sockets[] = {
+	"/run/docker.sock",	     "/run/containerd/containerd.sock",
+	"/run/podman/podman.sock",   "/run/dbus/system_bus_socket",
+	"/run/systemd/private",	     "/run/snapd.socket",
+	"/run/libvirt/libvirt-sock",
+};
+
+/* Workspace entries that something outside the sandbox runs later. */
+const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
+	".cordon", ".claude", ".codex", ".vscode", ".idea",
+};
+
+/* Shell rc and git configuration in $HOME: run later by every shell. */
+static const char *const home_run_later[] = {
+	".bashrc",
+	".bash_profile",
+	".bash_login",
+	".bash_logout",
+	".profile",
+	".zshrc",
+	".zshenv",
+	".zprofile",
+	".zlogin",
+	".zlogout",
+	".gitconfig",
+	".config/git/config",
+	".config/fish/config.fish",
+};
+
+/* Toolchains kept readable with --no-read-home. */
+static const char *const home_toolchains[] = {
+	".cargo/bin",
+	".rustup",
+	".nvm",
+	".local/bin",
+	".local/lib",
+	".pyenv",
+	".rbenv",
+	"go",
+	".deno",
+	".bun",
+	".volta",
+	".sdkman",
+	".npm-global",
+	".asdf",
+	".ghcup",
+	".opam",
+	".nix-profile",
+	".local/share/pnpm",
+	".local/share/mise",
+	"bin",
+};
+
+__attribute__((format(printf, 2, 3))) int
+sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	/* A truncated message still names the step. */
+	(void)vsnprintf(p->error, sizeof(p->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s)
+{
+	return arena_strndup(&p->arena, s, strlen(s));
+}
+
+/* a + "/" + b in the arena; NULL when too long or out of memory. */
+char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b)
+{
+	char buf[PATH_MAX];
+	int n;
+
+	if (strcmp(a, "/") == 0)
+		n = snprintf(buf, sizeof(buf), "/%s", b);
+	else
+		n = snprintf(buf, sizeof(buf), "%s/%s", a, b);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return NULL;
+	return sandbox_plan_strdup(p, buf);
+}
+
+/* The canonical form of path in the arena; NULL with errno. */
+char *sandbox_plan_canon(struct sandbox_plan *p, const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (!realpath(path, buf))
+		return NULL;
+	return sandbox_plan_strdup(p, buf);
+}
+
+bool sandbox_plan_path_under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, root, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '/');
+}
+
+/* Under a writable root that shows the host's files: not the private /tmp
+ * or the --no-read-home tmpfs of the namespaces backend. */
+bool sandbox_plan_host_writable(const struct sandbox_plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->nrw; i++) {
+		if (strcmp(p->rw[i], "/tmp") == 0 ||
+		    (p->o->no_read_home && strcmp(p->rw[i], p->home) == 0))
+			continue;
+		if (sandbox_plan_path_under(path, p->rw[i]))
+			return true;
+	}
+	return false;
+}
+
+static size_t path_depth(const char *path)
+{
+	size_t d = 0;
+
+	for (const char *s = path; *s; s++)
+		d += *s == '/';
+	return d;
+}
+
+int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
+			unsigned flags, const char *target, const char *source,
+			const char *step)
+{
+	struct sandbox_op *op;
+
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == kind &&
+		    strcmp(p->ops[i].target, target) == 0)
+			return 0;
+	if (p->nops >= SANDBOX_MAX_MOUNTS)
+		return sandbox_plan_fail(
+			p, "%s %s: more than %d mounts (SANDBOX_MAX_MOUNTS)",
+			step, target, SANDBOX_MAX_MOUNTS);
+	op = &p->ops[p->nops++];
+	op->kind = kind;
+	op->flags = flags;
+	op->target = target;
+	op->source = source;
+	op->step = step;
+	op->src_fd = -1;
+	return 0;
+}
+
+int sandbox_plan_add_rw(struct sandbox_plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->nrw; i++)
+		if (strcmp(p->rw[i], path) == 0)
+			return 0;
+	if (p->nrw >= SANDBOX_MAX_LIST + 32)
+		return sandbox_plan_fail(
+			p, "writable root %s: more than %d (SANDBOX_MAX_LIST)",
+			path, SANDBOX_MAX_LIST);
+	p->rw[p->nrw++] = path;
+	return 0;
+}
+
+/* parent's canonical form + "/" + path's last name, in the arena; NULL
+ * with errno when the parent does not exist. */
+char *sandbox_plan_canon_parent(struct sandbox_plan *p, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t dl;
+
+	if (!slash || slash[1] == '\0')
+		return sandbox_plan_canon(p, path);
+	dl = (size_t)(slash - path);
+	if (dl >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	memcpy(dir, path, dl);
+	dir[dl] = '\0';
+	if (!realpath(dl ? dir : "/", real))
+		return NULL;
+	return sandbox_plan_join(p, real, slash + 1);
+}
+
+/* path with its longest existing ancestor canonical and the names after
+ * it kept as they are (its last name, the missing ones); NULL when too
+ * long. */
+char *sandbox_plan_canon_loose(struct sandbox_plan *p, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX], out[PATH_MAX];
+	size_t k = strlen(path);
+	char *c = sandbox_plan_canon_parent(p, path);
+	int n;
+
+	if (c || path[0] != '/' || k >= sizeof(dir))
+		return c;
+	memcpy(dir, path, k + 1);
+	while (k > 0) {
+		while (k > 0 && dir[k] != '/')
+			k--;
+		dir[k] = '\0';
+		if (!realpath(k ? dir : "/", real))
+			continue;
+		n = snprintf(out, sizeof(out), "%s%s",
+			     strcmp(real, "/") == 0 ? "" : real, path + k);
+		if (n < 0 || (size_t)n >= sizeof(out))
+			return NULL;
+		return sandbox_plan_strdup(p, out);
+	}
+	return NULL;
+}
+
+static int cmp_depth(const void *a, const void *b)
+{
+	const struct sandbox_op *x = a, *y = b;
+	size_t dx = path_depth(x->target), dy = path_depth(y->target);
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return strcmp(x->target, y->target);
+}
+
+/* A writable root given by the user: must exist; canonicalised. */
+int sandbox_plan_writable(struct sandbox_plan *p, const char *path,
+			  const char *step, bool optional, const char **out)
+{
+	struct stat st;
+	char *canon = sandbox_plan_canon(p, path);
+
+	if (out)
+		*out = NULL;
+	if (!canon) {
+		if (optional)
+			return 0;
+		return sandbox_plan_fail(p, "%s %s: %s", step, path,
+					 strerror(errno));
+	}
+	if (stat(canon, &st) != 0)
+		return sandbox_plan_fail(p, "%s %s: %s", step, path,
+					 strerror(errno));
+	if (strcmp(canon, "/") == 0 && p->backend == SANDBOX_BACKEND_NAMESPACES)
+		return sandbox_plan_fail(p,
+					 "%s %s: / cannot be a writable root "
+					 "(use --mode off)",
+					 step, path);
+	if (out)
+		*out = canon;
+	return sandbox_plan_add_rw(p, canon);
+}
+
+/* The binds of $HOME under --no-read-home: toolchains and rc files
+ * read-only. */
+static int plan_home_binds(struct sandbox_plan *p)
+{
+	char link[PATH_MAX];
+	size_t n = sizeof(home_toolchains) / sizeof(home_toolchains[0]);
+	size_t m = sizeof(home_run_later) / sizeof(home_run_later[0]);
+
+	for (size_t i = 0; i < n + m; i++) {
+		const char *rel = i < n ? home_toolchains[i] :
+					  home_run_later[i - n];
+		char *path = sandbox_plan_join(p, p->home, rel);
+		struct stat st;
+
+		if (!path)
+			return sandbox_plan_fail(p, "$HOME/%s: path too long",
+						 rel);
+		if (lstat(path, &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t len = readlink(path, link, sizeof(link) - 1);
+			char *canon, *text;
+
+			if (len <= 0)
+				continue;
+			link[len] = '\0';
+			text = sandbox_plan_strdup(p, link);
+			if (!text ||
+			    sandbox_plan_add_op(p, OP_SYMLINK, OPF_CREATE, path,
+						text, "toolchain symlink"))
+				return text ? -1 :
+					      sandbox_plan_fail(
+						      p, "out of memory");
+			canon = sandbox_plan_canon(p, path);
+			if (canon && sandbox_plan_path_under(canon, p->home) &&
+			    stat(canon, &st) == 0 &&
+			    sandbox_plan_add_op(p, OP_BIND_RO,
+						OPF_CREATE |
+							(S_ISDIR(st.st_mode) ?
+								 0 :
+								 OPF_FILE),
+						canon, canon, "toolchain"))
+				return -1;
+			continue;
+		}
+		if (sandbox_plan_add_op(
+			    p, OP_BIND_RO,
+			    OPF_CREATE | (S_ISDIR(st.st_mode) ? 0 : OPF_FILE),
+			    path, path, i < n ? "toolchain" : "rc file"))
+			return -1;
+	}
+	return 0;
+}
+
+/* cordon's own configuration and caches (the probe's verdict) are "run
+ * later" too: a sandboxed command must not loosen the next run. */
+static int plan_cordon_dirs(struct sandbox_plan *p)
+{
+	static const struct {
+		const char *env, *fallback;
+	} dirs[] = {
+		{ "XDG_CONFIG_HOME", ".config" },
+		{ "XDG_CACHE_HOME", ".cache" },
+		{ "XDG_STATE_HOME", ".local/state" },
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *v = getenv(dirs[i].env);
+		char full[PATH_MAX];
+		int n;
+
+		if (v && v[0] == '/')
+			n = snprintf(full, sizeof(full), "%s/cordon", v);
+		else
+			n = snprintf(full, sizeof(full), "%s/%s/cordon",
+				     p->home, dirs[i].fallback);
+		if (n < 0 || (size_t)n >= sizeof(full))
+			continue;
+		if (sandbox_runlater_path(p, full, RL_PLACEHOLDER | RL_DIR))
+			return -1;
+	}
+	return 0;
+}
+
+/* Rounds up the mounts, in the order the child applies them. */
+int sandbox_plan_mounts(struct sandbox_plan *p)
+{
+	const struct sandbox_opts *o = p->o;
+	size_t first_bind;
+
+	if (o->no_read_home) {
+		if (strcmp(p->home, "/") == 0)
+			return sandbox_plan_fail(p,
+						 "--no-read-home: $HOME is /");
+		if (sandbox_plan_add_op(p, OP_TMPFS, 0, p->home, NULL,
+					"--no-read-home tmpfs") ||
+		    sandbox_plan_add_rw(p, p->home))
+			return -1;
+	}
+	first_bind = p->nops;
+	if (o->no_read_home && plan_home_binds(p))
+		return -1;
+	for (size_t i = 0; i < p->nrw; i++) {
+		struct stat st;
+
+		if (strcmp(p->rw[i], "/tmp") == 0 ||
+		    (o->no_read_home && strcmp(p->rw[i], p->home) == 0))
+			continue;
+		if (stat(p->rw[i], &st) != 0)
+			return sandbox_plan_fail(p, "writable root %s: %s",
+						 p->rw[i], strerror(errno));
+		if (sandbox_plan_add_op(
+			    p, OP_BIND_RW,
+			    OPF_CREATE | (S_ISDIR(st.st_mode) ? 0 : OPF_FILE),
+			    p->rw[i], p->rw[i], "writable root"))
+			return -1;
+	}
+	/* Parents before children, so a nested root lands on top. */
+	qsort(p->ops + first_bind, p->nops - first_bind, sizeof(p->ops[0]),
+	      cmp_depth);
+
+	for (size_t i = 0;
+	     i < sizeof(daemon_sockets) / sizeof(daemon_sockets[0]); i++) {
+		struct stat st;
+		char *canon;
+
+		if (lstat(daemon_sockets[i], &st) != 0)
+			continue;
+		canon = sandbox_plan_canon(p, daemon_sockets[i]);
+		if (canon && stat(canon, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		    sandbox_plan_add_op(p, OP_MASK_FILE,
+					OPF_OPTIONAL | OPF_FILE, canon, NULL,
+					"daemon socket mask"))
+			return -1;
+	}
+	if (sandbox_mask_host_sockets(p) || sandbox_mask_root_files(p))
+		return -1;
+	for (size_t i = 0; i < sizeof(cred_paths) / sizeof(cred_paths[0]);
+	     i++) {
+		char *path = sandbox_plan_join(p, p->home, cred_paths[i]);
+
+		if (!path)
+			return sandbox_plan_fail(p, "$HOME/%s: path too long",
+						 cred_paths[i]);
+		if (sandbox_mask_path(p, path, "credential mask"))
+			return -1;
+	}
+
+	/* --deny-read and the default secret globs; then one walk of the
+	 * workspace finds their matches and the nested repositories. */
+	for (size_t i = 0;
+	     i < sizeof(default_deny_globs) / sizeof(default_deny_globs[0]);
+	     i++)
+		if (sandbox_walk_deny_entry(p, default_deny_globs[i]))
+			return -1;
+	p->nwalk_default = p->nwalk_glob;
+	for (size_t i = 0; i < o->ndeny_read; i++)
+		if (sandbox_walk_deny_entry(p, o->deny_read[i]))
+			return -1;
+
+	if (sandbox_runlater_repo(p, p->ws))
+		return -1;
+	for (size_t i = 0; i < sizeof(sandbox_plan_ws_run_later) /
+				       sizeof(sandbox_plan_ws_run_later[0]);
+	     i++) {
+		char *path = sandbox_plan_join(p, p->ws,
+					       sandbox_plan_ws_run_later[i]);
+
+		if (!path || sandbox_runlater_path(p, path, RL_PLACEHOLDER))
+			return path ? -1 :
+				      sandbox_plan_fail(p, "path too long");
+	}
+	/* A missing rc file directly in $HOME is kept from being created by
+	 * a Landlock layer (no new entries directly in $HOME), not by a
+	 * placeholder the host would see; unless $HOME is (inside) the
+	 * workspace, whose top level must stay open: placeholders then. */
+	if (!o->no_read_home && sandbox_plan_host_writable(p, p->home))
+		p->home_nocreate = landlock_abi() >= 1 &&
+				   !sandbox_plan_path_under(p->home, p->ws);
+	if (plan_cordon_dirs(p))
+		return -1;
+	if (!o->no_read_home && sandbox_plan_host_writable(p, p->home)) {
+		for (size_t i = 0;
+		     i < sizeof(home_run_later) / sizeof(home_run_later[0]);
+		     i++) {
+			const char *rel = home_run_later[i];
+			char *path = sandbox_plan_join(p, p->home, rel);
+			bool top = !strchr(rel, '/');
+
+			/* Dotfile managers symlink rc files: protect the
+			 * file they point to. */
+			if (!path ||
+			    sandbox_runlater_path(
+				    p, path,
+				    RL_FOLLOW | (top && p->home_nocreate ?
+							 0 :
+							 RL_PLACEHOLDER)))
+				return path ? -1 :
+					      sandbox_plan_fail(
+						      p, "path too long");
+		}
+	}
+	for (size_t i = 0; i < o->ndeny_write; i++)
+		if (sandbox_walk_deny_write_entry(p, o->deny_write[i]))
+			return -1;
+	if (sandbox_walk_root(p, p->ws, true))
+		return -1;
+	for (size_t i = 0; i < p->nwalk_roots; i++)
+		if (sandbox_walk_root(p, p->walk_roots[i], false))
+			return -1;
+	return 0;
+}

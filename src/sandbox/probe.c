@@ -1,0 +1,221 @@
+/* probe — which backend works here (sandbox_probe, sandbox.h): a maximal
+ * wrap of /bin/true per backend, cached per kernel release and cordon
+ * version in $XDG_CACHE_HOME/cordon/probe.json.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include <cjson/cJSON.h>
+
+#include "sandbox_int.h"
+
+#include "banned.h"
+
+/* The probe's verdict, cached per kernel release and binary version. */
+static int cache_path(char *out, size_t cap, bool mkdirs)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char dir[PATH_MAX];
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/cordon", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/.cache/cordon", home);
+	else
+		return -1;
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -1;
+	if (mkdirs) {
+		char parent[PATH_MAX];
+		char *slash;
+
+		memcpy(parent, dir, (size_t)n + 1);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = '\0';
+			(void)mkdir(parent, 0700);
+		}
+		(void)mkdir(dir, 0700);
+	}
+	n = snprintf(out, cap, "%s/probe.json", dir);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+static int backend_from_name(const char *s)
+{
+	if (!s)
+		return -1;
+	if (strcmp(s, "namespaces") == 0)
+		return SANDBOX_BACKEND_NAMESPACES;
+	if (strcmp(s, "landlock") == 0)
+		return SANDBOX_BACKEND_LANDLOCK;
+	return -1;
+}
+
+/* Reads the cached verdict; -2 when there is none for this kernel and
+ * version. */
+static int probe_cached(char *why, size_t whycap)
+{
+	char path[PATH_MAX], buf[8192];
+	struct utsname u;
+	cJSON *j, *k, *v, *b, *w;
+	int best = -2;
+
+	if (cache_path(path, sizeof(path), false) != 0 || uname(&u) != 0)
+		return -2;
+	if (sandbox_read_small(path, buf, sizeof(buf)) <= 0)
+		return -2;
+	j = cJSON_Parse(buf);
+	if (!j)
+		return -2;
+	k = cJSON_GetObjectItemCaseSensitive(j, "kernel");
+	v = cJSON_GetObjectItemCaseSensitive(j, "version");
+	b = cJSON_GetObjectItemCaseSensitive(j, "best");
+	w = cJSON_GetObjectItemCaseSensitive(j, "why");
+	if (cJSON_IsString(k) && cJSON_IsString(v) &&
+	    strcmp(k->valuestring, u.release) == 0 &&
+	    strcmp(v->valuestring, CORDON_VERSION) == 0) {
+		best = cJSON_IsString(b) ? backend_from_name(b->valuestring) :
+					   -1;
+		if (why && whycap)
+			(void)snprintf(why, whycap, "%s",
+				       cJSON_IsString(w) ? w->valuestring : "");
+	}
+	cJSON_Delete(j);
+	return best;
+}
+
+static void probe_store(int best, const char *why)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	struct utsname u;
+	cJSON *j;
+	char *text;
+	int fd, n;
+
+	if (cache_path(path, sizeof(path), true) != 0 || uname(&u) != 0)
+		return;
+	j = cJSON_CreateObject();
+	if (!j)
+		return;
+	cJSON_AddStringToObject(j, "kernel", u.release);
+	cJSON_AddStringToObject(j, "version", CORDON_VERSION);
+	if (best < 0)
+		cJSON_AddNullToObject(j, "best");
+	else
+		cJSON_AddStringToObject(j, "best",
+					best == SANDBOX_BACKEND_NAMESPACES ?
+						"namespaces" :
+						"landlock");
+	cJSON_AddStringToObject(j, "why", why);
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	if (!text)
+		return;
+	n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if (n > 0 && (size_t)n < sizeof(tmp)) {
+		fd = mkstemp(tmp);
+		if (fd >= 0) {
+			size_t len = strlen(text);
+			bool ok = write(fd, text, len) == (ssize_t)len &&
+				  fsync(fd) == 0;
+
+			close(fd);
+			if (!ok || rename(tmp, path) != 0)
+				(void)unlink(tmp);
+		}
+	}
+	free(text);
+}
+
+/* Removes the probe's workspace and the empty placeholders in it. */
+static void probe_remove_ws(const char *ws)
+{
+	int dfd = open(ws, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		for (size_t i = 0;
+		     i < sizeof(sandbox_plan_ws_run_later) /
+				 sizeof(sandbox_plan_ws_run_later[0]);
+		     i++)
+			(void)unlinkat(dfd, sandbox_plan_ws_run_later[i],
+				       AT_REMOVEDIR);
+		close(dfd);
+	}
+	(void)rmdir(ws);
+}
+
+int sandbox_probe(bool fresh, char *why, size_t whycap)
+{
+	static const int backends[2] = { SANDBOX_BACKEND_NAMESPACES,
+					 SANDBOX_BACKEND_LANDLOCK };
+	static const char *const names[2] = { "namespaces", "landlock" };
+	char text[1024] = "";
+	char ws[] = "/tmp/cordon-probe-XXXXXX";
+	size_t len = 0;
+	int best = -1, cached;
+
+	if (!fresh) {
+		cached = probe_cached(why, whycap);
+		if (cached != -2)
+			return cached;
+	}
+	/* An empty workspace of its own: the no-op must not depend on (or
+	 * leave placeholders in) the caller's directory. */
+	if (!mkdtemp(ws)) {
+		if (why && whycap)
+			(void)snprintf(why, whycap, "probe: mkdtemp: %s\n",
+				       strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		struct sandbox_opts o;
+		struct sandbox_report rep;
+		struct cordon_diag diag;
+		char *argv[] = { "/bin/true", NULL };
+		enum cordon_err err;
+		int n;
+
+		memset(&o, 0, sizeof(o));
+		o.workspace = ws;
+		o.network = SANDBOX_NET_NONE;
+		o.memory_mb = 4096;
+		o.timeout_s = 20;
+		o.mode = SANDBOX_MODE_AUTO;
+		o.backend = backends[i];
+		o.stdin_null = 1;
+		err = sandbox_run(&o, argv, &rep, &diag);
+		if (err != CORDON_OK)
+			n = snprintf(text + len, sizeof(text) - len,
+				     "%s: unavailable: %s\n", names[i],
+				     diag.message);
+		else if (rep.status != 0)
+			n = snprintf(text + len, sizeof(text) - len,
+				     "%s: unavailable: %s\n", names[i],
+				     rep.error[0] ? rep.error :
+						    "the no-op failed");
+		else
+			n = snprintf(text + len, sizeof(text) - len,
+				     "%s: works (enforcement %s)\n", names[i],
+				     rep.enforcement);
+		if (n > 0 && (size_t)n < sizeof(text) - len)
+			len += (size_t)n;
+		if (err == CORDON_OK && rep.status == 0 && best < 0)
+			best = backends[i];
+	}
+	probe_remove_ws(ws);
+	probe_store(best, text);
+	if (why && whycap)
+		(void)snprintf(why, whycap, "%s", text);
+	return best;
+}

@@ -1,0 +1,468 @@
+/* reaper — who waits for the command (sandbox_int.h).
+ *
+ * Namespaces backend: the child is PID 1 of the new PID namespace; it
+ * sets up, forks the command, reaps, forwards signals and exits when the
+ * command does, which kills every process left in the namespace. Landlock
+ * backend: a sub-reaper forks the command and kills every descendant at
+ * the end. The parent waits with the time-out, forwards SIGINT, SIGTERM
+ * and SIGHUP, and pumps the output of an argv-only run under its cap.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "sandbox_int.h"
+
+#include "alloc.h"
+#include "banned.h"
+
+static volatile sig_atomic_t init_cmd_pid;
+static volatile sig_atomic_t init_pending_sig;
+
+static void init_forward(int sig)
+{
+	pid_t pid = (pid_t)init_cmd_pid;
+
+	if (pid > 0)
+		(void)kill(-pid, sig);
+	else
+		init_pending_sig = sig;
+}
+
+/* PID 1's loop: reap everything, and when the command exits hand its wait
+ * status to the parent and exit (which kills whatever it left behind). */
+__attribute__((noreturn)) static void init_reap(const struct sandbox_plan *p,
+						pid_t cmd)
+{
+	for (;;) {
+		int st;
+		pid_t r = waitpid(-1, &st, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			_exit(ST_SETUP);
+		if (r == cmd) {
+			/* PID 1 cannot die of the command's signal: the
+			 * status goes over the pipe. */
+			if (write(p->st_w, &st, sizeof(st)) != sizeof(st)) {
+				/* The parent falls back on our exit code. */
+			}
+			_exit(WIFEXITED(st) ? WEXITSTATUS(st) :
+					      128 + WTERMSIG(st));
+		}
+	}
+}
+
+__attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
+{
+	struct sigaction sa;
+	static const int fwd[] = { SIGINT,  SIGTERM, SIGHUP,
+				   SIGQUIT, SIGUSR1, SIGUSR2 };
+	pid_t cmd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = init_forward;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
+		sigaction(fwd[i], &sa, NULL);
+	close(p->err_r);
+	close(p->st_r);
+	if (p->sync_w >= 0)
+		close(p->sync_w);
+	if (p->ph_fd >= 0)
+		close(p->ph_fd);
+	if (p->out_r[0] >= 0)
+		close(p->out_r[0]);
+	if (p->out_r[1] >= 0)
+		close(p->out_r[1]);
+	if (p->pxs_r >= 0)
+		close(p->pxs_r);
+	if (setsid() < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "setsid");
+	sandbox_child_pdeathsig(p, true);
+	sandbox_mountns_idmaps(p);
+	p->old_umask = umask(0);
+	sandbox_mountns_tree(p, p->ops);
+	if (p->netns)
+		sandbox_mountns_loopback(p);
+	if (p->pxs_w >= 0)
+		sandbox_netproxy_child_socket(p);
+	if (chdir(p->cwd) != 0 && chdir(p->ws) != 0 && chdir("/") != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "chdir %s", p->cwd);
+	sandbox_child_drop_caps(p);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+	sandbox_child_wait_cgroup(p);
+	/* _Fork, not fork: no atfork handlers, no malloc arena locks. This
+	 * process is a raw clone of a host that may have other threads, and
+	 * a lock one of them held at the clone is held here for ever. */
+	cmd = _Fork();
+	if (cmd < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "fork the command");
+	if (cmd == 0) {
+		(void)setpgid(0, 0);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		close(p->st_w);
+		sandbox_child_exec(p, true);
+	}
+	(void)setpgid(cmd, cmd);
+	init_cmd_pid = cmd;
+	if (init_pending_sig)
+		(void)kill(-cmd, init_pending_sig);
+	close(p->err_w);
+	close(p->sync_r);
+	if (p->null_fd >= 0)
+		close(p->null_fd);
+	if (p->out_w[0] >= 0)
+		close(p->out_w[0]);
+	if (p->out_w[1] >= 0)
+		close(p->out_w[1]);
+	init_reap(p, cmd);
+}
+
+/* The reaper's children, from /proc (CONFIG_PROC_CHILDREN). */
+static void reaper_path(char *out, size_t cap)
+{
+	(void)snprintf(out, cap, "/proc/%ld/task/%ld/children", (long)getpid(),
+		       (long)getpid());
+}
+
+/* Can this kernel list a process's children? (The reaper needs it.) */
+bool sandbox_reaper_available(void)
+{
+	char path[80];
+
+	reaper_path(path, sizeof(path));
+	return access(path, R_OK) == 0;
+}
+
+/* Kills every descendant: the children listed, then those re-parented to
+ * us as their parents die (we are their sub-reaper), until none is left. */
+static void reaper_kill_all(void)
+{
+	char path[80], buf[4096];
+
+	reaper_path(path, sizeof(path));
+	for (;;) {
+		ssize_t n = sandbox_read_small(path, buf, sizeof(buf));
+		char *s, *save = NULL;
+
+		for (s = n > 0 ? strtok_r(buf, " \n", &save) : NULL; s;
+		     s = strtok_r(NULL, " \n", &save)) {
+			char *end;
+			long pid;
+
+			errno = 0;
+			pid = strtol(s, &end, 10);
+			if (!errno && end != s && pid > 1)
+				(void)kill((pid_t)pid, SIGKILL);
+		}
+		if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+			return;
+	}
+}
+
+/* The landlock backend's first process: a sub-reaper that forks the
+ * command and, when the command exits, when the parent asks (SIGALRM, on
+ * the time-out) or when the parent dies (the parent-death signal is
+ * SIGALRM too), kills every descendant, also those that left the process
+ * group and the session (no PID namespace and no cgroup would catch
+ * them). Signals for the command reach it through the process group. */
+__attribute__((noreturn)) void sandbox_reaper_run(struct sandbox_plan *p)
+{
+	static const int sigs[] = { SIGCHLD, SIGALRM, SIGINT,  SIGTERM,
+				    SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2 };
+	sigset_t set;
+	int st = 0;
+	bool done = false;
+	pid_t cmd;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "sub-reaper");
+	if (prctl(PR_SET_PDEATHSIG, SIGALRM, 0, 0, 0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "parent-death signal");
+	if (getppid() != p->parent_pid)
+		_exit(ST_SETUP);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	cmd = _Fork();
+	if (cmd < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "fork the command");
+	if (cmd == 0) {
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		close(p->st_w);
+		sandbox_child_exec(p, true);
+	}
+	close(p->err_w);
+	if (p->sync_r >= 0)
+		close(p->sync_r);
+	if (p->null_fd >= 0)
+		close(p->null_fd);
+	for (int i = 0; i < 2; i++)
+		if (p->out_w[i] >= 0)
+			close(p->out_w[i]);
+	while (!done) {
+		int sig = sigwaitinfo(&set, NULL), ws;
+		pid_t r;
+
+		if (sig == SIGALRM)
+			break;
+		if (sig != SIGCHLD)
+			continue;
+		while ((r = waitpid(-1, &ws, WNOHANG)) > 0)
+			if (r == cmd) {
+				st = ws;
+				done = true;
+			}
+	}
+	reaper_kill_all();
+	if (!done)
+		_exit(ST_TIMEOUT);
+	if (write(p->st_w, &st, sizeof(st)) != sizeof(st)) {
+		/* The parent falls back on our exit code. */
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/* Output of an argv-only run: copied up to the cap, then a note, then the
+ * pipes are closed (the command sees EPIPE, as under `head -c`). */
+struct sandbox_output {
+	const struct sandbox_opts *o;
+	size_t kept;
+	bool truncated;
+	char *buf; /* capture (C API) */
+	size_t len, cap;
+};
+
+static void out_put(struct sandbox_output *out, int which, const char *s,
+		    size_t n)
+{
+	if (out->o->capture_out) {
+		/* +1: the terminating NUL needs its byte too. */
+		if (out->len + n + 1 > out->cap) {
+			size_t ncap = out->cap ? out->cap : 4096;
+			char *nb;
+
+			while (ncap < out->len + n + 1 &&
+			       ncap < SANDBOX_CAPTURE_MAX)
+				ncap *= 2;
+			/* Past the ceiling or out of memory: what is kept
+			 * is not the whole output, and the report says so. */
+			if (ncap < out->len + n + 1) {
+				out->truncated = true;
+				return;
+			}
+			nb = cordon__realloc(out->buf, ncap);
+			if (!nb) {
+				out->truncated = true;
+				return;
+			}
+			out->buf = nb;
+			out->cap = ncap;
+		}
+		memcpy(out->buf + out->len, s, n);
+		out->len += n;
+		out->buf[out->len] = '\0';
+		return;
+	}
+	while (n > 0) {
+		ssize_t w = write(which ? 2 : 1, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Reads one chunk from a pipe; false at EOF or when the cap closed it. */
+static bool out_pump(struct sandbox_output *out, struct sandbox_plan *p,
+		     int which)
+{
+	char buf[16384];
+	ssize_t n = read(p->out_r[which], buf, sizeof(buf));
+	size_t cap = out->o->output_cap;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	if (cap && out->kept + (size_t)n > cap) {
+		char note[96];
+		size_t room = cap - out->kept;
+		int len;
+
+		out_put(out, which, buf, room);
+		out->kept = cap;
+		out->truncated = true;
+		len = snprintf(note, sizeof(note),
+			       "\n[cordon: output truncated after %zu bytes]\n",
+			       cap);
+		out_put(out, 1, note, (size_t)len);
+		for (int i = 0; i < 2; i++) {
+			if (p->out_r[i] >= 0)
+				close(p->out_r[i]);
+			p->out_r[i] = -1;
+		}
+		return false;
+	}
+	out->kept += (size_t)n;
+	out_put(out, which, buf, (size_t)n);
+	return true;
+}
+
+/* Kills the tree: PID 1 of the namespace; the landlock backend's reaper
+ * is asked to (SIGALRM) while it lives, its process group is killed
+ * once it is gone or when hard is set (it did not finish in time). */
+void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
+			      bool hard)
+{
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
+		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	else if (p->reaper && !hard)
+		(void)syscall(SYS_pidfd_send_signal, pidfd, SIGALRM, NULL, 0);
+	else
+		(void)kill(-pid, SIGKILL);
+	sandbox_cgroup_kill(&p->cg);
+}
+
+/* Waits for the child: the time-out, forwarded signals, the output cap. */
+void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
+			 struct sandbox_report *rep, int *wstatus, bool *got)
+{
+	const struct sandbox_opts *o = p->o;
+	unsigned long long start = sandbox_now_ms(), deadline = 0, hard = 0;
+	struct sandbox_output out = { .o = o };
+	sigset_t fwd;
+	int sfd;
+	bool exited = false;
+
+	if (o->timeout_s)
+		deadline = start + (unsigned long long)o->timeout_s * 1000ULL;
+	sigemptyset(&fwd);
+	sigaddset(&fwd, SIGINT);
+	sigaddset(&fwd, SIGTERM);
+	sigaddset(&fwd, SIGHUP);
+	sfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	while (!exited || p->out_r[0] >= 0 || p->out_r[1] >= 0) {
+		struct pollfd pf[5];
+		int nf = 0, timeout = -1, r;
+		int idx_out[2] = { -1, -1 }, idx_sig = -1, idx_pid = -1;
+
+		if (!exited) {
+			idx_pid = nf;
+			pf[nf++] = (struct pollfd){ .fd = pidfd,
+						    .events = POLLIN };
+			if (sfd >= 0) {
+				idx_sig = nf;
+				pf[nf++] = (struct pollfd){ .fd = sfd,
+							    .events = POLLIN };
+			}
+		}
+		for (int i = 0; i < 2; i++) {
+			if (p->out_r[i] < 0)
+				continue;
+			idx_out[i] = nf;
+			pf[nf++] = (struct pollfd){ .fd = p->out_r[i],
+						    .events = POLLIN };
+		}
+		if (!exited && deadline && !rep->timed_out) {
+			unsigned long long t = sandbox_now_ms();
+
+			timeout = t >= deadline ? 0 : (int)(deadline - t);
+		} else if (!exited && hard) {
+			unsigned long long t = sandbox_now_ms();
+
+			timeout = t >= hard ? 0 : (int)(hard - t);
+		} else if (exited) {
+			/* Leftovers holding the pipes were killed: a short
+			 * grace for the last bytes. */
+			timeout = 200;
+		}
+		r = poll(pf, (nfds_t)nf, timeout);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			if (exited)
+				break;
+			if (rep->timed_out) {
+				/* The reaper did not finish: by force. */
+				sandbox_reaper_kill_tree(p, pid, pidfd, true);
+				hard = 0;
+				continue;
+			}
+			rep->timed_out = true;
+			sandbox_reaper_kill_tree(p, pid, pidfd, false);
+			if (p->reaper)
+				hard = sandbox_now_ms() + 2000;
+			continue;
+		}
+		for (int i = 0; i < 2; i++)
+			if (idx_out[i] >= 0 && pf[idx_out[i]].revents &&
+			    p->out_r[i] >= 0 && !out_pump(&out, p, i)) {
+				if (p->out_r[i] >= 0)
+					close(p->out_r[i]);
+				p->out_r[i] = -1;
+			}
+		if (idx_sig >= 0 && (pf[idx_sig].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (p->backend == SANDBOX_BACKEND_NAMESPACES)
+					(void)syscall(SYS_pidfd_send_signal,
+						      pidfd, (int)si.ssi_signo,
+						      NULL, 0);
+				else
+					(void)kill(-pid, (int)si.ssi_signo);
+			}
+		}
+		if (idx_pid >= 0 && (pf[idx_pid].revents & POLLIN)) {
+			siginfo_t info;
+
+			memset(&info, 0, sizeof(info));
+			if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info,
+				   WEXITED) == 0) {
+				*got = true;
+				*wstatus = info.si_code == CLD_EXITED ?
+						   (info.si_status & 0xff)
+							   << 8 :
+						   info.si_status & 0x7f;
+			}
+			exited = true;
+			/* Whatever the command left behind goes with it. */
+			if (p->backend == SANDBOX_BACKEND_LANDLOCK)
+				sandbox_reaper_kill_tree(p, pid, pidfd, true);
+		}
+	}
+	if (sfd >= 0)
+		close(sfd);
+	if (o->capture_out) {
+		*o->capture_out = out.buf;
+		if (o->capture_len)
+			*o->capture_len = out.len;
+	} else {
+		free(out.buf);
+	}
+	rep->output_truncated = out.truncated;
+}

@@ -1,0 +1,341 @@
+/* report — the run's report (struct sandbox_report, sandbox.h):
+ * enforcement, notEnforced and caveats from what the plan could apply,
+ * refusals, the decoded exit status, and its JSON form.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/wait.h>
+
+#include <cjson/cJSON.h>
+
+#include "landlock.h"
+#include "sandbox_int.h"
+
+#include "banned.h"
+
+__attribute__((format(printf, 2, 3))) void
+sandbox_report_lost(struct sandbox_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+	size_t cap = sizeof(rep->not_enforced) / sizeof(rep->not_enforced[0]);
+
+	if (rep->nnot_enforced >= cap)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(rep->not_enforced[rep->nnot_enforced],
+			sizeof(rep->not_enforced[0]), fmt, ap);
+	va_end(ap);
+	rep->nnot_enforced++;
+}
+
+__attribute__((format(printf, 2, 3))) static void
+rep_caveat(struct sandbox_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+	size_t cap = sizeof(rep->caveats) / sizeof(rep->caveats[0]);
+
+	if (rep->ncaveats >= cap)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(rep->caveats[rep->ncaveats], sizeof(rep->caveats[0]),
+			fmt, ap);
+	va_end(ap);
+	rep->ncaveats++;
+}
+
+/* The deny_write entries not applied, one line each for the first two,
+ * then how many more (notEnforced has 16 lines for everything). */
+void sandbox_report_deny_write(struct sandbox_plan *p,
+			       struct sandbox_report *rep, const char *why)
+{
+	const struct sandbox_opts *o = p->o;
+	size_t lost = 0;
+
+	for (size_t i = 0; i < o->ndeny_write; i++) {
+		if (p->backend == SANDBOX_BACKEND_LANDLOCK &&
+		    !sandbox_walk_dw_writable(p, o->deny_write[i]))
+			continue;
+		if (lost < 2)
+			sandbox_report_lost(rep, "deny_write: %s (%s)",
+					    o->deny_write[i], why);
+		lost++;
+	}
+	if (lost > 2)
+		sandbox_report_lost(rep, "deny_write: and %zu more (%s)",
+				    lost - 2, why);
+}
+
+/* Fills enforcement and notEnforced from what the plan could apply. */
+void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
+{
+	const struct sandbox_opts *o = p->o;
+	int abi = landlock_abi();
+	bool root = geteuid() == 0;
+
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES) {
+		rep->backend = "namespaces";
+		if (abi == 0)
+			sandbox_report_lost(
+				rep, "landlock: not available (the mount "
+				     "namespace is the only write wall)");
+		else if (abi < 6 && o->network == SANDBOX_NET_HOST)
+			sandbox_report_lost(
+				rep, "landlock: abstract unix sockets not "
+				     "scoped (ABI < 6)");
+		if (!p->home_nocreate && !o->no_read_home && abi == 0 &&
+		    sandbox_plan_host_writable(p, p->home))
+			sandbox_report_lost(
+				rep, "landlock: not available: rc files "
+				     "missing from a writable $HOME can be "
+				     "created");
+		if (p->ph_missed)
+			sandbox_report_lost(
+				rep, "run-later paths missing before the run "
+				     "can be created (no placeholder "
+				     "registry)");
+		if (p->dw_missed)
+			sandbox_report_lost(
+				rep, "deny_write: paths missing before the run "
+				     "can be created (no placeholder "
+				     "registry)");
+		if (p->sock_missed)
+			sandbox_report_lost(
+				rep, "unix sockets: a runtime directory holds "
+				     "a writable root: its sockets stay "
+				     "reachable");
+		if (root)
+			rep_caveat(rep, "root: files readable by root stay "
+					"readable (shadow, sudoers, ssh host "
+					"keys and /root are hidden)");
+		if (p->walk_truncated)
+			sandbox_report_lost(
+				rep,
+				"workspace walk stopped at %d entries or "
+				"depth %d: deeper repos and globs not "
+				"covered",
+				SANDBOX_WALK_MAX_ENTRIES,
+				SANDBOX_WALK_MAX_DEPTH);
+	} else {
+		rep->backend = "landlock";
+		sandbox_report_lost(rep,
+				    "mount namespace: credential masks and "
+				    "--deny-read (files stay readable)");
+		sandbox_report_lost(
+			rep, "mount namespace: run-later paths in writable "
+			     "roots stay writable");
+		sandbox_report_lost(
+			rep, "mount namespace: hardlinks in the workspace to "
+			     "files outside stay writable");
+		sandbox_report_lost(
+			rep, "mount namespace: private /tmp and /dev/shm (the "
+			     "host's are writable)");
+		sandbox_report_lost(
+			rep, "landlock: metadata (chmod, chown, xattr) of "
+			     "files outside not restricted");
+		if (o->no_read_home)
+			sandbox_report_lost(rep,
+					    "mount namespace: --no-read-home");
+		if (!o->no_unix_sockets)
+			sandbox_report_lost(
+				rep, "unix sockets: host socket files stay "
+				     "reachable (session bus, agents)");
+		if (root)
+			rep_caveat(rep, "root: files readable by root stay "
+					"readable");
+		if (!p->reaper)
+			sandbox_report_lost(
+				rep, "pid namespace: the tree outlives cordon "
+				     "if cordon is killed");
+		if (!p->reaper && !p->cg.path[0])
+			sandbox_report_lost(
+				rep, "time-out and exit: processes that leave "
+				     "the process group survive (no cgroup)");
+		sandbox_report_lost(rep,
+				    "ipc namespace: host SysV IPC and message "
+				    "queues reachable");
+		if (o->network == SANDBOX_NET_PROXY) {
+			if (abi >= 4)
+				sandbox_report_lost(rep,
+						    "network: UDP and other "
+						    "protocols not restricted "
+						    "(landlock only)");
+			if (abi >= 4)
+				sandbox_report_lost(
+					rep, "network: TCP connect to the "
+					     "proxy's port allowed on every "
+					     "address (landlock only)");
+			else
+				sandbox_report_lost(
+					rep, "network: proxy not enforced "
+					     "(Landlock ABI < 4): the proxy "
+					     "variables are advisory");
+		}
+		if (o->network == SANDBOX_NET_NONE) {
+			if (abi >= 4)
+				sandbox_report_lost(
+					rep, "network namespace: network none "
+					     "(Landlock TCP rules only; UDP "
+					     "open)");
+			else
+				sandbox_report_lost(
+					rep, "network namespace: network none "
+					     "(not enforced: Landlock ABI < "
+					     "4)");
+		}
+		if (abi == 0)
+			sandbox_report_lost(
+				rep, "landlock: not available (writes "
+				     "outside the workspace are allowed)");
+		else if (abi < 3)
+			sandbox_report_lost(rep,
+					    "landlock: truncate not restricted "
+					    "(ABI < 3)");
+		if (abi > 0 && abi < 6)
+			sandbox_report_lost(
+				rep, "landlock: abstract unix sockets and "
+				     "signals not scoped (ABI < 6)");
+		sandbox_report_deny_write(
+			p, rep,
+			"landlock cannot make a path read-only inside "
+			"a writable root");
+	}
+	/* --memory asks for RLIMIT_AS (the issue's cap); the cgroup is a
+	 * second, tree-wide limit where one can be had. */
+	if (o->memory_mb && !p->mem_by_cgroup)
+		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
+				"whole tree (no cgroup v2 memory controller)");
+	if (!p->pids_by_cgroup && root)
+		sandbox_report_lost(
+			rep, "pids: no writable cgroup with the pids "
+			     "controller, and RLIMIT_NPROC does not bind root");
+	rep->enforcement = rep->nnot_enforced ? "partial" : "full";
+}
+
+void sandbox_report_init(struct sandbox_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->backend = "none";
+	rep->enforcement = "none";
+	rep->exit_code = -1;
+}
+
+__attribute__((format(printf, 3, 4))) void
+sandbox_report_refuse(struct sandbox_report *rep, int status, const char *fmt,
+		      ...)
+{
+	va_list ap;
+
+	rep->status = status;
+	rep->exit_code = status == ST_SETUP ? -1 : status;
+	va_start(ap, fmt);
+	(void)vsnprintf(rep->error, sizeof(rep->error), fmt, ap);
+	va_end(ap);
+}
+
+/* Decodes the status: the time-out, the child's own error text, the
+ * command's wait status. */
+void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
+			   int wstatus, bool got)
+{
+	char buf[sizeof(rep->error) + 8];
+	ssize_t n = read(p->err_r, buf, sizeof(buf) - 1);
+	int status;
+
+	if (p->st_r >= 0 &&
+	    read(p->st_r, &p->st_status, sizeof(p->st_status)) ==
+		    (ssize_t)sizeof(p->st_status))
+		p->st_have = true;
+	if (p->st_have) {
+		wstatus = p->st_status;
+		got = true;
+	}
+	if (n > 4) {
+		char *end;
+		long code;
+
+		buf[n] = '\0';
+		errno = 0;
+		code = strtol(buf, &end, 10);
+		if (!errno && end != buf && *end == ' ' &&
+		    (code == ST_SETUP || code == ST_NOEXEC ||
+		     code == ST_NOTFOUND)) {
+			if (p->error[0] &&
+			    strstr(end + 1, "could not build the filter"))
+				sandbox_report_refuse(rep, (int)code, "%s",
+						      p->error);
+			else
+				sandbox_report_refuse(rep, (int)code, "%s",
+						      end + 1);
+			if (rep->timed_out)
+				rep->status = ST_TIMEOUT;
+			return;
+		}
+	}
+	if (!got) {
+		sandbox_report_refuse(rep, ST_SETUP,
+				      "the sandbox's process vanished");
+		return;
+	}
+	if (WIFEXITED(wstatus)) {
+		rep->exit_code = WEXITSTATUS(wstatus);
+		rep->signal = 0;
+		status = rep->exit_code;
+	} else {
+		rep->exit_code = -1;
+		rep->signal = WTERMSIG(wstatus);
+		status = 128 + rep->signal;
+	}
+	rep->status = rep->timed_out ? ST_TIMEOUT : status;
+}
+
+char *sandbox_report_json(const struct sandbox_report *rep)
+{
+	cJSON *j = cJSON_CreateObject(), *arr;
+	char *text;
+
+	if (!j)
+		return NULL;
+	cJSON_AddStringToObject(j, "backend",
+				rep->backend ? rep->backend : "none");
+	cJSON_AddStringToObject(j, "enforcement",
+				rep->enforcement ? rep->enforcement : "none");
+	arr = cJSON_AddArrayToObject(j, "notEnforced");
+	for (size_t i = 0; arr && i < rep->nnot_enforced; i++)
+		cJSON_AddItemToArray(arr,
+				     cJSON_CreateString(rep->not_enforced[i]));
+	arr = cJSON_AddArrayToObject(j, "caveats");
+	for (size_t i = 0; arr && i < rep->ncaveats; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(rep->caveats[i]));
+	if (rep->exit_code >= 0)
+		cJSON_AddNumberToObject(j, "exitCode", rep->exit_code);
+	else
+		cJSON_AddNullToObject(j, "exitCode");
+	if (rep->signal > 0) {
+		char name[32];
+		const char *abbrev = sigabbrev_np(rep->signal);
+
+		if (abbrev)
+			(void)snprintf(name, sizeof(name), "SIG%s", abbrev);
+		else
+			(void)snprintf(name, sizeof(name), "%d", rep->signal);
+		cJSON_AddStringToObject(j, "signal", name);
+	} else {
+		cJSON_AddNullToObject(j, "signal");
+	}
+	cJSON_AddBoolToObject(j, "timedOut", rep->timed_out);
+	cJSON_AddNumberToObject(j, "durationMs", (double)rep->duration_ms);
+	cJSON_AddNumberToObject(j, "status", rep->status);
+	if (rep->error[0])
+		cJSON_AddStringToObject(j, "error", rep->error);
+	if (rep->output_truncated)
+		cJSON_AddBoolToObject(j, "outputTruncated", true);
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return text;
+}

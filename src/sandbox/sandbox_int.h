@@ -1,0 +1,351 @@
+/* sandbox_int.h — what the pieces of the sandbox share (not installed).
+ *
+ * sandbox.c runs sandbox_run as a sequence of phases. The plan is made
+ * in the parent before the clone (plan.c, mask.c, runlater.c,
+ * placeholder.c, walk.c, cgroup.c); the child only makes system calls
+ * (child.c, mountns.c, reaper.c); report.c, probe.c and netproxy.c serve
+ * the parent. A function shared between the files is named
+ * sandbox_<file>_* (sandbox.c: sandbox_*); its comment is at its
+ * definition.
+ */
+#ifndef CORDON_SANDBOX_INT_H
+#define CORDON_SANDBOX_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arena.h"
+#include "sandbox.h"
+
+struct px;
+
+/* The entries of sandbox_plan_ws_run_later (plan.c). */
+#define SANDBOX_NWS_RUN_LATER 5
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+/* Ceilings. Exceeding one is a setup error naming it. */
+#define SANDBOX_MAX_LIST 256 /* --write, --deny-read, --allow-cmd */
+#define SANDBOX_MAX_MOUNTS 2048 /* mounts planned for one run */
+#define SANDBOX_MAX_WALK_ROOTS 16 /* directories walked for globs */
+#define SANDBOX_WALK_MAX_DEPTH 12 /* levels below a walked directory */
+#define SANDBOX_WALK_MAX_ENTRIES 50000 /* directory entries read per run */
+#define SANDBOX_GIT_FILE_MAX 65536 /* bytes read of a .git file or config */
+#define SANDBOX_CAPTURE_MAX (64u << 20) /* bytes captured for the C API */
+#define SANDBOX_ARENA_MAX (64u << 20)
+#define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
+#define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+
+/* Resource defaults. */
+#define SANDBOX_DEFAULT_PIDS 1024
+#define SANDBOX_FSIZE_MAX (64ULL << 30) /* one file: 64 GiB */
+#define SANDBOX_NOFILE_MAX 65536
+
+/* Exit statuses (DESIGN.md). */
+#define ST_TIMEOUT 124
+#define ST_SETUP 125
+#define ST_NOEXEC 126
+#define ST_NOTFOUND 127
+
+enum sandbox_op_kind {
+	OP_TMPFS, /* a writable tmpfs over a directory ($HOME) */
+	OP_BIND_RW, /* host source bound writable at target */
+	OP_BIND_RO, /* host source bound read-only at target */
+	OP_RELOCK, /* target bound onto itself read-only */
+	OP_MASK_DIR, /* an empty read-only tmpfs over a directory */
+	OP_MASK_FILE, /* /dev/null, read-only, over a file */
+	OP_SYMLINK, /* a symlink (source: its text) inside our tmpfs */
+	OP_PIN, /* target bound onto itself, writable: it cannot be
+			 renamed or removed (a .git directory) */
+};
+
+#define OPF_CREATE 1u /* make the mount point when missing */
+#define OPF_OPTIONAL 2u /* skip when the target is gone */
+#define OPF_FILE 4u /* the mount point is not a directory */
+
+struct sandbox_op {
+	enum sandbox_op_kind kind;
+	unsigned flags;
+	const char *target; /* absolute and canonical */
+	const char *source; /* host path (binds) or link text (symlink) */
+	const char *step; /* for messages: "writable root" … */
+	int src_fd; /* child only: the cloned source tree */
+};
+
+struct sandbox_cgroup {
+	char path[PATH_MAX]; /* the leaf; "" when none */
+	int procs_fd; /* its cgroup.procs, for the child */
+	int lock_fd; /* the leaf, flock'ed while this run uses it */
+	bool v2;
+};
+
+struct sandbox_plan {
+	const struct sandbox_opts *o;
+	struct arena arena;
+	enum sandbox_backend backend;
+	bool netns;
+	uid_t uid;
+	gid_t gid;
+	pid_t parent_pid;
+
+	const char *cwd;
+	const char *ws;
+	const char *home;
+
+	struct sandbox_op *ops;
+	size_t nops;
+	const char **rw; /* Landlock writable roots */
+	size_t nrw;
+
+	/* walking */
+	size_t walk_entries;
+	bool walk_truncated;
+	bool masked_last; /* the last entry walked was masked */
+	char *walk_bufs; /* one getdents buffer per level */
+	const char *walk_glob_abs[SANDBOX_MAX_LIST + 8];
+	size_t nwalk_glob;
+	size_t nwalk_default; /* the first ones: cordon's default globs */
+	const char *walk_dw_abs[SANDBOX_MAX_LIST]; /* deny_write globs */
+	size_t nwalk_dw;
+	const char *dw_dir; /* the last directory a deny_write glob matched */
+	const char *walk_roots[SANDBOX_MAX_WALK_ROOTS];
+	size_t nwalk_roots;
+
+	/* placeholders created in the host tree, listed in a registry that
+	 * the last run to finish empties (ph_fd: flock'ed shared meanwhile) */
+	int ph_fd;
+	bool ph_missed; /* a missing run-later path went unprotected */
+	bool dw_missed; /* ... a missing deny_write path */
+	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
+	bool sock_missed; /* a runtime directory holds a writable root */
+	bool reaper; /* landlock backend: a sub-reaper runs the command */
+
+	/* resources */
+	struct sandbox_cgroup cg;
+	bool mem_by_cgroup;
+	bool pids_by_cgroup;
+
+	/* the child's fds and state */
+	char **envp;
+	char *const *argv;
+	const char *exec_path; /* argv-only: argv[0] resolved in the parent */
+	int err_r, err_w; /* error text from the child (CLOEXEC) */
+	int st_r, st_w; /* PID 1 reports the command's wait status */
+	int sync_r, sync_w; /* parent -> child: cgroup joined, then the
+				 seccomp program (built while the child sets
+				 up its namespaces) */
+	int st_status; /* that status */
+	bool st_have;
+	int out_r[2], out_w[2];
+	int null_fd;
+	int parent_pidfd;
+	/* network proxy: the port the command is told about, the socket
+	 * pair the child hands the listening socket over (namespaces), the
+	 * proxy and the thread that runs it */
+	unsigned short proxy_port;
+	int pxs_r, pxs_w;
+	struct px *px;
+	pthread_t proxy_thread;
+	bool proxy_running;
+	char proxy_diag[320];
+	sigset_t oldmask;
+	mode_t old_umask;
+
+	char error[512]; /* a planning failure */
+};
+
+#define RL_PLACEHOLDER 1u /* missing: keep it from being created */
+#define RL_DIR 2u /* ... with a directory placeholder */
+#define RL_FOLLOW 4u /* a final symlink: protect what it points to */
+#define RL_DENY_WRITE 8u /* a deny_write path: named so, its way pinned */
+
+struct sandbox_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* plan.c */
+
+extern const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER];
+
+__attribute__((format(printf, 2, 3))) int
+sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...);
+
+char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s);
+
+char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
+
+char *sandbox_plan_canon(struct sandbox_plan *p, const char *path);
+
+bool sandbox_plan_path_under(const char *path, const char *root);
+
+bool sandbox_plan_host_writable(const struct sandbox_plan *p, const char *path);
+
+int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
+			unsigned flags, const char *target, const char *source,
+			const char *step);
+
+int sandbox_plan_add_rw(struct sandbox_plan *p, const char *path);
+
+char *sandbox_plan_canon_parent(struct sandbox_plan *p, const char *path);
+
+char *sandbox_plan_canon_loose(struct sandbox_plan *p, const char *path);
+
+int sandbox_plan_writable(struct sandbox_plan *p, const char *path,
+			  const char *step, bool optional, const char **out);
+
+int sandbox_plan_mounts(struct sandbox_plan *p);
+
+/* mask.c */
+
+int sandbox_mask_path(struct sandbox_plan *p, const char *path,
+		      const char *step);
+
+int sandbox_mask_host_sockets(struct sandbox_plan *p);
+
+int sandbox_mask_root_files(struct sandbox_plan *p);
+
+/* runlater.c */
+
+int sandbox_runlater_pin_down(struct sandbox_plan *p, const char *root,
+			      const char *dir, const char *step);
+
+int sandbox_runlater_path(struct sandbox_plan *p, const char *path,
+			  unsigned fl);
+
+int sandbox_runlater_repo(struct sandbox_plan *p, const char *dir);
+
+/* placeholder.c */
+
+int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
+			     bool is_file);
+
+int sandbox_placeholder_open(const struct sandbox_plan *p);
+
+void sandbox_placeholder_cleanup(struct sandbox_plan *p);
+
+/* walk.c */
+
+int sandbox_walk_root(struct sandbox_plan *p, const char *root, bool repos);
+
+int sandbox_walk_deny_entry(struct sandbox_plan *p, const char *entry);
+
+int sandbox_walk_deny_write_entry(struct sandbox_plan *p, const char *entry);
+
+bool sandbox_walk_dw_writable(struct sandbox_plan *p, const char *entry);
+
+/* cgroup.c */
+
+void sandbox_cgroup_clear(struct sandbox_cgroup *cg);
+
+void sandbox_cgroup_release(struct sandbox_cgroup *cg);
+
+void sandbox_cgroup_plan(struct sandbox_plan *p, unsigned long long mem,
+			 unsigned long long pids);
+
+void sandbox_cgroup_kill(const struct sandbox_cgroup *cg);
+
+/* child.c */
+
+__attribute__((noreturn, format(printf, 4, 5))) void
+sandbox_child_die(const struct sandbox_plan *p, int status, int err,
+		  const char *fmt, ...);
+
+void sandbox_child_drop_caps(const struct sandbox_plan *p);
+
+void sandbox_child_wait_cgroup(const struct sandbox_plan *p);
+
+__attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
+						  bool sandboxed);
+
+void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns);
+
+__attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p);
+
+/* mountns.c */
+
+void sandbox_mountns_idmaps(const struct sandbox_plan *p);
+
+void sandbox_mountns_loopback(const struct sandbox_plan *p);
+
+void sandbox_mountns_tree(const struct sandbox_plan *p, struct sandbox_op *ops);
+
+/* reaper.c */
+
+__attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p);
+
+bool sandbox_reaper_available(void);
+
+__attribute__((noreturn)) void sandbox_reaper_run(struct sandbox_plan *p);
+
+void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
+			      bool hard);
+
+void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
+			 struct sandbox_report *rep, int *wstatus, bool *got);
+
+/* report.c */
+
+__attribute__((format(printf, 2, 3))) void
+sandbox_report_lost(struct sandbox_report *rep, const char *fmt, ...);
+
+void sandbox_report_deny_write(struct sandbox_plan *p,
+			       struct sandbox_report *rep, const char *why);
+
+void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep);
+
+void sandbox_report_init(struct sandbox_report *rep);
+
+__attribute__((format(printf, 3, 4))) void
+sandbox_report_refuse(struct sandbox_report *rep, int status, const char *fmt,
+		      ...);
+
+void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
+			   int wstatus, bool got);
+
+/* netproxy.c */
+
+void sandbox_netproxy_child_socket(struct sandbox_plan *p);
+
+int sandbox_netproxy_prepare(struct sandbox_plan *p);
+
+char **sandbox_netproxy_env(struct sandbox_plan *p);
+
+int sandbox_netproxy_start(struct sandbox_plan *p);
+
+void sandbox_netproxy_end(struct sandbox_plan *p);
+
+/* sandbox.c */
+
+ssize_t sandbox_read_small(const char *path, char *buf, size_t cap);
+
+int sandbox_write_str(const char *path, const char *s);
+
+int sandbox_openat2(int dfd, const char *path, int flags,
+		    unsigned long long res);
+
+unsigned long long sandbox_now_ms(void);
+
+#endif
