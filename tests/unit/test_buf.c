@@ -1,0 +1,120 @@
+/* buf: the bounded growable buffer — appends, the ceiling, the sticky
+ * failure, take and reset. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "tap.h"
+
+static void test_basics(void)
+{
+	struct buf b;
+	size_t len = 99;
+	char *s;
+
+	buf_init(&b, 1024);
+	is_str(buf_str(&b), "", "an empty buffer reads as \"\"");
+	is_int((long long)buf_len(&b), 0, "and has length 0");
+	ok(buf_adds(&b, "ab"), "buf_adds");
+	ok(buf_addc(&b, 'c'), "buf_addc");
+	ok(buf_add(&b, "d\0e", 3), "buf_add with a NUL byte");
+	ok(buf_addf(&b, "-%d-%s", 42, "x"), "buf_addf");
+	is_int((long long)buf_len(&b), 11, "length counts every byte");
+	ok(memcmp(buf_str(&b), "abcd\0e-42-x", 12) == 0,
+	   "the bytes, NUL-terminated");
+	ok(!buf_failed(&b), "not failed");
+	s = buf_take(&b, &len);
+	ok(s && len == 11 && memcmp(s, "abcd\0e-42-x", 12) == 0,
+	   "buf_take hands over the text and its length");
+	is_int((long long)buf_len(&b), 0, "the buffer is empty after take");
+	is_str(buf_str(&b), "", "and reads as \"\"");
+	free(s);
+	s = buf_take(&b, &len);
+	ok(s && len == 0 && s[0] == '\0',
+	   "take of an empty buffer gives an empty string");
+	free(s);
+	buf_free(&b);
+	buf_free(NULL);
+	ok(1, "buf_free accepts NULL");
+}
+
+static void test_ceiling(void)
+{
+	struct buf b;
+	char big[100];
+
+	memset(big, 'x', sizeof(big));
+	buf_init(&b, 10);
+	ok(buf_add(&b, big, 10), "exactly the ceiling fits");
+	ok(b.cap <= 11, "no more memory than the ceiling needs (cap %zu)",
+	   b.cap);
+	ok(!buf_addc(&b, 'y'), "one byte more fails");
+	ok(buf_failed(&b), "the failure is recorded");
+	ok(!buf_adds(&b, ""), "and is sticky: even an empty add fails");
+	ok(!buf_addf(&b, "%s", ""), "addf fails too");
+	is_int((long long)buf_len(&b), 10, "what was there is unchanged");
+	ok(buf_take(&b, NULL) == NULL, "take of a failed buffer is NULL");
+	ok(!buf_failed(&b), "and leaves a fresh buffer");
+	ok(buf_adds(&b, "abc"), "which takes adds again");
+	buf_reset(&b);
+	ok(buf_len(&b) == 0 && !buf_failed(&b) && buf_str(&b)[0] == '\0',
+	   "buf_reset empties and clears the failure");
+	buf_free(&b);
+
+	buf_init(&b, 5);
+	ok(!buf_addf(&b, "%s", "123456"), "addf past the ceiling fails");
+	is_int((long long)buf_len(&b), 0, "and keeps nothing of it");
+	buf_free(&b);
+
+	buf_init(&b, 0);
+	ok(!buf_addc(&b, 'a'), "a zero ceiling takes nothing");
+	buf_free(&b);
+
+	buf_init(&b, SIZE_MAX);
+	ok(buf_adds(&b, "a"), "an unbounded buffer grows");
+	ok(!buf_add(&b, big, SIZE_MAX), "a length that would overflow fails");
+	ok(buf_failed(&b), "and is recorded");
+	buf_free(&b);
+}
+
+static void test_growth(void)
+{
+	struct buf b;
+	bool good = true;
+
+	buf_init(&b, 1 << 20);
+	for (int i = 0; i < 10000; i++)
+		good &= buf_addf(&b, "%04d,", i % 10000);
+	ok(good && buf_len(&b) == 50000, "many adds grow it (%zu bytes)",
+	   buf_len(&b));
+	ok(memcmp(buf_str(&b) + 49995, "9999,", 5) == 0,
+	   "the last piece is at the end");
+	buf_free(&b);
+}
+
+/* Out of memory is a failure like the ceiling: sticky, nothing kept. */
+static void test_oom(void)
+{
+	struct buf b;
+
+	buf_init(&b, 1024);
+	cordon__alloc_fail_after(0);
+	ok(!buf_adds(&b, "abc"), "an add that cannot allocate fails");
+	cordon__alloc_fail_after(-1);
+	ok(buf_failed(&b), "the failure is recorded");
+	ok(!buf_adds(&b, "abc"), "and sticks once memory is back");
+	ok(buf_take(&b, NULL) == NULL, "take gives NULL");
+	buf_free(&b);
+}
+
+int main(void)
+{
+	tap_no_plan();
+	test_basics();
+	test_ceiling();
+	test_growth();
+	test_oom();
+	return tap_done();
+}
