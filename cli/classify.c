@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cordon.h"
+#include "text.h"
 
 #include "banned.h"
 
@@ -123,44 +124,6 @@ size_t cli_labels_width(uint64_t labels)
 	return n ? n : 1;
 }
 
-/* The code point of the well-formed UTF-8 sequence at s[0..n) and its
- * length in *len, or -1 when the bytes are not one. */
-static long utf8_decode(const unsigned char *s, size_t n, size_t *len)
-{
-	unsigned char c = s[0];
-	long cp;
-	size_t k;
-
-	if (c < 0x80) {
-		*len = 1;
-		return c;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		k = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		k = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		k = 4;
-		cp = c & 0x07;
-	} else {
-		return -1;
-	}
-	if (n < k)
-		return -1;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return -1;
-	*len = k;
-	return cp;
-}
-
 /* Code points a terminal acts on or that reorder text (C1 controls, bidi
  * embeddings, overrides and isolates, line and paragraph separators). */
 static int dangerous_code_point(long cp)
@@ -176,10 +139,10 @@ void cli_print_escaped(FILE *out, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t len = 1;
-		long cp = utf8_decode(p + i, n - i, &len);
+		uint32_t cp;
+		size_t len = text_utf8_decode(p + i, n - i, &cp);
 
-		if (cp < 0) {
+		if (len == 0) {
 			fprintf(out, "\\x%02x", p[i]);
 			i++;
 			continue;
@@ -193,7 +156,7 @@ void cli_print_escaped(FILE *out, const char *s, size_t n)
 		else if (cp < 0x20 || cp == 0x7f)
 			fprintf(out, "\\x%02x", (unsigned)cp);
 		else if (dangerous_code_point(cp))
-			fprintf(out, "\\u{%04lx}", cp);
+			fprintf(out, "\\u{%04lx}", (unsigned long)cp);
 		else
 			fwrite(p + i, 1, len, out);
 		i += len;

@@ -36,6 +36,7 @@
 #include "redact.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* The writer looks back from the end of the file for the last record:
@@ -159,51 +160,6 @@ static bool is_hex64(const char *s, size_t n)
 		if (!((s[i] >= '0' && s[i] <= '9') ||
 		      (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
-	return true;
-}
-
-/* Whether s[0..n) is well-formed UTF-8 without NUL bytes. */
-static bool utf8_valid(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = s[i];
-		unsigned char lo = 0x80, hi = 0xbf;
-		size_t len;
-
-		if (c == 0)
-			return false;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4;
-		else
-			return false;
-		if (n - i < len)
-			return false;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-		else if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return false;
-		for (size_t k = 2; k < len; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return false;
-		i += len;
-	}
 	return true;
 }
 
@@ -1488,7 +1444,7 @@ static bool clean_tree(cJSON *v)
 {
 	for (cJSON *c = v->child; c; c = c->next) {
 		if (c->string && !(c->type & cJSON_StringIsConst) &&
-		    !utf8_valid(c->string, strlen(c->string))) {
+		    !text_utf8_valid(c->string, strlen(c->string), false)) {
 			char *s = utf8_copy(c->string);
 			if (!s)
 				return false;
@@ -1496,7 +1452,8 @@ static bool clean_tree(cJSON *v)
 			c->string = s;
 		}
 		if (cJSON_IsString(c) && !(c->type & cJSON_IsReference) &&
-		    !utf8_valid(c->valuestring, strlen(c->valuestring))) {
+		    !text_utf8_valid(c->valuestring, strlen(c->valuestring),
+				     false)) {
 			char *s = utf8_copy(c->valuestring);
 			if (!s)
 				return false;

@@ -20,6 +20,7 @@
 #include "jcs.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define JCS_MAX_DEPTH 128
@@ -43,65 +44,6 @@ jcs_fail(struct cordon_diag *diag, enum cordon_err code, size_t off,
 
 /* ---- UTF-8 -------------------------------------------------------------- */
 
-size_t jcs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c;
-	size_t len;
-
-	if (n == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* The offset of the first byte of s[0..n) that is not valid UTF-8, or n. */
-static size_t utf8_invalid_at(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-	uint32_t cp;
-
-	while (i < n) {
-		size_t k;
-
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
-		k = jcs_utf8_decode(u + i, n - i, &cp);
-		if (k == 0)
-			return i;
-		i += k;
-	}
-	return n;
-}
-
 /* Compares two valid UTF-8 strings as sequences of UTF-16 code units (RFC
  * 8785 §3.2.3). UTF-8 byte order is code point order, which is UTF-16 order
  * except between U+E000..U+FFFF and the non-BMP planes, whose surrogates
@@ -118,8 +60,8 @@ static int utf16_cmp(const char *a, const char *b)
 
 		if (*x == 0 || *y == 0)
 			return (*x != 0) - (*y != 0);
-		ka = jcs_utf8_decode(x, strnlen((const char *)x, 4), &ca);
-		kb = jcs_utf8_decode(y, strnlen((const char *)y, 4), &cb);
+		ka = text_utf8_decode(x, strnlen((const char *)x, 4), &ca);
+		kb = text_utf8_decode(y, strnlen((const char *)y, 4), &cb);
 		if (ka == 0 || kb == 0)
 			return strcmp((const char *)x, (const char *)y);
 		if (ca != cb)
@@ -202,7 +144,8 @@ static enum cordon_err scan_string(struct scan *sc)
 					"control character 0x%02x in a string",
 					c);
 		if (c >= 0x80) {
-			k = jcs_utf8_decode(u + sc->pos, sc->len - sc->pos, &cp);
+			k = text_utf8_decode(u + sc->pos, sc->len - sc->pos,
+					     &cp);
 			if (k == 0)
 				return jcs_fail(sc->diag, CORDON_E_JSON,
 						sc->pos,
@@ -429,7 +372,7 @@ void jcs_buf_string(struct jcs_buf *b, const char *s)
 			uint32_t cp;
 			size_t k = strnlen((const char *)u, 4);
 
-			k = jcs_utf8_decode(u, k, &cp);
+			k = text_utf8_decode(u, k, &cp);
 			if (k) {
 				u += k - 1;
 				continue;
@@ -576,7 +519,7 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 		if (!c->string)
 			return jcs_fail(diag, CORDON_E_JSON, 0,
 					"object member without a name");
-		if (utf8_invalid_at(c->string, strlen(c->string)) !=
+		if (text_utf8_invalid_at(c->string, strlen(c->string)) !=
 		    strlen(c->string))
 			return jcs_fail(diag, CORDON_E_JSON, 0,
 					"invalid UTF-8 in a member name");
@@ -640,7 +583,7 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 			return jcs_fail(diag, CORDON_E_JSON, 0,
 					"string without a value");
 		n = strlen(v->valuestring);
-		if (utf8_invalid_at(v->valuestring, n) != n)
+		if (text_utf8_invalid_at(v->valuestring, n) != n)
 			return jcs_fail(diag, CORDON_E_JSON, 0,
 					"invalid UTF-8 in a string");
 		jcs_buf_string(b, v->valuestring);

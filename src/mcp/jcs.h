@@ -40,11 +40,6 @@ enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 
 /* Helpers shared with the JSON-RPC writer (jsonrpc.c). */
 
-/* Decodes one well-formed UTF-8 sequence at s[0..n) (no overlong forms, no
- * surrogates, nothing above U+10FFFF) into *cp. Returns its length, 0 when
- * invalid. */
-size_t jcs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
-
 /* A growable output buffer: p is NUL-terminated, len bytes; oom is set
  * (and later writes ignored) once memory runs out. Start it zeroed. */
 struct jcs_buf {

@@ -9,6 +9,7 @@
 #include "hostlist.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 enum entry_kind {
@@ -310,45 +311,6 @@ static bool ascii_label_char(unsigned char c)
 	       c == '_';
 }
 
-/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
- * Returns the bytes used, 0 on an invalid sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
-{
-	uint32_t c;
-	size_t need;
-
-	if (len == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		c = s[0] & 0x1f;
-		need = 1;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		c = s[0] & 0x0f;
-		need = 2;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		c = s[0] & 0x07;
-		need = 3;
-	} else {
-		return 0;
-	}
-	if (len < need + 1)
-		return 0;
-	for (size_t i = 1; i <= need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((need == 2 && c < 0x800) || (need == 3 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return need + 1;
-}
-
 /* Validates an A-label already lower-cased, s[0..len) including "xn--". */
 static bool alabel_valid(const char *s, size_t len, const char **why)
 {
@@ -403,8 +365,8 @@ static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 	}
 	for (size_t i = 0; i < len;) {
 		uint32_t c;
-		size_t used =
-			utf8_decode((const unsigned char *)s + i, len - i, &c);
+		size_t used = text_utf8_decode((const unsigned char *)s + i,
+					       len - i, &c);
 
 		if (used == 0) {
 			*why = "invalid UTF-8 in a name";

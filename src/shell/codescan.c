@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 enum {
@@ -1351,25 +1352,17 @@ static void dec_put(struct dec *d, int c)
 	d->o[d->n++] = (char)c;
 }
 
+/* A decoded escape's code point as UTF-8; '?' for one UTF-8 cannot hold
+ * (a surrogate, past U+10FFFF). */
 static void dec_cp(struct dec *d, uint32_t cp)
 {
-	if (cp < 0x80) {
-		dec_put(d, (int)cp);
-	} else if (cp < 0x800) {
-		dec_put(d, (int)(0xC0 | (cp >> 6)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		dec_put(d, (int)(0xE0 | (cp >> 12)));
-		dec_put(d, (int)(0x80 | ((cp >> 6) & 0x3F)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x110000) {
-		dec_put(d, (int)(0xF0 | (cp >> 18)));
-		dec_put(d, (int)(0x80 | ((cp >> 12) & 0x3F)));
-		dec_put(d, (int)(0x80 | ((cp >> 6) & 0x3F)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else {
+	char b[4];
+	size_t n = text_utf8_encode(cp, b);
+
+	if (n == 0)
 		dec_put(d, '?');
-	}
+	for (size_t i = 0; i < n; i++)
+		dec_put(d, (unsigned char)b[i]);
 }
 
 static void dec_dyn(struct dec *d)

@@ -15,6 +15,7 @@
 
 #include "sh.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct parser {
@@ -482,32 +483,15 @@ static int hexval(int c)
 	return -1;
 }
 
+/* A code point of $'\u…' / $'\U…' as UTF-8; one that UTF-8 cannot hold (a
+ * surrogate, past U+10FFFF) becomes U+FFFD. */
 static void put_utf8(struct parser *p, unsigned long cp)
 {
 	char b[4];
-	size_t n;
+	size_t n = cp <= 0x10ffff ? text_utf8_encode((uint32_t)cp, b) : 0;
 
-	if (cp > 0x10FFFF)
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
+	if (n == 0)
+		n = text_utf8_encode(0xfffd, b);
 	buf_put(p, b, n);
 }
 
