@@ -152,17 +152,6 @@ note_add(char *note, size_t cap, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool is_hex64(const char *s, size_t n)
-{
-	if (n != AUDIT_HASH_HEX)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
 /* A malloc'd valid UTF-8 copy of s (bad bytes become U+FFFD), or NULL. */
 static char *utf8_copy(const char *s)
 {
@@ -194,7 +183,6 @@ static void sha_fetch(void)
 static bool sha256_hex(const void *data, size_t len,
 		       char out[AUDIT_HASH_HEX + 1])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 
@@ -204,11 +192,7 @@ static bool sha256_hex(const void *data, size_t len,
 		out[0] = '\0';
 		return false;
 	}
-	for (unsigned i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[AUDIT_HASH_HEX] = '\0';
+	text_hex_encode(md, 32, out);
 	return true;
 }
 
@@ -313,7 +297,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	    memcmp(line + len - tail, ",\"hash\":\"", 9) != 0 ||
 	    line[len - 2] != '"')
 		return why_set(why, why_cap, "the hash member is not last");
-	if (!is_hex64(line + len - tail + 9, AUDIT_HASH_HEX))
+	if (!text_is_lower_hex(line + len - tail + 9, AUDIT_HASH_HEX,
+			       AUDIT_HASH_HEX))
 		return why_set(why, why_cap,
 			       "the hash is not 64 lower-case hex digits");
 	hashed = len - tail;
@@ -321,7 +306,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	    line[hashed - 1] != '"' || line[hashed - prevlen - 1] != ',')
 		return why_set(why, why_cap,
 			       "the prev member is not just before the hash");
-	if (!is_hex64(line + hashed - 1 - AUDIT_HASH_HEX, AUDIT_HASH_HEX))
+	if (!text_is_lower_hex(line + hashed - 1 - AUDIT_HASH_HEX,
+			       AUDIT_HASH_HEX, AUDIT_HASH_HEX))
 		return why_set(why, why_cap,
 			       "the prev is not 64 lower-case hex digits");
 
@@ -412,7 +398,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 		if (!get_uint(o, "torn_bytes", 1, 9007199254740992.0,
 			      &out->torn_bytes) ||
 		    !cJSON_IsString(c) ||
-		    !is_hex64(c->valuestring, strlen(c->valuestring))) {
+		    !text_is_lower_hex(c->valuestring, strlen(c->valuestring),
+				       AUDIT_HASH_HEX)) {
 			why_set(why, why_cap,
 				"a recovered record without torn_bytes and "
 				"torn_sha256");

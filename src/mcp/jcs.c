@@ -96,17 +96,6 @@ static void scan_ws(struct scan *sc)
 	}
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits at s[pos..]; -1 when they are not there. */
 static long hex4(const struct scan *sc, size_t pos)
 {
@@ -115,7 +104,7 @@ static long hex4(const struct scan *sc, size_t pos)
 	if (pos > sc->len || sc->len - pos < 4)
 		return -1;
 	for (size_t i = 0; i < 4; i++) {
-		int h = hexval((unsigned char)sc->s[pos + i]);
+		int h = text_hex_value((unsigned char)sc->s[pos + i]);
 
 		if (h < 0)
 			return -1;
@@ -681,7 +670,6 @@ enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
 enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 				struct cordon_diag *diag)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	enum cordon_err rc;
@@ -698,10 +686,6 @@ enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 		return jcs_fail(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
 	}
 	free(canon);
-	for (unsigned i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	text_hex_encode(md, 32, out);
 	return CORDON_OK;
 }

@@ -33,6 +33,7 @@
 #include "json.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define JSONRPC_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
@@ -305,17 +306,6 @@ static size_t skip_value(const char *s, size_t n, size_t i)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[a..b) is a string token (quotes included) whose escapes are all valid
  * and which holds no raw control character: safe to copy into output. */
 static bool string_ok(const char *s, size_t a, size_t b)
@@ -335,7 +325,7 @@ static bool string_ok(const char *s, size_t a, size_t b)
 			if (b - 1 - i < 5)
 				return false;
 			for (size_t k = 1; k <= 4; k++)
-				if (hexval(s[i + k]) < 0)
+				if (text_hex_value((unsigned char)s[i + k]) < 0)
 					return false;
 			i += 4;
 		} else if (!strchr("\"\\/bfnrt", s[i]) || s[i] == 0) {
@@ -392,7 +382,7 @@ static bool name_is_id(const char *s, size_t a, size_t b)
 				return false;
 			cp = 0;
 			for (size_t h = 2; h <= 5; h++) {
-				int v = hexval(s[i + h]);
+				int v = text_hex_value((unsigned char)s[i + h]);
 
 				if (v < 0)
 					return false;
@@ -482,7 +472,6 @@ __attribute__((format(printf, 3, 4))) static void set_why(char *why, size_t cap,
 static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 			 char out[65])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -493,11 +482,7 @@ static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 	    EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen < 32)
 		memset(md, 0, 32);
 	EVP_MD_CTX_free(ctx);
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	text_hex_encode(md, 32, out);
 }
 
 static void hex_sha256(const void *p, size_t n, char out[65])

@@ -28,6 +28,7 @@
 #include "pins.h"
 #include "mcpscan.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Ceilings. The file holds whole tool definitions; 16 MiB is hundreds of
@@ -144,17 +145,6 @@ static bool set_string(cJSON *obj, const char *key, const char *s)
 {
 	return set_member(obj, key,
 			  s ? cJSON_CreateString(s) : cJSON_CreateNull());
-}
-
-static bool is_sha256_hex(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return i == 64;
 }
 
 /* The "flags" array: "tool-poisoning", "hidden-characters" (any of the
@@ -374,7 +364,8 @@ static bool check_sha(const cJSON *obj, const char *key, bool nullable,
 
 	if (nullable && cJSON_IsNull(v))
 		return true;
-	if (!cJSON_IsString(v) || !is_sha256_hex(v->valuestring))
+	if (!cJSON_IsString(v) ||
+	    !text_is_lower_hex(v->valuestring, strlen(v->valuestring), 64))
 		return bad_at(b,
 			      nullable ? "expected 64 hex digits or null" :
 					 "expected 64 hex digits",

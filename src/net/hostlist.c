@@ -512,7 +512,6 @@ enum netaddr_host hostlist_normalize_host(const char *s, size_t len,
 enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
 			 char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr)
 {
-	static const char hex[] = "0123456789abcdef0123456789ABCDEF";
 	const char *p = strstr(url, "://"), *e, *at = NULL, *host, *why;
 	char dec[HOSTLIST_MAX_ENTRY + 1];
 	size_t hl, o = 0;
@@ -539,13 +538,12 @@ enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
 	if (hl > HOSTLIST_MAX_ENTRY)
 		return NETADDR_HOST_INVALID;
 	for (size_t i = 0; i < hl; i++) {
-		const char *h1, *h2;
+		int h1, h2;
 
 		if (host[i] == '%' && i + 2 < hl &&
-		    (h1 = memchr(hex, host[i + 1], 32)) &&
-		    (h2 = memchr(hex, host[i + 2], 32))) {
-			dec[o++] = (char)((((h1 - hex) & 15) << 4) |
-					  ((h2 - hex) & 15));
+		    (h1 = text_hex_value((unsigned char)host[i + 1])) >= 0 &&
+		    (h2 = text_hex_value((unsigned char)host[i + 2])) >= 0) {
+			dec[o++] = (char)(h1 << 4 | h2);
 			i += 2;
 			continue;
 		}

@@ -18,6 +18,7 @@
 #include "httpreq.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct httpreq_field {
@@ -36,11 +37,6 @@ static bool is_tchar(unsigned char c)
 static bool is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static bool is_hex(unsigned char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 static unsigned char lower(unsigned char c)
@@ -165,7 +161,7 @@ static bool numeric_label(const char *s, size_t len)
 
 	if (len >= 2 && s[0] == '0' && lower((unsigned char)s[1]) == 'x') {
 		for (i = 2; i < len; i++)
-			if (!is_hex((unsigned char)s[i]))
+			if (text_hex_value((unsigned char)s[i]) < 0)
 				return false;
 		return true;
 	}
@@ -194,7 +190,7 @@ static bool parse_ipv6(const char *s, size_t len, struct httpreq_host *out,
 
 		if (c == '%')
 			return host_fail(why, "IPv6 zone identifier");
-		if (!is_hex(c) && c != ':' && c != '.')
+		if (text_hex_value(c) < 0 && c != ':' && c != '.')
 			return host_fail(why, "malformed IPv6 literal");
 	}
 	memcpy(tmp, s, len);

@@ -10,6 +10,7 @@
 #include "netaddr.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct netaddr_range {
@@ -128,17 +129,6 @@ const char *netaddr_embed_name(enum netaddr_embed e)
 	return embed_names[e];
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One part of a lenient IPv4 address, s[0..len): decimal, octal after a
  * leading '0', hex after "0x". false when it is empty, holds a digit that
  * is not of its base, or exceeds 0xffffffff. */
@@ -158,7 +148,7 @@ static bool v4_part(const char *s, size_t len, uint32_t *val)
 		i = 1;
 	}
 	for (; i < len; i++) {
-		int d = hexval((unsigned char)s[i]);
+		int d = text_hex_value((unsigned char)s[i]);
 
 		if (d < 0 || (unsigned)d >= base)
 			return false;
@@ -264,8 +254,9 @@ static bool parse_v6(const char *s, size_t len, struct netaddr_addr *out)
 		unsigned v = 0;
 
 		while (i < len && i - start < 5 &&
-		       hexval((unsigned char)s[i]) >= 0)
-			v = v * 16 + (unsigned)hexval((unsigned char)s[i++]);
+		       text_hex_value((unsigned char)s[i]) >= 0)
+			v = v * 16 +
+			    (unsigned)text_hex_value((unsigned char)s[i++]);
 		if (i < len && s[i] == '.') {
 			/* The dotted-quad tail: the rest of the string. */
 			if (nb > 12 ||
@@ -363,7 +354,7 @@ static bool ends_in_number(const char *s, size_t len)
 	len -= start;
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (size_t i = 2; i < len; i++)
-			if (hexval((unsigned char)s[i]) < 0)
+			if (text_hex_value((unsigned char)s[i]) < 0)
 				return false;
 		return true;
 	}

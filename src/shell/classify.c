@@ -12,6 +12,7 @@
 #include "classify_int.h"
 #include "cmdtab.h"
 #include "codescan.h"
+#include "text.h"
 #include "userrules.h"
 #include "alloc.h"
 #include "banned.h"
@@ -988,11 +989,11 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 			size_t j = i + 2, k = 0;
 			if (c == 'x' || c == 'u' || c == 'U') {
 				while (j < n && k < (c == 'x' ? 2u : 4u) &&
-				       isxdigit((unsigned char)raw[j])) {
-					char d = raw[j++];
-					v = v * 16 + (unsigned)(isdigit((unsigned char)d)
-								? d - '0'
-								: tolower((unsigned char)d) - 'a' + 10);
+				       text_hex_value((unsigned char)raw[j]) >=
+					       0) {
+					v = v * 16 +
+					    (unsigned)text_hex_value(
+						    (unsigned char)raw[j++]);
 					k++;
 				}
 			} else if (c >= '0' && c <= '7') {
@@ -1154,8 +1155,13 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 				if (c == 'x' && k + 2 < n) {
 					int v = 0, d = 0;
 					size_t j = k + 2;
-					while (d < 2 && j < n && isxdigit((unsigned char)s[j])) {
-						v = v * 16 + (isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+					while (d < 2 && j < n &&
+					       text_hex_value(
+						       (unsigned char)s[j]) >=
+						       0) {
+						v = v * 16 +
+						    text_hex_value((
+							    unsigned char)s[j]);
 						j++;
 						d++;
 					}
@@ -1168,8 +1174,13 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 					unsigned v = 0;
 					int d = 0;
 					size_t j = k + 2;
-					while (d < 4 && j < n && isxdigit((unsigned char)s[j])) {
-						v = v * 16 + (unsigned)(isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+					while (d < 4 && j < n &&
+					       text_hex_value(
+						       (unsigned char)s[j]) >=
+						       0) {
+						v = v * 16 +
+						    (unsigned)text_hex_value((
+							    unsigned char)s[j]);
 						j++;
 						d++;
 					}
@@ -1295,9 +1306,9 @@ static bool hex_decode(struct cx *x, const char *s, size_t n, const char **out,
 		int c = (unsigned char)s[i];
 		if (c == ' ' || c == '\n' || c == '\r')
 			continue;
-		if (!isxdigit(c))
+		int v = text_hex_value((unsigned char)c);
+		if (v < 0)
 			return false;
-		int v = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
 		if (hi < 0) {
 			hi = v;
 		} else {

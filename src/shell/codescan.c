@@ -159,17 +159,6 @@ static int is_space(int c)
 	       c == '\v';
 }
 
-static int hexval(int c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
@@ -1382,9 +1371,11 @@ static uint32_t read_hex(const char *s, size_t *i, size_t e, unsigned maxd,
 	uint32_t v = 0;
 
 	*nd = 0;
-	while (*i < e && *nd < maxd && hexval((unsigned char)s[*i]) >= 0) {
+	while (*i < e && *nd < maxd &&
+	       text_hex_value((unsigned char)s[*i]) >= 0) {
 		if (v < 0x1000000)
-			v = v * 16 + (uint32_t)hexval((unsigned char)s[*i]);
+			v = v * 16 +
+			    (uint32_t)text_hex_value((unsigned char)s[*i]);
 		(*i)++;
 		(*nd)++;
 	}
@@ -1409,7 +1400,7 @@ static size_t read_braced(struct dec *d, const char *s, size_t i, size_t e,
 			j = k + 1;
 			continue;
 		}
-		while (j < e && hexval((unsigned char)s[j]) >= 0)
+		while (j < e && text_hex_value((unsigned char)s[j]) >= 0)
 			j++;
 		dec_cp(d, v);
 		if (!many)

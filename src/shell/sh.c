@@ -472,17 +472,6 @@ static bool read_brace_param(struct parser *p, struct sh_word *w, bool in_dq)
 	return true;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A code point of $'\u…' / $'\U…' as UTF-8; one that UTF-8 cannot hold (a
  * surrogate, past U+10FFFF) becomes U+FFFD. */
 static void put_utf8(struct parser *p, unsigned long cp)
@@ -564,8 +553,10 @@ static bool read_ansi_c(struct parser *p, struct sh_word *w, struct lit *l)
 			int maxd = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			unsigned long v = 0;
 			int nd = 0;
-			while (nd < maxd && hexval(ch(p, 0)) >= 0) {
-				v = v * 16 + (unsigned long)hexval(ch(p, 0));
+			while (nd < maxd &&
+			       text_hex_value((unsigned char)ch(p, 0)) >= 0) {
+				v = v * 16 + (unsigned long)text_hex_value(
+						     (unsigned char)ch(p, 0));
 				p->pos++;
 				nd++;
 			}
