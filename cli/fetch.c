@@ -65,37 +65,6 @@ void cli_fetch_usage(FILE *out)
 	      out);
 }
 
-/* Base64 (RFC 4648, padded) of s[0..n); malloc'd, NULL when out of
- * memory. */
-static char *base64(const unsigned char *s, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				  "abcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t out_len, o = 0;
-	char *out;
-
-	if (n > (SIZE_MAX - 1) / 4 * 3 - 3)
-		return NULL;
-	out_len = (n + 2) / 3 * 4;
-	out = malloc(out_len + 1);
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)s[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= s[i + 2];
-		out[o++] = tab[(v >> 18) & 63];
-		out[o++] = tab[(v >> 12) & 63];
-		out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < n ? tab[v & 63] : '=';
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static int print_json(const struct fetch_result *r)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -105,7 +74,7 @@ static int print_json(const struct fetch_result *r)
 	int ok = obj != NULL;
 
 	if (ok && !utf8) {
-		b64 = base64(r->body, r->body_len);
+		b64 = text_b64_encode(r->body, r->body_len);
 		ok = b64 != NULL;
 	}
 	ok = ok && cJSON_AddNumberToObject(obj, "status", r->status);

@@ -27,6 +27,7 @@
 #include "redact.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* ---- byte classes ------------------------------------------------------ */
@@ -861,23 +862,6 @@ static int kind_after_key(struct scan *sc, const char *k, size_t kn, size_t vs,
 
 /* ---- bare opaque tokens ------------------------------------------------ */
 
-static int b64_value(char c)
-{
-	uint16_t k = CL(c);
-
-	if (k & C_UPPER)
-		return c - 'A';
-	if (k & C_LOWER)
-		return c - 'a' + 26;
-	if (k & C_DIGIT)
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
 /* Is s[a..b) base64 of ordinary text: every decoded byte printable, some
  * spaces, mostly letters? Such a word is data, not a key. */
 static bool b64_text(const char *s, size_t a, size_t b)
@@ -891,7 +875,7 @@ static bool b64_text(const char *s, size_t a, size_t b)
 	if ((b - a) % 4 == 1)
 		return false;
 	for (i = a; i < b; i++) {
-		v = b64_value(s[i]);
+		v = text_b64_value((unsigned char)s[i]);
 		if (v < 0)
 			return false;
 		acc = (acc << 6) | (uint32_t)v;

@@ -1067,46 +1067,17 @@ static unsigned walk_word_substs(struct cx *x, const struct sh_word *w)
 
 /* ---- static output of echo / printf / base64 -d ------------------------- */
 
-static int b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
-/* Decodes base64 text; false when it is not base64. */
+/* Decodes base64 text as `base64 -d` would read it (text_b64_decode's lax
+ * mode); false when it is not base64. */
 static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
 		       size_t *outn)
 {
 	char *d = arena_alloc(x->a, n + 1);
 	size_t o = 0;
-	unsigned acc = 0;
-	int bits = 0;
 
-	if (!d)
+	if (!d ||
+	    !text_b64_decode(s, n, TEXT_B64_LAX, (unsigned char *)d, n, &o))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i];
-		if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-			continue;
-		int v = b64val(c);
-		if (v < 0)
-			return false;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			d[o++] = (char)((acc >> bits) & 0xff);
-		}
-	}
 	d[o] = '\0';
 	*out = d;
 	*outn = o;
