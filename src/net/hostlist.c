@@ -722,29 +722,6 @@ fail(struct cordon_diag *diag, enum cordon_err code, const char *fmt, ...)
 	return code;
 }
 
-/* s[0..len) for a message: at most 60 bytes, anything not printable ASCII
- * as \xNN, '"' and '\' escaped. */
-static const char *quote(const char *s, size_t len, char out[256])
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (o + 8 >= 256 || i >= 60) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, 256 - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_list which,
 			      const char *const *entries, size_t n,
 			      struct cordon_diag *diag)
@@ -753,7 +730,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 	struct hostlist_entry **grown, **fresh;
 	const char *lname;
 	enum cordon_err rc = CORDON_OK;
-	char q[256];
+	char q[TEXT_QUOTE_CAP];
 	size_t done = 0;
 
 	if (!p || (which != HOSTLIST_ALLOW && which != HOSTLIST_DENY) ||
@@ -782,10 +759,12 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 		}
 		len = strnlen(s, HOSTLIST_MAX_ENTRY + 1);
 		if (len > HOSTLIST_MAX_ENTRY) {
-			rc = fail(diag, CORDON_E_LIMIT,
-				  "%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
-				  "(%d bytes)",
-				  lname, done, quote(s, len, q), HOSTLIST_MAX_ENTRY);
+			rc = fail(
+				diag, CORDON_E_LIMIT,
+				"%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
+				"(%d bytes)",
+				lname, done, text_quote(s, len, q),
+				HOSTLIST_MAX_ENTRY);
 			goto out;
 		}
 		fresh[done] = cordon__malloc(sizeof(**fresh));
@@ -795,7 +774,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 		}
 		if (!parse_entry(s, len, fresh[done], &why)) {
 			rc = fail(diag, CORDON_E_CONFIG, "%s[%zu] \"%s\": %s",
-				  lname, done, quote(s, len, q), why);
+				  lname, done, text_quote(s, len, q), why);
 			done++;
 			goto out;
 		}

@@ -558,29 +558,6 @@ static void diag_ok(struct cordon_diag *diag)
 		memset(diag, 0, sizeof(*diag));
 }
 
-/* s[0..len) for a message: at most 60 bytes, anything not printable ASCII
- * as \xNN, '"' and '\' escaped. */
-static const char *quote(const char *s, size_t len, char out[256])
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (o + 8 >= 256 || i >= 60) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, 256 - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 /* Parses one CIDR string into r; on failure *why says what is wrong. */
 static bool parse_range(const char *s, size_t len, struct netaddr_range *r,
 			const char **why, char *hint, size_t hintsz)
@@ -642,7 +619,7 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 				    struct cordon_diag *diag)
 {
 	struct netaddr_range *grown;
-	char q[256], hint[80];
+	char q[TEXT_QUOTE_CAP], hint[80];
 
 	if (!g || (n > 0 && !ranges))
 		return fail(diag, CORDON_E_INVAL, "no guard or no ranges");
@@ -668,12 +645,12 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 			return fail(diag, CORDON_E_LIMIT,
 				    "denied range %zu \"%s\": longer than "
 				    "NETADDR_MAX_TEXT (%d bytes)",
-				    i, quote(s, len, q), NETADDR_MAX_TEXT);
+				    i, text_quote(s, len, q), NETADDR_MAX_TEXT);
 		if (!parse_range(s, len, &g->ranges[g->nranges + i], &why, hint,
 				 sizeof(hint)))
 			return fail(diag, CORDON_E_CONFIG,
 				    "denied range %zu \"%s\": %s%s", i,
-				    quote(s, len, q), why, hint);
+				    text_quote(s, len, q), why, hint);
 	}
 	g->nranges += n;
 	diag_ok(diag);
