@@ -32,6 +32,7 @@
 #include <openssl/evp.h>
 
 #include "audit.h"
+#include "diag.h"
 #include "json.h"
 #include "redact.h"
 
@@ -114,23 +115,6 @@ static bool abuf_add(struct abuf *b, const char *s, size_t n)
 	b->len += n;
 	b->p[b->len] = '\0';
 	return true;
-}
-
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, int err, const char *fmt,
-     ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->sys_errno = err;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
 }
 
 /* Appends a sentence to note (separated by "; "); what does not fit is
@@ -480,8 +464,9 @@ static enum cordon_err make_parents(const char *path, struct cordon_diag *diag)
 	size_t n = strlen(path);
 
 	if (n >= sizeof(dir))
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the path is longer than PATH_MAX");
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the path is longer than PATH_MAX");
 	memcpy(dir, path, n + 1);
 	for (size_t i = 1; i < n; i++) {
 		if (dir[i] != '/')
@@ -489,9 +474,10 @@ static enum cordon_err make_parents(const char *path, struct cordon_diag *diag)
 		dir[i] = '\0';
 		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
 			int e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot create directory %s: %s",
-				    dir, strerror(e));
+			return diag_errno(
+				diag, CORDON_E_IO, e,
+				"audit log: cannot create directory %s: %s",
+				dir, strerror(e));
 		}
 		dir[i] = '/';
 	}
@@ -540,14 +526,15 @@ static enum cordon_err open_file(struct cordon_audit *a,
 	}
 	if (fd < 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot open %s: %s", a->path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot open %s: %s", a->path,
+				  strerror(e));
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: %s is not a regular file", a->path);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is not a regular file",
+				  a->path);
 	}
 	if (created && a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
 		(void)sync_parent(a->path);
@@ -582,17 +569,18 @@ static enum cordon_err lock_file(struct cordon_audit *a, struct stat *st,
 		while (flock(a->fd, LOCK_EX) != 0) {
 			if (errno != EINTR) {
 				e = errno;
-				return fail(diag, CORDON_E_IO, e,
-					    "audit log: cannot lock %s: %s",
-					    a->path, strerror(e));
+				return diag_errno(
+					diag, CORDON_E_IO, e,
+					"audit log: cannot lock %s: %s",
+					a->path, strerror(e));
 			}
 		}
 		if (fstat(a->fd, st) != 0) {
 			e = errno;
 			flock(a->fd, LOCK_UN);
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot stat %s: %s", a->path,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot stat %s: %s",
+					  a->path, strerror(e));
 		}
 		if (stat(a->path, &ps) == 0) {
 			if (ps.st_dev == st->st_dev && ps.st_ino == st->st_ino)
@@ -600,17 +588,18 @@ static enum cordon_err lock_file(struct cordon_audit *a, struct stat *st,
 		} else if (errno != ENOENT) {
 			e = errno;
 			flock(a->fd, LOCK_UN);
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot stat %s: %s", a->path,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot stat %s: %s",
+					  a->path, strerror(e));
 		}
 		/* Rotated or removed: closing drops the old file's lock. */
 		close_file(a);
 	}
-	return fail(diag, CORDON_E_IO, 0,
-		    "audit log: %s kept being replaced while waiting for its "
-		    "lock (%d tries)",
-		    a->path, AUDIT_LOCK_TRIES);
+	return diag_errno(
+		diag, CORDON_E_IO, 0,
+		"audit log: %s kept being replaced while waiting for its "
+		"lock (%d tries)",
+		a->path, AUDIT_LOCK_TRIES);
 }
 
 /* ---- reading the end of a file ------------------------------------------- */
@@ -684,8 +673,8 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 		enum tail_result r;
 
 		if (!abuf_reserve(&a->tail, n + 1))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		while (got < n) {
 			ssize_t k = pread(fd, a->tail.p + got, n - got,
 					  at + (off_t)got);
@@ -693,10 +682,10 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 				continue;
 			if (k <= 0) {
 				int e = k < 0 ? errno : 0;
-				return fail(diag, CORDON_E_IO, e,
-					    "audit log: cannot read %s: %s",
-					    name,
-					    e ? strerror(e) : "file shrank");
+				return diag_errno(
+					diag, CORDON_E_IO, e,
+					"audit log: cannot read %s: %s", name,
+					e ? strerror(e) : "file shrank");
 			}
 			got += (size_t)k;
 		}
@@ -704,25 +693,27 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 		r = tail_scan(a->tail.p, n, from_start, ti);
 		if (r == TAIL_MORE) {
 			if (want >= AUDIT_TAIL_MAX)
-				return fail(diag, CORDON_E_PARSE, 0,
-					    "audit log: no audit record in "
-					    "the last %zu bytes of %s; move "
-					    "it aside (cordon audit verify "
-					    "tells what is wrong)",
-					    want, name);
+				return diag_errno(
+					diag, CORDON_E_PARSE, 0,
+					"audit log: no audit record in "
+					"the last %zu bytes of %s; move "
+					"it aside (cordon audit verify "
+					"tells what is wrong)",
+					want, name);
 			want = want > AUDIT_TAIL_MAX / 4 ? AUDIT_TAIL_MAX :
 							   want * 4;
 			continue;
 		}
 		if (r == TAIL_NONE && ti->junk > 0)
-			return fail(diag, CORDON_E_PARSE, 0,
-				    "audit log: %s holds lines that are not "
-				    "audit records (%s); move it aside",
-				    name, ti->why);
+			return diag_errno(
+				diag, CORDON_E_PARSE, 0,
+				"audit log: %s holds lines that are not "
+				"audit records (%s); move it aside",
+				name, ti->why);
 		if (ti->torn && !sha256_hex(a->tail.p + n - ti->torn, ti->torn,
 					    ti->torn_sha))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		return CORDON_OK;
 	}
 }
@@ -745,8 +736,9 @@ static enum cordon_err read_rotated(struct cordon_audit *a,
 		if (errno == ENOENT)
 			return CORDON_OK;
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot open %s: %s", name, strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot open %s: %s", name,
+				  strerror(e));
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
@@ -821,12 +813,13 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 	char *start, *p;
 
 	if (elen > AUDIT_EVENT_MAX || flen > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the event name or the fields are too "
-			    "long");
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the event name or the fields are too "
+			"long");
 	if (!abuf_reserve(b, keep + AUDIT_FIXED_BYTES + a->host_len + flen + 1))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	time_now(a);
 	start = b->p + keep;
 	p = put(start, "{\"v\":1,\"seq\":", 13);
@@ -848,8 +841,8 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 	p = put(p, a->last, AUDIT_HASH_HEX);
 	*p++ = '"';
 	if (!sha256_hex(start, (size_t)(p - start), hash))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	p = put(p, ",\"hash\":\"", 9);
 	p = put(p, hash, AUDIT_HASH_HEX);
 	p = put(p, "\"}\n", 3);
@@ -857,10 +850,11 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 	b->len = keep + len;
 	b->p[b->len] = '\0';
 	if (len - 1 > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the record is %zu bytes, over the "
-			    "1 MiB line limit (AUDIT_MAX_LINE)",
-			    len - 1);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the record is %zu bytes, over the "
+			"1 MiB line limit (AUDIT_MAX_LINE)",
+			len - 1);
 	return CORDON_OK;
 }
 
@@ -888,11 +882,12 @@ static enum cordon_err write_record(struct cordon_audit *a, const char *buf,
 	if (k < 0 || (size_t)k != len - done) {
 		e = k < 0 ? errno : ENOSPC;
 		a->synced = false;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: %s to %s: %s (the next append records "
-			    "the cut line)",
-			    k < 0 ? "cannot write" : "short write", a->path,
-			    strerror(e));
+		return diag_errno(
+			diag, CORDON_E_IO, e,
+			"audit log: %s to %s: %s (the next append records "
+			"the cut line)",
+			k < 0 ? "cannot write" : "short write", a->path,
+			strerror(e));
 	}
 	a->size += (off_t)len;
 	return CORDON_OK;
@@ -941,12 +936,12 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 			     "\"torn_bytes\":%zu,\"torn_sha256\":\"%s\"",
 			     ti.torn, ti.torn_sha);
 		if (n < 0 || (size_t)n >= sizeof(fields))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		a->rline.len = 0;
 		if (!abuf_add(&a->rline, "\n", 1))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		rc = make_line(a, &a->rline, 1, "recovered", fields, (size_t)n,
 			       hash, diag);
 		if (rc == CORDON_OK)
@@ -980,36 +975,38 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 		a->unsynced = 0;
 	}
 	if (!rotated_name(a->path, a->rotate_keep, to, sizeof(to)))
-		return fail(
+		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
 	if (unlink(to) != 0 && errno != ENOENT) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot remove %s: %s", to, strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot remove %s: %s", to,
+				  strerror(e));
 	}
 	for (unsigned i = a->rotate_keep; i > 1; i--) {
 		if (!rotated_name(a->path, i - 1, from, sizeof(from)) ||
 		    !rotated_name(a->path, i, to, sizeof(to)))
-			return fail(diag, CORDON_E_LIMIT, 0,
-				    "audit log: rotated names are longer than "
-				    "PATH_MAX");
+			return diag_errno(
+				diag, CORDON_E_LIMIT, 0,
+				"audit log: rotated names are longer than "
+				"PATH_MAX");
 		if (rename(from, to) != 0 && errno != ENOENT) {
 			e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot rename %s: %s", from,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot rename %s: %s",
+					  from, strerror(e));
 		}
 	}
 	if (!rotated_name(a->path, 1, to, sizeof(to)))
-		return fail(
+		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
 	if (rename(a->path, to) != 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot rename %s: %s", a->path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot rename %s: %s", a->path,
+				  strerror(e));
 	}
 	a->fd = -1;
 	rc = open_file(a, diag);
@@ -1018,9 +1015,9 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 			;
 		if (fstat(a->fd, &st) != 0) {
 			e = errno;
-			rc = fail(diag, CORDON_E_IO, e,
-				  "audit log: cannot stat %s: %s", a->path,
-				  strerror(e));
+			rc = diag_errno(diag, CORDON_E_IO, e,
+					"audit log: cannot stat %s: %s",
+					a->path, strerror(e));
 		}
 	}
 	close(old);
@@ -1056,8 +1053,8 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 	int e = 0;
 
 	if (!abuf_reserve(&a->sbuf, AUDIT_SYSLOG_MAX))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	n = audit_syslog_format(a->sbuf.p, AUDIT_SYSLOG_MAX, pri, a->time,
 				a->host_syslog, (long)a->pid, event, line, len);
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -1069,8 +1066,8 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 					 "bytes, too long for syslog\"}",
 					 seq, event, hash, len);
 			if (m < 0 || (size_t)m >= sizeof(stand))
-				return fail(diag, CORDON_E_NOMEM, 0,
-					    "audit log: out of memory");
+				return diag_errno(diag, CORDON_E_NOMEM, 0,
+						  "audit log: out of memory");
 			n = audit_syslog_format(a->sbuf.p, AUDIT_SYSLOG_MAX,
 						pri, a->time, a->host_syslog,
 						(long)a->pid, event, stand,
@@ -1098,9 +1095,9 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 		}
 		break;
 	}
-	return fail(diag, CORDON_E_IO, e,
-		    "audit log: syslog: cannot send to %s: %s", a->syslog_path,
-		    strerror(e));
+	return diag_errno(diag, CORDON_E_IO, e,
+			  "audit log: syslog: cannot send to %s: %s",
+			  a->syslog_path, strerror(e));
 }
 
 /* The other sinks for a line written (with its '\n'). */
@@ -1123,9 +1120,10 @@ static enum cordon_err to_sinks(struct cordon_audit *a, int severity,
 		while (k < 0 && errno == EINTR);
 		if (k < 0 || (size_t)k != len) {
 			int e = k < 0 ? errno : EIO;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot write to stderr: %s",
-				    strerror(e));
+			return diag_errno(
+				diag, CORDON_E_IO, e,
+				"audit log: cannot write to stderr: %s",
+				strerror(e));
 		}
 	}
 	return CORDON_OK;
@@ -1146,10 +1144,11 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 
 	if (flen > AUDIT_MAX_LINE ||
 	    flen + AUDIT_FIXED_BYTES + a->host_len > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the record's fields are %zu bytes, "
-			    "over the 1 MiB line limit (AUDIT_MAX_LINE)",
-			    flen);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the record's fields are %zu bytes, "
+			"over the 1 MiB line limit (AUDIT_MAX_LINE)",
+			flen);
 	pthread_mutex_lock(&a->mu);
 	a->pid = getpid();
 	if (!a->path) {
@@ -1193,9 +1192,9 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			int e = errno;
 			if (a->sync_err == CORDON_OK)
 				a->sync_err = CORDON_E_IO;
-			rc = fail(diag, CORDON_E_IO, e,
-				  "audit log: cannot fsync %s: %s", a->path,
-				  strerror(e));
+			rc = diag_errno(diag, CORDON_E_IO, e,
+					"audit log: cannot fsync %s: %s",
+					a->path, strerror(e));
 			goto out;
 		}
 	}
@@ -1228,26 +1227,27 @@ static enum cordon_err open_syslog(struct cordon_audit *a, const char *path,
 	int e;
 
 	if (n == 0 || n >= sizeof(sun.sun_path))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: syslog: the socket path %s is empty or "
-			    "too long",
-			    path);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: syslog: the socket path %s is empty or "
+			"too long",
+			path);
 	a->syslog_path = cordon__strdup(path);
 	if (!a->syslog_path)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	memcpy(sun.sun_path, path, n + 1);
 	a->log_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (a->log_fd < 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: syslog: socket: %s", strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: syslog: socket: %s", strerror(e));
 	}
 	if (connect(a->log_fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: syslog: cannot connect to %s: %s", path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: syslog: cannot connect to %s: %s",
+				  path, strerror(e));
 	}
 	return CORDON_OK;
 }
@@ -1269,8 +1269,8 @@ static enum cordon_err set_host(struct cordon_audit *a,
 	a->host_json = item ? cJSON_PrintUnformatted(item) : NULL;
 	cJSON_Delete(item);
 	if (!a->host_json)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	a->host_len = strlen(a->host_json);
 	for (size_t i = 0; i < n && o + 1 < sizeof(a->host_syslog); i++) {
 		unsigned char c = (unsigned char)host[i];
@@ -1307,28 +1307,31 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	char probe[PATH_MAX];
 
 	if (!out)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	*out = NULL;
 	if (!o)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no options");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no options");
 	if (o->fsync_policy != CORDON_AUDIT_FSYNC_EVERY &&
 	    o->fsync_policy != CORDON_AUDIT_FSYNC_BATCH &&
 	    o->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: unknown fsync policy %d",
-			    (int)o->fsync_policy);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: unknown fsync policy %d",
+				  (int)o->fsync_policy);
 	if (o->rotate_keep > AUDIT_MAX_KEEP)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: rotate_keep %u is over the limit of %u",
-			    o->rotate_keep, AUDIT_MAX_KEEP);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: rotate_keep %u is over the limit of %u",
+			o->rotate_keep, AUDIT_MAX_KEEP);
 	if (o->path && (!o->path[0] || !rotated_name(o->path, AUDIT_MAX_KEEP,
 						     probe, sizeof(probe))))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: the path is empty or too long");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: the path is empty or too long");
 	a = cordon__calloc(1, sizeof(*a));
 	if (!a)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	pthread_mutex_init(&a->mu, NULL);
 	a->pid = getpid();
 	a->fd = -1;
@@ -1345,8 +1348,8 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	if (rc == CORDON_OK && o->path) {
 		a->path = cordon__strdup(o->path);
 		if (!a->path)
-			rc = fail(diag, CORDON_E_NOMEM, 0,
-				  "audit log: out of memory");
+			rc = diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit log: out of memory");
 		if (rc == CORDON_OK)
 			rc = make_parents(a->path, diag);
 		if (rc == CORDON_OK)
@@ -1557,22 +1560,24 @@ static enum cordon_err parse_fields(const char *text, const cJSON *have,
 		return CORDON_OK;
 	o = parse_text(text, strlen(text), &oom);
 	if (!o)
-		return oom ? fail(diag, CORDON_E_NOMEM, 0,
-				  "audit log: out of memory") :
-			     fail(diag, CORDON_E_JSON, 0,
-				  "audit log: %s is not valid JSON", what);
+		return oom ? diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit log: out of memory") :
+			     diag_errno(diag, CORDON_E_JSON, 0,
+					"audit log: %s is not valid JSON",
+					what);
 	if (!cJSON_IsObject(o)) {
 		cJSON_Delete(o);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: %s is not a JSON object", what);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is not a JSON object", what);
 	}
 	for (cJSON *c = o->child; c; c = c->next) {
 		const cJSON *d;
 
 		if (is_reserved(c->string)) {
-			fail(diag, CORDON_E_INVAL, 0,
-			     "audit log: %s: \"%s\" is a reserved member name",
-			     what, c->string);
+			diag_errno(
+				diag, CORDON_E_INVAL, 0,
+				"audit log: %s: \"%s\" is a reserved member name",
+				what, c->string);
 			cJSON_Delete(o);
 			return CORDON_E_INVAL;
 		}
@@ -1581,17 +1586,17 @@ static enum cordon_err parse_fields(const char *text, const cJSON *have,
 				break;
 		if (d || (have &&
 			  cJSON_GetObjectItemCaseSensitive(have, c->string))) {
-			fail(diag, CORDON_E_INVAL, 0,
-			     "audit log: %s: member \"%s\" appears twice", what,
-			     c->string);
+			diag_errno(diag, CORDON_E_INVAL, 0,
+				   "audit log: %s: member \"%s\" appears twice",
+				   what, c->string);
 			cJSON_Delete(o);
 			return CORDON_E_INVAL;
 		}
 	}
 	if (redact_json(o, NULL) != CORDON_OK) {
 		cJSON_Delete(o);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: cannot redact %s", what);
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: cannot redact %s", what);
 	}
 	*out = o;
 	return CORDON_OK;
@@ -1640,8 +1645,8 @@ static enum cordon_err append_object(struct cordon_audit *a, const char *event,
 	}
 	if (!txt) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = append(a, event, severity, txt + 1, n >= 2 ? n - 2 : 0, diag);
 	free(txt);
@@ -1747,8 +1752,8 @@ enum cordon_err cordon_audit_decision(struct cordon_audit *a,
 	char why[96];
 
 	if (!a || !r)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: no handle or no result");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle or no result");
 	d = cordon_result_decision(r);
 	if ((unsigned)d > CORDON_ASK)
 		d = CORDON_DENY;
@@ -1785,8 +1790,8 @@ enum cordon_err cordon_audit_decision(struct cordon_audit *a,
 	if (!ok) {
 		cJSON_Delete(o);
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = parse_fields(extra_json, o, "extra_json", &extra, diag);
 	if (rc != CORDON_OK) {
@@ -1848,17 +1853,19 @@ enum cordon_err cordon_audit_run(struct cordon_audit *a, const char *session,
 	bool ok, oom = false;
 
 	if (!a)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	if (report_json) {
 		rep = parse_text(report_json, strlen(report_json), &oom);
 		if (!rep || !cJSON_IsObject(rep)) {
 			cJSON_Delete(rep);
 			mark_failed(a);
-			return oom ? fail(diag, CORDON_E_NOMEM, 0,
-					  "audit log: out of memory") :
-				     fail(diag, CORDON_E_INVAL, 0,
-					  "audit log: the run report is not a "
-					  "JSON object");
+			return oom ? diag_errno(diag, CORDON_E_NOMEM, 0,
+						"audit log: out of memory") :
+				     diag_errno(
+					     diag, CORDON_E_INVAL, 0,
+					     "audit log: the run report is not a "
+					     "JSON object");
 		}
 	}
 	if (argv && argv[0]) {
@@ -1893,8 +1900,8 @@ enum cordon_err cordon_audit_run(struct cordon_audit *a, const char *session,
 	if (!ok) {
 		cJSON_Delete(o);
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	/* An argv too big for one line is left out, not the run. */
 	rc = append_object(a, "run", SEV_INFO, o,
@@ -1935,16 +1942,18 @@ enum cordon_err cordon_audit_event(struct cordon_audit *a, const char *event,
 	size_t n;
 
 	if (!a)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	n = event ? strlen(event) : 0;
 	if (n == 0 || n > AUDIT_EVENT_MAX || strcmp(event, "recovered") == 0 ||
 	    strspn(event, "abcdefghijklmnopqrstuvwxyz"
 			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: event name \"%.40s\" is not 1 to %d "
-			    "letters, digits, '_', '.' or '-' (or is reserved)",
-			    event ? event : "", AUDIT_EVENT_MAX);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: event name \"%.40s\" is not 1 to %d "
+			"letters, digits, '_', '.' or '-' (or is reserved)",
+			event ? event : "", AUDIT_EVENT_MAX);
 	}
 	rc = parse_fields(fields_json, NULL, "fields_json", &f, diag);
 	if (rc != CORDON_OK) {
@@ -1954,8 +1963,8 @@ enum cordon_err cordon_audit_event(struct cordon_audit *a, const char *event,
 	o = f ? f : cJSON_CreateObject();
 	if (!o) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = append_object(a, event, event_severity(o), o, NULL, NULL, diag);
 	cJSON_Delete(o);
@@ -2301,8 +2310,8 @@ static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
 	bool eof = false;
 
 	if (!abuf_reserve(buf, AUDIT_MAX_LINE + 2 + chunk))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	while (!vc->done) {
 		char *nl = memchr(buf->p + off, '\n', have - off);
 		ssize_t k;
@@ -2334,9 +2343,9 @@ static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
 			continue;
 		if (k < 0) {
 			int e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit verify: cannot read %s: %s", name,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit verify: cannot read %s: %s",
+					  name, strerror(e));
 		}
 		if (k == 0)
 			eof = true;
@@ -2352,9 +2361,9 @@ static int open_read(const char *name, struct cordon_diag *diag,
 
 	if (fd < 0) {
 		int e = errno;
-		*rc = fail(diag, CORDON_E_IO, e,
-			   "audit verify: cannot open %s: %s", name,
-			   strerror(e));
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot open %s: %s", name,
+				 strerror(e));
 	}
 	return fd;
 }
@@ -2377,8 +2386,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 	*list = cordon__calloc((size_t)top + 1, sizeof(**list));
 	*gaps = cordon__calloc((size_t)top + 1, sizeof(**gaps));
 	if (!*list || !*gaps)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	for (unsigned i = top; i >= 1; i--) {
 		if (!rotated_name(path, i, name, sizeof(name)) ||
 		    stat(name, &st) != 0)
@@ -2397,8 +2406,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 		(*list)[k] = cordon__strdup(name);
 		*n = ++k;
 		if (!(*list)[k - 1])
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit verify: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit verify: out of memory");
 		present_above = i;
 	}
 	if (present_above > 1) {
@@ -2413,8 +2422,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 	(*list)[k] = cordon__strdup(path);
 	*n = ++k;
 	if (!(*list)[k - 1])
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	return CORDON_OK;
 }
 
@@ -2430,12 +2439,13 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	int base_fd = -1;
 
 	if (!rep || !files || n == 0)
-		return fail(diag, CORDON_E_INVAL, 0, "audit verify: no files");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit verify: no files");
 	memset(rep, 0, sizeof(*rep));
 	for (size_t i = 0; i < n; i++)
 		if (!files[i] || !files[i][0])
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "audit verify: an empty file name");
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "audit verify: an empty file name");
 	if (n == 1) {
 		/* A shared lock on the newest file holds off appends and
 		 * rotation while the set is read, so it is one snapshot. */
@@ -2465,8 +2475,8 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	if (rc == CORDON_OK) {
 		vc_finish(&vc);
 		if (vc.oom)
-			rc = fail(diag, CORDON_E_NOMEM, 0,
-				  "audit verify: out of memory");
+			rc = diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit verify: out of memory");
 	}
 	if (rc != CORDON_OK)
 		rep->intact = 0;

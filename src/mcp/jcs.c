@@ -17,6 +17,7 @@
 
 #include <openssl/evp.h>
 
+#include "diag.h"
 #include "jcs.h"
 
 #include "alloc.h"
@@ -24,23 +25,6 @@
 #include "banned.h"
 
 #define JCS_MAX_DEPTH 128
-
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-jcs_fail(struct cordon_diag *diag, enum cordon_err code, size_t off,
-	 const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->offset = off;
-	va_start(ap, fmt);
-	(void)vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 /* ---- UTF-8 -------------------------------------------------------------- */
 
@@ -129,16 +113,15 @@ static enum cordon_err scan_string(struct scan *sc)
 			return CORDON_OK;
 		}
 		if (c < 0x20)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"control character 0x%02x in a string",
-					c);
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "control character 0x%02x in a string",
+				       c);
 		if (c >= 0x80) {
 			k = text_utf8_decode(u + sc->pos, sc->len - sc->pos,
 					     &cp);
 			if (k == 0)
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"invalid UTF-8 in a string");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "invalid UTF-8 in a string");
 			sc->pos += k;
 			continue;
 		}
@@ -154,37 +137,35 @@ static enum cordon_err scan_string(struct scan *sc)
 			continue;
 		}
 		if (c != 'u')
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"invalid escape in a string");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "invalid escape in a string");
 		v = hex4(sc, sc->pos + 2);
 		if (v < 0)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"invalid \\u escape in a string");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "invalid \\u escape in a string");
 		if (v == 0)
 			/* cJSON ends its strings at the NUL it decodes: what
 			 * follows would vanish from the canonical form. */
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"\\u0000 in a string is not supported");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "\\u0000 in a string is not supported");
 		if (v >= 0xdc00 && v <= 0xdfff)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"lone low surrogate \\u%04lx", v);
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "lone low surrogate \\u%04lx", v);
 		if (v >= 0xd800 && v <= 0xdbff) {
 			w = -1;
 			if (sc->pos + 12 <= sc->len && u[sc->pos + 6] == '\\' &&
 			    u[sc->pos + 7] == 'u')
 				w = hex4(sc, sc->pos + 8);
 			if (w < 0xdc00 || w > 0xdfff)
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"lone high surrogate \\u%04lx",
-						v);
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "lone high surrogate \\u%04lx",
+					       v);
 			sc->pos += 12;
 			continue;
 		}
 		sc->pos += 6;
 	}
-	return jcs_fail(sc->diag, CORDON_E_JSON, sc->len,
-			"unterminated string");
+	return diag_at(sc->diag, CORDON_E_JSON, sc->len, "unterminated string");
 }
 
 static bool is_digit(char c)
@@ -206,14 +187,14 @@ static enum cordon_err scan_number(struct scan *sc)
 		while (p < n && is_digit(s[p]))
 			p++;
 	} else {
-		return jcs_fail(sc->diag, CORDON_E_JSON, start,
-				"invalid number");
+		return diag_at(sc->diag, CORDON_E_JSON, start,
+			       "invalid number");
 	}
 	if (p < n && s[p] == '.') {
 		p++;
 		if (p >= n || !is_digit(s[p]))
-			return jcs_fail(sc->diag, CORDON_E_JSON, start,
-					"invalid number");
+			return diag_at(sc->diag, CORDON_E_JSON, start,
+				       "invalid number");
 		while (p < n && is_digit(s[p]))
 			p++;
 	}
@@ -222,8 +203,8 @@ static enum cordon_err scan_number(struct scan *sc)
 		if (p < n && (s[p] == '+' || s[p] == '-'))
 			p++;
 		if (p >= n || !is_digit(s[p]))
-			return jcs_fail(sc->diag, CORDON_E_JSON, start,
-					"invalid number");
+			return diag_at(sc->diag, CORDON_E_JSON, start,
+				       "invalid number");
 		while (p < n && is_digit(s[p]))
 			p++;
 	}
@@ -239,8 +220,8 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 	enum cordon_err rc;
 
 	if (depth + 1 > JCS_MAX_DEPTH)
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"nesting deeper than %d", JCS_MAX_DEPTH);
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "nesting deeper than %d", JCS_MAX_DEPTH);
 	sc->pos++;
 	scan_ws(sc);
 	if (sc->pos < sc->len && sc->s[sc->pos] == close) {
@@ -251,16 +232,15 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 		if (close == '}') {
 			scan_ws(sc);
 			if (sc->pos >= sc->len || sc->s[sc->pos] != '"')
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"expected a member name");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "expected a member name");
 			rc = scan_string(sc);
 			if (rc)
 				return rc;
 			scan_ws(sc);
 			if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos, "expected ':'");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "expected ':'");
 			sc->pos++;
 		}
 		rc = scan_value(sc, depth + 1);
@@ -275,8 +255,8 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 			sc->pos++;
 			return CORDON_OK;
 		}
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"expected ',' or '%c'", close);
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "expected ',' or '%c'", close);
 	}
 }
 
@@ -287,8 +267,8 @@ static enum cordon_err scan_value(struct scan *sc, unsigned depth)
 
 	scan_ws(sc);
 	if (sc->pos >= sc->len)
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"unexpected end of input");
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "unexpected end of input");
 	c = sc->s[sc->pos];
 	if (c == '{' || c == '[')
 		return scan_container(sc, depth);
@@ -305,8 +285,8 @@ static enum cordon_err scan_value(struct scan *sc, unsigned depth)
 			return CORDON_OK;
 		}
 	}
-	return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-			"unexpected character");
+	return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+		       "unexpected character");
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -506,12 +486,12 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 
 	for (c = v->child; c; c = c->next) {
 		if (!c->string)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"object member without a name");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "object member without a name");
 		if (text_utf8_invalid_at(c->string, strlen(c->string)) !=
 		    strlen(c->string))
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"invalid UTF-8 in a member name");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "invalid UTF-8 in a member name");
 		n++;
 	}
 	jb_putc(b, '{');
@@ -521,15 +501,15 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 	}
 	m = cordon__calloc(n, sizeof(*m));
 	if (!m)
-		return jcs_fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	for (i = 0, c = v->child; c; c = c->next)
 		m[i++] = c;
 	qsort(m, n, sizeof(*m), member_cmp);
 	for (i = 0; i < n && rc == CORDON_OK; i++) {
 		if (i > 0 && strcmp(m[i - 1]->string, m[i]->string) == 0) {
-			rc = jcs_fail(diag, CORDON_E_JSON, 0,
-				      "duplicate member name \"%.200s\"",
-				      m[i]->string);
+			rc = diag_at(diag, CORDON_E_JSON, 0,
+				     "duplicate member name \"%.200s\"",
+				     m[i]->string);
 			break;
 		}
 		if (i > 0)
@@ -562,27 +542,26 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 		break;
 	case cJSON_Number:
 		if (!isfinite(v->valuedouble))
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"number out of the range of a double");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "number out of the range of a double");
 		n = jcs_format_number(v->valuedouble, num);
 		jcs_buf_put(b, num, n);
 		break;
 	case cJSON_String:
 		if (!v->valuestring)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"string without a value");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "string without a value");
 		n = strlen(v->valuestring);
 		if (text_utf8_invalid_at(v->valuestring, n) != n)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"invalid UTF-8 in a string");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "invalid UTF-8 in a string");
 		jcs_buf_string(b, v->valuestring);
 		break;
 	case cJSON_Array:
 	case cJSON_Object:
 		if (depth + 1 > JCS_MAX_DEPTH)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"nesting deeper than %d",
-					JCS_MAX_DEPTH);
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "nesting deeper than %d", JCS_MAX_DEPTH);
 		if ((v->type & 0xff) == cJSON_Object)
 			return put_object(b, v, depth, diag);
 		jb_putc(b, '[');
@@ -594,8 +573,8 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 		jb_putc(b, ']');
 		break;
 	default:
-		return jcs_fail(diag, CORDON_E_JSON, 0,
-				"value of a type JSON does not have");
+		return diag_at(diag, CORDON_E_JSON, 0,
+			       "value of a type JSON does not have");
 	}
 	return rc;
 }
@@ -607,17 +586,17 @@ enum cordon_err jcs_from_cjson(const cJSON *v, char **out, size_t *out_len,
 	enum cordon_err rc;
 
 	if (!out)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no output");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no output");
 	*out = NULL;
 	if (out_len)
 		*out_len = 0;
 	if (!v)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no value");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no value");
 	/* The depth counts containers, so a container at the top is depth
 	 * 1 once put_value adds it. */
 	rc = put_value(&b, v, 0, diag);
 	if (rc == CORDON_OK && b.oom)
-		rc = jcs_fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		rc = diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	if (rc) {
 		free(b.p);
 		return rc;
@@ -637,30 +616,30 @@ enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
 	cJSON *root;
 
 	if (!out)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no output");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no output");
 	*out = NULL;
 	if (out_len)
 		*out_len = 0;
 	if (!json)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no input");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no input");
 	rc = scan_value(&sc, 0);
 	if (rc)
 		return rc;
 	scan_ws(&sc);
 	if (sc.pos != len)
-		return jcs_fail(diag, CORDON_E_JSON, sc.pos,
-				"trailing data after the JSON value");
+		return diag_at(diag, CORDON_E_JSON, sc.pos,
+			       "trailing data after the JSON value");
 	root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
 	if (!root)
 		/* It passed the strict scan: memory is the likely cause. */
-		return jcs_fail(diag, CORDON_E_JSON, 0,
-				"cJSON could not parse the text");
+		return diag_at(diag, CORDON_E_JSON, 0,
+			       "cJSON could not parse the text");
 	sc.pos = end ? (size_t)(end - json) : 0;
 	scan_ws(&sc);
 	if (sc.pos != len) {
 		cJSON_Delete(root);
-		return jcs_fail(diag, CORDON_E_JSON, sc.pos,
-				"cJSON stopped before the end of the text");
+		return diag_at(diag, CORDON_E_JSON, sc.pos,
+			       "cJSON stopped before the end of the text");
 	}
 	rc = jcs_from_cjson(root, out, out_len, diag);
 	cJSON_Delete(root);
@@ -683,7 +662,7 @@ enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 	if (EVP_Digest(canon, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
 	    mdlen != 32) {
 		free(canon);
-		return jcs_fail(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
+		return diag_at(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
 	}
 	free(canon);
 	text_hex_encode(md, 32, out);

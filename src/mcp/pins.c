@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "diag.h"
 #include "jcs.h"
 #include "json.h"
 #include "pins.h"
@@ -73,23 +74,6 @@ int pins_default_path(char *buf, size_t cap)
 }
 
 /* ---- small helpers ------------------------------------------------------- */
-
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, int err, const char *fmt,
-     ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->sys_errno = err;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 /* snprintf for display text and key paths, where cutting is fine. */
 __attribute__((format(printf, 3, 4))) static void textf(char *buf, size_t cap,
@@ -203,25 +187,26 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 			*missing = true;
 			return CORDON_OK;
 		}
-		return fail(diag, CORDON_E_IO, errno, "%s: cannot be read: %s",
-			    path, strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot be read: %s", path,
+				  strerror(errno));
 	}
 	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
-		return fail(diag, CORDON_E_IO, 0, "%s: is not a regular file",
-			    path);
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "%s: is not a regular file", path);
 	}
 	if ((uintmax_t)st->st_size > PINS_MAX_FILE_BYTES) {
 		close(fd);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: is %jd bytes (limit %zu bytes)", path,
-			    (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: is %jd bytes (limit %zu bytes)", path,
+				  (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
 	}
 	cap = (size_t)st->st_size + 1;
 	buf = cordon__malloc(cap + 1);
 	if (!buf) {
 		close(fd);
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
 	for (;;) {
 		ssize_t k;
@@ -232,17 +217,18 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 			if (cap > PINS_MAX_FILE_BYTES) {
 				free(buf);
 				close(fd);
-				return fail(diag, CORDON_E_LIMIT, 0,
-					    "%s: is over %zu bytes (the limit)",
-					    path, PINS_MAX_FILE_BYTES);
+				return diag_errno(
+					diag, CORDON_E_LIMIT, 0,
+					"%s: is over %zu bytes (the limit)",
+					path, PINS_MAX_FILE_BYTES);
 			}
 			cap *= 2;
 			nb = cordon__realloc(buf, cap + 1);
 			if (!nb) {
 				free(buf);
 				close(fd);
-				return fail(diag, CORDON_E_NOMEM, 0,
-					    "out of memory");
+				return diag_errno(diag, CORDON_E_NOMEM, 0,
+						  "out of memory");
 			}
 			buf = nb;
 		}
@@ -253,9 +239,9 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 			int err = errno;
 			free(buf);
 			close(fd);
-			return fail(diag, CORDON_E_IO, err,
-				    "%s: cannot be read: %s", path,
-				    strerror(err));
+			return diag_errno(diag, CORDON_E_IO, err,
+					  "%s: cannot be read: %s", path,
+					  strerror(err));
 		}
 		if (k == 0)
 			break;
@@ -264,9 +250,9 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 	close(fd);
 	if (len > PINS_MAX_FILE_BYTES) {
 		free(buf);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: is over %zu bytes (the limit)", path,
-			    PINS_MAX_FILE_BYTES);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: is over %zu bytes (the limit)", path,
+				  PINS_MAX_FILE_BYTES);
 	}
 	buf[len] = '\0';
 	*out = buf;
@@ -588,21 +574,22 @@ static enum cordon_err load(const char *path, cJSON **doc, bool *exists,
 	if (missing) {
 		*doc = empty_doc();
 		return *doc ? CORDON_OK :
-			      fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+			      diag_errno(diag, CORDON_E_NOMEM, 0,
+					 "out of memory");
 	}
 	*exists = true;
 	if (memchr(buf, '\0', len) || json_nul_escape_at(buf, len) < len) {
 		free(buf);
-		return fail(diag, CORDON_E_CONFIG, 0,
-			    "%s: holds a NUL character", path);
+		return diag_errno(diag, CORDON_E_CONFIG, 0,
+				  "%s: holds a NUL character", path);
 	}
 	/* len + 1: trailing garbage after the document is an error. */
 	root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
 	if (!root) {
 		size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
 		free(buf);
-		e = fail(diag, CORDON_E_CONFIG, 0,
-			 "%s: not valid JSON (near byte %zu)", path, off);
+		e = diag_errno(diag, CORDON_E_CONFIG, 0,
+			       "%s: not valid JSON (near byte %zu)", path, off);
 		if (diag)
 			diag->offset = off;
 		return e;
@@ -612,9 +599,10 @@ static enum cordon_err load(const char *path, cJSON **doc, bool *exists,
 	if (!check_doc(root, &b, &oom)) {
 		cJSON_Delete(root);
 		if (oom)
-			return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
-		return fail(diag, CORDON_E_CONFIG, 0, "%s: %s: %s", path, b.key,
-			    b.what);
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "out of memory");
+		return diag_errno(diag, CORDON_E_CONFIG, 0, "%s: %s: %s", path,
+				  b.key, b.what);
 	}
 	*doc = root;
 	return CORDON_OK;
@@ -645,11 +633,11 @@ enum cordon_err pins_open(const char *path, struct mcp_pins **out,
 
 	*out = NULL;
 	if (!path || !path[0])
-		return fail(diag, CORDON_E_INVAL, 0, "no pins file path");
+		return diag_errno(diag, CORDON_E_INVAL, 0, "no pins file path");
 	p = cordon__calloc(1, sizeof(*p));
 	if (!p || !(p->path = cordon__strdup(path))) {
 		free(p);
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
 	e = load(path, &doc, &exists, &st, diag);
 	if (e != CORDON_OK) {
@@ -682,9 +670,9 @@ enum cordon_err pins_refresh(struct mcp_pins *p, bool *changed,
 		*changed = false;
 	if (stat(p->path, &st) != 0) {
 		if (errno != ENOENT)
-			return fail(diag, CORDON_E_IO, errno,
-				    "%s: cannot be read: %s", p->path,
-				    strerror(errno));
+			return diag_errno(diag, CORDON_E_IO, errno,
+					  "%s: cannot be read: %s", p->path,
+					  strerror(errno));
 		if (!p->have_file)
 			return CORDON_OK;
 	} else if (p->have_file && st.st_dev == p->dev && st.st_ino == p->ino &&
@@ -726,26 +714,27 @@ static enum cordon_err txn_begin(struct mcp_pins *p, struct txn *t,
 	t->lfd = -1;
 	if (atomic_dir_of(p->path, t->dir, sizeof(t->dir)) != 0) {
 		if (errno == EISDIR)
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "%s: the path names a directory",
-				    p->path);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: the path is too long (limit %zu bytes)",
-			    p->path, sizeof(t->dir) - 1);
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "%s: the path names a directory",
+					  p->path);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: the path is too long (limit %zu bytes)",
+				  p->path, sizeof(t->dir) - 1);
 	}
 	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", p->path) >=
 	    (int)sizeof(lockpath))
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: the path is too long (limit %zu bytes)",
-			    p->path, sizeof(lockpath) - 6);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: the path is too long (limit %zu bytes)",
+				  p->path, sizeof(lockpath) - 6);
 	if (atomic_mkdirs(t->dir, 0700) != 0)
-		return fail(diag, CORDON_E_IO, errno,
-			    "%s: cannot create the directory: %s", t->dir,
-			    strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot create the directory: %s", t->dir,
+				  strerror(errno));
 	t->lfd = atomic_lock(lockpath, PINS_LOCK_WAIT_MS);
 	if (t->lfd < 0)
-		return fail(diag, CORDON_E_IO, errno, "%s: cannot lock: %s",
-			    lockpath, strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot lock: %s", lockpath,
+				  strerror(errno));
 	e = load(p->path, &t->doc, &t->exists, &t->st, diag);
 	if (e != CORDON_OK) {
 		close(t->lfd);
@@ -804,27 +793,29 @@ static enum cordon_err txn_end(struct mcp_pins *p, struct txn *t, bool write,
 		tidy(t->doc);
 		text = cJSON_Print(t->doc);
 		if (!text) {
-			e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+			e = diag_errno(diag, CORDON_E_NOMEM, 0,
+				       "out of memory");
 			goto out;
 		}
 		len = strlen(text);
 		if (len + 1 > PINS_MAX_FILE_BYTES) {
-			e = fail(diag, CORDON_E_LIMIT, 0,
-				 "%s: would be %zu bytes (limit %zu bytes)",
-				 p->path, len + 1, PINS_MAX_FILE_BYTES);
+			e = diag_errno(
+				diag, CORDON_E_LIMIT, 0,
+				"%s: would be %zu bytes (limit %zu bytes)",
+				p->path, len + 1, PINS_MAX_FILE_BYTES);
 			goto out;
 		}
 		text[len] = '\n';
 		if (atomic_write_file(p->path, text, len + 1, 0600) != 0) {
-			e = fail(diag, CORDON_E_IO, errno,
-				 "%s: cannot write: %s", p->path,
-				 strerror(errno));
+			e = diag_errno(diag, CORDON_E_IO, errno,
+				       "%s: cannot write: %s", p->path,
+				       strerror(errno));
 			goto out;
 		}
 		if (stat(p->path, &t->st) != 0) {
-			e = fail(diag, CORDON_E_IO, errno,
-				 "%s: cannot be read back: %s", p->path,
-				 strerror(errno));
+			e = diag_errno(diag, CORDON_E_IO, errno,
+				       "%s: cannot be read back: %s", p->path,
+				       strerror(errno));
 			goto out;
 		}
 		t->exists = true;
@@ -1154,11 +1145,12 @@ static enum cordon_err check_server_name(const char *server,
 	size_t n = server ? strnlen(server, PINS_MAX_NAME + 1) : 0;
 
 	if (n == 0)
-		return fail(diag, CORDON_E_INVAL, 0, "no server name");
+		return diag_errno(diag, CORDON_E_INVAL, 0, "no server name");
 	if (n > PINS_MAX_NAME)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "the server name is over %d bytes (the limit)",
-			    PINS_MAX_NAME);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"the server name is over %d bytes (the limit)",
+			PINS_MAX_NAME);
 	return CORDON_OK;
 }
 
@@ -1231,21 +1223,21 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 	if ((e = check_server_name(server, diag)) != CORDON_OK)
 		return e;
 	if (!cJSON_IsArray(tools))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "tools: expected an array");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "tools: expected an array");
 	n = (size_t)cJSON_GetArraySize(tools);
 	if (n > PINS_MAX_TOOLS)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%zu tools in one listing (limit %d)", n,
-			    PINS_MAX_TOOLS);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%zu tools in one listing (limit %d)", n,
+				  PINS_MAX_TOOLS);
 	o = cordon__calloc(n ? n : 1, sizeof(*o));
 	ev = cordon__calloc(n ? n : 1, sizeof(*ev));
 	if (!o || !ev) {
-		e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		e = diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
 	}
 	if ((e = observe_prepare(tools, o, n)) != CORDON_OK) {
-		fail(diag, e, 0, "out of memory");
+		diag_errno(diag, e, 0, "out of memory");
 		goto out;
 	}
 
@@ -1282,7 +1274,7 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 	}
 	if (!ttools) {
 		txn_abort(&t);
-		e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		e = diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1296,7 +1288,7 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 			       now, &ev[i], &wrote);
 		if (e != CORDON_OK) {
 			txn_abort(&t);
-			fail(diag, e, 0, "out of memory");
+			diag_errno(diag, e, 0, "out of memory");
 			goto out;
 		}
 	}
@@ -1370,12 +1362,12 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 	ev->scan_flags = scan.flags;
 	str = cJSON_CreateString(text);
 	if (!str)
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	memset(&d, 0, sizeof(d));
 	e = jcs_fingerprint(str, fp, &d);
 	cJSON_Delete(str);
 	if (e == CORDON_E_NOMEM)
-		return fail(diag, e, 0, "out of memory");
+		return diag_errno(diag, e, 0, "out of memory");
 	if (e != CORDON_OK) {
 		/* Instructions that cannot be fingerprinted (invalid UTF-8)
 		 * cannot be pinned; they are reported, as pending ones are. */
@@ -1475,7 +1467,7 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 	return txn_end(p, &t, true, diag);
 nomem:
 	txn_abort(&t);
-	return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+	return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 }
 
 /* ---- queries --------------------------------------------------------------- */
@@ -1577,8 +1569,8 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 	srv = (cJSON *)server_entry(t.doc, server);
 	if (!srv) {
 		txn_abort(&t);
-		return fail(diag, CORDON_E_INVAL, 0, "unknown server \"%s\"",
-			    server);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "unknown server \"%s\"", server);
 	}
 	tools = member(srv, "tools");
 	if (tool) {
@@ -1586,18 +1578,19 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 		entry = member(tools, tool);
 		if (!entry) {
 			txn_abort(&t);
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "unknown tool \"%s\" of server \"%s\"",
-				    tool, server);
+			return diag_errno(
+				diag, CORDON_E_INVAL, 0,
+				"unknown tool \"%s\" of server \"%s\"", tool,
+				server);
 		}
 		pend = member(entry, "pending");
 		if (pend && !str_member(pend, "sha256")) {
 			txn_abort(&t);
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "\"%s\" of server \"%s\" cannot be "
-				    "approved: its definition has no "
-				    "fingerprint (invalid JSON text)",
-				    tool, server);
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "\"%s\" of server \"%s\" cannot be "
+					  "approved: its definition has no "
+					  "fingerprint (invalid JSON text)",
+					  tool, server);
 		}
 		if (pend) {
 			if (!approve_tool(entry, now))
@@ -1626,7 +1619,7 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 	return txn_end(p, &t, n > 0, diag);
 nomem:
 	txn_abort(&t);
-	return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+	return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 }
 
 enum cordon_err pins_reset(struct mcp_pins *p, const char *server,
@@ -1641,8 +1634,8 @@ enum cordon_err pins_reset(struct mcp_pins *p, const char *server,
 		return e;
 	if (!server_entry(t.doc, server)) {
 		txn_abort(&t);
-		return fail(diag, CORDON_E_INVAL, 0, "unknown server \"%s\"",
-			    server);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "unknown server \"%s\"", server);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(member(t.doc, "servers"),
 						server);

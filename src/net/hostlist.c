@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "hostlist.h"
 
 #include "alloc.h"
@@ -707,21 +708,6 @@ void hostlist_policy_free(struct hostlist_policy *p)
 	free(p);
 }
 
-__attribute__((format(printf, 3, 4))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_list which,
 			      const char *const *entries, size_t n,
 			      struct cordon_diag *diag)
@@ -735,31 +721,33 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 
 	if (!p || (which != HOSTLIST_ALLOW && which != HOSTLIST_DENY) ||
 	    (n > 0 && !entries))
-		return fail(diag, CORDON_E_INVAL, "no policy, list or entries");
+		return diag_set(diag, CORDON_E_INVAL,
+				"no policy, list or entries");
 	vec = &p->lists[which];
 	lname = list_names[which];
 	if (n > HOSTLIST_MAX_ENTRIES - vec->n)
-		return fail(diag, CORDON_E_LIMIT,
-			    "%s-list: more than HOSTLIST_MAX_ENTRIES (%d) entries",
-			    lname, HOSTLIST_MAX_ENTRIES);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"%s-list: more than HOSTLIST_MAX_ENTRIES (%d) entries",
+			lname, HOSTLIST_MAX_ENTRIES);
 	if (n == 0)
 		goto ok;
 	fresh = cordon__calloc(n, sizeof(*fresh));
 	if (!fresh)
-		return fail(diag, CORDON_E_NOMEM, "out of memory");
+		return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 	for (; done < n; done++) {
 		const char *s = entries[done];
 		size_t len;
 		const char *why = NULL;
 
 		if (!s) {
-			rc = fail(diag, CORDON_E_INVAL, "%s[%zu]: NULL", lname,
-				  done);
+			rc = diag_set(diag, CORDON_E_INVAL, "%s[%zu]: NULL",
+				      lname, done);
 			goto out;
 		}
 		len = strnlen(s, HOSTLIST_MAX_ENTRY + 1);
 		if (len > HOSTLIST_MAX_ENTRY) {
-			rc = fail(
+			rc = diag_set(
 				diag, CORDON_E_LIMIT,
 				"%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
 				"(%d bytes)",
@@ -769,25 +757,26 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 		}
 		fresh[done] = cordon__malloc(sizeof(**fresh));
 		if (!fresh[done]) {
-			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+			rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			goto out;
 		}
 		if (!parse_entry(s, len, fresh[done], &why)) {
-			rc = fail(diag, CORDON_E_CONFIG, "%s[%zu] \"%s\": %s",
-				  lname, done, text_quote(s, len, q), why);
+			rc = diag_set(diag, CORDON_E_CONFIG,
+				      "%s[%zu] \"%s\": %s", lname, done,
+				      text_quote(s, len, q), why);
 			done++;
 			goto out;
 		}
 		fresh[done]->text = cordon__strndup(s, len);
 		if (!fresh[done]->text) {
-			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+			rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			done++;
 			goto out;
 		}
 	}
 	grown = cordon__realloc(vec->v, (vec->n + n) * sizeof(*grown));
 	if (!grown) {
-		rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+		rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		goto out;
 	}
 	vec->v = grown;
@@ -795,8 +784,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 	vec->n += n;
 	free(fresh);
 ok:
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+	diag_clear(diag);
 	return CORDON_OK;
 out:
 	for (size_t i = 0; i < done && i < n; i++)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "netaddr.h"
 
 #include "alloc.h"
@@ -537,27 +538,6 @@ void netaddr_guard_free(struct netaddr_guard *g)
 	free(g);
 }
 
-__attribute__((format(printf, 3, 4))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-static void diag_ok(struct cordon_diag *diag)
-{
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
-}
-
 /* Parses one CIDR string into r; on failure *why says what is wrong. */
 static bool parse_range(const char *s, size_t len, struct netaddr_range *r,
 			const char **why, char *hint, size_t hintsz)
@@ -622,16 +602,17 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 	char q[TEXT_QUOTE_CAP], hint[80];
 
 	if (!g || (n > 0 && !ranges))
-		return fail(diag, CORDON_E_INVAL, "no guard or no ranges");
+		return diag_set(diag, CORDON_E_INVAL, "no guard or no ranges");
 	if (n > NETADDR_MAX_RANGES - g->nranges)
-		return fail(diag, CORDON_E_LIMIT,
-			    "too many denied ranges (limit NETADDR_MAX_RANGES = %d)",
-			    NETADDR_MAX_RANGES);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"too many denied ranges (limit NETADDR_MAX_RANGES = %d)",
+			NETADDR_MAX_RANGES);
 	if (n == 0)
 		return CORDON_OK;
 	grown = cordon__realloc(g->ranges, (g->nranges + n) * sizeof(*grown));
 	if (!grown)
-		return fail(diag, CORDON_E_NOMEM, "out of memory");
+		return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 	g->ranges = grown;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = ranges[i];
@@ -639,21 +620,22 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 		const char *why = NULL;
 
 		if (!s)
-			return fail(diag, CORDON_E_INVAL,
-				    "denied range %zu: NULL", i);
+			return diag_set(diag, CORDON_E_INVAL,
+					"denied range %zu: NULL", i);
 		if (len > NETADDR_MAX_TEXT)
-			return fail(diag, CORDON_E_LIMIT,
-				    "denied range %zu \"%s\": longer than "
-				    "NETADDR_MAX_TEXT (%d bytes)",
-				    i, text_quote(s, len, q), NETADDR_MAX_TEXT);
+			return diag_set(diag, CORDON_E_LIMIT,
+					"denied range %zu \"%s\": longer than "
+					"NETADDR_MAX_TEXT (%d bytes)",
+					i, text_quote(s, len, q),
+					NETADDR_MAX_TEXT);
 		if (!parse_range(s, len, &g->ranges[g->nranges + i], &why, hint,
 				 sizeof(hint)))
-			return fail(diag, CORDON_E_CONFIG,
-				    "denied range %zu \"%s\": %s%s", i,
-				    text_quote(s, len, q), why, hint);
+			return diag_set(diag, CORDON_E_CONFIG,
+					"denied range %zu \"%s\": %s%s", i,
+					text_quote(s, len, q), why, hint);
 	}
 	g->nranges += n;
-	diag_ok(diag);
+	diag_clear(diag);
 	return CORDON_OK;
 }
 
@@ -676,25 +658,27 @@ enum cordon_err netaddr_guard_set_own(struct netaddr_guard *g,
 	struct netaddr_addr *copy = NULL;
 
 	if (!g || (n > 0 && !addrs))
-		return fail(diag, CORDON_E_INVAL, "no guard or no addresses");
+		return diag_set(diag, CORDON_E_INVAL,
+				"no guard or no addresses");
 	if (n > NETADDR_MAX_OWN)
-		return fail(diag, CORDON_E_LIMIT,
-			    "too many own addresses (limit NETADDR_MAX_OWN = %d)",
-			    NETADDR_MAX_OWN);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"too many own addresses (limit NETADDR_MAX_OWN = %d)",
+			NETADDR_MAX_OWN);
 	for (size_t i = 0; i < n; i++)
 		if (addrs[i].family != NETADDR_INET && addrs[i].family != NETADDR_INET6)
-			return fail(diag, CORDON_E_INVAL,
-				    "own address %zu has no family", i);
+			return diag_set(diag, CORDON_E_INVAL,
+					"own address %zu has no family", i);
 	if (n > 0) {
 		copy = cordon__malloc(n * sizeof(*copy));
 		if (!copy)
-			return fail(diag, CORDON_E_NOMEM, "out of memory");
+			return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		memcpy(copy, addrs, n * sizeof(*copy));
 	}
 	free(g->own);
 	g->own = copy;
 	g->nown = n;
-	diag_ok(diag);
+	diag_clear(diag);
 	return CORDON_OK;
 }
 

@@ -16,6 +16,7 @@
 #include "ccperm.h"
 #include "cmdwords.h"
 #include "config.h"
+#include "diag.h"
 #include "glob.h"
 #include "hostlist.h"
 #include "json.h"
@@ -76,23 +77,6 @@ struct cordon_policy {
 };
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static void diag_set(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void diag_set(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
 
 /* Copies s[0..n) into a growable buffer *buf of capacity *cap. */
 static bool set_buf(char **buf, size_t *cap, const char *s, size_t n)

@@ -12,6 +12,7 @@
 #include "classify_int.h"
 #include "cmdtab.h"
 #include "codescan.h"
+#include "diag.h"
 #include "text.h"
 #include "userrules.h"
 #include "alloc.h"
@@ -2570,15 +2571,6 @@ void cordon_classifier_set_max_depth(struct cordon_classifier *c, unsigned depth
 	c->max_depth = depth;
 }
 
-static void diag_set(struct cordon_diag *d, enum cordon_err code, const char *msg)
-{
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->code = code;
-	snprintf(d->message, sizeof(d->message), "%s", msg);
-}
-
 static const char *deny_id(struct cordon_classifier *c, size_t i)
 {
 	char id[48];
@@ -2603,7 +2595,7 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 				char msg[96];
 				snprintf(msg, sizeof(msg),
 					 "denied_commands[%zu]: empty entry", i);
-				diag_set(diag, CORDON_E_CONFIG, msg);
+				diag_set(diag, CORDON_E_CONFIG, "%s", msg);
 				free(ids);
 				free(texts);
 				return CORDON_E_CONFIG;
@@ -2620,7 +2612,7 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 	free(ids);
 	free(texts);
 	if (!ok) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	return CORDON_OK;
@@ -2636,7 +2628,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 	struct cordon_diag local;
 
 	if (!u) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -2686,7 +2678,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 	if (!n)
 		return CORDON_OK;
 	if (!entries || n > SIZE_MAX / sizeof(struct deny_entry) - c->ndeny) {
-		diag_set(diag, CORDON_E_INVAL, "no entries");
+		diag_set(diag, CORDON_E_INVAL, "%s", "no entries");
 		return CORDON_E_INVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -2695,13 +2687,13 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 			char msg[96];
 			snprintf(msg, sizeof(msg), "denied_commands[%zu]: empty entry",
 				 i);
-			diag_set(diag, CORDON_E_CONFIG, msg);
+			diag_set(diag, CORDON_E_CONFIG, "%s", msg);
 			return CORDON_E_CONFIG;
 		}
 	}
 	struct deny_entry *d = cordon__realloc(c->deny, (c->ndeny + n) * sizeof(*d));
 	if (!d) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	c->deny = d;
@@ -2710,7 +2702,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 		const char *id = deny_id(c, c->ndeny);
 		memset(e, 0, sizeof(*e));
 		if (!id || !deny_parse(c, e, id, entries[i])) {
-			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 			return CORDON_E_NOMEM;
 		}
 		c->ndeny++;
@@ -2726,13 +2718,13 @@ enum cordon_err cordon_classifier_add_denied_patterns(struct cordon_classifier *
 	if (!n)
 		return CORDON_OK;
 	if (!patterns) {
-		diag_set(diag, CORDON_E_INVAL, "no patterns");
+		diag_set(diag, CORDON_E_INVAL, "%s", "no patterns");
 		return CORDON_E_INVAL;
 	}
 	if (!c->deny_rx_extra) {
 		c->deny_rx_extra = userrules_new(c->lim.max_rules);
 		if (!c->deny_rx_extra) {
-			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 			return CORDON_E_NOMEM;
 		}
 	}
@@ -2894,8 +2886,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	enum cordon_err err;
 
 	verdict_reset(v);
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+	diag_clear(diag);
 	if (!cmd)
 		len = 0;
 	arena_reset(&cls->arena);
