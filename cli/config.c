@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "cordon.h"
 
@@ -75,18 +77,8 @@ fail:
 
 int cli_approvals_default_path(char *buf, size_t cap)
 {
-	const char *x = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (x && x[0] == '/')
-		n = snprintf(buf, cap, "%s/cordon/approvals.json", x);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.config/cordon/approvals.json",
-			     home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < cap ? 0 : -1;
+	return atomic_xdg_path(ATOMIC_XDG_CONFIG, NULL, "approvals.json", buf,
+			       cap);
 }
 
 int cli_agent_arg(const char *cmd, int argc, char **argv)
@@ -173,18 +165,14 @@ static char *join(const char *a, const char *b)
  * $XDG_CONFIG_HOME nor $HOME is an absolute path. */
 static char *user_file(int *oom)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	char *p = NULL;
+	char path[PATH_MAX];
+	char *p;
 
 	*oom = 0;
-	/* The XDG spec: a relative $XDG_CONFIG_HOME is to be ignored. */
-	if (xdg && xdg[0] == '/')
-		p = join(xdg, "/cordon/config.json");
-	else if (home && home[0] == '/')
-		p = join(home, "/.config/cordon/config.json");
-	else
+	if (atomic_xdg_path(ATOMIC_XDG_CONFIG, NULL, "config.json", path,
+			    sizeof(path)) != 0)
 		return NULL;
+	p = strdup(path);
 	*oom = p == NULL;
 	return p;
 }

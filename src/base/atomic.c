@@ -139,21 +139,34 @@ fail:
 	return -1;
 }
 
-int atomic_state_path(const char *home, const char *name, char *buf,
-		      size_t cap)
+int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
+		    char *buf, size_t cap)
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
+	static const struct {
+		const char *var, *fallback;
+	} dirs[] = {
+		[ATOMIC_XDG_STATE] = { "XDG_STATE_HOME", ".local/state" },
+		[ATOMIC_XDG_CONFIG] = { "XDG_CONFIG_HOME", ".config" },
+		[ATOMIC_XDG_CACHE] = { "XDG_CACHE_HOME", ".cache" },
+	};
+	const char *xdg = getenv(dirs[kind].var);
 	const char *sep = name ? "/" : "", *tail = name ? name : "";
 	int n;
 
 	if (!home)
 		home = getenv("HOME");
+	/* The XDG spec: a relative $XDG_*_HOME is to be ignored. */
 	if (xdg && xdg[0] == '/')
 		n = snprintf(buf, cap, "%s/cordon%s%s", xdg, sep, tail);
 	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.local/state/cordon%s%s", home, sep,
-			     tail);
+		n = snprintf(buf, cap, "%s/%s/cordon%s%s", home,
+			     dirs[kind].fallback, sep, tail);
 	else
 		return -1;
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+int atomic_state_path(const char *home, const char *name, char *buf, size_t cap)
+{
+	return atomic_xdg_path(ATOMIC_XDG_STATE, home, name, buf, cap);
 }

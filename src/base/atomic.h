@@ -46,4 +46,17 @@ int atomic_write_file(const char *path, const char *data, size_t len,
 int atomic_state_path(const char *home, const char *name, char *buf,
 		      size_t cap);
 
+/* cordon's directories under the XDG base directories: state (above),
+ * configuration ($XDG_CONFIG_HOME/cordon, else HOME/.config/cordon: the
+ * config file and the approvals) and cache ($XDG_CACHE_HOME/cordon, else
+ * HOME/.cache/cordon: the sandbox probe's verdict), with NAME appended as
+ * for atomic_state_path, which is atomic_xdg_path(ATOMIC_XDG_STATE, …). */
+enum atomic_xdg {
+	ATOMIC_XDG_STATE,
+	ATOMIC_XDG_CONFIG,
+	ATOMIC_XDG_CACHE,
+};
+int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
+		    char *buf, size_t cap);
+
 #endif

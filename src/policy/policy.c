@@ -13,6 +13,7 @@
 
 #include "approvals.h"
 #include "arena.h"
+#include "atomic.h"
 #include "ccperm.h"
 #include "cmdwords.h"
 #include "config.h"
@@ -331,16 +332,13 @@ static enum cordon_err build_self(struct cordon_policy *p,
 				  const char *approvals)
 {
 	char dir[PATH_MAX];
-	const char *x = getenv("XDG_CONFIG_HOME");
 	const char *pats[3];
 	size_t n = 0;
-	int w = -1;
 
-	if (x && x[0] == '/')
-		w = snprintf(dir, sizeof(dir), "%s/cordon/**", x);
-	else if (p->home)
-		w = snprintf(dir, sizeof(dir), "%s/.config/cordon/**", p->home);
-	if (w > 0 && (size_t)w < sizeof(dir))
+	/* "" rather than NULL: without a home of its own the policy does not
+	 * fall back to $HOME. */
+	if (atomic_xdg_path(ATOMIC_XDG_CONFIG, p->home ? p->home : "", "**",
+			    dir, sizeof(dir)) == 0)
 		pats[n++] = dir;
 	if (approvals && approvals[0] == '/')
 		pats[n++] = approvals;
