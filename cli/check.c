@@ -183,12 +183,8 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 			cli_check_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr, "cordon check: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon check: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("check", c, argv);
 			goto usage;
 		}
 	}

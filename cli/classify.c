@@ -340,14 +340,8 @@ static int parse_options(int argc, char **argv, struct classify_opts *o,
 			cli_classify_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon classify: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr,
-				"cordon classify: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("classify", c, argv);
 			goto usage;
 		}
 	}

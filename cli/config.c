@@ -22,82 +22,6 @@
 
 #include "banned.h"
 
-char *cli_read_file(const char *path, size_t max, size_t *len)
-{
-	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
-					  open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 8192, n = 0;
-	char *buf = NULL, *nb;
-	struct stat st;
-	int saved;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	for (;;) {
-		if (n == cap || !buf) {
-			if (buf)
-				cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-		}
-		ssize_t got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto fail;
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			errno = EFBIG;
-			goto fail;
-		}
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	saved = errno;
-	if (fd != STDIN_FILENO)
-		close(fd);
-	free(buf);
-	errno = saved;
-	return NULL;
-}
-
-int cli_approvals_default_path(char *buf, size_t cap)
-{
-	return atomic_xdg_path(ATOMIC_XDG_CONFIG, NULL, "approvals.json", buf,
-			       cap);
-}
-
-int cli_agent_arg(const char *cmd, int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr,
-			"cordon %s: which agent? 'claude' or 'gemini'\n", cmd);
-		return -1;
-	}
-	if (strcmp(argv[1], "claude") == 0)
-		return 0;
-	if (strcmp(argv[1], "gemini") == 0)
-		return 1;
-	fprintf(stderr, "cordon %s: unknown agent '", cmd);
-	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude or gemini)\n", stderr);
-	return -1;
-}
-
 void cli_config_usage(FILE *out)
 {
 	fputs("usage: cordon config show [--config FILE] [--workspace DIR] "
@@ -305,15 +229,8 @@ static int parse_show(int argc, char **argv, struct show_opts *o)
 			cli_config_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon config show: option '%s' needs a "
-				"value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr,
-				"cordon config show: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("config show", c, argv);
 			goto usage;
 		}
 	}

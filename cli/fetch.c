@@ -287,13 +287,8 @@ int cli_fetch(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		case ':':
-			fprintf(stderr,
-				"cordon fetch: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon fetch: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("fetch", c, argv);
 			goto usage;
 		}
 	}

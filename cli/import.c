@@ -430,11 +430,14 @@ int cli_config_import(int argc, char **argv)
 		case 'h':
 			import_usage(stdout);
 			return CLI_EXIT_OK;
-		default:
+		default: {
+			char o[3];
+
 			fprintf(stderr,
 				"cordon config import: unknown or "
 				"incomplete option '%s'\n",
-				argv[optind - 1]);
+				cli_bad_option(argv, o));
+		}
 			fputs("Try 'cordon config import --help'.\n", stderr);
 			return CLI_EXIT_USAGE;
 		}

@@ -150,13 +150,8 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 			cli_init_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon init: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon init: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("init", c, argv);
 			goto usage;
 		}
 	}

@@ -947,17 +947,8 @@ static int parse_opts(int argc, char **argv, struct pins_opts *o)
 			usage(stdout);
 			return OPTS_HELP;
 		case ':':
-			fputs("cordon mcp pins: option '", stderr);
-			cli_print_escaped(stderr, argv[optind - 1],
-					  strlen(argv[optind - 1]));
-			fputs("' needs a value\n", stderr);
-			return -CLI_EXIT_USAGE;
 		default:
-			fputs("cordon mcp pins: unknown option '", stderr);
-			cli_print_escaped(stderr, argv[optind - 1],
-					  strlen(argv[optind - 1]));
-			fputs("'\n", stderr);
-			return -CLI_EXIT_USAGE;
+			return -cli_getopt_error("mcp pins", c, argv);
 		}
 	}
 	return optind;

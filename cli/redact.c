@@ -180,8 +180,7 @@ int cli_redact(int argc, char **argv)
 			cli_redact_usage(stdout);
 			return CLI_EXIT_OK;
 		default:
-			fprintf(stderr, "cordon redact: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("redact", c, argv);
 			goto usage;
 		}
 	}

@@ -42,6 +42,18 @@ run check --bogus --tool Bash --args "$bash_ls"
 [ $rc -eq 2 ] && grep -q -- '--bogus' "$tmp/err"
 ok $? "an unknown option exits 2 naming it"
 
+run check --tool
+[ $rc -eq 2 ] && grep -q -- "option '--tool' needs a value" "$tmp/err"
+ok $? "an option without its value exits 2 saying so"
+
+run check -Zq --tool Bash --args "$bash_ls"
+[ $rc -eq 2 ] && grep -q -- "unknown option '-Z'" "$tmp/err"
+ok $? "an unknown short option is named as written (-Z, not the group)"
+
+run check $'--bo\x1b[31mgus' --tool Bash --args "$bash_ls"
+[ $rc -eq 2 ] && ! grep -q $'\x1b' "$tmp/err" && grep -q 'bo\\x1b' "$tmp/err"
+ok $? "an unknown option is escaped before it reaches the terminal"
+
 run check --args "$bash_ls"
 [ $rc -eq 2 ] && grep -q -- '--tool' "$tmp/err"
 ok $? "--args without --tool exits 2"
