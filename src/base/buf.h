@@ -23,6 +23,12 @@ struct buf {
 	bool failed; /* the ceiling was hit or memory ran out */
 };
 
+/* The same as buf_init(b, max), as an initialiser. */
+#define BUF_INIT(max)                                                          \
+	{                                                                      \
+		NULL, 0, 0, (max), false                                       \
+	}
+
 /* Starts an empty buffer that may hold at most max bytes. Cannot fail. */
 void buf_init(struct buf *b, size_t max);
 

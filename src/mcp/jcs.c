@@ -291,48 +291,15 @@ static enum cordon_err scan_value(struct scan *sc, unsigned depth)
 
 /* ---- output ------------------------------------------------------------- */
 
-void jcs_buf_put(struct jcs_buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (n + 1 > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *np;
-
-		while (n + 1 > cap - b->len) {
-			if (cap > SIZE_MAX / 2) {
-				b->oom = true;
-				return;
-			}
-			cap *= 2;
-		}
-		np = cordon__realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void jb_putc(struct jcs_buf *b, char c)
-{
-	jcs_buf_put(b, &c, 1);
-}
-
 /* Escapes only what RFC 8785 §3.2.2.2 requires; '/' and valid non-ASCII go
  * raw. */
-void jcs_buf_string(struct jcs_buf *b, const char *s)
+void jcs_buf_string(struct buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)(s ? s : "");
 	const unsigned char *run = u;
 
-	jb_putc(b, '"');
+	buf_addc(b, '"');
 	for (; *u; u++) {
 		char esc[6];
 		size_t n = 2;
@@ -346,14 +313,14 @@ void jcs_buf_string(struct jcs_buf *b, const char *s)
 				u += k - 1;
 				continue;
 			}
-			jcs_buf_put(b, (const char *)run, (size_t)(u - run));
-			jcs_buf_put(b, "\xef\xbf\xbd", 3);
+			buf_add(b, (const char *)run, (size_t)(u - run));
+			buf_add(b, "\xef\xbf\xbd", 3);
 			run = u + 1;
 			continue;
 		}
 		if (*u >= 0x20 && *u != '"' && *u != '\\')
 			continue;
-		jcs_buf_put(b, (const char *)run, (size_t)(u - run));
+		buf_add(b, (const char *)run, (size_t)(u - run));
 		run = u + 1;
 		esc[0] = '\\';
 		switch (*u) {
@@ -383,10 +350,10 @@ void jcs_buf_string(struct jcs_buf *b, const char *s)
 			n = 6;
 			break;
 		}
-		jcs_buf_put(b, esc, n);
+		buf_add(b, esc, n);
 	}
-	jcs_buf_put(b, (const char *)run, (size_t)(u - run));
-	jb_putc(b, '"');
+	buf_add(b, (const char *)run, (size_t)(u - run));
+	buf_addc(b, '"');
 }
 
 /* ECMAScript Number::toString (ES2020 §7.1.12.1 / 6.1.6.1.20): the
@@ -473,11 +440,11 @@ static int member_cmp(const void *a, const void *b)
 	return utf16_cmp(x->string, y->string);
 }
 
-static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned depth,
+static enum cordon_err put_value(struct buf *b, const cJSON *v, unsigned depth,
 				 struct cordon_diag *diag);
 
-static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
-				  unsigned depth, struct cordon_diag *diag)
+static enum cordon_err put_object(struct buf *b, const cJSON *v, unsigned depth,
+				  struct cordon_diag *diag)
 {
 	const cJSON **m;
 	const cJSON *c;
@@ -494,9 +461,9 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 				       "invalid UTF-8 in a member name");
 		n++;
 	}
-	jb_putc(b, '{');
+	buf_addc(b, '{');
 	if (n == 0) {
-		jb_putc(b, '}');
+		buf_addc(b, '}');
 		return CORDON_OK;
 	}
 	m = cordon__calloc(n, sizeof(*m));
@@ -513,17 +480,17 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 			break;
 		}
 		if (i > 0)
-			jb_putc(b, ',');
+			buf_addc(b, ',');
 		jcs_buf_string(b, m[i]->string);
-		jb_putc(b, ':');
+		buf_addc(b, ':');
 		rc = put_value(b, m[i], depth + 1, diag);
 	}
 	free(m);
-	jb_putc(b, '}');
+	buf_addc(b, '}');
 	return rc;
 }
 
-static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned depth,
+static enum cordon_err put_value(struct buf *b, const cJSON *v, unsigned depth,
 				 struct cordon_diag *diag)
 {
 	enum cordon_err rc = CORDON_OK;
@@ -532,20 +499,20 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 
 	switch (v->type & 0xff) {
 	case cJSON_NULL:
-		jcs_buf_put(b, "null", 4);
+		buf_add(b, "null", 4);
 		break;
 	case cJSON_True:
-		jcs_buf_put(b, "true", 4);
+		buf_add(b, "true", 4);
 		break;
 	case cJSON_False:
-		jcs_buf_put(b, "false", 5);
+		buf_add(b, "false", 5);
 		break;
 	case cJSON_Number:
 		if (!isfinite(v->valuedouble))
 			return diag_at(diag, CORDON_E_JSON, 0,
 				       "number out of the range of a double");
 		n = jcs_format_number(v->valuedouble, num);
-		jcs_buf_put(b, num, n);
+		buf_add(b, num, n);
 		break;
 	case cJSON_String:
 		if (!v->valuestring)
@@ -564,13 +531,13 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 				       "nesting deeper than %d", JCS_MAX_DEPTH);
 		if ((v->type & 0xff) == cJSON_Object)
 			return put_object(b, v, depth, diag);
-		jb_putc(b, '[');
+		buf_addc(b, '[');
 		for (const cJSON *c = v->child; c && !rc; c = c->next) {
 			if (c != v->child)
-				jb_putc(b, ',');
+				buf_addc(b, ',');
 			rc = put_value(b, c, depth + 1, diag);
 		}
-		jb_putc(b, ']');
+		buf_addc(b, ']');
 		break;
 	default:
 		return diag_at(diag, CORDON_E_JSON, 0,
@@ -582,7 +549,7 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 enum cordon_err jcs_from_cjson(const cJSON *v, char **out, size_t *out_len,
 			       struct cordon_diag *diag)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	enum cordon_err rc;
 
 	if (!out)
@@ -595,15 +562,13 @@ enum cordon_err jcs_from_cjson(const cJSON *v, char **out, size_t *out_len,
 	/* The depth counts containers, so a container at the top is depth
 	 * 1 once put_value adds it. */
 	rc = put_value(&b, v, 0, diag);
-	if (rc == CORDON_OK && b.oom)
-		rc = diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	if (rc) {
-		free(b.p);
+		buf_free(&b);
 		return rc;
 	}
-	*out = b.p;
-	if (out_len)
-		*out_len = b.len;
+	*out = buf_take(&b, out_len);
+	if (!*out)
+		return diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	return CORDON_OK;
 }
 

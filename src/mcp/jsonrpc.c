@@ -917,62 +917,48 @@ void jsonrpc_msg_free(struct jsonrpc_msg *m)
 
 /* ---- answers ------------------------------------------------------------ */
 
-static void ob_str(struct jcs_buf *b, const char *s)
-{
-	jcs_buf_put(b, s, strlen(s));
-}
-
-static void ob_id(struct jcs_buf *b, const char *id_raw, size_t id_raw_len)
+static void ob_id(struct buf *b, const char *id_raw, size_t id_raw_len)
 {
 	if (id_raw)
-		jcs_buf_put(b, id_raw, id_raw_len);
+		buf_add(b, id_raw, id_raw_len);
 	else
-		jcs_buf_put(b, "null", 4);
-}
-
-static char *ob_take(struct jcs_buf *b)
-{
-	if (b->oom) {
-		free(b->p);
-		return NULL;
-	}
-	return b->p;
+		buf_add(b, "null", 4);
 }
 
 char *jsonrpc_error_response(const char *id_raw, size_t id_raw_len, int code,
 			  const char *message)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	char num[24];
 
 	(void)snprintf(num, sizeof(num), "%d", code);
-	ob_str(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	buf_adds(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	ob_id(&b, id_raw, id_raw_len);
-	ob_str(&b, ",\"error\":{\"code\":");
-	ob_str(&b, num);
-	ob_str(&b, ",\"message\":");
+	buf_adds(&b, ",\"error\":{\"code\":");
+	buf_adds(&b, num);
+	buf_adds(&b, ",\"message\":");
 	jcs_buf_string(&b, message);
-	ob_str(&b, "}}\n");
-	return ob_take(&b);
+	buf_adds(&b, "}}\n");
+	return buf_take(&b, NULL);
 }
 
 char *jsonrpc_tool_error_result(const char *id_raw, size_t id_raw_len,
 			     const char *text)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 
-	ob_str(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	buf_adds(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	ob_id(&b, id_raw, id_raw_len);
-	ob_str(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+	buf_adds(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
 	jcs_buf_string(&b, text);
-	ob_str(&b, "}],\"isError\":true}}\n");
-	return ob_take(&b);
+	buf_adds(&b, "}],\"isError\":true}}\n");
+	return buf_take(&b, NULL);
 }
 
 char *jsonrpc_print_with_id(const cJSON *root, const char *id_raw,
 			 size_t id_raw_len)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	size_t n, a, z;
 	char *p;
 
@@ -983,13 +969,13 @@ char *jsonrpc_print_with_id(const cJSON *root, const char *id_raw,
 		return NULL;
 	n = strlen(p);
 	if (cJSON_IsObject(root) && find_id(p, n, 0, &a, &z)) {
-		jcs_buf_put(&b, p, a);
+		buf_add(&b, p, a);
 		ob_id(&b, id_raw, id_raw_len);
-		jcs_buf_put(&b, p + z, n - z);
+		buf_add(&b, p + z, n - z);
 	} else {
-		jcs_buf_put(&b, p, n);
+		buf_add(&b, p, n);
 	}
-	jcs_buf_put(&b, "\n", 1);
+	buf_add(&b, "\n", 1);
 	cJSON_free(p);
-	return ob_take(&b);
+	return buf_take(&b, NULL);
 }
