@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "ccperm.h"
 #include "diag.h"
 #include "glob.h"
@@ -2364,55 +2365,16 @@ int ccperm_decide(const struct ccperm_set *s, const char *tool,
 
 /* ---- importers ----------------------------------------------------------- */
 
-/* Warning lines, one per line; oom set when a line could not be added. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-	bool oom;
-};
-
-static void sb_line(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_line(struct sbuf *b, const char *fmt, ...)
+/* Adds one warning line to b. */
+__attribute__((format(printf, 2, 3))) static void sb_line(struct buf *b,
+							  const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
-	if (b->oom)
-		return;
-	for (;;) {
-		size_t room = b->cap - b->n;
-
-		if (b->s) {
-			va_start(ap, fmt);
-			k = vsnprintf(b->s + b->n, room, fmt, ap);
-			va_end(ap);
-			if (k < 0) {
-				b->oom = true;
-				return;
-			}
-			if ((size_t)k + 1 < room) {
-				b->n += (size_t)k;
-				b->s[b->n++] = '\n';
-				b->s[b->n] = '\0';
-				return;
-			}
-		}
-		if (b->cap > SIZE_MAX / 2 - 256) {
-			b->oom = true;
-			return;
-		}
-		size_t ncap = b->cap ? b->cap * 2 : 256;
-		char *ns = cordon__realloc(b->s, ncap);
-
-		if (!ns) {
-			b->oom = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = ncap;
-	}
+	va_start(ap, fmt);
+	if (buf_vaddf(b, fmt, ap))
+		buf_addc(b, '\n');
+	va_end(ap);
 }
 
 /* Parses a settings document: size limit, no \u0000, an object. */
@@ -2548,11 +2510,11 @@ static char *print_doc(cJSON *doc)
 }
 
 static enum cordon_err import_finish(enum cordon_err err, cJSON *doc,
-				     cJSON *root, struct sbuf *wb, char **out,
+				     cJSON *root, struct buf *wb, char **out,
 				     char **warnings, struct cordon_diag *diag)
 {
 	cJSON_Delete(root);
-	if (err == CORDON_OK && wb->oom)
+	if (err == CORDON_OK && buf_failed(wb))
 		err = CORDON_E_NOMEM;
 	if (err == CORDON_OK) {
 		*out = print_doc(doc);
@@ -2563,18 +2525,17 @@ static enum cordon_err import_finish(enum cordon_err err, cJSON *doc,
 	cJSON_Delete(doc);
 	if (err == CORDON_E_NOMEM)
 		diag_set(diag, err, "out of memory");
-	if (err == CORDON_OK && warnings) {
-		*warnings = wb->s;
-		wb->s = NULL;
-	}
-	free(wb->s);
+	/* No warnings: NULL, not "". */
+	if (err == CORDON_OK && warnings && buf_len(wb))
+		*warnings = buf_take(wb, NULL);
+	buf_free(wb);
 	return err;
 }
 
 /* One permissions list: every entry a rule cordon can read; notes on the
  * rules cordon reads differently go to the warnings. */
 static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
-				   cJSON *dst, struct sbuf *wb,
+				   cJSON *dst, struct buf *wb,
 				   struct cordon_diag *diag)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(perm, list_key[l]);
@@ -2625,7 +2586,7 @@ static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
 
 /* permissions.defaultMode → safety.permission_mode / read_only. */
 static enum cordon_err import_mode(const cJSON *perm, cJSON *doc,
-				   struct sbuf *wb, struct cordon_diag *diag)
+				   struct buf *wb, struct cordon_diag *diag)
 {
 	static const struct {
 		const char *claude;
@@ -2697,7 +2658,7 @@ enum cordon_err ccperm_import_claude(const char *json, size_t len,
 				     const char *settings_path, char **out,
 				     char **warnings, struct cordon_diag *diag)
 {
-	struct sbuf wb = { 0 };
+	struct buf wb = BUF_INIT(SIZE_MAX);
 	enum cordon_err err = CORDON_OK;
 	cJSON *root = NULL, *doc = NULL, *perms, *lists[3];
 	const cJSON *perm, *it;
@@ -2852,7 +2813,7 @@ static bool maybe_inside(struct arena *a, const char *allow, const char *deny)
  * "*" or "*:PORT" in deniedDomains, which cordon's lists cannot hold,
  * becomes the equivalent narrowing of allowedDomains. */
 static enum cordon_err import_network(const cJSON *net, cJSON *dst,
-				      struct sbuf *wb, struct cordon_diag *diag)
+				      struct buf *wb, struct cordon_diag *diag)
 {
 	const cJSON *allow = NULL, *deny = NULL, *it;
 	cJSON *ad, *dd;
@@ -2998,7 +2959,7 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 /* allowUnixSockets / allowAllUnixSockets / allowLocalBinding. srt blocks
  * unix sockets unless told otherwise, so the default imports as []. */
 static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
-				      struct sbuf *wb, struct cordon_diag *diag)
+				      struct buf *wb, struct cordon_diag *diag)
 {
 	const cJSON *all =
 		cJSON_GetObjectItemCaseSensitive(net, "allowAllUnixSockets");
@@ -3042,7 +3003,7 @@ static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
 	return CORDON_OK;
 }
 
-static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct sbuf *wb,
+static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct buf *wb,
 				 struct cordon_diag *diag)
 {
 	const cJSON *dr = NULL, *ar = NULL, *aw = NULL, *dw = NULL, *it, *d;
@@ -3141,7 +3102,7 @@ too_long:
 enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
 				  char **warnings, struct cordon_diag *diag)
 {
-	struct sbuf wb = { 0 };
+	struct buf wb = BUF_INIT(SIZE_MAX);
 	enum cordon_err err = CORDON_OK;
 	cJSON *root, *doc, *safety, *sbx, *net;
 	const cJSON *jnet, *jfs, *it;
