@@ -53,6 +53,14 @@ static bool buf_room(struct buf *b, size_t n)
 	return true;
 }
 
+bool buf_reserve(struct buf *b, size_t n)
+{
+	if (!buf_room(b, n))
+		return false;
+	b->p[b->len] = '\0';
+	return true;
+}
+
 bool buf_add(struct buf *b, const void *s, size_t n)
 {
 	if (!buf_room(b, n))

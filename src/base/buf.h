@@ -45,6 +45,11 @@ bool buf_addf(struct buf *b, const char *fmt, ...)
 bool buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/* Makes room for n more bytes (and the NUL) without adding them, so a
+ * caller that knows the size grows the buffer once; a failure counts as
+ * an add's. After it b->p is not NULL. */
+bool buf_reserve(struct buf *b, size_t n);
+
 /* Whether an add has failed since buf_init() or buf_reset(). */
 bool buf_failed(const struct buf *b);
 /* The text so far ("" when empty), valid until the next add. */

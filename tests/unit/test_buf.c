@@ -79,6 +79,22 @@ static void test_ceiling(void)
 	buf_free(&b);
 }
 
+static void test_reserve(void)
+{
+	struct buf b;
+	char *p;
+
+	buf_init(&b, 100);
+	ok(buf_reserve(&b, 50) && b.cap >= 51 && b.p && b.p[0] == '\0',
+	   "reserve allocates room and the NUL");
+	p = b.p;
+	ok(buf_add(&b, "0123456789", 10) && b.p == p,
+	   "adds within the reserve do not move the text");
+	ok(!buf_reserve(&b, 91), "a reserve past the ceiling fails");
+	ok(buf_failed(&b) && !buf_addc(&b, 'x'), "and sticks like an add");
+	buf_free(&b);
+}
+
 static void test_growth(void)
 {
 	struct buf b;
@@ -114,6 +130,7 @@ int main(void)
 	tap_no_plan();
 	test_basics();
 	test_ceiling();
+	test_reserve();
 	test_growth();
 	test_oom();
 	return tap_done();
