@@ -112,6 +112,11 @@ bool buf_addf(struct buf *b, const char *fmt, ...)
 	return ok;
 }
 
+void buf_fail(struct buf *b)
+{
+	b->failed = true;
+}
+
 bool buf_failed(const struct buf *b)
 {
 	return b->failed;

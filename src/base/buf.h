@@ -50,6 +50,10 @@ bool buf_vaddf(struct buf *b, const char *fmt, va_list ap)
  * an add's. After it b->p is not NULL. */
 bool buf_reserve(struct buf *b, size_t n);
 
+/* Marks the buffer failed for a reason of the caller's (a piece of the
+ * text that could not be made), so one check at the end covers it. */
+void buf_fail(struct buf *b);
+
 /* Whether an add has failed since buf_init() or buf_reset(). */
 bool buf_failed(const struct buf *b);
 /* The text so far ("" when empty), valid until the next add. */

@@ -61,6 +61,10 @@ static void test_ceiling(void)
 	buf_reset(&b);
 	ok(buf_len(&b) == 0 && !buf_failed(&b) && buf_str(&b)[0] == '\0',
 	   "buf_reset empties and clears the failure");
+	buf_fail(&b);
+	ok(buf_failed(&b) && !buf_adds(&b, "x"),
+	   "buf_fail marks it failed like an add would");
+	buf_reset(&b);
 	buf_free(&b);
 
 	buf_init(&b, 5);
