@@ -90,8 +90,7 @@ static const char *const sb_toolchains[] = {
 
 /* The profile being written, with a ceiling, and scratch paths. */
 struct sb {
-	struct buf out;
-	bool failed; /* a scratch path could not be made */
+	struct buf out; /* failed too when a scratch path cannot be made */
 	struct arena a;
 };
 
@@ -254,7 +253,7 @@ static char *sb_private(struct sb *b, char *p)
 			continue;
 		out = arena_alloc_raw(&b->a, pl + sizeof("/private"));
 		if (!out) {
-			b->failed = true;
+			buf_fail(&b->out);
 			return NULL;
 		}
 		memcpy(out, "/private", 8);
@@ -271,7 +270,7 @@ static char *sb_join(struct sb *b, const char *dir, const char *name)
 	char *p = path_normalize(&b->a, dir, name, strlen(name));
 
 	if (!p)
-		b->failed = true;
+		buf_fail(&b->out);
 	return sb_private(b, p);
 }
 
@@ -286,7 +285,7 @@ static void sb_filter(struct sb *b, const char *dir, const char *name)
 	if (n && name[n - 1] == '*') {
 		p = sb_private(b, path_normalize(&b->a, dir, name, n - 1));
 		if (!p) {
-			b->failed = true;
+			buf_fail(&b->out);
 			return;
 		}
 		buf_adds(&b->out, "(regex #\"^");
@@ -310,7 +309,7 @@ static void sb_subpath(struct sb *b, const char *abs)
 }
 
 /* A user path: "~/x" under home, relative under the workspace. NULL when
- * it names home and there is none (or out of memory: b->failed). */
+ * it names home and there is none (or out of memory: b->out failed). */
 static char *sb_user_path(struct sb *b, const char *ws, const char *home,
 			  const char *p)
 {
@@ -447,7 +446,7 @@ static void sb_deny_glob(struct sb *b, const char *ws, const char *home,
 	gl = strlen(g);
 	pat = arena_alloc_raw(&b->a, sl + gl + 1);
 	if (!pat) {
-		b->failed = true;
+		buf_fail(&b->out);
 		return;
 	}
 	memcpy(pat, sep, sl);
@@ -539,7 +538,7 @@ static void sb_network(struct sb *b, const struct sandbox_opts *o,
 char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 		       unsigned short proxy_port)
 {
-	struct sb b = { BUF_INIT(SEATBELT_MAX_BYTES), false, { 0 } };
+	struct sb b = { BUF_INIT(SEATBELT_MAX_BYTES), { 0 } };
 	const char **roots = NULL;
 	const char *ws, *h = NULL;
 	char *cwd = NULL;
@@ -574,7 +573,7 @@ char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 	sb_deny_run_later(&b, h, roots, nroots);
 	sb_deny_reads(&b, o, ws, h);
 	sb_network(&b, o, proxy_port);
-	if (b.failed)
+	if (buf_failed(&b.out))
 		goto fail;
 	free(cwd);
 	free(roots);
