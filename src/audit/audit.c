@@ -32,6 +32,7 @@
 #include <openssl/evp.h>
 
 #include "audit.h"
+#include "buf.h"
 #include "diag.h"
 #include "json.h"
 #include "redact.h"
@@ -79,43 +80,6 @@ static const char *const reserved_names[] = {
 void (*audit_test_between_writes)(void);
 
 /* ---- small helpers ------------------------------------------------------- */
-
-struct abuf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-static bool abuf_reserve(struct abuf *b, size_t need)
-{
-	size_t cap;
-	char *p;
-
-	if (need <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 1024;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2)
-			return false;
-		cap *= 2;
-	}
-	p = cordon__realloc(b->p, cap);
-	if (!p)
-		return false;
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static bool abuf_add(struct abuf *b, const char *s, size_t n)
-{
-	if (n > SIZE_MAX - b->len - 1 || !abuf_reserve(b, b->len + n + 1))
-		return false;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return true;
-}
 
 /* Appends a sentence to note (separated by "; "); what does not fit is
  * cut. */
@@ -438,10 +402,10 @@ struct cordon_audit {
 	char host_syslog[256]; /* printable ASCII, or "-" */
 	int failed;
 	/* scratch */
-	struct abuf line; /* the record being written */
-	struct abuf rline; /* a recovered record */
-	struct abuf tail; /* the end of the file */
-	struct abuf sbuf; /* a syslog datagram */
+	struct buf line; /* the record being written */
+	struct buf rline; /* a recovered record */
+	struct buf tail; /* the end of the file */
+	struct buf sbuf; /* a syslog datagram */
 	char time[32];
 	pid_t pid; /* getpid() for the record being written */
 	/* the time's text up to its seconds, for tsec */
@@ -672,7 +636,8 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 		size_t got = 0;
 		enum tail_result r;
 
-		if (!abuf_reserve(&a->tail, n + 1))
+		buf_reset(&a->tail);
+		if (!buf_space(&a->tail, n))
 			return diag_errno(diag, CORDON_E_NOMEM, 0,
 					  "audit log: out of memory");
 		while (got < n) {
@@ -799,14 +764,12 @@ static void time_now(struct cordon_audit *a)
 	p[7] = '\0';
 }
 
-/* Builds the record line for seq a->seq + 1 after a->last into b (after
- * its first `keep` bytes): the fixed members with the time now, the fields
+/* Appends the record line for seq a->seq + 1 after a->last to b: the fixed members with the time now, the fields
  * (the members' JSON text without braces), prev and hash, and '\n'. Built
  * by hand: snprintf was a tenth of the cost of a record. */
-static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
-				 size_t keep, const char *event,
-				 const char *fields, size_t flen,
-				 char hash[AUDIT_HASH_HEX + 1],
+static enum cordon_err make_line(struct cordon_audit *a, struct buf *b,
+				 const char *event, const char *fields,
+				 size_t flen, char hash[AUDIT_HASH_HEX + 1],
 				 struct cordon_diag *diag)
 {
 	size_t elen = strlen(event), len;
@@ -817,11 +780,11 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: the event name or the fields are too "
 			"long");
-	if (!abuf_reserve(b, keep + AUDIT_FIXED_BYTES + a->host_len + flen + 1))
+	start = buf_space(b, AUDIT_FIXED_BYTES + a->host_len + flen + 1);
+	if (!start)
 		return diag_errno(diag, CORDON_E_NOMEM, 0,
 				  "audit log: out of memory");
 	time_now(a);
-	start = b->p + keep;
 	p = put(start, "{\"v\":1,\"seq\":", 13);
 	p = put_u64(p, a->seq + 1);
 	p = put(p, ",\"time\":\"", 9);
@@ -847,8 +810,7 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 	p = put(p, hash, AUDIT_HASH_HEX);
 	p = put(p, "\"}\n", 3);
 	len = (size_t)(p - start);
-	b->len = keep + len;
-	b->p[b->len] = '\0';
+	(void)buf_commit(b, len); /* within the room asked for above */
 	if (len - 1 > AUDIT_MAX_LINE)
 		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
@@ -938,11 +900,11 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 		if (n < 0 || (size_t)n >= sizeof(fields))
 			return diag_errno(diag, CORDON_E_NOMEM, 0,
 					  "audit log: out of memory");
-		a->rline.len = 0;
-		if (!abuf_add(&a->rline, "\n", 1))
+		buf_reset(&a->rline);
+		if (!buf_addc(&a->rline, '\n'))
 			return diag_errno(diag, CORDON_E_NOMEM, 0,
 					  "audit log: out of memory");
-		rc = make_line(a, &a->rline, 1, "recovered", fields, (size_t)n,
+		rc = make_line(a, &a->rline, "recovered", fields, (size_t)n,
 			       hash, diag);
 		if (rc == CORDON_OK)
 			rc = write_record(a, a->rline.p, a->rline.len, false,
@@ -1052,7 +1014,8 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 	ssize_t k = -1;
 	int e = 0;
 
-	if (!abuf_reserve(&a->sbuf, AUDIT_SYSLOG_MAX))
+	buf_reset(&a->sbuf);
+	if (!buf_space(&a->sbuf, AUDIT_SYSLOG_MAX))
 		return diag_errno(diag, CORDON_E_NOMEM, 0,
 				  "audit log: out of memory");
 	n = audit_syslog_format(a->sbuf.p, AUDIT_SYSLOG_MAX, pri, a->time,
@@ -1152,7 +1115,8 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 	pthread_mutex_lock(&a->mu);
 	a->pid = getpid();
 	if (!a->path) {
-		rc = make_line(a, &a->line, 0, event, fields, flen, hash, diag);
+		buf_reset(&a->line);
+		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
 		if (rc == CORDON_OK) {
 			a->seq++;
 			memcpy(a->last, hash, sizeof(a->last));
@@ -1162,14 +1126,17 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 	if ((rc = lock_file(a, &st, diag)) != CORDON_OK)
 		goto out;
 	rc = sync_chain(a, &st, &recovered, diag);
+	buf_reset(&a->line);
 	if (rc == CORDON_OK)
-		rc = make_line(a, &a->line, 0, event, fields, flen, hash, diag);
+		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
 	if (rc == CORDON_OK && a->size > 0 &&
 	    (uint64_t)a->size + a->line.len > a->rotate_bytes) {
 		rc = rotate(a, &recovered, diag);
-		if (rc == CORDON_OK)
-			rc = make_line(a, &a->line, 0, event, fields, flen,
-				       hash, diag);
+		if (rc == CORDON_OK) {
+			buf_reset(&a->line);
+			rc = make_line(a, &a->line, event, fields, flen, hash,
+				       diag);
+		}
 	}
 	if (rc == CORDON_OK)
 		rc = write_record(a, a->line.p, a->line.len, true, diag);
@@ -1290,10 +1257,10 @@ static void audit_free(struct cordon_audit *a)
 	free(a->path);
 	free(a->syslog_path);
 	free(a->host_json);
-	free(a->line.p);
-	free(a->rline.p);
-	free(a->tail.p);
-	free(a->sbuf.p);
+	buf_free(&a->line);
+	buf_free(&a->rline);
+	buf_free(&a->tail);
+	buf_free(&a->sbuf);
 	pthread_mutex_destroy(&a->mu);
 	free(a);
 }
@@ -1333,6 +1300,12 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 		return diag_errno(diag, CORDON_E_NOMEM, 0,
 				  "audit log: out of memory");
 	pthread_mutex_init(&a->mu, NULL);
+	/* No ceilings of their own: what goes in is bounded by
+	 * AUDIT_MAX_LINE, AUDIT_TAIL_MAX and AUDIT_SYSLOG_MAX. */
+	buf_init(&a->line, SIZE_MAX);
+	buf_init(&a->rline, SIZE_MAX);
+	buf_init(&a->tail, SIZE_MAX);
+	buf_init(&a->sbuf, SIZE_MAX);
 	a->pid = getpid();
 	a->fd = -1;
 	a->log_fd = -1;
@@ -1990,7 +1963,7 @@ struct vcheck {
 	char last[AUDIT_HASH_HEX + 1];
 	/* the last record line and the chain before it, for a recovered
 	 * record naming it as a line cut just before its newline */
-	struct abuf prev_line;
+	struct buf prev_line;
 	bool prev_valid;
 	bool pre_started;
 	uint64_t pre_seq;
@@ -2051,8 +2024,8 @@ static void vaccept(struct vcheck *vc, const char *s, size_t len,
 	vc->pre_started = vc->started;
 	vc->pre_seq = vc->seq;
 	memcpy(vc->pre_last, vc->last, sizeof(vc->last));
-	vc->prev_line.len = 0;
-	vc->prev_valid = abuf_add(&vc->prev_line, s, len);
+	buf_reset(&vc->prev_line);
+	vc->prev_valid = buf_add(&vc->prev_line, s, len);
 	vc->started = true;
 	vc->seq = al->seq;
 	memcpy(vc->last, al->hash, sizeof(vc->last));
@@ -2282,7 +2255,7 @@ static void vc_buffer(struct vcheck *vc, const char *buf, size_t n)
 
 static void vc_free(struct vcheck *vc)
 {
-	free(vc->prev_line.p);
+	buf_free(&vc->prev_line);
 }
 
 enum cordon_err audit_verify_buffer(const char *data, size_t len,
@@ -2291,6 +2264,7 @@ enum cordon_err audit_verify_buffer(const char *data, size_t len,
 	static const char *const name[] = { "<buffer>" };
 	struct vcheck vc = { 0 };
 
+	buf_init(&vc.prev_line, SIZE_MAX);
 	memset(rep, 0, sizeof(*rep));
 	vc.rep = rep;
 	vc.names = name;
@@ -2303,23 +2277,26 @@ enum cordon_err audit_verify_buffer(const char *data, size_t len,
 
 /* Reads the file fd (name for messages) line by line into the checker. */
 static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
-				 struct abuf *buf, struct cordon_diag *diag)
+				 struct buf *buf, struct cordon_diag *diag)
 {
-	const size_t chunk = 1 << 16;
+	const size_t chunk = 1 << 16, cap = AUDIT_MAX_LINE + 2 + chunk;
 	size_t have = 0, off = 0;
 	bool eof = false;
+	char *w;
 
-	if (!abuf_reserve(buf, AUDIT_MAX_LINE + 2 + chunk))
+	/* A window the file slides through, never committed. */
+	buf_reset(buf);
+	w = buf_space(buf, cap);
+	if (!w)
 		return diag_errno(diag, CORDON_E_NOMEM, 0,
 				  "audit verify: out of memory");
 	while (!vc->done) {
-		char *nl = memchr(buf->p + off, '\n', have - off);
+		char *nl = memchr(w + off, '\n', have - off);
 		ssize_t k;
 
 		if (nl) {
-			vc_line(vc, buf->p + off, (size_t)(nl - (buf->p + off)),
-				true);
-			off = (size_t)(nl - buf->p) + 1;
+			vc_line(vc, w + off, (size_t)(nl - (w + off)), true);
+			off = (size_t)(nl - w) + 1;
 			continue;
 		}
 		if (have - off > AUDIT_MAX_LINE) {
@@ -2332,13 +2309,13 @@ static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
 		}
 		if (eof) {
 			if (have > off)
-				vc_line(vc, buf->p + off, have - off, false);
+				vc_line(vc, w + off, have - off, false);
 			break;
 		}
-		memmove(buf->p, buf->p + off, have - off);
+		memmove(w, w + off, have - off);
 		have -= off;
 		off = 0;
-		k = read(fd, buf->p + have, buf->cap - have);
+		k = read(fd, w + have, cap - have);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
@@ -2432,12 +2409,13 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 				    struct cordon_diag *diag)
 {
 	struct vcheck vc = { 0 };
-	struct abuf buf = { 0 };
+	struct buf buf = BUF_INIT(SIZE_MAX);
 	char **list = NULL, **gaps = NULL;
 	size_t count = 0;
 	enum cordon_err rc = CORDON_OK;
 	int base_fd = -1;
 
+	buf_init(&vc.prev_line, SIZE_MAX);
 	if (!rep || !files || n == 0)
 		return diag_errno(diag, CORDON_E_INVAL, 0,
 				  "audit verify: no files");
@@ -2488,7 +2466,7 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	}
 	free(list);
 	free(gaps);
-	free(buf.p);
+	buf_free(&buf);
 	vc_free(&vc);
 	return rc;
 }

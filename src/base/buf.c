@@ -61,6 +61,22 @@ bool buf_reserve(struct buf *b, size_t n)
 	return true;
 }
 
+char *buf_space(struct buf *b, size_t n)
+{
+	return buf_reserve(b, n) ? b->p + b->len : NULL;
+}
+
+bool buf_commit(struct buf *b, size_t k)
+{
+	if (b->failed || !b->p || k > b->cap - 1 - b->len) {
+		b->failed = true;
+		return false;
+	}
+	b->len += k;
+	b->p[b->len] = '\0';
+	return true;
+}
+
 bool buf_add(struct buf *b, const void *s, size_t n)
 {
 	if (!buf_room(b, n))

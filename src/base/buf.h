@@ -50,6 +50,14 @@ bool buf_vaddf(struct buf *b, const char *fmt, va_list ap)
  * an add's. After it b->p is not NULL. */
 bool buf_reserve(struct buf *b, size_t n);
 
+/* For a writer that builds in place (by hand, or read() into it): room
+ * for n more bytes at the end, returned (NULL when the buffer failed);
+ * buf_commit(b, k) then counts the first k of them as added (false, and
+ * the buffer failed, when k is more than the room). Any add in between
+ * invalidates the pointer. */
+char *buf_space(struct buf *b, size_t n);
+bool buf_commit(struct buf *b, size_t k);
+
 /* Marks the buffer failed for a reason of the caller's (a piece of the
  * text that could not be made), so one check at the end covers it. */
 void buf_fail(struct buf *b);

@@ -99,6 +99,29 @@ static void test_reserve(void)
 	buf_free(&b);
 }
 
+static void test_space(void)
+{
+	struct buf b;
+	char *w;
+
+	buf_init(&b, 16);
+	buf_adds(&b, "ab");
+	w = buf_space(&b, 4);
+	ok(w == b.p + 2, "space starts at the end of the text");
+	memcpy(w, "cdef", 4);
+	ok(buf_commit(&b, 3) && buf_len(&b) == 5 &&
+		   strcmp(buf_str(&b), "abcde") == 0,
+	   "commit adds what was written, NUL-terminated");
+	ok(!buf_commit(&b, 100), "committing more than the room fails");
+	ok(buf_failed(&b) && buf_space(&b, 1) == NULL,
+	   "and sticks: no more space");
+	buf_free(&b);
+	buf_init(&b, 4);
+	ok(buf_space(&b, 5) == NULL && buf_failed(&b),
+	   "space past the ceiling fails");
+	buf_free(&b);
+}
+
 static void test_growth(void)
 {
 	struct buf b;
@@ -135,6 +158,7 @@ int main(void)
 	test_basics();
 	test_ceiling();
 	test_reserve();
+	test_space();
 	test_growth();
 	test_oom();
 	return tap_done();
