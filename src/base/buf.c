@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "arena.h"
 #include "buf.h"
 
 #include "banned.h"
@@ -19,6 +20,26 @@ void buf_init(struct buf *b, size_t max)
 	b->cap = 0;
 	b->max = max;
 	b->failed = false;
+	b->arena = NULL;
+}
+
+void buf_init_arena(struct buf *b, struct arena *a, size_t max)
+{
+	buf_init(b, max);
+	b->arena = a;
+}
+
+/* cap bytes holding what b holds: realloc, or a fresh arena block. */
+static char *buf_grow(struct buf *b, size_t cap)
+{
+	char *p;
+
+	if (!b->arena)
+		return cordon__realloc(b->p, cap);
+	p = arena_alloc_raw(b->arena, cap);
+	if (p && b->p)
+		memcpy(p, b->p, b->len + 1);
+	return p;
 }
 
 /* Makes room for n more bytes and the NUL; marks the buffer failed when
@@ -43,7 +64,7 @@ static bool buf_room(struct buf *b, size_t n)
 	/* Never allocate much past what the ceiling allows. */
 	if (b->max < SIZE_MAX && cap > b->max + 1)
 		cap = b->max + 1;
-	p = cordon__realloc(b->p, cap);
+	p = buf_grow(b, cap);
 	if (!p) {
 		b->failed = true;
 		return false;
@@ -161,7 +182,11 @@ char *buf_take(struct buf *b, size_t *len)
 	char *p = NULL;
 
 	if (!b->failed) {
-		p = b->p ? b->p : cordon__calloc(1, 1);
+		if (b->p)
+			p = b->p;
+		else
+			p = b->arena ? arena_alloc(b->arena, 1) :
+				       cordon__calloc(1, 1);
 		if (p && len)
 			*len = b->len;
 		if (p == b->p)
@@ -173,8 +198,13 @@ char *buf_take(struct buf *b, size_t *len)
 
 void buf_free(struct buf *b)
 {
+	struct arena *a;
+
 	if (!b)
 		return;
-	free(b->p);
+	a = b->arena;
+	if (!a)
+		free(b->p);
 	buf_init(b, b->max);
+	b->arena = a;
 }

@@ -6,7 +6,9 @@
  * do nothing and buf_take() gives NULL, so a builder can add many pieces
  * and check once at the end. What was added is always NUL-terminated
  * (buf_str() is "" before the first add). The buffer owns its memory until
- * buf_take() hands it over; buf_free() releases it.
+ * buf_take() hands it over; buf_free() releases it. A buffer made with
+ * buf_init_arena() takes its memory from an arena instead: nothing is
+ * freed, and the text lives as long as the arena does.
  */
 #ifndef CORDON_BUF_H
 #define CORDON_BUF_H
@@ -21,16 +23,22 @@ struct buf {
 	size_t cap; /* bytes allocated */
 	size_t max; /* the ceiling on len */
 	bool failed; /* the ceiling was hit or memory ran out */
+	struct arena *arena; /* NULL: the heap */
 };
 
 /* The same as buf_init(b, max), as an initialiser. */
 #define BUF_INIT(max)                                                          \
 	{                                                                      \
-		NULL, 0, 0, (max), false                                       \
+		NULL, 0, 0, (max), false, NULL                                 \
 	}
 
 /* Starts an empty buffer that may hold at most max bytes. Cannot fail. */
 void buf_init(struct buf *b, size_t max);
+/* The same, its memory from a (which must outlive the text): for scratch
+ * strings of one classification. buf_take() then returns the arena's
+ * memory, which the caller must not free. */
+struct arena;
+void buf_init_arena(struct buf *b, struct arena *a, size_t max);
 
 /* Appends s[0..n) (may hold NUL bytes). Each add returns false once the
  * buffer has failed (now or before); nothing of a failed add is kept. */

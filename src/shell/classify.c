@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "classify_int.h"
 #include "cmdtab.h"
 #include "codescan.h"
@@ -794,39 +795,6 @@ static const char *var_lookup(struct cx *x, const char *name, size_t n,
 	return NULL;
 }
 
-/* A scratch string builder in the per-call arena. */
-struct sb {
-	struct arena *a;
-	char *s;
-	size_t n, cap;
-	bool *oom; /* the verdict's out-of-memory flag */
-};
-
-static void sb_put(struct sb *b, const char *s, size_t n)
-{
-	if (!n)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *m = arena_alloc_raw(b->a, cap);
-		if (!m) {
-			/* a word that cannot be built is not judged: the
-			 * whole verdict fails closed */
-			*b->oom = true;
-			return;
-		}
-		if (b->n)
-			memcpy(m, b->s, b->n);
-		b->s = m;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
 static unsigned walk(struct cx *x, const struct sh_node *n);
 
 /* The static output of a substitution made only of echo/printf (and
@@ -835,7 +803,7 @@ static unsigned walk(struct cx *x, const struct sh_node *n);
 static bool static_output(struct cx *x, const struct sh_node *body,
 			  const char **out, size_t *outn);
 
-static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
+static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 		       struct wv *r, bool first)
 {
 	for (; pt; pt = pt->next) {
@@ -853,17 +821,18 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				if (ob && memchr(ob, ']', pt->len - (size_t)(ob - pt->s)))
 					r->f |= WV_GLOB;
 			}
-			if (first && b->n == 0 && !pt->quoted && pt->len &&
-			    pt->s[0] == '~') {
+			if (first && buf_len(b) == 0 && !pt->quoted &&
+			    pt->len && pt->s[0] == '~') {
 				/* ~ and ~/x: the home directory; ~user stays */
 				if (pt->len == 1 || pt->s[1] == '/') {
 					r->f |= WV_TILDE;
-					sb_put(b, x->pc.home, strlen(x->pc.home));
-					sb_put(b, pt->s + 1, pt->len - 1);
+					buf_add(b, x->pc.home,
+						strlen(x->pc.home));
+					buf_add(b, pt->s + 1, pt->len - 1);
 					break;
 				}
 			}
-			sb_put(b, pt->s, pt->len);
+			buf_add(b, pt->s, pt->len);
 			break;
 		case SH_WP_PARAM: {
 			size_t vl = 0;
@@ -872,7 +841,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			if (pt->len == 3 && memcmp(pt->s, "IFS", 3) == 0 &&
 			    !pt->param_op) {
 				r->f |= WV_IFS;
-				sb_put(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
+				buf_add(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
 				break;
 			}
 			if (!pt->param_op) {
@@ -921,10 +890,10 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 					break;
 				}
 			if (known && val) {
-				sb_put(b, val, vl);
+				buf_add(b, val, vl);
 			} else {
 				if (!(r->f & WV_DYNAMIC))
-					r->dyn_at = b->n;
+					r->dyn_at = buf_len(b);
 				r->f |= WV_DYNAMIC;
 			}
 			break;
@@ -935,7 +904,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				(void)sub;
 			}
 			if (!(r->f & WV_DYNAMIC))
-				r->dyn_at = b->n;
+				r->dyn_at = buf_len(b);
 			r->f |= WV_DYNAMIC;
 			break;
 		case SH_WP_CMDSUB:
@@ -955,11 +924,11 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				if (x->b64)
 					r->f |= WV_ESCAPED;
 				x->b64 = false;
-				sb_put(b, o, on);
+				buf_add(b, o, on);
 				break;
 			}
 			if (!(r->f & WV_DYNAMIC))
-				r->dyn_at = b->n;
+				r->dyn_at = buf_len(b);
 			r->f |= WV_DYNAMIC;
 			break;
 		}
@@ -1015,14 +984,19 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 
 struct wv classify_eval(struct cx *x, const struct sh_word *w)
 {
-	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+	struct buf b;
 	struct wv r = {"", 0, 0, 0, w};
 
 	if (!w)
 		return r;
+	buf_init_arena(&b, x->a, SIZE_MAX);
 	eval_parts(x, w->parts, &b, &r, true);
-	r.s = b.s ? b.s : "";
-	r.n = b.n;
+	/* a word that cannot be built is not judged: the whole verdict
+	 * fails closed */
+	if (buf_failed(&b))
+		x->v->oom = true;
+	r.s = buf_str(&b);
+	r.n = buf_len(&b);
 	if (!(r.f & WV_DYNAMIC))
 		r.dyn_at = r.n;
 	if (w->quoted)
@@ -1089,9 +1063,11 @@ static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
 static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 		      const char **out, size_t *outn)
 {
-	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+	struct buf b;
 	size_t i = 1;
 	bool esc = printf_;
+
+	buf_init_arena(&b, x->a, SIZE_MAX);
 
 	if (!printf_) {
 		while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' &&
@@ -1113,10 +1089,10 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 			return false;
 		if (pf_args && i == fmt_i)
 			continue;
-		if (b.n && (!printf_ || pf_args))
-			sb_put(&b, " ", 1);
+		if (buf_len(&b) && (!printf_ || pf_args))
+			buf_add(&b, " ", 1);
 		if (pf_args && !pf_b) {
-			sb_put(&b, argv[i].s, argv[i].n);
+			buf_add(&b, argv[i].s, argv[i].n);
 			continue;
 		}
 		const char *s = argv[i].s;
@@ -1138,7 +1114,7 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 						d++;
 					}
 					char ch = (char)v;
-					sb_put(&b, &ch, 1);
+					buf_add(&b, &ch, 1);
 					k = j - 1;
 					continue;
 				}
@@ -1158,7 +1134,7 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 					}
 					if (v < 0x80) {
 						char ch = (char)v;
-						sb_put(&b, &ch, 1);
+						buf_add(&b, &ch, 1);
 					}
 					k = j - 1;
 					continue;
@@ -1174,17 +1150,17 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 						d++;
 					}
 					char ch = (char)v;
-					sb_put(&b, &ch, 1);
+					buf_add(&b, &ch, 1);
 					k = j - 1;
 					continue;
 				}
 				if (c == 'n') {
-					sb_put(&b, "\n", 1);
+					buf_add(&b, "\n", 1);
 					k++;
 					continue;
 				}
 				if (c == 't') {
-					sb_put(&b, "\t", 1);
+					buf_add(&b, "\t", 1);
 					k++;
 					continue;
 				}
@@ -1193,11 +1169,13 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 				k++;
 				continue;
 			}
-			sb_put(&b, s + k, 1);
+			buf_add(&b, s + k, 1);
 		}
 	}
-	*out = b.s ? b.s : "";
-	*outn = b.n;
+	if (buf_failed(&b))
+		x->v->oom = true;
+	*out = buf_str(&b);
+	*outn = buf_len(&b);
 	return true;
 }
 
@@ -1788,19 +1766,23 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 		/* NAME=( e1 e2 … ): the elements follow the NAME= word */
 		if (w->raw_len && w->raw[w->raw_len - 1] == '=' && x->nvars > before &&
 		    w->next && !looks_assignment(w->next)) {
-			struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+			struct buf b;
+
+			buf_init_arena(&b, x->a, SIZE_MAX);
 			bool known = true;
 			while (w->next && !looks_assignment(w->next)) {
 				w = w->next;
 				sf |= walk_part_substs(x, w->parts);
 				struct wv e = classify_eval(x, w);
 				known = known && classify_word_static(&e);
-				if (b.n)
-					sb_put(&b, " ", 1);
-				sb_put(&b, e.s, e.n);
+				if (buf_len(&b))
+					buf_add(&b, " ", 1);
+				buf_add(&b, e.s, e.n);
 			}
-			x->vars[x->nvars - 1].val = known ? (b.s ? b.s : "") : NULL;
-			x->vars[x->nvars - 1].vlen = b.n;
+			if (buf_failed(&b))
+				x->v->oom = true;
+			x->vars[x->nvars - 1].val = known ? buf_str(&b) : NULL;
+			x->vars[x->nvars - 1].vlen = buf_len(&b);
 		}
 		/* x=$(cat ~/.ssh/id_rsa): x now holds a secret */
 		if ((af & (CI_SECRETS | CI_ENVDUMP)) && x->nvars > before)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "arena.h"
 #include "buf.h"
 #include "tap.h"
 
@@ -122,6 +123,31 @@ static void test_space(void)
 	buf_free(&b);
 }
 
+static void test_arena(void)
+{
+	struct arena a;
+	struct buf b;
+	bool good = true;
+	char *s;
+
+	arena_init(&a, 4096);
+	buf_init_arena(&b, &a, 1000);
+	for (int i = 0; i < 101; i++)
+		good &= buf_adds(&b, "0123456789");
+	ok(!good && buf_failed(&b), "an arena buffer has its own ceiling");
+	good = true;
+	buf_free(&b);
+	ok(b.arena == &a && !buf_failed(&b), "buf_free keeps the arena");
+	ok(buf_addf(&b, "%s-%d", "x", 7), "and the buffer takes adds again");
+	s = buf_take(&b, NULL);
+	is_str(s, "x-7", "take gives the arena's text (not to be freed)");
+	buf_init_arena(&b, &a, SIZE_MAX);
+	for (int i = 0; i < 1000 && good; i++)
+		good = buf_adds(&b, "0123456789");
+	ok(!good && buf_failed(&b), "the arena's ceiling is a failure too");
+	arena_release(&a);
+}
+
 static void test_growth(void)
 {
 	struct buf b;
@@ -159,6 +185,7 @@ int main(void)
 	test_ceiling();
 	test_reserve();
 	test_space();
+	test_arena();
 	test_growth();
 	test_oom();
 	return tap_done();
