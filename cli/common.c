@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "atomic.h"
+#include "buf.h"
 #include "cli.h"
 #include "cordon.h"
 
@@ -20,9 +21,10 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
 					  open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 8192, n = 0;
-	char *buf = NULL, *nb;
+	/* One byte over max is how a file that is too large shows. */
+	struct buf b = BUF_INIT(max < SIZE_MAX ? max + 1 : max);
 	struct stat st;
+	char *text;
 	int saved;
 
 	if (fd < 0)
@@ -32,39 +34,43 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
 		goto fail;
 	}
 	for (;;) {
-		if (n == cap || !buf) {
-			if (buf)
-				cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
+		size_t left = b.max - buf_len(&b);
+		size_t room = left < 65536 ? left : 65536;
+		char *w = buf_space(&b, room);
+		ssize_t got;
+
+		if (buf_len(&b) > max) {
+			errno = EFBIG;
+			goto fail;
 		}
-		ssize_t got = read(fd, buf + n, cap - n);
+		if (!w) {
+			errno = ENOMEM;
+			goto fail;
+		}
+		got = read(fd, w, room);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			goto fail;
 		if (got == 0)
 			break;
-		n += (size_t)got;
-		if (n > max) {
-			errno = EFBIG;
-			goto fail;
-		}
+		(void)buf_commit(&b, (size_t)got);
+	}
+	if (buf_len(&b) > max) {
+		errno = EFBIG;
+		goto fail;
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	text = buf_take(&b, len);
+	if (!text)
+		errno = ENOMEM;
+	return text;
 fail:
 	saved = errno;
 	if (fd != STDIN_FILENO)
 		close(fd);
-	free(buf);
+	buf_free(&b);
 	errno = saved;
 	return NULL;
 }
