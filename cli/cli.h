@@ -66,6 +66,11 @@ const char *cli_bad_option(char **argv, char buf[3]);
  * Returns CLI_EXIT_USAGE. */
 int cli_getopt_error(const char *cmd, int c, char **argv);
 
+/* Reports an error on stderr as "cordon CMD: WHAT: TEXT" (cmd NULL:
+ * "cordon: …"; what NULL: no "WHAT: "), WHAT and TEXT escaped for the
+ * terminal. */
+void cli_report(const char *cmd, const char *what, const char *text);
+
 /* The largest settings or configuration file a command reads. */
 #define CLI_SETTINGS_MAX (4u << 20)
 

@@ -126,3 +126,14 @@ int cli_getopt_error(const char *cmd, int c, char **argv)
 	fputs(c == ':' ? "' needs a value\n" : "'\n", stderr);
 	return CLI_EXIT_USAGE;
 }
+
+void cli_report(const char *cmd, const char *what, const char *text)
+{
+	fprintf(stderr, "cordon%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	if (what) {
+		cli_print_escaped(stderr, what, strlen(what));
+		fputs(": ", stderr);
+	}
+	cli_print_escaped(stderr, text, strlen(text));
+	fputc('\n', stderr);
+}

@@ -58,17 +58,6 @@ void cli_config_usage(FILE *out)
 	      out);
 }
 
-/* Prints "cordon: TEXT" (or "cordon: warning: TEXT") on stderr, escaped:
- * the text quotes file names and keys from the files. */
-static void report(const char *what, const char *text)
-{
-	fputs("cordon: ", stderr);
-	if (what)
-		fprintf(stderr, "%s: ", what);
-	cli_print_escaped(stderr, text, strlen(text));
-	fputc('\n', stderr);
-}
-
 /* A malloc'd "a" + "b", or NULL when out of memory. */
 static char *join(const char *a, const char *b)
 {
@@ -116,7 +105,8 @@ static int load_layer(struct cordon_config *cfg, const char *path,
 	if (optional && rc == CORDON_E_IO &&
 	    (diag.sys_errno == ENOENT || diag.sys_errno == ENOTDIR))
 		return 0;
-	report(NULL, diag.message[0] ? diag.message : cordon_strerror(rc));
+	cli_report(NULL, NULL,
+		   diag.message[0] ? diag.message : cordon_strerror(rc));
 	return rc == CORDON_E_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
 }
 
@@ -130,7 +120,7 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 
 	*out = NULL;
 	if (!cfg) {
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	path = user_file(&oom);
@@ -146,9 +136,10 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 	if (!workspace) {
 		cwd = getcwd(NULL, 0);
 		if (!cwd) {
-			report("cannot determine the directory (pass "
-			       "--workspace)",
-			       strerror(errno));
+			cli_report(NULL,
+				   "cannot determine the directory (pass "
+				   "--workspace)",
+				   strerror(errno));
 			status = CLI_EXIT_USAGE;
 			goto fail;
 		}
@@ -171,13 +162,13 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 			goto fail;
 	}
 	for (size_t i = 0; i < cordon_config_warning_count(cfg); i++)
-		report("warning", cordon_config_warning(cfg, i));
+		cli_report(NULL, "warning", cordon_config_warning(cfg, i));
 	free(path);
 	free(cwd);
 	*out = cfg;
 	return 0;
 nomem:
-	report(NULL, "out of memory");
+	cli_report(NULL, NULL, "out of memory");
 	status = CLI_EXIT_FAILURE;
 fail:
 	free(path);
@@ -289,12 +280,12 @@ static int config_show(int argc, char **argv)
 	cordon_config_free(cfg);
 	if (!text || print_json(text, o.json) < 0) {
 		free(text);
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	free(text);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		report("write error", strerror(errno));
+		cli_report(NULL, "write error", strerror(errno));
 		return CLI_EXIT_FAILURE;
 	}
 	return CLI_EXIT_OK;
