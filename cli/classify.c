@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
+#include "buf.h"
 #include "cli.h"
 #include "cordon.h"
 #include "text.h"
@@ -406,10 +408,7 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 {
 	struct cordon_diag diag;
 	enum cordon_err rc;
-	/* Reading one byte past the limit tells "too large". */
-	size_t ceiling = max < SIZE_MAX ? max + 1 : max;
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
+	struct buf b = BUF_INIT(max);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret = -1;
 
@@ -417,44 +416,20 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 		fprintf(stderr, "cordon: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (n < ceiling) {
-		ssize_t r;
-
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			char *nbuf;
-
-			if (ncap > ceiling || ncap < cap)
-				ncap = ceiling;
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				fprintf(stderr, "cordon: %s: %s\n", path,
-					strerror(ENOMEM));
-				goto out;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
+	if (atomic_read_all(fd, &b) != 0) {
+		if (errno == EFBIG)
+			fprintf(stderr,
+				"cordon: %s: larger than max_rules_bytes (%zu "
+				"bytes)\n",
+				path, max);
+		else
 			fprintf(stderr, "cordon: %s: %s\n", path,
 				strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (n > max) {
-		fprintf(stderr,
-			"cordon: %s: larger than max_rules_bytes (%zu bytes)\n",
-			path, max);
 		goto out;
 	}
 	memset(&diag, 0, sizeof(diag));
-	rc = cordon_classifier_add_rules_json(cls, buf ? buf : "", n, &diag);
+	rc = cordon_classifier_add_rules_json(cls, buf_str(&b), buf_len(&b),
+					      &diag);
 	if (rc != CORDON_OK) {
 		fprintf(stderr, "cordon: %s: %s\n", path,
 			diag.message[0] ? diag.message : cordon_strerror(rc));
@@ -462,7 +437,7 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 	}
 	ret = 0;
 out:
-	free(buf);
+	buf_free(&b);
 	close(fd);
 	return ret;
 }

@@ -21,8 +21,7 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
 					  open(path, O_RDONLY | O_CLOEXEC);
-	/* One byte over max is how a file that is too large shows. */
-	struct buf b = BUF_INIT(max < SIZE_MAX ? max + 1 : max);
+	struct buf b = BUF_INIT(max);
 	struct stat st;
 	char *text;
 	int saved;
@@ -33,33 +32,8 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
 		errno = EISDIR;
 		goto fail;
 	}
-	for (;;) {
-		size_t left = b.max - buf_len(&b);
-		size_t room = left < 65536 ? left : 65536;
-		char *w = buf_space(&b, room);
-		ssize_t got;
-
-		if (buf_len(&b) > max) {
-			errno = EFBIG;
-			goto fail;
-		}
-		if (!w) {
-			errno = ENOMEM;
-			goto fail;
-		}
-		got = read(fd, w, room);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto fail;
-		if (got == 0)
-			break;
-		(void)buf_commit(&b, (size_t)got);
-	}
-	if (buf_len(&b) > max) {
-		errno = EFBIG;
+	if (atomic_read_all(fd, &b) != 0)
 		goto fail;
-	}
 	if (fd != STDIN_FILENO)
 		close(fd);
 	text = buf_take(&b, len);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "buf.h"
 #include "banned.h"
 
 int atomic_dir_of(const char *path, char *dir, size_t cap)
@@ -66,6 +67,41 @@ int atomic_write_all(int fd, const char *s, size_t n)
 		n -= (size_t)k;
 	}
 	return 0;
+}
+
+int atomic_read_all(int fd, struct buf *out)
+{
+	for (;;) {
+		size_t left = out->max - out->len;
+		size_t room = left < 65536 ? left : 65536;
+		char *w, more;
+		ssize_t k;
+
+		if (room == 0) {
+			/* Full: one byte more is one byte too many. */
+			do
+				k = read(fd, &more, 1);
+			while (k < 0 && errno == EINTR);
+			if (k <= 0)
+				return k < 0 ? -1 : 0;
+			buf_fail(out);
+			errno = EFBIG;
+			return -1;
+		}
+		w = buf_space(out, room);
+		if (!w) {
+			errno = ENOMEM;
+			return -1;
+		}
+		k = read(fd, w, room);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			return 0;
+		(void)buf_commit(out, (size_t)k);
+	}
 }
 
 int atomic_lock(const char *lockpath, int wait_ms)

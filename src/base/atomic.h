@@ -26,6 +26,12 @@ int atomic_mkdirs(const char *dir, mode_t mode);
 /* Writes all n bytes of s to fd, retrying short writes and EINTR. */
 int atomic_write_all(int fd, const char *s, size_t n);
 
+/* Reads fd to its end, appending to out; out's ceiling is the most it
+ * takes. 0, or -1 with errno: EFBIG when there is more than the ceiling
+ * allows (out is failed), ENOMEM, or read's own (EINTR is retried). */
+struct buf;
+int atomic_read_all(int fd, struct buf *out);
+
 /* Takes an exclusive flock on lockpath (created 0600, never through a
  * symlink), waiting at most wait_ms (ETIMEDOUT after). Returns the
  * descriptor (closing it releases the lock) or -1. */

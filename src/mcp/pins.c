@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "buf.h"
 #include "diag.h"
 #include "jcs.h"
 #include "json.h"
@@ -175,8 +176,7 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 				 bool *missing, struct stat *st,
 				 struct cordon_diag *diag)
 {
-	size_t cap, len = 0;
-	char *buf;
+	struct buf b;
 	int fd;
 
 	*out = NULL;
@@ -202,61 +202,33 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 				  "%s: is %jd bytes (limit %zu bytes)", path,
 				  (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
 	}
-	cap = (size_t)st->st_size + 1;
-	buf = cordon__malloc(cap + 1);
-	if (!buf) {
+	/* The size is only a hint: the file may have grown since fstat
+	 * (another writer does not rename over it). */
+	buf_init(&b, PINS_MAX_FILE_BYTES);
+	if (!buf_reserve(&b, (size_t)st->st_size)) {
 		close(fd);
 		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
-	for (;;) {
-		ssize_t k;
-		if (len == cap) {
-			/* It grew since fstat: another writer does not
-			 * rename over it, so this is not our file's norm. */
-			char *nb;
-			if (cap > PINS_MAX_FILE_BYTES) {
-				free(buf);
-				close(fd);
-				return diag_errno(
-					diag, CORDON_E_LIMIT, 0,
-					"%s: is over %zu bytes (the limit)",
-					path, PINS_MAX_FILE_BYTES);
-			}
-			cap *= 2;
-			nb = cordon__realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return diag_errno(diag, CORDON_E_NOMEM, 0,
-						  "out of memory");
-			}
-			buf = nb;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int err = errno;
-			free(buf);
-			close(fd);
-			return diag_errno(diag, CORDON_E_IO, err,
-					  "%s: cannot be read: %s", path,
-					  strerror(err));
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
+	if (atomic_read_all(fd, &b) != 0) {
+		int err = errno;
+
+		close(fd);
+		buf_free(&b);
+		if (err == EFBIG)
+			return diag_errno(diag, CORDON_E_LIMIT, 0,
+					  "%s: is over %zu bytes (the limit)",
+					  path, PINS_MAX_FILE_BYTES);
+		if (err == ENOMEM)
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "out of memory");
+		return diag_errno(diag, CORDON_E_IO, err,
+				  "%s: cannot be read: %s", path,
+				  strerror(err));
 	}
 	close(fd);
-	if (len > PINS_MAX_FILE_BYTES) {
-		free(buf);
-		return diag_errno(diag, CORDON_E_LIMIT, 0,
-				  "%s: is over %zu bytes (the limit)", path,
-				  PINS_MAX_FILE_BYTES);
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*lenp = len;
+	*out = buf_take(&b, lenp);
+	if (!*out)
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	return CORDON_OK;
 }
 

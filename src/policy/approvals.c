@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "approvals.h"
+#include "buf.h"
 #include "strlist.h"
 #include "atomic.h"
 #include "classify_int.h"
@@ -217,8 +218,8 @@ set_corrupt(struct loaded *ld, const char *fmt, ...)
 static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 {
 	struct stat sb;
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = NULL;
+	struct buf b = BUF_INIT(APPROVALS_MAX_FILE_BYTES);
+	char *text;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -241,52 +242,25 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 			    (intmax_t)sb.st_size, APPROVALS_MAX_FILE_BYTES);
 		goto fail;
 	}
-	buf = cordon__malloc(cap + 1);
-	if (!buf) {
-		set_corrupt(ld, "out of memory");
-		goto fail;
-	}
-	for (;;) {
-		ssize_t k;
-		if (len == cap) {
-			char *nb;
-			if (cap > APPROVALS_MAX_FILE_BYTES) {
-				set_corrupt(ld, "is over %zu bytes (the limit)",
-					    APPROVALS_MAX_FILE_BYTES);
-				goto fail;
-			}
-			cap *= 2;
-			nb = cordon__realloc(buf, cap + 1);
-			if (!nb) {
-				set_corrupt(ld, "out of memory");
-				goto fail;
-			}
-			buf = nb;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
+	if (atomic_read_all(fd, &b) != 0) {
+		if (errno == EFBIG) {
+			set_corrupt(ld, "is over %zu bytes (the limit)",
+				    APPROVALS_MAX_FILE_BYTES);
+		} else if (errno == ENOMEM) {
+			set_corrupt(ld, "out of memory");
+		} else {
 			ld->io_error = true;
 			set_corrupt(ld, "cannot be read: %s", strerror(errno));
-			goto fail;
 		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
+		goto fail;
 	}
 	close(fd);
-	if (len > APPROVALS_MAX_FILE_BYTES) {
-		set_corrupt(ld, "is over %zu bytes (the limit)",
-			    APPROVALS_MAX_FILE_BYTES);
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
+	text = buf_take(&b, lenp);
+	if (!text)
+		set_corrupt(ld, "out of memory");
+	return text;
 fail:
-	free(buf);
+	buf_free(&b);
 	close(fd);
 	return NULL;
 }

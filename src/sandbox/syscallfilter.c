@@ -27,6 +27,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "atomic.h"
+#include "buf.h"
 #include "syscallfilter.h"
 
 #include "alloc.h"
@@ -259,46 +261,22 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **f
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }
 
-/* Reads the whole of fd (from offset 0) into a malloc'd buffer. Returns 0
- * or an errno value. */
+/* Reads the whole of fd (from offset 0) into a malloc'd buffer, at most
+ * SYSCALLFILTER_MAX_BYTES. Returns 0 or an errno value. */
 static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 {
-	unsigned char *buf = NULL, *nb;
-	size_t cap = 0, n = 0;
-	ssize_t r;
+	struct buf b = BUF_INIT(SYSCALLFILTER_MAX_BYTES);
 
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		return errno;
-	for (;;) {
-		if (n == cap) {
-			if (cap >= SYSCALLFILTER_MAX_BYTES) {
-				free(buf);
-				return EFBIG;
-			}
-			cap = cap ? cap * 2 : 4096;
-			nb = cordon__realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return ENOMEM;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = errno;
+	if (atomic_read_all(fd, &b) != 0) {
+		int err = errno;
 
-			free(buf);
-			return err;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+		buf_free(&b);
+		return err;
 	}
-	*out = buf;
-	*len = n;
-	return 0;
+	*out = (unsigned char *)buf_take(&b, len);
+	return *out ? 0 : ENOMEM;
 }
 
 int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
