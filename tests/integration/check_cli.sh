@@ -99,6 +99,13 @@ run_in '' check
 [ $rc -eq 2 ]
 ok $? "an empty stdin exits 2"
 
+# 1.5 MiB: over CHECK_MAX_STDIN (1 MiB + 4 KiB), under the 2 MiB that the
+# old doubling buffer let through.
+big_call=$(python3 -c 'import json; print(json.dumps({"tool": "Bash", "args": {"command": "echo " + "a" * (3 << 19)}}))')
+run_in "$big_call" check
+[ $rc -ne 0 ] && grep -q 'over the limit' "$tmp/err"
+ok $? "a stdin call over the limit is refused, naming the limit"
+
 run_in '{"tool": "Bash", "args": {"command": "ls"}, "extra": 1}' check
 [ $rc -eq 2 ] && grep -q 'extra' "$tmp/err"
 ok $? "an unknown key in the stdin call exits 2 naming it"
