@@ -169,6 +169,16 @@ size_t buf_len(const struct buf *b)
 	return b->len;
 }
 
+bool buf_setlen(struct buf *b, size_t len)
+{
+	if (len > b->len)
+		return false;
+	b->len = len;
+	if (b->p)
+		b->p[len] = '\0';
+	return true;
+}
+
 void buf_reset(struct buf *b)
 {
 	b->len = 0;

@@ -75,6 +75,9 @@ bool buf_failed(const struct buf *b);
 /* The text so far ("" when empty), valid until the next add. */
 const char *buf_str(const struct buf *b);
 size_t buf_len(const struct buf *b);
+/* Cuts the text back to its first len bytes (a mark taken earlier with
+ * buf_len); false when len is past the end. Does not clear a failure. */
+bool buf_setlen(struct buf *b, size_t len);
 /* Empties the buffer and clears the failure; keeps the memory. */
 void buf_reset(struct buf *b);
 /* Hands the text over: a malloc'd NUL-terminated string the caller frees

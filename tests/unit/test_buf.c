@@ -84,6 +84,19 @@ static void test_ceiling(void)
 	buf_free(&b);
 }
 
+static void test_setlen(void)
+{
+	struct buf b;
+
+	buf_init(&b, 100);
+	buf_adds(&b, "hello world");
+	ok(buf_setlen(&b, 5) && strcmp(buf_str(&b), "hello") == 0,
+	   "setlen cuts back to a mark");
+	ok(!buf_setlen(&b, 6), "and never grows the text");
+	ok(buf_setlen(&b, 0) && buf_str(&b)[0] == '\0', "to nothing");
+	buf_free(&b);
+}
+
 static void test_reserve(void)
 {
 	struct buf b;
@@ -183,6 +196,7 @@ int main(void)
 	tap_no_plan();
 	test_basics();
 	test_ceiling();
+	test_setlen();
 	test_reserve();
 	test_space();
 	test_arena();
