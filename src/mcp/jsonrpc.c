@@ -45,6 +45,7 @@
 void jsonrpc_framer_init(struct jsonrpc_framer *f, size_t max)
 {
 	memset(f, 0, sizeof(*f));
+	buf_init(&f->pend, SIZE_MAX);
 	f->max = max ? max : JSONRPC_DEFAULT_MAX_MESSAGE;
 	/* room for max + 1 (a '\r' that may precede the newline) */
 	if (f->max > SIZE_MAX / 2)
@@ -55,40 +56,19 @@ void jsonrpc_framer_free(struct jsonrpc_framer *f)
 {
 	if (!f)
 		return;
-	free(f->buf);
-	f->buf = NULL;
-	f->len = 0;
-	f->cap = 0;
+	buf_free(&f->pend);
 	f->dropping = false;
 }
 
 size_t jsonrpc_framer_pending(const struct jsonrpc_framer *f)
 {
-	return f->len;
+	return buf_len(&f->pend);
 }
 
 static enum cordon_err framer_append(struct jsonrpc_framer *f, const char *p,
 				     size_t n)
 {
-	if (n > f->cap - f->len) {
-		size_t cap = f->cap ? f->cap : 4096;
-		char *nb;
-
-		while (n > cap - f->len) {
-			if (cap > SIZE_MAX / 2)
-				return CORDON_E_NOMEM;
-			cap *= 2;
-		}
-		nb = cordon__realloc(f->buf, cap);
-		if (!nb)
-			return CORDON_E_NOMEM;
-		f->buf = nb;
-		f->cap = cap;
-	}
-	if (n)
-		memcpy(f->buf + f->len, p, n);
-	f->len += n;
-	return CORDON_OK;
+	return buf_add(&f->pend, p, n) ? CORDON_OK : CORDON_E_NOMEM;
 }
 
 /* A line of total bytes (before its '\n', the last one being last) is over
@@ -112,9 +92,9 @@ static int framer_emit(const char *line, size_t len, jsonrpc_line_fn fn, void *u
 	return fn(ud, line, len, false);
 }
 
-/* Feeds p[0..n) through the line state in f (a partial line in f->buf, or
+/* Feeds p[0..n) through the line state in f (a partial line in f->pend, or
  * dropping). Sets *used to the bytes consumed; *stopped when fn asked to
- * stop (f->buf is then empty: the stop comes right after a whole line or a
+ * stop (f->pend is then empty: the stop comes right after a whole line or a
  * too_long report). */
 static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 				  size_t n, jsonrpc_line_fn fn, void *ud,
@@ -139,7 +119,7 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			i = seg_end + 1;
 			continue;
 		}
-		if (f->len == 0 && nl &&
+		if (buf_len(&f->pend) == 0 && nl &&
 		    !framer_over(f, seg, seg ? p[seg_end - 1] : 0, true)) {
 			rc = framer_emit(p + i, seg, fn, ud);
 			i = seg_end + 1;
@@ -149,12 +129,15 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			}
 			continue;
 		}
-		if (seg > SIZE_MAX - f->len)
+		if (seg > SIZE_MAX - buf_len(&f->pend))
 			return CORDON_E_NOMEM;
-		total = f->len + seg;
-		last = seg ? p[seg_end - 1] : (f->len ? f->buf[f->len - 1] : 0);
+		total = buf_len(&f->pend) + seg;
+		last = seg ? p[seg_end - 1] :
+			     (buf_len(&f->pend) ?
+				      buf_str(&f->pend)[buf_len(&f->pend) - 1] :
+				      0);
 		if (framer_over(f, total, last, nl != NULL)) {
-			f->len = 0;
+			buf_setlen(&f->pend, 0);
 			f->dropping = nl == NULL;
 			i = nl ? seg_end + 1 : n;
 			if (fn(ud, NULL, total, true)) {
@@ -170,8 +153,8 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			break;
 		}
 		i = seg_end + 1;
-		rc = framer_emit(f->buf, f->len, fn, ud);
-		f->len = 0;
+		rc = framer_emit(buf_str(&f->pend), buf_len(&f->pend), fn, ud);
+		buf_setlen(&f->pend, 0);
 		if (rc) {
 			*stopped = true;
 			break;
@@ -192,21 +175,21 @@ enum cordon_err jsonrpc_framer_feed(struct jsonrpc_framer *f, const char *data,
 	bool stopped = false;
 	size_t used = 0;
 
-	if (f->len && (f->dropping || memchr(f->buf, '\n', f->len) ||
-		       framer_over(f, f->len, f->buf[f->len - 1], false))) {
-		char *old = f->buf;
-		size_t old_len = f->len;
+	const char *held = buf_str(&f->pend);
+	size_t nheld = buf_len(&f->pend);
 
-		f->buf = NULL;
-		f->len = 0;
-		f->cap = 0;
-		rc = framer_run(f, old, old_len, fn, ud, &used, &stopped);
+	if (nheld && (f->dropping || memchr(held, '\n', nheld) ||
+		      framer_over(f, nheld, held[nheld - 1], false))) {
+		struct buf old = f->pend;
+
+		buf_init(&f->pend, SIZE_MAX);
+		rc = framer_run(f, held, nheld, fn, ud, &used, &stopped);
 		if (rc == CORDON_OK && stopped) {
-			rc = framer_append(f, old + used, old_len - used);
+			rc = framer_append(f, held + used, nheld - used);
 			if (rc == CORDON_OK && n)
 				rc = framer_append(f, data, n);
 		}
-		free(old);
+		buf_free(&old);
 		if (rc || stopped)
 			return rc;
 	}
