@@ -81,25 +81,6 @@ void (*audit_test_between_writes)(void);
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* Appends a sentence to note (separated by "; "); what does not fit is
- * cut. */
-__attribute__((format(printf, 3, 4))) static void
-note_add(char *note, size_t cap, const char *fmt, ...)
-{
-	size_t used = strnlen(note, cap);
-	va_list ap;
-
-	if (used + 3 >= cap)
-		return;
-	if (used > 0) {
-		memcpy(note + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, cap - used, fmt, ap);
-	va_end(ap);
-}
-
 /* A malloc'd valid UTF-8 copy of s (bad bytes become U+FFFD), or NULL. */
 static char *utf8_copy(const char *s)
 {
@@ -191,11 +172,9 @@ why_set(char *why, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (why && cap) {
-		va_start(ap, fmt);
-		vsnprintf(why, cap, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	text_vsetf(why, cap, fmt, ap);
+	va_end(ap);
 	return CORDON_E_PARSE;
 }
 
@@ -2049,11 +2028,11 @@ static void vchain(struct vcheck *vc, const struct audit_line *al)
 				     "chain)",
 				     al->seq);
 		} else {
-			note_add(rep->notes, sizeof(rep->notes),
-				 "the chain starts at seq %" PRIu64
-				 " in %s (its prev is not zeros): older "
-				 "files were rotated away or removed",
-				 al->seq, vc->names[vc->file]);
+			text_addf(rep->notes, sizeof(rep->notes),
+				  "the chain starts at seq %" PRIu64
+				  " in %s (its prev is not zeros): older "
+				  "files were rotated away or removed",
+				  al->seq, vc->names[vc->file]);
 		}
 		return;
 	}
@@ -2152,12 +2131,12 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		    strcmp(al.event, "recovered") == 0 &&
 		    al.torn_bytes == vc->pend_len &&
 		    strcmp(al.torn_sha256, vc->pend_sha) == 0) {
-			note_add(vc->rep->notes, sizeof(vc->rep->notes),
-				 "%s line %" PRIu64 ": a record cut by a "
-				 "crash (%zu bytes) was recovered at line "
-				 "%" PRIu64,
-				 vc->names[vc->file], vc->pend_line,
-				 vc->pend_len, vc->line);
+			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
+				  "%s line %" PRIu64 ": a record cut by a "
+				  "crash (%zu bytes) was recovered at line "
+				  "%" PRIu64,
+				  vc->names[vc->file], vc->pend_line,
+				  vc->pend_len, vc->line);
 			vc->pend = false;
 			matched_pend = true;
 		} else {
@@ -2192,11 +2171,11 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		    strcmp(sha, al.torn_sha256) == 0) {
 			/* The line before was cut just before its newline:
 			 * it is not part of the chain. */
-			note_add(vc->rep->notes, sizeof(vc->rep->notes),
-				 "%s line %" PRIu64 ": a record cut just "
-				 "before its newline was recovered at line "
-				 "%" PRIu64,
-				 vc->names[vc->file], vc->line - 1, vc->line);
+			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
+				  "%s line %" PRIu64 ": a record cut just "
+				  "before its newline was recovered at line "
+				  "%" PRIu64,
+				  vc->names[vc->file], vc->line - 1, vc->line);
 			vc->started = vc->pre_started;
 			vc->seq = vc->pre_seq;
 			memcpy(vc->last, vc->pre_last, sizeof(vc->last));

@@ -280,3 +280,40 @@ const char *text_quote(const char *s, size_t n, char out[TEXT_QUOTE_CAP])
 	out[o] = '\0';
 	return out;
 }
+
+/* ---- short messages in fixed buffers ----------------------------------- */
+
+void text_vsetf(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	if (!buf || cap == 0)
+		return;
+	(void)vsnprintf(buf, cap, fmt, ap);
+}
+
+void text_setf(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vsetf(buf, cap, fmt, ap);
+	va_end(ap);
+}
+
+void text_addf(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!buf || cap == 0)
+		return;
+	used = strnlen(buf, cap);
+	if (used + 3 >= cap)
+		return;
+	if (used > 0) {
+		memcpy(buf + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(buf + used, cap - used, fmt, ap);
+	va_end(ap);
+}

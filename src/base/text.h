@@ -8,6 +8,7 @@
 #ifndef CORDON_TEXT_H
 #define CORDON_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,5 +90,20 @@ char *text_b64_encode(const void *p, size_t n);
  * TEXT_QUOTE_MAX bytes then "...", every byte that is not printable ASCII,
  * and '"' and '\', as \xNN. Returns out. */
 const char *text_quote(const char *s, size_t n, char out[TEXT_QUOTE_CAP]);
+
+/* ---- short messages in fixed buffers ----------------------------------- */
+
+/* Writes printf-style text into buf[0..cap) where cutting is fine (a
+ * reason, a hint, a display key): nothing when buf is NULL or cap 0. */
+void text_setf(char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void text_vsetf(char *buf, size_t cap, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/* Appends a sentence to the text in buf[0..cap), after "; " when there is
+ * one already; nothing when not even "; " and one byte fit, and what does
+ * not fit of the sentence is cut. */
+void text_addf(char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -439,18 +439,6 @@ static void find_id_raw(const char *s, size_t n, size_t from,
 
 /* ---- parsing ------------------------------------------------------------ */
 
-__attribute__((format(printf, 3, 4))) static void set_why(char *why, size_t cap,
-							  const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || cap == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-}
-
 /* SHA-256 in hex of prefix (may be NULL) followed by p[0..n). */
 static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 			 char out[65])
@@ -678,24 +666,24 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 	if (nomem)
 		return CORDON_E_NOMEM;
 	if (dup) {
-		set_why(why, cap, "member \"%.60s\" appears twice", dup);
+		text_setf(why, cap, "member \"%.60s\" appears twice", dup);
 		return CORDON_OK;
 	}
 	dup = lookalike_member(obj);
 	if (dup) {
-		set_why(why, cap,
-			"member \"%.60s\" is a JSON-RPC member in another "
-			"case",
-			dup);
+		text_setf(why, cap,
+			  "member \"%.60s\" is a JSON-RPC member in another "
+			  "case",
+			  dup);
 		return CORDON_OK;
 	}
 	if (cJSON_GetObjectItemCaseSensitive(obj, "id") && !m->id) {
-		set_why(why, cap, "id must be a string, number or null");
+		text_setf(why, cap, "id must be a string, number or null");
 		return CORDON_OK;
 	}
 	ver = cJSON_GetObjectItemCaseSensitive(obj, "jsonrpc");
 	if (!cJSON_IsString(ver) || strcmp(ver->valuestring, "2.0") != 0) {
-		set_why(why, cap, "\"jsonrpc\" must be \"2.0\"");
+		text_setf(why, cap, "\"jsonrpc\" must be \"2.0\"");
 		return CORDON_OK;
 	}
 	method = cJSON_GetObjectItemCaseSensitive(obj, "method");
@@ -704,29 +692,30 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 	params = cJSON_GetObjectItemCaseSensitive(obj, "params");
 	if (method) {
 		if (!cJSON_IsString(method)) {
-			set_why(why, cap, "method must be a string");
+			text_setf(why, cap, "method must be a string");
 			return CORDON_OK;
 		}
 		if (result || error) {
-			set_why(why, cap,
-				"a request cannot carry result or error");
+			text_setf(why, cap,
+				  "a request cannot carry result or error");
 			return CORDON_OK;
 		}
 		if (params && !cJSON_IsObject(params) &&
 		    !cJSON_IsArray(params)) {
-			set_why(why, cap, "params must be an object or array");
+			text_setf(why, cap,
+				  "params must be an object or array");
 			return CORDON_OK;
 		}
 		dup = params ? dup_member_deep(params, &nomem) : NULL;
 		if (nomem)
 			return CORDON_E_NOMEM;
 		if (dup) {
-			set_why(why, cap, "member \"%.60s\" appears twice",
-				dup);
+			text_setf(why, cap, "member \"%.60s\" appears twice",
+				  dup);
 			return CORDON_OK;
 		}
 		if (json_nul_escape_at(line + from, to - from) < to - from) {
-			set_why(why, cap, "\\u0000 in a request");
+			text_setf(why, cap, "\\u0000 in a request");
 			return CORDON_OK;
 		}
 		m->method = method->valuestring;
@@ -735,15 +724,15 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 		return CORDON_OK;
 	}
 	if (!result && !error) {
-		set_why(why, cap, "neither method nor result nor error");
+		text_setf(why, cap, "neither method nor result nor error");
 		return CORDON_OK;
 	}
 	if (result && error) {
-		set_why(why, cap, "a response has result or error, not both");
+		text_setf(why, cap, "a response has result or error, not both");
 		return CORDON_OK;
 	}
 	if (!m->id) {
-		set_why(why, cap, "a response needs an id");
+		text_setf(why, cap, "a response needs an id");
 		return CORDON_OK;
 	}
 	if (error) {
@@ -754,9 +743,9 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 
 		if (!cJSON_IsObject(error) || !cJSON_IsNumber(code) ||
 		    !cJSON_IsString(msg)) {
-			set_why(why, cap,
-				"error must be an object with a numeric code "
-				"and a string message");
+			text_setf(why, cap,
+				  "error must be an object with a numeric code "
+				  "and a string message");
 			return CORDON_OK;
 		}
 	}
@@ -774,13 +763,13 @@ static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 	const cJSON *el;
 
 	if (n == 0) {
-		set_why(why, cap, "empty batch");
+		text_setf(why, cap, "empty batch");
 		return CORDON_OK;
 	}
 	if (n > lim->max_batch) {
-		set_why(why, cap,
-			"batch of %zu messages is over max_batch (%zu)", n,
-			lim->max_batch);
+		text_setf(why, cap,
+			  "batch of %zu messages is over max_batch (%zu)", n,
+			  lim->max_batch);
 		return CORDON_E_LIMIT;
 	}
 	m->items = cordon__calloc(n, sizeof(*m->items));
@@ -804,10 +793,10 @@ static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 				return rc;
 		} else {
 			it->kind = JSONRPC_INVALID;
-			set_why(item_why, sizeof(item_why), "not an object");
+			text_setf(item_why, sizeof(item_why), "not an object");
 		}
 		if (it->kind == JSONRPC_INVALID && !reported) {
-			set_why(why, cap, "item %zu: %s", i, item_why);
+			text_setf(why, cap, "item %zu: %s", i, item_why);
 			reported = true;
 		}
 		pos = skip_ws(line, len, b);
@@ -829,7 +818,7 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	size_t tail, ctl;
 
 	memset(m, 0, sizeof(*m));
-	set_why(why, why_cap, "%s", "");
+	text_setf(why, why_cap, "%s", "");
 	if (lim)
 		l = *lim;
 	if (!l.max_message)
@@ -839,21 +828,21 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	if (!l.max_batch)
 		l.max_batch = JSONRPC_DEFAULT_MAX_BATCH;
 	if (!line) {
-		set_why(why, why_cap, "no message");
+		text_setf(why, why_cap, "no message");
 		return CORDON_OK;
 	}
 	if (len > l.max_message) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap,
-			"message of %zu bytes is over max_message (%zu)", len,
-			l.max_message);
+		text_setf(why, why_cap,
+			  "message of %zu bytes is over max_message (%zu)", len,
+			  l.max_message);
 		return CORDON_E_LIMIT;
 	}
 	depth = jsonrpc_depth(line, len, l.max_depth);
 	if (depth > l.max_depth) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap, "nesting is deeper than max_depth (%u)",
-			l.max_depth);
+		text_setf(why, why_cap, "nesting is deeper than max_depth (%u)",
+			  l.max_depth);
 		return CORDON_E_LIMIT;
 	}
 	/* JSON allows no raw control character, and cJSON's reading of one
@@ -862,7 +851,8 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	ctl = raw_control_at(line, len);
 	if (ctl < len) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap,
+		text_setf(
+			why, why_cap,
 			"a raw control character at byte %zu (JSON allows none)",
 			ctl);
 		return CORDON_OK;
@@ -875,13 +865,13 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	}
 	if (!m->root) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap, "not JSON");
+		text_setf(why, why_cap, "not JSON");
 		return CORDON_OK;
 	}
 	if (cJSON_IsArray(m->root))
 		return parse_batch(m, m->root, line, len, &l, why, why_cap);
 	if (!cJSON_IsObject(m->root)) {
-		set_why(why, why_cap, "not an object or array");
+		text_setf(why, why_cap, "not an object or array");
 		return CORDON_OK;
 	}
 	rc = parse_object(m, m->root, line, skip_ws(line, len, 0), len, why,

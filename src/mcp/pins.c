@@ -76,17 +76,6 @@ int pins_default_path(char *buf, size_t cap)
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* snprintf for display text and key paths, where cutting is fine. */
-__attribute__((format(printf, 3, 4))) static void textf(char *buf, size_t cap,
-							const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, cap, fmt, ap);
-	va_end(ap);
-}
-
 static void now_rfc3339(char buf[32])
 {
 	struct timespec ts;
@@ -389,7 +378,7 @@ static bool check_instructions(const cJSON *in, const char *prefix,
 				      "%s.sha256", prefix);
 		return true;
 	}
-	textf(pp, sizeof(pp), "%s.pending", prefix);
+	text_setf(pp, sizeof(pp), "%s.pending", prefix);
 	if (!cJSON_IsObject(pend))
 		return bad_at(b, "expected an object", "%s", pp);
 	if (!only_keys(pend, pkeys, pp, b) ||
@@ -445,7 +434,7 @@ static bool check_tool(const cJSON *t, const char *prefix, struct bad *b)
 	if (strcmp(str_member(t, "reason"), "changed") == 0 &&
 	    cJSON_IsNull(sha))
 		return bad_at(b, "null in a changed tool", "%s.sha256", prefix);
-	textf(pp, sizeof(pp), "%s.pending", prefix);
+	text_setf(pp, sizeof(pp), "%s.pending", prefix);
 	if (!cJSON_IsObject(pend))
 		return bad_at(b, "expected an object", "%s", pp);
 	if (!only_keys(pend, pkeys, pp, b) ||
@@ -481,7 +470,7 @@ static bool check_doc(const cJSON *root, struct bad *b, bool *oom)
 	cJSON_ArrayForEach (s, servers) {
 		const cJSON *tools, *in;
 
-		textf(sp, sizeof(sp), "servers.%s", s->string);
+		text_setf(sp, sizeof(sp), "servers.%s", s->string);
 		if (!cJSON_IsObject(s))
 			return bad_at(b, "expected an object", "%s", sp);
 		if (!only_keys(s, skeys, sp, b) ||
@@ -490,21 +479,21 @@ static bool check_doc(const cJSON *root, struct bad *b, bool *oom)
 		in = member(s, "instructions");
 		if (in) {
 			char ip[200];
-			textf(ip, sizeof(ip), "%s.instructions", sp);
+			text_setf(ip, sizeof(ip), "%s.instructions", sp);
 			if (!check_instructions(in, ip, b))
 				return false;
 		}
 		tools = member(s, "tools");
 		if (!tools)
 			continue;
-		textf(tp, sizeof(tp), "%s.tools", sp);
+		text_setf(tp, sizeof(tp), "%s.tools", sp);
 		if (!cJSON_IsObject(tools))
 			return bad_at(b, "expected an object", "%s", tp);
 		if (!distinct_names(tools, tp, b, oom))
 			return false;
 		cJSON_ArrayForEach (t, tools) {
 			char kp[200];
-			textf(kp, sizeof(kp), "%s.%s", tp, t->string);
+			text_setf(kp, sizeof(kp), "%s.%s", tp, t->string);
 			if (!check_tool(t, kp, b))
 				return false;
 		}
@@ -886,8 +875,8 @@ static void detail_with_finding(struct pin_event *ev, const char *prefix,
 
 	if (!o->fp[0] && o->scan.nfindings == 0)
 		f = o->fp_why;
-	textf(ev->detail, sizeof(ev->detail), "%s%s%s", prefix,
-	      prefix[0] && f[0] ? "; " : "", f);
+	text_setf(ev->detail, sizeof(ev->detail), "%s%s%s", prefix,
+		  prefix[0] && f[0] ? "; " : "", f);
 }
 
 /* Is this tool's entry already what observing o would make it? Fills ev
@@ -916,11 +905,11 @@ static bool tool_stable(const cJSON *entry, const struct obs *o,
 		char what[160];
 		what_changed(member(entry, "definition"), o->def, what,
 			     sizeof(what));
-		textf(ev->detail, sizeof(ev->detail), "%s changed",
-		      what[0] ? what : "definition");
+		text_setf(ev->detail, sizeof(ev->detail), "%s changed",
+			  what[0] ? what : "definition");
 	} else if (ev->state == PIN_PENDING_NEW) {
-		textf(ev->detail, sizeof(ev->detail),
-		      "new tool on a known server");
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "new tool on a known server");
 	} else {
 		detail_with_finding(ev, "", o);
 	}
@@ -962,10 +951,10 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 				return CORDON_E_NOMEM;
 			ev->state = PIN_APPROVED;
 			ev->first_use = true;
-			textf(ev->detail, sizeof(ev->detail), "%s",
-			      server_known ? "new tool pinned (new tools "
-					     "are trusted)" :
-					     "pinned on first use");
+			text_setf(ev->detail, sizeof(ev->detail), "%s",
+				  server_known ? "new tool pinned (new tools "
+						 "are trusted)" :
+						 "pinned on first use");
 			return CORDON_OK;
 		}
 		if (!set_string(entry, "state", "pending") ||
@@ -977,8 +966,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 		if (flagged)
 			detail_with_finding(ev, "", o);
 		else
-			textf(ev->detail, sizeof(ev->detail),
-			      "new tool on a known server");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "new tool on a known server");
 	} else {
 		sha = str_member(entry, "sha256");
 		if (o->fp[0] && sha && strcmp(sha, o->fp) == 0) {
@@ -992,8 +981,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 					flags_json(o->scan.flags, false)))
 				return CORDON_E_NOMEM;
 			ev->state = PIN_APPROVED;
-			textf(ev->detail, sizeof(ev->detail),
-			      "back to the approved version");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "back to the approved version");
 			return CORDON_OK;
 		}
 		if (sha) {
@@ -1003,11 +992,11 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 			ev->state = PIN_PENDING_CHANGED;
 			what_changed(member(entry, "definition"), o->def, what,
 				     sizeof(what));
-			textf(ev->detail, sizeof(ev->detail), "%s changed",
-			      what[0] ? what : "definition");
+			text_setf(ev->detail, sizeof(ev->detail), "%s changed",
+				  what[0] ? what : "definition");
 			if (flagged) {
 				char pre[200];
-				textf(pre, sizeof(pre), "%s", ev->detail);
+				text_setf(pre, sizeof(pre), "%s", ev->detail);
 				detail_with_finding(ev, pre, o);
 			}
 		} else {
@@ -1019,8 +1008,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 			if (flagged)
 				detail_with_finding(ev, "", o);
 			else
-				textf(ev->detail, sizeof(ev->detail),
-				      "new tool on a known server");
+				text_setf(ev->detail, sizeof(ev->detail),
+					  "new tool on a known server");
 		}
 		if (!set_string(entry, "state", "pending"))
 			return CORDON_E_NOMEM;
@@ -1157,10 +1146,10 @@ static enum cordon_err observe_prepare(const cJSON *tools, struct obs *o,
 				return e;
 			if (e != CORDON_OK) {
 				o[i].fp[0] = '\0';
-				textf(o[i].fp_why, sizeof(o[i].fp_why),
-				      "cannot be fingerprinted: %s",
-				      d.message[0] ? d.message :
-						     cordon_strerror(e));
+				text_setf(o[i].fp_why, sizeof(o[i].fp_why),
+					  "cannot be fingerprinted: %s",
+					  d.message[0] ? d.message :
+							 cordon_strerror(e));
 			}
 		}
 		i++;
@@ -1172,7 +1161,7 @@ static enum cordon_err observe_prepare(const cJSON *tools, struct obs *o,
 static void skipped_event(const struct obs *o, struct pin_event *ev)
 {
 	ev->state = PIN_PENDING_FLAGGED;
-	textf(ev->detail, sizeof(ev->detail), "not pinned: %s", o->skip);
+	text_setf(ev->detail, sizeof(ev->detail), "not pinned: %s", o->skip);
 }
 
 enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
@@ -1303,10 +1292,10 @@ static bool instr_stable(const cJSON *in, const char *fp, struct pin_event *ev)
 	if (sha && strcmp(sha, fp) == 0)
 		return false;
 	ev->state = state_of(in);
-	textf(ev->detail, sizeof(ev->detail), "instructions %s",
-	      ev->state == PIN_PENDING_CHANGED ? "changed" :
-	      ev->state == PIN_PENDING_NEW     ? "new on a known server" :
-						 "flagged");
+	text_setf(ev->detail, sizeof(ev->detail), "instructions %s",
+		  ev->state == PIN_PENDING_CHANGED ? "changed" :
+		  ev->state == PIN_PENDING_NEW	   ? "new on a known server" :
+						     "flagged");
 	return psha && strcmp(psha, fp) == 0;
 }
 
@@ -1344,8 +1333,9 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 		/* Instructions that cannot be fingerprinted (invalid UTF-8)
 		 * cannot be pinned; they are reported, as pending ones are. */
 		ev->state = PIN_PENDING_FLAGGED;
-		textf(ev->detail, sizeof(ev->detail),
-		      "instructions cannot be fingerprinted: %s", d.message);
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "instructions cannot be fingerprinted: %s",
+			  d.message);
 		return CORDON_OK;
 	}
 	memcpy(ev->fingerprint, fp, sizeof(fp));
@@ -1395,8 +1385,8 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 				goto nomem;
 			ev->state = PIN_APPROVED;
 			ev->first_use = true;
-			textf(ev->detail, sizeof(ev->detail),
-			      "instructions pinned on first use");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "instructions pinned on first use");
 			return txn_end(p, &t, true, diag);
 		}
 		if (!set_member(in, "sha256", cJSON_CreateNull()) ||
@@ -1409,8 +1399,8 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 		if (!set_member(in, "flags", flags_json(scan.flags, false)))
 			goto nomem;
 		ev->state = PIN_APPROVED;
-		textf(ev->detail, sizeof(ev->detail),
-		      "instructions back to the approved version");
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "instructions back to the approved version");
 		return txn_end(p, &t, true, diag);
 	}
 	ev->state = str_member(in, "sha256") ? PIN_PENDING_CHANGED :
@@ -1430,12 +1420,12 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 	}
 	if (!set_member(in, "pending", pend))
 		goto nomem;
-	textf(ev->detail, sizeof(ev->detail), "instructions %s%s%s",
-	      ev->state == PIN_PENDING_CHANGED ? "changed" :
-	      ev->state == PIN_PENDING_FLAGGED ? "flagged" :
-						 "new on a known server",
-	      scan.nfindings ? ": " : "",
-	      scan.nfindings ? scan.findings[0] : "");
+	text_setf(ev->detail, sizeof(ev->detail), "instructions %s%s%s",
+		  ev->state == PIN_PENDING_CHANGED ? "changed" :
+		  ev->state == PIN_PENDING_FLAGGED ? "flagged" :
+						     "new on a known server",
+		  scan.nfindings ? ": " : "",
+		  scan.nfindings ? scan.findings[0] : "");
 	return txn_end(p, &t, true, diag);
 nomem:
 	txn_abort(&t);

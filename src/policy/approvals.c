@@ -20,6 +20,7 @@
 #include "classify_int.h"
 #include "json.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
@@ -128,29 +129,6 @@ static void safe_text(char *dst, size_t cap, const char *s)
 		dst[o++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
 	}
 	dst[o] = '\0';
-}
-
-/* Appends a sentence to note (separated by "; "), truncating safely. */
-__attribute__((format(printf, 3, 4))) static void
-note_add(char *note, size_t cap, const char *fmt, ...)
-{
-	size_t used;
-	va_list ap;
-
-	if (!note || cap == 0)
-		return;
-	used = strnlen(note, cap);
-	if (used >= cap - 1)
-		return;
-	if (used > 0) {
-		int k = snprintf(note + used, cap - used, "; ");
-		if (k < 0 || (size_t)k >= cap - used)
-			return;
-		used += (size_t)k;
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, cap - used, fmt, ap);
-	va_end(ap);
 }
 
 __attribute__((format(printf, 2, 3))) static enum cordon_err
@@ -1028,10 +1006,10 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	/* "*" in a rule means every tool: a tool that calls itself "*" must
 	 * not turn one answer into a grant for everything. */
 	if (!q->tool[0] || strcmp(q->tool, "*") == 0) {
-		note_add(note, notecap,
-			 "a tool named \"%s\" cannot be "
-			 "granted beyond this call",
-			 q->tool);
+		text_addf(note, notecap,
+			  "a tool named \"%s\" cannot be "
+			  "granted beyond this call",
+			  q->tool);
 		return CORDON_E_INVAL;
 	}
 	r->decision = d;
@@ -1041,9 +1019,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	switch (q->kind) {
 	case CORDON_KIND_EXECUTE:
 		if (!q->command || !q->command[0]) {
-			note_add(note, notecap,
-				 "the call has no command: "
-				 "nothing was recorded");
+			text_addf(note, notecap,
+				  "the call has no command: "
+				  "nothing was recorded");
 			rule_free(r);
 			return CORDON_E_INVAL;
 		}
@@ -1057,10 +1035,10 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 				}
 				return CORDON_OK;
 			}
-			note_add(note, notecap,
-				 "amendment refused: %s; recorded for the "
-				 "exact command only",
-				 why);
+			text_addf(note, notecap,
+				  "amendment refused: %s; recorded for the "
+				  "exact command only",
+				  why);
 		}
 		r->match = APPROVALS_EXACT;
 		r->value = cordon__strdup(q->command);
@@ -1069,13 +1047,13 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	case CORDON_KIND_WRITE:
 	case CORDON_KIND_DELETE:
 		if (amend)
-			note_add(note, notecap,
-				 "amendment refused: "
-				 "amendments apply to shell commands only");
+			text_addf(note, notecap,
+				  "amendment refused: "
+				  "amendments apply to shell commands only");
 		if (!q->path || !q->path[0]) {
-			note_add(note, notecap,
-				 "the call has no path: "
-				 "nothing was recorded");
+			text_addf(note, notecap,
+				  "the call has no path: "
+				  "nothing was recorded");
 			rule_free(r);
 			return CORDON_E_INVAL;
 		}
@@ -1086,9 +1064,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 		/* A fetch with a URL is granted for that URL only. */
 		if (q->command && q->command[0]) {
 			if (amend)
-				note_add(note, notecap,
-					 "amendment refused: amendments apply "
-					 "to shell commands only");
+				text_addf(note, notecap,
+					  "amendment refused: amendments apply "
+					  "to shell commands only");
 			r->match = APPROVALS_EXACT;
 			r->value = cordon__strdup(q->command);
 			break;
@@ -1099,9 +1077,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	case CORDON_KIND_OTHER:
 	default:
 		if (amend)
-			note_add(note, notecap,
-				 "amendment refused: "
-				 "amendments apply to shell commands only");
+			text_addf(note, notecap,
+				  "amendment refused: "
+				  "amendments apply to shell commands only");
 		r->match = APPROVALS_TOOL;
 		return CORDON_OK;
 	}
@@ -1121,9 +1099,9 @@ static enum cordon_err keep_for_session(struct approvals_store *st,
 	enum cordon_err e;
 
 	if (!q->session) {
-		note_add(note, notecap,
-			 "no session id: the answer applies "
-			 "to this call only");
+		text_addf(note, notecap,
+			  "no session id: the answer applies "
+			  "to this call only");
 		return CORDON_E_INVAL;
 	}
 	free(r->session);
@@ -1132,10 +1110,10 @@ static enum cordon_err keep_for_session(struct approvals_store *st,
 		return CORDON_E_NOMEM;
 	e = add_grant(st, r);
 	if (e == CORDON_E_LIMIT)
-		note_add(note, notecap,
-			 "too many session grants (limit %zu): "
-			 "the answer applies to this call only",
-			 APPROVALS_MAX_GRANTS);
+		text_addf(note, notecap,
+			  "too many session grants (limit %zu): "
+			  "the answer applies to this call only",
+			  APPROVALS_MAX_GRANTS);
 	return e;
 }
 
@@ -1189,24 +1167,24 @@ enum cordon_err approvals_record(struct approvals_store *st, const struct approv
 	}
 	if (!st->path) {
 		e = CORDON_E_INVAL;
-		note_add(note, notecap,
-			 "no approvals file is configured: "
-			 "kept for this session only");
+		text_addf(note, notecap,
+			  "no approvals file is configured: "
+			  "kept for this session only");
 	} else if (st->corrupt) {
 		e = CORDON_E_IO;
-		note_add(note, notecap,
-			 "the approvals file %s is corrupt and "
-			 "was not overwritten: kept for this session only",
-			 st->path);
+		text_addf(note, notecap,
+			  "the approvals file %s is corrupt and "
+			  "was not overwritten: kept for this session only",
+			  st->path);
 	} else {
 		why[0] = '\0';
 		e = write_always(st, &r, q->session, why, sizeof(why));
 		if (e != CORDON_OK)
-			note_add(note, notecap,
-				 "the approvals file %s was "
-				 "not written (%s): kept for this session "
-				 "only",
-				 st->path, why);
+			text_addf(note, notecap,
+				  "the approvals file %s was "
+				  "not written (%s): kept for this session "
+				  "only",
+				  st->path, why);
 	}
 	if (e != CORDON_OK && e != CORDON_E_NOMEM) {
 		enum cordon_err se = keep_for_session(st, q, &r, note, notecap);

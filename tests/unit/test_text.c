@@ -197,6 +197,27 @@ static void test_quote(void)
 	   "escapes never overrun the buffer");
 }
 
+static void test_messages(void)
+{
+	char b[16];
+
+	text_setf(b, sizeof(b), "%s %d", "abc", 12);
+	is_str(b, "abc 12", "setf");
+	text_setf(b, sizeof(b), "%s", "0123456789abcdefghij");
+	is_str(b, "0123456789abcde", "setf cuts to the buffer");
+	text_setf(NULL, 0, "%s", "x");
+	ok(1, "setf accepts NULL");
+	b[0] = '\0';
+	text_addf(b, sizeof(b), "one");
+	is_str(b, "one", "addf to an empty text: no separator");
+	text_addf(b, sizeof(b), "two");
+	is_str(b, "one; two", "addf separates with \"; \"");
+	text_addf(b, sizeof(b), "threefour");
+	is_str(b, "one; two; three", "and cuts what does not fit");
+	text_addf(b, sizeof(b), "four");
+	is_str(b, "one; two; three", "a full text takes nothing more");
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -206,5 +227,6 @@ int main(void)
 	test_hex();
 	test_base64();
 	test_quote();
+	test_messages();
 	return tap_done();
 }
