@@ -145,15 +145,13 @@ static int parse_opts(int argc, char **argv, const char *name, int show,
 			cli_audit_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon audit %s: option '%s' needs a value\n",
-				name, argv[optind - 1]);
+		default: {
+			char cmd[64];
+
+			(void)snprintf(cmd, sizeof(cmd), "audit %s", name);
+			cli_getopt_error(cmd, c, argv);
 			goto usage;
-		default:
-			fprintf(stderr,
-				"cordon audit %s: unknown option '%s'\n", name,
-				argv[optind - 1]);
-			goto usage;
+		}
 		}
 	}
 	return 0;

@@ -18,6 +18,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
+#include "buf.h"
 #include "cli.h"
 #include "config.h"
 #include "json.h"
@@ -183,12 +185,8 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 			cli_check_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr, "cordon check: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon check: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("check", c, argv);
 			goto usage;
 		}
 	}
@@ -221,44 +219,21 @@ usage:
 /* Reads all of stdin up to the limit; NULL (reported) when over it. */
 static char *read_stdin(size_t *len)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	struct buf b = BUF_INIT(CHECK_MAX_STDIN);
 
-	if (!buf)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			if (cap >= CHECK_MAX_STDIN) {
-				fprintf(stderr,
-					"cordon check: the call on stdin is over "
-					"the limit of %d bytes\n",
-					CHECK_MAX_STDIN);
-				free(buf);
-				return NULL;
-			}
-			cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-		}
-		ssize_t r = read(0, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
+	if (atomic_read_all(STDIN_FILENO, &b) != 0) {
+		if (errno == EFBIG)
+			fprintf(stderr,
+				"cordon check: the call on stdin is over the "
+				"limit of %d bytes\n",
+				CHECK_MAX_STDIN);
+		else if (errno != ENOMEM)
 			fprintf(stderr, "cordon check: reading stdin: %s\n",
 				strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+		buf_free(&b);
+		return NULL;
 	}
-	*len = n;
-	return buf;
+	return buf_take(&b, len);
 }
 
 /* The call from a stdin object; strings point into *root. */

@@ -12,8 +12,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
+#include "buf.h"
 #include "cli.h"
 #include "cordon.h"
+#include "text.h"
 
 #include "banned.h"
 
@@ -123,44 +126,6 @@ size_t cli_labels_width(uint64_t labels)
 	return n ? n : 1;
 }
 
-/* The code point of the well-formed UTF-8 sequence at s[0..n) and its
- * length in *len, or -1 when the bytes are not one. */
-static long utf8_decode(const unsigned char *s, size_t n, size_t *len)
-{
-	unsigned char c = s[0];
-	long cp;
-	size_t k;
-
-	if (c < 0x80) {
-		*len = 1;
-		return c;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		k = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		k = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		k = 4;
-		cp = c & 0x07;
-	} else {
-		return -1;
-	}
-	if (n < k)
-		return -1;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return -1;
-	*len = k;
-	return cp;
-}
-
 /* Code points a terminal acts on or that reorder text (C1 controls, bidi
  * embeddings, overrides and isolates, line and paragraph separators). */
 static int dangerous_code_point(long cp)
@@ -176,10 +141,10 @@ void cli_print_escaped(FILE *out, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t len = 1;
-		long cp = utf8_decode(p + i, n - i, &len);
+		uint32_t cp;
+		size_t len = text_utf8_decode(p + i, n - i, &cp);
 
-		if (cp < 0) {
+		if (len == 0) {
 			fprintf(out, "\\x%02x", p[i]);
 			i++;
 			continue;
@@ -193,7 +158,7 @@ void cli_print_escaped(FILE *out, const char *s, size_t n)
 		else if (cp < 0x20 || cp == 0x7f)
 			fprintf(out, "\\x%02x", (unsigned)cp);
 		else if (dangerous_code_point(cp))
-			fprintf(out, "\\u{%04lx}", cp);
+			fprintf(out, "\\u{%04lx}", (unsigned long)cp);
 		else
 			fwrite(p + i, 1, len, out);
 		i += len;
@@ -377,14 +342,8 @@ static int parse_options(int argc, char **argv, struct classify_opts *o,
 			cli_classify_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon classify: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr,
-				"cordon classify: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("classify", c, argv);
 			goto usage;
 		}
 	}
@@ -449,10 +408,7 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 {
 	struct cordon_diag diag;
 	enum cordon_err rc;
-	/* Reading one byte past the limit tells "too large". */
-	size_t ceiling = max < SIZE_MAX ? max + 1 : max;
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
+	struct buf b = BUF_INIT(max);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret = -1;
 
@@ -460,44 +416,20 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 		fprintf(stderr, "cordon: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (n < ceiling) {
-		ssize_t r;
-
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			char *nbuf;
-
-			if (ncap > ceiling || ncap < cap)
-				ncap = ceiling;
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				fprintf(stderr, "cordon: %s: %s\n", path,
-					strerror(ENOMEM));
-				goto out;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
+	if (atomic_read_all(fd, &b) != 0) {
+		if (errno == EFBIG)
+			fprintf(stderr,
+				"cordon: %s: larger than max_rules_bytes (%zu "
+				"bytes)\n",
+				path, max);
+		else
 			fprintf(stderr, "cordon: %s: %s\n", path,
 				strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (n > max) {
-		fprintf(stderr,
-			"cordon: %s: larger than max_rules_bytes (%zu bytes)\n",
-			path, max);
 		goto out;
 	}
 	memset(&diag, 0, sizeof(diag));
-	rc = cordon_classifier_add_rules_json(cls, buf ? buf : "", n, &diag);
+	rc = cordon_classifier_add_rules_json(cls, buf_str(&b), buf_len(&b),
+					      &diag);
 	if (rc != CORDON_OK) {
 		fprintf(stderr, "cordon: %s: %s\n", path,
 			diag.message[0] ? diag.message : cordon_strerror(rc));
@@ -505,7 +437,7 @@ static int load_rules(struct cordon_classifier *cls, const char *path,
 	}
 	ret = 0;
 out:
-	free(buf);
+	buf_free(&b);
 	close(fd);
 	return ret;
 }

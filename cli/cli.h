@@ -53,21 +53,39 @@ void cli_init_usage(FILE *out);
 int cli_load_config(struct cordon_config **out, const char *config_file,
 		    const char *workspace);
 
+/* ---- common.c: what the subcommands share ---- */
+
+/* The option getopt_long() just refused, as the user wrote it: "--name"
+ * (the whole word) for a long option, "-x" for a short one (written into
+ * buf). */
+const char *cli_bad_option(char **argv, char buf[3]);
+
+/* Reports getopt_long()'s refusal on stderr as "cordon CMD: option 'X'
+ * needs a value" (c is ':', the optstring starting with ':') or "cordon
+ * CMD: unknown option 'X'" (anything else), X escaped for the terminal.
+ * Returns CLI_EXIT_USAGE. */
+int cli_getopt_error(const char *cmd, int c, char **argv);
+
+/* Reports an error on stderr as "cordon CMD: WHAT: TEXT" (cmd NULL:
+ * "cordon: …"; what NULL: no "WHAT: "), WHAT and TEXT escaped for the
+ * terminal. */
+void cli_report(const char *cmd, const char *what, const char *text);
+
 /* The largest settings or configuration file a command reads. */
 #define CLI_SETTINGS_MAX (4u << 20)
 
 /* Reads path whole ("-": stdin), at most max bytes (a NUL is added after
  * them). Returns the malloc'd text with *len set, or NULL with errno set:
  * ENOENT and the other open/read errors, EISDIR, EFBIG when the file is
- * over max, ENOMEM. (config.c) */
+ * over max, ENOMEM. */
 char *cli_read_file(const char *path, size_t max, size_t *len);
 
-/* The default approvals file (config.c): $XDG_CONFIG_HOME/cordon/
+/* The default approvals file: $XDG_CONFIG_HOME/cordon/
  * approvals.json, else ~/.config/cordon/approvals.json. 0, or -1 when
  * neither variable is an absolute path or the name does not fit in cap. */
 int cli_approvals_default_path(char *buf, size_t cap);
 
-/* The agent operand of `cordon hook` and `cordon init` (argv[1]; config.c):
+/* The agent operand of `cordon hook` and `cordon init` (argv[1]):
  * 0 for claude, 1 for gemini, or -1 after saying on stderr, as "cordon
  * CMD: …", that it is missing or unknown. */
 int cli_agent_arg(const char *cmd, int argc, char **argv);

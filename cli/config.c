@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,96 +16,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
 #include "cli.h"
 #include "cordon.h"
 
 #include "banned.h"
-
-char *cli_read_file(const char *path, size_t max, size_t *len)
-{
-	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
-					  open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 8192, n = 0;
-	char *buf = NULL, *nb;
-	struct stat st;
-	int saved;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	for (;;) {
-		if (n == cap || !buf) {
-			if (buf)
-				cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-		}
-		ssize_t got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto fail;
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			errno = EFBIG;
-			goto fail;
-		}
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	saved = errno;
-	if (fd != STDIN_FILENO)
-		close(fd);
-	free(buf);
-	errno = saved;
-	return NULL;
-}
-
-int cli_approvals_default_path(char *buf, size_t cap)
-{
-	const char *x = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (x && x[0] == '/')
-		n = snprintf(buf, cap, "%s/cordon/approvals.json", x);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.config/cordon/approvals.json",
-			     home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < cap ? 0 : -1;
-}
-
-int cli_agent_arg(const char *cmd, int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr,
-			"cordon %s: which agent? 'claude' or 'gemini'\n", cmd);
-		return -1;
-	}
-	if (strcmp(argv[1], "claude") == 0)
-		return 0;
-	if (strcmp(argv[1], "gemini") == 0)
-		return 1;
-	fprintf(stderr, "cordon %s: unknown agent '", cmd);
-	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude or gemini)\n", stderr);
-	return -1;
-}
 
 void cli_config_usage(FILE *out)
 {
@@ -142,17 +58,6 @@ void cli_config_usage(FILE *out)
 	      out);
 }
 
-/* Prints "cordon: TEXT" (or "cordon: warning: TEXT") on stderr, escaped:
- * the text quotes file names and keys from the files. */
-static void report(const char *what, const char *text)
-{
-	fputs("cordon: ", stderr);
-	if (what)
-		fprintf(stderr, "%s: ", what);
-	cli_print_escaped(stderr, text, strlen(text));
-	fputc('\n', stderr);
-}
-
 /* A malloc'd "a" + "b", or NULL when out of memory. */
 static char *join(const char *a, const char *b)
 {
@@ -173,18 +78,14 @@ static char *join(const char *a, const char *b)
  * $XDG_CONFIG_HOME nor $HOME is an absolute path. */
 static char *user_file(int *oom)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	char *p = NULL;
+	char path[PATH_MAX];
+	char *p;
 
 	*oom = 0;
-	/* The XDG spec: a relative $XDG_CONFIG_HOME is to be ignored. */
-	if (xdg && xdg[0] == '/')
-		p = join(xdg, "/cordon/config.json");
-	else if (home && home[0] == '/')
-		p = join(home, "/.config/cordon/config.json");
-	else
+	if (atomic_xdg_path(ATOMIC_XDG_CONFIG, NULL, "config.json", path,
+			    sizeof(path)) != 0)
 		return NULL;
+	p = strdup(path);
 	*oom = p == NULL;
 	return p;
 }
@@ -204,7 +105,8 @@ static int load_layer(struct cordon_config *cfg, const char *path,
 	if (optional && rc == CORDON_E_IO &&
 	    (diag.sys_errno == ENOENT || diag.sys_errno == ENOTDIR))
 		return 0;
-	report(NULL, diag.message[0] ? diag.message : cordon_strerror(rc));
+	cli_report(NULL, NULL,
+		   diag.message[0] ? diag.message : cordon_strerror(rc));
 	return rc == CORDON_E_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
 }
 
@@ -218,7 +120,7 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 
 	*out = NULL;
 	if (!cfg) {
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	path = user_file(&oom);
@@ -234,9 +136,10 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 	if (!workspace) {
 		cwd = getcwd(NULL, 0);
 		if (!cwd) {
-			report("cannot determine the directory (pass "
-			       "--workspace)",
-			       strerror(errno));
+			cli_report(NULL,
+				   "cannot determine the directory (pass "
+				   "--workspace)",
+				   strerror(errno));
 			status = CLI_EXIT_USAGE;
 			goto fail;
 		}
@@ -259,13 +162,13 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 			goto fail;
 	}
 	for (size_t i = 0; i < cordon_config_warning_count(cfg); i++)
-		report("warning", cordon_config_warning(cfg, i));
+		cli_report(NULL, "warning", cordon_config_warning(cfg, i));
 	free(path);
 	free(cwd);
 	*out = cfg;
 	return 0;
 nomem:
-	report(NULL, "out of memory");
+	cli_report(NULL, NULL, "out of memory");
 	status = CLI_EXIT_FAILURE;
 fail:
 	free(path);
@@ -317,15 +220,8 @@ static int parse_show(int argc, char **argv, struct show_opts *o)
 			cli_config_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon config show: option '%s' needs a "
-				"value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr,
-				"cordon config show: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("config show", c, argv);
 			goto usage;
 		}
 	}
@@ -384,12 +280,12 @@ static int config_show(int argc, char **argv)
 	cordon_config_free(cfg);
 	if (!text || print_json(text, o.json) < 0) {
 		free(text);
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	free(text);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		report("write error", strerror(errno));
+		cli_report(NULL, "write error", strerror(errno));
 		return CLI_EXIT_FAILURE;
 	}
 	return CLI_EXIT_OK;

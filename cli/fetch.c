@@ -23,6 +23,7 @@
 #include "cordon.h"
 #include "fetch.h"
 #include "netaddr.h"
+#include "text.h"
 
 #include "banned.h"
 
@@ -64,92 +65,16 @@ void cli_fetch_usage(FILE *out)
 	      out);
 }
 
-/* Is s[0..n) valid UTF-8 (no overlong forms, surrogates or values above
- * U+10FFFF) without NUL? */
-static bool utf8_text(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t len;
-		uint32_t cp, min;
-
-		if (b == 0)
-			return false;
-		if (b < 0x80) {
-			i++;
-			continue;
-		}
-		if ((b & 0xe0) == 0xc0) {
-			len = 2;
-			cp = b & 0x1f;
-			min = 0x80;
-		} else if ((b & 0xf0) == 0xe0) {
-			len = 3;
-			cp = b & 0x0f;
-			min = 0x800;
-		} else if ((b & 0xf8) == 0xf0) {
-			len = 4;
-			cp = b & 0x07;
-			min = 0x10000;
-		} else {
-			return false;
-		}
-		if (n - i < len)
-			return false;
-		for (size_t j = 1; j < len; j++) {
-			if ((s[i + j] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + j] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += len;
-	}
-	return true;
-}
-
-/* Base64 (RFC 4648, padded) of s[0..n); malloc'd, NULL when out of
- * memory. */
-static char *base64(const unsigned char *s, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				  "abcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t out_len, o = 0;
-	char *out;
-
-	if (n > (SIZE_MAX - 1) / 4 * 3 - 3)
-		return NULL;
-	out_len = (n + 2) / 3 * 4;
-	out = malloc(out_len + 1);
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)s[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= s[i + 2];
-		out[o++] = tab[(v >> 18) & 63];
-		out[o++] = tab[(v >> 12) & 63];
-		out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < n ? tab[v & 63] : '=';
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static int print_json(const struct fetch_result *r)
 {
 	cJSON *obj = cJSON_CreateObject();
 	char *b64 = NULL, *text;
-	bool utf8 = r->body_len == 0 || utf8_text(r->body, r->body_len);
+	bool utf8 = r->body_len == 0 ||
+		    text_utf8_valid((const char *)r->body, r->body_len, false);
 	int ok = obj != NULL;
 
 	if (ok && !utf8) {
-		b64 = base64(r->body, r->body_len);
+		b64 = text_b64_encode(r->body, r->body_len);
 		ok = b64 != NULL;
 	}
 	ok = ok && cJSON_AddNumberToObject(obj, "status", r->status);
@@ -362,13 +287,8 @@ int cli_fetch(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		case ':':
-			fprintf(stderr,
-				"cordon fetch: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon fetch: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("fetch", c, argv);
 			goto usage;
 		}
 	}

@@ -185,13 +185,8 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 			cli_hook_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon hook: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon hook: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("hook", c, argv);
 			goto usage;
 		}
 	}

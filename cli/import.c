@@ -68,18 +68,6 @@ static void import_usage(FILE *out)
 	      out);
 }
 
-/* "cordon: [WHAT: ]TEXT" on stderr, escaped. */
-static void report(const char *what, const char *text)
-{
-	fputs("cordon: ", stderr);
-	if (what) {
-		cli_print_escaped(stderr, what, strlen(what));
-		fputs(": ", stderr);
-	}
-	cli_print_escaped(stderr, text, strlen(text));
-	fputc('\n', stderr);
-}
-
 /* Each line of warnings as "cordon: warning: FILE: LINE". */
 static void report_warnings(const char *file, const char *warnings)
 {
@@ -113,15 +101,15 @@ static int read_settings(const char *path, bool quiet_missing, bool *missing,
 		return 0;
 	}
 	if (errno == EFBIG) {
-		report(path, "larger than the limit of 1 MiB");
+		cli_report(NULL, path, "larger than the limit of 1 MiB");
 		return CLI_EXIT_USAGE;
 	}
 	if (errno == ENOMEM)
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 	else if (errno == EISDIR)
-		report(path, "is a directory");
+		cli_report(NULL, path, "is a directory");
 	else
-		report(path, strerror(errno));
+		cli_report(NULL, path, strerror(errno));
 	return CLI_EXIT_FAILURE;
 }
 
@@ -142,19 +130,20 @@ static int print_checked(const char *from, cJSON *doc)
 	int rc = CLI_EXIT_OK;
 
 	if (!cfg || !text) {
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		rc = CLI_EXIT_FAILURE;
 		goto out;
 	}
 	if (cordon_config_load_json(cfg, text, strlen(text), from,
 				    CORDON_CONFIG_EXPLICIT, &d) != CORDON_OK) {
-		report("the imported configuration does not load", d.message);
+		cli_report(NULL, "the imported configuration does not load",
+			   d.message);
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
 	if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF ||
 	    fflush(stdout) != 0) {
-		report("write error", strerror(errno));
+		cli_report(NULL, "write error", strerror(errno));
 		rc = CLI_EXIT_FAILURE;
 	}
 out:
@@ -180,7 +169,7 @@ static int import_srt(const char *path)
 	err = ccperm_import_srt(text, len, &out, &warn, &d);
 	free(text);
 	if (err != CORDON_OK) {
-		report(path, d.message);
+		cli_report(NULL, path, d.message);
 		free(warn);
 		return import_status(err);
 	}
@@ -274,7 +263,7 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 				   NULL;
 	if (!lists[0] || !lists[1] || !lists[2]) {
 		cJSON_Delete(doc);
-		report(NULL, "out of memory");
+		cli_report(NULL, NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	for (size_t f = 0; f < nfiles; f++) {
@@ -300,7 +289,7 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 			&out, &warn, &d);
 		free(text);
 		if (err != CORDON_OK) {
-			report(files[f].path, d.message);
+			cli_report(NULL, files[f].path, d.message);
 			free(warn);
 			rc = import_status(err);
 			goto out;
@@ -310,7 +299,7 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 		one = cJSON_Parse(out);
 		free(out);
 		if (!one) {
-			report(NULL, "out of memory");
+			cli_report(NULL, NULL, "out of memory");
 			rc = CLI_EXIT_FAILURE;
 			goto out;
 		}
@@ -320,7 +309,7 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 					cJSON_GetObjectItemCaseSensitive(
 						p, keys[l]))) {
 				cJSON_Delete(one);
-				report(NULL, "out of memory");
+				cli_report(NULL, NULL, "out of memory");
 				rc = CLI_EXIT_FAILURE;
 				goto out;
 			}
@@ -350,10 +339,11 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 		warn_root_relative(rootless_path[i], rootless[i],
 				   root->valuestring);
 	if (!any) {
-		report(NULL, "no Claude Code settings found (looked for "
-			     "./.claude/settings.json, "
-			     "./.claude/settings.local.json, "
-			     "~/.claude/settings.json)");
+		cli_report(NULL, NULL,
+			   "no Claude Code settings found (looked for "
+			   "./.claude/settings.json, "
+			   "./.claude/settings.local.json, "
+			   "~/.claude/settings.json)");
 		rc = CLI_EXIT_FAILURE;
 		goto out;
 	}
@@ -430,11 +420,14 @@ int cli_config_import(int argc, char **argv)
 		case 'h':
 			import_usage(stdout);
 			return CLI_EXIT_OK;
-		default:
+		default: {
+			char o[3];
+
 			fprintf(stderr,
 				"cordon config import: unknown or "
 				"incomplete option '%s'\n",
-				argv[optind - 1]);
+				cli_bad_option(argv, o));
+		}
 			fputs("Try 'cordon config import --help'.\n", stderr);
 			return CLI_EXIT_USAGE;
 		}
@@ -460,8 +453,9 @@ int cli_config_import(int argc, char **argv)
 			return import_srt(argv[optind]);
 		dflt = home_path(".srt-settings.json");
 		if (!dflt) {
-			report(NULL, "HOME is not set: give the srt settings "
-				     "FILE");
+			cli_report(NULL, NULL,
+				   "HOME is not set: give the srt settings "
+				   "FILE");
 			return CLI_EXIT_FAILURE;
 		}
 		rc = import_srt(dflt);

@@ -35,6 +35,7 @@
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "buf.h"
 #include "cli.h"
 #include "cordon.h"
 
@@ -150,13 +151,8 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 			cli_init_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon init: option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr, "cordon init: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("init", c, argv);
 			goto usage;
 		}
 	}
@@ -180,44 +176,6 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 usage:
 	fputs("Try 'cordon init --help'.\n", stderr);
 	return -1;
-}
-
-/* ---- a growable buffer --------------------------------------------------- */
-
-struct sbuf {
-	char *p;
-	size_t n, cap;
-	bool oom;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (n > SIZE_MAX / 2 - b->n) {
-		b->oom = true;
-		return;
-	}
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
 }
 
 /* ---- reading the settings text ------------------------------------------- */
@@ -465,18 +423,18 @@ static size_t line_start(const char *s, size_t at)
 }
 
 /* The indentation of the line holding offset at. */
-static void line_indent(const char *s, size_t at, struct sbuf *out)
+static void line_indent(const char *s, size_t at, struct buf *out)
 {
 	size_t b = line_start(s, at), e = b;
 
 	while (e < at && (s[e] == ' ' || s[e] == '\t'))
 		e++;
-	sb_put(out, s + b, e - b);
+	buf_add(out, s + b, e - b);
 }
 
 /* The file's indentation unit: the leading white space of its first
  * indented line ("  " when there is none). */
-static void indent_unit(const char *s, size_t n, struct sbuf *out)
+static void indent_unit(const char *s, size_t n, struct buf *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] != '\n' || i + 1 >= n)
@@ -486,63 +444,63 @@ static void indent_unit(const char *s, size_t n, struct sbuf *out)
 			e++;
 		if (e > i + 1 && e < n && s[e] != '\n' && s[e] != '\r') {
 			if (s[i + 1] == '\t')
-				sb_put(out, "\t", 1);
+				buf_add(out, "\t", 1);
 			else
-				sb_put(out, s + i + 1, e - i - 1);
+				buf_add(out, s + i + 1, e - i - 1);
 			return;
 		}
 	}
-	sb_put(out, "  ", 2);
+	buf_add(out, "  ", 2);
 }
 
 /* Appends JSON text of item (a tree the caller built) in the file's
  * style: one line when compact, else indented by unit from base. */
-static void put_json(struct sbuf *b, const cJSON *item, const char *base,
+static void put_json(struct buf *b, const cJSON *item, const char *base,
 		     const char *unit, bool compact, unsigned level)
 {
 	if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
 		bool obj = cJSON_IsObject(item);
 		const cJSON *c;
 
-		sb_str(b, obj ? "{" : "[");
+		buf_adds(b, obj ? "{" : "[");
 		for (c = item->child; c; c = c->next) {
 			if (!compact) {
-				sb_str(b, "\n");
-				sb_str(b, base);
+				buf_adds(b, "\n");
+				buf_adds(b, base);
 				for (unsigned l = 0; l <= level; l++)
-					sb_str(b, unit);
+					buf_adds(b, unit);
 			}
 			if (obj) {
 				char *k = cJSON_PrintUnformatted(
 					&(cJSON){ .type = cJSON_String,
 						  .valuestring = c->string });
 				if (!k) {
-					b->oom = true;
+					buf_fail(b);
 					return;
 				}
-				sb_str(b, k);
-				sb_str(b, compact ? ":" : ": ");
+				buf_adds(b, k);
+				buf_adds(b, compact ? ":" : ": ");
 				free(k);
 			}
 			put_json(b, c, base, unit, compact, level + 1);
 			if (c->next)
-				sb_str(b, ",");
+				buf_adds(b, ",");
 		}
 		if (!compact && item->child) {
-			sb_str(b, "\n");
-			sb_str(b, base);
+			buf_adds(b, "\n");
+			buf_adds(b, base);
 			for (unsigned l = 0; l < level; l++)
-				sb_str(b, unit);
+				buf_adds(b, unit);
 		}
-		sb_str(b, obj ? "}" : "]");
+		buf_adds(b, obj ? "}" : "]");
 		return;
 	}
 	char *t = cJSON_PrintUnformatted(item);
 	if (!t) {
-		b->oom = true;
+		buf_fail(b);
 		return;
 	}
-	sb_str(b, t);
+	buf_adds(b, t);
 	free(t);
 }
 
@@ -552,7 +510,7 @@ static char *hook_command(enum init_agent agent)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct sbuf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	bool plain = true;
 
 	if (n <= 0 || (size_t)n >= sizeof(exe) - 1) {
@@ -567,25 +525,25 @@ static char *hook_command(enum init_agent agent)
 		if (!isalnum((unsigned char)*p) && !strchr("/._+-,:=@%", *p))
 			plain = false;
 	if (plain) {
-		sb_str(&b, exe);
+		buf_adds(&b, exe);
 	} else {
-		sb_str(&b, "'");
+		buf_adds(&b, "'");
 		for (const char *p = exe; *p; p++) {
 			if (*p == '\'')
-				sb_str(&b, "'\\''");
+				buf_adds(&b, "'\\''");
 			else
-				sb_put(&b, p, 1);
+				buf_add(&b, p, 1);
 		}
-		sb_str(&b, "'");
+		buf_adds(&b, "'");
 	}
-	sb_str(&b, " ");
-	sb_str(&b, init_hook_args[agent]);
-	if (b.oom) {
-		free(b.p);
+	buf_adds(&b, " ");
+	buf_adds(&b, init_hook_args[agent]);
+	if (buf_failed(&b)) {
+		buf_free(&b);
 		fputs("cordon init: out of memory\n", stderr);
 		return NULL;
 	}
-	return b.p;
+	return buf_take(&b, NULL);
 }
 
 /* The matcher group: {"matcher": "*", "hooks": [{"type": "command",
@@ -663,13 +621,13 @@ __attribute__((format(printf, 2, 3))) static int refuse(const char *file,
 /* Builds the new text into out. Returns 0 (out set), 1 when the hook is
  * already there, or an exit status after reporting. */
 static int add_entry(enum init_agent agent, const char *file, const char *text,
-		     size_t len, const char *cmd, struct sbuf *out)
+		     size_t len, const char *cmd, struct buf *out)
 {
 	const char *event = init_events[agent];
 	size_t start = 0;
 	struct scan j;
 	struct span root, hooks, arr;
-	struct sbuf unit = { 0 }, base = { 0 };
+	struct buf unit = BUF_INIT(SIZE_MAX), base = BUF_INIT(SIZE_MAX);
 	cJSON *parsed = NULL, *member = NULL, *entry = NULL;
 	const char *other = NULL;
 	char *copy = NULL;
@@ -814,46 +772,45 @@ static int add_entry(enum init_agent agent, const char *file, const char *text,
 		line_indent(text, into->last_start, &base);
 	} else {
 		line_indent(text, into->open, &base);
-		sb_str(&base, unit.p);
+		buf_adds(&base, buf_str(&unit));
 	}
-	if (unit.oom || base.oom)
+	if (buf_failed(&unit) || buf_failed(&base))
 		goto nomem;
 
 	/* The last value of the container as the anchor: for a non-empty
 	 * container the member goes right after it; for an empty one the
 	 * inside is replaced. */
 	at = into->count ? into->last_end : into->open + 1;
-	sb_put(out, text, at);
+	buf_add(out, text, at);
 	if (into->count)
-		sb_str(out, ",");
+		buf_adds(out, ",");
 	if (!compact) {
-		sb_str(out, "\n");
-		sb_str(out, base.p);
+		buf_adds(out, "\n");
+		buf_adds(out, buf_str(&base));
 	}
 	if (name) {
 		char *k = cJSON_PrintUnformatted(&(cJSON){
 			.type = cJSON_String, .valuestring = (char *)name });
 		if (!k)
 			goto nomem;
-		sb_str(out, k);
-		sb_str(out, compact ? ":" : ": ");
+		buf_adds(out, k);
+		buf_adds(out, compact ? ":" : ": ");
 		free(k);
 	}
-	put_json(out, member, base.p, unit.p, compact, 0);
+	put_json(out, member, buf_str(&base), buf_str(&unit), compact, 0);
 	if (into->count) {
-		sb_put(out, text + at, len - at);
+		buf_add(out, text + at, len - at);
 	} else {
 		if (!compact) {
-			struct sbuf ci = { 0 };
+			struct buf ci = BUF_INIT(SIZE_MAX);
 			line_indent(text, into->open, &ci);
-			sb_str(out, "\n");
-			if (ci.p)
-				sb_str(out, ci.p);
-			free(ci.p);
+			buf_adds(out, "\n");
+			buf_adds(out, buf_str(&ci));
+			buf_free(&ci);
 		}
-		sb_put(out, text + into->close, len - into->close);
+		buf_add(out, text + into->close, len - into->close);
 	}
-	if (out->oom)
+	if (buf_failed(out))
 		goto nomem;
 	rc = 0;
 	goto out;
@@ -865,8 +822,8 @@ out:
 	cJSON_Delete(member);
 	cJSON_Delete(entry);
 	free(copy);
-	free(unit.p);
-	free(base.p);
+	buf_free(&unit);
+	buf_free(&base);
 	return rc;
 }
 
@@ -977,7 +934,7 @@ static int settings_path(const struct init_opts *o, char *buf, size_t cap)
 int cli_init(int argc, char **argv)
 {
 	struct init_opts o = { 0 };
-	struct sbuf out = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
 	struct stat st;
 	char path[PATH_MAX], real[PATH_MAX], bak[PATH_MAX + 64];
 	char dir[PATH_MAX];
@@ -1036,7 +993,7 @@ int cli_init(int argc, char **argv)
 		goto out;
 	}
 	if (o.dry_run) {
-		fwrite(out.p, 1, out.n, stdout);
+		fwrite(buf_str(&out), 1, buf_len(&out), stdout);
 		fprintf(stderr, "cordon init: dry run: %s was not %s\n", path,
 			exists ? "changed" : "created");
 		status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
@@ -1058,7 +1015,8 @@ int cli_init(int argc, char **argv)
 			path, strerror(errno));
 		goto out;
 	}
-	if (atomic_write_file(target, out.p, out.n, mode) != 0) {
+	if (atomic_write_file(target, buf_str(&out), buf_len(&out), mode) !=
+	    0) {
 		fprintf(stderr, "cordon init: %s: %s; nothing changed\n", path,
 			strerror(errno));
 		goto out;
@@ -1069,7 +1027,7 @@ int cli_init(int argc, char **argv)
 	printf("\n  command: %s\n", cmd);
 	status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 out:
-	free(out.p);
+	buf_free(&out);
 	free(text);
 	free(cmd);
 	return status;

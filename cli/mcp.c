@@ -28,6 +28,7 @@
 #include "prompt.h"
 #include "runopts.h"
 #include "sandbox.h"
+#include "text.h"
 
 #include "banned.h"
 
@@ -485,8 +486,7 @@ static void new_session(const char *name, char *buf, size_t cap)
 		uint64_t t = (uint64_t)getpid() ^ (uint64_t)time(NULL);
 		memcpy(r, &t, sizeof(r));
 	}
-	for (size_t i = 0; i < sizeof(r); i++)
-		(void)snprintf(hex + 2 * i, 3, "%02x", r[i]);
+	text_hex_encode(r, sizeof(r), hex);
 	(void)snprintf(buf, cap, "mcp-%s-%s", name, hex);
 }
 

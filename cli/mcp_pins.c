@@ -80,18 +80,6 @@ struct pins_opts {
 	long width;
 };
 
-/* "cordon mcp pins: " + text, escaped (names come from servers). */
-static void complain(const char *what, const char *text)
-{
-	fputs("cordon mcp pins: ", stderr);
-	if (what) {
-		cli_print_escaped(stderr, what, strlen(what));
-		fputs(": ", stderr);
-	}
-	cli_print_escaped(stderr, text, strlen(text));
-	fputc('\n', stderr);
-}
-
 /* Prints s escaped; returns the number of columns it took. */
 static size_t put_escaped(FILE *out, const char *s)
 {
@@ -177,15 +165,16 @@ static int resolve_path(const struct pins_opts *o, char **out)
 			*out = strdup(buf);
 		} else {
 			cordon_config_free(cfg);
-			complain(NULL, "no place for the pins file: HOME and "
-				       "XDG_STATE_HOME are unset or relative "
-				       "(set mcp.pins_path or pass --pins)");
+			cli_report("mcp pins", NULL,
+				   "no place for the pins file: HOME and "
+				   "XDG_STATE_HOME are unset or relative "
+				   "(set mcp.pins_path or pass --pins)");
 			return CLI_EXIT_USAGE;
 		}
 		cordon_config_free(cfg);
 	}
 	if (!*out) {
-		complain(NULL, "out of memory");
+		cli_report("mcp pins", NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	return 0;
@@ -199,7 +188,8 @@ static int open_pins(const char *path, struct mcp_pins **p)
 	memset(&d, 0, sizeof(d));
 	e = pins_open(path, p, &d);
 	if (e != CORDON_OK) {
-		complain(NULL, d.message[0] ? d.message : cordon_strerror(e));
+		cli_report("mcp pins", NULL,
+			   d.message[0] ? d.message : cordon_strerror(e));
 		return CLI_EXIT_FAILURE;
 	}
 	return 0;
@@ -213,7 +203,7 @@ static cJSON *store_doc(const struct mcp_pins *p)
 
 	cJSON_free(text);
 	if (!doc)
-		complain(NULL, "out of memory");
+		cli_report("mcp pins", NULL, "out of memory");
 	return doc;
 }
 
@@ -366,7 +356,7 @@ static int cmd_list(struct mcp_pins *p, const struct pins_opts *o,
 	if (o->json) {
 		char *text = pins_to_json(p);
 		if (!text) {
-			complain(NULL, "out of memory");
+			cli_report("mcp pins", NULL, "out of memory");
 			return CLI_EXIT_FAILURE;
 		}
 		/* ASCII only: every other character as \uXXXX (a pair for
@@ -433,7 +423,7 @@ static int cmd_list(struct mcp_pins *p, const struct pins_opts *o,
 			if (!nr) {
 				free(rows);
 				cJSON_Delete(doc);
-				complain(NULL, "out of memory");
+				cli_report("mcp pins", NULL, "out of memory");
 				return CLI_EXIT_FAILURE;
 			}
 			rows = nr;
@@ -747,13 +737,13 @@ static int cmd_diff(struct mcp_pins *p, const struct pins_opts *o,
 		       tool);
 	if (!json_lines(appr, &la)) {
 		cJSON_Delete(doc);
-		complain(NULL, "out of memory");
+		cli_report("mcp pins", NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	if (!json_lines(pend, &lb)) {
 		lines_free(&la);
 		cJSON_Delete(doc);
-		complain(NULL, "out of memory");
+		cli_report("mcp pins", NULL, "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
 	put_escaped(stdout, server);
@@ -784,7 +774,7 @@ static int cmd_diff(struct mcp_pins *p, const struct pins_opts *o,
 		width = 20;
 	rows = align(&la, &lb, &nrows);
 	if (!rows) {
-		complain(NULL, "out of memory");
+		cli_report("mcp pins", NULL, "out of memory");
 		st = CLI_EXIT_FAILURE;
 		goto out;
 	}
@@ -796,7 +786,7 @@ static int cmd_diff(struct mcp_pins *p, const struct pins_opts *o,
 	}
 	for (size_t i = 0; i < nrows; i++)
 		if (!print_drow(stdout, &rows[i], width)) {
-			complain(NULL, "out of memory");
+			cli_report("mcp pins", NULL, "out of memory");
 			st = CLI_EXIT_FAILURE;
 			break;
 		}
@@ -819,7 +809,8 @@ static bool is_pending(const cJSON *entry)
 
 static int report_err(enum cordon_err e, const struct cordon_diag *d)
 {
-	complain(NULL, d->message[0] ? d->message : cordon_strerror(e));
+	cli_report("mcp pins", NULL,
+		   d->message[0] ? d->message : cordon_strerror(e));
 	return CLI_EXIT_FAILURE;
 }
 
@@ -947,17 +938,8 @@ static int parse_opts(int argc, char **argv, struct pins_opts *o)
 			usage(stdout);
 			return OPTS_HELP;
 		case ':':
-			fputs("cordon mcp pins: option '", stderr);
-			cli_print_escaped(stderr, argv[optind - 1],
-					  strlen(argv[optind - 1]));
-			fputs("' needs a value\n", stderr);
-			return -CLI_EXIT_USAGE;
 		default:
-			fputs("cordon mcp pins: unknown option '", stderr);
-			cli_print_escaped(stderr, argv[optind - 1],
-					  strlen(argv[optind - 1]));
-			fputs("'\n", stderr);
-			return -CLI_EXIT_USAGE;
+			return -cli_getopt_error("mcp pins", c, argv);
 		}
 	}
 	return optind;
@@ -1033,7 +1015,7 @@ int cli_mcp_pins(int argc, char **argv)
 	pins_free(p);
 	free(path);
 	if (fflush(stdout) != 0 && st == 0) {
-		complain(NULL, "cannot write the output");
+		cli_report("mcp pins", NULL, "cannot write the output");
 		st = CLI_EXIT_FAILURE;
 	}
 	return st;

@@ -290,9 +290,12 @@ int cli_proxy(int argc, char **argv)
 		case 'h':
 			cli_proxy_usage(stdout);
 			goto out;
-		default:
+		default: {
+			char ob[3];
+
 			fprintf(stderr, "cordon proxy: bad option '%s'\n",
-				argv[optind - 1]);
+				cli_bad_option(argv, ob));
+		}
 			cli_proxy_usage(stderr);
 			rc = CLI_EXIT_USAGE;
 			break;

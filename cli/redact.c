@@ -84,11 +84,11 @@ static int fill(int fd, char **b, size_t *len, size_t *cap, bool *eof)
 /* Redacts text[0..len) (whole lines, or the last line at EOF) and writes
  * it out at once, so a line leaves as soon as it is complete. */
 static int redact_out(struct redact_state *st, const char *text, size_t len,
-		      struct redact_buf *out, size_t *count)
+		      struct buf *out, size_t *count)
 {
 	enum cordon_err rc;
 
-	out->len = 0;
+	buf_reset(out);
 	rc = redact_append(st, text, len, out, count);
 	if (rc != CORDON_OK) {
 		fprintf(stderr, "cordon redact: %s\n", cordon_strerror(rc));
@@ -109,7 +109,7 @@ static int redact_out(struct redact_state *st, const char *text, size_t len,
 static int redact_stream(int fd, size_t *count)
 {
 	struct redact_state st = { 0 };
-	struct redact_buf out = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
 	char *b = NULL, *first, *last;
 	size_t len = 0, cap = 0, scanned = 0, done;
 	bool eof = false;
@@ -154,7 +154,7 @@ too_long:
 	rc = CLI_EXIT_FAILURE;
 out:
 	free(b);
-	redact_buf_free(&out);
+	buf_free(&out);
 	return rc;
 }
 
@@ -180,8 +180,7 @@ int cli_redact(int argc, char **argv)
 			cli_redact_usage(stdout);
 			return CLI_EXIT_OK;
 		default:
-			fprintf(stderr, "cordon redact: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("redact", c, argv);
 			goto usage;
 		}
 	}

@@ -188,15 +188,8 @@ static int parse_profile(int argc, char **argv, struct profile_args *a)
 			cli_sandbox_usage(stdout);
 			return 1;
 		case ':':
-			fprintf(stderr,
-				"cordon sandbox profile: option '%s' needs a "
-				"value\n",
-				argv[optind - 1]);
-			goto usage;
 		default:
-			fprintf(stderr,
-				"cordon sandbox profile: unknown option '%s'\n",
-				argv[optind - 1]);
+			cli_getopt_error("sandbox profile", c, argv);
 			goto usage;
 		}
 	}

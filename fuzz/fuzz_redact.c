@@ -35,7 +35,7 @@ static char *pieces(const char *data, size_t size, int every_line, size_t cut,
 		    size_t *count, size_t *len)
 {
 	struct redact_state st = { 0 };
-	struct redact_buf out = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
 	size_t start = 0, i;
 
 	*count = 0;

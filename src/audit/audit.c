@@ -32,10 +32,13 @@
 #include <openssl/evp.h>
 
 #include "audit.h"
+#include "buf.h"
+#include "diag.h"
 #include "json.h"
 #include "redact.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* The writer looks back from the end of the file for the last record:
@@ -78,135 +81,6 @@ void (*audit_test_between_writes)(void);
 
 /* ---- small helpers ------------------------------------------------------- */
 
-struct abuf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-static bool abuf_reserve(struct abuf *b, size_t need)
-{
-	size_t cap;
-	char *p;
-
-	if (need <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 1024;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2)
-			return false;
-		cap *= 2;
-	}
-	p = cordon__realloc(b->p, cap);
-	if (!p)
-		return false;
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static bool abuf_add(struct abuf *b, const char *s, size_t n)
-{
-	if (n > SIZE_MAX - b->len - 1 || !abuf_reserve(b, b->len + n + 1))
-		return false;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return true;
-}
-
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, int err, const char *fmt,
-     ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->sys_errno = err;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* Appends a sentence to note (separated by "; "); what does not fit is
- * cut. */
-__attribute__((format(printf, 3, 4))) static void
-note_add(char *note, size_t cap, const char *fmt, ...)
-{
-	size_t used = strnlen(note, cap);
-	va_list ap;
-
-	if (used + 3 >= cap)
-		return;
-	if (used > 0) {
-		memcpy(note + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, cap - used, fmt, ap);
-	va_end(ap);
-}
-
-static bool is_hex64(const char *s, size_t n)
-{
-	if (n != AUDIT_HASH_HEX)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
-/* Whether s[0..n) is well-formed UTF-8 without NUL bytes. */
-static bool utf8_valid(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = s[i];
-		unsigned char lo = 0x80, hi = 0xbf;
-		size_t len;
-
-		if (c == 0)
-			return false;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4;
-		else
-			return false;
-		if (n - i < len)
-			return false;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-		else if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return false;
-		for (size_t k = 2; k < len; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return false;
-		i += len;
-	}
-	return true;
-}
-
 /* A malloc'd valid UTF-8 copy of s (bad bytes become U+FFFD), or NULL. */
 static char *utf8_copy(const char *s)
 {
@@ -238,7 +112,6 @@ static void sha_fetch(void)
 static bool sha256_hex(const void *data, size_t len,
 		       char out[AUDIT_HASH_HEX + 1])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 
@@ -248,11 +121,7 @@ static bool sha256_hex(const void *data, size_t len,
 		out[0] = '\0';
 		return false;
 	}
-	for (unsigned i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[AUDIT_HASH_HEX] = '\0';
+	text_hex_encode(md, 32, out);
 	return true;
 }
 
@@ -303,11 +172,9 @@ why_set(char *why, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (why && cap) {
-		va_start(ap, fmt);
-		vsnprintf(why, cap, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	text_vsetf(why, cap, fmt, ap);
+	va_end(ap);
 	return CORDON_E_PARSE;
 }
 
@@ -357,7 +224,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	    memcmp(line + len - tail, ",\"hash\":\"", 9) != 0 ||
 	    line[len - 2] != '"')
 		return why_set(why, why_cap, "the hash member is not last");
-	if (!is_hex64(line + len - tail + 9, AUDIT_HASH_HEX))
+	if (!text_is_lower_hex(line + len - tail + 9, AUDIT_HASH_HEX,
+			       AUDIT_HASH_HEX))
 		return why_set(why, why_cap,
 			       "the hash is not 64 lower-case hex digits");
 	hashed = len - tail;
@@ -365,7 +233,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	    line[hashed - 1] != '"' || line[hashed - prevlen - 1] != ',')
 		return why_set(why, why_cap,
 			       "the prev member is not just before the hash");
-	if (!is_hex64(line + hashed - 1 - AUDIT_HASH_HEX, AUDIT_HASH_HEX))
+	if (!text_is_lower_hex(line + hashed - 1 - AUDIT_HASH_HEX,
+			       AUDIT_HASH_HEX, AUDIT_HASH_HEX))
 		return why_set(why, why_cap,
 			       "the prev is not 64 lower-case hex digits");
 
@@ -456,7 +325,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 		if (!get_uint(o, "torn_bytes", 1, 9007199254740992.0,
 			      &out->torn_bytes) ||
 		    !cJSON_IsString(c) ||
-		    !is_hex64(c->valuestring, strlen(c->valuestring))) {
+		    !text_is_lower_hex(c->valuestring, strlen(c->valuestring),
+				       AUDIT_HASH_HEX)) {
 			why_set(why, why_cap,
 				"a recovered record without torn_bytes and "
 				"torn_sha256");
@@ -511,10 +381,10 @@ struct cordon_audit {
 	char host_syslog[256]; /* printable ASCII, or "-" */
 	int failed;
 	/* scratch */
-	struct abuf line; /* the record being written */
-	struct abuf rline; /* a recovered record */
-	struct abuf tail; /* the end of the file */
-	struct abuf sbuf; /* a syslog datagram */
+	struct buf line; /* the record being written */
+	struct buf rline; /* a recovered record */
+	struct buf tail; /* the end of the file */
+	struct buf sbuf; /* a syslog datagram */
 	char time[32];
 	pid_t pid; /* getpid() for the record being written */
 	/* the time's text up to its seconds, for tsec */
@@ -537,8 +407,9 @@ static enum cordon_err make_parents(const char *path, struct cordon_diag *diag)
 	size_t n = strlen(path);
 
 	if (n >= sizeof(dir))
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the path is longer than PATH_MAX");
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the path is longer than PATH_MAX");
 	memcpy(dir, path, n + 1);
 	for (size_t i = 1; i < n; i++) {
 		if (dir[i] != '/')
@@ -546,9 +417,10 @@ static enum cordon_err make_parents(const char *path, struct cordon_diag *diag)
 		dir[i] = '\0';
 		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
 			int e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot create directory %s: %s",
-				    dir, strerror(e));
+			return diag_errno(
+				diag, CORDON_E_IO, e,
+				"audit log: cannot create directory %s: %s",
+				dir, strerror(e));
 		}
 		dir[i] = '/';
 	}
@@ -597,14 +469,15 @@ static enum cordon_err open_file(struct cordon_audit *a,
 	}
 	if (fd < 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot open %s: %s", a->path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot open %s: %s", a->path,
+				  strerror(e));
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: %s is not a regular file", a->path);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is not a regular file",
+				  a->path);
 	}
 	if (created && a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
 		(void)sync_parent(a->path);
@@ -639,17 +512,18 @@ static enum cordon_err lock_file(struct cordon_audit *a, struct stat *st,
 		while (flock(a->fd, LOCK_EX) != 0) {
 			if (errno != EINTR) {
 				e = errno;
-				return fail(diag, CORDON_E_IO, e,
-					    "audit log: cannot lock %s: %s",
-					    a->path, strerror(e));
+				return diag_errno(
+					diag, CORDON_E_IO, e,
+					"audit log: cannot lock %s: %s",
+					a->path, strerror(e));
 			}
 		}
 		if (fstat(a->fd, st) != 0) {
 			e = errno;
 			flock(a->fd, LOCK_UN);
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot stat %s: %s", a->path,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot stat %s: %s",
+					  a->path, strerror(e));
 		}
 		if (stat(a->path, &ps) == 0) {
 			if (ps.st_dev == st->st_dev && ps.st_ino == st->st_ino)
@@ -657,17 +531,18 @@ static enum cordon_err lock_file(struct cordon_audit *a, struct stat *st,
 		} else if (errno != ENOENT) {
 			e = errno;
 			flock(a->fd, LOCK_UN);
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot stat %s: %s", a->path,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot stat %s: %s",
+					  a->path, strerror(e));
 		}
 		/* Rotated or removed: closing drops the old file's lock. */
 		close_file(a);
 	}
-	return fail(diag, CORDON_E_IO, 0,
-		    "audit log: %s kept being replaced while waiting for its "
-		    "lock (%d tries)",
-		    a->path, AUDIT_LOCK_TRIES);
+	return diag_errno(
+		diag, CORDON_E_IO, 0,
+		"audit log: %s kept being replaced while waiting for its "
+		"lock (%d tries)",
+		a->path, AUDIT_LOCK_TRIES);
 }
 
 /* ---- reading the end of a file ------------------------------------------- */
@@ -740,9 +615,10 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 		size_t got = 0;
 		enum tail_result r;
 
-		if (!abuf_reserve(&a->tail, n + 1))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+		buf_reset(&a->tail);
+		if (!buf_space(&a->tail, n))
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		while (got < n) {
 			ssize_t k = pread(fd, a->tail.p + got, n - got,
 					  at + (off_t)got);
@@ -750,10 +626,10 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 				continue;
 			if (k <= 0) {
 				int e = k < 0 ? errno : 0;
-				return fail(diag, CORDON_E_IO, e,
-					    "audit log: cannot read %s: %s",
-					    name,
-					    e ? strerror(e) : "file shrank");
+				return diag_errno(
+					diag, CORDON_E_IO, e,
+					"audit log: cannot read %s: %s", name,
+					e ? strerror(e) : "file shrank");
 			}
 			got += (size_t)k;
 		}
@@ -761,25 +637,27 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 		r = tail_scan(a->tail.p, n, from_start, ti);
 		if (r == TAIL_MORE) {
 			if (want >= AUDIT_TAIL_MAX)
-				return fail(diag, CORDON_E_PARSE, 0,
-					    "audit log: no audit record in "
-					    "the last %zu bytes of %s; move "
-					    "it aside (cordon audit verify "
-					    "tells what is wrong)",
-					    want, name);
+				return diag_errno(
+					diag, CORDON_E_PARSE, 0,
+					"audit log: no audit record in "
+					"the last %zu bytes of %s; move "
+					"it aside (cordon audit verify "
+					"tells what is wrong)",
+					want, name);
 			want = want > AUDIT_TAIL_MAX / 4 ? AUDIT_TAIL_MAX :
 							   want * 4;
 			continue;
 		}
 		if (r == TAIL_NONE && ti->junk > 0)
-			return fail(diag, CORDON_E_PARSE, 0,
-				    "audit log: %s holds lines that are not "
-				    "audit records (%s); move it aside",
-				    name, ti->why);
+			return diag_errno(
+				diag, CORDON_E_PARSE, 0,
+				"audit log: %s holds lines that are not "
+				"audit records (%s); move it aside",
+				name, ti->why);
 		if (ti->torn && !sha256_hex(a->tail.p + n - ti->torn, ti->torn,
 					    ti->torn_sha))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
 		return CORDON_OK;
 	}
 }
@@ -802,8 +680,9 @@ static enum cordon_err read_rotated(struct cordon_audit *a,
 		if (errno == ENOENT)
 			return CORDON_OK;
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot open %s: %s", name, strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot open %s: %s", name,
+				  strerror(e));
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
@@ -864,28 +743,27 @@ static void time_now(struct cordon_audit *a)
 	p[7] = '\0';
 }
 
-/* Builds the record line for seq a->seq + 1 after a->last into b (after
- * its first `keep` bytes): the fixed members with the time now, the fields
+/* Appends the record line for seq a->seq + 1 after a->last to b: the fixed members with the time now, the fields
  * (the members' JSON text without braces), prev and hash, and '\n'. Built
  * by hand: snprintf was a tenth of the cost of a record. */
-static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
-				 size_t keep, const char *event,
-				 const char *fields, size_t flen,
-				 char hash[AUDIT_HASH_HEX + 1],
+static enum cordon_err make_line(struct cordon_audit *a, struct buf *b,
+				 const char *event, const char *fields,
+				 size_t flen, char hash[AUDIT_HASH_HEX + 1],
 				 struct cordon_diag *diag)
 {
 	size_t elen = strlen(event), len;
 	char *start, *p;
 
 	if (elen > AUDIT_EVENT_MAX || flen > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the event name or the fields are too "
-			    "long");
-	if (!abuf_reserve(b, keep + AUDIT_FIXED_BYTES + a->host_len + flen + 1))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the event name or the fields are too "
+			"long");
+	start = buf_space(b, AUDIT_FIXED_BYTES + a->host_len + flen + 1);
+	if (!start)
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	time_now(a);
-	start = b->p + keep;
 	p = put(start, "{\"v\":1,\"seq\":", 13);
 	p = put_u64(p, a->seq + 1);
 	p = put(p, ",\"time\":\"", 9);
@@ -905,19 +783,19 @@ static enum cordon_err make_line(struct cordon_audit *a, struct abuf *b,
 	p = put(p, a->last, AUDIT_HASH_HEX);
 	*p++ = '"';
 	if (!sha256_hex(start, (size_t)(p - start), hash))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	p = put(p, ",\"hash\":\"", 9);
 	p = put(p, hash, AUDIT_HASH_HEX);
 	p = put(p, "\"}\n", 3);
 	len = (size_t)(p - start);
-	b->len = keep + len;
-	b->p[b->len] = '\0';
+	(void)buf_commit(b, len); /* within the room asked for above */
 	if (len - 1 > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the record is %zu bytes, over the "
-			    "1 MiB line limit (AUDIT_MAX_LINE)",
-			    len - 1);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the record is %zu bytes, over the "
+			"1 MiB line limit (AUDIT_MAX_LINE)",
+			len - 1);
 	return CORDON_OK;
 }
 
@@ -945,11 +823,12 @@ static enum cordon_err write_record(struct cordon_audit *a, const char *buf,
 	if (k < 0 || (size_t)k != len - done) {
 		e = k < 0 ? errno : ENOSPC;
 		a->synced = false;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: %s to %s: %s (the next append records "
-			    "the cut line)",
-			    k < 0 ? "cannot write" : "short write", a->path,
-			    strerror(e));
+		return diag_errno(
+			diag, CORDON_E_IO, e,
+			"audit log: %s to %s: %s (the next append records "
+			"the cut line)",
+			k < 0 ? "cannot write" : "short write", a->path,
+			strerror(e));
 	}
 	a->size += (off_t)len;
 	return CORDON_OK;
@@ -998,13 +877,13 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 			     "\"torn_bytes\":%zu,\"torn_sha256\":\"%s\"",
 			     ti.torn, ti.torn_sha);
 		if (n < 0 || (size_t)n >= sizeof(fields))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
-		a->rline.len = 0;
-		if (!abuf_add(&a->rline, "\n", 1))
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit log: out of memory");
-		rc = make_line(a, &a->rline, 1, "recovered", fields, (size_t)n,
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
+		buf_reset(&a->rline);
+		if (!buf_addc(&a->rline, '\n'))
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit log: out of memory");
+		rc = make_line(a, &a->rline, "recovered", fields, (size_t)n,
 			       hash, diag);
 		if (rc == CORDON_OK)
 			rc = write_record(a, a->rline.p, a->rline.len, false,
@@ -1037,36 +916,38 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 		a->unsynced = 0;
 	}
 	if (!rotated_name(a->path, a->rotate_keep, to, sizeof(to)))
-		return fail(
+		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
 	if (unlink(to) != 0 && errno != ENOENT) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot remove %s: %s", to, strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot remove %s: %s", to,
+				  strerror(e));
 	}
 	for (unsigned i = a->rotate_keep; i > 1; i--) {
 		if (!rotated_name(a->path, i - 1, from, sizeof(from)) ||
 		    !rotated_name(a->path, i, to, sizeof(to)))
-			return fail(diag, CORDON_E_LIMIT, 0,
-				    "audit log: rotated names are longer than "
-				    "PATH_MAX");
+			return diag_errno(
+				diag, CORDON_E_LIMIT, 0,
+				"audit log: rotated names are longer than "
+				"PATH_MAX");
 		if (rename(from, to) != 0 && errno != ENOENT) {
 			e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot rename %s: %s", from,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit log: cannot rename %s: %s",
+					  from, strerror(e));
 		}
 	}
 	if (!rotated_name(a->path, 1, to, sizeof(to)))
-		return fail(
+		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
 	if (rename(a->path, to) != 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: cannot rename %s: %s", a->path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot rename %s: %s", a->path,
+				  strerror(e));
 	}
 	a->fd = -1;
 	rc = open_file(a, diag);
@@ -1075,9 +956,9 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 			;
 		if (fstat(a->fd, &st) != 0) {
 			e = errno;
-			rc = fail(diag, CORDON_E_IO, e,
-				  "audit log: cannot stat %s: %s", a->path,
-				  strerror(e));
+			rc = diag_errno(diag, CORDON_E_IO, e,
+					"audit log: cannot stat %s: %s",
+					a->path, strerror(e));
 		}
 	}
 	close(old);
@@ -1112,9 +993,10 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 	ssize_t k = -1;
 	int e = 0;
 
-	if (!abuf_reserve(&a->sbuf, AUDIT_SYSLOG_MAX))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+	buf_reset(&a->sbuf);
+	if (!buf_space(&a->sbuf, AUDIT_SYSLOG_MAX))
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	n = audit_syslog_format(a->sbuf.p, AUDIT_SYSLOG_MAX, pri, a->time,
 				a->host_syslog, (long)a->pid, event, line, len);
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -1126,8 +1008,8 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 					 "bytes, too long for syslog\"}",
 					 seq, event, hash, len);
 			if (m < 0 || (size_t)m >= sizeof(stand))
-				return fail(diag, CORDON_E_NOMEM, 0,
-					    "audit log: out of memory");
+				return diag_errno(diag, CORDON_E_NOMEM, 0,
+						  "audit log: out of memory");
 			n = audit_syslog_format(a->sbuf.p, AUDIT_SYSLOG_MAX,
 						pri, a->time, a->host_syslog,
 						(long)a->pid, event, stand,
@@ -1155,9 +1037,9 @@ static enum cordon_err send_syslog(struct cordon_audit *a, int severity,
 		}
 		break;
 	}
-	return fail(diag, CORDON_E_IO, e,
-		    "audit log: syslog: cannot send to %s: %s", a->syslog_path,
-		    strerror(e));
+	return diag_errno(diag, CORDON_E_IO, e,
+			  "audit log: syslog: cannot send to %s: %s",
+			  a->syslog_path, strerror(e));
 }
 
 /* The other sinks for a line written (with its '\n'). */
@@ -1180,9 +1062,10 @@ static enum cordon_err to_sinks(struct cordon_audit *a, int severity,
 		while (k < 0 && errno == EINTR);
 		if (k < 0 || (size_t)k != len) {
 			int e = k < 0 ? errno : EIO;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit log: cannot write to stderr: %s",
-				    strerror(e));
+			return diag_errno(
+				diag, CORDON_E_IO, e,
+				"audit log: cannot write to stderr: %s",
+				strerror(e));
 		}
 	}
 	return CORDON_OK;
@@ -1203,14 +1086,16 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 
 	if (flen > AUDIT_MAX_LINE ||
 	    flen + AUDIT_FIXED_BYTES + a->host_len > AUDIT_MAX_LINE)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "audit log: the record's fields are %zu bytes, "
-			    "over the 1 MiB line limit (AUDIT_MAX_LINE)",
-			    flen);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"audit log: the record's fields are %zu bytes, "
+			"over the 1 MiB line limit (AUDIT_MAX_LINE)",
+			flen);
 	pthread_mutex_lock(&a->mu);
 	a->pid = getpid();
 	if (!a->path) {
-		rc = make_line(a, &a->line, 0, event, fields, flen, hash, diag);
+		buf_reset(&a->line);
+		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
 		if (rc == CORDON_OK) {
 			a->seq++;
 			memcpy(a->last, hash, sizeof(a->last));
@@ -1220,14 +1105,17 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 	if ((rc = lock_file(a, &st, diag)) != CORDON_OK)
 		goto out;
 	rc = sync_chain(a, &st, &recovered, diag);
+	buf_reset(&a->line);
 	if (rc == CORDON_OK)
-		rc = make_line(a, &a->line, 0, event, fields, flen, hash, diag);
+		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
 	if (rc == CORDON_OK && a->size > 0 &&
 	    (uint64_t)a->size + a->line.len > a->rotate_bytes) {
 		rc = rotate(a, &recovered, diag);
-		if (rc == CORDON_OK)
-			rc = make_line(a, &a->line, 0, event, fields, flen,
-				       hash, diag);
+		if (rc == CORDON_OK) {
+			buf_reset(&a->line);
+			rc = make_line(a, &a->line, event, fields, flen, hash,
+				       diag);
+		}
 	}
 	if (rc == CORDON_OK)
 		rc = write_record(a, a->line.p, a->line.len, true, diag);
@@ -1250,9 +1138,9 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			int e = errno;
 			if (a->sync_err == CORDON_OK)
 				a->sync_err = CORDON_E_IO;
-			rc = fail(diag, CORDON_E_IO, e,
-				  "audit log: cannot fsync %s: %s", a->path,
-				  strerror(e));
+			rc = diag_errno(diag, CORDON_E_IO, e,
+					"audit log: cannot fsync %s: %s",
+					a->path, strerror(e));
 			goto out;
 		}
 	}
@@ -1285,26 +1173,27 @@ static enum cordon_err open_syslog(struct cordon_audit *a, const char *path,
 	int e;
 
 	if (n == 0 || n >= sizeof(sun.sun_path))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: syslog: the socket path %s is empty or "
-			    "too long",
-			    path);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: syslog: the socket path %s is empty or "
+			"too long",
+			path);
 	a->syslog_path = cordon__strdup(path);
 	if (!a->syslog_path)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	memcpy(sun.sun_path, path, n + 1);
 	a->log_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (a->log_fd < 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: syslog: socket: %s", strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: syslog: socket: %s", strerror(e));
 	}
 	if (connect(a->log_fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
 		e = errno;
-		return fail(diag, CORDON_E_IO, e,
-			    "audit log: syslog: cannot connect to %s: %s", path,
-			    strerror(e));
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: syslog: cannot connect to %s: %s",
+				  path, strerror(e));
 	}
 	return CORDON_OK;
 }
@@ -1326,8 +1215,8 @@ static enum cordon_err set_host(struct cordon_audit *a,
 	a->host_json = item ? cJSON_PrintUnformatted(item) : NULL;
 	cJSON_Delete(item);
 	if (!a->host_json)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	a->host_len = strlen(a->host_json);
 	for (size_t i = 0; i < n && o + 1 < sizeof(a->host_syslog); i++) {
 		unsigned char c = (unsigned char)host[i];
@@ -1347,10 +1236,10 @@ static void audit_free(struct cordon_audit *a)
 	free(a->path);
 	free(a->syslog_path);
 	free(a->host_json);
-	free(a->line.p);
-	free(a->rline.p);
-	free(a->tail.p);
-	free(a->sbuf.p);
+	buf_free(&a->line);
+	buf_free(&a->rline);
+	buf_free(&a->tail);
+	buf_free(&a->sbuf);
 	pthread_mutex_destroy(&a->mu);
 	free(a);
 }
@@ -1364,29 +1253,38 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	char probe[PATH_MAX];
 
 	if (!out)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	*out = NULL;
 	if (!o)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no options");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no options");
 	if (o->fsync_policy != CORDON_AUDIT_FSYNC_EVERY &&
 	    o->fsync_policy != CORDON_AUDIT_FSYNC_BATCH &&
 	    o->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: unknown fsync policy %d",
-			    (int)o->fsync_policy);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: unknown fsync policy %d",
+				  (int)o->fsync_policy);
 	if (o->rotate_keep > AUDIT_MAX_KEEP)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: rotate_keep %u is over the limit of %u",
-			    o->rotate_keep, AUDIT_MAX_KEEP);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: rotate_keep %u is over the limit of %u",
+			o->rotate_keep, AUDIT_MAX_KEEP);
 	if (o->path && (!o->path[0] || !rotated_name(o->path, AUDIT_MAX_KEEP,
 						     probe, sizeof(probe))))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: the path is empty or too long");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: the path is empty or too long");
 	a = cordon__calloc(1, sizeof(*a));
 	if (!a)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	pthread_mutex_init(&a->mu, NULL);
+	/* No ceilings of their own: what goes in is bounded by
+	 * AUDIT_MAX_LINE, AUDIT_TAIL_MAX and AUDIT_SYSLOG_MAX. */
+	buf_init(&a->line, SIZE_MAX);
+	buf_init(&a->rline, SIZE_MAX);
+	buf_init(&a->tail, SIZE_MAX);
+	buf_init(&a->sbuf, SIZE_MAX);
 	a->pid = getpid();
 	a->fd = -1;
 	a->log_fd = -1;
@@ -1402,8 +1300,8 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	if (rc == CORDON_OK && o->path) {
 		a->path = cordon__strdup(o->path);
 		if (!a->path)
-			rc = fail(diag, CORDON_E_NOMEM, 0,
-				  "audit log: out of memory");
+			rc = diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit log: out of memory");
 		if (rc == CORDON_OK)
 			rc = make_parents(a->path, diag);
 		if (rc == CORDON_OK)
@@ -1488,7 +1386,7 @@ static bool clean_tree(cJSON *v)
 {
 	for (cJSON *c = v->child; c; c = c->next) {
 		if (c->string && !(c->type & cJSON_StringIsConst) &&
-		    !utf8_valid(c->string, strlen(c->string))) {
+		    !text_utf8_valid(c->string, strlen(c->string), false)) {
 			char *s = utf8_copy(c->string);
 			if (!s)
 				return false;
@@ -1496,7 +1394,8 @@ static bool clean_tree(cJSON *v)
 			c->string = s;
 		}
 		if (cJSON_IsString(c) && !(c->type & cJSON_IsReference) &&
-		    !utf8_valid(c->valuestring, strlen(c->valuestring))) {
+		    !text_utf8_valid(c->valuestring, strlen(c->valuestring),
+				     false)) {
 			char *s = utf8_copy(c->valuestring);
 			if (!s)
 				return false;
@@ -1613,22 +1512,24 @@ static enum cordon_err parse_fields(const char *text, const cJSON *have,
 		return CORDON_OK;
 	o = parse_text(text, strlen(text), &oom);
 	if (!o)
-		return oom ? fail(diag, CORDON_E_NOMEM, 0,
-				  "audit log: out of memory") :
-			     fail(diag, CORDON_E_JSON, 0,
-				  "audit log: %s is not valid JSON", what);
+		return oom ? diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit log: out of memory") :
+			     diag_errno(diag, CORDON_E_JSON, 0,
+					"audit log: %s is not valid JSON",
+					what);
 	if (!cJSON_IsObject(o)) {
 		cJSON_Delete(o);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: %s is not a JSON object", what);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is not a JSON object", what);
 	}
 	for (cJSON *c = o->child; c; c = c->next) {
 		const cJSON *d;
 
 		if (is_reserved(c->string)) {
-			fail(diag, CORDON_E_INVAL, 0,
-			     "audit log: %s: \"%s\" is a reserved member name",
-			     what, c->string);
+			diag_errno(
+				diag, CORDON_E_INVAL, 0,
+				"audit log: %s: \"%s\" is a reserved member name",
+				what, c->string);
 			cJSON_Delete(o);
 			return CORDON_E_INVAL;
 		}
@@ -1637,17 +1538,17 @@ static enum cordon_err parse_fields(const char *text, const cJSON *have,
 				break;
 		if (d || (have &&
 			  cJSON_GetObjectItemCaseSensitive(have, c->string))) {
-			fail(diag, CORDON_E_INVAL, 0,
-			     "audit log: %s: member \"%s\" appears twice", what,
-			     c->string);
+			diag_errno(diag, CORDON_E_INVAL, 0,
+				   "audit log: %s: member \"%s\" appears twice",
+				   what, c->string);
 			cJSON_Delete(o);
 			return CORDON_E_INVAL;
 		}
 	}
 	if (redact_json(o, NULL) != CORDON_OK) {
 		cJSON_Delete(o);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: cannot redact %s", what);
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: cannot redact %s", what);
 	}
 	*out = o;
 	return CORDON_OK;
@@ -1696,8 +1597,8 @@ static enum cordon_err append_object(struct cordon_audit *a, const char *event,
 	}
 	if (!txt) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = append(a, event, severity, txt + 1, n >= 2 ? n - 2 : 0, diag);
 	free(txt);
@@ -1803,8 +1704,8 @@ enum cordon_err cordon_audit_decision(struct cordon_audit *a,
 	char why[96];
 
 	if (!a || !r)
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: no handle or no result");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle or no result");
 	d = cordon_result_decision(r);
 	if ((unsigned)d > CORDON_ASK)
 		d = CORDON_DENY;
@@ -1841,8 +1742,8 @@ enum cordon_err cordon_audit_decision(struct cordon_audit *a,
 	if (!ok) {
 		cJSON_Delete(o);
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = parse_fields(extra_json, o, "extra_json", &extra, diag);
 	if (rc != CORDON_OK) {
@@ -1904,17 +1805,19 @@ enum cordon_err cordon_audit_run(struct cordon_audit *a, const char *session,
 	bool ok, oom = false;
 
 	if (!a)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	if (report_json) {
 		rep = parse_text(report_json, strlen(report_json), &oom);
 		if (!rep || !cJSON_IsObject(rep)) {
 			cJSON_Delete(rep);
 			mark_failed(a);
-			return oom ? fail(diag, CORDON_E_NOMEM, 0,
-					  "audit log: out of memory") :
-				     fail(diag, CORDON_E_INVAL, 0,
-					  "audit log: the run report is not a "
-					  "JSON object");
+			return oom ? diag_errno(diag, CORDON_E_NOMEM, 0,
+						"audit log: out of memory") :
+				     diag_errno(
+					     diag, CORDON_E_INVAL, 0,
+					     "audit log: the run report is not a "
+					     "JSON object");
 		}
 	}
 	if (argv && argv[0]) {
@@ -1949,8 +1852,8 @@ enum cordon_err cordon_audit_run(struct cordon_audit *a, const char *session,
 	if (!ok) {
 		cJSON_Delete(o);
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	/* An argv too big for one line is left out, not the run. */
 	rc = append_object(a, "run", SEV_INFO, o,
@@ -1991,16 +1894,18 @@ enum cordon_err cordon_audit_event(struct cordon_audit *a, const char *event,
 	size_t n;
 
 	if (!a)
-		return fail(diag, CORDON_E_INVAL, 0, "audit log: no handle");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: no handle");
 	n = event ? strlen(event) : 0;
 	if (n == 0 || n > AUDIT_EVENT_MAX || strcmp(event, "recovered") == 0 ||
 	    strspn(event, "abcdefghijklmnopqrstuvwxyz"
 			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "audit log: event name \"%.40s\" is not 1 to %d "
-			    "letters, digits, '_', '.' or '-' (or is reserved)",
-			    event ? event : "", AUDIT_EVENT_MAX);
+		return diag_errno(
+			diag, CORDON_E_INVAL, 0,
+			"audit log: event name \"%.40s\" is not 1 to %d "
+			"letters, digits, '_', '.' or '-' (or is reserved)",
+			event ? event : "", AUDIT_EVENT_MAX);
 	}
 	rc = parse_fields(fields_json, NULL, "fields_json", &f, diag);
 	if (rc != CORDON_OK) {
@@ -2010,8 +1915,8 @@ enum cordon_err cordon_audit_event(struct cordon_audit *a, const char *event,
 	o = f ? f : cJSON_CreateObject();
 	if (!o) {
 		mark_failed(a);
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit log: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit log: out of memory");
 	}
 	rc = append_object(a, event, event_severity(o), o, NULL, NULL, diag);
 	cJSON_Delete(o);
@@ -2037,7 +1942,7 @@ struct vcheck {
 	char last[AUDIT_HASH_HEX + 1];
 	/* the last record line and the chain before it, for a recovered
 	 * record naming it as a line cut just before its newline */
-	struct abuf prev_line;
+	struct buf prev_line;
 	bool prev_valid;
 	bool pre_started;
 	uint64_t pre_seq;
@@ -2098,8 +2003,8 @@ static void vaccept(struct vcheck *vc, const char *s, size_t len,
 	vc->pre_started = vc->started;
 	vc->pre_seq = vc->seq;
 	memcpy(vc->pre_last, vc->last, sizeof(vc->last));
-	vc->prev_line.len = 0;
-	vc->prev_valid = abuf_add(&vc->prev_line, s, len);
+	buf_reset(&vc->prev_line);
+	vc->prev_valid = buf_add(&vc->prev_line, s, len);
 	vc->started = true;
 	vc->seq = al->seq;
 	memcpy(vc->last, al->hash, sizeof(vc->last));
@@ -2123,11 +2028,11 @@ static void vchain(struct vcheck *vc, const struct audit_line *al)
 				     "chain)",
 				     al->seq);
 		} else {
-			note_add(rep->notes, sizeof(rep->notes),
-				 "the chain starts at seq %" PRIu64
-				 " in %s (its prev is not zeros): older "
-				 "files were rotated away or removed",
-				 al->seq, vc->names[vc->file]);
+			text_addf(rep->notes, sizeof(rep->notes),
+				  "the chain starts at seq %" PRIu64
+				  " in %s (its prev is not zeros): older "
+				  "files were rotated away or removed",
+				  al->seq, vc->names[vc->file]);
 		}
 		return;
 	}
@@ -2226,12 +2131,12 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		    strcmp(al.event, "recovered") == 0 &&
 		    al.torn_bytes == vc->pend_len &&
 		    strcmp(al.torn_sha256, vc->pend_sha) == 0) {
-			note_add(vc->rep->notes, sizeof(vc->rep->notes),
-				 "%s line %" PRIu64 ": a record cut by a "
-				 "crash (%zu bytes) was recovered at line "
-				 "%" PRIu64,
-				 vc->names[vc->file], vc->pend_line,
-				 vc->pend_len, vc->line);
+			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
+				  "%s line %" PRIu64 ": a record cut by a "
+				  "crash (%zu bytes) was recovered at line "
+				  "%" PRIu64,
+				  vc->names[vc->file], vc->pend_line,
+				  vc->pend_len, vc->line);
 			vc->pend = false;
 			matched_pend = true;
 		} else {
@@ -2266,11 +2171,11 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		    strcmp(sha, al.torn_sha256) == 0) {
 			/* The line before was cut just before its newline:
 			 * it is not part of the chain. */
-			note_add(vc->rep->notes, sizeof(vc->rep->notes),
-				 "%s line %" PRIu64 ": a record cut just "
-				 "before its newline was recovered at line "
-				 "%" PRIu64,
-				 vc->names[vc->file], vc->line - 1, vc->line);
+			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
+				  "%s line %" PRIu64 ": a record cut just "
+				  "before its newline was recovered at line "
+				  "%" PRIu64,
+				  vc->names[vc->file], vc->line - 1, vc->line);
 			vc->started = vc->pre_started;
 			vc->seq = vc->pre_seq;
 			memcpy(vc->last, vc->pre_last, sizeof(vc->last));
@@ -2329,7 +2234,7 @@ static void vc_buffer(struct vcheck *vc, const char *buf, size_t n)
 
 static void vc_free(struct vcheck *vc)
 {
-	free(vc->prev_line.p);
+	buf_free(&vc->prev_line);
 }
 
 enum cordon_err audit_verify_buffer(const char *data, size_t len,
@@ -2338,6 +2243,7 @@ enum cordon_err audit_verify_buffer(const char *data, size_t len,
 	static const char *const name[] = { "<buffer>" };
 	struct vcheck vc = { 0 };
 
+	buf_init(&vc.prev_line, SIZE_MAX);
 	memset(rep, 0, sizeof(*rep));
 	vc.rep = rep;
 	vc.names = name;
@@ -2350,23 +2256,26 @@ enum cordon_err audit_verify_buffer(const char *data, size_t len,
 
 /* Reads the file fd (name for messages) line by line into the checker. */
 static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
-				 struct abuf *buf, struct cordon_diag *diag)
+				 struct buf *buf, struct cordon_diag *diag)
 {
-	const size_t chunk = 1 << 16;
+	const size_t chunk = 1 << 16, cap = AUDIT_MAX_LINE + 2 + chunk;
 	size_t have = 0, off = 0;
 	bool eof = false;
+	char *w;
 
-	if (!abuf_reserve(buf, AUDIT_MAX_LINE + 2 + chunk))
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+	/* A window the file slides through, never committed. */
+	buf_reset(buf);
+	w = buf_space(buf, cap);
+	if (!w)
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	while (!vc->done) {
-		char *nl = memchr(buf->p + off, '\n', have - off);
+		char *nl = memchr(w + off, '\n', have - off);
 		ssize_t k;
 
 		if (nl) {
-			vc_line(vc, buf->p + off, (size_t)(nl - (buf->p + off)),
-				true);
-			off = (size_t)(nl - buf->p) + 1;
+			vc_line(vc, w + off, (size_t)(nl - (w + off)), true);
+			off = (size_t)(nl - w) + 1;
 			continue;
 		}
 		if (have - off > AUDIT_MAX_LINE) {
@@ -2379,20 +2288,20 @@ static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
 		}
 		if (eof) {
 			if (have > off)
-				vc_line(vc, buf->p + off, have - off, false);
+				vc_line(vc, w + off, have - off, false);
 			break;
 		}
-		memmove(buf->p, buf->p + off, have - off);
+		memmove(w, w + off, have - off);
 		have -= off;
 		off = 0;
-		k = read(fd, buf->p + have, buf->cap - have);
+		k = read(fd, w + have, cap - have);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
 			int e = errno;
-			return fail(diag, CORDON_E_IO, e,
-				    "audit verify: cannot read %s: %s", name,
-				    strerror(e));
+			return diag_errno(diag, CORDON_E_IO, e,
+					  "audit verify: cannot read %s: %s",
+					  name, strerror(e));
 		}
 		if (k == 0)
 			eof = true;
@@ -2408,9 +2317,9 @@ static int open_read(const char *name, struct cordon_diag *diag,
 
 	if (fd < 0) {
 		int e = errno;
-		*rc = fail(diag, CORDON_E_IO, e,
-			   "audit verify: cannot open %s: %s", name,
-			   strerror(e));
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot open %s: %s", name,
+				 strerror(e));
 	}
 	return fd;
 }
@@ -2433,8 +2342,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 	*list = cordon__calloc((size_t)top + 1, sizeof(**list));
 	*gaps = cordon__calloc((size_t)top + 1, sizeof(**gaps));
 	if (!*list || !*gaps)
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	for (unsigned i = top; i >= 1; i--) {
 		if (!rotated_name(path, i, name, sizeof(name)) ||
 		    stat(name, &st) != 0)
@@ -2453,8 +2362,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 		(*list)[k] = cordon__strdup(name);
 		*n = ++k;
 		if (!(*list)[k - 1])
-			return fail(diag, CORDON_E_NOMEM, 0,
-				    "audit verify: out of memory");
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "audit verify: out of memory");
 		present_above = i;
 	}
 	if (present_above > 1) {
@@ -2469,8 +2378,8 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 	(*list)[k] = cordon__strdup(path);
 	*n = ++k;
 	if (!(*list)[k - 1])
-		return fail(diag, CORDON_E_NOMEM, 0,
-			    "audit verify: out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit verify: out of memory");
 	return CORDON_OK;
 }
 
@@ -2479,19 +2388,21 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 				    struct cordon_diag *diag)
 {
 	struct vcheck vc = { 0 };
-	struct abuf buf = { 0 };
+	struct buf buf = BUF_INIT(SIZE_MAX);
 	char **list = NULL, **gaps = NULL;
 	size_t count = 0;
 	enum cordon_err rc = CORDON_OK;
 	int base_fd = -1;
 
+	buf_init(&vc.prev_line, SIZE_MAX);
 	if (!rep || !files || n == 0)
-		return fail(diag, CORDON_E_INVAL, 0, "audit verify: no files");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit verify: no files");
 	memset(rep, 0, sizeof(*rep));
 	for (size_t i = 0; i < n; i++)
 		if (!files[i] || !files[i][0])
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "audit verify: an empty file name");
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "audit verify: an empty file name");
 	if (n == 1) {
 		/* A shared lock on the newest file holds off appends and
 		 * rotation while the set is read, so it is one snapshot. */
@@ -2521,8 +2432,8 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	if (rc == CORDON_OK) {
 		vc_finish(&vc);
 		if (vc.oom)
-			rc = fail(diag, CORDON_E_NOMEM, 0,
-				  "audit verify: out of memory");
+			rc = diag_errno(diag, CORDON_E_NOMEM, 0,
+					"audit verify: out of memory");
 	}
 	if (rc != CORDON_OK)
 		rep->intact = 0;
@@ -2534,7 +2445,7 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	}
 	free(list);
 	free(gaps);
-	free(buf.p);
+	buf_free(&buf);
 	vc_free(&vc);
 	return rc;
 }

@@ -27,6 +27,7 @@
 #include "redact.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* ---- byte classes ------------------------------------------------------ */
@@ -861,23 +862,6 @@ static int kind_after_key(struct scan *sc, const char *k, size_t kn, size_t vs,
 
 /* ---- bare opaque tokens ------------------------------------------------ */
 
-static int b64_value(char c)
-{
-	uint16_t k = CL(c);
-
-	if (k & C_UPPER)
-		return c - 'A';
-	if (k & C_LOWER)
-		return c - 'a' + 26;
-	if (k & C_DIGIT)
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
 /* Is s[a..b) base64 of ordinary text: every decoded byte printable, some
  * spaces, mostly letters? Such a word is data, not a key. */
 static bool b64_text(const char *s, size_t a, size_t b)
@@ -891,7 +875,7 @@ static bool b64_text(const char *s, size_t a, size_t b)
 	if ((b - a) % 4 == 1)
 		return false;
 	for (i = a; i < b; i++) {
-		v = b64_value(s[i]);
+		v = text_b64_value((unsigned char)s[i]);
 		if (v < 0)
 			return false;
 		acc = (acc << 6) | (uint32_t)v;
@@ -1713,40 +1697,8 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 
 /* ---- output ------------------------------------------------------------ */
 
-static bool buf_reserve(struct redact_buf *b, size_t more)
-{
-	size_t need, cap;
-	char *p;
-
-	if (more > SIZE_MAX - 1 - b->len)
-		return false;
-	need = b->len + more + 1;
-	if (b->p && need <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	p = cordon__realloc(b->p, cap);
-	if (!p)
-		return false;
-	b->p = p;
-	b->cap = cap;
-	return true;
-}
-
-static bool buf_put(struct redact_buf *b, const char *s, size_t n)
-{
-	if (!buf_reserve(b, n))
-		return false;
-	if (n)
-		memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return true;
-}
-
 /* Writes text[*pend .. base + span start) and the replacement. */
-static bool emit_span(struct redact_buf *out, const char *text, size_t *pend,
+static bool emit_span(struct buf *out, const char *text, size_t *pend,
 		      size_t base, const struct span *sp, size_t *count)
 {
 	size_t s0 = base + sp->s, e0 = base + sp->e;
@@ -1757,19 +1709,19 @@ static bool emit_span(struct redact_buf *out, const char *text, size_t *pend,
 		return true;
 	if (s0 < *pend)
 		s0 = *pend;
-	if (!buf_put(out, text + *pend, s0 - *pend))
+	if (!buf_add(out, text + *pend, s0 - *pend))
 		return false;
 	*pend = e0;
 	if (sp->flags & SP_DROP)
 		return true;
 	if (!(e0 - s0 == rl && memcmp(text + s0, r, rl) == 0))
 		(*count)++;
-	return buf_put(out, r, rl);
+	return buf_add(out, r, rl);
 }
 
 /* Writes the spans of the line at base, with the AWS candidates merged in
  * (kept when a key id is on the line, or when they are opaque anyway). */
-static bool emit_line(struct scan *sc, struct redact_buf *out, const char *text,
+static bool emit_line(struct scan *sc, struct buf *out, const char *text,
 		      size_t *pend, size_t base, size_t *count)
 {
 	size_t i = 0, j = 0;
@@ -1799,8 +1751,8 @@ static bool emit_line(struct scan *sc, struct redact_buf *out, const char *text,
  * first line, which starts from *actx (and the last line's context is
  * left there). */
 static enum cordon_err redact_text(struct redact_state *st, const char *text,
-				   size_t len, struct redact_buf *out,
-				   size_t *count, struct argctx *actx)
+				   size_t len, struct buf *out, size_t *count,
+				   struct argctx *actx)
 {
 	struct scan sc;
 	size_t pos = 0, lend, pend = 0, n = 0;
@@ -1813,7 +1765,6 @@ static enum cordon_err redact_text(struct redact_state *st, const char *text,
 		return CORDON_E_LIMIT;
 	if (!buf_reserve(out, len))
 		return CORDON_E_NOMEM;
-	out->p[out->len] = '\0';
 	memset(&sc, 0, sizeof(sc));
 	sc.st = st;
 	sc.argv = actx != NULL;
@@ -1832,7 +1783,7 @@ static enum cordon_err redact_text(struct redact_state *st, const char *text,
 		}
 		pos = nl ? lend + 1 : len;
 	}
-	if (pend < len && !buf_put(out, text + pend, len - pend)) {
+	if (pend < len && !buf_add(out, text + pend, len - pend)) {
 		rc = CORDON_E_NOMEM;
 		goto out;
 	}
@@ -1847,26 +1798,16 @@ out:
 }
 
 enum cordon_err redact_append(struct redact_state *st, const char *text,
-			      size_t len, struct redact_buf *out, size_t *count)
+			      size_t len, struct buf *out, size_t *count)
 {
 	return redact_text(st, text, len, out, count, NULL);
-}
-
-void redact_buf_free(struct redact_buf *b)
-{
-	if (!b)
-		return;
-	free(b->p);
-	b->p = NULL;
-	b->len = 0;
-	b->cap = 0;
 }
 
 enum cordon_err cordon_redact(const char *text, size_t len, char **out,
 			      size_t *out_len, size_t *count)
 {
 	struct redact_state st = { 0 };
-	struct redact_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	size_t n = 0;
 	enum cordon_err rc;
 
@@ -1879,12 +1820,12 @@ enum cordon_err cordon_redact(const char *text, size_t len, char **out,
 		*count = 0;
 	rc = redact_append(&st, text, len, &b, &n);
 	if (rc != CORDON_OK) {
-		redact_buf_free(&b);
+		buf_free(&b);
 		return rc;
 	}
-	*out = b.p;
-	if (out_len)
-		*out_len = b.len;
+	*out = buf_take(&b, out_len);
+	if (!*out)
+		return CORDON_E_NOMEM;
 	if (count)
 		*count = n;
 	return CORDON_OK;
@@ -1920,7 +1861,7 @@ static enum cordon_err json_string(cJSON *item, size_t *count,
 				   struct argctx *ctx)
 {
 	struct redact_state st = { 0 };
-	struct redact_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	const char *s = item->valuestring;
 	size_t len = strlen(s);
 	enum cordon_err rc;
@@ -1928,7 +1869,7 @@ static enum cordon_err json_string(cJSON *item, size_t *count,
 	rc = redact_text(&st, s, len, &b, count, ctx);
 	if (rc == CORDON_OK && (b.len != len || memcmp(b.p, s, len) != 0))
 		rc = set_string(item, b.p);
-	redact_buf_free(&b);
+	buf_free(&b);
 	return rc;
 }
 

@@ -42,17 +42,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "cordon.h"
 
 /* The largest input cordon_redact() and redact_append() take at once. */
 #define REDACT_MAX_INPUT ((size_t)1 << 30)
-
-/* A growable output buffer (malloc'd p, NUL-terminated after len). */
-struct redact_buf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
 
 /* What carries over from one call to the next when text comes in pieces
  * split at line ends: being inside a PEM private-key block, and whether
@@ -67,10 +61,10 @@ struct redact_state {
 /* Appends the redacted form of text[0..len) to out. Text fed in pieces
  * must be split just after a '\n' (the CLI feeds lines); a piece may hold
  * many lines. *count (may be NULL) is increased by the number of values
- * replaced. CORDON_E_NOMEM; CORDON_E_LIMIT over REDACT_MAX_INPUT. */
+ * replaced. CORDON_E_NOMEM (also when out fails, at its ceiling);
+ * CORDON_E_LIMIT over REDACT_MAX_INPUT. */
 enum cordon_err redact_append(struct redact_state *st, const char *text,
-			      size_t len, struct redact_buf *out,
-			      size_t *count);
+			      size_t len, struct buf *out, size_t *count);
 
 /* Redacts a JSON value in place: every string value is redacted as text;
  * an object member whose key is a secret key name (above, or an env
@@ -83,7 +77,5 @@ enum cordon_err redact_json(cJSON *v, size_t *count);
 /* 1 when name is a secret key name or matches the environment deny-list
  * (case-insensitive), for callers that hold key/value pairs. */
 bool redact_is_secret_name(const char *name, size_t len);
-
-void redact_buf_free(struct redact_buf *b);
 
 #endif

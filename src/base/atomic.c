@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "buf.h"
 #include "banned.h"
 
 int atomic_dir_of(const char *path, char *dir, size_t cap)
@@ -66,6 +67,41 @@ int atomic_write_all(int fd, const char *s, size_t n)
 		n -= (size_t)k;
 	}
 	return 0;
+}
+
+int atomic_read_all(int fd, struct buf *out)
+{
+	for (;;) {
+		size_t left = out->max - out->len;
+		size_t room = left < 65536 ? left : 65536;
+		char *w, more;
+		ssize_t k;
+
+		if (room == 0) {
+			/* Full: one byte more is one byte too many. */
+			do
+				k = read(fd, &more, 1);
+			while (k < 0 && errno == EINTR);
+			if (k <= 0)
+				return k < 0 ? -1 : 0;
+			buf_fail(out);
+			errno = EFBIG;
+			return -1;
+		}
+		w = buf_space(out, room);
+		if (!w) {
+			errno = ENOMEM;
+			return -1;
+		}
+		k = read(fd, w, room);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			return 0;
+		(void)buf_commit(out, (size_t)k);
+	}
 }
 
 int atomic_lock(const char *lockpath, int wait_ms)
@@ -139,21 +175,34 @@ fail:
 	return -1;
 }
 
-int atomic_state_path(const char *home, const char *name, char *buf,
-		      size_t cap)
+int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
+		    char *buf, size_t cap)
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
+	static const struct {
+		const char *var, *fallback;
+	} dirs[] = {
+		[ATOMIC_XDG_STATE] = { "XDG_STATE_HOME", ".local/state" },
+		[ATOMIC_XDG_CONFIG] = { "XDG_CONFIG_HOME", ".config" },
+		[ATOMIC_XDG_CACHE] = { "XDG_CACHE_HOME", ".cache" },
+	};
+	const char *xdg = getenv(dirs[kind].var);
 	const char *sep = name ? "/" : "", *tail = name ? name : "";
 	int n;
 
 	if (!home)
 		home = getenv("HOME");
+	/* The XDG spec: a relative $XDG_*_HOME is to be ignored. */
 	if (xdg && xdg[0] == '/')
 		n = snprintf(buf, cap, "%s/cordon%s%s", xdg, sep, tail);
 	else if (home && home[0] == '/')
-		n = snprintf(buf, cap, "%s/.local/state/cordon%s%s", home, sep,
-			     tail);
+		n = snprintf(buf, cap, "%s/%s/cordon%s%s", home,
+			     dirs[kind].fallback, sep, tail);
 	else
 		return -1;
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+int atomic_state_path(const char *home, const char *name, char *buf, size_t cap)
+{
+	return atomic_xdg_path(ATOMIC_XDG_STATE, home, name, buf, cap);
 }

@@ -26,6 +26,12 @@ int atomic_mkdirs(const char *dir, mode_t mode);
 /* Writes all n bytes of s to fd, retrying short writes and EINTR. */
 int atomic_write_all(int fd, const char *s, size_t n);
 
+/* Reads fd to its end, appending to out; out's ceiling is the most it
+ * takes. 0, or -1 with errno: EFBIG when there is more than the ceiling
+ * allows (out is failed), ENOMEM, or read's own (EINTR is retried). */
+struct buf;
+int atomic_read_all(int fd, struct buf *out);
+
 /* Takes an exclusive flock on lockpath (created 0600, never through a
  * symlink), waiting at most wait_ms (ETIMEDOUT after). Returns the
  * descriptor (closing it releases the lock) or -1. */
@@ -45,5 +51,18 @@ int atomic_write_file(const char *path, const char *data, size_t len,
  * 0, or -1 when there is no absolute home or it does not fit in cap. */
 int atomic_state_path(const char *home, const char *name, char *buf,
 		      size_t cap);
+
+/* cordon's directories under the XDG base directories: state (above),
+ * configuration ($XDG_CONFIG_HOME/cordon, else HOME/.config/cordon: the
+ * config file and the approvals) and cache ($XDG_CACHE_HOME/cordon, else
+ * HOME/.cache/cordon: the sandbox probe's verdict), with NAME appended as
+ * for atomic_state_path, which is atomic_xdg_path(ATOMIC_XDG_STATE, …). */
+enum atomic_xdg {
+	ATOMIC_XDG_STATE,
+	ATOMIC_XDG_CONFIG,
+	ATOMIC_XDG_CACHE,
+};
+int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
+		    char *buf, size_t cap);
 
 #endif

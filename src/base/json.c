@@ -10,43 +10,8 @@
 #include "json.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
-
-/* Length of the well-formed UTF-8 sequence at s[0..n), or 0 when it is not
- * one (overlong forms, surrogates and code points past U+10FFFF included). */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 /* A NUL-terminated, valid UTF-8 copy of s[0..n): every NUL byte and every
  * byte that does not start a well-formed sequence becomes U+FFFD. The caller
@@ -66,7 +31,8 @@ static char *utf8_clean(const char *s, size_t n)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n;) {
-		size_t len = in[i] ? utf8_seq_len(in + i, n - i) : 0;
+		uint32_t cp;
+		size_t len = in[i] ? text_utf8_decode(in + i, n - i, &cp) : 0;
 
 		if (len) {
 			memcpy(out + o, in + i, len);

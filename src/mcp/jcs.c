@@ -17,90 +17,16 @@
 
 #include <openssl/evp.h>
 
+#include "diag.h"
 #include "jcs.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define JCS_MAX_DEPTH 128
 
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-jcs_fail(struct cordon_diag *diag, enum cordon_err code, size_t off,
-	 const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->offset = off;
-	va_start(ap, fmt);
-	(void)vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 /* ---- UTF-8 -------------------------------------------------------------- */
-
-size_t jcs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c;
-	size_t len;
-
-	if (n == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* The offset of the first byte of s[0..n) that is not valid UTF-8, or n. */
-static size_t utf8_invalid_at(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-	uint32_t cp;
-
-	while (i < n) {
-		size_t k;
-
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
-		k = jcs_utf8_decode(u + i, n - i, &cp);
-		if (k == 0)
-			return i;
-		i += k;
-	}
-	return n;
-}
 
 /* Compares two valid UTF-8 strings as sequences of UTF-16 code units (RFC
  * 8785 §3.2.3). UTF-8 byte order is code point order, which is UTF-16 order
@@ -118,8 +44,8 @@ static int utf16_cmp(const char *a, const char *b)
 
 		if (*x == 0 || *y == 0)
 			return (*x != 0) - (*y != 0);
-		ka = jcs_utf8_decode(x, strnlen((const char *)x, 4), &ca);
-		kb = jcs_utf8_decode(y, strnlen((const char *)y, 4), &cb);
+		ka = text_utf8_decode(x, strnlen((const char *)x, 4), &ca);
+		kb = text_utf8_decode(y, strnlen((const char *)y, 4), &cb);
 		if (ka == 0 || kb == 0)
 			return strcmp((const char *)x, (const char *)y);
 		if (ca != cb)
@@ -154,17 +80,6 @@ static void scan_ws(struct scan *sc)
 	}
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits at s[pos..]; -1 when they are not there. */
 static long hex4(const struct scan *sc, size_t pos)
 {
@@ -173,7 +88,7 @@ static long hex4(const struct scan *sc, size_t pos)
 	if (pos > sc->len || sc->len - pos < 4)
 		return -1;
 	for (size_t i = 0; i < 4; i++) {
-		int h = hexval((unsigned char)sc->s[pos + i]);
+		int h = text_hex_value((unsigned char)sc->s[pos + i]);
 
 		if (h < 0)
 			return -1;
@@ -198,15 +113,15 @@ static enum cordon_err scan_string(struct scan *sc)
 			return CORDON_OK;
 		}
 		if (c < 0x20)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"control character 0x%02x in a string",
-					c);
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "control character 0x%02x in a string",
+				       c);
 		if (c >= 0x80) {
-			k = jcs_utf8_decode(u + sc->pos, sc->len - sc->pos, &cp);
+			k = text_utf8_decode(u + sc->pos, sc->len - sc->pos,
+					     &cp);
 			if (k == 0)
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"invalid UTF-8 in a string");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "invalid UTF-8 in a string");
 			sc->pos += k;
 			continue;
 		}
@@ -222,37 +137,35 @@ static enum cordon_err scan_string(struct scan *sc)
 			continue;
 		}
 		if (c != 'u')
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"invalid escape in a string");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "invalid escape in a string");
 		v = hex4(sc, sc->pos + 2);
 		if (v < 0)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"invalid \\u escape in a string");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "invalid \\u escape in a string");
 		if (v == 0)
 			/* cJSON ends its strings at the NUL it decodes: what
 			 * follows would vanish from the canonical form. */
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"\\u0000 in a string is not supported");
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "\\u0000 in a string is not supported");
 		if (v >= 0xdc00 && v <= 0xdfff)
-			return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-					"lone low surrogate \\u%04lx", v);
+			return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+				       "lone low surrogate \\u%04lx", v);
 		if (v >= 0xd800 && v <= 0xdbff) {
 			w = -1;
 			if (sc->pos + 12 <= sc->len && u[sc->pos + 6] == '\\' &&
 			    u[sc->pos + 7] == 'u')
 				w = hex4(sc, sc->pos + 8);
 			if (w < 0xdc00 || w > 0xdfff)
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"lone high surrogate \\u%04lx",
-						v);
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "lone high surrogate \\u%04lx",
+					       v);
 			sc->pos += 12;
 			continue;
 		}
 		sc->pos += 6;
 	}
-	return jcs_fail(sc->diag, CORDON_E_JSON, sc->len,
-			"unterminated string");
+	return diag_at(sc->diag, CORDON_E_JSON, sc->len, "unterminated string");
 }
 
 static bool is_digit(char c)
@@ -274,14 +187,14 @@ static enum cordon_err scan_number(struct scan *sc)
 		while (p < n && is_digit(s[p]))
 			p++;
 	} else {
-		return jcs_fail(sc->diag, CORDON_E_JSON, start,
-				"invalid number");
+		return diag_at(sc->diag, CORDON_E_JSON, start,
+			       "invalid number");
 	}
 	if (p < n && s[p] == '.') {
 		p++;
 		if (p >= n || !is_digit(s[p]))
-			return jcs_fail(sc->diag, CORDON_E_JSON, start,
-					"invalid number");
+			return diag_at(sc->diag, CORDON_E_JSON, start,
+				       "invalid number");
 		while (p < n && is_digit(s[p]))
 			p++;
 	}
@@ -290,8 +203,8 @@ static enum cordon_err scan_number(struct scan *sc)
 		if (p < n && (s[p] == '+' || s[p] == '-'))
 			p++;
 		if (p >= n || !is_digit(s[p]))
-			return jcs_fail(sc->diag, CORDON_E_JSON, start,
-					"invalid number");
+			return diag_at(sc->diag, CORDON_E_JSON, start,
+				       "invalid number");
 		while (p < n && is_digit(s[p]))
 			p++;
 	}
@@ -307,8 +220,8 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 	enum cordon_err rc;
 
 	if (depth + 1 > JCS_MAX_DEPTH)
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"nesting deeper than %d", JCS_MAX_DEPTH);
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "nesting deeper than %d", JCS_MAX_DEPTH);
 	sc->pos++;
 	scan_ws(sc);
 	if (sc->pos < sc->len && sc->s[sc->pos] == close) {
@@ -319,16 +232,15 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 		if (close == '}') {
 			scan_ws(sc);
 			if (sc->pos >= sc->len || sc->s[sc->pos] != '"')
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos,
-						"expected a member name");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "expected a member name");
 			rc = scan_string(sc);
 			if (rc)
 				return rc;
 			scan_ws(sc);
 			if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
-				return jcs_fail(sc->diag, CORDON_E_JSON,
-						sc->pos, "expected ':'");
+				return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+					       "expected ':'");
 			sc->pos++;
 		}
 		rc = scan_value(sc, depth + 1);
@@ -343,8 +255,8 @@ static enum cordon_err scan_container(struct scan *sc, unsigned depth)
 			sc->pos++;
 			return CORDON_OK;
 		}
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"expected ',' or '%c'", close);
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "expected ',' or '%c'", close);
 	}
 }
 
@@ -355,8 +267,8 @@ static enum cordon_err scan_value(struct scan *sc, unsigned depth)
 
 	scan_ws(sc);
 	if (sc->pos >= sc->len)
-		return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-				"unexpected end of input");
+		return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+			       "unexpected end of input");
 	c = sc->s[sc->pos];
 	if (c == '{' || c == '[')
 		return scan_container(sc, depth);
@@ -373,54 +285,21 @@ static enum cordon_err scan_value(struct scan *sc, unsigned depth)
 			return CORDON_OK;
 		}
 	}
-	return jcs_fail(sc->diag, CORDON_E_JSON, sc->pos,
-			"unexpected character");
+	return diag_at(sc->diag, CORDON_E_JSON, sc->pos,
+		       "unexpected character");
 }
 
 /* ---- output ------------------------------------------------------------- */
 
-void jcs_buf_put(struct jcs_buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (n + 1 > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *np;
-
-		while (n + 1 > cap - b->len) {
-			if (cap > SIZE_MAX / 2) {
-				b->oom = true;
-				return;
-			}
-			cap *= 2;
-		}
-		np = cordon__realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void jb_putc(struct jcs_buf *b, char c)
-{
-	jcs_buf_put(b, &c, 1);
-}
-
 /* Escapes only what RFC 8785 §3.2.2.2 requires; '/' and valid non-ASCII go
  * raw. */
-void jcs_buf_string(struct jcs_buf *b, const char *s)
+void jcs_buf_string(struct buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)(s ? s : "");
 	const unsigned char *run = u;
 
-	jb_putc(b, '"');
+	buf_addc(b, '"');
 	for (; *u; u++) {
 		char esc[6];
 		size_t n = 2;
@@ -429,19 +308,19 @@ void jcs_buf_string(struct jcs_buf *b, const char *s)
 			uint32_t cp;
 			size_t k = strnlen((const char *)u, 4);
 
-			k = jcs_utf8_decode(u, k, &cp);
+			k = text_utf8_decode(u, k, &cp);
 			if (k) {
 				u += k - 1;
 				continue;
 			}
-			jcs_buf_put(b, (const char *)run, (size_t)(u - run));
-			jcs_buf_put(b, "\xef\xbf\xbd", 3);
+			buf_add(b, (const char *)run, (size_t)(u - run));
+			buf_add(b, "\xef\xbf\xbd", 3);
 			run = u + 1;
 			continue;
 		}
 		if (*u >= 0x20 && *u != '"' && *u != '\\')
 			continue;
-		jcs_buf_put(b, (const char *)run, (size_t)(u - run));
+		buf_add(b, (const char *)run, (size_t)(u - run));
 		run = u + 1;
 		esc[0] = '\\';
 		switch (*u) {
@@ -471,10 +350,10 @@ void jcs_buf_string(struct jcs_buf *b, const char *s)
 			n = 6;
 			break;
 		}
-		jcs_buf_put(b, esc, n);
+		buf_add(b, esc, n);
 	}
-	jcs_buf_put(b, (const char *)run, (size_t)(u - run));
-	jb_putc(b, '"');
+	buf_add(b, (const char *)run, (size_t)(u - run));
+	buf_addc(b, '"');
 }
 
 /* ECMAScript Number::toString (ES2020 §7.1.12.1 / 6.1.6.1.20): the
@@ -561,11 +440,11 @@ static int member_cmp(const void *a, const void *b)
 	return utf16_cmp(x->string, y->string);
 }
 
-static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned depth,
+static enum cordon_err put_value(struct buf *b, const cJSON *v, unsigned depth,
 				 struct cordon_diag *diag);
 
-static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
-				  unsigned depth, struct cordon_diag *diag)
+static enum cordon_err put_object(struct buf *b, const cJSON *v, unsigned depth,
+				  struct cordon_diag *diag)
 {
 	const cJSON **m;
 	const cJSON *c;
@@ -574,44 +453,44 @@ static enum cordon_err put_object(struct jcs_buf *b, const cJSON *v,
 
 	for (c = v->child; c; c = c->next) {
 		if (!c->string)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"object member without a name");
-		if (utf8_invalid_at(c->string, strlen(c->string)) !=
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "object member without a name");
+		if (text_utf8_invalid_at(c->string, strlen(c->string)) !=
 		    strlen(c->string))
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"invalid UTF-8 in a member name");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "invalid UTF-8 in a member name");
 		n++;
 	}
-	jb_putc(b, '{');
+	buf_addc(b, '{');
 	if (n == 0) {
-		jb_putc(b, '}');
+		buf_addc(b, '}');
 		return CORDON_OK;
 	}
 	m = cordon__calloc(n, sizeof(*m));
 	if (!m)
-		return jcs_fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	for (i = 0, c = v->child; c; c = c->next)
 		m[i++] = c;
 	qsort(m, n, sizeof(*m), member_cmp);
 	for (i = 0; i < n && rc == CORDON_OK; i++) {
 		if (i > 0 && strcmp(m[i - 1]->string, m[i]->string) == 0) {
-			rc = jcs_fail(diag, CORDON_E_JSON, 0,
-				      "duplicate member name \"%.200s\"",
-				      m[i]->string);
+			rc = diag_at(diag, CORDON_E_JSON, 0,
+				     "duplicate member name \"%.200s\"",
+				     m[i]->string);
 			break;
 		}
 		if (i > 0)
-			jb_putc(b, ',');
+			buf_addc(b, ',');
 		jcs_buf_string(b, m[i]->string);
-		jb_putc(b, ':');
+		buf_addc(b, ':');
 		rc = put_value(b, m[i], depth + 1, diag);
 	}
 	free(m);
-	jb_putc(b, '}');
+	buf_addc(b, '}');
 	return rc;
 }
 
-static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned depth,
+static enum cordon_err put_value(struct buf *b, const cJSON *v, unsigned depth,
 				 struct cordon_diag *diag)
 {
 	enum cordon_err rc = CORDON_OK;
@@ -620,50 +499,49 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 
 	switch (v->type & 0xff) {
 	case cJSON_NULL:
-		jcs_buf_put(b, "null", 4);
+		buf_add(b, "null", 4);
 		break;
 	case cJSON_True:
-		jcs_buf_put(b, "true", 4);
+		buf_add(b, "true", 4);
 		break;
 	case cJSON_False:
-		jcs_buf_put(b, "false", 5);
+		buf_add(b, "false", 5);
 		break;
 	case cJSON_Number:
 		if (!isfinite(v->valuedouble))
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"number out of the range of a double");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "number out of the range of a double");
 		n = jcs_format_number(v->valuedouble, num);
-		jcs_buf_put(b, num, n);
+		buf_add(b, num, n);
 		break;
 	case cJSON_String:
 		if (!v->valuestring)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"string without a value");
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "string without a value");
 		n = strlen(v->valuestring);
-		if (utf8_invalid_at(v->valuestring, n) != n)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"invalid UTF-8 in a string");
+		if (text_utf8_invalid_at(v->valuestring, n) != n)
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "invalid UTF-8 in a string");
 		jcs_buf_string(b, v->valuestring);
 		break;
 	case cJSON_Array:
 	case cJSON_Object:
 		if (depth + 1 > JCS_MAX_DEPTH)
-			return jcs_fail(diag, CORDON_E_JSON, 0,
-					"nesting deeper than %d",
-					JCS_MAX_DEPTH);
+			return diag_at(diag, CORDON_E_JSON, 0,
+				       "nesting deeper than %d", JCS_MAX_DEPTH);
 		if ((v->type & 0xff) == cJSON_Object)
 			return put_object(b, v, depth, diag);
-		jb_putc(b, '[');
+		buf_addc(b, '[');
 		for (const cJSON *c = v->child; c && !rc; c = c->next) {
 			if (c != v->child)
-				jb_putc(b, ',');
+				buf_addc(b, ',');
 			rc = put_value(b, c, depth + 1, diag);
 		}
-		jb_putc(b, ']');
+		buf_addc(b, ']');
 		break;
 	default:
-		return jcs_fail(diag, CORDON_E_JSON, 0,
-				"value of a type JSON does not have");
+		return diag_at(diag, CORDON_E_JSON, 0,
+			       "value of a type JSON does not have");
 	}
 	return rc;
 }
@@ -671,28 +549,26 @@ static enum cordon_err put_value(struct jcs_buf *b, const cJSON *v, unsigned dep
 enum cordon_err jcs_from_cjson(const cJSON *v, char **out, size_t *out_len,
 			       struct cordon_diag *diag)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	enum cordon_err rc;
 
 	if (!out)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no output");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no output");
 	*out = NULL;
 	if (out_len)
 		*out_len = 0;
 	if (!v)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no value");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no value");
 	/* The depth counts containers, so a container at the top is depth
 	 * 1 once put_value adds it. */
 	rc = put_value(&b, v, 0, diag);
-	if (rc == CORDON_OK && b.oom)
-		rc = jcs_fail(diag, CORDON_E_NOMEM, 0, "out of memory");
 	if (rc) {
-		free(b.p);
+		buf_free(&b);
 		return rc;
 	}
-	*out = b.p;
-	if (out_len)
-		*out_len = b.len;
+	*out = buf_take(&b, out_len);
+	if (!*out)
+		return diag_at(diag, CORDON_E_NOMEM, 0, "out of memory");
 	return CORDON_OK;
 }
 
@@ -705,30 +581,30 @@ enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
 	cJSON *root;
 
 	if (!out)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no output");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no output");
 	*out = NULL;
 	if (out_len)
 		*out_len = 0;
 	if (!json)
-		return jcs_fail(diag, CORDON_E_INVAL, 0, "no input");
+		return diag_at(diag, CORDON_E_INVAL, 0, "no input");
 	rc = scan_value(&sc, 0);
 	if (rc)
 		return rc;
 	scan_ws(&sc);
 	if (sc.pos != len)
-		return jcs_fail(diag, CORDON_E_JSON, sc.pos,
-				"trailing data after the JSON value");
+		return diag_at(diag, CORDON_E_JSON, sc.pos,
+			       "trailing data after the JSON value");
 	root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
 	if (!root)
 		/* It passed the strict scan: memory is the likely cause. */
-		return jcs_fail(diag, CORDON_E_JSON, 0,
-				"cJSON could not parse the text");
+		return diag_at(diag, CORDON_E_JSON, 0,
+			       "cJSON could not parse the text");
 	sc.pos = end ? (size_t)(end - json) : 0;
 	scan_ws(&sc);
 	if (sc.pos != len) {
 		cJSON_Delete(root);
-		return jcs_fail(diag, CORDON_E_JSON, sc.pos,
-				"cJSON stopped before the end of the text");
+		return diag_at(diag, CORDON_E_JSON, sc.pos,
+			       "cJSON stopped before the end of the text");
 	}
 	rc = jcs_from_cjson(root, out, out_len, diag);
 	cJSON_Delete(root);
@@ -738,7 +614,6 @@ enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
 enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 				struct cordon_diag *diag)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	enum cordon_err rc;
@@ -752,13 +627,9 @@ enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 	if (EVP_Digest(canon, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
 	    mdlen != 32) {
 		free(canon);
-		return jcs_fail(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
+		return diag_at(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
 	}
 	free(canon);
-	for (unsigned i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	text_hex_encode(md, 32, out);
 	return CORDON_OK;
 }

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "cordon.h"
 
 /* Canonical JSON of json[0..len): refuses (CORDON_E_JSON, why in diag)
@@ -38,29 +39,12 @@ size_t jcs_format_number(double d, char buf[32]);
 enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 				struct cordon_diag *diag);
 
-/* Helpers shared with the JSON-RPC writer (jsonrpc.c). */
-
-/* Decodes one well-formed UTF-8 sequence at s[0..n) (no overlong forms, no
- * surrogates, nothing above U+10FFFF) into *cp. Returns its length, 0 when
- * invalid. */
-size_t jcs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
-
-/* A growable output buffer: p is NUL-terminated, len bytes; oom is set
- * (and later writes ignored) once memory runs out. Start it zeroed. */
-struct jcs_buf {
-	char *p;
-	size_t len;
-	size_t cap;
-	bool oom;
-};
-
-/* Appends s[0..n). */
-void jcs_buf_put(struct jcs_buf *b, const char *s, size_t n);
+/* Shared with the JSON-RPC writer (jsonrpc.c). */
 
 /* Appends s (NULL: "") as a JSON string the way this module writes one:
  * '"', '\\' and the controls escaped, nothing else; an invalid UTF-8 byte
  * becomes U+FFFD (canonical input never has one), so the output is valid
  * JSON on one line. */
-void jcs_buf_string(struct jcs_buf *b, const char *s);
+void jcs_buf_string(struct buf *b, const char *s);
 
 #endif

@@ -33,6 +33,7 @@
 #include "json.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define JSONRPC_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
@@ -44,6 +45,7 @@
 void jsonrpc_framer_init(struct jsonrpc_framer *f, size_t max)
 {
 	memset(f, 0, sizeof(*f));
+	buf_init(&f->pend, SIZE_MAX);
 	f->max = max ? max : JSONRPC_DEFAULT_MAX_MESSAGE;
 	/* room for max + 1 (a '\r' that may precede the newline) */
 	if (f->max > SIZE_MAX / 2)
@@ -54,40 +56,19 @@ void jsonrpc_framer_free(struct jsonrpc_framer *f)
 {
 	if (!f)
 		return;
-	free(f->buf);
-	f->buf = NULL;
-	f->len = 0;
-	f->cap = 0;
+	buf_free(&f->pend);
 	f->dropping = false;
 }
 
 size_t jsonrpc_framer_pending(const struct jsonrpc_framer *f)
 {
-	return f->len;
+	return buf_len(&f->pend);
 }
 
 static enum cordon_err framer_append(struct jsonrpc_framer *f, const char *p,
 				     size_t n)
 {
-	if (n > f->cap - f->len) {
-		size_t cap = f->cap ? f->cap : 4096;
-		char *nb;
-
-		while (n > cap - f->len) {
-			if (cap > SIZE_MAX / 2)
-				return CORDON_E_NOMEM;
-			cap *= 2;
-		}
-		nb = cordon__realloc(f->buf, cap);
-		if (!nb)
-			return CORDON_E_NOMEM;
-		f->buf = nb;
-		f->cap = cap;
-	}
-	if (n)
-		memcpy(f->buf + f->len, p, n);
-	f->len += n;
-	return CORDON_OK;
+	return buf_add(&f->pend, p, n) ? CORDON_OK : CORDON_E_NOMEM;
 }
 
 /* A line of total bytes (before its '\n', the last one being last) is over
@@ -111,9 +92,9 @@ static int framer_emit(const char *line, size_t len, jsonrpc_line_fn fn, void *u
 	return fn(ud, line, len, false);
 }
 
-/* Feeds p[0..n) through the line state in f (a partial line in f->buf, or
+/* Feeds p[0..n) through the line state in f (a partial line in f->pend, or
  * dropping). Sets *used to the bytes consumed; *stopped when fn asked to
- * stop (f->buf is then empty: the stop comes right after a whole line or a
+ * stop (f->pend is then empty: the stop comes right after a whole line or a
  * too_long report). */
 static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 				  size_t n, jsonrpc_line_fn fn, void *ud,
@@ -138,7 +119,7 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			i = seg_end + 1;
 			continue;
 		}
-		if (f->len == 0 && nl &&
+		if (buf_len(&f->pend) == 0 && nl &&
 		    !framer_over(f, seg, seg ? p[seg_end - 1] : 0, true)) {
 			rc = framer_emit(p + i, seg, fn, ud);
 			i = seg_end + 1;
@@ -148,12 +129,15 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			}
 			continue;
 		}
-		if (seg > SIZE_MAX - f->len)
+		if (seg > SIZE_MAX - buf_len(&f->pend))
 			return CORDON_E_NOMEM;
-		total = f->len + seg;
-		last = seg ? p[seg_end - 1] : (f->len ? f->buf[f->len - 1] : 0);
+		total = buf_len(&f->pend) + seg;
+		last = seg ? p[seg_end - 1] :
+			     (buf_len(&f->pend) ?
+				      buf_str(&f->pend)[buf_len(&f->pend) - 1] :
+				      0);
 		if (framer_over(f, total, last, nl != NULL)) {
-			f->len = 0;
+			buf_setlen(&f->pend, 0);
 			f->dropping = nl == NULL;
 			i = nl ? seg_end + 1 : n;
 			if (fn(ud, NULL, total, true)) {
@@ -169,8 +153,8 @@ static enum cordon_err framer_run(struct jsonrpc_framer *f, const char *p,
 			break;
 		}
 		i = seg_end + 1;
-		rc = framer_emit(f->buf, f->len, fn, ud);
-		f->len = 0;
+		rc = framer_emit(buf_str(&f->pend), buf_len(&f->pend), fn, ud);
+		buf_setlen(&f->pend, 0);
 		if (rc) {
 			*stopped = true;
 			break;
@@ -191,21 +175,21 @@ enum cordon_err jsonrpc_framer_feed(struct jsonrpc_framer *f, const char *data,
 	bool stopped = false;
 	size_t used = 0;
 
-	if (f->len && (f->dropping || memchr(f->buf, '\n', f->len) ||
-		       framer_over(f, f->len, f->buf[f->len - 1], false))) {
-		char *old = f->buf;
-		size_t old_len = f->len;
+	const char *held = buf_str(&f->pend);
+	size_t nheld = buf_len(&f->pend);
 
-		f->buf = NULL;
-		f->len = 0;
-		f->cap = 0;
-		rc = framer_run(f, old, old_len, fn, ud, &used, &stopped);
+	if (nheld && (f->dropping || memchr(held, '\n', nheld) ||
+		      framer_over(f, nheld, held[nheld - 1], false))) {
+		struct buf old = f->pend;
+
+		buf_init(&f->pend, SIZE_MAX);
+		rc = framer_run(f, held, nheld, fn, ud, &used, &stopped);
 		if (rc == CORDON_OK && stopped) {
-			rc = framer_append(f, old + used, old_len - used);
+			rc = framer_append(f, held + used, nheld - used);
 			if (rc == CORDON_OK && n)
 				rc = framer_append(f, data, n);
 		}
-		free(old);
+		buf_free(&old);
 		if (rc || stopped)
 			return rc;
 	}
@@ -305,17 +289,6 @@ static size_t skip_value(const char *s, size_t n, size_t i)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[a..b) is a string token (quotes included) whose escapes are all valid
  * and which holds no raw control character: safe to copy into output. */
 static bool string_ok(const char *s, size_t a, size_t b)
@@ -335,7 +308,7 @@ static bool string_ok(const char *s, size_t a, size_t b)
 			if (b - 1 - i < 5)
 				return false;
 			for (size_t k = 1; k <= 4; k++)
-				if (hexval(s[i + k]) < 0)
+				if (text_hex_value((unsigned char)s[i + k]) < 0)
 					return false;
 			i += 4;
 		} else if (!strchr("\"\\/bfnrt", s[i]) || s[i] == 0) {
@@ -392,7 +365,7 @@ static bool name_is_id(const char *s, size_t a, size_t b)
 				return false;
 			cp = 0;
 			for (size_t h = 2; h <= 5; h++) {
-				int v = hexval(s[i + h]);
+				int v = text_hex_value((unsigned char)s[i + h]);
 
 				if (v < 0)
 					return false;
@@ -466,23 +439,10 @@ static void find_id_raw(const char *s, size_t n, size_t from,
 
 /* ---- parsing ------------------------------------------------------------ */
 
-__attribute__((format(printf, 3, 4))) static void set_why(char *why, size_t cap,
-							  const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || cap == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-}
-
 /* SHA-256 in hex of prefix (may be NULL) followed by p[0..n). */
 static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 			 char out[65])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -493,11 +453,7 @@ static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 	    EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen < 32)
 		memset(md, 0, 32);
 	EVP_MD_CTX_free(ctx);
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	text_hex_encode(md, 32, out);
 }
 
 static void hex_sha256(const void *p, size_t n, char out[65])
@@ -710,24 +666,24 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 	if (nomem)
 		return CORDON_E_NOMEM;
 	if (dup) {
-		set_why(why, cap, "member \"%.60s\" appears twice", dup);
+		text_setf(why, cap, "member \"%.60s\" appears twice", dup);
 		return CORDON_OK;
 	}
 	dup = lookalike_member(obj);
 	if (dup) {
-		set_why(why, cap,
-			"member \"%.60s\" is a JSON-RPC member in another "
-			"case",
-			dup);
+		text_setf(why, cap,
+			  "member \"%.60s\" is a JSON-RPC member in another "
+			  "case",
+			  dup);
 		return CORDON_OK;
 	}
 	if (cJSON_GetObjectItemCaseSensitive(obj, "id") && !m->id) {
-		set_why(why, cap, "id must be a string, number or null");
+		text_setf(why, cap, "id must be a string, number or null");
 		return CORDON_OK;
 	}
 	ver = cJSON_GetObjectItemCaseSensitive(obj, "jsonrpc");
 	if (!cJSON_IsString(ver) || strcmp(ver->valuestring, "2.0") != 0) {
-		set_why(why, cap, "\"jsonrpc\" must be \"2.0\"");
+		text_setf(why, cap, "\"jsonrpc\" must be \"2.0\"");
 		return CORDON_OK;
 	}
 	method = cJSON_GetObjectItemCaseSensitive(obj, "method");
@@ -736,29 +692,30 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 	params = cJSON_GetObjectItemCaseSensitive(obj, "params");
 	if (method) {
 		if (!cJSON_IsString(method)) {
-			set_why(why, cap, "method must be a string");
+			text_setf(why, cap, "method must be a string");
 			return CORDON_OK;
 		}
 		if (result || error) {
-			set_why(why, cap,
-				"a request cannot carry result or error");
+			text_setf(why, cap,
+				  "a request cannot carry result or error");
 			return CORDON_OK;
 		}
 		if (params && !cJSON_IsObject(params) &&
 		    !cJSON_IsArray(params)) {
-			set_why(why, cap, "params must be an object or array");
+			text_setf(why, cap,
+				  "params must be an object or array");
 			return CORDON_OK;
 		}
 		dup = params ? dup_member_deep(params, &nomem) : NULL;
 		if (nomem)
 			return CORDON_E_NOMEM;
 		if (dup) {
-			set_why(why, cap, "member \"%.60s\" appears twice",
-				dup);
+			text_setf(why, cap, "member \"%.60s\" appears twice",
+				  dup);
 			return CORDON_OK;
 		}
 		if (json_nul_escape_at(line + from, to - from) < to - from) {
-			set_why(why, cap, "\\u0000 in a request");
+			text_setf(why, cap, "\\u0000 in a request");
 			return CORDON_OK;
 		}
 		m->method = method->valuestring;
@@ -767,15 +724,15 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 		return CORDON_OK;
 	}
 	if (!result && !error) {
-		set_why(why, cap, "neither method nor result nor error");
+		text_setf(why, cap, "neither method nor result nor error");
 		return CORDON_OK;
 	}
 	if (result && error) {
-		set_why(why, cap, "a response has result or error, not both");
+		text_setf(why, cap, "a response has result or error, not both");
 		return CORDON_OK;
 	}
 	if (!m->id) {
-		set_why(why, cap, "a response needs an id");
+		text_setf(why, cap, "a response needs an id");
 		return CORDON_OK;
 	}
 	if (error) {
@@ -786,9 +743,9 @@ static enum cordon_err parse_object(struct jsonrpc_msg *m, const cJSON *obj,
 
 		if (!cJSON_IsObject(error) || !cJSON_IsNumber(code) ||
 		    !cJSON_IsString(msg)) {
-			set_why(why, cap,
-				"error must be an object with a numeric code "
-				"and a string message");
+			text_setf(why, cap,
+				  "error must be an object with a numeric code "
+				  "and a string message");
 			return CORDON_OK;
 		}
 	}
@@ -806,13 +763,13 @@ static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 	const cJSON *el;
 
 	if (n == 0) {
-		set_why(why, cap, "empty batch");
+		text_setf(why, cap, "empty batch");
 		return CORDON_OK;
 	}
 	if (n > lim->max_batch) {
-		set_why(why, cap,
-			"batch of %zu messages is over max_batch (%zu)", n,
-			lim->max_batch);
+		text_setf(why, cap,
+			  "batch of %zu messages is over max_batch (%zu)", n,
+			  lim->max_batch);
 		return CORDON_E_LIMIT;
 	}
 	m->items = cordon__calloc(n, sizeof(*m->items));
@@ -836,10 +793,10 @@ static enum cordon_err parse_batch(struct jsonrpc_msg *m, const cJSON *arr,
 				return rc;
 		} else {
 			it->kind = JSONRPC_INVALID;
-			set_why(item_why, sizeof(item_why), "not an object");
+			text_setf(item_why, sizeof(item_why), "not an object");
 		}
 		if (it->kind == JSONRPC_INVALID && !reported) {
-			set_why(why, cap, "item %zu: %s", i, item_why);
+			text_setf(why, cap, "item %zu: %s", i, item_why);
 			reported = true;
 		}
 		pos = skip_ws(line, len, b);
@@ -861,7 +818,7 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	size_t tail, ctl;
 
 	memset(m, 0, sizeof(*m));
-	set_why(why, why_cap, "%s", "");
+	text_setf(why, why_cap, "%s", "");
 	if (lim)
 		l = *lim;
 	if (!l.max_message)
@@ -871,21 +828,21 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	if (!l.max_batch)
 		l.max_batch = JSONRPC_DEFAULT_MAX_BATCH;
 	if (!line) {
-		set_why(why, why_cap, "no message");
+		text_setf(why, why_cap, "no message");
 		return CORDON_OK;
 	}
 	if (len > l.max_message) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap,
-			"message of %zu bytes is over max_message (%zu)", len,
-			l.max_message);
+		text_setf(why, why_cap,
+			  "message of %zu bytes is over max_message (%zu)", len,
+			  l.max_message);
 		return CORDON_E_LIMIT;
 	}
 	depth = jsonrpc_depth(line, len, l.max_depth);
 	if (depth > l.max_depth) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap, "nesting is deeper than max_depth (%u)",
-			l.max_depth);
+		text_setf(why, why_cap, "nesting is deeper than max_depth (%u)",
+			  l.max_depth);
 		return CORDON_E_LIMIT;
 	}
 	/* JSON allows no raw control character, and cJSON's reading of one
@@ -894,7 +851,8 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	ctl = raw_control_at(line, len);
 	if (ctl < len) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap,
+		text_setf(
+			why, why_cap,
 			"a raw control character at byte %zu (JSON allows none)",
 			ctl);
 		return CORDON_OK;
@@ -907,13 +865,13 @@ enum cordon_err jsonrpc_parse(const char *line, size_t len,
 	}
 	if (!m->root) {
 		find_id_raw(line, len, 0, m);
-		set_why(why, why_cap, "not JSON");
+		text_setf(why, why_cap, "not JSON");
 		return CORDON_OK;
 	}
 	if (cJSON_IsArray(m->root))
 		return parse_batch(m, m->root, line, len, &l, why, why_cap);
 	if (!cJSON_IsObject(m->root)) {
-		set_why(why, why_cap, "not an object or array");
+		text_setf(why, why_cap, "not an object or array");
 		return CORDON_OK;
 	}
 	rc = parse_object(m, m->root, line, skip_ws(line, len, 0), len, why,
@@ -932,62 +890,48 @@ void jsonrpc_msg_free(struct jsonrpc_msg *m)
 
 /* ---- answers ------------------------------------------------------------ */
 
-static void ob_str(struct jcs_buf *b, const char *s)
-{
-	jcs_buf_put(b, s, strlen(s));
-}
-
-static void ob_id(struct jcs_buf *b, const char *id_raw, size_t id_raw_len)
+static void ob_id(struct buf *b, const char *id_raw, size_t id_raw_len)
 {
 	if (id_raw)
-		jcs_buf_put(b, id_raw, id_raw_len);
+		buf_add(b, id_raw, id_raw_len);
 	else
-		jcs_buf_put(b, "null", 4);
-}
-
-static char *ob_take(struct jcs_buf *b)
-{
-	if (b->oom) {
-		free(b->p);
-		return NULL;
-	}
-	return b->p;
+		buf_add(b, "null", 4);
 }
 
 char *jsonrpc_error_response(const char *id_raw, size_t id_raw_len, int code,
 			  const char *message)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	char num[24];
 
 	(void)snprintf(num, sizeof(num), "%d", code);
-	ob_str(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	buf_adds(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	ob_id(&b, id_raw, id_raw_len);
-	ob_str(&b, ",\"error\":{\"code\":");
-	ob_str(&b, num);
-	ob_str(&b, ",\"message\":");
+	buf_adds(&b, ",\"error\":{\"code\":");
+	buf_adds(&b, num);
+	buf_adds(&b, ",\"message\":");
 	jcs_buf_string(&b, message);
-	ob_str(&b, "}}\n");
-	return ob_take(&b);
+	buf_adds(&b, "}}\n");
+	return buf_take(&b, NULL);
 }
 
 char *jsonrpc_tool_error_result(const char *id_raw, size_t id_raw_len,
 			     const char *text)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 
-	ob_str(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	buf_adds(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	ob_id(&b, id_raw, id_raw_len);
-	ob_str(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+	buf_adds(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
 	jcs_buf_string(&b, text);
-	ob_str(&b, "}],\"isError\":true}}\n");
-	return ob_take(&b);
+	buf_adds(&b, "}],\"isError\":true}}\n");
+	return buf_take(&b, NULL);
 }
 
 char *jsonrpc_print_with_id(const cJSON *root, const char *id_raw,
 			 size_t id_raw_len)
 {
-	struct jcs_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX);
 	size_t n, a, z;
 	char *p;
 
@@ -998,13 +942,13 @@ char *jsonrpc_print_with_id(const cJSON *root, const char *id_raw,
 		return NULL;
 	n = strlen(p);
 	if (cJSON_IsObject(root) && find_id(p, n, 0, &a, &z)) {
-		jcs_buf_put(&b, p, a);
+		buf_add(&b, p, a);
 		ob_id(&b, id_raw, id_raw_len);
-		jcs_buf_put(&b, p + z, n - z);
+		buf_add(&b, p + z, n - z);
 	} else {
-		jcs_buf_put(&b, p, n);
+		buf_add(&b, p, n);
 	}
-	jcs_buf_put(&b, "\n", 1);
+	buf_add(&b, "\n", 1);
 	cJSON_free(p);
-	return ob_take(&b);
+	return buf_take(&b, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "cordon.h"
 
 struct jsonrpc_limits {
@@ -25,9 +26,10 @@ struct jsonrpc_limits {
 
 /* Cuts a stream into lines. */
 struct jsonrpc_framer {
-	char *buf;
-	size_t len;
-	size_t cap;
+	/* a partial line, or the lines held back after a stop; no ceiling
+	 * of its own (a line is bounded by max, what is held back by the
+	 * reads that brought it) */
+	struct buf pend;
 	size_t max;     /* lines longer than this are dropped whole */
 	bool dropping;  /* inside a line that went over max */
 };

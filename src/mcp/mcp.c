@@ -31,6 +31,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "diag.h"
 #include "jsonrpc.h"
 #include "json.h"
 #include "mcp.h"
@@ -155,24 +156,6 @@ __attribute__((format(printf, 2, 3))) static void note(const struct gw *g,
 		n = (int)sizeof(buf) - 2; /* cut: room for the newline */
 	buf[n++] = '\n';
 	(void)!write(2, buf, (size_t)n);
-}
-
-static void set_diag(struct cordon_diag *d, enum cordon_err code, int err,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void set_diag(struct cordon_diag *d, enum cordon_err code, int err,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->code = code;
-	d->sys_errno = err;
-	va_start(ap, fmt);
-	(void)vsnprintf(d->message, sizeof(d->message), fmt, ap);
-	va_end(ap);
 }
 
 static long now_ms(void)
@@ -1756,14 +1739,14 @@ static int spawn_server(struct gw *g)
 
 	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
 	    pipe2(ep, O_CLOEXEC) != 0) {
-		set_diag(g->diag, CORDON_E_IO, errno, "pipe: %s",
-			 strerror(errno));
+		diag_errno(g->diag, CORDON_E_IO, errno, "pipe: %s",
+			   strerror(errno));
 		goto fail;
 	}
 	pid = fork();
 	if (pid < 0) {
-		set_diag(g->diag, CORDON_E_IO, errno, "fork: %s",
-			 strerror(errno));
+		diag_errno(g->diag, CORDON_E_IO, errno, "fork: %s",
+			   strerror(errno));
 		goto fail;
 	}
 	if (pid == 0) {
@@ -1785,8 +1768,8 @@ static int spawn_server(struct gw *g)
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-		set_diag(g->diag, CORDON_E_IO, e, "cannot run '%s': %s",
-			 g->o->argv[0], strerror(e));
+		diag_errno(g->diag, CORDON_E_IO, e, "cannot run '%s': %s",
+			   g->o->argv[0], strerror(e));
 		goto fail;
 	}
 	g->pid = pid;
@@ -2104,14 +2087,14 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 
 	if (!o || !o->name || !o->argv || !o->argv[0] || !o->policy ||
 	    !o->pins) {
-		set_diag(diag, CORDON_E_INVAL, 0,
-			 "mcp gateway: name, argv, policy and pins are "
-			 "required");
+		diag_errno(diag, CORDON_E_INVAL, 0,
+			   "mcp gateway: name, argv, policy and pins are "
+			   "required");
 		return 125;
 	}
 	g = cordon__calloc(1, sizeof(*g));
 	if (!g) {
-		set_diag(diag, CORDON_E_NOMEM, 0, "out of memory");
+		diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		return 125;
 	}
 	g->o = o;
@@ -2130,7 +2113,7 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 	g->pins = o->pins;
 	g->res = cordon_result_new();
 	if (!g->res) {
-		set_diag(diag, CORDON_E_NOMEM, 0, "out of memory");
+		diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		free(g);
 		return 125;
 	}

@@ -37,6 +37,7 @@
 
 #include "mcpscan.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define TOK_MAX 40 /* bytes of a word kept; longer words never equal */
@@ -457,40 +458,15 @@ static void compile_rules(void)
 
 /* ---- characters ---------------------------------------------------------- */
 
-/* Decodes one strict UTF-8 sequence (no overlongs, surrogates or values past
- * U+10FFFF); -1 for an invalid byte, with *len 1. */
+/* The code point at s[0..n) for the scan's loops: -1 for a byte that does
+ * not start a well-formed sequence, with *len 1. */
 static int32_t u8_decode(const unsigned char *s, size_t n, size_t *len)
 {
 	uint32_t cp;
-	size_t need;
+	size_t k = text_utf8_decode(s, n, &cp);
 
-	*len = 1;
-	if (s[0] < 0x80)
-		return s[0];
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return -1;
-	}
-	if (n < need)
-		return -1;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return -1;
-	*len = need;
-	return (int32_t)cp;
+	*len = k ? k : 1;
+	return k ? (int32_t)cp : -1;
 }
 
 enum hid { HID_NONE = 0, HID_TAG, HID_ZW, HID_BIDI };
@@ -1189,25 +1165,7 @@ static void word_add(struct matcher *m, uint32_t c)
 		m->wlen = 0;
 		m->wlong = false;
 	}
-	if (c < 0x80) {
-		b[0] = (char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		b[0] = (char)(0xc0 | (c >> 6));
-		b[1] = (char)(0x80 | (c & 0x3f));
-		n = 2;
-	} else if (c < 0x10000) {
-		b[0] = (char)(0xe0 | (c >> 12));
-		b[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (c & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | (c >> 18));
-		b[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (c & 0x3f));
-		n = 4;
-	}
+	n = text_utf8_encode(c, b); /* c came from the decoder */
 	if (m->wlen + n <= TOK_MAX && !m->wlong) {
 		memcpy(m->w + m->wlen, b, n);
 		m->wlen += n;

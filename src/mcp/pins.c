@@ -23,11 +23,14 @@
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "buf.h"
+#include "diag.h"
 #include "jcs.h"
 #include "json.h"
 #include "pins.h"
 #include "mcpscan.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Ceilings. The file holds whole tool definitions; 16 MiB is hundreds of
@@ -72,34 +75,6 @@ int pins_default_path(char *buf, size_t cap)
 }
 
 /* ---- small helpers ------------------------------------------------------- */
-
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, int err, const char *fmt,
-     ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->sys_errno = err;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* snprintf for display text and key paths, where cutting is fine. */
-__attribute__((format(printf, 3, 4))) static void textf(char *buf, size_t cap,
-							const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, cap, fmt, ap);
-	va_end(ap);
-}
 
 static void now_rfc3339(char buf[32])
 {
@@ -146,17 +121,6 @@ static bool set_string(cJSON *obj, const char *key, const char *s)
 			  s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
-static bool is_sha256_hex(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		      (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return i == 64;
-}
-
 /* The "flags" array: "tool-poisoning", "hidden-characters" (any of the
  * three hidden classes) and then each class, "invalid-utf8", "unscanned",
  * "no-fingerprint". */
@@ -201,8 +165,7 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 				 bool *missing, struct stat *st,
 				 struct cordon_diag *diag)
 {
-	size_t cap, len = 0;
-	char *buf;
+	struct buf b;
 	int fd;
 
 	*out = NULL;
@@ -213,74 +176,48 @@ static enum cordon_err read_file(const char *path, char **out, size_t *lenp,
 			*missing = true;
 			return CORDON_OK;
 		}
-		return fail(diag, CORDON_E_IO, errno, "%s: cannot be read: %s",
-			    path, strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot be read: %s", path,
+				  strerror(errno));
 	}
 	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
-		return fail(diag, CORDON_E_IO, 0, "%s: is not a regular file",
-			    path);
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "%s: is not a regular file", path);
 	}
 	if ((uintmax_t)st->st_size > PINS_MAX_FILE_BYTES) {
 		close(fd);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: is %jd bytes (limit %zu bytes)", path,
-			    (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: is %jd bytes (limit %zu bytes)", path,
+				  (intmax_t)st->st_size, PINS_MAX_FILE_BYTES);
 	}
-	cap = (size_t)st->st_size + 1;
-	buf = cordon__malloc(cap + 1);
-	if (!buf) {
+	/* The size is only a hint: the file may have grown since fstat
+	 * (another writer does not rename over it). */
+	buf_init(&b, PINS_MAX_FILE_BYTES);
+	if (!buf_reserve(&b, (size_t)st->st_size)) {
 		close(fd);
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
-	for (;;) {
-		ssize_t k;
-		if (len == cap) {
-			/* It grew since fstat: another writer does not
-			 * rename over it, so this is not our file's norm. */
-			char *nb;
-			if (cap > PINS_MAX_FILE_BYTES) {
-				free(buf);
-				close(fd);
-				return fail(diag, CORDON_E_LIMIT, 0,
-					    "%s: is over %zu bytes (the limit)",
-					    path, PINS_MAX_FILE_BYTES);
-			}
-			cap *= 2;
-			nb = cordon__realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return fail(diag, CORDON_E_NOMEM, 0,
-					    "out of memory");
-			}
-			buf = nb;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int err = errno;
-			free(buf);
-			close(fd);
-			return fail(diag, CORDON_E_IO, err,
-				    "%s: cannot be read: %s", path,
-				    strerror(err));
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
+	if (atomic_read_all(fd, &b) != 0) {
+		int err = errno;
+
+		close(fd);
+		buf_free(&b);
+		if (err == EFBIG)
+			return diag_errno(diag, CORDON_E_LIMIT, 0,
+					  "%s: is over %zu bytes (the limit)",
+					  path, PINS_MAX_FILE_BYTES);
+		if (err == ENOMEM)
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "out of memory");
+		return diag_errno(diag, CORDON_E_IO, err,
+				  "%s: cannot be read: %s", path,
+				  strerror(err));
 	}
 	close(fd);
-	if (len > PINS_MAX_FILE_BYTES) {
-		free(buf);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: is over %zu bytes (the limit)", path,
-			    PINS_MAX_FILE_BYTES);
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*lenp = len;
+	*out = buf_take(&b, lenp);
+	if (!*out)
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	return CORDON_OK;
 }
 
@@ -374,7 +311,8 @@ static bool check_sha(const cJSON *obj, const char *key, bool nullable,
 
 	if (nullable && cJSON_IsNull(v))
 		return true;
-	if (!cJSON_IsString(v) || !is_sha256_hex(v->valuestring))
+	if (!cJSON_IsString(v) ||
+	    !text_is_lower_hex(v->valuestring, strlen(v->valuestring), 64))
 		return bad_at(b,
 			      nullable ? "expected 64 hex digits or null" :
 					 "expected 64 hex digits",
@@ -440,7 +378,7 @@ static bool check_instructions(const cJSON *in, const char *prefix,
 				      "%s.sha256", prefix);
 		return true;
 	}
-	textf(pp, sizeof(pp), "%s.pending", prefix);
+	text_setf(pp, sizeof(pp), "%s.pending", prefix);
 	if (!cJSON_IsObject(pend))
 		return bad_at(b, "expected an object", "%s", pp);
 	if (!only_keys(pend, pkeys, pp, b) ||
@@ -496,7 +434,7 @@ static bool check_tool(const cJSON *t, const char *prefix, struct bad *b)
 	if (strcmp(str_member(t, "reason"), "changed") == 0 &&
 	    cJSON_IsNull(sha))
 		return bad_at(b, "null in a changed tool", "%s.sha256", prefix);
-	textf(pp, sizeof(pp), "%s.pending", prefix);
+	text_setf(pp, sizeof(pp), "%s.pending", prefix);
 	if (!cJSON_IsObject(pend))
 		return bad_at(b, "expected an object", "%s", pp);
 	if (!only_keys(pend, pkeys, pp, b) ||
@@ -532,7 +470,7 @@ static bool check_doc(const cJSON *root, struct bad *b, bool *oom)
 	cJSON_ArrayForEach (s, servers) {
 		const cJSON *tools, *in;
 
-		textf(sp, sizeof(sp), "servers.%s", s->string);
+		text_setf(sp, sizeof(sp), "servers.%s", s->string);
 		if (!cJSON_IsObject(s))
 			return bad_at(b, "expected an object", "%s", sp);
 		if (!only_keys(s, skeys, sp, b) ||
@@ -541,21 +479,21 @@ static bool check_doc(const cJSON *root, struct bad *b, bool *oom)
 		in = member(s, "instructions");
 		if (in) {
 			char ip[200];
-			textf(ip, sizeof(ip), "%s.instructions", sp);
+			text_setf(ip, sizeof(ip), "%s.instructions", sp);
 			if (!check_instructions(in, ip, b))
 				return false;
 		}
 		tools = member(s, "tools");
 		if (!tools)
 			continue;
-		textf(tp, sizeof(tp), "%s.tools", sp);
+		text_setf(tp, sizeof(tp), "%s.tools", sp);
 		if (!cJSON_IsObject(tools))
 			return bad_at(b, "expected an object", "%s", tp);
 		if (!distinct_names(tools, tp, b, oom))
 			return false;
 		cJSON_ArrayForEach (t, tools) {
 			char kp[200];
-			textf(kp, sizeof(kp), "%s.%s", tp, t->string);
+			text_setf(kp, sizeof(kp), "%s.%s", tp, t->string);
 			if (!check_tool(t, kp, b))
 				return false;
 		}
@@ -597,21 +535,22 @@ static enum cordon_err load(const char *path, cJSON **doc, bool *exists,
 	if (missing) {
 		*doc = empty_doc();
 		return *doc ? CORDON_OK :
-			      fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+			      diag_errno(diag, CORDON_E_NOMEM, 0,
+					 "out of memory");
 	}
 	*exists = true;
 	if (memchr(buf, '\0', len) || json_nul_escape_at(buf, len) < len) {
 		free(buf);
-		return fail(diag, CORDON_E_CONFIG, 0,
-			    "%s: holds a NUL character", path);
+		return diag_errno(diag, CORDON_E_CONFIG, 0,
+				  "%s: holds a NUL character", path);
 	}
 	/* len + 1: trailing garbage after the document is an error. */
 	root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
 	if (!root) {
 		size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
 		free(buf);
-		e = fail(diag, CORDON_E_CONFIG, 0,
-			 "%s: not valid JSON (near byte %zu)", path, off);
+		e = diag_errno(diag, CORDON_E_CONFIG, 0,
+			       "%s: not valid JSON (near byte %zu)", path, off);
 		if (diag)
 			diag->offset = off;
 		return e;
@@ -621,9 +560,10 @@ static enum cordon_err load(const char *path, cJSON **doc, bool *exists,
 	if (!check_doc(root, &b, &oom)) {
 		cJSON_Delete(root);
 		if (oom)
-			return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
-		return fail(diag, CORDON_E_CONFIG, 0, "%s: %s: %s", path, b.key,
-			    b.what);
+			return diag_errno(diag, CORDON_E_NOMEM, 0,
+					  "out of memory");
+		return diag_errno(diag, CORDON_E_CONFIG, 0, "%s: %s: %s", path,
+				  b.key, b.what);
 	}
 	*doc = root;
 	return CORDON_OK;
@@ -654,11 +594,11 @@ enum cordon_err pins_open(const char *path, struct mcp_pins **out,
 
 	*out = NULL;
 	if (!path || !path[0])
-		return fail(diag, CORDON_E_INVAL, 0, "no pins file path");
+		return diag_errno(diag, CORDON_E_INVAL, 0, "no pins file path");
 	p = cordon__calloc(1, sizeof(*p));
 	if (!p || !(p->path = cordon__strdup(path))) {
 		free(p);
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	}
 	e = load(path, &doc, &exists, &st, diag);
 	if (e != CORDON_OK) {
@@ -691,9 +631,9 @@ enum cordon_err pins_refresh(struct mcp_pins *p, bool *changed,
 		*changed = false;
 	if (stat(p->path, &st) != 0) {
 		if (errno != ENOENT)
-			return fail(diag, CORDON_E_IO, errno,
-				    "%s: cannot be read: %s", p->path,
-				    strerror(errno));
+			return diag_errno(diag, CORDON_E_IO, errno,
+					  "%s: cannot be read: %s", p->path,
+					  strerror(errno));
 		if (!p->have_file)
 			return CORDON_OK;
 	} else if (p->have_file && st.st_dev == p->dev && st.st_ino == p->ino &&
@@ -735,26 +675,27 @@ static enum cordon_err txn_begin(struct mcp_pins *p, struct txn *t,
 	t->lfd = -1;
 	if (atomic_dir_of(p->path, t->dir, sizeof(t->dir)) != 0) {
 		if (errno == EISDIR)
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "%s: the path names a directory",
-				    p->path);
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: the path is too long (limit %zu bytes)",
-			    p->path, sizeof(t->dir) - 1);
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "%s: the path names a directory",
+					  p->path);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: the path is too long (limit %zu bytes)",
+				  p->path, sizeof(t->dir) - 1);
 	}
 	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", p->path) >=
 	    (int)sizeof(lockpath))
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%s: the path is too long (limit %zu bytes)",
-			    p->path, sizeof(lockpath) - 6);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%s: the path is too long (limit %zu bytes)",
+				  p->path, sizeof(lockpath) - 6);
 	if (atomic_mkdirs(t->dir, 0700) != 0)
-		return fail(diag, CORDON_E_IO, errno,
-			    "%s: cannot create the directory: %s", t->dir,
-			    strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot create the directory: %s", t->dir,
+				  strerror(errno));
 	t->lfd = atomic_lock(lockpath, PINS_LOCK_WAIT_MS);
 	if (t->lfd < 0)
-		return fail(diag, CORDON_E_IO, errno, "%s: cannot lock: %s",
-			    lockpath, strerror(errno));
+		return diag_errno(diag, CORDON_E_IO, errno,
+				  "%s: cannot lock: %s", lockpath,
+				  strerror(errno));
 	e = load(p->path, &t->doc, &t->exists, &t->st, diag);
 	if (e != CORDON_OK) {
 		close(t->lfd);
@@ -813,27 +754,29 @@ static enum cordon_err txn_end(struct mcp_pins *p, struct txn *t, bool write,
 		tidy(t->doc);
 		text = cJSON_Print(t->doc);
 		if (!text) {
-			e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+			e = diag_errno(diag, CORDON_E_NOMEM, 0,
+				       "out of memory");
 			goto out;
 		}
 		len = strlen(text);
 		if (len + 1 > PINS_MAX_FILE_BYTES) {
-			e = fail(diag, CORDON_E_LIMIT, 0,
-				 "%s: would be %zu bytes (limit %zu bytes)",
-				 p->path, len + 1, PINS_MAX_FILE_BYTES);
+			e = diag_errno(
+				diag, CORDON_E_LIMIT, 0,
+				"%s: would be %zu bytes (limit %zu bytes)",
+				p->path, len + 1, PINS_MAX_FILE_BYTES);
 			goto out;
 		}
 		text[len] = '\n';
 		if (atomic_write_file(p->path, text, len + 1, 0600) != 0) {
-			e = fail(diag, CORDON_E_IO, errno,
-				 "%s: cannot write: %s", p->path,
-				 strerror(errno));
+			e = diag_errno(diag, CORDON_E_IO, errno,
+				       "%s: cannot write: %s", p->path,
+				       strerror(errno));
 			goto out;
 		}
 		if (stat(p->path, &t->st) != 0) {
-			e = fail(diag, CORDON_E_IO, errno,
-				 "%s: cannot be read back: %s", p->path,
-				 strerror(errno));
+			e = diag_errno(diag, CORDON_E_IO, errno,
+				       "%s: cannot be read back: %s", p->path,
+				       strerror(errno));
 			goto out;
 		}
 		t->exists = true;
@@ -932,8 +875,8 @@ static void detail_with_finding(struct pin_event *ev, const char *prefix,
 
 	if (!o->fp[0] && o->scan.nfindings == 0)
 		f = o->fp_why;
-	textf(ev->detail, sizeof(ev->detail), "%s%s%s", prefix,
-	      prefix[0] && f[0] ? "; " : "", f);
+	text_setf(ev->detail, sizeof(ev->detail), "%s%s%s", prefix,
+		  prefix[0] && f[0] ? "; " : "", f);
 }
 
 /* Is this tool's entry already what observing o would make it? Fills ev
@@ -962,11 +905,11 @@ static bool tool_stable(const cJSON *entry, const struct obs *o,
 		char what[160];
 		what_changed(member(entry, "definition"), o->def, what,
 			     sizeof(what));
-		textf(ev->detail, sizeof(ev->detail), "%s changed",
-		      what[0] ? what : "definition");
+		text_setf(ev->detail, sizeof(ev->detail), "%s changed",
+			  what[0] ? what : "definition");
 	} else if (ev->state == PIN_PENDING_NEW) {
-		textf(ev->detail, sizeof(ev->detail),
-		      "new tool on a known server");
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "new tool on a known server");
 	} else {
 		detail_with_finding(ev, "", o);
 	}
@@ -1008,10 +951,10 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 				return CORDON_E_NOMEM;
 			ev->state = PIN_APPROVED;
 			ev->first_use = true;
-			textf(ev->detail, sizeof(ev->detail), "%s",
-			      server_known ? "new tool pinned (new tools "
-					     "are trusted)" :
-					     "pinned on first use");
+			text_setf(ev->detail, sizeof(ev->detail), "%s",
+				  server_known ? "new tool pinned (new tools "
+						 "are trusted)" :
+						 "pinned on first use");
 			return CORDON_OK;
 		}
 		if (!set_string(entry, "state", "pending") ||
@@ -1023,8 +966,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 		if (flagged)
 			detail_with_finding(ev, "", o);
 		else
-			textf(ev->detail, sizeof(ev->detail),
-			      "new tool on a known server");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "new tool on a known server");
 	} else {
 		sha = str_member(entry, "sha256");
 		if (o->fp[0] && sha && strcmp(sha, o->fp) == 0) {
@@ -1038,8 +981,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 					flags_json(o->scan.flags, false)))
 				return CORDON_E_NOMEM;
 			ev->state = PIN_APPROVED;
-			textf(ev->detail, sizeof(ev->detail),
-			      "back to the approved version");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "back to the approved version");
 			return CORDON_OK;
 		}
 		if (sha) {
@@ -1049,11 +992,11 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 			ev->state = PIN_PENDING_CHANGED;
 			what_changed(member(entry, "definition"), o->def, what,
 				     sizeof(what));
-			textf(ev->detail, sizeof(ev->detail), "%s changed",
-			      what[0] ? what : "definition");
+			text_setf(ev->detail, sizeof(ev->detail), "%s changed",
+				  what[0] ? what : "definition");
 			if (flagged) {
 				char pre[200];
-				textf(pre, sizeof(pre), "%s", ev->detail);
+				text_setf(pre, sizeof(pre), "%s", ev->detail);
 				detail_with_finding(ev, pre, o);
 			}
 		} else {
@@ -1065,8 +1008,8 @@ static enum cordon_err tool_apply(cJSON *tools, const struct obs *o,
 			if (flagged)
 				detail_with_finding(ev, "", o);
 			else
-				textf(ev->detail, sizeof(ev->detail),
-				      "new tool on a known server");
+				text_setf(ev->detail, sizeof(ev->detail),
+					  "new tool on a known server");
 		}
 		if (!set_string(entry, "state", "pending"))
 			return CORDON_E_NOMEM;
@@ -1163,11 +1106,12 @@ static enum cordon_err check_server_name(const char *server,
 	size_t n = server ? strnlen(server, PINS_MAX_NAME + 1) : 0;
 
 	if (n == 0)
-		return fail(diag, CORDON_E_INVAL, 0, "no server name");
+		return diag_errno(diag, CORDON_E_INVAL, 0, "no server name");
 	if (n > PINS_MAX_NAME)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "the server name is over %d bytes (the limit)",
-			    PINS_MAX_NAME);
+		return diag_errno(
+			diag, CORDON_E_LIMIT, 0,
+			"the server name is over %d bytes (the limit)",
+			PINS_MAX_NAME);
 	return CORDON_OK;
 }
 
@@ -1202,10 +1146,10 @@ static enum cordon_err observe_prepare(const cJSON *tools, struct obs *o,
 				return e;
 			if (e != CORDON_OK) {
 				o[i].fp[0] = '\0';
-				textf(o[i].fp_why, sizeof(o[i].fp_why),
-				      "cannot be fingerprinted: %s",
-				      d.message[0] ? d.message :
-						     cordon_strerror(e));
+				text_setf(o[i].fp_why, sizeof(o[i].fp_why),
+					  "cannot be fingerprinted: %s",
+					  d.message[0] ? d.message :
+							 cordon_strerror(e));
 			}
 		}
 		i++;
@@ -1217,7 +1161,7 @@ static enum cordon_err observe_prepare(const cJSON *tools, struct obs *o,
 static void skipped_event(const struct obs *o, struct pin_event *ev)
 {
 	ev->state = PIN_PENDING_FLAGGED;
-	textf(ev->detail, sizeof(ev->detail), "not pinned: %s", o->skip);
+	text_setf(ev->detail, sizeof(ev->detail), "not pinned: %s", o->skip);
 }
 
 enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
@@ -1240,21 +1184,21 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 	if ((e = check_server_name(server, diag)) != CORDON_OK)
 		return e;
 	if (!cJSON_IsArray(tools))
-		return fail(diag, CORDON_E_INVAL, 0,
-			    "tools: expected an array");
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "tools: expected an array");
 	n = (size_t)cJSON_GetArraySize(tools);
 	if (n > PINS_MAX_TOOLS)
-		return fail(diag, CORDON_E_LIMIT, 0,
-			    "%zu tools in one listing (limit %d)", n,
-			    PINS_MAX_TOOLS);
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "%zu tools in one listing (limit %d)", n,
+				  PINS_MAX_TOOLS);
 	o = cordon__calloc(n ? n : 1, sizeof(*o));
 	ev = cordon__calloc(n ? n : 1, sizeof(*ev));
 	if (!o || !ev) {
-		e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		e = diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
 	}
 	if ((e = observe_prepare(tools, o, n)) != CORDON_OK) {
-		fail(diag, e, 0, "out of memory");
+		diag_errno(diag, e, 0, "out of memory");
 		goto out;
 	}
 
@@ -1291,7 +1235,7 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 	}
 	if (!ttools) {
 		txn_abort(&t);
-		e = fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		e = diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1305,7 +1249,7 @@ enum cordon_err pins_observe(struct mcp_pins *p, const char *server,
 			       now, &ev[i], &wrote);
 		if (e != CORDON_OK) {
 			txn_abort(&t);
-			fail(diag, e, 0, "out of memory");
+			diag_errno(diag, e, 0, "out of memory");
 			goto out;
 		}
 	}
@@ -1348,10 +1292,10 @@ static bool instr_stable(const cJSON *in, const char *fp, struct pin_event *ev)
 	if (sha && strcmp(sha, fp) == 0)
 		return false;
 	ev->state = state_of(in);
-	textf(ev->detail, sizeof(ev->detail), "instructions %s",
-	      ev->state == PIN_PENDING_CHANGED ? "changed" :
-	      ev->state == PIN_PENDING_NEW     ? "new on a known server" :
-						 "flagged");
+	text_setf(ev->detail, sizeof(ev->detail), "instructions %s",
+		  ev->state == PIN_PENDING_CHANGED ? "changed" :
+		  ev->state == PIN_PENDING_NEW	   ? "new on a known server" :
+						     "flagged");
 	return psha && strcmp(psha, fp) == 0;
 }
 
@@ -1379,18 +1323,19 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 	ev->scan_flags = scan.flags;
 	str = cJSON_CreateString(text);
 	if (!str)
-		return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+		return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 	memset(&d, 0, sizeof(d));
 	e = jcs_fingerprint(str, fp, &d);
 	cJSON_Delete(str);
 	if (e == CORDON_E_NOMEM)
-		return fail(diag, e, 0, "out of memory");
+		return diag_errno(diag, e, 0, "out of memory");
 	if (e != CORDON_OK) {
 		/* Instructions that cannot be fingerprinted (invalid UTF-8)
 		 * cannot be pinned; they are reported, as pending ones are. */
 		ev->state = PIN_PENDING_FLAGGED;
-		textf(ev->detail, sizeof(ev->detail),
-		      "instructions cannot be fingerprinted: %s", d.message);
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "instructions cannot be fingerprinted: %s",
+			  d.message);
 		return CORDON_OK;
 	}
 	memcpy(ev->fingerprint, fp, sizeof(fp));
@@ -1440,8 +1385,8 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 				goto nomem;
 			ev->state = PIN_APPROVED;
 			ev->first_use = true;
-			textf(ev->detail, sizeof(ev->detail),
-			      "instructions pinned on first use");
+			text_setf(ev->detail, sizeof(ev->detail),
+				  "instructions pinned on first use");
 			return txn_end(p, &t, true, diag);
 		}
 		if (!set_member(in, "sha256", cJSON_CreateNull()) ||
@@ -1454,8 +1399,8 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 		if (!set_member(in, "flags", flags_json(scan.flags, false)))
 			goto nomem;
 		ev->state = PIN_APPROVED;
-		textf(ev->detail, sizeof(ev->detail),
-		      "instructions back to the approved version");
+		text_setf(ev->detail, sizeof(ev->detail),
+			  "instructions back to the approved version");
 		return txn_end(p, &t, true, diag);
 	}
 	ev->state = str_member(in, "sha256") ? PIN_PENDING_CHANGED :
@@ -1475,16 +1420,16 @@ enum cordon_err pins_observe_instructions(struct mcp_pins *p,
 	}
 	if (!set_member(in, "pending", pend))
 		goto nomem;
-	textf(ev->detail, sizeof(ev->detail), "instructions %s%s%s",
-	      ev->state == PIN_PENDING_CHANGED ? "changed" :
-	      ev->state == PIN_PENDING_FLAGGED ? "flagged" :
-						 "new on a known server",
-	      scan.nfindings ? ": " : "",
-	      scan.nfindings ? scan.findings[0] : "");
+	text_setf(ev->detail, sizeof(ev->detail), "instructions %s%s%s",
+		  ev->state == PIN_PENDING_CHANGED ? "changed" :
+		  ev->state == PIN_PENDING_FLAGGED ? "flagged" :
+						     "new on a known server",
+		  scan.nfindings ? ": " : "",
+		  scan.nfindings ? scan.findings[0] : "");
 	return txn_end(p, &t, true, diag);
 nomem:
 	txn_abort(&t);
-	return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+	return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 }
 
 /* ---- queries --------------------------------------------------------------- */
@@ -1586,8 +1531,8 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 	srv = (cJSON *)server_entry(t.doc, server);
 	if (!srv) {
 		txn_abort(&t);
-		return fail(diag, CORDON_E_INVAL, 0, "unknown server \"%s\"",
-			    server);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "unknown server \"%s\"", server);
 	}
 	tools = member(srv, "tools");
 	if (tool) {
@@ -1595,18 +1540,19 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 		entry = member(tools, tool);
 		if (!entry) {
 			txn_abort(&t);
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "unknown tool \"%s\" of server \"%s\"",
-				    tool, server);
+			return diag_errno(
+				diag, CORDON_E_INVAL, 0,
+				"unknown tool \"%s\" of server \"%s\"", tool,
+				server);
 		}
 		pend = member(entry, "pending");
 		if (pend && !str_member(pend, "sha256")) {
 			txn_abort(&t);
-			return fail(diag, CORDON_E_INVAL, 0,
-				    "\"%s\" of server \"%s\" cannot be "
-				    "approved: its definition has no "
-				    "fingerprint (invalid JSON text)",
-				    tool, server);
+			return diag_errno(diag, CORDON_E_INVAL, 0,
+					  "\"%s\" of server \"%s\" cannot be "
+					  "approved: its definition has no "
+					  "fingerprint (invalid JSON text)",
+					  tool, server);
 		}
 		if (pend) {
 			if (!approve_tool(entry, now))
@@ -1635,7 +1581,7 @@ enum cordon_err pins_approve(struct mcp_pins *p, const char *server,
 	return txn_end(p, &t, n > 0, diag);
 nomem:
 	txn_abort(&t);
-	return fail(diag, CORDON_E_NOMEM, 0, "out of memory");
+	return diag_errno(diag, CORDON_E_NOMEM, 0, "out of memory");
 }
 
 enum cordon_err pins_reset(struct mcp_pins *p, const char *server,
@@ -1650,8 +1596,8 @@ enum cordon_err pins_reset(struct mcp_pins *p, const char *server,
 		return e;
 	if (!server_entry(t.doc, server)) {
 		txn_abort(&t);
-		return fail(diag, CORDON_E_INVAL, 0, "unknown server \"%s\"",
-			    server);
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "unknown server \"%s\"", server);
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(member(t.doc, "servers"),
 						server);

@@ -22,6 +22,7 @@
 #include "netaddr.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 #define FETCH_MAX_INFORMATIONAL 10 /* 1xx heads skipped before the answer */
@@ -869,10 +870,8 @@ perr(char *err, size_t errlen, enum cordon_err code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (errlen == 0)
-		return code;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	text_vsetf(err, errlen, fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "hostlist.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 enum entry_kind {
@@ -310,45 +312,6 @@ static bool ascii_label_char(unsigned char c)
 	       c == '_';
 }
 
-/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
- * Returns the bytes used, 0 on an invalid sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
-{
-	uint32_t c;
-	size_t need;
-
-	if (len == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		c = s[0] & 0x1f;
-		need = 1;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		c = s[0] & 0x0f;
-		need = 2;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		c = s[0] & 0x07;
-		need = 3;
-	} else {
-		return 0;
-	}
-	if (len < need + 1)
-		return 0;
-	for (size_t i = 1; i <= need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((need == 2 && c < 0x800) || (need == 3 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return need + 1;
-}
-
 /* Validates an A-label already lower-cased, s[0..len) including "xn--". */
 static bool alabel_valid(const char *s, size_t len, const char **why)
 {
@@ -403,8 +366,8 @@ static bool label_norm(const char *s, size_t len, char *out, size_t *o,
 	}
 	for (size_t i = 0; i < len;) {
 		uint32_t c;
-		size_t used =
-			utf8_decode((const unsigned char *)s + i, len - i, &c);
+		size_t used = text_utf8_decode((const unsigned char *)s + i,
+					       len - i, &c);
 
 		if (used == 0) {
 			*why = "invalid UTF-8 in a name";
@@ -550,7 +513,6 @@ enum netaddr_host hostlist_normalize_host(const char *s, size_t len,
 enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
 			 char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr)
 {
-	static const char hex[] = "0123456789abcdef0123456789ABCDEF";
 	const char *p = strstr(url, "://"), *e, *at = NULL, *host, *why;
 	char dec[HOSTLIST_MAX_ENTRY + 1];
 	size_t hl, o = 0;
@@ -577,13 +539,12 @@ enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
 	if (hl > HOSTLIST_MAX_ENTRY)
 		return NETADDR_HOST_INVALID;
 	for (size_t i = 0; i < hl; i++) {
-		const char *h1, *h2;
+		int h1, h2;
 
 		if (host[i] == '%' && i + 2 < hl &&
-		    (h1 = memchr(hex, host[i + 1], 32)) &&
-		    (h2 = memchr(hex, host[i + 2], 32))) {
-			dec[o++] = (char)((((h1 - hex) & 15) << 4) |
-					  ((h2 - hex) & 15));
+		    (h1 = text_hex_value((unsigned char)host[i + 1])) >= 0 &&
+		    (h2 = text_hex_value((unsigned char)host[i + 2])) >= 0) {
+			dec[o++] = (char)(h1 << 4 | h2);
 			i += 2;
 			continue;
 		}
@@ -747,44 +708,6 @@ void hostlist_policy_free(struct hostlist_policy *p)
 	free(p);
 }
 
-__attribute__((format(printf, 3, 4))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* s[0..len) for a message: at most 60 bytes, anything not printable ASCII
- * as \xNN, '"' and '\' escaped. */
-static const char *quote(const char *s, size_t len, char out[256])
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (o + 8 >= 256 || i >= 60) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, 256 - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_list which,
 			      const char *const *entries, size_t n,
 			      struct cordon_diag *diag)
@@ -793,62 +716,67 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 	struct hostlist_entry **grown, **fresh;
 	const char *lname;
 	enum cordon_err rc = CORDON_OK;
-	char q[256];
+	char q[TEXT_QUOTE_CAP];
 	size_t done = 0;
 
 	if (!p || (which != HOSTLIST_ALLOW && which != HOSTLIST_DENY) ||
 	    (n > 0 && !entries))
-		return fail(diag, CORDON_E_INVAL, "no policy, list or entries");
+		return diag_set(diag, CORDON_E_INVAL,
+				"no policy, list or entries");
 	vec = &p->lists[which];
 	lname = list_names[which];
 	if (n > HOSTLIST_MAX_ENTRIES - vec->n)
-		return fail(diag, CORDON_E_LIMIT,
-			    "%s-list: more than HOSTLIST_MAX_ENTRIES (%d) entries",
-			    lname, HOSTLIST_MAX_ENTRIES);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"%s-list: more than HOSTLIST_MAX_ENTRIES (%d) entries",
+			lname, HOSTLIST_MAX_ENTRIES);
 	if (n == 0)
 		goto ok;
 	fresh = cordon__calloc(n, sizeof(*fresh));
 	if (!fresh)
-		return fail(diag, CORDON_E_NOMEM, "out of memory");
+		return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 	for (; done < n; done++) {
 		const char *s = entries[done];
 		size_t len;
 		const char *why = NULL;
 
 		if (!s) {
-			rc = fail(diag, CORDON_E_INVAL, "%s[%zu]: NULL", lname,
-				  done);
+			rc = diag_set(diag, CORDON_E_INVAL, "%s[%zu]: NULL",
+				      lname, done);
 			goto out;
 		}
 		len = strnlen(s, HOSTLIST_MAX_ENTRY + 1);
 		if (len > HOSTLIST_MAX_ENTRY) {
-			rc = fail(diag, CORDON_E_LIMIT,
-				  "%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
-				  "(%d bytes)",
-				  lname, done, quote(s, len, q), HOSTLIST_MAX_ENTRY);
+			rc = diag_set(
+				diag, CORDON_E_LIMIT,
+				"%s[%zu] \"%s\": longer than HOSTLIST_MAX_ENTRY "
+				"(%d bytes)",
+				lname, done, text_quote(s, len, q),
+				HOSTLIST_MAX_ENTRY);
 			goto out;
 		}
 		fresh[done] = cordon__malloc(sizeof(**fresh));
 		if (!fresh[done]) {
-			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+			rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			goto out;
 		}
 		if (!parse_entry(s, len, fresh[done], &why)) {
-			rc = fail(diag, CORDON_E_CONFIG, "%s[%zu] \"%s\": %s",
-				  lname, done, quote(s, len, q), why);
+			rc = diag_set(diag, CORDON_E_CONFIG,
+				      "%s[%zu] \"%s\": %s", lname, done,
+				      text_quote(s, len, q), why);
 			done++;
 			goto out;
 		}
 		fresh[done]->text = cordon__strndup(s, len);
 		if (!fresh[done]->text) {
-			rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+			rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			done++;
 			goto out;
 		}
 	}
 	grown = cordon__realloc(vec->v, (vec->n + n) * sizeof(*grown));
 	if (!grown) {
-		rc = fail(diag, CORDON_E_NOMEM, "out of memory");
+		rc = diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		goto out;
 	}
 	vec->v = grown;
@@ -856,8 +784,7 @@ enum cordon_err hostlist_policy_add(struct hostlist_policy *p, enum hostlist_lis
 	vec->n += n;
 	free(fresh);
 ok:
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+	diag_clear(diag);
 	return CORDON_OK;
 out:
 	for (size_t i = 0; i < done && i < n; i++)

@@ -18,6 +18,7 @@
 #include "httpreq.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct httpreq_field {
@@ -36,11 +37,6 @@ static bool is_tchar(unsigned char c)
 static bool is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static bool is_hex(unsigned char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 static unsigned char lower(unsigned char c)
@@ -97,6 +93,7 @@ static bool limit_ok(size_t v)
 enum cordon_err httpreq_req_init(struct httpreq_req *r, const struct httpreq_limits *lim)
 {
 	memset(r, 0, sizeof(*r));
+	buf_init(&r->head, SIZE_MAX);
 	if (lim) {
 		if (!limit_ok(lim->max_line) ||
 		    !limit_ok(lim->max_header_bytes) ||
@@ -114,7 +111,7 @@ void httpreq_req_free(struct httpreq_req *r)
 {
 	if (!r)
 		return;
-	free(r->buf);
+	buf_free(&r->head);
 	free(r->fields);
 	memset(r, 0, sizeof(*r));
 }
@@ -165,7 +162,7 @@ static bool numeric_label(const char *s, size_t len)
 
 	if (len >= 2 && s[0] == '0' && lower((unsigned char)s[1]) == 'x') {
 		for (i = 2; i < len; i++)
-			if (!is_hex((unsigned char)s[i]))
+			if (text_hex_value((unsigned char)s[i]) < 0)
 				return false;
 		return true;
 	}
@@ -194,7 +191,7 @@ static bool parse_ipv6(const char *s, size_t len, struct httpreq_host *out,
 
 		if (c == '%')
 			return host_fail(why, "IPv6 zone identifier");
-		if (!is_hex(c) && c != ':' && c != '.')
+		if (text_hex_value(c) < 0 && c != ':' && c != '.')
 			return host_fail(why, "malformed IPv6 literal");
 	}
 	memcpy(tmp, s, len);
@@ -315,7 +312,7 @@ static const char *parse_authority(struct httpreq_req *r, const char *s, size_t 
 
 static enum httpreq_status request_line(struct httpreq_req *r, size_t off, size_t len)
 {
-	const char *s = r->buf + off;
+	const char *s = r->head.p + off;
 	const char *sp1 = memchr(s, ' ', len), *sp2, *tgt, *ver, *why;
 	size_t tlen, vlen;
 	bool connect;
@@ -406,7 +403,7 @@ static const struct httpreq_field *find_field(const struct httpreq_req *r,
 	for (size_t i = 0; i < r->nfields; i++) {
 		const struct httpreq_field *f = &r->fields[i];
 
-		if (httpreq_name_eq(r->buf + f->name_off, f->name_len, name))
+		if (httpreq_name_eq(r->head.p + f->name_off, f->name_len, name))
 			return f;
 	}
 	return NULL;
@@ -510,7 +507,7 @@ static const char *connection(const char *v, size_t len)
 
 static enum httpreq_status header_line(struct httpreq_req *r, size_t off, size_t len)
 {
-	const char *s = r->buf + off, *colon, *raw, *why = NULL;
+	const char *s = r->head.p + off, *colon, *raw, *why = NULL;
 	size_t name_len, raw_len, vs, ve;
 	struct httpreq_field *f;
 
@@ -581,10 +578,10 @@ static enum httpreq_status header_line(struct httpreq_req *r, size_t off, size_t
 /* The blank line: the head is complete; set the public views. */
 static enum httpreq_status finish(struct httpreq_req *r)
 {
-	r->method = r->buf + r->meth_off;
+	r->method = r->head.p + r->meth_off;
 	if (r->form == HTTPREQ_FORM_ABSOLUTE || r->form == HTTPREQ_FORM_ORIGIN)
-		r->path = r->buf + r->path_off;
-	r->head_len = r->len;
+		r->path = r->head.p + r->path_off;
+	r->head_len = r->head.len;
 	r->status = HTTPREQ_DONE;
 	return HTTPREQ_DONE;
 }
@@ -592,15 +589,15 @@ static enum httpreq_status finish(struct httpreq_req *r)
 /* A complete line buf[line_start..len) ending in LF. */
 static enum httpreq_status line_done(struct httpreq_req *r)
 {
-	size_t off = r->line_start, n = r->len - off;
-	const char *s = r->buf + off;
+	size_t off = r->line_start, n = r->head.len - off;
+	const char *s = r->head.p + off;
 
 	if (n < 2 || s[n - 2] != '\r')
-		return fail(r, 400, "line not ended by CRLF", r->len - 1);
+		return fail(r, 400, "line not ended by CRLF", r->head.len - 1);
 	for (size_t i = 0; i < n - 2; i++)
 		if (s[i] == '\r')
 			return fail(r, 400, "bare CR", off + i);
-	r->line_start = r->len;
+	r->line_start = r->head.len;
 	if (!r->in_headers) {
 		r->in_headers = true;
 		return request_line(r, off, n - 2);
@@ -632,24 +629,6 @@ static enum httpreq_status check_length(struct httpreq_req *r, size_t n, bool co
 	return HTTPREQ_MORE;
 }
 
-static bool reserve(struct httpreq_req *r, size_t extra)
-{
-	size_t need = r->len + extra, ncap;
-	char *nb;
-
-	if (need <= r->cap)
-		return true;
-	ncap = r->cap ? r->cap : 512;
-	while (ncap < need)
-		ncap *= 2;
-	nb = cordon__realloc(r->buf, ncap);
-	if (!nb)
-		return false;
-	r->buf = nb;
-	r->cap = ncap;
-	return true;
-}
-
 enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t len,
 		       size_t *used)
 {
@@ -663,17 +642,15 @@ enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t
 	while (off < len) {
 		const char *lf = memchr(p + off, '\n', len - off);
 		size_t take = lf ? (size_t)(lf - (p + off)) + 1 : len - off;
-		size_t have = r->len - r->line_start;
+		size_t have = r->head.len - r->line_start;
 
 		off += take;
 		if (check_length(r, have + take, lf != NULL) != HTTPREQ_MORE)
 			break;
-		if (!reserve(r, take)) {
-			fail(r, 500, "out of memory", r->len);
+		if (!buf_add(&r->head, p + off - take, take)) {
+			fail(r, 500, "out of memory", r->head.len);
 			break;
 		}
-		memcpy(r->buf + r->len, p + off - take, take);
-		r->len += take;
 		if (lf && line_done(r) != HTTPREQ_MORE)
 			break;
 	}
@@ -696,9 +673,9 @@ struct httpreq_header httpreq_header_at(const struct httpreq_req *r, size_t i)
 	if (r->status == HTTPREQ_DONE && i < r->nfields) {
 		const struct httpreq_field *f = &r->fields[i];
 
-		h.name = r->buf + f->name_off;
+		h.name = r->head.p + f->name_off;
 		h.name_len = f->name_len;
-		h.value = r->buf + f->value_off;
+		h.value = r->head.p + f->value_off;
 		h.value_len = f->value_len;
 	}
 	return h;

@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "cordon.h"
 
 #define HTTPREQ_MAX_LINE 8192 /* request line, without CRLF */
@@ -167,8 +168,8 @@ struct httpreq_req {
 	struct httpreq_limits lim;
 	enum httpreq_status status;
 	bool in_headers;
-	char *buf;
-	size_t len, cap, line_start, header_bytes;
+	struct buf head; /* the bytes so far; check_length bounds it */
+	size_t line_start, header_bytes;
 	size_t meth_off, path_off;
 	struct httpreq_field *fields;
 	size_t nfields, fields_cap;

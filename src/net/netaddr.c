@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "netaddr.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct netaddr_range {
@@ -128,17 +130,6 @@ const char *netaddr_embed_name(enum netaddr_embed e)
 	return embed_names[e];
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One part of a lenient IPv4 address, s[0..len): decimal, octal after a
  * leading '0', hex after "0x". false when it is empty, holds a digit that
  * is not of its base, or exceeds 0xffffffff. */
@@ -158,7 +149,7 @@ static bool v4_part(const char *s, size_t len, uint32_t *val)
 		i = 1;
 	}
 	for (; i < len; i++) {
-		int d = hexval((unsigned char)s[i]);
+		int d = text_hex_value((unsigned char)s[i]);
 
 		if (d < 0 || (unsigned)d >= base)
 			return false;
@@ -264,8 +255,9 @@ static bool parse_v6(const char *s, size_t len, struct netaddr_addr *out)
 		unsigned v = 0;
 
 		while (i < len && i - start < 5 &&
-		       hexval((unsigned char)s[i]) >= 0)
-			v = v * 16 + (unsigned)hexval((unsigned char)s[i++]);
+		       text_hex_value((unsigned char)s[i]) >= 0)
+			v = v * 16 +
+			    (unsigned)text_hex_value((unsigned char)s[i++]);
 		if (i < len && s[i] == '.') {
 			/* The dotted-quad tail: the rest of the string. */
 			if (nb > 12 ||
@@ -363,7 +355,7 @@ static bool ends_in_number(const char *s, size_t len)
 	len -= start;
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (size_t i = 2; i < len; i++)
-			if (hexval((unsigned char)s[i]) < 0)
+			if (text_hex_value((unsigned char)s[i]) < 0)
 				return false;
 		return true;
 	}
@@ -546,50 +538,6 @@ void netaddr_guard_free(struct netaddr_guard *g)
 	free(g);
 }
 
-__attribute__((format(printf, 3, 4))) static enum cordon_err
-fail(struct cordon_diag *diag, enum cordon_err code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-static void diag_ok(struct cordon_diag *diag)
-{
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
-}
-
-/* s[0..len) for a message: at most 60 bytes, anything not printable ASCII
- * as \xNN, '"' and '\' escaped. */
-static const char *quote(const char *s, size_t len, char out[256])
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (o + 8 >= 256 || i >= 60) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, 256 - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 /* Parses one CIDR string into r; on failure *why says what is wrong. */
 static bool parse_range(const char *s, size_t len, struct netaddr_range *r,
 			const char **why, char *hint, size_t hintsz)
@@ -651,19 +599,20 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 				    struct cordon_diag *diag)
 {
 	struct netaddr_range *grown;
-	char q[256], hint[80];
+	char q[TEXT_QUOTE_CAP], hint[80];
 
 	if (!g || (n > 0 && !ranges))
-		return fail(diag, CORDON_E_INVAL, "no guard or no ranges");
+		return diag_set(diag, CORDON_E_INVAL, "no guard or no ranges");
 	if (n > NETADDR_MAX_RANGES - g->nranges)
-		return fail(diag, CORDON_E_LIMIT,
-			    "too many denied ranges (limit NETADDR_MAX_RANGES = %d)",
-			    NETADDR_MAX_RANGES);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"too many denied ranges (limit NETADDR_MAX_RANGES = %d)",
+			NETADDR_MAX_RANGES);
 	if (n == 0)
 		return CORDON_OK;
 	grown = cordon__realloc(g->ranges, (g->nranges + n) * sizeof(*grown));
 	if (!grown)
-		return fail(diag, CORDON_E_NOMEM, "out of memory");
+		return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 	g->ranges = grown;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = ranges[i];
@@ -671,21 +620,22 @@ enum cordon_err netaddr_guard_add_ranges(struct netaddr_guard *g,
 		const char *why = NULL;
 
 		if (!s)
-			return fail(diag, CORDON_E_INVAL,
-				    "denied range %zu: NULL", i);
+			return diag_set(diag, CORDON_E_INVAL,
+					"denied range %zu: NULL", i);
 		if (len > NETADDR_MAX_TEXT)
-			return fail(diag, CORDON_E_LIMIT,
-				    "denied range %zu \"%s\": longer than "
-				    "NETADDR_MAX_TEXT (%d bytes)",
-				    i, quote(s, len, q), NETADDR_MAX_TEXT);
+			return diag_set(diag, CORDON_E_LIMIT,
+					"denied range %zu \"%s\": longer than "
+					"NETADDR_MAX_TEXT (%d bytes)",
+					i, text_quote(s, len, q),
+					NETADDR_MAX_TEXT);
 		if (!parse_range(s, len, &g->ranges[g->nranges + i], &why, hint,
 				 sizeof(hint)))
-			return fail(diag, CORDON_E_CONFIG,
-				    "denied range %zu \"%s\": %s%s", i,
-				    quote(s, len, q), why, hint);
+			return diag_set(diag, CORDON_E_CONFIG,
+					"denied range %zu \"%s\": %s%s", i,
+					text_quote(s, len, q), why, hint);
 	}
 	g->nranges += n;
-	diag_ok(diag);
+	diag_clear(diag);
 	return CORDON_OK;
 }
 
@@ -708,25 +658,27 @@ enum cordon_err netaddr_guard_set_own(struct netaddr_guard *g,
 	struct netaddr_addr *copy = NULL;
 
 	if (!g || (n > 0 && !addrs))
-		return fail(diag, CORDON_E_INVAL, "no guard or no addresses");
+		return diag_set(diag, CORDON_E_INVAL,
+				"no guard or no addresses");
 	if (n > NETADDR_MAX_OWN)
-		return fail(diag, CORDON_E_LIMIT,
-			    "too many own addresses (limit NETADDR_MAX_OWN = %d)",
-			    NETADDR_MAX_OWN);
+		return diag_set(
+			diag, CORDON_E_LIMIT,
+			"too many own addresses (limit NETADDR_MAX_OWN = %d)",
+			NETADDR_MAX_OWN);
 	for (size_t i = 0; i < n; i++)
 		if (addrs[i].family != NETADDR_INET && addrs[i].family != NETADDR_INET6)
-			return fail(diag, CORDON_E_INVAL,
-				    "own address %zu has no family", i);
+			return diag_set(diag, CORDON_E_INVAL,
+					"own address %zu has no family", i);
 	if (n > 0) {
 		copy = cordon__malloc(n * sizeof(*copy));
 		if (!copy)
-			return fail(diag, CORDON_E_NOMEM, "out of memory");
+			return diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		memcpy(copy, addrs, n * sizeof(*copy));
 	}
 	free(g->own);
 	g->own = copy;
 	g->nown = n;
-	diag_ok(diag);
+	diag_clear(diag);
 	return CORDON_OK;
 }
 

@@ -28,6 +28,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "diag.h"
 #include "hostlist.h"
 #include "httpreq.h"
 #include "netaddr.h"
@@ -194,24 +195,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void diag_set(struct cordon_diag *d, enum cordon_err code, int err,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void diag_set(struct cordon_diag *d, enum cordon_err code, int err,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->code = code;
-	d->sys_errno = err;
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof(d->message), fmt, ap);
-	va_end(ap);
-}
-
 /* ---- addresses --------------------------------------------------------- */
 
 static socklen_t to_sockaddr(const struct netaddr_addr *a, unsigned port,
@@ -259,8 +242,8 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 	enum cordon_err e;
 
 	if (getifaddrs(&ifa) != 0) {
-		diag_set(diag, CORDON_E_IO, errno,
-			 "getifaddrs: cannot list this host's addresses");
+		diag_errno(diag, CORDON_E_IO, errno,
+			   "getifaddrs: cannot list this host's addresses");
 		return CORDON_E_IO;
 	}
 	for (i = ifa; i; i = i->ifa_next)
@@ -287,8 +270,8 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 	const struct proxy_options *o = &p->opt;
 
 	if (o->nresolve > PROXY_MAX_RESOLVE) {
-		diag_set(diag, CORDON_E_LIMIT, 0,
-			 "more than %s resolve overrides", "1024");
+		diag_errno(diag, CORDON_E_LIMIT, 0,
+			   "more than %s resolve overrides", "1024");
 		return CORDON_E_LIMIT;
 	}
 	if (o->nresolve == 0)
@@ -306,10 +289,10 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 		    hostlist_normalize_host(s, (size_t)(colon - s), v->host, &dummy,
 				      &why) != NETADDR_HOST_NAME ||
 		    !netaddr_parse_strict(colon + 1, strlen(colon + 1), &v->addr)) {
-			diag_set(diag, CORDON_E_CONFIG, 0,
-				 "resolve override \"%s\": want NAME:ADDRESS "
-				 "(a canonical IPv4 or IPv6 address)",
-				 s);
+			diag_errno(diag, CORDON_E_CONFIG, 0,
+				   "resolve override \"%s\": want NAME:ADDRESS "
+				   "(a canonical IPv4 or IPv6 address)",
+				   s);
 			return CORDON_E_CONFIG;
 		}
 	}
@@ -369,8 +352,8 @@ static enum cordon_err start_resolvers(struct px *p, struct cordon_diag *diag)
 		int e = pthread_create(&p->threads[i], NULL, resolver_main, p);
 
 		if (e != 0) {
-			diag_set(diag, CORDON_E_IO, e,
-				 "cannot start a resolver thread");
+			diag_errno(diag, CORDON_E_IO, e,
+				   "cannot start a resolver thread");
 			return CORDON_E_IO;
 		}
 		p->nthreads++;
@@ -2293,8 +2276,8 @@ static enum cordon_err listen_setup(struct px *p, struct cordon_diag *diag)
 
 		if (fl < 0 ||
 		    fcntl(p->opt.listen_fd, F_SETFL, fl | O_NONBLOCK) != 0) {
-			diag_set(diag, CORDON_E_IO, errno,
-				 "the listening socket: %s", strerror(errno));
+			diag_errno(diag, CORDON_E_IO, errno,
+				   "the listening socket: %s", strerror(errno));
 			return CORDON_E_IO;
 		}
 		p->lst.fd = p->opt.listen_fd;
@@ -2345,8 +2328,8 @@ static enum cordon_err open_listener(const char *s, const char *what,
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		    0);
 	if (fd < 0) {
-		diag_set(diag, CORDON_E_IO, errno, "socket: %s",
-			 strerror(errno));
+		diag_errno(diag, CORDON_E_IO, errno, "socket: %s",
+			   strerror(errno));
 		return CORDON_E_IO;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -2355,7 +2338,7 @@ static enum cordon_err open_listener(const char *s, const char *what,
 		int e = errno;
 
 		close(fd);
-		diag_set(diag, CORDON_E_IO, e, "cannot listen on %s", s);
+		diag_errno(diag, CORDON_E_IO, e, "cannot listen on %s", s);
 		if (diag) {
 			size_t ml = strlen(diag->message);
 
@@ -2367,8 +2350,8 @@ static enum cordon_err open_listener(const char *s, const char *what,
 	*out = fd;
 	return CORDON_OK;
 bad:
-	diag_set(diag, CORDON_E_CONFIG, 0,
-		 "%s \"%s\": want ADDR:PORT or [V6]:PORT", what, s ? s : "");
+	diag_errno(diag, CORDON_E_CONFIG, 0,
+		   "%s \"%s\": want ADDR:PORT or [V6]:PORT", what, s ? s : "");
 	return CORDON_E_CONFIG;
 }
 
@@ -2380,16 +2363,16 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	enum cordon_err e;
 
 	if (n < PROXY_CONTROL_TOKEN_MIN || n > PROXY_CONTROL_TOKEN_MAX) {
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "the control token must be %d to %d bytes",
-			 PROXY_CONTROL_TOKEN_MIN, PROXY_CONTROL_TOKEN_MAX);
+		diag_errno(diag, CORDON_E_CONFIG, 0,
+			   "the control token must be %d to %d bytes",
+			   PROXY_CONTROL_TOKEN_MIN, PROXY_CONTROL_TOKEN_MAX);
 		return CORDON_E_CONFIG;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (t[i] < 0x21 || t[i] > 0x7e) {
-			diag_set(diag, CORDON_E_CONFIG, 0,
-				 "the control token must be visible ASCII "
-				 "(no spaces or control bytes)");
+			diag_errno(diag, CORDON_E_CONFIG, 0,
+				   "the control token must be visible ASCII "
+				   "(no spaces or control bytes)");
 			return CORDON_E_CONFIG;
 		}
 	}
@@ -2406,8 +2389,8 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	p->ctl_local_len = sizeof(p->ctl_local);
 	if (getsockname(p->ctl.fd, (struct sockaddr *)&p->ctl_local,
 			&p->ctl_local_len) != 0) {
-		diag_set(diag, CORDON_E_IO, errno, "control socket: %s",
-			 strerror(errno));
+		diag_errno(diag, CORDON_E_IO, errno, "control socket: %s",
+			   strerror(errno));
 		return CORDON_E_IO;
 	}
 	if (p->ctl_local.ss_family == AF_INET)
@@ -2434,16 +2417,15 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 
 	if (!httpreq_host_parse(o->inject_host, hl, &h, &why) ||
 	    h.kind != HTTPREQ_HOST_NAME) {
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "inject host '%s': %s", o->inject_host,
-			 why ? why : "not a DNS name");
+		diag_errno(diag, CORDON_E_CONFIG, 0, "inject host '%s': %s",
+			   o->inject_host, why ? why : "not a DNS name");
 		return CORDON_E_CONFIG;
 	}
 	if (!o->inject_secret || !*o->inject_secret ||
 	    strlen(o->inject_secret) > PROXY_INJECT_SECRET_MAX) {
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "the injected secret must be 1 to %d bytes",
-			 PROXY_INJECT_SECRET_MAX);
+		diag_errno(diag, CORDON_E_CONFIG, 0,
+			   "the injected secret must be 1 to %d bytes",
+			   PROXY_INJECT_SECRET_MAX);
 		return CORDON_E_CONFIG;
 	}
 	sl = strlen(o->inject_secret);
@@ -2451,17 +2433,17 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 		unsigned char ch = (unsigned char)o->inject_secret[i];
 
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-			diag_set(diag, CORDON_E_CONFIG, 0,
-				 "the injected secret holds a control byte");
+			diag_errno(diag, CORDON_E_CONFIG, 0,
+				   "the injected secret holds a control byte");
 			return CORDON_E_CONFIG;
 		}
 	}
 	if (fl > PROXY_INJECT_FORMAT_MAX || !mark || strchr(mark + 2, '%') ||
 	    strchr(fmt, '%') != mark) {
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "inject format: at most %d bytes with exactly one "
-			 "%%s and no other %%",
-			 PROXY_INJECT_FORMAT_MAX);
+		diag_errno(diag, CORDON_E_CONFIG, 0,
+			   "inject format: at most %d bytes with exactly one "
+			   "%%s and no other %%",
+			   PROXY_INJECT_FORMAT_MAX);
 		return CORDON_E_CONFIG;
 	}
 	nl = strlen(name);
@@ -2469,10 +2451,10 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	    strspn(name, "!#$%&'*+-.^_`|~0123456789"
 			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			 "abcdefghijklmnopqrstuvwxyz") != nl) {
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "inject header '%s' is not a header name (at most "
-			 "64 token bytes)",
-			 name);
+		diag_errno(diag, CORDON_E_CONFIG, 0,
+			   "inject header '%s' is not a header name (at most "
+			   "64 token bytes)",
+			   name);
 		return CORDON_E_CONFIG;
 	}
 	if (hl > 0 && o->inject_host[hl - 1] == '.')
@@ -2494,15 +2476,15 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 		unsigned char ch = (unsigned char)p->inj_value[i];
 
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-			diag_set(diag, CORDON_E_CONFIG, 0,
-				 "inject format holds a control byte");
+			diag_errno(diag, CORDON_E_CONFIG, 0,
+				   "inject format holds a control byte");
 			return CORDON_E_CONFIG;
 		}
 	}
 	p->inj_port = o->inject_port ? o->inject_port : 443;
 	if (p->inj_port > 65535) {
-		diag_set(diag, CORDON_E_CONFIG, 0, "inject port %u",
-			 p->inj_port);
+		diag_errno(diag, CORDON_E_CONFIG, 0, "inject port %u",
+			   p->inj_port);
 		return CORDON_E_CONFIG;
 	}
 	p->inj_ctx = SSL_CTX_new(TLS_client_method());
@@ -2511,17 +2493,18 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	if (!SSL_CTX_set_min_proto_version(p->inj_ctx, TLS1_2_VERSION) ||
 	    !SSL_CTX_set_default_verify_paths(p->inj_ctx)) {
 		ERR_clear_error();
-		diag_set(diag, CORDON_E_IO, 0, "TLS: cannot load the system "
-			 "trust store");
+		diag_errno(diag, CORDON_E_IO, 0,
+			   "TLS: cannot load the system "
+			   "trust store");
 		return CORDON_E_IO;
 	}
 	if (o->inject_cacert &&
 	    !SSL_CTX_load_verify_locations(p->inj_ctx, o->inject_cacert,
 					   NULL)) {
 		ERR_clear_error();
-		diag_set(diag, CORDON_E_CONFIG, 0,
-			 "inject CA file '%s' cannot be loaded",
-			 o->inject_cacert);
+		diag_errno(diag, CORDON_E_CONFIG, 0,
+			   "inject CA file '%s' cannot be loaded",
+			   o->inject_cacert);
 		return CORDON_E_CONFIG;
 	}
 	SSL_CTX_set_verify(p->inj_ctx, SSL_VERIFY_PEER, NULL);
@@ -2540,8 +2523,8 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	    o->max_header_bytes == 0 ||
 	    o->max_header_bytes > HTTPREQ_LIMIT_CEILING ||
 	    o->handshake_timeout_ms == 0 || o->idle_timeout_ms == 0) {
-		diag_set(diag, CORDON_E_INVAL, 0,
-			 "a proxy limit is out of range");
+		diag_errno(diag, CORDON_E_INVAL, 0,
+			   "a proxy limit is out of range");
 		return CORDON_E_INVAL;
 	}
 	p = cordon__calloc(1, sizeof(*p));
@@ -2597,8 +2580,8 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	p->stop.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	p->resolved.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (p->epfd < 0 || p->stop.fd < 0 || p->resolved.fd < 0) {
-		diag_set(diag, CORDON_E_IO, errno, "epoll/eventfd: %s",
-			 strerror(errno));
+		diag_errno(diag, CORDON_E_IO, errno, "epoll/eventfd: %s",
+			   strerror(errno));
 		e = CORDON_E_IO;
 		goto fail;
 	}
@@ -2612,8 +2595,8 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		ev.events = EPOLLIN;
 		ev.data.ptr = x;
 		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, x->fd, &ev) != 0) {
-			diag_set(diag, CORDON_E_IO, errno, "epoll_ctl: %s",
-				 strerror(errno));
+			diag_errno(diag, CORDON_E_IO, errno, "epoll_ctl: %s",
+				   strerror(errno));
 			e = CORDON_E_IO;
 			goto fail;
 		}

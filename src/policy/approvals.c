@@ -14,11 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "approvals.h"
+#include "buf.h"
 #include "strlist.h"
 #include "atomic.h"
 #include "classify_int.h"
 #include "json.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
@@ -129,29 +131,6 @@ static void safe_text(char *dst, size_t cap, const char *s)
 	dst[o] = '\0';
 }
 
-/* Appends a sentence to note (separated by "; "), truncating safely. */
-__attribute__((format(printf, 3, 4))) static void
-note_add(char *note, size_t cap, const char *fmt, ...)
-{
-	size_t used;
-	va_list ap;
-
-	if (!note || cap == 0)
-		return;
-	used = strnlen(note, cap);
-	if (used >= cap - 1)
-		return;
-	if (used > 0) {
-		int k = snprintf(note + used, cap - used, "; ");
-		if (k < 0 || (size_t)k >= cap - used)
-			return;
-		used += (size_t)k;
-	}
-	va_start(ap, fmt);
-	vsnprintf(note + used, cap - used, fmt, ap);
-	va_end(ap);
-}
-
 __attribute__((format(printf, 2, 3))) static enum cordon_err
 add_warning(struct approvals_store *st, const char *fmt, ...)
 {
@@ -217,8 +196,8 @@ set_corrupt(struct loaded *ld, const char *fmt, ...)
 static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 {
 	struct stat sb;
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = NULL;
+	struct buf b = BUF_INIT(APPROVALS_MAX_FILE_BYTES);
+	char *text;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -241,52 +220,25 @@ static char *read_bounded(const char *path, size_t *lenp, struct loaded *ld)
 			    (intmax_t)sb.st_size, APPROVALS_MAX_FILE_BYTES);
 		goto fail;
 	}
-	buf = cordon__malloc(cap + 1);
-	if (!buf) {
-		set_corrupt(ld, "out of memory");
-		goto fail;
-	}
-	for (;;) {
-		ssize_t k;
-		if (len == cap) {
-			char *nb;
-			if (cap > APPROVALS_MAX_FILE_BYTES) {
-				set_corrupt(ld, "is over %zu bytes (the limit)",
-					    APPROVALS_MAX_FILE_BYTES);
-				goto fail;
-			}
-			cap *= 2;
-			nb = cordon__realloc(buf, cap + 1);
-			if (!nb) {
-				set_corrupt(ld, "out of memory");
-				goto fail;
-			}
-			buf = nb;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
+	if (atomic_read_all(fd, &b) != 0) {
+		if (errno == EFBIG) {
+			set_corrupt(ld, "is over %zu bytes (the limit)",
+				    APPROVALS_MAX_FILE_BYTES);
+		} else if (errno == ENOMEM) {
+			set_corrupt(ld, "out of memory");
+		} else {
 			ld->io_error = true;
 			set_corrupt(ld, "cannot be read: %s", strerror(errno));
-			goto fail;
 		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
+		goto fail;
 	}
 	close(fd);
-	if (len > APPROVALS_MAX_FILE_BYTES) {
-		set_corrupt(ld, "is over %zu bytes (the limit)",
-			    APPROVALS_MAX_FILE_BYTES);
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
+	text = buf_take(&b, lenp);
+	if (!text)
+		set_corrupt(ld, "out of memory");
+	return text;
 fail:
-	free(buf);
+	buf_free(&b);
 	close(fd);
 	return NULL;
 }
@@ -1054,10 +1006,10 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	/* "*" in a rule means every tool: a tool that calls itself "*" must
 	 * not turn one answer into a grant for everything. */
 	if (!q->tool[0] || strcmp(q->tool, "*") == 0) {
-		note_add(note, notecap,
-			 "a tool named \"%s\" cannot be "
-			 "granted beyond this call",
-			 q->tool);
+		text_addf(note, notecap,
+			  "a tool named \"%s\" cannot be "
+			  "granted beyond this call",
+			  q->tool);
 		return CORDON_E_INVAL;
 	}
 	r->decision = d;
@@ -1067,9 +1019,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	switch (q->kind) {
 	case CORDON_KIND_EXECUTE:
 		if (!q->command || !q->command[0]) {
-			note_add(note, notecap,
-				 "the call has no command: "
-				 "nothing was recorded");
+			text_addf(note, notecap,
+				  "the call has no command: "
+				  "nothing was recorded");
 			rule_free(r);
 			return CORDON_E_INVAL;
 		}
@@ -1083,10 +1035,10 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 				}
 				return CORDON_OK;
 			}
-			note_add(note, notecap,
-				 "amendment refused: %s; recorded for the "
-				 "exact command only",
-				 why);
+			text_addf(note, notecap,
+				  "amendment refused: %s; recorded for the "
+				  "exact command only",
+				  why);
 		}
 		r->match = APPROVALS_EXACT;
 		r->value = cordon__strdup(q->command);
@@ -1095,13 +1047,13 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	case CORDON_KIND_WRITE:
 	case CORDON_KIND_DELETE:
 		if (amend)
-			note_add(note, notecap,
-				 "amendment refused: "
-				 "amendments apply to shell commands only");
+			text_addf(note, notecap,
+				  "amendment refused: "
+				  "amendments apply to shell commands only");
 		if (!q->path || !q->path[0]) {
-			note_add(note, notecap,
-				 "the call has no path: "
-				 "nothing was recorded");
+			text_addf(note, notecap,
+				  "the call has no path: "
+				  "nothing was recorded");
 			rule_free(r);
 			return CORDON_E_INVAL;
 		}
@@ -1112,9 +1064,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 		/* A fetch with a URL is granted for that URL only. */
 		if (q->command && q->command[0]) {
 			if (amend)
-				note_add(note, notecap,
-					 "amendment refused: amendments apply "
-					 "to shell commands only");
+				text_addf(note, notecap,
+					  "amendment refused: amendments apply "
+					  "to shell commands only");
 			r->match = APPROVALS_EXACT;
 			r->value = cordon__strdup(q->command);
 			break;
@@ -1125,9 +1077,9 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 	case CORDON_KIND_OTHER:
 	default:
 		if (amend)
-			note_add(note, notecap,
-				 "amendment refused: "
-				 "amendments apply to shell commands only");
+			text_addf(note, notecap,
+				  "amendment refused: "
+				  "amendments apply to shell commands only");
 		r->match = APPROVALS_TOOL;
 		return CORDON_OK;
 	}
@@ -1147,9 +1099,9 @@ static enum cordon_err keep_for_session(struct approvals_store *st,
 	enum cordon_err e;
 
 	if (!q->session) {
-		note_add(note, notecap,
-			 "no session id: the answer applies "
-			 "to this call only");
+		text_addf(note, notecap,
+			  "no session id: the answer applies "
+			  "to this call only");
 		return CORDON_E_INVAL;
 	}
 	free(r->session);
@@ -1158,10 +1110,10 @@ static enum cordon_err keep_for_session(struct approvals_store *st,
 		return CORDON_E_NOMEM;
 	e = add_grant(st, r);
 	if (e == CORDON_E_LIMIT)
-		note_add(note, notecap,
-			 "too many session grants (limit %zu): "
-			 "the answer applies to this call only",
-			 APPROVALS_MAX_GRANTS);
+		text_addf(note, notecap,
+			  "too many session grants (limit %zu): "
+			  "the answer applies to this call only",
+			  APPROVALS_MAX_GRANTS);
 	return e;
 }
 
@@ -1215,24 +1167,24 @@ enum cordon_err approvals_record(struct approvals_store *st, const struct approv
 	}
 	if (!st->path) {
 		e = CORDON_E_INVAL;
-		note_add(note, notecap,
-			 "no approvals file is configured: "
-			 "kept for this session only");
+		text_addf(note, notecap,
+			  "no approvals file is configured: "
+			  "kept for this session only");
 	} else if (st->corrupt) {
 		e = CORDON_E_IO;
-		note_add(note, notecap,
-			 "the approvals file %s is corrupt and "
-			 "was not overwritten: kept for this session only",
-			 st->path);
+		text_addf(note, notecap,
+			  "the approvals file %s is corrupt and "
+			  "was not overwritten: kept for this session only",
+			  st->path);
 	} else {
 		why[0] = '\0';
 		e = write_always(st, &r, q->session, why, sizeof(why));
 		if (e != CORDON_OK)
-			note_add(note, notecap,
-				 "the approvals file %s was "
-				 "not written (%s): kept for this session "
-				 "only",
-				 st->path, why);
+			text_addf(note, notecap,
+				  "the approvals file %s was "
+				  "not written (%s): kept for this session "
+				  "only",
+				  st->path, why);
 	}
 	if (e != CORDON_OK && e != CORDON_E_NOMEM) {
 		enum cordon_err se = keep_for_session(st, q, &r, note, notecap);

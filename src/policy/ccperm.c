@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "ccperm.h"
+#include "diag.h"
 #include "glob.h"
 #include "hostlist.h"
 #include "json.h"
@@ -102,24 +104,6 @@ static bool in_list(const char *const *list, const char *s)
 		if (strcmp(*list, s) == 0)
 			return true;
 	return false;
-}
-
-static void set_diag(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_diag(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
 }
 
 static char *dup_n(const char *s, size_t n)
@@ -557,7 +541,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 	*out = NULL;
 	s = cordon__calloc(1, sizeof(*s));
 	if (!s) {
-		set_diag(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	cordon_limits_default(&s->lim);
@@ -565,13 +549,13 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 	    (home && home[0] && !(s->home = norm_dir(home)))) {
 		if ((root && root[0] && root[0] != '/') ||
 		    (home && home[0] && home[0] != '/')) {
-			set_diag(diag, CORDON_E_INVAL,
+			diag_set(diag, CORDON_E_INVAL,
 				 "permissions: the project root and the home "
 				 "directory must be absolute");
 			ccperm_free(s);
 			return CORDON_E_INVAL;
 		}
-		set_diag(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		ccperm_free(s);
 		return CORDON_E_NOMEM;
 	}
@@ -580,7 +564,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 		size_t n = src ? src->n : 0;
 
 		if (n > CCP_MAX_RULES) {
-			set_diag(diag, CORDON_E_LIMIT,
+			diag_set(diag, CORDON_E_LIMIT,
 				 "permissions.%s: %zu rules, over the limit of "
 				 "%u",
 				 list_key[l], n, CCP_MAX_RULES);
@@ -591,7 +575,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 			continue;
 		s->r[l] = cordon__calloc(n, sizeof(*s->r[l]));
 		if (!s->r[l]) {
-			set_diag(diag, CORDON_E_NOMEM, "out of memory");
+			diag_set(diag, CORDON_E_NOMEM, "out of memory");
 			ccperm_free(s);
 			return CORDON_E_NOMEM;
 		}
@@ -601,7 +585,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 			if (parse_rule(t, (enum ccp_list)l, i, &s->r[l][i],
 				       &e)) {
 				rule_release(&s->r[l][i]);
-				set_diag(diag, e.code,
+				diag_set(diag, e.code,
 					 "permissions.%s[%zu]: %s in '%.80s'",
 					 list_key[l], i, e.msg, t);
 				ccperm_free(s);
@@ -2381,55 +2365,16 @@ int ccperm_decide(const struct ccperm_set *s, const char *tool,
 
 /* ---- importers ----------------------------------------------------------- */
 
-/* Warning lines, one per line; oom set when a line could not be added. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-	bool oom;
-};
-
-static void sb_line(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_line(struct sbuf *b, const char *fmt, ...)
+/* Adds one warning line to b. */
+__attribute__((format(printf, 2, 3))) static void sb_line(struct buf *b,
+							  const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
-	if (b->oom)
-		return;
-	for (;;) {
-		size_t room = b->cap - b->n;
-
-		if (b->s) {
-			va_start(ap, fmt);
-			k = vsnprintf(b->s + b->n, room, fmt, ap);
-			va_end(ap);
-			if (k < 0) {
-				b->oom = true;
-				return;
-			}
-			if ((size_t)k + 1 < room) {
-				b->n += (size_t)k;
-				b->s[b->n++] = '\n';
-				b->s[b->n] = '\0';
-				return;
-			}
-		}
-		if (b->cap > SIZE_MAX / 2 - 256) {
-			b->oom = true;
-			return;
-		}
-		size_t ncap = b->cap ? b->cap * 2 : 256;
-		char *ns = cordon__realloc(b->s, ncap);
-
-		if (!ns) {
-			b->oom = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = ncap;
-	}
+	va_start(ap, fmt);
+	if (buf_vaddf(b, fmt, ap))
+		buf_addc(b, '\n');
+	va_end(ap);
 }
 
 /* Parses a settings document: size limit, no \u0000, an object. */
@@ -2442,19 +2387,19 @@ static cJSON *parse_settings(const char *json, size_t len, const char *what,
 
 	if (!json) {
 		*err = CORDON_E_INVAL;
-		set_diag(diag, *err, "%s: no input", what);
+		diag_set(diag, *err, "%s: no input", what);
 		return NULL;
 	}
 	if (len > CCP_MAX_SETTINGS) {
 		*err = CORDON_E_LIMIT;
-		set_diag(diag, *err, "%s: %zu bytes, over the limit of %u",
+		diag_set(diag, *err, "%s: %zu bytes, over the limit of %u",
 			 what, len, CCP_MAX_SETTINGS);
 		return NULL;
 	}
 	at = json_nul_escape_at(json, len);
 	if (at < len) {
 		*err = CORDON_E_JSON;
-		set_diag(diag, *err, "%s: a \\u0000 escape at byte %zu", what,
+		diag_set(diag, *err, "%s: a \\u0000 escape at byte %zu", what,
 			 at);
 		if (diag)
 			diag->offset = at;
@@ -2466,7 +2411,7 @@ static cJSON *parse_settings(const char *json, size_t len, const char *what,
 		at = end && end >= json && end <= json + len ?
 			     (size_t)(end - json) :
 			     0;
-		set_diag(diag, *err, "%s: malformed JSON near byte %zu", what,
+		diag_set(diag, *err, "%s: malformed JSON near byte %zu", what,
 			 at);
 		if (diag)
 			diag->offset = at;
@@ -2475,7 +2420,7 @@ static cJSON *parse_settings(const char *json, size_t len, const char *what,
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		*err = CORDON_E_JSON;
-		set_diag(diag, *err, "%s: expected a JSON object", what);
+		diag_set(diag, *err, "%s: expected a JSON object", what);
 		return NULL;
 	}
 	return root;
@@ -2565,11 +2510,11 @@ static char *print_doc(cJSON *doc)
 }
 
 static enum cordon_err import_finish(enum cordon_err err, cJSON *doc,
-				     cJSON *root, struct sbuf *wb, char **out,
+				     cJSON *root, struct buf *wb, char **out,
 				     char **warnings, struct cordon_diag *diag)
 {
 	cJSON_Delete(root);
-	if (err == CORDON_OK && wb->oom)
+	if (err == CORDON_OK && buf_failed(wb))
 		err = CORDON_E_NOMEM;
 	if (err == CORDON_OK) {
 		*out = print_doc(doc);
@@ -2579,19 +2524,18 @@ static enum cordon_err import_finish(enum cordon_err err, cJSON *doc,
 	}
 	cJSON_Delete(doc);
 	if (err == CORDON_E_NOMEM)
-		set_diag(diag, err, "out of memory");
-	if (err == CORDON_OK && warnings) {
-		*warnings = wb->s;
-		wb->s = NULL;
-	}
-	free(wb->s);
+		diag_set(diag, err, "out of memory");
+	/* No warnings: NULL, not "". */
+	if (err == CORDON_OK && warnings && buf_len(wb))
+		*warnings = buf_take(wb, NULL);
+	buf_free(wb);
 	return err;
 }
 
 /* One permissions list: every entry a rule cordon can read; notes on the
  * rules cordon reads differently go to the warnings. */
 static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
-				   cJSON *dst, struct sbuf *wb,
+				   cJSON *dst, struct buf *wb,
 				   struct cordon_diag *diag)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(perm, list_key[l]);
@@ -2601,13 +2545,13 @@ static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
 	if (!arr || cJSON_IsNull(arr))
 		return CORDON_OK;
 	if (!cJSON_IsArray(arr)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "permissions.%s: expected an array of strings",
 			 list_key[l]);
 		return CORDON_E_CONFIG;
 	}
 	if ((size_t)cJSON_GetArraySize(arr) > CCP_MAX_RULES) {
-		set_diag(diag, CORDON_E_LIMIT,
+		diag_set(diag, CORDON_E_LIMIT,
 			 "permissions.%s: %d rules, over the limit of %u",
 			 list_key[l], cJSON_GetArraySize(arr), CCP_MAX_RULES);
 		return CORDON_E_LIMIT;
@@ -2617,14 +2561,14 @@ static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
 		struct rule_err e;
 
 		if (!cJSON_IsString(it)) {
-			set_diag(diag, CORDON_E_CONFIG,
+			diag_set(diag, CORDON_E_CONFIG,
 				 "permissions.%s[%zu]: expected a string",
 				 list_key[l], i);
 			return CORDON_E_CONFIG;
 		}
 		if (parse_rule(it->valuestring, l, i, &r, &e)) {
 			rule_release(&r);
-			set_diag(diag, e.code,
+			diag_set(diag, e.code,
 				 "permissions.%s[%zu]: %s in '%.80s'",
 				 list_key[l], i, e.msg, it->valuestring);
 			return e.code;
@@ -2642,7 +2586,7 @@ static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
 
 /* permissions.defaultMode → safety.permission_mode / read_only. */
 static enum cordon_err import_mode(const cJSON *perm, cJSON *doc,
-				   struct sbuf *wb, struct cordon_diag *diag)
+				   struct buf *wb, struct cordon_diag *diag)
 {
 	static const struct {
 		const char *claude;
@@ -2659,7 +2603,7 @@ static enum cordon_err import_mode(const cJSON *perm, cJSON *doc,
 	cJSON *safety = NULL;
 
 	if (m && !cJSON_IsNull(m) && !cJSON_IsString(m)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "permissions.defaultMode: expected a string");
 		return CORDON_E_CONFIG;
 	}
@@ -2714,7 +2658,7 @@ enum cordon_err ccperm_import_claude(const char *json, size_t len,
 				     const char *settings_path, char **out,
 				     char **warnings, struct cordon_diag *diag)
 {
-	struct sbuf wb = { 0 };
+	struct buf wb = BUF_INIT(SIZE_MAX);
 	enum cordon_err err = CORDON_OK;
 	cJSON *root = NULL, *doc = NULL, *perms, *lists[3];
 	const cJSON *perm, *it;
@@ -2730,7 +2674,7 @@ enum cordon_err ccperm_import_claude(const char *json, size_t len,
 		return err;
 	perm = cJSON_GetObjectItemCaseSensitive(root, "permissions");
 	if (perm && !cJSON_IsNull(perm) && !cJSON_IsObject(perm)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "permissions: expected an object");
 		return import_finish(CORDON_E_CONFIG, NULL, root, &wb, out,
 				     warnings, diag);
@@ -2811,19 +2755,19 @@ static enum cordon_err str_array(const cJSON *obj, const char *prefix,
 	if (!a || cJSON_IsNull(a))
 		return CORDON_OK;
 	if (!cJSON_IsArray(a)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "%s.%s: expected an array of strings", prefix, key);
 		return CORDON_E_CONFIG;
 	}
 	if ((size_t)cJSON_GetArraySize(a) > HOSTLIST_MAX_ENTRIES) {
-		set_diag(diag, CORDON_E_LIMIT,
+		diag_set(diag, CORDON_E_LIMIT,
 			 "%s.%s: %d entries, over the limit of %u", prefix, key,
 			 cJSON_GetArraySize(a), HOSTLIST_MAX_ENTRIES);
 		return CORDON_E_LIMIT;
 	}
 	cJSON_ArrayForEach (it, a) {
 		if (!cJSON_IsString(it) || !it->valuestring[0]) {
-			set_diag(diag, CORDON_E_CONFIG,
+			diag_set(diag, CORDON_E_CONFIG,
 				 "%s.%s[%zu]: expected a non-empty string",
 				 prefix, key, i);
 			return CORDON_E_CONFIG;
@@ -2869,7 +2813,7 @@ static bool maybe_inside(struct arena *a, const char *allow, const char *deny)
  * "*" or "*:PORT" in deniedDomains, which cordon's lists cannot hold,
  * becomes the equivalent narrowing of allowedDomains. */
 static enum cordon_err import_network(const cJSON *net, cJSON *dst,
-				      struct sbuf *wb, struct cordon_diag *diag)
+				      struct buf *wb, struct cordon_diag *diag)
 {
 	const cJSON *allow = NULL, *deny = NULL, *it;
 	cJSON *ad, *dd;
@@ -2906,7 +2850,7 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 			port = strtoul(e + 2, &end, 10);
 			if (errno || *end || port == 0 || port > 65535 ||
 			    e[2] < '1' || e[2] > '9') {
-				set_diag(diag, CORDON_E_CONFIG,
+				diag_set(diag, CORDON_E_CONFIG,
 					 "network.deniedDomains[%zu]: bad port "
 					 "in '%.64s'",
 					 i, e);
@@ -2918,7 +2862,7 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 				denied_ports[ndenied++] = (unsigned)port;
 		} else {
 			if (hostlist_policy_add(p, HOSTLIST_DENY, one, 1, &d)) {
-				set_diag(diag, d.code,
+				diag_set(diag, d.code,
 					 "network.deniedDomains[%zu]: %s", i,
 					 d.message);
 				hostlist_policy_free(p);
@@ -2946,7 +2890,7 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 		bool p80 = true, p443 = true, keep = true;
 
 		if (hostlist_policy_add(p, HOSTLIST_ALLOW, one, 1, &d)) {
-			set_diag(diag, d.code,
+			diag_set(diag, d.code,
 				 "network.allowedDomains[%zu]: %s", i,
 				 d.message);
 			hostlist_policy_free(p);
@@ -3015,7 +2959,7 @@ static enum cordon_err import_network(const cJSON *net, cJSON *dst,
 /* allowUnixSockets / allowAllUnixSockets / allowLocalBinding. srt blocks
  * unix sockets unless told otherwise, so the default imports as []. */
 static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
-				      struct sbuf *wb, struct cordon_diag *diag)
+				      struct buf *wb, struct cordon_diag *diag)
 {
 	const cJSON *all =
 		cJSON_GetObjectItemCaseSensitive(net, "allowAllUnixSockets");
@@ -3026,12 +2970,12 @@ static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
 	cJSON *arr;
 
 	if (all && !cJSON_IsNull(all) && !cJSON_IsBool(all)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "network.allowAllUnixSockets: expected true or false");
 		return CORDON_E_CONFIG;
 	}
 	if (bind && !cJSON_IsNull(bind) && !cJSON_IsBool(bind)) {
-		set_diag(diag, CORDON_E_CONFIG,
+		diag_set(diag, CORDON_E_CONFIG,
 			 "network.allowLocalBinding: expected true or false");
 		return CORDON_E_CONFIG;
 	}
@@ -3059,7 +3003,7 @@ static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
 	return CORDON_OK;
 }
 
-static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct sbuf *wb,
+static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct buf *wb,
 				 struct cordon_diag *diag)
 {
 	const cJSON *dr = NULL, *ar = NULL, *aw = NULL, *dw = NULL, *it, *d;
@@ -3149,7 +3093,7 @@ static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct sbuf *wb,
 	}
 	return CORDON_OK;
 too_long:
-	set_diag(diag, CORDON_E_LIMIT,
+	diag_set(diag, CORDON_E_LIMIT,
 		 "filesystem: a path of %zu bytes, over the limit of %u",
 		 strlen(it->valuestring), CCP_MAX_PATH);
 	return CORDON_E_LIMIT;
@@ -3158,7 +3102,7 @@ too_long:
 enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
 				  char **warnings, struct cordon_diag *diag)
 {
-	struct sbuf wb = { 0 };
+	struct buf wb = BUF_INIT(SIZE_MAX);
 	enum cordon_err err = CORDON_OK;
 	cJSON *root, *doc, *safety, *sbx, *net;
 	const cJSON *jnet, *jfs, *it;
@@ -3176,7 +3120,7 @@ enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
 	jfs = cJSON_GetObjectItemCaseSensitive(root, "filesystem");
 	if ((jnet && !cJSON_IsNull(jnet) && !cJSON_IsObject(jnet)) ||
 	    (jfs && !cJSON_IsNull(jfs) && !cJSON_IsObject(jfs))) {
-		set_diag(diag, CORDON_E_CONFIG, "%s: expected an object",
+		diag_set(diag, CORDON_E_CONFIG, "%s: expected an object",
 			 jnet && !cJSON_IsObject(jnet) && !cJSON_IsNull(jnet) ?
 				 "network" :
 				 "filesystem");

@@ -28,6 +28,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
+#include "diag.h"
 #include "json.h"
 #include "userrules.h"
 
@@ -1082,17 +1083,10 @@ static void msg_append(char *buf, size_t cap, const char *s)
 static void diag_fill(struct cordon_diag *d, enum cordon_err code,
 		      const char *name, const char *path, const char *what)
 {
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->code = code;
-	msg_append(d->message, sizeof(d->message), name);
-	msg_append(d->message, sizeof(d->message), ": ");
-	if (path && path[0]) {
-		msg_append(d->message, sizeof(d->message), path);
-		msg_append(d->message, sizeof(d->message), ": ");
-	}
-	msg_append(d->message, sizeof(d->message), what);
+	bool with_path = path && path[0];
+
+	diag_set(d, code, "%s: %s%s%s", name, with_path ? path : "",
+		 with_path ? ": " : "", what);
 }
 
 /* Reports "NAME: KEY.PATH: what" and returns code. */
@@ -2472,13 +2466,10 @@ static enum cordon_err text_error(struct cordon_diag *diag,
 			col++;
 		}
 	}
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->offset = off;
+	diag_at(diag, code, off, "%s: line %u, column %u: %s", name, line, col,
+		what);
 	diag->line = line;
 	diag->column = col;
-	snprintf(diag->message, sizeof(diag->message),
-		 "%s: line %u, column %u: %s", name, line, col, what);
 	return code;
 }
 

@@ -13,9 +13,11 @@
 
 #include "approvals.h"
 #include "arena.h"
+#include "atomic.h"
 #include "ccperm.h"
 #include "cmdwords.h"
 #include "config.h"
+#include "diag.h"
 #include "glob.h"
 #include "hostlist.h"
 #include "json.h"
@@ -76,23 +78,6 @@ struct cordon_policy {
 };
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static void diag_set(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void diag_set(struct cordon_diag *diag, enum cordon_err code,
-		     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-}
 
 /* Copies s[0..n) into a growable buffer *buf of capacity *cap. */
 static bool set_buf(char **buf, size_t *cap, const char *s, size_t n)
@@ -347,16 +332,13 @@ static enum cordon_err build_self(struct cordon_policy *p,
 				  const char *approvals)
 {
 	char dir[PATH_MAX];
-	const char *x = getenv("XDG_CONFIG_HOME");
 	const char *pats[3];
 	size_t n = 0;
-	int w = -1;
 
-	if (x && x[0] == '/')
-		w = snprintf(dir, sizeof(dir), "%s/cordon/**", x);
-	else if (p->home)
-		w = snprintf(dir, sizeof(dir), "%s/.config/cordon/**", p->home);
-	if (w > 0 && (size_t)w < sizeof(dir))
+	/* "" rather than NULL: without a home of its own the policy does not
+	 * fall back to $HOME. */
+	if (atomic_xdg_path(ATOMIC_XDG_CONFIG, p->home ? p->home : "", "**",
+			    dir, sizeof(dir)) == 0)
 		pats[n++] = dir;
 	if (approvals && approvals[0] == '/')
 		pats[n++] = approvals;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "prompt.h"
+#include "text.h"
 #include "banned.h"
 
 /* Display caps: what the agent controls is shown, but never a screenful. */
@@ -40,40 +41,6 @@ static void ob_str(struct outbuf *o, const char *s)
 	ob_put(o, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	if (s[0] < 0xe0) {
-		len = 2;
-		c = s[0] & 0x1f;
-		min = 0x80;
-	} else if (s[0] < 0xf0) {
-		len = 3;
-		c = s[0] & 0x0f;
-		min = 0x800;
-	} else {
-		len = 4;
-		c = s[0] & 0x07;
-		min = 0x10000;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 /* Code points a terminal acts on or that reorder what is shown: C1
  * controls (0x9b is CSI on some terminals) and the bidirectional
  * overrides and isolates (a command that reads differently than it runs). */
@@ -99,7 +66,7 @@ static void ob_clean(struct outbuf *o, const char *s, size_t max)
 			i++;
 			continue;
 		}
-		k = u[i] >= 0x80 ? utf8_len(u + i, n - i, &cp) : 0;
+		k = u[i] >= 0x80 ? text_utf8_decode(u + i, n - i, &cp) : 0;
 		if (k > 0 && i + k > max)
 			break;
 		if (k == 0 || cp_is_control(cp)) {

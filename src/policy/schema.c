@@ -28,6 +28,7 @@
 
 #include "schema.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Bounds on one pattern match: a few milliseconds of interpreter work at
@@ -134,48 +135,6 @@ static void mb_putc(struct mbuf *m, char c)
 	m->p[m->len] = '\0';
 }
 
-/* The length of the valid UTF-8 sequence at s[0..n), or 0 when the bytes
- * there are not one (overlong forms, surrogates and code points above
- * U+10FFFF are invalid); *cp gets the code point. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t need;
-	uint32_t c, min;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] < 0xC2)
-		return 0;
-	if (s[0] < 0xE0) {
-		need = 2;
-		c = s[0] & 0x1Fu;
-		min = 0x80;
-	} else if (s[0] < 0xF0) {
-		need = 3;
-		c = s[0] & 0x0Fu;
-		min = 0x800;
-	} else if (s[0] < 0xF5) {
-		need = 4;
-		c = s[0] & 0x07u;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < need)
-		return 0;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3Fu);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return need;
-}
-
 /* The number of code points in s[0..n); false when s is not valid UTF-8. */
 static bool utf8_count(const char *s, size_t n, size_t *count)
 {
@@ -184,7 +143,7 @@ static bool utf8_count(const char *s, size_t n, size_t *count)
 	uint32_t cp;
 
 	while (i < n) {
-		size_t l = utf8_seq(u + i, n - i, &cp);
+		size_t l = text_utf8_decode(u + i, n - i, &cp);
 
 		if (l == 0)
 			return false;
@@ -213,7 +172,7 @@ static void put_quoted(struct mbuf *m, const char *s, size_t n, char quote)
 			mb_printf(m, "...");
 			break;
 		}
-		l = utf8_seq(u + i, n - i, &cp);
+		l = text_utf8_decode(u + i, n - i, &cp);
 		if (l == 0 || cp < 0x20 || cp == 0x7F) {
 			mb_printf(m, "\\x%02X", u[i]);
 			i++;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
+#include "text.h"
 
 #include "banned.h"
 
@@ -93,19 +94,6 @@ static const struct {
 };
 
 #define LANDLOCK_DEVICE_COUNT (sizeof(landlock_devices) / sizeof(landlock_devices[0]))
-
-__attribute__((format(printf, 3, 4))) static void
-landlock_why(char *why, size_t whycap, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || whycap == 0)
-		return;
-	va_start(ap, fmt);
-	/* A truncated reason is still a reason. */
-	(void)vsnprintf(why, whycap, fmt, ap);
-	va_end(ap);
-}
 
 int landlock_abi(void)
 {
@@ -228,17 +216,17 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 	int abi, ruleset, rc;
 
 	*lost = 0;
-	landlock_why(why, whycap, "%s", "");
+	text_setf(why, whycap, "%s", "");
 	abi = landlock_abi();
 	if (abi == 0) {
 		*lost = LANDLOCK_LOST_ALL;
-		landlock_why(why, whycap, "landlock: not available: %s",
-		       strerror(errno));
+		text_setf(why, whycap, "landlock: not available: %s",
+			  strerror(errno));
 		return 0;
 	}
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		landlock_why(why, whycap,
-		       "landlock: no_new_privs is not set (set it first)");
+		text_setf(why, whycap,
+			  "landlock: no_new_privs is not set (set it first)");
 		return -1;
 	}
 	landlock_attr_for_abi(abi, p, &attr, &size, lost);
@@ -246,8 +234,8 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size,
 			       (uint32_t)0);
 	if (ruleset < 0) {
-		landlock_why(why, whycap, "landlock: create ruleset (ABI %d): %s",
-		       abi, strerror(errno));
+		text_setf(why, whycap, "landlock: create ruleset (ABI %d): %s",
+			  abi, strerror(errno));
 		return -1;
 	}
 
@@ -255,8 +243,8 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 		rc = landlock_add_path(ruleset, p->rw[i], LANDLOCK_FS_WRITE,
 				 attr.handled_access_fs);
 		if (rc != 0) {
-			landlock_why(why, whycap, "landlock: add rule for %s: %s",
-			       p->rw[i], strerror(errno));
+			text_setf(why, whycap, "landlock: add rule for %s: %s",
+				  p->rw[i], strerror(errno));
 			goto fail;
 		}
 	}
@@ -265,8 +253,8 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 				 landlock_devices[i].access, attr.handled_access_fs);
 		/* A device missing from this /dev is simply not writable. */
 		if (rc == -2) {
-			landlock_why(why, whycap, "landlock: add rule for %s: %s",
-			       landlock_devices[i].path, strerror(errno));
+			text_setf(why, whycap, "landlock: add rule for %s: %s",
+				  landlock_devices[i].path, strerror(errno));
 			goto fail;
 		}
 	}
@@ -281,17 +269,18 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 			if (syscall(SYS_landlock_add_rule, ruleset,
 				    LANDLOCK_RULE_NET_PORT, &np,
 				    (uint32_t)0) != 0) {
-				landlock_why(why, whycap,
-				       "landlock: add rule for TCP port %u: %s",
-				       (unsigned)p->tcp_ports[i],
-				       strerror(errno));
+				text_setf(
+					why, whycap,
+					"landlock: add rule for TCP port %u: %s",
+					(unsigned)p->tcp_ports[i],
+					strerror(errno));
 				goto fail;
 			}
 		}
 	}
 	if (syscall(SYS_landlock_restrict_self, ruleset, (uint32_t)0) != 0) {
-		landlock_why(why, whycap, "landlock: restrict self: %s",
-		       strerror(errno));
+		text_setf(why, whycap, "landlock: restrict self: %s",
+			  strerror(errno));
 		goto fail;
 	}
 	close(ruleset);

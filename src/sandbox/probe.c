@@ -15,40 +15,23 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic.h"
 #include "sandbox_int.h"
 
 #include "banned.h"
 
-/* The probe's verdict, cached per kernel release and binary version. */
+/* The probe's verdict, cached per kernel release and binary version, in
+ * cordon's cache directory (made, mode 0700, when mkdirs). */
 static int cache_path(char *out, size_t cap, bool mkdirs)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
 	char dir[PATH_MAX];
-	int n;
 
-	if (xdg && xdg[0] == '/')
-		n = snprintf(dir, sizeof(dir), "%s/cordon", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(dir, sizeof(dir), "%s/.cache/cordon", home);
-	else
+	if (atomic_xdg_path(ATOMIC_XDG_CACHE, NULL, NULL, dir, sizeof(dir)) !=
+	    0)
 		return -1;
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -1;
-	if (mkdirs) {
-		char parent[PATH_MAX];
-		char *slash;
-
-		memcpy(parent, dir, (size_t)n + 1);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent) {
-			*slash = '\0';
-			(void)mkdir(parent, 0700);
-		}
-		(void)mkdir(dir, 0700);
-	}
-	n = snprintf(out, cap, "%s/probe.json", dir);
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	if (mkdirs)
+		(void)atomic_mkdirs(dir, 0700);
+	return atomic_xdg_path(ATOMIC_XDG_CACHE, NULL, "probe.json", out, cap);
 }
 
 static int backend_from_name(const char *s)
@@ -97,11 +80,10 @@ static int probe_cached(char *why, size_t whycap)
 
 static void probe_store(int best, const char *why)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	char path[PATH_MAX];
 	struct utsname u;
 	cJSON *j;
 	char *text;
-	int fd, n;
 
 	if (cache_path(path, sizeof(path), true) != 0 || uname(&u) != 0)
 		return;
@@ -122,19 +104,8 @@ static void probe_store(int best, const char *why)
 	cJSON_Delete(j);
 	if (!text)
 		return;
-	n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if (n > 0 && (size_t)n < sizeof(tmp)) {
-		fd = mkstemp(tmp);
-		if (fd >= 0) {
-			size_t len = strlen(text);
-			bool ok = write(fd, text, len) == (ssize_t)len &&
-				  fsync(fd) == 0;
-
-			close(fd);
-			if (!ok || rename(tmp, path) != 0)
-				(void)unlink(tmp);
-		}
-	}
+	/* A cache: a write that fails leaves the old verdict or none. */
+	(void)atomic_write_file(path, text, strlen(text), 0600);
 	free(text);
 }
 

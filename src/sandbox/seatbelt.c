@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "path.h"
 #include "seatbelt.h"
 
@@ -87,83 +88,33 @@ static const char *const sb_toolchains[] = {
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The profile being written, with a ceiling, and scratch paths. */
 struct sb {
-	char *p;
-	size_t len, cap;
-	bool failed;
+	struct buf out; /* failed too when a scratch path cannot be made */
 	struct arena a;
 };
-
-static void sb_addn(struct sb *b, const char *s, size_t n)
-{
-	if (b->failed)
-		return;
-	if (n > SEATBELT_MAX_BYTES - b->len) {
-		b->failed = true;
-		return;
-	}
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = cordon__realloc(b->p, cap);
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void sb_add(struct sb *b, const char *s)
-{
-	sb_addn(b, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3))) static void sb_addf(struct sb *b,
-							  const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(buf)) {
-		b->failed = true;
-		return;
-	}
-	sb_addn(b, buf, (size_t)n);
-}
 
 /* A Seatbelt string literal: backslash and double quote escaped, the
  * control characters as escapes. */
 static void sb_string(struct sb *b, const char *s)
 {
-	sb_add(b, "\"");
+	buf_adds(&b->out, "\"");
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if (*c == '\\' || *c == '"') {
 			char e[2] = { '\\', (char)*c };
 
-			sb_addn(b, e, 2);
+			buf_add(&b->out, e, 2);
 		} else if (*c == '\n') {
-			sb_add(b, "\\n");
+			buf_adds(&b->out, "\\n");
 		} else if (*c == '\t') {
-			sb_add(b, "\\t");
+			buf_adds(&b->out, "\\t");
 		} else if (*c < 0x20 || *c == 0x7f) {
-			sb_addf(b, "\\x%02x", *c);
+			buf_addf(&b->out, "\\x%02x", *c);
 		} else {
-			sb_addn(b, (const char *)c, 1);
+			buf_add(&b->out, (const char *)c, 1);
 		}
 	}
-	sb_add(b, "\"");
+	buf_adds(&b->out, "\"");
 }
 
 /* One literal byte inside a #"…" regex literal. A double quote would end
@@ -175,13 +126,13 @@ static void sb_regex_char(struct sb *b, unsigned char c)
 	static const char meta[] = ".^$|()[]{}*+?\\";
 
 	if (c == '"' || c < 0x20 || c == 0x7f) {
-		sb_add(b, "[^/]");
+		buf_adds(&b->out, "[^/]");
 	} else if (strchr(meta, c)) {
 		char e[2] = { '\\', (char)c };
 
-		sb_addn(b, e, 2);
+		buf_add(&b->out, e, 2);
 	} else {
-		sb_addn(b, (const char *)&c, 1);
+		buf_add(&b->out, (const char *)&c, 1);
 	}
 }
 
@@ -218,22 +169,22 @@ static size_t sb_glob_class(struct sb *b, const char *g)
 			odd = true;
 	}
 	if (odd) {
-		sb_add(b, "[^/]");
+		buf_adds(&b->out, "[^/]");
 		return i + 1;
 	}
-	sb_add(b, neg ? "[^/" : "[");
+	buf_adds(&b->out, neg ? "[^/" : "[");
 	/* ']' must come first and a literal '^' must not; '/' is dropped. */
 	if (g[start] == ']')
-		sb_add(b, "]");
+		buf_adds(&b->out, "]");
 	for (size_t k = start; k < i; k++) {
 		if ((k == start && g[k] == ']') || g[k] == '/' ||
 		    (!neg && k == start && g[k] == '^'))
 			continue;
-		sb_addn(b, g + k, 1);
+		buf_add(&b->out, g + k, 1);
 	}
 	if (!neg && g[start] == '^')
-		sb_add(b, "^");
-	sb_add(b, "]");
+		buf_adds(&b->out, "^");
+	buf_adds(&b->out, "]");
 	return i + 1;
 }
 
@@ -245,7 +196,7 @@ static void sb_glob_regex(struct sb *b, const char *base, const char *g)
 {
 	size_t i = 0, used;
 
-	sb_add(b, "(regex #\"^");
+	buf_adds(&b->out, "(regex #\"^");
 	sb_regex_literal(b, base);
 	while (g[i]) {
 		bool at_start = i == 0 || g[i - 1] == '/';
@@ -253,17 +204,17 @@ static void sb_glob_regex(struct sb *b, const char *base, const char *g)
 		if (at_start && g[i] == '*' && g[i + 1] == '*' &&
 		    (g[i + 2] == '/' || g[i + 2] == '\0')) {
 			if (g[i + 2] == '/') {
-				sb_add(b, "(.*/)?");
+				buf_adds(&b->out, "(.*/)?");
 				i += 3;
 			} else {
-				sb_add(b, ".*");
+				buf_adds(&b->out, ".*");
 				i += 2;
 			}
 		} else if (g[i] == '*') {
-			sb_add(b, "[^/]*");
+			buf_adds(&b->out, "[^/]*");
 			i++;
 		} else if (g[i] == '?') {
-			sb_add(b, "[^/]");
+			buf_adds(&b->out, "[^/]");
 			i++;
 		} else if (g[i] == '[' && (used = sb_glob_class(b, g + i))) {
 			i += used;
@@ -275,7 +226,7 @@ static void sb_glob_regex(struct sb *b, const char *base, const char *g)
 			i++;
 		}
 	}
-	sb_add(b, "$\")");
+	buf_adds(&b->out, "$\")");
 }
 
 static bool has_glob(const char *s)
@@ -302,7 +253,7 @@ static char *sb_private(struct sb *b, char *p)
 			continue;
 		out = arena_alloc_raw(&b->a, pl + sizeof("/private"));
 		if (!out) {
-			b->failed = true;
+			buf_fail(&b->out);
 			return NULL;
 		}
 		memcpy(out, "/private", 8);
@@ -319,7 +270,7 @@ static char *sb_join(struct sb *b, const char *dir, const char *name)
 	char *p = path_normalize(&b->a, dir, name, strlen(name));
 
 	if (!p)
-		b->failed = true;
+		buf_fail(&b->out);
 	return sb_private(b, p);
 }
 
@@ -330,35 +281,35 @@ static void sb_filter(struct sb *b, const char *dir, const char *name)
 	size_t n = strlen(name);
 	char *p;
 
-	sb_add(b, "  ");
+	buf_adds(&b->out, "  ");
 	if (n && name[n - 1] == '*') {
 		p = sb_private(b, path_normalize(&b->a, dir, name, n - 1));
 		if (!p) {
-			b->failed = true;
+			buf_fail(&b->out);
 			return;
 		}
-		sb_add(b, "(regex #\"^");
+		buf_adds(&b->out, "(regex #\"^");
 		sb_regex_literal(b, p);
-		sb_add(b, "[^/]*$\")\n");
+		buf_adds(&b->out, "[^/]*$\")\n");
 		return;
 	}
 	p = sb_join(b, dir, name);
 	if (!p)
 		return;
-	sb_add(b, n && name[n - 1] == '/' ? "(subpath " : "(literal ");
+	buf_adds(&b->out, n && name[n - 1] == '/' ? "(subpath " : "(literal ");
 	sb_string(b, p);
-	sb_add(b, ")\n");
+	buf_adds(&b->out, ")\n");
 }
 
 static void sb_subpath(struct sb *b, const char *abs)
 {
-	sb_add(b, "  (subpath ");
+	buf_adds(&b->out, "  (subpath ");
 	sb_string(b, abs);
-	sb_add(b, ")\n");
+	buf_adds(&b->out, ")\n");
 }
 
 /* A user path: "~/x" under home, relative under the workspace. NULL when
- * it names home and there is none (or out of memory: b->failed). */
+ * it names home and there is none (or out of memory: b->out failed). */
 static char *sb_user_path(struct sb *b, const char *ws, const char *home,
 			  const char *p)
 {
@@ -388,86 +339,89 @@ static size_t sb_roots(struct sb *b, const struct sandbox_opts *o, const char *w
 
 static void sb_header(struct sb *b)
 {
-	sb_add(b, "(version 1)\n"
-		  "; cordon: the Seatbelt profile `cordon run` would use on "
-		  "macOS.\n"
-		  "; Generated; the last matching rule wins.\n"
-		  "(deny default)\n"
-		  "\n"
-		  "; processes: exec and fork; signals and process info only "
-		  "within the sandbox\n"
-		  "(allow process-exec)\n"
-		  "(allow process-fork)\n"
-		  "(allow signal (target same-sandbox))\n"
-		  "(allow process-info* (target same-sandbox))\n"
-		  "(allow sysctl-read)\n"
-		  "(allow mach-lookup (global-name "
-		  "\"com.apple.system.opendirectoryd.libinfo\"))\n"
-		  "(allow ipc-posix-sem)\n"
-		  "(allow pseudo-tty)\n"
-		  "\n"
-		  "; reads: open, except what is denied below\n"
-		  "(allow file-read*)\n");
+	buf_adds(&b->out,
+		 "(version 1)\n"
+		 "; cordon: the Seatbelt profile `cordon run` would use on "
+		 "macOS.\n"
+		 "; Generated; the last matching rule wins.\n"
+		 "(deny default)\n"
+		 "\n"
+		 "; processes: exec and fork; signals and process info only "
+		 "within the sandbox\n"
+		 "(allow process-exec)\n"
+		 "(allow process-fork)\n"
+		 "(allow signal (target same-sandbox))\n"
+		 "(allow process-info* (target same-sandbox))\n"
+		 "(allow sysctl-read)\n"
+		 "(allow mach-lookup (global-name "
+		 "\"com.apple.system.opendirectoryd.libinfo\"))\n"
+		 "(allow ipc-posix-sem)\n"
+		 "(allow pseudo-tty)\n"
+		 "\n"
+		 "; reads: open, except what is denied below\n"
+		 "(allow file-read*)\n");
 }
 
 static void sb_no_read_home(struct sb *b, const char *home,
 			    const char *const *roots, size_t nroots)
 {
-	sb_add(b, "\n; --no-read-home: nothing under home is readable but "
-		  "the writable roots,\n; toolchains and shell rc files "
-		  "(metadata stays readable for path walks)\n"
-		  "(deny file-read-data file-read-xattr\n");
+	buf_adds(&b->out,
+		 "\n; --no-read-home: nothing under home is readable but "
+		 "the writable roots,\n; toolchains and shell rc files "
+		 "(metadata stays readable for path walks)\n"
+		 "(deny file-read-data file-read-xattr\n");
 	sb_subpath(b, home);
-	sb_add(b, ")\n(allow file-read-data file-read-xattr\n");
+	buf_adds(&b->out, ")\n(allow file-read-data file-read-xattr\n");
 	for (size_t i = 0; i < nroots; i++)
 		sb_subpath(b, roots[i]);
 	for (size_t i = 0; i < LEN(sb_toolchains); i++)
 		sb_filter(b, home, sb_toolchains[i]);
 	for (size_t i = 0; i < LEN(sb_shell_rc); i++)
 		sb_filter(b, home, sb_shell_rc[i]);
-	sb_add(b, ")\n");
+	buf_adds(&b->out, ")\n");
 }
 
 static void sb_writes(struct sb *b, const struct sandbox_opts *o, const char *home,
 		      const char *const *roots, size_t nroots)
 {
-	sb_add(b, "\n; writes: the writable roots and the temp dirs\n"
-		  "(allow file-write*\n"
-		  "  (subpath \"/private/tmp\")\n"
-		  "  (subpath \"/private/var/folders\")\n");
+	buf_adds(&b->out, "\n; writes: the writable roots and the temp dirs\n"
+			  "(allow file-write*\n"
+			  "  (subpath \"/private/tmp\")\n"
+			  "  (subpath \"/private/var/folders\")\n");
 	for (size_t i = 0; i < nroots; i++)
 		sb_subpath(b, roots[i]);
 	if (o->cache_writes && home)
 		for (size_t i = 0; i < LEN(sb_caches); i++)
 			sb_filter(b, home, sb_caches[i]);
-	sb_add(b, ")\n"
-		  "(allow file-write-data file-ioctl\n"
-		  "  (literal \"/dev/null\")\n"
-		  "  (literal \"/dev/zero\")\n"
-		  "  (literal \"/dev/tty\")\n"
-		  "  (literal \"/dev/ptmx\")\n"
-		  "  (regex #\"^/dev/ttys[0-9]+$\"))\n");
+	buf_adds(&b->out, ")\n"
+			  "(allow file-write-data file-ioctl\n"
+			  "  (literal \"/dev/null\")\n"
+			  "  (literal \"/dev/zero\")\n"
+			  "  (literal \"/dev/tty\")\n"
+			  "  (literal \"/dev/ptmx\")\n"
+			  "  (regex #\"^/dev/ttys[0-9]+$\"))\n");
 }
 
 static void sb_deny_run_later(struct sb *b, const char *home,
 			      const char *const *roots, size_t nroots)
 {
-	sb_add(b, "\n; run-later paths: never writable, even inside the "
-		  "writable roots\n(deny file-write*\n");
+	buf_adds(&b->out,
+		 "\n; run-later paths: never writable, even inside the "
+		 "writable roots\n(deny file-write*\n");
 	for (size_t r = 0; r < nroots; r++) {
 		for (size_t i = 0; i < LEN(sb_run_later); i++)
 			sb_filter(b, roots[r], sb_run_later[i]);
 		/* Nested repositories, and submodules' git dirs under
 		 * .git/modules/NAME/ (NAME may itself hold modules/). */
-		sb_add(b, "  (regex #\"^");
+		buf_adds(&b->out, "  (regex #\"^");
 		sb_regex_literal(b, roots[r]);
-		sb_add(b, "/(.*/)?\\.git/(modules/([^/]+/)+)?"
-			  "(hooks(/.*)?|config)$\")\n");
+		buf_adds(&b->out, "/(.*/)?\\.git/(modules/([^/]+/)+)?"
+				  "(hooks(/.*)?|config)$\")\n");
 	}
 	if (home)
 		for (size_t i = 0; i < LEN(sb_shell_rc); i++)
 			sb_filter(b, home, sb_shell_rc[i]);
-	sb_add(b, ")\n");
+	buf_adds(&b->out, ")\n");
 }
 
 /* A --deny-read glob as a regex line: "~/…" under home, relative under
@@ -492,7 +446,7 @@ static void sb_deny_glob(struct sb *b, const char *ws, const char *home,
 	gl = strlen(g);
 	pat = arena_alloc_raw(&b->a, sl + gl + 1);
 	if (!pat) {
-		b->failed = true;
+		buf_fail(&b->out);
 		return;
 	}
 	memcpy(pat, sep, sl);
@@ -503,42 +457,44 @@ static void sb_deny_glob(struct sb *b, const char *ws, const char *home,
 		pat = sb_private(b, pat);
 	if (!pat)
 		return;
-	sb_add(b, "  ");
+	buf_adds(&b->out, "  ");
 	sb_glob_regex(b, base, pat);
-	sb_add(b, "\n");
+	buf_adds(&b->out, "\n");
 }
 
 static void sb_deny_reads(struct sb *b, const struct sandbox_opts *o,
 			  const char *ws, const char *home)
 {
 	if (home) {
-		sb_add(b, "\n; credentials: neither readable nor writable\n"
-			  "(deny file-read* file-write*\n");
+		buf_adds(&b->out,
+			 "\n; credentials: neither readable nor writable\n"
+			 "(deny file-read* file-write*\n");
 		for (size_t i = 0; i < LEN(sb_credentials); i++)
 			sb_filter(b, home, sb_credentials[i]);
-		sb_add(b, ")\n");
+		buf_adds(&b->out, ")\n");
 	} else {
-		sb_add(b, "\n; credentials: no home directory given, none "
-			  "denied\n");
+		buf_adds(&b->out,
+			 "\n; credentials: no home directory given, none "
+			 "denied\n");
 	}
 	if (o->ndeny_read == 0)
 		return;
-	sb_add(b, "\n; --deny-read\n(deny file-read* file-write*\n");
+	buf_adds(&b->out, "\n; --deny-read\n(deny file-read* file-write*\n");
 	for (size_t i = 0; i < o->ndeny_read; i++) {
 		const char *d = o->deny_read[i];
 		const char *p;
 
 		if (d[0] == '~' && (d[1] == '/' || d[1] == '\0') && !home) {
-			sb_add(b, "  ; (no home directory for ");
+			buf_adds(&b->out, "  ; (no home directory for ");
 			sb_string(b, d);
-			sb_add(b, ")\n");
+			buf_adds(&b->out, ")\n");
 		} else if (has_glob(d)) {
 			sb_deny_glob(b, ws, home, d);
 		} else if ((p = sb_user_path(b, ws, home, d))) {
 			sb_subpath(b, p);
 		}
 	}
-	sb_add(b, ")\n");
+	buf_adds(&b->out, ")\n");
 }
 
 static void sb_network(struct sb *b, const struct sandbox_opts *o,
@@ -546,32 +502,35 @@ static void sb_network(struct sb *b, const struct sandbox_opts *o,
 {
 	switch (o->network) {
 	case SANDBOX_NET_HOST:
-		sb_add(b, "\n; network: host\n"
-			  "(allow network*)\n"
-			  "(allow system-socket)\n"
-			  "(allow mach-lookup\n"
-			  "  (global-name \"com.apple.SystemConfiguration."
-			  "DNSConfiguration\")\n"
-			  "  (global-name \"com.apple.SystemConfiguration."
-			  "configd\")\n"
-			  "  (global-name \"com.apple.networkd\")\n"
-			  "  (global-name \"com.apple.trustd.agent\")\n"
-			  "  (global-name \"com.apple.ocspd\"))\n");
+		buf_adds(&b->out,
+			 "\n; network: host\n"
+			 "(allow network*)\n"
+			 "(allow system-socket)\n"
+			 "(allow mach-lookup\n"
+			 "  (global-name \"com.apple.SystemConfiguration."
+			 "DNSConfiguration\")\n"
+			 "  (global-name \"com.apple.SystemConfiguration."
+			 "configd\")\n"
+			 "  (global-name \"com.apple.networkd\")\n"
+			 "  (global-name \"com.apple.trustd.agent\")\n"
+			 "  (global-name \"com.apple.ocspd\"))\n");
 		break;
 	case SANDBOX_NET_PROXY:
 		if (proxy_port == 0) {
-			sb_add(b, "\n; network: proxy, but no proxy port: "
-				  "none\n");
+			buf_adds(&b->out,
+				 "\n; network: proxy, but no proxy port: "
+				 "none\n");
 			break;
 		}
-		sb_addf(b,
+		buf_addf(
+			&b->out,
 			"\n; network: only the egress proxy on localhost\n"
 			"(allow network-outbound (remote ip \"localhost:%u\"))\n",
 			(unsigned)proxy_port);
 		break;
 	case SANDBOX_NET_NONE:
 	default:
-		sb_add(b, "\n; network: none\n");
+		buf_adds(&b->out, "\n; network: none\n");
 		break;
 	}
 }
@@ -579,7 +538,7 @@ static void sb_network(struct sb *b, const struct sandbox_opts *o,
 char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 		       unsigned short proxy_port)
 {
-	struct sb b = { 0 };
+	struct sb b = { BUF_INIT(SEATBELT_MAX_BYTES), { 0 } };
 	const char **roots = NULL;
 	const char *ws, *h = NULL;
 	char *cwd = NULL;
@@ -608,21 +567,22 @@ char *seatbelt_profile(const struct sandbox_opts *o, const char *home,
 	if (o->no_read_home && h)
 		sb_no_read_home(&b, h, roots, nroots);
 	else if (o->no_read_home)
-		sb_add(&b, "\n; --no-read-home: no home directory given\n");
+		buf_adds(&b.out,
+			 "\n; --no-read-home: no home directory given\n");
 	sb_writes(&b, o, h, roots, nroots);
 	sb_deny_run_later(&b, h, roots, nroots);
 	sb_deny_reads(&b, o, ws, h);
 	sb_network(&b, o, proxy_port);
-	if (b.failed)
+	if (buf_failed(&b.out))
 		goto fail;
 	free(cwd);
 	free(roots);
 	arena_release(&b.a);
-	return b.p;
+	return buf_take(&b.out, NULL);
 fail:
 	free(cwd);
 	free(roots);
-	free(b.p);
+	buf_free(&b.out);
 	arena_release(&b.a);
 	return NULL;
 }

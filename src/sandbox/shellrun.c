@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cordon.h"
+#include "diag.h"
 #include "envfilter.h"
 #include "sandbox.h"
 
@@ -32,21 +33,6 @@
 #define SHELL_MAX_ALLOW 256 /* the sandbox's SANDBOX_MAX_LIST */
 #define SHELL_MAX_ENV 4096 /* host variables added to one run */
 
-__attribute__((format(printf, 3, 4))) static enum cordon_err
-shell_fail(struct cordon_diag *diag, enum cordon_err err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (diag) {
-		memset(diag, 0, sizeof(*diag));
-		diag->code = err;
-		va_start(ap, fmt);
-		(void)vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /* The options and the command, checked before anything runs. */
 static enum cordon_err shell_check(const struct cordon_shell_opts *o,
 				   char *const argv[], struct cordon_diag *diag)
@@ -54,61 +40,61 @@ static enum cordon_err shell_check(const struct cordon_shell_opts *o,
 	size_t n;
 
 	if (!argv || !argv[0])
-		return shell_fail(diag, CORDON_E_INVAL,
-				  "cordon_shell_run: no command (empty argv)");
+		return diag_set(diag, CORDON_E_INVAL,
+				"cordon_shell_run: no command (empty argv)");
 	if (!argv[0][0])
-		return shell_fail(diag, CORDON_E_INVAL,
-				  "cordon_shell_run: argv[0] is empty");
+		return diag_set(diag, CORDON_E_INVAL,
+				"cordon_shell_run: argv[0] is empty");
 	if (o->nallow > SHELL_MAX_ALLOW)
-		return shell_fail(diag, CORDON_E_LIMIT,
-				  "cordon_shell_run: %zu allowed commands, "
-				  "more than the limit %d",
-				  o->nallow, SHELL_MAX_ALLOW);
+		return diag_set(diag, CORDON_E_LIMIT,
+				"cordon_shell_run: %zu allowed commands, "
+				"more than the limit %d",
+				o->nallow, SHELL_MAX_ALLOW);
 	if (o->nallow && !o->allow)
-		return shell_fail(diag, CORDON_E_INVAL,
-				  "cordon_shell_run: nallow is %zu but allow "
-				  "is NULL",
-				  o->nallow);
+		return diag_set(diag, CORDON_E_INVAL,
+				"cordon_shell_run: nallow is %zu but allow "
+				"is NULL",
+				o->nallow);
 	for (size_t i = 0; i < o->nallow; i++) {
 		if (!o->allow[i] || !o->allow[i][0])
-			return shell_fail(diag, CORDON_E_INVAL,
-					  "cordon_shell_run: allow[%zu] is "
-					  "empty",
-					  i);
+			return diag_set(diag, CORDON_E_INVAL,
+					"cordon_shell_run: allow[%zu] is "
+					"empty",
+					i);
 		if (strchr(o->allow[i], '/'))
-			return shell_fail(diag, CORDON_E_INVAL,
-					  "cordon_shell_run: allow[%zu] '%s': "
-					  "names only, not paths",
-					  i, o->allow[i]);
+			return diag_set(diag, CORDON_E_INVAL,
+					"cordon_shell_run: allow[%zu] '%s': "
+					"names only, not paths",
+					i, o->allow[i]);
 	}
 	if (o->timeout_s > SHELL_MAX_TIMEOUT)
-		return shell_fail(diag, CORDON_E_LIMIT,
-				  "cordon_shell_run: timeout_s %u is over the "
-				  "limit %lu (a week)",
-				  o->timeout_s, SHELL_MAX_TIMEOUT);
+		return diag_set(diag, CORDON_E_LIMIT,
+				"cordon_shell_run: timeout_s %u is over the "
+				"limit %lu (a week)",
+				o->timeout_s, SHELL_MAX_TIMEOUT);
 	if (o->cpu_s > SHELL_MAX_TIMEOUT)
-		return shell_fail(diag, CORDON_E_LIMIT,
-				  "cordon_shell_run: cpu_s %lu is over the "
-				  "limit %lu (a week)",
-				  o->cpu_s, SHELL_MAX_TIMEOUT);
+		return diag_set(diag, CORDON_E_LIMIT,
+				"cordon_shell_run: cpu_s %lu is over the "
+				"limit %lu (a week)",
+				o->cpu_s, SHELL_MAX_TIMEOUT);
 	if (o->output_cap > SHELL_MAX_CAP)
-		return shell_fail(diag, CORDON_E_LIMIT,
-				  "cordon_shell_run: output_cap %zu is over "
-				  "the limit %zu (32 MiB)",
-				  o->output_cap, SHELL_MAX_CAP);
+		return diag_set(diag, CORDON_E_LIMIT,
+				"cordon_shell_run: output_cap %zu is over "
+				"the limit %zu (32 MiB)",
+				o->output_cap, SHELL_MAX_CAP);
 	for (n = 0; o->env && o->env[n]; n++) {
 		const char *eq = strchr(o->env[n], '=');
 
 		if (n >= SHELL_MAX_ENV)
-			return shell_fail(diag, CORDON_E_LIMIT,
-					  "cordon_shell_run: more than %d env "
-					  "entries",
-					  SHELL_MAX_ENV);
+			return diag_set(diag, CORDON_E_LIMIT,
+					"cordon_shell_run: more than %d env "
+					"entries",
+					SHELL_MAX_ENV);
 		if (!eq || eq == o->env[n])
-			return shell_fail(diag, CORDON_E_INVAL,
-					  "cordon_shell_run: env[%zu] '%.64s' "
-					  "is not NAME=value",
-					  n, o->env[n]);
+			return diag_set(diag, CORDON_E_INVAL,
+					"cordon_shell_run: env[%zu] '%.64s' "
+					"is not NAME=value",
+					n, o->env[n]);
 	}
 	return CORDON_OK;
 }
@@ -160,16 +146,15 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 	char *out = NULL;
 	size_t len = 0;
 
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+	diag_clear(diag);
 	if (!res)
-		return shell_fail(diag, CORDON_E_INVAL,
-				  "cordon_shell_run: no result");
+		return diag_set(diag, CORDON_E_INVAL,
+				"cordon_shell_run: no result");
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (!o)
-		return shell_fail(diag, CORDON_E_INVAL,
-				  "cordon_shell_run: no options");
+		return diag_set(diag, CORDON_E_INVAL,
+				"cordon_shell_run: no options");
 	err = shell_check(o, argv, diag);
 	if (err != CORDON_OK)
 		return err;
@@ -192,9 +177,9 @@ enum cordon_err cordon_shell_run(const struct cordon_shell_opts *o,
 		free(out);
 		free(res->report_json);
 		res->report_json = NULL;
-		return shell_fail(diag, CORDON_E_NOMEM,
-				  "cordon_shell_run: out of memory for the "
-				  "output or the report");
+		return diag_set(diag, CORDON_E_NOMEM,
+				"cordon_shell_run: out of memory for the "
+				"output or the report");
 	}
 	res->output = out;
 	res->output_len = len;

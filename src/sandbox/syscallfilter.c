@@ -27,9 +27,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "atomic.h"
+#include "buf.h"
 #include "syscallfilter.h"
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 /* Ceiling on an exported filter; ours is a few KiB. */
@@ -119,18 +122,6 @@ static struct scmp_arg_cmp syscallfilter_cmp(unsigned arg, enum scmp_compare op,
 	};
 
 	return c;
-}
-
-__attribute__((format(printf, 3, 4))) static void
-syscallfilter_why(char *why, size_t whycap, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || whycap == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whycap, fmt, ap);
-	va_end(ap);
 }
 
 /* Adds the host's compat architectures to ctx (the native one is there
@@ -259,46 +250,22 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **f
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }
 
-/* Reads the whole of fd (from offset 0) into a malloc'd buffer. Returns 0
- * or an errno value. */
+/* Reads the whole of fd (from offset 0) into a malloc'd buffer, at most
+ * SYSCALLFILTER_MAX_BYTES. Returns 0 or an errno value. */
 static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 {
-	unsigned char *buf = NULL, *nb;
-	size_t cap = 0, n = 0;
-	ssize_t r;
+	struct buf b = BUF_INIT(SYSCALLFILTER_MAX_BYTES);
 
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		return errno;
-	for (;;) {
-		if (n == cap) {
-			if (cap >= SYSCALLFILTER_MAX_BYTES) {
-				free(buf);
-				return EFBIG;
-			}
-			cap = cap ? cap * 2 : 4096;
-			nb = cordon__realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return ENOMEM;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = errno;
+	if (atomic_read_all(fd, &b) != 0) {
+		int err = errno;
 
-			free(buf);
-			return err;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+		buf_free(&b);
+		return err;
 	}
-	*out = buf;
-	*len = n;
-	return 0;
+	*out = (unsigned char *)buf_take(&b, len);
+	return *out ? 0 : ENOMEM;
 }
 
 int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
@@ -310,31 +277,31 @@ int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, 
 
 	out->insns = NULL;
 	out->len = 0;
-	syscallfilter_why(why, whycap, "%s", "");
+	text_setf(why, whycap, "%s", "");
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
-		syscallfilter_why(why, whycap, "seccomp: init: out of memory");
+		text_setf(why, whycap, "seccomp: init: out of memory");
 		return -1;
 	}
 	rc = syscallfilter_build(ctx, no_unix_sockets, &failed);
 	if (rc != 0) {
-		syscallfilter_why(why, whycap, "seccomp: add rule for %s: %s", failed,
-			strerror(-rc));
+		text_setf(why, whycap, "seccomp: add rule for %s: %s", failed,
+			  strerror(-rc));
 		seccomp_release(ctx);
 		return -1;
 	}
 	fd = memfd_create("cordon-seccomp", MFD_CLOEXEC);
 	if (fd < 0) {
-		syscallfilter_why(why, whycap, "seccomp: memfd_create: %s",
-			strerror(errno));
+		text_setf(why, whycap, "seccomp: memfd_create: %s",
+			  strerror(errno));
 		seccomp_release(ctx);
 		return -1;
 	}
 	rc = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
 	if (rc != 0) {
-		syscallfilter_why(why, whycap, "seccomp: export the filter: %s",
-			strerror(-rc));
+		text_setf(why, whycap, "seccomp: export the filter: %s",
+			  strerror(-rc));
 		close(fd);
 		return -1;
 	}
@@ -343,8 +310,8 @@ int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, 
 	if (rc != 0 || out->len == 0 ||
 	    out->len % sizeof(struct sock_filter) != 0 ||
 	    out->len / sizeof(struct sock_filter) > USHRT_MAX) {
-		syscallfilter_why(why, whycap, "seccomp: read the exported filter: %s",
-			rc ? strerror(rc) : "bad length");
+		text_setf(why, whycap, "seccomp: read the exported filter: %s",
+			  rc ? strerror(rc) : "bad length");
 		syscallfilter_prog_free(out);
 		return -1;
 	}
@@ -359,13 +326,13 @@ int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t why
 	};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-		syscallfilter_why(why, whycap, "seccomp: set no_new_privs: %s",
-			strerror(errno));
+		text_setf(why, whycap, "seccomp: set no_new_privs: %s",
+			  strerror(errno));
 		return -1;
 	}
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
-		syscallfilter_why(why, whycap, "seccomp: load the filter: %s",
-			strerror(errno));
+		text_setf(why, whycap, "seccomp: load the filter: %s",
+			  strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "classify_int.h"
 #include "cmdtab.h"
 #include "codescan.h"
+#include "diag.h"
+#include "text.h"
 #include "userrules.h"
 #include "alloc.h"
 #include "banned.h"
@@ -792,39 +795,6 @@ static const char *var_lookup(struct cx *x, const char *name, size_t n,
 	return NULL;
 }
 
-/* A scratch string builder in the per-call arena. */
-struct sb {
-	struct arena *a;
-	char *s;
-	size_t n, cap;
-	bool *oom; /* the verdict's out-of-memory flag */
-};
-
-static void sb_put(struct sb *b, const char *s, size_t n)
-{
-	if (!n)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *m = arena_alloc_raw(b->a, cap);
-		if (!m) {
-			/* a word that cannot be built is not judged: the
-			 * whole verdict fails closed */
-			*b->oom = true;
-			return;
-		}
-		if (b->n)
-			memcpy(m, b->s, b->n);
-		b->s = m;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
 static unsigned walk(struct cx *x, const struct sh_node *n);
 
 /* The static output of a substitution made only of echo/printf (and
@@ -833,7 +803,7 @@ static unsigned walk(struct cx *x, const struct sh_node *n);
 static bool static_output(struct cx *x, const struct sh_node *body,
 			  const char **out, size_t *outn);
 
-static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
+static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 		       struct wv *r, bool first)
 {
 	for (; pt; pt = pt->next) {
@@ -851,17 +821,18 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				if (ob && memchr(ob, ']', pt->len - (size_t)(ob - pt->s)))
 					r->f |= WV_GLOB;
 			}
-			if (first && b->n == 0 && !pt->quoted && pt->len &&
-			    pt->s[0] == '~') {
+			if (first && buf_len(b) == 0 && !pt->quoted &&
+			    pt->len && pt->s[0] == '~') {
 				/* ~ and ~/x: the home directory; ~user stays */
 				if (pt->len == 1 || pt->s[1] == '/') {
 					r->f |= WV_TILDE;
-					sb_put(b, x->pc.home, strlen(x->pc.home));
-					sb_put(b, pt->s + 1, pt->len - 1);
+					buf_add(b, x->pc.home,
+						strlen(x->pc.home));
+					buf_add(b, pt->s + 1, pt->len - 1);
 					break;
 				}
 			}
-			sb_put(b, pt->s, pt->len);
+			buf_add(b, pt->s, pt->len);
 			break;
 		case SH_WP_PARAM: {
 			size_t vl = 0;
@@ -870,7 +841,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 			if (pt->len == 3 && memcmp(pt->s, "IFS", 3) == 0 &&
 			    !pt->param_op) {
 				r->f |= WV_IFS;
-				sb_put(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
+				buf_add(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
 				break;
 			}
 			if (!pt->param_op) {
@@ -919,10 +890,10 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 					break;
 				}
 			if (known && val) {
-				sb_put(b, val, vl);
+				buf_add(b, val, vl);
 			} else {
 				if (!(r->f & WV_DYNAMIC))
-					r->dyn_at = b->n;
+					r->dyn_at = buf_len(b);
 				r->f |= WV_DYNAMIC;
 			}
 			break;
@@ -933,7 +904,7 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				(void)sub;
 			}
 			if (!(r->f & WV_DYNAMIC))
-				r->dyn_at = b->n;
+				r->dyn_at = buf_len(b);
 			r->f |= WV_DYNAMIC;
 			break;
 		case SH_WP_CMDSUB:
@@ -953,11 +924,11 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct sb *b,
 				if (x->b64)
 					r->f |= WV_ESCAPED;
 				x->b64 = false;
-				sb_put(b, o, on);
+				buf_add(b, o, on);
 				break;
 			}
 			if (!(r->f & WV_DYNAMIC))
-				r->dyn_at = b->n;
+				r->dyn_at = buf_len(b);
 			r->f |= WV_DYNAMIC;
 			break;
 		}
@@ -988,11 +959,11 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 			size_t j = i + 2, k = 0;
 			if (c == 'x' || c == 'u' || c == 'U') {
 				while (j < n && k < (c == 'x' ? 2u : 4u) &&
-				       isxdigit((unsigned char)raw[j])) {
-					char d = raw[j++];
-					v = v * 16 + (unsigned)(isdigit((unsigned char)d)
-								? d - '0'
-								: tolower((unsigned char)d) - 'a' + 10);
+				       text_hex_value((unsigned char)raw[j]) >=
+					       0) {
+					v = v * 16 +
+					    (unsigned)text_hex_value(
+						    (unsigned char)raw[j++]);
 					k++;
 				}
 			} else if (c >= '0' && c <= '7') {
@@ -1013,14 +984,19 @@ static bool ansi_c_escapes(const char *raw, size_t n)
 
 struct wv classify_eval(struct cx *x, const struct sh_word *w)
 {
-	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+	struct buf b;
 	struct wv r = {"", 0, 0, 0, w};
 
 	if (!w)
 		return r;
+	buf_init_arena(&b, x->a, SIZE_MAX);
 	eval_parts(x, w->parts, &b, &r, true);
-	r.s = b.s ? b.s : "";
-	r.n = b.n;
+	/* a word that cannot be built is not judged: the whole verdict
+	 * fails closed */
+	if (buf_failed(&b))
+		x->v->oom = true;
+	r.s = buf_str(&b);
+	r.n = buf_len(&b);
 	if (!(r.f & WV_DYNAMIC))
 		r.dyn_at = r.n;
 	if (w->quoted)
@@ -1066,46 +1042,17 @@ static unsigned walk_word_substs(struct cx *x, const struct sh_word *w)
 
 /* ---- static output of echo / printf / base64 -d ------------------------- */
 
-static int b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
-/* Decodes base64 text; false when it is not base64. */
+/* Decodes base64 text as `base64 -d` would read it (text_b64_decode's lax
+ * mode); false when it is not base64. */
 static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
 		       size_t *outn)
 {
 	char *d = arena_alloc(x->a, n + 1);
 	size_t o = 0;
-	unsigned acc = 0;
-	int bits = 0;
 
-	if (!d)
+	if (!d ||
+	    !text_b64_decode(s, n, TEXT_B64_LAX, (unsigned char *)d, n, &o))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i];
-		if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-			continue;
-		int v = b64val(c);
-		if (v < 0)
-			return false;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			d[o++] = (char)((acc >> bits) & 0xff);
-		}
-	}
 	d[o] = '\0';
 	*out = d;
 	*outn = o;
@@ -1116,9 +1063,11 @@ static bool b64_decode(struct cx *x, const char *s, size_t n, const char **out,
 static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 		      const char **out, size_t *outn)
 {
-	struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+	struct buf b;
 	size_t i = 1;
 	bool esc = printf_;
+
+	buf_init_arena(&b, x->a, SIZE_MAX);
 
 	if (!printf_) {
 		while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' &&
@@ -1140,10 +1089,10 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 			return false;
 		if (pf_args && i == fmt_i)
 			continue;
-		if (b.n && (!printf_ || pf_args))
-			sb_put(&b, " ", 1);
+		if (buf_len(&b) && (!printf_ || pf_args))
+			buf_add(&b, " ", 1);
 		if (pf_args && !pf_b) {
-			sb_put(&b, argv[i].s, argv[i].n);
+			buf_add(&b, argv[i].s, argv[i].n);
 			continue;
 		}
 		const char *s = argv[i].s;
@@ -1154,13 +1103,18 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 				if (c == 'x' && k + 2 < n) {
 					int v = 0, d = 0;
 					size_t j = k + 2;
-					while (d < 2 && j < n && isxdigit((unsigned char)s[j])) {
-						v = v * 16 + (isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+					while (d < 2 && j < n &&
+					       text_hex_value(
+						       (unsigned char)s[j]) >=
+						       0) {
+						v = v * 16 +
+						    text_hex_value((
+							    unsigned char)s[j]);
 						j++;
 						d++;
 					}
 					char ch = (char)v;
-					sb_put(&b, &ch, 1);
+					buf_add(&b, &ch, 1);
 					k = j - 1;
 					continue;
 				}
@@ -1168,14 +1122,19 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 					unsigned v = 0;
 					int d = 0;
 					size_t j = k + 2;
-					while (d < 4 && j < n && isxdigit((unsigned char)s[j])) {
-						v = v * 16 + (unsigned)(isdigit((unsigned char)s[j]) ? s[j] - '0' : (tolower((unsigned char)s[j]) - 'a' + 10));
+					while (d < 4 && j < n &&
+					       text_hex_value(
+						       (unsigned char)s[j]) >=
+						       0) {
+						v = v * 16 +
+						    (unsigned)text_hex_value((
+							    unsigned char)s[j]);
 						j++;
 						d++;
 					}
 					if (v < 0x80) {
 						char ch = (char)v;
-						sb_put(&b, &ch, 1);
+						buf_add(&b, &ch, 1);
 					}
 					k = j - 1;
 					continue;
@@ -1191,17 +1150,17 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 						d++;
 					}
 					char ch = (char)v;
-					sb_put(&b, &ch, 1);
+					buf_add(&b, &ch, 1);
 					k = j - 1;
 					continue;
 				}
 				if (c == 'n') {
-					sb_put(&b, "\n", 1);
+					buf_add(&b, "\n", 1);
 					k++;
 					continue;
 				}
 				if (c == 't') {
-					sb_put(&b, "\t", 1);
+					buf_add(&b, "\t", 1);
 					k++;
 					continue;
 				}
@@ -1210,11 +1169,13 @@ static bool echo_text(struct cx *x, struct wv *argv, size_t argc, bool printf_,
 				k++;
 				continue;
 			}
-			sb_put(&b, s + k, 1);
+			buf_add(&b, s + k, 1);
 		}
 	}
-	*out = b.s ? b.s : "";
-	*outn = b.n;
+	if (buf_failed(&b))
+		x->v->oom = true;
+	*out = buf_str(&b);
+	*outn = buf_len(&b);
 	return true;
 }
 
@@ -1295,9 +1256,9 @@ static bool hex_decode(struct cx *x, const char *s, size_t n, const char **out,
 		int c = (unsigned char)s[i];
 		if (c == ' ' || c == '\n' || c == '\r')
 			continue;
-		if (!isxdigit(c))
+		int v = text_hex_value((unsigned char)c);
+		if (v < 0)
 			return false;
-		int v = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
 		if (hi < 0) {
 			hi = v;
 		} else {
@@ -1805,19 +1766,23 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 		/* NAME=( e1 e2 … ): the elements follow the NAME= word */
 		if (w->raw_len && w->raw[w->raw_len - 1] == '=' && x->nvars > before &&
 		    w->next && !looks_assignment(w->next)) {
-			struct sb b = {x->a, NULL, 0, 0, &x->v->oom};
+			struct buf b;
+
+			buf_init_arena(&b, x->a, SIZE_MAX);
 			bool known = true;
 			while (w->next && !looks_assignment(w->next)) {
 				w = w->next;
 				sf |= walk_part_substs(x, w->parts);
 				struct wv e = classify_eval(x, w);
 				known = known && classify_word_static(&e);
-				if (b.n)
-					sb_put(&b, " ", 1);
-				sb_put(&b, e.s, e.n);
+				if (buf_len(&b))
+					buf_add(&b, " ", 1);
+				buf_add(&b, e.s, e.n);
 			}
-			x->vars[x->nvars - 1].val = known ? (b.s ? b.s : "") : NULL;
-			x->vars[x->nvars - 1].vlen = b.n;
+			if (buf_failed(&b))
+				x->v->oom = true;
+			x->vars[x->nvars - 1].val = known ? buf_str(&b) : NULL;
+			x->vars[x->nvars - 1].vlen = buf_len(&b);
 		}
 		/* x=$(cat ~/.ssh/id_rsa): x now holds a secret */
 		if ((af & (CI_SECRETS | CI_ENVDUMP)) && x->nvars > before)
@@ -2588,15 +2553,6 @@ void cordon_classifier_set_max_depth(struct cordon_classifier *c, unsigned depth
 	c->max_depth = depth;
 }
 
-static void diag_set(struct cordon_diag *d, enum cordon_err code, const char *msg)
-{
-	if (!d)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->code = code;
-	snprintf(d->message, sizeof(d->message), "%s", msg);
-}
-
 static const char *deny_id(struct cordon_classifier *c, size_t i)
 {
 	char id[48];
@@ -2621,7 +2577,7 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 				char msg[96];
 				snprintf(msg, sizeof(msg),
 					 "denied_commands[%zu]: empty entry", i);
-				diag_set(diag, CORDON_E_CONFIG, msg);
+				diag_set(diag, CORDON_E_CONFIG, "%s", msg);
 				free(ids);
 				free(texts);
 				return CORDON_E_CONFIG;
@@ -2638,7 +2594,7 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 	free(ids);
 	free(texts);
 	if (!ok) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	return CORDON_OK;
@@ -2654,7 +2610,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 	struct cordon_diag local;
 
 	if (!u) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -2704,7 +2660,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 	if (!n)
 		return CORDON_OK;
 	if (!entries || n > SIZE_MAX / sizeof(struct deny_entry) - c->ndeny) {
-		diag_set(diag, CORDON_E_INVAL, "no entries");
+		diag_set(diag, CORDON_E_INVAL, "%s", "no entries");
 		return CORDON_E_INVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -2713,13 +2669,13 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 			char msg[96];
 			snprintf(msg, sizeof(msg), "denied_commands[%zu]: empty entry",
 				 i);
-			diag_set(diag, CORDON_E_CONFIG, msg);
+			diag_set(diag, CORDON_E_CONFIG, "%s", msg);
 			return CORDON_E_CONFIG;
 		}
 	}
 	struct deny_entry *d = cordon__realloc(c->deny, (c->ndeny + n) * sizeof(*d));
 	if (!d) {
-		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 		return CORDON_E_NOMEM;
 	}
 	c->deny = d;
@@ -2728,7 +2684,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 		const char *id = deny_id(c, c->ndeny);
 		memset(e, 0, sizeof(*e));
 		if (!id || !deny_parse(c, e, id, entries[i])) {
-			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 			return CORDON_E_NOMEM;
 		}
 		c->ndeny++;
@@ -2744,13 +2700,13 @@ enum cordon_err cordon_classifier_add_denied_patterns(struct cordon_classifier *
 	if (!n)
 		return CORDON_OK;
 	if (!patterns) {
-		diag_set(diag, CORDON_E_INVAL, "no patterns");
+		diag_set(diag, CORDON_E_INVAL, "%s", "no patterns");
 		return CORDON_E_INVAL;
 	}
 	if (!c->deny_rx_extra) {
 		c->deny_rx_extra = userrules_new(c->lim.max_rules);
 		if (!c->deny_rx_extra) {
-			diag_set(diag, CORDON_E_NOMEM, "out of memory");
+			diag_set(diag, CORDON_E_NOMEM, "%s", "out of memory");
 			return CORDON_E_NOMEM;
 		}
 	}
@@ -2912,8 +2868,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	enum cordon_err err;
 
 	verdict_reset(v);
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
+	diag_clear(diag);
 	if (!cmd)
 		len = 0;
 	arena_reset(&cls->arena);

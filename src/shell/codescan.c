@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 enum {
@@ -156,17 +157,6 @@ static int is_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
 	       c == '\v';
-}
-
-static int hexval(int c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static int lower(int c)
@@ -1351,25 +1341,17 @@ static void dec_put(struct dec *d, int c)
 	d->o[d->n++] = (char)c;
 }
 
+/* A decoded escape's code point as UTF-8; '?' for one UTF-8 cannot hold
+ * (a surrogate, past U+10FFFF). */
 static void dec_cp(struct dec *d, uint32_t cp)
 {
-	if (cp < 0x80) {
-		dec_put(d, (int)cp);
-	} else if (cp < 0x800) {
-		dec_put(d, (int)(0xC0 | (cp >> 6)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		dec_put(d, (int)(0xE0 | (cp >> 12)));
-		dec_put(d, (int)(0x80 | ((cp >> 6) & 0x3F)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x110000) {
-		dec_put(d, (int)(0xF0 | (cp >> 18)));
-		dec_put(d, (int)(0x80 | ((cp >> 12) & 0x3F)));
-		dec_put(d, (int)(0x80 | ((cp >> 6) & 0x3F)));
-		dec_put(d, (int)(0x80 | (cp & 0x3F)));
-	} else {
+	char b[4];
+	size_t n = text_utf8_encode(cp, b);
+
+	if (n == 0)
 		dec_put(d, '?');
-	}
+	for (size_t i = 0; i < n; i++)
+		dec_put(d, (unsigned char)b[i]);
 }
 
 static void dec_dyn(struct dec *d)
@@ -1389,9 +1371,11 @@ static uint32_t read_hex(const char *s, size_t *i, size_t e, unsigned maxd,
 	uint32_t v = 0;
 
 	*nd = 0;
-	while (*i < e && *nd < maxd && hexval((unsigned char)s[*i]) >= 0) {
+	while (*i < e && *nd < maxd &&
+	       text_hex_value((unsigned char)s[*i]) >= 0) {
 		if (v < 0x1000000)
-			v = v * 16 + (uint32_t)hexval((unsigned char)s[*i]);
+			v = v * 16 +
+			    (uint32_t)text_hex_value((unsigned char)s[*i]);
 		(*i)++;
 		(*nd)++;
 	}
@@ -1416,7 +1400,7 @@ static size_t read_braced(struct dec *d, const char *s, size_t i, size_t e,
 			j = k + 1;
 			continue;
 		}
-		while (j < e && hexval((unsigned char)s[j]) >= 0)
+		while (j < e && text_hex_value((unsigned char)s[j]) >= 0)
 			j++;
 		dec_cp(d, v);
 		if (!many)

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "sh.h"
 #include "alloc.h"
+#include "text.h"
 #include "banned.h"
 
 struct parser {
@@ -34,9 +36,8 @@ struct parser {
 	/* here-docs waiting for the next newline (this buffer's) */
 	struct sh_redir *hd_queue[16];
 	unsigned hd_count;
-	/* scratch for building literal text */
-	char *buf;
-	size_t buf_len, buf_cap;
+	/* scratch for building literal text (the root's is used) */
+	struct buf scratch;
 };
 
 enum wmode {
@@ -160,36 +161,13 @@ static size_t continuation_at(const struct parser *p, size_t ahead)
 
 /* ---- scratch buffer ------------------------------------------------------ */
 
+/* Adds to the root parser's scratch; out of memory fails the parse. */
 static bool buf_put(struct parser *p, const char *s, size_t n)
 {
-	struct parser *r = p->root;
-
-	if (n == 0)
+	if (buf_add(&p->root->scratch, s, n))
 		return true;
-	if (n > SIZE_MAX - r->buf_len) {
-		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
-		return false;
-	}
-	if (r->buf_len + n > r->buf_cap) {
-		size_t cap = r->buf_cap ? r->buf_cap : 256;
-		while (cap < r->buf_len + n) {
-			if (cap > SIZE_MAX / 2) {
-				fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
-				return false;
-			}
-			cap *= 2;
-		}
-		char *nb = cordon__realloc(r->buf, cap);
-		if (!nb) {
-			fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
-			return false;
-		}
-		r->buf = nb;
-		r->buf_cap = cap;
-	}
-	memcpy(r->buf + r->buf_len, s, n);
-	r->buf_len += n;
-	return true;
+	fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
+	return false;
 }
 
 static bool buf_putc(struct parser *p, int c)
@@ -227,13 +205,13 @@ struct lit {
 static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 {
 	struct parser *r = p->root;
-	size_t n = r->buf_len - l->mark;
+	size_t n = buf_len(&r->scratch) - l->mark;
 
 	if (n == 0)
 		return;
 	struct sh_wpart *last = w->parts_tail;
-	char *s = arena_strndup(p->a, r->buf + l->mark, n);
-	r->buf_len = l->mark;
+	char *s = arena_strndup(p->a, buf_str(&r->scratch) + l->mark, n);
+	buf_setlen(&r->scratch, l->mark);
 	if (!s) {
 		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
 		return;
@@ -308,13 +286,13 @@ static bool read_backtick(struct parser *p, struct sh_word *w, bool in_dq)
 {
 	struct parser *r = p->root;
 	size_t start = p->pos;
-	size_t mark = r->buf_len;
+	size_t mark = buf_len(&r->scratch);
 
 	p->pos++; /* ` */
 	for (;;) {
 		int c = ch(p, 0);
 		if (c == -1) {
-			r->buf_len = mark;
+			buf_setlen(&r->scratch, mark);
 			fail(p, CORDON_E_PARSE, start, "unterminated backquote");
 			return false;
 		}
@@ -333,9 +311,10 @@ static bool read_backtick(struct parser *p, struct sh_word *w, bool in_dq)
 		p->pos++;
 	}
 	p->pos++;
-	size_t n = r->buf_len - mark;
-	char *body = arena_strndup(p->a, n ? r->buf + mark : "", n);
-	r->buf_len = mark;
+	size_t n = buf_len(&r->scratch) - mark;
+	char *body =
+		arena_strndup(p->a, n ? buf_str(&r->scratch) + mark : "", n);
+	buf_setlen(&r->scratch, mark);
 	if (!body) {
 		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
 		return false;
@@ -471,43 +450,15 @@ static bool read_brace_param(struct parser *p, struct sh_word *w, bool in_dq)
 	return true;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
+/* A code point of $'\u…' / $'\U…' as UTF-8; one that UTF-8 cannot hold (a
+ * surrogate, past U+10FFFF) becomes U+FFFD. */
 static void put_utf8(struct parser *p, unsigned long cp)
 {
 	char b[4];
-	size_t n;
+	size_t n = cp <= 0x10ffff ? text_utf8_encode((uint32_t)cp, b) : 0;
 
-	if (cp > 0x10FFFF)
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
+	if (n == 0)
+		n = text_utf8_encode(0xfffd, b);
 	buf_put(p, b, n);
 }
 
@@ -515,22 +466,24 @@ static void put_utf8(struct parser *p, unsigned long cp)
 static bool read_ansi_c(struct parser *p, struct sh_word *w, struct lit *l)
 {
 	size_t start = p->pos;
-	size_t mark = p->root->buf_len;
+	size_t mark = buf_len(&p->root->scratch);
 
 	lit_put(p, w, l, "", 0, true, false);
 	p->pos += 2;
-	mark = p->root->buf_len;
+	mark = buf_len(&p->root->scratch);
 	size_t seen = mark;
 	for (;;) {
 		/* bash ends a $'…' string at a decoded NUL byte: what
 		 * follows in the quotes is not part of the word */
-		const char *z = p->root->buf_len > seen
-					? memchr(p->root->buf + seen, '\0',
-						 p->root->buf_len - seen)
-					: NULL;
-		seen = p->root->buf_len;
+		const char *z =
+			buf_len(&p->root->scratch) > seen ?
+				memchr(buf_str(&p->root->scratch) + seen, '\0',
+				       buf_len(&p->root->scratch) - seen) :
+				NULL;
+		seen = buf_len(&p->root->scratch);
 		if (z) {
-			p->root->buf_len = (size_t)(z - p->root->buf);
+			buf_setlen(&p->root->scratch,
+				   (size_t)(z - buf_str(&p->root->scratch)));
 			while (ch(p, 0) != -1 && ch(p, 0) != '\'') {
 				if (ch(p, 0) == '\\' && ch(p, 1) != -1)
 					p->pos++;
@@ -580,8 +533,10 @@ static bool read_ansi_c(struct parser *p, struct sh_word *w, struct lit *l)
 			int maxd = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			unsigned long v = 0;
 			int nd = 0;
-			while (nd < maxd && hexval(ch(p, 0)) >= 0) {
-				v = v * 16 + (unsigned long)hexval(ch(p, 0));
+			while (nd < maxd &&
+			       text_hex_value((unsigned char)ch(p, 0)) >= 0) {
+				v = v * 16 + (unsigned long)text_hex_value(
+						     (unsigned char)ch(p, 0));
 				p->pos++;
 				nd++;
 			}
@@ -722,7 +677,7 @@ static bool read_dollar(struct parser *p, struct sh_word *w, bool in_dq)
 		ne = ns + 1;
 	} else {
 		/* A lone dollar is literal. */
-		struct lit l = {p->root->buf_len, in_dq, in_dq};
+		struct lit l = { buf_len(&p->root->scratch), in_dq, in_dq };
 		lit_put(p, w, &l, "$", 1, in_dq, in_dq);
 		lit_flush(p, w, &l);
 		p->pos++;
@@ -778,7 +733,7 @@ static bool plain_char(unsigned char c)
 static struct sh_word *read_word(struct parser *p, enum wmode mode)
 {
 	struct sh_word *w = p_alloc(p, sizeof(*w));
-	struct lit l = {p->root->buf_len, false, false};
+	struct lit l = { buf_len(&p->root->scratch), false, false };
 	size_t start = p->pos;
 	int depth = 0; /* braces in W_PARAM, parens in W_ARITH / W_REGEX */
 
@@ -960,7 +915,7 @@ static void read_heredoc_body(struct parser *p, struct sh_redir *r)
 {
 	const struct sh_word *dw = r->target;
 	struct parser *root = p->root;
-	size_t mark = root->buf_len;
+	size_t mark = buf_len(&root->scratch);
 	const char *delim;
 	size_t dlen;
 
@@ -972,8 +927,8 @@ static void read_heredoc_body(struct parser *p, struct sh_redir *r)
 		else
 			buf_put(p, "$", 1);
 	}
-	delim = root->buf + mark;
-	dlen = root->buf_len - mark;
+	delim = buf_str(&root->scratch) + mark;
+	dlen = buf_len(&root->scratch) - mark;
 
 	size_t body_start = p->pos;
 	size_t body_end = p->len;
@@ -1002,7 +957,7 @@ static void read_heredoc_body(struct parser *p, struct sh_redir *r)
 		fail(p, CORDON_E_PARSE, body_start,
 		     "here-document not closed by its delimiter");
 	}
-	root->buf_len = mark;
+	buf_setlen(&root->scratch, mark);
 	r->body = p->src + body_start;
 	r->body_len = body_end - body_start;
 	if (!r->delim_quoted && r->body_len) {
@@ -1971,6 +1926,9 @@ enum cordon_err sh_parse(struct arena *a, const struct cordon_limits *lim,
 
 	memset(res, 0, sizeof(*res));
 	memset(&p, 0, sizeof(p));
+	/* no ceiling of its own: the text it holds is built from the input,
+	 * which lim->max_input_bytes caps */
+	buf_init(&p.scratch, SIZE_MAX);
 	p.src = src;
 	p.len = len;
 	p.a = a;
@@ -2000,7 +1958,7 @@ enum cordon_err sh_parse(struct arena *a, const struct cordon_limits *lim,
 		snprintf(p.err_msg, sizeof(p.err_msg),
 			 "here-document without a body");
 	}
-	free(p.buf);
+	buf_free(&p.scratch);
 	res->err = p.err;
 	res->err_offset = p.err_off;
 	memcpy(res->err_msg, p.err_msg, sizeof(res->err_msg));

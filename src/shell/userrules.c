@@ -22,6 +22,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "diag.h"
 #include "json.h"
 #include "userrules.h"
 #include "alloc.h"
@@ -98,31 +99,6 @@ struct urule_spec {
 	bool windows;
 };
 
-/* Resets *diag and fills code, offset and a formatted message. diag may be
- * NULL. Returns code so callers can `return diag_set(...)`. */
-__attribute__((format(printf, 4, 5))) static enum cordon_err
-diag_set(struct cordon_diag *diag, enum cordon_err code, size_t offset,
-	 const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!diag)
-		return code;
-	memset(diag, 0, sizeof(*diag));
-	diag->code = code;
-	diag->offset = offset;
-	va_start(ap, fmt);
-	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-static void diag_ok(struct cordon_diag *diag)
-{
-	if (diag)
-		memset(diag, 0, sizeof(*diag));
-}
-
 /* The 1-based line and column (in bytes) of offset within text. */
 static void text_position(const char *text, size_t offset, unsigned *line,
 			  unsigned *column)
@@ -150,9 +126,9 @@ static enum cordon_err json_error(struct cordon_diag *diag, const char *json,
 	unsigned column;
 
 	text_position(json, offset, &line, &column);
-	diag_set(diag, CORDON_E_JSON, offset,
-		 "%s at line %u, column %u (byte %zu)", what, line, column,
-		 offset);
+	diag_at(diag, CORDON_E_JSON, offset,
+		"%s at line %u, column %u (byte %zu)", what, line, column,
+		offset);
 	if (diag) {
 		diag->line = line;
 		diag->column = column;
@@ -254,21 +230,21 @@ static enum cordon_err spec_from_fields(const char *const f[UF_COUNT],
 
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 		if (!f[required[i]])
-			return diag_set(diag, CORDON_E_CONFIG, 0,
-					"%s.%s: required field missing", prefix,
-					urule_field_names[required[i]]);
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "%s.%s: required field missing", prefix,
+				       urule_field_names[required[i]]);
 	}
 	idlen = strlen(f[UF_ID]);
 	if (idlen == 0)
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"%s.id: must not be empty", prefix);
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "%s.id: must not be empty", prefix);
 	if (idlen > URULE_ID_MAX)
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"%s.id: %zu bytes, longer than the limit of %d",
-				prefix, idlen, URULE_ID_MAX);
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "%s.id: %zu bytes, longer than the limit of %d",
+			       prefix, idlen, URULE_ID_MAX);
 	if (f[UF_PATTERN][0] == '\0')
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"%s.pattern: must not be empty", prefix);
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "%s.pattern: must not be empty", prefix);
 
 	memset(spec, 0, sizeof(*spec));
 	if (strcmp(sev, "critical") == 0) {
@@ -277,7 +253,7 @@ static enum cordon_err spec_from_fields(const char *const f[UF_COUNT],
 		spec->tier = CORDON_RISK_CAUTION;
 	} else {
 		quote_text(q, sizeof(q), sev);
-		return diag_set(
+		return diag_at(
 			diag, CORDON_E_CONFIG, 0,
 			"%s.severity: \"%s\" is not one of: critical, warning",
 			prefix, q);
@@ -288,7 +264,7 @@ static enum cordon_err spec_from_fields(const char *const f[UF_COUNT],
 		spec->windows = true;
 	} else {
 		quote_text(q, sizeof(q), plat);
-		return diag_set(
+		return diag_at(
 			diag, CORDON_E_CONFIG, 0,
 			"%s.platform: \"%s\" is not one of: all, unix, windows",
 			prefix, q);
@@ -335,8 +311,8 @@ static enum cordon_err rule_build(const struct urule_spec *spec,
 	for (size_t i = 0; i < 4; i++) {
 		lens[i] = strlen(parts[i]);
 		if (lens[i] >= SIZE_MAX - total)
-			return diag_set(diag, CORDON_E_NOMEM, 0,
-					"%s: rule text too large", prefix);
+			return diag_at(diag, CORDON_E_NOMEM, 0,
+				       "%s: rule text too large", prefix);
 		total += lens[i] + 1;
 	}
 
@@ -349,9 +325,9 @@ static enum cordon_err rule_build(const struct urule_spec *spec,
 		if (pcre2_get_error_message(errcode, msg, sizeof(msg)) < 0)
 			snprintf((char *)msg, sizeof(msg), "error %d", errcode);
 		quote_text(q, sizeof(q), spec->id);
-		return diag_set(diag, CORDON_E_REGEX, erroff,
-				"%s (id \"%s\"): pattern: %s at offset %zu",
-				prefix, q, (const char *)msg, (size_t)erroff);
+		return diag_at(diag, CORDON_E_REGEX, erroff,
+			       "%s (id \"%s\"): pattern: %s at offset %zu",
+			       prefix, q, (const char *)msg, (size_t)erroff);
 	}
 	/* JIT is an accelerator only: without it (or out of executable
 	 * memory) pcre2_match runs the interpreter under the same limits. */
@@ -361,8 +337,8 @@ static enum cordon_err rule_build(const struct urule_spec *spec,
 	if (!out->strings) {
 		pcre2_code_free(out->code);
 		out->code = NULL;
-		return diag_set(diag, CORDON_E_NOMEM, 0, "%s: out of memory",
-				prefix);
+		return diag_at(diag, CORDON_E_NOMEM, 0, "%s: out of memory",
+			       prefix);
 	}
 	out->id = block_put(out->strings, &pos, parts[0], lens[0]);
 	out->label = block_put(out->strings, &pos, parts[1], lens[1]);
@@ -429,7 +405,7 @@ static enum cordon_err rules_commit(struct urules *u, struct urule *add,
 	return CORDON_OK;
 nomem:
 	pcre2_match_data_free(md);
-	return diag_set(diag, CORDON_E_NOMEM, 0, "out of memory adding rules");
+	return diag_at(diag, CORDON_E_NOMEM, 0, "out of memory adding rules");
 }
 
 static bool id_taken(const struct urules *u, const char *id)
@@ -444,7 +420,7 @@ static enum cordon_err room_for(const struct urules *u, size_t k,
 				struct cordon_diag *diag)
 {
 	if (u->n > u->max || k > u->max - u->n)
-		return diag_set(
+		return diag_at(
 			diag, CORDON_E_LIMIT, 0,
 			"%zu new rules with %zu loaded would exceed max_rules (%zu)",
 			k, u->n, u->max);
@@ -526,8 +502,8 @@ static enum cordon_err fields_from_json(const cJSON *obj, const char *prefix,
 	char q[URULE_QUOTE_MAX + 4];
 
 	if (!cJSON_IsObject(obj))
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"%s: expected an object", prefix);
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "%s: expected an object", prefix);
 	for (size_t i = 0; i < UF_COUNT; i++)
 		f[i] = NULL;
 	for (const cJSON *c = obj->child; c; c = c->next) {
@@ -539,21 +515,21 @@ static enum cordon_err fields_from_json(const cJSON *obj, const char *prefix,
 				break;
 		if (k == UF_COUNT) {
 			quote_text(q, sizeof(q), key);
-			return diag_set(diag, CORDON_E_CONFIG, 0,
-					"%s.%s: unknown field", prefix, q);
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "%s.%s: unknown field", prefix, q);
 		}
 		if (seen[k])
-			return diag_set(diag, CORDON_E_CONFIG, 0,
-					"%s.%s: field given twice", prefix,
-					urule_field_names[k]);
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "%s.%s: field given twice", prefix,
+				       urule_field_names[k]);
 		seen[k] = true;
 		if (cJSON_IsNull(c) && k != UF_ID && k != UF_PATTERN &&
 		    k != UF_SEVERITY)
 			continue;
 		if (!cJSON_IsString(c) || !c->valuestring)
-			return diag_set(diag, CORDON_E_CONFIG, 0,
-					"%s.%s: expected a string", prefix,
-					urule_field_names[k]);
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "%s.%s: expected a string", prefix,
+				       urule_field_names[k]);
 		f[k] = c->valuestring;
 	}
 	return CORDON_OK;
@@ -573,7 +549,7 @@ static enum cordon_err rules_array(const cJSON *root, const cJSON **arr,
 		return CORDON_OK;
 	}
 	if (!cJSON_IsObject(root))
-		return diag_set(
+		return diag_at(
 			diag, CORDON_E_CONFIG, 0,
 			"expected an array of rules or an object with \"rules\"");
 	for (const cJSON *c = root->child; c; c = c->next) {
@@ -581,21 +557,21 @@ static enum cordon_err rules_array(const cJSON *root, const cJSON **arr,
 
 		if (strcmp(key, "rules") != 0) {
 			quote_text(q, sizeof(q), key);
-			return diag_set(
-				diag, CORDON_E_CONFIG, 0,
-				"%s: unknown field (expected \"rules\")", q);
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "%s: unknown field (expected \"rules\")",
+				       q);
 		}
 		if (found)
-			return diag_set(diag, CORDON_E_CONFIG, 0,
-					"rules: field given twice");
+			return diag_at(diag, CORDON_E_CONFIG, 0,
+				       "rules: field given twice");
 		found = c;
 	}
 	if (!found)
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"rules: required field missing");
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "rules: required field missing");
 	if (!cJSON_IsArray(found))
-		return diag_set(diag, CORDON_E_CONFIG, 0,
-				"rules: expected an array");
+		return diag_at(diag, CORDON_E_CONFIG, 0,
+			       "rules: expected an array");
 	*arr = found;
 	*wrapped = true;
 	return CORDON_OK;
@@ -652,8 +628,8 @@ static enum cordon_err build_all(const struct urules *u, const cJSON *arr,
 	size_t built = 0;
 
 	if (u->n > SIZE_MAX - k || !idset_init(&ids, u->n + k))
-		return diag_set(diag, CORDON_E_NOMEM, 0,
-				"out of memory loading rules");
+		return diag_at(diag, CORDON_E_NOMEM, 0,
+			       "out of memory loading rules");
 	for (size_t i = 0; i < u->n; i++)
 		idset_add(&ids, u->rules[i].id);
 
@@ -670,8 +646,8 @@ static enum cordon_err build_all(const struct urules *u, const cJSON *arr,
 			err = spec_from_fields(f, prefix, &spec, diag);
 		if (err == CORDON_OK && !idset_add(&ids, spec.id)) {
 			quote_text(q, sizeof(q), spec.id);
-			err = diag_set(diag, CORDON_E_CONFIG, 0,
-				       "%s.id: duplicate id \"%s\"", prefix, q);
+			err = diag_at(diag, CORDON_E_CONFIG, 0,
+				      "%s.id: duplicate id \"%s\"", prefix, q);
 		}
 		if (err == CORDON_OK)
 			err = rule_build(&spec, prefix, &add[built], diag);
@@ -697,10 +673,10 @@ enum cordon_err userrules_add_json(struct urules *u, const char *json, size_t le
 	size_t k = 0;
 
 	if (!u || (!json && len))
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"no rule set or no input");
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "no rule set or no input");
 	if (len > max_bytes)
-		return diag_set(
+		return diag_at(
 			diag, CORDON_E_LIMIT, 0,
 			"rules input is %zu bytes, over max_rules_bytes (%zu)",
 			len, max_bytes);
@@ -718,8 +694,8 @@ enum cordon_err userrules_add_json(struct urules *u, const char *json, size_t le
 	if (k) {
 		add = cordon__calloc(k, sizeof(*add));
 		if (!add) {
-			err = diag_set(diag, CORDON_E_NOMEM, 0,
-				       "out of memory loading rules");
+			err = diag_at(diag, CORDON_E_NOMEM, 0,
+				      "out of memory loading rules");
 			goto out;
 		}
 	}
@@ -732,7 +708,7 @@ enum cordon_err userrules_add_json(struct urules *u, const char *json, size_t le
 			rule_release(&add[i]);
 		goto out;
 	}
-	diag_ok(diag);
+	diag_clear(diag);
 out:
 	free(add);
 	cJSON_Delete(root);
@@ -752,8 +728,8 @@ static enum cordon_err add_one(struct urules *u, const struct urule_spec *spec,
 
 	if (id_taken(u, spec->id)) {
 		quote_text(q, sizeof(q), spec->id);
-		return diag_set(diag, dup_code, 0,
-				"rule.id: duplicate id \"%s\"", q);
+		return diag_at(diag, dup_code, 0,
+			       "rule.id: duplicate id \"%s\"", q);
 	}
 	err = room_for(u, 1, diag);
 	if (err != CORDON_OK)
@@ -766,7 +742,7 @@ static enum cordon_err add_one(struct urules *u, const struct urule_spec *spec,
 		rule_release(&r);
 		return err;
 	}
-	diag_ok(diag);
+	diag_clear(diag);
 	return CORDON_OK;
 }
 
@@ -778,8 +754,8 @@ enum cordon_err userrules_add(struct urules *u, const struct cordon_user_rule *r
 	enum cordon_err err;
 
 	if (!u || !r)
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"no rule set or no rule");
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "no rule set or no rule");
 	f[UF_ID] = r->id;
 	f[UF_LABEL] = r->label;
 	f[UF_DESCRIPTION] = r->description;
@@ -802,19 +778,19 @@ enum cordon_err userrules_add_pattern(struct urules *u, const char *id,
 	size_t idlen;
 
 	if (!u || !id || !pattern)
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"no rule set, id or pattern");
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "no rule set, id or pattern");
 	idlen = strlen(id);
 	if (idlen == 0 || idlen > URULE_ID_MAX)
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"rule.id: must be 1 to %d bytes (is %zu)",
-				URULE_ID_MAX, idlen);
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "rule.id: must be 1 to %d bytes (is %zu)",
+			       URULE_ID_MAX, idlen);
 	if (pattern[0] == '\0')
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"rule.pattern: must not be empty");
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "rule.pattern: must not be empty");
 	if ((unsigned)tier > (unsigned)CORDON_RISK_BLOCKED)
-		return diag_set(diag, CORDON_E_INVAL, 0,
-				"rule: tier %d out of range", (int)tier);
+		return diag_at(diag, CORDON_E_INVAL, 0,
+			       "rule: tier %d out of range", (int)tier);
 	memset(&spec, 0, sizeof(spec));
 	spec.id = id;
 	spec.label = "";

@@ -42,6 +42,18 @@ run check --bogus --tool Bash --args "$bash_ls"
 [ $rc -eq 2 ] && grep -q -- '--bogus' "$tmp/err"
 ok $? "an unknown option exits 2 naming it"
 
+run check --tool
+[ $rc -eq 2 ] && grep -q -- "option '--tool' needs a value" "$tmp/err"
+ok $? "an option without its value exits 2 saying so"
+
+run check -Zq --tool Bash --args "$bash_ls"
+[ $rc -eq 2 ] && grep -q -- "unknown option '-Z'" "$tmp/err"
+ok $? "an unknown short option is named as written (-Z, not the group)"
+
+run check $'--bo\x1b[31mgus' --tool Bash --args "$bash_ls"
+[ $rc -eq 2 ] && ! grep -q $'\x1b' "$tmp/err" && grep -q 'bo\\x1b' "$tmp/err"
+ok $? "an unknown option is escaped before it reaches the terminal"
+
 run check --args "$bash_ls"
 [ $rc -eq 2 ] && grep -q -- '--tool' "$tmp/err"
 ok $? "--args without --tool exits 2"
@@ -86,6 +98,13 @@ ok $? "a stdin call that is a string exits 2"
 run_in '' check
 [ $rc -eq 2 ]
 ok $? "an empty stdin exits 2"
+
+# 1.5 MiB: over CHECK_MAX_STDIN (1 MiB + 4 KiB), under the 2 MiB that the
+# old doubling buffer let through.
+big_call=$(python3 -c 'import json; print(json.dumps({"tool": "Bash", "args": {"command": "echo " + "a" * (3 << 19)}}))')
+run_in "$big_call" check
+[ $rc -ne 0 ] && grep -q 'over the limit' "$tmp/err"
+ok $? "a stdin call over the limit is refused, naming the limit"
 
 run_in '{"tool": "Bash", "args": {"command": "ls"}, "extra": 1}' check
 [ $rc -eq 2 ] && grep -q 'extra' "$tmp/err"

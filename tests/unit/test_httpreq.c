@@ -539,8 +539,8 @@ static void test_limits(void)
 	is_int(httpreq_feed(&r, s, strlen(s), &used), HTTPREQ_ERROR,
 	       "an endless request line is refused");
 	is_int(r.err.status, 414, "with 414");
-	ok(r.cap <= 1024, "and nothing past the limit was buffered (%zu)",
-	   r.cap);
+	ok(r.head.cap <= 1024, "and nothing past the limit was buffered (%zu)",
+	   r.head.cap);
 	free(s);
 	httpreq_req_free(&r);
 

@@ -137,7 +137,7 @@ static void test_framer_long(void)
 	feed_all(&f, "xx\nnext\n", 8, &g);
 	is_str(g.text, "ok|<LONG>|next|",
 	       "dropped whole, no second report, resync at the newline");
-	ok(f.cap <= 64, "buffer stayed small (%zu)", f.cap);
+	ok(f.pend.cap <= 64, "buffer stayed small (%zu)", f.pend.cap);
 	feed_all(&f, "0123456789\r", 11, &g);
 	feed_all(&f, "\n", 1, &g);
 	is_str(g.text, "ok|<LONG>|next|0123456789|",

@@ -31,6 +31,7 @@
 
 #include "cordon.h"
 #include "tap.h"
+#include "text.h"
 
 #define LIST_MAX 30
 #define SHOW_MAX 80
@@ -174,31 +175,6 @@ static void show(char *out, size_t cap, const char *s, size_t n)
 	out[o] = '\0';
 }
 
-/* Appends code point cp to out as UTF-8 (out has room for 4 bytes). */
-static size_t put_utf8(char *out, unsigned long cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* Reads 4 hex digits at s. Returns the value, or -1. */
 static long hex4(const char *s)
 {
@@ -270,7 +246,11 @@ static int json_string(const char *s, size_t n, size_t *i, char **out,
 						p += 6;
 					}
 				}
-				k = put_utf8(tmp, (unsigned long)cp);
+				/* a lone surrogate: what a decoder
+				 * writes for it */
+				k = text_utf8_encode((uint32_t)cp, tmp);
+				if (k == 0)
+					k = text_utf8_encode(0xfffd, tmp);
 				break;
 			default:
 				goto bad;

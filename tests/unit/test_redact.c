@@ -154,7 +154,7 @@ static char *feed_pieces(const char *text, size_t len, int every_line,
 			 size_t *count, size_t *out_len)
 {
 	struct redact_state st = { 0 };
-	struct redact_buf out = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
 	size_t start = 0, i;
 
 	*count = 0;
@@ -172,7 +172,7 @@ static char *feed_pieces(const char *text, size_t len, int every_line,
 	*out_len = out.len;
 	return out.p;
 fail:
-	redact_buf_free(&out);
+	buf_free(&out);
 	return NULL;
 }
 
@@ -297,7 +297,7 @@ static void test_pem_pieces(void)
 		"-----END OPENSSH PRIVATE KEY-----\n"
 		"after password=[REDACTED]\n";
 	struct redact_state st = { 0 };
-	struct redact_buf out = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
 	size_t count = 0, i;
 	int in_pem[7];
 
@@ -312,7 +312,7 @@ static void test_pem_pieces(void)
 	ok(!in_pem[0] && in_pem[1] && in_pem[2] && in_pem[4] && !in_pem[5] &&
 		   !in_pem[6],
 	   "the state is inside the block from BEGIN to END");
-	redact_buf_free(&out);
+	buf_free(&out);
 
 	/* Without END the block ends at a line that cannot be in it. */
 	memset(&st, 0, sizeof(st));
@@ -326,7 +326,7 @@ static void test_pem_pieces(void)
 	       "-----BEGIN PRIVATE KEY-----\n[REDACTED:private-key]\n"
 	       "$ ls -la\n",
 	       "the command line is kept");
-	redact_buf_free(&out);
+	buf_free(&out);
 
 	/* A header line alone: nothing replaced yet, the body's first line
 	 * is the one that becomes the marker. */
@@ -334,7 +334,7 @@ static void test_pem_pieces(void)
 	(void)redact_append(&st, "-----BEGIN EC PRIVATE KEY-----", 30, &out,
 			    NULL);
 	ok(st.in_pem && !st.pem_marked, "a last line that is only a header");
-	redact_buf_free(&out);
+	buf_free(&out);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -590,7 +590,7 @@ static void test_counts_and_bytes(void)
 	char *out = NULL;
 	size_t len = 99, count = 99;
 	struct redact_state st = { 0 };
-	struct redact_buf b = { 0 };
+	struct buf b = BUF_INIT(SIZE_MAX), small = BUF_INIT(8);
 
 	out = red_str(
 		"password=a token=b ghp_0123456789abcdefghijABCDEFGHIJklmnop"
@@ -629,10 +629,12 @@ static void test_counts_and_bytes(void)
 		   redact_append(&st, "token=2\n", 8, &b, NULL) == CORDON_OK &&
 		   strcmp(b.p, "a=1\ntoken=[REDACTED]\n") == 0 && b.len == 21,
 	   "redact_append appends to what the buffer holds");
-	redact_buf_free(&b);
-	ok(b.p == NULL && b.len == 0, "redact_buf_free empties the buffer");
-	redact_buf_free(&b);
-	redact_buf_free(NULL);
+	buf_free(&b);
+	ok(b.p == NULL && b.len == 0, "buf_free empties the buffer");
+	ok(redact_append(&st, "token=abcdef\n", 13, &small, NULL) ==
+		   CORDON_E_NOMEM,
+	   "an output buffer's ceiling is a failure, not a cut");
+	buf_free(&small);
 }
 
 /* ---- hostile inputs ------------------------------------------------------ */

@@ -1569,6 +1569,15 @@ int main(void)
 		       "probe: the cached verdict is the same");
 		is_str(again, why, "probe: the cached reason is the same");
 	}
+	{
+		char file[PATH_MAX + 32];
+		struct stat st;
+
+		snprintf(file, sizeof(file), "%s/cordon/probe.json", cache);
+		ok(stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+			   (st.st_mode & 07777) == 0600,
+		   "probe: the verdict is cached in the cache directory, 0600");
+	}
 	ns = best == SANDBOX_BACKEND_NAMESPACES;
 
 	test_env(SANDBOX_BACKEND_LANDLOCK, "landlock");
