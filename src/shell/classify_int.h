@@ -228,12 +228,6 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
  * both are sorted and their names unique (a unit test checks it). */
 bool commands_tables_sorted(void);
 
-/* Does running name[0..n) with more words run arbitrary code: a shell, an
- * interpreter, a wrapper (sudo, env, timeout …) or a payload runner (eval,
- * xargs, find, ssh …)? Used to refuse approval amendments such as
- * "allow python3 -c …" that would open everything. */
-bool commands_opens_code(const char *name, size_t n);
-
 /* Is name a builtin or a command cordon has a handler for? */
 bool commands_known(const char *name, size_t n);
 

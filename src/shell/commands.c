@@ -11,14 +11,13 @@
 
 #include "classify_int.h"
 #include "codescan.h"
+#include "wrappers.h"
 #include "banned.h"
 
 typedef void handler_fn(struct cx *x, struct wv *argv, size_t argc,
 			const struct sh_redir *redirs, struct cinfo *ci);
 
-struct interp;
 static handler_fn *find_handler(const char *name, size_t n);
-static const struct interp *find_interp(const char *name, size_t n);
 static void h_shell(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci);
 
@@ -714,201 +713,33 @@ static void feed_stdin(struct cx *x, const struct sh_redir *redirs,
 
 /* ---- wrappers ------------------------------------------------------------------ */
 
-struct wrapper {
-	const char *name;
-	const char *sub;        /* required first operand ("run"), or NULL */
-	const char *short_arg;  /* short options taking a value */
-	const char *long_arg;   /* " --a --b " long options taking a value */
-	unsigned skip;          /* operands before the command */
-	enum cordon_risk tier;
-	uint64_t labels;
-	const char *rule;
-	const char *reason;
-};
-
-static const struct wrapper wrappers[] = {
-	{"builtin", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"bundle", "exec", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"caffeinate", NULL, "tw", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"catchsegv", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"cgexec", NULL, "g", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"chroot", NULL, "", " --userspec --groups ", 1, CORDON_RISK_CAUTION,
-	 CORDON_L(PRIVILEGE), "privilege.chroot", "runs inside another root directory"},
-	{"chrt", NULL, "T", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"dbus-run-session", NULL, "", " --config-file ", 0, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"direnv", "exec", "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"doas", NULL, "uC", " ", 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
-	 "privilege.doas", "runs as another user (doas)"},
-	{"exec", NULL, "a", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"fakeroot", NULL, "lsi", " --lib --faked ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"faketime", NULL, "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"firejail", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"gtimeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"hatch", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"ionice", NULL, "cnpPu", " --class --classdata --pid --pgid --uid ", 0,
-	 CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"ltrace", NULL, "aAeFlnopsuwxX", " --output --align --library ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nice", NULL, "n", " --adjustment ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nohup", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"npm", "exec", "", " --package --call --workspace ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"nsenter", NULL, "tSGrwe", " --target --setuid --setgid --root --wd --env ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.nsenter",
-	 "runs inside another process's namespaces"},
-	{"numactl", NULL, "CmNiPp", " --membind --cpunodebind --physcpubind --preferred --interleave ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"pdm", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"pipenv", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"pkexec", NULL, "u", " --user ", 0, CORDON_RISK_CAUTION,
-	 CORDON_L(PRIVILEGE), "privilege.pkexec", "runs as another user (pkexec)"},
-	{"pnpm", "exec", "", " --filter --workspace ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"poetry", "run", "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"prlimit", NULL, "p", " --pid ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"proxychains", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-	 "net.proxy-wrapper", "runs through a network proxy"},
-	{"proxychains4", NULL, "f", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-	 "net.proxy-wrapper", "runs through a network proxy"},
-	{"rlwrap", NULL, "bCDefHlMoOpPqsStwz", " --break-chars --command-name --file --history-filename --logfile --prompt-colour --substitute-prompt ", 0, CORDON_RISK_SAFE,
-	 0, NULL, NULL},
-	{"run0", NULL, "uDg", " --user --group --chdir --unit --property --description --slice --setenv ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.run0",
-	 "runs as another user (run0)"},
-	{"setsid", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"sshpass", NULL, "pfde", " ", 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS),
-	 "secrets.sshpass", "passes a password to ssh on the command line"},
-	{"stdbuf", NULL, "ioe", " --input --output --error ", 0, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"strace", NULL, "oepsuEabIPSXO", " --output --trace --signal --status ",
-	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"sudo", NULL, "ugChpRrtUTD",
-	 " --user --group --close-from --host --prompt --role --type --other-user"
-	 " --command-timeout --chdir --chroot ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sudo",
-	 "runs as another user (sudo)"},
-	{"systemd-run", NULL, "pEu", " --unit --property --description --slice --setenv --uid --gid --working-directory ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "persistence.systemd-run",
-	 "runs a command as a systemd unit"},
-	{"taskset", NULL, "", " ", 1, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"time", NULL, "fo", " --format --output ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"timeout", NULL, "sk", " --signal --kill-after ", 1, CORDON_RISK_SAFE, 0,
-	 NULL, NULL},
-	{"torsocks", NULL, "uapP", " ", 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-	 "net.proxy-wrapper", "runs through a network proxy"},
-	{"unbuffer", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"unshare", NULL, "SGRw", " --setuid --setgid --root --wd --map-user --map-group --propagation --setgroups ",
-	 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.unshare",
-	 "runs in new namespaces, possibly as a mapped root"},
-	{"uv", "run", "", " --with --python --project --directory --package --env-file --group --extra ",
-	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"valgrind", NULL, "", " ", 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-	{"xvfb-run", NULL, "efnpsw", " --server-num --server-args --auth-file --error-file --xauth-protocol --wait ",
-	 0, CORDON_RISK_SAFE, 0, NULL, NULL},
-};
-
-/* Skips the options of a wrapper; returns the index of the first operand. */
-static size_t skip_options(struct wv *argv, size_t argc, size_t i,
-			   const char *short_arg, const char *long_arg)
+/* wrappers_scan reads the classifier's words: one with parts known only
+ * at run time is dynamic. */
+static bool scan_word(const void *ctx, size_t i, const char **s, size_t *n)
 {
-	while (i < argc) {
-		const struct wv *w = &argv[i];
-		if (is_dashdash(w))
-			return i + 1;
-		if (!is_opt(w))
-			return i;
-		if (w->s[1] == '-') {
-			const char *eq = memchr(w->s, '=', w->n);
-			if (!eq && long_arg) {
-				char key[64];
-				if (w->n + 2 < sizeof(key)) {
-					key[0] = ' ';
-					memcpy(key + 1, w->s, w->n);
-					key[w->n + 1] = ' ';
-					key[w->n + 2] = '\0';
-					if (strstr(long_arg, key)) {
-						i += 2;
-						continue;
-					}
-					/* getopt_long takes a unique prefix:
-					 * --sig is --signal */
-					key[w->n + 1] = '\0';
-					const char *hit = strstr(long_arg, key);
-					if (hit && w->n >= 4 && !strstr(hit + 1, key)) {
-						i += 2;
-						continue;
-					}
-				}
-			}
-			i++;
-			continue;
-		}
-		/* a short cluster: the first option that takes a value takes
-		 * the rest of the cluster or the next argument */
-		bool takes_next = false;
-		for (size_t k = 1; k < w->n; k++) {
-			if (short_arg && strchr(short_arg, w->s[k])) {
-				takes_next = k + 1 == w->n;
-				break;
-			}
-		}
-		i += takes_next ? 2 : 1;
-	}
-	return i;
+	const struct wv *w = (const struct wv *)ctx + i;
+
+	if (!classify_word_static(w))
+		return false;
+	*s = w->s;
+	*n = w->n;
+	return true;
 }
 
-/* The wrappers table is sorted by name (bytewise); names are unique. */
+/* The wrapper h_wrapper reads for argv (base name, n), or NULL: shells,
+ * runners and the wrappers with handlers of their own are not. */
 static const struct wrapper *find_wrapper(struct wv *argv, size_t argc,
 					  const char *name, size_t n)
 {
-	size_t lo = 0, hi = sizeof(wrappers) / sizeof(*wrappers);
+	const struct wv *sub = argc > 1 && classify_word_static(&argv[1]) ?
+				       &argv[1] :
+				       NULL;
+	const struct wrapper *w = wrappers_find(name, n, sub ? sub->s : NULL,
+						sub ? sub->n : 0);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct wrapper *w = &wrappers[mid];
-		size_t wn = strlen(w->name);
-		int c = memcmp(w->name, name, wn < n ? wn : n);
-		if (c == 0)
-			c = wn == n ? 0 : wn < n ? -1 : 1;
-		if (c < 0) {
-			lo = mid + 1;
-		} else if (c > 0) {
-			hi = mid;
-		} else {
-			if (w->sub && !(argc > 1 && classify_word_is(&argv[1], w->sub)))
-				return NULL;
-			return w;
-		}
-	}
-	return NULL;
-}
-
-bool commands_opens_code(const char *name, size_t n)
-{
-	/* Shells and everything that takes a command or code as operands. */
-	static const char *const runners[] = {
-		"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh",
-		"tcsh", "ash", "busybox", "env", "eval", "exec", "command",
-		"builtin", "source", ".", "xargs", "parallel", "find", "fd",
-		"watch", "flock", "ssh", "su", "sudo", "doas", "script",
-		"expect", "awk", "gawk", "mawk", "nawk", "sed", "gsed",
-		"npx", "bunx", "pnpx", "uvx", "pipx",
-		"osascript", "powershell", "pwsh", "cmd", "wsl",
-		"tclsh", "wish", "Rscript", "R", "julia", "java", "jshell",
-		"gdb", "lldb", "vim", "nvim", "emacs", "less", "man", "trap",
-		"ld.so", "time", "nohup", "setsid", "stdbuf", "timeout",
-		"nice", "ionice", "chroot", "unshare", "nsenter", "systemd-run",
-		"at", "batch", "crontab", "start-stop-daemon",
-	};
-
-	if (n == 0)
-		return true;
-	if (find_interp(name, n))
-		return true;
-	if (find_wrapper(NULL, 0, name, n))
-		return true;
-	for (size_t i = 0; i < sizeof(runners) / sizeof(*runners); i++)
-		if (strlen(runners[i]) == n && memcmp(runners[i], name, n) == 0)
-			return true;
-	return false;
+	if (!w || w->kind != WRAPPER_RUNS || (w->flags & WF_HANDLER))
+		return NULL;
+	return w;
 }
 
 /* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
@@ -946,15 +777,24 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
-	size_t i = wr->sub ? 2 : 1;
+	struct wrapper_scan sc;
+	size_t i;
 	bool shell_flag = false;
 
 	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
 		classify_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
+	wrappers_scan(wr, argc, scan_word, argv, &sc);
+	if (sc.payload < argc) {
+		struct wv t = argv[sc.payload];
+		t.s += sc.payload_off;
+		t.n -= sc.payload_off;
+		payload_word(x, &t, 0, "the command line given to a wrapper");
+		return;
+	}
 	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
-		/* the options end where skip_options says, not at the first
+		/* the options end where the scan says, not at the first
 		 * option's value (sudo -u root -s) */
-		size_t opt_end = skip_options(argv, argc, 1, wr->short_arg, wr->long_arg);
+		size_t opt_end = sc.opt_end;
 		for (size_t k = 1; k < opt_end; k++)
 			if (cluster_has(&argv[k], 's') || cluster_has(&argv[k], 'i') ||
 			    long_opt(&argv[k], "--shell", NULL, NULL) ||
@@ -964,18 +804,14 @@ static void h_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 			if (cluster_has(&argv[k], 'e') ||
 			    long_opt(&argv[k], "--edit", NULL, NULL)) {
 				/* sudoedit: the operands are files it writes */
-				size_t j = skip_options(argv, argc, 1, wr->short_arg,
-							wr->long_arg);
-				for (; j < argc; j++)
+				for (size_t j = opt_end; j < argc; j++)
 					commands_write_target(x, &argv[j], false, "edits");
 				return;
 			}
 	}
 	const char *cwd_before = x->pc.cwd;
 	wrapper_chdir(x, wr, argv, argc);
-	i = skip_options(argv, argc, i, wr->short_arg, wr->long_arg);
-	for (unsigned s = 0; s < wr->skip && i < argc; s++)
-		i++;
+	i = sc.assigns;
 	/* sudo NAME=value cmd: the variables are set for cmd */
 	while (i < argc && argv[i].w && classify_word_static(&argv[i]) && argv[i].n &&
 	       (isalpha((unsigned char)argv[i].s[0]) || argv[i].s[0] == '_') &&
@@ -1419,7 +1255,7 @@ static void h_xargs(struct cx *x, struct wv *argv, size_t argc,
 		return; /* xargs alone runs echo */
 	size_t bn;
 	const char *b = classify_cmd_base(&argv[i], &bn);
-	if (find_handler(b, bn) == h_shell || find_interp(b, bn))
+	if (find_handler(b, bn) == h_shell || wrappers_find_interp(b, bn))
 		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
 	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
 }
@@ -1949,53 +1785,6 @@ static void h_container_exec(struct cx *x, struct wv *argv, size_t argc,
 }
 
 /* ---- interpreters ---------------------------------------------------------------- */
-
-struct interp {
-	const char *name;      /* exact, or a prefix ending in '*' */
-	enum code_lang lang;
-	const char *code_opt;  /* options whose value is code: " -c " */
-	const char *arg_opt;   /* other options that take a value */
-	const char *module_opt;/* runs a module as a command: " -m " */
-};
-
-static const struct interp interps[] = {
-	{"python*", CODE_PYTHON, " -c ", " -W -X -Q ", " -m "},
-	{"pypy*", CODE_PYTHON, " -c ", " -W -X ", " -m "},
-	{"node", CODE_NODE, " -e -p --eval --print ", " -r --require --import --loader --env-file ", NULL},
-	{"nodejs", CODE_NODE, " -e -p --eval --print ", " -r --require ", NULL},
-	{"bun", CODE_NODE, " -e -p --eval --print ", " -r ", NULL},
-	{"deno", CODE_NODE, " eval ", " ", NULL},
-	{"perl*", CODE_PERL, " -e -E ", " -I -M -m -x ", NULL},
-	{"ruby*", CODE_RUBY, " -e ", " -r -I -C ", NULL},
-	{"php*", CODE_PHP, " -r -B -R -E ", " -c -d -z ", NULL},
-	{"lua*", CODE_LUA, " -e ", " -l ", NULL},
-	{"luajit", CODE_LUA, " -e ", " -l -b ", NULL},
-};
-
-static const struct interp *find_interp(const char *name, size_t n)
-{
-	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
-		const char *p = interps[i].name;
-		if (!n || p[0] != name[0])
-			continue;
-		size_t pl = strlen(p);
-		if (p[pl - 1] == '*') {
-			pl--;
-			if (n < pl || memcmp(name, p, pl) != 0)
-				continue;
-			/* python3, python3.11, perl5.36 — not pythonic-tool */
-			bool ok = true;
-			for (size_t k = pl; k < n; k++)
-				if (!isdigit((unsigned char)name[k]) && name[k] != '.')
-					ok = false;
-			if (ok)
-				return &interps[i];
-		} else if (pl == n && memcmp(name, p, n) == 0) {
-			return &interps[i];
-		}
-	}
-	return NULL;
-}
 
 static bool in_list(const char *list, const struct wv *w)
 {
@@ -3736,13 +3525,11 @@ static const struct {
 	H("[", h_subscripts),
 	H("alias", h_alias),
 	H("ansible", h_ansible),
-	H("ash", h_shell),
 	H("at", h_at),
 	H("awk", h_awk),
 	H("badblocks", h_disktool),
 	H("base64", h_decode),
 	H("basenc", h_decode),
-	H("bash", h_shell),
 	H("batch", h_at),
 	H("blkdiscard", h_disktool),
 	H("blockdev", h_disktool),
@@ -3755,16 +3542,12 @@ static const struct {
 	H("chmod", h_chmod),
 	H("chown", h_chmod),
 	H("clickhouse-client", h_sqlclient),
-	H("cmd", h_foreign_shell),
-	H("cmd.exe", h_foreign_shell),
 	H("command", h_command),
 	H("cp", h_copy),
 	H("cqlsh", h_sqlclient),
 	H("crontab", h_crontab),
 	H("cryptsetup", h_disktool),
-	H("csh", h_shell),
 	H("curl", h_network),
-	H("dash", h_shell),
 	H("dd", h_dd),
 	H("declare", h_envdump),
 	H("dig", h_network),
@@ -3776,7 +3559,6 @@ static const struct {
 	H("export", h_envdump),
 	H("fdisk", h_disktool),
 	H("find", h_find),
-	H("fish", h_shell),
 	H("flock", h_flock),
 	H("gawk", h_awk),
 	H("gdisk", h_disktool),
@@ -3792,7 +3574,6 @@ static const struct {
 	H("install", h_copy),
 	H("k", h_container_exec),
 	H("kill", h_kill),
-	H("ksh", h_shell),
 	H("kubectl", h_container_exec),
 	H("less", h_cat),
 	H("let", h_subscripts),
@@ -3804,7 +3585,6 @@ static const struct {
 	H("mkdir", h_create),
 	H("mkfifo", h_fifo),
 	H("mknod", h_fifo),
-	H("mksh", h_shell),
 	H("mkswap", h_disktool),
 	H("mongo", h_sqlclient),
 	H("mongosh", h_sqlclient),
@@ -3824,15 +3604,10 @@ static const struct {
 	H("ping", h_network),
 	H("ping6", h_network),
 	H("podman", h_container_exec),
-	H("powershell", h_foreign_shell),
-	H("powershell.exe", h_foreign_shell),
 	H("printenv", h_envdump),
 	H("printf", h_echo),
 	H("psql", h_sqlclient),
 	H("pushd", h_cd),
-	H("pwsh", h_foreign_shell),
-	H("pwsh.exe", h_foreign_shell),
-	H("rbash", h_shell),
 	H("readonly", h_envdump),
 	H("rev", h_filter),
 	H("rg", h_rg),
@@ -3848,7 +3623,6 @@ static const struct {
 	H("sftp", h_network),
 	H("sg", h_sg),
 	H("sgdisk", h_disktool),
-	H("sh", h_shell),
 	H("shred", h_shred),
 	H("socat", h_network),
 	H("source", h_source),
@@ -3857,7 +3631,6 @@ static const struct {
 	H("su", h_su),
 	H("tail", h_cat),
 	H("tar", h_archive),
-	H("tcsh", h_shell),
 	H("tee", h_tee),
 	H("telnet", h_network),
 	H("test", h_subscripts),
@@ -3880,12 +3653,10 @@ static const struct {
 	H("wipefs", h_disktool),
 	H("xargs", h_xargs),
 	H("xxd", h_decode),
-	H("yash", h_shell),
-	H("zsh", h_shell),
 #undef H
 };
 
-static handler_fn *find_handler(const char *name, size_t n)
+static handler_fn *find_handler_row(const char *name, size_t n)
 {
 	size_t lo = 0, hi = sizeof(handlers) / sizeof(*handlers);
 
@@ -3903,6 +3674,23 @@ static handler_fn *find_handler(const char *name, size_t n)
 		else
 			hi = mid;
 	}
+	return NULL;
+}
+
+/* The handler for a command name: its row, or the shells' handlers for the
+ * shells of the wrapper table. */
+static handler_fn *find_handler(const char *name, size_t n)
+{
+	handler_fn *h = find_handler_row(name, n);
+	const struct wrapper *w;
+
+	if (h)
+		return h;
+	w = wrappers_find(name, n, NULL, 0);
+	if (w && w->kind == WRAPPER_SHELL)
+		return h_shell;
+	if (w && w->kind == WRAPPER_FOREIGN)
+		return h_foreign_shell;
 	return NULL;
 }
 
@@ -3976,10 +3764,7 @@ bool commands_tables_sorted(void)
 		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0 ||
 		    handlers[i].len != strlen(handlers[i].name))
 			return false;
-	for (size_t i = 1; i < sizeof(wrappers) / sizeof(*wrappers); i++)
-		if (strcmp(wrappers[i - 1].name, wrappers[i].name) >= 0)
-			return false;
-	return true;
+	return wrappers_table_sorted();
 }
 
 bool commands_known(const char *name, size_t n)
@@ -4108,7 +3893,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* what cordon knows the name as, looked up once */
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
-	const struct interp *ip = find_interp(base, n);
+	const struct interp *ip = wrappers_find_interp(base, n);
 	handler_fn *h = find_handler(base, n);
 	bool script = commands_script_suffix(base, n);
 
@@ -4139,7 +3924,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			argv[0] = classify_lit(low, n);
 			size_t ln;
 			const char *lb = classify_cmd_base(&argv[0], &ln);
-			if (find_handler(lb, ln) || find_interp(lb, ln) ||
+			if (find_handler(lb, ln) || wrappers_find_interp(lb, ln) ||
 			    find_wrapper(argv, argc, lb, ln) || commands_known(lb, ln)) {
 				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
 				       "obfuscation.case",

@@ -95,7 +95,7 @@ static const struct wrapper table[] = {
 	  .rule = "privilege.runas",
 	  .reason = "runs as another user" },
 	{ .name = "eval", .kind = WRAPPER_RUNNER },
-	{ .name = "exec", .flags = WF_HANDLER, .short_val = "a" },
+	{ .name = "exec", .short_val = "a" },
 	{ .name = "expect", .kind = WRAPPER_RUNNER },
 	{ .name = "fakechroot",
 	  .short_val = "ldecb",
@@ -507,11 +507,16 @@ const struct interp *wrappers_find_interp(const char *name, size_t n)
 
 bool wrappers_opens_code(const char *name, size_t n)
 {
+	const struct wrapper *w;
+
 	if (!name || n == 0)
 		return true;
-	/* npm exec, uv run: the name alone is not a wrapper, but a rule on
-	 * "npm" would cover "npm exec"; find_name ignores the subcommand. */
-	return find_name(name, n) || wrappers_find_interp(name, n);
+	if (wrappers_find_interp(name, n))
+		return true;
+	/* "npm" alone is not a wrapper: only "npm exec" is, and a rule on
+	 * "npm test" allows no other subcommand */
+	w = find_name(name, n);
+	return w && !w->sub;
 }
 
 /* A long option (s, n) without its "=value": does list hold it, or hold
@@ -620,12 +625,12 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 	out->payload = argc;
 	if (w->flags & WF_OPERANDS_FIRST)
 		i += w->operands;
+	/* a word known only at run time is taken for an operand, as the
+	 * first word that is not an option */
 	i = scan_options(w, i, argc, get, ctx, out);
 	out->opt_end = i < argc ? i : argc;
-	if (out->payload < argc || out->dynamic) {
-		out->assigns = out->cmd = out->opt_end;
-		if (out->payload < argc)
-			out->cmd = argc;
+	if (out->payload < argc) {
+		out->assigns = out->cmd = argc;
 		return;
 	}
 	if (!(w->flags & WF_OPERANDS_FIRST))
