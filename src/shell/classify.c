@@ -1047,7 +1047,9 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 					       pt->kind == SH_WP_PROCSUB_OUT
 				       ? "runs a process substitution"
 				       : "runs a command substitution");
+			x->nsubst++;
 			unsigned bf = walk(x, pt->body);
+			x->nsubst--;
 			if (pt->kind == SH_WP_PROCSUB_OUT)
 				x->pso |= bf;
 			f |= bf;
@@ -2123,6 +2125,62 @@ static void walk_top_items(struct cx *x, const struct sh_node *root)
 	}
 }
 
+/* ---- the command list ---------------------------------------------------------- */
+
+static void note_word(struct cmd_word *o, const struct wv *w)
+{
+	o->s = w->s;
+	o->n = w->n;
+	o->known = classify_word_static(w);
+	o->glob = (w->f & WV_GLOB) != 0;
+}
+
+void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs)
+{
+	struct cmdlist *l = &x->v->cmds;
+	struct cmd_run r = {0};
+	struct cmd_word *w = NULL, *t = NULL;
+	size_t nt = 0;
+
+	for (const struct sh_redir *d = redirs; d; d = d->next)
+		if (d->target && d->op != SH_R_HEREDOC && d->op != SH_R_HERESTRING)
+			nt++;
+	if (argc == 0 && nt == 0)
+		return;
+	if (argc > SIZE_MAX / sizeof(*w) || nt > SIZE_MAX / sizeof(*t)) {
+		l->incomplete = true;
+		return;
+	}
+	if (argc)
+		w = arena_alloc(x->a, argc * sizeof(*w));
+	if (nt)
+		t = arena_alloc(x->a, nt * sizeof(*t));
+	if ((argc && !w) || (nt && !t)) {
+		l->incomplete = true;
+		return;
+	}
+	for (size_t i = 0; i < argc; i++)
+		note_word(&w[i], &argv[i]);
+	nt = 0;
+	for (const struct sh_redir *d = redirs; d; d = d->next) {
+		if (!d->target || d->op == SH_R_HEREDOC || d->op == SH_R_HERESTRING)
+			continue;
+		struct wv e = classify_eval(x, d->target);
+		note_word(&t[nt++], &e);
+	}
+	r.w = w;
+	r.argc = argc;
+	r.redir = t;
+	r.nredir = nt;
+	r.cwd = x->pc.cwd;
+	r.depth = x->depth;
+	r.from = (x->hops > 1 ? CMD_FROM_RUNNER : 0) |
+		 (x->depth ? CMD_FROM_PAYLOAD : 0) |
+		 (x->nsubst ? CMD_FROM_SUBST : 0);
+	cmdlist_push(l, x->a, &r);
+}
+
 /* ---- payloads, code and SQL ----------------------------------------------------- */
 
 static void user_rule_hit(void *ud, const struct urule_match *m)
@@ -2949,6 +3007,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	}
 	cls->x = &x;
 	err = sh_parse(x.a, &cls->lim, v->text, len, &res);
+	v->cmds.tree = res;
 	if (err != CORDON_OK) {
 		v->parsed = false;
 		enum cordon_risk t = err == CORDON_E_PARSE ? CORDON_RISK_CAUTION

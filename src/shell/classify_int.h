@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "cmdlist.h"
 #include "cordon.h"
 #include "path.h"
 #include "sh.h"
@@ -40,6 +41,7 @@ struct cordon_verdict {
 	size_t nsegs, segs_cap;
 	struct arena strings; /* formatted reasons and rule ids */
 	bool oom;             /* an allocation failed: rated blocked */
+	struct cmdlist cmds;  /* every command the line runs (cmdlist.h) */
 };
 
 void verdict_reset(struct cordon_verdict *v);
@@ -153,6 +155,7 @@ struct cx {
 	unsigned nsecret_files;
 	unsigned pso;         /* what >( … ) bodies of the current command do */
 	unsigned hops;        /* nested commands_classify calls (wrappers) */
+	unsigned nsubst;      /* substitution bodies being walked */
 	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
 	struct {
@@ -219,6 +222,11 @@ bool commands_script_suffix(const char *s, size_t n);
 /* What echo/printf with static arguments print; NULL if not static. */
 const char *classify_echo_text(struct cx *x, struct wv *argv, size_t argc,
 			 bool printf_, size_t *n);
+
+/* Adds the command argv[0..argc) (or, with argc 0, the redirections of
+ * a compound command) to the verdict's command list, as it runs here. */
+void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs);
 
 /* From commands.c. */
 void commands_classify(struct cx *x, struct wv *argv, size_t argc,

@@ -3826,6 +3826,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	size_t n;
 
 	if (argc == 0) {
+		classify_note_command(x, argv, 0, redirs);
 		judge_redirs(x, redirs, ci, false);
 		return;
 	}
@@ -3846,6 +3847,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			return;
 		}
 	}
+	classify_note_command(x, argv, argc, redirs);
 	struct wv *name = &argv[0];
 	for (size_t i = 0; i < argc; i++)
 		if (argv[i].f & WV_ESCAPED) {

@@ -1,0 +1,77 @@
+/* cmdlist — every simple command a shell line would run, as the
+ * classifier's walk found it.
+ *
+ * cordon_classify() records one entry per command it judges: the
+ * top-level commands of the line and every command in a substitution
+ * ($( ), backticks, <( ), >( )), in a payload (sh -c and every other
+ * shell the classifier knows, eval, su -c, env -S, ssh, a here-doc or echo
+ * piped into a shell, the shell calls of inline code), behind every
+ * wrapper hop (sudo git push gives [sudo git push] and then [git push])
+ * and in every batch runner (xargs, find -exec). The words are the
+ * classifier's evaluated words: quote removal done, the variables it knows
+ * expanded, IFS splitting and brace expansion applied; a word whose value
+ * is only known when it runs is marked unknown. A compound command's
+ * redirections come as an entry without words.
+ *
+ * The policy's command rules and shell path words, cmdwords and the
+ * Claude-rule matcher read this list instead of walking or parsing the
+ * line again. It lives in the classifier's arena: valid until the next
+ * cordon_classify() with the same classifier.
+ */
+#ifndef CORDON_CMDLIST_H
+#define CORDON_CMDLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon.h"
+#include "sh.h"
+
+/* How an entry is nested (a bit set; 0: a command of the line itself).
+ * RUNNER: started by another command (a wrapper such as sudo, env or
+ * timeout, xargs, find -exec …), or the same words read again (split at
+ * $IFS, a mixed-case name); PAYLOAD: in a command line given as text;
+ * SUBST: in a command or process substitution. */
+#define CMD_FROM_RUNNER (1u << 0)
+#define CMD_FROM_PAYLOAD (1u << 1)
+#define CMD_FROM_SUBST (1u << 2)
+
+/* Entries past this many make the list incomplete. */
+#define CMDLIST_MAX 65536
+
+struct cmd_word {
+	const char *s; /* the evaluated text (unknown parts left out) */
+	size_t n;
+	bool known; /* the whole value is known before it runs */
+	bool glob; /* an unquoted * ? [ : the shell expands it */
+};
+
+struct cmd_run {
+	const struct cmd_word *w; /* the words, w[0] the command name */
+	size_t argc;
+	const struct cmd_word *redir; /* redirection targets (no here-docs) */
+	size_t nredir;
+	const char *cwd; /* where it runs: after cd, sudo -D, env -C … */
+	unsigned from; /* CMD_FROM_* */
+	unsigned depth; /* payload depth (0: the line) */
+};
+
+struct cmdlist {
+	struct cmd_run *v;
+	size_t n, cap;
+	struct sh_result tree; /* the line's parse (root NULL: not parsed) */
+	bool incomplete; /* an entry was lost (CMDLIST_MAX, out of memory):
+			    consumers fail closed */
+};
+
+struct arena;
+struct cordon_verdict;
+
+/* The commands of the last classification into v. */
+const struct cmdlist *cmdlist_of(const struct cordon_verdict *v);
+
+/* Appends a copy of *r (its arrays are not copied) to l, growing it in a.
+ * false (and l->incomplete) when it cannot. */
+bool cmdlist_push(struct cmdlist *l, struct arena *a, const struct cmd_run *r);
+
+#endif
