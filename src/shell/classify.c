@@ -454,6 +454,11 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 	return true;
 }
 
+bool classify_family_known(const struct cx *x, const char *name, size_t n)
+{
+	return fam_find(x->cls, name, n) != NULL;
+}
+
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 {
 	size_t n;

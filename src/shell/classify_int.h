@@ -240,6 +240,8 @@ bool commands_tables_sorted(void);
 bool commands_known(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
+/* Does the family table hold rows for the command name (git, docker …)? */
+bool classify_family_known(const struct cx *x, const char *name, size_t n);
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc);
 void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
 

@@ -3800,6 +3800,57 @@ static bool trusted_bin(const struct wv *w)
 	return false;
 }
 
+/* Is (name, n) a command name cordon knows anything about, or a function
+ * defined on the line? */
+static bool name_known(const struct cx *x, const char *name, size_t n)
+{
+	for (unsigned i = 0; i < x->nfuncs; i++)
+		if (x->funcs[i].nlen == n && memcmp(x->funcs[i].name, name, n) == 0)
+			return true;
+	return find_handler(name, n) || wrappers_find_interp(name, n) ||
+	       wrappers_find(name, n, NULL, 0) || commands_known(name, n) ||
+	       classify_family_known(x, name, n);
+}
+
+/* A command cordon does not know may be a wrapper nobody told it about
+ * (eatmydata rm -rf ~, foo -x bar rm -rf ~): returns the index of the
+ * first later word that is a command name cordon knows, bare or in a
+ * system bin directory, or 0. Options, NAME=value words and operands it
+ * does not know are passed over (they may be the wrapper's own); words
+ * that are the usual subcommands of tools (mytool install, mytool test)
+ * are too; a word known only at run time ends the search. So
+ * "mytool build src/" stays what it was. */
+static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
+				 size_t argc)
+{
+	static const char *const verbs[] = {
+		"cat",	 "cd",	   "echo", "export", "false", "help",
+		"history", "install", "ls",	"man",	  "printf", "pwd",
+		"read",	 "set",	   "test", "time",   "true",   "type",
+		"unset",	 "wait",   "which",
+	};
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *b;
+		size_t bn;
+		bool verb = false;
+
+		if (!classify_word_static(w))
+			return 0;
+		if (w->n == 0 || w->s[0] == '-' || memchr(w->s, '=', w->n))
+			continue;
+		if (memchr(w->s, '/', w->n) && !trusted_bin(w))
+			continue;
+		b = classify_cmd_base(w, &bn);
+		for (size_t k = 0; k < sizeof(verbs) / sizeof(*verbs); k++)
+			verb = verb || name_is(b, bn, verbs[k]);
+		if (!verb && bn && name_known(x, b, bn))
+			return i;
+	}
+	return 0;
+}
+
 static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				const struct sh_redir *redirs, struct cinfo *ci);
 
@@ -3956,6 +4007,17 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				argv[0] = classify_lit(base, (size_t)(dot - base));
 				n = (size_t)(dot - base);
 			}
+		}
+	}
+	if (!h && !ip && !name_known(x, base, n)) {
+		size_t j = unknown_wrapper_at(x, argv, argc);
+		if (j) {
+			classify_hit(x, CORDON_RISK_CAUTION,
+				     CORDON_L(DYNAMIC_COMMAND), "wrapper.unknown",
+				     "an unknown command followed by a command line: it may run it");
+			classify_command(x, argv + j, argc - j, redirs, ci);
+			classify_apply_denylist(x, argv, argc);
+			return;
 		}
 	}
 	bool shellish = h == h_shell;

@@ -16,11 +16,15 @@ static const struct wrapper table[] = {
 	{ .name = ".", .kind = WRAPPER_RUNNER },
 	{ .name = "R", .kind = WRAPPER_RUNNER },
 	{ .name = "Rscript", .kind = WRAPPER_RUNNER },
+	{ .name = "apropos", .kind = WRAPPER_NAMES },
 	{ .name = "ash", .kind = WRAPPER_SHELL },
 	{ .name = "at", .kind = WRAPPER_RUNNER },
 	{ .name = "awk", .kind = WRAPPER_RUNNER },
+	{ .name = "b2sum", .kind = WRAPPER_NAMES },
+	{ .name = "basename", .kind = WRAPPER_NAMES },
 	{ .name = "bash", .kind = WRAPPER_SHELL },
 	{ .name = "batch", .kind = WRAPPER_RUNNER },
+	{ .name = "bind", .kind = WRAPPER_NAMES },
 	{ .name = "bosh", .kind = WRAPPER_SHELL },
 	{ .name = "builtin" },
 	{ .name = "bundle", .sub = " exec " },
@@ -40,6 +44,7 @@ static const struct wrapper table[] = {
 		  "--ro-bind --ro-bind-try --bind-fd --ro-bind-fd --file "
 		  "--bind-data --ro-bind-data --symlink --chmod --overlay " },
 	{ .name = "caffeinate", .short_val = "tw" },
+	{ .name = "caller", .kind = WRAPPER_NAMES },
 	{ .name = "capsh", .kind = WRAPPER_RUNNER },
 	{ .name = "catchsegv" },
 	{ .name = "cgexec", .short_val = "g" },
@@ -57,9 +62,13 @@ static const struct wrapper table[] = {
 	  .short_val = "TPD",
 	  .long_val = " --sched-runtime --sched-period --sched-deadline ",
 	  .operands = 1 },
+	{ .name = "cksum", .kind = WRAPPER_NAMES },
 	{ .name = "cmd", .kind = WRAPPER_FOREIGN },
 	{ .name = "cmd.exe", .kind = WRAPPER_FOREIGN },
 	{ .name = "command", .flags = WF_HANDLER },
+	{ .name = "compgen", .kind = WRAPPER_NAMES },
+	{ .name = "complete", .kind = WRAPPER_NAMES },
+	{ .name = "compopt", .kind = WRAPPER_NAMES },
 	{ .name = "coproc" },
 	{ .name = "cpulimit",
 	  .short_val = "lpePcs",
@@ -71,16 +80,21 @@ static const struct wrapper table[] = {
 	{ .name = "dbus-run-session",
 	  .long_val = " --config-file --dbus-daemon " },
 	{ .name = "direnv", .sub = " exec ", .operands = 1 },
+	{ .name = "dirname", .kind = WRAPPER_NAMES },
+	{ .name = "dirs", .kind = WRAPPER_NAMES },
+	{ .name = "disown", .kind = WRAPPER_NAMES },
 	{ .name = "doas",
 	  .short_val = "uC",
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.doas",
 	  .reason = "runs as another user (doas)" },
+	{ .name = "du", .kind = WRAPPER_NAMES },
 	{ .name = "dumb-init", .short_val = "r", .long_val = " --rewrite " },
 	{ .name = "eatmydata" },
 	{ .name = "elvish", .kind = WRAPPER_SHELL },
 	{ .name = "emacs", .kind = WRAPPER_RUNNER },
+	{ .name = "enable", .kind = WRAPPER_NAMES },
 	{ .name = "env",
 	  .flags = WF_HANDLER | WF_ASSIGNS,
 	  .short_val = "uC",
@@ -108,8 +122,11 @@ static const struct wrapper table[] = {
 	  .short_val = "p",
 	  .long_val = " --date-prog ",
 	  .operands = 1 },
+	{ .name = "fc", .kind = WRAPPER_NAMES },
 	{ .name = "fd", .kind = WRAPPER_RUNNER },
+	{ .name = "file", .kind = WRAPPER_NAMES },
 	{ .name = "find", .kind = WRAPPER_RUNNER },
+	{ .name = "finger", .kind = WRAPPER_NAMES },
 	{ .name = "firejail" },
 	{ .name = "fish", .kind = WRAPPER_SHELL },
 	{ .name = "flock",
@@ -121,18 +138,22 @@ static const struct wrapper table[] = {
 	  .payload_long = "--command" },
 	{ .name = "gawk", .kind = WRAPPER_RUNNER },
 	{ .name = "gdb", .kind = WRAPPER_RUNNER },
+	{ .name = "getent", .kind = WRAPPER_NAMES },
+	{ .name = "getopts", .kind = WRAPPER_NAMES },
 	{ .name = "gosu",
 	  .operands = 1,
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.runas",
 	  .reason = "runs as another user" },
+	{ .name = "groups", .kind = WRAPPER_NAMES },
 	{ .name = "gsed", .kind = WRAPPER_RUNNER },
 	{ .name = "gtimeout",
 	  .flags = WF_CLAUDE,
 	  .short_val = "ks",
 	  .long_val = " --kill-after --signal ",
 	  .operands = 1 },
+	{ .name = "hash", .kind = WRAPPER_NAMES },
 	{ .name = "hatch", .sub = " run " },
 	{ .name = "hush", .kind = WRAPPER_SHELL },
 	{ .name = "ifne" },
@@ -144,19 +165,26 @@ static const struct wrapper table[] = {
 	{ .name = "julia", .kind = WRAPPER_RUNNER },
 	{ .name = "ksh", .kind = WRAPPER_SHELL },
 	{ .name = "ksh93", .kind = WRAPPER_SHELL },
+	{ .name = "last", .kind = WRAPPER_NAMES },
+	{ .name = "lastb", .kind = WRAPPER_NAMES },
+	{ .name = "lastlog", .kind = WRAPPER_NAMES },
 	{ .name = "ld.so", .kind = WRAPPER_RUNNER },
+	{ .name = "ldd", .kind = WRAPPER_NAMES },
 	{ .name = "less", .kind = WRAPPER_RUNNER },
 	{ .name = "linux32" },
 	{ .name = "linux64" },
 	{ .name = "lksh", .kind = WRAPPER_SHELL },
 	{ .name = "lldb", .kind = WRAPPER_RUNNER },
+	{ .name = "locate", .kind = WRAPPER_NAMES },
 	{ .name = "loksh", .kind = WRAPPER_SHELL },
 	{ .name = "ltrace",
 	  .short_val = "aADeFlnopsuwxX",
 	  .long_val =
 		  " --align --debug --config --library --indent --output " },
 	{ .name = "man", .kind = WRAPPER_RUNNER },
+	{ .name = "mapfile", .kind = WRAPPER_NAMES },
 	{ .name = "mawk", .kind = WRAPPER_RUNNER },
+	{ .name = "md5sum", .kind = WRAPPER_NAMES },
 	{ .name = "mksh", .kind = WRAPPER_SHELL },
 	{ .name = "nawk", .kind = WRAPPER_RUNNER },
 	{ .name = "newgrp", .kind = WRAPPER_RUNNER },
@@ -164,6 +192,7 @@ static const struct wrapper table[] = {
 	  .flags = WF_CLAUDE | WF_DASH_NUM,
 	  .short_val = "n",
 	  .long_val = " --adjustment " },
+	{ .name = "nm", .kind = WRAPPER_NAMES },
 	{ .name = "nohup", .flags = WF_CLAUDE },
 	{ .name = "npm",
 	  .sub = " exec x ",
@@ -183,15 +212,19 @@ static const struct wrapper table[] = {
 	  .short_val = "ipPCNmLoMISf",
 	  .long_val =
 		  " --interleave --preferred --preferred-many --physcpubind "
-		  "--cpunodebind --membind --length --offset --shmmode "
-		  "--shmid --shm --file --cpubind " },
+		  "--cpunodebind --membind --length --offset --shmmode --shmid "
+		  "--shm --file --cpubind " },
 	{ .name = "nvim", .kind = WRAPPER_RUNNER },
+	{ .name = "objdump", .kind = WRAPPER_NAMES },
 	{ .name = "oksh", .kind = WRAPPER_SHELL },
 	{ .name = "osascript", .kind = WRAPPER_RUNNER },
 	{ .name = "osh", .kind = WRAPPER_SHELL },
 	{ .name = "parallel", .kind = WRAPPER_RUNNER },
 	{ .name = "pdksh", .kind = WRAPPER_SHELL },
 	{ .name = "pdm", .sub = " run " },
+	{ .name = "pgrep", .kind = WRAPPER_NAMES },
+	{ .name = "pidof", .kind = WRAPPER_NAMES },
+	{ .name = "pinky", .kind = WRAPPER_NAMES },
 	{ .name = "pipenv", .sub = " run " },
 	{ .name = "pipx", .kind = WRAPPER_RUNNER },
 	{ .name = "pkexec",
@@ -205,6 +238,7 @@ static const struct wrapper table[] = {
 	  .long_val = " --filter --workspace " },
 	{ .name = "pnpx", .kind = WRAPPER_RUNNER },
 	{ .name = "poetry", .sub = " run " },
+	{ .name = "popd", .kind = WRAPPER_NAMES },
 	{ .name = "posh", .kind = WRAPPER_SHELL },
 	{ .name = "powershell", .kind = WRAPPER_FOREIGN },
 	{ .name = "powershell.exe", .kind = WRAPPER_FOREIGN },
@@ -231,6 +265,9 @@ static const struct wrapper table[] = {
 	{ .name = "pwsh", .kind = WRAPPER_FOREIGN },
 	{ .name = "pwsh.exe", .kind = WRAPPER_FOREIGN },
 	{ .name = "rbash", .kind = WRAPPER_SHELL },
+	{ .name = "readarray", .kind = WRAPPER_NAMES },
+	{ .name = "readlink", .kind = WRAPPER_NAMES },
+	{ .name = "realpath", .kind = WRAPPER_NAMES },
 	{ .name = "rlwrap",
 	  .short_val = "bCDefHlMoOpPqsStwz",
 	  .long_val = " --break-chars --command-name --file --history-filename "
@@ -275,6 +312,10 @@ static const struct wrapper table[] = {
 	  .reason = "runs as another user" },
 	{ .name = "sg", .kind = WRAPPER_RUNNER },
 	{ .name = "sh", .kind = WRAPPER_SHELL },
+	{ .name = "sha1sum", .kind = WRAPPER_NAMES },
+	{ .name = "sha256sum", .kind = WRAPPER_NAMES },
+	{ .name = "sha512sum", .kind = WRAPPER_NAMES },
+	{ .name = "shopt", .kind = WRAPPER_NAMES },
 	{ .name = "softlimit", .short_val = "acdflmoprst" },
 	{ .name = "source", .kind = WRAPPER_RUNNER },
 	{ .name = "ssh", .kind = WRAPPER_RUNNER },
@@ -286,6 +327,7 @@ static const struct wrapper table[] = {
 	  .rule = "secrets.sshpass",
 	  .reason = "passes a password to ssh on the command line" },
 	{ .name = "start-stop-daemon", .kind = WRAPPER_RUNNER },
+	{ .name = "stat", .kind = WRAPPER_NAMES },
 	{ .name = "stdbuf",
 	  .flags = WF_CLAUDE,
 	  .short_val = "ioe",
@@ -293,12 +335,13 @@ static const struct wrapper table[] = {
 	{ .name = "strace",
 	  .short_val = "eEpubIPaosXOSU",
 	  .long_val =
-		  " --env --attach --user --detach-on --interruptible "
-		  "--trace --signal --status --trace-path --columns --abbrev "
-		  "--verbose --raw --read --write --quiet --kvm --decode-fds "
-		  "--output --string-limit --const-print-style "
+		  " --env --attach --user --detach-on --interruptible --trace "
+		  "--signal --status --trace-path --columns --abbrev --verbose "
+		  "--raw --read --write --quiet --kvm --decode-fds --output "
+		  "--string-limit --const-print-style "
 		  "--summary-syscall-overhead --summary-sort-by "
 		  "--summary-columns --inject --fault " },
+	{ .name = "strings", .kind = WRAPPER_NAMES },
 	{ .name = "su", .kind = WRAPPER_RUNNER },
 	{ .name = "su-exec",
 	  .operands = 1,
@@ -342,6 +385,7 @@ static const struct wrapper table[] = {
 	  .long_val = " --kill-after --signal ",
 	  .operands = 1 },
 	{ .name = "tini", .short_val = "pe" },
+	{ .name = "tldr", .kind = WRAPPER_NAMES },
 	{ .name = "torsocks",
 	  .short_val = "uapP",
 	  .long_val = " --user --pass --address --port ",
@@ -353,6 +397,8 @@ static const struct wrapper table[] = {
 	{ .name = "trap", .kind = WRAPPER_RUNNER },
 	{ .name = "trickle", .short_val = "duwtln" },
 	{ .name = "tsp", .short_val = "LDN" },
+	{ .name = "type", .kind = WRAPPER_NAMES },
+	{ .name = "ulimit", .kind = WRAPPER_NAMES },
 	{ .name = "unbuffer" },
 	{ .name = "unshare",
 	  .short_val = "SGRw",
@@ -365,8 +411,9 @@ static const struct wrapper table[] = {
 	  .reason = "runs in new namespaces, possibly as a mapped root" },
 	{ .name = "uv",
 	  .sub = " run ",
-	  .long_val = " --with --python --project --directory --package "
-		      "--env-file --group --extra " },
+	  .long_val =
+		  " --with --python --project --directory --package --env-file "
+		  "--group --extra " },
 	{ .name = "uvx", .kind = WRAPPER_RUNNER },
 	{ .name = "valgrind" },
 	{ .name = "vim", .kind = WRAPPER_RUNNER },
@@ -375,14 +422,21 @@ static const struct wrapper table[] = {
 	  .short_val = "nq",
 	  .short_opt = "d",
 	  .long_val = " --interval --equexit " },
+	{ .name = "whatis", .kind = WRAPPER_NAMES },
+	{ .name = "whence", .kind = WRAPPER_NAMES },
+	{ .name = "where", .kind = WRAPPER_NAMES },
+	{ .name = "whereis", .kind = WRAPPER_NAMES },
+	{ .name = "which", .kind = WRAPPER_NAMES },
+	{ .name = "who", .kind = WRAPPER_NAMES },
 	{ .name = "wish", .kind = WRAPPER_RUNNER },
 	{ .name = "wsl", .kind = WRAPPER_RUNNER },
 	{ .name = "xargs",
 	  .flags = WF_HANDLER,
 	  .short_val = "aEILnsPd",
 	  .short_opt = "eil",
-	  .long_val = " --arg-file --delimiter --max-lines --max-args "
-		      "--max-procs --max-chars --process-slot-var " },
+	  .long_val =
+		  " --arg-file --delimiter --max-lines --max-args --max-procs "
+		  "--max-chars --process-slot-var " },
 	{ .name = "xonsh", .kind = WRAPPER_SHELL },
 	{ .name = "xvfb-run",
 	  .short_val = "efnpsw",
@@ -391,7 +445,6 @@ static const struct wrapper table[] = {
 	{ .name = "yash", .kind = WRAPPER_SHELL },
 	{ .name = "ysh", .kind = WRAPPER_SHELL },
 	{ .name = "zsh", .kind = WRAPPER_SHELL },
-
 };
 
 #define NTABLE (sizeof(table) / sizeof(*table))
@@ -516,7 +569,7 @@ bool wrappers_opens_code(const char *name, size_t n)
 	/* "npm" alone is not a wrapper: only "npm exec" is, and a rule on
 	 * "npm test" allows no other subcommand */
 	w = find_name(name, n);
-	return w && !w->sub;
+	return w && !w->sub && w->kind != WRAPPER_NAMES;
 }
 
 /* A long option (s, n) without its "=value": does list hold it, or hold

@@ -29,6 +29,8 @@ enum wrapper_kind {
 	WRAPPER_FOREIGN, /* cmd, powershell: a command line in another language */
 	WRAPPER_RUNNER, /* runs commands or code some other way (eval, xargs,
 			   find -exec, su -c, awk): a handler reads it */
+	WRAPPER_NAMES, /* names commands without running them (which, stat,
+			  sha256sum): known, so not read as a wrapper */
 };
 
 #define WF_CLAUDE (1u << 0) /* Claude Code strips it before matching */
