@@ -13,6 +13,7 @@
 #include "cmdtab.h"
 #include "codescan.h"
 #include "userrules.h"
+#include "wrappers.h"
 #include "alloc.h"
 #include "banned.h"
 
@@ -57,6 +58,10 @@ static const struct {
 	{"deny.dd-nvme", "dd of=/dev/nvme*"},
 };
 
+/* SHELLS in a pattern stands for the shells of the wrapper table
+ * (wrappers_shell_alternation), put in when the pattern is compiled. */
+#define SHELLS "@SHELLS@"
+
 static const struct {
 	const char *id;
 	const char *pattern;
@@ -64,14 +69,14 @@ static const struct {
 } default_patterns[] = {
 	{"deny.pattern.curl-pipe-shell",
 	 "\\b(curl|wget|fetch)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
-	 "(\\S*/)?(ba|z|da|k|c|tc|mk|fi)?sh\\b",
+	 "(\\S*/)?(" SHELLS ")\\b",
 	 "downloads a script and pipes it into a shell"},
 	{"deny.pattern.curl-pipe-interpreter",
 	 "\\b(curl|wget)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(python[0-9.]*|perl|ruby|node|php)\\b\\s*(-\\s*)?($|[;&|)])",
 	 "downloads code and pipes it into an interpreter"},
 	{"deny.pattern.shell-procsub-download",
-	 "\\b(ba|z|da|k)?sh\\s+<\\(\\s*(curl|wget)\\b",
+	 "\\b(" SHELLS ")\\s+<\\(\\s*(curl|wget)\\b",
 	 "runs a script straight from a download"},
 	{"deny.pattern.eval-download",
 	 "\\beval\\s+[\"']?\\$\\(\\s*(curl|wget)\\b",
@@ -2707,6 +2712,23 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 	return CORDON_OK;
 }
 
+/* pat with SHELLS replaced by the shell names, in buf[0..cap); NULL when
+ * it does not fit. */
+static const char *with_shells(char *buf, size_t cap, const char *pat)
+{
+	const char *at = strstr(pat, SHELLS);
+	char alt[512];
+	int k;
+
+	if (!at)
+		return pat;
+	if (!wrappers_shell_alternation(alt, sizeof(alt)))
+		return NULL;
+	k = snprintf(buf, cap, "%.*s%s%s", (int)(at - pat), pat, alt,
+		     at + strlen(SHELLS));
+	return k > 0 && (size_t)k < cap ? buf : NULL;
+}
+
 enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *c,
 						      const char *const *patterns,
 						      size_t n,
@@ -2721,7 +2743,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 		return CORDON_E_NOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
-		char id[48];
+		char id[48], expanded[1024];
 		const char *pat, *why, *rid;
 		if (patterns) {
 			snprintf(id, sizeof(id), "deny.pattern.config.%zu", i);
@@ -2730,8 +2752,15 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 			why = "matches a denied command pattern";
 		} else {
 			rid = default_patterns[i].id;
-			pat = default_patterns[i].pattern;
+			pat = with_shells(expanded, sizeof(expanded),
+					  default_patterns[i].pattern);
 			why = default_patterns[i].reason;
+			if (!pat) {
+				userrules_free(u);
+				diag_set(diag, CORDON_E_LIMIT,
+					 "a built-in deny pattern is too long");
+				return CORDON_E_LIMIT;
+			}
 		}
 		enum cordon_err e = userrules_add_pattern(u, rid, pat ? pat : "",
 						       CORDON_RISK_BLOCKED,

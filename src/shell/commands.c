@@ -1799,7 +1799,7 @@ static bool in_list(const char *list, const struct wv *w)
 	return strstr(list, key) != NULL;
 }
 
-static void h_interp(struct cx *x, const struct interp *ip, struct wv *argv,
+static void h_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *argv,
 		     size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
 	size_t i = 1;
@@ -3946,7 +3946,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* what cordon knows the name as, looked up once */
 	const struct wrapper *wr = find_wrapper(argv, argc, base, n);
-	const struct interp *ip = wrappers_find_interp(base, n);
+	const struct wrappers_interp *ip = wrappers_find_interp(base, n);
 	handler_fn *h = find_handler(base, n);
 	bool script = commands_script_suffix(base, n);
 

@@ -29,7 +29,7 @@ static const struct wrapper table[] = {
 	{ .name = "builtin" },
 	{ .name = "bundle", .sub = " exec " },
 	{ .name = "bunx", .kind = WRAPPER_RUNNER },
-	{ .name = "busybox", .kind = WRAPPER_RUNNER },
+	{ .name = "busybox", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
 	{ .name = "bwrap",
 	  .long_val =
 		  " --args --userns --userns2 --pidns --uid --gid --hostname "
@@ -393,7 +393,7 @@ static const struct wrapper table[] = {
 	  .labels = CORDON_L(NETWORK),
 	  .rule = "net.proxy-wrapper",
 	  .reason = "runs through a network proxy" },
-	{ .name = "toybox", .kind = WRAPPER_RUNNER },
+	{ .name = "toybox", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
 	{ .name = "trap", .kind = WRAPPER_RUNNER },
 	{ .name = "trickle", .short_val = "duwtln" },
 	{ .name = "tsp", .short_val = "LDN" },
@@ -451,7 +451,7 @@ static const struct wrapper table[] = {
 
 /* The interpreters whose operands can be code; names ending in '*' also
  * match with a version (python3, python3.11, perl5.36). */
-static const struct interp interps[] = {
+static const struct wrappers_interp interps[] = {
 	{ "python*", CODE_PYTHON, " -c ", " -W -X -Q ", " -m " },
 	{ "pypy*", CODE_PYTHON, " -c ", " -W -X ", " -m " },
 	{ "node", CODE_NODE, " -e -p --eval --print ",
@@ -531,7 +531,7 @@ bool wrappers_is_any_shell(const char *name, size_t n)
 	return w && (w->kind == WRAPPER_SHELL || w->kind == WRAPPER_FOREIGN);
 }
 
-const struct interp *wrappers_find_interp(const char *name, size_t n)
+const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 {
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;

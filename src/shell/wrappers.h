@@ -38,6 +38,8 @@ enum wrapper_kind {
 #define WF_ASSIGNS (1u << 2) /* NAME=value operands before the command */
 #define WF_HANDLER (1u << 3) /* the classifier reads it with a handler */
 #define WF_OPERANDS_FIRST (1u << 4) /* operands, then options (setarch) */
+#define WF_MULTICALL                                                           \
+	(1u << 5) /* its first operand is the program (busybox sh) */
 
 struct wrapper {
 	const char *name;
@@ -76,7 +78,7 @@ bool wrappers_is_any_shell(const char *name, size_t n);
 bool wrappers_opens_code(const char *name, size_t n);
 
 /* An interpreter whose operands can be code (python3 -c, node -e). */
-struct interp {
+struct wrappers_interp {
 	const char *name; /* exact, or a prefix ending in '*' */
 	enum code_lang lang;
 	const char *code_opt; /* options whose value is code: " -c " */
@@ -85,7 +87,7 @@ struct interp {
 };
 
 /* The interpreter for a command's base name, or NULL. */
-const struct interp *wrappers_find_interp(const char *name, size_t n);
+const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n);
 
 /* Word i of a command, for wrappers_scan: false when the word is only
  * known at run time (then *s, *n are not read). */
