@@ -1221,6 +1221,18 @@ static void cr_check_path_word(struct arena *a, struct cr_state *st,
 		if (!*w)
 			return;
 	}
+	/* said as written: ~/.ssh/id_rsa, not the home directory's path */
+	const char *said = w;
+	size_t hl = p->home ? strlen(p->home) : 0;
+	if (cw->tilde && hl && strncmp(w, p->home, hl) == 0) {
+		size_t rn = strlen(w + hl);
+		char *t = arena_alloc_raw(a, rn + 2);
+		if (t) {
+			t[0] = '~';
+			memcpy(t + 1, w + hl, rn + 1);
+			said = t;
+		}
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		const char *from = pass ? runs_in : st->cwd;
 		if (pass && (!runs_in || runs_in[0] != '/' ||
@@ -1232,12 +1244,14 @@ static void cr_check_path_word(struct arena *a, struct cr_state *st,
 		long hit = pathset_match(&p->denied, n, strlen(n), st->cwd);
 		if (hit >= 0) {
 			st->path_hit = hit;
-			snprintf(st->path_word, sizeof(st->path_word), "%s", w);
+			snprintf(st->path_word, sizeof(st->path_word), "%s",
+				 said);
 			return;
 		}
 		if (pathset_match(&p->self, n, strlen(n), NULL) >= 0) {
 			st->self_hit = true;
-			snprintf(st->path_word, sizeof(st->path_word), "%s", w);
+			snprintf(st->path_word, sizeof(st->path_word), "%s",
+				 said);
 			return;
 		}
 	}

@@ -2143,6 +2143,7 @@ static void note_word(struct cmd_word *o, const struct wv *w)
 	o->n = w->n;
 	o->known = classify_word_static(w);
 	o->glob = (w->f & WV_GLOB) != 0;
+	o->tilde = (w->f & WV_TILDE) != 0;
 }
 
 void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,

@@ -44,6 +44,7 @@ struct cmd_word {
 	size_t n;
 	bool known; /* the whole value is known before it runs */
 	bool glob; /* an unquoted * ? [ : the shell expands it */
+	bool tilde; /* began with ~ or ~/, which s holds expanded */
 };
 
 struct cmd_run {
