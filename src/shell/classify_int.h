@@ -1,4 +1,5 @@
-/* classify_int — what classify.c, commands.c and verdict.c share.
+/* classify_int — what classify.c, the command handlers (commands.c and its
+ * neighbours, commands_int.h) and verdict.c share.
  *
  * The classifier walks a parse tree (sh.h) and, for every simple command,
  * evaluates its words as far as they can be known statically, strips

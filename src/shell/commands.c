@@ -1,0 +1,1013 @@
+/* commands — what cordon knows about individual commands whose judgement
+ * needs more than words and flags. This file is the dispatch: the small
+ * helpers every handler shares, downloaded files, redirections, options
+ * that run a command, the handler table and commands_classify(). The
+ * handlers are in runners.c (wrappers, shells, eval, batch executors,
+ * remote and container payloads, interpreters, database clients),
+ * filecmds.c (rm, writes, paths, copies, permissions, kill, secrets read
+ * as operands) and families.c (git, network tools, archives, disks, make,
+ * echo, cat and the other small families); commands_int.h declares what
+ * they share. Which commands are wrappers, shells or interpreters is in
+ * wrappers.c; words-and-flags knowledge is in cmdtab.c.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "codescan.h"
+#include "commands_int.h"
+#include "wrappers.h"
+#include "banned.h"
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+bool commands_is_opt(const struct wv *w)
+{
+	return w->n > 1 && w->s[0] == '-' && classify_word_static(w);
+}
+
+bool commands_is_dashdash(const struct wv *w)
+{
+	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && classify_word_static(w);
+}
+
+/* "--name" or "--name=value": returns the value (or NULL) via *val. */
+bool commands_long_opt(const struct wv *w, const char *name, const char **val,
+		     size_t *vn)
+{
+	size_t n = strlen(name);
+
+	if (w->n < n || memcmp(w->s, name, n) != 0)
+		return false;
+	if (w->n == n) {
+		if (val)
+			*val = NULL;
+		return true;
+	}
+	if (w->s[n] != '=')
+		return false;
+	if (val) {
+		*val = w->s + n + 1;
+		*vn = w->n - n - 1;
+	}
+	return true;
+}
+
+/* Is the command name (name, n) exactly lit? */
+bool commands_name_is(const char *name, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n == k && memcmp(name, lit, k) == 0;
+}
+
+/* GNU getopt takes any unambiguous prefix of a long option: "--rec" is
+ * "--recursive". min is the shortest prefix accepted (with the dashes). */
+bool commands_long_abbrev(const struct wv *w, const char *opt, size_t min)
+{
+	size_t n = w->n;
+	const char *eq = memchr(w->s, '=', w->n);
+
+	if (eq)
+		n = (size_t)(eq - w->s);
+	return classify_word_static(w) && n >= min && n <= strlen(opt) &&
+	       memcmp(w->s, opt, n) == 0;
+}
+
+/* Is short flag c in the cluster w ("-rf")? Only for clusters of letters. */
+bool commands_cluster_has(const struct wv *w, char c)
+{
+	if (!commands_is_opt(w) || w->s[1] == '-')
+		return false;
+	for (size_t i = 1; i < w->n; i++)
+		if (w->s[i] == c)
+			return true;
+	return false;
+}
+
+uint64_t commands_class_labels(enum path_class pc)
+{
+	switch (pc) {
+	case PATH_ROOT:
+		return CORDON_L(ROOT_PATH);
+	case PATH_HOME_ROOT:
+		return CORDON_L(HOME_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_HOME:
+		return CORDON_L(HOME_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_SYSTEM:
+		return CORDON_L(SYSTEM_PATH) | CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_OUTSIDE:
+		return CORDON_L(OUTSIDE_WORKSPACE);
+	case PATH_DEVICE:
+		return CORDON_L(DISK);
+	default:
+		return 0;
+	}
+}
+
+/* /etc, /boot, /usr, the binaries and libraries: writing there changes the
+ * system itself. Other system places (/var, /opt, /srv …) are rated one
+ * tier lower. */
+bool commands_core_system(const char *abs)
+{
+	static const char *const core[] = {"/etc", "/boot", "/usr", "/bin",
+					   "/sbin", "/lib", "/lib32", "/lib64",
+					   "/libx32", "/sys", "/proc", "/root",
+					   "/System", "/Library", "/private/etc",
+					   "/dev"};
+	for (size_t i = 0; i < sizeof(core) / sizeof(*core); i++)
+		if (path_under(abs, core[i]))
+			return true;
+	return false;
+}
+
+bool commands_is_history_file(const char *abs)
+{
+	const char *b = strrchr(abs, '/');
+	b = b ? b + 1 : abs;
+	return strcmp(b, ".bash_history") == 0 || strcmp(b, ".zsh_history") == 0 ||
+	       strcmp(b, ".history") == 0 || strcmp(b, "fish_history") == 0 ||
+	       strcmp(b, ".sh_history") == 0 || strcmp(b, ".python_history") == 0;
+}
+
+/* Joins argv[from..argc) with spaces (static text only). */
+const char *commands_join(struct cx *x, struct wv *argv, size_t from, size_t argc,
+			size_t *n, bool *dynamic)
+{
+	size_t len = 0;
+	*dynamic = false;
+	for (size_t i = from; i < argc; i++) {
+		len += argv[i].n + 1;
+		if (!classify_word_static(&argv[i]))
+			*dynamic = true;
+	}
+	char *s = arena_alloc(x->a, len + 1);
+	if (!s) {
+		x->v->oom = true;
+		*n = 0;
+		return "";
+	}
+	size_t o = 0;
+	for (size_t i = from; i < argc; i++) {
+		if (o)
+			s[o++] = ' ';
+		memcpy(s + o, argv[i].s, argv[i].n);
+		o += argv[i].n;
+	}
+	s[o] = '\0';
+	*n = o;
+	return s;
+}
+
+/* Classifies the text of word w as a shell program. */
+void commands_payload_word(struct cx *x, const struct wv *w, uint64_t labels,
+			 const char *why)
+{
+	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND) | labels,
+		       "payload.dynamic",
+		       "runs a command built at run time that cordon cannot read");
+		if (w->dyn_at == 0)
+			return;
+	}
+	classify_payload(x, w->s, w->n, labels, why);
+}
+
+/* ---- downloaded files ------------------------------------------------------ */
+
+/* Remembers a file a download wrote, to recognise it being run later on
+ * the same line (curl -o x.sh URL && sh x.sh). */
+void commands_note_download(struct cx *x, const struct wv *w)
+{
+	const char *abs;
+
+	if (!classify_word_static(w) || x->ndownloads >= sizeof(x->downloads) / sizeof(*x->downloads))
+		return;
+	(void)classify_path(x, w, &abs);
+	if (abs)
+		x->downloads[x->ndownloads++] = abs;
+}
+
+/* curl -o FILE, wget -O FILE: the file is written (judged as any other
+ * write: a shell startup file, outside the workspace …) and remembered as
+ * downloaded. "-" is stdout. */
+void commands_download_to(struct cx *x, const struct wv *w)
+{
+	if (w->n == 1 && w->s[0] == '-')
+		return;
+	commands_write_target(x, w, true, "downloads to");
+	commands_note_download(x, w);
+}
+
+/* Remembers a file written on this line with text cordon knows
+ * (echo 'cmd' > x.sh, cat <<EOF > x.sh). */
+static void note_written(struct cx *x, const struct sh_redir *redirs,
+			 const struct cinfo *ci)
+{
+	if (!(ci->f & CI_TEXT) || !ci->text)
+		return;
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		if (r->op != SH_R_OUT && r->op != SH_R_APPEND && r->op != SH_R_CLOBBER &&
+		    r->op != SH_R_ALL && r->op != SH_R_ALL_APPEND)
+			continue;
+		if (r->fd > 1 || x->nwritten >= sizeof(x->written) / sizeof(*x->written))
+			continue;
+		struct wv t = classify_eval(x, r->target);
+		const char *abs = classify_word_static(&t) ? classify_abs(x, &t) : NULL;
+		if (!abs)
+			continue;
+		x->written[x->nwritten].path = abs;
+		x->written[x->nwritten].text = ci->text;
+		x->written[x->nwritten].len = ci->tlen;
+		x->nwritten++;
+	}
+}
+
+/* Running a file that a download on this line wrote runs remote code;
+ * running one that was written with known text runs that text (lang is
+ * -1 for a shell, else the interpreter's enum code_lang). */
+void commands_check_downloaded_as(struct cx *x, const struct wv *w, int lang);
+
+void commands_check_downloaded(struct cx *x, const struct wv *w)
+{
+	commands_check_downloaded_as(x, w, -1);
+}
+
+void commands_check_downloaded_as(struct cx *x, const struct wv *w, int lang)
+{
+	const char *abs;
+
+	if ((!x->ndownloads && !x->nwritten) || !classify_word_static(w))
+		return;
+	abs = classify_abs(x, w);
+	for (unsigned i = 0; abs && i < x->nwritten; i++)
+		if (strcmp(abs, x->written[i].path) == 0) {
+			if (lang < 0)
+				classify_payload(x, x->written[i].text, x->written[i].len,
+					   CORDON_L(RUNS_SCRIPT),
+					   "a script written on this line");
+			else
+				classify_code(x, lang, x->written[i].text, x->written[i].len);
+			break;
+		}
+	for (unsigned i = 0; abs && i < x->ndownloads; i++)
+		if (strcmp(abs, x->downloads[i]) == 0) {
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "remote-code.downloaded-file",
+			       "runs a file that was just downloaded");
+			return;
+		}
+}
+
+/* ---- redirections -------------------------------------------------------------- */
+
+const char *commands_heredoc_text(struct cx *x, const struct sh_redir *r, size_t *n)
+{
+	if (r->op == SH_R_HERESTRING) {
+		struct wv w = classify_eval(x, r->target);
+		*n = w.n;
+		return w.s;
+	}
+	*n = r->body_len;
+	return r->body ? r->body : "";
+}
+
+void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
+			 struct cinfo *ci, bool shell)
+{
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		struct wv t = classify_eval(x, r->target);
+		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
+		    classify_word_static(&t)) {
+			/* exec 5<>/dev/tcp/h/p earlier; sh <&5 now */
+			long fd = strtol(t.s, NULL, 10);
+			for (unsigned k = 0; k < x->ntcp; k++)
+				if (fd == x->tcp_fds[k])
+					classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+					       "reverse-shell.fd",
+					       "connects a shell to a network socket (reverse shell)");
+		}
+		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
+					memcmp(t.s, "/dev/udp/", 9) == 0);
+		if (tcp) {
+			ci->f |= CI_NETWORK | CI_NETSEND;
+			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
+				x->tcp_fds[x->ntcp++] = r->fd;
+			if (shell)
+				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
+				       "reverse-shell.dev-tcp",
+				       "connects a shell to a network socket (reverse shell)");
+			else
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
+				       "net.dev-tcp",
+				       "opens a network connection through /dev/tcp");
+			continue;
+		}
+		switch (r->op) {
+		case SH_R_OUT:
+		case SH_R_CLOBBER:
+		case SH_R_ALL:
+			commands_write_target(x, &t, true, "overwrites");
+			break;
+		case SH_R_APPEND:
+		case SH_R_ALL_APPEND:
+		case SH_R_RDWR:
+			commands_write_target(x, &t, false, "writes to");
+			break;
+		case SH_R_IN:
+			if (filecmds_operand_secret(x, &t)) {
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+				       "secrets.read", "reads a credential file");
+				ci->f |= CI_SECRETS | CI_STDIN_SECRET;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* What runs the here-doc / here-string / input file it is given. */
+void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
+		       struct cinfo *ci)
+{
+	for (const struct sh_redir *r = redirs; r; r = r->next) {
+		if (r->fd > 0)
+			continue;
+		/* bash < <(curl …), sh <<< "$(curl …)": what it reads runs */
+		if ((ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN)) &&
+		    (r->op == SH_R_IN || r->op == SH_R_RDWR || r->op == SH_R_HEREDOC ||
+		     r->op == SH_R_HERESTRING))
+			ci->f |= CI_EXEC_ARGS;
+		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
+			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+				       "runs-script.stdin", "runs a script read from a file");
+			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+			continue;
+		}
+		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
+			continue;
+		size_t n;
+		const char *text = commands_heredoc_text(x, r, &n);
+		if (ci->f & CI_RUNS_STDIN)
+			classify_payload(x, text, n, CORDON_L(NESTED_SHELL),
+				   "a here-document fed to a shell");
+		else if (ci->f & CI_CODE_STDIN)
+			classify_code(x, ci->lang, text, n);
+		else if (ci->f & CI_SQL_STDIN)
+			classify_sql(x, text, n);
+		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+		ci->f |= CI_TEXT;
+		ci->text = text;
+		ci->tlen = n;
+	}
+}
+
+/* ---- options that run a command ------------------------------------------------- */
+
+#define EO_NEXT 1u  /* the value is the next argument: -e CMD */
+#define EO_EQ 2u    /* --opt=CMD */
+#define EO_GLUED 4u /* -eCMD, +CMD */
+#define EO_MUST_STRIP 8u /* only a value starting with strip runs a command */
+
+/* Options of ordinary programs whose value is a command line the program
+ * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
+ * strip is removed from the front of the value (case-insensitive). */
+static const struct exec_opt {
+	const char *cmd;
+	const char *opt;
+	const char *strip;
+	unsigned how;
+} exec_opts[] = {
+	{"tar", "--to-command", NULL, EO_NEXT | EO_EQ},
+	{"tar", "--checkpoint-action", "exec=", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"tar", "--use-compress-program", NULL, EO_NEXT | EO_EQ},
+	{"tar", "-I", NULL, EO_NEXT | EO_GLUED},
+	{"tar", "--info-script", NULL, EO_NEXT | EO_EQ},
+	{"tar", "--new-volume-script", NULL, EO_NEXT | EO_EQ},
+	{"zip", "-TT", NULL, EO_NEXT},
+	{"zip", "--unzip-command", NULL, EO_NEXT | EO_EQ},
+	{"rsync", "-e", NULL, EO_NEXT | EO_GLUED},
+	{"rsync", "--rsh", NULL, EO_NEXT | EO_EQ},
+	{"rsync", "--rsync-path", NULL, EO_NEXT | EO_EQ},
+	{"man", "-P", NULL, EO_NEXT | EO_GLUED},
+	{"man", "--pager", NULL, EO_NEXT | EO_EQ},
+	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	{"gdb", "-ex", "shell ", EO_NEXT | EO_MUST_STRIP},
+	{"gdb", "--eval-command", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"scp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"sftp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"ssh", "-o", "RemoteCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
+	{"git", "-x", NULL, EO_NEXT},
+	{"xterm", "-e", NULL, EO_NEXT},
+	{"nix-shell", "--run", NULL, EO_NEXT},
+	{"nix-shell", "--command", NULL, EO_NEXT},
+};
+
+/* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
+static bool take_prefix(struct wv *v, const char *strip)
+{
+	size_t k = strlen(strip);
+
+	while (v->n && (v->s[0] == ':' || v->s[0] == ' ') && strip[0] == '!') {
+		v->s++;
+		v->n--;
+	}
+	if (v->n >= k && strncasecmp(v->s, strip, k) == 0) {
+		v->s += k;
+		v->n -= k;
+		return true;
+	}
+	if (strcmp(strip, "shell ") == 0 && v->n && v->s[0] == '!') {
+		v->s++;
+		v->n--;
+		return true;
+	}
+	return false;
+}
+
+static void exec_options(struct cx *x, struct wv *argv, size_t argc,
+			 const char *name, size_t n)
+{
+	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
+		const struct exec_opt *e = &exec_opts[t];
+		if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
+		    memcmp(e->cmd, name, n) != 0)
+			continue;
+		size_t ol = strlen(e->opt);
+		for (size_t i = 1; i < argc; i++) {
+			const struct wv *w = &argv[i];
+			struct wv v;
+			if ((e->how & EO_NEXT) && w->n == ol &&
+			    memcmp(w->s, e->opt, ol) == 0 && i + 1 < argc) {
+				v = argv[++i];
+			} else if ((e->how & EO_EQ) && w->n > ol + 1 &&
+				   memcmp(w->s, e->opt, ol) == 0 && w->s[ol] == '=') {
+				v = *w;
+				v.s += ol + 1;
+				v.n -= ol + 1;
+				v.dyn_at = v.dyn_at > ol + 1 ? v.dyn_at - ol - 1 : 0;
+			} else if ((e->how & EO_GLUED) && w->n > ol &&
+				   memcmp(w->s, e->opt, ol) == 0) {
+				v = *w;
+				v.s += ol;
+				v.n -= ol;
+				v.dyn_at = v.dyn_at > ol ? v.dyn_at - ol : 0;
+			} else {
+				continue;
+			}
+			if (e->strip && !take_prefix(&v, e->strip) &&
+			    (e->how & EO_MUST_STRIP))
+				continue;
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			       "option.exec",
+			       verdict_printf(x->v, "%.*s %s runs a command", (int)n,
+					      name, e->opt));
+			commands_payload_word(x, &v, CORDON_L(NESTED_SHELL),
+				     "a command an option runs");
+		}
+	}
+}
+
+/* ---- dispatch ------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	size_t len;
+	handler_fn *fn;
+} handlers[] = {
+#define H(name, fn) {name, sizeof(name) - 1, fn}
+	H(".", runners_source),
+	H("7z", families_archive),
+	H("7za", families_archive),
+	H("7zz", families_archive),
+	H("[", families_subscripts),
+	H("alias", runners_alias),
+	H("ansible", families_ansible),
+	H("at", families_at),
+	H("awk", runners_awk),
+	H("badblocks", families_disktool),
+	H("base64", families_decode),
+	H("basenc", families_decode),
+	H("batch", families_at),
+	H("blkdiscard", families_disktool),
+	H("blockdev", families_disktool),
+	H("bsdtar", families_archive),
+	H("busybox", runners_busybox),
+	H("cat", families_cat),
+	H("cd", families_cd),
+	H("cfdisk", families_disktool),
+	H("chgrp", filecmds_chmod),
+	H("chmod", filecmds_chmod),
+	H("chown", filecmds_chmod),
+	H("clickhouse-client", runners_sqlclient),
+	H("command", runners_command),
+	H("cp", filecmds_copy),
+	H("cqlsh", runners_sqlclient),
+	H("crontab", families_crontab),
+	H("cryptsetup", families_disktool),
+	H("curl", families_network),
+	H("dd", filecmds_dd),
+	H("declare", families_envdump),
+	H("dig", families_network),
+	H("docker", runners_container_exec),
+	H("drill", families_network),
+	H("echo", families_echo),
+	H("env", runners_env),
+	H("eval", runners_eval),
+	H("export", families_envdump),
+	H("fdisk", families_disktool),
+	H("find", runners_find),
+	H("flock", runners_flock),
+	H("gawk", runners_awk),
+	H("gdisk", families_disktool),
+	H("git", families_git),
+	H("gmake", families_make),
+	H("gsed", runners_sed),
+	H("hdparm", families_disktool),
+	H("head", families_cat),
+	H("history", families_history),
+	H("host", families_network),
+	H("hostname", families_identity),
+	H("id", families_identity),
+	H("install", filecmds_copy),
+	H("k", runners_container_exec),
+	H("kill", filecmds_kill),
+	H("kubectl", runners_container_exec),
+	H("less", families_cat),
+	H("let", families_subscripts),
+	H("ln", filecmds_copy),
+	H("local", families_envdump),
+	H("make", families_make),
+	H("mariadb", runners_sqlclient),
+	H("mawk", runners_awk),
+	H("mkdir", filecmds_create),
+	H("mkfifo", families_fifo),
+	H("mknod", families_fifo),
+	H("mkswap", families_disktool),
+	H("mongo", runners_sqlclient),
+	H("mongosh", runners_sqlclient),
+	H("more", families_cat),
+	H("mv", filecmds_copy),
+	H("mysql", runners_sqlclient),
+	H("nawk", runners_awk),
+	H("nc", families_network),
+	H("ncat", families_network),
+	H("netcat", families_network),
+	H("nslookup", families_network),
+	H("oc", runners_container_exec),
+	H("openssl", families_decode),
+	H("parallel", runners_parallel),
+	H("parted", families_disktool),
+	H("partprobe", families_disktool),
+	H("ping", families_network),
+	H("ping6", families_network),
+	H("podman", runners_container_exec),
+	H("printenv", families_envdump),
+	H("printf", families_echo),
+	H("psql", runners_sqlclient),
+	H("pushd", families_cd),
+	H("readonly", families_envdump),
+	H("rev", families_filter),
+	H("rg", families_rg),
+	H("rm", filecmds_rm),
+	H("rmdir", filecmds_rm),
+	H("rsync", families_network),
+	H("runuser", runners_runuser),
+	H("scp", families_network),
+	H("script", runners_script),
+	H("sed", runners_sed),
+	H("set", families_envdump),
+	H("sfdisk", families_disktool),
+	H("sftp", families_network),
+	H("sg", runners_sg),
+	H("sgdisk", families_disktool),
+	H("shred", filecmds_shred),
+	H("socat", families_network),
+	H("source", runners_source),
+	H("sqlite3", runners_sqlclient),
+	H("ssh", runners_ssh),
+	H("su", runners_su),
+	H("tail", families_cat),
+	H("tar", families_archive),
+	H("tee", filecmds_tee),
+	H("telnet", families_network),
+	H("test", families_subscripts),
+	H("touch", filecmds_create),
+	H("toybox", runners_busybox),
+	H("tr", families_filter),
+	H("traceroute", families_network),
+	H("trap", runners_trap),
+	H("truncate", filecmds_truncate),
+	H("typeset", families_envdump),
+	H("uname", families_identity),
+	H("unlink", filecmds_rm),
+	H("unset", families_envdump),
+	H("unzip", families_archive),
+	H("uudecode", families_decode),
+	H("watch", runners_watch),
+	H("wget", families_network),
+	H("whoami", families_identity),
+	H("whois", families_network),
+	H("wipefs", families_disktool),
+	H("xargs", runners_xargs),
+	H("xxd", families_decode),
+#undef H
+};
+
+static handler_fn *find_handler_row(const char *name, size_t n)
+{
+	size_t lo = 0, hi = sizeof(handlers) / sizeof(*handlers);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *h = handlers[mid].name;
+		size_t hn = handlers[mid].len;
+		int c = memcmp(h, name, hn < n ? hn : n);
+		if (c == 0)
+			c = hn == n ? 0 : hn < n ? -1 : 1;
+		if (c == 0)
+			return handlers[mid].fn;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The handler for a command name: its row, or the shells' handlers for the
+ * shells of the wrapper table. */
+handler_fn *commands_find_handler(const char *name, size_t n)
+{
+	handler_fn *h = find_handler_row(name, n);
+	const struct wrapper *w;
+
+	if (h)
+		return h;
+	w = wrappers_find(name, n, NULL, 0);
+	if (w && w->kind == WRAPPER_SHELL)
+		return runners_shell;
+	if (w && w->kind == WRAPPER_FOREIGN)
+		return families_foreign_shell;
+	return NULL;
+}
+
+/* Re-splits words that hold $IFS, as the shell would. */
+static size_t ifs_split(struct cx *x, struct wv *argv, size_t argc,
+			struct wv **out)
+{
+	size_t cap = argc;
+	for (size_t i = 0; i < argc; i++)
+		if (argv[i].f & (WV_IFS | WV_SPLIT))
+			for (size_t k = 0; k < argv[i].n; k++)
+				cap += classify_is_ifs(x, argv[i].s[k]);
+	struct wv *a = arena_alloc(x->a, (cap + 1) * sizeof(*a));
+	size_t n = 0;
+	if (!a) {
+		x->v->oom = true;
+		*out = argv;
+		return argc;
+	}
+	for (size_t i = 0; i < argc; i++) {
+		if (!(argv[i].f & (WV_IFS | WV_SPLIT))) {
+			a[n++] = argv[i];
+			continue;
+		}
+		const char *s = argv[i].s, *end = s + argv[i].n;
+		while (s < end) {
+			while (s < end && classify_is_ifs(x, *s))
+				s++;
+			const char *e = s;
+			while (e < end && !classify_is_ifs(x, *e))
+				e++;
+			if (e > s) {
+				a[n] = classify_lit(s, (size_t)(e - s));
+				a[n].f = argv[i].f & ~(WV_IFS | WV_SPLIT);
+				a[n].dyn_at = a[n].n;
+				n++;
+			}
+			s = e;
+		}
+	}
+	*out = a;
+	return n;
+}
+
+/* Names of script and program files: running one runs code nobody showed. */
+bool commands_script_suffix(const char *s, size_t n)
+{
+	static const char *const ext[] = {"sh", "bash", "zsh", "bat", "cmd",
+					  "ps1", "vbs", "py", "pl", "rb", "js",
+					  "php", "run", "bin", "com", "msi",
+					  "AppImage"};
+	const char *dot = NULL;
+
+	for (size_t i = n; i-- > 1;)
+		if (s[i] == '.') {
+			dot = s + i + 1;
+			break;
+		}
+	if (!dot)
+		return false;
+	size_t e = n - (size_t)(dot - s);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++)
+		if (strlen(ext[i]) == e && strncasecmp(dot, ext[i], e) == 0)
+			return true;
+	return false;
+}
+
+bool commands_tables_sorted(void)
+{
+	for (size_t i = 1; i < sizeof(handlers) / sizeof(*handlers); i++)
+		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0 ||
+		    handlers[i].len != strlen(handlers[i].name))
+			return false;
+	return wrappers_table_sorted();
+}
+
+bool commands_known(const char *name, size_t n)
+{
+	if (!name || n == 0)
+		return false;
+	static const char *const builtins[] = {
+		"cd", "echo", "printf", "test", "[", "read", "exit", "return",
+		"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
+		"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
+		"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
+		"node", "npm", "make", "grep", "find", "kill", "which", "true",
+		"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
+		"local", "declare", "history", "man", "env", "time"};
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
+		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&
+		    memcmp(builtins[i], name, n) == 0)
+			return true;
+	return commands_find_handler(name, n) != NULL;
+}
+
+static bool trusted_bin(const struct wv *w)
+{
+	static const char *const dirs[] = {"/bin/", "/usr/bin/", "/sbin/",
+					   "/usr/sbin/", "/usr/local/bin/",
+					   "/opt/homebrew/bin/"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		size_t n = strlen(dirs[i]);
+		if (w->n > n && memcmp(w->s, dirs[i], n) == 0 &&
+		    !memchr(w->s + n, '/', w->n - n))
+			return true;
+	}
+	return false;
+}
+
+/* Is (name, n) a command name cordon knows anything about, or a function
+ * defined on the line? */
+static bool name_known(const struct cx *x, const char *name, size_t n)
+{
+	for (unsigned i = 0; i < x->nfuncs; i++)
+		if (x->funcs[i].nlen == n && memcmp(x->funcs[i].name, name, n) == 0)
+			return true;
+	return commands_find_handler(name, n) || wrappers_find_interp(name, n) ||
+	       wrappers_find(name, n, NULL, 0) || commands_known(name, n) ||
+	       classify_family_known(x, name, n);
+}
+
+/* A command cordon does not know may be a wrapper nobody told it about
+ * (eatmydata rm -rf ~, foo -x bar rm -rf ~): returns the index of the
+ * first later word that is a command name cordon knows, bare or in a
+ * system bin directory, or 0. Options, NAME=value words and operands it
+ * does not know are passed over (they may be the wrapper's own); words
+ * that are the usual subcommands of tools (mytool install, mytool test)
+ * are too; a word known only at run time ends the search. So
+ * "mytool build src/" stays what it was. */
+static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
+				 size_t argc)
+{
+	static const char *const verbs[] = {
+		"cat",	 "cd",	   "echo", "export", "false", "help",
+		"history", "install", "ls",	"man",	  "printf", "pwd",
+		"read",	 "set",	   "test", "time",   "true",   "type",
+		"unset",	 "wait",   "which",
+	};
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *b;
+		size_t bn;
+		bool verb = false;
+
+		if (!classify_word_static(w))
+			return 0;
+		if (w->n == 0 || w->s[0] == '-' || memchr(w->s, '=', w->n))
+			continue;
+		if (memchr(w->s, '/', w->n) && !trusted_bin(w))
+			continue;
+		b = classify_cmd_base(w, &bn);
+		for (size_t k = 0; k < sizeof(verbs) / sizeof(*verbs); k++)
+			verb = verb || commands_name_is(b, bn, verbs[k]);
+		if (!verb && bn && name_known(x, b, bn))
+			return i;
+	}
+	return 0;
+}
+
+static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
+				const struct sh_redir *redirs, struct cinfo *ci);
+
+/* Wrappers nest (nohup nohup … rm): each hop is a call, so there is a
+ * ceiling, and going past it fails closed. */
+#define MAX_HOPS 64
+
+void commands_classify(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	if (x->hops >= MAX_HOPS) {
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DEPTH_LIMIT), "limit.wrappers",
+		       "wrappers nested deeper than cordon reads");
+		return;
+	}
+	x->hops++;
+	commands_classify_1(x, argv, argc, redirs, ci);
+	x->hops--;
+}
+
+static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
+				const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+
+	if (argc == 0) {
+		classify_note_command(x, argv, 0, redirs);
+		commands_judge_redirs(x, redirs, ci, false);
+		return;
+	}
+	for (size_t i = 0; i < argc; i++) {
+		if (argv[i].f & (WV_IFS | WV_SPLIT)) {
+			struct wv *a;
+			bool ifs = false;
+			for (size_t k = 0; k < argc; k++)
+				ifs = ifs || (argv[k].f & WV_IFS);
+			size_t c = ifs_split(x, argv, argc, &a);
+			if (ifs)
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				       "obfuscation.ifs",
+				       "uses $IFS to hide spaces between words");
+			for (size_t k = 0; k < c; k++)
+				a[k].f &= ~(WV_IFS | WV_SPLIT);
+			commands_classify(x, a, c, redirs, ci);
+			return;
+		}
+	}
+	classify_note_command(x, argv, argc, redirs);
+	struct wv *name = &argv[0];
+	for (size_t i = 0; i < argc; i++)
+		if (argv[i].f & WV_ESCAPED) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+			       "obfuscation.ansi-c",
+			       "spells text with escapes or base64, which hides what it says");
+			break;
+		}
+	if (name->f & WV_DECODED)
+		classify_hit(x, CORDON_RISK_CAUTION,
+		       CORDON_L(OBFUSCATION) | CORDON_L(DYNAMIC_COMMAND),
+		       "obfuscation.name", "the command name is computed by a substitution");
+	else if (name->f & WV_LINEVAR)
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "dynamic-command.var", "the command name comes from variables");
+	if ((!classify_word_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "dynamic-command", "the command name is decided at run time");
+		/* An unknown command aimed at a protected place is judged by
+		 * the place. */
+		for (size_t i = 1; i < argc; i++) {
+			const char *abs;
+			if (!classify_word_static(&argv[i]) || commands_is_opt(&argv[i]) || !argv[i].n)
+				continue;
+			if (argv[i].s[0] != '/' && argv[i].s[0] != '~' &&
+			    !(argv[i].f & WV_TILDE))
+				continue;
+			enum path_class pc = classify_path(x, &argv[i], &abs);
+			if (pc == PATH_ROOT || pc == PATH_SYSTEM ||
+			    pc == PATH_HOME_ROOT || pc == PATH_DEVICE)
+				classify_hit(x, CORDON_RISK_DESTRUCTIVE,
+				       CORDON_L(DYNAMIC_COMMAND) | commands_class_labels(pc),
+				       "dynamic-command.protected-path",
+				       "an unknown command is aimed at a protected path");
+		}
+		commands_judge_redirs(x, redirs, ci, false);
+		return;
+	}
+	const char *base = classify_cmd_base(name, &n);
+	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
+		/* prints and exits; what it prints still goes where the
+		 * redirections say */
+		commands_judge_redirs(x, redirs, ci, false);
+		return;
+	}
+	/* what cordon knows the name as, looked up once */
+	const struct wrapper *wr = runners_find_wrapper(argv, argc, base, n);
+	const struct wrappers_interp *ip = wrappers_find_interp(base, n);
+	handler_fn *h = commands_find_handler(base, n);
+	bool script = commands_script_suffix(base, n);
+
+	if (script ||
+	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
+	     !h))
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
+		       "runs a script or program file cordon has not read");
+	if (memchr(name->s, '/', name->n))
+		commands_check_downloaded(x, name);
+	if (memchr(name->s, '/', name->n) && !trusted_bin(name) && !h)
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
+		       "runs a program from a path cordon has not read");
+
+	/* On a case-insensitive file system (macOS) "SuDo Rm" runs sudo rm:
+	 * a name with capitals that cordon does not know is judged as the
+	 * name in lower case too. */
+	bool upper = false;
+	for (size_t k = 0; k < n; k++)
+		if (base[k] >= 'A' && base[k] <= 'Z')
+			upper = true;
+	if (upper && n < 64 && !h && !ip && !wr) {
+		char *low = arena_alloc(x->a, n + 1);
+		if (low) {
+			for (size_t k = 0; k < n; k++)
+				low[k] = (char)tolower((unsigned char)base[k]);
+			struct wv saved = argv[0];
+			argv[0] = classify_lit(low, n);
+			size_t ln;
+			const char *lb = classify_cmd_base(&argv[0], &ln);
+			if (commands_find_handler(lb, ln) || wrappers_find_interp(lb, ln) ||
+			    runners_find_wrapper(argv, argc, lb, ln) || commands_known(lb, ln)) {
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
+				       "obfuscation.case",
+				       "a command name in mixed case, which a case-insensitive file system runs as the lower-case command");
+				commands_classify(x, argv, argc, redirs, ci);
+				argv[0] = saved;
+				return;
+			}
+			argv[0] = saved;
+		}
+	}
+	if (wr) {
+		runners_wrapper(x, wr, argv, argc, redirs, ci);
+		/* the wrapper's own rows (npm exec runs a package) and deny
+		 * entries (a configured "sudo") */
+		classify_apply_table(x, argv, argc);
+		classify_apply_denylist(x, argv, argc);
+		return;
+	}
+	if (!h && !ip) {
+		/* nc.traditional is nc; deploy.sh is not "deploy" */
+		const char *dot = memchr(base, '.', n);
+		if (dot && dot > base && !script) {
+			h = commands_find_handler(base, (size_t)(dot - base));
+			if (h) {
+				/* handlers read the name again: give them "nc" */
+				argv[0] = classify_lit(base, (size_t)(dot - base));
+				n = (size_t)(dot - base);
+			}
+		}
+	}
+	if (!h && !ip && !name_known(x, base, n)) {
+		size_t j = unknown_wrapper_at(x, argv, argc);
+		if (j) {
+			classify_hit(x, CORDON_RISK_CAUTION,
+				     CORDON_L(DYNAMIC_COMMAND), "wrapper.unknown",
+				     "an unknown command followed by a command line: it may run it");
+			classify_command(x, argv + j, argc - j, redirs, ci);
+			classify_apply_denylist(x, argv, argc);
+			return;
+		}
+	}
+	bool shellish = h == runners_shell;
+	if (ip) {
+		runners_interp(x, ip, argv, argc, redirs, ci);
+	} else if (h) {
+		if (!shellish)
+			commands_judge_redirs(x, redirs, ci, false);
+		h(x, argv, argc, redirs, ci);
+	} else {
+		commands_judge_redirs(x, redirs, ci, false);
+	}
+	if (!shellish && !ip && h != families_cat && h != families_echo)
+		commands_feed_stdin(x, redirs, ci);
+	exec_options(x, argv, argc, base, n);
+	note_written(x, redirs, ci);
+	filecmds_secrets_pass(x, argv, argc, ci);
+	filecmds_secrets_out(x, argv, argc, redirs, ci, base, n);
+	classify_apply_table(x, argv, argc);
+	classify_apply_denylist(x, argv, argc);
+	x->line_ci |= ci->f;
+}
