@@ -44,16 +44,15 @@ static struct wrapper_scan scan(const char *name, const char *const *argv,
 
 static void lookups(void)
 {
-	static const char *const shells[] = { "sh",   "bash", "dash", "mksh",
-					      "yash", "posh", "ash",  "oksh",
-					      "zsh",  "fish", "rbash" };
+	static const char *const shells[] = { "sh",   "bash", "dash",  "mksh",
+					      "yash", "posh", "ash",   "oksh",
+					      "zsh",  "fish", "rbash", NULL };
 
 	ok(wrappers_table_sorted(), "the table is sorted, names unique");
-	for (size_t i = 0; i < sizeof(shells) / sizeof(*shells); i++) {
-		ok(wrappers_is_shell(shells[i], strlen(shells[i])),
-		   "%s is a shell", shells[i]);
-		ok(wrappers_opens_code(shells[i], strlen(shells[i])),
-		   "%s opens code", shells[i]);
+	for (const char *const *p = shells; *p; p++) {
+		const char *s = *p;
+		ok(wrappers_is_shell(s, strlen(s)), "%s is a shell", s);
+		ok(wrappers_opens_code(s, strlen(s)), "%s opens code", s);
 	}
 	ok(!wrappers_is_shell("pwsh", 4) && wrappers_is_any_shell("pwsh", 4),
 	   "pwsh is a shell, not of the sh family");
