@@ -1057,6 +1057,11 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 					       pt->kind == SH_WP_PROCSUB_OUT
 				       ? "runs a process substitution"
 				       : "runs a command substitution");
+			if (pt->kind == SH_WP_PROCSUB_IN ||
+			    pt->kind == SH_WP_PROCSUB_OUT)
+				x->v->cmds.procsub = true;
+			else
+				x->v->cmds.subst = true;
 			x->nsubst++;
 			unsigned bf = walk(x, pt->body);
 			x->nsubst--;
@@ -1597,6 +1602,7 @@ void classify_assign(struct cx *x, const struct sh_word *w)
 	}
 	if (i >= pt->len || pt->s[i] != '=')
 		return;
+	cmdlist_push_var(&x->v->cmds, x->a, pt->s, nlen);
 	/* The value: evaluate the word minus "NAME=". */
 	struct sh_wpart head = *pt;
 	head.s = pt->s + i + 1;
@@ -2058,6 +2064,8 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 		walk_func(x, n);
 		return 0;
 	default: {
+		if (n->kind == SH_COND || n->kind == SH_ARITH)
+			x->v->cmds.test = true;
 		unsigned f = walk_compound_words(x, n);
 		if ((n->kind == SH_WHILE || n->kind == SH_UNTIL) && endless_spawn(n))
 			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
@@ -2144,6 +2152,7 @@ static void note_word(struct cmd_word *o, const struct wv *w)
 	o->known = classify_word_static(w);
 	o->glob = (w->f & WV_GLOB) != 0;
 	o->tilde = (w->f & WV_TILDE) != 0;
+	o->src = w->w;
 }
 
 void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
@@ -2184,12 +2193,17 @@ void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
 	r.argc = argc;
 	r.redir = t;
 	r.nredir = nt;
+	r.redirs = redirs;
+	r.parent = x->cur_cmd;
 	r.cwd = x->pc.cwd;
 	r.depth = x->depth;
 	r.from = (x->hops > 1 ? CMD_FROM_RUNNER : 0) |
 		 (x->depth ? CMD_FROM_PAYLOAD : 0) |
 		 (x->nsubst ? CMD_FROM_SUBST : 0);
-	cmdlist_push(l, x->a, &r);
+	/* what this command starts (a wrapper's command, a runner's
+	 * items) names it as its parent; classify_command() restores */
+	if (cmdlist_push(l, x->a, &r))
+		x->cur_cmd = l->n;
 }
 
 /* ---- payloads, code and SQL ----------------------------------------------------- */
@@ -2448,7 +2462,9 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 		s = "";
 		n = 0;
 	}
+	cmdlist_push_text(&x->v->cmds, x->a, s, n);
 	if (x->depth >= x->max_depth) {
+		x->v->cmds.too_deep = true;
 		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
 		       "depth-limit",
 		       verdict_printf(x->v, "payloads nested deeper than %u levels are not read",
@@ -2462,6 +2478,7 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 	x->depth++;
 	enum cordon_err perr = sh_parse(x->a, &x->cls->lim, s, n, &res);
 	if (perr != CORDON_OK) {
+		x->v->cmds.unparsed = true;
 		/* over a limit nothing after the limit was read: refuse, as
 		 * at the top level */
 		classify_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
@@ -2599,7 +2616,10 @@ void classify_sql(struct cx *x, const char *sql, size_t n)
 void classify_command(struct cx *x, struct wv *argv, size_t argc,
 		const struct sh_redir *redirs, struct cinfo *ci)
 {
+	size_t parent = x->cur_cmd;
+
 	commands_classify(x, argv, argc, redirs, ci);
+	x->cur_cmd = parent;
 }
 
 /* ---- the public API ---------------------------------------------------------------- */

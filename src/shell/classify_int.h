@@ -157,6 +157,8 @@ struct cx {
 	unsigned pso;         /* what >( … ) bodies of the current command do */
 	unsigned hops;        /* nested commands_classify calls (wrappers) */
 	unsigned nsubst;      /* substitution bodies being walked */
+	size_t cur_cmd;       /* 1 + the command list index of the command
+				 being judged, 0: none */
 	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
 	struct {

@@ -45,6 +45,8 @@ struct cmd_word {
 	bool known; /* the whole value is known before it runs */
 	bool glob; /* an unquoted * ? [ : the shell expands it */
 	bool tilde; /* began with ~ or ~/, which s holds expanded */
+	const struct sh_word *src; /* the word as parsed (NULL: made up by a
+				      runner, as xargs' appended operand) */
 };
 
 struct cmd_run {
@@ -53,14 +55,40 @@ struct cmd_run {
 	const struct cmd_word *redir; /* redirection targets (no here-docs) */
 	size_t nredir;
 	const char *cwd; /* where it runs: after cd, sudo -D, env -C … */
+	const struct sh_redir *redirs; /* its redirections as parsed */
 	unsigned from; /* CMD_FROM_* */
 	unsigned depth; /* payload depth (0: the line) */
+	size_t parent; /* 1 + the index of the command that started it
+			  (the wrapper or runner), 0: none */
+};
+
+/* A piece of text read as a command line (sh -c, eval, a here-doc or echo
+ * fed to a shell …). */
+struct cmd_text {
+	const char *s;
+	size_t n;
+};
+
+/* A variable the line assigns (NAME=v cmd, NAME=v alone, export NAME=v,
+ * env NAME=v …). */
+struct cmd_var {
+	const char *name;
+	size_t n;
 };
 
 struct cmdlist {
 	struct cmd_run *v;
 	size_t n, cap;
 	struct sh_result tree; /* the line's parse (root NULL: not parsed) */
+	struct cmd_text *texts; /* every payload, in the order read */
+	size_t ntexts, texts_cap;
+	struct cmd_var *vars; /* every variable assigned */
+	size_t nvars, vars_cap;
+	bool subst;   /* holds a command substitution ($( ), backticks) */
+	bool procsub; /* holds a process substitution (<( ), >( )) */
+	bool test;    /* holds [[ … ]] or (( … )) */
+	bool unparsed; /* a payload did not parse */
+	bool too_deep; /* a payload nested past the depth limit was not read */
 	bool incomplete; /* an entry was lost (CMDLIST_MAX, out of memory):
 			    consumers fail closed */
 };
@@ -74,5 +102,10 @@ const struct cmdlist *cmdlist_of(const struct cordon_verdict *v);
 /* Appends a copy of *r (its arrays are not copied) to l, growing it in a.
  * false (and l->incomplete) when it cannot. */
 bool cmdlist_push(struct cmdlist *l, struct arena *a, const struct cmd_run *r);
+/* Records a payload's text and an assigned variable's name the same way. */
+bool cmdlist_push_text(struct cmdlist *l, struct arena *a, const char *s,
+		       size_t n);
+bool cmdlist_push_var(struct cmdlist *l, struct arena *a, const char *name,
+		      size_t n);
 
 #endif
