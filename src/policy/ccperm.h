@@ -30,7 +30,8 @@
  *   Tool with no specifier: every call of that tool.
  * Evaluation: deny rules, then ask, then allow; within a list the first
  * match wins. A compound command (&&, ||, ;, |, newlines, subshells) is
- * split with cordon's shell parser: a deny or ask rule matching any part
+ * read as the list of commands cordon's classifier finds in it (cmdlist.h),
+ * the same walk that judges the command: a deny or ask rule matching any part
  * applies; an allow rule applies only when every part matches some allow
  * rule. The wrappers Claude Code strips before matching (timeout, time,
  * nice, nohup, stdbuf, and leading VAR=value assignments) are stripped.
@@ -84,6 +85,14 @@ void ccperm_free(struct ccperm_set *s);
 int ccperm_decide(const struct ccperm_set *s, const char *tool,
 		  const cJSON *args, const char *cwd, char *why,
 		  size_t why_cap);
+
+/* The same for a Bash call whose command (args' "command") the caller has
+ * classified already: cmds is cmdlist_of() that verdict, read instead of
+ * parsing the line again (ccperm_decide classifies it itself). */
+struct cmdlist;
+int ccperm_decide_cmds(const struct ccperm_set *s, const cJSON *args,
+		       const char *cwd, const struct cmdlist *cmds, char *why,
+		       size_t why_cap);
 
 /* The three lists, in the order they are evaluated, and their keys in a
  * settings file ("deny", "ask", "allow"). */

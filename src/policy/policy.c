@@ -74,6 +74,8 @@ struct cordon_policy {
 	char **warnings;
 	size_t nwarnings;
 	struct ccperm_set *perms; /* imported Claude Code rules, or NULL */
+	const char *classified; /* the command in verdict (this call), or NULL */
+	size_t classified_len;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -1377,19 +1379,32 @@ static void labels_text(uint64_t labels, char *buf, size_t cap)
 	}
 }
 
+/* Classifies a shell line into p->verdict once per call: the Claude-rule
+ * step and the shell steps read the same verdict and command list. */
+static void classify_line(struct cordon_policy *p, const char *cwd,
+			  const char *cmd, size_t len)
+{
+	struct cordon_context ctx = {cwd, p->workspace, p->home, p->tmpdir};
+
+	if (p->classified == cmd && p->classified_len == len)
+		return;
+	(void)cordon_classify(p->cls, &ctx, cmd, len, p->verdict, NULL);
+	p->classified = cmd;
+	p->classified_len = len;
+}
+
 static void judge_command(struct cordon_policy *p, const char *cwd,
 			  enum cordon_mode mode, const char *cmd, size_t len,
 			  struct cordon_result *r)
 {
 	const struct cordon_config *cfg = p->cfg;
-	struct cordon_context ctx = {cwd, p->workspace, p->home, p->tmpdir};
 	struct cordon_verdict *v = p->verdict;
 	struct cmdwords words = {0};
 	char lbl[512];
 	long rule;
 
 	set_buf(&r->command, &r->command_cap, cmd, len);
-	(void)cordon_classify(p->cls, &ctx, cmd, len, v, NULL);
+	classify_line(p, cwd, cmd, len);
 	enum cordon_risk risk = cordon_verdict_risk(v);
 	uint64_t labels = cordon_verdict_labels(v);
 	const char *why = cordon_verdict_reason_count(v)
@@ -1648,6 +1663,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 
 	p->fence = NULL;
 	p->words_plain = false;
+	p->classified = NULL;
 	if (!tool[0]) {
 		decide(r, CORDON_DENY, "schema", true,
 		       "validation error: the call names no tool");
@@ -1747,9 +1763,21 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	/* The imported Claude Code rules: a deny is final here; ask and
 	 * allow are applied to what cordon's own steps conclude (below). */
 	char pwhy[256] = "";
-	int perm = p->perms ? ccperm_decide(p->perms, tool, args, cwd, pwhy,
-					    sizeof(pwhy))
-			    : -1;
+	int perm = -1;
+	const cJSON *bash_cmd =
+		cJSON_GetObjectItemCaseSensitive(args, "command");
+	if (p->perms && strcmp(tool, "Bash") == 0 &&
+	    cJSON_IsString(bash_cmd)) {
+		/* classified once: the shell steps below read the same */
+		classify_line(p, cwd, bash_cmd->valuestring,
+			      strlen(bash_cmd->valuestring));
+		perm = ccperm_decide_cmds(p->perms, args, cwd,
+					  cmdlist_of(p->verdict), pwhy,
+					  sizeof(pwhy));
+	} else if (p->perms) {
+		perm = ccperm_decide(p->perms, tool, args, cwd, pwhy,
+				     sizeof(pwhy));
+	}
 	if (perm == CORDON_DENY) {
 		decide(r, CORDON_DENY, "permissions", true,
 		       "blocked: matches %s (deny)", pwhy);
