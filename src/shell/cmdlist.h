@@ -29,9 +29,10 @@
 
 /* How an entry is nested (a bit set; 0: a command of the line itself).
  * RUNNER: started by another command (a wrapper such as sudo, env or
- * timeout, xargs, find -exec …), or the same words read again (split at
- * $IFS, a mixed-case name); PAYLOAD: in a command line given as text;
- * SUBST: in a command or process substitution. */
+ * timeout, xargs, find -exec …, and the shell or other carrier of a
+ * payload), or the same words read again (split at $IFS, a mixed-case
+ * name); PAYLOAD: in a command line given as text; SUBST: in a command or
+ * process substitution. */
 #define CMD_FROM_RUNNER (1u << 0)
 #define CMD_FROM_PAYLOAD (1u << 1)
 #define CMD_FROM_SUBST (1u << 2)
