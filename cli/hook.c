@@ -30,7 +30,7 @@
 #include <cjson/cJSON.h>
 #include <openssl/crypto.h>
 
-#include "ccperm.h"
+#include "import.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
@@ -918,7 +918,7 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 }
 
 /* --claude-settings: the permission rules of every file given, imported
- * (ccperm_import_claude) and merged as Claude Code merges its settings
+ * (import_claude_settings) and merged as Claude Code merges its settings
  * scopes: the lists are concatenated (a deny in one file is not lost to
  * another file's lists), each file's "/path" rules kept at its own
  * project root; the mode comes from the last file that sets one. Applied
@@ -960,7 +960,7 @@ static int load_claude_settings(struct cordon_config *cfg,
 						 strerror(errno));
 			goto out;
 		}
-		err = ccperm_import_claude(text, len, path, &doc, &warnings,
+		err = import_claude_settings(text, len, path, &doc, &warnings,
 					   &diag);
 		free(text);
 		text = NULL;

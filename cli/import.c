@@ -1,5 +1,5 @@
 /* cordon config import — Claude Code permission rules or srt sandbox
- * settings as cordon configuration (ccperm.h), printed as JSON.
+ * settings as cordon configuration (import.h), printed as JSON.
  *
  * For Claude Code several settings files are merged: the rule lists are
  * concatenated (project, local, then user; a rule given twice is kept
@@ -20,7 +20,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "ccperm.h"
+#include "import.h"
 #include "cli.h"
 #include "cordon.h"
 
@@ -166,7 +166,7 @@ static int import_srt(const char *path)
 	if (rc)
 		return rc;
 	memset(&d, 0, sizeof(d));
-	err = ccperm_import_srt(text, len, &out, &warn, &d);
+	err = import_srt_settings(text, len, &out, &warn, &d);
 	free(text);
 	if (err != CORDON_OK) {
 		cli_report(NULL, path, d.message);
@@ -283,7 +283,7 @@ static int import_claude(struct claude_file *files, size_t nfiles)
 			continue;
 		any = true;
 		memset(&d, 0, sizeof(d));
-		err = ccperm_import_claude(
+		err = import_claude_settings(
 			text, len,
 			strcmp(files[f].path, "-") == 0 ? NULL : files[f].path,
 			&out, &warn, &d);

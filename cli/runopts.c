@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "config.h"
-#include "ccperm.h"
+#include "import.h"
 #include "cordon.h"
 #include "envfilter.h"
 #include "proxy.h"
@@ -604,7 +604,7 @@ int cli_runopts_load_config(struct cli_runopts *r,
 			r->srt_settings, strerror(errno));
 		goto out;
 	}
-	if (ccperm_import_srt(text, len, &doc, &warnings, &diag) !=
+	if (import_srt_settings(text, len, &doc, &warnings, &diag) !=
 		    CORDON_OK ||
 	    cordon_config_load_json(*cfg, doc, strlen(doc), r->srt_settings,
 				    CORDON_CONFIG_EXPLICIT,

@@ -86,7 +86,7 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg);
 int cli_runopts_check(struct cli_runopts *r);
 
 /* The configuration layers (cli_load_config with r->config and the
- * workspace), then --srt-settings imported (ccperm_import_srt) as one more
+ * workspace), then --srt-settings imported (import_srt_settings) as one more
  * layer; its warnings go to stderr. 0 with *cfg set, else the exit status
  * after saying why. */
 int cli_runopts_load_config(struct cli_runopts *r,

@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "ccperm.h"
+#include "import.h"
 #include "config.h"
 #include "cordon.h"
 #include "fuzz.h"
@@ -205,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lines(text);
 	one_command(text);
 
-	if (ccperm_import_claude((const char *)data, size,
+	if (import_claude_settings((const char *)data, size,
 				 "/home/u/proj/.claude/settings.json", &out,
 				 &warn, &d) == CORDON_OK) {
 		load_or_abort(out);
@@ -216,7 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(out);
 	free(warn);
 	out = warn = NULL;
-	if (ccperm_import_srt((const char *)data, size, &out, &warn, &d) ==
+	if (import_srt_settings((const char *)data, size, &out, &warn, &d) ==
 	    CORDON_OK)
 		load_or_abort(out);
 	else if (out || !d.message[0])

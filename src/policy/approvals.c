@@ -19,6 +19,7 @@
 #include "atomic.h"
 #include "classify_int.h"
 #include "json.h"
+#include "wrappers.h"
 #include "alloc.h"
 #include "text.h"
 #include "banned.h"
@@ -771,7 +772,7 @@ const char *approvals_amendment_refusal(const struct strlist *amend,
 	base = base ? base + 1 : w;
 	if (!base[0])
 		return "the amendment does not start with a command name";
-	if (commands_opens_code(base, strlen(base)))
+	if (wrappers_opens_code(base, strlen(base)))
 		return "the amendment's command runs code given in its "
 		       "arguments (a shell, interpreter or wrapper such as "
 		       "python3 -c, bash -lc, env, sudo, xargs or eval), so a "

@@ -44,7 +44,7 @@
  * and the warning says so). A grant is exact for destructive commands and
  * for commands that are not plain; with an amendment (a prefix the user
  * chose) it is a prefix rule, unless the amendment would open an
- * interpreter or wrapper (commands_opens_code on its first word: python3
+ * interpreter or wrapper (wrappers_opens_code on its first word: python3
  * -c, bash -lc, env, sudo, xargs, eval …), is empty, is not a prefix of the
  * command, or the command is destructive: then the amendment is refused
  * (the answer still counts, as an exact grant) and *note says why. A call

@@ -1,16 +1,21 @@
-/* ccperm — Claude Code permission rules and the importers; see ccperm.h.
+/* ccperm — Claude Code permission rules; see ccperm.h (the importers are
+ * in import.c).
  *
- * A rule is compiled once (parse_rule). A Bash call is parsed with
- * sh_parse() and walked into segments, one per command that would run: the
- * simple commands of the line and of every substitution, the payloads of
- * sh -c, eval, su -c, watch, env -S and flock -c (parsed in turn, up to
- * max_payload_depth), the commands of find -exec, and the command behind
- * every runner cordon reads (sudo, env, xargs, command, exec …), which is
- * a segment of its own. A segment carries text forms (struct form). Deny
- * and ask rules match any form of any segment, and the whole line; allow
- * rules match only the form Claude Code matches (its own wrappers
- * stripped), must cover every segment, and apply only when the line holds
- * nothing cordon refuses to let a rule allow (struct line.refusal).
+ * A rule is compiled once (parse_rule). A Bash call is not parsed or walked
+ * here: the classifier's walk lists every command that would run
+ * (cmdlist.h): the simple commands of the line and of every substitution,
+ * of every payload it reads (sh -c and every other shell it knows, eval,
+ * su -c, watch, env -S, flock -c, here-docs and text piped into a shell,
+ * the shell calls of inline code), the commands of find -exec and xargs,
+ * and the command behind every wrapper hop. read_line() turns that list
+ * into segments, one per command, except that the command behind a wrapper
+ * Claude Code strips (the wrappers table's WF_CLAUDE) is another form of
+ * its wrapper's segment, the one allow rules see. A segment carries text
+ * forms (struct form). Deny and ask rules match any form of any segment,
+ * and the whole line or any payload's text; allow rules match only the form
+ * Claude Code matches, must cover every segment, and apply only when the
+ * line holds nothing cordon refuses to let a rule allow (struct
+ * line.refusal).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,30 +26,28 @@
 #include <unistd.h>
 
 #include "arena.h"
-#include "buf.h"
 #include "ccperm.h"
+#include "cmdlist.h"
 #include "diag.h"
 #include "glob.h"
 #include "hostlist.h"
 #include "json.h"
 #include "path.h"
 #include "sh.h"
+#include "wrappers.h"
 
 #include "alloc.h"
 #include "banned.h"
 
-#define CCP_MAX_RULES 10000 /* rules in one list */
 #define CCP_MAX_RULE 4096 /* bytes of one rule */
-#define CCP_MAX_HOPS 32 /* wrappers in front of one command */
-#define CCP_MAX_NEST 16 /* find -exec inside find -exec … */
-#define CCP_MAX_VARS 64 /* assignments remembered on one line */
-#define CCP_MAX_PATH 4096 /* bytes of one srt path */
 #define CCP_ARENA_BASE (32u << 20)
-#define CCP_MAX_SETTINGS (1u << 20) /* bytes of one settings document */
-
-enum ccp_list { L_DENY = 0, L_ASK = 1, L_ALLOW = 2 };
 
 static const char *const list_key[] = { "deny", "ask", "allow" };
+
+const char *ccperm_list_key(enum ccperm_list l)
+{
+	return (unsigned)l < 3 ? list_key[l] : "?";
+}
 
 enum ccp_kind {
 	RK_TOOL, /* every call of the tool (or family) */
@@ -65,7 +68,7 @@ enum ccp_base { PB_ABS, PB_HOME, PB_ROOT, PB_CWD };
 struct ccp_rule {
 	char *text; /* as written */
 	size_t index;
-	enum ccp_list list;
+	enum ccperm_list list;
 	enum ccp_kind kind;
 	enum ccp_family fam;
 	char *tool; /* FAM_NAME: the tool name; MCP: the server */
@@ -89,6 +92,12 @@ struct ccperm_set {
 	char *root;
 	char *home;
 	struct cordon_limits lim;
+	/* for a Bash call that comes without the classifier's command list:
+	 * made on first use */
+	struct ccp_own {
+		struct cordon_classifier *cls;
+		struct cordon_verdict *v;
+	} *own;
 };
 
 static const char *const read_tools[] = {
@@ -386,7 +395,7 @@ static void rule_release(struct ccp_rule *r)
 
 /* Parses one rule of list `list` into *r (zeroed first). Returns 0, or -1
  * with e filled. */
-static int parse_rule(const char *text, enum ccp_list list, size_t index,
+static int parse_rule(const char *text, enum ccperm_list list, size_t index,
 		      struct ccp_rule *r, struct rule_err *e)
 {
 	size_t len = strlen(text), b = 0, end, tn, sn = 0;
@@ -470,7 +479,7 @@ static int parse_rule(const char *text, enum ccp_list list, size_t index,
 		r->fam = edit ? FAM_EDIT : FAM_READ;
 		r->kind = RK_PATH;
 		r->never_allow = true;
-		if (list == L_ALLOW)
+		if (list == CCPERM_ALLOW)
 			r->note = "Claude Code matches file paths only with "
 				  "Read(...) and Edit(...): ignored in allow";
 		else if (edit)
@@ -487,7 +496,7 @@ static int parse_rule(const char *text, enum ccp_list list, size_t index,
 	}
 	r->kind = RK_ANY_CALL;
 	r->never_allow = true;
-	r->note = list == L_ALLOW ? "cordon cannot read this tool's specifier: "
+	r->note = list == CCPERM_ALLOW ? "cordon cannot read this tool's specifier: "
 				    "ignored in allow" :
 				    "cordon cannot read this tool's specifier: "
 				    "it applies to every call of the tool";
@@ -523,6 +532,11 @@ void ccperm_free(struct ccperm_set *s)
 	}
 	free(s->root);
 	free(s->home);
+	if (s->own) {
+		cordon_verdict_free(s->own->v);
+		cordon_classifier_free(s->own->cls);
+		free(s->own);
+	}
 	free(s);
 }
 
@@ -545,6 +559,12 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 		return CORDON_E_NOMEM;
 	}
 	cordon_limits_default(&s->lim);
+	s->own = cordon__calloc(1, sizeof(*s->own));
+	if (!s->own) {
+		diag_set(diag, CORDON_E_NOMEM, "out of memory");
+		ccperm_free(s);
+		return CORDON_E_NOMEM;
+	}
 	if ((root && root[0] && !(s->root = norm_dir(root))) ||
 	    (home && home[0] && !(s->home = norm_dir(home)))) {
 		if ((root && root[0] && root[0] != '/') ||
@@ -563,11 +583,11 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 		const struct strlist *src = lists[l];
 		size_t n = src ? src->n : 0;
 
-		if (n > CCP_MAX_RULES) {
+		if (n > CCPERM_MAX_RULES) {
 			diag_set(diag, CORDON_E_LIMIT,
 				 "permissions.%s: %zu rules, over the limit of "
 				 "%u",
-				 list_key[l], n, CCP_MAX_RULES);
+				 list_key[l], n, CCPERM_MAX_RULES);
 			ccperm_free(s);
 			return CORDON_E_LIMIT;
 		}
@@ -582,7 +602,7 @@ enum cordon_err ccperm_compile(const struct strlist *allow,
 		for (size_t i = 0; i < n; i++) {
 			const char *t = src->v[i] ? src->v[i] : "";
 
-			if (parse_rule(t, (enum ccp_list)l, i, &s->r[l][i],
+			if (parse_rule(t, (enum ccperm_list)l, i, &s->r[l][i],
 				       &e)) {
 				rule_release(&s->r[l][i]);
 				diag_set(diag, e.code,
@@ -684,22 +704,12 @@ struct text {
 	struct text *next;
 };
 
-struct var {
-	const char *name;
-	size_t nlen;
-	const char *val;
-};
-
 struct line {
 	struct arena *a;
 	const struct ccperm_set *s;
 	struct seg *segs, **tail;
 	struct text *texts;
 	const char *refusal; /* why no allow rule may cover the line */
-	struct var vars[CCP_MAX_VARS];
-	size_t nvars;
-	unsigned depth; /* payload parsing */
-	unsigned nest; /* find -exec */
 	bool oom;
 };
 
@@ -724,11 +734,6 @@ static const char R_DEEP[] = "commands nested deeper than cordon reads";
 static const char R_NUL[] = "a word holding a NUL byte";
 static const char R_GIT_OPT[] = "a git option that can name a program to "
 				"run (-c, --config-env, --exec-path)";
-
-static const char *const shells[] = {
-	"sh",	"bash", "dash", "zsh",	"ksh",	 "mksh",  "ash", "yash",
-	"fish", "csh",	"tcsh", "posh", "rbash", "pdksh", NULL,
-};
 
 /* Variables whose value changes which program runs or what it loads. */
 static const char *const risky_vars[] = {
@@ -767,146 +772,6 @@ static bool var_is_risky(const char *name, size_t n)
 	return false;
 }
 
-/* The length of NAME in "NAME=value" (0 when s is not an assignment). */
-static size_t assign_name_len(const char *s)
-{
-	size_t i = 0;
-
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
-	      s[0] == '_'))
-		return 0;
-	while ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-	       (s[i] >= '0' && s[i] <= '9') || s[i] == '_')
-		i++;
-	if (s[i] == '+' && s[i + 1] == '=')
-		return i;
-	return s[i] == '=' ? i : 0;
-}
-
-static void remember_var(struct line *L, const char *name, size_t n,
-			 const char *val)
-{
-	for (size_t i = 0; i < L->nvars; i++)
-		if (L->vars[i].nlen == n &&
-		    memcmp(L->vars[i].name, name, n) == 0) {
-			L->vars[i].val = val;
-			return;
-		}
-	if (L->nvars < CCP_MAX_VARS) {
-		L->vars[L->nvars].name = name;
-		L->vars[L->nvars].nlen = n;
-		L->vars[L->nvars].val = val;
-		L->nvars++;
-	}
-}
-
-static const char *lookup_var(const struct line *L, const char *name, size_t n)
-{
-	if (n == 3 && memcmp(name, "IFS", 3) == 0)
-		return " ";
-	for (size_t i = 0; i < L->nvars; i++)
-		if (L->vars[i].nlen == n &&
-		    memcmp(L->vars[i].name, name, n) == 0)
-			return L->vars[i].val;
-	if (n == 4 && memcmp(name, "HOME", 4) == 0)
-		return L->s->home;
-	return NULL;
-}
-
-/* Joins the text of w's parts; a part cordon cannot know makes the result
- * NULL (with expand, $IFS and the variables set earlier on the line count
- * as known). *nul tells whether the text held a NUL byte. */
-static char *word_text(struct line *L, const struct sh_word *w, bool expand,
-		       bool *nul)
-{
-	size_t n = 0, o = 0;
-	char *s;
-
-	for (const struct sh_wpart *p = w->parts; p; p = p->next) {
-		size_t pn;
-
-		if (p->kind == SH_WP_LIT) {
-			pn = p->len;
-		} else if (expand && p->kind == SH_WP_PARAM && !p->param_op &&
-			   !p->sub && lookup_var(L, p->s, p->len)) {
-			pn = strlen(lookup_var(L, p->s, p->len));
-		} else {
-			return NULL;
-		}
-		if (pn > SIZE_MAX - 1 - n)
-			return NULL;
-		n += pn;
-	}
-	s = arena_alloc_raw(L->a, n + 1);
-	if (!s) {
-		L->oom = true;
-		return NULL;
-	}
-	for (const struct sh_wpart *p = w->parts; p; p = p->next) {
-		const char *t = p->s;
-		size_t pn = p->len;
-
-		if (p->kind != SH_WP_LIT) {
-			t = lookup_var(L, p->s, p->len);
-			pn = strlen(t);
-		}
-		if (pn)
-			memcpy(s + o, t, pn);
-		o += pn;
-	}
-	s[o] = '\0';
-	if (nul)
-		*nul = memchr(s, '\0', o) != NULL;
-	return s;
-}
-
-static void walk(struct line *L, const struct sh_node *n);
-static void walk_word(struct line *L, const struct sh_word *w);
-static void payload(struct line *L, const char *text, size_t len,
-		    const char *what);
-
-/* Substitutions inside the words of a list (w and the words after it):
- * cordon reads the commands they run, and no allow rule covers a line
- * that has one. */
-static void walk_word(struct line *L, const struct sh_word *w)
-{
-	for (; w; w = w->next) {
-		for (const struct sh_wpart *p = w->parts; p; p = p->next) {
-			switch (p->kind) {
-			case SH_WP_CMDSUB:
-			case SH_WP_BACKTICK:
-				refuse(L, R_SUBST);
-				walk(L, p->body);
-				break;
-			case SH_WP_PROCSUB_IN:
-			case SH_WP_PROCSUB_OUT:
-				refuse(L, R_PROCSUB);
-				walk(L, p->body);
-				break;
-			case SH_WP_PARAM:
-			case SH_WP_ARITH:
-				if (p->sub)
-					walk_word(L, p->sub);
-				break;
-			case SH_WP_LIT:
-				break;
-			}
-		}
-	}
-}
-
-/* Walks one word only (not the words after it). */
-static void walk_one(struct line *L, const struct sh_word *w)
-{
-	struct sh_word copy;
-
-	if (!w)
-		return;
-	copy = *w;
-	copy.next = NULL;
-	walk_word(L, &copy);
-}
-
 static bool is_fd_word(const char *s)
 {
 	if (strcmp(s, "-") == 0)
@@ -917,44 +782,6 @@ static bool is_fd_word(const char *s)
 		if (*s < '0' || *s > '9')
 			return false;
 	return true;
-}
-
-/* Redirections: substitutions in targets and here-docs are read; an
- * output redirection to anything but /dev/null, /dev/stdout and
- * /dev/stderr is refused for allow. */
-static void walk_redirs(struct line *L, const struct sh_redir *r)
-{
-	for (; r; r = r->next) {
-		const char *t = NULL;
-
-		walk_one(L, r->target);
-		if (r->body_word)
-			walk_one(L, r->body_word);
-		if (r->target)
-			t = word_text(L, r->target, false, NULL);
-		switch (r->op) {
-		case SH_R_OUT:
-		case SH_R_APPEND:
-		case SH_R_CLOBBER:
-		case SH_R_RDWR:
-		case SH_R_ALL:
-		case SH_R_ALL_APPEND:
-			if (!t || (strcmp(t, "/dev/null") != 0 &&
-				   strcmp(t, "/dev/stdout") != 0 &&
-				   strcmp(t, "/dev/stderr") != 0))
-				refuse(L, R_REDIR);
-			break;
-		case SH_R_DUP_OUT:
-		case SH_R_DUP_IN:
-			if (!t || !is_fd_word(t))
-				refuse(L, R_REDIR);
-			break;
-		case SH_R_IN:
-		case SH_R_HEREDOC:
-		case SH_R_HERESTRING:
-			break;
-		}
-	}
 }
 
 /* Does word s (plain text) need quotes to be read back as one word? */
@@ -1094,102 +921,6 @@ static struct seg *new_seg(struct line *L)
 	return seg;
 }
 
-/* Wrappers: programs that run the command named by their operands. */
-struct wrapper {
-	const char *name;
-	bool claude; /* Claude Code strips it before matching */
-	const char *short_val; /* short options that take a value */
-	const char *long_val; /* " --a --b ": long options with a value */
-	unsigned operands; /* operands before the command */
-	bool assigns; /* NAME=value operands before the command (env) */
-	bool dash_num; /* -N is an option (nice -5) */
-	char payload; /* the short option whose value is a command line */
-	const char *payload_long;
-};
-
-static const struct wrapper wrappers[] = {
-	{ "builtin", false, "", " ", 0, false, false, 0, NULL },
-	{ "busybox", false, "", " ", 0, false, false, 0, NULL },
-	{ "caffeinate", false, "tw", " ", 0, false, false, 0, NULL },
-	{ "catchsegv", false, "", " ", 0, false, false, 0, NULL },
-	{ "cgexec", false, "g", " ", 0, false, false, 0, NULL },
-	{ "chroot", false, "", " --userspec --groups ", 1, false, false, 0,
-	  NULL },
-	{ "chrt", false, "TPD",
-	  " --sched-runtime --sched-period --sched-deadline ", 1, false, false,
-	  0, NULL },
-	{ "command", false, "", " ", 0, false, false, 0, NULL },
-	{ "coproc", false, "", " ", 0, false, false, 0, NULL },
-	{ "doas", false, "uC", " ", 0, false, false, 0, NULL },
-	{ "env", false, "uCS", " --unset --chdir --split-string ", 0, true,
-	  false, 'S', "--split-string" },
-	{ "exec", false, "a", " ", 0, false, false, 0, NULL },
-	{ "fakeroot", false, "lsi", " --lib --faked ", 0, false, false, 0,
-	  NULL },
-	{ "faketime", false, "", " ", 1, false, false, 0, NULL },
-	{ "firejail", false, "", " ", 0, false, false, 0, NULL },
-	{ "flock", false, "wEc", " --timeout --conflict-exit-code --command ",
-	  1, false, false, 'c', "--command" },
-	{ "ionice", false, "cnpPu", " --class --classdata --pid --pgid --uid ",
-	  0, false, false, 0, NULL },
-	{ "gtimeout", false, "sk", " --signal --kill-after ", 1, false, false,
-	  0, NULL },
-	{ "ltrace", false, "aAeFlnopsuwxX", " --output --align --library ", 0,
-	  false, false, 0, NULL },
-	{ "nice", true, "n", " --adjustment ", 0, false, true, 0, NULL },
-	{ "nohup", true, "", " ", 0, false, false, 0, NULL },
-	{ "nsenter", false, "tSGrwe",
-	  " --target --setuid --setgid --root --wd --env ", 0, false, false, 0,
-	  NULL },
-	{ "numactl", false, "CmNiPp",
-	  " --membind --cpunodebind --physcpubind --preferred --interleave ", 0,
-	  false, false, 0, NULL },
-	{ "pkexec", false, "u", " --user ", 0, false, false, 0, NULL },
-	{ "prlimit", false, "p", " --pid ", 0, false, false, 0, NULL },
-	{ "proxychains", false, "f", " ", 0, false, false, 0, NULL },
-	{ "proxychains4", false, "f", " ", 0, false, false, 0, NULL },
-	{ "run0", false, "uDg",
-	  " --user --group --chdir --unit --property --description --slice"
-	  " --setenv ",
-	  0, false, false, 0, NULL },
-	{ "setsid", false, "", " ", 0, false, false, 0, NULL },
-	{ "stdbuf", true, "ioe", " --input --output --error ", 0, false, false,
-	  0, NULL },
-	{ "sudo", false, "ugChpRrtUTD",
-	  " --user --group --close-from --host --prompt --role --type"
-	  " --other-user --command-timeout --chdir --chroot ",
-	  0, false, false, 0, NULL },
-	{ "strace", false, "oepsuEabIPSXO",
-	  " --output --trace --signal --status ", 0, false, false, 0, NULL },
-	{ "systemd-run", false, "pEu",
-	  " --unit --property --description --slice --setenv --uid --gid"
-	  " --working-directory ",
-	  0, false, false, 0, NULL },
-	{ "taskset", false, "", " ", 1, false, false, 0, NULL },
-	{ "time", true, "fo", " --format --output ", 0, false, false, 0, NULL },
-	{ "timeout", true, "sk", " --signal --kill-after ", 1, false, false, 0,
-	  NULL },
-	{ "torsocks", false, "uapP", " ", 0, false, false, 0, NULL },
-	{ "unbuffer", false, "", " ", 0, false, false, 0, NULL },
-	{ "unshare", false, "SGRw",
-	  " --setuid --setgid --root --wd --map-user --map-group"
-	  " --propagation --setgroups ",
-	  0, false, false, 0, NULL },
-	{ "valgrind", false, "", " ", 0, false, false, 0, NULL },
-	{ "xargs", false, "adEILnPs",
-	  " --arg-file --delimiter --eof --replace --max-lines --max-args"
-	  " --max-procs --max-chars --process-slot-var ",
-	  0, false, false, 0, NULL },
-};
-
-static const struct wrapper *find_wrapper(const char *name)
-{
-	for (size_t i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++)
-		if (strcmp(wrappers[i].name, name) == 0)
-			return &wrappers[i];
-	return NULL;
-}
-
 /* The last path component of a command name. */
 static const char *base_name(const char *s)
 {
@@ -1197,210 +928,6 @@ static const char *base_name(const char *s)
 
 	return slash && slash[1] ? slash + 1 : s;
 }
-
-static bool long_takes_value(const char *list, const char *opt)
-{
-	size_t n = strlen(opt);
-	const char *hit;
-
-	for (hit = strstr(list, opt); hit; hit = strstr(hit + 1, opt))
-		if (hit[-1] == ' ' && hit[n] == ' ')
-			return true;
-	return false;
-}
-
-/* The words w[i..argc) joined by spaces (plain), for a payload. */
-static char *join_plain(struct line *L, const struct wv *w, size_t i,
-			size_t argc)
-{
-	if (i >= argc)
-		return NULL;
-	return render(L, w, i, argc, RD_PLAIN, NULL);
-}
-
-/* Skips a wrapper's options, assignments and operands at w[k]; returns the
- * index of the command it runs, argc when there is none or it was a
- * payload (already read), or 0 when cordon cannot tell (an option that is
- * only known when it runs). */
-static size_t skip_wrapper(struct line *L, const struct wrapper *wr,
-			   const struct wv *w, size_t k, size_t argc)
-{
-	size_t i = k + 1;
-
-	while (i < argc) {
-		const char *o = w[i].plain;
-
-		if (!w[i].literal)
-			return 0;
-		if (strcmp(o, "--") == 0) {
-			i++;
-			break;
-		}
-		if (o[0] != '-' || o[1] == '\0')
-			break;
-		if (wr->dash_num && o[1] >= '0' && o[1] <= '9') {
-			i++;
-			continue;
-		}
-		if (o[1] == '-') {
-			const char *eq = strchr(o, '=');
-
-			if (wr->payload_long &&
-			    strncmp(o, wr->payload_long,
-				    strlen(wr->payload_long)) == 0) {
-				const char *v =
-					eq ? eq + 1 :
-					i + 1 < argc && w[i + 1].literal ?
-					     w[i + 1].plain :
-					     NULL;
-
-				if (v)
-					payload(L, v, strlen(v), R_SHELL);
-				else
-					refuse(L, R_SHELL);
-				return argc;
-			}
-			if (!eq && long_takes_value(wr->long_val, o))
-				i += 2;
-			else
-				i++;
-			continue;
-		}
-		for (size_t c = 1; o[c]; c++) {
-			if (!strchr(wr->short_val, o[c]))
-				continue;
-			if (wr->payload && o[c] == wr->payload) {
-				const char *v =
-					o[c + 1] ? o + c + 1 :
-					i + 1 < argc && w[i + 1].literal ?
-						   w[i + 1].plain :
-						   NULL;
-				/* env -S 'cmd args' extra args: the
-				 * words after the string follow it */
-				size_t rest = o[c + 1] ? i + 1 : i + 2;
-				char *tail = join_plain(L, w, rest, argc);
-
-				if (v && tail) {
-					size_t vn = strlen(v),
-					       tn = strlen(tail);
-					char *all = arena_alloc_raw(
-						L->a, vn + tn + 2);
-
-					if (all) {
-						memcpy(all, v, vn);
-						all[vn] = ' ';
-						memcpy(all + vn + 1, tail,
-						       tn + 1);
-						payload(L, all, vn + tn + 1,
-							R_SHELL);
-					}
-				} else if (v) {
-					payload(L, v, strlen(v), R_SHELL);
-				} else {
-					refuse(L, R_SHELL);
-				}
-				return argc;
-			}
-			if (!o[c + 1])
-				i++; /* the value is the next word */
-			break;
-		}
-		i++;
-	}
-	while (wr->assigns && i < argc && w[i].literal &&
-	       assign_name_len(w[i].plain)) {
-		if (var_is_risky(w[i].plain, assign_name_len(w[i].plain)))
-			refuse(L, R_RISKY_VAR);
-		i++;
-	}
-	if (i > argc || argc - i < wr->operands)
-		return argc;
-	i += wr->operands;
-	if (strcmp(wr->name, "flock") == 0 && i < argc && w[i].literal &&
-	    (strcmp(w[i].plain, "-c") == 0 ||
-	     strcmp(w[i].plain, "--command") == 0)) {
-		if (i + 1 < argc && w[i + 1].literal)
-			payload(L, w[i + 1].plain, strlen(w[i + 1].plain),
-				R_SHELL);
-		else
-			refuse(L, R_SHELL);
-		return argc;
-	}
-	return i;
-}
-
-/* A shell at w[k]: its -c string is read as a command line; without -c and
- * without a script operand it reads commands from its input. Returns true
- * in that last case. */
-static bool shell_payload(struct line *L, const struct wv *w, size_t k,
-			  size_t argc)
-{
-	bool has_c = false;
-	size_t i;
-
-	for (i = k + 1; i < argc; i++) {
-		const char *o = w[i].plain;
-
-		if (!w[i].literal) {
-			refuse(L, R_SHELL);
-			return false;
-		}
-		if (strcmp(o, "--") == 0 || strcmp(o, "-") == 0) {
-			i++;
-			break;
-		}
-		if ((o[0] != '-' && o[0] != '+') || o[1] == '\0')
-			break;
-		if (o[1] == '-')
-			continue; /* --login, --norc … */
-		if (strcmp(o + 1, "o") == 0 || strcmp(o + 1, "O") == 0) {
-			i++;
-			continue;
-		}
-		if (o[0] == '-' && strchr(o + 1, 'c'))
-			has_c = true;
-	}
-	if (has_c) {
-		refuse(L, R_SHELL);
-		if (i < argc) {
-			if (w[i].literal)
-				payload(L, w[i].plain, strlen(w[i].plain),
-					R_SHELL);
-		}
-		return false;
-	}
-	if (i >= argc) {
-		refuse(L, R_STDIN_SHELL);
-		return true;
-	}
-	return false;
-}
-
-/* su, runuser, script: "-c CMD" / "--command=CMD" / "--command CMD". */
-static bool dash_c_payload(struct line *L, const struct wv *w, size_t k,
-			   size_t argc)
-{
-	for (size_t i = k + 1; i < argc; i++) {
-		const char *o = w[i].plain;
-		const char *v = NULL;
-
-		if (!w[i].literal)
-			continue;
-		if (strcmp(o, "-c") == 0 || strcmp(o, "--command") == 0)
-			v = i + 1 < argc && w[i + 1].literal ? w[i + 1].plain :
-							       "";
-		else if (strncmp(o, "--command=", 10) == 0)
-			v = o + 10;
-		if (v) {
-			payload(L, v, strlen(v), R_SHELL);
-			return true;
-		}
-	}
-	return false;
-}
-
-static void command(struct line *L, const struct wv *w, size_t argc,
-		    bool *reads_stdin);
 
 /* git's options before its subcommand: -c and --config-env set a
  * configuration value (core.pager, core.sshCommand, alias.x='!cmd' run
@@ -1435,7 +962,7 @@ static void glob_name_forms(struct line *L, struct seg *seg, const struct wv *w,
 {
 	const char *pat = base_name(w[k].plain);
 
-	for (int l = L_DENY; l <= L_ASK; l++)
+	for (int l = CCPERM_DENY; l <= CCPERM_ASK; l++)
 		for (size_t i = 0; i < L->s->n[l]; i++) {
 			const struct ccp_rule *r = &L->s->r[l][i];
 			const char *t = r->kind == RK_BASH_GLOB ? r->lit[0] :
@@ -1466,131 +993,6 @@ static void glob_name_forms(struct line *L, struct seg *seg, const struct wv *w,
 		}
 }
 
-/* find ... -exec CMD ... ; (and -execdir, -ok, -okdir): each CMD runs. */
-static void find_exec(struct line *L, const struct wv *w, size_t k, size_t argc)
-{
-	for (size_t i = k + 1; i < argc; i++) {
-		size_t j;
-
-		if (!w[i].literal || (strcmp(w[i].plain, "-exec") != 0 &&
-				      strcmp(w[i].plain, "-execdir") != 0 &&
-				      strcmp(w[i].plain, "-ok") != 0 &&
-				      strcmp(w[i].plain, "-okdir") != 0))
-			continue;
-		for (j = i + 1; j < argc; j++)
-			if (w[j].literal && (strcmp(w[j].plain, ";") == 0 ||
-					     strcmp(w[j].plain, "+") == 0))
-				break;
-		if (j > i + 1) {
-			if (L->nest >= CCP_MAX_NEST) {
-				refuse(L, R_DEEP);
-				return;
-			}
-			L->nest++;
-			command(L, w + i + 1, j - i - 1, NULL);
-			L->nest--;
-		}
-		i = j;
-	}
-}
-
-/* One command w[0..argc): a segment with its forms, Claude Code's
- * wrappers stripped for the allow form; a runner cordon reads starts a
- * segment for the command it runs; shells, eval and the like have their
- * command lines read. *reads_stdin (may be NULL) is set when the command
- * is a shell reading commands from its input. */
-static void command(struct line *L, const struct wv *w, size_t argc,
-		    bool *reads_stdin)
-{
-	struct seg *seg = NULL;
-	size_t k = 0;
-
-	for (unsigned hops = 0; k < argc && !L->oom; hops++) {
-		const struct wrapper *wr;
-		const char *name;
-		size_t k2;
-
-		if (!seg) {
-			seg = new_seg(L);
-			if (!seg)
-				return;
-			seg->allow = add_forms(L, seg, w, k, argc);
-		}
-		if (hops > CCP_MAX_HOPS) {
-			refuse(L, R_DEEP);
-			return;
-		}
-		if (!w[k].literal) {
-			refuse(L, R_DYNAMIC);
-			return;
-		}
-		if (w[k].nul)
-			refuse(L, R_NUL);
-		if (w[k].glob) {
-			refuse(L, R_DYNAMIC);
-			glob_name_forms(L, seg, w, k, argc);
-		}
-		name = base_name(w[k].plain);
-		wr = find_wrapper(name);
-		if (wr) {
-			k2 = skip_wrapper(L, wr, w, k, argc);
-			if (k2 == 0 || k2 >= argc)
-				return;
-			k = k2;
-			if (wr->claude) {
-				/* Claude Code strips it: same segment; the
-				 * stripped command is what allow rules see */
-				seg->allow = add_forms(L, seg, w, k, argc);
-				continue;
-			}
-			/* a runner cordon reads: its command is a segment of
-			 * its own, which allow rules must cover too */
-			seg = NULL;
-			continue;
-		}
-		if (in_list(shells, name)) {
-			bool in = shell_payload(L, w, k, argc);
-
-			if (reads_stdin)
-				*reads_stdin = in;
-		} else if (strcmp(name, "eval") == 0) {
-			char *p = join_plain(L, w, k + 1, argc);
-
-			refuse(L, R_EVAL);
-			for (size_t i = k + 1; i < argc; i++)
-				if (!w[i].literal)
-					p = NULL;
-			if (p)
-				payload(L, p, strlen(p), R_EVAL);
-		} else if (strcmp(name, "su") == 0 ||
-			   strcmp(name, "runuser") == 0 ||
-			   strcmp(name, "script") == 0) {
-			dash_c_payload(L, w, k, argc);
-		} else if (strcmp(name, "watch") == 0) {
-			size_t i = k + 1;
-
-			while (i < argc && w[i].literal &&
-			       w[i].plain[0] == '-') {
-				if (strcmp(w[i].plain, "-n") == 0 ||
-				    strcmp(w[i].plain, "--interval") == 0)
-					i++;
-				i++;
-			}
-			if (i < argc) {
-				char *p = join_plain(L, w, i, argc);
-
-				if (p)
-					payload(L, p, strlen(p), R_SHELL);
-			}
-		} else if (strcmp(name, "find") == 0) {
-			find_exec(L, w, k, argc);
-		} else if (strcmp(name, "git") == 0) {
-			git_opts(L, w, k, argc);
-		}
-		return;
-	}
-}
-
 /* An unquoted brace list "{rm,-rf,x}" is several words once the shell
  * expands it: its plain text becomes "rm -rf x" (one level, no nesting;
  * anything else is returned as is). */
@@ -1610,214 +1012,6 @@ static char *brace_words(struct line *L, char *t)
 		if (*c == ',')
 			*c = ' ';
 	return o;
-}
-
-/* The word views of a simple command's words (arena), or NULL. */
-static struct wv *word_views(struct line *L, const struct sh_word *words,
-			     size_t *argcp)
-{
-	size_t argc = 0, i = 0;
-	struct wv *w;
-
-	for (const struct sh_word *x = words; x; x = x->next)
-		argc++;
-	if (argc == 0 || argc > SIZE_MAX / sizeof(*w))
-		return NULL;
-	w = arena_alloc(L->a, argc * sizeof(*w));
-	if (!w) {
-		L->oom = true;
-		return NULL;
-	}
-	for (const struct sh_word *x = words; x; x = x->next, i++) {
-		bool nul = false;
-		char *lit = word_text(L, x, false, &nul);
-		char *raw = arena_strndup(L->a, x->raw ? x->raw : "",
-					  x->raw ? x->raw_len : 0);
-
-		if (!raw) {
-			L->oom = true;
-			return NULL;
-		}
-		w[i].raw = raw;
-		w[i].literal = lit != NULL;
-		w[i].nul = nul;
-		w[i].glob = false;
-		for (const struct sh_wpart *p = x->parts; p; p = p->next)
-			for (size_t c = 0;
-			     p->kind == SH_WP_LIT && !p->quoted && c < p->len;
-			     c++)
-				if (memchr("*?[", p->s[c], 3))
-					w[i].glob = true;
-		if (lit && !x->quoted)
-			lit = brace_words(L, lit);
-		w[i].plain = lit ? lit : word_text(L, x, true, NULL);
-		if (!w[i].plain)
-			w[i].plain = raw;
-	}
-	*argcp = argc;
-	return w;
-}
-
-/* A here-doc or here-string fed to a shell: its text is a command line. */
-static void stdin_payload(struct line *L, const struct sh_redir *r)
-{
-	for (; r; r = r->next) {
-		if (r->op == SH_R_HEREDOC) {
-			if (r->delim_quoted && r->body)
-				payload(L, r->body, r->body_len, R_STDIN_SHELL);
-			else if (r->body_word) {
-				char *t =
-					word_text(L, r->body_word, false, NULL);
-
-				if (t)
-					payload(L, t, strlen(t), R_STDIN_SHELL);
-			}
-		} else if (r->op == SH_R_HERESTRING && r->target) {
-			char *t = word_text(L, r->target, false, NULL);
-
-			if (t)
-				payload(L, t, strlen(t), R_STDIN_SHELL);
-		}
-	}
-}
-
-/* Builtins whose NAME=value operands assign variables. */
-static const char *const declarers[] = { "export",   "declare", "local",
-					 "readonly", "typeset", NULL };
-
-/* A simple command: its assignments, substitutions, redirections and the
- * command itself. Returns true when it is a shell reading commands from its
- * input. */
-static bool simple(struct line *L, const struct sh_node *n)
-{
-	struct wv *w;
-	size_t argc = 0;
-	bool reads_stdin = false;
-
-	for (const struct sh_word *a = n->assigns; a; a = a->next) {
-		char *known, *t;
-		size_t nl;
-
-		walk_one(L, a);
-		known = word_text(L, a, true, NULL);
-		t = known ? known :
-			    arena_strndup(L->a, a->raw ? a->raw : "",
-					  a->raw ? a->raw_len : 0);
-		if (!t) {
-			L->oom = true;
-			return false;
-		}
-		nl = assign_name_len(t);
-		if (nl == 0)
-			continue;
-		if (var_is_risky(t, nl))
-			refuse(L, R_RISKY_VAR);
-		/* a value only known when it runs makes the variable
-		 * unknown */
-		remember_var(L, t, nl,
-			     known ? t + nl + (t[nl] == '+' ? 2 : 1) : NULL);
-	}
-	walk_word(L, n->words);
-	walk_redirs(L, n->redirs);
-	if (!n->words)
-		return false;
-	w = word_views(L, n->words, &argc);
-	if (!w)
-		return false;
-	if (w[0].literal && in_list(declarers, w[0].plain))
-		for (size_t i = 1; i < argc; i++) {
-			size_t nl = w[i].literal ? assign_name_len(w[i].plain) :
-						   0;
-
-			if (nl == 0)
-				continue;
-			if (var_is_risky(w[i].plain, nl))
-				refuse(L, R_RISKY_VAR);
-			remember_var(L, w[i].plain, nl,
-				     w[i].plain + nl +
-					     (w[i].plain[nl] == '+' ? 2 : 1));
-		}
-	command(L, w, argc, &reads_stdin);
-	if (reads_stdin)
-		stdin_payload(L, n->redirs);
-	return reads_stdin;
-}
-
-/* A pipeline: a shell reading its input from echo or printf with literal
- * words reads them as a command line. */
-static void pipeline(struct line *L, const struct sh_node *n)
-{
-	const struct sh_node *prev = NULL;
-
-	for (const struct sh_node *c = n->child; c && !L->oom; c = c->next) {
-		if (c->incomplete)
-			refuse(L, R_PARSE);
-		if (c->kind != SH_SIMPLE) {
-			struct sh_node one = *c;
-
-			one.next = NULL;
-			walk(L, &one);
-			prev = NULL;
-			continue;
-		}
-		if (simple(L, c) && prev && prev->words) {
-			struct wv *pw;
-			size_t pc = 0;
-
-			pw = word_views(L, prev->words, &pc);
-			if (pw && pc > 1 && pw[0].literal &&
-			    (strcmp(pw[0].plain, "echo") == 0 ||
-			     strcmp(pw[0].plain, "printf") == 0)) {
-				size_t k = 1;
-				char *p;
-
-				while (k < pc && pw[k].literal &&
-				       pw[k].plain[0] == '-')
-					k++;
-				p = join_plain(L, pw, k, pc);
-				if (p)
-					payload(L, p, strlen(p), R_STDIN_SHELL);
-			}
-		}
-		prev = c;
-	}
-}
-
-static void walk(struct line *L, const struct sh_node *n)
-{
-	for (; n && !L->oom; n = n->next) {
-		if (n->incomplete)
-			refuse(L, R_PARSE);
-		switch (n->kind) {
-		case SH_SIMPLE:
-			simple(L, n);
-			continue;
-		case SH_PIPELINE:
-			walk_redirs(L, n->redirs);
-			pipeline(L, n);
-			continue;
-		case SH_COND:
-		case SH_ARITH:
-			refuse(L, R_TEST);
-			walk_word(L, n->words);
-			break;
-		case SH_FOR:
-		case SH_SELECT:
-		case SH_CASE:
-			walk_word(L, n->words);
-			break;
-		case SH_LIST:
-		case SH_SUBSHELL:
-		case SH_GROUP:
-		case SH_IF:
-		case SH_WHILE:
-		case SH_UNTIL:
-		case SH_FUNC:
-			break;
-		}
-		walk_redirs(L, n->redirs);
-		walk(L, n->child);
-	}
 }
 
 /* The trimmed text and its blank-squeezed copy, for whole-line rules. */
@@ -1856,29 +1050,276 @@ static void add_text(struct line *L, const char *s, size_t n)
 	L->texts = t;
 }
 
-/* A command line inside the line (sh -c, eval …): read like the line. */
-static void payload(struct line *L, const char *text, size_t len,
-		    const char *what)
+/* The literal text of a parsed word (quote removal done), or NULL when a
+ * part is only known when it runs. *nul tells whether it holds a NUL. */
+static char *literal_text(struct line *L, const struct sh_word *w, bool *nul)
 {
-	struct sh_result res;
+	size_t n = 0, o = 0;
+	char *s;
 
-	refuse(L, what);
-	add_text(L, text, len);
-	if (L->oom || L->depth >= L->s->lim.max_payload_depth) {
-		refuse(L, R_DEEP);
+	for (const struct sh_wpart *p = w->parts; p; p = p->next) {
+		if (p->kind != SH_WP_LIT)
+			return NULL;
+		if (p->len > SIZE_MAX - 1 - n)
+			return NULL;
+		n += p->len;
+	}
+	s = arena_alloc_raw(L->a, n + 1);
+	if (!s) {
+		L->oom = true;
+		return NULL;
+	}
+	for (const struct sh_wpart *p = w->parts; p; p = p->next) {
+		if (p->len)
+			memcpy(s + o, p->s, p->len);
+		o += p->len;
+	}
+	s[o] = '\0';
+	if (nul)
+		*nul = memchr(s, '\0', o) != NULL;
+	return s;
+}
+
+/* The word views of one command of the list (arena), or NULL. Words the
+ * classifier made up and cannot know (xargs' appended operand) are left
+ * out: Claude Code's rules are about what is written. */
+static struct wv *word_views(struct line *L, const struct cmd_run *c,
+			     size_t *argcp)
+{
+	size_t argc = 0;
+	struct wv *w;
+
+	if (c->argc == 0 || c->argc > SIZE_MAX / sizeof(*w))
+		return NULL;
+	w = arena_alloc(L->a, c->argc * sizeof(*w));
+	if (!w) {
+		L->oom = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < c->argc; i++) {
+		const struct cmd_word *cw = &c->w[i];
+		char *ev = arena_strndup(L->a, cw->s, cw->n);
+		struct wv *v = &w[argc];
+		bool nul = false;
+		char *lit;
+
+		if (!ev) {
+			L->oom = true;
+			return NULL;
+		}
+		if (!cw->src) {
+			if (!cw->known)
+				continue;
+			v->plain = v->raw = ev;
+			v->literal = true;
+			v->nul = strlen(ev) != cw->n;
+			v->glob = cw->glob;
+			argc++;
+			continue;
+		}
+		lit = literal_text(L, cw->src, &nul);
+		v->raw = arena_strndup(L->a, cw->src->raw ? cw->src->raw : "",
+				       cw->src->raw ? cw->src->raw_len : 0);
+		if (!v->raw) {
+			L->oom = true;
+			return NULL;
+		}
+		v->literal = lit != NULL;
+		v->nul = nul;
+		v->glob = cw->glob;
+		if (lit && (cw->tilde || strcmp(lit, ev) == 0)) {
+			/* as written: "~/x" stays "~/x" */
+			v->plain = lit;
+			if (!cw->src->quoted)
+				v->plain = brace_words(L, lit);
+		} else if (lit) {
+			/* one word of a brace expansion or an IFS split:
+			 * the word that runs */
+			v->plain = v->raw = ev;
+		} else {
+			v->plain = cw->known ? ev : v->raw;
+		}
+		argc++;
+	}
+	if (argc == 0)
+		return NULL;
+	*argcp = argc;
+	return w;
+}
+
+/* Redirections: an output redirection to anything but /dev/null,
+ * /dev/stdout and /dev/stderr, or a descriptor copy to something not a
+ * descriptor, is refused for allow. */
+static void redirs_refusal(struct line *L, const struct sh_redir *r)
+{
+	for (; r; r = r->next) {
+		const char *t =
+			r->target ? literal_text(L, r->target, NULL) : NULL;
+
+		switch (r->op) {
+		case SH_R_OUT:
+		case SH_R_APPEND:
+		case SH_R_CLOBBER:
+		case SH_R_RDWR:
+		case SH_R_ALL:
+		case SH_R_ALL_APPEND:
+			if (!t || (strcmp(t, "/dev/null") != 0 &&
+				   strcmp(t, "/dev/stdout") != 0 &&
+				   strcmp(t, "/dev/stderr") != 0))
+				refuse(L, R_REDIR);
+			break;
+		case SH_R_DUP_OUT:
+		case SH_R_DUP_IN:
+			if (!t || !is_fd_word(t))
+				refuse(L, R_REDIR);
+			break;
+		case SH_R_IN:
+		case SH_R_HEREDOC:
+		case SH_R_HERESTRING:
+			break;
+		}
+	}
+}
+
+/* A shell (the classifier read its command line already): with -c, or
+ * reading commands from its input (no script operand), no rule allows it. */
+static void shell_refusal(struct line *L, const struct wv *w, size_t k,
+			  size_t argc)
+{
+	size_t i;
+
+	for (i = k + 1; i < argc; i++) {
+		const char *o = w[i].plain;
+
+		if (!w[i].literal) {
+			refuse(L, R_SHELL);
+			return;
+		}
+		if (strcmp(o, "--") == 0 || strcmp(o, "-") == 0) {
+			i++;
+			break;
+		}
+		if ((o[0] != '-' && o[0] != '+') || o[1] == '\0')
+			break;
+		if (o[1] == '-')
+			continue; /* --login, --norc … */
+		if (strcmp(o + 1, "o") == 0 || strcmp(o + 1, "O") == 0) {
+			i++;
+			continue;
+		}
+		if (o[0] == '-' && strchr(o + 1, 'c')) {
+			refuse(L, R_SHELL);
+			return;
+		}
+	}
+	if (i >= argc)
+		refuse(L, R_STDIN_SHELL);
+}
+
+/* Is the command of word view w a wrapper Claude Code strips before
+ * matching (timeout, nice, nohup, stdbuf, time)? */
+static bool claude_strips(const struct wv *w)
+{
+	const char *name;
+
+	if (!w->literal)
+		return false;
+	name = base_name(w->plain);
+	const struct wrapper *wr = wrappers_find(name, strlen(name), NULL, 0);
+	return wr && (wr->flags & WF_CLAUDE);
+}
+
+/* One command of the list: a segment of its own, or, when the command
+ * that started it is a wrapper Claude Code strips, a further form of that
+ * command's segment, the one allow rules see. What no rule may allow is
+ * noted in L->refusal. */
+static void command(struct line *L, const struct cmdlist *cl, size_t i,
+		    struct seg **segof, bool *strips)
+{
+	const struct cmd_run *c = &cl->v[i];
+	struct seg *seg = NULL;
+	const char *name;
+	struct wv *w;
+	size_t argc = 0;
+
+	redirs_refusal(L, c->redirs);
+	w = word_views(L, c, &argc);
+	if (!w)
+		return;
+	if (c->parent && c->parent - 1 < i && strips[c->parent - 1] &&
+	    segof[c->parent - 1] && cl->v[c->parent - 1].depth == c->depth) {
+		seg = segof[c->parent - 1];
+		seg->allow = add_forms(L, seg, w, 0, argc);
+	} else {
+		seg = new_seg(L);
+		if (!seg)
+			return;
+		seg->allow = add_forms(L, seg, w, 0, argc);
+	}
+	segof[i] = seg;
+	strips[i] = claude_strips(&w[0]);
+	if (!w[0].literal) {
+		refuse(L, R_DYNAMIC);
 		return;
 	}
-	memset(&res, 0, sizeof(res));
-	if (sh_parse(L->a, &L->s->lim, text, len, &res) == CORDON_E_NOMEM &&
-	    !res.root) {
+	if (w[0].nul)
+		refuse(L, R_NUL);
+	if (w[0].glob) {
+		refuse(L, R_DYNAMIC);
+		glob_name_forms(L, seg, w, 0, argc);
+	}
+	name = base_name(w[0].plain);
+	if (wrappers_is_shell(name, strlen(name)))
+		shell_refusal(L, w, 0, argc);
+	else if (strcmp(name, "eval") == 0)
+		refuse(L, R_EVAL);
+	else if (strcmp(name, "git") == 0)
+		git_opts(L, w, 0, argc);
+}
+
+/* The line as the rules see it, from the classifier's list of the
+ * commands it runs (cmdlist.h): one segment per command, the line and
+ * every payload as whole texts, and why no allow rule may cover it. */
+static void read_line(struct line *L, const char *cmd, size_t len,
+		      const struct cmdlist *cl)
+{
+	struct seg **segof;
+	bool *strips;
+
+	add_text(L, cmd, len);
+	if (!cl || cl->incomplete || !cl->tree.root) {
+		/* not read (out of memory, over a limit): every deny and
+		 * ask rule for Bash applies */
 		L->oom = true;
 		return;
 	}
-	if (res.err != CORDON_OK)
+	if (cl->tree.err != CORDON_OK || cl->unparsed)
 		refuse(L, R_PARSE);
-	L->depth++;
-	walk(L, res.root);
-	L->depth--;
+	for (size_t i = 0; i < cl->ntexts; i++)
+		add_text(L, cl->texts[i].s, cl->texts[i].n);
+	if (cl->n && cl->n > SIZE_MAX / sizeof(*segof))
+		return;
+	segof = arena_alloc(L->a, (cl->n + 1) * sizeof(*segof));
+	strips = arena_alloc(L->a, (cl->n + 1) * sizeof(*strips));
+	if (!segof || !strips) {
+		L->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < cl->n && !L->oom; i++)
+		command(L, cl, i, segof, strips);
+	for (size_t i = 0; i < cl->nvars; i++)
+		if (var_is_risky(cl->vars[i].name, cl->vars[i].n))
+			refuse(L, R_RISKY_VAR);
+	if (cl->subst)
+		refuse(L, R_SUBST);
+	if (cl->procsub)
+		refuse(L, R_PROCSUB);
+	if (cl->test)
+		refuse(L, R_TEST);
+	if (cl->ntexts)
+		refuse(L, R_SHELL);
+	if (cl->too_deep)
+		refuse(L, R_DEEP);
 }
 
 /* ---- deciding ------------------------------------------------------------ */
@@ -1943,8 +1384,8 @@ static bool bash_rule_hits(const struct line *L, const struct ccp_rule *r)
 static const struct ccp_rule *seg_allow_rule(const struct ccperm_set *s,
 					     const struct seg *g)
 {
-	for (size_t i = 0; i < s->n[L_ALLOW]; i++) {
-		const struct ccp_rule *r = &s->r[L_ALLOW][i];
+	for (size_t i = 0; i < s->n[CCPERM_ALLOW]; i++) {
+		const struct ccp_rule *r = &s->r[CCPERM_ALLOW][i];
 
 		if (!tool_in_family(r, "Bash") || r->never_allow)
 			continue;
@@ -1958,14 +1399,14 @@ static const struct ccp_rule *seg_allow_rule(const struct ccperm_set *s,
 /* Bash: deny and ask rules on any part or the whole line, then allow
  * rules on every part (or an exact rule on the whole line), unless the
  * line holds something no rule may allow. */
-static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
+static int decide_bash(const struct ccperm_set *s, const cJSON *args,
+		       const char *cwd, const struct cmdlist *cl, char *why,
 		       size_t cap)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(args, "command");
 	const char *cmd = cJSON_IsString(c) ? c->valuestring : NULL;
 	struct arena a;
 	struct line L;
-	struct sh_result res;
 	const struct text *top;
 	size_t len, ceiling;
 	int verdict = -1;
@@ -1975,13 +1416,13 @@ static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
 	if (!cmd) {
 		/* no command string: rules about commands cannot be read,
 		 * so a deny or ask rule for Bash applies (fail closed) */
-		for (int l = L_DENY; l <= L_ASK; l++)
+		for (int l = CCPERM_DENY; l <= CCPERM_ASK; l++)
 			for (size_t i = 0; i < s->n[l]; i++) {
 				const struct ccp_rule *r = &s->r[l][i];
 
 				if (tool_in_family(r, "Bash")) {
 					put_why(why, cap, r);
-					return l == L_DENY ? CORDON_DENY :
+					return l == CCPERM_DENY ? CORDON_DENY :
 							     CORDON_ASK;
 				}
 			}
@@ -1995,16 +1436,25 @@ static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
 	L.a = &a;
 	L.s = s;
 	L.tail = &L.segs;
-	memset(&res, 0, sizeof(res));
-	add_text(&L, cmd, len);
-	(void)sh_parse(&a, &s->lim, cmd, len, &res);
-	if (res.err != CORDON_OK)
-		refuse(&L, R_PARSE);
-	walk(&L, res.root);
+	if (!cl) {
+		/* called on its own (tests, the fuzz target): classify here */
+		struct cordon_context ctx = { cwd, NULL, s->home, NULL };
+		struct ccp_own *o = s->own;
+
+		if (!o->cls)
+			o->cls = cordon_classifier_new(&s->lim);
+		if (!o->v)
+			o->v = cordon_verdict_new();
+		if (o->cls && o->v &&
+		    cordon_classify(o->cls, &ctx, cmd, len, o->v, NULL) !=
+			    CORDON_E_NOMEM)
+			cl = cmdlist_of(o->v);
+	}
+	read_line(&L, cmd, len, cl);
 	if (L.oom)
 		refuse(&L, R_DEEP);
 
-	for (int l = L_DENY; l <= L_ASK && verdict < 0; l++)
+	for (int l = CCPERM_DENY; l <= CCPERM_ASK && verdict < 0; l++)
 		for (size_t i = 0; i < s->n[l]; i++) {
 			const struct ccp_rule *r = &s->r[l][i];
 
@@ -2013,7 +1463,7 @@ static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
 			if (r->kind == RK_TOOL || r->kind == RK_ANY_CALL ||
 			    L.oom || bash_rule_hits(&L, r)) {
 				put_why(why, cap, r);
-				verdict = l == L_DENY ? CORDON_DENY :
+				verdict = l == CCPERM_DENY ? CORDON_DENY :
 							CORDON_ASK;
 				break;
 			}
@@ -2027,8 +1477,8 @@ static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
 	top = L.texts;
 	while (top && top->next)
 		top = top->next; /* the line itself was added first */
-	for (size_t i = 0; i < s->n[L_ALLOW] && top; i++) {
-		const struct ccp_rule *r = &s->r[L_ALLOW][i];
+	for (size_t i = 0; i < s->n[CCPERM_ALLOW] && top; i++) {
+		const struct ccp_rule *r = &s->r[CCPERM_ALLOW][i];
 
 		if (!tool_in_family(r, "Bash"))
 			continue;
@@ -2056,7 +1506,10 @@ static int decide_bash(const struct ccperm_set *s, const cJSON *args, char *why,
 				add_why(why, cap, r);
 		}
 		verdict = CORDON_ALLOW;
-	} else if (all && why && cap) {
+	} else if (L.refusal && why && cap &&
+		   (all || (L.segs && seg_allow_rule(s, L.segs)))) {
+		/* a rule covers the line's command (all of it, or its first
+		 * command when what it runs needs rules of its own) */
 		snprintf(why, cap,
 			 "permissions.allow: not applied: cordon never lets "
 			 "a rule allow %s",
@@ -2189,7 +1642,7 @@ static char *rule_glob(struct arena *a, const struct ccperm_set *s,
 
 /* Deny and ask: the path or any directory above it matches (gitignore: a
  * matched directory covers what is inside it). Allow: the path itself. */
-static bool path_hits(const char *glob, const char *p, bool deny)
+bool ccperm_path_matches(const char *glob, const char *p, bool deny)
 {
 	size_t n = strlen(p);
 
@@ -2272,7 +1725,7 @@ static bool rule_hits(const struct ccperm_set *s, struct arena *a,
 			if (only >= 0 && i != only)
 				continue;
 			g = rule_glob(a, s, r, cwd, deny && r->unanchored);
-			if (g && path_hits(g, paths[i], deny))
+			if (g && ccperm_path_matches(g, paths[i], deny))
 				return true;
 		}
 		return false;
@@ -2303,14 +1756,14 @@ static int decide_other(const struct ccperm_set *s, const char *tool,
 		if (cJSON_IsString(u))
 			host = url_host(u->valuestring, hbuf);
 	}
-	for (int l = L_DENY; l <= L_ASK && verdict < 0; l++)
+	for (int l = CCPERM_DENY; l <= CCPERM_ASK && verdict < 0; l++)
 		for (size_t i = 0; i < s->n[l]; i++) {
 			const struct ccp_rule *r = &s->r[l][i];
 
 			if (rule_hits(s, &a, r, tool, paths, npaths, host, cwd,
 				      true, -1)) {
 				put_why(why, cap, r);
-				verdict = l == L_DENY ? CORDON_DENY :
+				verdict = l == CCPERM_DENY ? CORDON_DENY :
 							CORDON_ASK;
 				break;
 			}
@@ -2319,10 +1772,10 @@ static int decide_other(const struct ccperm_set *s, const char *tool,
 		goto out;
 	if (npaths <= 0) {
 		/* allow: the first rule that covers the whole call */
-		for (size_t i = 0; i < s->n[L_ALLOW]; i++)
-			if (rule_hits(s, &a, &s->r[L_ALLOW][i], tool, paths,
+		for (size_t i = 0; i < s->n[CCPERM_ALLOW]; i++)
+			if (rule_hits(s, &a, &s->r[CCPERM_ALLOW][i], tool, paths,
 				      npaths, host, cwd, false, -1)) {
-				put_why(why, cap, &s->r[L_ALLOW][i]);
+				put_why(why, cap, &s->r[CCPERM_ALLOW][i]);
 				verdict = CORDON_ALLOW;
 				break;
 			}
@@ -2332,10 +1785,10 @@ static int decide_other(const struct ccperm_set *s, const char *tool,
 	for (int p = 0; p < npaths; p++) {
 		const struct ccp_rule *hit = NULL;
 
-		for (size_t i = 0; i < s->n[L_ALLOW] && !hit; i++)
-			if (rule_hits(s, &a, &s->r[L_ALLOW][i], tool, paths,
+		for (size_t i = 0; i < s->n[CCPERM_ALLOW] && !hit; i++)
+			if (rule_hits(s, &a, &s->r[CCPERM_ALLOW][i], tool, paths,
 				      npaths, host, cwd, false, p))
-				hit = &s->r[L_ALLOW][i];
+				hit = &s->r[CCPERM_ALLOW][i];
 		if (!hit)
 			goto out;
 		if (why && cap && !strstr(why, hit->text))
@@ -2359,809 +1812,40 @@ int ccperm_decide(const struct ccperm_set *s, const char *tool,
 	if (!cwd || cwd[0] != '/')
 		cwd = "/";
 	if (strcmp(tool, "Bash") == 0)
-		return decide_bash(s, args, why, why_cap);
+		return decide_bash(s, args, cwd, NULL, why, why_cap);
 	return decide_other(s, tool, args, cwd, why, why_cap);
 }
 
-/* ---- importers ----------------------------------------------------------- */
-
-/* Adds one warning line to b. */
-__attribute__((format(printf, 2, 3))) static void sb_line(struct buf *b,
-							  const char *fmt, ...)
+int ccperm_decide_cmds(const struct ccperm_set *s, const cJSON *args,
+		       const char *cwd, const struct cmdlist *cmds, char *why,
+		       size_t why_cap)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (buf_vaddf(b, fmt, ap))
-		buf_addc(b, '\n');
-	va_end(ap);
+	if (why && why_cap)
+		why[0] = '\0';
+	if (!s)
+		return -1;
+	if (!cwd || cwd[0] != '/')
+		cwd = "/";
+	return decide_bash(s, args, cwd, cmds, why, why_cap);
 }
 
-/* Parses a settings document: size limit, no \u0000, an object. */
-static cJSON *parse_settings(const char *json, size_t len, const char *what,
-			     enum cordon_err *err, struct cordon_diag *diag)
+enum cordon_err ccperm_check_rule(const char *text, enum ccperm_list list,
+				  size_t index, const char **note,
+				  struct cordon_diag *diag)
 {
-	const char *end = NULL;
-	cJSON *root;
-	size_t at;
+	struct ccp_rule r;
+	struct rule_err e;
 
-	if (!json) {
-		*err = CORDON_E_INVAL;
-		diag_set(diag, *err, "%s: no input", what);
-		return NULL;
-	}
-	if (len > CCP_MAX_SETTINGS) {
-		*err = CORDON_E_LIMIT;
-		diag_set(diag, *err, "%s: %zu bytes, over the limit of %u",
-			 what, len, CCP_MAX_SETTINGS);
-		return NULL;
-	}
-	at = json_nul_escape_at(json, len);
-	if (at < len) {
-		*err = CORDON_E_JSON;
-		diag_set(diag, *err, "%s: a \\u0000 escape at byte %zu", what,
-			 at);
-		if (diag)
-			diag->offset = at;
-		return NULL;
-	}
-	root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-	if (!root) {
-		*err = CORDON_E_JSON;
-		at = end && end >= json && end <= json + len ?
-			     (size_t)(end - json) :
-			     0;
-		diag_set(diag, *err, "%s: malformed JSON near byte %zu", what,
-			 at);
-		if (diag)
-			diag->offset = at;
-		return NULL;
-	}
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		*err = CORDON_E_JSON;
-		diag_set(diag, *err, "%s: expected a JSON object", what);
-		return NULL;
-	}
-	return root;
-}
-
-/* An absolute, lexically normalised copy of path's directory, or NULL. */
-static char *abs_dir_of(struct arena *a, const char *path)
-{
-	char cwd[4096];
-	const char *base = "/";
-	char *abs, *slash;
-
-	if (path[0] != '/') {
-		if (!getcwd(cwd, sizeof(cwd)))
-			return NULL;
-		base = cwd;
-	}
-	abs = path_normalize_call(a, base, NULL, path, strlen(path));
-	if (!abs)
-		return NULL;
-	slash = strrchr(abs, '/');
-	if (!slash)
-		return NULL;
-	if (slash == abs)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	return abs;
-}
-
-/* The project root a settings file belongs to: the parent of its .claude
- * directory, or its own directory; NULL for ~/.claude/settings*.json
- * (and when it cannot be told). malloc'd. */
-static char *settings_root(const char *settings_path)
-{
-	struct arena a;
-	char *dir, *root = NULL, *slash;
-	const char *home = getenv("HOME");
-	char *nhome = NULL;
-	bool in_claude;
-
-	if (!settings_path || !settings_path[0])
-		return NULL;
-	arena_init(&a, 1u << 20);
-	dir = abs_dir_of(&a, settings_path);
-	if (!dir)
-		goto out;
-	slash = strrchr(dir, '/');
-	in_claude = slash && strcmp(slash + 1, ".claude") == 0;
-	if (in_claude) {
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	if (in_claude && home && home[0] == '/') {
-		nhome = path_normalize_call(&a, "/", NULL, home, strlen(home));
-		if (nhome && strcmp(nhome, dir) == 0)
-			goto out;
-	}
-	root = dup_n(dir, strlen(dir));
-out:
-	arena_release(&a);
-	return root;
-}
-
-static bool add_str(cJSON *arr, const char *s)
-{
-	cJSON *v = cJSON_CreateString(s);
-
-	if (!v)
-		return false;
-	if (!cJSON_AddItemToArray(arr, v)) {
-		cJSON_Delete(v);
-		return false;
-	}
-	return true;
-}
-
-/* cJSON_Print, or NULL; the document is freed either way. */
-static char *print_doc(cJSON *doc)
-{
-	char *s = doc ? cJSON_Print(doc) : NULL;
-
-	cJSON_Delete(doc);
-	return s;
-}
-
-static enum cordon_err import_finish(enum cordon_err err, cJSON *doc,
-				     cJSON *root, struct buf *wb, char **out,
-				     char **warnings, struct cordon_diag *diag)
-{
-	cJSON_Delete(root);
-	if (err == CORDON_OK && buf_failed(wb))
-		err = CORDON_E_NOMEM;
-	if (err == CORDON_OK) {
-		*out = print_doc(doc);
-		doc = NULL;
-		if (!*out)
-			err = CORDON_E_NOMEM;
-	}
-	cJSON_Delete(doc);
-	if (err == CORDON_E_NOMEM)
-		diag_set(diag, err, "out of memory");
-	/* No warnings: NULL, not "". */
-	if (err == CORDON_OK && warnings && buf_len(wb))
-		*warnings = buf_take(wb, NULL);
-	buf_free(wb);
-	return err;
-}
-
-/* One permissions list: every entry a rule cordon can read; notes on the
- * rules cordon reads differently go to the warnings. */
-static enum cordon_err import_list(const cJSON *perm, enum ccp_list l,
-				   cJSON *dst, struct buf *wb,
-				   struct cordon_diag *diag)
-{
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(perm, list_key[l]);
-	const cJSON *it;
-	size_t i = 0;
-
-	if (!arr || cJSON_IsNull(arr))
-		return CORDON_OK;
-	if (!cJSON_IsArray(arr)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "permissions.%s: expected an array of strings",
-			 list_key[l]);
-		return CORDON_E_CONFIG;
-	}
-	if ((size_t)cJSON_GetArraySize(arr) > CCP_MAX_RULES) {
-		diag_set(diag, CORDON_E_LIMIT,
-			 "permissions.%s: %d rules, over the limit of %u",
-			 list_key[l], cJSON_GetArraySize(arr), CCP_MAX_RULES);
-		return CORDON_E_LIMIT;
-	}
-	cJSON_ArrayForEach (it, arr) {
-		struct ccp_rule r;
-		struct rule_err e;
-
-		if (!cJSON_IsString(it)) {
-			diag_set(diag, CORDON_E_CONFIG,
-				 "permissions.%s[%zu]: expected a string",
-				 list_key[l], i);
-			return CORDON_E_CONFIG;
-		}
-		if (parse_rule(it->valuestring, l, i, &r, &e)) {
-			rule_release(&r);
-			diag_set(diag, e.code,
-				 "permissions.%s[%zu]: %s in '%.80s'",
-				 list_key[l], i, e.msg, it->valuestring);
-			return e.code;
-		}
-		if (r.note)
-			sb_line(wb, "permissions.%s[%zu] '%s': %s", list_key[l],
-				i, r.text, r.note);
+	if (note)
+		*note = NULL;
+	if (parse_rule(text, list, index, &r, &e)) {
 		rule_release(&r);
-		if (!add_str(dst, it->valuestring))
-			return CORDON_E_NOMEM;
-		i++;
+		diag_set(diag, e.code, "permissions.%s[%zu]: %s in '%.80s'",
+			 list_key[list], index, e.msg, text);
+		return e.code;
 	}
+	if (note)
+		*note = r.note;
+	rule_release(&r);
 	return CORDON_OK;
-}
-
-/* permissions.defaultMode → safety.permission_mode / read_only. */
-static enum cordon_err import_mode(const cJSON *perm, cJSON *doc,
-				   struct buf *wb, struct cordon_diag *diag)
-{
-	static const struct {
-		const char *claude;
-		const char *cordon;
-	} modes[] = {
-		{ "default", "supervised" },
-		{ "acceptEdits", "auto-accept-edits" },
-		{ "auto", "auto" },
-		{ "bypassPermissions", "full-access" },
-	};
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(perm, "defaultMode");
-	const cJSON *dis = cJSON_GetObjectItemCaseSensitive(
-		perm, "disableBypassPermissionsMode");
-	cJSON *safety = NULL;
-
-	if (m && !cJSON_IsNull(m) && !cJSON_IsString(m)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "permissions.defaultMode: expected a string");
-		return CORDON_E_CONFIG;
-	}
-	if ((cJSON_IsString(m) || cJSON_IsString(dis)) &&
-	    !(safety = cJSON_AddObjectToObject(doc, "safety")))
-		return CORDON_E_NOMEM;
-	if (cJSON_IsString(m)) {
-		const char *v = m->valuestring;
-		bool done = false;
-
-		for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
-			if (strcmp(v, modes[i].claude) == 0) {
-				if (!cJSON_AddStringToObject(safety,
-							     "permission_mode",
-							     modes[i].cordon))
-					return CORDON_E_NOMEM;
-				done = true;
-			}
-		if (strcmp(v, "plan") == 0) {
-			if (!cJSON_AddTrueToObject(safety, "read_only"))
-				return CORDON_E_NOMEM;
-			done = true;
-		} else if (strcmp(v, "dontAsk") == 0) {
-			sb_line(wb, "permissions.defaultMode 'dontAsk': not "
-				    "imported: cordon has no mode that denies "
-				    "what no rule allows; it asks instead");
-			done = true;
-		}
-		if (!done)
-			sb_line(wb,
-				"permissions.defaultMode '%.64s': unknown "
-				"mode, not imported",
-				v);
-	}
-	if (cJSON_IsString(dis)) {
-		if (strcmp(dis->valuestring, "disable") == 0) {
-			if (!cJSON_AddStringToObject(
-				    safety, "max_permission_mode", "auto"))
-				return CORDON_E_NOMEM;
-		} else {
-			sb_line(wb,
-				"permissions.disableBypassPermissionsMode "
-				"'%.64s': not imported (only \"disable\" "
-				"means something)",
-				dis->valuestring);
-		}
-	}
-	return CORDON_OK;
-}
-
-enum cordon_err ccperm_import_claude(const char *json, size_t len,
-				     const char *settings_path, char **out,
-				     char **warnings, struct cordon_diag *diag)
-{
-	struct buf wb = BUF_INIT(SIZE_MAX);
-	enum cordon_err err = CORDON_OK;
-	cJSON *root = NULL, *doc = NULL, *perms, *lists[3];
-	const cJSON *perm, *it;
-	char *proot;
-
-	if (!out)
-		return CORDON_E_INVAL;
-	*out = NULL;
-	if (warnings)
-		*warnings = NULL;
-	root = parse_settings(json, len, "settings", &err, diag);
-	if (!root)
-		return err;
-	perm = cJSON_GetObjectItemCaseSensitive(root, "permissions");
-	if (perm && !cJSON_IsNull(perm) && !cJSON_IsObject(perm)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "permissions: expected an object");
-		return import_finish(CORDON_E_CONFIG, NULL, root, &wb, out,
-				     warnings, diag);
-	}
-	cJSON_ArrayForEach (it, root) {
-		if (strcmp(it->string, "permissions") != 0 &&
-		    strcmp(it->string, "$schema") != 0)
-			sb_line(&wb,
-				"%.64s: not imported (cordon reads only "
-				"\"permissions\")",
-				it->string);
-	}
-	doc = cJSON_CreateObject();
-	perms = doc ? cJSON_AddObjectToObject(doc, "permissions") : NULL;
-	if (!perms)
-		return import_finish(CORDON_E_NOMEM, doc, root, &wb, out,
-				     warnings, diag);
-	lists[L_ALLOW] = cJSON_AddArrayToObject(perms, "allow");
-	lists[L_ASK] = cJSON_AddArrayToObject(perms, "ask");
-	lists[L_DENY] = cJSON_AddArrayToObject(perms, "deny");
-	if (!lists[0] || !lists[1] || !lists[2])
-		return import_finish(CORDON_E_NOMEM, doc, root, &wb, out,
-				     warnings, diag);
-	for (int l = L_ALLOW; l >= L_DENY && perm; l--) {
-		err = import_list(perm, (enum ccp_list)l, lists[l], &wb, diag);
-		if (err)
-			return import_finish(err, doc, root, &wb, out, warnings,
-					     diag);
-	}
-	proot = settings_root(settings_path);
-	if (proot ? !cJSON_AddStringToObject(perms, "root", proot) :
-		    !cJSON_AddNullToObject(perms, "root")) {
-		free(proot);
-		return import_finish(CORDON_E_NOMEM, doc, root, &wb, out,
-				     warnings, diag);
-	}
-	free(proot);
-	if (perm) {
-		err = import_mode(perm, doc, &wb, diag);
-		if (err)
-			return import_finish(err, doc, root, &wb, out, warnings,
-					     diag);
-		cJSON_ArrayForEach (it, perm) {
-			const char *k = it->string;
-
-			if (strcmp(k, "allow") == 0 || strcmp(k, "ask") == 0 ||
-			    strcmp(k, "deny") == 0 ||
-			    strcmp(k, "defaultMode") == 0 ||
-			    strcmp(k, "disableBypassPermissionsMode") == 0)
-				continue;
-			if (strcmp(k, "additionalDirectories") == 0)
-				sb_line(&wb,
-					"permissions.additionalDirectories: "
-					"not imported: cordon's workspace is "
-					"one directory (give `cordon run` "
-					"--write DIR for another writable "
-					"root)");
-			else
-				sb_line(&wb, "permissions.%.64s: not imported",
-					k);
-		}
-	}
-	return import_finish(CORDON_OK, doc, root, &wb, out, warnings, diag);
-}
-
-/* ---- srt ----------------------------------------------------------------- */
-
-/* A list of strings at obj.key (missing or null: empty); each entry a
- * non-empty string; errors name "PREFIX.KEY[i]". */
-static enum cordon_err str_array(const cJSON *obj, const char *prefix,
-				 const char *key, const cJSON **arr,
-				 struct cordon_diag *diag)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key), *it;
-	size_t i = 0;
-
-	*arr = NULL;
-	if (!a || cJSON_IsNull(a))
-		return CORDON_OK;
-	if (!cJSON_IsArray(a)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "%s.%s: expected an array of strings", prefix, key);
-		return CORDON_E_CONFIG;
-	}
-	if ((size_t)cJSON_GetArraySize(a) > HOSTLIST_MAX_ENTRIES) {
-		diag_set(diag, CORDON_E_LIMIT,
-			 "%s.%s: %d entries, over the limit of %u", prefix, key,
-			 cJSON_GetArraySize(a), HOSTLIST_MAX_ENTRIES);
-		return CORDON_E_LIMIT;
-	}
-	cJSON_ArrayForEach (it, a) {
-		if (!cJSON_IsString(it) || !it->valuestring[0]) {
-			diag_set(diag, CORDON_E_CONFIG,
-				 "%s.%s[%zu]: expected a non-empty string",
-				 prefix, key, i);
-			return CORDON_E_CONFIG;
-		}
-		i++;
-	}
-	*arr = a;
-	return CORDON_OK;
-}
-
-static bool has_glob(const char *s)
-{
-	return strpbrk(s, "*?[{") != NULL;
-}
-
-/* Could the read-allowed path lie inside the denied path (lexically; "~"
- * read as $HOME, relative paths against a placeholder cwd)? A relative
- * path against an absolute one (or the other way) may: the cwd decides. */
-static bool maybe_inside(struct arena *a, const char *allow, const char *deny)
-{
-	static const char cwd[] = "/.cwd";
-	const char *home = getenv("HOME");
-	char *pa, *pd;
-	size_t dn;
-
-	if (!home || home[0] != '/')
-		home = "/.home";
-	if ((allow[0] == '/' || allow[0] == '~') !=
-	    (deny[0] == '/' || deny[0] == '~'))
-		return true;
-	pa = path_normalize_call(a, cwd, home, allow, strlen(allow));
-	pd = path_normalize_call(a, cwd, home, deny, strlen(deny));
-	if (!pa || !pd)
-		return true;
-	if (has_glob(pd))
-		return glob_matchz(pd, pa) || path_hits(pd, pa, true);
-	dn = strlen(pd);
-	return strcmp(pd, "/") == 0 ||
-	       (strncmp(pa, pd, dn) == 0 && (pa[dn] == '\0' || pa[dn] == '/'));
-}
-
-/* The srt network lists: validated with the proxy's parser; a deny-all
- * "*" or "*:PORT" in deniedDomains, which cordon's lists cannot hold,
- * becomes the equivalent narrowing of allowedDomains. */
-static enum cordon_err import_network(const cJSON *net, cJSON *dst,
-				      struct buf *wb, struct cordon_diag *diag)
-{
-	const cJSON *allow = NULL, *deny = NULL, *it;
-	cJSON *ad, *dd;
-	enum cordon_err err;
-	struct hostlist_policy *p;
-	bool deny_all = false, bare = false;
-	unsigned denied_ports[64];
-	size_t ndenied = 0, i;
-	char buf[HOSTLIST_MAX_ENTRY + 16];
-
-	if ((err = str_array(net, "network", "allowedDomains", &allow, diag)) ||
-	    (err = str_array(net, "network", "deniedDomains", &deny, diag)))
-		return err;
-	ad = cJSON_AddArrayToObject(dst, "allowedDomains");
-	dd = cJSON_AddArrayToObject(dst, "deniedDomains");
-	p = hostlist_policy_new();
-	if (!ad || !dd || !p) {
-		hostlist_policy_free(p);
-		return CORDON_E_NOMEM;
-	}
-	i = 0;
-	cJSON_ArrayForEach (it, deny) {
-		const char *e = it->valuestring;
-		const char *one[1] = { e };
-		struct cordon_diag d;
-
-		if (strcmp(e, "*") == 0) {
-			deny_all = true;
-		} else if (strncmp(e, "*:", 2) == 0) {
-			char *end;
-			unsigned long port;
-
-			errno = 0;
-			port = strtoul(e + 2, &end, 10);
-			if (errno || *end || port == 0 || port > 65535 ||
-			    e[2] < '1' || e[2] > '9') {
-				diag_set(diag, CORDON_E_CONFIG,
-					 "network.deniedDomains[%zu]: bad port "
-					 "in '%.64s'",
-					 i, e);
-				hostlist_policy_free(p);
-				return CORDON_E_CONFIG;
-			}
-			if (ndenied <
-			    sizeof(denied_ports) / sizeof(*denied_ports))
-				denied_ports[ndenied++] = (unsigned)port;
-		} else {
-			if (hostlist_policy_add(p, HOSTLIST_DENY, one, 1, &d)) {
-				diag_set(diag, d.code,
-					 "network.deniedDomains[%zu]: %s", i,
-					 d.message);
-				hostlist_policy_free(p);
-				return d.code;
-			}
-			if (!add_str(dd, e)) {
-				hostlist_policy_free(p);
-				return CORDON_E_NOMEM;
-			}
-		}
-		i++;
-	}
-	if (deny_all)
-		sb_line(wb, "network.deniedDomains '*': cordon's lists cannot "
-			    "hold it; imported as an empty allowedDomains "
-			    "(nothing allowed)");
-	i = 0;
-	cJSON_ArrayForEach (it, allow) {
-		const char *e = it->valuestring;
-		const char *one[1] = { e };
-		struct cordon_diag d;
-		const char *host;
-		size_t hl;
-		unsigned port = 0;
-		bool p80 = true, p443 = true, keep = true;
-
-		if (hostlist_policy_add(p, HOSTLIST_ALLOW, one, 1, &d)) {
-			diag_set(diag, d.code,
-				 "network.allowedDomains[%zu]: %s", i,
-				 d.message);
-			hostlist_policy_free(p);
-			return d.code;
-		}
-		i++;
-		if (deny_all)
-			continue;
-		if (!hostlist_split_authority(e, strlen(e), &host, &hl, &port)) {
-			host = e; /* a bare IPv6 literal */
-			hl = strlen(e);
-			port = 0;
-		}
-		if (port == 0)
-			bare = true;
-		for (size_t k = 0; k < ndenied; k++) {
-			if (port && denied_ports[k] == port)
-				keep = false;
-			if (!port && denied_ports[k] == 80)
-				p80 = false;
-			if (!port && denied_ports[k] == 443)
-				p443 = false;
-		}
-		if (!keep || (!port && !p80 && !p443)) {
-			sb_line(wb,
-				"network.allowedDomains '%.64s': dropped: "
-				"its port is denied everywhere",
-				e);
-			continue;
-		}
-		if (!port && p80 != p443) {
-			bool v6 = memchr(host, ':', hl) && host[0] != '[';
-
-			snprintf(buf, sizeof(buf), "%s%.*s%s:%u", v6 ? "[" : "",
-				 (int)hl, host, v6 ? "]" : "", p80 ? 80 : 443);
-			sb_line(wb,
-				"network.allowedDomains '%.64s': narrowed to "
-				"'%s' (the other port is denied everywhere)",
-				e, buf);
-			e = buf;
-		}
-		if (!add_str(ad, e)) {
-			hostlist_policy_free(p);
-			return CORDON_E_NOMEM;
-		}
-	}
-	hostlist_policy_free(p);
-	if (bare)
-		sb_line(wb, "network.allowedDomains: a name without a port "
-			    "allows ports 80 and 443 in cordon (srt: every "
-			    "port); write HOST:PORT for another port");
-	cJSON_ArrayForEach (it, net) {
-		const char *k = it->string;
-
-		if (strcmp(k, "allowedDomains") == 0 ||
-		    strcmp(k, "deniedDomains") == 0 ||
-		    strcmp(k, "allowUnixSockets") == 0 ||
-		    strcmp(k, "allowAllUnixSockets") == 0 ||
-		    strcmp(k, "allowLocalBinding") == 0)
-			continue;
-		sb_line(wb, "network.%.64s: not imported", k);
-	}
-	return CORDON_OK;
-}
-
-/* allowUnixSockets / allowAllUnixSockets / allowLocalBinding. srt blocks
- * unix sockets unless told otherwise, so the default imports as []. */
-static enum cordon_err import_sockets(const cJSON *net, cJSON *dst,
-				      struct buf *wb, struct cordon_diag *diag)
-{
-	const cJSON *all =
-		cJSON_GetObjectItemCaseSensitive(net, "allowAllUnixSockets");
-	const cJSON *bind =
-		cJSON_GetObjectItemCaseSensitive(net, "allowLocalBinding");
-	const cJSON *list = NULL, *it;
-	enum cordon_err err;
-	cJSON *arr;
-
-	if (all && !cJSON_IsNull(all) && !cJSON_IsBool(all)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "network.allowAllUnixSockets: expected true or false");
-		return CORDON_E_CONFIG;
-	}
-	if (bind && !cJSON_IsNull(bind) && !cJSON_IsBool(bind)) {
-		diag_set(diag, CORDON_E_CONFIG,
-			 "network.allowLocalBinding: expected true or false");
-		return CORDON_E_CONFIG;
-	}
-	err = str_array(net, "network", "allowUnixSockets", &list, diag);
-	if (err)
-		return err;
-	if (cJSON_IsTrue(all)) {
-		if (!cJSON_AddNullToObject(dst, "allowUnixSockets"))
-			return CORDON_E_NOMEM;
-		if (list && cJSON_GetArraySize(list) > 0)
-			sb_line(wb,
-				"network.allowUnixSockets: every unix socket "
-				"is allowed (allowAllUnixSockets)");
-	} else {
-		arr = cJSON_AddArrayToObject(dst, "allowUnixSockets");
-		if (!arr)
-			return CORDON_E_NOMEM;
-		cJSON_ArrayForEach (it, list)
-			if (!add_str(arr, it->valuestring))
-				return CORDON_E_NOMEM;
-	}
-	if (!cJSON_AddBoolToObject(dst, "allowLocalBinding",
-				   cJSON_IsTrue(bind)))
-		return CORDON_E_NOMEM;
-	return CORDON_OK;
-}
-
-static enum cordon_err import_fs(const cJSON *fs, cJSON *sbx, struct buf *wb,
-				 struct cordon_diag *diag)
-{
-	const cJSON *dr = NULL, *ar = NULL, *aw = NULL, *dw = NULL, *it, *d;
-	cJSON *o;
-	enum cordon_err err;
-	struct arena a;
-	bool dot = false;
-
-	if ((err = str_array(fs, "filesystem", "denyRead", &dr, diag)) ||
-	    (err = str_array(fs, "filesystem", "allowRead", &ar, diag)) ||
-	    (err = str_array(fs, "filesystem", "allowWrite", &aw, diag)) ||
-	    (err = str_array(fs, "filesystem", "denyWrite", &dw, diag)))
-		return err;
-	cJSON_ArrayForEach (it, dr) {
-		if (strlen(it->valuestring) > CCP_MAX_PATH)
-			goto too_long;
-	}
-	if (!(o = cJSON_AddArrayToObject(sbx, "deny_read")))
-		return CORDON_E_NOMEM;
-	cJSON_ArrayForEach (it, dr)
-		if (!add_str(o, it->valuestring))
-			return CORDON_E_NOMEM;
-
-	arena_init(&a, 16u << 20);
-	cJSON_ArrayForEach (it, ar) {
-		bool inside = false;
-
-		cJSON_ArrayForEach (d, dr)
-			if (maybe_inside(&a, it->valuestring, d->valuestring))
-				inside = true;
-		if (inside)
-			sb_line(wb,
-				"filesystem.allowRead '%.200s': dropped: "
-				"cordon cannot re-allow reads inside a "
-				"denied path (denyRead wins)",
-				it->valuestring);
-		else
-			sb_line(wb,
-				"filesystem.allowRead '%.200s': dropped: "
-				"outside every denied path, reading it is "
-				"allowed already",
-				it->valuestring);
-	}
-	arena_release(&a);
-
-	if (!(o = cJSON_AddArrayToObject(sbx, "allow_write")))
-		return CORDON_E_NOMEM;
-	cJSON_ArrayForEach (it, aw) {
-		const char *p = it->valuestring;
-
-		if (strlen(p) > CCP_MAX_PATH)
-			goto too_long;
-		if (strcmp(p, ".") == 0 || strcmp(p, "./") == 0) {
-			dot = true;
-			continue;
-		}
-		if (has_glob(p)) {
-			sb_line(wb,
-				"filesystem.allowWrite '%.200s': dropped: "
-				"cordon's writable roots are paths, not "
-				"patterns",
-				p);
-			continue;
-		}
-		if (!add_str(o, p))
-			return CORDON_E_NOMEM;
-	}
-	if (!dot)
-		sb_line(wb, "filesystem.allowWrite: cordon's workspace (the "
-			    "current directory, or --workspace) is always "
-			    "writable; srt allowed only the listed paths");
-	if (!(o = cJSON_AddArrayToObject(sbx, "deny_write")))
-		return CORDON_E_NOMEM;
-	cJSON_ArrayForEach (it, dw) {
-		if (strlen(it->valuestring) > CCP_MAX_PATH)
-			goto too_long;
-		if (!add_str(o, it->valuestring))
-			return CORDON_E_NOMEM;
-	}
-	cJSON_ArrayForEach (it, fs) {
-		const char *k = it->string;
-
-		if (strcmp(k, "denyRead") == 0 || strcmp(k, "allowRead") == 0 ||
-		    strcmp(k, "allowWrite") == 0 || strcmp(k, "denyWrite") == 0)
-			continue;
-		sb_line(wb, "filesystem.%.64s: not imported", k);
-	}
-	return CORDON_OK;
-too_long:
-	diag_set(diag, CORDON_E_LIMIT,
-		 "filesystem: a path of %zu bytes, over the limit of %u",
-		 strlen(it->valuestring), CCP_MAX_PATH);
-	return CORDON_E_LIMIT;
-}
-
-enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
-				  char **warnings, struct cordon_diag *diag)
-{
-	struct buf wb = BUF_INIT(SIZE_MAX);
-	enum cordon_err err = CORDON_OK;
-	cJSON *root, *doc, *safety, *sbx, *net;
-	const cJSON *jnet, *jfs, *it;
-	static const cJSON empty = { 0 };
-
-	if (!out)
-		return CORDON_E_INVAL;
-	*out = NULL;
-	if (warnings)
-		*warnings = NULL;
-	root = parse_settings(json, len, "srt settings", &err, diag);
-	if (!root)
-		return err;
-	jnet = cJSON_GetObjectItemCaseSensitive(root, "network");
-	jfs = cJSON_GetObjectItemCaseSensitive(root, "filesystem");
-	if ((jnet && !cJSON_IsNull(jnet) && !cJSON_IsObject(jnet)) ||
-	    (jfs && !cJSON_IsNull(jfs) && !cJSON_IsObject(jfs))) {
-		diag_set(diag, CORDON_E_CONFIG, "%s: expected an object",
-			 jnet && !cJSON_IsObject(jnet) && !cJSON_IsNull(jnet) ?
-				 "network" :
-				 "filesystem");
-		return import_finish(CORDON_E_CONFIG, NULL, root, &wb, out,
-				     warnings, diag);
-	}
-	if (!cJSON_IsObject(jnet))
-		jnet = &empty;
-	if (!cJSON_IsObject(jfs))
-		jfs = &empty;
-	doc = cJSON_CreateObject();
-	safety = doc ? cJSON_AddObjectToObject(doc, "safety") : NULL;
-	sbx = safety ? cJSON_AddObjectToObject(safety, "sandbox") : NULL;
-	net = sbx ? cJSON_AddObjectToObject(doc, "network") : NULL;
-	if (!net)
-		return import_finish(CORDON_E_NOMEM, doc, root, &wb, out,
-				     warnings, diag);
-	err = import_fs(jfs, sbx, &wb, diag);
-	if (!err)
-		err = import_network(jnet, net, &wb, diag);
-	if (!err)
-		err = import_sockets(jnet, net, &wb, diag);
-	if (err)
-		return import_finish(err, doc, root, &wb, out, warnings, diag);
-	cJSON_ArrayForEach (it, root) {
-		const char *k = it->string;
-
-		if (strcmp(k, "network") == 0 || strcmp(k, "filesystem") == 0 ||
-		    strcmp(k, "$schema") == 0)
-			continue;
-		/* srt's switches that loosen it, left at their default */
-		if (cJSON_IsFalse(it) && (strncmp(k, "enableWeaker", 12) == 0 ||
-					  strcmp(k, "allowAppleEvents") == 0))
-			continue;
-		if (cJSON_IsTrue(it) && strncmp(k, "enableWeaker", 12) == 0)
-			sb_line(&wb,
-				"%.64s: not imported: cordon has no weaker "
-				"mode and stays strict",
-				k);
-		else
-			sb_line(&wb, "%.64s: not imported", k);
-	}
-	return import_finish(CORDON_OK, doc, root, &wb, out, warnings, diag);
 }

@@ -1,6 +1,6 @@
 /* ccperm — Claude Code permission rules, read and matched the way Claude
- * Code does, and the importers that turn Claude Code and srt settings into
- * cordon configuration.
+ * Code does. (The importers that turn Claude Code and srt settings into
+ * cordon configuration are in import.h.)
  *
  * A rule is "Tool" or "Tool(specifier)":
  *   Bash(npm run test:*)   legacy prefix form: the command is "npm run
@@ -30,7 +30,8 @@
  *   Tool with no specifier: every call of that tool.
  * Evaluation: deny rules, then ask, then allow; within a list the first
  * match wins. A compound command (&&, ||, ;, |, newlines, subshells) is
- * split with cordon's shell parser: a deny or ask rule matching any part
+ * read as the list of commands cordon's classifier finds in it (cmdlist.h),
+ * the same walk that judges the command: a deny or ask rule matching any part
  * applies; an allow rule applies only when every part matches some allow
  * rule. The wrappers Claude Code strips before matching (timeout, time,
  * nice, nohup, stdbuf, and leading VAR=value assignments) are stripped.
@@ -54,6 +55,7 @@
 #ifndef CORDON_CCPERM_H
 #define CORDON_CCPERM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -84,28 +86,33 @@ int ccperm_decide(const struct ccperm_set *s, const char *tool,
 		  const cJSON *args, const char *cwd, char *why,
 		  size_t why_cap);
 
-/* Claude Code settings (settings.json / settings.local.json: the
- * "permissions" object with allow, ask, deny, additionalDirectories,
- * defaultMode) into a cordon configuration document:
- * {"permissions": {"allow": […], "ask": […], "deny": […], "root": DIR},
- *  "safety": {"permission_mode": …}} where DIR is the project root the
- * settings file belongs to (the parent of its .claude directory; for
- * ~/.claude/settings.json, null). Rules are validated (a bad one is an
- * error naming "permissions.allow[2]"); keys cordon does not use are
- * listed in *warnings (malloc'd text, one per line, or NULL).
- * settings_path may be NULL (then root is null). *out malloc'd. */
-enum cordon_err ccperm_import_claude(const char *json, size_t len,
-				     const char *settings_path, char **out,
-				     char **warnings, struct cordon_diag *diag);
+/* The same for a Bash call whose command (args' "command") the caller has
+ * classified already: cmds is cmdlist_of() that verdict, read instead of
+ * parsing the line again (ccperm_decide classifies it itself). */
+struct cmdlist;
+int ccperm_decide_cmds(const struct ccperm_set *s, const cJSON *args,
+		       const char *cwd, const struct cmdlist *cmds, char *why,
+		       size_t why_cap);
 
-/* srt settings (~/.srt-settings.json: filesystem.denyRead, allowRead,
- * allowWrite, denyWrite; network.allowedDomains, deniedDomains,
- * allowUnixSockets, allowLocalBinding) into a cordon configuration
- * document (safety.sandbox.deny_read / allow_write / deny_write,
- * network.allowedDomains / deniedDomains / allowUnixSockets /
- * allowLocalBinding). What cordon cannot express exactly is made stricter
- * and said in *warnings (allowRead inside a denied path is dropped). */
-enum cordon_err ccperm_import_srt(const char *json, size_t len, char **out,
-				  char **warnings, struct cordon_diag *diag);
+/* The three lists, in the order they are evaluated, and their keys in a
+ * settings file ("deny", "ask", "allow"). */
+enum ccperm_list { CCPERM_DENY, CCPERM_ASK, CCPERM_ALLOW };
+const char *ccperm_list_key(enum ccperm_list l);
+
+/* Rules in one list, at most. */
+#define CCPERM_MAX_RULES 10000
+
+/* Checks one rule, permissions.LIST[index], as ccperm_compile() reads it:
+ * CORDON_OK, or the error with diag naming the rule. *note (may be NULL)
+ * gets how cordon reads the rule differently from Claude Code (static
+ * text), or NULL. For the importers. */
+enum cordon_err ccperm_check_rule(const char *text, enum ccperm_list list,
+				  size_t index, const char **note,
+				  struct cordon_diag *diag);
+
+/* Does the absolute path p match a Read/Edit rule's glob? With deny, a
+ * matching directory above p counts too (gitignore: a matched directory
+ * covers what is inside it). */
+bool ccperm_path_matches(const char *glob, const char *p, bool deny);
 
 #endif

@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "atomic.h"
 #include "ccperm.h"
+#include "cmdlist.h"
 #include "cmdwords.h"
 #include "config.h"
 #include "diag.h"
@@ -75,6 +76,8 @@ struct cordon_policy {
 	char **warnings;
 	size_t nwarnings;
 	struct ccperm_set *perms; /* imported Claude Code rules, or NULL */
+	const char *classified; /* the command in verdict (this call), or NULL */
+	size_t classified_len;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -1111,122 +1114,89 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 
 /* ---- command rules (step 6) --------------------------------------------- */
 
-/* What the walk over a shell line finds: the first deny command rule that
- * matches any command anywhere (step 6), and the first word that names a
- * denied path or cordon's own files (step 3 for shell). */
+/* What the classifier's list of the line's commands (cmdlist.h) shows:
+ * the first deny command rule that matches any command anywhere (step 6),
+ * the first ask rule that could match a command no plain segment stands
+ * for, and the first word that names a denied path or cordon's own files
+ * (step 3 for shell). */
 struct cr_state {
 	struct cordon_policy *p;
 	const char *cwd;
 	long deny_rule;     /* -1: none */
+	long ask_rule;      /* -1: none */
 	long path_hit;      /* index into p->denied, -1: none */
 	bool self_hit;      /* names cordon's own configuration */
-	bool nomem;         /* out of memory: the walk saw less than the line */
 	char path_word[256];
-	unsigned depth;
-	/* NAME=literal assignments seen so far on the line */
-	const char *var_name[16];
-	const char *var_value[16];
-	size_t nvars;
 };
 
-/* The base name of a command word. */
-static const char *base_name(const char *s)
+/* Could word w be the rule word r when the command runs? A known word by
+ * its bytes (the command name by its base name: /usr/bin/git is git), a
+ * glob by what it can expand to, and a word only known when it runs is
+ * anything, so that a deny rule cannot be dodged with "$x" or "g?t". */
+static bool cr_word_could_be(struct arena *a, const struct cmd_word *w,
+			     const char *r, bool name)
 {
-	const char *b = strrchr(s, '/');
-	return b ? b + 1 : s;
-}
+	const char *s = w->s;
+	size_t n = w->n;
 
-static const char *cr_var(const struct cr_state *st, const char *name,
-			  size_t n)
-{
-	if (n == 4 && memcmp(name, "HOME", 4) == 0 && st->p->home)
-		return st->p->home;
-	for (size_t i = st->nvars; i-- > 0;)
-		if (strlen(st->var_name[i]) == n &&
-		    memcmp(st->var_name[i], name, n) == 0)
-			return st->var_value[i];
-	return NULL;
-}
-
-/* A word's text when it can be known: literal parts, and plain $NAME /
- * ${NAME} of $HOME or a variable assigned a literal earlier on the line.
- * NULL when any part is not known (or memory ran out: st->nomem). */
-static char *literal_word(struct arena *a, struct cr_state *st,
-			  const struct sh_word *w)
-{
-	size_t n = 0;
-
-	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
-		if (pt->kind == SH_WP_LIT) {
-			n += pt->len;
-		} else if (pt->kind == SH_WP_PARAM && !pt->param_op) {
-			const char *v = cr_var(st, pt->s, pt->len);
-			if (!v)
-				return NULL;
-			n += strlen(v);
-		} else {
-			return NULL;
-		}
+	if (!w->known)
+		return true;
+	if (name) {
+		for (size_t i = 0; i + 1 < w->n; i++)
+			if (w->s[i] == '/') {
+				s = w->s + i + 1;
+				n = w->n - i - 1;
+			}
 	}
-	char *s = arena_alloc_raw(a, n + 1);
-	if (!s) {
-		st->nomem = true;
-		return NULL;
+	if (w->glob) {
+		char *pat = arena_strndup(a, s, n);
+		return !pat || glob_matchz(pat, r);
 	}
-	n = 0;
-	for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
-		const char *src = pt->s;
-		size_t len = pt->len;
-		if (pt->kind == SH_WP_PARAM) {
-			src = cr_var(st, pt->s, pt->len);
-			len = strlen(src);
-		}
-		memcpy(s + n, src, len);
-		n += len;
-	}
-	s[n] = '\0';
-	return s;
+	return strlen(r) == n && memcmp(s, r, n) == 0;
 }
 
-static void cr_walk_node(struct arena *a, struct cr_state *st,
-			 const struct sh_node *n);
-
-static void cr_walk_word(struct arena *a, struct cr_state *st,
-			 const struct sh_word *w)
-{
-	for (; w; w = w->next)
-		for (const struct sh_wpart *pt = w->parts; pt; pt = pt->next) {
-			if (pt->body)
-				cr_walk_node(a, st, pt->body);
-			if (pt->sub)
-				cr_walk_word(a, st, pt->sub);
-		}
-}
-
-/* Does deny rule prefix match argv from position i? The first word by
- * base name, the others in order but not necessarily adjacent ("git -C d
- * --no-pager push" is still "git push"). Unknown words (NULL) match
- * anything, so a deny rule cannot be dodged with "$x" or "$(echo curl)". */
-static bool cr_deny_at(char **argv, size_t argc, size_t i,
+/* Does deny rule prefix match the words of c from position i? The first
+ * word by base name, the others in order but not necessarily adjacent
+ * ("git -C d --no-pager push" is still "git push"). Any position counts:
+ * a runner cordon does not know still starts what follows it. */
+static bool cr_deny_at(struct arena *a, const struct cmd_run *c, size_t i,
 		       const struct strlist *prefix)
 {
-	if (argv[i] && strcmp(base_name(argv[i]), prefix->v[0]) != 0)
+	if (!cr_word_could_be(a, &c->w[i], prefix->v[0], true))
 		return false;
 	size_t k = 1;
-	for (size_t j = i + 1; j < argc && k < prefix->n; j++)
-		if (!argv[j] || strcmp(argv[j], prefix->v[k]) == 0)
+	for (size_t j = i + 1; j < c->argc && k < prefix->n; j++)
+		if (cr_word_could_be(a, &c->w[j], prefix->v[k], false))
 			k++;
 	return k == prefix->n;
 }
 
+/* Could command c begin with prefix, word by word from its name? */
+static bool cr_could_start(struct arena *a, const struct cmd_run *c,
+			   const struct strlist *prefix)
+{
+	if (c->argc < prefix->n)
+		return false;
+	for (size_t i = 0; i < prefix->n; i++)
+		if (!cr_word_could_be(a, &c->w[i], prefix->v[i], i == 0))
+			return false;
+	return true;
+}
+
 /* A word that names a denied path (cat ~/.ssh/id_rsa, > .env), or
- * cordon's own configuration: judged like a file tool's path. */
+ * cordon's own configuration: judged like a file tool's path, from the
+ * call's cwd and, when the command runs elsewhere (cd, sudo -D), from
+ * there too. */
 static void cr_check_path_word(struct arena *a, struct cr_state *st,
-			       const char *w)
+			       const char *runs_in, const struct cmd_word *cw)
 {
 	struct cordon_policy *p = st->p;
+	const char *w;
 
-	if (!w || !*w || st->path_hit >= 0 || st->self_hit)
+	if (!cw->known || !cw->n || st->path_hit >= 0 || st->self_hit)
+		return;
+	w = arena_strndup(a, cw->s, cw->n);
+	if (!w || strlen(w) != cw->n)
 		return;
 	if (w[0] == '-') {
 		/* --file=PATH */
@@ -1237,147 +1207,110 @@ static void cr_check_path_word(struct arena *a, struct cr_state *st,
 		if (!*w)
 			return;
 	}
-	char *n = path_normalize_call(a, st->cwd, p->home, w, strlen(w));
-	if (!n) {
-		st->nomem = true;
-		return;
+	/* said as written: ~/.ssh/id_rsa, not the home directory's path */
+	const char *said = w;
+	size_t hl = p->home ? strlen(p->home) : 0;
+	if (cw->tilde && hl && strncmp(w, p->home, hl) == 0) {
+		size_t rn = strlen(w + hl);
+		char *t = arena_alloc_raw(a, rn + 2);
+		if (t) {
+			t[0] = '~';
+			memcpy(t + 1, w + hl, rn + 1);
+			said = t;
+		}
 	}
-	long hit = pathset_match(&p->denied, n, strlen(n), st->cwd);
-	if (hit >= 0) {
-		st->path_hit = hit;
-		snprintf(st->path_word, sizeof(st->path_word), "%s", w);
-		return;
-	}
-	if (pathset_match(&p->self, n, strlen(n), NULL) >= 0) {
-		st->self_hit = true;
-		snprintf(st->path_word, sizeof(st->path_word), "%s", w);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *from = pass ? runs_in : st->cwd;
+		if (pass && (!runs_in || runs_in[0] != '/' ||
+			     strcmp(runs_in, st->cwd) == 0))
+			break;
+		char *n = path_normalize_call(a, from, p->home, w, strlen(w));
+		if (!n)
+			continue;
+		long hit = pathset_match(&p->denied, n, strlen(n), st->cwd);
+		if (hit >= 0) {
+			st->path_hit = hit;
+			snprintf(st->path_word, sizeof(st->path_word), "%s",
+				 said);
+			return;
+		}
+		if (pathset_match(&p->self, n, strlen(n), NULL) >= 0) {
+			st->self_hit = true;
+			snprintf(st->path_word, sizeof(st->path_word), "%s",
+				 said);
+			return;
+		}
 	}
 }
 
-static void cr_check_simple(struct arena *a, struct cr_state *st,
-			    const struct sh_node *n)
+/* One pass over the line's commands: path words and deny rules on every
+ * command, ask rules on every command no plain segment stands for (on a
+ * line that is not plain, every command). */
+static void cr_scan(struct arena *a, struct cr_state *st,
+		    const struct cmdlist *cl, bool plain)
 {
 	const struct cordon_config *cfg = st->p->cfg;
-	size_t argc = 0;
 
-	/* FOO=bar alone: remember it for the words that follow. */
-	if (!n->words) {
-		for (const struct sh_word *w = n->assigns; w; w = w->next) {
-			const char *t = literal_word(a, st, w);
-			const char *eq = t ? strchr(t, '=') : NULL;
-			if (!eq || st->nvars == 16)
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct cmd_run *c = &cl->v[i];
+
+		for (size_t k = 1; k < c->argc; k++)
+			cr_check_path_word(a, st, c->cwd, &c->w[k]);
+		for (size_t k = 0; k < c->nredir; k++)
+			cr_check_path_word(a, st, c->cwd, &c->redir[k]);
+		for (size_t r = 0; r < cfg->ncommand_rules; r++) {
+			const struct config_command_rule *cr =
+				&cfg->command_rules[r];
+			if (cr->prefix.n == 0)
 				continue;
-			char *name = arena_strndup(a, t, (size_t)(eq - t));
-			if (!name) {
-				st->nomem = true;
-				continue;
-			}
-			st->var_name[st->nvars] = name;
-			st->var_value[st->nvars++] = eq + 1;
-		}
-		return;
-	}
-	for (const struct sh_word *w = n->words; w; w = w->next)
-		argc++;
-	char **argv = arena_alloc(a, argc * sizeof(*argv));
-	if (!argv) {
-		st->nomem = true;
-		return;
-	}
-	size_t i = 0;
-	for (const struct sh_word *w = n->words; w; w = w->next)
-		argv[i++] = literal_word(a, st, w);
-	for (size_t k = 1; k < argc; k++)
-		cr_check_path_word(a, st, argv[k]);
-	for (const struct sh_redir *rd = n->redirs; rd; rd = rd->next)
-		if (rd->target && rd->op != SH_R_HEREDOC &&
-		    rd->op != SH_R_HERESTRING)
-			cr_check_path_word(a, st, literal_word(a, st, rd->target));
-	for (size_t r = 0; r < cfg->ncommand_rules; r++) {
-		const struct config_command_rule *cr = &cfg->command_rules[r];
-		if (cr->decision != CORDON_DENY || cr->prefix.n == 0)
-			continue;
-		for (size_t at = 0; at < argc; at++) {
-			if (cr_deny_at(argv, argc, at, &cr->prefix)) {
-				if (st->deny_rule < 0 || (long)r < st->deny_rule)
-					st->deny_rule = (long)r;
-				break;
-			}
-		}
-	}
-	/* sh -c 'PAYLOAD' and friends: the payload is a command line too. */
-	if (st->depth < 4) {
-		for (size_t k = 0; k + 1 < argc; k++) {
-			if (!argv[k] || !argv[k + 1])
-				continue;
-			const char *b = base_name(argv[k]);
-			bool shell = !strcmp(b, "sh") || !strcmp(b, "bash") ||
-				     !strcmp(b, "dash") || !strcmp(b, "zsh") ||
-				     !strcmp(b, "ksh") || !strcmp(b, "eval");
-			if (!shell)
-				continue;
-			size_t at = k + 1;
-			if (strcmp(b, "eval") != 0) {
-				while (at < argc && argv[at] && argv[at][0] == '-' &&
-				       !strchr(argv[at], 'c'))
-					at++;
-				if (at >= argc || !argv[at] || argv[at][0] != '-')
+			if (cr->decision == CORDON_DENY) {
+				if (st->deny_rule >= 0 && (long)r >= st->deny_rule)
 					continue;
-				at++;
-			}
-			if (at < argc && argv[at]) {
-				struct sh_result res;
-				if (sh_parse(a, &st->p->lim, argv[at],
-					     strlen(argv[at]),
-					     &res) == CORDON_E_NOMEM)
-					st->nomem = true;
-				if (res.root) {
-					st->depth++;
-					cr_walk_node(a, st, res.root);
-					st->depth--;
-				}
+				for (size_t at = 0; at < c->argc; at++)
+					if (cr_deny_at(a, c, at, &cr->prefix)) {
+						st->deny_rule = (long)r;
+						break;
+					}
+			} else if (cr->decision == CORDON_ASK &&
+				   (!plain || c->from) &&
+				   (st->ask_rule < 0 || (long)r < st->ask_rule) &&
+				   cr_could_start(a, c, &cr->prefix)) {
+				st->ask_rule = (long)r;
 			}
 		}
-	}
-}
-
-static void cr_walk_node(struct arena *a, struct cr_state *st,
-			 const struct sh_node *n)
-{
-	for (; n; n = n->next) {
-		if (n->kind == SH_SIMPLE)
-			cr_check_simple(a, st, n);
-		cr_walk_word(a, st, n->words);
-		cr_walk_word(a, st, n->assigns);
-		for (const struct sh_redir *rd = n->redirs; rd; rd = rd->next) {
-			if (n->kind != SH_SIMPLE && rd->target &&
-			    rd->op != SH_R_HEREDOC && rd->op != SH_R_HERESTRING)
-				cr_check_path_word(a, st,
-						   literal_word(a, st, rd->target));
-			cr_walk_word(a, st, rd->target);
-			cr_walk_word(a, st, rd->body_word);
-		}
-		cr_walk_node(a, st, n->child);
 	}
 }
 
 enum cr_result { CR_NONE, CR_ALLOW, CR_ASK, CR_DENY };
 
-/* Step 6. *which gets the deciding rule's index; st gets what the walk
- * over the whole line found (deny rules, path words). */
+/* Step 6. *which gets the deciding rule's index; st gets what the scan
+ * over the line's commands found (deny and ask rules, path words). */
 static enum cr_result command_rules(struct cordon_policy *p,
-				    const struct sh_result *res,
+				    const struct cmdlist *cl,
 				    const struct cmdwords *words, bool plain,
 				    struct cr_state *st, long *which)
 {
 	const struct cordon_config *cfg = p->cfg;
 
 	*which = -1;
-	if (res->root)
-		cr_walk_node(&p->arena, st, res->root);
+	if (cl)
+		cr_scan(&p->arena, st, cl, plain);
+	if (st->deny_rule < 0 && cl && cl->incomplete) {
+		/* a command the list lost could be any rule's */
+		for (size_t r = 0; r < cfg->ncommand_rules; r++)
+			if (cfg->command_rules[r].decision == CORDON_DENY &&
+			    cfg->command_rules[r].prefix.n) {
+				st->deny_rule = (long)r;
+				break;
+			}
+	}
 	if (st->deny_rule >= 0) {
 		*which = st->deny_rule;
 		return CR_DENY;
+	}
+	if (st->ask_rule >= 0) {
+		*which = st->ask_rule;
+		return CR_ASK;
 	}
 	if (!cfg->ncommand_rules || !plain || words->nseg == 0)
 		return CR_NONE;
@@ -1430,19 +1363,32 @@ static void labels_text(uint64_t labels, char *buf, size_t cap)
 	}
 }
 
+/* Classifies a shell line into p->verdict once per call: the Claude-rule
+ * step and the shell steps read the same verdict and command list. */
+static void classify_line(struct cordon_policy *p, const char *cwd,
+			  const char *cmd, size_t len)
+{
+	struct cordon_context ctx = {cwd, p->workspace, p->home, p->tmpdir};
+
+	if (p->classified == cmd && p->classified_len == len)
+		return;
+	(void)cordon_classify(p->cls, &ctx, cmd, len, p->verdict, NULL);
+	p->classified = cmd;
+	p->classified_len = len;
+}
+
 static void judge_command(struct cordon_policy *p, const char *cwd,
 			  enum cordon_mode mode, const char *cmd, size_t len,
 			  struct cordon_result *r)
 {
 	const struct cordon_config *cfg = p->cfg;
-	struct cordon_context ctx = {cwd, p->workspace, p->home, p->tmpdir};
 	struct cordon_verdict *v = p->verdict;
 	struct cmdwords words = {0};
 	char lbl[512];
 	long rule;
 
 	set_buf(&r->command, &r->command_cap, cmd, len);
-	(void)cordon_classify(p->cls, &ctx, cmd, len, v, NULL);
+	classify_line(p, cwd, cmd, len);
 	enum cordon_risk risk = cordon_verdict_risk(v);
 	uint64_t labels = cordon_verdict_labels(v);
 	const char *why = cordon_verdict_reason_count(v)
@@ -1453,27 +1399,19 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	r->exact_only = risk >= CORDON_RISK_DESTRUCTIVE;
 	labels_text(labels, lbl, sizeof(lbl));
 
-	/* One parse serves the plain words (allow rules, grants) and the
-	 * walk (deny rules, path words). */
-	struct sh_result res;
-	bool parse_nomem = sh_parse(&p->arena, &p->lim, cmd, len, &res) ==
-			   CORDON_E_NOMEM;
-	bool plain = cmdwords_from_tree(&p->arena, &res, &words);
+	/* The classifier's walk found every command the line runs: the
+	 * plain words (allow rules, grants), the deny and ask rules and the
+	 * path words are read from it; the line is not parsed again. */
+	const struct cmdlist *cl = cmdlist_of(v);
+	bool plain = cmdwords_from_list(&p->arena, cl, &words);
 	if (plain) {
 		p->words = words;
 		p->words_plain = true;
 	}
 	struct cr_state st = {.p = p, .cwd = cwd, .deny_rule = -1,
-			      .path_hit = -1};
-	enum cr_result cr = command_rules(p, &res, &words, plain, &st, &rule);
+			      .ask_rule = -1, .path_hit = -1};
+	enum cr_result cr = command_rules(p, cl, &words, plain, &st, &rule);
 
-	/* What the walk could not read may hold a denied command or path. */
-	if (parse_nomem || st.nomem) {
-		decide(r, CORDON_DENY, "command_rules", true,
-		       "blocked: out of memory while matching the command "
-		       "rules");
-		return;
-	}
 	/* 3 for shell: a word naming a denied path or cordon's own files. */
 	if (st.path_hit >= 0) {
 		decide(r, CORDON_DENY, "denied_paths", true,
@@ -1709,6 +1647,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 
 	p->fence = NULL;
 	p->words_plain = false;
+	p->classified = NULL;
 	if (!tool[0]) {
 		decide(r, CORDON_DENY, "schema", true,
 		       "validation error: the call names no tool");
@@ -1808,9 +1747,21 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	/* The imported Claude Code rules: a deny is final here; ask and
 	 * allow are applied to what cordon's own steps conclude (below). */
 	char pwhy[256] = "";
-	int perm = p->perms ? ccperm_decide(p->perms, tool, args, cwd, pwhy,
-					    sizeof(pwhy))
-			    : -1;
+	int perm = -1;
+	const cJSON *bash_cmd =
+		cJSON_GetObjectItemCaseSensitive(args, "command");
+	if (p->perms && strcmp(tool, "Bash") == 0 &&
+	    cJSON_IsString(bash_cmd)) {
+		/* classified once: the shell steps below read the same */
+		classify_line(p, cwd, bash_cmd->valuestring,
+			      strlen(bash_cmd->valuestring));
+		perm = ccperm_decide_cmds(p->perms, args, cwd,
+					  cmdlist_of(p->verdict), pwhy,
+					  sizeof(pwhy));
+	} else if (p->perms) {
+		perm = ccperm_decide(p->perms, tool, args, cwd, pwhy,
+				     sizeof(pwhy));
+	}
 	if (perm == CORDON_DENY) {
 		decide(r, CORDON_DENY, "permissions", true,
 		       "blocked: matches %s (deny)", pwhy);

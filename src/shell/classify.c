@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "text.h"
 #include "userrules.h"
+#include "wrappers.h"
 #include "alloc.h"
 #include "banned.h"
 
@@ -60,6 +61,10 @@ static const struct {
 	{"deny.dd-nvme", "dd of=/dev/nvme*"},
 };
 
+/* SHELLS in a pattern stands for the shells of the wrapper table
+ * (wrappers_shell_alternation), put in when the pattern is compiled. */
+#define SHELLS "@SHELLS@"
+
 static const struct {
 	const char *id;
 	const char *pattern;
@@ -67,14 +72,14 @@ static const struct {
 } default_patterns[] = {
 	{"deny.pattern.curl-pipe-shell",
 	 "\\b(curl|wget|fetch)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
-	 "(\\S*/)?(ba|z|da|k|c|tc|mk|fi)?sh\\b",
+	 "(\\S*/)?(" SHELLS ")\\b",
 	 "downloads a script and pipes it into a shell"},
 	{"deny.pattern.curl-pipe-interpreter",
 	 "\\b(curl|wget)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(python[0-9.]*|perl|ruby|node|php)\\b\\s*(-\\s*)?($|[;&|)])",
 	 "downloads code and pipes it into an interpreter"},
 	{"deny.pattern.shell-procsub-download",
-	 "\\b(ba|z|da|k)?sh\\s+<\\(\\s*(curl|wget)\\b",
+	 "\\b(" SHELLS ")\\s+<\\(\\s*(curl|wget)\\b",
 	 "runs a script straight from a download"},
 	{"deny.pattern.eval-download",
 	 "\\beval\\s+[\"']?\\$\\(\\s*(curl|wget)\\b",
@@ -455,6 +460,11 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 			return false;
 	}
 	return true;
+}
+
+bool classify_family_known(const struct cx *x, const char *name, size_t n)
+{
+	return fam_find(x->cls, name, n) != NULL;
 }
 
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
@@ -1023,7 +1033,14 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 					       pt->kind == SH_WP_PROCSUB_OUT
 				       ? "runs a process substitution"
 				       : "runs a command substitution");
+			if (pt->kind == SH_WP_PROCSUB_IN ||
+			    pt->kind == SH_WP_PROCSUB_OUT)
+				x->v->cmds.procsub = true;
+			else
+				x->v->cmds.subst = true;
+			x->nsubst++;
 			unsigned bf = walk(x, pt->body);
+			x->nsubst--;
 			if (pt->kind == SH_WP_PROCSUB_OUT)
 				x->pso |= bf;
 			f |= bf;
@@ -1546,6 +1563,7 @@ void classify_assign(struct cx *x, const struct sh_word *w)
 	}
 	if (i >= pt->len || pt->s[i] != '=')
 		return;
+	cmdlist_push_var(&x->v->cmds, x->a, pt->s, nlen);
 	/* The value: evaluate the word minus "NAME=". */
 	struct sh_wpart head = *pt;
 	head.s = pt->s + i + 1;
@@ -2011,6 +2029,8 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 		walk_func(x, n);
 		return 0;
 	default: {
+		if (n->kind == SH_COND || n->kind == SH_ARITH)
+			x->v->cmds.test = true;
 		unsigned f = walk_compound_words(x, n);
 		if ((n->kind == SH_WHILE || n->kind == SH_UNTIL) && endless_spawn(n))
 			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
@@ -2086,6 +2106,69 @@ static void walk_top_items(struct cx *x, const struct sh_node *root)
 		walk_node(x, c, &ci);
 		end_segment(x, c);
 	}
+}
+
+/* ---- the command list ---------------------------------------------------------- */
+
+static void note_word(struct cmd_word *o, const struct wv *w)
+{
+	o->s = w->s;
+	o->n = w->n;
+	o->known = classify_word_static(w);
+	o->glob = (w->f & WV_GLOB) != 0;
+	o->tilde = (w->f & WV_TILDE) != 0;
+	o->src = w->w;
+}
+
+void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs)
+{
+	struct cmdlist *l = &x->v->cmds;
+	struct cmd_run r = {0};
+	struct cmd_word *w = NULL, *t = NULL;
+	size_t nt = 0;
+
+	for (const struct sh_redir *d = redirs; d; d = d->next)
+		if (d->target && d->op != SH_R_HEREDOC && d->op != SH_R_HERESTRING)
+			nt++;
+	if (argc == 0 && nt == 0)
+		return;
+	if (argc > SIZE_MAX / sizeof(*w) || nt > SIZE_MAX / sizeof(*t)) {
+		l->incomplete = true;
+		return;
+	}
+	if (argc)
+		w = arena_alloc(x->a, argc * sizeof(*w));
+	if (nt)
+		t = arena_alloc(x->a, nt * sizeof(*t));
+	if ((argc && !w) || (nt && !t)) {
+		l->incomplete = true;
+		return;
+	}
+	for (size_t i = 0; i < argc; i++)
+		note_word(&w[i], &argv[i]);
+	nt = 0;
+	for (const struct sh_redir *d = redirs; d; d = d->next) {
+		if (!d->target || d->op == SH_R_HEREDOC || d->op == SH_R_HERESTRING)
+			continue;
+		struct wv e = classify_eval(x, d->target);
+		note_word(&t[nt++], &e);
+	}
+	r.w = w;
+	r.argc = argc;
+	r.redir = t;
+	r.nredir = nt;
+	r.redirs = redirs;
+	r.parent = x->cur_cmd;
+	r.cwd = x->pc.cwd;
+	r.depth = x->depth;
+	r.from = (x->hops > 1 ? CMD_FROM_RUNNER : 0) |
+		 (x->depth ? CMD_FROM_PAYLOAD : 0) |
+		 (x->nsubst ? CMD_FROM_SUBST : 0);
+	/* what this command starts (a wrapper's command, a runner's
+	 * items) names it as its parent; classify_command() restores */
+	if (cmdlist_push(l, x->a, &r))
+		x->cur_cmd = l->n;
 }
 
 /* ---- payloads, code and SQL ----------------------------------------------------- */
@@ -2344,7 +2427,9 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 		s = "";
 		n = 0;
 	}
+	cmdlist_push_text(&x->v->cmds, x->a, s, n);
 	if (x->depth >= x->max_depth) {
+		x->v->cmds.too_deep = true;
 		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
 		       "depth-limit",
 		       verdict_printf(x->v, "payloads nested deeper than %u levels are not read",
@@ -2358,6 +2443,7 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 	x->depth++;
 	enum cordon_err perr = sh_parse(x->a, &x->cls->lim, s, n, &res);
 	if (perr != CORDON_OK) {
+		x->v->cmds.unparsed = true;
 		/* over a limit nothing after the limit was read: refuse, as
 		 * at the top level */
 		classify_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
@@ -2495,7 +2581,10 @@ void classify_sql(struct cx *x, const char *sql, size_t n)
 void classify_command(struct cx *x, struct wv *argv, size_t argc,
 		const struct sh_redir *redirs, struct cinfo *ci)
 {
+	size_t parent = x->cur_cmd;
+
 	commands_classify(x, argv, argc, redirs, ci);
+	x->cur_cmd = parent;
 }
 
 /* ---- the public API ---------------------------------------------------------------- */
@@ -2600,6 +2689,23 @@ enum cordon_err cordon_classifier_set_denied_commands(struct cordon_classifier *
 	return CORDON_OK;
 }
 
+/* pat with SHELLS replaced by the shell names, in buf[0..cap); NULL when
+ * it does not fit. */
+static const char *with_shells(char *buf, size_t cap, const char *pat)
+{
+	const char *at = strstr(pat, SHELLS);
+	char alt[512];
+	int k;
+
+	if (!at)
+		return pat;
+	if (!wrappers_shell_alternation(alt, sizeof(alt)))
+		return NULL;
+	k = snprintf(buf, cap, "%.*s%s%s", (int)(at - pat), pat, alt,
+		     at + strlen(SHELLS));
+	return k > 0 && (size_t)k < cap ? buf : NULL;
+}
+
 enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *c,
 						      const char *const *patterns,
 						      size_t n,
@@ -2614,7 +2720,7 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 		return CORDON_E_NOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
-		char id[48];
+		char id[48], expanded[1024];
 		const char *pat, *why, *rid;
 		if (patterns) {
 			snprintf(id, sizeof(id), "deny.pattern.config.%zu", i);
@@ -2623,8 +2729,15 @@ enum cordon_err cordon_classifier_set_denied_patterns(struct cordon_classifier *
 			why = "matches a denied command pattern";
 		} else {
 			rid = default_patterns[i].id;
-			pat = default_patterns[i].pattern;
+			pat = with_shells(expanded, sizeof(expanded),
+					  default_patterns[i].pattern);
 			why = default_patterns[i].reason;
+			if (!pat) {
+				userrules_free(u);
+				diag_set(diag, CORDON_E_LIMIT,
+					 "a built-in deny pattern is too long");
+				return CORDON_E_LIMIT;
+			}
 		}
 		enum cordon_err e = userrules_add_pattern(u, rid, pat ? pat : "",
 						       CORDON_RISK_BLOCKED,
@@ -2904,6 +3017,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	}
 	cls->x = &x;
 	err = sh_parse(x.a, &cls->lim, v->text, len, &res);
+	v->cmds.tree = res;
 	if (err != CORDON_OK) {
 		v->parsed = false;
 		enum cordon_risk t = err == CORDON_E_PARSE ? CORDON_RISK_CAUTION

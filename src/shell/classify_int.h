@@ -1,4 +1,5 @@
-/* classify_int — what classify.c, commands.c and verdict.c share.
+/* classify_int — what classify.c, the command handlers (commands.c and its
+ * neighbours, commands_int.h) and verdict.c share.
  *
  * The classifier walks a parse tree (sh.h) and, for every simple command,
  * evaluates its words as far as they can be known statically, strips
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "cmdlist.h"
 #include "cordon.h"
 #include "path.h"
 #include "sh.h"
@@ -40,6 +42,7 @@ struct cordon_verdict {
 	size_t nsegs, segs_cap;
 	struct arena strings; /* formatted reasons and rule ids */
 	bool oom;             /* an allocation failed: rated blocked */
+	struct cmdlist cmds;  /* every command the line runs (cmdlist.h) */
 };
 
 void verdict_reset(struct cordon_verdict *v);
@@ -153,6 +156,9 @@ struct cx {
 	unsigned nsecret_files;
 	unsigned pso;         /* what >( … ) bodies of the current command do */
 	unsigned hops;        /* nested commands_classify calls (wrappers) */
+	unsigned nsubst;      /* substitution bodies being walked */
+	size_t cur_cmd;       /* 1 + the command list index of the command
+				 being judged, 0: none */
 	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
 	struct {
@@ -220,6 +226,11 @@ bool commands_script_suffix(const char *s, size_t n);
 const char *classify_echo_text(struct cx *x, struct wv *argv, size_t argc,
 			 bool printf_, size_t *n);
 
+/* Adds the command argv[0..argc) (or, with argc 0, the redirections of
+ * a compound command) to the verdict's command list, as it runs here. */
+void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs);
+
 /* From commands.c. */
 void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci);
@@ -228,16 +239,12 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
  * both are sorted and their names unique (a unit test checks it). */
 bool commands_tables_sorted(void);
 
-/* Does running name[0..n) with more words run arbitrary code: a shell, an
- * interpreter, a wrapper (sudo, env, timeout …) or a payload runner (eval,
- * xargs, find, ssh …)? Used to refuse approval amendments such as
- * "allow python3 -c …" that would open everything. */
-bool commands_opens_code(const char *name, size_t n);
-
 /* Is name a builtin or a command cordon has a handler for? */
 bool commands_known(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
+/* Does the family table hold rows for the command name (git, docker …)? */
+bool classify_family_known(const struct cx *x, const char *name, size_t n);
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc);
 void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
 

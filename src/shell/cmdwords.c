@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cmdlist.h"
 #include "cmdwords.h"
 #include "sh.h"
 #include "banned.h"
@@ -181,6 +182,9 @@ static bool item_is_plain(struct arena *a, const struct sh_node *item,
 	return true;
 }
 
+static bool from_tree(struct arena *a, const struct sh_result *res,
+		      struct cmdwords *out);
+
 bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 		    const char *cmd, size_t len, struct cmdwords *out)
 {
@@ -195,11 +199,21 @@ bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 	}
 	if (!cmd || sh_parse(a, lim, cmd, len, &res) != CORDON_OK)
 		return false;
-	return cmdwords_from_tree(a, &res, out);
+	return from_tree(a, &res, out);
 }
 
-bool cmdwords_from_tree(struct arena *a, const struct sh_result *res,
+bool cmdwords_from_list(struct arena *a, const struct cmdlist *list,
 			struct cmdwords *out)
+{
+	out->seg = NULL;
+	out->nseg = 0;
+	if (!list || list->incomplete || !list->tree.root)
+		return false;
+	return from_tree(a, &list->tree, out);
+}
+
+static bool from_tree(struct arena *a, const struct sh_result *res,
+		      struct cmdwords *out)
 {
 	size_t count = 0, k = 0;
 

@@ -40,10 +40,11 @@ struct cmdwords {
 bool cmdwords_split(struct arena *a, const struct cordon_limits *lim,
 		    const char *cmd, size_t len, struct cmdwords *out);
 
-/* The same from a line the caller parsed already (sh_parse into a): a
- * result with an error is not plain. */
-struct sh_result;
-bool cmdwords_from_tree(struct arena *a, const struct sh_result *res,
+/* The same from the command list of a line cordon_classify() read
+ * (cmdlist.h): its parse is reused, the line is not parsed again. A line
+ * that did not parse, or whose list is incomplete, is not plain. */
+struct cmdlist;
+bool cmdwords_from_list(struct arena *a, const struct cmdlist *list,
 			struct cmdwords *out);
 
 /* Does segment s begin with prefix (word by word, exact bytes, the command

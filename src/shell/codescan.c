@@ -19,6 +19,7 @@
 
 #include "alloc.h"
 #include "text.h"
+#include "wrappers.h"
 #include "banned.h"
 
 enum {
@@ -2124,21 +2125,21 @@ static int is_decode_word(enum code_lang L, const char *p, size_t n)
 	return n > 0 && strchr("HhumcCU", p[0]) && p[0] != 0;
 }
 
+/* A shell (any kind the wrapper table knows) or a multi-call binary that
+ * holds one (busybox sh), by the last component of a path. */
 static int is_shell_name(const char *p, size_t n)
 {
-	static const char *const sh[] = {
-		"sh",	   "bash",	 "zsh",	    "dash",
-		"ksh",	   "ash",	 "csh",	    "tcsh",
-		"fish",	   "mksh",	 "busybox", "cmd",
-		"cmd.exe", "powershell", "pwsh",    "powershell.exe",
-		NULL,
-	};
 	const char *b = p;
+	const struct wrapper *w;
 
 	for (size_t i = 0; i < n; i++)
 		if (p[i] == '/' || p[i] == '\\')
 			b = p + i + 1;
-	return in_list(b, (size_t)(p + n - b), sh);
+	n = (size_t)(p + n - b);
+	if (wrappers_is_any_shell(b, n))
+		return 1;
+	w = wrappers_find(b, n, NULL, 0);
+	return w && (w->flags & WF_MULTICALL);
 }
 
 /* The command's first word is a shell (sh -i, /bin/bash, 'sh'). */

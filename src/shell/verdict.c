@@ -39,6 +39,7 @@ void verdict_reset(struct cordon_verdict *v)
 	v->nrules = 0;
 	v->nsegs = 0;
 	v->oom = false;
+	memset(&v->cmds, 0, sizeof(v->cmds));
 	arena_reset(&v->strings);
 }
 

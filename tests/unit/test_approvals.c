@@ -472,6 +472,9 @@ static void test_amendments(void)
 	char *perl[] = { "perl", "-e" };
 	char *xargs[] = { "xargs" };
 	char *eval[] = { "eval" };
+	char *yash[] = { "yash" };
+	char *mksh[] = { "mksh", "-c" };
+	char *eatmydata[] = { "eatmydata" };
 	char *upy[] = { "/usr/bin/python3" };
 	char *git_push[] = { "git", "push" };
 	char *npm[] = { "npm", "test" };
@@ -490,6 +493,9 @@ static void test_amendments(void)
 	refused("perl -e 'print 1'", perl, 2, true, opens);
 	refused("xargs rm", xargs, 1, true, opens);
 	refused("eval ls", eval, 1, true, opens);
+	refused("yash -c 'make'", yash, 1, true, opens);
+	refused("mksh -c 'make'", mksh, 2, true, opens);
+	refused("eatmydata make", eatmydata, 1, true, opens);
 	refused("/usr/bin/python3 x.py", upy, 1, true, opens);
 	refused("npm test", NULL, 0, true, "empty");
 	refused("npm test && git push", npm, 2, true,

@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "ccperm.h"
+#include "import.h"
 #include "config.h"
 #include "cordon.h"
 #include "table.h"
@@ -226,7 +227,7 @@ static void test_import_claude(void)
 	static const char *const deny[] = { "Read(./.env)", "Bash(curl:*)",
 					    "Grep(./s/**)", "mcp__*", NULL };
 
-	rc = ccperm_import_claude(claude_doc, sizeof(claude_doc) - 1,
+	rc = import_claude_settings(claude_doc, sizeof(claude_doc) - 1,
 				  "/srv/app/.claude/settings.json", &out, &warn,
 				  &d);
 	if (!ok(rc == CORDON_OK && out, "claude: imports (%s)",
@@ -312,7 +313,7 @@ static void test_claude_modes(void)
 		snprintf(doc, sizeof(doc),
 			 "{\"permissions\": {\"defaultMode\": \"%s\"}}",
 			 cases[i].mode);
-		if (!ok(ccperm_import_claude(doc, strlen(doc), NULL, &out,
+		if (!ok(import_claude_settings(doc, strlen(doc), NULL, &out,
 					     &warn, &d) == CORDON_OK,
 			"mode %s: imports", cases[i].mode))
 			continue;
@@ -370,7 +371,7 @@ static void test_claude_errors(void)
 		struct cordon_diag d;
 		enum cordon_err rc;
 
-		rc = ccperm_import_claude(cases[i].doc, strlen(cases[i].doc),
+		rc = import_claude_settings(cases[i].doc, strlen(cases[i].doc),
 					  NULL, &out, &warn, &d);
 		ok(rc == cases[i].rc && out == NULL &&
 			   strstr(d.message, cases[i].msg),
@@ -391,7 +392,7 @@ static void test_claude_root(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/.claude/settings.json", home);
-	if (ccperm_import_claude("{}", 2, path, &out, &warn, &d) != CORDON_OK) {
+	if (import_claude_settings("{}", 2, path, &out, &warn, &d) != CORDON_OK) {
 		ok(0, "user settings import: %s", d.message);
 		return;
 	}
@@ -401,7 +402,7 @@ static void test_claude_root(void)
 	cJSON_Delete(o);
 	free(out);
 	free(warn);
-	if (ccperm_import_claude("{}", 2, "/srv/a/../b/conf/x.json", &out,
+	if (import_claude_settings("{}", 2, "/srv/a/../b/conf/x.json", &out,
 				 &warn, &d) != CORDON_OK) {
 		ok(0, "plain file import: %s", d.message);
 		return;
@@ -450,7 +451,7 @@ static void test_import_srt(void)
 	static const char *const dd[] = { "malicious.com", NULL };
 	static const char *const us[] = { "/var/run/docker.sock", NULL };
 
-	if (!ok(ccperm_import_srt(srt_doc, sizeof(srt_doc) - 1, &out, &warn,
+	if (!ok(import_srt_settings(srt_doc, sizeof(srt_doc) - 1, &out, &warn,
 				  &d) == CORDON_OK,
 		"srt: imports (%s)", d.message))
 		return;
@@ -512,7 +513,7 @@ static void test_srt_defaults(void)
 	cJSON *o, *cfg;
 	static const char *const none[] = { NULL };
 
-	if (!ok(ccperm_import_srt("{}", 2, &out, &warn, &d) == CORDON_OK,
+	if (!ok(import_srt_settings("{}", 2, &out, &warn, &d) == CORDON_OK,
 		"srt {}: imports"))
 		return;
 	o = cJSON_Parse(out);
@@ -534,7 +535,7 @@ static void test_srt_defaults(void)
 	out = warn = NULL;
 	static const char all_sockets[] =
 		"{\"network\": {\"allowAllUnixSockets\": true}}";
-	if (!ok(ccperm_import_srt(all_sockets, strlen(all_sockets), &out,
+	if (!ok(import_srt_settings(all_sockets, strlen(all_sockets), &out,
 				  &warn, &d) == CORDON_OK,
 		"srt allowAllUnixSockets: imports (%s)", d.message))
 		return;
@@ -564,7 +565,7 @@ static void test_srt_deny_all(void)
 	struct cordon_diag d;
 	cJSON *o;
 
-	if (ok(ccperm_import_srt(doc1, sizeof(doc1) - 1, &out, &warn, &d) ==
+	if (ok(import_srt_settings(doc1, sizeof(doc1) - 1, &out, &warn, &d) ==
 		       CORDON_OK,
 	       "srt deny '*': imports (%s)", d.message)) {
 		o = cJSON_Parse(out);
@@ -579,7 +580,7 @@ static void test_srt_deny_all(void)
 	free(out);
 	free(warn);
 	out = warn = NULL;
-	if (ok(ccperm_import_srt(doc2, sizeof(doc2) - 1, &out, &warn, &d) ==
+	if (ok(import_srt_settings(doc2, sizeof(doc2) - 1, &out, &warn, &d) ==
 		       CORDON_OK,
 	       "srt deny '*:PORT': imports (%s)", d.message)) {
 		o = cJSON_Parse(out);
@@ -621,7 +622,7 @@ static void test_srt_errors(void)
 		struct cordon_diag d;
 		enum cordon_err rc;
 
-		rc = ccperm_import_srt(cases[i].doc, strlen(cases[i].doc), &out,
+		rc = import_srt_settings(cases[i].doc, strlen(cases[i].doc), &out,
 				       &warn, &d);
 		ok(rc == cases[i].rc && out == NULL &&
 			   strstr(d.message, cases[i].msg),
@@ -645,7 +646,7 @@ static void test_import_then_decide(void)
 	cJSON *a2 = cJSON_Parse("{\"file_path\": \"/srv/app/secrets/k\"}");
 	cJSON *a3 = cJSON_Parse("{\"command\": \"sudo rm -rf x\"}");
 
-	if (!ok(cfg && ccperm_import_claude(doc, sizeof(doc) - 1,
+	if (!ok(cfg && import_claude_settings(doc, sizeof(doc) - 1,
 					    "/srv/app/.claude/settings.json",
 					    &out, &warn, &d) == CORDON_OK,
 		"import for decide"))

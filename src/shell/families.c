@@ -1,0 +1,889 @@
+/* families — the handlers of small command families that need more than
+ * the rows of cmdtab.c: disks, archives, crontab and at, make, ansible,
+ * cd, foreign shells, echo and printf, decoders, filters, environment
+ * dumps, history, network tools and uploads, git, rg, fifos, identity, cat.
+ * Dispatched from commands.c; see commands_int.h.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "codescan.h"
+#include "commands_int.h"
+#include "wrappers.h"
+#include "banned.h"
+
+/* ---- small families ------------------------------------------------------------ */
+
+/* Bash evaluates array subscripts in arithmetic contexts (test -v,
+ * declare -i, printf -v, let, (( )), $(( x )) of a variable holding one),
+ * and a $( ) inside a subscript runs: 'a[$(cmd)]' is a command. */
+static void subscript_injection(struct cx *x, const struct wv *w)
+{
+	const char *s = w->s;
+	size_t n = w->n;
+
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (s[i] != '[' || !(s[i + 1] == '`' || (s[i + 1] == '$' && s[i + 2] == '(')))
+			continue;
+		const char *close = memchr(s + i, ']', n - i);
+		size_t e = close ? (size_t)(close - s) : n;
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(COMMAND_SUBSTITUTION),
+		       "subscript.exec",
+		       "an array subscript that runs a command when evaluated");
+		classify_payload(x, s + i + 1, e - i - 1, 0, "a command in an array subscript");
+		return;
+	}
+}
+
+void families_subscripts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++)
+		if (classify_word_static(&argv[i]))
+			subscript_injection(x, &argv[i]);
+}
+
+/* Partitioning, encryption and block-device tools pointed at a raw disk:
+ * even the forms that only read open the disk with a tool that can
+ * rewrite it, so every use asks. */
+/* The disk tools' erase forms: like mkfs, they destroy what is on the
+ * disk at once. */
+static bool disk_wipe(struct wv *argv, size_t argc)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	if ((commands_name_is(name, n, "blkdiscard")) ||
+	    (commands_name_is(name, n, "mkswap")))
+		return true;
+	for (size_t i = 1; i < argc; i++)
+		if (commands_cluster_has(&argv[i], 'n') || classify_word_is(&argv[i], "--no-act"))
+			return false; /* wipefs -n: only says what it would do */
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (commands_name_is(name, n, "wipefs") &&
+		    (commands_cluster_has(w, 'a') || classify_word_is(w, "--all") || commands_long_opt(w, "--offset", NULL, NULL)))
+			return true;
+		if (commands_name_is(name, n, "sgdisk") &&
+		    (commands_cluster_has(w, 'Z') || commands_cluster_has(w, 'z') || commands_cluster_has(w, 'o') ||
+		     classify_word_is(w, "--zap-all") || classify_word_is(w, "--zap") || classify_word_is(w, "--clear")))
+			return true;
+		if (commands_name_is(name, n, "hdparm") &&
+		    (commands_long_opt(w, "--security-erase", NULL, NULL) ||
+		     commands_long_opt(w, "--security-erase-enhanced", NULL, NULL) ||
+		     commands_long_opt(w, "--trim-sector-ranges", NULL, NULL)))
+			return true;
+	}
+	return false;
+}
+
+void families_disktool(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *abs;
+		if (!classify_word_static(&argv[i]) || commands_is_opt(&argv[i]))
+			continue;
+		/* a device is under /dev, or named from the cwd there */
+		if (!memmem(argv[i].s, argv[i].n, "dev", 3) &&
+		    strncmp(x->pc.cwd, "/dev", 4) != 0)
+			continue;
+		if (classify_path(x, &argv[i], &abs) == PATH_DEVICE) {
+			if (disk_wipe(argv, argc))
+				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK) | CORDON_L(DATA_LOSS),
+				       "disk.wipe",
+				       verdict_printf(x->v, "erases the disk %s", abs));
+			else
+				classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
+				       verdict_printf(x->v, "runs a disk tool on %s", abs));
+			return;
+		}
+	}
+}
+
+/* Archive tools extract where they are told: the destination is written. */
+void families_archive(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		struct wv t;
+		if ((classify_word_is(w, "-C") || classify_word_is(w, "--directory") || classify_word_is(w, "-d")) &&
+		    i + 1 < argc) {
+			commands_write_target(x, &argv[i + 1], false, "extracts into");
+			i++;
+		} else if (commands_long_opt(w, "--directory", &val, &vn) && val) {
+			t = classify_lit(val, vn);
+			commands_write_target(x, &t, false, "extracts into");
+		} else if (w->n > 2 && memcmp(w->s, "-o", 2) == 0 && classify_word_static(w)) {
+			t = classify_lit(w->s + 2, w->n - 2);
+			commands_write_target(x, &t, false, "extracts into");
+		}
+	}
+}
+
+/* crontab - (or crontab with no file in a pipe) replaces every scheduled
+ * job with what it reads: what comes down the pipe will run later. */
+void families_crontab(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++)
+		if (classify_word_is(&argv[i], "-"))
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
+			       "persist.crontab-stdin",
+			       "replaces every scheduled job with text from a pipe");
+}
+
+/* at TIME and batch read shell commands on stdin and run them later. */
+void families_at(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	for (size_t i = 1; i < argc; i++) {
+		if (classify_word_is(&argv[i], "-l") || classify_word_is(&argv[i], "-d") ||
+		    classify_word_is(&argv[i], "-r") || classify_word_is(&argv[i], "-c"))
+			return; /* list, delete, show: nothing runs */
+		if (classify_word_is(&argv[i], "-f") && i + 1 < argc) {
+			commands_check_downloaded(x, &argv[i + 1]);
+			return;
+		}
+	}
+	ci->f |= CI_RUNS_STDIN;
+	commands_feed_stdin(x, redirs, ci);
+}
+
+/* make runs recipe lines as shell commands: a makefile from a here-doc
+ * (make -f - / -f /dev/stdin) or from --eval is read here. */
+void families_make(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool stdin_mk = false;
+
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((classify_word_is(w, "-f") || classify_word_is(w, "--file") || classify_word_is(w, "--makefile")) &&
+		    i + 1 < argc &&
+		    (classify_word_is(&argv[i + 1], "-") || classify_word_is(&argv[i + 1], "/dev/stdin")))
+			stdin_mk = true;
+		if (commands_long_opt(w, "--eval", &val, &vn) && val) {
+			/* "target: ; recipe" */
+			const char *semi = memchr(val, ';', vn);
+			if (semi)
+				classify_payload(x, semi + 1, vn - (size_t)(semi + 1 - val),
+					   CORDON_L(NESTED_SHELL), "a make recipe");
+		}
+	}
+	for (const struct sh_redir *r = redirs; stdin_mk && r; r = r->next) {
+		size_t n;
+		const char *t;
+		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
+			continue;
+		t = commands_heredoc_text(x, r, &n);
+		for (size_t i = 0; i < n;) {
+			size_t e = i;
+			while (e < n && t[e] != '\n')
+				e++;
+			if (t[i] == '\t' && e > i + 1)
+				classify_payload(x, t + i + 1, e - i - 1, CORDON_L(NESTED_SHELL),
+					   "a make recipe");
+			i = e + 1;
+		}
+	}
+}
+
+/* ansible HOSTS -m shell|command|raw -a CMD runs CMD on every host. */
+void families_ansible(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	const struct wv *args = NULL;
+	bool shell = true; /* the default module is command */
+
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i + 1 < argc; i++) {
+		if (classify_word_is(&argv[i], "-m") || classify_word_is(&argv[i], "--module-name"))
+			shell = classify_word_is(&argv[i + 1], "shell") || classify_word_is(&argv[i + 1], "command") ||
+				classify_word_is(&argv[i + 1], "raw") ||
+				classify_word_is(&argv[i + 1], "ansible.builtin.shell") ||
+				classify_word_is(&argv[i + 1], "ansible.builtin.command");
+		if (classify_word_is(&argv[i], "-a") || classify_word_is(&argv[i], "--args"))
+			args = &argv[i + 1];
+	}
+	if (args && shell) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.ansible",
+		       "runs a command on every host of an inventory");
+		commands_payload_word(x, args, CORDON_L(REMOTE), "the command ansible runs");
+	}
+}
+
+/* cd changes where later relative paths point. */
+void families_cd(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	size_t i = 1;
+	while (i < argc && commands_is_opt(&argv[i]) && !classify_word_is(&argv[i], "-"))
+		i++;
+	if (i >= argc) {
+		x->pc.cwd = x->pc.home;
+		return;
+	}
+	if (!classify_word_static(&argv[i]) || classify_word_is(&argv[i], "-")) {
+		/* somewhere we cannot know: judge later paths from "/" down
+		 * rather than as if still in the workspace */
+		x->pc.cwd = "/nonexistent-cwd";
+		return;
+	}
+	const char *abs = path_normalize(x->a, x->pc.cwd, argv[i].s, argv[i].n);
+	if (abs)
+		x->pc.cwd = abs;
+}
+
+/* Runs a script of another platform that cordon cannot read. */
+void families_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
+			    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	ci->f |= CI_EXEC_ARGS;
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "foreign-shell",
+	       "runs a command in another shell (cmd, PowerShell) that cordon cannot read");
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (memmem(w->s, w->n, "DownloadString", 14) ||
+		    memmem(w->s, w->n, "Invoke-WebRequest", 17) ||
+		    memmem(w->s, w->n, "iwr ", 4) || memmem(w->s, w->n, "DownloadFile", 12) ||
+		    memmem(w->s, w->n, "Net.WebClient", 13))
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
+			       "foreign-shell.download",
+			       "downloads and runs code in PowerShell");
+	}
+}
+
+void families_echo(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool pf = commands_name_is(name, n, "printf");
+
+	(void)redirs;
+	if (pf)
+		for (size_t i = 1; i + 1 < argc; i++)
+			if (classify_word_is(&argv[i], "-v"))
+				subscript_injection(x, &argv[i + 1]);
+	ci->text = classify_echo_text(x, argv, argc, pf, &ci->tlen);
+	if (ci->text)
+		ci->f |= CI_TEXT;
+}
+
+void families_decode(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	bool xxd = commands_name_is(name, n, "xxd");
+	bool openssl = commands_name_is(name, n, "openssl");
+	bool b64 = !xxd && !openssl;
+
+	(void)x;
+	(void)redirs;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (openssl && (classify_word_is(w, "s_client") || classify_word_is(w, "s_server")))
+			ci->f |= CI_NETWORK | CI_NETSEND | CI_NETCAT;
+		if (openssl && (classify_word_is(w, "base64") || classify_word_is(w, "-base64") || classify_word_is(w, "-a")))
+			b64 = true;
+		if (commands_cluster_has(w, 'd') || commands_cluster_has(w, 'D') ||
+		    classify_word_is(w, "--decode") || (commands_cluster_has(w, 'r') && xxd))
+			ci->f |= CI_DECODE;
+	}
+	if (commands_name_is(name, n, "uudecode"))
+		ci->f |= CI_DECODE;
+	if (ci->f & CI_DECODE)
+		ci->xf = xxd ? XF_HEX : b64 ? XF_BASE64 : XF_NONE;
+}
+
+/* rev and tr SET1 SET2 rewrite text on its way to whatever reads it. */
+void families_filter(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	(void)x;
+	(void)redirs;
+	if (commands_name_is(name, n, "rev")) {
+		if (argc == 1) {
+			ci->xf = XF_REV;
+			ci->f |= CI_DECODE;
+		}
+		return;
+	}
+	if (argc == 3 && classify_word_static(&argv[1]) && classify_word_static(&argv[2]) &&
+	    !commands_is_opt(&argv[1])) {
+		ci->xf = XF_TR;
+		ci->tr1 = argv[1].s;
+		ci->tr1n = argv[1].n;
+		ci->tr2 = argv[2].s;
+		ci->tr2n = argv[2].n;
+		ci->f |= CI_DECODE;
+	}
+}
+
+void families_envdump(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool dump = false;
+
+	(void)redirs;
+	if (commands_name_is(name, n, "printenv")) {
+		dump = true;
+		for (size_t i = 1; i < argc; i++)
+			if (!commands_is_opt(&argv[i])) {
+				/* printenv NAME prints one variable: a secret
+				 * if its name says so */
+				const struct wv *w = &argv[i];
+				bool sec = memmem(w->s, w->n, "KEY", 3) ||
+					   memmem(w->s, w->n, "TOKEN", 5) ||
+					   memmem(w->s, w->n, "SECRET", 6) ||
+					   memmem(w->s, w->n, "PASS", 4);
+				dump = sec;
+				break;
+			}
+	} else if (argc == 1) {
+		dump = true; /* set, export, declare alone */
+	} else {
+		for (size_t i = 1; i < argc; i++)
+			if (classify_word_is(&argv[i], "-p") || classify_word_is(&argv[i], "-x"))
+				dump = argc == 2;
+	}
+	if (commands_name_is(name, n, "unset")) {
+		for (size_t i = 1; i < argc; i++)
+			if (classify_word_is(&argv[i], "HISTFILE"))
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+				       "history.unset", "stops shell history from being saved");
+		return;
+	}
+	if (commands_name_is(name, n, "set")) {
+		/* set -- a b c: the positional parameters become a b c */
+		for (size_t i = 1; i < argc; i++)
+			if (commands_is_dashdash(&argv[i])) {
+				runners_bind_positional(x, argv, i, argc);
+				break;
+			}
+		for (size_t i = 1; i + 1 < argc; i++)
+			if (classify_word_is(&argv[i], "+o") && classify_word_is(&argv[i + 1], "history"))
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
+				       "history.off", "turns shell history off");
+	}
+	for (size_t i = 1; i < argc; i++)
+		if (classify_word_static(&argv[i]))
+			subscript_injection(x, &argv[i]);
+	/* export/declare/local/readonly NAME=value assign */
+	for (size_t i = 1; i < argc; i++)
+		if (argv[i].w && memchr(argv[i].s, '=', argv[i].n) &&
+		    argv[i].s[0] != '-')
+			classify_assign(x, argv[i].w);
+	if (dump) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		       "prints the environment, which may hold secrets");
+		ci->f |= CI_ENVDUMP;
+	}
+}
+
+void families_history(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	if (argc == 1) {
+		ci->f |= CI_HISTORY;
+		return;
+	}
+	for (size_t i = 1; i < argc; i++)
+		if (commands_cluster_has(&argv[i], 'c') || commands_cluster_has(&argv[i], 'd'))
+			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
+			       "history.clear", "erases shell history");
+}
+
+void families_network(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool curl = commands_name_is(name, n, "curl");
+	bool wget = commands_name_is(name, n, "wget");
+	bool netcat = (commands_name_is(name, n, "nc")) ||
+		      (commands_name_is(name, n, "ncat")) ||
+		      (commands_name_is(name, n, "netcat"));
+	bool socat = commands_name_is(name, n, "socat");
+	bool dns = (commands_name_is(name, n, "ping")) ||
+		   (commands_name_is(name, n, "ping6")) ||
+		   (commands_name_is(name, n, "traceroute")) ||
+		   (commands_name_is(name, n, "drill")) ||
+		   (commands_name_is(name, n, "whois")) ||
+		   (commands_name_is(name, n, "dig")) ||
+		   (commands_name_is(name, n, "host")) ||
+		   (commands_name_is(name, n, "nslookup"));
+	bool copy = (commands_name_is(name, n, "scp")) ||
+		    (commands_name_is(name, n, "rsync")) ||
+		    (commands_name_is(name, n, "sftp"));
+
+	(void)redirs;
+	ci->f |= CI_NETWORK;
+	if (netcat || socat || (commands_name_is(name, n, "telnet")))
+		ci->f |= CI_NETCAT | CI_NETSEND;
+	if (copy || dns)
+		ci->f |= CI_NETSEND; /* a looked-up name is data sent out */
+	bool secret = false, remote = false, exec = false, tcp = false;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *oval;
+		size_t on;
+		/* curl -O URL and wget URL save under the URL's last name */
+		if ((curl || wget) && !commands_is_opt(w) && classify_word_static(w) &&
+		    (memmem(w->s, w->n, "://", 3) || wget)) {
+			const char *sl = NULL;
+			for (size_t k = 0; k < w->n; k++)
+				if (w->s[k] == '/')
+					sl = w->s + k;
+			if (sl && sl + 1 < w->s + w->n) {
+				size_t bn = (size_t)(w->s + w->n - sl - 1);
+				const char *q = memchr(sl + 1, '?', bn);
+				if (q)
+					bn = (size_t)(q - sl - 1);
+				struct wv t = classify_lit(sl + 1, bn);
+				commands_note_download(x, &t);
+			}
+		}
+		bool out_next = (curl && (classify_word_is(w, "-o") || classify_word_is(w, "--output"))) ||
+				(wget && (classify_word_is(w, "-O") || classify_word_is(w, "--output-document")));
+		/* a cluster ending in the output option: curl -sLo FILE */
+		if ((curl || wget) && commands_is_opt(w) && w->s[1] != '-' && w->n > 2 &&
+		    w->s[w->n - 1] == (curl ? 'o' : 'O') &&
+		    strspn(w->s + 1, curl ? "sSLfkvqo#" : "qcnNO") == w->n - 1)
+			out_next = true;
+		if (out_next) {
+			if (i + 1 < argc)
+				commands_download_to(x, &argv[i + 1]);
+		} else if (wget && commands_long_opt(w, "--output-document", &oval, &on) && oval) {
+			struct wv t = classify_lit(oval, on);
+			commands_download_to(x, &t);
+		} else if ((curl || wget) && w->n > 2 && w->s[0] == '-' &&
+			   w->s[1] == (curl ? 'o' : 'O') && classify_word_static(w) &&
+			   w->s[w->n - 1] != (curl ? 'o' : 'O')) {
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
+			commands_download_to(x, &t);
+		} else if (wget && (classify_word_is(w, "-P") ||
+				    classify_word_is(w, "--directory-prefix")) &&
+			   i + 1 < argc) {
+			commands_write_target(x, &argv[i + 1], false, "downloads into");
+		} else if (wget && commands_long_opt(w, "--directory-prefix", &oval, &on) &&
+			   oval) {
+			struct wv t = classify_lit(oval, on);
+			commands_write_target(x, &t, false, "downloads into");
+		}
+		if (curl && (classify_word_is(w, "-d") || classify_word_is(w, "--data") ||
+			     classify_word_is(w, "--data-binary") || classify_word_is(w, "--data-raw") ||
+			     classify_word_is(w, "--data-urlencode") || classify_word_is(w, "-F") ||
+			     classify_word_is(w, "--form") || classify_word_is(w, "-T") ||
+			     classify_word_is(w, "--upload-file") || classify_word_is(w, "--json"))) {
+			ci->f |= CI_NETSEND;
+			if (i + 1 < argc && filecmds_operand_secret(x, &argv[i + 1]))
+				secret = true;
+			i++;
+			continue;
+		}
+		if (curl && w->n > 2 && w->s[0] == '-' && (w->s[1] == 'd' || w->s[1] == 'F' ||
+							   w->s[1] == 'T')) {
+			ci->f |= CI_NETSEND;
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
+			if (filecmds_operand_secret(x, &t))
+				secret = true;
+			continue;
+		}
+		if (wget && (commands_long_opt(w, "--post-file", NULL, NULL) ||
+			     commands_long_opt(w, "--body-file", NULL, NULL))) {
+			ci->f |= CI_NETSEND;
+			if (filecmds_operand_secret(x, w))
+				secret = true;
+			continue;
+		}
+		if (netcat && (commands_cluster_has(w, 'e') || commands_cluster_has(w, 'c') ||
+			       classify_word_is(w, "--exec") || classify_word_is(w, "--sh-exec") ||
+			       classify_word_is(w, "--lua-exec") ||
+			       commands_long_opt(w, "--exec", NULL, NULL) ||
+			       commands_long_opt(w, "--sh-exec", NULL, NULL)))
+			exec = true;
+		if (socat) {
+			if (w->n > 5 && (strncasecmp(w->s, "exec:", 5) == 0 ||
+					 strncasecmp(w->s, "system:", 7) == 0))
+				exec = true;
+			if (w->n > 4 && (strncasecmp(w->s, "tcp", 3) == 0 ||
+					 strncasecmp(w->s, "udp", 3) == 0 ||
+					 strncasecmp(w->s, "openssl", 7) == 0 ||
+					 strncasecmp(w->s, "ssl", 3) == 0))
+				tcp = true;
+		}
+		if (copy && !commands_is_opt(w)) {
+			const char *colon = memchr(w->s, ':', w->n);
+			const char *slash = memchr(w->s, '/', w->n);
+			if (colon && (!slash || colon < slash))
+				remote = true;
+			else if (filecmds_operand_secret(x, w))
+				secret = true;
+		}
+	}
+	/* rsync --delete makes the destination match the source: what is
+	 * not in the source is deleted there */
+	if (commands_name_is(name, n, "rsync")) {
+		bool del = false;
+		const struct wv *dest = NULL;
+		for (size_t i = 1; i < argc; i++) {
+			if (commands_long_opt(&argv[i], "--delete", NULL, NULL) ||
+			    commands_long_abbrev(&argv[i], "--delete-before", 8) ||
+			    commands_long_abbrev(&argv[i], "--delete-after", 8) ||
+			    commands_long_abbrev(&argv[i], "--delete-during", 8) ||
+			    commands_long_abbrev(&argv[i], "--delete-excluded", 8))
+				del = true;
+			if (!commands_is_opt(&argv[i]))
+				dest = &argv[i];
+		}
+		bool dry = false;
+		for (size_t i = 1; i < argc; i++)
+			if (commands_cluster_has(&argv[i], 'n') || classify_word_is(&argv[i], "--dry-run"))
+				dry = true;
+		if (del && !dry && dest && classify_word_static(dest) && !memchr(dest->s, ':', dest->n)) {
+			const char *abs;
+			enum path_class pc = classify_path(x, dest, &abs);
+			if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
+			    (pc == PATH_SYSTEM && abs && commands_core_system(abs)))
+				classify_hit(x, CORDON_RISK_BLOCKED, commands_class_labels(pc) | CORDON_L(DELETE_RECURSIVE),
+				       "rsync.delete-system",
+				       verdict_printf(x->v, "rsync --delete can delete everything in %s", abs));
+		}
+	}
+	if (exec && (netcat || tcp))
+		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL) | CORDON_L(NETWORK),
+		       "reverse-shell.exec",
+		       "connects a shell to a network socket (reverse shell)");
+	else if (exec)
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "socat.exec",
+		       "starts a program for a socket");
+	if (secret && (!copy || remote))
+		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
+		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
+		       "exfil.upload", "uploads a credential file");
+}
+
+/* git config [--global|--local|--system|--file F] KEY VALUE: a key that
+ * runs a command stores it to run on later git calls. */
+static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
+			   const char *const *keys, size_t nkeys)
+{
+	size_t i = 1;
+	size_t ops[3], nops = 0;
+
+	/* git's own options before "config" */
+	while (i < argc && commands_is_opt(&argv[i])) {
+		if (classify_word_is(&argv[i], "-C") || classify_word_is(&argv[i], "-c"))
+			i++;
+		i++;
+	}
+	if (i >= argc || !classify_word_is(&argv[i], "config"))
+		return;
+	for (i++; i < argc && nops < 3; i++) {
+		if (classify_word_is(&argv[i], "--file") || classify_word_is(&argv[i], "-f") ||
+		    classify_word_is(&argv[i], "--blob") || classify_word_is(&argv[i], "--type")) {
+			i++;
+			continue;
+		}
+		if (commands_is_opt(&argv[i]))
+			continue;
+		ops[nops++] = i;
+	}
+	if (nops < 2 || !classify_word_static(&argv[ops[0]]))
+		return;
+	char key[128];
+	const struct wv *k = &argv[ops[0]];
+	if (k->n >= sizeof(key))
+		return;
+	for (size_t j = 0; j < k->n; j++)
+		key[j] = (char)tolower((unsigned char)k->s[j]);
+	key[k->n] = '\0';
+	for (size_t j = 0; j < nkeys; j++) {
+		if (fnmatch(keys[j], key, 0) != 0)
+			continue;
+		struct wv val = argv[ops[1]];
+		/* an alias runs a shell command only when it starts with '!' */
+		if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
+			return;
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "git.config-exec-store",
+		       verdict_printf(x->v, "stores a command in git's %s, to run on later git calls",
+				      key));
+		if (val.n && val.s[0] == '!') {
+			val.s++;
+			val.n--;
+		}
+		if (strcmp(key, "core.hookspath") != 0)
+			commands_payload_word(x, &val, CORDON_L(PERSISTENCE), "a command stored in git config");
+		return;
+	}
+}
+
+void families_git(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	static const char *const exec_keys[] = {
+		"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+		"core.askpass", "sequence.editor", "diff.external", "gpg.program",
+		"credential.helper", "uploadpack.packobjectshook", "core.hookspath",
+		"pager.*", "alias.*", "filter.*.clean", "filter.*.smudge",
+		"filter.*.process", "diff.*.textconv", "diff.*.command",
+		"merge.*.driver", "difftool.*.cmd", "mergetool.*.cmd",
+		"core.gitproxy", "protocol.*.allow",
+	};
+
+	(void)redirs;
+	(void)ci;
+	git_config_set(x, argv, argc, exec_keys,
+		       sizeof(exec_keys) / sizeof(*exec_keys));
+	/* git submodule foreach CMD…, git bisect run CMD… */
+	for (size_t i = 1; i + 2 < argc; i++) {
+		if (classify_word_is(&argv[i], "submodule") && classify_word_is(&argv[i + 1], "foreach")) {
+			size_t k = i + 2;
+			while (k < argc && commands_is_opt(&argv[k]))
+				k++;
+			if (k < argc) {
+				size_t jn;
+				bool dyn;
+				const char *j = commands_join(x, argv, k, argc, &jn, &dyn);
+				classify_payload(x, j, jn, CORDON_L(BATCH_EXEC),
+					   "the command run in every submodule");
+			}
+			break;
+		}
+		if (classify_word_is(&argv[i], "bisect") && classify_word_is(&argv[i + 1], "run")) {
+			struct cinfo sub;
+			memset(&sub, 0, sizeof(sub));
+			classify_command(x, argv + i + 2, argc - i - 2, NULL, &sub);
+			break;
+		}
+	}
+	/* git diff/log/show --output=FILE writes FILE (the patch goes there,
+	 * not to stdout): judged as any other write. */
+	for (size_t i = 1; i < argc; i++) {
+		const char *val;
+		size_t vn;
+		if (classify_word_is(&argv[i], "--"))
+			break;
+		if (commands_long_opt(&argv[i], "--output", &val, &vn)) {
+			if (val) {
+				struct wv t = argv[i];
+				t.s = val;
+				t.n = vn;
+				t.dyn_at = t.dyn_at > (size_t)(val - argv[i].s)
+						   ? t.dyn_at - (size_t)(val - argv[i].s)
+						   : 0;
+				commands_write_target(x, &t, true, "git writes its output to");
+			} else if (i + 1 < argc) {
+				commands_write_target(x, &argv[i + 1], true,
+						"git writes its output to");
+			}
+		}
+	}
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const struct wv *kv = NULL;
+		struct wv t;
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--config")) && i + 1 < argc) {
+			kv = &argv[i + 1];
+		} else if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'c' && w->s[2] != '-') {
+			t = classify_lit(w->s + 2, w->n - 2);
+			kv = &t;
+		} else if (commands_long_opt(w, "--config-env", NULL, NULL)) {
+			/* the value comes from an environment variable cordon
+			 * cannot see */
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+			       "git.config-env", "sets git configuration from the environment");
+			continue;
+		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && classify_word_static(w)) {
+			/* git's ext transport runs its URL as a command:
+			 * words split at spaces, "% " is a space inside a
+			 * word, "%%" a percent sign */
+			struct wv *ea = arena_alloc(x->a, (w->n + 1) * sizeof(*ea));
+			char *buf = arena_alloc_raw(x->a, w->n + 1);
+			size_t na = 0, o = 0, start = 0;
+			for (size_t k = 5; ea && buf && k <= w->n; k++) {
+				if (k == w->n || w->s[k] == ' ') {
+					if (o > start) {
+						buf[o] = '\0';
+						ea[na++] = classify_lit(buf + start, o - start);
+						o++;
+						start = o;
+					}
+					continue;
+				}
+				if (w->s[k] == '%' && k + 1 < w->n) {
+					buf[o++] = w->s[++k];
+					continue;
+				}
+				buf[o++] = w->s[k];
+			}
+			if (na) {
+				struct cinfo sub;
+				memset(&sub, 0, sizeof(sub));
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				       "git.ext", "git's ext:: transport runs a command");
+				classify_command(x, ea, na, NULL, &sub);
+			}
+			continue;
+		} else if (commands_long_opt(w, "--upload-pack", NULL, NULL) ||
+			   commands_long_opt(w, "--receive-pack", NULL, NULL) ||
+			   commands_long_opt(w, "--exec", NULL, NULL)) {
+			const char *eq = memchr(w->s, '=', w->n);
+			if (eq) {
+				struct wv c = classify_lit(eq + 1, w->n - (size_t)(eq + 1 - w->s));
+				commands_payload_word(x, &c, CORDON_L(NESTED_SHELL),
+					     "a command git runs");
+			}
+			continue;
+		}
+		if (!kv)
+			continue;
+		const char *eq = memchr(kv->s, '=', kv->n);
+		if (!eq)
+			continue;
+		size_t kl = (size_t)(eq - kv->s);
+		char key[128];
+		if (kl >= sizeof(key))
+			continue;
+		for (size_t k = 0; k < kl; k++)
+			key[k] = (char)tolower((unsigned char)kv->s[k]);
+		key[kl] = '\0';
+		for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
+			if (fnmatch(exec_keys[k], key, 0) != 0)
+				continue;
+			struct wv val = classify_lit(eq + 1, kv->n - kl - 1);
+			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
+			if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
+				break;
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
+			       verdict_printf(x->v, "sets %s, which runs a command", key));
+			if (strncmp(key, "alias.", 6) == 0) {
+				if (val.n && val.s[0] == '!') {
+					val.s++;
+					val.n--;
+					commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+						     "a git alias");
+				}
+			} else if (strcmp(key, "core.hookspath") == 0) {
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE),
+				       "git.hookspath", "points git at other hooks");
+			} else {
+				if (val.n && val.s[0] == '!') {
+					val.s++;
+					val.n--;
+				}
+				commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+					     "a command git runs");
+			}
+			break;
+		}
+	}
+}
+
+void families_rg(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *val;
+		size_t vn;
+		if (classify_word_is(&argv[i], "--pre") && i + 1 < argc) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+			       "runs a preprocessor command on every file");
+			commands_payload_word(x, &argv[i + 1], CORDON_L(NESTED_SHELL),
+				     "the preprocessor rg runs");
+			i++;
+		} else if (commands_long_opt(&argv[i], "--pre", &val, &vn) && val) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
+			       "runs a preprocessor command on every file");
+			struct wv t = classify_lit(val, vn);
+			t.f = argv[i].f & (WV_DYNAMIC | WV_SUBST);
+			commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
+				     "the preprocessor rg runs");
+		}
+	}
+}
+
+void families_fifo(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	(void)x;
+	(void)redirs;
+	if (commands_name_is(name, n, "mkfifo"))
+		ci->f |= CI_FIFO;
+	for (size_t i = 1; i < argc; i++)
+		if (classify_word_is(&argv[i], "p"))
+			ci->f |= CI_FIFO;
+}
+
+void families_identity(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)x;
+	(void)argv;
+	(void)argc;
+	(void)redirs;
+	ci->f |= CI_IDENTITY;
+}
+
+void families_cat(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)argv;
+	/* cat <<EOF … EOF | sh: the here-doc is the text */
+	if (argc == 1)
+		commands_feed_stdin(x, redirs, ci);
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (classify_word_static(w) && w->n > 14 && memcmp(w->s, "/proc/", 6) == 0 &&
+		    memmem(w->s, w->n, "/environ", 8)) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.environ",
+			       "reads a process environment");
+			ci->f |= CI_ENVDUMP;
+		}
+		const char *abs = NULL;
+		if (classify_word_static(w) && !commands_is_opt(w))
+			classify_path(x, w, &abs);
+		if (abs && (strcmp(abs, "/etc/passwd") == 0 ||
+			    strcmp(abs, "/etc/shadow") == 0 ||
+			    strcmp(abs, "/etc/gshadow") == 0)) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
+			       "secrets.accounts", "reads the system account database");
+			ci->f |= CI_SECRETS;
+		}
+	}
+}

@@ -1,0 +1,1411 @@
+/* runners — the handlers of commands that run other commands or code:
+ * wrappers (read through the table of wrappers.c), env, command, shells
+ * and their -c, eval, source, alias, the batch executors (xargs, parallel,
+ * find -exec, watch, flock), su/runuser/sg/script, trap, ssh and container
+ * exec, interpreters (-c, -e, -m, here-docs), awk, sed and database
+ * clients. Dispatched from commands.c; see commands_int.h.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "codescan.h"
+#include "commands_int.h"
+#include "wrappers.h"
+#include "banned.h"
+
+/* ---- wrappers ------------------------------------------------------------------ */
+
+/* wrappers_scan reads the classifier's words: one with parts known only
+ * at run time is dynamic. */
+static bool scan_word(const void *ctx, size_t i, const char **s, size_t *n)
+{
+	const struct wv *w = (const struct wv *)ctx + i;
+
+	if (!classify_word_static(w))
+		return false;
+	*s = w->s;
+	*n = w->n;
+	return true;
+}
+
+/* The wrapper runners_wrapper reads for argv (base name, n), or NULL: shells,
+ * runners and the wrappers with handlers of their own are not. */
+const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,
+					  const char *name, size_t n)
+{
+	const struct wv *sub = argc > 1 && classify_word_static(&argv[1]) ?
+				       &argv[1] :
+				       NULL;
+	const struct wrapper *w = wrappers_find(name, n, sub ? sub->s : NULL,
+						sub ? sub->n : 0);
+
+	if (!w || w->kind != WRAPPER_RUNS || (w->flags & WF_HANDLER))
+		return NULL;
+	return w;
+}
+
+/* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
+ * DIR, so its relative paths are judged from there. */
+static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
+			  struct wv *argv, size_t argc)
+{
+	for (size_t k = 1; k < argc && commands_is_opt(&argv[k]); k++) {
+		const struct wv *w = &argv[k];
+		const char *val = NULL;
+		size_t vn = 0;
+		struct wv d;
+		if ((classify_word_is(w, "-D") || classify_word_is(w, "--chdir") || classify_word_is(w, "-w") ||
+		     classify_word_is(w, "--wd")) && k + 1 < argc &&
+		    (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "unshare") == 0 ||
+		     strcmp(wr->name, "nsenter") == 0)) {
+			d = argv[k + 1];
+		} else if (commands_long_opt(w, "--chdir", &val, &vn) && val) {
+			d = classify_lit(val, vn);
+		} else if (commands_long_opt(w, "--wd", &val, &vn) && val) {
+			d = classify_lit(val, vn);
+		} else {
+			continue;
+		}
+		if (!classify_word_static(&d)) {
+			x->pc.cwd = "/nonexistent-cwd";
+			continue;
+		}
+		const char *abs = classify_abs(x, &d);
+		if (abs)
+			x->pc.cwd = abs;
+	}
+}
+
+void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
+		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
+{
+	struct wrapper_scan sc;
+	size_t i;
+	bool shell_flag = false;
+
+	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
+		classify_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
+	wrappers_scan(wr, argc, scan_word, argv, &sc);
+	if (sc.payload < argc) {
+		struct wv t = argv[sc.payload];
+		t.s += sc.payload_off;
+		t.n -= sc.payload_off;
+		commands_payload_word(x, &t, 0, "the command line given to a wrapper");
+		return;
+	}
+	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
+		/* the options end where the scan says, not at the first
+		 * option's value (sudo -u root -s) */
+		size_t opt_end = sc.opt_end;
+		for (size_t k = 1; k < opt_end; k++)
+			if (commands_cluster_has(&argv[k], 's') || commands_cluster_has(&argv[k], 'i') ||
+			    commands_long_opt(&argv[k], "--shell", NULL, NULL) ||
+			    commands_long_opt(&argv[k], "--login", NULL, NULL))
+				shell_flag = true;
+		for (size_t k = 1; k < opt_end; k++)
+			if (commands_cluster_has(&argv[k], 'e') ||
+			    commands_long_opt(&argv[k], "--edit", NULL, NULL)) {
+				/* sudoedit: the operands are files it writes */
+				for (size_t j = opt_end; j < argc; j++)
+					commands_write_target(x, &argv[j], false, "edits");
+				return;
+			}
+	}
+	const char *cwd_before = x->pc.cwd;
+	wrapper_chdir(x, wr, argv, argc);
+	i = sc.assigns;
+	/* sudo NAME=value cmd: the variables are set for cmd */
+	while (i < argc && argv[i].w && classify_word_static(&argv[i]) && argv[i].n &&
+	       (isalpha((unsigned char)argv[i].s[0]) || argv[i].s[0] == '_') &&
+	       memchr(argv[i].s, '=', argv[i].n)) {
+		size_t k = 0;
+		while (k < argv[i].n && (isalnum((unsigned char)argv[i].s[k]) ||
+					 argv[i].s[k] == '_'))
+			k++;
+		if (k >= argv[i].n || argv[i].s[k] != '=')
+			break;
+		classify_assign(x, argv[i].w);
+		i++;
+	}
+	if (i >= argc) {
+		commands_judge_redirs(x, redirs, ci, false);
+		if (shell_flag) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+			       "privilege.shell", "opens a shell as another user");
+			ci->f |= CI_RUNS_STDIN;
+		}
+		return;
+	}
+	if (shell_flag) {
+		/* sudo -s CMD runs CMD through the target user's shell */
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		       "privilege.shell", "runs through a shell as another user");
+	}
+	classify_command(x, argv + i, argc - i, redirs, ci);
+	x->pc.cwd = cwd_before;
+}
+
+void runners_env(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (classify_word_is(w, "-S") || commands_long_opt(w, "--split-string", &val, &vn)) {
+			/* env -S 'cmd args': the string is the command line */
+			if (classify_word_is(w, "-S")) {
+				if (i + 1 < argc)
+					commands_payload_word(x, &argv[i + 1], 0,
+						     "the command line given to env -S");
+			} else if (val) {
+				struct wv t = classify_lit(val, vn);
+				commands_payload_word(x, &t, 0, "the command line given to env -S");
+			}
+			return;
+		}
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'S') {
+			struct wv t = classify_lit(w->s + 2, w->n - 2);
+			commands_payload_word(x, &t, 0, "the command line given to env -S");
+			return;
+		}
+		/* -iS 'cmd': S at the end of a cluster takes the next word */
+		if (commands_is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'S' && i + 1 < argc) {
+			commands_payload_word(x, &argv[i + 1], 0, "the command line given to env -S");
+			return;
+		}
+		if ((classify_word_is(w, "-C") || classify_word_is(w, "--chdir")) && i + 1 < argc) {
+			/* the command runs there */
+			const char *abs = classify_word_static(&argv[i + 1])
+						  ? classify_abs(x, &argv[i + 1])
+						  : "/nonexistent-cwd";
+			if (abs)
+				x->pc.cwd = abs;
+			i += 2;
+			continue;
+		}
+		if (commands_long_opt(w, "--chdir", &val, &vn) && val) {
+			struct wv d = classify_lit(val, vn);
+			const char *abs = classify_abs(x, &d);
+			if (abs)
+				x->pc.cwd = abs;
+			i++;
+			continue;
+		}
+		if (classify_word_is(w, "-u") || classify_word_is(w, "--unset")) {
+			i += 2;
+			continue;
+		}
+		if (commands_is_opt(w) || classify_word_is(w, "-")) {
+			i++;
+			continue;
+		}
+		if (w->w && memchr(w->s, '=', w->n) && w->s[0] != '=') {
+			classify_assign(x, w->w);
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (i >= argc) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
+		       "prints the environment, which may hold secrets");
+		ci->f |= CI_ENVDUMP;
+		return;
+	}
+	classify_command(x, argv + i, argc - i, redirs, ci);
+}
+
+void runners_command(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	for (; i < argc && commands_is_opt(&argv[i]); i++) {
+		if (commands_cluster_has(&argv[i], 'v') || commands_cluster_has(&argv[i], 'V'))
+			return; /* lookup only */
+		if (commands_is_dashdash(&argv[i])) {
+			i++;
+			break;
+		}
+	}
+	if (i < argc)
+		classify_command(x, argv + i, argc - i, redirs, ci);
+}
+
+/* ---- shells, eval, source ------------------------------------------------------ */
+
+/* bash <(echo 'cmd') and source <(printf …): the program is the output of
+ * the substitution, when that output is static. */
+static bool procsub_payload(struct cx *x, const struct wv *w)
+{
+	const struct sh_wpart *pt = w->w ? w->w->parts : NULL;
+	const char *o;
+	size_t on;
+
+	if (!pt || pt->next || pt->kind != SH_WP_PROCSUB_IN)
+		return false;
+	if (!classify_static_output(x, pt->body, &o, &on))
+		return false;
+	classify_payload(x, o, on, CORDON_L(NESTED_SHELL), "the output of a process substitution");
+	return true;
+}
+
+static void bind_var(struct cx *x, const char *name, const char *val,
+		     size_t vn, bool known)
+{
+	if (x->nvars >= CLASSIFY_MAX_VARS)
+		return;
+	unsigned k = x->nvars++;
+	x->vars[k].name = name;
+	x->vars[k].secret = false;
+	x->vars[k].nlen = strlen(name);
+	x->vars[k].val = known ? val : NULL;
+	x->vars[k].vlen = vn;
+}
+
+/* $0 … $9, $@ and $* from argv[from..argc). */
+void runners_bind_positional(struct cx *x, struct wv *argv, size_t from,
+			    size_t argc)
+{
+	static const char *const digits[] = {"0", "1", "2", "3", "4",
+					     "5", "6", "7", "8", "9"};
+	if (from >= argc)
+		return;
+	for (size_t k = 0; k < 10 && from + k < argc; k++)
+		bind_var(x, digits[k], argv[from + k].s, argv[from + k].n,
+			 classify_word_static(&argv[from + k]));
+	size_t jn;
+	bool dyn;
+	const char *j = commands_join(x, argv, from + 1, argc, &jn, &dyn);
+	bind_var(x, "@", j, jn, !dyn);
+	bind_var(x, "*", j, jn, !dyn);
+}
+
+void runners_shell(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool has_c = false, interactive = false, read_stdin = false;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w) || classify_word_is(w, "-")) {
+			i++;
+			break;
+		}
+		if (!(w->n > 1 && (w->s[0] == '-' || w->s[0] == '+')) ||
+		    !classify_word_static(w))
+			break;
+		if (w->s[1] == '-') {
+			if (classify_word_is(w, "--rcfile") || classify_word_is(w, "--init-file") ||
+			    classify_word_is(w, "--init-command"))
+				i++;
+			if (classify_word_is(w, "--command") || classify_word_is(w, "-command"))
+				has_c = true;
+			if (commands_long_opt(w, "--command", NULL, NULL) && w->n > 9) {
+				struct wv t = classify_lit(w->s + 10, w->n - 10);
+				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+				       "nested-shell", "starts a nested shell");
+				commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
+					     "the command given to a shell");
+				return;
+			}
+			i++;
+			continue;
+		}
+		bool takes = false;
+		for (size_t k = 1; k < w->n; k++) {
+			if (w->s[k] == 'c')
+				has_c = true;
+			else if (w->s[k] == 'i')
+				interactive = true;
+			else if (w->s[k] == 's')
+				read_stdin = true;
+			else if (w->s[k] == 'o' || w->s[k] == 'O')
+				takes = true;
+		}
+		i += takes ? 2 : 1;
+	}
+	(void)interactive;
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "nested-shell",
+	       "starts a nested shell");
+	commands_judge_redirs(x, redirs, ci, true);
+	if (has_c) {
+		ci->f |= CI_EXEC_ARGS;
+		if (i < argc) {
+			/* sh -c 'CMD' $0 $1 …: the payload sees them as
+			 * positional parameters ("$@" runs them) */
+			unsigned saved = x->nvars;
+			runners_bind_positional(x, argv, i + 1, argc);
+			commands_payload_word(x, &argv[i], CORDON_L(NESTED_SHELL),
+				     "the command given to a shell");
+			x->nvars = saved;
+		}
+		return;
+	}
+	if (i < argc && (classify_word_is(&argv[i], "/dev/stdin") || classify_word_is(&argv[i], "/dev/fd/0") ||
+			 classify_word_is(&argv[i], "/proc/self/fd/0")))
+		read_stdin = true;
+	if (i < argc && !read_stdin) {
+		ci->f |= CI_EXEC_ARGS;
+		if (procsub_payload(x, &argv[i]))
+			return;
+		commands_check_downloaded(x, &argv[i]);
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		       "runs-script.shell", "runs a shell script cordon has not read");
+		return;
+	}
+	ci->f |= CI_RUNS_STDIN;
+	commands_feed_stdin(x, redirs, ci);
+}
+
+void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	if (argc > 1)
+		classify_command(x, argv + 1, argc - 1, redirs, ci);
+}
+
+void runners_eval(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	bool dyn;
+	const char *s = commands_join(x, argv, 1, argc, &n, &dyn);
+
+	(void)redirs;
+	ci->f |= CI_EXEC_ARGS;
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "eval",
+	       "evaluates its arguments as a command");
+	if (dyn)
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "eval.dynamic", "evaluates text built at run time");
+	if (n)
+		classify_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
+}
+
+void runners_source(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	ci->f |= CI_EXEC_ARGS;
+	if (argc < 2)
+		return;
+	const struct wv *w = &argv[1];
+	if (procsub_payload(x, w))
+		return;
+	if ((w->f & WV_PROCSUB) || classify_word_is(w, "/dev/stdin") || classify_word_is(w, "-")) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
+		       "runs commands from a stream");
+		ci->f |= CI_RUNS_STDIN;
+		commands_feed_stdin(x, redirs, ci);
+		return;
+	}
+	commands_check_downloaded(x, w);
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
+	       "runs a script in the current shell, where it can change anything the shell can");
+}
+
+void runners_alias(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const char *eq = memchr(argv[i].s, '=', argv[i].n);
+		if (!eq)
+			continue;
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "alias",
+		       "defines an alias that changes what a name runs");
+		struct wv t = argv[i];
+		t.s = eq + 1;
+		t.n = argv[i].n - (size_t)(eq + 1 - argv[i].s);
+		commands_payload_word(x, &t, 0, "the text of an alias");
+	}
+}
+
+/* ---- batch executors ------------------------------------------------------------ */
+
+/* Runs argv once per input item. repl ("{}") marks where an item goes;
+ * with append_unknown an item is appended. item: the item's value when it
+ * is known (find's root, parallel's ::: arguments), else unknown. */
+static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
+			      const char *repl, bool append_unknown,
+			      uint64_t labels, const struct wv *item);
+
+static void run_template(struct cx *x, struct wv *argv, size_t argc,
+			 const char *repl, bool append_unknown, uint64_t labels)
+{
+	run_template_item(x, argv, argc, repl, append_unknown, labels, NULL);
+}
+
+static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
+			      const char *repl, bool append_unknown,
+			      uint64_t labels, const struct wv *item)
+{
+	struct wv *a = arena_alloc(x->a, (argc + 2) * sizeof(*a));
+	struct cinfo ci;
+
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	size_t n = 0;
+	size_t rl = repl ? strlen(repl) : 0;
+	for (size_t i = 0; i < argc; i++) {
+		a[n] = argv[i];
+		if (rl && argv[i].n >= rl && memmem(argv[i].s, argv[i].n, repl, rl)) {
+			if (argv[i].n == rl) {
+				a[n] = item ? *item : classify_unknown();
+			} else {
+				a[n].f |= WV_DYNAMIC;
+				a[n].dyn_at = (size_t)((const char *)memmem(argv[i].s,
+						argv[i].n, repl, rl) - argv[i].s);
+			}
+		}
+		n++;
+	}
+	if (append_unknown)
+		a[n++] = item ? *item : classify_unknown();
+	memset(&ci, 0, sizeof(ci));
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
+	       "runs a command for every input item");
+	if (argc == 1 && argv[0].n && memchr(argv[0].s, ' ', argv[0].n)) {
+		/* one quoted word: a command line, the item where {} is or at
+		 * the end */
+		struct wv line = argv[0];
+		if (item && classify_word_static(item) && classify_word_static(&line)) {
+			const char *at = rl ? memmem(line.s, line.n, repl, rl) : NULL;
+			size_t pre = at ? (size_t)(at - line.s) : line.n;
+			size_t post = at ? line.n - pre - rl : 0;
+			char *t = arena_alloc_raw(x->a, line.n + item->n + 2);
+			if (t) {
+				memcpy(t, line.s, pre);
+				size_t o = pre;
+				if (!at)
+					t[o++] = ' ';
+				memcpy(t + o, item->s, item->n);
+				o += item->n;
+				memcpy(t + o, line.s + pre + (at ? rl : 0), post);
+				o += post;
+				t[o] = '\0';
+				line = classify_lit(t, o);
+			}
+		}
+		commands_payload_word(x, &line, CORDON_L(BATCH_EXEC),
+			     "the command line of a batch executor");
+		return;
+	}
+	bool was = x->batch;
+	x->batch = item == NULL;
+	classify_command(x, a, n, NULL, &ci);
+	x->batch = was;
+}
+
+void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const char *repl = NULL;
+
+	(void)redirs;
+	while (i < argc && commands_is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (classify_word_is(w, "-I")) {
+			if (i + 1 < argc)
+				repl = arena_strndup(x->a, argv[i + 1].s, argv[i + 1].n);
+			i += 2;
+			continue;
+		}
+		if (w->n > 2 && w->s[1] == 'I') {
+			repl = arena_strndup(x->a, w->s + 2, w->n - 2);
+			i++;
+			continue;
+		}
+		if (classify_word_is(w, "-i") || commands_long_opt(w, "--replace", &val, &vn)) {
+			repl = "{}";
+			i++;
+			continue;
+		}
+		if (w->n == 2 && strchr("LnPsdEa", w->s[1])) {
+			i += 2;
+			continue;
+		}
+		if (!memchr(w->s, '=', w->n) &&
+		    (classify_word_is(w, "--max-procs") || classify_word_is(w, "--max-args") ||
+		     classify_word_is(w, "--max-lines") || classify_word_is(w, "--arg-file") ||
+		     classify_word_is(w, "--delimiter") || classify_word_is(w, "--eof") ||
+		     classify_word_is(w, "--max-chars") || classify_word_is(w, "--process-slot-var"))) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	ci->f |= CI_EXEC_ARGS;
+	if (i >= argc)
+		return; /* xargs alone runs echo */
+	size_t bn;
+	const char *b = classify_cmd_base(&argv[i], &bn);
+	if (commands_find_handler(b, bn) == runners_shell || wrappers_find_interp(b, bn))
+		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
+	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
+}
+
+void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1, end;
+
+	(void)redirs;
+	while (i < argc && commands_is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (w->n == 2 && strchr("jSaIdC", w->s[1])) {
+			i += 2;
+			continue;
+		}
+		if (classify_word_is(w, "--jobs") || classify_word_is(w, "--sshlogin") ||
+		    classify_word_is(w, "--arg-file") || classify_word_is(w, "--delay") ||
+		    classify_word_is(w, "--timeout") || classify_word_is(w, "--joblog") ||
+		    classify_word_is(w, "--results") || classify_word_is(w, "--colsep") ||
+		    classify_word_is(w, "--halt")) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	for (end = i; end < argc; end++)
+		if (classify_word_is(&argv[end], ":::") || classify_word_is(&argv[end], "::::") ||
+		    classify_word_is(&argv[end], ":::+") || classify_word_is(&argv[end], "::::+"))
+			break;
+	if (end == i) {
+		/* no command: every input line, or every ::: argument, is a
+		 * command */
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
+		       "runs every input line as a command");
+		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
+			commands_payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
+				     "a command run by parallel");
+		if (end >= argc)
+			ci->f |= CI_RUNS_STDIN;
+		return;
+	}
+	bool has_repl = false;
+	for (size_t k = i; k < end; k++)
+		if (memmem(argv[k].s, argv[k].n, "{}", 2))
+			has_repl = true;
+	/* The arguments after ::: are known: try each (a few). */
+	size_t tried = 0;
+	for (size_t k = end + 1; k < argc && tried < 16; k++) {
+		if (classify_word_is(&argv[k], ":::") || classify_word_is(&argv[k], "::::"))
+			break;
+		run_template_item(x, argv + i, end - i, "{}", !has_repl, 0, &argv[k]);
+		tried++;
+	}
+	if (!tried)
+		run_template(x, argv + i, end - i, "{}", !has_repl, 0);
+}
+
+void runners_find(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	size_t roots_from, roots_to;
+
+	(void)redirs;
+	(void)ci;
+	while (i < argc && (classify_word_is(&argv[i], "-H") || classify_word_is(&argv[i], "-L") ||
+			    classify_word_is(&argv[i], "-P")))
+		i++;
+	if (i < argc && classify_word_is(&argv[i], "-D"))
+		i += 2;
+	while (i < argc && argv[i].n >= 2 && argv[i].s[0] == '-' && argv[i].s[1] == 'O')
+		i++; /* -O0 … -O3 */
+	roots_from = i;
+	while (i < argc && argv[i].n && argv[i].s[0] != '-' &&
+	       !classify_word_is(&argv[i], "(") && !classify_word_is(&argv[i], "!") &&
+	       !classify_word_is(&argv[i], ")"))
+		i++;
+	roots_to = i;
+	/* With a test (-name, -type, -mtime …) find -delete removes what
+	 * matches, not the whole tree: never blocked, still destructive. */
+	enum cordon_risk cap = CORDON_RISK_BLOCKED;
+	static const char *const not_tests[] = {
+		"-delete", "-depth", "-xdev", "-mount", "-print", "-print0",
+		"-maxdepth", "-mindepth", "-ls", "-follow", "-noleaf", "-d"};
+	for (size_t k = roots_to; k < argc; k++) {
+		const struct wv *w = &argv[k];
+		if (classify_word_is(w, "-exec") || classify_word_is(w, "-execdir") || classify_word_is(w, "-ok") ||
+		    classify_word_is(w, "-okdir")) {
+			while (k < argc && !classify_word_is(&argv[k], ";") && !classify_word_is(&argv[k], "+"))
+				k++;
+			continue;
+		}
+		if (w->n < 2 || w->s[0] != '-')
+			continue;
+		bool test = true;
+		for (size_t t = 0; t < sizeof(not_tests) / sizeof(*not_tests); t++)
+			if (classify_word_is(w, not_tests[t]))
+				test = false;
+		if (classify_word_is(w, "-maxdepth") || classify_word_is(w, "-mindepth"))
+			k++;
+		if (test)
+			cap = CORDON_RISK_DESTRUCTIVE;
+	}
+	/* … and a filtered clean-up of temporary files only asks for a look */
+	bool all_tmp = roots_to > roots_from && cap == CORDON_RISK_DESTRUCTIVE;
+	for (size_t r = roots_from; r < roots_to && all_tmp; r++) {
+		const char *abs;
+		enum path_class pc = classify_word_static(&argv[r]) ? classify_path(x, &argv[r], &abs)
+							 : PATH_OUTSIDE;
+		all_tmp = pc == PATH_TMP ||
+			  (pc == PATH_SYSTEM && abs &&
+			   (strcmp(abs, "/tmp") == 0 || strcmp(abs, "/var/tmp") == 0));
+	}
+	if (all_tmp)
+		cap = CORDON_RISK_CAUTION;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (classify_word_is(w, "-delete")) {
+			struct wv dot = classify_lit(".", 1);
+			size_t r0 = roots_from, r1 = roots_to;
+			for (size_t r = r0; r < r1 || r == r0; r++) {
+				const struct wv *root = r < r1 ? &argv[r] : &dot;
+				if (all_tmp) {
+					classify_hit(x, CORDON_RISK_CAUTION,
+					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE),
+					       "find.delete-tmp",
+					       "deletes matching temporary files");
+				} else if (cap == CORDON_RISK_DESTRUCTIVE) {
+					/* -delete removes directories too, depth
+					 * first: a recursive delete, whatever the
+					 * filter (rm {} without -r cannot) */
+					const char *abs = NULL;
+					enum path_class pc = classify_word_static(root)
+						? classify_path(x, root, &abs) : PATH_OUTSIDE;
+					classify_hit(x, CORDON_RISK_DESTRUCTIVE,
+					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
+					       commands_class_labels(pc), "find.delete",
+					       "deletes every file and directory that matches, in a whole tree");
+				} else {
+					classify_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
+					filecmds_judge_delete(x, root, true, false,
+						     "find -delete removes everything in");
+				}
+				if (r >= r1)
+					break;
+			}
+			continue;
+		}
+		if (classify_word_is(w, "-exec") || classify_word_is(w, "-execdir") || classify_word_is(w, "-ok") ||
+		    classify_word_is(w, "-okdir")) {
+			size_t s = i + 1, e = s;
+			while (e < argc && !classify_word_is(&argv[e], ";") && !classify_word_is(&argv[e], "+"))
+				e++;
+			if (e > s) {
+				/* without a test the items are the whole tree,
+				 * root first; with one, some file below the
+				 * root (below / that includes /etc) */
+				if (cap == CORDON_RISK_BLOCKED && roots_to == roots_from + 1) {
+					run_template_item(x, argv + s, e - s, "{}", false,
+							  0, &argv[roots_from]);
+				} else if (roots_to == roots_from + 1 &&
+					   classify_word_static(&argv[roots_from])) {
+					const char *abs = classify_abs(x, &argv[roots_from]);
+					const char *item = !abs ? NULL
+						: strcmp(abs, "/") == 0 ? "/etc/x"
+						: verdict_printf(x->v, "%s/x", abs);
+					struct wv it = item ? classify_lit(item, strlen(item))
+							    : classify_unknown();
+					run_template_item(x, argv + s, e - s, "{}", false,
+							  0, &it);
+				} else {
+					run_template(x, argv + s, e - s, "{}", false, 0);
+				}
+			}
+			i = e;
+			continue;
+		}
+		if ((classify_word_is(w, "-fprint") || classify_word_is(w, "-fprint0") ||
+		     classify_word_is(w, "-fls") || classify_word_is(w, "-fprintf")) && i + 1 < argc) {
+			commands_write_target(x, &argv[i + 1], true, "overwrites");
+			i++;
+		}
+	}
+}
+
+void runners_watch(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool exec = false;
+
+	while (i < argc && commands_is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (classify_word_is(w, "-x") || classify_word_is(w, "--exec"))
+			exec = true;
+		if (classify_word_is(w, "-n") || classify_word_is(w, "--interval") || classify_word_is(w, "-q") ||
+		    classify_word_is(w, "--equexit")) {
+			i += 2;
+			continue;
+		}
+		i++;
+	}
+	if (i >= argc)
+		return;
+	if (exec) {
+		classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	size_t n;
+	bool dyn;
+	const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+	classify_payload(x, s, n, 0, "the command run by watch");
+}
+
+void runners_flock(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const struct wv *cmd = NULL;
+
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (classify_word_is(w, "-c") || classify_word_is(w, "--command")) {
+			if (i + 1 < argc)
+				cmd = &argv[i + 1];
+			i += 2;
+			continue;
+		}
+		if (classify_word_is(w, "-w") || classify_word_is(w, "--timeout") || classify_word_is(w, "-E") ||
+		    classify_word_is(w, "--conflict-exit-code")) {
+			i += 2;
+			continue;
+		}
+		if (commands_is_opt(w)) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (cmd) {
+		commands_payload_word(x, cmd, 0, "the command run by flock");
+		return;
+	}
+	i++; /* the lock file */
+	for (; i < argc; i++) {
+		if (classify_word_is(&argv[i], "-c") || classify_word_is(&argv[i], "--command")) {
+			if (i + 1 < argc)
+				commands_payload_word(x, &argv[i + 1], 0, "the command run by flock");
+			return;
+		}
+		if (!commands_is_opt(&argv[i]))
+			break;
+	}
+	if (i < argc)
+		classify_command(x, argv + i, argc - i, redirs, ci);
+}
+
+void runners_su(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool cmd = false;
+
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.su",
+	       "switches to another user (su)");
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command") ||
+		     classify_word_is(w, "--session-command")) && i + 1 < argc) {
+			commands_payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+				     "the command given to su");
+			cmd = true;
+			i++;
+		} else if (commands_long_opt(w, "--command", &val, &vn) && val) {
+			struct wv t = classify_lit(val, vn);
+			commands_payload_word(x, &t, CORDON_L(PRIVILEGE), "the command given to su");
+			cmd = true;
+		} else if (classify_word_is(w, "-s") || classify_word_is(w, "--shell") || classify_word_is(w, "-g") ||
+			   classify_word_is(w, "-G") || classify_word_is(w, "-w")) {
+			i++;
+		}
+	}
+	if (!cmd) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
+		       "privilege.shell", "opens a shell as another user");
+		ci->f |= CI_RUNS_STDIN;
+		commands_feed_stdin(x, redirs, ci);
+	}
+}
+
+/* runuser -u USER [--] CMD…, runuser [-l] USER -c CMD: su without a
+ * password prompt. */
+void runners_runuser(struct cx *x, struct wv *argv, size_t argc,
+		      const struct sh_redir *redirs, struct cinfo *ci)
+{
+	bool by_u = false;
+	size_t i = 1;
+
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.runuser",
+	       "runs as another user (runuser)");
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command")) && i + 1 < argc) {
+			commands_payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+				     "the command given to runuser");
+			return;
+		}
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (classify_word_is(w, "-u") || classify_word_is(w, "--user")) {
+			by_u = true;
+			i += 2;
+			continue;
+		}
+		if (classify_word_is(w, "-g") || classify_word_is(w, "-G") || classify_word_is(w, "-s") ||
+		    classify_word_is(w, "-w") || classify_word_is(w, "--group") || classify_word_is(w, "--shell")) {
+			i += 2;
+			continue;
+		}
+		if (commands_is_opt(w)) {
+			i++;
+			continue;
+		}
+		if (!by_u) {
+			i++; /* the user; then options may follow */
+			by_u = true;
+			continue;
+		}
+		break;
+	}
+	if (i < argc)
+		classify_command(x, argv + i, argc - i, redirs, ci);
+}
+
+/* sg GROUP -c CMD, sg GROUP CMD: the command is one shell string. */
+void runners_sg(struct cx *x, struct wv *argv, size_t argc,
+		 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sg",
+	       "runs with another group (sg)");
+	for (size_t i = 1; i < argc; i++) {
+		if (classify_word_is(&argv[i], "-") || commands_is_opt(&argv[i])) {
+			if (classify_word_is(&argv[i], "-c") && i + 1 < argc) {
+				commands_payload_word(x, &argv[i + 1], CORDON_L(PRIVILEGE),
+					     "the command given to sg");
+				return;
+			}
+			continue;
+		}
+		/* the group, then the command */
+		if (i + 1 < argc) {
+			size_t k = i + 1;
+			if (classify_word_is(&argv[k], "-c"))
+				k++;
+			if (k < argc)
+				commands_payload_word(x, &argv[k], CORDON_L(PRIVILEGE),
+					     "the command given to sg");
+		}
+		return;
+	}
+}
+
+/* script -c CMD [FILE]: runs CMD under a pseudo-terminal. */
+void runners_script(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command")) && i + 1 < argc) {
+			commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
+			return;
+		}
+		if (commands_long_opt(w, "--command", &val, &vn) && val) {
+			struct wv t = classify_lit(val, vn);
+			commands_payload_word(x, &t, 0, "the command given to script");
+			return;
+		}
+		if (commands_is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'c' &&
+		    strspn(w->s + 1, "aefqkc") == w->n - 1 && i + 1 < argc) {
+			commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
+			return;
+		}
+	}
+}
+
+/* trap 'CMD' SIGNAL…: CMD runs when the signal (or EXIT) comes. */
+void runners_trap(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	(void)ci;
+	if (i < argc && commands_is_dashdash(&argv[i]))
+		i++;
+	if (i + 1 >= argc || commands_is_opt(&argv[i]) || classify_word_is(&argv[i], "-"))
+		return;
+	commands_payload_word(x, &argv[i], 0, "the command a trap runs");
+}
+
+/* ---- remote and container payloads ----------------------------------------------- */
+
+void runners_ssh(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	ci->f |= CI_NETWORK | CI_NETSEND;
+	while (i < argc && commands_is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		/* -o ProxyCommand=… and LocalCommand run here, not remotely */
+		const struct wv *opt = NULL;
+		struct wv t;
+		if (classify_word_is(w, "-o") && i + 1 < argc)
+			opt = &argv[i + 1];
+		else if (w->n > 2 && w->s[1] == 'o') {
+			t = classify_lit(w->s + 2, w->n - 2);
+			opt = &t;
+		}
+		if (opt) {
+			const char *eq = memchr(opt->s, '=', opt->n);
+			size_t kn = eq ? (size_t)(eq - opt->s) : 0;
+			if (eq && ((kn == 12 && strncasecmp(opt->s, "ProxyCommand", 12) == 0) ||
+				   (kn == 12 && strncasecmp(opt->s, "LocalCommand", 12) == 0))) {
+				struct wv c = classify_lit(eq + 1, opt->n - kn - 1);
+				c.f = opt->f & (WV_DYNAMIC | WV_SUBST);
+				commands_payload_word(x, &c, 0, "a command ssh runs locally");
+			}
+		}
+		bool takes = false;
+		if (w->s[1] != '-')
+			for (size_t k = 1; k < w->n; k++)
+				if (strchr("bcDEeFIiJLlmOopQRSWwBP", w->s[k])) {
+					takes = k + 1 == w->n;
+					break;
+				}
+		i += takes ? 2 : 1;
+	}
+	if (i >= argc)
+		return;
+	i++; /* the host */
+	/* OpenSSH reads options after the host too: ssh host -p 22 cmd */
+	while (i < argc && commands_is_opt(&argv[i]) && !commands_is_dashdash(&argv[i])) {
+		const struct wv *w = &argv[i];
+		bool takes = false;
+		if (w->s[1] != '-')
+			for (size_t k = 1; k < w->n; k++)
+				if (strchr("bcDEeFIiJLlmOopQRSWwBP", w->s[k])) {
+					takes = k + 1 == w->n;
+					break;
+				}
+		i += takes ? 2 : 1;
+	}
+	if (i < argc && commands_is_dashdash(&argv[i]))
+		i++;
+	if (i >= argc) {
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
+		       "opens a shell on another machine");
+		ci->f |= CI_RUNS_STDIN;
+		return;
+	}
+	size_t n;
+	bool dyn;
+	const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.exec",
+	       "runs a command on another machine");
+	if (dyn)
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
+		       "remote.dynamic", "the remote command is built at run time");
+	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
+}
+
+void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
+			     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool kube = (commands_name_is(name, n, "kubectl")) ||
+		    (n == 1 && name[0] == 'k') || (commands_name_is(name, n, "oc"));
+	size_t i;
+
+	if (kube) {
+		for (i = 1; i < argc; i++)
+			if (commands_is_dashdash(&argv[i]))
+				break;
+		if (i + 1 >= argc)
+			return;
+		i++;
+	} else {
+		/* docker exec [opts] CONTAINER CMD…; docker compose exec SVC … */
+		for (i = 1; i < argc && !classify_word_is(&argv[i], "exec"); i++)
+			;
+		i++;
+		while (i < argc && commands_is_opt(&argv[i])) {
+			const struct wv *w = &argv[i];
+			if (classify_word_is(w, "-e") || classify_word_is(w, "--env") || classify_word_is(w, "-u") ||
+			    classify_word_is(w, "--user") || classify_word_is(w, "-w") ||
+			    classify_word_is(w, "--workdir") || classify_word_is(w, "--env-file") ||
+			    classify_word_is(w, "--detach-keys") || classify_word_is(w, "--index"))
+				i += 2;
+			else
+				i++;
+		}
+		i++; /* the container */
+		if (i >= argc)
+			return;
+	}
+	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.container-exec",
+	       "runs a command inside a container");
+	struct cinfo sub;
+	memset(&sub, 0, sizeof(sub));
+	uint64_t saved = x->seg_labels;
+	classify_command(x, argv + i, argc - i, redirs, &sub);
+	(void)saved;
+	ci->f |= sub.f & ~(CI_RUNS_STDIN);
+}
+
+/* ---- interpreters ---------------------------------------------------------------- */
+
+static bool in_list(const char *list, const struct wv *w)
+{
+	char key[48];
+
+	if (!list || w->n + 3 > sizeof(key))
+		return false;
+	key[0] = ' ';
+	memcpy(key + 1, w->s, w->n);
+	key[w->n + 1] = ' ';
+	key[w->n + 2] = '\0';
+	return strstr(list, key) != NULL;
+}
+
+void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *argv,
+		     size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool code = false;
+
+	commands_judge_redirs(x, redirs, ci, false);
+	while (i < argc) {
+		const struct wv *w = &argv[i];
+		if (in_list(ip->code_opt, w)) {
+			if (i + 1 < argc) {
+				if (!classify_word_static(&argv[i + 1]))
+					classify_hit(x, CORDON_RISK_CAUTION,
+					       CORDON_L(DYNAMIC_COMMAND), "code.dynamic",
+					       "runs inline code built at run time");
+				classify_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
+			}
+			code = true;
+			i += 2;
+			continue;
+		}
+		/* A short cluster: python -Ic CODE, perl -ne CODE, -c'code'
+		 * glued, -Im pip. Letters before the code option are flags;
+		 * the code is the rest of the cluster or the next word. */
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] != '-' && classify_word_static(w)) {
+			int what = 0; /* 1 code, 2 module, 3 value */
+			size_t k;
+			for (k = 1; k < w->n && !what; k++) {
+				char key[5] = {' ', '-', w->s[k], ' ', '\0'};
+				if (strstr(ip->code_opt, key))
+					what = 1;
+				else if (ip->module_opt && strstr(ip->module_opt, key))
+					what = 2;
+				else if (strstr(ip->arg_opt, key))
+					what = 3;
+			}
+			if (what) {
+				struct wv rest = classify_lit(w->s + k, w->n - k);
+				bool glued = k < w->n;
+				const struct wv *val = glued ? &rest
+					: i + 1 < argc ? &argv[i + 1] : NULL;
+				if (what == 1 && val) {
+					classify_code(x, (int)ip->lang, val->s, val->n);
+					code = true;
+				} else if (what == 2 && val) {
+					if (glued) {
+						argv[i] = rest;
+						classify_command(x, argv + i, argc - i, NULL, ci);
+					} else {
+						classify_command(x, argv + i + 1, argc - i - 1,
+							   NULL, ci);
+					}
+					return;
+				}
+				i += glued ? 1 : 2;
+				continue;
+			}
+		}
+		if (in_list(ip->module_opt, w) && i + 1 < argc) {
+			/* python -m pip install x is pip install x */
+			classify_command(x, argv + i + 1, argc - i - 1, NULL, ci);
+			return;
+		}
+		if (in_list(ip->arg_opt, w)) {
+			i += 2;
+			continue;
+		}
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (commands_is_opt(w)) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	ci->f |= CI_EXEC_ARGS;
+	if (code) {
+		/* perl -pi -e CODE FILE…: the files are rewritten */
+		bool inplace = false;
+		for (size_t k = 1; k < argc && k < i; k++)
+			if (commands_is_opt(&argv[k]) && argv[k].s[1] != '-' &&
+			    (ip->lang == CODE_PERL || ip->lang == CODE_RUBY) &&
+			    memchr(argv[k].s, 'i', argv[k].n))
+				inplace = true;
+		for (size_t k = i; inplace && k < argc; k++)
+			if (!commands_is_opt(&argv[k]))
+				commands_write_target(x, &argv[k], false, "edits in place");
+		return;
+	}
+	if (i < argc && !classify_word_is(&argv[i], "-")) {
+		commands_check_downloaded_as(x, &argv[i], (int)ip->lang);
+		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+		       "runs-script.interpreter",
+		       "runs a program file cordon has not read");
+		return;
+	}
+	ci->f |= CI_CODE_STDIN;
+	ci->lang = (int)ip->lang;
+	commands_feed_stdin(x, redirs, ci);
+}
+
+/* awk -v NAME=VALUE: the program sees NAME set before BEGIN. They are
+ * handed to the scanner as a BEGIN block in front of the program, so
+ * system(c) with -v c='rm -rf /' reads the command. */
+static void awk_code(struct cx *x, struct wv *argv, size_t prog)
+{
+	struct sb_local {
+		char *s;
+		size_t n;
+	} b = {NULL, 0};
+	size_t cap = argv[prog].n + 16;
+
+	for (size_t i = 1; i + 1 < prog; i++)
+		if (classify_word_is(&argv[i], "-v") || classify_word_is(&argv[i], "--assign"))
+			cap += argv[i + 1].n * 2 + 16;
+	b.s = arena_alloc_raw(x->a, cap);
+	if (!b.s) {
+		x->v->oom = true;
+		return;
+	}
+	for (size_t i = 1; i + 1 < prog; i++) {
+		if (!(classify_word_is(&argv[i], "-v") || classify_word_is(&argv[i], "--assign")))
+			continue;
+		const struct wv *a = &argv[i + 1];
+		const char *eq = memchr(a->s, '=', a->n);
+		if (!eq || !classify_word_static(a))
+			continue;
+		size_t nl = (size_t)(eq - a->s);
+		memcpy(b.s + b.n, "BEGIN{", 6);
+		b.n += 6;
+		memcpy(b.s + b.n, a->s, nl);
+		b.n += nl;
+		memcpy(b.s + b.n, "=\"", 2);
+		b.n += 2;
+		for (const char *c = eq + 1; c < a->s + a->n; c++) {
+			if (*c == '"' || *c == '\\')
+				b.s[b.n++] = '\\';
+			b.s[b.n++] = *c;
+		}
+		memcpy(b.s + b.n, "\"}", 2);
+		b.n += 2;
+	}
+	memcpy(b.s + b.n, argv[prog].s, argv[prog].n);
+	b.n += argv[prog].n;
+	classify_code(x, CODE_AWK, b.s, b.n);
+}
+
+void runners_awk(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+
+	(void)redirs;
+	(void)ci;
+	while (i < argc && commands_is_opt(&argv[i])) {
+		const struct wv *w = &argv[i];
+		if (classify_word_is(w, "-f") || classify_word_is(w, "--file")) {
+			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
+			       "runs-script.awk", "runs an awk program file");
+			return;
+		}
+		if ((classify_word_is(w, "-e") || classify_word_is(w, "--source")) && i + 1 < argc) {
+			classify_code(x, CODE_AWK, argv[i + 1].s, argv[i + 1].n);
+			return;
+		}
+		if (classify_word_is(w, "-F") || classify_word_is(w, "-v") || classify_word_is(w, "--assign") ||
+		    classify_word_is(w, "--field-separator") || classify_word_is(w, "-i") ||
+		    classify_word_is(w, "--include") || classify_word_is(w, "-l") || classify_word_is(w, "--load"))
+			i += 2;
+		else if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		} else
+			i++;
+	}
+	if (i < argc)
+		awk_code(x, argv, i);
+}
+
+void runners_sed(struct cx *x, struct wv *argv, size_t argc,
+		  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	bool script = false, inplace = false;
+	size_t first_file = 0;
+
+	(void)redirs;
+	(void)ci;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if ((classify_word_is(w, "-e") || classify_word_is(w, "--expression")) && i + 1 < argc) {
+			classify_code(x, CODE_SED, argv[i + 1].s, argv[i + 1].n);
+			script = true;
+			i++;
+			continue;
+		}
+		const char *ev;
+		size_t evn;
+		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'e' && classify_word_static(w)) {
+			classify_code(x, CODE_SED, w->s + 2, w->n - 2);
+			script = true;
+			continue;
+		}
+		if (commands_long_opt(w, "--expression", &ev, &evn) && ev) {
+			classify_code(x, CODE_SED, ev, evn);
+			script = true;
+			continue;
+		}
+		if (classify_word_is(w, "-f") || classify_word_is(w, "--file")) {
+			script = true;
+			i++;
+			continue;
+		}
+		if (classify_word_is(w, "-l")) {
+			i++;
+			continue;
+		}
+		if (commands_is_opt(w)) {
+			if (w->s[1] == '-' ? commands_long_opt(w, "--in-place", NULL, NULL)
+					   : commands_cluster_has(w, 'i'))
+				inplace = true;
+			continue;
+		}
+		if (!script) {
+			classify_code(x, CODE_SED, w->s, w->n);
+			script = true;
+			continue;
+		}
+		if (!first_file)
+			first_file = i;
+		if (inplace)
+			commands_write_target(x, w, false, "edits in place");
+	}
+}
+
+/* ---- database clients ------------------------------------------------------------ */
+
+void runners_sqlclient(struct cx *x, struct wv *argv, size_t argc,
+			const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool sqlite = n >= 6 && memcmp(name, "sqlite", 6) == 0;
+	bool mongo = n >= 5 && memcmp(name, "mongo", 5) == 0;
+	bool any = false;
+	size_t ops = 0;
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		bool flag_sql = classify_word_is(w, "-c") || classify_word_is(w, "-e") || classify_word_is(w, "-q") ||
+				classify_word_is(w, "--eval") || classify_word_is(w, "--query") ||
+				classify_word_is(w, "--command") || classify_word_is(w, "--execute") ||
+				classify_word_is(w, "-cmd");
+		if (flag_sql && i + 1 < argc) {
+			classify_sql(x, argv[i + 1].s, argv[i + 1].n);
+			/* psql -c DROP TABLE users: the words the shell split
+			 * off are the rest of the statement the author meant */
+			if (argv[i + 1].n && !memchr(argv[i + 1].s, ' ', argv[i + 1].n) &&
+			    i + 2 < argc) {
+				size_t jn;
+				bool dyn;
+				const char *j = commands_join(x, argv, i + 1, argc, &jn, &dyn);
+				classify_sql(x, j, jn);
+			}
+			any = true;
+			i++;
+			continue;
+		}
+		if ((commands_long_opt(w, "--command", &val, &vn) ||
+		     commands_long_opt(w, "--execute", &val, &vn) ||
+		     commands_long_opt(w, "--eval", &val, &vn) ||
+		     commands_long_opt(w, "--query", &val, &vn)) && val) {
+			classify_sql(x, val, vn);
+			any = true;
+			continue;
+		}
+		if (w->n > 2 && w->s[0] == '-' && (w->s[1] == 'c' || w->s[1] == 'e') &&
+		    !sqlite && !mongo && classify_word_static(w) && w->s[2] != '-' &&
+		    !isalpha((unsigned char)w->s[2])) {
+			classify_sql(x, w->s + 2, w->n - 2);
+			any = true;
+			continue;
+		}
+		if (!commands_is_opt(w)) {
+			ops++;
+			/* sqlite3 DB "SQL …"; mysql DB (a lone db name);
+			 * raw SQL words after the db for sqlite */
+			if (sqlite && ops >= 2) {
+				classify_sql(x, w->s, w->n);
+				any = true;
+			} else if (mongo && ops >= 1 && memchr(w->s, '(', w->n)) {
+				classify_sql(x, w->s, w->n);
+				any = true;
+			}
+		}
+	}
+	if (!any) {
+		ci->f |= CI_SQL_STDIN;
+		commands_feed_stdin(x, redirs, ci);
+	}
+}

@@ -1,0 +1,123 @@
+/* wrappers — the one table of commands that run other commands: wrappers
+ * (nice, sudo, timeout, env …) with their option grammars, shells, the
+ * other runners (eval, xargs, find -exec, ssh …) and the interpreters that
+ * run code given as operands. Every module that needs to know which words
+ * of a command line are themselves a command asks here: the classifier
+ * (commands.c), the code scanner, the Claude rule matcher, the policy's
+ * command rules, approvals' amendment refusals and the deny patterns.
+ *
+ * The option grammars follow getopt_long as the tools use it, read from
+ * their --help and man pages: a short option with a required value takes
+ * the rest of its cluster or the next word (-T5, -T 5), one with an
+ * optional value only the rest of its cluster (-m, -mFILE), a long option
+ * with a value "=VALUE" or the next word, and a unique prefix of a long
+ * option is that option. Options stop at "--" or the first operand.
+ */
+#ifndef CORDON_WRAPPERS_H
+#define CORDON_WRAPPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codescan.h"
+#include "cordon.h"
+
+enum wrapper_kind {
+	WRAPPER_RUNS, /* runs the command its operands name (nice, sudo) */
+	WRAPPER_SHELL, /* a shell of the sh family: -c STRING is a command line */
+	WRAPPER_FOREIGN, /* cmd, powershell: a command line in another language */
+	WRAPPER_RUNNER, /* runs commands or code some other way (eval, xargs,
+			   find -exec, su -c, awk): a handler reads it */
+	WRAPPER_NAMES, /* names commands without running them (which, stat,
+			  sha256sum): known, so not read as a wrapper */
+};
+
+#define WF_CLAUDE (1u << 0) /* Claude Code strips it before matching */
+#define WF_DASH_NUM (1u << 1) /* -N is an option (nice -5) */
+#define WF_ASSIGNS (1u << 2) /* NAME=value operands before the command */
+#define WF_HANDLER (1u << 3) /* the classifier reads it with a handler */
+#define WF_OPERANDS_FIRST (1u << 4) /* operands, then options (setarch) */
+#define WF_MULTICALL                                                           \
+	(1u << 5) /* its first operand is the program (busybox sh) */
+
+struct wrapper {
+	const char *name;
+	enum wrapper_kind kind;
+	unsigned flags;
+	const char *sub; /* " run exec ": required first operand, or NULL */
+	const char *short_val; /* short options with a required value */
+	const char *short_opt; /* short options with an optional value */
+	const char *long_val; /* " --a --b ": long options with a value */
+	const char *long_val2; /* " --bind ": long options with two values */
+	unsigned operands; /* operands before the command (timeout DURATION) */
+	char payload_short; /* the option whose value is a command line */
+	const char *payload_long; /* its long form */
+	enum cordon_risk tier; /* what running through it is, by itself */
+	uint64_t labels;
+	const char *rule;
+	const char *reason;
+};
+
+/* The entry for a command's base name (name, n), or NULL. An entry with a
+ * required subcommand ("npm exec") is only returned when sub (may be NULL)
+ * is one of its subcommands. */
+const struct wrapper *wrappers_find(const char *name, size_t n, const char *sub,
+				    size_t subn);
+
+/* A shell of the sh family (sh, bash, dash, mksh, yash …): its -c string
+ * and what it reads on stdin are shell command lines. */
+bool wrappers_is_shell(const char *name, size_t n);
+
+/* Any shell, also cmd and powershell, whose command lines are not sh. */
+bool wrappers_is_any_shell(const char *name, size_t n);
+
+/* Runs code or a command given in its arguments: a shell, a wrapper, a
+ * runner or an interpreter (python3 -c, bash -lc, env, sudo, xargs, eval).
+ * A prefix rule on such a name would allow anything. The empty name too. */
+bool wrappers_opens_code(const char *name, size_t n);
+
+/* An interpreter whose operands can be code (python3 -c, node -e). */
+struct wrappers_interp {
+	const char *name; /* exact, or a prefix ending in '*' */
+	enum code_lang lang;
+	const char *code_opt; /* options whose value is code: " -c " */
+	const char *arg_opt; /* other options that take a value */
+	const char *module_opt; /* runs a module as a command: " -m " */
+};
+
+/* The interpreter for a command's base name, or NULL. */
+const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n);
+
+/* Word i of a command, for wrappers_scan: false when the word is only
+ * known at run time (then *s, *n are not read). */
+typedef bool wrapper_word_fn(const void *ctx, size_t i, const char **s,
+			     size_t *n);
+
+/* Where a wrapper's parts are, by index into its words (0 is the
+ * wrapper's name). Indices are argc when there is no such part. */
+struct wrapper_scan {
+	size_t opt_end; /* the first word after the wrapper's options */
+	size_t assigns; /* the first NAME=value operand (WF_ASSIGNS) */
+	size_t cmd; /* the command it runs */
+	size_t payload; /* the word holding a command line (env -S, flock -c) */
+	size_t payload_off; /* where the command line starts in that word */
+	bool dynamic; /* a word known only at run time ends the options */
+};
+
+/* Reads a wrapper's options and operands in the words 0..argc. */
+void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
+		   const void *ctx, struct wrapper_scan *out);
+
+/* The entries in name order, for the tests that walk the table. */
+const struct wrapper *wrappers_table(size_t *n);
+
+/* The table is sorted by name, bytewise, and names are unique. */
+bool wrappers_table_sorted(void);
+
+/* Writes the names of the shells of the sh family as a regex alternation
+ * ("bash|dash|…|sh"), for the deny patterns, into buf[0..cap) with a NUL.
+ * Returns its length, 0 when cap is too small. */
+size_t wrappers_shell_alternation(char *buf, size_t cap);
+
+#endif
