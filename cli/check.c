@@ -195,8 +195,7 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		return -1;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cordon check: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("check", argv[optind]);
 		goto usage;
 	}
 	if (o->args && !o->tool) {

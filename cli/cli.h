@@ -66,6 +66,10 @@ const char *cli_bad_option(char **argv, char buf[3]);
  * Returns CLI_EXIT_USAGE. */
 int cli_getopt_error(const char *cmd, int c, char **argv);
 
+/* Reports an operand the command does not take: "cordon CMD: unexpected
+ * argument 'ARG'", ARG escaped for the terminal. */
+void cli_unexpected_arg(const char *cmd, const char *arg);
+
 /* Reports an error on stderr as "cordon CMD: WHAT: TEXT" (cmd NULL:
  * "cordon: …"; what NULL: no "WHAT: "), WHAT and TEXT escaped for the
  * terminal. */

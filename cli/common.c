@@ -101,6 +101,13 @@ int cli_getopt_error(const char *cmd, int c, char **argv)
 	return CLI_EXIT_USAGE;
 }
 
+void cli_unexpected_arg(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "cordon %s: unexpected argument '", cmd);
+	cli_print_escaped(stderr, arg, strlen(arg));
+	fputs("'\n", stderr);
+}
+
 void cli_report(const char *cmd, const char *what, const char *text)
 {
 	fprintf(stderr, "cordon%s%s: ", cmd ? " " : "", cmd ? cmd : "");

@@ -226,9 +226,7 @@ static int parse_show(int argc, char **argv, struct show_opts *o)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr,
-			"cordon config show: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("config show", argv[optind]);
 		goto usage;
 	}
 	if (o->workspace && !o->workspace[0]) {

@@ -634,10 +634,8 @@ int cli_demo(int argc, char **argv)
 			keep = true;
 			continue;
 		}
-		fprintf(stderr,
-			"cordon demo: unexpected argument '%s'\n"
-			"Try 'cordon demo --help'.\n",
-			argv[i]);
+		cli_unexpected_arg("demo", argv[i]);
+		fputs("Try 'cordon demo --help'.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
 	d.colour = cli_colour_enabled(stdout);

@@ -191,8 +191,7 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cordon hook: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("hook", argv[optind]);
 		goto usage;
 	}
 	if (o->mode && cordon_mode_from_name(o->mode) < 0) {

@@ -157,8 +157,7 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cordon init: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("init", argv[optind]);
 		goto usage;
 	}
 	if ((project && o->user) || (o->settings && (project || o->user))) {

@@ -304,8 +304,7 @@ int cli_proxy(int argc, char **argv)
 			goto out;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cordon proxy: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("proxy", argv[optind]);
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}

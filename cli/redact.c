@@ -185,10 +185,9 @@ int cli_redact(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr,
-			"cordon redact: reads standard input; unexpected "
-			"argument '%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("redact", argv[optind]);
+		fputs("cordon redact: it reads standard input, not files\n",
+		      stderr);
 		goto usage;
 	}
 	rc = redact_stream(STDIN_FILENO, &count);

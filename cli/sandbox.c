@@ -194,10 +194,7 @@ static int parse_profile(int argc, char **argv, struct profile_args *a)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr,
-			"cordon sandbox profile: unexpected argument "
-			"'%s'\n",
-			argv[optind]);
+		cli_unexpected_arg("sandbox profile", argv[optind]);
 		goto usage;
 	}
 	if (!has_format) {

@@ -50,6 +50,11 @@ run check -Zq --tool Bash --args "$bash_ls"
 [ $rc -eq 2 ] && grep -q -- "unknown option '-Z'" "$tmp/err"
 ok $? "an unknown short option is named as written (-Z, not the group)"
 
+run check --tool Bash --args "$bash_ls" $'extra\x1b[31m'
+[ $rc -eq 2 ] && ! grep -q $'\x1b' "$tmp/err" &&
+	grep -q "unexpected argument 'extra" "$tmp/err"
+ok $? "an unexpected argument is escaped before it reaches the terminal"
+
 run check $'--bo\x1b[31mgus' --tool Bash --args "$bash_ls"
 [ $rc -eq 2 ] && ! grep -q $'\x1b' "$tmp/err" && grep -q 'bo\\x1b' "$tmp/err"
 ok $? "an unknown option is escaped before it reaches the terminal"
