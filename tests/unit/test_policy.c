@@ -30,6 +30,7 @@
 
 #include "config.h"
 #include "cordon.h"
+#include "policy.h"
 #include "tap.h"
 
 static char *slurp(const char *path)
@@ -106,6 +107,11 @@ static void run_call(const char *file, size_t idx, const cJSON *table,
 		 step ? " at " : "", step ? step : "");
 	if (!tool || !want || !known_keys(c, call_keys)) {
 		ok(0, "%s: malformed row (needs tool, decision)", name);
+		return;
+	}
+	if (step && policy_step_from_name(step) < 0) {
+		ok(0, "%s: \"%s\" is no step (src/policy/steps.def)", name,
+		   step);
 		return;
 	}
 	cfg = config_new();
@@ -208,6 +214,17 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Every step has one name and the name leads back to it. */
+static void check_step_names(void)
+{
+	for (int i = 0; i < POLICY_STEP__COUNT; i++) {
+		const char *s = policy_step_name((enum policy_step)i);
+		ok(policy_step_from_name(s) == i, "step %d is called %s", i, s);
+	}
+	is_int(policy_step_from_name("no_such_step"), -1, "an unknown name");
+	is_str(policy_step_name(POLICY_STEP__COUNT), "unknown", "past the end");
+}
+
 int main(void)
 {
 	static const char *const table_keys[] = {
@@ -219,6 +236,7 @@ int main(void)
 	int n;
 
 	tap_no_plan();
+	check_step_names();
 	snprintf(dir, sizeof(dir), "%s/tests/policy", root ? root : ".");
 	n = scandir(dir, &ents, NULL, by_name);
 	if (n < 0) {
