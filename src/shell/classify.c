@@ -2585,6 +2585,25 @@ static void apply_flag_hits(struct cx *x, unsigned f, const struct flag_hit *t,
 			classify_hit(x, t[i].tier, t[i].labels, t[i].id, t[i].reason);
 }
 
+const char *classify_table_id(size_t i)
+{
+	const size_t nd = sizeof(default_denied) / sizeof(*default_denied);
+	const size_t np = sizeof(default_patterns) / sizeof(*default_patterns);
+	const size_t nc = sizeof(code_hits) / sizeof(*code_hits);
+	const size_t ns = sizeof(sql_hits) / sizeof(*sql_hits);
+
+	if (i < nd)
+		return default_denied[i].id;
+	i -= nd;
+	if (i < np)
+		return default_patterns[i].id;
+	i -= np;
+	if (i < nc)
+		return code_hits[i].id;
+	i -= nc;
+	return i < ns ? sql_hits[i].id : NULL;
+}
+
 void classify_code(struct cx *x, int lang, const char *code, size_t n)
 {
 	unsigned f;

@@ -247,6 +247,10 @@ bool commands_known(const char *name, size_t n);
 bool classify_family_known(const struct cx *x, const char *name, size_t n);
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc);
 void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
+/* The rule ids of classify.c's own tables (the built-in deny list and deny
+ * patterns, the code and SQL scanners' flag tables), the i-th; NULL past
+ * the end. For the test that every id has a case row. */
+const char *classify_table_id(size_t i);
 
 /* Is c one of the field separators (IFS) in force? */
 bool classify_is_ifs(const struct cx *x, char c);
