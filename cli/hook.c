@@ -35,6 +35,7 @@
 #include "config.h"
 #include "cordon.h"
 #include "json.h"
+#include "policy.h"
 
 #include "banned.h"
 
@@ -574,53 +575,61 @@ static const char *command_hint(uint64_t labels)
 }
 
 /* What the model should do instead of a refused call, by the step that
- * refused it. */
+ * refused it (the names are in src/policy/steps.def). */
 static const char *deny_hint(const char *step, uint64_t labels)
 {
-	static const struct {
-		const char *step;
-		const char *hint;
-	} table[] = {
-		{ "read_only", "this session is read-only (plan mode or "
-			       "safety.read_only): read and plan, do not "
-			       "change files or run commands" },
-		{ "path_rules", "the user's path rules forbid this path; do "
-				"not reach it another way, ask the user" },
-		{ "denied_paths",
-		  "this path is protected (credentials, keys "
-		  "or system files): do not read or change it "
-		  "with this or any other tool; ask the user for "
-		  "what you need" },
-		{ "read_only_paths", "this path is read-only for the agent; "
-				     "write elsewhere in the workspace or "
-				     "ask the user" },
-		{ "allowed_paths", "stay inside the allowed paths (the "
-				   "workspace); do not work around it" },
-		{ "command_rules", "the user's command rules forbid this "
-				   "command; do not rephrase it, ask the "
-				   "user" },
-		{ "permissions", "the user's Claude Code permission rules "
-				 "forbid this; do not work around them, ask "
-				 "the user" },
-		{ "denied_tools", "this tool is not allowed here; use another "
-				  "tool or ask the user" },
-		{ "allowed_tools", "this tool is not allowed here; use "
-				   "another tool or ask the user" },
-		{ "arg_limits", "an argument is outside the limits set for "
-				"this tool; change the argument" },
-		{ "schema", "fix the arguments and call the tool again" },
-		{ "session_grant", "the user refused this before; do not "
-				   "retry it, ask the user" },
-		{ "approvals_rule", "the user refused this before; do not "
-				    "retry it, ask the user" },
+	static const char *const hints[POLICY_STEP__COUNT] = {
+		[POLICY_STEP_READ_ONLY] =
+			"this session is read-only (plan mode or "
+			"safety.read_only): read and plan, do not "
+			"change files or run commands",
+		[POLICY_STEP_PATH_RULES] =
+			"the user's path rules forbid this path; do "
+			"not reach it another way, ask the user",
+		[POLICY_STEP_DENIED_PATHS] =
+			"this path is protected (credentials, keys "
+			"or system files): do not read or change it "
+			"with this or any other tool; ask the user for "
+			"what you need",
+		[POLICY_STEP_READ_ONLY_PATHS] =
+			"this path is read-only for the agent; "
+			"write elsewhere in the workspace or "
+			"ask the user",
+		[POLICY_STEP_ALLOWED_PATHS] =
+			"stay inside the allowed paths (the "
+			"workspace); do not work around it",
+		[POLICY_STEP_COMMAND_RULES] =
+			"the user's command rules forbid this "
+			"command; do not rephrase it, ask the "
+			"user",
+		[POLICY_STEP_PERMISSIONS] =
+			"the user's Claude Code permission rules "
+			"forbid this; do not work around them, ask "
+			"the user",
+		[POLICY_STEP_DENIED_TOOLS] =
+			"this tool is not allowed here; use another "
+			"tool or ask the user",
+		[POLICY_STEP_ALLOWED_TOOLS] =
+			"this tool is not allowed here; use "
+			"another tool or ask the user",
+		[POLICY_STEP_ARG_LIMITS] =
+			"an argument is outside the limits set for "
+			"this tool; change the argument",
+		[POLICY_STEP_SCHEMA] =
+			"fix the arguments and call the tool again",
+		[POLICY_STEP_SESSION_GRANT] =
+			"the user refused this before; do not "
+			"retry it, ask the user",
+		[POLICY_STEP_APPROVALS_RULE] =
+			"the user refused this before; do not "
+			"retry it, ask the user",
 	};
+	int s = policy_step_from_name(step);
 
-	if (strcmp(step, "classifier") == 0 ||
-	    strcmp(step, "denied_commands") == 0)
+	if (s == POLICY_STEP_CLASSIFIER || s == POLICY_STEP_DENIED_COMMANDS)
 		return command_hint(labels);
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (strcmp(step, table[i].step) == 0)
-			return table[i].hint;
+	if (s >= 0 && hints[s])
+		return hints[s];
 	return "ask the user";
 }
 

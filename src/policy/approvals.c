@@ -687,36 +687,35 @@ static bool rule_applies(const struct approvals_rule *r, const struct approvals_
 
 /* The decision of the first grant or rule covering the call (segment seg
  * of it, or the whole call when seg is NULL), or -1. */
-static int first_match(const struct approvals_store *st, const struct approvals_query *q,
-		       const struct cw_seg *seg, const char **source)
+static int first_match(const struct approvals_store *st,
+		       const struct approvals_query *q,
+		       const struct cw_seg *seg, enum policy_step *source)
 {
 	if (q->session) {
 		for (size_t i = 0; i < st->ngrants; i++) {
 			const struct approvals_rule *g = &st->grants[i];
 			if (g->session && strcmp(g->session, q->session) == 0 &&
 			    rule_applies(g, q, seg)) {
-				*source = "session_grant";
+				*source = POLICY_STEP_SESSION_GRANT;
 				return (int)g->decision;
 			}
 		}
 	}
 	for (size_t i = 0; i < st->nrules; i++) {
 		if (rule_applies(&st->rules[i], q, seg)) {
-			*source = "approvals_rule";
+			*source = POLICY_STEP_APPROVALS_RULE;
 			return (int)st->rules[i].decision;
 		}
 	}
 	return -1;
 }
 
-int approvals_lookup(const struct approvals_store *st, const struct approvals_query *q,
-		const char **source)
+int approvals_lookup(const struct approvals_store *st,
+		     const struct approvals_query *q, enum policy_step *source)
 {
-	const char *src = NULL, *first_src = NULL;
-	bool all_allow = true;
+	enum policy_step src = POLICY_STEP_APPROVALS_RULE, first_src = src;
+	bool all_allow = true, have_first = false;
 
-	if (source)
-		*source = NULL;
 	if (!st || !q || !q->tool)
 		return -1;
 	if (q->kind != CORDON_KIND_EXECUTE || !q->words ||
@@ -736,8 +735,10 @@ int approvals_lookup(const struct approvals_store *st, const struct approvals_qu
 		}
 		if (d != CORDON_ALLOW)
 			all_allow = false;
-		else if (!first_src)
+		else if (!have_first) {
 			first_src = src;
+			have_first = true;
+		}
 	}
 	if (!all_allow)
 		return -1;

@@ -60,6 +60,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
+#include "policy.h"
 
 enum approvals_match {
 	APPROVALS_TOOL = 0,   /* every call of the tool */
@@ -107,9 +108,10 @@ void approvals_close(struct approvals_store *st);
 
 /* The decision of the first matching grant or rule: CORDON_ALLOW or
  * CORDON_DENY, or -1 when none matches. *source (may be NULL) gets
- * "session_grant" or "approvals_rule". */
-int approvals_lookup(const struct approvals_store *st, const struct approvals_query *q,
-		const char **source);
+ * POLICY_STEP_SESSION_GRANT or POLICY_STEP_APPROVALS_RULE when one
+ * matches and is left alone otherwise. */
+int approvals_lookup(const struct approvals_store *st,
+		     const struct approvals_query *q, enum policy_step *source);
 
 /* Records an answer (see above). amend may be NULL. note (may be NULL)
  * receives a sentence when an amendment was refused or the file could not

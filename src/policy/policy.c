@@ -120,18 +120,18 @@ enum outcome {
 
 struct step_out {
 	enum outcome out;
-	const char *step;
+	enum policy_step step; /* POLICY_STEP__COUNT: none yet */
 	bool hard;
 	bool beyond; /* an ask for a write beyond the workspace or to a file
 		      * that runs later: no imported allow rule answers it */
 	char reason[512];
 };
 
-static void out_set(struct step_out *o, enum outcome out, const char *step,
+static void out_set(struct step_out *o, enum outcome out, enum policy_step step,
 		    bool hard, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-static void out_set(struct step_out *o, enum outcome out, const char *step,
+static void out_set(struct step_out *o, enum outcome out, enum policy_step step,
 		    bool hard, const char *fmt, ...)
 {
 	va_list ap;
@@ -147,16 +147,16 @@ static void out_set(struct step_out *o, enum outcome out, const char *step,
 
 /* The result takes the decision. */
 static void decide(struct cordon_result *r, enum cordon_decision d,
-		   const char *step, bool hard, const char *fmt, ...)
+		   enum policy_step step, bool hard, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 static void decide(struct cordon_result *r, enum cordon_decision d,
-		   const char *step, bool hard, const char *fmt, ...)
+		   enum policy_step step, bool hard, const char *fmt, ...)
 {
 	va_list ap;
 
 	r->decision = d;
-	r->step = step;
+	r->step = policy_step_name(step);
 	r->hard = hard;
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
@@ -541,7 +541,7 @@ struct cordon_result *cordon_result_new(void)
 
 	if (r) {
 		r->decision = CORDON_DENY;
-		r->step = "default";
+		r->step = policy_step_name(POLICY_STEP_DEFAULT);
 		r->risk = -1;
 		r->answer = -1;
 	}
@@ -566,7 +566,7 @@ static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
 	const char *tool = c->tool ? c->tool : "";
 
 	r->decision = CORDON_DENY;
-	r->step = "default";
+	r->step = policy_step_name(POLICY_STEP_DEFAULT);
 	r->hard = true;
 	r->reason[0] = '\0';
 	r->kind = CORDON_KIND_OTHER;
@@ -604,6 +604,25 @@ enum cordon_decision cordon_result_decision(const struct cordon_result *r)
 const char *cordon_result_step(const struct cordon_result *r)
 {
 	return r->step;
+}
+
+static const char *const step_names[POLICY_STEP__COUNT] = {
+#define STEP(name, text) [POLICY_STEP_##name] = text,
+#include "steps.def"
+#undef STEP
+};
+
+const char *policy_step_name(enum policy_step s)
+{
+	return (unsigned)s < POLICY_STEP__COUNT ? step_names[s] : "unknown";
+}
+
+int policy_step_from_name(const char *name)
+{
+	for (int i = 0; i < POLICY_STEP__COUNT; i++)
+		if (strcmp(step_names[i], name) == 0)
+			return i;
+	return -1;
 }
 
 const char *cordon_result_reason(const struct cordon_result *r)
@@ -736,7 +755,7 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 	cwd = p->fence ? p->fence : cwd;
 	if (kind != CORDON_KIND_READ &&
 	    pathset_match(&p->self, path, n, NULL) >= 0) {
-		out_set(o, OUT_DENY, "denied_paths", true,
+		out_set(o, OUT_DENY, POLICY_STEP_DENIED_PATHS, true,
 			"blocked: %s is cordon's own configuration", path);
 		return;
 	}
@@ -746,22 +765,22 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 		    pathset_match(&p->rules[i], path, n, cwd) < 0)
 			continue;
 		if (pr->decision == CORDON_DENY)
-			out_set(o, OUT_DENY, "path_rules", true,
+			out_set(o, OUT_DENY, POLICY_STEP_PATH_RULES, true,
 				"blocked: %s matches path rule %zu (%s): deny",
 				path, i, pr->pattern);
 		else if (pr->decision == CORDON_ASK)
-			out_set(o, OUT_ASK, "path_rules", false,
+			out_set(o, OUT_ASK, POLICY_STEP_PATH_RULES, false,
 				"needs approval: %s matches path rule %zu (%s)",
 				path, i, pr->pattern);
 		else
-			out_set(o, OUT_ALLOW, "path_rules", false,
+			out_set(o, OUT_ALLOW, POLICY_STEP_PATH_RULES, false,
 				"allowed: %s matches path rule %zu (%s)", path,
 				i, pr->pattern);
 		return;
 	}
 	hit = pathset_match(&p->denied, path, n, cwd);
 	if (hit >= 0) {
-		out_set(o, OUT_DENY, "denied_paths", true,
+		out_set(o, OUT_DENY, POLICY_STEP_DENIED_PATHS, true,
 			"blocked: %s matches denied path %s", path,
 			p->denied.pat[hit].pattern);
 		return;
@@ -769,11 +788,11 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 	hit = pathset_match(&p->read_only, path, n, cwd);
 	if (hit >= 0) {
 		if (kind == CORDON_KIND_READ)
-			out_set(o, OUT_ALLOW, "read_only_paths", true,
+			out_set(o, OUT_ALLOW, POLICY_STEP_READ_ONLY_PATHS, true,
 				"allowed: %s is under read-only path %s", path,
 				p->read_only.pat[hit].pattern);
 		else
-			out_set(o, OUT_DENY, "read_only_paths", true,
+			out_set(o, OUT_DENY, POLICY_STEP_READ_ONLY_PATHS, true,
 				"blocked: %s is under read-only path %s and "
 				"cannot be written",
 				path, p->read_only.pat[hit].pattern);
@@ -781,7 +800,7 @@ static void path_steps(struct cordon_policy *p, const char *cwd,
 	}
 	if (cfg->allowed_paths_set &&
 	    pathset_match(&p->allowed, path, n, cwd) < 0) {
-		out_set(o, OUT_DENY, "allowed_paths", true,
+		out_set(o, OUT_DENY, POLICY_STEP_ALLOWED_PATHS, true,
 			"blocked: %s is outside the allowed paths", path);
 		return;
 	}
@@ -810,7 +829,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 			if (!x)
 				continue;
 			if (!path_under(x, p->workspace)) {
-				out_set(o, OUT_ASK, "mode", false,
+				out_set(o, OUT_ASK, POLICY_STEP_MODE, false,
 					"needs approval: %s is outside the "
 					"workspace %s",
 					x, p->workspace);
@@ -819,7 +838,7 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 			}
 			if (pathset_match(&p->protected, x, strlen(x), NULL) >= 0 ||
 			    path_runs_later(&pc, x)) {
-				out_set(o, OUT_ASK, "mode", false,
+				out_set(o, OUT_ASK, POLICY_STEP_MODE, false,
 					"needs approval: %s is a protected file "
 					"(run or read later by tools)",
 					x);
@@ -829,18 +848,17 @@ static void write_mode_step(struct cordon_policy *p, enum cordon_mode mode,
 		}
 	}
 	if (cfg->require_approval_for_writes == CONFIG_TRUE) {
-		out_set(o, OUT_ASK, "mode", false,
+		out_set(o, OUT_ASK, POLICY_STEP_MODE, false,
 			"needs approval: require_approval_for_writes is set");
 		return;
 	}
 	if (cfg->require_approval_for_writes == CONFIG_FALSE ||
 	    mode != CORDON_MODE_SUPERVISED) {
-		out_set(o, OUT_ALLOW, "default", false,
-			"allowed: an edit in %s mode",
-			cordon_mode_name(mode));
+		out_set(o, OUT_ALLOW, POLICY_STEP_DEFAULT, false,
+			"allowed: an edit in %s mode", cordon_mode_name(mode));
 		return;
 	}
-	out_set(o, OUT_ASK, "mode", false,
+	out_set(o, OUT_ASK, POLICY_STEP_MODE, false,
 		"needs approval: edits ask in supervised mode");
 }
 
@@ -1003,7 +1021,8 @@ static void search_patterns(struct cordon_policy *p, const char *tool,
 			const char *g = it->valuestring;
 			long hit = pattern_hits_denied(&p->denied, g);
 			if (hit >= 0) {
-				out_set(acc, OUT_DENY, "denied_paths", true,
+				out_set(acc, OUT_DENY, POLICY_STEP_DENIED_PATHS,
+					true,
 					"blocked: the search pattern '%s' reaches "
 					"denied path %s",
 					g, p->denied.pat[hit].pattern);
@@ -1011,14 +1030,19 @@ static void search_patterns(struct cordon_policy *p, const char *tool,
 			}
 			if (g[0] == '/' || g[0] == '~' || g[0] == '\\' ||
 			    has_dotdot(g, strlen(g))) {
-				struct step_out o = {.out = OUT_CONTINUE};
+				struct step_out o = {
+					.out = OUT_CONTINUE,
+					.step = POLICY_STEP__COUNT
+				};
 				char *n = path_normalize_call(&p->arena, cwd, p->home,
 							      g, strlen(g));
 				if (n)
 					path_steps(p, cwd, CORDON_KIND_READ, n, &o);
 				if (!n || o.out == OUT_DENY) {
 					if (!n)
-						out_set(&o, OUT_DENY, "default", true,
+						out_set(&o, OUT_DENY,
+							POLICY_STEP_DEFAULT,
+							true,
 							"blocked: out of memory");
 					*acc = o;
 					return;
@@ -1035,7 +1059,7 @@ static void search_patterns(struct cordon_policy *p, const char *tool,
 		char *rn = path_normalize_call(&p->arena, cwd, p->home, root,
 					       strlen(root));
 		if (rn && p->home && path_under(p->home, rn)) {
-			out_set(acc, OUT_DENY, "denied_paths", true,
+			out_set(acc, OUT_DENY, POLICY_STEP_DENIED_PATHS, true,
 				"blocked: a recursive search from %s reaches "
 				"the home directory's credentials (~/.ssh, "
 				"~/.aws …)",
@@ -1055,14 +1079,15 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 		       const char *raw, size_t rawlen, struct step_out *acc,
 		       struct cordon_result *r)
 {
-	struct step_out best = {.out = OUT_CONTINUE};
+	struct step_out best = { .out = OUT_CONTINUE,
+				 .step = POLICY_STEP__COUNT };
 	char resolved[PATH_MAX], physical[PATH_MAX];
 	const char *cand[3];
 	size_t ncand = 0;
 	char *norm = path_normalize_call(&p->arena, cwd, p->home, raw, rawlen);
 
 	if (!norm) {
-		out_set(acc, OUT_DENY, "default", true,
+		out_set(acc, OUT_DENY, POLICY_STEP_DEFAULT, true,
 			"blocked: out of memory while reading the path");
 		return;
 	}
@@ -1081,7 +1106,8 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 			cand[ncand++] = physical;
 	}
 	for (size_t i = 1; i < ncand; i++) {
-		struct step_out o2 = {.out = OUT_CONTINUE};
+		struct step_out o2 = { .out = OUT_CONTINUE,
+				       .step = POLICY_STEP__COUNT };
 		path_steps(p, cwd, kind, cand[i], &o2);
 		if (o2.out != OUT_CONTINUE && o2.out != OUT_ALLOW) {
 			size_t rl = strlen(o2.reason);
@@ -1095,20 +1121,21 @@ static void judge_path(struct cordon_policy *p, const char *cwd,
 		set_buf(&r->path, &r->path_cap, landing, strlen(landing));
 	if (best.out == OUT_CONTINUE) {
 		if (kind == CORDON_KIND_READ) {
-			out_set(&best, OUT_ALLOW, "default", false,
+			out_set(&best, OUT_ALLOW, POLICY_STEP_DEFAULT, false,
 				"allowed: a read");
 		} else if (kind == CORDON_KIND_DELETE) {
 			if (mode == CORDON_MODE_FULL_ACCESS)
-				out_set(&best, OUT_ALLOW, "default", false,
+				out_set(&best, OUT_ALLOW, POLICY_STEP_DEFAULT,
+					false,
 					"allowed: a delete in full-access mode");
 			else
-				out_set(&best, OUT_ASK, "mode", false,
+				out_set(&best, OUT_ASK, POLICY_STEP_MODE, false,
 					"needs approval: deleting %s", norm);
 		} else {
 			write_mode_step(p, mode, cand, ncand, &best);
 		}
 	}
-	if (best.out > acc->out || acc->step == NULL)
+	if (best.out > acc->out || acc->step == POLICY_STEP__COUNT)
 		*acc = best;
 }
 
@@ -1414,14 +1441,14 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 
 	/* 3 for shell: a word naming a denied path or cordon's own files. */
 	if (st.path_hit >= 0) {
-		decide(r, CORDON_DENY, "denied_paths", true,
+		decide(r, CORDON_DENY, POLICY_STEP_DENIED_PATHS, true,
 		       "blocked: the command names %s, which matches denied "
 		       "path %s",
 		       st.path_word, p->denied.pat[st.path_hit].pattern);
 		return;
 	}
 	if (st.self_hit) {
-		decide(r, CORDON_DENY, "denied_paths", true,
+		decide(r, CORDON_DENY, POLICY_STEP_DENIED_PATHS, true,
 		       "blocked: the command names %s, cordon's own "
 		       "configuration",
 		       st.path_word);
@@ -1429,20 +1456,22 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	}
 	/* 6: a deny rule. */
 	if (cr == CR_DENY) {
-		decide(r, CORDON_DENY, "command_rules", true,
+		decide(r, CORDON_DENY, POLICY_STEP_COMMAND_RULES, true,
 		       "blocked: matches command rule %ld (deny)", rule);
 		return;
 	}
 	/* 7: the deny list, and any blocked verdict. */
 	if (risk == CORDON_RISK_BLOCKED) {
 		bool listed = labels & CORDON_L(DENYLISTED);
-		decide(r, CORDON_DENY, listed ? "denied_commands" : "classifier",
+		decide(r, CORDON_DENY,
+		       listed ? POLICY_STEP_DENIED_COMMANDS :
+				POLICY_STEP_CLASSIFIER,
 		       true, "blocked: %s (risk blocked; labels: %s)", why,
 		       lbl[0] ? lbl : "none");
 		return;
 	}
 	if (cr == CR_ASK) {
-		decide(r, CORDON_ASK, "command_rules", false,
+		decide(r, CORDON_ASK, POLICY_STEP_COMMAND_RULES, false,
 		       "needs approval: matches command rule %ld (ask)", rule);
 		return;
 	}
@@ -1452,14 +1481,14 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 			  CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE);
 	if (cr == CR_ALLOW && risk < CORDON_RISK_DESTRUCTIVE &&
 	    !(labels & beyond)) {
-		decide(r, CORDON_ALLOW, "command_rules", false,
+		decide(r, CORDON_ALLOW, POLICY_STEP_COMMAND_RULES, false,
 		       "allowed: matches command rule %ld (allow)", rule);
 		return;
 	}
 	/* 8: nothing can hold the writes to the allowed paths. */
 	if (cfg->allowed_paths_set && !p->enforces_writes &&
 	    mode != CORDON_MODE_FULL_ACCESS) {
-		decide(r, CORDON_ASK, "sandbox", false,
+		decide(r, CORDON_ASK, POLICY_STEP_SANDBOX, false,
 		       "needs approval: allowed_paths is set and the sandbox "
 		       "(mode off, or none runs the command) cannot enforce "
 		       "writes");
@@ -1467,13 +1496,13 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	}
 	/* 9: the classifier's tier and the mode. */
 	if (mode == CORDON_MODE_FULL_ACCESS) {
-		decide(r, CORDON_ALLOW, "default", false,
+		decide(r, CORDON_ALLOW, POLICY_STEP_DEFAULT, false,
 		       "allowed: %s command in full-access mode",
 		       cordon_risk_name(risk));
 		return;
 	}
 	if (risk == CORDON_RISK_DESTRUCTIVE) {
-		decide(r, CORDON_ASK, "classifier", false,
+		decide(r, CORDON_ASK, POLICY_STEP_CLASSIFIER, false,
 		       "needs approval: destructive: %s (labels: %s)", why,
 		       lbl[0] ? lbl : "none");
 		return;
@@ -1484,12 +1513,12 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	if (labels & asks) {
 		char l2[256];
 		labels_text(labels & asks, l2, sizeof(l2));
-		decide(r, CORDON_ASK, "mode", false,
+		decide(r, CORDON_ASK, POLICY_STEP_MODE, false,
 		       "needs approval: %s (labels: %s)", why, l2);
 		return;
 	}
 	if (cfg->require_approval_for_execute == CONFIG_TRUE) {
-		decide(r, CORDON_ASK, "mode", false,
+		decide(r, CORDON_ASK, POLICY_STEP_MODE, false,
 		       "needs approval: require_approval_for_execute is set "
 		       "(risk %s)",
 		       cordon_risk_name(risk));
@@ -1497,12 +1526,12 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	}
 	if (cfg->require_approval_for_execute == CONFIG_FALSE ||
 	    mode == CORDON_MODE_AUTO) {
-		decide(r, CORDON_ALLOW, "default", false,
+		decide(r, CORDON_ALLOW, POLICY_STEP_DEFAULT, false,
 		       "allowed: %s command in %s mode", cordon_risk_name(risk),
 		       cordon_mode_name(mode));
 		return;
 	}
-	decide(r, CORDON_ASK, "mode", false,
+	decide(r, CORDON_ASK, POLICY_STEP_MODE, false,
 	       "needs approval: shell commands ask in %s mode (risk %s%s%s)",
 	       cordon_mode_name(mode), cordon_risk_name(risk),
 	       lbl[0] ? "; labels: " : "", lbl);
@@ -1565,18 +1594,19 @@ static void apply_permissions(struct cordon_result *r, int perm,
 			  CORDON_L(DEPTH_LIMIT) | CORDON_L(SECRETS_READ);
 
 	if (perm == CORDON_ASK && r->decision == CORDON_ALLOW) {
-		decide(r, CORDON_ASK, "permissions", false,
+		decide(r, CORDON_ASK, POLICY_STEP_PERMISSIONS, false,
 		       "needs approval: matches %s (ask)", why);
 		return;
 	}
 	if (perm != CORDON_ALLOW || r->decision != CORDON_ASK || r->hard)
 		return;
-	if (strcmp(r->step, "mode") != 0 && strcmp(r->step, "default") != 0)
+	if (strcmp(r->step, policy_step_name(POLICY_STEP_MODE)) != 0 &&
+	    strcmp(r->step, policy_step_name(POLICY_STEP_DEFAULT)) != 0)
 		return;
 	if (r->risk >= CORDON_RISK_DESTRUCTIVE || (r->labels & beyond) ||
 	    r->beyond)
 		return;
-	decide(r, CORDON_ALLOW, "permissions", false,
+	decide(r, CORDON_ALLOW, POLICY_STEP_PERMISSIONS, false,
 	       "allowed: matches %s (allow)", why);
 }
 
@@ -1649,7 +1679,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	p->words_plain = false;
 	p->classified = NULL;
 	if (!tool[0]) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "validation error: the call names no tool");
 		return;
 	}
@@ -1657,17 +1687,17 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 
 	/* Guardrails. A denied tool dies before its arguments are read. */
 	if (tool_listed(&cfg->denied_tools, tool)) {
-		decide(r, CORDON_DENY, "denied_tools", true,
+		decide(r, CORDON_DENY, POLICY_STEP_DENIED_TOOLS, true,
 		       "blocked: tool '%s' is in denied_tools", tool);
 		return;
 	}
 	if (cfg->allowed_tools_set && !tool_listed(&cfg->allowed_tools, tool)) {
-		decide(r, CORDON_DENY, "allowed_tools", true,
+		decide(r, CORDON_DENY, POLICY_STEP_ALLOWED_TOOLS, true,
 		       "blocked: tool '%s' is not in allowed_tools", tool);
 		return;
 	}
 	if (call->args_json && args_len > POLICY_MAX_ARGS) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "blocked: the arguments are %zu bytes, over the limit "
 		       "of %d",
 		       args_len, POLICY_MAX_ARGS);
@@ -1675,7 +1705,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	}
 	if (call->args_json &&
 	    json_nul_escape_at(call->args_json, args_len) < args_len) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "validation error: the arguments hold a \\u0000 escape "
 		       "(a NUL byte would hide the rest of a string)");
 		return;
@@ -1684,7 +1714,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 			      ? cJSON_ParseWithLength(call->args_json, args_len)
 			      : cJSON_CreateObject();
 	if (!args || !cJSON_IsObject(args)) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "validation error: the arguments are not a JSON object");
 		cJSON_Delete(args);
 		return;
@@ -1692,13 +1722,13 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	bool oom = false;
 	const char *dup = json_dup_key(args, 0, &oom);
 	if (oom) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "validation error: args: nested deeper than 64 levels "
 		       "(or out of memory): not checked, so refused");
 		goto out;
 	}
 	if (dup) {
-		decide(r, CORDON_DENY, "schema", true,
+		decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 		       "validation error: args: key '%.64s' appears twice (a "
 		       "tool may read another value than the one judged)",
 		       dup);
@@ -1706,7 +1736,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	}
 	if (!schema_arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
 			    sizeof(msg))) {
-		decide(r, CORDON_DENY, "arg_limits", true, "%s", msg);
+		decide(r, CORDON_DENY, POLICY_STEP_ARG_LIMITS, true, "%s", msg);
 		goto out;
 	}
 	const char *schema = call->schema_json ? call->schema_json
@@ -1716,9 +1746,9 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		enum schema_result sr = schema_validate_text(schema, args, msg,
 							     sizeof(msg));
 		if (sr != SCHEMA_OK) {
-			decide(r, CORDON_DENY, "schema", true, "%s",
-			       sr == SCHEMA_NOMEM ? "blocked: out of memory"
-						  : msg);
+			decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true, "%s",
+			       sr == SCHEMA_NOMEM ? "blocked: out of memory" :
+						    msg);
 			goto out;
 		}
 	}
@@ -1726,7 +1756,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 
 	/* 1: read-only mode. */
 	if (cfg->read_only && kind_changes_things(r->kind)) {
-		decide(r, CORDON_DENY, "read_only", true,
+		decide(r, CORDON_DENY, POLICY_STEP_READ_ONLY, true,
 		       "blocked: read-only mode: tool '%s' (%s) is not allowed",
 		       tool, cordon_kind_name(r->kind));
 		goto out;
@@ -1763,7 +1793,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 				     sizeof(pwhy));
 	}
 	if (perm == CORDON_DENY) {
-		decide(r, CORDON_DENY, "permissions", true,
+		decide(r, CORDON_DENY, POLICY_STEP_PERMISSIONS, true,
 		       "blocked: matches %s (deny)", pwhy);
 		goto out;
 	}
@@ -1776,7 +1806,8 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	case CORDON_KIND_DELETE: {
 		/* Every path argument the tool has is judged, not only the
 		 * first present: a tool may read "path" or "absolute_path". */
-		struct step_out acc = {.out = OUT_ALLOW, .step = NULL};
+		struct step_out acc = { .out = OUT_ALLOW,
+					.step = POLICY_STEP__COUNT };
 		size_t seen = 0;
 		for (size_t i = 0; te && i < te->args.n; i++) {
 			const char *an = te->args.v[i];
@@ -1793,7 +1824,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 			bool okarr = cJSON_IsArray(v) && cJSON_GetArraySize(v) > 0;
 			cJSON_ArrayForEach(it, v) okarr = okarr && cJSON_IsString(it);
 			if (!okarr) {
-				decide(r, CORDON_DENY, "schema", true,
+				decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 				       "validation error: args.%s: expected a path "
 				       "string or a list of them",
 				       an);
@@ -1807,7 +1838,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		}
 		if (!seen) {
 			if (r->kind != CORDON_KIND_READ) {
-				decide(r, CORDON_DENY, "schema", true,
+				decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 				       "validation error: args: missing "
 				       "argument '%s' (the path to %s)",
 				       argname ? argname : "path",
@@ -1823,7 +1854,7 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	}
 	case CORDON_KIND_EXECUTE:
 		if (!target || !cJSON_IsString(target)) {
-			decide(r, CORDON_DENY, "schema", true,
+			decide(r, CORDON_DENY, POLICY_STEP_SCHEMA, true,
 			       "validation error: args: missing string "
 			       "argument '%s' (the command)",
 			       argname ? argname : "command");
@@ -1845,26 +1876,28 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		    cJSON_IsString(target) && mode != CORDON_MODE_FULL_ACCESS &&
 		    fetch_host_internal(target->valuestring, msg,
 					sizeof(msg))) {
-			decide(r, CORDON_ASK, "fetch_target", false,
+			decide(r, CORDON_ASK, POLICY_STEP_FETCH_TARGET, false,
 			       "needs approval: %s", msg);
 			r->beyond = true;
 			break;
 		}
 		if (mode >= CORDON_MODE_AUTO)
-			decide(r, CORDON_ALLOW, "default", false,
+			decide(r, CORDON_ALLOW, POLICY_STEP_DEFAULT, false,
 			       "allowed: %s call in %s mode",
-			       cordon_kind_name(r->kind), cordon_mode_name(mode));
+			       cordon_kind_name(r->kind),
+			       cordon_mode_name(mode));
 		else
-			decide(r, CORDON_ASK, "mode", false,
+			decide(r, CORDON_ASK, POLICY_STEP_MODE, false,
 			       "needs approval: %s calls ask in %s mode",
-			       cordon_kind_name(r->kind), cordon_mode_name(mode));
+			       cordon_kind_name(r->kind),
+			       cordon_mode_name(mode));
 		break;
 	case CORDON_KIND_OTHER:
 		if (mode == CORDON_MODE_FULL_ACCESS)
-			decide(r, CORDON_ALLOW, "default", false,
+			decide(r, CORDON_ALLOW, POLICY_STEP_DEFAULT, false,
 			       "allowed: unknown tool in full-access mode");
 		else
-			decide(r, CORDON_ASK, "mode", false,
+			decide(r, CORDON_ASK, POLICY_STEP_MODE, false,
 			       "needs approval: tool '%s' is not in the tool "
 			       "map",
 			       tool);
@@ -1877,12 +1910,12 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	if (perm < 0 && cfg->perm_deny.n && r->kind == CORDON_KIND_EXECUTE &&
 	    r->decision == CORDON_ALLOW &&
 	    (r->labels & CORDON_L(DYNAMIC_COMMAND)))
-		decide(r, CORDON_ASK, "permissions", false,
+		decide(r, CORDON_ASK, POLICY_STEP_PERMISSIONS, false,
 		       "needs approval: the command's name is known only when "
 		       "it runs, and permissions.deny names commands it could "
 		       "be");
 	if (r->confirm && r->decision == CORDON_ALLOW) {
-		decide(r, CORDON_ASK, "require_confirm", false,
+		decide(r, CORDON_ASK, POLICY_STEP_REQUIRE_CONFIRM, false,
 		       "needs approval: tool '%s' is in require_confirm", tool);
 	}
 out:
@@ -1900,7 +1933,8 @@ enum cordon_err cordon_policy_evaluate(struct cordon_policy *p,
 						       : strlen(call->args_json))
 				     : 0;
 	if (!result_reset(r, call, len)) {
-		decide(r, CORDON_DENY, "default", true, "blocked: out of memory");
+		decide(r, CORDON_DENY, POLICY_STEP_DEFAULT, true,
+		       "blocked: out of memory");
 		diag_set(diag, CORDON_E_NOMEM, "out of memory");
 		return CORDON_E_NOMEM;
 	}
@@ -1960,23 +1994,24 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		q.path = r->path;
 	}
 	if (!r->confirm) {
-		const char *src = NULL;
+		enum policy_step src = POLICY_STEP_APPROVALS_RULE;
 		int g = approvals_lookup(&p->store, &q, &src);
 		if (g != -1)
 			snprintf(r->answered_by, sizeof(r->answered_by), "%s",
-				 strcmp(src, "session_grant") == 0 ?
+				 src == POLICY_STEP_SESSION_GRANT ?
 					 "session-grant" :
 					 "approvals-file");
 		if (g == CORDON_DENY) {
 			decide(r, CORDON_DENY, src, false,
-			       "blocked: denied by an earlier answer (%s)", src);
+			       "blocked: denied by an earlier answer (%s)",
+			       policy_step_name(src));
 			finish(p, r);
 			return CORDON_OK;
 		}
 		if (g == CORDON_ALLOW && r->decision == CORDON_ASK) {
 			decide(r, CORDON_ALLOW, src, false,
 			       "allowed: granted by an earlier answer (%s)",
-			       src);
+			       policy_step_name(src));
 			finish(p, r);
 			return CORDON_OK;
 		}
@@ -1988,7 +2023,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	if (!p->prompt) {
 		char why[sizeof(r->reason)];
 		memcpy(why, r->reason, sizeof(why));
-		decide(r, CORDON_DENY, "no_prompt", false,
+		decide(r, CORDON_DENY, POLICY_STEP_NO_PROMPT, false,
 		       "blocked: needs approval and no one can be asked "
 		       "(no terminal and no callback): %s",
 		       why);
@@ -2020,7 +2055,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 				  reply.amend_prefix ? &amend : NULL, note,
 				  sizeof(note));
 		if (err == CORDON_E_NOMEM) {
-			decide(r, CORDON_DENY, "user", false,
+			decide(r, CORDON_DENY, POLICY_STEP_USER, false,
 			       "blocked: out of memory recording the answer");
 			finish(p, r);
 			return err;
@@ -2028,16 +2063,17 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		err = CORDON_OK;
 	}
 	if (a == CORDON_ANSWER_TIMED_OUT) {
-		decide(r, CORDON_DENY, "timed_out", false,
+		decide(r, CORDON_DENY, POLICY_STEP_TIMED_OUT, false,
 		       "blocked: the approval prompt was not answered within "
 		       "%u s",
 		       p->cfg->approvals_timeout_s);
 	} else if (answer_allows(a)) {
-		decide(r, CORDON_ALLOW, "user", false, "allowed: %s%s%s",
-		       cordon_answer_name(a), note[0] ? "; " : "", note);
+		decide(r, CORDON_ALLOW, POLICY_STEP_USER, false,
+		       "allowed: %s%s%s", cordon_answer_name(a),
+		       note[0] ? "; " : "", note);
 	} else {
-		decide(r, CORDON_DENY, "user", false, "blocked: the user answered %s",
-		       cordon_answer_name(a));
+		decide(r, CORDON_DENY, POLICY_STEP_USER, false,
+		       "blocked: the user answered %s", cordon_answer_name(a));
 	}
 	finish(p, r);
 	return err;

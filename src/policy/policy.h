@@ -22,6 +22,8 @@
  *                      destructive commands ask except in full-access
  *  10 default          allow
  *
+ * Every step's name is in steps.def.
+ *
  * Paths of file calls are judged twice when they exist behind a symlink:
  * as written (normalised) and as resolved; the stricter answer wins.
  * cordon_policy_decide() adds grants, the prompt and the sink.
@@ -33,6 +35,19 @@
 #include <stddef.h>
 
 #include "cordon.h"
+
+/* The steps a decision can end in, from steps.def. */
+enum policy_step {
+#define STEP(name, text) POLICY_STEP_##name,
+#include "steps.def"
+#undef STEP
+	POLICY_STEP__COUNT
+};
+
+/* The name of step s ("denied_paths"); static. */
+const char *policy_step_name(enum policy_step s);
+/* The step called name, or -1 when no step is. */
+int policy_step_from_name(const char *name);
 
 struct cordon_result {
 	enum cordon_decision decision;

@@ -1027,12 +1027,12 @@ static unsigned walk_part_substs(struct cx *x, const struct sh_wpart *pt)
 		if (pt->sub)
 			f |= walk_word_substs(x, pt->sub);
 		if (pt->body) {
-			classify_hit(x, CORDON_RISK_CAUTION,
-			       CORDON_L(COMMAND_SUBSTITUTION), "subst",
-			       pt->kind == SH_WP_PROCSUB_IN ||
-					       pt->kind == SH_WP_PROCSUB_OUT
-				       ? "runs a process substitution"
-				       : "runs a command substitution");
+			classify_rule(
+				x,
+				pt->kind == SH_WP_PROCSUB_IN ||
+						pt->kind == SH_WP_PROCSUB_OUT ?
+					RULE_SUBST_PROCESS :
+					RULE_SUBST);
 			if (pt->kind == SH_WP_PROCSUB_IN ||
 			    pt->kind == SH_WP_PROCSUB_OUT)
 				x->v->cmds.procsub = true;
@@ -1485,6 +1485,34 @@ void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 		verdict_add_rule(v, rule);
 }
 
+void classify_rule(struct cx *x, enum rule_id r)
+{
+	const struct rule *e = &rules_catalog[r];
+
+	classify_hit(x, e->tier, e->labels, e->id, e->reason);
+}
+
+void classify_rule_plus(struct cx *x, enum rule_id r, uint64_t more)
+{
+	const struct rule *e = &rules_catalog[r];
+
+	classify_hit(x, e->tier, e->labels | more, e->id, e->reason);
+}
+
+void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
+		       uint64_t more, const char *why)
+{
+	const struct rule *e = &rules_catalog[r];
+
+	classify_hit(x, tier, e->labels | more, e->id, why);
+}
+
+void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
+		      uint64_t more)
+{
+	classify_rule_why(x, r, tier, more, rules_catalog[r].reason);
+}
+
 /* ---- variables ---------------------------------------------------------------- */
 
 /* Variables whose value is a command some program runs later: git, man,
@@ -1537,9 +1565,7 @@ static void assign_runs_later(struct cx *x, const char *name, size_t n,
 				   "a command named by a variable");
 	} else if (name_in(name, n, loader_vars,
 			   sizeof(loader_vars) / sizeof(*loader_vars))) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "env.loader",
-		       verdict_printf(x->v, "sets %.*s, which makes a program load other code",
-				      (int)n, name));
+		classify_rulef(x, ENV_LOADER, (int)n, name);
 	}
 }
 
@@ -1585,19 +1611,16 @@ void classify_assign(struct cx *x, const struct sh_word *w)
 		x->vars[k].vlen = val.n;
 	}
 	if (nlen == 3 && memcmp(pt->s, "IFS", 3) == 0) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION), "ifs.assign",
-		       "changes IFS, which changes how later words split");
+		classify_rule(x, RULE_IFS_ASSIGN);
 		if (classify_word_static(&val))
 			x->ifs = val.s;
 	}
 	if ((nlen == 8 && memcmp(pt->s, "HISTFILE", 8) == 0) ||
 	    (nlen == 8 && memcmp(pt->s, "HISTSIZE", 8) == 0) ||
 	    (nlen == 12 && memcmp(pt->s, "HISTFILESIZE", 12) == 0))
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
-		       "history.var", "changes where or whether shell history is kept");
+		classify_rule(x, RULE_HISTORY_VAR);
 	if (nlen == 4 && memcmp(pt->s, "PATH", 4) == 0)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "path.assign",
-		       "changes PATH, which decides what later commands run");
+		classify_rule(x, RULE_PATH_ASSIGN);
 	assign_runs_later(x, pt->s, nlen, &val);
 	/* x='a[$(cmd)]' runs cmd when $(( x )) evaluates it */
 	if (classify_word_static(&val) && memmem(val.s, val.n, "[$(", 3)) {
@@ -1608,8 +1631,7 @@ void classify_assign(struct cx *x, const struct sh_word *w)
 	}
 	if ((nlen == 10 && memcmp(pt->s, "LD_PRELOAD", 10) == 0) ||
 	    (nlen == 15 && memcmp(pt->s, "LD_LIBRARY_PATH", 15) == 0))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE), "ld.preload",
-		       "injects a library into every program that runs");
+		classify_rule(x, RULE_LD_PRELOAD);
 }
 
 /* ---- paths ---------------------------------------------------------------------- */
@@ -1740,14 +1762,13 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
 	if (commands_known(n->name, n->name_len) ||
 	    fam_find(x->cls, n->name, n->name_len))
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "function.shadows",
-		       verdict_printf(x->v, "redefines the command '%.*s' for the rest of the session",
-				      (int)(n->name_len > 64 ? 64 : n->name_len), n->name));
+		classify_rulef(x, FUNCTION_SHADOWS,
+			       (int)(n->name_len > 64 ? 64 : n->name_len),
+			       n->name);
 	/* A function that starts copies of itself in a pipe or in the
 	 * background multiplies without bound, whatever its name. */
 	if (calls && (piped || async || calls > 1))
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB), "fork-bomb",
-		       "a function that spawns copies of itself without bound (fork bomb)");
+		classify_rule(x, RULE_FORK_BOMB);
 	walk(x, n->child);
 }
 
@@ -1831,32 +1852,22 @@ static void walk_simple(struct cx *x, const struct sh_node *n, struct cinfo *ci)
 	classify_command(x, argv, argc, n->redirs, ci);
 	/* $(curl …) or `curl …` as the command: the download runs */
 	if (name_sf & CI_NETWORK)
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-		       "remote-code.subst-command",
-		       "runs the output of a network download as a command");
+		classify_rule(x, RULE_REMOTE_CODE_SUBST_COMMAND);
 	/* curl … > >(sh), tee >(sh): a shell reads what the command writes */
 	if (pso & (CI_RUNS_STDIN | CI_CODE_STDIN)) {
 		ci->f |= CI_RUNS_STDIN;
 		if (ci->f & CI_NETWORK)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-			       "remote-code.procsub",
-			       "writes a download into a shell");
+			classify_rule(x, RULE_REMOTE_CODE_PROCSUB);
 	}
 	if (sf & CI_NETWORK) {
 		if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_EXEC_ARGS))
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-			       "remote-code.subst",
-			       "runs code produced by a network download");
+			classify_rule(x, RULE_REMOTE_CODE_SUBST);
 	}
 	if ((ci->f & CI_NETCAT || ci->f & CI_NETWORK || ci->f & CI_NETSEND) &&
 	    (sf & (CI_SECRETS | CI_ENVDUMP | CI_DECODE | CI_HISTORY)))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
-		       "exfil.subst",
-		       "sends secrets or encoded local data to the network");
+		classify_rule(x, RULE_EXFIL_SUBST);
 	if ((ci->f & (CI_NETWORK | CI_NETCAT | CI_NETSEND)) && (sf & CI_IDENTITY))
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(EXFILTRATION),
-		       "exfil.identity", "sends local identity to the network");
+		classify_rule(x, RULE_EXFIL_IDENTITY);
 	ci->f |= sf & (CI_SECRETS | CI_ENVDUMP);
 }
 
@@ -1955,16 +1966,11 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 	}
 	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {
 		if (before & CI_NETWORK)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-			       "remote-code.pipe",
-			       "pipes a download into a program that runs it");
+			classify_rule(x, RULE_REMOTE_CODE_PIPE);
 		if (before & CI_DECODE)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
-			       "obfuscation.decode-exec",
-			       "decodes hidden text and runs it");
+			classify_rule(x, RULE_OBFUSCATION_DECODE_EXEC);
 		if (before & CI_HISTORY)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(NESTED_SHELL),
-			       "history.exec", "runs shell history again");
+			classify_rule(x, RULE_HISTORY_EXEC);
 		if (text && (c->f & CI_RUNS_STDIN))
 			classify_payload(x, text, tlen,
 				   decoded ? CORDON_L(OBFUSCATION) : 0,
@@ -1975,18 +1981,13 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 			classify_sql(x, text, tlen);
 		else if ((c->f & (CI_RUNS_STDIN | CI_CODE_STDIN)) &&
 			 !(before & (CI_NETWORK | CI_DECODE | CI_HISTORY)))
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-			       "pipe.exec", "runs whatever is piped into it");
+			classify_rule(x, RULE_PIPE_EXEC);
 	}
 	if ((c->f & (CI_NETSEND | CI_NETCAT)) &&
 	    (before & (CI_SECRETS | CI_ENVDUMP)))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
-		       "exfil.pipe", "pipes secrets to the network");
+		classify_rule(x, RULE_EXFIL_PIPE);
 	if ((c->f & CI_RUNS_STDIN) && (before & CI_NETCAT))
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-		       "reverse-shell.pipe",
-		       "wires a network connection to a shell (reverse shell)");
+		classify_rule(x, RULE_REVERSE_SHELL_PIPE);
 }
 
 static unsigned walk_compound_words(struct cx *x, const struct sh_node *n)
@@ -2033,9 +2034,7 @@ static unsigned walk_node(struct cx *x, const struct sh_node *n, struct cinfo *c
 			x->v->cmds.test = true;
 		unsigned f = walk_compound_words(x, n);
 		if ((n->kind == SH_WHILE || n->kind == SH_UNTIL) && endless_spawn(n))
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(FORK_BOMB),
-			       "fork-bomb.loop",
-			       "starts background processes in an endless loop");
+			classify_rule(x, RULE_FORK_BOMB_LOOP);
 		/* for v in a b c: the body runs with each value; try the
 		 * first few, then with v unknown */
 		if ((n->kind == SH_FOR || n->kind == SH_SELECT) && n->name &&
@@ -2089,9 +2088,7 @@ static void walk_top(struct cx *x, const struct sh_node *root)
 	/* mkfifo + nc + sh on one line: the classic named-pipe reverse shell */
 	if ((x->line_ci & CI_FIFO) && (x->line_ci & CI_NETCAT) &&
 	    (x->line_ci & (CI_RUNS_STDIN | CI_EXEC_ARGS)))
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-		       "reverse-shell.fifo",
-		       "joins a shell and a network connection through a named pipe (reverse shell)");
+		classify_rule(x, RULE_REVERSE_SHELL_FIFO);
 }
 
 static void walk_top_items(struct cx *x, const struct sh_node *root)
@@ -2430,10 +2427,7 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 	cmdlist_push_text(&x->v->cmds, x->a, s, n);
 	if (x->depth >= x->max_depth) {
 		x->v->cmds.too_deep = true;
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT) | labels,
-		       "depth-limit",
-		       verdict_printf(x->v, "payloads nested deeper than %u levels are not read",
-				      x->max_depth));
+		classify_rulef_plus(x, DEPTH_LIMIT, labels, x->max_depth);
 		return 0;
 	}
 	/* Labels of the carrier apply to what it carries. */
@@ -2446,11 +2440,10 @@ unsigned classify_payload(struct cx *x, const char *s, size_t n, uint64_t labels
 		x->v->cmds.unparsed = true;
 		/* over a limit nothing after the limit was read: refuse, as
 		 * at the top level */
-		classify_hit(x, perr == CORDON_E_PARSE ? CORDON_RISK_CAUTION : CORDON_RISK_BLOCKED,
-		       CORDON_L(UNPARSED),
-		       perr == CORDON_E_PARSE ? "unparsed.payload" : "limit.payload",
-		       verdict_printf(x->v, "a nested command does not parse: %s",
-				      res.err_msg));
+		if (perr == CORDON_E_PARSE)
+			classify_rulef(x, UNPARSED_PAYLOAD, res.err_msg);
+		else
+			classify_rulef(x, LIMIT_PAYLOAD, res.err_msg);
 		if (perr == CORDON_E_NOMEM)
 			x->v->oom = true;
 	}
@@ -2480,66 +2473,39 @@ static void code_shell_cb(void *ud, const char *cmd, size_t n)
 struct flag_hit {
 	unsigned any;
 	unsigned also;
-	enum cordon_risk tier;
-	uint64_t labels;
-	const char *id;
-	const char *reason;
+	enum rule_id rule; /* tier, labels and reason: rules.def */
 };
 
 /* Inline code handed to an interpreter (codescan_scan's flags). */
 static const struct flag_hit code_hits[] = {
-	{CODE_F_EXEC, 0, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-	 "code.exec", "inline code runs other commands"},
-	{CODE_F_EXEC_DYNAMIC, 0, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-	 "code.exec-dynamic", "inline code runs a command cordon cannot read"},
-	{CODE_F_EVAL, 0, CORDON_RISK_CAUTION, CORDON_L(EVAL),
-	 "code.eval", "inline code evaluates code built at run time"},
-	{CODE_F_EVAL, CODE_F_NETWORK, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-	 "code.fetch-eval", "inline code fetches code from the network and evaluates it"},
-	{CODE_F_DECODE_EXEC, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(OBFUSCATION),
-	 "code.decode-exec", "inline code decodes hidden text and runs it"},
-	{CODE_F_DELETE, 0, CORDON_RISK_CAUTION, CORDON_L(DELETE),
-	 "code.delete", "inline code deletes files"},
-	{CODE_F_WRITE, 0, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE),
-	 "code.write", "inline code writes files"},
-	{CODE_F_NETWORK, 0, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-	 "code.network", "inline code uses the network"},
-	{CODE_F_REVERSE_SHELL, 0, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-	 "code.reverse-shell", "inline code wires a network connection to a shell (reverse shell)"},
-	{CODE_F_ENV_DUMP, 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS),
-	 "code.env-dump", "inline code reads the whole environment"},
-	{CODE_F_SECRETS, 0, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
-	 "code.secrets", "inline code names a credential file"},
-	{CODE_F_SECRETS | CODE_F_ENV_DUMP, CODE_F_NETWORK, CORDON_RISK_DESTRUCTIVE, CORDON_L(EXFILTRATION),
-	 "code.exfil", "inline code reads secrets and uses the network"},
-	{CODE_F_FORK_BOMB, 0, CORDON_RISK_BLOCKED, CORDON_L(FORK_BOMB),
-	 "code.fork-bomb", "inline code forks without bound (fork bomb)"},
-	{CODE_F_KILL, 0, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES),
-	 "code.kill", "inline code kills processes"},
-	{CODE_F_UNREADABLE, 0, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
-	 "code.unreadable", "inline code that cordon cannot read"},
+	{ CODE_F_EXEC, 0, RULE_CODE_EXEC },
+	{ CODE_F_EXEC_DYNAMIC, 0, RULE_CODE_EXEC_DYNAMIC },
+	{ CODE_F_EVAL, 0, RULE_CODE_EVAL },
+	{ CODE_F_EVAL, CODE_F_NETWORK, RULE_CODE_FETCH_EVAL },
+	{ CODE_F_DECODE_EXEC, 0, RULE_CODE_DECODE_EXEC },
+	{ CODE_F_DELETE, 0, RULE_CODE_DELETE },
+	{ CODE_F_WRITE, 0, RULE_CODE_WRITE },
+	{ CODE_F_NETWORK, 0, RULE_CODE_NETWORK },
+	{ CODE_F_REVERSE_SHELL, 0, RULE_CODE_REVERSE_SHELL },
+	{ CODE_F_ENV_DUMP, 0, RULE_CODE_ENV_DUMP },
+	{ CODE_F_SECRETS, 0, RULE_CODE_SECRETS },
+	{ CODE_F_SECRETS | CODE_F_ENV_DUMP, CODE_F_NETWORK, RULE_CODE_EXFIL },
+	{ CODE_F_FORK_BOMB, 0, RULE_CODE_FORK_BOMB },
+	{ CODE_F_KILL, 0, RULE_CODE_KILL },
+	{ CODE_F_UNREADABLE, 0, RULE_CODE_UNREADABLE },
 };
 
 /* SQL and Mongo handed to a database client (sql_scan's flags). */
 static const struct flag_hit sql_hits[] = {
-	{SQL_F_DROP | SQL_F_MONGO_DROP, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
-	 "sql.drop", "drops a database object"},
-	{SQL_F_TRUNCATE, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
-	 "sql.truncate", "empties a table"},
-	{SQL_F_DELETE_ALL, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
-	 "sql.delete-all", "deletes every row (DELETE without WHERE)"},
-	{SQL_F_UPDATE_ALL, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
-	 "sql.update-all", "changes every row (UPDATE without WHERE)"},
-	{SQL_F_ALTER_DROP, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS),
-	 "sql.alter-drop", "drops a column or constraint"},
-	{SQL_F_SHUTDOWN, 0, CORDON_RISK_DESTRUCTIVE, CORDON_L(SYSTEM_POWER),
-	 "sql.shutdown", "shuts the database server down"},
-	{SQL_F_PRIVILEGE, 0, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE),
-	 "sql.privilege", "changes database users or grants"},
-	{SQL_F_WRITE, 0, CORDON_RISK_CAUTION, CORDON_L(DATA_LOSS),
-	 "sql.write", "changes data in a database"},
-	{SQL_F_EXEC, 0, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL) | CORDON_L(DYNAMIC_COMMAND),
-	 "sql.exec", "runs a shell command through the database"},
+	{ SQL_F_DROP | SQL_F_MONGO_DROP, 0, RULE_SQL_DROP },
+	{ SQL_F_TRUNCATE, 0, RULE_SQL_TRUNCATE },
+	{ SQL_F_DELETE_ALL, 0, RULE_SQL_DELETE_ALL },
+	{ SQL_F_UPDATE_ALL, 0, RULE_SQL_UPDATE_ALL },
+	{ SQL_F_ALTER_DROP, 0, RULE_SQL_ALTER_DROP },
+	{ SQL_F_SHUTDOWN, 0, RULE_SQL_SHUTDOWN },
+	{ SQL_F_PRIVILEGE, 0, RULE_SQL_PRIVILEGE },
+	{ SQL_F_WRITE, 0, RULE_SQL_WRITE },
+	{ SQL_F_EXEC, 0, RULE_SQL_EXEC },
 };
 
 static void apply_flag_hits(struct cx *x, unsigned f, const struct flag_hit *t,
@@ -2547,7 +2513,18 @@ static void apply_flag_hits(struct cx *x, unsigned f, const struct flag_hit *t,
 {
 	for (size_t i = 0; i < n; i++)
 		if ((f & t[i].any) && (f & t[i].also) == t[i].also)
-			classify_hit(x, t[i].tier, t[i].labels, t[i].id, t[i].reason);
+			classify_rule(x, t[i].rule);
+}
+
+const char *classify_table_id(size_t i)
+{
+	const size_t nd = sizeof(default_denied) / sizeof(*default_denied);
+	const size_t np = sizeof(default_patterns) / sizeof(*default_patterns);
+
+	if (i < nd)
+		return default_denied[i].id;
+	i -= nd;
+	return i < np ? default_patterns[i].id : NULL;
 }
 
 void classify_code(struct cx *x, int lang, const char *code, size_t n)
@@ -2555,8 +2532,7 @@ void classify_code(struct cx *x, int lang, const char *code, size_t n)
 	unsigned f;
 
 	if (x->depth >= x->max_depth) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DEPTH_LIMIT), "depth-limit",
-		       "inline code nested too deep to read");
+		classify_rule(x, RULE_DEPTH_LIMIT_CODE);
 		return;
 	}
 	x->depth++;
@@ -2999,10 +2975,10 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	if (len > cls->lim.max_input_bytes) {
 		v->parsed = false;
 		verdict_set_text(v, "", 0);
-		const char *why = verdict_printf(
-			v, "command is %zu bytes, over the limit max_input_bytes=%zu; not read",
-			len, cls->lim.max_input_bytes);
-		classify_hit(&x, CORDON_RISK_BLOCKED, CORDON_L(UNPARSED), "limit.input", why);
+		const char *why = classify_rule_text(v, LIMIT_INPUT, len,
+						     cls->lim.max_input_bytes);
+		classify_rule_why(&x, RULE_LIMIT_INPUT, CORDON_RISK_BLOCKED, 0,
+				  why);
 		if (diag) {
 			diag->code = CORDON_E_LIMIT;
 			diag->offset = cls->lim.max_input_bytes;
@@ -3020,12 +2996,12 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 	v->cmds.tree = res;
 	if (err != CORDON_OK) {
 		v->parsed = false;
-		enum cordon_risk t = err == CORDON_E_PARSE ? CORDON_RISK_CAUTION
-							   : CORDON_RISK_BLOCKED;
-		classify_hit(&x, t, CORDON_L(UNPARSED),
-		       err == CORDON_E_PARSE ? "unparsed" : "limit.parse",
-		       verdict_printf(v, "does not parse: %s (at byte %zu)",
-				      res.err_msg, res.err_offset));
+		if (err == CORDON_E_PARSE)
+			classify_rulef(&x, UNPARSED, res.err_msg,
+				       res.err_offset);
+		else
+			classify_rulef(&x, LIMIT_PARSE, res.err_msg,
+				       res.err_offset);
 		if (diag) {
 			diag->code = err;
 			diag->offset = res.err_offset;

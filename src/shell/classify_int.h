@@ -18,6 +18,7 @@
 #include "cmdlist.h"
 #include "cordon.h"
 #include "path.h"
+#include "rules.h"
 #include "sh.h"
 
 /* ---- the verdict ---------------------------------------------------------- */
@@ -180,6 +181,32 @@ struct cx {
 void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 	    const char *rule, const char *reason);
 
+/* Reports rule r of the catalog (rules.def) through classify_hit(): its
+ * tier, labels and reason. */
+void classify_rule(struct cx *x, enum rule_id r);
+/* The same, with more labels besides the catalog's. */
+void classify_rule_plus(struct cx *x, enum rule_id r, uint64_t more);
+/* The same, with the tier the call site decided and more labels. */
+void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
+		      uint64_t more);
+/* The same, with a reason of the call site's (NULL: none, as when filling
+ * in a format ran out of memory). */
+void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
+		       uint64_t more, const char *why);
+/* The reason of rule NAME whose catalog reason is the format RULE_FMT_NAME,
+ * filled in (in the verdict's memory; NULL when out of memory). The
+ * format is a literal here, so the arguments are checked against it. */
+#define classify_rule_text(v, NAME, ...)                                       \
+	verdict_printf((v), RULE_FMT_##NAME, __VA_ARGS__)
+/* Reports rule NAME with its format filled in; _plus adds labels. */
+#define classify_rulef(x, NAME, ...)                                           \
+	classify_rule_why((x), RULE_##NAME, rules_catalog[RULE_##NAME].tier,   \
+			  0, classify_rule_text((x)->v, NAME, __VA_ARGS__))
+#define classify_rulef_plus(x, NAME, more, ...)                                \
+	classify_rule_why((x), RULE_##NAME, rules_catalog[RULE_##NAME].tier,   \
+			  (more),                                              \
+			  classify_rule_text((x)->v, NAME, __VA_ARGS__))
+
 /* Evaluates a word statically. */
 struct wv classify_eval(struct cx *x, const struct sh_word *w);
 /* A synthesised word: static text. */
@@ -247,6 +274,9 @@ bool commands_known(const char *name, size_t n);
 bool classify_family_known(const struct cx *x, const char *name, size_t n);
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc);
 void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
+/* The rule ids of the built-in deny list and deny patterns, the i-th;
+ * NULL past the end. For the test that every id has a case row. */
+const char *classify_table_id(size_t i);
 
 /* Is c one of the field separators (IFS) in force? */
 bool classify_is_ifs(const struct cx *x, char c);

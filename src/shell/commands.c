@@ -165,9 +165,7 @@ void commands_payload_word(struct cx *x, const struct wv *w, uint64_t labels,
 			 const char *why)
 {
 	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND) | labels,
-		       "payload.dynamic",
-		       "runs a command built at run time that cordon cannot read");
+		classify_rule_plus(x, RULE_PAYLOAD_DYNAMIC, labels);
 		if (w->dyn_at == 0)
 			return;
 	}
@@ -253,9 +251,7 @@ void commands_check_downloaded_as(struct cx *x, const struct wv *w, int lang)
 		}
 	for (unsigned i = 0; abs && i < x->ndownloads; i++)
 		if (strcmp(abs, x->downloads[i]) == 0) {
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-			       "remote-code.downloaded-file",
-			       "runs a file that was just downloaded");
+			classify_rule(x, RULE_REMOTE_CODE_DOWNLOADED_FILE);
 			return;
 		}
 }
@@ -284,9 +280,7 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			long fd = strtol(t.s, NULL, 10);
 			for (unsigned k = 0; k < x->ntcp; k++)
 				if (fd == x->tcp_fds[k])
-					classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-					       "reverse-shell.fd",
-					       "connects a shell to a network socket (reverse shell)");
+					classify_rule(x, RULE_REVERSE_SHELL_FD);
 		}
 		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
 					memcmp(t.s, "/dev/udp/", 9) == 0);
@@ -295,13 +289,9 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
 				x->tcp_fds[x->ntcp++] = r->fd;
 			if (shell)
-				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL),
-				       "reverse-shell.dev-tcp",
-				       "connects a shell to a network socket (reverse shell)");
+				classify_rule(x, RULE_REVERSE_SHELL_DEV_TCP);
 			else
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK),
-				       "net.dev-tcp",
-				       "opens a network connection through /dev/tcp");
+				classify_rule(x, RULE_NET_DEV_TCP);
 			continue;
 		}
 		switch (r->op) {
@@ -317,8 +307,7 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 			break;
 		case SH_R_IN:
 			if (filecmds_operand_secret(x, &t)) {
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
-				       "secrets.read", "reads a credential file");
+				classify_rule(x, RULE_SECRETS_READ);
 				ci->f |= CI_SECRETS | CI_STDIN_SECRET;
 			}
 			break;
@@ -342,8 +331,7 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 			ci->f |= CI_EXEC_ARGS;
 		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
 			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
-				       "runs-script.stdin", "runs a script read from a file");
+				classify_rule(x, RULE_RUNS_SCRIPT_STDIN);
 			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
 			continue;
 		}
@@ -471,10 +459,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			if (e->strip && !take_prefix(&v, e->strip) &&
 			    (e->how & EO_MUST_STRIP))
 				continue;
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-			       "option.exec",
-			       verdict_printf(x->v, "%.*s %s runs a command", (int)n,
-					      name, e->opt));
+			classify_rulef(x, OPTION_EXEC, (int)n, name, e->opt);
 			commands_payload_word(x, &v, CORDON_L(NESTED_SHELL),
 				     "a command an option runs");
 		}
@@ -833,8 +818,7 @@ void commands_classify(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci)
 {
 	if (x->hops >= MAX_HOPS) {
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DEPTH_LIMIT), "limit.wrappers",
-		       "wrappers nested deeper than cordon reads");
+		classify_rule(x, RULE_LIMIT_WRAPPERS);
 		return;
 	}
 	x->hops++;
@@ -860,9 +844,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				ifs = ifs || (argv[k].f & WV_IFS);
 			size_t c = ifs_split(x, argv, argc, &a);
 			if (ifs)
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
-				       "obfuscation.ifs",
-				       "uses $IFS to hide spaces between words");
+				classify_rule(x, RULE_OBFUSCATION_IFS);
 			for (size_t k = 0; k < c; k++)
 				a[k].f &= ~(WV_IFS | WV_SPLIT);
 			commands_classify(x, a, c, redirs, ci);
@@ -873,21 +855,15 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	struct wv *name = &argv[0];
 	for (size_t i = 0; i < argc; i++)
 		if (argv[i].f & WV_ESCAPED) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
-			       "obfuscation.ansi-c",
-			       "spells text with escapes or base64, which hides what it says");
+			classify_rule(x, RULE_OBFUSCATION_ANSI_C);
 			break;
 		}
 	if (name->f & WV_DECODED)
-		classify_hit(x, CORDON_RISK_CAUTION,
-		       CORDON_L(OBFUSCATION) | CORDON_L(DYNAMIC_COMMAND),
-		       "obfuscation.name", "the command name is computed by a substitution");
+		classify_rule(x, RULE_OBFUSCATION_NAME);
 	else if (name->f & WV_LINEVAR)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-		       "dynamic-command.var", "the command name comes from variables");
+		classify_rule(x, RULE_DYNAMIC_COMMAND_VAR);
 	if ((!classify_word_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-		       "dynamic-command", "the command name is decided at run time");
+		classify_rule(x, RULE_DYNAMIC_COMMAND);
 		/* An unknown command aimed at a protected place is judged by
 		 * the place. */
 		for (size_t i = 1; i < argc; i++) {
@@ -900,10 +876,9 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			enum path_class pc = classify_path(x, &argv[i], &abs);
 			if (pc == PATH_ROOT || pc == PATH_SYSTEM ||
 			    pc == PATH_HOME_ROOT || pc == PATH_DEVICE)
-				classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-				       CORDON_L(DYNAMIC_COMMAND) | commands_class_labels(pc),
-				       "dynamic-command.protected-path",
-				       "an unknown command is aimed at a protected path");
+				classify_rule_plus(
+					x, RULE_DYNAMIC_COMMAND_PROTECTED_PATH,
+					commands_class_labels(pc));
 		}
 		commands_judge_redirs(x, redirs, ci, false);
 		return;
@@ -924,13 +899,11 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	if (script ||
 	    (name->n > 4 && strncasecmp(name->s + name->n - 4, ".exe", 4) == 0 &&
 	     !h))
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.name",
-		       "runs a script or program file cordon has not read");
+		classify_rule(x, RULE_RUNS_SCRIPT_NAME);
 	if (memchr(name->s, '/', name->n))
 		commands_check_downloaded(x, name);
 	if (memchr(name->s, '/', name->n) && !trusted_bin(name) && !h)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.path",
-		       "runs a program from a path cordon has not read");
+		classify_rule(x, RULE_RUNS_SCRIPT_PATH);
 
 	/* On a case-insensitive file system (macOS) "SuDo Rm" runs sudo rm:
 	 * a name with capitals that cordon does not know is judged as the
@@ -950,9 +923,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			const char *lb = classify_cmd_base(&argv[0], &ln);
 			if (commands_find_handler(lb, ln) || wrappers_find_interp(lb, ln) ||
 			    runners_find_wrapper(argv, argc, lb, ln) || commands_known(lb, ln)) {
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OBFUSCATION),
-				       "obfuscation.case",
-				       "a command name in mixed case, which a case-insensitive file system runs as the lower-case command");
+				classify_rule(x, RULE_OBFUSCATION_CASE);
 				commands_classify(x, argv, argc, redirs, ci);
 				argv[0] = saved;
 				return;
@@ -983,9 +954,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	if (!h && !ip && !name_known(x, base, n)) {
 		size_t j = unknown_wrapper_at(x, argv, argc);
 		if (j) {
-			classify_hit(x, CORDON_RISK_CAUTION,
-				     CORDON_L(DYNAMIC_COMMAND), "wrapper.unknown",
-				     "an unknown command followed by a command line: it may run it");
+			classify_rule(x, RULE_WRAPPER_UNKNOWN);
 			classify_command(x, argv + j, argc - j, redirs, ci);
 			classify_apply_denylist(x, argv, argc);
 			return;

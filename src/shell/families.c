@@ -30,9 +30,7 @@ static void subscript_injection(struct cx *x, const struct wv *w)
 			continue;
 		const char *close = memchr(s + i, ']', n - i);
 		size_t e = close ? (size_t)(close - s) : n;
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(COMMAND_SUBSTITUTION),
-		       "subscript.exec",
-		       "an array subscript that runs a command when evaluated");
+		classify_rule(x, RULE_SUBSCRIPT_EXEC);
 		classify_payload(x, s + i + 1, e - i - 1, 0, "a command in an array subscript");
 		return;
 	}
@@ -97,12 +95,9 @@ void families_disktool(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		if (classify_path(x, &argv[i], &abs) == PATH_DEVICE) {
 			if (disk_wipe(argv, argc))
-				classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK) | CORDON_L(DATA_LOSS),
-				       "disk.wipe",
-				       verdict_printf(x->v, "erases the disk %s", abs));
+				classify_rulef(x, DISK_WIPE, abs);
 			else
-				classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DISK), "disk.tool",
-				       verdict_printf(x->v, "runs a disk tool on %s", abs));
+				classify_rulef(x, DISK_TOOL, abs);
 			return;
 		}
 	}
@@ -142,9 +137,7 @@ void families_crontab(struct cx *x, struct wv *argv, size_t argc,
 	(void)ci;
 	for (size_t i = 1; i < argc; i++)
 		if (classify_word_is(&argv[i], "-"))
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
-			       "persist.crontab-stdin",
-			       "replaces every scheduled job with text from a pipe");
+			classify_rule(x, RULE_PERSIST_CRONTAB_STDIN);
 }
 
 /* at TIME and batch read shell commands on stdin and run them later. */
@@ -225,8 +218,7 @@ void families_ansible(struct cx *x, struct wv *argv, size_t argc,
 			args = &argv[i + 1];
 	}
 	if (args && shell) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.ansible",
-		       "runs a command on every host of an inventory");
+		classify_rule(x, RULE_REMOTE_ANSIBLE);
 		commands_payload_word(x, args, CORDON_L(REMOTE), "the command ansible runs");
 	}
 }
@@ -261,17 +253,14 @@ void families_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
 {
 	(void)redirs;
 	ci->f |= CI_EXEC_ARGS;
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "foreign-shell",
-	       "runs a command in another shell (cmd, PowerShell) that cordon cannot read");
+	classify_rule(x, RULE_FOREIGN_SHELL);
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		if (memmem(w->s, w->n, "DownloadString", 14) ||
 		    memmem(w->s, w->n, "Invoke-WebRequest", 17) ||
 		    memmem(w->s, w->n, "iwr ", 4) || memmem(w->s, w->n, "DownloadFile", 12) ||
 		    memmem(w->s, w->n, "Net.WebClient", 13))
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(REMOTE_CODE),
-			       "foreign-shell.download",
-			       "downloads and runs code in PowerShell");
+			classify_rule(x, RULE_FOREIGN_SHELL_DOWNLOAD);
 	}
 }
 
@@ -379,8 +368,7 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 	if (commands_name_is(name, n, "unset")) {
 		for (size_t i = 1; i < argc; i++)
 			if (classify_word_is(&argv[i], "HISTFILE"))
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
-				       "history.unset", "stops shell history from being saved");
+				classify_rule(x, RULE_HISTORY_UNSET);
 		return;
 	}
 	if (commands_name_is(name, n, "set")) {
@@ -392,8 +380,7 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 			}
 		for (size_t i = 1; i + 1 < argc; i++)
 			if (classify_word_is(&argv[i], "+o") && classify_word_is(&argv[i + 1], "history"))
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(HISTORY_WIPE),
-				       "history.off", "turns shell history off");
+				classify_rule(x, RULE_HISTORY_OFF);
 	}
 	for (size_t i = 1; i < argc; i++)
 		if (classify_word_static(&argv[i]))
@@ -404,8 +391,7 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 		    argv[i].s[0] != '-')
 			classify_assign(x, argv[i].w);
 	if (dump) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
-		       "prints the environment, which may hold secrets");
+		classify_rule(x, RULE_SECRETS_ENV_DUMP);
 		ci->f |= CI_ENVDUMP;
 	}
 }
@@ -420,8 +406,7 @@ void families_history(struct cx *x, struct wv *argv, size_t argc,
 	}
 	for (size_t i = 1; i < argc; i++)
 		if (commands_cluster_has(&argv[i], 'c') || commands_cluster_has(&argv[i], 'd'))
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
-			       "history.clear", "erases shell history");
+			classify_rule(x, RULE_HISTORY_CLEAR);
 }
 
 void families_network(struct cx *x, struct wv *argv, size_t argc,
@@ -576,22 +561,17 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 			enum path_class pc = classify_path(x, dest, &abs);
 			if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 			    (pc == PATH_SYSTEM && abs && commands_core_system(abs)))
-				classify_hit(x, CORDON_RISK_BLOCKED, commands_class_labels(pc) | CORDON_L(DELETE_RECURSIVE),
-				       "rsync.delete-system",
-				       verdict_printf(x->v, "rsync --delete can delete everything in %s", abs));
+				classify_rulef_plus(x, RSYNC_DELETE_SYSTEM,
+						    commands_class_labels(pc),
+						    abs);
 		}
 	}
 	if (exec && (netcat || tcp))
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(REVERSE_SHELL) | CORDON_L(NETWORK),
-		       "reverse-shell.exec",
-		       "connects a shell to a network socket (reverse shell)");
+		classify_rule(x, RULE_REVERSE_SHELL_EXEC);
 	else if (exec)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "socat.exec",
-		       "starts a program for a socket");
+		classify_rule(x, RULE_SOCAT_EXEC);
 	if (secret && (!copy || remote))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
-		       "exfil.upload", "uploads a credential file");
+		classify_rule(x, RULE_EXFIL_UPLOAD);
 }
 
 /* git config [--global|--local|--system|--file F] KEY VALUE: a key that
@@ -636,9 +616,7 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 		/* an alias runs a shell command only when it starts with '!' */
 		if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
 			return;
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "git.config-exec-store",
-		       verdict_printf(x->v, "stores a command in git's %s, to run on later git calls",
-				      key));
+		classify_rulef(x, GIT_CONFIG_EXEC_STORE, key);
 		if (val.n && val.s[0] == '!') {
 			val.s++;
 			val.n--;
@@ -722,8 +700,7 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 		} else if (commands_long_opt(w, "--config-env", NULL, NULL)) {
 			/* the value comes from an environment variable cordon
 			 * cannot see */
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-			       "git.config-env", "sets git configuration from the environment");
+			classify_rule(x, RULE_GIT_CONFIG_ENV);
 			continue;
 		} else if (w->n > 5 && memcmp(w->s, "ext::", 5) == 0 && classify_word_static(w)) {
 			/* git's ext transport runs its URL as a command:
@@ -751,8 +728,7 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 			if (na) {
 				struct cinfo sub;
 				memset(&sub, 0, sizeof(sub));
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-				       "git.ext", "git's ext:: transport runs a command");
+				classify_rule(x, RULE_GIT_EXT);
 				classify_command(x, ea, na, NULL, &sub);
 			}
 			continue;
@@ -786,8 +762,7 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
 			if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
 				break;
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "git.config-exec",
-			       verdict_printf(x->v, "sets %s, which runs a command", key));
+			classify_rulef(x, GIT_CONFIG_EXEC, key);
 			if (strncmp(key, "alias.", 6) == 0) {
 				if (val.n && val.s[0] == '!') {
 					val.s++;
@@ -796,8 +771,7 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 						     "a git alias");
 				}
 			} else if (strcmp(key, "core.hookspath") == 0) {
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE),
-				       "git.hookspath", "points git at other hooks");
+				classify_rule(x, RULE_GIT_HOOKSPATH);
 			} else {
 				if (val.n && val.s[0] == '!') {
 					val.s++;
@@ -820,14 +794,12 @@ void families_rg(struct cx *x, struct wv *argv, size_t argc,
 		const char *val;
 		size_t vn;
 		if (classify_word_is(&argv[i], "--pre") && i + 1 < argc) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
-			       "runs a preprocessor command on every file");
+			classify_rule(x, RULE_RG_PRE);
 			commands_payload_word(x, &argv[i + 1], CORDON_L(NESTED_SHELL),
 				     "the preprocessor rg runs");
 			i++;
 		} else if (commands_long_opt(&argv[i], "--pre", &val, &vn) && val) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "rg.pre",
-			       "runs a preprocessor command on every file");
+			classify_rule(x, RULE_RG_PRE);
 			struct wv t = classify_lit(val, vn);
 			t.f = argv[i].f & (WV_DYNAMIC | WV_SUBST);
 			commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
@@ -871,8 +843,7 @@ void families_cat(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		if (classify_word_static(w) && w->n > 14 && memcmp(w->s, "/proc/", 6) == 0 &&
 		    memmem(w->s, w->n, "/environ", 8)) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.environ",
-			       "reads a process environment");
+			classify_rule(x, RULE_SECRETS_ENVIRON);
 			ci->f |= CI_ENVDUMP;
 		}
 		const char *abs = NULL;
@@ -881,8 +852,7 @@ void families_cat(struct cx *x, struct wv *argv, size_t argc,
 		if (abs && (strcmp(abs, "/etc/passwd") == 0 ||
 			    strcmp(abs, "/etc/shadow") == 0 ||
 			    strcmp(abs, "/etc/gshadow") == 0)) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
-			       "secrets.accounts", "reads the system account database");
+			classify_rule(x, RULE_SECRETS_ACCOUNTS);
 			ci->f |= CI_SECRETS;
 		}
 	}

@@ -44,11 +44,12 @@ void filecmds_judge_delete(struct cx *x, const struct wv *w, bool recursive,
 	judge_delete_capped(x, w, recursive, force, verb, CORDON_RISK_BLOCKED);
 }
 
-/* classify_hit, but never above cap. */
-static void hit_capped(struct cx *x, enum cordon_risk cap, enum cordon_risk tier,
-		       uint64_t labels, const char *rule, const char *reason)
+/* classify_rule_why, but never above cap. */
+static void hit_capped(struct cx *x, enum cordon_risk cap,
+		       enum cordon_risk tier, uint64_t labels,
+		       enum rule_id rule, const char *reason)
 {
-	classify_hit(x, tier > cap ? cap : tier, labels, rule, reason);
+	classify_rule_why(x, rule, tier > cap ? cap : tier, labels, reason);
 }
 
 static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive,
@@ -64,12 +65,11 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 		/* The static part before the unknown may still say enough:
 		 * rm -rf "$DIR/" with DIR empty is rm -rf /. */
 		/* fed by xargs or find -exec, it deletes a stream of paths */
-		hit_capped(x, cap,
-			   recursive ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
-			   base, "delete.dynamic",
-			   recursive ? "deletes recursively a path decided at run time"
-			   : x->batch ? "deletes every path it is fed"
-				      : "deletes a path decided at run time");
+		enum rule_id r = recursive ? RULE_DELETE_DYNAMIC_RECURSIVE :
+				 x->batch  ? RULE_DELETE_DYNAMIC_BATCH :
+					     RULE_DELETE_DYNAMIC;
+		hit_capped(x, cap, rules_catalog[r].tier, base, r,
+			   rules_catalog[r].reason);
 		return;
 	}
 	enum path_class pc = classify_path(x, w, &abs);
@@ -77,58 +77,71 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 		return;
 	uint64_t l = base | commands_class_labels(pc);
 	if (commands_is_history_file(abs))
-		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l | CORDON_L(HISTORY_WIPE),
-		       "history.delete", "deletes shell history");
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l,
+			   RULE_HISTORY_DELETE,
+			   rules_catalog[RULE_HISTORY_DELETE].reason);
 	switch (pc) {
 	case PATH_ROOT:
 	case PATH_HOME_ROOT:
-		hit_capped(x, cap, recursive ? CORDON_RISK_BLOCKED : CORDON_RISK_DESTRUCTIVE,
-		       l, pc == PATH_ROOT ? "rm.root" : "rm.home",
-		       verdict_printf(x->v, "%s %s", verb,
-				      pc == PATH_ROOT ? "the root directory"
-						      : "the home directory"));
+		hit_capped(x, cap,
+			   recursive ? CORDON_RISK_BLOCKED :
+				       CORDON_RISK_DESTRUCTIVE,
+			   l, pc == PATH_ROOT ? RULE_RM_ROOT : RULE_RM_HOME,
+			   pc == PATH_ROOT ?
+				   classify_rule_text(x->v, RM_ROOT, verb) :
+				   classify_rule_text(x->v, RM_HOME, verb));
 		break;
 	case PATH_SYSTEM:
 		hit_capped(x, cap,
-			   recursive || commands_core_system(abs) ? CORDON_RISK_BLOCKED
-							 : CORDON_RISK_DESTRUCTIVE,
-		       l, "rm.system",
-		       verdict_printf(x->v, "%s a system path (%s)", verb, abs));
+			   recursive || commands_core_system(abs) ?
+				   CORDON_RISK_BLOCKED :
+				   CORDON_RISK_DESTRUCTIVE,
+			   l, RULE_RM_SYSTEM,
+			   classify_rule_text(x->v, RM_SYSTEM, verb, abs));
 		break;
 	case PATH_DEVICE:
-		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, "rm.device",
-		       verdict_printf(x->v, "%s a device node (%s)", verb, abs));
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, RULE_RM_DEVICE,
+			   classify_rule_text(x->v, RM_DEVICE, verb, abs));
 		break;
 	case PATH_HOME:
 	case PATH_OUTSIDE:
-		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, "rm.outside",
-		       verdict_printf(x->v, "%s outside the workspace (%s)", verb, abs));
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, RULE_RM_OUTSIDE,
+			   classify_rule_text(x->v, RM_OUTSIDE, verb, abs));
 		break;
 	case PATH_WORKSPACE_ROOT:
 		if (recursive || glob_takes_all(w))
-			hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE,
-				   l | CORDON_L(DATA_LOSS), "rm.workspace-root",
-				   verdict_printf(x->v, "%s everything in the workspace", verb));
+			hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l,
+				   RULE_RM_WORKSPACE_ROOT,
+				   classify_rule_text(x->v, RM_WORKSPACE_ROOT,
+						      verb));
 		else
 			hit_capped(x, cap, CORDON_RISK_CAUTION, l,
-				   (w->f & WV_GLOB) ? "rm.wildcard" : "rm.file",
-				   verdict_printf(x->v, (w->f & WV_GLOB)
-						? "%s files matching a wildcard"
-						: "%s a file", verb));
+				   (w->f & WV_GLOB) ? RULE_RM_WILDCARD :
+						      RULE_RM_FILE,
+				   (w->f & WV_GLOB) ?
+					   classify_rule_text(x->v, RM_WILDCARD,
+							      verb) :
+					   classify_rule_text(x->v, RM_FILE,
+							      verb));
 		break;
 	case PATH_WORKSPACE:
 	case PATH_TMP:
 		if (recursive || (w->f & WV_GLOB))
 			hit_capped(x, cap,
-			       recursive || glob_takes_all(w) ? CORDON_RISK_DESTRUCTIVE
-							      : CORDON_RISK_CAUTION,
-			       l, recursive ? "rm.recursive" : "rm.wildcard",
-			       verdict_printf(x->v, recursive ? "%s recursively"
-							    : "%s files matching a wildcard",
-					      verb));
+				   recursive || glob_takes_all(w) ?
+					   CORDON_RISK_DESTRUCTIVE :
+					   CORDON_RISK_CAUTION,
+				   l,
+				   recursive ? RULE_RM_RECURSIVE :
+					       RULE_RM_WILDCARD,
+				   recursive ?
+					   classify_rule_text(
+						   x->v, RM_RECURSIVE, verb) :
+					   classify_rule_text(x->v, RM_WILDCARD,
+							      verb));
 		else
-			hit_capped(x, cap, CORDON_RISK_CAUTION, l, "rm.file",
-			       verdict_printf(x->v, "%s a file", verb));
+			hit_capped(x, cap, CORDON_RISK_CAUTION, l, RULE_RM_FILE,
+				   classify_rule_text(x->v, RM_FILE, verb));
 		break;
 	case PATH_DEV_HARMLESS:
 		break;
@@ -141,14 +154,12 @@ void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
 	const char *abs = NULL;
 
 	if (!classify_word_static(w) && !(w->f & WV_DECODED)) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "write.dynamic",
-		       verdict_printf(x->v, "%s a path decided at run time", how));
+		classify_rulef(x, WRITE_DYNAMIC, how);
 		return;
 	}
 	if (w->n >= 9 && (memcmp(w->s, "/dev/tcp/", 9) == 0 ||
 			  memcmp(w->s, "/dev/udp/", 9) == 0)) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NETWORK), "net.dev-tcp",
-		       "opens a network connection through /dev/tcp");
+		classify_rule(x, RULE_NET_DEV_TCP);
 		return;
 	}
 	enum path_class pc = classify_path(x, w, &abs);
@@ -157,53 +168,42 @@ void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
 	uint64_t l = commands_class_labels(pc);
 	int later = path_runs_later(&x->pc, abs);
 	if (truncates && commands_is_history_file(abs))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(HISTORY_WIPE),
-		       "history.truncate", "empties shell history");
+		classify_rule(x, RULE_HISTORY_TRUNCATE);
 	switch (pc) {
 	case PATH_DEV_HARMLESS:
 		return;
 	case PATH_DEVICE:
-		classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DISK), "write.device",
-		       verdict_printf(x->v, "%s a raw disk device (%s)", how, abs));
+		classify_rulef(x, WRITE_DEVICE, how, abs);
 		return;
 	case PATH_ROOT:
 	case PATH_SYSTEM:
 		if (commands_core_system(abs) || pc == PATH_ROOT)
-			classify_hit(x, CORDON_RISK_BLOCKED,
-			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system",
-			       verdict_printf(x->v, "%s a system file (%s)", how, abs));
+			classify_rulef_plus(x, WRITE_SYSTEM, l, how, abs);
 		else
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-			       l | CORDON_L(WRITES_OUTSIDE_WORKSPACE), "write.system-data",
-			       verdict_printf(x->v, "%s a system path (%s)", how, abs));
+			classify_rulef_plus(x, WRITE_SYSTEM_DATA, l, how, abs);
 		break;
 	case PATH_HOME:
 	case PATH_HOME_ROOT:
 	case PATH_OUTSIDE:
-		classify_hit(x, CORDON_RISK_CAUTION, l | CORDON_L(WRITES_OUTSIDE_WORKSPACE),
-		       "write.outside",
-		       verdict_printf(x->v, "%s outside the workspace (%s)", how, abs));
+		classify_rulef_plus(x, WRITE_OUTSIDE, l, how, abs);
 		break;
 	default:
 		break;
 	}
 	if (later == 1)
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-		       CORDON_L(SHELL_RC) | CORDON_L(PERSISTENCE), "write.shell-rc",
-		       verdict_printf(x->v, "%s a shell startup file (%s)", how, abs));
+		classify_rulef(x, WRITE_SHELL_RC, how, abs);
 	else if (later == 2)
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PERSISTENCE),
-		       "write.persistence",
-		       verdict_printf(x->v, "%s a file that runs later (%s)", how, abs));
+		classify_rulef(x, WRITE_PERSISTENCE, how, abs);
 	else if (path_is_secret(abs)) {
 		/* replacing a key outside the workspace loses it; a .env
 		 * in the workspace is written from a template every day */
 		bool loses = truncates && pc != PATH_WORKSPACE && pc != PATH_WORKSPACE_ROOT &&
 			     pc != PATH_TMP;
-		classify_hit(x, loses ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
-		       CORDON_L(SECRETS) | (loses ? CORDON_L(DATA_LOSS) : 0),
-		       "write.secrets",
-		       verdict_printf(x->v, "%s a credential file (%s)", how, abs));
+		classify_rule_why(
+			x, RULE_WRITE_SECRETS,
+			loses ? CORDON_RISK_DESTRUCTIVE : CORDON_RISK_CAUTION,
+			loses ? CORDON_L(DATA_LOSS) : 0,
+			classify_rule_text(x->v, WRITE_SECRETS, how, abs));
 	}
 }
 
@@ -309,16 +309,13 @@ void filecmds_secrets_out(struct cx *x, struct wv *argv, size_t argc,
 			    commands_long_opt(&argv[i], "--export-secret-subkeys", NULL, NULL))
 				arg_secret = true;
 	if (arg_secret) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.arg",
-		       "handles a secret (a token, key or password)");
+		classify_rule(x, RULE_SECRETS_ARG);
 		ci->f |= CI_SECRETS;
 	}
 	if (((ci->f & (CI_SECRETS | CI_STDIN_SECRET)) &&
 	     (ci->f & (CI_NETSEND | CI_NETCAT))) ||
 	    (arg_secret && (ci->f & CI_NETWORK)))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-		       CORDON_L(EXFILTRATION) | CORDON_L(SECRETS) | CORDON_L(NETWORK),
-		       "exfil.send", "sends a secret over the network");
+		classify_rule(x, RULE_EXFIL_SEND);
 	if (ci->f & CI_SECRETS)
 		for (const struct sh_redir *r = redirs; r; r = r->next)
 			if ((r->op == SH_R_OUT || r->op == SH_R_APPEND ||
@@ -352,8 +349,7 @@ void filecmds_secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 		if (memchr(w->s, ' ', w->n) || memchr(w->s, '\n', w->n))
 			continue;
 		if (filecmds_operand_secret(x, &argv[i])) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS_READ),
-			       "secrets.read", "reads a credential file");
+			classify_rule(x, RULE_SECRETS_READ);
 			ci->f |= CI_SECRETS;
 			return;
 		}
@@ -386,9 +382,7 @@ void filecmds_rm(struct cx *x, struct wv *argv, size_t argc,
 		else if (commands_long_abbrev(w, "--force", 3))
 			force = true;
 		else if (commands_long_abbrev(w, "--no-preserve-root", 6))
-			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(ROOT_PATH) |
-			       CORDON_L(DELETE_RECURSIVE), "rm.no-preserve-root",
-			       "turns off rm's protection of /");
+			classify_rule(x, RULE_RM_NO_PRESERVE_ROOT);
 		else if (w->s[1] != '-') {
 			if (commands_cluster_has(w, 'r') || commands_cluster_has(w, 'R'))
 				rec = true;
@@ -425,8 +419,7 @@ void filecmds_shred(struct cx *x, struct wv *argv, size_t argc,
 				i++;
 			continue;
 		}
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
-		       "shred", "overwrites a file so it cannot be recovered");
+		classify_rule(x, RULE_SHRED);
 		commands_write_target(x, w, true, "shreds");
 		filecmds_judge_delete(x, w, false, true, "shreds");
 	}
@@ -445,8 +438,7 @@ void filecmds_truncate(struct cx *x, struct wv *argv, size_t argc,
 				i++;
 			continue;
 		}
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(OVERWRITE),
-		       "truncate", "cuts a file to a new size, losing its contents");
+		classify_rule(x, RULE_TRUNCATE);
 		commands_write_target(x, w, true, "truncates");
 	}
 }
@@ -463,8 +455,7 @@ void filecmds_dd(struct cx *x, struct wv *argv, size_t argc,
 			t.s += 3;
 			t.n -= 3;
 			t.dyn_at = t.dyn_at > 3 ? t.dyn_at - 3 : 0;
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(OVERWRITE), "dd.write",
-			       "writes raw bytes to a file");
+			classify_rule(x, RULE_DD_WRITE);
 			commands_write_target(x, &t, true, "dd writes");
 		} else if (w->n > 3 && memcmp(w->s, "if=", 3) == 0) {
 			struct wv t = *w;
@@ -472,8 +463,7 @@ void filecmds_dd(struct cx *x, struct wv *argv, size_t argc,
 			t.s += 3;
 			t.n -= 3;
 			if (classify_word_static(&t) && classify_path(x, &t, &abs) == PATH_DEVICE)
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DISK),
-				       "dd.read-device", "reads a raw disk");
+				classify_rule(x, RULE_DD_READ_DEVICE);
 		}
 	}
 }
@@ -572,8 +562,7 @@ void filecmds_copy(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t k = 0; k < nops; k++)
 		devnull = devnull || classify_word_is(&argv[ops[k]], "/dev/null");
 	if (devnull && mv) {
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(DATA_LOSS) | CORDON_L(DELETE),
-		       "mv.dev-null", "moves files into /dev/null, which deletes them");
+		classify_rule(x, RULE_MV_DEV_NULL);
 		return;
 	}
 	commands_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
@@ -594,14 +583,11 @@ void filecmds_copy(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		if (pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 		    (pc == PATH_SYSTEM && commands_core_system(abs)))
-			classify_hit(x, CORDON_RISK_BLOCKED, commands_class_labels(pc) | CORDON_L(DELETE),
-			       "mv.system-source",
-			       verdict_printf(x->v, "moves away %s", abs));
+			classify_rulef_plus(x, MV_SYSTEM_SOURCE,
+					    commands_class_labels(pc), abs);
 		else if (pc == PATH_SYSTEM || pc == PATH_HOME || pc == PATH_OUTSIDE)
-			classify_hit(x, CORDON_RISK_CAUTION, commands_class_labels(pc),
-			       "mv.outside-source",
-			       verdict_printf(x->v, "moves %s from outside the workspace",
-					      abs));
+			classify_rulef_plus(x, MV_OUTSIDE_SOURCE,
+					    commands_class_labels(pc), abs);
 	}
 }
 
@@ -687,16 +673,14 @@ void filecmds_chmod(struct cx *x, struct wv *argv, size_t argc,
 	const struct wv *mode = has_mode ? &argv[ops[0]] : NULL;
 	uint64_t base = CORDON_L(PERMISSIONS);
 	if (mode && chmod && setuid_mode(mode))
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(PRIVILEGE) | base,
-		       "chmod.setuid", "sets the setuid or setgid bit");
+		classify_rule_plus(x, RULE_CHMOD_SETUID, base);
 	for (size_t k = first; k < nops; k++) {
 		const struct wv *w = &argv[ops[k]];
 		const char *abs;
 		if (!classify_word_static(w)) {
 			if (rec)
-				classify_hit(x, CORDON_RISK_DESTRUCTIVE, base | CORDON_L(DYNAMIC_COMMAND),
-				       "chmod.recursive-dynamic",
-				       "changes permissions recursively on a path decided at run time");
+				classify_rule_plus(
+					x, RULE_CHMOD_RECURSIVE_DYNAMIC, base);
 			continue;
 		}
 		enum path_class pc = classify_path(x, w, &abs);
@@ -706,24 +690,17 @@ void filecmds_chmod(struct cx *x, struct wv *argv, size_t argc,
 		bool protected_ = pc == PATH_ROOT || pc == PATH_HOME_ROOT ||
 				  pc == PATH_SYSTEM || pc == PATH_DEVICE;
 		if (rec && protected_)
-			classify_hit(x, CORDON_RISK_BLOCKED, l, "chmod.recursive-system",
-			       verdict_printf(x->v, "changes ownership or permissions of everything under %s",
-					      abs));
+			classify_rulef_plus(x, CHMOD_RECURSIVE_SYSTEM, l, abs);
 		else if (rec)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.recursive",
-			       "changes ownership or permissions recursively");
+			classify_rule_plus(x, RULE_CHMOD_RECURSIVE, l);
 		else if (protected_)
-			classify_hit(x, CORDON_RISK_DESTRUCTIVE, l, "chmod.system",
-			       verdict_printf(x->v, "changes ownership or permissions of %s", abs));
+			classify_rulef_plus(x, CHMOD_SYSTEM, l, abs);
 		else if (pc == PATH_HOME || pc == PATH_OUTSIDE)
-			classify_hit(x, CORDON_RISK_CAUTION, l, "chmod.outside",
-			       "changes permissions outside the workspace");
+			classify_rule_plus(x, RULE_CHMOD_OUTSIDE, l);
 		else if (!chmod)
-			classify_hit(x, CORDON_RISK_CAUTION, l, "chown",
-			       "changes the owner of files");
+			classify_rule_plus(x, RULE_CHOWN, l);
 		if (mode && chmod && world_writable(mode))
-			classify_hit(x, CORDON_RISK_CAUTION, l, "chmod.world-writable",
-			       "makes files writable by every user");
+			classify_rule_plus(x, RULE_CHMOD_WORLD_WRITABLE, l);
 	}
 }
 
@@ -767,11 +744,7 @@ void filecmds_kill(struct cx *x, struct wv *argv, size_t argc,
 			init = true;
 	}
 	if (all || init)
-		classify_hit(x, CORDON_RISK_DESTRUCTIVE, CORDON_L(KILLS_PROCESSES),
-		       all ? "kill.all" : "kill.init",
-		       all ? "signals every process the user can reach"
-			   : "signals init, the first process");
+		classify_rule(x, all ? RULE_KILL_ALL : RULE_KILL_INIT);
 	else if (argc > 1)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(KILLS_PROCESSES), "kill",
-		       "signals a process");
+		classify_rule(x, RULE_KILL);
 }

@@ -133,16 +133,14 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	if (i >= argc) {
 		commands_judge_redirs(x, redirs, ci, false);
 		if (shell_flag) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-			       "privilege.shell", "opens a shell as another user");
+			classify_rule(x, RULE_PRIVILEGE_SHELL);
 			ci->f |= CI_RUNS_STDIN;
 		}
 		return;
 	}
 	if (shell_flag) {
 		/* sudo -s CMD runs CMD through the target user's shell */
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-		       "privilege.shell", "runs through a shell as another user");
+		classify_rule(x, RULE_PRIVILEGE_SHELL_VIA);
 	}
 	classify_command(x, argv + i, argc - i, redirs, ci);
 	x->pc.cwd = cwd_before;
@@ -217,8 +215,7 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 		break;
 	}
 	if (i >= argc) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(SECRETS), "secrets.env-dump",
-		       "prints the environment, which may hold secrets");
+		classify_rule(x, RULE_SECRETS_ENV_DUMP);
 		ci->f |= CI_ENVDUMP;
 		return;
 	}
@@ -313,8 +310,7 @@ void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 				has_c = true;
 			if (commands_long_opt(w, "--command", NULL, NULL) && w->n > 9) {
 				struct wv t = classify_lit(w->s + 10, w->n - 10);
-				classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-				       "nested-shell", "starts a nested shell");
+				classify_rule(x, RULE_NESTED_SHELL);
 				commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
 					     "the command given to a shell");
 				return;
@@ -336,8 +332,7 @@ void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 		i += takes ? 2 : 1;
 	}
 	(void)interactive;
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "nested-shell",
-	       "starts a nested shell");
+	classify_rule(x, RULE_NESTED_SHELL);
 	commands_judge_redirs(x, redirs, ci, true);
 	if (has_c) {
 		ci->f |= CI_EXEC_ARGS;
@@ -360,8 +355,7 @@ void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 		if (procsub_payload(x, &argv[i]))
 			return;
 		commands_check_downloaded(x, &argv[i]);
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
-		       "runs-script.shell", "runs a shell script cordon has not read");
+		classify_rule(x, RULE_RUNS_SCRIPT_SHELL);
 		return;
 	}
 	ci->f |= CI_RUNS_STDIN;
@@ -384,11 +378,9 @@ void runners_eval(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	ci->f |= CI_EXEC_ARGS;
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(EVAL), "eval",
-	       "evaluates its arguments as a command");
+	classify_rule(x, RULE_EVAL);
 	if (dyn)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-		       "eval.dynamic", "evaluates text built at run time");
+		classify_rule(x, RULE_EVAL_DYNAMIC);
 	if (n)
 		classify_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
 }
@@ -403,15 +395,13 @@ void runners_source(struct cx *x, struct wv *argv, size_t argc,
 	if (procsub_payload(x, w))
 		return;
 	if ((w->f & WV_PROCSUB) || classify_word_is(w, "/dev/stdin") || classify_word_is(w, "-")) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL), "source.stream",
-		       "runs commands from a stream");
+		classify_rule(x, RULE_SOURCE_STREAM);
 		ci->f |= CI_RUNS_STDIN;
 		commands_feed_stdin(x, redirs, ci);
 		return;
 	}
 	commands_check_downloaded(x, w);
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT), "runs-script.source",
-	       "runs a script in the current shell, where it can change anything the shell can");
+	classify_rule(x, RULE_RUNS_SCRIPT_SOURCE);
 }
 
 void runners_alias(struct cx *x, struct wv *argv, size_t argc,
@@ -423,8 +413,7 @@ void runners_alias(struct cx *x, struct wv *argv, size_t argc,
 		const char *eq = memchr(argv[i].s, '=', argv[i].n);
 		if (!eq)
 			continue;
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PERSISTENCE), "alias",
-		       "defines an alias that changes what a name runs");
+		classify_rule(x, RULE_ALIAS);
 		struct wv t = argv[i];
 		t.s = eq + 1;
 		t.n = argv[i].n - (size_t)(eq + 1 - argv[i].s);
@@ -476,8 +465,7 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 	if (append_unknown)
 		a[n++] = item ? *item : classify_unknown();
 	memset(&ci, 0, sizeof(ci));
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC) | labels, "batch-exec",
-	       "runs a command for every input item");
+	classify_rule_plus(x, RULE_BATCH_EXEC, labels);
 	if (argc == 1 && argv[0].n && memchr(argv[0].s, ' ', argv[0].n)) {
 		/* one quoted word: a command line, the item where {} is or at
 		 * the end */
@@ -594,8 +582,7 @@ void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
 	if (end == i) {
 		/* no command: every input line, or every ::: argument, is a
 		 * command */
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(BATCH_EXEC), "batch-exec",
-		       "runs every input line as a command");
+		classify_rule(x, RULE_BATCH_EXEC_LINES);
 		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
 			commands_payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
 				     "a command run by parallel");
@@ -685,10 +672,7 @@ void runners_find(struct cx *x, struct wv *argv, size_t argc,
 			for (size_t r = r0; r < r1 || r == r0; r++) {
 				const struct wv *root = r < r1 ? &argv[r] : &dot;
 				if (all_tmp) {
-					classify_hit(x, CORDON_RISK_CAUTION,
-					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE),
-					       "find.delete-tmp",
-					       "deletes matching temporary files");
+					classify_rule(x, RULE_FIND_DELETE_TMP);
 				} else if (cap == CORDON_RISK_DESTRUCTIVE) {
 					/* -delete removes directories too, depth
 					 * first: a recursive delete, whatever the
@@ -696,10 +680,9 @@ void runners_find(struct cx *x, struct wv *argv, size_t argc,
 					const char *abs = NULL;
 					enum path_class pc = classify_word_static(root)
 						? classify_path(x, root, &abs) : PATH_OUTSIDE;
-					classify_hit(x, CORDON_RISK_DESTRUCTIVE,
-					       CORDON_L(DELETE) | CORDON_L(DELETE_RECURSIVE) |
-					       commands_class_labels(pc), "find.delete",
-					       "deletes every file and directory that matches, in a whole tree");
+					classify_rule_plus(
+						x, RULE_FIND_DELETE,
+						commands_class_labels(pc));
 				} else {
 					classify_hit(x, CORDON_RISK_SAFE, CORDON_L(DELETE), NULL, NULL);
 					filecmds_judge_delete(x, root, true, false,
@@ -824,8 +807,7 @@ void runners_su(struct cx *x, struct wv *argv, size_t argc,
 {
 	bool cmd = false;
 
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.su",
-	       "switches to another user (su)");
+	classify_rule(x, RULE_PRIVILEGE_SU);
 	for (size_t i = 1; i < argc; i++) {
 		const struct wv *w = &argv[i];
 		const char *val;
@@ -846,8 +828,7 @@ void runners_su(struct cx *x, struct wv *argv, size_t argc,
 		}
 	}
 	if (!cmd) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(NESTED_SHELL),
-		       "privilege.shell", "opens a shell as another user");
+		classify_rule(x, RULE_PRIVILEGE_SHELL);
 		ci->f |= CI_RUNS_STDIN;
 		commands_feed_stdin(x, redirs, ci);
 	}
@@ -861,8 +842,7 @@ void runners_runuser(struct cx *x, struct wv *argv, size_t argc,
 	bool by_u = false;
 	size_t i = 1;
 
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.runuser",
-	       "runs as another user (runuser)");
+	classify_rule(x, RULE_PRIVILEGE_RUNUSER);
 	while (i < argc) {
 		const struct wv *w = &argv[i];
 		if ((classify_word_is(w, "-c") || classify_word_is(w, "--command")) && i + 1 < argc) {
@@ -905,8 +885,7 @@ void runners_sg(struct cx *x, struct wv *argv, size_t argc,
 {
 	(void)redirs;
 	(void)ci;
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(PRIVILEGE), "privilege.sg",
-	       "runs with another group (sg)");
+	classify_rule(x, RULE_PRIVILEGE_SG);
 	for (size_t i = 1; i < argc; i++) {
 		if (classify_word_is(&argv[i], "-") || commands_is_opt(&argv[i])) {
 			if (classify_word_is(&argv[i], "-c") && i + 1 < argc) {
@@ -1028,19 +1007,16 @@ void runners_ssh(struct cx *x, struct wv *argv, size_t argc,
 	if (i < argc && commands_is_dashdash(&argv[i]))
 		i++;
 	if (i >= argc) {
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.shell",
-		       "opens a shell on another machine");
+		classify_rule(x, RULE_REMOTE_SHELL);
 		ci->f |= CI_RUNS_STDIN;
 		return;
 	}
 	size_t n;
 	bool dyn;
 	const char *s = commands_join(x, argv, i, argc, &n, &dyn);
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.exec",
-	       "runs a command on another machine");
+	classify_rule(x, RULE_REMOTE_EXEC);
 	if (dyn)
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(DYNAMIC_COMMAND),
-		       "remote.dynamic", "the remote command is built at run time");
+		classify_rule(x, RULE_REMOTE_DYNAMIC);
 	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
 }
 
@@ -1079,8 +1055,7 @@ void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
 		if (i >= argc)
 			return;
 	}
-	classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(REMOTE), "remote.container-exec",
-	       "runs a command inside a container");
+	classify_rule(x, RULE_REMOTE_CONTAINER_EXEC);
 	struct cinfo sub;
 	memset(&sub, 0, sizeof(sub));
 	uint64_t saved = x->seg_labels;
@@ -1116,9 +1091,7 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 		if (in_list(ip->code_opt, w)) {
 			if (i + 1 < argc) {
 				if (!classify_word_static(&argv[i + 1]))
-					classify_hit(x, CORDON_RISK_CAUTION,
-					       CORDON_L(DYNAMIC_COMMAND), "code.dynamic",
-					       "runs inline code built at run time");
+					classify_rule(x, RULE_CODE_DYNAMIC);
 				classify_code(x, (int)ip->lang, argv[i + 1].s, argv[i + 1].n);
 			}
 			code = true;
@@ -1197,9 +1170,7 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 	}
 	if (i < argc && !classify_word_is(&argv[i], "-")) {
 		commands_check_downloaded_as(x, &argv[i], (int)ip->lang);
-		classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
-		       "runs-script.interpreter",
-		       "runs a program file cordon has not read");
+		classify_rule(x, RULE_RUNS_SCRIPT_INTERPRETER);
 		return;
 	}
 	ci->f |= CI_CODE_STDIN;
@@ -1263,8 +1234,7 @@ void runners_awk(struct cx *x, struct wv *argv, size_t argc,
 	while (i < argc && commands_is_opt(&argv[i])) {
 		const struct wv *w = &argv[i];
 		if (classify_word_is(w, "-f") || classify_word_is(w, "--file")) {
-			classify_hit(x, CORDON_RISK_CAUTION, CORDON_L(RUNS_SCRIPT),
-			       "runs-script.awk", "runs an awk program file");
+			classify_rule(x, RULE_RUNS_SCRIPT_AWK);
 			return;
 		}
 		if ((classify_word_is(w, "-e") || classify_word_is(w, "--source")) && i + 1 < argc) {

@@ -98,7 +98,8 @@ static struct approvals_query file_q(const char *tool, enum cordon_kind kind,
 }
 
 static int lookup_cmd(const struct approvals_store *st, const char *cmd,
-		      const char *session, bool exact_only, const char **src)
+		      const char *session, bool exact_only,
+		      enum policy_step *src)
 {
 	struct cmdwords cw;
 	struct approvals_query q = exec_q("Bash", cmd, session, exact_only, &cw);
@@ -152,7 +153,7 @@ static void test_session_vs_always(void)
 	struct cmdwords cw;
 	struct approvals_query q;
 	const char *path = fresh("always");
-	const char *src = NULL;
+	enum policy_step src = POLICY_STEP__COUNT;
 	char note[256];
 	struct stat sb;
 	char *text;
@@ -169,7 +170,7 @@ static void test_session_vs_always(void)
 	is_str(note, "", "no note");
 	is_int(lookup_cmd(&st, "npm test", "s1", false, &src), CORDON_ALLOW,
 	       "session grant allows in its session");
-	is_str(src, "session_grant", "source session_grant");
+	is_str(policy_step_name(src), "session_grant", "source session_grant");
 	is_int(lookup_cmd(&st, "npm test", "s2", false, NULL), -1,
 	       "not in another session");
 	is_int(lookup_cmd(&st, "npm test", NULL, false, NULL), -1,
@@ -185,7 +186,8 @@ static void test_session_vs_always(void)
 	is_str(note, "", "no note");
 	is_int(lookup_cmd(&st, "make build", "s9", false, &src), CORDON_ALLOW,
 	       "always applies in any session");
-	is_str(src, "approvals_rule", "source approvals_rule");
+	is_str(policy_step_name(src), "approvals_rule",
+	       "source approvals_rule");
 	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600,
 	   "the approvals file is 0600");
 	text = read_all(path, NULL);
@@ -247,7 +249,7 @@ static void test_exact_only(void)
 	struct cmdwords cw;
 	struct approvals_query q;
 	char note[512];
-	const char *src;
+	enum policy_step src = POLICY_STEP__COUNT;
 
 	write_text(path, json, strlen(json));
 	is_int(approvals_open(&st, path), CORDON_OK, "open");
@@ -290,7 +292,7 @@ static void test_exact_only(void)
 static void test_segments(void)
 {
 	struct approvals_store st;
-	const char *src;
+	enum policy_step src = POLICY_STEP__COUNT;
 	static const char *const files[] = {
 		/* 0: status only */
 		"{\"version\":1,\"rules\":[{\"tool\":\"Bash\",\"decision\":"
@@ -330,7 +332,7 @@ static void test_segments(void)
 	approvals_open(&st, p[0]);
 	is_int(lookup_cmd(&st, "git status", NULL, false, &src), CORDON_ALLOW,
 	       "prefix allows its command");
-	is_str(src, "approvals_rule", "from the file");
+	is_str(policy_step_name(src), "approvals_rule", "from the file");
 	is_int(lookup_cmd(&st, "git status && git push", NULL, false, NULL), -1,
 	       "one segment uncovered: undecided");
 	is_int(lookup_cmd(&st, "git status | rm -rf x", NULL, false, NULL), -1,
@@ -389,7 +391,7 @@ static void test_grants_by_kind(void)
 	struct approvals_query q;
 	struct cmdwords cw;
 	const char *path = fresh("kinds");
-	const char *src;
+	enum policy_step src = POLICY_STEP__COUNT;
 	char note[256];
 
 	approvals_open(&st, path);
@@ -398,7 +400,7 @@ static void test_grants_by_kind(void)
 		    sizeof(note));
 	is_int(approvals_lookup(&st, &q, &src), CORDON_DENY,
 	       "deny session grant applies");
-	is_str(src, "session_grant", "from the session");
+	is_str(policy_step_name(src), "session_grant", "from the session");
 
 	q = file_q("Write", CORDON_KIND_WRITE, "/home/u/p/.env", "s1");
 	is_int(approvals_record(&st, &q, CORDON_ANSWER_DENY_ALWAYS, NULL, note,

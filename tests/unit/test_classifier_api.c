@@ -165,6 +165,9 @@ static void limits(void)
 	   d.message);
 	is_int(cordon_verdict_risk(v), CORDON_RISK_BLOCKED, "and is blocked");
 	ok(!cordon_verdict_parsed(v), "unparsed");
+	ok(cordon_verdict_rule_count(v) == 1 &&
+		   strcmp(cordon_verdict_rule(v, 0), "limit.input") == 0,
+	   "rule limit.input");
 
 	const char *many = "a b c d e f g";
 	is_int(cordon_classify(small, &ctx, many, strlen(many), v, &d),

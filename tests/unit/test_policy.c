@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "cordon.h"
+#include "policy.h"
 #include "table.h"
 #include "tap.h"
 
@@ -86,6 +87,11 @@ static void run_call(const char *file, size_t idx, const cJSON *table,
 		 step ? " at " : "", step ? step : "");
 	if (!tool || !want || !known_keys(c, call_keys)) {
 		ok(0, "%s: malformed row (needs tool, decision)", name);
+		return;
+	}
+	if (step && policy_step_from_name(step) < 0) {
+		ok(0, "%s: \"%s\" is no step (src/policy/steps.def)", name,
+		   step);
 		return;
 	}
 	cfg = config_new();
@@ -188,6 +194,17 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Every step has one name and the name leads back to it. */
+static void check_step_names(void)
+{
+	for (int i = 0; i < POLICY_STEP__COUNT; i++) {
+		const char *s = policy_step_name((enum policy_step)i);
+		ok(policy_step_from_name(s) == i, "step %d is called %s", i, s);
+	}
+	is_int(policy_step_from_name("no_such_step"), -1, "an unknown name");
+	is_str(policy_step_name(POLICY_STEP__COUNT), "unknown", "past the end");
+}
+
 int main(void)
 {
 	static const char *const table_keys[] = {
@@ -198,6 +215,7 @@ int main(void)
 	int n;
 
 	tap_no_plan();
+	check_step_names();
 	table_path(dir, sizeof(dir), "cases/policy");
 	n = scandir(dir, &ents, NULL, by_name);
 	if (n < 0) {
