@@ -1,4 +1,4 @@
-/* cordon fetch — an SSRF-safe HTTP(S) GET (src/fetch.h).
+/* cordon fetch — an SSRF-safe HTTP(S) GET (src/net/fetch.h).
  *
  * Prints the body to stdout, or with --json one object: status, finalUrl,
  * contentType, body (text when it is valid UTF-8 without NUL, else base64,

@@ -4,7 +4,7 @@
  *
  * Loads the configuration, the policy (with the approvals file), the
  * audit log and the pins, then relays between our stdin/stdout (the
- * client) and SERVER (src/mcp.c). Exit status: the server's; 125 when the
+ * client) and SERVER (src/mcp/mcp.c). Exit status: the server's; 125 when the
  * gateway could not start it (a usage or configuration error included:
  * 2 could be the server's own, as for `cordon run`).
  */

@@ -1,4 +1,4 @@
-/* cordon redact — stdin to stdout with secrets replaced (src/redact.h).
+/* cordon redact — stdin to stdout with secrets replaced (src/audit/redact.h).
  *
  * The input is read as it comes and handed to the scanner a run of whole
  * lines at a time, so a private-key block spanning lines is followed and

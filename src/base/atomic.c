@@ -1,4 +1,4 @@
-/* atomicfile — see atomicfile.h. */
+/* atomic — see atomic.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

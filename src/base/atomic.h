@@ -1,4 +1,4 @@
-/* atomicfile — whole-file replacement and store locks, shared by the JSON
+/* atomic — whole-file replacement and store locks, shared by the JSON
  * stores (approvals, MCP pins) and `cordon init`.
  *
  * A file is replaced atomically: a temp file in the same directory, fsync,

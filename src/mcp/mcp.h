@@ -12,7 +12,7 @@
  *     recognise the answers);
  *   server → client: the answers to those (initialize: server name,
  *     version, instructions recorded and pinned; tools/list: every tool
- *     observed by mcppin, pending tools removed from the list or kept
+ *     observed by pins.c, pending tools removed from the list or kept
  *     with a warning prefixed to the description),
  *     "notifications/tools/list_changed" (forwarded, and the gateway sends
  *     its own tools/list with ids "cordon-gw-<n>" whose answers it keeps).

@@ -1,4 +1,4 @@
-/* mcppin — see mcppin.h.
+/* pins — see pins.h.
  *
  * The store is the parsed pins file itself (a cJSON document), checked
  * whole when read. Every change is a transaction: take the flock on

@@ -1,4 +1,4 @@
-/* mcppin — trust on first use for MCP tool definitions.
+/* pins — trust on first use for MCP tool definitions.
  *
  * The pins file ($XDG_STATE_HOME/cordon/mcp-pins.json unless mcp.pins_path
  * or --pins says otherwise; 0600, its directory 0700), written atomically

@@ -68,7 +68,7 @@ int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
 	return 0;
 }
 
-/* The directory of cordon's state (atomicfile.h); without a home, or
+/* The directory of cordon's state (atomic.h); without a home, or
  * with "/" as one, only $XDG_STATE_HOME names it. */
 static int state_dir(const char *home, char *out, size_t cap)
 {

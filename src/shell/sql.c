@@ -1,4 +1,4 @@
-/* sqlscan.c — reading SQL and MongoDB shell text handed to database clients.
+/* sql — reading SQL and MongoDB shell text handed to database clients.
  *
  * A tokenizer that knows SQL's strings ('…' with '' escapes), quoted
  * identifiers ("…", `…`), dollar quotes ($tag$…$tag$) and comments (--,

@@ -1,8 +1,8 @@
-/* The integrity of the command-family table (src/cmdtab.c).
+/* The integrity of the command-family table (src/shell/cmdtab.c).
  *
  * The matcher trusts the table: a typo in a flag or glob would make a row
  * match nothing, or everything, without any error. This test holds every row
- * to the syntax of src/cmdtab.h: ids unique and shaped family.part[.part];
+ * to the syntax of src/shell/cmdtab.h: ids unique and shaped family.part[.part];
  * a family, a tier that raises risk, at least one known label and a reason on
  * every row; sub, flags, unless and args made of well-formed words (no empty
  * words or alternatives, single spaces, flags that start with '-' or are "+",

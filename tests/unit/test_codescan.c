@@ -1,4 +1,5 @@
-/* codescan_scan() (src/codescan.c): what inline interpreter code can do.
+/* codescan_scan() (src/shell/codescan.c and its neighbours): what inline
+ * interpreter code can do.
  *
  * Each row gives a language, the code, the exact CODE_F_* flags and the
  * exact shell commands handed back through the callback (in order, one per

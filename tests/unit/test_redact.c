@@ -1,4 +1,4 @@
-/* test_redact — the secret scanner (src/redact.c).
+/* test_redact — the secret scanner (src/audit/redact.c).
  *
  * The table tests/cases/audit/redact.jsonl ($CORDON_SOURCE_ROOT, else found
  * relative to this file) holds one case per line:

@@ -1,4 +1,4 @@
-/* sql_scan() (src/sqlscan.c): what SQL and MongoDB shell text does.
+/* sql_scan() (src/shell/sql.c): what SQL and MongoDB shell text does.
  *
  * Each row gives the text and the exact SQL_F_* flags: every flag, keywords
  * in any case, keywords hidden in strings, quoted identifiers, dollar quotes
