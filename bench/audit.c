@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "cordon.h"
 
 static double clock_s(clockid_t id)
@@ -34,13 +36,6 @@ static double clock_s(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static const char event_fields[] =

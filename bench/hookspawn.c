@@ -24,36 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define MAX_RUNS 100000
 #define MAX_INPUTS 256
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Parses a count in [0, MAX_RUNS]; -1 when it is not one. */
-static long count(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > MAX_RUNS)
-		return -1;
-	return v;
-}
 
 /* Runs argv once with stdin from input and stdout, stderr on devnull;
  * returns its wait status (*cpu_ns its user+system time), or -1 when it
@@ -113,9 +87,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (strcmp(argv[i], "-n") == 0) {
-			runs = count(argv[++i]);
+			runs = bench_count(argv[++i], MAX_RUNS);
 		} else if (strcmp(argv[i], "-w") == 0) {
-			warmup = count(argv[++i]);
+			warmup = bench_count(argv[++i], MAX_RUNS);
 		} else if (strcmp(argv[i], "-i") == 0) {
 			if (ninputs == MAX_INPUTS) {
 				fprintf(stderr,

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define INIT_MSG                                                               \
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","             \
 	"\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"  \
@@ -29,14 +31,6 @@
 #define LIST_MSG "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
 
 static FILE *to_srv, *from_srv;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Sends one line and reads lines until the answer to id (others, such as
  * notifications, are skipped). 0 when it is a result. */
@@ -61,13 +55,6 @@ static int round_trip(const char *msg, long id)
 				       0 :
 				       -1;
 	}
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv)

@@ -22,24 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "config.h"
 #include "cordon.h"
 #include "path.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 struct shape {
 	const char *name;

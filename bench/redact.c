@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "cordon.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -215,13 +217,6 @@ static double now(clockid_t clock)
 
 	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static long arg_number(const char *s, long max)

@@ -21,36 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define MAX_RUNS 100000
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Parses a count in [1, MAX_RUNS]; -1 when it is not one. */
-static long count(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > MAX_RUNS)
-		return -1;
-	return v;
-}
-
 /* Runs argv once with its standard streams on devnull; returns its wait
  * status, or -1 when fork failed. */
 static int run_once(char *const argv[], int devnull)
@@ -82,9 +57,9 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
-			runs = count(argv[++i]);
+			runs = bench_count(argv[++i], MAX_RUNS);
 		else if (!strcmp(argv[i], "-w") && i + 1 < argc)
-			warmup = count(argv[++i]);
+			warmup = bench_count(argv[++i], MAX_RUNS);
 		else
 			runs = -1;
 		if (runs < 1 || warmup < 0)

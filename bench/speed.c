@@ -20,6 +20,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "bench.h"
+
 #include "cordon.h"
 
 struct corpus {
@@ -29,21 +31,6 @@ struct corpus {
 	size_t *len;
 	size_t n;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Reads field `c->field` of every JSONL row of dir/c->file. Returns 0, or -1
  * with a message on stderr. */
