@@ -53,6 +53,7 @@
 
 #include <linux/openat2.h>
 
+#include "diag.h"
 #include "envfilter.h"
 #include "sandbox_int.h"
 #include "syscallfilter.h"
@@ -309,18 +310,6 @@ static void blocked_message(const struct sandbox_opts *o, const char *argv0,
 		(void)snprintf(out + len, cap - len, "]");
 }
 
-static enum cordon_err diag_set(struct cordon_diag *diag, enum cordon_err err,
-				int sys, const char *msg)
-{
-	if (diag) {
-		memset(diag, 0, sizeof(*diag));
-		diag->code = err;
-		diag->sys_errno = sys;
-		(void)snprintf(diag->message, sizeof(diag->message), "%s", msg);
-	}
-	return err;
-}
-
 /* A CLOEXEC pipe whose read end does not block (the parent reads it only
  * once the child is gone). */
 static int open_pipe(int *r, int *w)
@@ -378,18 +367,18 @@ static enum cordon_err run_check(const struct sandbox_opts *o,
 				 struct cordon_diag *diag)
 {
 	if (!o || !argv || !argv[0] || !rep)
-		return diag_set(diag, CORDON_E_INVAL, 0,
+		return diag_set(diag, CORDON_E_INVAL,
 				"sandbox_run: no options, report or command");
 	sandbox_report_init(rep);
 	if (o->nallow_hosts > SANDBOX_MAX_HOSTS ||
 	    o->ndeny_hosts > SANDBOX_MAX_HOSTS)
-		return diag_set(diag, CORDON_E_LIMIT, 0,
+		return diag_set(diag, CORDON_E_LIMIT,
 				"more than 1024 allowed or denied hosts "
 				"(SANDBOX_MAX_HOSTS)");
 	if (o->nwrite > SANDBOX_MAX_LIST || o->ndeny_read > SANDBOX_MAX_LIST ||
 	    o->nallow_cmds > SANDBOX_MAX_LIST ||
 	    o->ndeny_write > SANDBOX_MAX_LIST)
-		return diag_set(diag, CORDON_E_LIMIT, 0,
+		return diag_set(diag, CORDON_E_LIMIT,
 				"more than 256 --write, --deny-read, "
 				"deny_write or --allow-cmd entries "
 				"(SANDBOX_MAX_LIST)");
@@ -501,7 +490,7 @@ static int run_paths(struct run *r)
 	p->rw = arena_alloc(&p->arena,
 			    sizeof(p->rw[0]) * (SANDBOX_MAX_LIST + 33));
 	if (!p->cwd || !p->home || !p->ops || !p->rw) {
-		r->err = diag_set(r->diag, CORDON_E_NOMEM, 0, "out of memory");
+		r->err = diag_set(r->diag, CORDON_E_NOMEM, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -605,7 +594,7 @@ static int run_env(struct run *r)
 		return run_refuse(r);
 	p->envp = sandbox_netproxy_env(p);
 	if (!p->envp) {
-		r->err = diag_set(r->diag, CORDON_E_NOMEM, 0, "out of memory");
+		r->err = diag_set(r->diag, CORDON_E_NOMEM, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -720,7 +709,7 @@ static int run_fall_back(struct run *r)
 		p->envp = sandbox_netproxy_env(p);
 		if (!p->envp) {
 			sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
-			r->err = diag_set(r->diag, CORDON_E_NOMEM, 0,
+			r->err = diag_set(r->diag, CORDON_E_NOMEM,
 					  "out of memory");
 			return -1;
 		}
