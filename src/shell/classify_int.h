@@ -235,7 +235,7 @@ enum path_class classify_path(struct cx *x, const struct wv *w, const char **abs
 const char *classify_abs(struct cx *x, const struct wv *w);
 
 /* Judges a write to a path (redirection, tee, cp/mv destination …). */
-void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
+void filecmds_write_target(struct cx *x, const struct wv *w, bool truncates,
 		     const char *how);
 
 /* Scans inline code (enum code_lang) and classifies what it runs. */

@@ -194,7 +194,7 @@ void commands_download_to(struct cx *x, const struct wv *w)
 {
 	if (w->n == 1 && w->s[0] == '-')
 		return;
-	commands_write_target(x, w, true, "downloads to");
+	filecmds_write_target(x, w, true, "downloads to");
 	commands_note_download(x, w);
 }
 
@@ -298,12 +298,12 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 		case SH_R_OUT:
 		case SH_R_CLOBBER:
 		case SH_R_ALL:
-			commands_write_target(x, &t, true, "overwrites");
+			filecmds_write_target(x, &t, true, "overwrites");
 			break;
 		case SH_R_APPEND:
 		case SH_R_ALL_APPEND:
 		case SH_R_RDWR:
-			commands_write_target(x, &t, false, "writes to");
+			filecmds_write_target(x, &t, false, "writes to");
 			break;
 		case SH_R_IN:
 			if (filecmds_operand_secret(x, &t)) {

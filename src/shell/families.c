@@ -116,14 +116,14 @@ void families_archive(struct cx *x, struct wv *argv, size_t argc,
 		struct wv t;
 		if ((classify_word_is(w, "-C") || classify_word_is(w, "--directory") || classify_word_is(w, "-d")) &&
 		    i + 1 < argc) {
-			commands_write_target(x, &argv[i + 1], false, "extracts into");
+			filecmds_write_target(x, &argv[i + 1], false, "extracts into");
 			i++;
 		} else if (commands_long_opt(w, "--directory", &val, &vn) && val) {
 			t = classify_lit(val, vn);
-			commands_write_target(x, &t, false, "extracts into");
+			filecmds_write_target(x, &t, false, "extracts into");
 		} else if (w->n > 2 && memcmp(w->s, "-o", 2) == 0 && classify_word_static(w)) {
 			t = classify_lit(w->s + 2, w->n - 2);
-			commands_write_target(x, &t, false, "extracts into");
+			filecmds_write_target(x, &t, false, "extracts into");
 		}
 	}
 }
@@ -480,11 +480,11 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		} else if (wget && (classify_word_is(w, "-P") ||
 				    classify_word_is(w, "--directory-prefix")) &&
 			   i + 1 < argc) {
-			commands_write_target(x, &argv[i + 1], false, "downloads into");
+			filecmds_write_target(x, &argv[i + 1], false, "downloads into");
 		} else if (wget && commands_long_opt(w, "--directory-prefix", &oval, &on) &&
 			   oval) {
 			struct wv t = classify_lit(oval, on);
-			commands_write_target(x, &t, false, "downloads into");
+			filecmds_write_target(x, &t, false, "downloads into");
 		}
 		if (curl && (classify_word_is(w, "-d") || classify_word_is(w, "--data") ||
 			     classify_word_is(w, "--data-binary") || classify_word_is(w, "--data-raw") ||
@@ -681,9 +681,9 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 				t.dyn_at = t.dyn_at > (size_t)(val - argv[i].s)
 						   ? t.dyn_at - (size_t)(val - argv[i].s)
 						   : 0;
-				commands_write_target(x, &t, true, "git writes its output to");
+				filecmds_write_target(x, &t, true, "git writes its output to");
 			} else if (i + 1 < argc) {
-				commands_write_target(x, &argv[i + 1], true,
+				filecmds_write_target(x, &argv[i + 1], true,
 						"git writes its output to");
 			}
 		}

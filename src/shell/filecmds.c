@@ -148,7 +148,7 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 	}
 }
 
-void commands_write_target(struct cx *x, const struct wv *w, bool truncates,
+void filecmds_write_target(struct cx *x, const struct wv *w, bool truncates,
 		     const char *how)
 {
 	const char *abs = NULL;
@@ -420,7 +420,7 @@ void filecmds_shred(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		classify_rule(x, RULE_SHRED);
-		commands_write_target(x, w, true, "shreds");
+		filecmds_write_target(x, w, true, "shreds");
 		filecmds_judge_delete(x, w, false, true, "shreds");
 	}
 }
@@ -439,7 +439,7 @@ void filecmds_truncate(struct cx *x, struct wv *argv, size_t argc,
 			continue;
 		}
 		classify_rule(x, RULE_TRUNCATE);
-		commands_write_target(x, w, true, "truncates");
+		filecmds_write_target(x, w, true, "truncates");
 	}
 }
 
@@ -456,7 +456,7 @@ void filecmds_dd(struct cx *x, struct wv *argv, size_t argc,
 			t.n -= 3;
 			t.dyn_at = t.dyn_at > 3 ? t.dyn_at - 3 : 0;
 			classify_rule(x, RULE_DD_WRITE);
-			commands_write_target(x, &t, true, "dd writes");
+			filecmds_write_target(x, &t, true, "dd writes");
 		} else if (w->n > 3 && memcmp(w->s, "if=", 3) == 0) {
 			struct wv t = *w;
 			const char *abs;
@@ -502,7 +502,7 @@ void filecmds_create(struct cx *x, struct wv *argv, size_t argc,
 				i++;
 			continue;
 		}
-		commands_write_target(x, w, false, touch ? "touches" : "creates");
+		filecmds_write_target(x, w, false, touch ? "touches" : "creates");
 	}
 }
 
@@ -565,7 +565,7 @@ void filecmds_copy(struct cx *x, struct wv *argv, size_t argc,
 		classify_rule(x, RULE_MV_DEV_NULL);
 		return;
 	}
-	commands_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
+	filecmds_write_target(x, target, true, ln ? "links" : mv ? "moves files to" : "copies files to");
 	for (size_t k = 0; k < nops && !ln; k++)
 		if (filecmds_operand_secret(x, &argv[ops[k]])) {
 			note_secret_file(x, target);
@@ -716,7 +716,7 @@ void filecmds_tee(struct cx *x, struct wv *argv, size_t argc,
 			append = true;
 	for (size_t i = 1; i < argc; i++)
 		if (!commands_is_opt(&argv[i]))
-			commands_write_target(x, &argv[i], !append,
+			filecmds_write_target(x, &argv[i], !append,
 					append ? "appends to" : "overwrites");
 }
 

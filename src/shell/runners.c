@@ -110,7 +110,7 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 			    commands_long_opt(&argv[k], "--edit", NULL, NULL)) {
 				/* sudoedit: the operands are files it writes */
 				for (size_t j = opt_end; j < argc; j++)
-					commands_write_target(x, &argv[j], false, "edits");
+					filecmds_write_target(x, &argv[j], false, "edits");
 				return;
 			}
 	}
@@ -724,7 +724,7 @@ void runners_find(struct cx *x, struct wv *argv, size_t argc,
 		}
 		if ((classify_word_is(w, "-fprint") || classify_word_is(w, "-fprint0") ||
 		     classify_word_is(w, "-fls") || classify_word_is(w, "-fprintf")) && i + 1 < argc) {
-			commands_write_target(x, &argv[i + 1], true, "overwrites");
+			filecmds_write_target(x, &argv[i + 1], true, "overwrites");
 			i++;
 		}
 	}
@@ -1165,7 +1165,7 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 				inplace = true;
 		for (size_t k = i; inplace && k < argc; k++)
 			if (!commands_is_opt(&argv[k]))
-				commands_write_target(x, &argv[k], false, "edits in place");
+				filecmds_write_target(x, &argv[k], false, "edits in place");
 		return;
 	}
 	if (i < argc && !classify_word_is(&argv[i], "-")) {
@@ -1307,7 +1307,7 @@ void runners_sed(struct cx *x, struct wv *argv, size_t argc,
 		if (!first_file)
 			first_file = i;
 		if (inplace)
-			commands_write_target(x, w, false, "edits in place");
+			filecmds_write_target(x, w, false, "edits in place");
 	}
 }
 
