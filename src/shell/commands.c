@@ -763,9 +763,10 @@ static bool name_known(const struct cx *x, const char *name, size_t n)
 	for (unsigned i = 0; i < x->nfuncs; i++)
 		if (x->funcs[i].nlen == n && memcmp(x->funcs[i].name, name, n) == 0)
 			return true;
-	return commands_find_handler(name, n) || wrappers_find_interp(name, n) ||
-	       wrappers_find(name, n, NULL, 0) || commands_known(name, n) ||
-	       classify_family_known(x, name, n);
+	/* commands_known() asks the handlers (and through them the shells of
+	 * the wrapper table): each table once. */
+	return commands_known(name, n) || wrappers_find(name, n, NULL, 0) ||
+	       wrappers_find_interp(name, n) || classify_family_known(x, name, n);
 }
 
 /* A command cordon does not know may be a wrapper nobody told it about

@@ -467,14 +467,20 @@ static const struct wrappers_interp interps[] = {
 	{ "luajit", CODE_LUA, " -e ", " -l -b ", NULL },
 };
 
+/* memcmp order, shorter first on a tie, without a strlen per probe: the
+ * lookup runs for every command word. b may hold NUL bytes; a ends at
+ * its terminator. */
 static int cmp_name(const char *a, const char *b, size_t bn)
 {
-	size_t an = strlen(a);
-	int c = memcmp(a, b, an < bn ? an : bn);
+	for (size_t i = 0; i < bn; i++) {
+		unsigned char ca = (unsigned char)a[i], cb = (unsigned char)b[i];
 
-	if (c == 0)
-		c = an == bn ? 0 : an < bn ? -1 : 1;
-	return c;
+		if (ca == 0)
+			return -1;
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+	}
+	return a[bn] ? 1 : 0;
 }
 
 /* Is the word (s, n) one of the words of list (" a b ")? */
