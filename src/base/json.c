@@ -32,7 +32,19 @@ static char *utf8_clean(const char *s, size_t n)
 		return NULL;
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t len = in[i] ? text_utf8_decode(in + i, n - i, &cp) : 0;
+		size_t len, run = i;
+
+		/* ASCII without NUL, the common case, is copied a run at a
+		 * time. */
+		while (run < n && in[run] && in[run] < 0x80)
+			run++;
+		if (run > i) {
+			memcpy(out + o, in + i, run - i);
+			o += run - i;
+			i = run;
+			continue;
+		}
+		len = in[i] ? text_utf8_decode(in + i, n - i, &cp) : 0;
 
 		if (len) {
 			memcpy(out + o, in + i, len);
