@@ -146,73 +146,95 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	x->pc.cwd = cwd_before;
 }
 
+/* env -C DIR, -iC DIR, -CDIR, --chdir[=]DIR (or a unique prefix of it)
+ * among env's options, words 1..opt_end: the command runs there. The
+ * clusters are read as getopt reads them, with the table's grammar: the
+ * first option that takes a value takes the rest of the word or the next
+ * one, so -uC names a variable, not a directory. */
+static void env_chdir(struct cx *x, const struct wrapper *wr,
+		      struct wv *argv, size_t opt_end)
+{
+	for (size_t k = 1; k < opt_end; k++) {
+		const struct wv *w = &argv[k];
+		struct wv d;
+		bool have = false;
+
+		if (!classify_word_static(w) || w->n < 2 || w->s[0] != '-')
+			continue;
+		if (w->s[1] == '-') {
+			const char *eq = memchr(w->s, '=', w->n);
+			size_t kn = eq ? (size_t)(eq - w->s) : w->n;
+
+			if (kn < 4 || kn > 7 || memcmp(w->s, "--chdir", kn) != 0)
+				continue;
+			if (eq)
+				d = classify_lit(eq + 1, w->n - kn - 1);
+			else if (k + 1 < opt_end)
+				d = argv[++k];
+			else
+				continue;
+			have = true;
+		} else {
+			for (size_t c = 1; c < w->n; c++) {
+				if (!strchr(wr->short_val, w->s[c]) || !w->s[c])
+					continue;
+				if (w->s[c] == 'C') {
+					if (c + 1 < w->n) {
+						d = classify_lit(w->s + c + 1,
+								 w->n - c - 1);
+						have = true;
+					} else if (k + 1 < opt_end) {
+						d = argv[k + 1];
+						have = true;
+					}
+				}
+				if (c + 1 == w->n)
+					k++; /* the value is the next word */
+				break;
+			}
+		}
+		if (!have)
+			continue;
+		if (!classify_word_static(&d)) {
+			x->pc.cwd = "/nonexistent-cwd";
+			continue;
+		}
+		const char *abs = classify_abs(x, &d);
+		if (abs)
+			x->pc.cwd = abs;
+	}
+}
+
+/* env: its options read with the wrapper table's grammar (the same
+ * wrappers_scan every other wrapper gets), then "-" (an empty
+ * environment), NAME=value words set for the command, the command. -S
+ * and --split-string (or a unique prefix) hand over a command line. */
 void runners_env(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci)
 {
-	size_t i = 1;
+	const struct wrapper *wr = wrappers_find("env", 3, NULL, 0);
+	struct wrapper_scan sc;
+	size_t i;
 
-	while (i < argc) {
-		const struct wv *w = &argv[i];
-		const char *val;
-		size_t vn;
-		if (commands_is_dashdash(w)) {
-			i++;
-			break;
-		}
-		if (classify_word_is(w, "-S") || commands_long_opt(w, "--split-string", &val, &vn)) {
-			/* env -S 'cmd args': the string is the command line */
-			if (classify_word_is(w, "-S")) {
-				if (i + 1 < argc)
-					commands_payload_word(x, &argv[i + 1], 0,
-						     "the command line given to env -S");
-			} else if (val) {
-				struct wv t = classify_lit(val, vn);
-				commands_payload_word(x, &t, 0, "the command line given to env -S");
-			}
-			return;
-		}
-		if (w->n > 2 && w->s[0] == '-' && w->s[1] == 'S') {
-			struct wv t = classify_lit(w->s + 2, w->n - 2);
-			commands_payload_word(x, &t, 0, "the command line given to env -S");
-			return;
-		}
-		/* -iS 'cmd': S at the end of a cluster takes the next word */
-		if (commands_is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'S' && i + 1 < argc) {
-			commands_payload_word(x, &argv[i + 1], 0, "the command line given to env -S");
-			return;
-		}
-		if ((classify_word_is(w, "-C") || classify_word_is(w, "--chdir")) && i + 1 < argc) {
-			/* the command runs there */
-			const char *abs = classify_word_static(&argv[i + 1])
-						  ? classify_abs(x, &argv[i + 1])
-						  : "/nonexistent-cwd";
-			if (abs)
-				x->pc.cwd = abs;
-			i += 2;
-			continue;
-		}
-		if (commands_long_opt(w, "--chdir", &val, &vn) && val) {
-			struct wv d = classify_lit(val, vn);
-			const char *abs = classify_abs(x, &d);
-			if (abs)
-				x->pc.cwd = abs;
-			i++;
-			continue;
-		}
-		if (classify_word_is(w, "-u") || classify_word_is(w, "--unset")) {
-			i += 2;
-			continue;
-		}
-		if (commands_is_opt(w) || classify_word_is(w, "-")) {
-			i++;
-			continue;
-		}
-		if (w->w && memchr(w->s, '=', w->n) && w->s[0] != '=') {
-			classify_assign(x, w->w);
-			i++;
-			continue;
-		}
-		break;
+	wrappers_scan(wr, argc, scan_word, argv, &sc);
+	if (sc.payload < argc) {
+		struct wv t = argv[sc.payload];
+
+		t.s += sc.payload_off;
+		t.n -= sc.payload_off;
+		commands_payload_word(x, &t, 0,
+				      "the command line given to env -S");
+		return;
+	}
+	env_chdir(x, wr, argv, sc.opt_end);
+	i = sc.opt_end;
+	if (i < argc && classify_word_is(&argv[i], "-"))
+		i++;
+	while (i < argc && argv[i].w && classify_word_static(&argv[i]) &&
+	       argv[i].n && argv[i].s[0] != '=' &&
+	       memchr(argv[i].s, '=', argv[i].n)) {
+		classify_assign(x, argv[i].w);
+		i++;
 	}
 	if (i >= argc) {
 		classify_rule(x, RULE_SECRETS_ENV_DUMP);

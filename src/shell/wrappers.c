@@ -332,12 +332,14 @@ static const struct wrapper table[] = {
 	  .flags = WF_CLAUDE,
 	  .short_val = "ioe",
 	  .long_val = " --input --output --error " },
+	/* --quiet[=SET] and --decode-fds[=SET] take a value only after '='
+	 * (strace 6.1: `strace --quiet echo` runs echo). */
 	{ .name = "strace",
 	  .short_val = "eEpubIPaosXOSU",
 	  .long_val =
 		  " --env --attach --user --detach-on --interruptible --trace "
 		  "--signal --status --trace-path --columns --abbrev --verbose "
-		  "--raw --read --write --quiet --kvm --decode-fds --output "
+		  "--raw --read --write --kvm --decode-pids --output "
 		  "--string-limit --const-print-style "
 		  "--summary-syscall-overhead --summary-sort-by "
 		  "--summary-columns --inject --fault " },
