@@ -47,6 +47,21 @@ const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,
 	return w;
 }
 
+/* The command runs in directory d: its relative paths are judged from
+ * there, and from nowhere cordon knows when d is known only at run time. */
+static void runs_in(struct cx *x, const struct wv *d)
+{
+	const char *abs;
+
+	if (!classify_word_static(d)) {
+		x->pc.cwd = "/nonexistent-cwd";
+		return;
+	}
+	abs = classify_abs(x, d);
+	if (abs)
+		x->pc.cwd = abs;
+}
+
 /* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
  * DIR, so its relative paths are judged from there. */
 static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
@@ -69,13 +84,7 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 		} else {
 			continue;
 		}
-		if (!classify_word_static(&d)) {
-			x->pc.cwd = "/nonexistent-cwd";
-			continue;
-		}
-		const char *abs = classify_abs(x, &d);
-		if (abs)
-			x->pc.cwd = abs;
+		runs_in(x, &d);
 	}
 }
 
@@ -195,13 +204,7 @@ static void env_chdir(struct cx *x, const struct wrapper *wr,
 		}
 		if (!have)
 			continue;
-		if (!classify_word_static(&d)) {
-			x->pc.cwd = "/nonexistent-cwd";
-			continue;
-		}
-		const char *abs = classify_abs(x, &d);
-		if (abs)
-			x->pc.cwd = abs;
+		runs_in(x, &d);
 	}
 }
 
