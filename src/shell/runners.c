@@ -62,11 +62,32 @@ static void runs_in(struct cx *x, const struct wv *d)
 		x->pc.cwd = abs;
 }
 
-/* sudo -D DIR, sudo --chdir=DIR, unshare --wd=DIR: the command runs in
- * DIR, so its relative paths are judged from there. */
-static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
-			  struct wv *argv, size_t argc)
+/* The directory option the table names for the wrapper (sudo -D, env -C,
+ * unshare --wd, nsenter -w), read with its grammar by wrappers_scan, in
+ * every spelling (-iC DIR, -D/, --ch DIR, --chdir=DIR). */
+static void scan_chdir(struct cx *x, struct wv *argv, size_t argc,
+		       const struct wrapper_scan *sc)
 {
+	struct wv d;
+
+	if (sc->chdir >= argc)
+		return;
+	d = argv[sc->chdir];
+	if (sc->chdir_off && classify_word_static(&d))
+		d = classify_lit(d.s + sc->chdir_off, d.n - sc->chdir_off);
+	runs_in(x, &d);
+}
+
+/* Then the reading kept from before the table named these options, so
+ * that no verdict moves: -D/-w DIR for sudo, unshare and nsenter, and
+ * --chdir=DIR / --wd=DIR on any wrapper, are taken as where the command
+ * runs even where the tool itself would not (nsenter -w takes no separate
+ * value). The last one wins. */
+static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
+			  struct wv *argv, size_t argc,
+			  const struct wrapper_scan *sc)
+{
+	scan_chdir(x, argv, argc, sc);
 	for (size_t k = 1; k < argc && commands_is_opt(&argv[k]); k++) {
 		const struct wv *w = &argv[k];
 		const char *val = NULL;
@@ -124,7 +145,7 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 			}
 	}
 	const char *cwd_before = x->pc.cwd;
-	wrapper_chdir(x, wr, argv, argc);
+	wrapper_chdir(x, wr, argv, argc, &sc);
 	i = sc.assigns;
 	/* sudo NAME=value cmd: the variables are set for cmd */
 	while (i < argc && argv[i].w && classify_word_static(&argv[i]) && argv[i].n &&
@@ -155,59 +176,6 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	x->pc.cwd = cwd_before;
 }
 
-/* env -C DIR, -iC DIR, -CDIR, --chdir[=]DIR (or a unique prefix of it)
- * among env's options, words 1..opt_end: the command runs there. The
- * clusters are read as getopt reads them, with the table's grammar: the
- * first option that takes a value takes the rest of the word or the next
- * one, so -uC names a variable, not a directory. */
-static void env_chdir(struct cx *x, const struct wrapper *wr,
-		      struct wv *argv, size_t opt_end)
-{
-	for (size_t k = 1; k < opt_end; k++) {
-		const struct wv *w = &argv[k];
-		struct wv d;
-		bool have = false;
-
-		if (!classify_word_static(w) || w->n < 2 || w->s[0] != '-')
-			continue;
-		if (w->s[1] == '-') {
-			const char *eq = memchr(w->s, '=', w->n);
-			size_t kn = eq ? (size_t)(eq - w->s) : w->n;
-
-			if (kn < 4 || kn > 7 || memcmp(w->s, "--chdir", kn) != 0)
-				continue;
-			if (eq)
-				d = classify_lit(eq + 1, w->n - kn - 1);
-			else if (k + 1 < opt_end)
-				d = argv[++k];
-			else
-				continue;
-			have = true;
-		} else {
-			for (size_t c = 1; c < w->n; c++) {
-				if (!strchr(wr->short_val, w->s[c]) || !w->s[c])
-					continue;
-				if (w->s[c] == 'C') {
-					if (c + 1 < w->n) {
-						d = classify_lit(w->s + c + 1,
-								 w->n - c - 1);
-						have = true;
-					} else if (k + 1 < opt_end) {
-						d = argv[k + 1];
-						have = true;
-					}
-				}
-				if (c + 1 == w->n)
-					k++; /* the value is the next word */
-				break;
-			}
-		}
-		if (!have)
-			continue;
-		runs_in(x, &d);
-	}
-}
-
 /* env: its options read with the wrapper table's grammar (the same
  * wrappers_scan every other wrapper gets), then "-" (an empty
  * environment), NAME=value words set for the command, the command. -S
@@ -229,7 +197,7 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 				      "the command line given to env -S");
 		return;
 	}
-	env_chdir(x, wr, argv, sc.opt_end);
+	scan_chdir(x, argv, argc, &sc);
 	i = sc.opt_end;
 	if (i < argc && classify_word_is(&argv[i], "-"))
 		i++;

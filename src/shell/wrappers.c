@@ -99,6 +99,8 @@ static const struct wrapper table[] = {
 	  .flags = WF_HANDLER | WF_ASSIGNS,
 	  .short_val = "uC",
 	  .long_val = " --unset --chdir ",
+	  .chdir_short = 'C',
+	  .chdir_long = "--chdir",
 	  .payload_short = 'S',
 	  .payload_long = "--split-string" },
 	{ .name = "envdir", .operands = 1 },
@@ -203,6 +205,8 @@ static const struct wrapper table[] = {
 	  .short_val = "tSGW",
 	  .short_opt = "muinpCUTrw",
 	  .long_val = " --target --setuid --setgid --wdns ",
+	  .chdir_short = 'w',
+	  .chdir_long = "--wd",
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.nsenter",
@@ -277,6 +281,8 @@ static const struct wrapper table[] = {
 	  .long_val = " --user --group --chdir --unit --property --description "
 		      "--slice --setenv --nice --machine --background "
 		      "--shell-prompt-prefix ",
+	  .chdir_short = 'D',
+	  .chdir_long = "--chdir",
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.run0",
@@ -356,6 +362,8 @@ static const struct wrapper table[] = {
 	  .short_val = "acugChpRrtUTD",
 	  .long_val = " --user --group --close-from --host --prompt --role "
 		      "--type --other-user --command-timeout --chdir --chroot ",
+	  .chdir_short = 'D',
+	  .chdir_long = "--chdir",
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.sudo",
@@ -407,6 +415,8 @@ static const struct wrapper table[] = {
 	  .long_val = " --setuid --setgid --root --wd --map-user --map-group "
 		      "--map-users --map-groups --propagation --setgroups "
 		      "--monotonic --boottime ",
+	  .chdir_short = 'w',
+	  .chdir_long = "--wd",
 	  .tier = CORDON_RISK_CAUTION,
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.unshare",
@@ -583,23 +593,40 @@ bool wrappers_opens_code(const char *name, size_t n)
 /* A long option (s, n) without its "=value": does list hold it, or hold
  * exactly one option it is a prefix of (getopt_long takes "--sig" for
  * "--signal")? Prefixes shorter than "--xx" are not taken. */
-static bool long_in(const char *list, const char *s, size_t n)
+/* The word of list (" --a --b ") that long option s[0..n) names, exactly
+ * or as a unique prefix of at least "--xy" (getopt_long's rule), or NULL;
+ * an ambiguous prefix names none (getopt refuses it). */
+static const char *long_find(const char *list, const char *s, size_t n)
 {
-	if (!list || n < 3)
-		return false;
-	if (in_words(list, s, n))
-		return true;
-	if (n < 4)
-		return false;
 	const char *hit = NULL;
+	bool ambiguous = false;
+
+	if (!list || n < 3)
+		return NULL;
 	for (const char *p = strstr(list, " "); p; p = strstr(p + 1, " ")) {
 		if (strncmp(p + 1, s, n) != 0)
 			continue;
-		if (hit)
-			return false; /* ambiguous: getopt refuses it */
-		hit = p;
+		if (p[1 + n] == ' ')
+			return p + 1; /* exact */
+		if (n < 4)
+			continue;
+		ambiguous = hit != NULL;
+		hit = p + 1;
 	}
-	return hit != NULL;
+	return ambiguous ? NULL : hit;
+}
+
+static bool long_in(const char *list, const char *s, size_t n)
+{
+	return long_find(list, s, n) != NULL;
+}
+
+/* Does long option s[0..n) name word (a list word, ending at a space)? */
+static bool long_names(const char *word, const char *name)
+{
+	size_t k = strlen(name);
+
+	return word && strncmp(word, name, k) == 0 && word[k] == ' ';
 }
 
 static bool is_assignment(const char *s, size_t n)
@@ -644,6 +671,21 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 				out->payload_off = eq ? kn + 1 : 0;
 				return argc;
 			}
+			if (w->chdir_long &&
+			    (long_names(long_find(w->long_val, s, kn),
+					w->chdir_long) ||
+			     (kn == strlen(w->chdir_long) &&
+			      memcmp(s, w->chdir_long, kn) == 0))) {
+				/* --chdir=DIR, or DIR next when it takes one */
+				if (eq) {
+					out->chdir = i;
+					out->chdir_off = kn + 1;
+				} else if (long_in(w->long_val, s, kn) &&
+					   i + 1 < argc) {
+					out->chdir = i + 1;
+					out->chdir_off = 0;
+				}
+			}
 			if (eq)
 				i++;
 			else if (long_in(w->long_val2, s, kn))
@@ -665,12 +707,22 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 				return argc;
 			}
 			if (w->short_val && strchr(w->short_val, c) && c) {
+				if (c == w->chdir_short &&
+				    (k + 1 < n || i + 1 < argc)) {
+					out->chdir = k + 1 < n ? i : i + 1;
+					out->chdir_off = k + 1 < n ? k + 1 : 0;
+				}
 				if (k + 1 == n)
 					next = i + 2;
 				break;
 			}
-			if (w->short_opt && strchr(w->short_opt, c) && c)
+			if (w->short_opt && strchr(w->short_opt, c) && c) {
+				if (c == w->chdir_short && k + 1 < n) {
+					out->chdir = i;
+					out->chdir_off = k + 1;
+				}
 				break;
+			}
 		}
 		i = next;
 	}
@@ -684,6 +736,7 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 
 	memset(out, 0, sizeof(*out));
 	out->payload = argc;
+	out->chdir = argc;
 	if (w->flags & WF_OPERANDS_FIRST)
 		i += w->operands;
 	/* a word known only at run time is taken for an operand, as the

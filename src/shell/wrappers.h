@@ -53,6 +53,8 @@ struct wrapper {
 	unsigned operands; /* operands before the command (timeout DURATION) */
 	char payload_short; /* the option whose value is a command line */
 	const char *payload_long; /* its long form */
+	char chdir_short; /* the option whose value is the command's directory */
+	const char *chdir_long; /* its long form (sudo -D, --chdir) */
 	enum cordon_risk tier; /* what running through it is, by itself */
 	uint64_t labels;
 	const char *rule;
@@ -102,6 +104,8 @@ struct wrapper_scan {
 	size_t cmd; /* the command it runs */
 	size_t payload; /* the word holding a command line (env -S, flock -c) */
 	size_t payload_off; /* where the command line starts in that word */
+	size_t chdir; /* the word holding the directory the command runs in */
+	size_t chdir_off; /* where the directory starts in that word */
 	bool dynamic; /* a word known only at run time ends the options */
 };
 
