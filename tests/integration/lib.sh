@@ -75,6 +75,23 @@ need() {
 	done
 }
 
+# need_npm PKG...: skip_all unless every npm package PKG (a name such as
+# puppeteer-core or @scope/name) is installed where scripts/install-deps
+# puts them ($CORDON_NPM_DIR, default /opt/cordon-test/npm); then
+# $npm_dir/node_modules/.bin is on PATH and NODE_PATH names the modules.
+npm_dir=${CORDON_NPM_DIR:-/opt/cordon-test/npm}
+need_npm() {
+	local p
+	command -v node >/dev/null || skip_all "needs node"
+	for p in "$@"; do
+		[ -d "$npm_dir/node_modules/$p" ] ||
+			skip_all "needs npm package $p (scripts/install-deps)"
+	done
+	PATH=$npm_dir/node_modules/.bin:$PATH
+	NODE_PATH=$npm_dir/node_modules
+	export PATH NODE_PATH
+}
+
 # diag: the last run's status, stdout and stderr, and the last lines of
 # each file in diag_logs, as TAP diagnostics.
 diag() {
