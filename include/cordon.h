@@ -827,7 +827,14 @@ struct cordon_audit_opts {
 	const char *syslog_path; /* the datagram socket; NULL: /dev/log */
 	int to_stderr;           /* also write each record to stderr */
 	int log_all_commands;    /* record shell command text (redacted) */
+	const char *key_file;    /* HMAC-SHA-256 key (a file of 16 to 4096
+				  * bytes, one trailing newline ignored);
+				  * NULL: plain SHA-256 */
 };
+
+/* The most rotated files a log keeps (rotate_keep) and verify looks for:
+ * the one limit the configuration, the writer and the readers share. */
+#define CORDON_AUDIT_MAX_KEEP 1000u
 
 /* Opens the sinks (creating the file and its directory, mode 0600/0700).
  * diag names the path and the step that failed. o is borrowed for the
@@ -839,6 +846,10 @@ cordon_audit_open(const struct cordon_audit_opts *o, struct cordon_audit **out,
 /* Flushes a batched fsync, closes and frees a; accepts NULL. Returns the
  * first error a batched fsync met. No other thread may be using a. */
 CORDON_API enum cordon_err cordon_audit_close(struct cordon_audit *a);
+/* A warning cordon_audit_open() found but did not refuse (the log's
+ * directory is a shared, sticky location such as /tmp), or NULL. The
+ * text belongs to a. */
+CORDON_API const char *cordon_audit_warning(const struct cordon_audit *a);
 
 /* Records one decision of the policy engine (event "decision"): session,
  * tool, kind, the redacted arguments (a shell command only with
@@ -873,10 +884,10 @@ cordon_audit_run(struct cordon_audit *a, const char *session,
 
 /* Records any other event ("proxy", "mcp", "pin", …): fields_json is a
  * JSON object whose members are added to the record after redaction; the
- * reserved names (v, seq, time, host, pid, event, prev, hash) are
+ * reserved names (v, seq, time, host, pid, event, hmac, prev, hash) are
  * refused with CORDON_E_INVAL, and so is an event name that is not 1 to
- * 31 of [A-Za-z0-9_.-] or is "recovered". event and fields_json (NULL:
- * no members) are borrowed for the call. */
+ * 31 of [A-Za-z0-9_.-] or is "recovered" or "rotated" (the log's own).
+ * event and fields_json (NULL: no members) are borrowed for the call. */
 CORDON_API CORDON_NODISCARD enum cordon_err
 cordon_audit_event(struct cordon_audit *a, const char *event,
 		   const char *fields_json, struct cordon_diag *diag);
@@ -893,6 +904,23 @@ struct cordon_audit_report {
 				  * (seq 9 where 8 was expected)" … */
 	char notes[1024];        /* what is not a break ("the chain starts in a
 				  * rotated file: older files were removed") */
+	uint64_t head_seq;       /* the seq of head (0 when none) */
+};
+
+/* How cordon_audit_verify_ex() judges a log. Zero: the strict defaults. */
+struct cordon_audit_verify_opts {
+	/* Accept a chain whose oldest file starts with a rotation record
+	 * (the files before it were rotated away past rotate_keep). A start
+	 * that is neither seq 1 nor a rotation record is a break even so. */
+	int allow_missing_start;
+	/* A head kept elsewhere (64 hex, from `cordon audit head`): the log
+	 * must hold a record with this hash, else it was cut back or
+	 * rewritten. NULL: none. */
+	const char *expect_head;
+	/* The HMAC key the log was written with (see key_file above): every
+	 * record must carry its MAC. NULL: records must be plain SHA-256
+	 * (a keyed record is then a failure: it cannot be checked). */
+	const char *key_file;
 };
 
 /* Checks the chain across files[0..n) in order (oldest first). With one
@@ -903,6 +931,14 @@ struct cordon_audit_report {
 CORDON_API CORDON_NODISCARD enum cordon_err
 cordon_audit_verify(const char *const *files, size_t n,
 		    struct cordon_audit_report *rep, struct cordon_diag *diag);
+/* cordon_audit_verify() with options (o NULL: the defaults, which are
+ * what cordon_audit_verify() uses). A key file that cannot be read is
+ * CORDON_E_IO (or CORDON_E_INVAL for a bad one) with diag saying why. */
+CORDON_API CORDON_NODISCARD enum cordon_err
+cordon_audit_verify_ex(const char *const *files, size_t n,
+		       const struct cordon_audit_verify_opts *o,
+		       struct cordon_audit_report *rep,
+		       struct cordon_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,12 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
+#include "atomic.h"
 #include "audit.h"
 #include "buf.h"
 #include "diag.h"
@@ -52,16 +56,20 @@
 /* The largest syslog datagram sent (rsyslog and journald take it); a longer
  * record is announced by a short stand-in naming its seq and hash. */
 #define AUDIT_SYSLOG_MAX ((size_t)65536)
-/* Rotated files kept at most, and how far verify looks for them. */
-#define AUDIT_MAX_KEEP 1000u
+/* Rotated files kept at most, and how far verify looks for them: the
+ * one limit, shared with the configuration and `cordon audit show`. */
+#define AUDIT_MAX_KEEP CORDON_AUDIT_MAX_KEEP
+/* The HMAC key file: its size in bytes (after one trailing newline). */
+#define AUDIT_KEY_MIN 16
+#define AUDIT_KEY_MAX 4096
 /* Longest event name ("decision", "run", "proxy" …). */
 #define AUDIT_EVENT_MAX 31
 /* Times a writer reopens the path when it keeps being rotated away while
  * the writer waits for the lock. */
 #define AUDIT_LOCK_TRIES 100
 /* The bytes of a record besides its fields and host: the fixed members
- * with a 20-digit seq and pid, the time, the event, prev and hash. */
-#define AUDIT_FIXED_BYTES ((size_t)384)
+ * with a 20-digit seq and pid, the time, the event, hmac, prev and hash. */
+#define AUDIT_FIXED_BYTES ((size_t)416)
 
 /* syslog: facility user, and the severities used. */
 #define SYSLOG_FACILITY_USER 1
@@ -74,7 +82,7 @@ static const char zero_hash[AUDIT_HASH_HEX + 1] =
 
 /* The members every record starts and ends with, which fields may not use. */
 static const char *const reserved_names[] = {
-	"v", "seq", "time", "host", "pid", "event", "prev", "hash",
+	"v", "seq", "time", "host", "pid", "event", "hmac", "prev", "hash",
 };
 
 void (*audit_test_between_writes)(void);
@@ -129,6 +137,151 @@ void audit_sha256_hex(const void *data, size_t len,
 		      char out[AUDIT_HASH_HEX + 1])
 {
 	(void)sha256_hex(data, len, out);
+}
+
+/* ---- the HMAC key -------------------------------------------------------- */
+
+/* A loaded key: a MAC context holding it (re-initialised per record with
+ * the same key) and its id. */
+struct audit_key {
+	EVP_MAC_CTX *ctx;
+	char id[AUDIT_KEYID_HEX + 1];
+};
+
+static pthread_once_t mac_once = PTHREAD_ONCE_INIT;
+static EVP_MAC *hmac_alg;
+
+static void mac_fetch(void)
+{
+	hmac_alg = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+static void key_free(struct audit_key *k)
+{
+	if (!k)
+		return;
+	EVP_MAC_CTX_free(k->ctx);
+	free(k);
+}
+
+/* Reads the key file (who names the caller in messages): a regular file
+ * of this user or root, not a symlink, that others cannot write or read;
+ * 16 to 4096 bytes after one trailing newline. *out is the key. */
+static enum cordon_err key_load(const char *file, const char *who,
+				struct audit_key **out,
+				struct cordon_diag *diag)
+{
+	unsigned char raw[AUDIT_KEY_MAX + 2];
+	char id_in[AUDIT_KEY_MAX + 32], id[AUDIT_HASH_HEX + 1];
+	OSSL_PARAM params[2];
+	struct audit_key *k = NULL;
+	struct stat st;
+	size_t n = 0;
+	int fd, e;
+	enum cordon_err rc = CORDON_E_INVAL;
+
+	*out = NULL;
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+				O_NONBLOCK);
+	if (fd < 0) {
+		e = errno;
+		return diag_errno(diag, e == ELOOP ? CORDON_E_INVAL : CORDON_E_IO,
+				  e, "%s: audit.key_file %s: %s", who, file,
+				  e == ELOOP ? "is a symbolic link (name the "
+					       "file itself)" :
+					       strerror(e));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_errno(diag, rc, 0,
+			   "%s: audit.key_file %s is not a regular file", who,
+			   file);
+		goto out;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		diag_errno(diag, rc, 0,
+			   "%s: audit.key_file %s belongs to another user "
+			   "(uid %ld)",
+			   who, file, (long)st.st_uid);
+		goto out;
+	}
+	if (st.st_mode & 0026) {
+		diag_errno(diag, rc, 0,
+			   "%s: audit.key_file %s is %s by others (mode "
+			   "%04o): chmod 600 it",
+			   who, file,
+			   st.st_mode & 0022 ? "writable" : "readable",
+			   (unsigned)(st.st_mode & 07777));
+		goto out;
+	}
+	while (n < sizeof(raw)) {
+		ssize_t k2 = read(fd, raw + n, sizeof(raw) - n);
+		if (k2 < 0 && errno == EINTR)
+			continue;
+		if (k2 < 0) {
+			e = errno;
+			rc = diag_errno(diag, CORDON_E_IO, e,
+					"%s: audit.key_file %s: %s", who, file,
+					strerror(e));
+			goto out;
+		}
+		if (k2 == 0)
+			break;
+		n += (size_t)k2;
+	}
+	if (n && raw[n - 1] == '\n')
+		n--;
+	if (n < AUDIT_KEY_MIN || n > AUDIT_KEY_MAX) {
+		diag_errno(diag, rc, 0,
+			   "%s: audit.key_file %s holds %zu bytes; a key is "
+			   "%d to %d bytes (openssl rand -hex 32 makes one)",
+			   who, file, n, AUDIT_KEY_MIN, AUDIT_KEY_MAX);
+		goto out;
+	}
+	rc = CORDON_E_NOMEM;
+	pthread_once(&mac_once, mac_fetch);
+	k = cordon__calloc(1, sizeof(*k));
+	if (!k || !hmac_alg || !(k->ctx = EVP_MAC_CTX_new(hmac_alg))) {
+		diag_errno(diag, rc, 0, "%s: out of memory", who);
+		goto out;
+	}
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+						     (char *)"SHA256", 0);
+	params[1] = OSSL_PARAM_construct_end();
+	memcpy(id_in, "cordon audit key id", 19);
+	memcpy(id_in + 19, raw, n);
+	if (EVP_MAC_init(k->ctx, raw, n, params) != 1 ||
+	    !sha256_hex(id_in, 19 + n, id)) {
+		diag_errno(diag, rc, 0, "%s: out of memory", who);
+		goto out;
+	}
+	memcpy(k->id, id, AUDIT_KEYID_HEX);
+	k->id[AUDIT_KEYID_HEX] = '\0';
+	*out = k;
+	k = NULL;
+	rc = CORDON_OK;
+out:
+	OPENSSL_cleanse(raw, sizeof(raw));
+	OPENSSL_cleanse(id_in, sizeof(id_in));
+	key_free(k);
+	close(fd);
+	return rc;
+}
+
+/* HMAC-SHA-256 of data with k, as hex; false when OpenSSL fails. */
+static bool key_mac(struct audit_key *k, const void *data, size_t len,
+		    char out[AUDIT_HASH_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	size_t n = 0;
+
+	if (EVP_MAC_init(k->ctx, NULL, 0, NULL) != 1 ||
+	    EVP_MAC_update(k->ctx, data, len) != 1 ||
+	    EVP_MAC_final(k->ctx, md, &n, sizeof(md)) != 1 || n != 32) {
+		out[0] = '\0';
+		return false;
+	}
+	text_hex_encode(md, 32, out);
+	return true;
 }
 
 void audit_format_time(int64_t sec, long nsec, char buf[32])
@@ -198,15 +351,16 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 				 struct audit_line *out, char *why,
 				 size_t why_cap)
 {
-	/* ,"hash":"<64>"} and "prev":"<64>" */
+	/* ,"hash":"<64>"} and "prev":"<64>" and ,"hmac":"<16>" */
 	const size_t tail = 9 + AUDIT_HASH_HEX + 2;
 	const size_t prevlen = 8 + AUDIT_HASH_HEX + 1;
+	const size_t maclen = 9 + AUDIT_KEYID_HEX + 1;
 	static const char *const head[] = { "v",    "seq", "time",
 					    "host", "pid", "event" };
 	const char *end = NULL;
 	const cJSON *c, *last;
 	cJSON *o;
-	size_t hashed, n;
+	size_t hashed, n, before;
 	uint64_t u;
 	enum cordon_err rc = CORDON_E_PARSE;
 
@@ -237,6 +391,21 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 			       AUDIT_HASH_HEX, AUDIT_HASH_HEX))
 		return why_set(why, why_cap,
 			       "the prev is not 64 lower-case hex digits");
+	/* An "hmac" member just before prev: the record is keyed. */
+	before = hashed - prevlen - 1;
+	if (before >= 1 + maclen &&
+	    memcmp(line + before - maclen, ",\"hmac\":\"", 9) == 0 &&
+	    line[before - 1] == '"') {
+		if (!text_is_lower_hex(line + before - 1 - AUDIT_KEYID_HEX,
+				       AUDIT_KEYID_HEX, AUDIT_KEYID_HEX))
+			return why_set(why, why_cap,
+				       "the hmac is not 16 lower-case hex "
+				       "digits");
+		out->keyed = true;
+		memcpy(out->keyid, line + before - 1 - AUDIT_KEYID_HEX,
+		       AUDIT_KEYID_HEX);
+	}
+	out->hashed = hashed;
 
 	o = cJSON_ParseWithLengthOpts(line, len, &end, false);
 	if (!o || end != line + len) {
@@ -295,6 +464,15 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 		why_set(why, why_cap, "prev and hash are not the last members");
 		goto out;
 	}
+	c = cJSON_GetObjectItemCaseSensitive(o, "hmac");
+	if (c && (!out->keyed || last->prev->prev != c || !cJSON_IsString(c))) {
+		why_set(why, why_cap, "the hmac member is not just before prev");
+		goto out;
+	}
+	if (!c && out->keyed) {
+		why_set(why, why_cap, "malformed hmac member");
+		goto out;
+	}
 	if (!get_uint(o, "v", 1, 1, &u)) {
 		why_set(why, why_cap, "v is not 1");
 		goto out;
@@ -338,6 +516,21 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	out->prev[AUDIT_HASH_HEX] = '\0';
 	memcpy(out->hash, line + len - tail + 9, AUDIT_HASH_HEX);
 	out->hash[AUDIT_HASH_HEX] = '\0';
+	if (strcmp(out->event, "rotated") == 0) {
+		c = cJSON_GetObjectItemCaseSensitive(o, "previous_head");
+		if (!cJSON_IsString(c) ||
+		    strcmp(c->valuestring, out->prev) != 0) {
+			why_set(why, why_cap,
+				"a rotated record whose previous_head is not "
+				"its prev");
+			goto out;
+		}
+		out->rotated = true;
+	}
+	if (out->keyed) {
+		rc = CORDON_OK;
+		goto out;
+	}
 	if (!sha256_hex(line, hashed, out->computed)) {
 		why_set(why, why_cap, "out of memory");
 		rc = CORDON_E_NOMEM;
@@ -380,9 +573,12 @@ struct cordon_audit {
 	size_t host_len;
 	char host_syslog[256]; /* printable ASCII, or "-" */
 	int failed;
+	struct audit_key *key; /* NULL: plain SHA-256 */
+	char warning[512]; /* from opening, for cordon_audit_warning() */
 	/* scratch */
 	struct buf line; /* the record being written */
 	struct buf rline; /* a recovered record */
+	struct buf mline; /* the "rotated" record of a new file */
 	struct buf tail; /* the end of the file */
 	struct buf sbuf; /* a syslog datagram */
 	char time[32];
@@ -452,33 +648,88 @@ static int sync_parent(const char *path)
 	return rc;
 }
 
+/* Refuses a log file this handle must not trust: anything but a regular
+ * file, a file of another user, a file others can write. */
+static enum cordon_err check_file(const char *name, const struct stat *st,
+				  struct cordon_diag *diag)
+{
+	if (!S_ISREG(st->st_mode))
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is not a regular file (a "
+				  "FIFO, device or directory is refused)",
+				  name);
+	if (st->st_uid != geteuid())
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s belongs to another user "
+				  "(uid %ld, this process is uid %ld): "
+				  "refused",
+				  name, (long)st->st_uid, (long)geteuid());
+	if (st->st_mode & 0022)
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: %s is writable by others (mode "
+				  "%04o): refused; chmod 600 it",
+				  name, (unsigned)(st->st_mode & 07777));
+	return CORDON_OK;
+}
+
+/* Opens name (creating it, 0600) for appending and reading, never through
+ * a symlink and never blocking (a FIFO). *created says whether it was
+ * made. The file is checked (check_file). */
+static enum cordon_err open_log_fd(const char *name, int *out, bool *created,
+				   struct cordon_diag *diag)
+{
+	const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY |
+			  O_NOFOLLOW | O_NONBLOCK;
+	struct stat st;
+	enum cordon_err rc;
+	int fd, e;
+
+	*created = true;
+	fd = open(name, flags | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		*created = false;
+		fd = open(name, flags | O_CREAT, 0600);
+	}
+	if (fd < 0) {
+		e = errno;
+		if (e == ELOOP)
+			return diag_errno(diag, CORDON_E_INVAL, e,
+					  "audit log: %s is a symbolic link: "
+					  "refused (name the file itself; "
+					  "rotation would rename the link)",
+					  name);
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot open %s: %s", name,
+				  strerror(e));
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot stat %s: %s", name,
+				  strerror(e));
+	}
+	if ((rc = check_file(name, &st, diag)) != CORDON_OK) {
+		close(fd);
+		return rc;
+	}
+	/* A regular file: blocking I/O from here on. */
+	(void)fcntl(fd, F_SETFL, O_APPEND);
+	*out = fd;
+	return CORDON_OK;
+}
+
 /* Opens (creating, 0600) the log file for appending and reading its
  * tail. */
 static enum cordon_err open_file(struct cordon_audit *a,
 				 struct cordon_diag *diag)
 {
-	const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY;
-	bool created = true;
-	struct stat st;
-	int fd, e;
+	bool created;
+	enum cordon_err rc;
+	int fd;
 
-	fd = open(a->path, flags | O_CREAT | O_EXCL, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		created = false;
-		fd = open(a->path, flags | O_CREAT, 0600);
-	}
-	if (fd < 0) {
-		e = errno;
-		return diag_errno(diag, CORDON_E_IO, e,
-				  "audit log: cannot open %s: %s", a->path,
-				  strerror(e));
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return diag_errno(diag, CORDON_E_INVAL, 0,
-				  "audit log: %s is not a regular file",
-				  a->path);
-	}
+	if ((rc = open_log_fd(a->path, &fd, &created, diag)) != CORDON_OK)
+		return rc;
 	if (created && a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
 		(void)sync_parent(a->path);
 	a->fd = fd;
@@ -525,7 +776,7 @@ static enum cordon_err lock_file(struct cordon_audit *a, struct stat *st,
 					  "audit log: cannot stat %s: %s",
 					  a->path, strerror(e));
 		}
-		if (stat(a->path, &ps) == 0) {
+		if (lstat(a->path, &ps) == 0) {
 			if (ps.st_dev == st->st_dev && ps.st_ino == st->st_ino)
 				return CORDON_OK;
 		} else if (errno != ENOENT) {
@@ -551,8 +802,10 @@ struct tail_info {
 	bool found; /* a record was found */
 	uint64_t seq; /* its seq and hash */
 	char hash[AUDIT_HASH_HEX + 1];
-	size_t torn; /* bytes after the last newline */
+	size_t torn; /* bytes after the last record's line (a cut line and
+		      * whole lines that are not records) */
 	char torn_sha[AUDIT_HASH_HEX + 1];
+	bool torn_nl; /* those bytes end with '\n' */
 	size_t junk; /* whole lines after the record that are not records */
 	char why[160]; /* why the last of them is not one */
 };
@@ -560,14 +813,15 @@ struct tail_info {
 enum tail_result { TAIL_FOUND, TAIL_NONE, TAIL_MORE };
 
 /* Looks at buf[0..n), the last n bytes of a file (from_start: all of it),
- * for the cut part after the last newline and the last line that is a
- * record. TAIL_MORE: the answer needs bytes from before buf. */
+ * for the last line that is a record and what follows it. TAIL_MORE: the
+ * answer needs bytes from before buf. */
 static enum tail_result tail_scan(const char *buf, size_t n, bool from_start,
 				  struct tail_info *ti)
 {
 	const char *nl = n ? memrchr(buf, '\n', n) : NULL;
 	size_t end;
 
+	ti->torn_nl = n && buf[n - 1] == '\n';
 	if (!nl) {
 		if (!from_start)
 			return TAIL_MORE;
@@ -575,7 +829,6 @@ static enum tail_result tail_scan(const char *buf, size_t n, bool from_start,
 		return TAIL_NONE;
 	}
 	end = (size_t)(nl - buf);
-	ti->torn = n - end - 1;
 	for (;;) {
 		const char *p = end ? memrchr(buf, '\n', end) : NULL;
 		struct audit_line al;
@@ -590,12 +843,15 @@ static enum tail_result tail_scan(const char *buf, size_t n, bool from_start,
 			ti->found = true;
 			ti->seq = al.seq;
 			memcpy(ti->hash, al.hash, sizeof(ti->hash));
+			ti->torn = n - end - 1;
 			return TAIL_FOUND;
 		}
 		if (ti->junk++ == 0)
 			memcpy(ti->why, why, sizeof(ti->why));
-		if (!p)
+		if (!p) {
+			ti->torn = n;
 			return TAIL_NONE;
+		}
 		end = start - 1;
 	}
 }
@@ -675,7 +931,8 @@ static enum cordon_err read_rotated(struct cordon_audit *a,
 	memset(ti, 0, sizeof(*ti));
 	if (!rotated_name(a->path, 1, name, sizeof(name)))
 		return CORDON_OK;
-	fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(name,
+		  O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return CORDON_OK;
@@ -779,10 +1036,16 @@ static enum cordon_err make_line(struct cordon_audit *a, struct buf *b,
 		*p++ = ',';
 		p = put(p, fields, flen);
 	}
+	if (a->key) {
+		p = put(p, ",\"hmac\":\"", 9);
+		p = put(p, a->key->id, AUDIT_KEYID_HEX);
+		*p++ = '"';
+	}
 	p = put(p, ",\"prev\":\"", 9);
 	p = put(p, a->last, AUDIT_HASH_HEX);
 	*p++ = '"';
-	if (!sha256_hex(start, (size_t)(p - start), hash))
+	if (a->key ? !key_mac(a->key, start, (size_t)(p - start), hash) :
+		     !sha256_hex(start, (size_t)(p - start), hash))
 		return diag_errno(diag, CORDON_E_NOMEM, 0,
 				  "audit log: out of memory");
 	p = put(p, ",\"hash\":\"", 9);
@@ -799,8 +1062,10 @@ static enum cordon_err make_line(struct cordon_audit *a, struct buf *b,
 	return CORDON_OK;
 }
 
-/* One write() of buf[0..len) to the file; a short write leaves a cut line
- * that the next append records. */
+/* One write() of buf[0..len) to the file (which is a->size bytes long,
+ * under the lock). A write that fails part-way (a full disk, a file size
+ * limit) is cut back to a->size, so no half record stays; only when that
+ * fails too is the cut line left for the next append to record. */
 static enum cordon_err write_record(struct cordon_audit *a, const char *buf,
 				    size_t len, bool hook,
 				    struct cordon_diag *diag)
@@ -821,14 +1086,19 @@ static enum cordon_err write_record(struct cordon_audit *a, const char *buf,
 		k = write(a->fd, buf + done, len - done);
 	while (k < 0 && errno == EINTR);
 	if (k < 0 || (size_t)k != len - done) {
+		bool cut;
+
 		e = k < 0 ? errno : ENOSPC;
-		a->synced = false;
+		cut = ftruncate(a->fd, a->size) == 0;
+		if (!cut)
+			a->synced = false;
 		return diag_errno(
 			diag, CORDON_E_IO, e,
-			"audit log: %s to %s: %s (the next append records "
-			"the cut line)",
+			"audit log: %s to %s: %s (%s)",
 			k < 0 ? "cannot write" : "short write", a->path,
-			strerror(e));
+			strerror(e),
+			cut ? "the part written was cut back" :
+			      "the next append records the cut line");
 	}
 	a->size += (off_t)len;
 	return CORDON_OK;
@@ -880,7 +1150,7 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 			return diag_errno(diag, CORDON_E_NOMEM, 0,
 					  "audit log: out of memory");
 		buf_reset(&a->rline);
-		if (!buf_addc(&a->rline, '\n'))
+		if (!ti.torn_nl && !buf_addc(&a->rline, '\n'))
 			return diag_errno(diag, CORDON_E_NOMEM, 0,
 					  "audit log: out of memory");
 		rc = make_line(a, &a->rline, "recovered", fields, (size_t)n,
@@ -898,16 +1168,69 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 	return CORDON_OK;
 }
 
+/* Makes path.new (0600, locked) holding the "rotated" record that starts
+ * the next file: seq a->seq + 1 after a->last, in a->mline, its hash in
+ * hash. *fd gets the descriptor. A path.new left by a rotation that was
+ * killed is replaced (only the holder of the lock rotates). */
+static enum cordon_err make_next(struct cordon_audit *a, const char *name,
+				 int *fd, char hash[AUDIT_HASH_HEX + 1],
+				 struct cordon_diag *diag)
+{
+	char fields[AUDIT_HASH_HEX + 32];
+	bool created;
+	enum cordon_err rc;
+	int n;
+
+	*fd = -1;
+	if (unlink(name) != 0 && errno != ENOENT) {
+		int e = errno;
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot remove %s: %s", name,
+				  strerror(e));
+	}
+	if ((rc = open_log_fd(name, fd, &created, diag)) != CORDON_OK)
+		return rc;
+	while (flock(*fd, LOCK_EX) != 0 && errno == EINTR)
+		;
+	n = snprintf(fields, sizeof(fields), "\"previous_head\":\"%s\"",
+		     a->last);
+	buf_reset(&a->mline);
+	rc = n > 0 && (size_t)n < sizeof(fields) ?
+		     make_line(a, &a->mline, "rotated", fields, (size_t)n,
+			       hash, diag) :
+		     diag_errno(diag, CORDON_E_NOMEM, 0,
+				"audit log: out of memory");
+	if (rc == CORDON_OK &&
+	    atomic_write_all(*fd, a->mline.p, a->mline.len) != 0) {
+		int e = errno;
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot write %s: %s", name,
+				strerror(e));
+	}
+	if (rc != CORDON_OK) {
+		close(*fd);
+		*fd = -1;
+		unlink(name);
+	}
+	return rc;
+}
+
 /* Rotates under the lock: path.N is dropped, path.N-1 … path.1 move up
- * one, path becomes path.1 and a new path is opened and locked. The chain
- * goes on in the new file (from a record another process may already have
- * put there). */
-static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
+ * one, the next file is made as path.new (locked, with its "rotated"
+ * record), path is linked as path.1 and path.new renamed over path, so
+ * that the path always names a log file: a writer or verifier that opens
+ * it in between gets the old file and sees it replaced once it holds the
+ * lock. Where hard links are refused, path is renamed to path.1 first
+ * (a writer that opens the path in that moment makes an empty file,
+ * which the rename replaces, and tries again). *rotated says the
+ * "rotated" record was written (a->mline). */
+static enum cordon_err rotate(struct cordon_audit *a, bool *rotated,
 			      struct cordon_diag *diag)
 {
-	char from[PATH_MAX], to[PATH_MAX];
-	struct stat st;
-	int old = a->fd, e;
+	char from[PATH_MAX], to[PATH_MAX], next[PATH_MAX];
+	char hash[AUDIT_HASH_HEX + 1];
+	struct stat st, s1;
+	int old = a->fd, fd, e, k;
 	enum cordon_err rc;
 
 	if (a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER && a->unsynced) {
@@ -915,10 +1238,18 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 			a->sync_err = CORDON_E_IO;
 		a->unsynced = 0;
 	}
-	if (!rotated_name(a->path, a->rotate_keep, to, sizeof(to)))
+	k = snprintf(next, sizeof(next), "%s.new", a->path);
+	if (k < 0 || (size_t)k >= sizeof(next) ||
+	    !rotated_name(a->path, a->rotate_keep, to, sizeof(to)))
 		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
+	/* A path.1 that is the live file: a rotation was killed after its
+	 * link; the live file is still the newest, so the link goes. */
+	if (rotated_name(a->path, 1, from, sizeof(from)) &&
+	    lstat(from, &s1) == 0 && fstat(old, &st) == 0 &&
+	    s1.st_dev == st.st_dev && s1.st_ino == st.st_ino)
+		(void)unlink(from);
 	if (unlink(to) != 0 && errno != ENOENT) {
 		e = errno;
 		return diag_errno(diag, CORDON_E_IO, e,
@@ -943,41 +1274,51 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *recovered,
 		return diag_errno(
 			diag, CORDON_E_LIMIT, 0,
 			"audit log: rotated names are longer than PATH_MAX");
-	if (rename(a->path, to) != 0) {
+	if ((rc = make_next(a, next, &fd, hash, diag)) != CORDON_OK)
+		return rc;
+	if (link(a->path, to) != 0 &&
+	    (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
+	     errno != EMLINK)) {
 		e = errno;
-		return diag_errno(diag, CORDON_E_IO, e,
-				  "audit log: cannot rename %s: %s", a->path,
-				  strerror(e));
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot link %s to %s: %s", a->path,
+				to, strerror(e));
+	} else if (lstat(to, &st) != 0 && rename(a->path, to) != 0) {
+		e = errno;
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot rename %s: %s", a->path,
+				strerror(e));
 	}
-	a->fd = -1;
-	rc = open_file(a, diag);
-	if (rc == CORDON_OK) {
-		while (flock(a->fd, LOCK_EX) != 0 && errno == EINTR)
-			;
-		if (fstat(a->fd, &st) != 0) {
-			e = errno;
-			rc = diag_errno(diag, CORDON_E_IO, e,
-					"audit log: cannot stat %s: %s",
-					a->path, strerror(e));
-		}
+	if (rc == CORDON_OK && rename(next, a->path) != 0) {
+		e = errno;
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot rename %s to %s: %s", next,
+				a->path, strerror(e));
 	}
-	close(old);
+	if (rc == CORDON_OK && fstat(fd, &st) != 0) {
+		e = errno;
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot stat %s: %s", a->path,
+				strerror(e));
+	}
 	if (rc != CORDON_OK) {
-		if (a->fd >= 0)
-			close_file(a);
+		close(fd);
+		unlink(next);
 		return rc;
 	}
+	close(old);
+	a->fd = fd;
+	a->fd_pid = a->pid;
 	if (a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
 		(void)sync_parent(a->path);
-	if (st.st_size == 0) {
-		a->dev = st.st_dev;
-		a->ino = st.st_ino;
-		a->size = 0;
-		a->synced = true;
-		return CORDON_OK;
-	}
-	a->synced = false;
-	return sync_chain(a, &st, recovered, diag);
+	a->seq++;
+	memcpy(a->last, hash, sizeof(a->last));
+	a->dev = st.st_dev;
+	a->ino = st.st_ino;
+	a->size = st.st_size;
+	a->synced = true;
+	*rotated = true;
+	return CORDON_OK;
 }
 
 /* The RFC 5424 datagram for one line (without '\n'); a record too long
@@ -1078,7 +1419,7 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			      struct cordon_diag *diag)
 {
 	char hash[AUDIT_HASH_HEX + 1];
-	bool recovered = false;
+	bool recovered = false, rotated = false;
 	struct stat st;
 	enum cordon_err rc;
 	uint64_t seq;
@@ -1110,7 +1451,7 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
 	if (rc == CORDON_OK && a->size > 0 &&
 	    (uint64_t)a->size + a->line.len > a->rotate_bytes) {
-		rc = rotate(a, &recovered, diag);
+		rc = rotate(a, &rotated, diag);
 		if (rc == CORDON_OK) {
 			buf_reset(&a->line);
 			rc = make_line(a, &a->line, event, fields, flen, hash,
@@ -1149,8 +1490,19 @@ sinks:
 		goto out;
 	seq = a->seq;
 	if (recovered) {
-		rc = to_sinks(a, SEV_WARNING, "recovered", a->rline.p + 1,
-			      a->rline.len - 1, seq - 1, "", diag);
+		const char *r = a->rline.p;
+		size_t rl = a->rline.len;
+
+		if (rl && r[0] == '\n')
+			r++, rl--;
+		rc = to_sinks(a, SEV_WARNING, "recovered", r, rl,
+			      seq - 1 - rotated, "", diag);
+		if (rc != CORDON_OK)
+			goto out;
+	}
+	if (rotated) {
+		rc = to_sinks(a, SEV_INFO, "rotated", a->mline.p, a->mline.len,
+			      seq - 1, "", diag);
 		if (rc != CORDON_OK)
 			goto out;
 	}
@@ -1228,6 +1580,58 @@ static enum cordon_err set_host(struct cordon_audit *a,
 	return CORDON_OK;
 }
 
+/* Refuses a log directory that others could use to replace the log or
+ * its rotated files: one owned by another user (root aside), or one that
+ * others can write without the sticky bit. A shared sticky directory
+ * owned by root (/tmp, /var/tmp) is a warning: others cannot touch this
+ * user's files there, but can take the names first. */
+static enum cordon_err check_dir(struct cordon_audit *a,
+				 struct cordon_diag *diag)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int e;
+
+	if (atomic_dir_of(a->path, dir, sizeof(dir)) != 0) {
+		e = errno;
+		return diag_errno(diag, CORDON_E_INVAL, e,
+				  "audit log: %s names no file", a->path);
+	}
+	if (stat(dir, &st) != 0) {
+		e = errno;
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot stat directory %s: %s",
+				  dir, strerror(e));
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit log: the directory %s belongs to "
+				  "another user (uid %ld): refused (they could "
+				  "replace the log)",
+				  dir, (long)st.st_uid);
+	if (!(st.st_mode & 0022))
+		return CORDON_OK;
+	if ((st.st_mode & S_ISVTX) && st.st_uid == 0) {
+		text_setf(a->warning, sizeof(a->warning),
+			 "audit log: %s is in %s, a directory shared with "
+			 "other users: they cannot change this log but can "
+			 "take its rotated names first; keep it in a "
+			 "directory of your own",
+			 a->path, dir);
+		return CORDON_OK;
+	}
+	return diag_errno(diag, CORDON_E_INVAL, 0,
+			  "audit log: the directory %s is writable by others "
+			  "(mode %04o): refused (they could replace the log); "
+			  "chmod go-w it or choose another audit.path",
+			  dir, (unsigned)(st.st_mode & 07777));
+}
+
+const char *cordon_audit_warning(const struct cordon_audit *a)
+{
+	return a && a->warning[0] ? a->warning : NULL;
+}
+
 static void audit_free(struct cordon_audit *a)
 {
 	close_file(a);
@@ -1236,8 +1640,10 @@ static void audit_free(struct cordon_audit *a)
 	free(a->path);
 	free(a->syslog_path);
 	free(a->host_json);
+	key_free(a->key);
 	buf_free(&a->line);
 	buf_free(&a->rline);
+	buf_free(&a->mline);
 	buf_free(&a->tail);
 	buf_free(&a->sbuf);
 	pthread_mutex_destroy(&a->mu);
@@ -1283,6 +1689,7 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	 * AUDIT_MAX_LINE, AUDIT_TAIL_MAX and AUDIT_SYSLOG_MAX. */
 	buf_init(&a->line, SIZE_MAX);
 	buf_init(&a->rline, SIZE_MAX);
+	buf_init(&a->mline, SIZE_MAX);
 	buf_init(&a->tail, SIZE_MAX);
 	buf_init(&a->sbuf, SIZE_MAX);
 	a->pid = getpid();
@@ -1305,8 +1712,12 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 		if (rc == CORDON_OK)
 			rc = make_parents(a->path, diag);
 		if (rc == CORDON_OK)
+			rc = check_dir(a, diag);
+		if (rc == CORDON_OK)
 			rc = open_file(a, diag);
 	}
+	if (rc == CORDON_OK && o->key_file)
+		rc = key_load(o->key_file, "audit log", &a->key, diag);
 	if (rc == CORDON_OK && o->syslog)
 		rc = open_syslog(
 			a, o->syslog_path ? o->syslog_path : "/dev/log", diag);
@@ -1898,6 +2309,7 @@ enum cordon_err cordon_audit_event(struct cordon_audit *a, const char *event,
 				  "audit log: no handle");
 	n = event ? strlen(event) : 0;
 	if (n == 0 || n > AUDIT_EVENT_MAX || strcmp(event, "recovered") == 0 ||
+	    strcmp(event, "rotated") == 0 ||
 	    strspn(event, "abcdefghijklmnopqrstuvwxyz"
 			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n) {
 		mark_failed(a);
@@ -1947,14 +2359,24 @@ struct vcheck {
 	bool pre_started;
 	uint64_t pre_seq;
 	char pre_last[AUDIT_HASH_HEX + 1];
-	/* a line that is not a record, until the next line says whether a
-	 * recovered record names it */
+	/* lines that are not records, until a record says whether a
+	 * recovered record names them: their bytes joined by '\n' are
+	 * hashed as they come; the first one is what a break names */
 	bool pend;
 	bool pend_nonl;
 	uint64_t pend_line;
+	uint64_t pend_lines;
 	size_t pend_len;
-	char pend_sha[AUDIT_HASH_HEX + 1];
+	bool pend_last_nl;
+	EVP_MD_CTX *pctx;
 	char pend_why[200];
+	/* the options */
+	bool allow_missing_start;
+	bool have_expect;
+	char expect[AUDIT_HASH_HEX + 1];
+	bool found_expect;
+	uint64_t expect_seq;
+	struct audit_key *key;
 	/* a seq jump: looking for the missing seq further on tells a swap
 	 * from a deletion */
 	bool jump;
@@ -2009,7 +2431,72 @@ static void vaccept(struct vcheck *vc, const char *s, size_t len,
 	vc->seq = al->seq;
 	memcpy(vc->last, al->hash, sizeof(vc->last));
 	memcpy(vc->rep->head, al->hash, sizeof(vc->rep->head));
+	vc->rep->head_seq = al->seq;
 	vc->rep->records++;
+	if (vc->have_expect && strcmp(al->hash, vc->expect) == 0) {
+		vc->found_expect = true;
+		vc->expect_seq = al->seq;
+	}
+}
+
+/* Starts the run of lines that are not records at this line. */
+static void pend_start(struct vcheck *vc, size_t len, bool nl,
+		       const char *why)
+{
+	vc->pend = true;
+	vc->pend_nonl = !nl;
+	vc->pend_line = vc->line;
+	vc->pend_lines = 0;
+	vc->pend_len = 0;
+	snprintf(vc->pend_why, sizeof(vc->pend_why), "%s", why);
+	if (!vc->pctx || EVP_DigestInit_ex(vc->pctx, sha_md, NULL) != 1)
+		vc->oom = vc->done = true;
+	(void)len;
+}
+
+/* Adds a line to the run. */
+static void pend_add(struct vcheck *vc, const char *s, size_t len, bool nl)
+{
+	if (vc->done)
+		return;
+	if ((vc->pend_lines && EVP_DigestUpdate(vc->pctx, "\n", 1) != 1) ||
+	    EVP_DigestUpdate(vc->pctx, s, len) != 1) {
+		vc->oom = vc->done = true;
+		return;
+	}
+	vc->pend_len += (vc->pend_lines ? 1 : 0) + len;
+	vc->pend_lines++;
+	vc->pend_last_nl = nl;
+}
+
+/* Does the recovered record al name the run: its bytes, with or without
+ * the newline the recovering writer added after them? */
+static bool pend_matches(struct vcheck *vc, const struct audit_line *al)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	char hex[AUDIT_HASH_HEX + 1];
+	unsigned int n = 0;
+	bool with_nl;
+	EVP_MD_CTX *c;
+	bool ok;
+
+	if (al->torn_bytes == vc->pend_len)
+		with_nl = false;
+	else if (vc->pend_last_nl && al->torn_bytes == vc->pend_len + 1)
+		with_nl = true;
+	else
+		return false;
+	c = EVP_MD_CTX_new();
+	ok = c && EVP_MD_CTX_copy_ex(c, vc->pctx) == 1 &&
+	     (!with_nl || EVP_DigestUpdate(c, "\n", 1) == 1) &&
+	     EVP_DigestFinal_ex(c, md, &n) == 1 && n == 32;
+	EVP_MD_CTX_free(c);
+	if (!ok) {
+		vc->oom = vc->done = true;
+		return false;
+	}
+	text_hex_encode(md, 32, hex);
+	return strcmp(hex, al->torn_sha256) == 0;
 }
 
 /* The chain check of one record against the one before. */
@@ -2027,11 +2514,25 @@ static void vchain(struct vcheck *vc, const struct audit_line *al)
 				     "seq %" PRIu64 " (only seq 1 starts a "
 				     "chain)",
 				     al->seq);
+		} else if (!al->rotated) {
+			vbad(vc, vc->file, vc->line,
+			     "the log starts mid-chain at seq %" PRIu64
+			     " (its prev is not zeros and it is not the "
+			     "\"rotated\" record that starts a rotated "
+			     "file): its first records were deleted",
+			     al->seq);
+		} else if (!vc->allow_missing_start) {
+			vbad(vc, vc->file, vc->line,
+			     "the oldest file present starts at seq %" PRIu64
+			     " after a rotation: the files before it are "
+			     "absent (rotated away past rotate_keep, or "
+			     "removed; --allow-missing-start accepts that)",
+			     al->seq);
 		} else {
 			text_addf(rep->notes, sizeof(rep->notes),
 				  "the chain starts at seq %" PRIu64
-				  " in %s (its prev is not zeros): older "
-				  "files were rotated away or removed",
+				  " in %s, after a rotation: older files were "
+				  "rotated away or removed",
 				  al->seq, vc->names[vc->file]);
 		}
 		return;
@@ -2126,35 +2627,58 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 			     vc->line);
 		return;
 	}
+	if (vc->pend && (rc != CORDON_OK || !nl)) {
+		pend_add(vc, s, len, nl);
+		return;
+	}
 	if (vc->pend) {
-		if (rc == CORDON_OK && nl &&
-		    strcmp(al.event, "recovered") == 0 &&
-		    al.torn_bytes == vc->pend_len &&
-		    strcmp(al.torn_sha256, vc->pend_sha) == 0) {
+		if (strcmp(al.event, "recovered") == 0 &&
+		    pend_matches(vc, &al)) {
 			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
-				  "%s line %" PRIu64 ": a record cut by a "
-				  "crash (%zu bytes) was recovered at line "
-				  "%" PRIu64,
+				  "%s line %" PRIu64 ": %zu bytes that are not "
+				  "whole records (%" PRIu64 " line%s: cut by a "
+				  "crash, or written by something else) were "
+				  "recovered at line %" PRIu64,
 				  vc->names[vc->file], vc->pend_line,
-				  vc->pend_len, vc->line);
+				  (size_t)al.torn_bytes, vc->pend_lines,
+				  vc->pend_lines == 1 ? "" : "s", vc->line);
 			vc->pend = false;
 			matched_pend = true;
 		} else {
-			vreport_pend(vc);
+			if (!vc->done)
+				vreport_pend(vc);
 			return;
 		}
 	}
 	if (!nl || rc != CORDON_OK) {
-		vc->pend = true;
-		vc->pend_nonl = !nl;
-		vc->pend_line = vc->line;
-		vc->pend_len = len;
-		if (!sha256_hex(s, len, vc->pend_sha)) {
-			vc->oom = true;
-			vc->done = true;
-		}
-		snprintf(vc->pend_why, sizeof(vc->pend_why), "%s", why);
+		pend_start(vc, len, nl, why);
+		pend_add(vc, s, len, nl);
 		vc->prev_valid = false;
+		return;
+	}
+	if (al.keyed && !vc->key) {
+		vbad(vc, vc->file, vc->line,
+		     "the record is keyed with HMAC-SHA-256 (key id %s): "
+		     "give the key (--key-file, or audit.key_file) to check "
+		     "it",
+		     al.keyid);
+		return;
+	}
+	if (al.keyed && strcmp(al.keyid, vc->key->id) != 0) {
+		vbad(vc, vc->file, vc->line,
+		     "the record is keyed with another key (id %s; the key "
+		     "given has id %s)",
+		     al.keyid, vc->key->id);
+		return;
+	}
+	if (!al.keyed && vc->key) {
+		vbad(vc, vc->file, vc->line,
+		     "the record is not keyed: with a key every record must "
+		     "carry its HMAC (anyone could have written this one)");
+		return;
+	}
+	if (al.keyed && !key_mac(vc->key, s, al.hashed, al.computed)) {
+		vc->oom = vc->done = true;
 		return;
 	}
 	if (strcmp(al.hash, al.computed) != 0) {
@@ -2179,6 +2703,9 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 			vc->started = vc->pre_started;
 			vc->seq = vc->pre_seq;
 			memcpy(vc->last, vc->pre_last, sizeof(vc->last));
+			memcpy(vc->rep->head, vc->pre_last,
+			       sizeof(vc->rep->head));
+			vc->rep->head_seq = vc->pre_seq;
 			vc->rep->records--;
 		} else {
 			vbad(vc, vc->file, vc->line,
@@ -2207,6 +2734,19 @@ static void vc_finish(struct vcheck *vc)
 	}
 	if (vc->pend && !vc->done)
 		vreport_pend(vc);
+	if (vc->have_expect && !vc->done && !vc->found_expect)
+		vbad(vc, vc->file, vc->line,
+		     "the expected head %s is not the hash of any record: "
+		     "records up to it were deleted or rewritten (or the "
+		     "file that held it was rotated away)",
+		     vc->expect);
+	else if (vc->have_expect && !vc->done)
+		text_addf(vc->rep->notes, sizeof(vc->rep->notes),
+			  "the expected head is seq %" PRIu64 "; %" PRIu64
+			  " record%s follow%s it",
+			  vc->expect_seq, vc->rep->head_seq - vc->expect_seq,
+			  vc->rep->head_seq - vc->expect_seq == 1 ? "" : "s",
+			  vc->rep->head_seq - vc->expect_seq == 1 ? "s" : "");
 	vc->rep->intact = !vc->done;
 }
 
@@ -2232,20 +2772,41 @@ static void vc_buffer(struct vcheck *vc, const char *buf, size_t n)
 	}
 }
 
+/* A checker with the options o (NULL: the defaults) and key (borrowed),
+ * reporting to rep. */
+static void vc_init(struct vcheck *vc, const struct cordon_audit_verify_opts *o,
+		    struct audit_key *key, struct cordon_audit_report *rep)
+{
+	memset(vc, 0, sizeof(*vc));
+	buf_init(&vc->prev_line, SIZE_MAX);
+	pthread_once(&sha_once, sha_fetch);
+	vc->pctx = EVP_MD_CTX_new();
+	vc->rep = rep;
+	vc->key = key;
+	if (o) {
+		vc->allow_missing_start = o->allow_missing_start != 0;
+		if (o->expect_head) {
+			vc->have_expect = true;
+			memcpy(vc->expect, o->expect_head, AUDIT_HASH_HEX);
+		}
+	}
+}
+
 static void vc_free(struct vcheck *vc)
 {
 	buf_free(&vc->prev_line);
+	EVP_MD_CTX_free(vc->pctx);
+	vc->pctx = NULL;
 }
 
 enum cordon_err audit_verify_buffer(const char *data, size_t len,
 				    struct cordon_audit_report *rep)
 {
 	static const char *const name[] = { "<buffer>" };
-	struct vcheck vc = { 0 };
+	struct vcheck vc;
 
-	buf_init(&vc.prev_line, SIZE_MAX);
 	memset(rep, 0, sizeof(*rep));
-	vc.rep = rep;
+	vc_init(&vc, NULL, NULL, rep);
 	vc.names = name;
 	vc_begin_file(&vc, 0);
 	vc_buffer(&vc, data, len);
@@ -2310,18 +2871,58 @@ static enum cordon_err verify_fd(struct vcheck *vc, int fd, const char *name,
 	return CORDON_OK;
 }
 
-static int open_read(const char *name, struct cordon_diag *diag,
-		     enum cordon_err *rc)
+/* Opens name for reading without blocking (a FIFO would hang the
+ * verifier, and with it every writer waiting for the lock it holds);
+ * anything but a regular file is refused. st gets its status. */
+static int open_read(const char *name, struct stat *st,
+		     struct cordon_diag *diag, enum cordon_err *rc)
 {
-	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int e;
 
 	if (fd < 0) {
-		int e = errno;
+		e = errno;
 		*rc = diag_errno(diag, CORDON_E_IO, e,
 				 "audit verify: cannot open %s: %s", name,
 				 strerror(e));
+		return -1;
 	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		e = errno;
+		close(fd);
+		*rc = diag_errno(diag, CORDON_E_IO, 0,
+				 "audit verify: %s is not a regular file", name);
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFL, 0);
 	return fd;
+}
+
+/* Opens and share-locks the newest file, checking after the lock that
+ * the path still names it (a writer may have rotated it while this one
+ * waited: reading that file and then its new name path.1 would read it
+ * twice). Holding the lock, no writer can rotate until the set is read. */
+static int open_locked(const char *name, struct cordon_diag *diag,
+		       enum cordon_err *rc)
+{
+	for (int tries = 0; tries < AUDIT_LOCK_TRIES; tries++) {
+		struct stat st, ps;
+		int fd = open_read(name, &st, diag, rc);
+
+		if (fd < 0)
+			return -1;
+		while (flock(fd, LOCK_SH) != 0 && errno == EINTR)
+			;
+		if (stat(name, &ps) == 0 && ps.st_dev == st.st_dev &&
+		    ps.st_ino == st.st_ino)
+			return fd;
+		close(fd);
+	}
+	*rc = diag_errno(diag, CORDON_E_IO, 0,
+			 "audit verify: %s kept being replaced while waiting "
+			 "for its lock (%d tries)",
+			 name, AUDIT_LOCK_TRIES);
+	return -1;
 }
 
 /* The rotated siblings of path that exist, oldest first, then path; gaps
@@ -2387,14 +2988,22 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 				    struct cordon_audit_report *rep,
 				    struct cordon_diag *diag)
 {
-	struct vcheck vc = { 0 };
+	return cordon_audit_verify_ex(files, n, NULL, rep, diag);
+}
+
+enum cordon_err cordon_audit_verify_ex(const char *const *files, size_t n,
+				       const struct cordon_audit_verify_opts *o,
+				       struct cordon_audit_report *rep,
+				       struct cordon_diag *diag)
+{
+	struct vcheck vc;
 	struct buf buf = BUF_INIT(SIZE_MAX);
+	struct audit_key *key = NULL;
 	char **list = NULL, **gaps = NULL;
 	size_t count = 0;
 	enum cordon_err rc = CORDON_OK;
 	int base_fd = -1;
 
-	buf_init(&vc.prev_line, SIZE_MAX);
 	if (!rep || !files || n == 0)
 		return diag_errno(diag, CORDON_E_INVAL, 0,
 				  "audit verify: no files");
@@ -2403,24 +3012,32 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 		if (!files[i] || !files[i][0])
 			return diag_errno(diag, CORDON_E_INVAL, 0,
 					  "audit verify: an empty file name");
+	if (o && o->expect_head &&
+	    !text_is_lower_hex(o->expect_head, strlen(o->expect_head),
+			       AUDIT_HASH_HEX))
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit verify: the expected head is not 64 "
+				  "lower-case hex digits");
+	if (o && o->key_file &&
+	    (rc = key_load(o->key_file, "audit verify", &key, diag)) !=
+		    CORDON_OK)
+		return rc;
+	vc_init(&vc, o, key, rep);
 	if (n == 1) {
 		/* A shared lock on the newest file holds off appends and
 		 * rotation while the set is read, so it is one snapshot. */
-		base_fd = open_read(files[0], diag, &rc);
-		if (base_fd < 0)
-			return rc;
-		while (flock(base_fd, LOCK_SH) != 0 && errno == EINTR)
-			;
-		rc = discover(files[0], &list, &gaps, &count, diag);
+		base_fd = open_locked(files[0], diag, &rc);
+		if (base_fd >= 0)
+			rc = discover(files[0], &list, &gaps, &count, diag);
 	}
-	vc.rep = rep;
 	vc.names = list ? (const char *const *)list : files;
 	vc.gaps = gaps;
 	if (!list)
 		count = n;
 	for (size_t i = 0; rc == CORDON_OK && i < count && !vc.done; i++) {
 		bool own = !(base_fd >= 0 && i == count - 1);
-		int fd = own ? open_read(vc.names[i], diag, &rc) : base_fd;
+		struct stat st;
+		int fd = own ? open_read(vc.names[i], &st, diag, &rc) : base_fd;
 
 		if (fd < 0)
 			break;
@@ -2447,5 +3064,6 @@ enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 	free(gaps);
 	buf_free(&buf);
 	vc_free(&vc);
+	key_free(key);
 	return rc;
 }

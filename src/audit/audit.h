@@ -5,22 +5,36 @@
  *    "pid":123,"event":"decision", …fields…,
  *    "prev":"<64 hex>","hash":"<64 hex>"}\n
  * "prev" is the "hash" of the record before it (the first record ever has
- * 64 zeros; the first record of a file after rotation has the last hash of
- * the file before it). "hash" is SHA-256 (lower-case hex) of the line's
- * bytes from its first '{' up to and including the closing quote of the
- * prev value, i.e. of everything before ",\"hash\":\"". "seq" counts
- * records from 1 across rotated files. "prev" and "hash" are always the
- * last two members, in that order, with exactly that spelling; a writer
- * that is killed mid-append leaves a last line without '\n', which the
- * next writer terminates with '\n' and follows with a record of event
- * "recovered" naming the cut line's length and SHA-256 ("torn_bytes",
- * "torn_sha256"); its "prev" is the last whole record's hash.
+ * seq 1 and 64 zeros; the first record of a file made by rotation is an
+ * event "rotated" whose "previous_head" is its prev, the last hash of the
+ * file before it). "hash" is SHA-256 (lower-case hex) of the line's bytes
+ * from its first '{' up to and including the closing quote of the prev
+ * value, i.e. of everything before ",\"hash\":\""; with a key
+ * (audit.key_file) it is HMAC-SHA-256 of the same bytes and the member
+ * just before "prev" is "hmac":"<key id>" (16 hex: the first 8 bytes of
+ * SHA-256 of "cordon audit key id" and the key), so a verifier knows which
+ * key to ask for. "seq" counts records from 1 across rotated files.
+ * "prev" and "hash" are always the last two members, in that order, with
+ * exactly that spelling.
  *
- * Appends: open with O_APPEND, flock(LOCK_EX) per record, fstat; when the
- * file is not the one this handle wrote last (another process appended,
- * or rotated) the tail is re-read to find the last hash and seq; the line
- * is written with one write(); fsync per policy; unlock. Rotation happens
- * under the same lock: path.N-1 → path.N … path → path.1, a new path.
+ * A writer that is killed mid-append leaves a last line without '\n'.
+ * The next writer ends it with '\n' and follows it with a record of event
+ * "recovered" naming everything after the last whole record: the length
+ * and SHA-256 of those bytes as they were ("torn_bytes", "torn_sha256";
+ * the cut line, and lines that are not records, such as a recovery that
+ * was itself cut); its "prev" is the last whole record's hash. A write
+ * that fails part-way (a full disk) is cut back under the lock instead.
+ *
+ * Appends: open with O_APPEND (never through a symlink, never anything
+ * but a regular file of this user that others cannot write), flock
+ * (LOCK_EX) per record, fstat, and a check that the path still names the
+ * locked file (else reopen); when the file is not the one this handle
+ * wrote last (another process appended, or rotated) the tail is re-read
+ * to find the last hash and seq; the line is written with one write();
+ * fsync per policy; unlock. Rotation happens under the same lock:
+ * path.N-1 → path.N … path.2, the new file is made beside the path
+ * (path.new, locked, holding its "rotated" record), path is linked as
+ * path.1 and path.new renamed over path: the path never goes missing.
  */
 #ifndef CORDON_AUDIT_H
 #define CORDON_AUDIT_H
@@ -32,6 +46,7 @@
 #include "cordon.h"
 
 #define AUDIT_HASH_HEX 64
+#define AUDIT_KEYID_HEX 16
 /* The longest record line (a longer one is refused by the writer and is
  * an error for the verifier). */
 #define AUDIT_MAX_LINE ((size_t)1 << 20)
@@ -43,9 +58,16 @@ struct audit_line {
 	char prev[AUDIT_HASH_HEX + 1];
 	char hash[AUDIT_HASH_HEX + 1];     /* as written in the line */
 	char computed[AUDIT_HASH_HEX + 1]; /* SHA-256 of the hashed prefix */
-	/* recovered records: the cut line they name */
+	/* recovered records: the cut bytes they name */
 	uint64_t torn_bytes;
 	char torn_sha256[AUDIT_HASH_HEX + 1];
+	/* "rotated" records (their previous_head is their prev) */
+	bool rotated;
+	/* keyed records: the key id of the "hmac" member; computed is then
+	 * empty (the verifier computes the MAC of line[0..hashed)) */
+	bool keyed;
+	char keyid[AUDIT_KEYID_HEX + 1];
+	size_t hashed;
 };
 
 /* Parses line[0..len) (without its '\n'): valid JSON object, "v" 1, the
@@ -74,7 +96,7 @@ void audit_sha256_hex(const void *data, size_t len,
 		      char out[AUDIT_HASH_HEX + 1]);
 
 /* cordon_audit_verify() on one file held in memory, data[0..len) (named
- * "<buffer>" in the report), for the fuzzer. Pure. CORDON_OK, or
+ * "<buffer>" in the report), for the fuzzer, with the default options. Pure. CORDON_OK, or
  * CORDON_E_NOMEM. */
 enum cordon_err audit_verify_buffer(const char *data, size_t len,
 				    struct cordon_audit_report *rep);

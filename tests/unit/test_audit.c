@@ -785,13 +785,26 @@ static void test_tamper(void)
 	lines_free(v);
 	expect_bad(copy, 5, "prev is not the hash", "an edit re-hashed");
 
-	/* The first line removed: no break, a note. */
+	/* The first line removed: a break, even for a caller who accepts
+	 * files rotated away (the log does not start with seq 1, nor with
+	 * a "rotated" record). */
 	v = lines_of(path, &n);
 	write_lines(copy, v + 1, n - 1, 0);
 	lines_free(v);
 	verify1(copy, &rep);
-	ok(rep.intact && strstr(rep.notes, "starts at seq 2"),
-	   "head removed: a note, not a break (%s)", rep.notes);
+	ok(!rep.intact && rep.bad_line == 1 &&
+		   strstr(rep.why, "starts mid-chain at seq 2") &&
+		   strstr(rep.why, "first records were deleted"),
+	   "head removed: a break (%s)", rep.why);
+	{
+		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		const char *files[] = { copy };
+		ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
+				   CORDON_OK &&
+			   !rep.intact && strstr(rep.why, "starts mid-chain"),
+		   "head removed: a break with --allow-missing-start too (%s)",
+		   rep.why);
+	}
 
 	/* The same chain in memory. */
 	{
@@ -844,7 +857,7 @@ static void test_rotation(void)
 		   !exists(path, 10),
 	   "rotation: path.1 … path.3 made");
 	verify1(path, &rep);
-	ok(rep.intact && rep.records == 25 && rep.files >= 4,
+	ok(rep.intact && rep.records == 25 + rep.files - 1 && rep.files >= 4,
 	   "rotation: the chain holds across %u files (%llu records; %s)",
 	   rep.files, (unsigned long long)rep.records, rep.why);
 	{
@@ -885,9 +898,40 @@ static void test_rotation(void)
 	ok(exists(path, 1) && exists(path, 2) && !exists(path, 3),
 	   "rotation: only rotate_keep files are kept");
 	verify1(path, &rep);
-	ok(rep.intact && rep.records < 30 && strstr(rep.notes, "rotated away"),
-	   "rotation: a chain starting in a rotated file is a note (%s)",
-	   rep.notes);
+	ok(!rep.intact && rep.bad_line == 1 &&
+		   strstr(rep.why, "after a rotation") &&
+		   strstr(rep.why, "--allow-missing-start"),
+	   "rotation: a chain starting in a rotated file is a break by "
+	   "default (%s)",
+	   rep.why);
+	{
+		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		const char *files[] = { path };
+		ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
+				   CORDON_OK &&
+			   rep.intact && rep.records < 30 &&
+			   strstr(rep.notes, "rotated away"),
+		   "rotation: with allow_missing_start it is a note (%s)",
+		   rep.notes);
+	}
+	/* The first line of the oldest file removed: a break even so. */
+	{
+		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		const char *files[] = { path };
+		size_t n;
+		char **v;
+
+		snprintf(p2, sizeof(p2), "%s.2", path);
+		v = lines_of(p2, &n);
+		write_lines(p2, v + 1, n - 1, 0);
+		lines_free(v);
+		ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
+				   CORDON_OK &&
+			   !rep.intact && strstr(rep.why, "starts mid-chain"),
+		   "rotation: the oldest file's first record deleted is found "
+		   "(%s)",
+		   rep.why);
+	}
 
 	/* Two handles, one rotating under the other. */
 	path_in(path, sizeof(path), "rot3/audit.jsonl");
@@ -901,7 +945,7 @@ static void test_rotation(void)
 		cordon_audit_close(b);
 	}
 	verify1(path, &rep);
-	ok(rep.intact && rep.records == 40 && rep.files > 3,
+	ok(rep.intact && rep.records == 40 + rep.files - 1 && rep.files > 3,
 	   "rotation: handles reopen a file rotated by another (%u files, "
 	   "%llu records, %s)",
 	   rep.files, (unsigned long long)rep.records, rep.why);
@@ -1001,7 +1045,10 @@ static void test_killed(void)
 	a = open_log(path, 0, 0, 0);
 	ok(event(a, "test", "{}") == CORDON_OK, "junk: the writer goes on");
 	cordon_audit_close(a);
-	expect_bad(path, 3, "not an audit record", "junk line");
+	verify1(path, &rep);
+	ok(rep.intact && strstr(rep.notes, "line 3: 5 bytes that are not"),
+	   "junk line: the writer's recovered record names it (%s / %s)",
+	   rep.why, rep.notes);
 
 	/* A file that is not an audit log is left alone. */
 	path_in(path, sizeof(path), "notes.txt");
@@ -1065,8 +1112,10 @@ static void test_handles(void)
 	event(a, "test", "{}");
 	cordon_audit_close(a);
 	verify1(path, &rep);
-	ok(rep.intact && strstr(rep.notes, "starts at seq 3"),
-	   "removed log: the new file goes on from seq 3 (%s)", rep.notes);
+	ok(!rep.intact && strstr(rep.why, "starts mid-chain at seq 3"),
+	   "removed log: the new file goes on from seq 3, and verify says "
+	   "the first records are gone (%s)",
+	   rep.why);
 
 	/* fsync policies and close. */
 	for (int pol = 0; pol < 3; pol++) {
