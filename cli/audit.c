@@ -1,8 +1,13 @@
 /* cordon audit — check the audit log's chain and read its records.
  *
- *   cordon audit verify [--json] [FILE…]   exit 0 intact, 1 broken (the
+ *   cordon audit verify [--json] [--allow-missing-start] [--expect-head H]
+ *                       [--key-file K] [FILE…]
+ *                                          exit 0 intact, 1 broken (the
  *                                          first bad line named) or
  *                                          unreadable, 2 usage
+ *   cordon audit head [--json] [--allow-missing-start] [--key-file K] [FILE]
+ *                                          the head of an intact log, to
+ *                                          keep elsewhere
  *   cordon audit show [--json] [--since T] [--decision D] [--event E] [FILE]
  *
  * Without FILE both read the log the doors write: the configuration's
@@ -28,13 +33,19 @@
 
 #include "banned.h"
 
-/* How far `show` looks for rotated siblings (the writer keeps at most
- * 1000). */
-#define SHOW_MAX_ROTATED 1000u
+/* How far `show` looks for rotated siblings: as far as the writer keeps
+ * them. */
+#define SHOW_MAX_ROTATED CORDON_AUDIT_MAX_KEEP
 
 void cli_audit_usage(FILE *out)
 {
-	fputs("usage: cordon audit verify [--json] [--config FILE] [FILE...]\n"
+	fputs("usage: cordon audit verify [--json] [--allow-missing-start] "
+	      "[--expect-head HASH]\n"
+	      "                           [--key-file KEY] [--config FILE] "
+	      "[FILE...]\n"
+	      "       cordon audit head [--json] [--allow-missing-start] "
+	      "[--key-file KEY]\n"
+	      "                         [--config FILE] [FILE]\n"
 	      "       cordon audit show [--json] [--since TIME] [--decision "
 	      "D] [--event E]\n"
 	      "                         [--config FILE] [FILE]\n"
@@ -47,7 +58,21 @@ void cli_audit_usage(FILE *out)
 	      "byte, a\n"
 	      "deleted record, two records swapped, a cut last line, a file "
 	      "missing\n"
-	      "from the middle of the rotation, a line that is not a record.\n"
+	      "from the middle of the rotation, a line that is not a record, "
+	      "a log\n"
+	      "that does not start at seq 1 (its first records deleted). A "
+	      "log whose\n"
+	      "oldest files were rotated away starts with a \"rotated\" "
+	      "record: that is\n"
+	      "a break too unless --allow-missing-start says it is expected.\n"
+	      "\n"
+	      "head verifies the log and prints its head, the hash of the "
+	      "last record.\n"
+	      "Keep it somewhere the agent cannot write; verify --expect-head "
+	      "HASH later\n"
+	      "fails when no record has that hash: the records up to it were "
+	      "deleted, or\n"
+	      "the log was rewritten with every hash recomputed.\n"
 	      "\n"
 	      "show prints the records as a table (time UTC, event, "
 	      "decision, tool,\n"
@@ -77,7 +102,19 @@ void cli_audit_usage(FILE *out)
 	      "  --event E          show: records of event E (decision, run, "
 	      "proxy,\n"
 	      "                     mcp, ...)\n"
-	      "  --config FILE      a configuration file, for audit.path\n"
+	      "  --allow-missing-start\n"
+	      "                     verify, head: accept a log whose oldest "
+	      "file starts\n"
+	      "                     with a \"rotated\" record (older files "
+	      "rotated away)\n"
+	      "  --expect-head HASH verify: a head printed earlier by 'cordon "
+	      "audit head'\n"
+	      "                     must still be in the log\n"
+	      "  --key-file KEY     verify, head: the HMAC-SHA-256 key the log "
+	      "was written\n"
+	      "                     with (default: audit.key_file)\n"
+	      "  --config FILE      a configuration file, for audit.path and "
+	      "audit.key_file\n"
 	      "  -h, --help         this help\n"
 	      "\n"
 	      "exit status: 0 intact (verify) or shown, 1 broken or "
@@ -88,6 +125,9 @@ void cli_audit_usage(FILE *out)
 
 struct audit_opts {
 	int json;
+	int allow_missing_start;
+	const char *expect_head;
+	const char *key_file;
 	const char *since;
 	const char *decision;
 	const char *event;
@@ -101,9 +141,21 @@ struct audit_opts {
 static int parse_opts(int argc, char **argv, const char *name, int show,
 		      struct audit_opts *o)
 {
-	enum { OPT_JSON = 256, OPT_SINCE, OPT_DECISION, OPT_EVENT, OPT_CONFIG };
+	enum {
+		OPT_JSON = 256,
+		OPT_SINCE,
+		OPT_DECISION,
+		OPT_EVENT,
+		OPT_CONFIG,
+		OPT_ALLOW_MISSING,
+		OPT_EXPECT_HEAD,
+		OPT_KEY_FILE,
+	};
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "allow-missing-start", no_argument, NULL, OPT_ALLOW_MISSING },
+		{ "expect-head", required_argument, NULL, OPT_EXPECT_HEAD },
+		{ "key-file", required_argument, NULL, OPT_KEY_FILE },
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "decision", required_argument, NULL, OPT_DECISION },
 		{ "event", required_argument, NULL, OPT_EVENT },
@@ -141,6 +193,24 @@ static int parse_opts(int argc, char **argv, const char *name, int show,
 		case OPT_CONFIG:
 			o->config = optarg;
 			break;
+		case OPT_ALLOW_MISSING:
+		case OPT_EXPECT_HEAD:
+		case OPT_KEY_FILE:
+			if (show || (c == OPT_EXPECT_HEAD &&
+				     strcmp(name, "verify") != 0)) {
+				fprintf(stderr,
+					"cordon audit %s: unknown option "
+					"'%s'\n",
+					name, argv[optind - 1]);
+				goto usage;
+			}
+			if (c == OPT_ALLOW_MISSING)
+				o->allow_missing_start = 1;
+			else if (c == OPT_EXPECT_HEAD)
+				o->expect_head = optarg;
+			else
+				o->key_file = optarg;
+			break;
 		case 'h':
 			cli_audit_usage(stdout);
 			return 1;
@@ -158,6 +228,25 @@ static int parse_opts(int argc, char **argv, const char *name, int show,
 usage:
 	fputs("Try 'cordon audit --help'.\n", stderr);
 	return -1;
+}
+
+/* The configuration's audit.key_file (for verify and head without
+ * --key-file) into key (empty: none). 0, else the exit status (reported). */
+static int config_key(const struct audit_opts *o, char *key, size_t cap)
+{
+	struct cordon_config *cfg = NULL;
+	int rc = cli_load_config(&cfg, o->config, NULL);
+
+	key[0] = '\0';
+	if (rc != 0)
+		return rc;
+	if (cfg->audit_key_file &&
+	    snprintf(key, cap, "%s", cfg->audit_key_file) >= (int)cap) {
+		fputs("cordon audit: audit.key_file: name too long\n", stderr);
+		rc = CLI_EXIT_USAGE;
+	}
+	cordon_config_free(cfg);
+	return rc;
 }
 
 /* The log the doors write: audit.path from the configuration, else the
@@ -205,6 +294,7 @@ static int print_verify_json(const struct cordon_audit_report *rep)
 
 	if (o && cJSON_AddBoolToObject(o, "intact", rep->intact) &&
 	    cJSON_AddNumberToObject(o, "records", (double)rep->records) &&
+	    cJSON_AddNumberToObject(o, "headSeq", (double)rep->head_seq) &&
 	    cJSON_AddNumberToObject(o, "files", rep->files) &&
 	    (rep->head[0] ? cJSON_AddStringToObject(o, "head", rep->head) :
 			    cJSON_AddNullToObject(o, "head")) &&
@@ -233,50 +323,131 @@ static void print_escaped_str(FILE *out, const char *s)
 	cli_print_escaped(out, s, strlen(s));
 }
 
-static int cmd_verify(int argc, char **argv)
+/* verify and head: the files, the options and the report. 0 with rep
+ * filled (intact or not), else the exit status (reported). */
+static int run_verify(int argc, char **argv, const char *name,
+		      const struct audit_opts *o, char *path, size_t cap,
+		      const char *const **filesp, size_t *np,
+		      struct cordon_audit_report *rep)
 {
-	struct cordon_audit_report rep;
+	struct cordon_audit_verify_opts vo = { 0 };
 	struct cordon_diag diag = { 0 };
-	struct audit_opts o;
-	char path[PATH_MAX];
-	const char *one[1];
-	const char *const *files;
-	size_t n;
-	const char *why;
-	int rc = parse_opts(argc, argv, "verify", 0, &o);
+	char key[PATH_MAX];
+	static const char *one[1];
+	int rc;
 
-	if (rc != 0)
-		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (o->expect_head &&
+	    (strlen(o->expect_head) != 64 ||
+	     strspn(o->expect_head, "0123456789abcdef") != 64)) {
+		fprintf(stderr,
+			"cordon audit %s: --expect-head: expected the 64 "
+			"lower-case hex digits 'cordon audit head' prints\n",
+			name);
+		return CLI_EXIT_USAGE;
+	}
 	if (optind < argc) {
-		files = (const char *const *)(argv + optind);
-		n = (size_t)(argc - optind);
+		*filesp = (const char *const *)(argv + optind);
+		*np = (size_t)(argc - optind);
 	} else {
-		if ((rc = log_path(&o, "verify", path, sizeof(path))) != 0)
+		if ((rc = log_path(o, name, path, cap)) != 0)
 			return rc;
 		one[0] = path;
-		files = one;
-		n = 1;
+		*filesp = one;
+		*np = 1;
 	}
-	if (cordon_audit_verify(files, n, &rep, &diag) != CORDON_OK) {
+	if (!o->key_file && (rc = config_key(o, key, sizeof(key))) != 0)
+		return rc;
+	vo.allow_missing_start = o->allow_missing_start;
+	vo.expect_head = o->expect_head;
+	vo.key_file = o->key_file ? o->key_file : key[0] ? key : NULL;
+	if (cordon_audit_verify_ex(*filesp, *np, &vo, rep, &diag) !=
+	    CORDON_OK) {
 		/* The message starts with "audit verify: ". */
 		fputs("cordon ", stderr);
 		print_escaped_str(stderr, diag.message);
 		fputc('\n', stderr);
 		return CLI_EXIT_FAILURE;
 	}
+	return 0;
+}
+
+/* The first break, "FILE:LINE: why", and the count before it. */
+static void print_break(const struct cordon_audit_report *rep)
+{
+	const char *why = rep->why;
+
+	if (strncmp(why, "line ", 5) == 0 && strstr(why, ": "))
+		why = strstr(why, ": ") + 2;
+	print_escaped_str(stdout, rep->bad_file);
+	printf(":%llu: ", (unsigned long long)rep->bad_line);
+	print_escaped_str(stdout, why);
+	fputc('\n', stdout);
+	printf("%llu records before it chain correctly.\n",
+	       (unsigned long long)rep->records);
+}
+
+static int cmd_head(int argc, char **argv)
+{
+	struct cordon_audit_report rep;
+	struct audit_opts o;
+	char path[PATH_MAX];
+	const char *const *files;
+	size_t n;
+	int rc = parse_opts(argc, argv, "head", 0, &o);
+
+	if (rc != 0)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (argc - optind > 1) {
+		fputs("cordon audit head: one FILE at most (its rotated files "
+		      "are read too)\nTry 'cordon audit --help'.\n",
+		      stderr);
+		return CLI_EXIT_USAGE;
+	}
+	rc = run_verify(argc, argv, "head", &o, path, sizeof(path), &files, &n,
+			&rep);
+	if (rc != 0)
+		return rc;
+	if (!rep.intact) {
+		fputs("cordon audit head: the log is not intact; no head to "
+		      "keep:\n",
+		      stderr);
+		fflush(stderr);
+		print_break(&rep);
+		return CLI_EXIT_FAILURE;
+	}
+	if (!rep.head[0]) {
+		fputs("cordon audit head: the log holds no record\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	if (o.json)
+		printf("{\"head\":\"%s\",\"seq\":%llu,\"records\":%llu,"
+		       "\"files\":%u}\n",
+		       rep.head, (unsigned long long)rep.head_seq,
+		       (unsigned long long)rep.records, rep.files);
+	else
+		printf("%s\n", rep.head);
+	return CLI_EXIT_OK;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	struct cordon_audit_report rep;
+	struct audit_opts o;
+	char path[PATH_MAX];
+	const char *const *files;
+	size_t n;
+	int rc = parse_opts(argc, argv, "verify", 0, &o);
+
+	if (rc != 0)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	rc = run_verify(argc, argv, "verify", &o, path, sizeof(path), &files,
+			&n, &rep);
+	if (rc != 0)
+		return rc;
 	if (o.json)
 		return print_verify_json(&rep);
 	if (!rep.intact) {
-		/* "FILE:LINE: why", the why without its own "line N: ". */
-		why = rep.why;
-		if (strncmp(why, "line ", 5) == 0 && strstr(why, ": "))
-			why = strstr(why, ": ") + 2;
-		print_escaped_str(stdout, rep.bad_file);
-		printf(":%llu: ", (unsigned long long)rep.bad_line);
-		print_escaped_str(stdout, why);
-		fputc('\n', stdout);
-		printf("%llu records before it chain correctly.\n",
-		       (unsigned long long)rep.records);
+		print_break(&rep);
 		return CLI_EXIT_FAILURE;
 	}
 	print_escaped_str(stdout, files[n - 1]);
@@ -645,10 +816,12 @@ int cli_audit(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "verify") == 0)
 		return cmd_verify(argc - 1, argv + 1);
+	if (strcmp(argv[1], "head") == 0)
+		return cmd_head(argc - 1, argv + 1);
 	if (strcmp(argv[1], "show") == 0)
 		return cmd_show(argc - 1, argv + 1);
 	fputs("cordon audit: unknown subcommand '", stderr);
 	print_escaped_str(stderr, argv[1]);
-	fputs("' (verify, show)\nTry 'cordon audit --help'.\n", stderr);
+	fputs("' (verify, head, show)\nTry 'cordon audit --help'.\n", stderr);
 	return CLI_EXIT_USAGE;
 }

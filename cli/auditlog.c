@@ -25,8 +25,8 @@ int cli_audit_default_path(char *buf, size_t cap)
 int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 		   struct cordon_audit **out)
 {
-	struct cordon_audit_opts o = {0};
-	struct cordon_diag diag = {0};
+	struct cordon_audit_opts o = { 0 };
+	struct cordon_diag diag = { 0 };
 	char path[PATH_MAX];
 	const char *file = flag_path ? flag_path : cfg->audit_path;
 
@@ -52,17 +52,21 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 	o.syslog = cfg->audit_syslog;
 	o.to_stderr = cfg->audit_stderr;
 	o.log_all_commands = cfg->log_all_commands;
+	o.key_file = cfg->audit_key_file;
 	if (cordon_audit_open(&o, out, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon: audit log: %s\n", diag.message);
 		return CLI_EXIT_FAILURE;
 	}
+	if (cordon_audit_warning(*out))
+		fprintf(stderr, "cordon: warning: %s\n",
+			cordon_audit_warning(*out));
 	return CLI_EXIT_OK;
 }
 
 void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 {
 	struct cli_proxy_audit *pa = ctx;
-	struct cordon_diag diag = {0};
+	struct cordon_diag diag = { 0 };
 	cJSON *o = cJSON_CreateObject();
 	char *js = NULL;
 
@@ -84,8 +88,8 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 	     cJSON_AddStringToObject(o, "session", pa->session)))
 		js = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
-	if (!js || cordon_audit_event(pa->audit, "proxy", js, &diag) !=
-			   CORDON_OK) {
+	if (!js ||
+	    cordon_audit_event(pa->audit, "proxy", js, &diag) != CORDON_OK) {
 		if (!pa->failed)
 			fprintf(stderr, "cordon: audit log: %s\n",
 				js ? diag.message : "out of memory");

@@ -181,12 +181,13 @@ static enum cordon_err key_load(const char *file, const char *who,
 	enum cordon_err rc = CORDON_E_INVAL;
 
 	*out = NULL;
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
-				O_NONBLOCK);
+	fd = open(file,
+		  O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
-		return diag_errno(diag, e == ELOOP ? CORDON_E_INVAL : CORDON_E_IO,
-				  e, "%s: audit.key_file %s: %s", who, file,
+		return diag_errno(diag,
+				  e == ELOOP ? CORDON_E_INVAL : CORDON_E_IO, e,
+				  "%s: audit.key_file %s: %s", who, file,
 				  e == ELOOP ? "is a symbolic link (name the "
 					       "file itself)" :
 					       strerror(e));
@@ -466,7 +467,8 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 	}
 	c = cJSON_GetObjectItemCaseSensitive(o, "hmac");
 	if (c && (!out->keyed || last->prev->prev != c || !cJSON_IsString(c))) {
-		why_set(why, why_cap, "the hmac member is not just before prev");
+		why_set(why, why_cap,
+			"the hmac member is not just before prev");
 		goto out;
 	}
 	if (!c && out->keyed) {
@@ -1092,13 +1094,12 @@ static enum cordon_err write_record(struct cordon_audit *a, const char *buf,
 		cut = ftruncate(a->fd, a->size) == 0;
 		if (!cut)
 			a->synced = false;
-		return diag_errno(
-			diag, CORDON_E_IO, e,
-			"audit log: %s to %s: %s (%s)",
-			k < 0 ? "cannot write" : "short write", a->path,
-			strerror(e),
-			cut ? "the part written was cut back" :
-			      "the next append records the cut line");
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: %s to %s: %s (%s)",
+				  k < 0 ? "cannot write" : "short write",
+				  a->path, strerror(e),
+				  cut ? "the part written was cut back" :
+					"the next append records the cut line");
 	}
 	a->size += (off_t)len;
 	return CORDON_OK;
@@ -1196,8 +1197,8 @@ static enum cordon_err make_next(struct cordon_audit *a, const char *name,
 		     a->last);
 	buf_reset(&a->mline);
 	rc = n > 0 && (size_t)n < sizeof(fields) ?
-		     make_line(a, &a->mline, "rotated", fields, (size_t)n,
-			       hash, diag) :
+		     make_line(a, &a->mline, "rotated", fields, (size_t)n, hash,
+			       diag) :
 		     diag_errno(diag, CORDON_E_NOMEM, 0,
 				"audit log: out of memory");
 	if (rc == CORDON_OK &&
@@ -1613,11 +1614,11 @@ static enum cordon_err check_dir(struct cordon_audit *a,
 		return CORDON_OK;
 	if ((st.st_mode & S_ISVTX) && st.st_uid == 0) {
 		text_setf(a->warning, sizeof(a->warning),
-			 "audit log: %s is in %s, a directory shared with "
-			 "other users: they cannot change this log but can "
-			 "take its rotated names first; keep it in a "
-			 "directory of your own",
-			 a->path, dir);
+			  "audit log: %s is in %s, a directory shared with "
+			  "other users: they cannot change this log but can "
+			  "take its rotated names first; keep it in a "
+			  "directory of your own",
+			  a->path, dir);
 		return CORDON_OK;
 	}
 	return diag_errno(diag, CORDON_E_INVAL, 0,
@@ -2440,8 +2441,7 @@ static void vaccept(struct vcheck *vc, const char *s, size_t len,
 }
 
 /* Starts the run of lines that are not records at this line. */
-static void pend_start(struct vcheck *vc, size_t len, bool nl,
-		       const char *why)
+static void pend_start(struct vcheck *vc, size_t len, bool nl, const char *why)
 {
 	vc->pend = true;
 	vc->pend_nonl = !nl;
@@ -2891,7 +2891,8 @@ static int open_read(const char *name, struct stat *st,
 		e = errno;
 		close(fd);
 		*rc = diag_errno(diag, CORDON_E_IO, 0,
-				 "audit verify: %s is not a regular file", name);
+				 "audit verify: %s is not a regular file",
+				 name);
 		return -1;
 	}
 	(void)fcntl(fd, F_SETFL, 0);

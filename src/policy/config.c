@@ -427,7 +427,11 @@ static const struct key_def keys[] = {
 	  .off = OFF(audit_rotate_keep),
 	  .dflt = 10,
 	  .min = 1,
-	  .max = 10000 },
+	  .max = CORDON_AUDIT_MAX_KEEP },
+	{ .path = "audit.key_file",
+	  .type = KT_STR,
+	  .proj = PR_IGNORE,
+	  .off = OFF(audit_key_file) },
 	{ .path = "approvals.path",
 	  .type = KT_STR,
 	  .proj = PR_IGNORE,
@@ -621,6 +625,7 @@ static const size_t string_fields[] = {
 	OFF(workspace),	     OFF(classifier_rules_json), OFF(audit_path),
 	OFF(approvals_path), OFF(mcp_pins_path), OFF(audit_fsync),
 	OFF(mcp_pending_tools), OFF(mcp_new_tools), OFF(perm_root),
+	OFF(audit_key_file),
 };
 
 #define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))

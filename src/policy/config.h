@@ -178,6 +178,7 @@ struct cordon_config {
 	char *audit_fsync;                   /* "every", "batch", "never"; NULL: every */
 	unsigned long audit_rotate_bytes;
 	unsigned audit_rotate_keep;
+	char *audit_key_file;                /* HMAC key; NULL: plain SHA-256 */
 	char *approvals_path;
 	unsigned approvals_timeout_s;
 	char *mcp_pins_path;

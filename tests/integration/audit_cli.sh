@@ -9,10 +9,13 @@
 cat >"$tmp/gen.py" <<'PY'
 import hashlib, json, sys, datetime
 
-def write_log(path, records, seq=1, prev="0" * 64, mode="w"):
-    """Writes records (each (event, fields dict)) chained from seq/prev;
-    returns (next seq, last hash)."""
+def write_log(path, records, seq=1, prev="0" * 64, mode="w", rotated=False):
+    """Writes records (each (event, fields dict)) chained from seq/prev,
+    after a "rotated" record naming prev when rotated; returns (next seq,
+    last hash)."""
     now = datetime.datetime.now(datetime.timezone.utc)
+    if rotated:
+        records = [("rotated", {"previous_head": prev})] + list(records)
     with open(path, mode, encoding="utf-8") as f:
         for event, fields in records:
             t = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -55,8 +58,13 @@ if what == "ten":
     write_log(path, ten)
 elif what == "rotated":
     seq, prev = write_log(path + ".2", ten[:4])
-    seq, prev = write_log(path + ".1", ten[4:7], seq, prev)
-    write_log(path, ten[7:], seq, prev)
+    seq, prev = write_log(path + ".1", ten[4:7], seq, prev, rotated=True)
+    write_log(path, ten[7:], seq, prev, rotated=True)
+elif what == "edited":
+    # the ten with record 3 changed and every hash after it recomputed
+    t = list(ten)
+    t[2] = decision("Write", "allow", "allowed: edits", "write")
+    write_log(path, t)
 PY
 
 gen() {
@@ -133,8 +141,12 @@ ok $? "verify: a line that is not a record"
 
 edit "$log" "$tmp/b.jsonl" '1d'
 run audit verify "$tmp/b.jsonl"
-[ $rc -eq 0 ] && grep -q "note: the chain starts at seq 2" "$tmp/out"
-ok $? "verify: a chain that starts later is a note, not a break"
+[ $rc -eq 1 ] && grep -q "b.jsonl:1: the log starts mid-chain at seq 2 .*its first records were deleted" "$tmp/out"
+ok $? "verify: a log whose first record was deleted is broken"
+
+run audit verify --allow-missing-start "$tmp/b.jsonl"
+[ $rc -eq 1 ] && grep -q "starts mid-chain at seq 2" "$tmp/out"
+ok $? "verify --allow-missing-start: a deleted first record is still a break"
 
 run audit verify "$tmp/nope.jsonl"
 [ $rc -eq 1 ] && grep -q "cannot open .*nope.jsonl" "$tmp/err"
@@ -143,22 +155,150 @@ ok $? "verify: a missing file is an error naming it"
 mkdir -p "$tmp/rot"
 gen rotated "$tmp/rot/audit.jsonl"
 run audit verify "$tmp/rot/audit.jsonl"
-[ $rc -eq 0 ] && grep -q "intact: 10 records in 3 files" "$tmp/out"
+[ $rc -eq 0 ] && grep -q "intact: 12 records in 3 files" "$tmp/out"
 ok $? "verify: rotated files are found and checked oldest first"
 
 run audit verify "$tmp/rot/audit.jsonl.2" "$tmp/rot/audit.jsonl.1" "$tmp/rot/audit.jsonl"
-[ $rc -eq 0 ] && grep -q "intact: 10 records in 3 files" "$tmp/out"
+[ $rc -eq 0 ] && grep -q "intact: 12 records in 3 files" "$tmp/out"
 ok $? "verify: files named in order"
 
-run audit verify "$tmp/rot/audit.jsonl.1" "$tmp/rot/audit.jsonl.2" "$tmp/rot/audit.jsonl"
+run audit verify --allow-missing-start "$tmp/rot/audit.jsonl.1" "$tmp/rot/audit.jsonl.2" "$tmp/rot/audit.jsonl"
 [ $rc -eq 1 ] && grep -q "audit.jsonl.2:1: this file does not follow" "$tmp/out"
 ok $? "verify: files out of order"
 
 mv "$tmp/rot/audit.jsonl.1" "$tmp/rot/kept"
 run audit verify "$tmp/rot/audit.jsonl"
-[ $rc -eq 1 ] && grep -q "rot/audit.jsonl:1: a file is missing from the middle of the rotation (.*audit.jsonl.1 is absent; seq 8 where 5 was expected)" "$tmp/out"
+[ $rc -eq 1 ] && grep -q "rot/audit.jsonl:1: a file is missing from the middle of the rotation (.*audit.jsonl.1 is absent; seq 9 where 5 was expected)" "$tmp/out"
 ok $? "verify: a file missing from the middle of the rotation"
 mv "$tmp/rot/kept" "$tmp/rot/audit.jsonl.1"
+
+# The oldest file rotated away: a break unless the caller expects it.
+mv "$tmp/rot/audit.jsonl.2" "$tmp/rot/kept"
+run audit verify "$tmp/rot/audit.jsonl"
+[ $rc -eq 1 ] && grep -q "audit.jsonl.1:1: the oldest file present starts at seq 5 after a rotation.*--allow-missing-start" "$tmp/out"
+ok $? "verify: the oldest file rotated away is a break by default"
+
+run audit verify --allow-missing-start "$tmp/rot/audit.jsonl"
+[ $rc -eq 0 ] && grep -q "intact: 8 records in 2 files" "$tmp/out" &&
+	grep -q "note: the chain starts at seq 5 .*after a rotation" "$tmp/out"
+ok $? "verify --allow-missing-start: a note"
+
+edit "$tmp/rot/audit.jsonl.1" "$tmp/rot/b" '1d'
+mv "$tmp/rot/b" "$tmp/rot/audit.jsonl.1"
+run audit verify --allow-missing-start "$tmp/rot/audit.jsonl"
+[ $rc -eq 1 ] && grep -q "audit.jsonl.1:1: the log starts mid-chain at seq 6" "$tmp/out"
+ok $? "verify --allow-missing-start: the first line of the oldest file deleted is found"
+rm -f "$tmp/rot/audit.jsonl"*
+gen rotated "$tmp/rot/audit.jsonl"
+
+# The head kept elsewhere.
+run audit head "$log"
+[ $rc -eq 0 ] && grep -qx '[0-9a-f]\{64\}' "$tmp/out"
+ok $? "head: the last record's hash"
+h=$(cat "$tmp/out")
+
+run audit head --json "$log"
+[ $rc -eq 0 ] && pycheck 'd["seq"] == 10 and d["records"] == 10 and len(d["head"]) == 64' <"$tmp/out"
+ok $? "head --json: the head with its seq"
+
+run audit verify --expect-head "$h" "$log"
+[ $rc -eq 0 ] && grep -q "note: the expected head is seq 10; 0 records follow it" "$tmp/out"
+ok $? "verify --expect-head: the same log"
+
+head -n 8 "$log" >"$tmp/b.jsonl"
+run audit verify "$tmp/b.jsonl"
+[ $rc -eq 0 ]
+ok $? "the last records cut: the chain alone cannot tell"
+
+run audit verify --expect-head "$h" "$tmp/b.jsonl"
+[ $rc -eq 1 ] && grep -q "the expected head $h is not the hash of any record" "$tmp/out"
+ok $? "verify --expect-head: the last records cut are found"
+
+gen edited "$tmp/b.jsonl"
+run audit verify "$tmp/b.jsonl"
+[ $rc -eq 0 ]
+ok $? "an edit with every hash recomputed: the chain alone cannot tell"
+
+run audit verify --expect-head "$h" "$tmp/b.jsonl"
+[ $rc -eq 1 ] && grep -q "expected head" "$tmp/out"
+ok $? "verify --expect-head: an edit with every hash recomputed is found"
+
+run audit verify --expect-head nothex "$log"
+[ $rc -eq 2 ] && grep -q "64" "$tmp/err"
+ok $? "verify --expect-head: not a hash is a usage error"
+
+edit "$log" "$tmp/b.jsonl" '4s/namespaces/namespacez/'
+run audit head "$tmp/b.jsonl"
+[ $rc -eq 1 ] && grep -q "b.jsonl:4:" "$tmp/out" && ! grep -qx "[0-9a-f]\{64\}" "$tmp/out"
+ok $? "head: a broken log has no head"
+
+run audit show --expect-head "$h" "$log"
+[ $rc -eq 2 ]
+ok $? "show: --expect-head is verify's"
+
+# A key: the doors write HMAC records, verify needs the key.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$tmp/key"
+chmod 600 "$tmp/key"
+printf '{"audit": {"key_file": "%s"}}\n' "$tmp/key" >"$tmp/kcfg.json"
+in_read='{"session_id":"s","cwd":"'"$tmp"'","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"'"$tmp"'/x"}}'
+for i in 1 2 3; do
+	printf '%s' "$in_read" | "$bin" hook claude --config "$tmp/kcfg.json" \
+		--audit-log "$tmp/keyed.jsonl" >/dev/null 2>&1
+done
+grep -q '"hmac":"[0-9a-f]\{16\}","prev"' "$tmp/keyed.jsonl"
+ok $? "audit.key_file: the hook writes keyed records"
+
+run audit verify "$tmp/keyed.jsonl"
+[ $rc -eq 1 ] && grep -q "keyed with HMAC-SHA-256 .*give the key" "$tmp/out"
+ok $? "verify without the key: a break that asks for it"
+
+run audit verify --config "$tmp/kcfg.json" "$tmp/keyed.jsonl"
+[ $rc -eq 0 ] && grep -q "intact: 3 records" "$tmp/out"
+ok $? "verify with audit.key_file: intact"
+
+run audit verify --key-file "$tmp/key" "$tmp/keyed.jsonl"
+[ $rc -eq 0 ]
+ok $? "verify --key-file: intact"
+
+run audit verify --key-file "$tmp/key" "$log"
+[ $rc -eq 1 ] && grep -q "not keyed" "$tmp/out"
+ok $? "verify --key-file: a log without MACs is a break"
+
+chmod 644 "$tmp/key"
+printf '%s' "$in_read" | "$bin" hook claude --config "$tmp/kcfg.json" \
+	--audit-log "$tmp/keyed.jsonl" >"$tmp/out" 2>"$tmp/err"
+! grep -q '"allow"' "$tmp/out" && grep -q "readable by others" "$tmp/err"
+ok $? "a key others can read: the hook refuses to go on"
+chmod 600 "$tmp/key"
+
+# Files that are not the user's own regular file.
+mkfifo "$tmp/fifo.jsonl"
+printf '%s' "$in_read" | timeout 20 "$bin" hook claude \
+	--audit-log "$tmp/fifo.jsonl" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 124 ] && ! grep -q '"allow"' "$tmp/out" && grep -q "not a regular file" "$tmp/err"
+ok $? "a FIFO at the log path: refused at once, the call is not allowed"
+
+run audit verify "$tmp/fifo.jsonl"
+[ $rc -eq 1 ] && grep -q "not a regular file" "$tmp/err"
+ok $? "verify: a FIFO is refused, not waited on"
+
+ln -s "$log" "$tmp/link.jsonl"
+printf '%s' "$in_read" | "$bin" hook claude --audit-log "$tmp/link.jsonl" \
+	>"$tmp/out" 2>"$tmp/err"
+! grep -q '"allow"' "$tmp/out" && grep -q "symbolic link" "$tmp/err"
+ok $? "a symlinked log: refused"
+
+printf '{"audit": {"rotate_keep": 1001}}\n' >"$tmp/kcfg2.json"
+run audit verify --config "$tmp/kcfg2.json"
+[ $rc -eq 2 ] && grep -q "audit.rotate_keep" "$tmp/err" && grep -q "1000" "$tmp/err"
+ok $? "audit.rotate_keep over 1000: a config error naming the key and limit"
+
+printf '{"audit": {"rotate_keep": 1000}}\n' >"$tmp/kcfg2.json"
+printf '%s' "$in_read" | "$bin" hook claude --config "$tmp/kcfg2.json" \
+	--audit-log "$tmp/k1000.jsonl" >"$tmp/out" 2>"$tmp/err"
+grep -q '"allow"' "$tmp/out"
+ok $? "audit.rotate_keep 1000: the doors open the log"
 
 # The default file, and audit.path from the configuration.
 run audit verify
@@ -171,9 +311,10 @@ run audit verify
 [ $rc -eq 0 ] && grep -q "intact: 10 records" "$tmp/out"
 ok $? "verify without FILE: the default file is intact"
 
-printf '{"audit": {"path": "%s"}}\n' "$tmp/b.jsonl" >"$tmp/cfg.json"
+head -n 9 "$log" >"$tmp/nine.jsonl"
+printf '{"audit": {"path": "%s"}}\n' "$tmp/nine.jsonl" >"$tmp/cfg.json"
 run audit verify --config "$tmp/cfg.json"
-[ $rc -eq 0 ] && grep -q "b.jsonl: intact: 9 records" "$tmp/out"
+[ $rc -eq 0 ] && grep -q "nine.jsonl: intact: 9 records" "$tmp/out"
 ok $? "verify without FILE follows audit.path"
 
 # show
@@ -223,9 +364,9 @@ run audit show --decision maybe "$log"
 ok $? "show --decision: allow, deny or ask only"
 
 run audit show --json "$tmp/rot/audit.jsonl"
-[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 10 ] &&
+[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 12 ] &&
 	head -1 "$tmp/out" | pycheck 'd["seq"] == 1' &&
-	tail -1 "$tmp/out" | pycheck 'd["seq"] == 10'
+	tail -1 "$tmp/out" | pycheck 'd["seq"] == 12'
 ok $? "show: rotated files first, oldest first"
 
 edit "$log" "$tmp/b.jsonl" '6s/.*/garbage/'

@@ -798,7 +798,8 @@ static void test_tamper(void)
 		   strstr(rep.why, "first records were deleted"),
 	   "head removed: a break (%s)", rep.why);
 	{
-		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		struct cordon_audit_verify_opts vo = { .allow_missing_start =
+							       1 };
 		const char *files[] = { copy };
 		ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
 				   CORDON_OK &&
@@ -906,7 +907,8 @@ static void test_rotation(void)
 	   "default (%s)",
 	   rep.why);
 	{
-		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		struct cordon_audit_verify_opts vo = { .allow_missing_start =
+							       1 };
 		const char *files[] = { path };
 		ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
 				   CORDON_OK &&
@@ -917,7 +919,8 @@ static void test_rotation(void)
 	}
 	/* The first line of the oldest file removed: a break even so. */
 	{
-		struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+		struct cordon_audit_verify_opts vo = { .allow_missing_start =
+							       1 };
 		const char *files[] = { path };
 		size_t n;
 		char **v;
@@ -1275,7 +1278,6 @@ static void test_sinks(void)
 
 /* ---- an independent check of the format ---------------------------------- */
 
-
 /* ---- faults and files (issue 15) ----------------------------------------- */
 
 /* A writer killed while recovering a cut line (after ending it with '\n',
@@ -1291,8 +1293,7 @@ static void test_recovery_cut(void)
 	path_in(path, sizeof(path), "rcut.jsonl");
 	make_log(path, 3);
 	fd = open(path, O_WRONLY | O_APPEND);
-	if (fd < 0 ||
-	    write(fd, "{\"v\":1,\"seq\":4,\"ti", 18) != 18 ||
+	if (fd < 0 || write(fd, "{\"v\":1,\"seq\":4,\"ti", 18) != 18 ||
 	    write(fd, "\n{\"v\":1,\"seq\":4,\"time\":\"20", 27) != 27)
 		ok(0, "append the cut lines");
 	close(fd);
@@ -1361,9 +1362,9 @@ static int child_opens(const char *path, int verify)
 		struct cordon_audit_report rep;
 		const char *files[] = { path };
 		struct cordon_audit *a = NULL;
-		struct cordon_audit_opts o = { .path = path,
-					       .fsync_policy =
-						       CORDON_AUDIT_FSYNC_NEVER };
+		struct cordon_audit_opts o = {
+			.path = path, .fsync_policy = CORDON_AUDIT_FSYNC_NEVER
+		};
 		enum cordon_err rc;
 
 		alarm(10); /* a watchdog, not a timed assert */
@@ -1384,7 +1385,8 @@ static int child_opens(const char *path, int verify)
 static void test_unsafe_files(void)
 {
 	char path[700], dir[600], p1[800], target[600], key[600];
-	struct cordon_audit_opts o = { .fsync_policy = CORDON_AUDIT_FSYNC_NEVER };
+	struct cordon_audit_opts o = { .fsync_policy =
+					       CORDON_AUDIT_FSYNC_NEVER };
 	struct cordon_audit *a = NULL;
 	struct cordon_diag d = { 0 };
 
@@ -1476,7 +1478,8 @@ static void key_file(char *buf, size_t cap, const char *name, const char *key,
 static void test_hmac(void)
 {
 	char path[600], k1[600], k2[600], kbad[600];
-	struct cordon_audit_opts o = { .fsync_policy = CORDON_AUDIT_FSYNC_NEVER };
+	struct cordon_audit_opts o = { .fsync_policy =
+					       CORDON_AUDIT_FSYNC_NEVER };
 	struct cordon_audit_verify_opts vo = { 0 };
 	struct cordon_audit_report rep;
 	struct cordon_audit *a = NULL;
@@ -1485,10 +1488,10 @@ static void test_hmac(void)
 	char **v;
 	size_t n;
 
-	key_file(k1, sizeof(k1), "k1",
-		 "5b3f0e6d2a9c4f1e8b7a6d5c4b3a2f1e\n", 0600);
-	key_file(k2, sizeof(k2), "k2",
-		 "0123456789abcdef0123456789abcdef\n", 0600);
+	key_file(k1, sizeof(k1), "k1", "5b3f0e6d2a9c4f1e8b7a6d5c4b3a2f1e\n",
+		 0600);
+	key_file(k2, sizeof(k2), "k2", "0123456789abcdef0123456789abcdef\n",
+		 0600);
 	key_file(kbad, sizeof(kbad), "kshort", "short\n", 0600);
 	path_in(path, sizeof(path), "keyed.jsonl");
 	o.path = path;
@@ -1596,8 +1599,7 @@ static void test_expect_head(void)
 		   !rep.intact && strstr(rep.why, "expected head"),
 	   "expect-head: the tail cut is found (%s)", rep.why);
 	vo.expect_head = "ABC";
-	ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) ==
-		   CORDON_E_INVAL,
+	ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) == CORDON_E_INVAL,
 	   "expect-head: not a hash is an error");
 	vo.expect_head = mid;
 	ok(cordon_audit_verify_ex(files, 1, &vo, &rep, NULL) == CORDON_OK &&

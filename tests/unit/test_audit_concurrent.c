@@ -235,8 +235,10 @@ static void test_rotating(void)
 				if (alarms++ == 0) {
 					FILE *f = fopen(alarm_file, "w");
 					if (f) {
-						fprintf(f, "%s:%llu: %s", r.bad_file,
-							(unsigned long long)r.bad_line,
+						fprintf(f, "%s:%llu: %s",
+							r.bad_file,
+							(unsigned long long)
+								r.bad_line,
 							r.why);
 						fclose(f);
 					}
