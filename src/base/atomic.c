@@ -1,6 +1,7 @@
 /* atomic — see atomic.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,15 +131,38 @@ int atomic_lock(const char *lockpath, int wait_ms)
 	return -1;
 }
 
-int atomic_write_file(const char *path, const char *data, size_t len,
+int atomic_resolve_link(const char *path, char *out, size_t cap)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	const char *from = path;
+	size_t n;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real))
+			return -1;
+		from = real;
+	}
+	n = strlen(from);
+	if (n >= cap) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(out, from, n + 1);
+	return 0;
+}
+
+int atomic_write_file(const char *path_in, const char *data, size_t len,
 		      mode_t mode)
 {
-	char dir[4096], tmp[4096];
-	const char *base = strrchr(path, '/');
+	char dir[4096], tmp[4096], path[4096];
+	const char *base;
 	int fd, saved, dfd;
 
-	if (atomic_dir_of(path, dir, sizeof(dir)) != 0)
+	if (atomic_resolve_link(path_in, path, sizeof(path)) != 0 ||
+	    atomic_dir_of(path, dir, sizeof(dir)) != 0)
 		return -1;
+	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, base) >=
 	    (int)sizeof(tmp)) {

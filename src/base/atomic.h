@@ -37,8 +37,17 @@ int atomic_read_all(int fd, struct buf *out);
  * descriptor (closing it releases the lock) or -1. */
 int atomic_lock(const char *lockpath, int wait_ms);
 
+/* The file a store at path is written as: path itself, unless path is a
+ * symbolic link, then the file it points to (realpath, resolved once). A
+ * symlinked store (dotfiles) keeps its link: its target gets the new
+ * text, written beside the target, and the lock is the target's. -1 with
+ * errno ENOENT for a link to nothing (refused: where it would land is not
+ * this store's to choose), ENAMETOOLONG when it does not fit in cap. */
+int atomic_resolve_link(const char *path, char *out, size_t cap);
+
 /* Writes len bytes of data over path atomically, the new file with mode
- * (its permission bits). The directory must exist. Once the rename is
+ * (its permission bits), at the file path resolves to
+ * (atomic_resolve_link). The directory must exist. Once the rename is
  * done the write has succeeded: a directory that cannot be synced (some
  * file systems refuse) still holds the new file. */
 int atomic_write_file(const char *path, const char *data, size_t len,

@@ -539,6 +539,15 @@ static enum cordon_err load(const char *path, cJSON **doc, bool *exists,
 					 "out of memory");
 	}
 	*exists = true;
+	/* An empty file (or only white space) is an empty store, as for
+	 * approvals: the next change writes it. */
+	if (strspn(buf, " \t\r\n") == len) {
+		free(buf);
+		*doc = empty_doc();
+		return *doc ? CORDON_OK :
+			      diag_errno(diag, CORDON_E_NOMEM, 0,
+					 "out of memory");
+	}
 	if (memchr(buf, '\0', len) || json_nul_escape_at(buf, len) < len) {
 		free(buf);
 		return diag_errno(diag, CORDON_E_CONFIG, 0,
@@ -660,6 +669,8 @@ struct txn {
 	bool exists;
 	struct stat st;
 	char dir[4096];
+	char target[4096]; /* the file written: the path, or its link's
+			    * target */
 };
 
 /* Locks "<path>.lock" (creating the directory, 0700) and reads the file
@@ -673,7 +684,17 @@ static enum cordon_err txn_begin(struct mcp_pins *p, struct txn *t,
 
 	memset(t, 0, sizeof(*t));
 	t->lfd = -1;
-	if (atomic_dir_of(p->path, t->dir, sizeof(t->dir)) != 0) {
+	/* A symlinked file is written at its target, locked there. */
+	if (atomic_resolve_link(p->path, t->target, sizeof(t->target)) != 0)
+		return errno == ENAMETOOLONG ?
+			       diag_errno(diag, CORDON_E_LIMIT, 0,
+					  "%s: the path is too long", p->path) :
+			       diag_errno(diag, CORDON_E_IO, errno,
+					  "%s: a symbolic link to a missing "
+					  "file (refused: make the target, or "
+					  "remove the link)",
+					  p->path);
+	if (atomic_dir_of(t->target, t->dir, sizeof(t->dir)) != 0) {
 		if (errno == EISDIR)
 			return diag_errno(diag, CORDON_E_INVAL, 0,
 					  "%s: the path names a directory",
@@ -682,7 +703,7 @@ static enum cordon_err txn_begin(struct mcp_pins *p, struct txn *t,
 				  "%s: the path is too long (limit %zu bytes)",
 				  p->path, sizeof(t->dir) - 1);
 	}
-	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", p->path) >=
+	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", t->target) >=
 	    (int)sizeof(lockpath))
 		return diag_errno(diag, CORDON_E_LIMIT, 0,
 				  "%s: the path is too long (limit %zu bytes)",
@@ -696,7 +717,7 @@ static enum cordon_err txn_begin(struct mcp_pins *p, struct txn *t,
 		return diag_errno(diag, CORDON_E_IO, errno,
 				  "%s: cannot lock: %s", lockpath,
 				  strerror(errno));
-	e = load(p->path, &t->doc, &t->exists, &t->st, diag);
+	e = load(t->target, &t->doc, &t->exists, &t->st, diag);
 	if (e != CORDON_OK) {
 		close(t->lfd);
 		t->lfd = -1;
@@ -767,13 +788,13 @@ static enum cordon_err txn_end(struct mcp_pins *p, struct txn *t, bool write,
 			goto out;
 		}
 		text[len] = '\n';
-		if (atomic_write_file(p->path, text, len + 1, 0600) != 0) {
+		if (atomic_write_file(t->target, text, len + 1, 0600) != 0) {
 			e = diag_errno(diag, CORDON_E_IO, errno,
 				       "%s: cannot write: %s", p->path,
 				       strerror(errno));
 			goto out;
 		}
-		if (stat(p->path, &t->st) != 0) {
+		if (stat(t->target, &t->st) != 0) {
 			e = diag_errno(diag, CORDON_E_IO, errno,
 				       "%s: cannot be read back: %s", p->path,
 				       strerror(errno));

@@ -170,7 +170,10 @@ struct loaded {
 	size_t nrules;
 	size_t nfile_rules; /* entries in "rules", dropped ones included */
 	bool missing; /* no file: an empty store */
-	bool corrupt; /* unusable: why says what is wrong */
+	bool corrupt; /* not all of it is usable: why says what is wrong
+		       * (the first problem); rules holds its deny rules
+		       * that could be read */
+	bool unusable; /* corrupt and no rule could be read at all */
 	bool io_error; /* exists but could not be read */
 	char why[256];
 };
@@ -187,6 +190,9 @@ set_corrupt(struct loaded *ld, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* The first problem is the one to fix first. */
+	if (ld->corrupt)
+		return;
 	ld->corrupt = true;
 	va_start(ap, fmt);
 	vsnprintf(ld->why, sizeof(ld->why), fmt, ap);
@@ -472,17 +478,27 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 {
 	const cJSON *ver, *rules, *it;
 	const char *end = NULL;
-	size_t len = 0, i = 0, n;
+	size_t len = 0, i = 0, n, parsed = 0;
 	char *buf;
 	bool oom = false;
 
 	memset(ld, 0, sizeof(*ld));
 	buf = read_bounded(path, &len, ld);
-	if (!buf)
+	if (!buf) {
+		ld->unusable = ld->corrupt;
 		return CORDON_OK;
+	}
+	/* An empty file (or only white space) is an empty store: the first
+	 * "always" answer writes it. */
+	if (strspn(buf, " \t\r\n") == len) {
+		free(buf);
+		ld->missing = true;
+		return CORDON_OK;
+	}
 	/* cJSON would cut a command or prefix word at a NUL: refuse it. */
 	if (memchr(buf, '\0', len) || json_nul_escape_at(buf, len) < len) {
 		set_corrupt(ld, "holds a NUL character");
+		ld->unusable = true;
 		free(buf);
 		return CORDON_OK;
 	}
@@ -492,6 +508,7 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 	if (!ld->root) {
 		size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
 		set_corrupt(ld, "is not valid JSON (near byte %zu)", off);
+		ld->unusable = true;
 		free(buf);
 		return CORDON_OK;
 	}
@@ -506,8 +523,9 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 			char key[64];
 			safe_text(key, sizeof(key),
 				  it->string ? it->string : "");
+			/* The rules may still be read: a "never" among
+			 * them stays. */
 			set_corrupt(ld, "unknown key \"%s\"", key);
-			goto corrupt;
 		}
 	}
 	ver = cJSON_GetObjectItemCaseSensitive(ld->root, "version");
@@ -541,8 +559,12 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 		if (!parse_rule(it, i, r, &match, &not_match, ld, &oom)) {
 			if (oom)
 				goto nomem;
-			goto corrupt;
+			/* A bad rule (set_corrupt said why) is skipped: the
+			 * other rules' denials still hold. */
+			i++;
+			continue;
 		}
+		parsed++;
 		if (match.n || not_match.n) {
 			if (r->match == APPROVALS_PREFIX || r->match == APPROVALS_EXACT)
 				bad = examples_fail(r, &match, &not_match,
@@ -578,6 +600,20 @@ static enum cordon_err load_file(const char *path, struct loaded *ld,
 		}
 		i++;
 	}
+	if (ld->corrupt) {
+		/* Of a file that is not all right, only the denials are
+		 * used: an allow next to a broken rule may not be what the
+		 * user wrote. */
+		size_t k = 0;
+		for (size_t j = 0; j < ld->nrules; j++) {
+			if (ld->rules[j].decision == CORDON_DENY)
+				ld->rules[k++] = ld->rules[j];
+			else
+				rule_free(&ld->rules[j]);
+		}
+		ld->nrules = k;
+		ld->unusable = parsed == 0;
+	}
 	return CORDON_OK;
 corrupt:
 	cJSON_Delete(ld->root);
@@ -585,6 +621,7 @@ corrupt:
 	rules_free(ld->rules, ld->nrules);
 	ld->rules = NULL;
 	ld->nrules = 0;
+	ld->unusable = true;
 	return CORDON_OK;
 nomem:
 	loaded_free(ld);
@@ -594,11 +631,29 @@ nomem:
 static enum cordon_err warn_corrupt(struct approvals_store *st,
 				    const struct loaded *ld)
 {
+	if (ld->unusable)
+		return add_warning(st,
+				   "%s: %s; no rule could be read from it, so "
+				   "every call the mode would allow asks "
+				   "instead, and it will not be overwritten",
+				   st->path, ld->why);
 	return add_warning(st,
-			   "%s: %s; no approvals from this file are used "
-			   "(every such call will ask) and it will not be "
-			   "overwritten",
-			   st->path, ld->why);
+			   "%s: %s; only its deny rules that could be read "
+			   "are used (%zu), its allow rules are not, and it "
+			   "will not be overwritten",
+			   st->path, ld->why, ld->nrules);
+}
+
+/* Adopts a corrupt file's usable rules (its denials) into st. */
+static void adopt_corrupt(struct approvals_store *st, struct loaded *ld)
+{
+	rules_free(st->rules, st->nrules);
+	st->rules = ld->rules;
+	st->nrules = ld->nrules;
+	ld->rules = NULL;
+	ld->nrules = 0;
+	st->corrupt = true;
+	st->unusable = ld->unusable;
 }
 
 enum cordon_err approvals_open(struct approvals_store *st, const char *path)
@@ -619,8 +674,8 @@ enum cordon_err approvals_open(struct approvals_store *st, const char *path)
 	}
 	if (ld.corrupt) {
 		bool io = ld.io_error;
-		st->corrupt = true;
 		e = warn_corrupt(st, &ld);
+		adopt_corrupt(st, &ld);
 		loaded_free(&ld);
 		if (e != CORDON_OK) {
 			approvals_close(st);
@@ -869,7 +924,7 @@ static enum cordon_err write_always(struct approvals_store *st,
 				    const char *session, char *why,
 				    size_t whycap)
 {
-	char dir[4096], lockpath[4096];
+	char dir[4096], lockpath[4096], target[4096];
 	struct loaded ld;
 	struct approvals_rule *nr;
 	cJSON *obj, *rules;
@@ -878,7 +933,17 @@ static enum cordon_err write_always(struct approvals_store *st,
 	int lfd = -1;
 	bool dup = false;
 
-	if (atomic_dir_of(st->path, dir, sizeof(dir)) != 0) {
+	/* A symlinked file is written at its target, locked there. */
+	if (atomic_resolve_link(st->path, target, sizeof(target)) != 0) {
+		snprintf(why, whycap,
+			 errno == ENAMETOOLONG ?
+				 "the path is too long" :
+				 "it is a symbolic link to a missing file "
+				 "(refused: make the target, or remove the "
+				 "link)");
+		return errno == ENAMETOOLONG ? CORDON_E_LIMIT : CORDON_E_IO;
+	}
+	if (atomic_dir_of(target, dir, sizeof(dir)) != 0) {
 		if (errno == EISDIR) {
 			snprintf(why, whycap, "the path names a directory");
 			return CORDON_E_INVAL;
@@ -886,7 +951,7 @@ static enum cordon_err write_always(struct approvals_store *st,
 		snprintf(why, whycap, "the path is too long");
 		return CORDON_E_LIMIT;
 	}
-	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", st->path) >=
+	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", target) >=
 	    (int)sizeof(lockpath)) {
 		snprintf(why, whycap, "the path is too long");
 		return CORDON_E_LIMIT;
@@ -902,18 +967,15 @@ static enum cordon_err write_always(struct approvals_store *st,
 		return CORDON_E_IO;
 	}
 	/* Re-read under the lock: another process may have appended. */
-	e = load_file(st->path, &ld, NULL);
+	e = load_file(target, &ld, NULL);
 	if (e != CORDON_OK) {
 		snprintf(why, whycap, "out of memory");
 		goto out_unlock;
 	}
 	if (ld.corrupt) {
 		snprintf(why, whycap, "%s", ld.why);
-		rules_free(st->rules, st->nrules);
-		st->rules = NULL;
-		st->nrules = 0;
-		st->corrupt = true;
 		e = warn_corrupt(st, &ld);
+		adopt_corrupt(st, &ld);
 		if (e == CORDON_OK)
 			e = CORDON_E_IO;
 		goto out;
@@ -957,7 +1019,7 @@ static enum cordon_err write_always(struct approvals_store *st,
 			goto out;
 		}
 		text[len] = '\n';
-		if (atomic_write_file(st->path, text, len + 1, 0600) != 0) {
+		if (atomic_write_file(target, text, len + 1, 0600) != 0) {
 			text[len] = '\0';
 			snprintf(why, whycap, "cannot write: %s",
 				 strerror(errno));

@@ -22,11 +22,18 @@
  * the prefix) and command rules (string equality); on other rules they are
  * an error of that rule. Limits: 4 MiB, 10000 rules.
  *
- * Loading: a file that does not exist is an empty store. A file that is not
- * valid JSON, or not this shape, gives no durable rules at all (everything
- * falls through to asking) and a warning naming the file and what is wrong
- * (never an allow, never a crash). A rule whose match / not_match examples
- * fail is dropped with a warning naming rules[i].
+ * Loading: a file that does not exist, or is empty, is an empty store. A
+ * file that is not all usable is corrupt, with a warning naming the file
+ * and its first problem (never an allow, never a crash): when its rules
+ * can be read one by one (a bad rule, an unknown key beside "rules"),
+ * its deny rules that parse are kept and its allow rules are not (a "no,
+ * never" must not be lost to a typo elsewhere); when no rule can be read
+ * (not JSON, a NUL, another version, not a regular file, unreadable, over
+ * the limits, every rule bad) the store is unusable and every call the
+ * mode would allow asks instead (cordon_policy_decide, step
+ * approvals_unreadable), since a denial in it cannot be checked. A rule
+ * whose match / not_match examples fail is dropped with a warning naming
+ * rules[i].
  *
  * Matching a shell command: an exact rule compares the whole command
  * string. A prefix rule applies only when the command is plain (cmdwords.h)
@@ -82,7 +89,10 @@ struct approvals_store {
 	char *path;                  /* the approvals file, NULL: none */
 	struct approvals_rule *rules;     /* from the file */
 	size_t nrules;
-	bool corrupt;                /* the file could not be used */
+	bool corrupt;                /* the file is not all usable: only its
+				      * deny rules that could be read are */
+	bool unusable;               /* corrupt and no rule could be read:
+				      * what the mode allows asks instead */
 	struct approvals_rule *grants;    /* session grants */
 	size_t ngrants;
 	char **warnings;

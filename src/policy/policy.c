@@ -1993,6 +1993,13 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		 * cover the other paths of the list. */
 		q.path = r->path;
 	}
+	if (p->store.unusable && r->decision == CORDON_ALLOW) {
+		/* A "never" in the file cannot be checked: ask. */
+		decide(r, CORDON_ASK, POLICY_STEP_APPROVALS_UNREADABLE, false,
+		       "needs approval: the approvals file %s could not be "
+		       "read, so its deny rules cannot be checked",
+		       p->store.path ? p->store.path : "");
+	}
 	if (!r->confirm) {
 		enum policy_step src = POLICY_STEP_APPROVALS_RULE;
 		int g = approvals_lookup(&p->store, &q, &src);

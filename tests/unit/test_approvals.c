@@ -581,10 +581,11 @@ static void test_examples(void)
 	approvals_close(&st);
 }
 
-/* A corrupt file: no durable rules, a warning, never an allow, and an
- * "always" grant does not overwrite it. */
-static void corrupt_case(const char *name, const char *bytes, size_t n,
-			 const char *want_warning)
+/* A corrupt file: no allow rules, a warning, never an allow, and an
+ * "always" grant does not overwrite it; unusable when no rule could be
+ * read at all. */
+static void corrupt_case_u(const char *name, const char *bytes, size_t n,
+			   const char *want_warning, bool unusable)
 {
 	struct approvals_store st;
 	struct approvals_query q;
@@ -598,6 +599,9 @@ static void corrupt_case(const char *name, const char *bytes, size_t n,
 	write_text(pathcopy, bytes, n);
 	is_int(approvals_open(&st, pathcopy), CORDON_OK, "corrupt file opens");
 	ok(st.corrupt && st.nrules == 0, "%s: corrupt, no rules", name);
+	ok(st.unusable == unusable, "%s: %s", name,
+	   unusable ? "unusable: nothing could be read" :
+		      "not unusable: its rules could be read");
 	ok(has_warning(&st, pathcopy) && has_warning(&st, want_warning),
 	   "%s: warning names the file and '%s' (%s)", name, want_warning,
 	   st.nwarnings ? st.warnings[0] : "none");
@@ -618,6 +622,19 @@ static void corrupt_case(const char *name, const char *bytes, size_t n,
 	approvals_close(&st);
 }
 
+static void corrupt_case(const char *name, const char *bytes, size_t n,
+			 const char *want_warning)
+{
+	corrupt_case_u(name, bytes, n, want_warning, true);
+}
+
+/* The same for a file whose rules could be read one by one. */
+static void corrupt_rule_case(const char *name, const char *bytes, size_t n,
+			      const char *want_warning)
+{
+	corrupt_case_u(name, bytes, n, want_warning, false);
+}
+
 static void test_corrupt(void)
 {
 	static const char good_rule[] =
@@ -629,7 +646,6 @@ static void test_corrupt(void)
 	corrupt_case("garbage", "\x01\x02garbage", 9, "not valid JSON");
 	snprintf(buf, sizeof(buf), "{\"version\":1,\"rules\":[%s,", good_rule);
 	corrupt_case("truncated", buf, strlen(buf), "not valid JSON");
-	corrupt_case("empty", "", 0, "not valid JSON");
 	snprintf(buf, sizeof(buf), "{\"version\":1,\"rules\":[%s]} x",
 		 good_rule);
 	corrupt_case("trailing garbage", buf, strlen(buf), "not valid JSON");
@@ -644,23 +660,24 @@ static void test_corrupt(void)
 		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
 		 "\"decision\":\"allow\",\"comandPrefix\":[\"git\"]}]}",
 		 good_rule);
-	corrupt_case("misspelt key", buf, strlen(buf),
-		     "rules[1]: unknown key \"comandPrefix\"");
+	corrupt_rule_case("misspelt key", buf, strlen(buf),
+			  "rules[1]: unknown key \"comandPrefix\"");
 	snprintf(buf, sizeof(buf),
 		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
 		 "\"decision\":\"maybe\"}]}",
 		 good_rule);
-	corrupt_case("bad decision", buf, strlen(buf), "rules[1].decision");
+	corrupt_rule_case("bad decision", buf, strlen(buf),
+			  "rules[1].decision");
 	snprintf(buf, sizeof(buf),
 		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
 		 "\"decision\":\"allow\",\"command\":\"ls\",\"path\":\"/x\"}]}",
 		 good_rule);
-	corrupt_case("two kinds", buf, strlen(buf), "at most one");
+	corrupt_rule_case("two kinds", buf, strlen(buf), "at most one");
 	snprintf(buf, sizeof(buf),
 		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
 		 "\"decision\":\"allow\",\"commandPrefix\":[]}]}",
 		 good_rule);
-	corrupt_case("empty prefix", buf, strlen(buf), "commandPrefix");
+	corrupt_rule_case("empty prefix", buf, strlen(buf), "commandPrefix");
 	snprintf(
 		buf, sizeof(buf),
 		"{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
@@ -671,7 +688,7 @@ static void test_corrupt(void)
 		 "{\"version\":1,\"rules\":[%s,{\"tool\":\"Bash\","
 		 "\"decision\":\"allow\",\"decision\":\"deny\"}]}",
 		 good_rule);
-	corrupt_case("duplicate key", buf, strlen(buf), "duplicate key");
+	corrupt_rule_case("duplicate key", buf, strlen(buf), "duplicate key");
 
 	/* Over the size limit, even though it is valid JSON. */
 	huge = malloc(hn);
@@ -715,6 +732,124 @@ static void test_corrupt(void)
 		approvals_close(&st);
 		rmdir(p2);
 	}
+}
+
+/* A symlinked approvals file (dotfiles) is written at its target: the
+ * link stays, the target gets the grant; a link to nothing is refused
+ * with a note, the grant kept for the session. */
+static void test_symlinked_file(void)
+{
+	struct approvals_store st;
+	struct approvals_query q;
+	struct cmdwords cw;
+	const char *lp = fresh("link");
+	char link[512], target[600], lockp[700], note[512] = "";
+	struct stat sb;
+	size_t n = 0;
+	char *after;
+
+	snprintf(link, sizeof(link), "%s", lp);
+	snprintf(target, sizeof(target), "%s.real", link);
+	write_text(target, "{\"version\":1,\"rules\":[]}\n", 25);
+	if (symlink(target, link) != 0)
+		ok(0, "symlink: %s", strerror(errno));
+	is_int(approvals_open(&st, link), CORDON_OK, "symlinked: opens");
+	q = exec_q("Bash", "git status", "s1", false, &cw);
+	ok(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			    sizeof(note)) == CORDON_OK,
+	   "symlinked: an always answer is written (%s)", note);
+	ok(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode),
+	   "symlinked: the link is still a link");
+	after = read_all(target, &n);
+	ok(after && strstr(after, "\"git status\""),
+	   "symlinked: the target got the grant");
+	free(after);
+	snprintf(lockp, sizeof(lockp), "%s.lock", target);
+	ok(access(lockp, F_OK) == 0, "symlinked: locked at the target");
+	approvals_close(&st);
+
+	unlink(target);
+	is_int(approvals_open(&st, link), CORDON_OK, "dangling: opens");
+	q = exec_q("Bash", "git log", "s1", false, &cw);
+	ok(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+			    sizeof(note)) != CORDON_OK &&
+		   strstr(note, "missing file"),
+	   "dangling: refused with a note (%s)", note);
+	ok(access(target, F_OK) != 0, "dangling: nothing made");
+	is_int(lookup_cmd(&st, "git log", "s1", false, NULL), CORDON_ALLOW,
+	       "dangling: the grant is kept for the session");
+	approvals_close(&st);
+}
+
+/* An empty file is an empty store: nothing is corrupt, and the first
+ * "always" answer writes it. */
+static void test_empty_file(void)
+{
+	struct approvals_store st;
+	struct approvals_query q;
+	struct cmdwords cw;
+	const char *path = fresh("empty");
+	char p2[512], note[512] = "";
+	size_t n = 0;
+	char *after;
+
+	snprintf(p2, sizeof(p2), "%s", path);
+	write_text(p2, "", 0);
+	is_int(approvals_open(&st, p2), CORDON_OK, "empty file opens");
+	ok(!st.corrupt && !st.unusable && st.nrules == 0 && st.nwarnings == 0,
+	   "empty: an empty store, no warning");
+	q = exec_q("Bash", "git status", "s1", false, &cw);
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, NULL, note,
+				sizeof(note)),
+	       CORDON_OK, "empty: an always answer is written");
+	after = read_all(p2, &n);
+	ok(after && strstr(after, "\"git status\""),
+	   "empty: the file now holds the rule");
+	free(after);
+	approvals_close(&st);
+	write_text(p2, " \n\t\n", 4);
+	is_int(approvals_open(&st, p2), CORDON_OK, "white space opens");
+	ok(!st.corrupt && st.nrules == 0, "white space: an empty store");
+	approvals_close(&st);
+}
+
+/* A file with one bad rule keeps its deny rules: a "never" answer is
+ * not lost to a broken neighbour; its allow rules are not used. */
+static void test_corrupt_keeps_denials(void)
+{
+	static const char text[] =
+		"{\"version\":1,\"rules\":["
+		"{\"tool\":\"Bash\",\"decision\":\"deny\",\"command\":\"git push\"},"
+		"{\"tool\":\"Bash\",\"decision\":\"allow\",\"command\":\"ls\"},"
+		"{\"tool\":\"Bash\",\"decision\":\"deny\",\"comand\":\"x\"},"
+		"{\"tool\":\"Write\",\"decision\":\"deny\",\"path\":\"/p/.env\"}],"
+		"\"extra\":1}";
+	struct approvals_store st;
+	struct approvals_query q = { 0 };
+	const char *path = fresh("denials");
+	char p2[512];
+	enum policy_step src;
+
+	snprintf(p2, sizeof(p2), "%s", path);
+	write_text(p2, text, strlen(text));
+	is_int(approvals_open(&st, p2), CORDON_OK, "opens");
+	ok(st.corrupt && !st.unusable && st.nrules == 2,
+	   "bad rule: corrupt, the two deny rules kept (%zu)", st.nrules);
+	ok(has_warning(&st, "unknown key \"extra\"") &&
+		   has_warning(&st, "only its deny rules"),
+	   "bad rule: the warning names the first problem and what is used "
+	   "(%s)",
+	   st.nwarnings ? st.warnings[0] : "none");
+	is_int(lookup_cmd(&st, "git push", "s1", false, NULL), CORDON_DENY,
+	       "bad rule: the deny rule still denies");
+	is_int(lookup_cmd(&st, "ls", "s1", false, NULL), -1,
+	       "bad rule: the allow rule is not used");
+	q.tool = "Write";
+	q.kind = CORDON_KIND_WRITE;
+	q.path = "/p/.env";
+	is_int(approvals_lookup(&st, &q, &src), CORDON_DENY,
+	       "bad rule: the path denial holds");
+	approvals_close(&st);
 }
 
 /* The file becomes corrupt between open and the grant: nothing is
@@ -951,6 +1086,9 @@ int main(void)
 	test_examples();
 	test_corrupt();
 	test_corrupt_later();
+	test_empty_file();
+	test_symlinked_file();
+	test_corrupt_keeps_denials();
 	test_parent_dir();
 	test_roundtrip();
 	test_concurrent();

@@ -1,10 +1,12 @@
 /* atomic: the XDG directories (cordon's state, configuration and cache,
- * a relative $XDG_*_HOME ignored) and reading a file whole under a
- * ceiling. */
+ * a relative $XDG_*_HOME ignored), reading a file whole under a
+ * ceiling, and writing a file through a symlink. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -62,12 +64,58 @@ static void test_read_all(void)
 	buf_free(&b);
 }
 
+/* A write through a symlink lands at its target, the link kept; a link
+ * to nothing is refused. */
+static void test_write_link(void)
+{
+	char dir[] = "/tmp/cordon-atomic-XXXXXX";
+	char target[128], link[128], got[64] = "", out[256];
+	struct stat st;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(target, sizeof(target), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	if (symlink("real", link) != 0)
+		ok(0, "symlink");
+	ok(atomic_resolve_link(link, out, sizeof(out)) != 0 && errno == ENOENT,
+	   "a link to nothing: ENOENT");
+	ok(atomic_write_file(link, "x", 1, 0600) != 0 &&
+		   access(target, F_OK) != 0,
+	   "a link to nothing: not written, nothing made");
+	f = fopen(target, "w");
+	if (f)
+		fclose(f);
+	ok(atomic_resolve_link(link, out, sizeof(out)) == 0 &&
+		   strcmp(out, target) == 0,
+	   "resolves to the target (%s)", out);
+	ok(atomic_write_file(link, "hello", 5, 0600) == 0, "written");
+	ok(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link stays");
+	f = fopen(target, "r");
+	if (f) {
+		if (!fgets(got, sizeof(got), f))
+			got[0] = '\0';
+		fclose(f);
+	}
+	is_str(got, "hello", "the target holds the text");
+	ok(atomic_resolve_link(target, out, sizeof(out)) == 0 &&
+		   strcmp(out, target) == 0,
+	   "a plain file resolves to itself");
+	unlink(link);
+	unlink(target);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	char buf[256];
 
 	tap_no_plan();
 	test_read_all();
+	test_write_link();
 	setenv("HOME", "/home/u", 1);
 	unsetenv("XDG_STATE_HOME");
 	unsetenv("XDG_CONFIG_HOME");

@@ -298,6 +298,46 @@ static void test_corrupt_file(void)
 	cordon_config_free(cfg);
 }
 
+/* An approvals file from which no rule can be read (not JSON, a FIFO):
+ * a "never" in it cannot be checked, so what the mode allows asks (and,
+ * with no one to ask, is denied); an answer resolves it. */
+static void test_unusable_file(void)
+{
+	char bad[512], fifo[512], step[64];
+	struct cordon_config *cfg = config(NULL);
+	struct cordon_policy *p;
+	char read_args[700];
+
+	snprintf(read_args, sizeof(read_args), "{\"file_path\": \"%s/a.c\"}",
+		 ws);
+	snprintf(bad, sizeof(bad), "%s/garbage.json", root);
+	write_file(bad, "{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+			"\"decision\": \"deny\"");
+	p = policy(cfg, bad);
+	is_int(run(p, "Read", read_args, "s1", CORDON_DECIDE_NO_PROMPT, step,
+		   sizeof(step)),
+	       CORDON_ASK, "unusable approvals: an allowed read asks");
+	is_str(step, "approvals_unreadable", "its step");
+	fake.answer = CORDON_ANSWER_ALLOW_ONCE;
+	is_int(run(p, "Read", read_args, "s1", 0, NULL, 0), CORDON_ALLOW,
+	       "unusable approvals: a yes allows it");
+	cordon_policy_set_prompt(p, NULL, NULL);
+	is_int(run(p, "Read", read_args, "s1", 0, step, sizeof(step)),
+	       CORDON_DENY, "unusable approvals: no one to ask denies");
+	cordon_policy_free(p);
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo.json", root);
+	mkfifo(fifo, 0600);
+	p = policy(cfg, NULL);
+	ok(p && cordon_policy_open_approvals(p, fifo) != CORDON_E_NOMEM,
+	   "a FIFO approvals file opens without waiting");
+	is_int(run(p, "Read", read_args, "s1", CORDON_DECIDE_NO_PROMPT, step,
+		   sizeof(step)),
+	       CORDON_ASK, "FIFO approvals: an allowed read asks");
+	cordon_policy_free(p);
+	cordon_config_free(cfg);
+}
+
 static void test_symlinks(void)
 {
 	char ssh[600], key[700], link[700], dlink[700], args[2048], step[64];
@@ -534,6 +574,7 @@ int main(void)
 	test_no_prompt_and_timeout();
 	test_require_confirm();
 	test_corrupt_file();
+	test_unusable_file();
 	test_symlinks();
 	test_sink();
 	test_result_json();

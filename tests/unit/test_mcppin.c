@@ -741,6 +741,64 @@ static void test_concurrent(void)
 	pins_free(p);
 }
 
+/* A symlinked pins file (dotfiles) is written at its target: the link
+ * stays and the target gets the pins; a link to nothing is refused. An
+ * empty file is an empty store. */
+static void test_symlinked(void)
+{
+	struct mcp_pins *p = NULL;
+	struct cordon_diag d;
+	struct obs_result r;
+	char target[600], link[600], lockp[700];
+	struct stat st;
+	char *slash;
+
+	memset(&d, 0, sizeof(d));
+	fresh_path();
+	snprintf(link, sizeof(link), "%s", path);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	for (char *q = path + 1; *q; q++)
+		if (*q == '/') {
+			*q = '\0';
+			mkdir(path, 0700);
+			*q = '/';
+		}
+	mkdir(path, 0700);
+	snprintf(target, sizeof(target), "%s/real-pins.json", path);
+	spew(target, "");
+	if (symlink("real-pins.json", link) != 0)
+		ok(0, "symlink: %s", strerror(errno));
+	ok(pins_open(link, &p, &d) == CORDON_OK,
+	   "symlinked empty file: opens as an empty store (%s)", d.message);
+	r = observe(p, "fs", listing(READ_FILE, NULL, NULL), false, false);
+	ok(r.err == CORDON_OK && r.n == 1, "symlinked: a first listing pins");
+	free(r.ev);
+	pins_free(p);
+	p = NULL;
+	ok(lstat(link, &st) == 0 && S_ISLNK(st.st_mode),
+	   "symlinked: the link is still a link");
+	ok(stat(target, &st) == 0 && st.st_size > 0,
+	   "symlinked: the target holds the pins");
+	snprintf(lockp, sizeof(lockp), "%s.lock", target);
+	ok(access(lockp, F_OK) == 0, "symlinked: the lock is the target's");
+	ok(pins_open(link, &p, &d) == CORDON_OK && pins_server_known(p, "fs"),
+	   "symlinked: read back through the link");
+	pins_free(p);
+	p = NULL;
+
+	unlink(target);
+	ok(pins_open(link, &p, &d) == CORDON_OK, "dangling: opens empty");
+	r = observe(p, "fs", listing(READ_FILE, NULL, NULL), false, false);
+	ok(r.err != CORDON_OK && strstr(r.diag.message, "missing file"),
+	   "dangling: writing is refused (%s)", r.diag.message);
+	free(r.ev);
+	ok(access(target, F_OK) != 0 && lstat(link, &st) == 0 &&
+		   S_ISLNK(st.st_mode),
+	   "dangling: nothing made, the link left alone");
+	pins_free(p);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/test_mcppin.XXXXXX";
@@ -763,6 +821,7 @@ int main(void)
 	test_corrupt();
 	test_size_limit();
 	test_concurrent();
+	test_symlinked();
 	test_default_path();
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
