@@ -103,6 +103,11 @@ cp "$A" "$T/bin/suid-root" && chmod 4755 "$T/bin/suid-root"
 cp "$A" "$T/bin/suid-nobody" && chown 65534:65534 "$T/bin/suid-nobody" &&
 	chmod 4755 "$T/bin/suid-nobody"
 chmod 755 "$T/bin" "$A"
+# What runs as nobody runs from here ($T is 0755): the checkout, and $bin
+# in it, may sit under a 0700 home directory that nobody cannot enter.
+cp "$bin" "$T/bin/cordon" && chmod 755 "$T/bin/cordon" ||
+	bail "cannot copy $bin"
+nbin=$T/bin/cordon
 
 # ---- fixtures ----
 
@@ -960,7 +965,7 @@ strict_as_nobody() {
 	chown 65534:65534 "$nw"
 	rm -f "$T/report.json"
 	(cd "$nw" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env HOME="$nw" XDG_STATE_HOME="$nw/.state" "$bin" run \
+		env HOME="$nw" XDG_STATE_HOME="$nw/.state" "$nbin" run \
 		--backend "$backend" --workspace "$nw" --mode strict \
 		--report "$nw/report.json" -- "$A" euid) \
 		>"$T/out" 2>"$T/err" </dev/null
@@ -986,7 +991,7 @@ suid_as_nobody() {
 	chown 65534:65534 "$nw"
 	rm -f "$T/report.json"
 	(cd "$nw" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env HOME="$nw" XDG_STATE_HOME="$nw/.state" "$bin" run --backend "$backend" --workspace "$nw" \
+		env HOME="$nw" XDG_STATE_HOME="$nw/.state" "$nbin" run --backend "$backend" --workspace "$nw" \
 		--report "$nw/report.json" -- "$T/bin/suid-root" euid) \
 		>"$T/out" 2>"$T/err" </dev/null
 	rc=$?
