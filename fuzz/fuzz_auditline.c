@@ -2,13 +2,14 @@
  *
  * The input is used twice. As it is: audit_parse_line() on the whole
  * input and audit_verify_buffer() on it as a file. Then as record
- * prefixes, one a line: "@PREV@" in a line becomes the hash of the line
+ * prefixes, one a line: each "@PREV@" in a line becomes the hash of the line
  * before (64 zeros for the first) and the correct ,"hash":"…"} is
  * appended, so the fuzzer reaches the checks behind the hash (members,
  * seq, chain, recovered records) that random bytes never would. Checked:
  * a parsed line has a seq of at least 1 and well-formed hashes; every
  * report is terminated and consistent (intact means no bad line, a break
- * names a line and a reason).
+ * names a line and a reason); a keyed line leaves its MAC to the
+ * verifier, a rotated line names its prev.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,7 +56,18 @@ static void parse_one(const char *s, size_t n)
 			abort();
 		check_hex(al.prev);
 		check_hex(al.hash);
-		check_hex(al.computed);
+		/* A keyed line's MAC is the verifier's to compute. */
+		if (al.keyed) {
+			if (al.computed[0] || strlen(al.keyid) != 16 ||
+			    strspn(al.keyid, "0123456789abcdef") != 16)
+				abort();
+		} else {
+			check_hex(al.computed);
+		}
+		if (al.rotated && strcmp(al.event, "rotated") != 0)
+			abort();
+		if (al.hashed == 0 || al.hashed >= n)
+			abort();
 		if (strcmp(al.event, "recovered") == 0 &&
 		    (al.torn_bytes < 1 || (check_hex(al.torn_sha256), 0)))
 			abort();
@@ -79,9 +91,9 @@ static char *chain(const char *in, size_t n, size_t *out_len)
 		const char *nl = memchr(in + start, '\n', n - start);
 		size_t l = nl ? (size_t)(nl - (in + start)) : n - start;
 		const char *line = in + start;
-		const char *at = memmem(line, l, "@PREV@", 6);
-		size_t need = l + AUDIT_HASH_HEX * 2 + 32;
-		size_t from = len;
+		/* every @PREV@ (a rotated record names it twice) */
+		size_t need = l + (l / 6 + 1) * AUDIT_HASH_HEX + 32;
+		size_t from = len, k = 0;
 
 		if (len + need > cap) {
 			char *p;
@@ -93,16 +105,18 @@ static char *chain(const char *in, size_t n, size_t *out_len)
 			}
 			out = p;
 		}
-		if (at) {
-			size_t k = (size_t)(at - line);
-			memcpy(out + len, line, k);
-			memcpy(out + len + k, prev, AUDIT_HASH_HEX);
-			memcpy(out + len + k + AUDIT_HASH_HEX, at + 6,
-			       l - k - 6);
-			len += l - 6 + AUDIT_HASH_HEX;
-		} else {
-			memcpy(out + len, line, l);
-			len += l;
+		while (k < l) {
+			const char *at = memmem(line + k, l - k, "@PREV@", 6);
+			size_t m = at ? (size_t)(at - (line + k)) : l - k;
+
+			memcpy(out + len, line + k, m);
+			len += m;
+			k += m;
+			if (at) {
+				memcpy(out + len, prev, AUDIT_HASH_HEX);
+				len += AUDIT_HASH_HEX;
+				k += 6;
+			}
 		}
 		audit_sha256_hex(out + from, len - from, prev);
 		memcpy(out + len, ",\"hash\":\"", 9);

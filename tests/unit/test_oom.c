@@ -569,6 +569,33 @@ out:
 	return good;
 }
 
+/* The same file with an unknown key beside "rules": corrupt, but its
+ * deny rules are kept (approvals.c), so the "never" must still deny. */
+static int approvals_corrupt_copy(const struct approvals_case *from,
+				  struct approvals_case *to)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(from->path, "rb");
+	int good = 0;
+
+	*to = *from;
+	(void)snprintf(to->path, sizeof(to->path), "%s/bad.json", from->dir);
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n == 0 || buf[0] != '{')
+		return 0;
+	f = fopen(to->path, "wb");
+	if (f && fputs("{\"extra\": 1, ", f) >= 0 &&
+	    fwrite(buf + 1, 1, n - 1, f) == n - 1)
+		good = 1;
+	if (f && fclose(f) != 0)
+		good = 0;
+	return good;
+}
+
 /* ---- redaction ----------------------------------------------------------- */
 
 static const char redact_text[] =
@@ -1017,7 +1044,7 @@ int main(void)
 	struct bytes_case bc = { 0 };
 	struct jsonrpc_case jc;
 	struct audit_case ac = { 0 };
-	struct approvals_case apc = { 0 };
+	struct approvals_case apc = { 0 }, apbad = { 0 };
 	char *long_line, *long_args;
 	char name[160];
 
@@ -1072,6 +1099,15 @@ int main(void)
 		apc.arm_open = false;
 		torture("a \"never\" answer, decided without memory",
 			run_approvals, &apc);
+		if (approvals_corrupt_copy(&apc, &apbad)) {
+			apbad.arm_open = true;
+			torture("a \"never\" answer in a corrupt file, read "
+				"without memory",
+				run_approvals, &apbad);
+			(void)unlink(apbad.path);
+		} else {
+			ok(0, "a corrupt copy of the approvals file");
+		}
 	} else {
 		ok(0, "an approvals file with a \"never\" answer was written");
 	}
