@@ -34,7 +34,8 @@ _cordon_opts() {
 	case $1 in
 	audit)
 		case $2 in
-		verify) echo '--json --config --help' ;;
+		verify) echo '--json --allow-missing-start --expect-head --key-file --config --help' ;;
+		head) echo '--json --allow-missing-start --key-file --config --help' ;;
 		*) echo '--json --since --decision --event --config --help' ;;
 		esac ;;
 	check)
@@ -118,7 +119,8 @@ _cordon_value() {
 	case $1 in
 	--config | --audit-log | --report | --rules | --approvals | --cacert | \
 		--inject-cacert | --settings | --srt-settings | --pins | \
-		--claude-settings | --write | --deny-read | --deny-path)
+		--claude-settings | --write | --deny-read | --deny-path | \
+		--key-file)
 		_cordon_files "$2" ;;
 	--cwd | --workspace | --home)
 		compopt -o filenames 2>/dev/null
@@ -152,7 +154,7 @@ _cordon_positional() {
 	config:0) _cordon_compgen -W 'show import' -- "$cur" ;;
 	config:*) [[ $1 == import ]] && _cordon_files "$cur" ;;
 	sandbox:0) _cordon_compgen -W 'profile' -- "$cur" ;;
-	audit:0) _cordon_compgen -W 'verify show' -- "$cur" ;;
+	audit:0) _cordon_compgen -W 'verify head show' -- "$cur" ;;
 	audit:*) _cordon_files "$cur" ;;
 	hook:0 | init:0) _cordon_compgen -W 'claude gemini' -- "$cur" ;;
 	mcp:1) [[ $1 == pins ]] &&

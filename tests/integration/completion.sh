@@ -141,8 +141,8 @@ is pins
 ok $? "mcp: pins is the one subcommand"
 
 comp cordon audit ''
-is verify show
-ok $? "audit verify|show"
+is head show verify
+ok $? "audit verify|head|show"
 
 comp cordon sandbox ''
 is profile
