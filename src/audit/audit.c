@@ -1583,7 +1583,7 @@ static enum cordon_err set_host(struct cordon_audit *a,
 
 /* Refuses a log directory that others could use to replace the log or
  * its rotated files: one owned by another user (root aside), or one that
- * others can write without the sticky bit. A shared sticky directory
+ * others (all, or another group) can write without the sticky bit. A shared sticky directory
  * owned by root (/tmp, /var/tmp) is a warning: others cannot touch this
  * user's files there, but can take the names first. */
 static enum cordon_err check_dir(struct cordon_audit *a,
@@ -1610,7 +1610,10 @@ static enum cordon_err check_dir(struct cordon_audit *a,
 				  "another user (uid %ld): refused (they could "
 				  "replace the log)",
 				  dir, (long)st.st_uid);
-	if (!(st.st_mode & 0022))
+	/* Group-writable is fine for the user's own group (a private
+	 * group, as umask 002 systems make them). */
+	if (!(st.st_mode & 0002) &&
+	    (!(st.st_mode & 0020) || st.st_gid == getegid()))
 		return CORDON_OK;
 	if ((st.st_mode & S_ISVTX) && st.st_uid == 0) {
 		text_setf(a->warning, sizeof(a->warning),
@@ -2887,11 +2890,19 @@ static int open_read(const char *name, struct stat *st,
 				 strerror(e));
 		return -1;
 	}
-	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+	if (fstat(fd, st) != 0) {
 		e = errno;
 		close(fd);
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot stat %s: %s", name,
+				 strerror(e));
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
 		*rc = diag_errno(diag, CORDON_E_IO, 0,
-				 "audit verify: %s is not a regular file",
+				 "audit verify: %s is not a regular file (a "
+				 "FIFO or device is refused)",
 				 name);
 		return -1;
 	}

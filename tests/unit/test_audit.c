@@ -1431,10 +1431,31 @@ static void test_unsafe_files(void)
 		   strstr(d.message, "writable by others"),
 	   "world-writable directory: refused (%s)", d.message);
 
+	/* Group-writable for the user's own group: fine. */
+	path_in(dir, sizeof(dir), "gwdir");
+	mkdir(dir, 0700);
+	chmod(dir, 0770);
+	snprintf(path, sizeof(path), "%s/audit.jsonl", dir);
+	a = NULL;
+	if (cordon_audit_open(&o, &a, &d) != CORDON_OK)
+		diag("own group: %s", d.message);
+	ok(a != NULL, "a directory writable by the user's own group: used");
+	cordon_audit_close(a);
+	a = NULL;
+
 	if (geteuid() != 0) {
-		skip(3, "foreign owners and shared directories need root");
+		skip(4, "foreign owners and shared directories need root");
 		return;
 	}
+	/* Group-writable for another group: refused. */
+	path_in(dir, sizeof(dir), "ogdir");
+	mkdir(dir, 0700);
+	chown(dir, 0, 65534);
+	chmod(dir, 0770);
+	snprintf(path, sizeof(path), "%s/audit.jsonl", dir);
+	ok(cordon_audit_open(&o, &a, &d) == CORDON_E_INVAL &&
+		   strstr(d.message, "writable by others"),
+	   "a directory another group can write: refused (%s)", d.message);
 	/* A log of another user. */
 	path_in(path, sizeof(path), "foreign.jsonl");
 	make_log(path, 1);
