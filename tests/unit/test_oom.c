@@ -777,6 +777,42 @@ out:
 	return good;
 }
 
+/* cordon_audit_verify_ex() on the log's file with its head expected: out
+ * of memory is an error or a break, never intact with fewer records. */
+static int run_verify_file(void *ud, long i, char *why, size_t cap)
+{
+	struct audit_case *c = ud;
+	struct cordon_audit_report rep;
+	struct cordon_audit_verify_opts vo = { .allow_missing_start = 1 };
+	char path[128], head[65];
+	const char *files[] = { path };
+	const char *h = strrchr(c->log, ':');
+	enum cordon_err rc;
+	int good = 0;
+
+	/* the last record ends {…,"hash":"<64>"}\n */
+	if (!h || strlen(h) < 66)
+		FAIL("no head in the log");
+	memcpy(head, h + 2, 64);
+	head[64] = '\0';
+	vo.expect_head = head;
+	(void)snprintf(path, sizeof(path), "%s/audit.jsonl", c->dir);
+	memset(&rep, 0, sizeof(rep));
+	arm(i);
+	rc = cordon_audit_verify_ex(files, 1, &vo, &rep, NULL);
+	disarm();
+	if (i < 0 && (rc != CORDON_OK || !rep.intact || rep.records != 3))
+		FAIL("with memory: %s, intact %d, %llu records (%s)",
+		     cordon_strerror(rc), rep.intact,
+		     (unsigned long long)rep.records, rep.why);
+	if (rc == CORDON_OK && rep.intact && rep.records != 3)
+		FAIL("intact with %llu records",
+		     (unsigned long long)rep.records);
+	good = 1;
+out:
+	return good;
+}
+
 /* One record appended under the failure after one written with memory:
  * the log must verify intact with one or two records, two when it said
  * CORDON_OK. */
@@ -1124,6 +1160,8 @@ int main(void)
 		ac.tamper = 1;
 		torture("audit_verify_buffer, an edited log", run_verify, &ac);
 		torture("cordon_audit_decision", run_append, &ac);
+		torture("cordon_audit_verify_ex, a file with its head expected",
+			run_verify_file, &ac);
 	} else {
 		ok(0, "an audit log to verify was written");
 	}
