@@ -837,7 +837,11 @@ struct cordon_audit_opts {
 #define CORDON_AUDIT_MAX_KEEP 1000u
 
 /* Opens the sinks (creating the file and its directory, mode 0600/0700).
- * diag names the path and the step that failed. o is borrowed for the
+ * Refused with CORDON_E_INVAL: a log that is a symlink or not a regular
+ * file, a file of another user or writable by others, a directory of
+ * another user or writable by others (a shared sticky one owned by root
+ * is a warning, cordon_audit_warning()), and a bad key_file. diag names
+ * the path and the step that failed. o is borrowed for the
  * call (the paths are copied). *out gets the handle (close it with
  * cordon_audit_close()), NULL on error. */
 CORDON_API CORDON_NODISCARD enum cordon_err
