@@ -1,0 +1,743 @@
+/* hook_door — `cordon hook cursor` and `cordon hook copilot`: the pre-tool
+ * hooks of Cursor and GitHub Copilot CLI.
+ *
+ * Each door reads its agent's JSON, turns it into the one call shape the
+ * Claude Code door already decides (tool, tool_input, cwd, session), runs
+ * that door's pipeline in-process (configuration, policy, approvals,
+ * audit log, the hints for the model: cli/hook.c, with stdin and stdout
+ * pointed at memory) and answers in the agent's own shape. The audit
+ * record names the real door ("cursor-hook", "copilot-hook").
+ *
+ * Cursor (.cursor/hooks.json, cursor.com/docs/agent/hooks): every event
+ * carries hook_event_name, conversation_id, generation_id and
+ * workspace_roots; then
+ *   beforeShellExecution {command, cwd}          -> Bash {command}
+ *   beforeMCPExecution   {tool_name, tool_input,  -> mcp__cursor__TOOL
+ *                         url | command}             (tool_input: an object
+ *                                                    or its JSON text)
+ *   beforeReadFile       {file_path, content,     -> Read {file_path}
+ *                         attachments}               (content not read)
+ * answered {"permission": "allow|deny|ask", "user_message", "agent_message"}
+ * (beforeReadFile: {"permission": "allow|deny"} only, so ask is deny).
+ *
+ * GitHub Copilot CLI (every .json in .github/hooks/, preToolUse): {timestamp, cwd,
+ * toolName, toolArgs} with toolArgs the arguments' JSON text (an object is
+ * taken too); bash -> Bash {command}, view -> Read, create -> Write, edit
+ * -> Edit (path -> file_path), any other tool by its own name. Answered
+ * {"permissionDecision": "allow|deny", "permissionDecisionReason"}: the
+ * CLI acts only on deny, so a call that needs approval is denied with a
+ * reason saying so (letting it through would run it unasked).
+ *
+ * Neither agent lets a hook change the command, so a call the Claude door
+ * would only allow rewritten into cordon's sandbox (updatedInput) is
+ * refused here: never run unsandboxed what was to be sandboxed.
+ *
+ * Fail closed as the other doors: malformed input, a pipeline that does
+ * not answer, and an answer that cannot be read are all "deny" (exit 0 so
+ * the agent reads why); --fail-open turns only malformed input into allow.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "agents.h"
+#include "cli.h"
+#include "cordon.h"
+#include "json.h"
+
+#include "banned.h"
+
+#define DOOR_MAX_INPUT (1024 * 1024)
+#define DOOR_MAX_ANSWER (256 * 1024)
+
+const char *cli_hook_door_name;
+
+enum door_agent {
+	DOOR_CURSOR = 0,
+	DOOR_COPILOT = 1,
+};
+
+/* How each door answers. */
+enum answer_shape {
+	SHAPE_CURSOR,	   /* permission, user_message, agent_message */
+	SHAPE_CURSOR_READ, /* permission only; no ask */
+	SHAPE_COPILOT,	   /* permissionDecision(Reason); no ask */
+};
+
+static const struct {
+	const char *name;
+	const char *door;
+	const char *title;
+} doors[] = {
+	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor" },
+	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI" },
+};
+
+static int door_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(doors) / sizeof(doors[0]); i++)
+		if (strcmp(doors[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool cli_hook_door_owns(int argc, char **argv)
+{
+	return argc >= 2 && door_of(argv[1]) >= 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: cordon hook cursor [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook copilot [OPTIONS] < HOOK-INPUT.json\n"
+	      "\n"
+	      "Decide one tool call for Cursor's beforeShellExecution, "
+	      "beforeMCPExecution\n"
+	      "or beforeReadFile hook, or GitHub Copilot CLI's preToolUse "
+	      "hook, with the\n"
+	      "same policy, approvals and audit log as 'cordon hook claude'. "
+	      "Install it\n"
+	      "with 'cordon init cursor' or 'cordon init copilot'.\n"
+	      "\n"
+	      "options:\n"
+	      "  --config FILE     a configuration file, applied after the "
+	      "user and\n"
+	      "                    project files\n"
+	      "  --audit-log FILE  where audit records go\n"
+	      "  --workspace DIR   the workspace (default: Cursor's first "
+	      "workspace root,\n"
+	      "                    Copilot's cwd, else the current directory)\n"
+	      "  --mode MODE       the permission mode: supervised "
+	      "(default),\n"
+	      "                    auto-accept-edits, auto, full-access\n"
+	      "  --fail-open       allow (instead of deny) when the input is "
+	      "malformed\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "exit status: 0 with an answer printed (also for a deny), 2 on "
+	      "a usage\n"
+	      "error, 1 when the answer could not be written.\n",
+	      out);
+}
+
+struct door_opts {
+	enum door_agent agent;
+	const char *config;
+	const char *audit_log;
+	const char *workspace;
+	const char *mode;
+	bool fail_open;
+};
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+static int parse_options(int argc, char **argv, struct door_opts *o)
+{
+	enum {
+		OPT_CONFIG = 256,
+		OPT_AUDIT_LOG,
+		OPT_WORKSPACE,
+		OPT_MODE,
+		OPT_FAIL_OPEN,
+	};
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->agent = (enum door_agent)door_of(argv[1]);
+	argc--;
+	argv++;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_AUDIT_LOG:
+			o->audit_log = optarg;
+			break;
+		case OPT_WORKSPACE:
+			o->workspace = optarg;
+			break;
+		case OPT_MODE:
+			o->mode = optarg;
+			break;
+		case OPT_FAIL_OPEN:
+			o->fail_open = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			cli_getopt_error("hook", c, argv);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		cli_unexpected_arg("hook", argv[optind]);
+		goto usage;
+	}
+	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
+		cli_report("hook", "--mode: expected one of supervised, "
+			   "auto-accept-edits, auto, full-access, got",
+			   o->mode);
+		goto usage;
+	}
+	if (o->workspace && o->workspace[0] != '/') {
+		fputs("cordon hook: --workspace: expected an absolute path\n",
+		      stderr);
+		goto usage;
+	}
+	return 0;
+usage:
+	fputs("Try 'cordon hook --help'.\n", stderr);
+	return -1;
+}
+
+/* ---- the agents' input --------------------------------------------------- */
+
+/* The call in the Claude Code door's shape, and how to answer. */
+struct door_call {
+	cJSON *claude;	   /* {"hook_event_name": "PreToolUse", …} */
+	enum answer_shape shape;
+	char workspace[PATH_MAX]; /* from the input, or "" */
+};
+
+/* An optional string member: 0 absent or a string (*out set), -1 wrong
+ * type (why filled). */
+static int opt_str(const cJSON *o, const char *k, const char **out, char *why,
+		   size_t cap)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsString(v)) {
+		snprintf(why, cap, "%s: expected a string", k);
+		return -1;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+static int need_str(const cJSON *o, const char *k, const char **out,
+		    char *why, size_t cap)
+{
+	if (opt_str(o, k, out, why, cap))
+		return -1;
+	if (!*out || !(*out)[0]) {
+		snprintf(why, cap, "%s: expected a non-empty string", k);
+		return -1;
+	}
+	return 0;
+}
+
+/* Arguments given as an object, or as the JSON text of one (Copilot's
+ * toolArgs, some Cursor versions' tool_input). NULL with why filled. */
+static cJSON *args_object(const cJSON *v, const char *k, char *why, size_t cap)
+{
+	cJSON *o;
+
+	if (!v || cJSON_IsNull(v))
+		return cJSON_CreateObject();
+	if (cJSON_IsObject(v))
+		return cJSON_Duplicate(v, 1);
+	if (!cJSON_IsString(v)) {
+		snprintf(why, cap, "%s: expected an object or its JSON text", k);
+		return NULL;
+	}
+	if (json_nul_escape_at(v->valuestring, strlen(v->valuestring)) <
+	    strlen(v->valuestring)) {
+		snprintf(why, cap, "%s: holds a \\u0000 escape", k);
+		return NULL;
+	}
+	o = cJSON_Parse(v->valuestring);
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		snprintf(why, cap, "%s: not the JSON text of an object", k);
+		return NULL;
+	}
+	return o;
+}
+
+/* A Claude-shaped call: {"hook_event_name": "PreToolUse", "tool_name",
+ * "tool_input" (taken), "cwd", "session_id"}. NULL when out of memory. */
+static cJSON *claude_call(const char *tool, cJSON *input, const char *cwd,
+			  const char *session)
+{
+	cJSON *c = cJSON_CreateObject();
+
+	if (!c || !input ||
+	    !cJSON_AddStringToObject(c, "hook_event_name", "PreToolUse") ||
+	    !cJSON_AddStringToObject(c, "tool_name", tool) ||
+	    !cJSON_AddItemToObject(c, "tool_input", input)) {
+		cJSON_Delete(input);
+		cJSON_Delete(c);
+		return NULL;
+	}
+	if ((cwd && !cJSON_AddStringToObject(c, "cwd", cwd)) ||
+	    (session && !cJSON_AddStringToObject(c, "session_id", session))) {
+		cJSON_Delete(c);
+		return NULL;
+	}
+	return c;
+}
+
+static int cursor_call(const cJSON *in, struct door_call *dc, char *why,
+		       size_t cap)
+{
+	const char *event, *session, *cwd = NULL, *s;
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(in,
+							      "workspace_roots");
+	cJSON *args = NULL;
+	char tool[600];
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    opt_str(in, "conversation_id", &session, why, cap))
+		return -1;
+	if (roots && !cJSON_IsArray(roots)) {
+		snprintf(why, cap, "workspace_roots: expected an array");
+		return -1;
+	}
+	if (cJSON_IsArray(roots) && cJSON_IsString(cJSON_GetArrayItem(roots, 0)) &&
+	    cJSON_GetArrayItem(roots, 0)->valuestring[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s",
+			 cJSON_GetArrayItem(roots, 0)->valuestring);
+	if (strcmp(event, "beforeShellExecution") == 0) {
+		if (need_str(in, "command", &s, why, cap) ||
+		    opt_str(in, "cwd", &cwd, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->shape = SHAPE_CURSOR;
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else if (strcmp(event, "beforeMCPExecution") == 0) {
+		if (need_str(in, "tool_name", &s, why, cap))
+			return -1;
+		if (strlen(s) > 512) {
+			snprintf(why, cap, "tool_name: over 512 bytes");
+			return -1;
+		}
+		args = args_object(cJSON_GetObjectItemCaseSensitive(in,
+								    "tool_input"),
+				   "tool_input", why, cap);
+		if (!args && why[0])
+			return -1;
+		/* Cursor does not name the server: its MCP tools are
+		 * mcp__cursor__TOOL to cordon's rules. */
+		snprintf(tool, sizeof(tool), "%s%s",
+			 strncmp(s, "mcp__", 5) == 0 ? "" : "mcp__cursor__", s);
+		dc->shape = SHAPE_CURSOR;
+		dc->claude = claude_call(tool, args, NULL, session);
+	} else if (strcmp(event, "beforeReadFile") == 0) {
+		if (need_str(in, "file_path", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "file_path", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->shape = SHAPE_CURSOR_READ;
+		dc->claude = claude_call("Read", args, NULL, session);
+	} else {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not one cordon decides "
+			 "(beforeShellExecution, beforeMCPExecution, "
+			 "beforeReadFile)",
+			 event);
+		return -1;
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Copilot CLI's tools and the argument that names their path. */
+static const struct {
+	const char *copilot;
+	const char *tool;
+} copilot_tools[] = {
+	{ "bash", "Bash" },
+	{ "view", "Read" },
+	{ "create", "Write" },
+	{ "edit", "Edit" },
+	{ "str_replace", "Edit" },
+};
+
+static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
+			size_t cap)
+{
+	const char *name, *cwd, *tool;
+	cJSON *args, *path;
+
+	if (need_str(in, "toolName", &name, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap))
+		return -1;
+	if (!cJSON_GetObjectItemCaseSensitive(in, "toolArgs")) {
+		snprintf(why, cap, "toolArgs is missing");
+		return -1;
+	}
+	args = args_object(cJSON_GetObjectItemCaseSensitive(in, "toolArgs"),
+			   "toolArgs", why, cap);
+	if (!args)
+		return -1;
+	tool = name;
+	for (size_t i = 0; i < sizeof(copilot_tools) / sizeof(copilot_tools[0]);
+	     i++)
+		if (strcmp(name, copilot_tools[i].copilot) == 0)
+			tool = copilot_tools[i].tool;
+	/* Claude's file tools name their path file_path. */
+	path = cJSON_GetObjectItemCaseSensitive(args, "path");
+	if (tool != name && strcmp(tool, "Bash") != 0 && path &&
+	    !cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
+		cJSON_DetachItemViaPointer(args, path);
+		cJSON_AddItemToObject(args, "file_path", path);
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_COPILOT;
+	dc->claude = claude_call(tool, args, cwd, NULL);
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads and converts the agent's input. 0, or -1 with why filled. */
+static int read_call(enum door_agent agent, struct door_call *dc, char *why,
+		     size_t cap)
+{
+	size_t len = 0;
+	char *text = cli_read_file("-", DOOR_MAX_INPUT, &len);
+	const char *end = NULL;
+	cJSON *in;
+	int rc = -1;
+
+	/* Cursor's beforeReadFile answers permission only: until the input
+	 * is read, a refusal takes the richer shape of its event family. */
+	dc->shape = agent == DOOR_COPILOT ? SHAPE_COPILOT : SHAPE_CURSOR;
+	if (!text) {
+		snprintf(why, cap, "%s",
+			 errno == EFBIG ? "the input is over the limit of "
+					  "1048576 bytes" :
+					  strerror(errno));
+		return -1;
+	}
+	in = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!in || (end && strspn(end, " \t\r\n") != len - (size_t)(end - text))) {
+		snprintf(why, cap, "the input is not valid JSON");
+		goto out;
+	}
+	if (!cJSON_IsObject(in)) {
+		snprintf(why, cap, "the input is not a JSON object");
+		goto out;
+	}
+	for (const cJSON *a = in->child; a; a = a->next)
+		for (const cJSON *b = a->next; b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) {
+				snprintf(why, cap, "key '%.64s' appears twice",
+					 a->string);
+				goto out;
+			}
+	if (json_nul_escape_at(text, len) < len) {
+		snprintf(why, cap, "the input holds a \\u0000 escape");
+		goto out;
+	}
+	if (agent == DOOR_CURSOR) {
+		const char *ev = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(in, "hook_event_name"));
+
+		if (ev && strcmp(ev, "beforeReadFile") == 0)
+			dc->shape = SHAPE_CURSOR_READ;
+		rc = cursor_call(in, dc, why, cap);
+	} else {
+		rc = copilot_call(in, dc, why, cap);
+	}
+out:
+	cJSON_Delete(in);
+	free(text);
+	return rc;
+}
+
+/* ---- the answer ---------------------------------------------------------- */
+
+/* Prints the answer in the agent's shape. 0, or -1 when stdout failed. */
+static int answer(enum answer_shape shape, const char *decision,
+		  const char *reason)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+	bool ok;
+
+	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT) &&
+	    strcmp(decision, "ask") == 0)
+		decision = "deny";
+	if (shape == SHAPE_COPILOT) {
+		ok = o &&
+		     cJSON_AddStringToObject(o, "permissionDecision", decision) &&
+		     cJSON_AddItemToObject(o, "permissionDecisionReason",
+					   json_clean_string(reason,
+							     strlen(reason)));
+	} else {
+		ok = o && cJSON_AddStringToObject(o, "permission", decision);
+		if (ok && shape == SHAPE_CURSOR)
+			ok = cJSON_AddItemToObject(o, "user_message",
+						   json_clean_string(
+							   reason,
+							   strlen(reason))) &&
+			     cJSON_AddItemToObject(o, "agent_message",
+						   json_clean_string(
+							   reason,
+							   strlen(reason)));
+	}
+	text = ok ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	if (!text) {
+		/* Out of memory: a fixed refusal still reaches the agent. */
+		fputs(shape == SHAPE_COPILOT ?
+			      "{\"permissionDecision\":\"deny\","
+			      "\"permissionDecisionReason\":\"cordon: out of "
+			      "memory\"}\n" :
+			      "{\"permission\":\"deny\"}\n",
+		      stdout);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	ok = puts(text) >= 0 && fflush(stdout) == 0;
+	free(text);
+	return ok ? 0 : -1;
+}
+
+/* Records a refused malformed input; the door answers either way, but a
+ * record that cannot be written turns --fail-open's allow into a deny. */
+static bool audit_malformed(const struct door_opts *o, const char *ws,
+			    const char *sent, const char *why)
+{
+	struct cordon_config *cfg = NULL;
+	struct cordon_audit *audit = NULL;
+	struct cordon_diag diag = { 0 };
+	cJSON *x = cJSON_CreateObject();
+	char *extra = NULL;
+	bool ok = false;
+
+	if (!x || !cJSON_AddStringToObject(x, "door", doors[o->agent].door) ||
+	    !cJSON_AddStringToObject(x, "sent", sent) ||
+	    !cJSON_AddItemToObject(x, "malformed",
+				   json_clean_string(why, strlen(why))) ||
+	    !(extra = cJSON_PrintUnformatted(x)))
+		goto out;
+	if (cli_load_config(&cfg, o->config, ws) != 0 ||
+	    cli_open_audit(cfg, o->audit_log, &audit) != 0)
+		goto out;
+	ok = cordon_audit_event(audit, "hook", extra, &diag) == CORDON_OK;
+	if (!ok)
+		fprintf(stderr, "cordon hook: audit log: %s\n", diag.message);
+	ok = cordon_audit_close(audit) == CORDON_OK && ok;
+	audit = NULL;
+out:
+	cordon_audit_close(audit);
+	cordon_config_free(cfg);
+	cJSON_Delete(x);
+	free(extra);
+	return ok;
+}
+
+/* Runs the Claude Code door on the call with stdin and stdout in memory.
+ * Returns the answer's text (malloc'd) or NULL with why filled. */
+static char *run_claude_door(const struct door_opts *o, const cJSON *call,
+			     const char *ws, char *why, size_t cap)
+{
+	char *in = cJSON_PrintUnformatted(call), *out = NULL;
+	char *argv[12];
+	int argc = 0, in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
+	size_t len = 0;
+	int status;
+
+	argv[argc++] = "hook";
+	argv[argc++] = "claude";
+	argv[argc++] = "--workspace";
+	argv[argc++] = (char *)ws;
+	if (o->config) {
+		argv[argc++] = "--config";
+		argv[argc++] = (char *)o->config;
+	}
+	if (o->audit_log) {
+		argv[argc++] = "--audit-log";
+		argv[argc++] = (char *)o->audit_log;
+	}
+	if (o->mode) {
+		argv[argc++] = "--mode";
+		argv[argc++] = (char *)o->mode;
+	}
+	argv[argc] = NULL;
+	if (!in) {
+		snprintf(why, cap, "out of memory");
+		return NULL;
+	}
+	in_fd = memfd_create("cordon-hook-in", MFD_CLOEXEC);
+	out_fd = memfd_create("cordon-hook-out", MFD_CLOEXEC);
+	if (in_fd < 0 || out_fd < 0 ||
+	    write(in_fd, in, strlen(in)) != (ssize_t)strlen(in) ||
+	    lseek(in_fd, 0, SEEK_SET) != 0 || fflush(stdout) != 0 ||
+	    (saved_in = dup(STDIN_FILENO)) < 0 ||
+	    (saved_out = dup(STDOUT_FILENO)) < 0) {
+		snprintf(why, cap, "cannot set up the decision: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (dup2(in_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0) {
+		snprintf(why, cap, "cannot set up the decision: %s",
+			 strerror(errno));
+		goto restore;
+	}
+	cli_hook_door_name = doors[o->agent].door;
+	status = cli_hook(argc, argv);
+	cli_hook_door_name = NULL;
+	fflush(stdout);
+	if (status != CLI_EXIT_OK) {
+		snprintf(why, cap, "the decision failed (status %d; the error "
+			 "is on the hook's stderr)", status);
+		goto restore;
+	}
+	if (lseek(out_fd, 0, SEEK_SET) != 0) {
+		snprintf(why, cap, "cannot read the decision: %s",
+			 strerror(errno));
+		goto restore;
+	}
+restore:
+	if (dup2(saved_in, STDIN_FILENO) < 0 ||
+	    dup2(saved_out, STDOUT_FILENO) < 0) {
+		/* stdout is gone: nothing more can be said to the agent. */
+		_exit(CLI_EXIT_FAILURE);
+	}
+	if (!why[0]) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", out_fd);
+		out = cli_read_file(path, DOOR_MAX_ANSWER, &len);
+		if (!out)
+			snprintf(why, cap, "cannot read the decision: %s",
+				 strerror(errno));
+	}
+out:
+	if (saved_in >= 0)
+		close(saved_in);
+	if (saved_out >= 0)
+		close(saved_out);
+	if (in_fd >= 0)
+		close(in_fd);
+	if (out_fd >= 0)
+		close(out_fd);
+	free(in);
+	return out;
+}
+
+int cli_hook_door(int argc, char **argv)
+{
+	struct door_opts o = { 0 };
+	struct door_call dc = { 0 };
+	char why[512] = "", reason[8192], wsbuf[PATH_MAX];
+	const char *ws, *decision = "deny";
+	char *ans = NULL;
+	cJSON *a = NULL;
+	const cJSON *hso;
+	int rc;
+
+	if (argc >= 3 &&
+	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (read_call(o.agent, &dc, why, sizeof(why)) != 0) {
+		ws = o.workspace ? o.workspace : getcwd(wsbuf, sizeof(wsbuf));
+		decision = o.fail_open ? "allow" : "deny";
+		if (!audit_malformed(&o, ws, decision, why))
+			decision = "deny";
+		snprintf(reason, sizeof(reason),
+			 "cordon: malformed %s hook input: %s; %s", 
+			 doors[o.agent].title, why,
+			 strcmp(decision, "allow") == 0 ?
+				 "allowed because the hook runs with "
+				 "--fail-open" :
+				 "the call is refused (cordon fails closed). "
+				 "Instead: retry the call; if it keeps "
+				 "failing, tell the user the cordon hook "
+				 "cannot read its input");
+		goto answer;
+	}
+	ws = o.workspace       ? o.workspace :
+	     dc.workspace[0] ? dc.workspace :
+			       getcwd(wsbuf, sizeof(wsbuf));
+	if (!ws) {
+		snprintf(reason, sizeof(reason),
+			 "cordon: no workspace (%s); the call is refused",
+			 strerror(errno));
+		goto answer;
+	}
+	ans = run_claude_door(&o, dc.claude, ws, why, sizeof(why));
+	a = ans ? cJSON_Parse(ans) : NULL;
+	hso = cJSON_GetObjectItemCaseSensitive(a, "hookSpecificOutput");
+	decision = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecision"));
+	snprintf(reason, sizeof(reason), "%s",
+		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			 hso, "permissionDecisionReason")) ?:
+			 "");
+	if (!decision || (strcmp(decision, "allow") &&
+			  strcmp(decision, "deny") && strcmp(decision, "ask"))) {
+		decision = "deny";
+		snprintf(reason, sizeof(reason),
+			 "cordon: %s; the call is refused",
+			 why[0] ? why : "the decision could not be read");
+	} else if (strcmp(decision, "allow") == 0 &&
+		   cJSON_GetObjectItemCaseSensitive(hso, "updatedInput")) {
+		decision = "deny";
+		snprintf(reason, sizeof(reason),
+			 "cordon: this call is allowed only inside cordon's "
+			 "sandbox, and %s's hook cannot change the command; "
+			 "the call is refused. Instead: ask the user to run "
+			 "the agent whole under 'cordon run'",
+			 doors[o.agent].title);
+	} else if (strcmp(decision, "ask") == 0 && dc.shape != SHAPE_CURSOR) {
+		char more[sizeof(reason)];
+
+		snprintf(more, sizeof(more),
+			 "%.7000s. %s's hook cannot ask for approval, so cordon "
+			 "refuses it. Instead: ask the user to approve it (a "
+			 "rule in cordon's approvals file, or a higher --mode "
+			 "for the hook), or do the task without it",
+			 reason, doors[o.agent].title);
+		memcpy(reason, more, sizeof(reason));
+	}
+answer:
+	rc = answer(dc.shape, decision, reason) == 0 ? CLI_EXIT_OK :
+						      CLI_EXIT_FAILURE;
+	cJSON_Delete(a);
+	cJSON_Delete(dc.claude);
+	free(ans);
+	return rc;
+}
