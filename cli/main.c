@@ -17,6 +17,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "approvals", "list, revoke or clear the remembered approvals",
+	  cli_approvals, cli_approvals_usage },
 	{ "audit", "verify the audit log's hash chain; show its records",
 	  cli_audit, cli_audit_usage },
 	{ "check", "decide one tool call (allow, deny or ask); run nothing",
