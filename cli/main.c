@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  cli_config, cli_config_usage },
 	{ "demo", "the whole story on built-in defaults, end to end",
 	  cli_demo, cli_demo_usage },
+	{ "doctor", "check the set-up: sandbox, config, agents' hooks, logs",
+	  cli_doctor, cli_doctor_usage },
 	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
 	  cli_fetch, cli_fetch_usage },
 	{ "hook", "answer an agent's pre-tool hook (claude, gemini)",
