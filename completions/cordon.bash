@@ -5,8 +5,8 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='audit check classify config demo fetch help hook init mcp
-proxy redact run sandbox'
+_cordon_commands='approvals audit check classify config demo doctor fetch help
+hook init mcp proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
 _cordon_run_opts='--workspace --write --deny-read --no-read-home
@@ -50,6 +50,10 @@ _cordon_opts() {
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
 	demo) echo '--keep --help' ;;
+	doctor)
+		echo '--json --workspace --config --audit-log --no-probe
+		--help' ;;
+	approvals) echo '--file --config --json --help' ;;
 	redact) echo '--count --help' ;;
 	fetch)
 		echo '--max-redirects --max-bytes --timeout --cacert --resolve
@@ -154,7 +158,9 @@ _cordon_positional() {
 	sandbox:0) _cordon_compgen -W 'profile' -- "$cur" ;;
 	audit:0) _cordon_compgen -W 'verify show' -- "$cur" ;;
 	audit:*) _cordon_files "$cur" ;;
-	hook:0 | init:0) _cordon_compgen -W 'claude gemini' -- "$cur" ;;
+	hook:0) _cordon_compgen -W 'claude gemini cursor copilot' -- "$cur" ;;
+	init:0) _cordon_compgen -W 'claude gemini' -- "$cur" ;;
+	approvals:0) _cordon_compgen -W 'list revoke clear' -- "$cur" ;;
 	mcp:1) [[ $1 == pins ]] &&
 		_cordon_compgen -W 'list diff approve reset' -- "$cur" ;;
 	mcp:0) _cordon_compgen -W 'pins' -- "$cur" ;;
