@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agentpresets.h"
 #include "agents.h"
 #include "approvals.h"
 #include "cli.h"
@@ -240,46 +241,24 @@ static const struct {
 
 static void check_backends(struct doctor *d, bool cached)
 {
-	char why[1024];
-	int best = sandbox_probe(!cached, why, sizeof(why));
-	cJSON *arr = add_arr(d, d->root, "backends");
+	int best;
+	cJSON *arr = cli_probe_backends(!cached, &best), *b;
 
-	for (size_t i = 0; arr && i < 2; i++) {
-		const char *name = backend_facts[i].name;
-		cJSON *b = add_obj(d, arr, NULL);
-		char line[512] = "", *at = strstr(why, name), *nl;
-		bool works;
+	if (!arr || !cJSON_AddItemToObject(d->root, "backends", arr)) {
+		cJSON_Delete(arr);
+		d->oom = true;
+		return;
+	}
+	cJSON_ArrayForEach (b, arr) {
+		const char *name = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(b, "name"));
 
-		if (!b)
-			return;
-		/* sandbox_probe() says "NAME: works (enforcement E)" or
-		 * "NAME: unavailable: WHY", one line each. */
-		if (at && at[strlen(name)] == ':') {
-			snprintf(line, sizeof(line), "%s",
-				 at + strlen(name) + 2);
-			nl = strchr(line, '\n');
-			if (nl)
-				*nl = '\0';
-		}
-		works = strncmp(line, "works", 5) == 0;
-		add_str(d, b, "name", name);
-		add_bool(d, b, "works", works);
-		if (works) {
-			const char *e = strstr(line, "enforcement ");
-			char enf[16] = "";
-
-			if (e)
-				sscanf(e + 12, "%15[a-z]", enf);
-			add_str(d, b, "enforcement", enf[0] ? enf : NULL);
-			add_str(d, b, "enforces", backend_facts[i].enforces);
-		} else {
-			add_str(d, b, "why",
-				line[0] ? line + (strncmp(line, "unavailable: ",
-							  13) == 0 ?
-							  13 :
-							  0) :
-					  "not probed");
-		}
+		for (size_t i = 0; i < 2; i++)
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				    b, "works")) &&
+			    strcmp(name, backend_facts[i].name) == 0)
+				add_str(d, b, "enforces",
+					backend_facts[i].enforces);
 	}
 	add_str(d, d->root, "bestBackend",
 		best == SANDBOX_BACKEND_NAMESPACES ? "namespaces" :
