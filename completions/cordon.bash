@@ -15,13 +15,14 @@ _cordon_run_opts='--workspace --write --deny-read --no-read-home
 --inject-format --inject-cacert --inject-port --inject-allow-loopback
 --memory --cpu --pids --timeout --mode --backend --report --argv-only
 --allow-cmd --no-unix-sockets --output-cap --config --audit-log
---srt-settings --probe --help'
+--srt-settings --probe --json --agent --pass-env --help'
 
 _cordon_sandbox_opts() {
 	local o
 	for o in $_cordon_run_opts; do
 		case $o in
 		--argv-only | --allow-cmd | --output-cap | --probe | --config | \
+			--json | --agent | --pass-env | \
 			--audit-log | --help) ;;
 		*) echo "$o" ;;
 		esac
@@ -129,6 +130,7 @@ _cordon_value() {
 		_cordon_compgen -d -- "$2" ;;
 	--network) _cordon_compgen -W 'none host proxy' -- "$2" ;;
 	--backend) _cordon_compgen -W 'namespaces landlock' -- "$2" ;;
+	--agent) _cordon_compgen -W 'claude gemini codex' -- "$2" ;;
 	--from) _cordon_compgen -W 'claude srt' -- "$2" ;;
 	--format) _cordon_compgen -W 'seatbelt' -- "$2" ;;
 	--decision) _cordon_compgen -W 'allow deny ask' -- "$2" ;;
