@@ -50,7 +50,7 @@ _cordon_opts() {
 		import) echo '--from --help' ;;
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
-	demo) echo '--keep --help' ;;
+	demo) echo '--keep --json --help' ;;
 	doctor)
 		echo '--json --workspace --config --audit-log --no-probe
 		--help' ;;
