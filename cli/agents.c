@@ -131,9 +131,8 @@ static const char *first_word(const char *s, char *word, size_t cap)
 	return s;
 }
 
-/* Whether s runs "BINARY hook NAME" with a binary called cordon*. */
-static bool is_hook_cmd(const char *s, const char *agent,
-			struct cli_hook_cmd *out)
+bool cli_is_hook_cmd(const char *s, const char *agent,
+		     struct cli_hook_cmd *out)
 {
 	const char *rest, *base;
 	size_t an = strlen(agent);
@@ -165,7 +164,7 @@ static void walk_strings(const cJSON *v, const char *agent,
 	if (cJSON_IsString(v)) {
 		struct cli_hook_cmd one;
 
-		if (is_hook_cmd(v->valuestring, agent, &one)) {
+		if (cli_is_hook_cmd(v->valuestring, agent, &one)) {
 			if ((size_t)*count < cap)
 				out[*count] = one;
 			(*count)++;

@@ -39,6 +39,15 @@ struct cli_hook_cmd {
 	char command[512]; /* the command as written, cut to fit */
 };
 
+/* Whether s runs "BINARY hook AGENT …" with a binary named cordon*
+ * (out filled). */
+bool cli_is_hook_cmd(const char *s, const char *agent,
+		     struct cli_hook_cmd *out);
+
+/* `cordon init AGENT` for cursor and copilot (init_door.c). */
+bool cli_init_door_owns(int argc, char **argv);
+int cli_init_door(int argc, char **argv);
+
 /* The cordon hook commands for agent in the settings text (JSON, or JSONC
  * when the agent's files may hold comments; text is modified: comments
  * are blanked). Returns how many were found (at most cap are stored), or

@@ -129,8 +129,8 @@ is list revoke clear
 ok $? "approvals list|revoke|clear"
 
 comp cordon init ''
-is claude gemini
-ok $? "init claude|gemini"
+is claude gemini cursor copilot
+ok $? "init claude|gemini|cursor|copilot"
 
 comp cordon init claude --
 offers --project --user

@@ -146,4 +146,111 @@ ok $? "a bad --mode exits 2"
 [ $? -eq 0 ] && grep -q beforeShellExecution "$tmp/out"
 ok $? "hook cursor --help"
 
+# ---- cordon init cursor|copilot ------------------------------------------
+
+proj=$tmp/proj
+mkdir -p "$proj/.cursor"
+cd "$proj" || exit 1
+cat >.cursor/hooks.json <<'JSON'
+{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{"command": "./format.sh"}],
+    "beforeShellExecution": [
+      {"command": "./audit-shell.sh"},
+      {"command": "/old/place/cordon hook cursor"}
+    ]
+  },
+  "x-team": {"keep": [1, 2.5, "three"]}
+}
+JSON
+cp .cursor/hooks.json "$tmp/orig.json"
+run init cursor
+[ $rc -eq 0 ] && pyjson 'd["version"] == 1 and d["x-team"] == {"keep": [1, 2.5, "three"]} and d["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}] and d["hooks"]["beforeShellExecution"] == [{"command": "./audit-shell.sh"}, {"command": "'"$bin"' hook cursor"}] and d["hooks"]["beforeMCPExecution"] == [{"command": "'"$bin"' hook cursor"}] and d["hooks"]["beforeReadFile"] == [{"command": "'"$bin"' hook cursor"}]' <.cursor/hooks.json
+ok $? "init cursor: the three events run this cordon; the old cordon's entry is replaced, the user's kept"
+ls .cursor/hooks.json.bak-* >/dev/null 2>&1 && cmp -s .cursor/hooks.json.bak-* "$tmp/orig.json"
+ok $? "init cursor keeps a copy of the file as it was"
+
+cp .cursor/hooks.json "$tmp/after.json"
+run init cursor
+[ $rc -eq 0 ] && grep -q 'already there' "$tmp/out" && cmp -s .cursor/hooks.json "$tmp/after.json"
+ok $? "init cursor again changes nothing"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "cursor"][0]["installed"]' <"$tmp/doc.json"
+ok $? "doctor sees the installed Cursor hook"
+
+# The installed command, run as Cursor runs it, answers.
+c=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hooks"]["beforeShellExecution"][1]["command"])' .cursor/hooks.json)
+sed -e "s|@WS@|$proj|g" -e "s|@HOME@|$HOME|g" "$golden/cursor/shell-deny-rm-home.in.json" |
+	sh -c "$c --audit-log -" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["permission"] == "deny"' <"$tmp/out"
+ok $? "the command init wrote answers Cursor's input"
+
+run init cursor --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"] == {"afterFileEdit": [{"command": "./format.sh"}], "beforeShellExecution": [{"command": "./audit-shell.sh"}]} and d["x-team"]["keep"][2] == "three"' <.cursor/hooks.json
+ok $? "init cursor --remove takes out cordon's entries only"
+
+run init cursor --remove
+[ $rc -eq 0 ] && grep -q 'no cordon hook to remove' "$tmp/out"
+ok $? "--remove with nothing to remove is a no-op"
+
+printf '{"hooks": [1]}' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q '"hooks" is not an object' "$tmp/err" && [ "$(cat .cursor/hooks.json)" = '{"hooks": [1]}' ]
+ok $? "a hooks.json of another shape is refused and left untouched"
+
+printf '{"version": 1, "hooks": {' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'not valid JSON' "$tmp/err"
+ok $? "a hooks.json that is not JSON is refused"
+
+printf '{"hooks": {"beforeReadFile": {"command": "x"}}}' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'hooks.beforeReadFile is not an array' "$tmp/err"
+ok $? "an event that is not a list is refused, naming it"
+
+rm -f .cursor/hooks.json
+mkfifo .cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'not a regular file' "$tmp/err"
+ok $? "a FIFO in the file's place is refused"
+rm -f .cursor/hooks.json
+
+run init cursor --dry-run
+[ $rc -eq 0 ] && [ ! -e .cursor/hooks.json ] && grep -q '"beforeReadFile"' "$tmp/out"
+ok $? "--dry-run prints the file and writes nothing"
+
+run init cursor --user
+[ $rc -eq 0 ] && pyjson 'len(d["hooks"]) == 3' <"$HOME/.cursor/hooks.json"
+ok $? "init cursor --user writes ~/.cursor/hooks.json"
+
+mkdir -p "$tmp/dotfiles"
+printf '{"version": 1, "hooks": {}}' >"$tmp/dotfiles/hooks.json"
+rm -f .cursor/hooks.json
+ln -s "$tmp/dotfiles/hooks.json" .cursor/hooks.json
+run init cursor
+[ $rc -eq 0 ] && [ -L .cursor/hooks.json ] && pyjson 'len(d["hooks"]) == 3' <"$tmp/dotfiles/hooks.json"
+ok $? "a symlinked hooks.json is edited where it points; the link stays"
+
+run init copilot
+[ $rc -eq 0 ] && pyjson 'd == {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "'"$bin"' hook copilot", "timeoutSec": 30}]}}' <.github/hooks/cordon.json
+ok $? "init copilot writes .github/hooks/cordon.json with a preToolUse hook"
+
+run init copilot --user
+[ $rc -eq 2 ] && grep -q 'repository only' "$tmp/err"
+ok $? "init copilot --user is refused: Copilot CLI reads the repository's hooks"
+
+run init copilot --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"] == {}' <.github/hooks/cordon.json
+ok $? "init copilot --remove"
+
+run init cursor --bogus
+[ $rc -eq 2 ]
+ok $? "init cursor with an unknown option exits 2"
+
+run hook frob
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor or copilot' "$tmp/err"
+ok $? "an unknown agent names the four doors"
+
 done_testing
