@@ -131,7 +131,7 @@ _cordon_value() {
 	--network) _cordon_compgen -W 'none host proxy' -- "$2" ;;
 	--backend) _cordon_compgen -W 'namespaces landlock' -- "$2" ;;
 	--agent) _cordon_compgen -W 'claude gemini codex' -- "$2" ;;
-	--from) _cordon_compgen -W 'claude srt' -- "$2" ;;
+	--from) _cordon_compgen -W 'claude srt codex' -- "$2" ;;
 	--format) _cordon_compgen -W 'seatbelt' -- "$2" ;;
 	--decision) _cordon_compgen -W 'allow deny ask' -- "$2" ;;
 	--event)

@@ -113,8 +113,8 @@ is namespaces landlock
 ok $? "--backend namespaces|landlock"
 
 comp cordon config import --from ''
-is claude srt
-ok $? "config import --from claude|srt"
+is claude srt codex
+ok $? "config import --from claude|srt|codex"
 
 comp cordon config ''
 is show import
