@@ -18,8 +18,8 @@
 /* Where each agent reads its hooks, from its own documentation: Claude
  * Code's settings scopes, Gemini CLI's settings.json (JSONC), Cursor's
  * hooks.json (user and project), GitHub Copilot CLI's .github/hooks/
- * directory (every *.json in it). Codex CLI has no pre-tool hook: it is
- * guarded through MCP and run whole. */
+ * directory (every .json in it), Codex CLI's hooks.json (Claude Code's
+ * shape; its PreToolUse schema is shipped in the codex binary). */
 const struct cli_agent cli_agents[] = {
 	{ "claude",
 	  "Claude Code",
@@ -55,12 +55,13 @@ const struct cli_agent cli_agents[] = {
 	  "whole: cordon run -- copilot" },
 	{ "codex",
 	  "Codex CLI",
-	  { NULL },
-	  { NULL },
+	  { ".codex/hooks.json", NULL },
+	  { ".codex/hooks.json", NULL },
 	  false,
-	  false,
-	  "no pre-tool hook: run it whole (cordon run --agent codex -- "
-	  "codex) and put its MCP servers behind 'cordon mcp'" },
+	  true,
+	  "Codex's PreToolUse hook takes a rewritten command back "
+	  "(updatedInput); else run it whole: cordon run --agent codex -- "
+	  "codex" },
 	{ NULL, NULL, { NULL }, { NULL }, false, false, NULL },
 };
 

@@ -59,8 +59,8 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr,
-			"cordon %s: which agent? claude, gemini, cursor or "
-			"copilot\n",
+			"cordon %s: which agent? claude, gemini, cursor, "
+			"copilot or codex\n",
 			cmd);
 		return -1;
 	}
@@ -70,7 +70,8 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 		return 1;
 	fprintf(stderr, "cordon %s: unknown agent '", cmd);
 	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude, gemini, cursor or copilot)\n", stderr);
+	fputs("' (expected claude, gemini, cursor, copilot or codex)\n",
+	      stderr);
 	return -1;
 }
 

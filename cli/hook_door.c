@@ -1,5 +1,5 @@
-/* hook_door — `cordon hook cursor` and `cordon hook copilot`: the pre-tool
- * hooks of Cursor and GitHub Copilot CLI.
+/* hook_door — `cordon hook cursor`, `cordon hook copilot` and `cordon hook
+ * codex`: the pre-tool hooks of Cursor, GitHub Copilot CLI and Codex CLI.
  *
  * Each door reads its agent's JSON, turns it into the one call shape the
  * Claude Code door already decides (tool, tool_input, cwd, session), runs
@@ -28,9 +28,22 @@
  * CLI acts only on deny, so a call that needs approval is denied with a
  * reason saying so (letting it through would run it unasked).
  *
- * Neither agent lets a hook change the command, so a call the Claude door
+ * Codex CLI (hooks.json, PreToolUse; the input and output schemas ship
+ * in the codex binary): Claude Code's input shape {hook_event_name,
+ * session_id, cwd, permission_mode, tool_name, tool_input, tool_use_id,
+ * transcript_path, model, turn_id}; its shell tools (Bash, shell,
+ * exec_command, local_shell, unified_exec; command a string or an argv
+ * list) become Bash {command}, apply_patch one Write per file the patch
+ * names (the strictest answer wins), other tools pass by name. Answered
+ * with Claude's hookSpecificOutput: deny with a reason; allow as no
+ * output (Codex takes "allow" only with updatedInput, which carries the
+ * Claude door's sandbox rewrite of a command string); ask is deny.
+ *
+ * Cursor and Copilot CLI do not let a hook change the command, so a call
+ * the Claude door
  * would only allow rewritten into cordon's sandbox (updatedInput) is
- * refused here: never run unsandboxed what was to be sandboxed.
+ * refused there (and for Codex when there is no command string to
+ * rewrite): never run unsandboxed what was to be sandboxed.
  *
  * Fail closed as the other doors: malformed input, a pipeline that does
  * not answer, and an answer that cannot be read are all "deny" (exit 0 so
@@ -63,6 +76,7 @@ const char *cli_hook_door_name;
 enum door_agent {
 	DOOR_CURSOR = 0,
 	DOOR_COPILOT = 1,
+	DOOR_CODEX = 2,
 };
 
 /* How each door answers. */
@@ -70,6 +84,7 @@ enum answer_shape {
 	SHAPE_CURSOR,	   /* permission, user_message, agent_message */
 	SHAPE_CURSOR_READ, /* permission only; no ask */
 	SHAPE_COPILOT,	   /* permissionDecision(Reason); no ask */
+	SHAPE_CODEX,	   /* Claude's hookSpecificOutput, deny only */
 };
 
 static const struct {
@@ -79,6 +94,7 @@ static const struct {
 } doors[] = {
 	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor" },
 	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI" },
+	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI" },
 };
 
 static int door_of(const char *name)
@@ -98,14 +114,17 @@ static void usage(FILE *out)
 {
 	fputs("usage: cordon hook cursor [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook copilot [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook codex [OPTIONS] < HOOK-INPUT.json\n"
 	      "\n"
 	      "Decide one tool call for Cursor's beforeShellExecution, "
 	      "beforeMCPExecution\n"
-	      "or beforeReadFile hook, or GitHub Copilot CLI's preToolUse "
-	      "hook, with the\n"
+	      "or beforeReadFile hook, GitHub Copilot CLI's preToolUse hook, "
+	      "or Codex CLI's\n"
+	      "PreToolUse hook, with the\n"
 	      "same policy, approvals and audit log as 'cordon hook claude'. "
 	      "Install it\n"
-	      "with 'cordon init cursor' or 'cordon init copilot'.\n"
+	      "with 'cordon init cursor', 'cordon init copilot' or 'cordon "
+	      "init codex'.\n"
 	      "\n"
 	      "options:\n"
 	      "  --config FILE     a configuration file, applied after the "
@@ -214,6 +233,8 @@ usage:
 /* The call in the Claude Code door's shape, and how to answer. */
 struct door_call {
 	cJSON *claude;	   /* {"hook_event_name": "PreToolUse", …} */
+	cJSON *more;	   /* Codex apply_patch: one call a file after it */
+	cJSON *tool_input; /* Codex: the input as sent, for updatedInput */
 	enum answer_shape shape;
 	char workspace[PATH_MAX]; /* from the input, or "" */
 };
@@ -425,6 +446,228 @@ static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
 	return 0;
 }
 
+/* argv as one shell line: each word single-quoted unless plain. NULL
+ * when out of memory or a word is not a string. */
+static char *argv_line(const cJSON *arr)
+{
+	size_t cap = 1;
+	const cJSON *w;
+	char *out, *o;
+
+	cJSON_ArrayForEach (w, arr) {
+		if (!cJSON_IsString(w) || strlen(w->valuestring) > 65536)
+			return NULL;
+		cap += 4 * strlen(w->valuestring) + 3;
+	}
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	o = out;
+	cJSON_ArrayForEach (w, arr) {
+		const char *p = w->valuestring;
+		bool plain = *p != '\0' && strspn(p, "abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						     "0123456789/._+-,:=@%") ==
+							 strlen(p);
+
+		if (o != out)
+			*o++ = ' ';
+		if (plain) {
+			memcpy(o, p, strlen(p));
+			o += strlen(p);
+			continue;
+		}
+		*o++ = '\'';
+		for (; *p; p++) {
+			if (*p == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o++ = '\'';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Codex's shell tools and the names Claude Code gives them. */
+static bool codex_shell_tool(const char *name)
+{
+	static const char *const names[] = { "Bash",	  "shell",
+					     "local_shell", "exec_command",
+					     "unified_exec", "container.exec" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* apply_patch: a Write call for every file the patch adds, updates,
+ * deletes or moves to ("*** Update File: PATH" …), in dc->claude (the
+ * first) and dc->more (the rest). */
+static int codex_patch(const cJSON *ti, const char *cwd, const char *session,
+		       struct door_call *dc, char *why, size_t cap)
+{
+	static const char *const heads[] = { "*** Add File: ",
+					     "*** Update File: ",
+					     "*** Delete File: ", "*** Move to: " };
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(ti, "input");
+	const char *text, *line;
+
+	if (!cJSON_IsString(p))
+		p = cJSON_GetObjectItemCaseSensitive(ti, "patch");
+	if (!cJSON_IsString(p) &&
+	    cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(ti, "command")))
+		p = cJSON_GetArrayItem(
+			cJSON_GetObjectItemCaseSensitive(ti, "command"), 1);
+	if (!cJSON_IsString(p)) {
+		snprintf(why, cap, "apply_patch: no patch text in tool_input");
+		return -1;
+	}
+	text = p->valuestring;
+	dc->more = cJSON_CreateArray();
+	if (!dc->more) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	for (line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		size_t len = strcspn(line, "\r\n");
+
+		for (size_t h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+			size_t hl = strlen(heads[h]);
+			char path[PATH_MAX];
+			cJSON *args, *c;
+
+			if (len <= hl || strncmp(line, heads[h], hl) != 0)
+				continue;
+			if (len - hl >= sizeof(path)) {
+				snprintf(why, cap, "apply_patch: a path over "
+					 "%zu bytes", sizeof(path));
+				return -1;
+			}
+			memcpy(path, line + hl, len - hl);
+			path[len - hl] = '\0';
+			args = cJSON_CreateObject();
+			if (args &&
+			    !cJSON_AddStringToObject(args, "file_path", path)) {
+				cJSON_Delete(args);
+				args = NULL;
+			}
+			c = claude_call("Write", args, cwd, session);
+			if (!c) {
+				snprintf(why, cap, "out of memory");
+				return -1;
+			}
+			if (!dc->claude)
+				dc->claude = c;
+			else
+				cJSON_AddItemToArray(dc->more, c);
+		}
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "apply_patch: the patch names no file");
+		return -1;
+	}
+	return 0;
+}
+
+/* Codex CLI's PreToolUse (its hooks follow Claude Code's input shape):
+ * shell tools become Bash {command} (an argv list joined), apply_patch a
+ * Write per file, anything else passes by its own name. */
+static int codex_call(const cJSON *in, struct door_call *dc, char *why,
+		      size_t cap)
+{
+	const char *event, *tool, *cwd, *session, *mode;
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_input");
+	cJSON *args;
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    need_str(in, "tool_name", &tool, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap) ||
+	    opt_str(in, "session_id", &session, why, cap) ||
+	    opt_str(in, "permission_mode", &mode, why, cap))
+		return -1;
+	if (strcmp(event, "PreToolUse") != 0) {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not PreToolUse (cordon "
+			 "hook codex handles only PreToolUse)",
+			 event);
+		return -1;
+	}
+	if (!ti) {
+		snprintf(why, cap, "tool_input is missing");
+		return -1;
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_CODEX;
+	dc->tool_input = cJSON_Duplicate(ti, 1);
+	if (!dc->tool_input) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	if (strcmp(tool, "apply_patch") == 0) {
+		cJSON *c;
+
+		if (codex_patch(ti, cwd, session, dc, why, cap) != 0)
+			return -1;
+		if (mode && !cJSON_AddStringToObject(dc->claude,
+						     "permission_mode", mode))
+			goto oom;
+		cJSON_ArrayForEach (c, dc->more)
+			if (mode && !cJSON_AddStringToObject(
+					    c, "permission_mode", mode))
+				goto oom;
+		return 0;
+	}
+	if (codex_shell_tool(tool)) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(ti, "command");
+		char *line = NULL;
+
+		if (!cJSON_IsObject(ti) || !c) {
+			snprintf(why, cap, "tool_input.command is missing");
+			return -1;
+		}
+		if (cJSON_IsArray(c))
+			line = argv_line(c);
+		else if (cJSON_IsString(c))
+			line = strdup(c->valuestring);
+		if (!line) {
+			snprintf(why, cap, "tool_input.command: expected a "
+				 "string or a list of strings");
+			return -1;
+		}
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", line)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		free(line);
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else {
+		args = args_object(ti, "tool_input", why, cap);
+		if (!args)
+			return -1;
+		dc->claude = claude_call(tool, args, cwd, session);
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	/* Codex sends Claude Code's permission modes. */
+	if (mode && !cJSON_AddStringToObject(dc->claude, "permission_mode",
+					     mode))
+		goto oom;
+	return 0;
+oom:
+	snprintf(why, cap, "out of memory");
+	return -1;
+}
+
 /* Reads and converts the agent's input. 0, or -1 with why filled. */
 static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		     size_t cap)
@@ -437,7 +680,9 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 
 	/* Cursor's beforeReadFile answers permission only: until the input
 	 * is read, a refusal takes the richer shape of its event family. */
-	dc->shape = agent == DOOR_COPILOT ? SHAPE_COPILOT : SHAPE_CURSOR;
+	dc->shape = agent == DOOR_COPILOT ? SHAPE_COPILOT :
+		    agent == DOOR_CODEX	  ? SHAPE_CODEX :
+					    SHAPE_CURSOR;
 	if (!text) {
 		snprintf(why, cap, "%s",
 			 errno == EFBIG ? "the input is over the limit of "
@@ -472,6 +717,8 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		if (ev && strcmp(ev, "beforeReadFile") == 0)
 			dc->shape = SHAPE_CURSOR_READ;
 		rc = cursor_call(in, dc, why, cap);
+	} else if (agent == DOOR_CODEX) {
+		rc = codex_call(in, dc, why, cap);
 	} else {
 		rc = copilot_call(in, dc, why, cap);
 	}
@@ -485,16 +732,37 @@ out:
 
 /* Prints the answer in the agent's shape. 0, or -1 when stdout failed. */
 static int answer(enum answer_shape shape, const char *decision,
-		  const char *reason)
+		  const char *reason, cJSON *updated)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *h;
 	char *text = NULL;
 	bool ok;
 
-	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT) &&
+	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT ||
+	     shape == SHAPE_CODEX) &&
 	    strcmp(decision, "ask") == 0)
 		decision = "deny";
-	if (shape == SHAPE_COPILOT) {
+	if (shape == SHAPE_CODEX && strcmp(decision, "allow") == 0 &&
+	    !updated) {
+		/* Codex takes "allow" only with updatedInput: no answer is
+		 * its "go ahead". */
+		cJSON_Delete(o);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	if (shape == SHAPE_CODEX) {
+		h = o ? cJSON_AddObjectToObject(o, "hookSpecificOutput") : NULL;
+		ok = h && cJSON_AddStringToObject(h, "hookEventName",
+						  "PreToolUse") &&
+		     cJSON_AddStringToObject(h, "permissionDecision", decision);
+		if (ok && updated) {
+			ok = cJSON_AddItemToObject(h, "updatedInput", updated);
+			updated = NULL;
+		} else if (ok) {
+			ok = cJSON_AddItemToObject(
+				h, "permissionDecisionReason",
+				json_clean_string(reason, strlen(reason)));
+		}
+	} else if (shape == SHAPE_COPILOT) {
 		ok = o &&
 		     cJSON_AddStringToObject(o, "permissionDecision", decision) &&
 		     cJSON_AddItemToObject(o, "permissionDecisionReason",
@@ -514,12 +782,18 @@ static int answer(enum answer_shape shape, const char *decision,
 	}
 	text = ok ? cJSON_PrintUnformatted(o) : NULL;
 	cJSON_Delete(o);
+	cJSON_Delete(updated);
 	if (!text) {
 		/* Out of memory: a fixed refusal still reaches the agent. */
 		fputs(shape == SHAPE_COPILOT ?
 			      "{\"permissionDecision\":\"deny\","
 			      "\"permissionDecisionReason\":\"cordon: out of "
 			      "memory\"}\n" :
+		      shape == SHAPE_CODEX ?
+			      "{\"hookSpecificOutput\":{\"hookEventName\":"
+			      "\"PreToolUse\",\"permissionDecision\":\"deny\","
+			      "\"permissionDecisionReason\":\"cordon: out of "
+			      "memory\"}}\n" :
 			      "{\"permission\":\"deny\"}\n",
 		      stdout);
 		return fflush(stdout) == 0 ? 0 : -1;
@@ -653,15 +927,73 @@ out:
 	return out;
 }
 
+/* How strict a decision is: deny > ask > allow. */
+static int rank(const char *d)
+{
+	return strcmp(d, "deny") == 0 ? 2 : strcmp(d, "ask") == 0 ? 1 : 0;
+}
+
+/* One call through the Claude door: its decision into decision (static
+ * strings), its reason into reason, updatedInput (taken) into *updated. */
+static void decide_one(const struct door_opts *o, const cJSON *call,
+		       const char *ws, const char **decision, char *reason,
+		       size_t cap, cJSON **updated)
+{
+	char why[512] = "";
+	char *ans = run_claude_door(o, call, ws, why, sizeof(why));
+	cJSON *a = ans ? cJSON_Parse(ans) : NULL;
+	cJSON *hso = cJSON_GetObjectItemCaseSensitive(a, "hookSpecificOutput");
+	const char *d = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecision"));
+	const char *r = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecisionReason"));
+
+	*updated = NULL;
+	if (!d || (strcmp(d, "allow") && strcmp(d, "deny") && strcmp(d, "ask"))) {
+		*decision = "deny";
+		snprintf(reason, cap, "cordon: %s; the call is refused",
+			 why[0] ? why : "the decision could not be read");
+	} else {
+		*decision = strcmp(d, "allow") == 0 ? "allow" :
+			    strcmp(d, "ask") == 0   ? "ask" :
+						      "deny";
+		snprintf(reason, cap, "%s", r ? r : "");
+		*updated = cJSON_DetachItemFromObjectCaseSensitive(
+			hso, "updatedInput");
+	}
+	cJSON_Delete(a);
+	free(ans);
+}
+
+/* Codex takes a rewritten command back (updatedInput): the tool's input
+ * as sent with its command string replaced. NULL when the input has no
+ * command string to replace. */
+static cJSON *codex_updated(const cJSON *tool_input, const cJSON *updated)
+{
+	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(updated, "command");
+	cJSON *out;
+
+	if (!cJSON_IsString(nc) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tool_input,
+							     "command")))
+		return NULL;
+	out = cJSON_Duplicate(tool_input, 1);
+	if (out && !cJSON_ReplaceItemInObjectCaseSensitive(
+			   out, "command", cJSON_CreateString(nc->valuestring))) {
+		cJSON_Delete(out);
+		return NULL;
+	}
+	return out;
+}
+
 int cli_hook_door(int argc, char **argv)
 {
 	struct door_opts o = { 0 };
 	struct door_call dc = { 0 };
 	char why[512] = "", reason[8192], wsbuf[PATH_MAX];
 	const char *ws, *decision = "deny";
-	char *ans = NULL;
-	cJSON *a = NULL;
-	const cJSON *hso;
+	cJSON *updated = NULL, *send = NULL;
+	const cJSON *next;
 	int rc;
 
 	if (argc >= 3 &&
@@ -678,7 +1010,7 @@ int cli_hook_door(int argc, char **argv)
 		if (!audit_malformed(&o, ws, decision, why))
 			decision = "deny";
 		snprintf(reason, sizeof(reason),
-			 "cordon: malformed %s hook input: %s; %s", 
+			 "cordon: malformed %s hook input: %s; %s",
 			 doors[o.agent].title, why,
 			 strcmp(decision, "allow") == 0 ?
 				 "allowed because the hook runs with "
@@ -698,30 +1030,35 @@ int cli_hook_door(int argc, char **argv)
 			 strerror(errno));
 		goto answer;
 	}
-	ans = run_claude_door(&o, dc.claude, ws, why, sizeof(why));
-	a = ans ? cJSON_Parse(ans) : NULL;
-	hso = cJSON_GetObjectItemCaseSensitive(a, "hookSpecificOutput");
-	decision = cJSON_GetStringValue(
-		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecision"));
-	snprintf(reason, sizeof(reason), "%s",
-		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			 hso, "permissionDecisionReason")) ?:
-			 "");
-	if (!decision || (strcmp(decision, "allow") &&
-			  strcmp(decision, "deny") && strcmp(decision, "ask"))) {
-		decision = "deny";
-		snprintf(reason, sizeof(reason),
-			 "cordon: %s; the call is refused",
-			 why[0] ? why : "the decision could not be read");
-	} else if (strcmp(decision, "allow") == 0 &&
-		   cJSON_GetObjectItemCaseSensitive(hso, "updatedInput")) {
-		decision = "deny";
-		snprintf(reason, sizeof(reason),
-			 "cordon: this call is allowed only inside cordon's "
-			 "sandbox, and %s's hook cannot change the command; "
-			 "the call is refused. Instead: ask the user to run "
-			 "the agent whole under 'cordon run'",
-			 doors[o.agent].title);
+	decide_one(&o, dc.claude, ws, &decision, reason, sizeof(reason),
+		   &updated);
+	/* apply_patch: every file decided; the strictest answer is sent. */
+	cJSON_ArrayForEach (next, dc.more) {
+		const char *d2;
+		char r2[sizeof(reason)];
+		cJSON *u2;
+
+		decide_one(&o, next, ws, &d2, r2, sizeof(r2), &u2);
+		cJSON_Delete(u2);
+		if (rank(d2) > rank(decision)) {
+			decision = d2;
+			memcpy(reason, r2, sizeof(reason));
+		}
+	}
+	if (strcmp(decision, "allow") == 0 && updated) {
+		send = dc.shape == SHAPE_CODEX && !dc.more ?
+			       codex_updated(dc.tool_input, updated) :
+			       NULL;
+		if (!send) {
+			decision = "deny";
+			snprintf(reason, sizeof(reason),
+				 "cordon: this call is allowed only inside "
+				 "cordon's sandbox, and %s's hook cannot "
+				 "change this call; the call is refused. "
+				 "Instead: ask the user to run the agent whole "
+				 "under 'cordon run'",
+				 doors[o.agent].title);
+		}
 	} else if (strcmp(decision, "ask") == 0 && dc.shape != SHAPE_CURSOR) {
 		char more[sizeof(reason)];
 
@@ -734,10 +1071,11 @@ int cli_hook_door(int argc, char **argv)
 		memcpy(reason, more, sizeof(reason));
 	}
 answer:
-	rc = answer(dc.shape, decision, reason) == 0 ? CLI_EXIT_OK :
-						      CLI_EXIT_FAILURE;
-	cJSON_Delete(a);
+	rc = answer(dc.shape, decision, reason, send) == 0 ? CLI_EXIT_OK :
+							     CLI_EXIT_FAILURE;
+	cJSON_Delete(updated);
 	cJSON_Delete(dc.claude);
-	free(ans);
+	cJSON_Delete(dc.more);
+	cJSON_Delete(dc.tool_input);
 	return rc;
 }

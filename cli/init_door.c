@@ -48,17 +48,26 @@ static const struct door_init {
 	const char *project_file; /* under the current directory */
 	const char *events[4];
 	bool copilot_shape; /* {"type", "bash", "timeoutSec"} */
+	bool nested; /* Claude Code's {"matcher", "hooks": [entry]} groups */
 } inits[] = {
 	{ "cursor",
 	  ".cursor/hooks.json",
 	  ".cursor/hooks.json",
 	  { "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
 	    NULL },
+	  false,
 	  false },
 	{ "copilot",
 	  NULL,
 	  ".github/hooks/cordon.json",
 	  { "preToolUse", NULL },
+	  true,
+	  false },
+	{ "codex",
+	  ".codex/hooks.json",
+	  ".codex/hooks.json",
+	  { "PreToolUse", NULL },
+	  false,
 	  true },
 };
 
@@ -76,6 +85,8 @@ static void usage(FILE *out)
 {
 	fputs("usage: cordon init cursor [--project|--user] [--settings FILE] "
 	      "[--dry-run] [--remove]\n"
+	      "       cordon init codex [--project|--user] [--settings FILE] "
+	      "[--dry-run] [--remove]\n"
 	      "       cordon init copilot [--settings FILE] [--dry-run] "
 	      "[--remove]\n"
 	      "\n"
@@ -85,6 +96,8 @@ static void usage(FILE *out)
 	      "~/.cursor/hooks.json) or to\n"
 	      "GitHub Copilot CLI's repository hooks (preToolUse, in "
 	      ".github/hooks/cordon.json),\n"
+	      "or to Codex CLI's hooks (PreToolUse, in .codex/hooks.json; "
+	      "--user: ~/.codex/hooks.json),\n"
 	      "running this cordon by its absolute path; --remove takes it "
 	      "out again. An\n"
 	      "existing file is copied to FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
@@ -239,6 +252,21 @@ static cJSON *new_entry(const struct door_init *in, const char *cmd)
 
 	if (!e)
 		return NULL;
+	if (in->nested) {
+		cJSON *hooks = cJSON_AddArrayToObject(e, "hooks");
+		cJSON *h = cJSON_CreateObject();
+
+		if (!cJSON_AddStringToObject(e, "matcher", "*") || !hooks || !h ||
+		    !cJSON_AddItemToArray(hooks, h) ||
+		    !cJSON_AddStringToObject(h, "type", "command") ||
+		    !cJSON_AddStringToObject(h, "command", cmd)) {
+			if (h && !h->prev)
+				cJSON_Delete(h);
+			cJSON_Delete(e);
+			return NULL;
+		}
+		return e;
+	}
 	if (in->copilot_shape ?
 		    (!cJSON_AddStringToObject(e, "type", "command") ||
 		     !cJSON_AddStringToObject(e, "bash", cmd) ||
@@ -248,6 +276,48 @@ static cJSON *new_entry(const struct door_init *in, const char *cmd)
 		return NULL;
 	}
 	return e;
+}
+
+/* Entry e of arr: ours (the first is kept, *have set, unless removing),
+ * another cordon's hook for the agent (dropped), or the user's (kept).
+ * 1 when e was dropped. */
+static int drop_one(const struct door_init *in, cJSON *arr, cJSON *e,
+		    const char *cmd, bool remove, bool *have)
+{
+	const char *c = in->nested ?
+				cJSON_GetStringValue(
+					cJSON_GetObjectItemCaseSensitive(
+						e, "command")) :
+				entry_cmd(in, e);
+	struct cli_hook_cmd hc;
+
+	if (!c)
+		return 0;
+	if (!remove && strcmp(c, cmd) == 0 && !*have) {
+		*have = true;
+		return 0;
+	}
+	/* Another cordon's hook for this agent (or a second copy of
+	 * ours): replaced or removed. */
+	if (!cli_is_hook_cmd(c, in->agent, &hc))
+		return 0;
+	cJSON_DetachItemViaPointer(arr, e);
+	cJSON_Delete(e);
+	return 1;
+}
+
+/* The same over one matcher group's hooks. */
+static int drop_cmds(const struct door_init *in, cJSON *hs, const char *cmd,
+		     bool remove, bool *have)
+{
+	cJSON *h, *next;
+	int changed = 0;
+
+	for (h = hs->child; h; h = next) {
+		next = h->next;
+		changed |= drop_one(in, hs, h, cmd, remove, have);
+	}
+	return changed;
 }
 
 /* Changes root in place. Returns 1 changed, 0 nothing to do, or -1 with
@@ -306,23 +376,23 @@ static int edit(const struct door_init *in, cJSON *root, const char *cmd,
 				goto oom;
 		}
 		for (e = arr->child; e; e = next) {
-			const char *c = entry_cmd(in, e);
-			struct cli_hook_cmd hc;
-
 			next = e->next;
-			if (!c)
-				continue;
-			if (!remove && strcmp(c, cmd) == 0 && !have) {
-				have = true;
+			if (in->nested) {
+				cJSON *hs = cJSON_GetObjectItemCaseSensitive(
+					e, "hooks");
+
+				if (!cJSON_IsArray(hs))
+					continue;
+				changed |= drop_cmds(in, hs, cmd, remove,
+						     &have);
+				if (!cJSON_GetArraySize(hs)) {
+					cJSON_DetachItemViaPointer(arr, e);
+					cJSON_Delete(e);
+					changed = 1;
+				}
 				continue;
 			}
-			/* Another cordon's hook for this agent (or a second
-			 * copy of ours): replaced or removed. */
-			if (!cli_is_hook_cmd(c, in->agent, &hc))
-				continue;
-			cJSON_DetachItemViaPointer(arr, e);
-			cJSON_Delete(e);
-			changed = 1;
+			changed |= drop_one(in, arr, e, cmd, remove, &have);
 		}
 		if (!remove && !have) {
 			cJSON *ne = new_entry(in, cmd);

@@ -40,7 +40,7 @@ hook() {
 
 # ---- the golden pairs ----------------------------------------------------
 
-for agent in cursor copilot; do
+for agent in cursor copilot codex; do
 	for in in "$golden/$agent"/*.in.json; do
 		name=${in##*/}
 		name=${name%.in.json}
@@ -80,6 +80,16 @@ for out in "$golden"/cursor/*.out.json; do
 done
 for out in "$golden"/copilot/*.out.json; do
 	pycheck 'list(d) == ["permissionDecision", "permissionDecisionReason"] and d["permissionDecision"] in ("allow", "deny")' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+# Codex: allow is no output; a refusal is Claude's hookSpecificOutput with
+# deny and a non-empty reason (its schema has no ask, and "allow" only
+# with updatedInput).
+for out in "$golden"/codex/*.out.json; do
+	[ ! -s "$out" ] || [ "$(cat "$out")" = "" ] ||
+		pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["permissionDecision"] == "deny" and d["hookSpecificOutput"]["permissionDecisionReason"]' <"$out" || {
 		echo "# bad shape: $out"
 		bad=1
 	}
@@ -245,12 +255,31 @@ run init copilot --remove
 [ $rc -eq 0 ] && pyjson 'd["hooks"] == {}' <.github/hooks/cordon.json
 ok $? "init copilot --remove"
 
+mkdir -p "$HOME/.codex"
+cat >"$HOME/.codex/hooks.json" <<'JSON'
+{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"},
+                                {"type": "command", "command": "/gone/cordon hook codex"}]}
+], "Stop": [{"hooks": [{"type": "command", "command": "./notify"}]}]}}
+JSON
+run init codex --user
+[ $rc -eq 0 ] && pyjson '(g := d["hooks"]["PreToolUse"]) and g[0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"}]} and g[1] == {"matcher": "*", "hooks": [{"type": "command", "command": "'"$bin"' hook codex"}]} and d["hooks"]["Stop"][0]["hooks"][0]["command"] == "./notify"' <"$HOME/.codex/hooks.json"
+ok $? "init codex --user: a PreToolUse group running this cordon; the old cordon's hook out, the user's in"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "codex"][0]["installed"]' <"$tmp/doc.json"
+ok $? "doctor sees the installed Codex hook"
+
+run init codex --user --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"}]}]' <"$HOME/.codex/hooks.json"
+ok $? "init codex --remove leaves the user's groups"
+
 run init cursor --bogus
 [ $rc -eq 2 ]
 ok $? "init cursor with an unknown option exits 2"
 
 run hook frob
-[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor or copilot' "$tmp/err"
-ok $? "an unknown agent names the four doors"
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot or codex' "$tmp/err"
+ok $? "an unknown agent names the five doors"
 
 done_testing
