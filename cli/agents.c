@@ -62,6 +62,14 @@ const struct cli_agent cli_agents[] = {
 	  "Codex's PreToolUse hook takes a rewritten command back "
 	  "(updatedInput); else run it whole: cordon run --agent codex -- "
 	  "codex" },
+	{ "windsurf",
+	  "Windsurf",
+	  { ".codeium/windsurf/hooks.json", NULL },
+	  { ".windsurf/hooks.json", NULL },
+	  false,
+	  true,
+	  "Windsurf's hooks cannot change a command: allowed commands run as "
+	  "Cascade runs them, outside cordon's sandbox" },
 	{ NULL, NULL, { NULL }, { NULL }, false, false, NULL },
 };
 

@@ -39,6 +39,12 @@
  * output (Codex takes "allow" only with updatedInput, which carries the
  * Claude door's sandbox rewrite of a command string); ask is deny.
  *
+ * Windsurf (Cascade hooks): {agent_action_name, trajectory_id,
+ * tool_info}; pre_run_command, pre_read_code, pre_write_code and
+ * pre_mcp_tool_use as Bash, Read, Write and mcp__SERVER__TOOL; a pre-hook
+ * blocks by exiting 2 with its reason on stderr, allows by exiting 0
+ * (and has no ask: it is a block).
+ *
  * Cursor and Copilot CLI do not let a hook change the command, so a call
  * the Claude door
  * would only allow rewritten into cordon's sandbox (updatedInput) is
@@ -77,6 +83,7 @@ enum door_agent {
 	DOOR_CURSOR = 0,
 	DOOR_COPILOT = 1,
 	DOOR_CODEX = 2,
+	DOOR_WINDSURF = 3,
 };
 
 /* How each door answers. */
@@ -85,6 +92,7 @@ enum answer_shape {
 	SHAPE_CURSOR_READ, /* permission only; no ask */
 	SHAPE_COPILOT,	   /* permissionDecision(Reason); no ask */
 	SHAPE_CODEX,	   /* Claude's hookSpecificOutput, deny only */
+	SHAPE_EXIT2,	   /* Windsurf: exit 2 and the reason on stderr */
 };
 
 static const struct {
@@ -95,6 +103,7 @@ static const struct {
 	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor" },
 	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI" },
 	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI" },
+	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf" },
 };
 
 static int door_of(const char *name)
@@ -115,12 +124,15 @@ static void usage(FILE *out)
 	fputs("usage: cordon hook cursor [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook copilot [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook codex [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook windsurf [OPTIONS] < HOOK-INPUT.json\n"
 	      "\n"
 	      "Decide one tool call for Cursor's beforeShellExecution, "
 	      "beforeMCPExecution\n"
 	      "or beforeReadFile hook, GitHub Copilot CLI's preToolUse hook, "
 	      "or Codex CLI's\n"
-	      "PreToolUse hook, with the\n"
+	      "PreToolUse hook, or Windsurf's pre_run_command, pre_read_code, "
+	      "pre_write_code\n"
+	      "and pre_mcp_tool_use hooks, with the\n"
 	      "same policy, approvals and audit log as 'cordon hook claude'. "
 	      "Install it\n"
 	      "with 'cordon init cursor', 'cordon init copilot' or 'cordon "
@@ -143,7 +155,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "exit status: 0 with an answer printed (also for a deny), 2 on "
 	      "a usage\n"
-	      "error, 1 when the answer could not be written.\n",
+	      "error, 1 when the answer could not be written. Windsurf reads "
+	      "no answer:\n"
+	      "there 0 allows and 2 blocks, the reason on stderr.\n",
 	      out);
 }
 
@@ -668,6 +682,87 @@ oom:
 	return -1;
 }
 
+/* Windsurf's Cascade hooks (hooks.json, docs.windsurf.com/windsurf/
+ * cascade/hooks): {agent_action_name, trajectory_id, execution_id,
+ * timestamp, tool_info}; pre_run_command {command_line, cwd} -> Bash,
+ * pre_read_code {file_path} -> Read, pre_write_code {file_path, edits} ->
+ * Write, pre_mcp_tool_use {mcp_server_name, mcp_tool_name,
+ * mcp_tool_arguments} -> mcp__SERVER__TOOL. A pre-hook blocks by exiting
+ * 2; what it writes on stderr is shown. */
+static int windsurf_call(const cJSON *in, struct door_call *dc, char *why,
+			 size_t cap)
+{
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_info");
+	const char *action, *session, *s, *cwd = NULL;
+	cJSON *args = NULL;
+
+	if (need_str(in, "agent_action_name", &action, why, cap) ||
+	    opt_str(in, "trajectory_id", &session, why, cap))
+		return -1;
+	if (!cJSON_IsObject(ti)) {
+		snprintf(why, cap, "tool_info: expected an object");
+		return -1;
+	}
+	dc->shape = SHAPE_EXIT2;
+	if (strcmp(action, "pre_run_command") == 0) {
+		if (need_str(ti, "command_line", &s, why, cap) ||
+		    opt_str(ti, "cwd", &cwd, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		if (cwd && cwd[0] == '/')
+			snprintf(dc->workspace, sizeof(dc->workspace), "%s",
+				 cwd);
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else if (strcmp(action, "pre_read_code") == 0 ||
+		   strcmp(action, "pre_write_code") == 0) {
+		bool read = action[4] == 'r';
+
+		if (need_str(ti, "file_path", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "file_path", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->claude = claude_call(read ? "Read" : "Write", args, NULL,
+					 session);
+	} else if (strcmp(action, "pre_mcp_tool_use") == 0) {
+		const char *server, *tool;
+		char name[600];
+
+		if (need_str(ti, "mcp_server_name", &server, why, cap) ||
+		    need_str(ti, "mcp_tool_name", &tool, why, cap))
+			return -1;
+		if (strlen(server) > 256 || strlen(tool) > 256) {
+			snprintf(why, cap, "MCP names over 256 bytes");
+			return -1;
+		}
+		args = args_object(cJSON_GetObjectItemCaseSensitive(
+					   ti, "mcp_tool_arguments"),
+				   "tool_info.mcp_tool_arguments", why, cap);
+		if (!args)
+			return -1;
+		snprintf(name, sizeof(name), "mcp__%s__%s", server, tool);
+		dc->claude = claude_call(name, args, NULL, session);
+	} else {
+		snprintf(why, cap,
+			 "agent_action_name '%.64s' is not one cordon decides "
+			 "(pre_run_command, pre_read_code, pre_write_code, "
+			 "pre_mcp_tool_use)",
+			 action);
+		return -1;
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Reads and converts the agent's input. 0, or -1 with why filled. */
 static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		     size_t cap)
@@ -680,9 +775,10 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 
 	/* Cursor's beforeReadFile answers permission only: until the input
 	 * is read, a refusal takes the richer shape of its event family. */
-	dc->shape = agent == DOOR_COPILOT ? SHAPE_COPILOT :
-		    agent == DOOR_CODEX	  ? SHAPE_CODEX :
-					    SHAPE_CURSOR;
+	dc->shape = agent == DOOR_COPILOT  ? SHAPE_COPILOT :
+		    agent == DOOR_CODEX	   ? SHAPE_CODEX :
+		    agent == DOOR_WINDSURF ? SHAPE_EXIT2 :
+					     SHAPE_CURSOR;
 	if (!text) {
 		snprintf(why, cap, "%s",
 			 errno == EFBIG ? "the input is over the limit of "
@@ -719,6 +815,8 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		rc = cursor_call(in, dc, why, cap);
 	} else if (agent == DOOR_CODEX) {
 		rc = codex_call(in, dc, why, cap);
+	} else if (agent == DOOR_WINDSURF) {
+		rc = windsurf_call(in, dc, why, cap);
 	} else {
 		rc = copilot_call(in, dc, why, cap);
 	}
@@ -739,9 +837,18 @@ static int answer(enum answer_shape shape, const char *decision,
 	bool ok;
 
 	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT ||
-	     shape == SHAPE_CODEX) &&
+	     shape == SHAPE_CODEX || shape == SHAPE_EXIT2) &&
 	    strcmp(decision, "ask") == 0)
 		decision = "deny";
+	if (shape == SHAPE_EXIT2) {
+		/* Windsurf reads no answer: exit 2 blocks, stderr says why. */
+		cJSON_Delete(o);
+		cJSON_Delete(updated);
+		if (strcmp(decision, "allow") == 0)
+			return 0;
+		fprintf(stderr, "%s\n", reason);
+		return 2;
+	}
 	if (shape == SHAPE_CODEX && strcmp(decision, "allow") == 0 &&
 	    !updated) {
 		/* Codex takes "allow" only with updatedInput: no answer is
@@ -1071,8 +1178,8 @@ int cli_hook_door(int argc, char **argv)
 		memcpy(reason, more, sizeof(reason));
 	}
 answer:
-	rc = answer(dc.shape, decision, reason, send) == 0 ? CLI_EXIT_OK :
-							     CLI_EXIT_FAILURE;
+	rc = answer(dc.shape, decision, reason, send);
+	rc = rc == 0 ? CLI_EXIT_OK : rc == 2 ? 2 : CLI_EXIT_FAILURE;
 	cJSON_Delete(updated);
 	cJSON_Delete(dc.claude);
 	cJSON_Delete(dc.more);

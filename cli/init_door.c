@@ -1,5 +1,8 @@
-/* init_door — `cordon init cursor|copilot [--remove]`: cordon's hook in
- * Cursor's hooks.json and in GitHub Copilot CLI's repository hooks.
+/* init_door — `cordon init cursor|copilot|codex|windsurf [--remove]`:
+ * cordon's hook in Cursor's hooks.json, GitHub Copilot CLI's repository
+ * hooks, Codex CLI's hooks.json (Claude Code's matcher groups under
+ * PreToolUse) and Windsurf's hooks.json (pre_run_command, pre_read_code,
+ * pre_write_code, pre_mcp_tool_use: {"command": …}).
  *
  *   cursor:  .cursor/hooks.json (--user: ~/.cursor/hooks.json), version 1,
  *            {"command": "CORDON hook cursor"} in each of
@@ -46,9 +49,10 @@ static const struct door_init {
 	const char *agent;
 	const char *user_file;	  /* under $HOME, or NULL: project only */
 	const char *project_file; /* under the current directory */
-	const char *events[4];
+	const char *events[5];
 	bool copilot_shape; /* {"type", "bash", "timeoutSec"} */
 	bool nested; /* Claude Code's {"matcher", "hooks": [entry]} groups */
+	bool no_version; /* the file has no "version" key */
 } inits[] = {
 	{ "cursor",
 	  ".cursor/hooks.json",
@@ -56,17 +60,28 @@ static const struct door_init {
 	  { "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
 	    NULL },
 	  false,
+	  false,
 	  false },
 	{ "copilot",
 	  NULL,
 	  ".github/hooks/cordon.json",
 	  { "preToolUse", NULL },
 	  true,
+	  false,
 	  false },
 	{ "codex",
 	  ".codex/hooks.json",
 	  ".codex/hooks.json",
 	  { "PreToolUse", NULL },
+	  false,
+	  true,
+	  true },
+	{ "windsurf",
+	  ".codeium/windsurf/hooks.json",
+	  ".windsurf/hooks.json",
+	  { "pre_run_command", "pre_read_code", "pre_write_code",
+	    "pre_mcp_tool_use" },
+	  false,
 	  false,
 	  true },
 };
@@ -87,6 +102,8 @@ static void usage(FILE *out)
 	      "[--dry-run] [--remove]\n"
 	      "       cordon init codex [--project|--user] [--settings FILE] "
 	      "[--dry-run] [--remove]\n"
+	      "       cordon init windsurf [--project|--user] [--settings FILE] "
+	      "[--dry-run] [--remove]\n"
 	      "       cordon init copilot [--settings FILE] [--dry-run] "
 	      "[--remove]\n"
 	      "\n"
@@ -96,8 +113,11 @@ static void usage(FILE *out)
 	      "~/.cursor/hooks.json) or to\n"
 	      "GitHub Copilot CLI's repository hooks (preToolUse, in "
 	      ".github/hooks/cordon.json),\n"
-	      "or to Codex CLI's hooks (PreToolUse, in .codex/hooks.json; "
+	      "to Codex CLI's hooks (PreToolUse, in .codex/hooks.json; "
 	      "--user: ~/.codex/hooks.json),\n"
+	      "or to Windsurf's (the four pre_ hooks, in .windsurf/hooks.json; "
+	      "--user:\n"
+	      "~/.codeium/windsurf/hooks.json),\n"
 	      "running this cordon by its absolute path; --remove takes it "
 	      "out again. An\n"
 	      "existing file is copied to FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
@@ -345,7 +365,8 @@ static int edit(const struct door_init *in, cJSON *root, const char *cmd,
 		snprintf(why, cap, "\"hooks\" is not an object");
 		return -1;
 	}
-	if (!cJSON_GetObjectItemCaseSensitive(root, "version") && !remove) {
+	if (!in->no_version &&
+	    !cJSON_GetObjectItemCaseSensitive(root, "version") && !remove) {
 		if (!cJSON_AddNumberToObject(root, "version", 1))
 			goto oom;
 		changed = 1;

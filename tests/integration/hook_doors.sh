@@ -64,6 +64,30 @@ for agent in cursor copilot codex; do
 	done
 done
 
+# Windsurf reads no answer: exit 0 allows, exit 2 blocks with the reason
+# on stderr. Its golden files hold {"exit": N, "stderr": "…"}.
+for in in "$golden"/windsurf/*.in.json; do
+	name=${in##*/}
+	name=${name%.in.json}
+	out=${in%.in.json}.out.json
+	args=()
+	if [ -f "${in%.in.json}.args" ]; then
+		read -r -a args <"${in%.in.json}.args"
+	fi
+	hook windsurf "$(subst "$in")" "${args[@]}"
+	got=$(python3 -c 'import json,sys; print(json.dumps({"exit": int(sys.argv[1]), "stdout": open(sys.argv[2]).read(), "stderr": open(sys.argv[3]).read()}))' \
+		"$rc" "$tmp/out" "$tmp/err" | unsubst)
+	if [ "${CORDON_HOOK_REGEN:-}" = 1 ]; then
+		printf '%s\n' "$got" >"$out"
+	fi
+	[ -f "$out" ] && [ "$got" = "$(cat "$out")" ]
+	ok $? "golden windsurf/$name"
+	if [ ! -f "$out" ] || [ "$got" != "$(cat "$out")" ]; then
+		echo "# got:      $got"
+		echo "# expected: $(cat "$out" 2>/dev/null)"
+	fi
+done
+
 # Every answer has the agent's exact shape: Cursor's read hook and
 # Copilot never get ask (Copilot CLI acts on deny only, so an ask would
 # run the call unasked).
@@ -87,6 +111,12 @@ done
 # Codex: allow is no output; a refusal is Claude's hookSpecificOutput with
 # deny and a non-empty reason (its schema has no ask, and "allow" only
 # with updatedInput).
+for out in "$golden"/windsurf/*.out.json; do
+	pycheck 'd["stdout"] == "" and (d["exit"] == 0 and d["stderr"] == "" or d["exit"] == 2 and d["stderr"].startswith("cordon: "))' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
 for out in "$golden"/codex/*.out.json; do
 	[ ! -s "$out" ] || [ "$(cat "$out")" = "" ] ||
 		pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["permissionDecision"] == "deny" and d["hookSpecificOutput"]["permissionDecisionReason"]' <"$out" || {
@@ -274,12 +304,20 @@ run init codex --user --remove
 [ $rc -eq 0 ] && pyjson 'd["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"}]}]' <"$HOME/.codex/hooks.json"
 ok $? "init codex --remove leaves the user's groups"
 
+run init windsurf
+[ $rc -eq 0 ] && pyjson '"version" not in d and sorted(d["hooks"]) == ["pre_mcp_tool_use", "pre_read_code", "pre_run_command", "pre_write_code"] and d["hooks"]["pre_run_command"] == [{"command": "'"$bin"' hook windsurf"}]' <.windsurf/hooks.json
+ok $? "init windsurf: the four pre_ hooks in .windsurf/hooks.json"
+
+run init windsurf --remove
+[ $rc -eq 0 ] && pyjson 'd == {"hooks": {}}' <.windsurf/hooks.json
+ok $? "init windsurf --remove"
+
 run init cursor --bogus
 [ $rc -eq 2 ]
 ok $? "init cursor with an unknown option exits 2"
 
 run hook frob
-[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot or codex' "$tmp/err"
-ok $? "an unknown agent names the five doors"
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex or windsurf' "$tmp/err"
+ok $? "an unknown agent names the six doors"
 
 done_testing
