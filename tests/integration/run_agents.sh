@@ -143,8 +143,56 @@ if [ -d "$npm_dir/node_modules/@openai/codex" ] && command -v node >/dev/null; t
 	run run --agent codex -- codex --version
 	[ $rc -eq 0 ] && grep -qi 'codex' "$tmp/out"
 	ok $? "codex starts under its preset"
+
+	# Codex for real, against a loopback Responses API, with cordon's
+	# hook installed by `cordon init codex --user`.
+	codex_turn() { # COMMAND direct|sandbox
+		local c=$1 how=$2
+		rm -f "$tmp/oport" "$tmp/olog"
+		python3 "$src/tests/agents/mock_openai.py" "$tmp/oport" "$c" \
+			"$tmp/olog" &
+		pids+=($!)
+		for _ in $(seq 100); do [ -s "$tmp/oport" ] && break; sleep 0.1; done
+		cat >"$HOME/.codex/config.toml" <<TOML
+model = "gpt-5-codex"
+model_provider = "mock"
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:$(cat "$tmp/oport")/v1"
+wire_api = "responses"
+env_key = "MOCK_KEY"
+[features]
+hooks = true
+TOML
+		local pre=()
+		# The whole agent in cordon's sandbox; a model API on loopback
+		# needs the host's network (the proxy never connects there).
+		[ "$how" = sandbox ] && pre=("$bin" run --agent codex --network host
+			--pass-env MOCK_KEY --audit-log "$tmp/codex-audit.jsonl" --)
+		MOCK_KEY=mock-key "${pre[@]}" \
+			codex exec --skip-git-repo-check --dangerously-bypass-hook-trust \
+			--dangerously-bypass-approvals-and-sandbox "do it" \
+			</dev/null >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+	}
+	mkdir -p "$HOME/.codex" "$HOME/.ssh"
+	printf 'not a key\n' >"$HOME/.ssh/id_rsa"
+	"$bin" init codex --user >/dev/null
+	: >"$XDG_STATE_HOME/cordon/audit.jsonl" 2>/dev/null || mkdir -p "$XDG_STATE_HOME/cordon"
+	codex_turn "cat ~/.ssh/id_rsa" direct
+	grep -q 'Command blocked by PreToolUse hook: cordon: blocked: .*denied path' "$tmp/olog" &&
+		! grep -q 'not a key' "$tmp/olog" &&
+		grep -q '"door":"codex-hook".*"sent":"deny"' "$XDG_STATE_HOME/cordon/audit.jsonl"
+	ok $? "codex exec: cordon's hook refuses reading ~/.ssh/id_rsa; Codex tells the model why"
+
+	codex_turn "touch $base/outside/codex; touch codex-inside.txt; echo done" sandbox
+	[ -f "$ws/codex-inside.txt" ] && [ ! -e "$base/outside/codex" ] &&
+		grep -q 'function_call_output.*Read-only file system' "$tmp/olog"
+	ok $? "codex exec under run --agent codex: the hook allows, the kernel refuses the write outside"
 else
 	skip "codex starts" "needs npm package @openai/codex"
+	skip "codex hook" "needs npm package @openai/codex"
+	skip "codex sandbox" "needs npm package @openai/codex"
 fi
 
 done_testing
