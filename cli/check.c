@@ -112,6 +112,37 @@ static int push(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+/* --args must be one JSON object: anything else is the caller's mistake
+ * (exit 2), not a call for the policy to refuse. 1 after saying why. */
+static int args_not_object(const char *text)
+{
+	size_t len = strlen(text);
+	const char *end = NULL;
+	cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	int bad = 0;
+
+	if (!v) {
+		const char *at = cJSON_GetErrorPtr();
+
+		fprintf(stderr,
+			"cordon check: --args: not valid JSON (at byte %zu)\n",
+			at && at >= text && at <= text + len ?
+				(size_t)(at - text) : len);
+		bad = 1;
+	} else if (end && strspn(end, " \t\r\n") != strlen(end)) {
+		fprintf(stderr,
+			"cordon check: --args: text after the JSON value at "
+			"byte %zu\n",
+			(size_t)(end - text));
+		bad = 1;
+	} else if (!cJSON_IsObject(v)) {
+		fputs("cordon check: --args: expected a JSON object\n", stderr);
+		bad = 1;
+	}
+	cJSON_Delete(v);
+	return bad;
+}
+
 /* 0 parsed, 1 help printed, -1 usage error (reported). */
 static int parse_options(int argc, char **argv, struct check_opts *o)
 {
@@ -202,6 +233,8 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
 		fputs("cordon check: --args needs --tool\n", stderr);
 		goto usage;
 	}
+	if (o->args && args_not_object(o->args))
+		goto usage;
 	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
 		fprintf(stderr,
 			"cordon check: --mode: expected one of supervised, "

@@ -42,6 +42,10 @@ int cli_hook(int argc, char **argv);
 void cli_hook_usage(FILE *out);
 int cli_init(int argc, char **argv);
 void cli_init_usage(FILE *out);
+int cli_doctor(int argc, char **argv);
+void cli_doctor_usage(FILE *out);
+int cli_approvals(int argc, char **argv);
+void cli_approvals_usage(FILE *out);
 
 /* Loads the configuration layers (config.c): the built-in defaults, the
  * user file ($XDG_CONFIG_HOME or ~/.config, /cordon/config.json) and the

@@ -59,7 +59,9 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr,
-			"cordon %s: which agent? 'claude' or 'gemini'\n", cmd);
+			"cordon %s: which agent? claude, gemini, cursor, "
+			"copilot, codex or windsurf\n",
+			cmd);
 		return -1;
 	}
 	if (strcmp(argv[1], "claude") == 0)
@@ -68,7 +70,9 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 		return 1;
 	fprintf(stderr, "cordon %s: unknown agent '", cmd);
 	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude or gemini)\n", stderr);
+	fputs("' (expected claude, gemini, cursor, copilot, codex or "
+	      "windsurf)\n",
+	      stderr);
 	return -1;
 }
 

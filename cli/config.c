@@ -19,6 +19,7 @@
 #include "atomic.h"
 #include "cli.h"
 #include "cordon.h"
+#include "json.h"
 
 #include "banned.h"
 
@@ -49,7 +50,8 @@ void cli_config_usage(FILE *out)
 	      "  --sources        also print where each value came from and\n"
 	      "                   the warnings: {\"config\", \"sources\",\n"
 	      "                   \"warnings\"}\n"
-	      "  --json           print one line of JSON (default: indented)\n"
+	      "  --json           print one line of JSON (default: two spaces a "
+	      "level)\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "exit status: 0 when printed, 1 on an I/O error or out of\n"
@@ -240,25 +242,21 @@ usage:
 	return -1;
 }
 
-/* Prints text, as one line when compact. */
+/* Prints text, as one line when compact, else two spaces a level. */
 static int print_json(const char *text, int compact)
 {
-	cJSON *root;
-	char *line;
+	cJSON *root = cJSON_Parse(text);
+	char *out = NULL;
 
-	if (!compact) {
-		fputs(text, stdout);
-		fputc('\n', stdout);
-		return 0;
-	}
-	root = cJSON_Parse(text);
-	line = root ? cJSON_PrintUnformatted(root) : NULL;
+	if (root)
+		out = compact ? cJSON_PrintUnformatted(root) :
+				json_print_indented(root);
 	cJSON_Delete(root);
-	if (!line)
+	if (!out)
 		return -1;
-	fputs(line, stdout);
+	fputs(out, stdout);
 	fputc('\n', stdout);
-	free(line);
+	free(out);
 	return 0;
 }
 

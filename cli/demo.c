@@ -116,20 +116,26 @@ struct demo {
 	bool asked;
 	int colour;
 	unsigned failures;
+	cJSON *json; /* --json: the steps (the story goes to stderr) */
+	int doctor_rc; /* what `cordon doctor` said of the demo's set-up */
 };
 
 void cli_demo_usage(FILE *out)
 {
-	fputs("usage: cordon demo [--keep]\n"
+	fputs("usage: cordon demo [--keep] [--json]\n"
 	      "\n"
 	      "Tells the whole story on built-in defaults: a scripted agent\n"
 	      "makes tool calls in a temporary workspace; each is decided by\n"
 	      "the policy (a scripted person answers the questions), what is\n"
 	      "allowed runs in the sandbox, and the audit log is shown\n"
-	      "(redacted) and verified at the end. No network, no API key.\n"
+	      "(redacted) and verified at the end, and 'cordon doctor' checks\n"
+	      "the demo's set-up. No network, no API key.\n"
 	      "\n"
 	      "options:\n"
 	      "  --keep      keep the temporary directory and say where\n"
+	      "  --json      the story on stderr; on stdout one JSON object:\n"
+	      "              each step's decision and whether it was the\n"
+	      "              expected one, the doctor's verdict, the count\n"
 	      "  -h, --help  show this help\n"
 	      "\n"
 	      "exit status: 0 when every step behaved as expected, 1 "
@@ -529,6 +535,79 @@ static void show_log(struct demo *d)
 	mark(d, rep.intact && rep.records == n, "the hash chain holds");
 }
 
+/* --json: one step's outcome. */
+static void json_step(struct demo *d, size_t i, const struct cordon_result *res,
+		      bool expected)
+{
+	const struct demo_step *s = &steps[i];
+	cJSON *o;
+
+	if (!d->json)
+		return;
+	o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(d->json, o) ||
+	    !cJSON_AddNumberToObject(o, "n", (double)(i + 1)) ||
+	    !cJSON_AddStringToObject(o, "story", s->story) ||
+	    !cJSON_AddStringToObject(o, "tool", s->tool) ||
+	    !cJSON_AddStringToObject(
+		    o, "decision",
+		    cordon_decision_name(cordon_result_decision(res))) ||
+	    !cJSON_AddStringToObject(o, "step", cordon_result_step(res)) ||
+	    !cJSON_AddStringToObject(o, "expected",
+				     cordon_decision_name(s->want)) ||
+	    !cJSON_AddBoolToObject(o, "asked", d->asked) ||
+	    !cJSON_AddBoolToObject(o, "ok", expected)) {
+		if (o && !o->prev)
+			cJSON_Delete(o);
+		d->failures++;
+	}
+}
+
+/* `cordon doctor` on the demo's own set-up (its home, state and audit
+ * log): every check should pass. Its report is shown as it prints it. */
+static void run_doctor(struct demo *d)
+{
+	char state[PATH_MAX], cfg[PATH_MAX], cache[PATH_MAX];
+	pid_t pid;
+	int st;
+
+	printf("\ncordon doctor on the demo's set-up:\n");
+	fflush(stdout);
+	if (path_join(state, sizeof(state), d->root, "state") ||
+	    path_join(cfg, sizeof(cfg), d->root, "config") ||
+	    path_join(cache, sizeof(cache), d->root, "cache")) {
+		mark(d, false, "doctor: paths too long");
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		mark(d, false, "doctor: cannot start");
+		return;
+	}
+	if (pid == 0) {
+		char *argv[] = { "cordon", "doctor",	  "--no-probe",
+				 "--workspace", d->ws, "--audit-log",
+				 d->log,	NULL };
+
+		if (setenv("HOME", d->home, 1) ||
+		    setenv("XDG_CONFIG_HOME", cfg, 1) ||
+		    setenv("XDG_STATE_HOME", state, 1) ||
+		    setenv("XDG_CACHE_HOME", cache, 1))
+			_exit(CLI_EXIT_FAILURE);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	d->doctor_rc = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	mark(d, d->doctor_rc == 0,
+	     d->doctor_rc == 0 ? "doctor: no problems" :
+				 "doctor found problems in the demo's set-up");
+}
+
 static int run_story(struct demo *d)
 {
 	struct cordon_config *cfg = NULL;
@@ -590,6 +669,7 @@ static int run_story(struct demo *d)
 		}
 		print_decision(d, res);
 		got = cordon_result_decision(res);
+		json_step(d, i, res, got == s->want && d->asked == s->asks);
 		if (got != s->want || d->asked != s->asks) {
 			d->failures++;
 			printf("      UNEXPECTED: wanted %s%s\n",
@@ -606,6 +686,7 @@ static int run_story(struct demo *d)
 		d->failures++;
 	audit = NULL;
 	show_log(d);
+	run_doctor(d);
 	printf("\n%s: %zu steps, %u unexpected\n",
 	       d->failures ? "FAILED" : "ok", NSTEPS, d->failures);
 	rc = d->failures ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
@@ -618,11 +699,42 @@ out:
 	return rc;
 }
 
+/* --json: stdout back, then {"ok", "steps", "doctorExit", "failures"}. */
+static int print_json(struct demo *d, int rc, int saved_out)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (dup2(saved_out, STDOUT_FILENO) < 0) {
+		close(saved_out);
+		cJSON_Delete(d->json);
+		cJSON_Delete(o);
+		return CLI_EXIT_FAILURE;
+	}
+	close(saved_out);
+	if (o && cJSON_AddBoolToObject(o, "ok", rc == CLI_EXIT_OK) &&
+	    cJSON_AddItemToObject(o, "steps", d->json)) {
+		d->json = NULL;
+		if (cJSON_AddNumberToObject(o, "doctorExit", d->doctor_rc) &&
+		    cJSON_AddNumberToObject(o, "failures", d->failures))
+			text = cJSON_PrintUnformatted(o);
+	}
+	cJSON_Delete(d->json);
+	cJSON_Delete(o);
+	if (!text || puts(text) < 0 || fflush(stdout) != 0) {
+		free(text);
+		fputs("cordon demo: cannot write the JSON\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	free(text);
+	return rc;
+}
+
 int cli_demo(int argc, char **argv)
 {
-	struct demo d = { .listen_fd = -1 };
-	bool keep = false;
-	int rc;
+	struct demo d = { .listen_fd = -1, .doctor_rc = -1 };
+	bool keep = false, json = false;
+	int rc, saved_out = -1;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 ||
@@ -634,9 +746,25 @@ int cli_demo(int argc, char **argv)
 			keep = true;
 			continue;
 		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+			continue;
+		}
 		cli_unexpected_arg("demo", argv[i]);
 		fputs("Try 'cordon demo --help'.\n", stderr);
 		return CLI_EXIT_USAGE;
+	}
+	if (json) {
+		/* The story goes to stderr; stdout is the JSON object. */
+		d.json = cJSON_CreateArray();
+		fflush(stdout);
+		saved_out = dup(STDOUT_FILENO);
+		if (!d.json || saved_out < 0 ||
+		    dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			fputs("cordon demo: cannot set up --json\n", stderr);
+			cJSON_Delete(d.json);
+			return CLI_EXIT_FAILURE;
+		}
 	}
 	d.colour = cli_colour_enabled(stdout);
 	if (setup(&d) != 0) {
@@ -653,5 +781,7 @@ int cli_demo(int argc, char **argv)
 	else if (d.root[0] && rm_tree(d.root) != 0)
 		fprintf(stderr, "cordon demo: cannot remove %s\n", d.root);
 	fflush(stdout);
+	if (json)
+		rc = print_json(&d, rc, saved_out);
 	return rc;
 }

@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 #include <openssl/crypto.h>
 
+#include "agents.h"
 #include "import.h"
 #include "cli.h"
 #include "config.h"
@@ -719,7 +720,10 @@ static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
 {
 	cJSON *o = cJSON_CreateObject();
 	char *text = NULL;
-	bool ok = o && cJSON_AddStringToObject(o, "door", agent_doors[agent]);
+	bool ok = o && cJSON_AddStringToObject(o, "door",
+						cli_hook_door_name ?
+							cli_hook_door_name :
+							agent_doors[agent]);
 
 	if (ok && in && in->tool_use_id)
 		ok = cJSON_AddItemToObject(
@@ -1117,6 +1121,9 @@ int cli_hook(int argc, char **argv)
 				    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
 				    OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
 			    NULL);
+	/* cursor, copilot: hook_door.c, which comes back here. */
+	if (cli_hook_door_owns(argc, argv))
+		return cli_hook_door(argc, argv);
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;

@@ -21,8 +21,10 @@
 #include <cjson/cJSON.h>
 
 #include "import.h"
+#include "import_codex.h"
 #include "cli.h"
 #include "cordon.h"
+#include "json.h"
 
 #include "banned.h"
 
@@ -31,10 +33,11 @@
 
 static void import_usage(FILE *out)
 {
-	fputs("usage: cordon config import --from claude|srt [FILE...]\n"
+	fputs("usage: cordon config import --from claude|srt|codex [FILE...]\n"
 	      "\n"
 	      "Prints the cordon configuration (JSON) for settings written\n"
-	      "for Claude Code or for srt (Anthropic's sandbox-runtime).\n"
+	      "for Claude Code, for srt (Anthropic's sandbox-runtime) or\n"
+	      "Codex CLI's rules files.\n"
 	      "What is not imported, or is imported stricter than written,\n"
 	      "is said on stderr as warnings. FILE \"-\" reads stdin.\n"
 	      "\n"
@@ -56,9 +59,16 @@ static void import_usage(FILE *out)
 	      "               allowUnixSockets, allowLocalBinding) into\n"
 	      "               safety.sandbox and network. Without FILE:\n"
 	      "               ~/.srt-settings.json. One file.\n"
+	      "--from codex   Codex CLI's execpolicy rules (FILE.rules:\n"
+	      "               prefix_rule(pattern, decision, match,\n"
+	      "               not_match)) into safety.command_rules: prompt\n"
+	      "               is ask, forbidden is deny, alternatives in a\n"
+	      "               pattern become one rule each; every match and\n"
+	      "               not_match example is checked. One or more\n"
+	      "               files (~/.codex/rules/*.rules).\n"
 	      "\n"
 	      "options:\n"
-	      "  --from KIND   claude or srt (required)\n"
+	      "  --from KIND   claude, srt or codex (required)\n"
 	      "  -h, --help    show this help\n"
 	      "\n"
 	      "exit status: 0 when printed; 1 when a file cannot be read\n"
@@ -126,7 +136,7 @@ static int print_checked(const char *from, cJSON *doc)
 {
 	struct cordon_config *cfg = cordon_config_new();
 	struct cordon_diag d;
-	char *text = doc ? cJSON_Print(doc) : NULL;
+	char *text = doc ? json_print_indented(doc) : NULL;
 	int rc = CLI_EXIT_OK;
 
 	if (!cfg || !text) {
@@ -396,6 +406,103 @@ static char *home_path(const char *name)
 	return p;
 }
 
+/* --from codex FILE.rules...: Codex's execpolicy rules as command rules
+ * (import_codex.h), the files' rules merged, deny first, then ask, then
+ * allow (Codex applies the strictest matching rule). */
+static int import_codex(int nfiles, char **files)
+{
+	static const char *const order[] = { "deny", "ask", "allow" };
+	cJSON *lists[3] = { cJSON_CreateArray(), cJSON_CreateArray(),
+			    cJSON_CreateArray() };
+	cJSON *doc = NULL, *all;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (nfiles < 1) {
+		fputs("cordon config import: --from codex takes the .rules "
+		      "files (~/.codex/rules/*.rules)\n",
+		      stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	for (int f = 0; f < nfiles; f++) {
+		struct cordon_diag d = { 0 };
+		char *text, *out = NULL, *warn = NULL;
+		size_t len = 0;
+		cJSON *one, *r;
+		enum cordon_err err;
+
+		text = cli_read_file(files[f], CLI_SETTINGS_MAX, &len);
+		if (!text) {
+			cli_report(NULL, files[f], strerror(errno));
+			rc = errno == ENOENT || errno == EISDIR ||
+					     errno == EFBIG ?
+				     CLI_EXIT_USAGE :
+				     CLI_EXIT_FAILURE;
+			goto out;
+		}
+		err = import_codex_rules(text, len, &out, &warn, &d);
+		free(text);
+		if (err != CORDON_OK) {
+			cli_report(NULL, files[f], d.message);
+			free(out);
+			free(warn);
+			rc = err == CORDON_E_NOMEM ? CLI_EXIT_FAILURE :
+						     CLI_EXIT_USAGE;
+			goto out;
+		}
+		if (warn)
+			fprintf(stderr, "cordon config import: %s: %s",
+				files[f], warn);
+		free(warn);
+		one = cJSON_Parse(out);
+		free(out);
+		if (!one)
+			goto oom;
+		while ((r = cJSON_DetachItemFromArray(
+				cJSON_GetObjectItemCaseSensitive(
+					cJSON_GetObjectItemCaseSensitive(
+						one, "safety"),
+					"command_rules"),
+				0))) {
+			const char *dec = cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(r,
+								 "decision"));
+
+			for (int k = 0; k < 3; k++)
+				if (dec && strcmp(dec, order[k]) == 0) {
+					cJSON_AddItemToArray(lists[k], r);
+					r = NULL;
+					break;
+				}
+			cJSON_Delete(r);
+		}
+		cJSON_Delete(one);
+	}
+	doc = cJSON_CreateObject();
+	all = doc ? cJSON_AddArrayToObject(
+			    cJSON_AddObjectToObject(doc, "safety"),
+			    "command_rules") :
+		    NULL;
+	if (!all || !lists[0] || !lists[1] || !lists[2])
+		goto oom;
+	for (int k = 0; k < 3; k++) {
+		cJSON *r;
+
+		while ((r = cJSON_DetachItemFromArray(lists[k], 0)))
+			cJSON_AddItemToArray(all, r);
+	}
+	rc = print_checked("codex", doc);
+	goto out;
+oom:
+	cli_report(NULL, NULL, "out of memory");
+	rc = CLI_EXIT_FAILURE;
+out:
+	for (int k = 0; k < 3; k++)
+		cJSON_Delete(lists[k]);
+	cJSON_Delete(doc);
+	return rc;
+}
+
 enum { OPT_FROM = 256 };
 
 static const struct option import_longopts[] = {
@@ -432,9 +539,11 @@ int cli_config_import(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	if (from && strcmp(from, "codex") == 0)
+		return import_codex(argc - optind, argv + optind);
 	if (!from ||
 	    (strcmp(from, "claude") != 0 && strcmp(from, "srt") != 0)) {
-		fputs("cordon config import: --from claude or --from srt is "
+		fputs("cordon config import: --from claude, srt or codex is "
 		      "required\n",
 		      stderr);
 		fputs("Try 'cordon config import --help'.\n", stderr);

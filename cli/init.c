@@ -34,6 +34,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agents.h"
 #include "atomic.h"
 #include "buf.h"
 #include "cli.h"
@@ -944,6 +945,9 @@ int cli_init(int argc, char **argv)
 	mode_t mode = 0644;
 	int rc, status = CLI_EXIT_FAILURE;
 
+	/* cursor, copilot: init_door.c. */
+	if (cli_init_door_owns(argc, argv))
+		return cli_init_door(argc, argv);
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;

@@ -17,6 +17,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "approvals", "list, revoke or clear the remembered approvals",
+	  cli_approvals, cli_approvals_usage },
 	{ "audit", "verify the audit log's hash chain; show its records",
 	  cli_audit, cli_audit_usage },
 	{ "check", "decide one tool call (allow, deny or ask); run nothing",
@@ -27,6 +29,8 @@ static const struct command commands[] = {
 	  cli_config, cli_config_usage },
 	{ "demo", "the whole story on built-in defaults, end to end",
 	  cli_demo, cli_demo_usage },
+	{ "doctor", "check the set-up: sandbox, config, agents' hooks, logs",
+	  cli_doctor, cli_doctor_usage },
 	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
 	  cli_fetch, cli_fetch_usage },
 	{ "hook", "answer an agent's pre-tool hook (claude, gemini)",

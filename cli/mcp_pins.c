@@ -37,7 +37,7 @@
 static void usage(FILE *out)
 {
 	fputs("usage: cordon mcp pins list [--json] [--pins FILE]\n"
-	      "       cordon mcp pins diff NAME TOOL [--width N] [--pins FILE]\n"
+	      "       cordon mcp pins diff NAME TOOL [--width N] [--json] [--pins FILE]\n"
 	      "       cordon mcp pins approve NAME [TOOL] [--pins FILE]\n"
 	      "       cordon mcp pins reset NAME [--pins FILE]\n"
 	      "\n"
@@ -63,7 +63,8 @@ static void usage(FILE *out)
 	      "  --pins FILE       the pins file (default: mcp.pins_path, else\n"
 	      "                    $XDG_STATE_HOME/cordon/mcp-pins.json)\n"
 	      "  --config FILE     a configuration file applied last\n"
-	      "  --json            list: the whole store as one line of JSON\n"
+	      "  --json            list: the whole store as one line of JSON;\n"
+	      "                    diff: the state and both definitions\n"
 	      "  --width N         diff: the width to fit (default: the\n"
 	      "                    terminal's, else 160)\n"
 	      "  -h, --help        show this help\n"
@@ -711,6 +712,84 @@ static void print_scan(FILE *out, const char *label, const cJSON *def)
 		fprintf(out, "  ! (%zu more)\n", r.nfindings - kept);
 }
 
+/* `pins diff --json`: {"server", "tool", "state", "reason", "flags",
+ * "approved": {"sha256", "definition"} | null, "pending": {…} | null}. */
+static int cmd_diff_json(struct mcp_pins *p, const char *server,
+			 const char *tool)
+{
+	const cJSON *appr = NULL, *pend = NULL, *entry;
+	cJSON *doc, *o = NULL, *a;
+	char *text = NULL;
+	int st = CLI_EXIT_FAILURE;
+
+	if (pins_versions(p, server, tool, &appr, &pend) != CORDON_OK) {
+		fputs("cordon mcp pins: unknown tool '", stderr);
+		cli_print_escaped(stderr, tool, strlen(tool));
+		fputs("' of server '", stderr);
+		cli_print_escaped(stderr, server, strlen(server));
+		fputs("'\n", stderr);
+		return PINS_EXIT_NOT_FOUND;
+	}
+	doc = store_doc(p);
+	if (!doc)
+		return CLI_EXIT_FAILURE;
+	entry = member(member(member(member(doc, "servers"), server), "tools"),
+		       tool);
+	o = cJSON_CreateObject();
+	if (!o || !cJSON_AddStringToObject(o, "server", server) ||
+	    !cJSON_AddStringToObject(o, "tool", tool) ||
+	    !cJSON_AddItemToObject(o, "state",
+				   str_of(entry, "state") ?
+					   cJSON_CreateString(str_of(entry,
+								     "state")) :
+					   cJSON_CreateNull()) ||
+	    !cJSON_AddItemToObject(o, "reason",
+				   str_of(entry, "reason") ?
+					   cJSON_CreateString(str_of(entry,
+								     "reason")) :
+					   cJSON_CreateNull()) ||
+	    !cJSON_AddItemToObject(
+		    o, "flags",
+		    member(entry, "flags") ?
+			    cJSON_Duplicate(member(entry, "flags"), 1) :
+			    cJSON_CreateArray()))
+		goto out;
+	a = appr ? cJSON_AddObjectToObject(o, "approved") :
+		   cJSON_AddNullToObject(o, "approved");
+	if (!a || (appr && (!cJSON_AddItemToObject(
+				    a, "sha256",
+				    str_of(entry, "sha256") ?
+					    cJSON_CreateString(
+						    str_of(entry, "sha256")) :
+					    cJSON_CreateNull()) ||
+			    !cJSON_AddItemToObject(a, "definition",
+						   cJSON_Duplicate(appr, 1)))))
+		goto out;
+	a = pend ? cJSON_AddObjectToObject(o, "pending") :
+		   cJSON_AddNullToObject(o, "pending");
+	if (!a ||
+	    (pend &&
+	     (!cJSON_AddItemToObject(
+		      a, "sha256",
+		      str_of(member(entry, "pending"), "sha256") ?
+			      cJSON_CreateString(str_of(
+				      member(entry, "pending"), "sha256")) :
+			      cJSON_CreateNull()) ||
+	      !cJSON_AddItemToObject(a, "definition",
+				     cJSON_Duplicate(pend, 1)))))
+		goto out;
+	text = cJSON_PrintUnformatted(o);
+	if (text && puts(text) >= 0)
+		st = 0;
+out:
+	if (st)
+		cli_report("mcp pins", NULL, "out of memory");
+	free(text);
+	cJSON_Delete(o);
+	cJSON_Delete(doc);
+	return st;
+}
+
 static int cmd_diff(struct mcp_pins *p, const struct pins_opts *o,
 		    const char *server, const char *tool)
 {
@@ -993,8 +1072,9 @@ int cli_mcp_pins(int argc, char **argv)
 		fputs("try 'cordon mcp pins --help'\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.json && strcmp(sub, "list") != 0) {
-		fputs("cordon mcp pins: --json goes with list\n", stderr);
+	if (o.json && strcmp(sub, "list") != 0 && strcmp(sub, "diff") != 0) {
+		fputs("cordon mcp pins: --json goes with list and diff\n",
+		      stderr);
 		return CLI_EXIT_USAGE;
 	}
 	st = resolve_path(&o, &path);
@@ -1004,6 +1084,8 @@ int cli_mcp_pins(int argc, char **argv)
 	if (st == 0) {
 		if (strcmp(sub, "list") == 0)
 			st = cmd_list(p, &o, path);
+		else if (strcmp(sub, "diff") == 0 && o.json)
+			st = cmd_diff_json(p, args[0], args[1]);
 		else if (strcmp(sub, "diff") == 0)
 			st = cmd_diff(p, &o, args[0], args[1]);
 		else if (strcmp(sub, "approve") == 0)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agentpresets.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
@@ -137,6 +138,17 @@ void cli_run_usage(FILE *out)
 	      "  --probe               try each backend now and say which "
 	      "works "
 	      "and why\n"
+	      "  --json                with --probe: one JSON object\n"
+	      "  --agent NAME          claude, gemini or codex: the agent's "
+	      "state directory\n"
+	      "                        writable, its API hosts through the "
+	      "proxy, its own\n"
+	      "                        settings passed (never a key: see "
+	      "--pass-env)\n"
+	      "  --pass-env NAME       hand variable NAME to the command "
+	      "past the filters\n"
+	      "                        (repeatable; named on stderr and in "
+	      "the report)\n"
 	      "  --help                this text\n"
 	      "\n"
 	      "Exit status: the command's; 124 time-out; 125 cordon failed "
@@ -147,14 +159,21 @@ void cli_run_usage(FILE *out)
 }
 
 /* The options of `cordon run` (runopts.c), and --help. */
-static int parse_options(int argc, char **argv, struct cli_runopts *r)
+static int parse_options(int argc, char **argv, struct cli_runopts *r,
+			 struct cli_preset *p)
 {
 	int c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cli_runopts_longopts,
+	while ((c = getopt_long(argc, argv, "+h", cli_preset_longopts(),
 				NULL)) != -1) {
+		if (cli_preset_owns(c)) {
+			rc = cli_preset_option(p, r, c, optarg);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (cli_runopts_owns(c)) {
 			rc = cli_runopts_option(r, c, optarg);
 			if (rc)
@@ -178,6 +197,7 @@ static int parse_options(int argc, char **argv, struct cli_runopts *r)
 int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
+	struct cli_preset preset = { 0 };
 	struct cordon_config *cfg = NULL;
 	struct sandbox_report rep;
 	struct cordon_diag diag;
@@ -186,7 +206,7 @@ int cli_run(int argc, char **argv)
 	int rc;
 
 	cli_runopts_init(&r, "cordon run", "cordon run --help");
-	rc = parse_options(argc, argv, &r);
+	rc = parse_options(argc, argv, &r, &preset);
 	if (rc < 0) {
 		rc = CLI_EXIT_OK;
 		goto out;
@@ -194,7 +214,7 @@ int cli_run(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (r.probe) {
-		rc = cli_runopts_probe();
+		rc = preset.json ? cli_preset_probe_json() : cli_runopts_probe();
 		goto out;
 	}
 	if (optind >= argc) {
@@ -202,6 +222,9 @@ int cli_run(int argc, char **argv)
 						 "[OPTIONS] -- ARGV...)");
 		goto out;
 	}
+	rc = cli_preset_apply(&preset, &r);
+	if (rc)
+		goto out;
 	rc = cli_runopts_check(&r);
 	if (rc)
 		goto out;
@@ -209,6 +232,9 @@ int cli_run(int argc, char **argv)
 	if (rc)
 		goto out;
 	rc = cli_runopts_apply_config(&r, cfg);
+	if (rc)
+		goto out;
+	rc = cli_preset_env(&preset, &r, cfg);
 	if (rc)
 		goto out;
 	/* A run that cannot be recorded does not start. */
@@ -231,9 +257,9 @@ int cli_run(int argc, char **argv)
 			fprintf(stderr, "cordon run: %s\n", rep.error);
 	}
 	rc = rep.status;
-	if (cli_runopts_write_report(&r, &rep) != 0 && rc == 0)
+	report = cli_preset_report(&preset, sandbox_report_json(&rep));
+	if (cli_preset_write_report(&preset, &r, &rep, report) != 0 && rc == 0)
 		rc = CLI_EXIT_FAILURE;
-	report = sandbox_report_json(&rep);
 	if (!report || cordon_audit_run(pa.audit, NULL,
 					(const char *const *)(argv + optind),
 					report, &diag) != CORDON_OK) {
@@ -247,6 +273,7 @@ out:
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == 0)
 		rc = CLI_EXIT_FAILURE;
 	cli_runopts_free(&r);
+	cli_preset_free(&preset);
 	cordon_config_free(cfg);
 	return rc;
 }

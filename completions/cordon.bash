@@ -5,8 +5,8 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='audit check classify config demo fetch help hook init mcp
-proxy redact run sandbox'
+_cordon_commands='approvals audit check classify config demo doctor fetch help
+hook init mcp proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
 _cordon_run_opts='--workspace --write --deny-read --no-read-home
@@ -15,13 +15,14 @@ _cordon_run_opts='--workspace --write --deny-read --no-read-home
 --inject-format --inject-cacert --inject-port --inject-allow-loopback
 --memory --cpu --pids --timeout --mode --backend --report --argv-only
 --allow-cmd --no-unix-sockets --output-cap --config --audit-log
---srt-settings --probe --help'
+--srt-settings --probe --json --agent --pass-env --help'
 
 _cordon_sandbox_opts() {
 	local o
 	for o in $_cordon_run_opts; do
 		case $o in
 		--argv-only | --allow-cmd | --output-cap | --probe | --config | \
+			--json | --agent | --pass-env | \
 			--audit-log | --help) ;;
 		*) echo "$o" ;;
 		esac
@@ -50,7 +51,11 @@ _cordon_opts() {
 		import) echo '--from --help' ;;
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
-	demo) echo '--keep --help' ;;
+	demo) echo '--keep --json --help' ;;
+	doctor)
+		echo '--json --workspace --config --audit-log --no-probe
+		--help' ;;
+	approvals) echo '--file --config --json --help' ;;
 	redact) echo '--count --help' ;;
 	fetch)
 		echo '--max-redirects --max-bytes --timeout --cacert --resolve
@@ -127,7 +132,8 @@ _cordon_value() {
 		_cordon_compgen -d -- "$2" ;;
 	--network) _cordon_compgen -W 'none host proxy' -- "$2" ;;
 	--backend) _cordon_compgen -W 'namespaces landlock' -- "$2" ;;
-	--from) _cordon_compgen -W 'claude srt' -- "$2" ;;
+	--agent) _cordon_compgen -W 'claude gemini codex' -- "$2" ;;
+	--from) _cordon_compgen -W 'claude srt codex' -- "$2" ;;
 	--format) _cordon_compgen -W 'seatbelt' -- "$2" ;;
 	--decision) _cordon_compgen -W 'allow deny ask' -- "$2" ;;
 	--event)
@@ -156,7 +162,9 @@ _cordon_positional() {
 	sandbox:0) _cordon_compgen -W 'profile' -- "$cur" ;;
 	audit:0) _cordon_compgen -W 'verify head show' -- "$cur" ;;
 	audit:*) _cordon_files "$cur" ;;
-	hook:0 | init:0) _cordon_compgen -W 'claude gemini' -- "$cur" ;;
+	hook:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf' -- "$cur" ;;
+	init:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf' -- "$cur" ;;
+	approvals:0) _cordon_compgen -W 'list revoke clear' -- "$cur" ;;
 	mcp:1) [[ $1 == pins ]] &&
 		_cordon_compgen -W 'list diff approve reset' -- "$cur" ;;
 	mcp:0) _cordon_compgen -W 'pins' -- "$cur" ;;

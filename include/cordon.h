@@ -357,7 +357,7 @@ CORDON_API const char *cordon_answer_name(enum cordon_answer a);
 
 /* ---- configuration ------------------------------------------------------ */
 
-/* The effective configuration (JSON, the shape in DESIGN.md), built in
+/* The effective configuration (JSON, the shape in doc/DESIGN.md), built in
  * layers: built-in defaults, the user file, the project file (may only
  * tighten), an explicit file. */
 struct cordon_config;
@@ -535,7 +535,7 @@ CORDON_API const char *cordon_verdict_segment(const struct cordon_verdict *v,
 					      enum cordon_risk *risk,
 					      uint64_t *labels);
 
-/* The verdict as the JSON object of DESIGN.md ("risk", "labels", "reasons",
+/* The verdict as the JSON object of doc/DESIGN.md ("risk", "labels", "reasons",
  * "segments", "matchedRules", "parsed"), NUL-terminated, malloc'd: the caller
  * frees it with free(). NULL when out of memory or v is NULL. */
 CORDON_API CORDON_NODISCARD char *
@@ -692,7 +692,7 @@ CORDON_API const char *cordon_result_session(const struct cordon_result *r);
 /* The shell command judged (execute kinds), else NULL. For the audit log,
  * which records it only when asked to and then redacted. */
 CORDON_API const char *cordon_result_command(const struct cordon_result *r);
-/* The check object of DESIGN.md: {"decision", "step", "reason", "risk",
+/* The check object of doc/DESIGN.md: {"decision", "step", "reason", "risk",
  * "labels", "tool", "kind", "hard", "answer"?}. malloc'd: the caller frees
  * it with free(); NULL on OOM. */
 CORDON_API CORDON_NODISCARD char *cordon_result_to_json(const struct cordon_result *r);
@@ -729,7 +729,7 @@ struct cordon_shell_result {
 	int truncated;     /* the output was cut at output_cap */
 	char *output;      /* stdout and stderr, NUL-terminated; malloc'd */
 	size_t output_len;
-	char *report_json; /* the run report of DESIGN.md; malloc'd */
+	char *report_json; /* the run report of doc/DESIGN.md; malloc'd */
 	char message[256]; /* "blocked: command 'rm' is not in the allowlist [...]" */
 };
 

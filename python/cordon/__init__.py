@@ -9,7 +9,7 @@ The Python binding of libcordon, standard library only (ctypes):
     cordon.redact("token=ghp_...")                     # 'token=[REDACTED...]'
 
 Results are plain dicts with the field names of the JSON objects cordon
-prints (DESIGN.md); errors are CordonError subclasses carrying the
+prints (doc/DESIGN.md); errors are CordonError subclasses carrying the
 library's code and diagnostic. Each call builds what it needs and frees it
 before returning, so the functions are safe to call from several threads.
 
@@ -237,7 +237,7 @@ def check(tool, args=None, cwd=None, session=None, config=None, mode=None,
 
     tool is the tool's name ("Bash", "Read", "mcp__srv__tool" ...), args a
     dict (or JSON text) of its arguments. config is a configuration in the
-    shape of DESIGN.md as a dict, JSON text or an os.PathLike naming a
+    shape of doc/DESIGN.md as a dict, JSON text or an os.PathLike naming a
     file, applied over the built-in defaults (the user and project files
     are not read, nor durable approvals: the answer depends only on what
     is passed). mode is a permission mode ("supervised",

@@ -1,5 +1,6 @@
 /* json — JSON helpers shared by every component that writes or reads the
  * JSON cordon judges (see json.h). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "json.h"
 
 #include "alloc.h"
+#include "buf.h"
 #include "text.h"
 #include "banned.h"
 
@@ -108,4 +110,82 @@ size_t json_nul_escape_at(const char *s, size_t n)
 		i++; /* the escaped character */
 	}
 	return n;
+}
+
+#define JSON_INDENT_MAX_DEPTH 1000
+
+static bool indent_item(struct buf *b, const cJSON *it, unsigned depth);
+
+static bool indent_line(struct buf *b, unsigned depth)
+{
+	if (!buf_addc(b, '\n'))
+		return false;
+	for (unsigned i = 0; i < depth; i++)
+		if (!buf_add(b, "  ", 2))
+			return false;
+	return true;
+}
+
+static bool indent_scalar(struct buf *b, const cJSON *it)
+{
+	cJSON copy = *it;
+	char *text;
+	bool ok;
+
+	/* Printed alone: without its siblings and its member name. */
+	copy.next = copy.prev = NULL;
+	copy.string = NULL;
+	text = cJSON_PrintUnformatted(&copy);
+	if (!text)
+		return false;
+	ok = buf_adds(b, text);
+	cJSON_free(text);
+	return ok;
+}
+
+static bool indent_container(struct buf *b, const cJSON *it, unsigned depth)
+{
+	bool obj = cJSON_IsObject(it);
+	const cJSON *c;
+
+	if (!buf_addc(b, obj ? '{' : '['))
+		return false;
+	for (c = it->child; c; c = c->next) {
+		if (!indent_line(b, depth + 1))
+			return false;
+		if (obj) {
+			cJSON key = { 0 };
+
+			key.type = cJSON_String;
+			key.valuestring = c->string;
+			if (!indent_scalar(b, &key) || !buf_add(b, ": ", 2))
+				return false;
+		}
+		if (!indent_item(b, c, depth + 1) ||
+		    (c->next && !buf_addc(b, ',')))
+			return false;
+	}
+	if (it->child && !indent_line(b, depth))
+		return false;
+	return buf_addc(b, obj ? '}' : ']');
+}
+
+static bool indent_item(struct buf *b, const cJSON *it, unsigned depth)
+{
+	if (depth > JSON_INDENT_MAX_DEPTH)
+		return false;
+	if (cJSON_IsObject(it) || cJSON_IsArray(it))
+		return indent_container(b, it, depth);
+	return indent_scalar(b, it);
+}
+
+char *json_print_indented(const cJSON *item)
+{
+	struct buf b = BUF_INIT(SIZE_MAX / 2);
+
+	if (!item || !indent_item(&b, item, 0)) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b, NULL);
 }

@@ -21,4 +21,10 @@ cJSON *json_labels_array(uint64_t labels);
  * it: tool-call arguments, the approvals file, config and rules files. */
 size_t json_nul_escape_at(const char *s, size_t n);
 
+/* item as readable JSON: two spaces per level, one member or element a
+ * line, empty objects and arrays as {} and [], scalars as cJSON prints
+ * them; no newline at the end. malloc'd (cordon__malloc); NULL when out
+ * of memory or past 1000 levels. */
+char *json_print_indented(const cJSON *item);
+
 #endif

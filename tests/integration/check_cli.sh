@@ -542,4 +542,31 @@ run config frobnicate
 [ $rc -eq 2 ] && grep -q frobnicate "$tmp/err"
 ok $? "config with an unknown subcommand exits 2 naming it"
 
+# --- --args that is not one JSON object: a usage error, not a deny ---------
+
+run check --tool Bash --args '{"command":'
+[ $rc -eq 2 ] && grep -q -- "--args: not valid JSON (at byte" "$tmp/err" &&
+	[ ! -s "$tmp/out" ]
+ok $? "--args cut short exits 2 naming the byte, deciding nothing"
+
+run check --tool Bash --args '["ls"]'
+[ $rc -eq 2 ] && grep -q -- "--args: expected a JSON object" "$tmp/err"
+ok $? "--args that is an array exits 2"
+
+run check --tool Bash --args '{"command": "ls"} {"x": 1}'
+[ $rc -eq 2 ] && grep -q -- "text after the JSON value" "$tmp/err"
+ok $? "--args with a second value after the object exits 2"
+
+run check --json --tool Read --args ' {"file_path": "notes.txt"} '
+[ $rc -eq 0 ] && pycheck 'd["decision"] == "allow"' <"$tmp/out"
+ok $? "--args with spaces around one object is a call"
+
+# --- config show layout ------------------------------------------------------
+
+run config show
+[ $rc -eq 0 ] && ! grep -q $'\t' "$tmp/out" && grep -q '^  "safety": {$' "$tmp/out" &&
+	grep -q '^    "read_only": false,$' "$tmp/out" &&
+	grep -q '^      "/etc/shadow",$' "$tmp/out"
+ok $? "config show is two-space JSON, one list element a line, no tabs"
+
 done_testing

@@ -52,8 +52,8 @@ complete -p cordon | grep -q -- '-F _cordon cordon'
 ok $? "the file registers _cordon for cordon"
 
 comp cordon ''
-is audit check classify config demo fetch help hook init mcp proxy redact \
-	run sandbox
+is approvals audit check classify config demo doctor fetch help hook init \
+	mcp proxy redact run sandbox
 ok $? "every subcommand"
 
 comp cordon c
@@ -113,20 +113,24 @@ is namespaces landlock
 ok $? "--backend namespaces|landlock"
 
 comp cordon config import --from ''
-is claude srt
-ok $? "config import --from claude|srt"
+is claude srt codex
+ok $? "config import --from claude|srt|codex"
 
 comp cordon config ''
 is show import
 ok $? "config show|import"
 
 comp cordon hook ''
-is claude gemini
-ok $? "hook claude|gemini"
+is claude gemini cursor copilot codex windsurf
+ok $? "hook claude|gemini|cursor|copilot"
+
+comp cordon approvals ''
+is list revoke clear
+ok $? "approvals list|revoke|clear"
 
 comp cordon init ''
-is claude gemini
-ok $? "init claude|gemini"
+is claude gemini cursor copilot codex windsurf
+ok $? "init claude|gemini|cursor|copilot"
 
 comp cordon init claude --
 offers --project --user
@@ -225,8 +229,8 @@ help_opts() {
 	sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' |
 		sort -u
 }
-for cmd in audit check classify config demo fetch hook init mcp proxy redact \
-	run sandbox; do
+for cmd in approvals audit check classify config demo doctor fetch hook init \
+	mcp proxy redact run sandbox; do
 	if ! "$bin" "$cmd" --help >"$tmp/help" 2>&1; then
 		skip "$cmd: completion matches --help" "no 'cordon $cmd' here"
 		continue

@@ -287,7 +287,7 @@ ok $? "a tools entry in the configuration overrides the built-in TodoWrite"
 run hook
 [ $rc -eq 2 ] && grep -q "claude.*gemini" "$tmp/err"
 ok $? "no agent: exit 2"
-run hook codex
+run hook frobnicator
 [ $rc -eq 2 ] && grep -q "unknown agent" "$tmp/err"
 ok $? "an unknown agent: exit 2"
 run hook claude --mode yolo

@@ -106,7 +106,7 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "no Claude Code settings found" "$tmp/err"
 ok $? "claude: no settings file anywhere exits 1"
 run config import
-[ $rc -eq 2 ] && grep -q -- "--from claude or --from srt is required" "$tmp/err"
+[ $rc -eq 2 ] && grep -q -- "--from claude, srt or codex is required" "$tmp/err"
 ok $? "no --from: usage error, exit 2"
 run config import --from codex
 [ $rc -eq 2 ]
@@ -176,5 +176,90 @@ rm -f "$HOME/.srt-settings.json"
 run config import --from srt
 [ $rc -eq 1 ] && grep -q ".srt-settings.json" "$tmp/err"
 ok $? "srt: a missing ~/.srt-settings.json exits 1"
+
+# ---- --from codex: execpolicy rules ---------------------------------------
+
+mkdir -p "$tmp/codex"
+cat >"$tmp/codex/default.rules" <<'RULES'
+# Prompt before running commands with the prefix `gh pr view` or `list`.
+prefix_rule(
+    pattern = ["gh", "pr", ["view", "list"]],
+    decision = "prompt",
+    justification = "Viewing PRs is allowed with approval",
+    match = [
+        "gh pr view 7888",
+        ["gh", "pr", "list", "--state", "open"],
+        "gh pr view --repo 'openai/codex' 7888",
+    ],
+    not_match = ["gh pr --repo openai/codex view 7888"],
+)
+prefix_rule(pattern = ['git', 'push', '--force'], decision = 'forbidden',
+            match = [["git", "push", "--force", "origin", "main"]],)
+prefix_rule(pattern = ["ls"])  # allow is the default
+RULES
+run config import --from codex "$tmp/codex/default.rules"
+[ $rc -eq 0 ] && pyjson '(r := d["safety"]["command_rules"]) and [(x["prefix"], x["decision"]) for x in r] == [(["git", "push", "--force"], "deny"), (["gh", "pr", "view"], "ask"), (["gh", "pr", "list"], "ask"), (["ls"], "allow")] and r[1]["match"] == ["gh pr view 7888", "gh pr view --repo openai/codex 7888"] and r[2]["match"] == ["gh pr list --state open"] and r[2]["not_match"] == ["gh pr --repo openai/codex view 7888"]' <"$tmp/out" &&
+	grep -q 'justification: not kept' "$tmp/err"
+ok $? "codex: prompt is ask, forbidden deny, alternatives split, examples with their rule, deny first"
+
+cp "$tmp/out" "$tmp/codex.json"
+for c in 'git push --force origin main:1' 'gh pr view 12:3' 'ls -la:0'; do
+	"$bin" check --config "$tmp/codex.json" --audit-log - --tool Bash \
+		--args "{\"command\": \"${c%:*}\"}" </dev/null >/dev/null 2>&1
+	[ $? -eq "${c##*:}" ] || { echo "# $c"; false; } || break
+done
+ok $? "the imported rules decide: force-push denied, gh pr view asks, ls allowed"
+
+printf 'prefix_rule(pattern = ["gh", "pr"], match = ["gh issue list"])\n' >"$tmp/codex/bad.rules"
+run config import --from codex "$tmp/codex/bad.rules"
+[ $rc -eq 2 ] && grep -q "line 1:1: rules\[0\].match\[0\]: 'gh issue list' does not match the pattern" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "codex: a match example the pattern does not match is an error naming it"
+
+printf 'prefix_rule(pattern = ["rm"], decision = "forbidden",\n  not_match = ["rm -rf /"])\n' >"$tmp/codex/bad.rules"
+run config import --from codex "$tmp/codex/bad.rules"
+[ $rc -eq 2 ] && grep -q "rules\[0\].not_match\[0\]: 'rm -rf /' matches the pattern" "$tmp/err"
+ok $? "codex: a not_match example that matches is an error"
+
+printf 'prefix_rule(pattern = ["ls"])\nhost_executable(name = "git", paths = ["/usr/bin/git"])\n' >"$tmp/codex/bad.rules"
+run config import --from codex "$tmp/codex/bad.rules"
+[ $rc -eq 2 ] && grep -q "line 2:1: 'host_executable' is not read" "$tmp/err"
+ok $? "codex: another function is refused, not dropped"
+
+for bad in 'prefix_rule(pattern = [])|expected a non-empty list' \
+	'prefix_rule(decision = "allow")|pattern is missing' \
+	'prefix_rule(pattern = ["a"], decision = "maybe")|expected allow, prompt or forbidden' \
+	'prefix_rule(pattern = ["a"], pattern = ["b"])|given twice' \
+	'prefix_rule(pattern = ["a"], action = "x")|takes no argument' \
+	'prefix_rule(pattern = ["a", [1]])|expected a string or a list' \
+	'prefix_rule(pattern = ["a"]|expected' \
+	'prefix_rule(pattern = ["a], )|string not closed' \
+	'prefix_rule(pattern = ["a"], match = ["a '"'"'b"])|a quote is not closed' \
+	'prefix_rule(pattern = ["\q"])|escape'; do
+	printf '%s\n' "${bad%|*}" >"$tmp/codex/bad.rules"
+	run config import --from codex "$tmp/codex/bad.rules"
+	[ $rc -eq 2 ] && grep -q -- "${bad##*|}" "$tmp/err" || {
+		echo "# $bad: $(cat "$tmp/err")"
+		false
+	} || break
+done
+ok $? "codex: malformed rules are errors with line:column and what is wrong"
+
+python3 -c 'print("prefix_rule(pattern = [" + ", ".join("[\"a\", \"b\"]" for _ in range(9)) + "])")' >"$tmp/codex/bad.rules"
+run config import --from codex "$tmp/codex/bad.rules"
+[ $rc -eq 2 ] && grep -q 'over 256 combinations' "$tmp/err"
+ok $? "codex: a pattern of 512 combinations is over the limit"
+
+printf 'prefix_rule(pattern = ["make"], decision = "prompt")\n' >"$tmp/codex/two.rules"
+run config import --from codex "$tmp/codex/default.rules" "$tmp/codex/two.rules"
+[ $rc -eq 0 ] && pyjson '[x["prefix"][0] for x in d["safety"]["command_rules"]] == ["git", "gh", "gh", "make", "ls"]' <"$tmp/out"
+ok $? "codex: several files merged, strictest first"
+
+run config import --from codex
+[ $rc -eq 2 ] && grep -q 'takes the .rules files' "$tmp/err"
+ok $? "codex: no file is a usage error"
+
+run config import --from codex "$tmp/codex/none.rules"
+[ $rc -eq 2 ] && grep -q 'none.rules' "$tmp/err"
+ok $? "codex: a missing file is named"
 
 done_testing

@@ -281,7 +281,7 @@ ok $? "--user with --project: exit 2"
 run init
 [ $rc -eq 2 ]
 ok $? "no agent: exit 2"
-run init codex
+run init frobnicator
 [ $rc -eq 2 ] && grep -q "unknown agent" "$tmp/err"
 ok $? "an unknown agent: exit 2"
 run init --help

@@ -104,4 +104,13 @@ ok $rc "a program with its own glob_match, sh_parse and arena_init links libcord
 grep -q '^\.SH' "$root/share/man/man1/cordon.1" &&
 	grep -q 'cordon mcp' "$root/share/man/man1/cordon.1"
 ok $? "the man page has its sections, the MCP gateway among them"
+# The Python package lands where the distribution's python3 finds it
+# (Debian: PREFIX/lib/python3.X/dist-packages, not site-packages).
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+init=$(find "$root" -path '*/cordon/__init__.py' -print -quit)
+pkgdir=$(dirname "$(dirname "${init#"$dest"}")")
+"$py" -c 'import sys; sys.exit(0 if sys.argv[1] in sys.path else 1)' "$pkgdir"
+ok $? "the Python package is in $pkgdir, on $py's sys.path"
+
 done_testing

@@ -106,6 +106,18 @@ run mcp pins diff fs nope
 [ $rc -eq 1 ] && grep -q "unknown tool 'nope'" "$tmp/err"
 ok $? "diff: an unknown tool, exit 1"
 
+run mcp pins diff fs add --json
+[ $rc -eq 0 ] && pycheck 'd["server"] == "fs" and d["tool"] == "add" and d["state"] == "pending" and d["reason"] == "changed" and "tool-poisoning" in d["flags"] and d["approved"]["sha256"] == "b" * 64 and d["approved"]["definition"]["description"] == "Adds two numbers." and d["pending"]["sha256"] == "c" * 64 and "IMPORTANT" in d["pending"]["definition"]["description"]' <"$tmp/out"
+ok $? "diff --json: state, flags and both definitions as one line"
+
+run mcp pins diff fs read_file --json
+[ $rc -eq 0 ] && pycheck 'd["state"] == "approved" and d["pending"] is None and d["reason"] is None' <"$tmp/out"
+ok $? "diff --json of an approved tool: pending is null"
+
+run mcp pins diff fs nope --json
+[ $rc -eq 1 ]
+ok $? "diff --json: an unknown tool, exit 1"
+
 run mcp pins approve fs add
 [ $rc -eq 0 ] && grep -q '^approved fs/add (sha256 cccccccccccc)' "$tmp/out" &&
 	pyjson 'd["servers"]["fs"]["tools"]["add"]["state"] == "approved" and d["servers"]["fs"]["tools"]["add"]["sha256"] == "c" * 64 and "pending" not in d["servers"]["fs"]["tools"]["add"] and "pending" in d["servers"]["fs"]["instructions"]' <"$pins"

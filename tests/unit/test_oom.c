@@ -47,6 +47,7 @@
 #include "jcs.h"
 #include "jsonrpc.h"
 #include "mcpscan.h"
+#include "import_codex.h"
 #include "tap.h"
 
 /* ---- the driver ---------------------------------------------------------- */
@@ -611,6 +612,48 @@ struct bytes_case {
 	size_t len;
 };
 
+/* Codex rules: out of memory is CORDON_E_NOMEM with no document, never a
+ * document missing a rule. */
+static const char codex_text[] =
+	"# gh\nprefix_rule(pattern = [\"gh\", \"pr\", [\"view\", \"list\"]],\n"
+	"  decision = \"prompt\", justification = \"why\",\n"
+	"  match = [\"gh pr view 7\", [\"gh\", \"pr\", \"list\"]],\n"
+	"  not_match = [\"gh pr --repo x view 7\"])\n"
+	"prefix_rule(pattern = ['git', 'push', '--force'], decision = "
+	"'forbidden')\n";
+
+static int run_codex(void *ud, long i, char *why, size_t cap)
+{
+	struct bytes_case *c = ud;
+	struct cordon_diag d;
+	char *out = NULL, *warn = NULL;
+	enum cordon_err rc;
+	int good = 0;
+
+	arm(i);
+	rc = import_codex_rules(codex_text, sizeof(codex_text) - 1, &out,
+				&warn, &d);
+	disarm();
+	if (i < 0) {
+		if (rc != CORDON_OK || !out || !strstr(out, "\"deny\""))
+			FAIL("first run: %s", d.message);
+		c->out = out;
+		out = NULL;
+		good = 1;
+		goto out;
+	}
+	if (rc == CORDON_OK && (!out || strcmp(out, c->out) != 0))
+		FAIL("a success with another document");
+	if (rc != CORDON_OK && (rc != CORDON_E_NOMEM || out))
+		FAIL("failed with %s, output %s", cordon_strerror(rc),
+		     out ? "set" : "NULL");
+	good = 1;
+out:
+	free(out);
+	free(warn);
+	return good;
+}
+
 static int run_redact(void *ud, long i, char *why, size_t cap)
 {
 	struct bytes_case *c = ud;
@@ -1151,6 +1194,9 @@ int main(void)
 	(void)rmdir(apc.dir);
 
 	torture("cordon_redact", run_redact, &bc);
+	free(bc.out);
+	bc.out = NULL;
+	torture("import_codex_rules", run_codex, &bc);
 	free(bc.out);
 	bc.out = NULL;
 

@@ -1,0 +1,74 @@
+/* agents — the coding agents cordon knows: where each keeps the settings
+ * that install a hook, how cordon's hook command is spelt there, and the
+ * doors added after Claude Code and Gemini CLI (hook_door.c: Cursor,
+ * GitHub Copilot CLI). Read by `cordon doctor`, `cordon hook` and `cordon
+ * init`. */
+#ifndef CORDON_CLI_AGENTS_H
+#define CORDON_CLI_AGENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define CLI_AGENT_MAX_FILES 3
+
+struct cli_agent {
+	const char *name;  /* the operand: "claude" */
+	const char *title; /* "Claude Code" */
+	/* The settings files that may hold the hook, relative to $HOME
+	 * (user) and to the workspace (project); NULL-terminated. A name
+	 * ending in '/' is a directory whose *.json files all count. */
+	const char *user_files[CLI_AGENT_MAX_FILES];
+	const char *project_files[CLI_AGENT_MAX_FILES];
+	bool jsonc;	    /* the files may hold // and block comments */
+	bool has_hook;	    /* cordon hook NAME exists */
+	const char *sandbox; /* how a call it allows can be sandboxed */
+};
+
+/* Every agent, terminated by an entry whose name is NULL. */
+extern const struct cli_agent cli_agents[];
+
+/* The agent called name, or NULL. */
+const struct cli_agent *cli_agent_find(const char *name);
+
+/* One command found in a settings file that runs cordon's hook for an
+ * agent: "/usr/bin/cordon hook claude" (the binary shell-unquoted). */
+struct cli_hook_cmd {
+	char binary[4096];
+	char command[512]; /* the command as written, cut to fit */
+};
+
+/* Whether s runs "BINARY hook AGENT …" with a binary named cordon*
+ * (out filled). */
+bool cli_is_hook_cmd(const char *s, const char *agent,
+		     struct cli_hook_cmd *out);
+
+/* `cordon init AGENT` for cursor and copilot (init_door.c). */
+bool cli_init_door_owns(int argc, char **argv);
+int cli_init_door(int argc, char **argv);
+
+/* The cordon hook commands for agent in the settings text (JSON, or JSONC
+ * when the agent's files may hold comments; text is modified: comments
+ * are blanked). Returns how many were found (at most cap are stored), or
+ * -1 when the text is not JSON (why says where). */
+int cli_agent_hook_cmds(const struct cli_agent *agent, char *text, size_t len,
+			struct cli_hook_cmd *out, size_t cap, char *why,
+			size_t whycap);
+
+/* Why the hook's binary is not one an agent can rely on for every call
+ * (not absolute, missing, not executable, in a temporary directory,
+ * writable by others), or NULL when it is. buf holds the sentence. */
+const char *cli_binary_problem(const char *path, char *buf, size_t cap);
+
+/* `cordon hook AGENT` for the agents of hook_door.c (not claude or
+ * gemini): 1 when argv[1] names one, so cli_hook() hands over. */
+bool cli_hook_door_owns(int argc, char **argv);
+int cli_hook_door(int argc, char **argv);
+
+/* The audit log's "door" of the hook call in progress when a door of
+ * hook_door.c runs the Claude Code pipeline ("cursor-hook"); NULL
+ * otherwise. */
+extern const char *cli_hook_door_name;
+
+#endif

@@ -1,0 +1,1188 @@
+/* hook_door — `cordon hook cursor`, `cordon hook copilot` and `cordon hook
+ * codex`: the pre-tool hooks of Cursor, GitHub Copilot CLI and Codex CLI.
+ *
+ * Each door reads its agent's JSON, turns it into the one call shape the
+ * Claude Code door already decides (tool, tool_input, cwd, session), runs
+ * that door's pipeline in-process (configuration, policy, approvals,
+ * audit log, the hints for the model: cli/hook.c, with stdin and stdout
+ * pointed at memory) and answers in the agent's own shape. The audit
+ * record names the real door ("cursor-hook", "copilot-hook").
+ *
+ * Cursor (.cursor/hooks.json, cursor.com/docs/agent/hooks): every event
+ * carries hook_event_name, conversation_id, generation_id and
+ * workspace_roots; then
+ *   beforeShellExecution {command, cwd}          -> Bash {command}
+ *   beforeMCPExecution   {tool_name, tool_input,  -> mcp__cursor__TOOL
+ *                         url | command}             (tool_input: an object
+ *                                                    or its JSON text)
+ *   beforeReadFile       {file_path, content,     -> Read {file_path}
+ *                         attachments}               (content not read)
+ * answered {"permission": "allow|deny|ask", "user_message", "agent_message"}
+ * (beforeReadFile: {"permission": "allow|deny"} only, so ask is deny).
+ *
+ * GitHub Copilot CLI (every .json in .github/hooks/, preToolUse): {timestamp, cwd,
+ * toolName, toolArgs} with toolArgs the arguments' JSON text (an object is
+ * taken too); bash -> Bash {command}, view -> Read, create -> Write, edit
+ * -> Edit (path -> file_path), any other tool by its own name. Answered
+ * {"permissionDecision": "allow|deny", "permissionDecisionReason"}: the
+ * CLI acts only on deny, so a call that needs approval is denied with a
+ * reason saying so (letting it through would run it unasked).
+ *
+ * Codex CLI (hooks.json, PreToolUse; the input and output schemas ship
+ * in the codex binary): Claude Code's input shape {hook_event_name,
+ * session_id, cwd, permission_mode, tool_name, tool_input, tool_use_id,
+ * transcript_path, model, turn_id}; its shell tools (Bash, shell,
+ * exec_command, local_shell, unified_exec; command a string or an argv
+ * list) become Bash {command}, apply_patch one Write per file the patch
+ * names (the strictest answer wins), other tools pass by name. Answered
+ * with Claude's hookSpecificOutput: deny with a reason; allow as no
+ * output (Codex takes "allow" only with updatedInput, which carries the
+ * Claude door's sandbox rewrite of a command string); ask is deny.
+ *
+ * Windsurf (Cascade hooks): {agent_action_name, trajectory_id,
+ * tool_info}; pre_run_command, pre_read_code, pre_write_code and
+ * pre_mcp_tool_use as Bash, Read, Write and mcp__SERVER__TOOL; a pre-hook
+ * blocks by exiting 2 with its reason on stderr, allows by exiting 0
+ * (and has no ask: it is a block).
+ *
+ * Cursor and Copilot CLI do not let a hook change the command, so a call
+ * the Claude door
+ * would only allow rewritten into cordon's sandbox (updatedInput) is
+ * refused there (and for Codex when there is no command string to
+ * rewrite): never run unsandboxed what was to be sandboxed.
+ *
+ * Fail closed as the other doors: malformed input, a pipeline that does
+ * not answer, and an answer that cannot be read are all "deny" (exit 0 so
+ * the agent reads why); --fail-open turns only malformed input into allow.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "agents.h"
+#include "cli.h"
+#include "cordon.h"
+#include "json.h"
+
+#include "banned.h"
+
+#define DOOR_MAX_INPUT (1024 * 1024)
+#define DOOR_MAX_ANSWER (256 * 1024)
+
+const char *cli_hook_door_name;
+
+enum door_agent {
+	DOOR_CURSOR = 0,
+	DOOR_COPILOT = 1,
+	DOOR_CODEX = 2,
+	DOOR_WINDSURF = 3,
+};
+
+/* How each door answers. */
+enum answer_shape {
+	SHAPE_CURSOR,	   /* permission, user_message, agent_message */
+	SHAPE_CURSOR_READ, /* permission only; no ask */
+	SHAPE_COPILOT,	   /* permissionDecision(Reason); no ask */
+	SHAPE_CODEX,	   /* Claude's hookSpecificOutput, deny only */
+	SHAPE_EXIT2,	   /* Windsurf: exit 2 and the reason on stderr */
+};
+
+static const struct {
+	const char *name;
+	const char *door;
+	const char *title;
+} doors[] = {
+	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor" },
+	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI" },
+	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI" },
+	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf" },
+};
+
+static int door_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(doors) / sizeof(doors[0]); i++)
+		if (strcmp(doors[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool cli_hook_door_owns(int argc, char **argv)
+{
+	return argc >= 2 && door_of(argv[1]) >= 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: cordon hook cursor [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook copilot [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook codex [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook windsurf [OPTIONS] < HOOK-INPUT.json\n"
+	      "\n"
+	      "Decide one tool call for Cursor's beforeShellExecution, "
+	      "beforeMCPExecution\n"
+	      "or beforeReadFile hook, GitHub Copilot CLI's preToolUse hook, "
+	      "or Codex CLI's\n"
+	      "PreToolUse hook, or Windsurf's pre_run_command, pre_read_code, "
+	      "pre_write_code\n"
+	      "and pre_mcp_tool_use hooks, with the\n"
+	      "same policy, approvals and audit log as 'cordon hook claude'. "
+	      "Install it\n"
+	      "with 'cordon init cursor', 'cordon init copilot' or 'cordon "
+	      "init codex'.\n"
+	      "\n"
+	      "options:\n"
+	      "  --config FILE     a configuration file, applied after the "
+	      "user and\n"
+	      "                    project files\n"
+	      "  --audit-log FILE  where audit records go\n"
+	      "  --workspace DIR   the workspace (default: Cursor's first "
+	      "workspace root,\n"
+	      "                    Copilot's cwd, else the current directory)\n"
+	      "  --mode MODE       the permission mode: supervised "
+	      "(default),\n"
+	      "                    auto-accept-edits, auto, full-access\n"
+	      "  --fail-open       allow (instead of deny) when the input is "
+	      "malformed\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "exit status: 0 with an answer printed (also for a deny), 2 on "
+	      "a usage\n"
+	      "error, 1 when the answer could not be written. Windsurf reads "
+	      "no answer:\n"
+	      "there 0 allows and 2 blocks, the reason on stderr.\n",
+	      out);
+}
+
+struct door_opts {
+	enum door_agent agent;
+	const char *config;
+	const char *audit_log;
+	const char *workspace;
+	const char *mode;
+	bool fail_open;
+};
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+static int parse_options(int argc, char **argv, struct door_opts *o)
+{
+	enum {
+		OPT_CONFIG = 256,
+		OPT_AUDIT_LOG,
+		OPT_WORKSPACE,
+		OPT_MODE,
+		OPT_FAIL_OPEN,
+	};
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->agent = (enum door_agent)door_of(argv[1]);
+	argc--;
+	argv++;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_AUDIT_LOG:
+			o->audit_log = optarg;
+			break;
+		case OPT_WORKSPACE:
+			o->workspace = optarg;
+			break;
+		case OPT_MODE:
+			o->mode = optarg;
+			break;
+		case OPT_FAIL_OPEN:
+			o->fail_open = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			cli_getopt_error("hook", c, argv);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		cli_unexpected_arg("hook", argv[optind]);
+		goto usage;
+	}
+	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
+		cli_report("hook", "--mode: expected one of supervised, "
+			   "auto-accept-edits, auto, full-access, got",
+			   o->mode);
+		goto usage;
+	}
+	if (o->workspace && o->workspace[0] != '/') {
+		fputs("cordon hook: --workspace: expected an absolute path\n",
+		      stderr);
+		goto usage;
+	}
+	return 0;
+usage:
+	fputs("Try 'cordon hook --help'.\n", stderr);
+	return -1;
+}
+
+/* ---- the agents' input --------------------------------------------------- */
+
+/* The call in the Claude Code door's shape, and how to answer. */
+struct door_call {
+	cJSON *claude;	   /* {"hook_event_name": "PreToolUse", …} */
+	cJSON *more;	   /* Codex apply_patch: one call a file after it */
+	cJSON *tool_input; /* Codex: the input as sent, for updatedInput */
+	enum answer_shape shape;
+	char workspace[PATH_MAX]; /* from the input, or "" */
+};
+
+/* An optional string member: 0 absent or a string (*out set), -1 wrong
+ * type (why filled). */
+static int opt_str(const cJSON *o, const char *k, const char **out, char *why,
+		   size_t cap)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsString(v)) {
+		snprintf(why, cap, "%s: expected a string", k);
+		return -1;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+static int need_str(const cJSON *o, const char *k, const char **out,
+		    char *why, size_t cap)
+{
+	if (opt_str(o, k, out, why, cap))
+		return -1;
+	if (!*out || !(*out)[0]) {
+		snprintf(why, cap, "%s: expected a non-empty string", k);
+		return -1;
+	}
+	return 0;
+}
+
+/* Arguments given as an object, or as the JSON text of one (Copilot's
+ * toolArgs, some Cursor versions' tool_input). NULL with why filled. */
+static cJSON *args_object(const cJSON *v, const char *k, char *why, size_t cap)
+{
+	cJSON *o;
+
+	if (!v || cJSON_IsNull(v))
+		return cJSON_CreateObject();
+	if (cJSON_IsObject(v))
+		return cJSON_Duplicate(v, 1);
+	if (!cJSON_IsString(v)) {
+		snprintf(why, cap, "%s: expected an object or its JSON text", k);
+		return NULL;
+	}
+	if (json_nul_escape_at(v->valuestring, strlen(v->valuestring)) <
+	    strlen(v->valuestring)) {
+		snprintf(why, cap, "%s: holds a \\u0000 escape", k);
+		return NULL;
+	}
+	o = cJSON_Parse(v->valuestring);
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		snprintf(why, cap, "%s: not the JSON text of an object", k);
+		return NULL;
+	}
+	return o;
+}
+
+/* A Claude-shaped call: {"hook_event_name": "PreToolUse", "tool_name",
+ * "tool_input" (taken), "cwd", "session_id"}. NULL when out of memory. */
+static cJSON *claude_call(const char *tool, cJSON *input, const char *cwd,
+			  const char *session)
+{
+	cJSON *c = cJSON_CreateObject();
+
+	if (!c || !input ||
+	    !cJSON_AddStringToObject(c, "hook_event_name", "PreToolUse") ||
+	    !cJSON_AddStringToObject(c, "tool_name", tool) ||
+	    !cJSON_AddItemToObject(c, "tool_input", input)) {
+		cJSON_Delete(input);
+		cJSON_Delete(c);
+		return NULL;
+	}
+	if ((cwd && !cJSON_AddStringToObject(c, "cwd", cwd)) ||
+	    (session && !cJSON_AddStringToObject(c, "session_id", session))) {
+		cJSON_Delete(c);
+		return NULL;
+	}
+	return c;
+}
+
+static int cursor_call(const cJSON *in, struct door_call *dc, char *why,
+		       size_t cap)
+{
+	const char *event, *session, *cwd = NULL, *s;
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(in,
+							      "workspace_roots");
+	cJSON *args = NULL;
+	char tool[600];
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    opt_str(in, "conversation_id", &session, why, cap))
+		return -1;
+	if (roots && !cJSON_IsArray(roots)) {
+		snprintf(why, cap, "workspace_roots: expected an array");
+		return -1;
+	}
+	if (cJSON_IsArray(roots) && cJSON_IsString(cJSON_GetArrayItem(roots, 0)) &&
+	    cJSON_GetArrayItem(roots, 0)->valuestring[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s",
+			 cJSON_GetArrayItem(roots, 0)->valuestring);
+	if (strcmp(event, "beforeShellExecution") == 0) {
+		if (need_str(in, "command", &s, why, cap) ||
+		    opt_str(in, "cwd", &cwd, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->shape = SHAPE_CURSOR;
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else if (strcmp(event, "beforeMCPExecution") == 0) {
+		if (need_str(in, "tool_name", &s, why, cap))
+			return -1;
+		if (strlen(s) > 512) {
+			snprintf(why, cap, "tool_name: over 512 bytes");
+			return -1;
+		}
+		args = args_object(cJSON_GetObjectItemCaseSensitive(in,
+								    "tool_input"),
+				   "tool_input", why, cap);
+		if (!args && why[0])
+			return -1;
+		/* Cursor does not name the server: its MCP tools are
+		 * mcp__cursor__TOOL to cordon's rules. */
+		snprintf(tool, sizeof(tool), "%s%s",
+			 strncmp(s, "mcp__", 5) == 0 ? "" : "mcp__cursor__", s);
+		dc->shape = SHAPE_CURSOR;
+		dc->claude = claude_call(tool, args, NULL, session);
+	} else if (strcmp(event, "beforeReadFile") == 0) {
+		if (need_str(in, "file_path", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "file_path", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->shape = SHAPE_CURSOR_READ;
+		dc->claude = claude_call("Read", args, NULL, session);
+	} else {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not one cordon decides "
+			 "(beforeShellExecution, beforeMCPExecution, "
+			 "beforeReadFile)",
+			 event);
+		return -1;
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Copilot CLI's tools and the argument that names their path. */
+static const struct {
+	const char *copilot;
+	const char *tool;
+} copilot_tools[] = {
+	{ "bash", "Bash" },
+	{ "view", "Read" },
+	{ "create", "Write" },
+	{ "edit", "Edit" },
+	{ "str_replace", "Edit" },
+};
+
+static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
+			size_t cap)
+{
+	const char *name, *cwd, *tool;
+	cJSON *args, *path;
+
+	if (need_str(in, "toolName", &name, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap))
+		return -1;
+	if (!cJSON_GetObjectItemCaseSensitive(in, "toolArgs")) {
+		snprintf(why, cap, "toolArgs is missing");
+		return -1;
+	}
+	args = args_object(cJSON_GetObjectItemCaseSensitive(in, "toolArgs"),
+			   "toolArgs", why, cap);
+	if (!args)
+		return -1;
+	tool = name;
+	for (size_t i = 0; i < sizeof(copilot_tools) / sizeof(copilot_tools[0]);
+	     i++)
+		if (strcmp(name, copilot_tools[i].copilot) == 0)
+			tool = copilot_tools[i].tool;
+	/* Claude's file tools name their path file_path. */
+	path = cJSON_GetObjectItemCaseSensitive(args, "path");
+	if (tool != name && strcmp(tool, "Bash") != 0 && path &&
+	    !cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
+		cJSON_DetachItemViaPointer(args, path);
+		cJSON_AddItemToObject(args, "file_path", path);
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_COPILOT;
+	dc->claude = claude_call(tool, args, cwd, NULL);
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* argv as one shell line: each word single-quoted unless plain. NULL
+ * when out of memory or a word is not a string. */
+static char *argv_line(const cJSON *arr)
+{
+	size_t cap = 1;
+	const cJSON *w;
+	char *out, *o;
+
+	cJSON_ArrayForEach (w, arr) {
+		if (!cJSON_IsString(w) || strlen(w->valuestring) > 65536)
+			return NULL;
+		cap += 4 * strlen(w->valuestring) + 3;
+	}
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	o = out;
+	cJSON_ArrayForEach (w, arr) {
+		const char *p = w->valuestring;
+		bool plain = *p != '\0' && strspn(p, "abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						     "0123456789/._+-,:=@%") ==
+							 strlen(p);
+
+		if (o != out)
+			*o++ = ' ';
+		if (plain) {
+			memcpy(o, p, strlen(p));
+			o += strlen(p);
+			continue;
+		}
+		*o++ = '\'';
+		for (; *p; p++) {
+			if (*p == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o++ = '\'';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Codex's shell tools and the names Claude Code gives them. */
+static bool codex_shell_tool(const char *name)
+{
+	static const char *const names[] = { "Bash",	  "shell",
+					     "local_shell", "exec_command",
+					     "unified_exec", "container.exec" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* apply_patch: a Write call for every file the patch adds, updates,
+ * deletes or moves to ("*** Update File: PATH" …), in dc->claude (the
+ * first) and dc->more (the rest). */
+static int codex_patch(const cJSON *ti, const char *cwd, const char *session,
+		       struct door_call *dc, char *why, size_t cap)
+{
+	static const char *const heads[] = { "*** Add File: ",
+					     "*** Update File: ",
+					     "*** Delete File: ", "*** Move to: " };
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(ti, "input");
+	const char *text, *line;
+
+	if (!cJSON_IsString(p))
+		p = cJSON_GetObjectItemCaseSensitive(ti, "patch");
+	if (!cJSON_IsString(p) &&
+	    cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(ti, "command")))
+		p = cJSON_GetArrayItem(
+			cJSON_GetObjectItemCaseSensitive(ti, "command"), 1);
+	if (!cJSON_IsString(p)) {
+		snprintf(why, cap, "apply_patch: no patch text in tool_input");
+		return -1;
+	}
+	text = p->valuestring;
+	dc->more = cJSON_CreateArray();
+	if (!dc->more) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	for (line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		size_t len = strcspn(line, "\r\n");
+
+		for (size_t h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+			size_t hl = strlen(heads[h]);
+			char path[PATH_MAX];
+			cJSON *args, *c;
+
+			if (len <= hl || strncmp(line, heads[h], hl) != 0)
+				continue;
+			if (len - hl >= sizeof(path)) {
+				snprintf(why, cap, "apply_patch: a path over "
+					 "%zu bytes", sizeof(path));
+				return -1;
+			}
+			memcpy(path, line + hl, len - hl);
+			path[len - hl] = '\0';
+			args = cJSON_CreateObject();
+			if (args &&
+			    !cJSON_AddStringToObject(args, "file_path", path)) {
+				cJSON_Delete(args);
+				args = NULL;
+			}
+			c = claude_call("Write", args, cwd, session);
+			if (!c) {
+				snprintf(why, cap, "out of memory");
+				return -1;
+			}
+			if (!dc->claude)
+				dc->claude = c;
+			else
+				cJSON_AddItemToArray(dc->more, c);
+		}
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "apply_patch: the patch names no file");
+		return -1;
+	}
+	return 0;
+}
+
+/* Codex CLI's PreToolUse (its hooks follow Claude Code's input shape):
+ * shell tools become Bash {command} (an argv list joined), apply_patch a
+ * Write per file, anything else passes by its own name. */
+static int codex_call(const cJSON *in, struct door_call *dc, char *why,
+		      size_t cap)
+{
+	const char *event, *tool, *cwd, *session, *mode;
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_input");
+	cJSON *args;
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    need_str(in, "tool_name", &tool, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap) ||
+	    opt_str(in, "session_id", &session, why, cap) ||
+	    opt_str(in, "permission_mode", &mode, why, cap))
+		return -1;
+	if (strcmp(event, "PreToolUse") != 0) {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not PreToolUse (cordon "
+			 "hook codex handles only PreToolUse)",
+			 event);
+		return -1;
+	}
+	if (!ti) {
+		snprintf(why, cap, "tool_input is missing");
+		return -1;
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_CODEX;
+	dc->tool_input = cJSON_Duplicate(ti, 1);
+	if (!dc->tool_input) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	if (strcmp(tool, "apply_patch") == 0) {
+		cJSON *c;
+
+		if (codex_patch(ti, cwd, session, dc, why, cap) != 0)
+			return -1;
+		if (mode && !cJSON_AddStringToObject(dc->claude,
+						     "permission_mode", mode))
+			goto oom;
+		cJSON_ArrayForEach (c, dc->more)
+			if (mode && !cJSON_AddStringToObject(
+					    c, "permission_mode", mode))
+				goto oom;
+		return 0;
+	}
+	if (codex_shell_tool(tool)) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(ti, "command");
+		char *line = NULL;
+
+		if (!cJSON_IsObject(ti) || !c) {
+			snprintf(why, cap, "tool_input.command is missing");
+			return -1;
+		}
+		if (cJSON_IsArray(c))
+			line = argv_line(c);
+		else if (cJSON_IsString(c))
+			line = strdup(c->valuestring);
+		if (!line) {
+			snprintf(why, cap, "tool_input.command: expected a "
+				 "string or a list of strings");
+			return -1;
+		}
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", line)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		free(line);
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else {
+		args = args_object(ti, "tool_input", why, cap);
+		if (!args)
+			return -1;
+		dc->claude = claude_call(tool, args, cwd, session);
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	/* Codex sends Claude Code's permission modes. */
+	if (mode && !cJSON_AddStringToObject(dc->claude, "permission_mode",
+					     mode))
+		goto oom;
+	return 0;
+oom:
+	snprintf(why, cap, "out of memory");
+	return -1;
+}
+
+/* Windsurf's Cascade hooks (hooks.json, docs.windsurf.com/windsurf/
+ * cascade/hooks): {agent_action_name, trajectory_id, execution_id,
+ * timestamp, tool_info}; pre_run_command {command_line, cwd} -> Bash,
+ * pre_read_code {file_path} -> Read, pre_write_code {file_path, edits} ->
+ * Write, pre_mcp_tool_use {mcp_server_name, mcp_tool_name,
+ * mcp_tool_arguments} -> mcp__SERVER__TOOL. A pre-hook blocks by exiting
+ * 2; what it writes on stderr is shown. */
+static int windsurf_call(const cJSON *in, struct door_call *dc, char *why,
+			 size_t cap)
+{
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_info");
+	const char *action, *session, *s, *cwd = NULL;
+	cJSON *args = NULL;
+
+	if (need_str(in, "agent_action_name", &action, why, cap) ||
+	    opt_str(in, "trajectory_id", &session, why, cap))
+		return -1;
+	if (!cJSON_IsObject(ti)) {
+		snprintf(why, cap, "tool_info: expected an object");
+		return -1;
+	}
+	dc->shape = SHAPE_EXIT2;
+	if (strcmp(action, "pre_run_command") == 0) {
+		if (need_str(ti, "command_line", &s, why, cap) ||
+		    opt_str(ti, "cwd", &cwd, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		if (cwd && cwd[0] == '/')
+			snprintf(dc->workspace, sizeof(dc->workspace), "%s",
+				 cwd);
+		dc->claude = claude_call("Bash", args, cwd, session);
+	} else if (strcmp(action, "pre_read_code") == 0 ||
+		   strcmp(action, "pre_write_code") == 0) {
+		bool read = action[4] == 'r';
+
+		if (need_str(ti, "file_path", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "file_path", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->claude = claude_call(read ? "Read" : "Write", args, NULL,
+					 session);
+	} else if (strcmp(action, "pre_mcp_tool_use") == 0) {
+		const char *server, *tool;
+		char name[600];
+
+		if (need_str(ti, "mcp_server_name", &server, why, cap) ||
+		    need_str(ti, "mcp_tool_name", &tool, why, cap))
+			return -1;
+		if (strlen(server) > 256 || strlen(tool) > 256) {
+			snprintf(why, cap, "MCP names over 256 bytes");
+			return -1;
+		}
+		args = args_object(cJSON_GetObjectItemCaseSensitive(
+					   ti, "mcp_tool_arguments"),
+				   "tool_info.mcp_tool_arguments", why, cap);
+		if (!args)
+			return -1;
+		snprintf(name, sizeof(name), "mcp__%s__%s", server, tool);
+		dc->claude = claude_call(name, args, NULL, session);
+	} else {
+		snprintf(why, cap,
+			 "agent_action_name '%.64s' is not one cordon decides "
+			 "(pre_run_command, pre_read_code, pre_write_code, "
+			 "pre_mcp_tool_use)",
+			 action);
+		return -1;
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads and converts the agent's input. 0, or -1 with why filled. */
+static int read_call(enum door_agent agent, struct door_call *dc, char *why,
+		     size_t cap)
+{
+	size_t len = 0;
+	char *text = cli_read_file("-", DOOR_MAX_INPUT, &len);
+	const char *end = NULL;
+	cJSON *in;
+	int rc = -1;
+
+	/* Cursor's beforeReadFile answers permission only: until the input
+	 * is read, a refusal takes the richer shape of its event family. */
+	dc->shape = agent == DOOR_COPILOT  ? SHAPE_COPILOT :
+		    agent == DOOR_CODEX	   ? SHAPE_CODEX :
+		    agent == DOOR_WINDSURF ? SHAPE_EXIT2 :
+					     SHAPE_CURSOR;
+	if (!text) {
+		snprintf(why, cap, "%s",
+			 errno == EFBIG ? "the input is over the limit of "
+					  "1048576 bytes" :
+					  strerror(errno));
+		return -1;
+	}
+	in = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!in || (end && strspn(end, " \t\r\n") != len - (size_t)(end - text))) {
+		snprintf(why, cap, "the input is not valid JSON");
+		goto out;
+	}
+	if (!cJSON_IsObject(in)) {
+		snprintf(why, cap, "the input is not a JSON object");
+		goto out;
+	}
+	for (const cJSON *a = in->child; a; a = a->next)
+		for (const cJSON *b = a->next; b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) {
+				snprintf(why, cap, "key '%.64s' appears twice",
+					 a->string);
+				goto out;
+			}
+	if (json_nul_escape_at(text, len) < len) {
+		snprintf(why, cap, "the input holds a \\u0000 escape");
+		goto out;
+	}
+	if (agent == DOOR_CURSOR) {
+		const char *ev = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(in, "hook_event_name"));
+
+		if (ev && strcmp(ev, "beforeReadFile") == 0)
+			dc->shape = SHAPE_CURSOR_READ;
+		rc = cursor_call(in, dc, why, cap);
+	} else if (agent == DOOR_CODEX) {
+		rc = codex_call(in, dc, why, cap);
+	} else if (agent == DOOR_WINDSURF) {
+		rc = windsurf_call(in, dc, why, cap);
+	} else {
+		rc = copilot_call(in, dc, why, cap);
+	}
+out:
+	cJSON_Delete(in);
+	free(text);
+	return rc;
+}
+
+/* ---- the answer ---------------------------------------------------------- */
+
+/* Prints the answer in the agent's shape. 0, or -1 when stdout failed. */
+static int answer(enum answer_shape shape, const char *decision,
+		  const char *reason, cJSON *updated)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
+	char *text = NULL;
+	bool ok;
+
+	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT ||
+	     shape == SHAPE_CODEX || shape == SHAPE_EXIT2) &&
+	    strcmp(decision, "ask") == 0)
+		decision = "deny";
+	if (shape == SHAPE_EXIT2) {
+		/* Windsurf reads no answer: exit 2 blocks, stderr says why. */
+		cJSON_Delete(o);
+		cJSON_Delete(updated);
+		if (strcmp(decision, "allow") == 0)
+			return 0;
+		fprintf(stderr, "%s\n", reason);
+		return 2;
+	}
+	if (shape == SHAPE_CODEX && strcmp(decision, "allow") == 0 &&
+	    !updated) {
+		/* Codex takes "allow" only with updatedInput: no answer is
+		 * its "go ahead". */
+		cJSON_Delete(o);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	if (shape == SHAPE_CODEX) {
+		h = o ? cJSON_AddObjectToObject(o, "hookSpecificOutput") : NULL;
+		ok = h && cJSON_AddStringToObject(h, "hookEventName",
+						  "PreToolUse") &&
+		     cJSON_AddStringToObject(h, "permissionDecision", decision);
+		if (ok && updated) {
+			ok = cJSON_AddItemToObject(h, "updatedInput", updated);
+			updated = NULL;
+		} else if (ok) {
+			ok = cJSON_AddItemToObject(
+				h, "permissionDecisionReason",
+				json_clean_string(reason, strlen(reason)));
+		}
+	} else if (shape == SHAPE_COPILOT) {
+		ok = o &&
+		     cJSON_AddStringToObject(o, "permissionDecision", decision) &&
+		     cJSON_AddItemToObject(o, "permissionDecisionReason",
+					   json_clean_string(reason,
+							     strlen(reason)));
+	} else {
+		ok = o && cJSON_AddStringToObject(o, "permission", decision);
+		if (ok && shape == SHAPE_CURSOR)
+			ok = cJSON_AddItemToObject(o, "user_message",
+						   json_clean_string(
+							   reason,
+							   strlen(reason))) &&
+			     cJSON_AddItemToObject(o, "agent_message",
+						   json_clean_string(
+							   reason,
+							   strlen(reason)));
+	}
+	text = ok ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	cJSON_Delete(updated);
+	if (!text) {
+		/* Out of memory: a fixed refusal still reaches the agent. */
+		fputs(shape == SHAPE_COPILOT ?
+			      "{\"permissionDecision\":\"deny\","
+			      "\"permissionDecisionReason\":\"cordon: out of "
+			      "memory\"}\n" :
+		      shape == SHAPE_CODEX ?
+			      "{\"hookSpecificOutput\":{\"hookEventName\":"
+			      "\"PreToolUse\",\"permissionDecision\":\"deny\","
+			      "\"permissionDecisionReason\":\"cordon: out of "
+			      "memory\"}}\n" :
+			      "{\"permission\":\"deny\"}\n",
+		      stdout);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	ok = puts(text) >= 0 && fflush(stdout) == 0;
+	free(text);
+	return ok ? 0 : -1;
+}
+
+/* Records a refused malformed input; the door answers either way, but a
+ * record that cannot be written turns --fail-open's allow into a deny. */
+static bool audit_malformed(const struct door_opts *o, const char *ws,
+			    const char *sent, const char *why)
+{
+	struct cordon_config *cfg = NULL;
+	struct cordon_audit *audit = NULL;
+	struct cordon_diag diag = { 0 };
+	cJSON *x = cJSON_CreateObject();
+	char *extra = NULL;
+	bool ok = false;
+
+	if (!x || !cJSON_AddStringToObject(x, "door", doors[o->agent].door) ||
+	    !cJSON_AddStringToObject(x, "sent", sent) ||
+	    !cJSON_AddItemToObject(x, "malformed",
+				   json_clean_string(why, strlen(why))) ||
+	    !(extra = cJSON_PrintUnformatted(x)))
+		goto out;
+	if (cli_load_config(&cfg, o->config, ws) != 0 ||
+	    cli_open_audit(cfg, o->audit_log, &audit) != 0)
+		goto out;
+	ok = cordon_audit_event(audit, "hook", extra, &diag) == CORDON_OK;
+	if (!ok)
+		fprintf(stderr, "cordon hook: audit log: %s\n", diag.message);
+	ok = cordon_audit_close(audit) == CORDON_OK && ok;
+	audit = NULL;
+out:
+	cordon_audit_close(audit);
+	cordon_config_free(cfg);
+	cJSON_Delete(x);
+	free(extra);
+	return ok;
+}
+
+/* Runs the Claude Code door on the call with stdin and stdout in memory.
+ * Returns the answer's text (malloc'd) or NULL with why filled. */
+static char *run_claude_door(const struct door_opts *o, const cJSON *call,
+			     const char *ws, char *why, size_t cap)
+{
+	char *in = cJSON_PrintUnformatted(call), *out = NULL;
+	char *argv[12];
+	int argc = 0, in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
+	size_t len = 0;
+	int status;
+
+	argv[argc++] = "hook";
+	argv[argc++] = "claude";
+	argv[argc++] = "--workspace";
+	argv[argc++] = (char *)ws;
+	if (o->config) {
+		argv[argc++] = "--config";
+		argv[argc++] = (char *)o->config;
+	}
+	if (o->audit_log) {
+		argv[argc++] = "--audit-log";
+		argv[argc++] = (char *)o->audit_log;
+	}
+	if (o->mode) {
+		argv[argc++] = "--mode";
+		argv[argc++] = (char *)o->mode;
+	}
+	argv[argc] = NULL;
+	if (!in) {
+		snprintf(why, cap, "out of memory");
+		return NULL;
+	}
+	in_fd = memfd_create("cordon-hook-in", MFD_CLOEXEC);
+	out_fd = memfd_create("cordon-hook-out", MFD_CLOEXEC);
+	if (in_fd < 0 || out_fd < 0 ||
+	    write(in_fd, in, strlen(in)) != (ssize_t)strlen(in) ||
+	    lseek(in_fd, 0, SEEK_SET) != 0 || fflush(stdout) != 0 ||
+	    (saved_in = dup(STDIN_FILENO)) < 0 ||
+	    (saved_out = dup(STDOUT_FILENO)) < 0) {
+		snprintf(why, cap, "cannot set up the decision: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (dup2(in_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0) {
+		snprintf(why, cap, "cannot set up the decision: %s",
+			 strerror(errno));
+		goto restore;
+	}
+	cli_hook_door_name = doors[o->agent].door;
+	status = cli_hook(argc, argv);
+	cli_hook_door_name = NULL;
+	fflush(stdout);
+	if (status != CLI_EXIT_OK) {
+		snprintf(why, cap, "the decision failed (status %d; the error "
+			 "is on the hook's stderr)", status);
+		goto restore;
+	}
+	if (lseek(out_fd, 0, SEEK_SET) != 0) {
+		snprintf(why, cap, "cannot read the decision: %s",
+			 strerror(errno));
+		goto restore;
+	}
+restore:
+	if (dup2(saved_in, STDIN_FILENO) < 0 ||
+	    dup2(saved_out, STDOUT_FILENO) < 0) {
+		/* stdout is gone: nothing more can be said to the agent. */
+		_exit(CLI_EXIT_FAILURE);
+	}
+	if (!why[0]) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", out_fd);
+		out = cli_read_file(path, DOOR_MAX_ANSWER, &len);
+		if (!out)
+			snprintf(why, cap, "cannot read the decision: %s",
+				 strerror(errno));
+	}
+out:
+	if (saved_in >= 0)
+		close(saved_in);
+	if (saved_out >= 0)
+		close(saved_out);
+	if (in_fd >= 0)
+		close(in_fd);
+	if (out_fd >= 0)
+		close(out_fd);
+	free(in);
+	return out;
+}
+
+/* How strict a decision is: deny > ask > allow. */
+static int rank(const char *d)
+{
+	return strcmp(d, "deny") == 0 ? 2 : strcmp(d, "ask") == 0 ? 1 : 0;
+}
+
+/* One call through the Claude door: its decision into decision (static
+ * strings), its reason into reason, updatedInput (taken) into *updated. */
+static void decide_one(const struct door_opts *o, const cJSON *call,
+		       const char *ws, const char **decision, char *reason,
+		       size_t cap, cJSON **updated)
+{
+	char why[512] = "";
+	char *ans = run_claude_door(o, call, ws, why, sizeof(why));
+	cJSON *a = ans ? cJSON_Parse(ans) : NULL;
+	cJSON *hso = cJSON_GetObjectItemCaseSensitive(a, "hookSpecificOutput");
+	const char *d = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecision"));
+	const char *r = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecisionReason"));
+
+	*updated = NULL;
+	if (!d || (strcmp(d, "allow") && strcmp(d, "deny") && strcmp(d, "ask"))) {
+		*decision = "deny";
+		snprintf(reason, cap, "cordon: %s; the call is refused",
+			 why[0] ? why : "the decision could not be read");
+	} else {
+		*decision = strcmp(d, "allow") == 0 ? "allow" :
+			    strcmp(d, "ask") == 0   ? "ask" :
+						      "deny";
+		snprintf(reason, cap, "%s", r ? r : "");
+		*updated = cJSON_DetachItemFromObjectCaseSensitive(
+			hso, "updatedInput");
+	}
+	cJSON_Delete(a);
+	free(ans);
+}
+
+/* Codex takes a rewritten command back (updatedInput): the tool's input
+ * as sent with its command string replaced. NULL when the input has no
+ * command string to replace. */
+static cJSON *codex_updated(const cJSON *tool_input, const cJSON *updated)
+{
+	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(updated, "command");
+	cJSON *out;
+
+	if (!cJSON_IsString(nc) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tool_input,
+							     "command")))
+		return NULL;
+	out = cJSON_Duplicate(tool_input, 1);
+	if (out && !cJSON_ReplaceItemInObjectCaseSensitive(
+			   out, "command", cJSON_CreateString(nc->valuestring))) {
+		cJSON_Delete(out);
+		return NULL;
+	}
+	return out;
+}
+
+int cli_hook_door(int argc, char **argv)
+{
+	struct door_opts o = { 0 };
+	struct door_call dc = { 0 };
+	char why[512] = "", reason[8192], wsbuf[PATH_MAX];
+	const char *ws, *decision = "deny";
+	cJSON *updated = NULL, *send = NULL;
+	const cJSON *next;
+	int rc;
+
+	if (argc >= 3 &&
+	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (read_call(o.agent, &dc, why, sizeof(why)) != 0) {
+		ws = o.workspace ? o.workspace : getcwd(wsbuf, sizeof(wsbuf));
+		decision = o.fail_open ? "allow" : "deny";
+		if (!audit_malformed(&o, ws, decision, why))
+			decision = "deny";
+		snprintf(reason, sizeof(reason),
+			 "cordon: malformed %s hook input: %s; %s",
+			 doors[o.agent].title, why,
+			 strcmp(decision, "allow") == 0 ?
+				 "allowed because the hook runs with "
+				 "--fail-open" :
+				 "the call is refused (cordon fails closed). "
+				 "Instead: retry the call; if it keeps "
+				 "failing, tell the user the cordon hook "
+				 "cannot read its input");
+		goto answer;
+	}
+	ws = o.workspace       ? o.workspace :
+	     dc.workspace[0] ? dc.workspace :
+			       getcwd(wsbuf, sizeof(wsbuf));
+	if (!ws) {
+		snprintf(reason, sizeof(reason),
+			 "cordon: no workspace (%s); the call is refused",
+			 strerror(errno));
+		goto answer;
+	}
+	decide_one(&o, dc.claude, ws, &decision, reason, sizeof(reason),
+		   &updated);
+	/* apply_patch: every file decided; the strictest answer is sent. */
+	cJSON_ArrayForEach (next, dc.more) {
+		const char *d2;
+		char r2[sizeof(reason)];
+		cJSON *u2;
+
+		decide_one(&o, next, ws, &d2, r2, sizeof(r2), &u2);
+		cJSON_Delete(u2);
+		if (rank(d2) > rank(decision)) {
+			decision = d2;
+			memcpy(reason, r2, sizeof(reason));
+		}
+	}
+	if (strcmp(decision, "allow") == 0 && updated) {
+		send = dc.shape == SHAPE_CODEX && !dc.more ?
+			       codex_updated(dc.tool_input, updated) :
+			       NULL;
+		if (!send) {
+			decision = "deny";
+			snprintf(reason, sizeof(reason),
+				 "cordon: this call is allowed only inside "
+				 "cordon's sandbox, and %s's hook cannot "
+				 "change this call; the call is refused. "
+				 "Instead: ask the user to run the agent whole "
+				 "under 'cordon run'",
+				 doors[o.agent].title);
+		}
+	} else if (strcmp(decision, "ask") == 0 && dc.shape != SHAPE_CURSOR) {
+		char more[sizeof(reason)];
+
+		snprintf(more, sizeof(more),
+			 "%.7000s. %s's hook cannot ask for approval, so cordon "
+			 "refuses it. Instead: ask the user to approve it (a "
+			 "rule in cordon's approvals file, or a higher --mode "
+			 "for the hook), or do the task without it",
+			 reason, doors[o.agent].title);
+		memcpy(reason, more, sizeof(reason));
+	}
+answer:
+	rc = answer(dc.shape, decision, reason, send);
+	rc = rc == 0 ? CLI_EXIT_OK : rc == 2 ? 2 : CLI_EXIT_FAILURE;
+	cJSON_Delete(updated);
+	cJSON_Delete(dc.claude);
+	cJSON_Delete(dc.more);
+	cJSON_Delete(dc.tool_input);
+	return rc;
+}

@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# `cordon hook cursor` and `cordon hook copilot` (cli/hook_door.c) against
+# the built binary, and `cordon init cursor|copilot`.
+#
+# Golden pairs in tests/cases/hook/cursor/ and copilot/, in the format of
+# hook_cli.sh (NAME.in.json with @WS@ and @HOME@, NAME.args, NAME.out.json;
+# CORDON_HOOK_REGEN=1 rewrites the answers). The inputs follow each agent's
+# documented schema: Cursor's beforeShellExecution, beforeMCPExecution and
+# beforeReadFile (common fields conversation_id, generation_id,
+# workspace_roots, model, cursor_version, user_email), Copilot CLI's
+# preToolUse {timestamp, cwd, toolName, toolArgs as JSON text}.
+. "$(dirname "$0")/lib.sh"
+
+golden=$src/tests/cases/hook
+ws=$tmp/ws
+log=$tmp/audit.jsonl
+mkdir -p "$ws/src" "$HOME/.ssh"
+printf 'SECRET=1\n' >"$ws/.env"
+printf 'int main(void) { return 0; }\n' >"$ws/src/main.c"
+unset CLAUDE_PROJECT_DIR GEMINI_PROJECT_DIR
+cd "$ws" || exit 1
+
+subst() {
+	sed -e "s|@WS@|$ws|g" -e "s|@HOME@|$HOME|g" "$1"
+}
+
+unsubst() {
+	sed -e "s|$XDG_CONFIG_HOME|@XDG@|g" -e "s|$ws|@WS@|g" \
+		-e "s|$HOME|@HOME@|g"
+}
+
+hook() {
+	local agent=$1 text=$2
+	shift 2
+	printf '%s' "$text" |
+		"$bin" hook "$agent" --audit-log "$log" "$@" >"$tmp/out" \
+			2>"$tmp/err"
+	rc=$?
+}
+
+# ---- the golden pairs ----------------------------------------------------
+
+for agent in cursor copilot codex; do
+	for in in "$golden/$agent"/*.in.json; do
+		name=${in##*/}
+		name=${name%.in.json}
+		out=${in%.in.json}.out.json
+		args=()
+		if [ -f "${in%.in.json}.args" ]; then
+			read -r -a args <"${in%.in.json}.args"
+		fi
+		hook "$agent" "$(subst "$in")" "${args[@]}"
+		got=$(unsubst <"$tmp/out")
+		if [ "${CORDON_HOOK_REGEN:-}" = 1 ]; then
+			printf '%s\n' "$got" >"$out"
+		fi
+		[ $rc -eq 0 ] && [ -f "$out" ] && [ "$got" = "$(cat "$out")" ]
+		ok $? "golden $agent/$name"
+		if [ $rc -ne 0 ] || [ ! -f "$out" ] ||
+			[ "$got" != "$(cat "$out")" ]; then
+			echo "# got:      $got"
+			echo "# expected: $(cat "$out" 2>/dev/null)"
+		fi
+	done
+done
+
+# Windsurf reads no answer: exit 0 allows, exit 2 blocks with the reason
+# on stderr. Its golden files hold {"exit": N, "stderr": "…"}.
+for in in "$golden"/windsurf/*.in.json; do
+	name=${in##*/}
+	name=${name%.in.json}
+	out=${in%.in.json}.out.json
+	args=()
+	if [ -f "${in%.in.json}.args" ]; then
+		read -r -a args <"${in%.in.json}.args"
+	fi
+	hook windsurf "$(subst "$in")" "${args[@]}"
+	got=$(python3 -c 'import json,sys; print(json.dumps({"exit": int(sys.argv[1]), "stdout": open(sys.argv[2]).read(), "stderr": open(sys.argv[3]).read()}))' \
+		"$rc" "$tmp/out" "$tmp/err" | unsubst)
+	if [ "${CORDON_HOOK_REGEN:-}" = 1 ]; then
+		printf '%s\n' "$got" >"$out"
+	fi
+	[ -f "$out" ] && [ "$got" = "$(cat "$out")" ]
+	ok $? "golden windsurf/$name"
+	if [ ! -f "$out" ] || [ "$got" != "$(cat "$out")" ]; then
+		echo "# got:      $got"
+		echo "# expected: $(cat "$out" 2>/dev/null)"
+	fi
+done
+
+# Every answer has the agent's exact shape: Cursor's read hook and
+# Copilot never get ask (Copilot CLI acts on deny only, so an ask would
+# run the call unasked).
+bad=0
+for out in "$golden"/cursor/*.out.json; do
+	case $out in
+	*/read-*) want='list(d) == ["permission"] and d["permission"] in ("allow", "deny")' ;;
+	*) want='list(d) == ["permission", "user_message", "agent_message"] and d["permission"] in ("allow", "deny", "ask") and d["user_message"] == d["agent_message"]' ;;
+	esac
+	pycheck "$want" <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+for out in "$golden"/copilot/*.out.json; do
+	pycheck 'list(d) == ["permissionDecision", "permissionDecisionReason"] and d["permissionDecision"] in ("allow", "deny")' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+# Codex: allow is no output; a refusal is Claude's hookSpecificOutput with
+# deny and a non-empty reason (its schema has no ask, and "allow" only
+# with updatedInput).
+for out in "$golden"/windsurf/*.out.json; do
+	pycheck 'd["stdout"] == "" and (d["exit"] == 0 and d["stderr"] == "" or d["exit"] == 2 and d["stderr"].startswith("cordon: "))' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+for out in "$golden"/codex/*.out.json; do
+	[ ! -s "$out" ] || [ "$(cat "$out")" = "" ] ||
+		pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["permissionDecision"] == "deny" and d["hookSpecificOutput"]["permissionDecisionReason"]' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+ok $bad "every golden answer has the agent's shape"
+
+# ---- the audit log names the real door ---------------------------------
+
+: >"$log"
+hook cursor "$(subst "$golden/cursor/shell-deny-rm-home.in.json")"
+hook copilot "$(subst "$golden/copilot/malformed-toolargs-cut.in.json")"
+pycheck 'd[0]["door"] == "cursor-hook" and d[0]["event"] == "decision" and d[0]["decision"] == "deny" and d[0]["tool"] == "Bash" and d[1]["door"] == "copilot-hook" and d[1]["event"] == "hook" and d[1]["sent"] == "deny" and "toolArgs" in d[1]["malformed"]' \
+	< <(python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' "$log")
+ok $? "the audit records name cursor-hook and copilot-hook, malformed input too"
+"$bin" audit verify "$log" >/dev/null
+ok $? "the doors' records keep the chain"
+
+# The file content Cursor sends with beforeReadFile never reaches the log.
+: >"$log"
+hook cursor "$(subst "$golden/cursor/read-deny-env.in.json")"
+! grep -q 'SECRET=1' "$log"
+ok $? "beforeReadFile's content is not recorded"
+
+# ---- failing closed ------------------------------------------------------
+
+hook cursor "$(subst "$golden/cursor/shell-allow-auto.in.json")" --mode auto \
+	--audit-log /proc/nonexistent/audit.jsonl
+[ $rc -eq 0 ] && pycheck 'd["permission"] == "deny"' <"$tmp/out"
+ok $? "an audit log that cannot be opened denies (cursor)"
+
+printf '{"safety": {"bogus": 1}}' >"$tmp/bad.json"
+hook copilot "$(subst "$golden/copilot/bash-allow-auto.in.json")" --mode auto \
+	--config "$tmp/bad.json"
+[ $rc -eq 0 ] && pycheck 'd["permissionDecision"] == "deny"' <"$tmp/out"
+ok $? "a configuration that does not load denies (copilot)"
+
+head -c 1100000 /dev/zero | tr '\0' ' ' >"$tmp/big"
+"$bin" hook cursor --audit-log "$log" <"$tmp/big" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && pycheck 'd["permission"] == "deny" and "limit" in d["agent_message"]' <"$tmp/out"
+ok $? "input over 1 MiB is refused"
+
+hook cursor '' 
+[ $rc -eq 0 ] && pycheck 'd["permission"] == "deny"' <"$tmp/out"
+ok $? "empty input is refused"
+
+# A command rule of the user's config reaches these doors as every other.
+printf '{"safety": {"command_rules": [{"prefix": ["make"], "decision": "allow"}]}}' >"$tmp/rules.json"
+hook copilot '{"timestamp":1,"cwd":"'"$ws"'","toolName":"bash","toolArgs":"{\"command\":\"make test\"}"}' \
+	--config "$tmp/rules.json"
+[ $rc -eq 0 ] && pycheck 'd["permissionDecision"] == "allow"' <"$tmp/out"
+ok $? "the user's command rules decide for copilot"
+
+# ---- options ------------------------------------------------------------
+
+hook cursor '{}' --bogus
+[ $rc -eq 2 ] && grep -q -- '--bogus' "$tmp/err"
+ok $? "an unknown option exits 2"
+
+hook copilot '{}' --mode yolo
+[ $rc -eq 2 ] && grep -q yolo "$tmp/err"
+ok $? "a bad --mode exits 2"
+
+"$bin" hook cursor --help >"$tmp/out"
+[ $? -eq 0 ] && grep -q beforeShellExecution "$tmp/out"
+ok $? "hook cursor --help"
+
+# ---- cordon init cursor|copilot ------------------------------------------
+
+proj=$tmp/proj
+mkdir -p "$proj/.cursor"
+cd "$proj" || exit 1
+cat >.cursor/hooks.json <<'JSON'
+{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{"command": "./format.sh"}],
+    "beforeShellExecution": [
+      {"command": "./audit-shell.sh"},
+      {"command": "/old/place/cordon hook cursor"}
+    ]
+  },
+  "x-team": {"keep": [1, 2.5, "three"]}
+}
+JSON
+cp .cursor/hooks.json "$tmp/orig.json"
+run init cursor
+[ $rc -eq 0 ] && pyjson 'd["version"] == 1 and d["x-team"] == {"keep": [1, 2.5, "three"]} and d["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}] and d["hooks"]["beforeShellExecution"] == [{"command": "./audit-shell.sh"}, {"command": "'"$bin"' hook cursor"}] and d["hooks"]["beforeMCPExecution"] == [{"command": "'"$bin"' hook cursor"}] and d["hooks"]["beforeReadFile"] == [{"command": "'"$bin"' hook cursor"}]' <.cursor/hooks.json
+ok $? "init cursor: the three events run this cordon; the old cordon's entry is replaced, the user's kept"
+ls .cursor/hooks.json.bak-* >/dev/null 2>&1 && cmp -s .cursor/hooks.json.bak-* "$tmp/orig.json"
+ok $? "init cursor keeps a copy of the file as it was"
+
+cp .cursor/hooks.json "$tmp/after.json"
+run init cursor
+[ $rc -eq 0 ] && grep -q 'already there' "$tmp/out" && cmp -s .cursor/hooks.json "$tmp/after.json"
+ok $? "init cursor again changes nothing"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "cursor"][0]["installed"]' <"$tmp/doc.json"
+ok $? "doctor sees the installed Cursor hook"
+
+# The installed command, run as Cursor runs it, answers.
+c=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hooks"]["beforeShellExecution"][1]["command"])' .cursor/hooks.json)
+sed -e "s|@WS@|$proj|g" -e "s|@HOME@|$HOME|g" "$golden/cursor/shell-deny-rm-home.in.json" |
+	sh -c "$c --audit-log -" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["permission"] == "deny"' <"$tmp/out"
+ok $? "the command init wrote answers Cursor's input"
+
+run init cursor --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"] == {"afterFileEdit": [{"command": "./format.sh"}], "beforeShellExecution": [{"command": "./audit-shell.sh"}]} and d["x-team"]["keep"][2] == "three"' <.cursor/hooks.json
+ok $? "init cursor --remove takes out cordon's entries only"
+
+run init cursor --remove
+[ $rc -eq 0 ] && grep -q 'no cordon hook to remove' "$tmp/out"
+ok $? "--remove with nothing to remove is a no-op"
+
+printf '{"hooks": [1]}' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q '"hooks" is not an object' "$tmp/err" && [ "$(cat .cursor/hooks.json)" = '{"hooks": [1]}' ]
+ok $? "a hooks.json of another shape is refused and left untouched"
+
+printf '{"version": 1, "hooks": {' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'not valid JSON' "$tmp/err"
+ok $? "a hooks.json that is not JSON is refused"
+
+printf '{"hooks": {"beforeReadFile": {"command": "x"}}}' >.cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'hooks.beforeReadFile is not an array' "$tmp/err"
+ok $? "an event that is not a list is refused, naming it"
+
+rm -f .cursor/hooks.json
+mkfifo .cursor/hooks.json
+run init cursor
+[ $rc -eq 2 ] && grep -q 'not a regular file' "$tmp/err"
+ok $? "a FIFO in the file's place is refused"
+rm -f .cursor/hooks.json
+
+run init cursor --dry-run
+[ $rc -eq 0 ] && [ ! -e .cursor/hooks.json ] && grep -q '"beforeReadFile"' "$tmp/out"
+ok $? "--dry-run prints the file and writes nothing"
+
+run init cursor --user
+[ $rc -eq 0 ] && pyjson 'len(d["hooks"]) == 3' <"$HOME/.cursor/hooks.json"
+ok $? "init cursor --user writes ~/.cursor/hooks.json"
+
+mkdir -p "$tmp/dotfiles"
+printf '{"version": 1, "hooks": {}}' >"$tmp/dotfiles/hooks.json"
+rm -f .cursor/hooks.json
+ln -s "$tmp/dotfiles/hooks.json" .cursor/hooks.json
+run init cursor
+[ $rc -eq 0 ] && [ -L .cursor/hooks.json ] && pyjson 'len(d["hooks"]) == 3' <"$tmp/dotfiles/hooks.json"
+ok $? "a symlinked hooks.json is edited where it points; the link stays"
+
+run init copilot
+[ $rc -eq 0 ] && pyjson 'd == {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "'"$bin"' hook copilot", "timeoutSec": 30}]}}' <.github/hooks/cordon.json
+ok $? "init copilot writes .github/hooks/cordon.json with a preToolUse hook"
+
+run init copilot --user
+[ $rc -eq 2 ] && grep -q 'repository only' "$tmp/err"
+ok $? "init copilot --user is refused: Copilot CLI reads the repository's hooks"
+
+run init copilot --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"] == {}' <.github/hooks/cordon.json
+ok $? "init copilot --remove"
+
+mkdir -p "$HOME/.codex"
+cat >"$HOME/.codex/hooks.json" <<'JSON'
+{"hooks": {"PreToolUse": [
+  {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"},
+                                {"type": "command", "command": "/gone/cordon hook codex"}]}
+], "Stop": [{"hooks": [{"type": "command", "command": "./notify"}]}]}}
+JSON
+run init codex --user
+[ $rc -eq 0 ] && pyjson '(g := d["hooks"]["PreToolUse"]) and g[0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"}]} and g[1] == {"matcher": "*", "hooks": [{"type": "command", "command": "'"$bin"' hook codex"}]} and d["hooks"]["Stop"][0]["hooks"][0]["command"] == "./notify"' <"$HOME/.codex/hooks.json"
+ok $? "init codex --user: a PreToolUse group running this cordon; the old cordon's hook out, the user's in"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "codex"][0]["installed"]' <"$tmp/doc.json"
+ok $? "doctor sees the installed Codex hook"
+
+run init codex --user --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-shell"}]}]' <"$HOME/.codex/hooks.json"
+ok $? "init codex --remove leaves the user's groups"
+
+run init windsurf
+[ $rc -eq 0 ] && pyjson '"version" not in d and sorted(d["hooks"]) == ["pre_mcp_tool_use", "pre_read_code", "pre_run_command", "pre_write_code"] and d["hooks"]["pre_run_command"] == [{"command": "'"$bin"' hook windsurf"}]' <.windsurf/hooks.json
+ok $? "init windsurf: the four pre_ hooks in .windsurf/hooks.json"
+
+run init windsurf --remove
+[ $rc -eq 0 ] && pyjson 'd == {"hooks": {}}' <.windsurf/hooks.json
+ok $? "init windsurf --remove"
+
+run init cursor --bogus
+[ $rc -eq 2 ]
+ok $? "init cursor with an unknown option exits 2"
+
+run hook frob
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex or windsurf' "$tmp/err"
+ok $? "an unknown agent names the six doors"
+
+done_testing

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# `cordon run --agent claude|gemini|codex`: whole agents confined. The
+# agents are started for real (npm packages from scripts/install-deps;
+# each part skips without its package): Claude Code against a loopback
+# mock of the Messages API (tests/agents/mock_anthropic.py) that answers
+# with a Bash call writing inside and outside the workspace, so the kernel
+# refusing the outside write is seen in the tool result Claude sends back.
+# Also: what a preset passes and never passes, its network (the proxy, to
+# the agent's hosts only), --pass-env, --probe --json and srt's
+# allowedDomains turning the proxy on.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "the sandbox tests run as root"
+# Outside the sandbox's private /tmp: a write there must reach the kernel's
+# refusal, not a scratch copy.
+base=$(mktemp -d /var/tmp/cordon-agents.XXXXXX)
+trap 'cleanup; rm -rf "$base"' EXIT
+export HOME=$base/home XDG_CONFIG_HOME=$base/home/.config
+export XDG_STATE_HOME=$base/home/.local/state XDG_CACHE_HOME=$base/cache
+ws=$base/ws
+mkdir -p "$HOME" "$ws" "$base/outside" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
+cd "$ws" || exit 1
+unset ANTHROPIC_API_KEY ANTHROPIC_BASE_URL OPENAI_API_KEY OPENAI_BASE_URL \
+	CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_API_KEY
+
+# ---- options ----------------------------------------------------------------
+
+run run --agent bogus -- true
+[ $rc -eq 125 ] && grep -q "'bogus' is not claude, gemini or codex" "$tmp/err"
+ok $? "--agent names a known agent"
+
+run run --pass-env 'A=b' -- true
+[ $rc -eq 125 ] && grep -q 'not a variable name' "$tmp/err"
+ok $? "--pass-env takes a name, not NAME=value"
+
+run run --probe --json
+[ $rc -eq 0 ] && pycheck '[b["name"] for b in d["backends"]] == ["namespaces", "landlock"] and d["best"] == "namespaces" and d["backends"][0]["enforcement"] == "full"' <"$tmp/out"
+ok $? "run --probe --json"
+
+# ---- what a preset passes ---------------------------------------------
+
+export ANTHROPIC_API_KEY=sk-ant-secret-1 ANTHROPIC_MODEL=m1
+run run --agent claude --report "$tmp/rep.json" -- sh -c \
+	'echo "key=${ANTHROPIC_API_KEY:-unset} model=${ANTHROPIC_MODEL:-unset}"'
+[ $rc -eq 0 ] && grep -qx 'key=unset model=m1' "$tmp/out" &&
+	grep -q 'passing to the command: ANTHROPIC_MODEL$' "$tmp/err" &&
+	pycheck 'd["agent"] == "claude" and d["passedEnv"] == ["ANTHROPIC_MODEL"]' <"$tmp/rep.json"
+ok $? "a preset passes the agent's own settings, never its key by default"
+
+run run --agent claude --pass-env ANTHROPIC_API_KEY --report "$tmp/rep.json" -- \
+	sh -c 'echo "key=${ANTHROPIC_API_KEY:-unset}"'
+[ $rc -eq 0 ] && grep -qx 'key=sk-ant-secret-1' "$tmp/out" &&
+	pycheck 'd["passedEnv"] == ["ANTHROPIC_MODEL", "ANTHROPIC_API_KEY"]' <"$tmp/rep.json" &&
+	! grep -q 'sk-ant-secret-1' "$tmp/rep.json" "$tmp/err"
+ok $? "--pass-env hands the key through by name; the report names it, never its value"
+
+run run --pass-env NOT_SET_ANYWHERE -- true
+[ $rc -eq 0 ] && grep -q 'NOT_SET_ANYWHERE: not set, not passed' "$tmp/err"
+ok $? "--pass-env of an unset variable warns"
+unset ANTHROPIC_API_KEY ANTHROPIC_MODEL
+
+# ---- state, network -------------------------------------------------------
+
+run run --agent codex -- sh -c 'touch ~/.codex/auth-check && echo ok;
+	touch ~/elsewhere 2>&1; echo "proxy=${HTTPS_PROXY:-none}"'
+[ $rc -eq 0 ] && [ -f "$HOME/.codex/auth-check" ] && [ ! -e "$HOME/elsewhere" ] &&
+	grep -q 'Read-only file system' "$tmp/out" &&
+	grep -q 'proxy=http://127.0.0.1:3128' "$tmp/out"
+ok $? "codex: ~/.codex is made and writable, the rest of HOME is not; network through the proxy"
+
+run run --agent claude --audit-log "$tmp/a.jsonl" -- python3 -c '
+import urllib.request, sys
+for url in ("http://example.com/", "http://api.anthropic.com.evil.example/"):
+    try:
+        urllib.request.urlopen(url, timeout=10)
+        print("reached", url)
+    except urllib.error.HTTPError as e:
+        print(e.code, url)
+    except Exception as e:
+        print("error", url, e)
+'
+[ $rc -eq 0 ] && grep -q '^403 http://example.com/' "$tmp/out" &&
+	grep -q '^403 http://api.anthropic.com.evil.example/' "$tmp/out" &&
+	grep -q '"target":"example.com","port":80,"verdict":"deny"' "$tmp/a.jsonl"
+ok $? "claude's preset: hosts other than its API's are refused by the proxy"
+
+run run --agent claude --network none -- sh -c 'echo "proxy=${HTTPS_PROXY:-none}"'
+[ $rc -eq 0 ] && grep -qx 'proxy=none' "$tmp/out"
+ok $? "--network overrides the preset's network"
+
+printf '{"network": {"allowedDomains": ["example.org"]}, "filesystem": {"allowWrite": ["."]}}' >"$tmp/srt.json"
+run run --srt-settings "$tmp/srt.json" -- sh -c 'echo "proxy=${HTTPS_PROXY:-none}"'
+[ $rc -eq 0 ] && grep -qx 'proxy=http://127.0.0.1:3128' "$tmp/out"
+ok $? "srt's allowedDomains turn the proxy on"
+
+# ---- Claude Code for real -------------------------------------------------
+
+if [ -d "$npm_dir/node_modules/@anthropic-ai/claude-code" ] && command -v node >/dev/null; then
+	PATH=$npm_dir/node_modules/.bin:$PATH
+	python3 "$src/tests/agents/mock_anthropic.py" "$tmp/port" \
+		"touch $base/outside/x; touch inside.txt; echo done" \
+		"$tmp/mock.log" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+	# The model API is on loopback, which cordon's proxy never reaches:
+	# this run takes the host's network (the preset's proxy is shown above).
+	ANTHROPIC_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") \
+		ANTHROPIC_API_KEY=sk-ant-mock-key \
+		run run --agent claude --network host --pass-env ANTHROPIC_API_KEY \
+		--report "$tmp/rep.json" -- \
+		claude -p "make the file" --allowedTools Bash --output-format json
+	[ $rc -eq 0 ] && pycheck 'd["result"] == "finished" and not d["is_error"]' <"$tmp/out"
+	ok $? "claude -p runs a whole session in the sandbox"
+	[ -f "$ws/inside.txt" ] && [ ! -e "$base/outside/x" ] &&
+		grep -q 'tool_result.*Read-only file system' "$tmp/mock.log"
+	ok $? "its Bash call wrote in the workspace; the kernel refused the write outside"
+	[ -d "$HOME/.claude/projects" ]
+	ok $? "Claude Code kept its session under ~/.claude"
+	pycheck 'd["passedEnv"] == ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"]' <"$tmp/rep.json"
+	ok $? "the report names the variables passed"
+else
+	for t in session write state report; do
+		skip "claude $t" "needs npm package @anthropic-ai/claude-code (scripts/install-deps)"
+	done
+fi
+
+# ---- Gemini CLI and Codex CLI start ---------------------------------------
+
+if [ -d "$npm_dir/node_modules/@google/gemini-cli" ] && command -v node >/dev/null; then
+	PATH=$npm_dir/node_modules/.bin:$PATH
+	# Its WebAssembly HTTP parser reserves more address space than
+	# RLIMIT_AS's default 4096 MB allows (no cgroup v2 memory controller
+	# here): the README's Gemini section raises the ceiling the same way.
+	printf '{"safety": {"sandbox": {"linux": {"max_memory_mb": 1048576}}}}' >"$tmp/mem.json"
+	run run --agent gemini --memory 1048576 --config "$tmp/mem.json" -- gemini --version
+	[ $rc -eq 0 ] && grep -Eq '^[0-9]+\.[0-9]+' "$tmp/out" && [ -d "$HOME/.gemini" ]
+	ok $? "gemini starts under its preset; ~/.gemini is there for its state"
+else
+	skip "gemini starts" "needs npm package @google/gemini-cli"
+fi
+if [ -d "$npm_dir/node_modules/@openai/codex" ] && command -v node >/dev/null; then
+	PATH=$npm_dir/node_modules/.bin:$PATH
+	run run --agent codex -- codex --version
+	[ $rc -eq 0 ] && grep -qi 'codex' "$tmp/out"
+	ok $? "codex starts under its preset"
+
+	# Codex for real, against a loopback Responses API, with cordon's
+	# hook installed by `cordon init codex --user`.
+	codex_turn() { # COMMAND direct|sandbox
+		local c=$1 how=$2
+		rm -f "$tmp/oport" "$tmp/olog"
+		python3 "$src/tests/agents/mock_openai.py" "$tmp/oport" "$c" \
+			"$tmp/olog" &
+		pids+=($!)
+		for _ in $(seq 100); do [ -s "$tmp/oport" ] && break; sleep 0.1; done
+		cat >"$HOME/.codex/config.toml" <<TOML
+model = "gpt-5-codex"
+model_provider = "mock"
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:$(cat "$tmp/oport")/v1"
+wire_api = "responses"
+env_key = "MOCK_KEY"
+[features]
+hooks = true
+TOML
+		local pre=()
+		# The whole agent in cordon's sandbox; a model API on loopback
+		# needs the host's network (the proxy never connects there).
+		[ "$how" = sandbox ] && pre=("$bin" run --agent codex --network host
+			--pass-env MOCK_KEY --audit-log "$tmp/codex-audit.jsonl" --)
+		MOCK_KEY=mock-key "${pre[@]}" \
+			codex exec --skip-git-repo-check --dangerously-bypass-hook-trust \
+			--dangerously-bypass-approvals-and-sandbox "do it" \
+			</dev/null >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+	}
+	mkdir -p "$HOME/.codex" "$HOME/.ssh"
+	printf 'not a key\n' >"$HOME/.ssh/id_rsa"
+	"$bin" init codex --user >/dev/null
+	: >"$XDG_STATE_HOME/cordon/audit.jsonl" 2>/dev/null || mkdir -p "$XDG_STATE_HOME/cordon"
+	codex_turn "cat ~/.ssh/id_rsa" direct
+	grep -q 'Command blocked by PreToolUse hook: cordon: blocked: .*denied path' "$tmp/olog" &&
+		! grep -q 'not a key' "$tmp/olog" &&
+		grep -q '"door":"codex-hook".*"sent":"deny"' "$XDG_STATE_HOME/cordon/audit.jsonl"
+	ok $? "codex exec: cordon's hook refuses reading ~/.ssh/id_rsa; Codex tells the model why"
+
+	codex_turn "touch $base/outside/codex; touch codex-inside.txt; echo done" sandbox
+	[ -f "$ws/codex-inside.txt" ] && [ ! -e "$base/outside/codex" ] &&
+		grep -q 'function_call_output.*Read-only file system' "$tmp/olog"
+	ok $? "codex exec under run --agent codex: the hook allows, the kernel refuses the write outside"
+else
+	skip "codex starts" "needs npm package @openai/codex"
+	skip "codex hook" "needs npm package @openai/codex"
+	skip "codex sandbox" "needs npm package @openai/codex"
+fi
+
+done_testing
