@@ -27,12 +27,10 @@
 /* Ceilings. A file past them is treated as corrupt (no durable rules): an
  * approvals file is written one grant at a time, so megabytes or tens of
  * thousands of rules mean something else wrote it. */
-#define APPROVALS_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
 #define APPROVALS_MAX_RULES ((size_t)10000)
 #define APPROVALS_MAX_GRANTS ((size_t)10000)
 #define APPROVALS_MAX_WARNINGS ((size_t)64)
 /* How long approvals_record waits for another process's lock. */
-#define APPROVALS_LOCK_WAIT_MS 5000
 
 const char *cordon_answer_name(enum cordon_answer a)
 {

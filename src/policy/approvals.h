@@ -64,6 +64,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest approvals file read, and how long a writer waits for
+ * another process's lock: one value for the store and its editor. */
+#define APPROVALS_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
+#define APPROVALS_LOCK_WAIT_MS 5000
+
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"

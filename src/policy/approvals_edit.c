@@ -21,15 +21,13 @@
 #include "alloc.h"
 #include "banned.h"
 
-#define EDIT_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024) /* approvals.c's */
-#define EDIT_LOCK_WAIT_MS 5000
 
 /* The file's text under the lock: NULL with *missing for no file, NULL
  * with why filled on a refusal. */
 static char *read_locked(const char *path, bool *missing, enum cordon_err *err,
 			 char *why, size_t whycap)
 {
-	struct buf b = BUF_INIT(EDIT_MAX_FILE_BYTES);
+	struct buf b = BUF_INIT(APPROVALS_MAX_FILE_BYTES);
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
 				    O_NOFOLLOW);
@@ -58,7 +56,7 @@ static char *read_locked(const char *path, bool *missing, enum cordon_err *err,
 		if (errno == EFBIG) {
 			*err = CORDON_E_LIMIT;
 			snprintf(why, whycap, "is over %zu bytes (the limit)",
-				 EDIT_MAX_FILE_BYTES);
+				 APPROVALS_MAX_FILE_BYTES);
 		} else if (errno == ENOMEM) {
 			*err = CORDON_E_NOMEM;
 			snprintf(why, whycap, "out of memory");
@@ -150,11 +148,11 @@ static enum cordon_err remove_rules(cJSON *rules, const size_t *idx, size_t n,
 	return CORDON_OK;
 }
 
-enum cordon_err approvals_edit_remove(const char *path, const size_t *idx,
+enum cordon_err approvals_edit_remove(const char *path_in, const size_t *idx,
 				      size_t n, size_t *removed, char *why,
 				      size_t whycap)
 {
-	char lockpath[4096];
+	char lockpath[4096], path[4096];
 	enum cordon_err err = CORDON_E_IO;
 	cJSON *root = NULL, *rules;
 	char *text = NULL, *out = NULL;
@@ -165,12 +163,21 @@ enum cordon_err approvals_edit_remove(const char *path, const size_t *idx,
 	why[0] = '\0';
 	if (removed)
 		*removed = 0;
+	/* A symlinked store is edited at its target, locked there, as
+	 * approvals_record writes it (atomic_resolve_link). */
+	if (atomic_resolve_link(path_in, path, sizeof(path)) != 0) {
+		snprintf(why, whycap, "%s",
+			 errno == ENAMETOOLONG ?
+				 "the path is too long" :
+				 "it is a symbolic link to a missing file");
+		return errno == ENAMETOOLONG ? CORDON_E_LIMIT : CORDON_E_IO;
+	}
 	if (snprintf(lockpath, sizeof(lockpath), "%s.lock", path) >=
 	    (int)sizeof(lockpath)) {
 		snprintf(why, whycap, "the path is too long");
 		return CORDON_E_LIMIT;
 	}
-	lfd = atomic_lock(lockpath, EDIT_LOCK_WAIT_MS);
+	lfd = atomic_lock(lockpath, APPROVALS_LOCK_WAIT_MS);
 	if (lfd < 0) {
 		if (errno == ENOENT)
 			goto nofile; /* no directory: no file either */

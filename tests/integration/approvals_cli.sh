@@ -2,7 +2,8 @@
 # `cordon approvals list|revoke|clear` against the built binary: what list
 # shows (indexes, rules in force, warnings), that revoke and clear change
 # what `cordon check` decides, and that a file cordon cannot read whole
-# (corrupt, a symlink, not a regular file) is refused and left untouched.
+# (corrupt, not a regular file) is refused and left untouched; a symlinked
+# one is edited at its target and keeps its link, as grants are written.
 . "$(dirname "$0")/lib.sh"
 
 ap=$XDG_CONFIG_HOME/cordon/approvals.json
@@ -106,8 +107,14 @@ mv "$ap" "$tmp/real.json"
 ln -s "$tmp/real.json" "$ap"
 cp "$tmp/real.json" "$tmp/before"
 run approvals clear
-[ $rc -eq 2 ] && grep -q 'symbolic link' "$tmp/err" && cmp -s "$tmp/real.json" "$tmp/before" && [ -L "$ap" ]
-ok $? "a symlinked approvals file is refused, its target untouched"
+[ $rc -eq 0 ] && [ -L "$ap" ] && ! cmp -s "$tmp/real.json" "$tmp/before" &&
+	! grep -q 'make deploy' "$tmp/real.json"
+ok $? "a symlinked approvals file is cleared at its target and keeps its link"
+rm -f "$ap"
+ln -s "$tmp/nothing-here.json" "$ap"
+run approvals clear
+[ $rc -ne 0 ] && grep -q 'symbolic link to a missing file' "$tmp/err" && [ -L "$ap" ] && [ ! -e "$tmp/nothing-here.json" ]
+ok $? "a dangling approvals link is refused and nothing is created"
 rm -f "$ap"
 
 mkfifo "$ap"
