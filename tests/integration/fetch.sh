@@ -7,6 +7,9 @@
 # --allow-address-class loopback; the same URLs without it are refused.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_net.sh"
+# Public addresses below (8.8.8.8) must never be reached: the script runs
+# in a network namespace of its own where they lead nowhere.
+private_net
 need python3 openssl
 
 # The certificates: a CA, and a leaf for test.cordon signed by it.
