@@ -31,6 +31,9 @@ struct fetch_url {
 	bool https;
 	enum netaddr_host kind;
 	struct netaddr_addr addr;
+	/* an IP literal as spelled (v4-mapped kept), for the guard: the
+	 * loopback allowance must not reach [::ffff:127.0.0.1] */
+	struct netaddr_addr spelled;
 	char host[HOSTLIST_MAX_NAME + 1];
 	unsigned port;
 	char *path; /* path and query, starts with '/'; owned */
@@ -234,6 +237,10 @@ static enum cordon_err parse_url(struct fetch_ctx *c, const char *s,
 	if (u->kind == NETADDR_HOST_INVALID)
 		return refuse(c, "bad host \"%.*s\": %s",
 			      (int)(hlen > 300 ? 300 : hlen), host, why);
+	u->spelled = u->addr;
+	if (u->kind == NETADDR_HOST_IP &&
+	    netaddr_parse_host(host, hlen, &u->spelled) != NETADDR_HOST_IP)
+		u->spelled = u->addr;
 	u->port = port ? port : default_port(u->https);
 	plen = strcspn(rest, "#");
 	u->path = cordon__malloc(plen + 2);
@@ -435,10 +442,10 @@ static enum cordon_err pick_addrs(struct fetch_ctx *c, const struct fetch_url *u
 
 	*n = 0;
 	if (u->kind == NETADDR_HOST_IP) {
-		netaddr_classify(c->guard, &u->addr, &v);
+		netaddr_classify(c->guard, &u->spelled, &v);
 		if (!addr_passes(c, &v))
 			return refuse(c, "address %s is %s (a denied class)",
-				      netaddr_format(&u->addr, buf),
+				      netaddr_format(&u->spelled, buf),
 				      netaddr_verdict_name(&v));
 		out[(*n)++] = u->addr;
 		return CORDON_OK;
