@@ -33,13 +33,14 @@
 #include "httpreq.h"
 #include "netaddr.h"
 #include "proxy.h"
+#include "resolve.h"
 #include "socks5.h"
 
 #include "alloc.h"
 #include "banned.h"
 
 #define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
-#define MAX_ADDRS 16 /* addresses kept from one lookup */
+#define MAX_ADDRS RESOLVE_MAX_ADDRS /* addresses kept from one lookup */
 #define EVENTS_PER_WAIT 256
 #define SPLICE_CHUNK (1024 * 1024) /* one splice; also the pipe size asked */
 #define HEAD_READ 4096 /* one read of a head: little early data kept */
@@ -48,7 +49,8 @@ enum ep_kind {
 	EP_LISTEN,
 	EP_CONTROL,
 	EP_STOP,
-	EP_RESOLVED,
+	EP_LOOKUP, /* a conn's lookup is done */
+	EP_ORPHAN, /* a lookup whose conn has gone is done */
 	EP_CLIENT,
 	EP_UPSTREAM,
 };
@@ -65,7 +67,7 @@ struct ep {
 
 enum conn_state {
 	ST_HEAD, /* reading the client's head */
-	ST_RESOLVING, /* a worker is looking the name up */
+	ST_RESOLVING, /* the name is looked up, or waits for a slot */
 	ST_CONNECTING, /* nonblocking connect in flight */
 	ST_RELAY, /* bytes both ways */
 	ST_CLOSING, /* flushing a final answer to the client */
@@ -97,8 +99,6 @@ struct handshake {
 	size_t origin_len;
 };
 
-struct job;
-
 struct conn {
 	struct px *px;
 	struct ep cl, up;
@@ -110,7 +110,13 @@ struct conn {
 	bool cl_shut, up_shut; /* SHUT_WR sent */
 	bool dead;
 	struct handshake *hs;
-	struct job *job;
+	/* the lookup: running (rj, its fd in lk) or waiting for a slot on
+	 * the queue (queued); peer is the client's address it counts for */
+	struct resolve_job *rj;
+	struct ep lk;
+	bool queued;
+	struct conn *qprev, *qnext;
+	struct netaddr_addr peer;
 	struct pending to_up, to_cl;
 	uint64_t body_left; /* plain HTTP: request body bytes to forward */
 	struct netaddr_addr addrs[MAX_ADDRS];
@@ -127,15 +133,19 @@ struct conn {
 	size_t body_len, body_want;
 };
 
-/* One lookup. The conn may go away first: then owner is NULL and the
- * main thread frees the job when it comes back. */
-struct job {
-	struct job *next;
-	struct conn *owner;
-	char name[HTTPREQ_HOST_MAX + 2];
-	int err; /* EAI_* or 0 */
-	struct netaddr_addr addrs[MAX_ADDRS];
-	size_t naddrs;
+/* A lookup still running after its conn went away: kept (its fd still
+ * watched) only to count against its client until it ends. */
+struct orphan {
+	struct ep ep;
+	struct resolve_job *rj;
+	struct netaddr_addr peer;
+	struct orphan *prev, *next;
+};
+
+/* A client address with lookups running (its own and its orphans). */
+struct peer {
+	struct netaddr_addr a;
+	size_t running;
 };
 
 struct override {
@@ -154,20 +164,21 @@ struct px {
 	struct override *ovr;
 	size_t novr;
 	int epfd;
-	struct ep lst, stop, resolved;
+	struct ep lst, stop;
 	bool accept_paused;
 	bool stopping;
+	bool freeing; /* in proxy_free: start no lookup */
 	size_t nconns;
 	struct tlist tl[2];
 	struct conn *dead;
 	char *scratch;
-	/* resolver */
-	pthread_t threads[PROXY_RESOLVER_THREADS];
-	size_t nthreads;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct job *todo, *todo_tail, *done;
-	bool quit;
+	/* lookups: running ones per client (at most PROXY_LOOKUPS_MAX
+	 * entries, since each has one running), the conns waiting for a
+	 * slot, the orphans and those to free after this batch */
+	struct peer peers[PROXY_LOOKUPS_MAX];
+	size_t npeers, lookups;
+	struct conn *wq_head, *wq_tail;
+	struct orphan *orphans, *dead_orphans;
 	struct sockaddr_storage local;
 	socklen_t local_len;
 	/* the control endpoint */
@@ -300,67 +311,6 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 	return CORDON_OK;
 }
 
-/* ---- the resolver ------------------------------------------------------ */
-
-static void *resolver_main(void *arg)
-{
-	struct px *p = arg;
-
-	for (;;) {
-		struct job *j;
-		struct addrinfo hints, *res = NULL, *ai;
-
-		pthread_mutex_lock(&p->mu);
-		while (!p->todo && !p->quit)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->quit) {
-			pthread_mutex_unlock(&p->mu);
-			return NULL;
-		}
-		j = p->todo;
-		p->todo = j->next;
-		if (!p->todo)
-			p->todo_tail = NULL;
-		pthread_mutex_unlock(&p->mu);
-
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		j->err = getaddrinfo(j->name, NULL, &hints, &res);
-		for (ai = res; ai && j->naddrs < MAX_ADDRS; ai = ai->ai_next)
-			if (from_sockaddr(ai->ai_addr, &j->addrs[j->naddrs]))
-				j->naddrs++;
-		if (res)
-			freeaddrinfo(res);
-
-		uint64_t one = 1;
-
-		pthread_mutex_lock(&p->mu);
-		j->next = p->done;
-		p->done = j;
-		pthread_mutex_unlock(&p->mu);
-		if (write(p->resolved.fd, &one, sizeof(one)) < 0) {
-			/* The counter cannot overflow in practice; the loop
-			 * also drains done jobs on every wake-up. */
-		}
-	}
-}
-
-static enum cordon_err start_resolvers(struct px *p, struct cordon_diag *diag)
-{
-	for (size_t i = 0; i < PROXY_RESOLVER_THREADS; i++) {
-		int e = pthread_create(&p->threads[i], NULL, resolver_main, p);
-
-		if (e != 0) {
-			diag_errno(diag, CORDON_E_IO, e,
-				   "cannot start a resolver thread");
-			return CORDON_E_IO;
-		}
-		p->nthreads++;
-	}
-	return CORDON_OK;
-}
-
 /* ---- the loop's bookkeeping -------------------------------------------- */
 
 static int ep_set(struct px *p, struct ep *e, uint32_t mask)
@@ -438,6 +388,16 @@ static void handshake_free(struct handshake *hs)
 }
 
 static void pipe_close(struct pending *b);
+static void lookup_detach(struct conn *c);
+
+/* Every change of c's state goes through here: leaving ST_RESOLVING
+ * detaches c from its lookup. */
+static void conn_set_state(struct conn *c, enum conn_state st)
+{
+	if (c->state == ST_RESOLVING && st != ST_RESOLVING)
+		lookup_detach(c);
+	c->state = st;
+}
 
 /* Closes c now and frees it after the current batch of events, which may
  * still name it. */
@@ -454,9 +414,7 @@ static void conn_close(struct conn *c)
 	if (c->up.fd >= 0)
 		close(c->up.fd);
 	c->cl.fd = c->up.fd = -1;
-	if (c->job)
-		c->job->owner = NULL;
-	c->job = NULL;
+	lookup_detach(c);
 	handshake_free(c->hs);
 	c->hs = NULL;
 	pending_free(&c->to_up);
@@ -666,7 +624,7 @@ static void answer_http(struct conn *c, int status, const char *perror,
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
@@ -685,7 +643,7 @@ static void answer_socks(struct conn *c, enum socks5_rep rep)
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
@@ -773,7 +731,7 @@ static void dial_next(struct conn *c, int last_err)
 		}
 		c->up.fd = fd;
 		c->up.mask = UINT32_MAX;
-		c->state = ST_CONNECTING;
+		conn_set_state(c, ST_CONNECTING);
 		if (ep_set(p, &c->up, EPOLLOUT) != 0 ||
 		    ep_set(p, &c->cl, 0) != 0) {
 			conn_close(c);
@@ -864,13 +822,192 @@ static void guard_and_dial(struct conn *c, const struct netaddr_addr *addrs,
 	dial_next(c, EHOSTUNREACH);
 }
 
+/* ---- lookups ----------------------------------------------------------- */
+
+/* A lookup may hang for the resolver's whole time-out (getaddrinfo()
+ * cannot be cancelled), so it runs in a thread of its own (resolve.h) and
+ * is bounded twice: at most PROXY_LOOKUPS_MAX at once in all, and at most
+ * PROXY_LOOKUPS_PER_CLIENT for one client address. A lookup whose conn
+ * goes away keeps counting against its client until it ends (an orphan),
+ * so a client that starts hanging lookups and leaves uses up only its own
+ * share; a conn still waiting for a slot when it goes is just dropped. IP
+ * literals and --resolve names never wait. */
+
+static bool addr_eq(const struct netaddr_addr *a, const struct netaddr_addr *b)
+{
+	return a->family == b->family && memcmp(a->b, b->b, sizeof(a->b)) == 0;
+}
+
+static struct peer *peer_find(struct px *p, const struct netaddr_addr *a,
+			      bool add)
+{
+	for (size_t i = 0; i < p->npeers; i++)
+		if (addr_eq(&p->peers[i].a, a))
+			return &p->peers[i];
+	if (!add || p->npeers == PROXY_LOOKUPS_MAX)
+		return NULL;
+	p->peers[p->npeers] = (struct peer){ *a, 0 };
+	return &p->peers[p->npeers++];
+}
+
+/* One lookup of client a ended. */
+static void peer_done(struct px *p, const struct netaddr_addr *a)
+{
+	struct peer *e = peer_find(p, a, false);
+
+	if (e && --e->running == 0)
+		*e = p->peers[--p->npeers];
+	p->lookups--;
+}
+
+static bool lookup_slot(struct px *p, const struct conn *c)
+{
+	struct peer *e;
+
+	if (p->lookups >= PROXY_LOOKUPS_MAX)
+		return false;
+	e = peer_find(p, &c->peer, false);
+	return !e || e->running < PROXY_LOOKUPS_PER_CLIENT;
+}
+
+static void wq_remove(struct px *p, struct conn *c)
+{
+	if (c->qprev)
+		c->qprev->qnext = c->qnext;
+	else
+		p->wq_head = c->qnext;
+	if (c->qnext)
+		c->qnext->qprev = c->qprev;
+	else
+		p->wq_tail = c->qprev;
+	c->qprev = c->qnext = NULL;
+	c->queued = false;
+}
+
+static void wq_append(struct px *p, struct conn *c)
+{
+	c->qprev = p->wq_tail;
+	c->qnext = NULL;
+	if (p->wq_tail)
+		p->wq_tail->qnext = c;
+	else
+		p->wq_head = c;
+	p->wq_tail = c;
+	c->queued = true;
+}
+
+static void lookup_begin(struct conn *c)
+{
+	struct px *p = c->px;
+
+	if (resolve_start(c->host, &c->rj) != CORDON_OK) {
+		c->rj = NULL;
+		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
+		     "cannot start a name lookup");
+		return;
+	}
+	c->lk = (struct ep){ EP_LOOKUP, c, resolve_fd(c->rj), UINT32_MAX };
+	peer_find(p, &c->peer, true)->running++;
+	p->lookups++;
+	if (ep_set(p, &c->lk, EPOLLIN) != 0)
+		conn_close(c);
+}
+
+/* Starts the waiting lookups that have a slot now, oldest first. */
+static void lookup_kick(struct px *p)
+{
+	struct conn *c = p->wq_head, *next;
+
+	for (; c && !p->freeing && p->lookups < PROXY_LOOKUPS_MAX; c = next) {
+		next = c->qnext;
+		if (!lookup_slot(p, c))
+			continue;
+		wq_remove(p, c);
+		lookup_begin(c);
+		/* lookup_begin may close c, never another conn */
+	}
+}
+
+/* The lookup's end for whoever holds it: stops watching, releases, counts. */
+static void lookup_end(struct px *p, struct resolve_job *rj, int fd,
+		       const struct netaddr_addr *peer)
+{
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, fd, NULL);
+	resolve_release(rj);
+	peer_done(p, peer);
+}
+
+/* Takes c off its lookup, on every way out of ST_RESOLVING (the one
+ * place that does): a waiting conn leaves the queue, a running lookup
+ * goes on as an orphan, or ends here when it is done already. */
+static void lookup_detach(struct conn *c)
+{
+	struct px *p = c->px;
+	struct netaddr_addr tmp[MAX_ADDRS];
+	struct orphan *o = NULL;
+	size_t n;
+	int err;
+
+	if (c->queued) {
+		wq_remove(p, c);
+		return;
+	}
+	if (!c->rj)
+		return;
+	if (!resolve_result(c->rj, &err, tmp, &n))
+		o = cordon__calloc(1, sizeof(*o));
+	if (o) {
+		o->ep = (struct ep){ EP_ORPHAN, NULL, c->lk.fd, c->lk.mask };
+		o->rj = c->rj;
+		o->peer = c->peer;
+		o->next = p->orphans;
+		if (p->orphans)
+			p->orphans->prev = o;
+		p->orphans = o;
+		c->lk.mask = UINT32_MAX;
+		if (epoll_ctl(p->epfd, EPOLL_CTL_MOD, o->ep.fd,
+			      &(struct epoll_event){ .events = EPOLLIN,
+						     .data.ptr = &o->ep }) ==
+		    0) {
+			c->rj = NULL;
+			c->lk.fd = -1;
+			return;
+		}
+		p->orphans = o->next;
+		if (o->next)
+			o->next->prev = NULL;
+		free(o);
+	}
+	/* Done, or cannot be watched any more: it ends now (a thread
+	 * still running then counts for no one). */
+	lookup_end(p, c->rj, c->lk.fd, &c->peer);
+	c->rj = NULL;
+	c->lk.fd = -1;
+	lookup_kick(p);
+}
+
+/* An orphan's lookup ended: its client's slot is free. */
+static void orphan_done(struct px *p, struct orphan *o)
+{
+	lookup_end(p, o->rj, o->ep.fd, &o->peer);
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		p->orphans = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	/* Freed after this batch of events, which may name it again. */
+	o->next = p->dead_orphans;
+	p->dead_orphans = o;
+	lookup_kick(p);
+}
+
 static void resolve(struct conn *c)
 {
 	struct px *p = c->px;
 	struct netaddr_addr found[MAX_ADDRS];
 	size_t n = 0;
 	bool named = false;
-	struct job *j;
 
 	for (size_t i = 0; i < p->novr; i++) {
 		if (strcmp(p->ovr[i].host, c->host) != 0)
@@ -883,66 +1020,45 @@ static void resolve(struct conn *c)
 		guard_and_dial(c, found, n, false);
 		return;
 	}
-	j = cordon__calloc(1, sizeof(*j));
-	if (!j) {
-		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "out-of-memory",
-		     "out of memory");
-		return;
-	}
-	memcpy(j->name, c->host, sizeof(j->name));
-	j->owner = c;
-	c->job = j;
-	c->state = ST_RESOLVING;
-	if (ep_set(p, &c->cl, 0) != 0) {
+	conn_set_state(c, ST_RESOLVING);
+	/* Only a client that leaves is of interest now: its lookup is
+	 * dropped (a client that half-closes before its answer counts as
+	 * gone). */
+	if (ep_set(p, &c->cl, EPOLLRDHUP) != 0) {
 		conn_close(c);
-		free(j);
 		return;
 	}
-	pthread_mutex_lock(&p->mu);
-	if (p->todo_tail)
-		p->todo_tail->next = j;
+	if (lookup_slot(p, c))
+		lookup_begin(c);
 	else
-		p->todo = j;
-	p->todo_tail = j;
-	pthread_cond_signal(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+		wq_append(p, c);
 }
 
-static void on_resolved(struct px *p)
+/* c's lookup is done: the addresses go to the guard. */
+static void on_lookup_done(struct conn *c)
 {
-	uint64_t v;
-	struct job *list;
+	struct px *p = c->px;
+	struct netaddr_addr addrs[MAX_ADDRS];
+	size_t n = 0;
+	int err = 0;
 
-	if (read(p->resolved.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+	if (!c->rj || !resolve_result(c->rj, &err, addrs, &n))
 		return;
-	pthread_mutex_lock(&p->mu);
-	list = p->done;
-	p->done = NULL;
-	pthread_mutex_unlock(&p->mu);
-	while (list) {
-		struct job *j = list;
-		struct conn *c = j->owner;
+	lookup_end(p, c->rj, c->lk.fd, &c->peer);
+	c->rj = NULL;
+	c->lk.fd = -1;
+	if (err != 0 || n == 0) {
+		char detail[400];
 
-		list = j->next;
-		if (c && !c->dead && c->state == ST_RESOLVING) {
-			c->job = NULL;
-			if (j->err != 0 || j->naddrs == 0) {
-				char detail[400];
-
-				snprintf(detail, sizeof(detail),
-					 "cannot resolve %s: %s", c->host,
-					 j->err ? gai_strerror(j->err) :
-						  "no address");
-				report(c, false, "resolve-failed", detail,
-				       NULL);
-				fail(c, 502, SOCKS5_REP_HOST_UNREACHABLE,
-				     "resolve-failed", detail);
-			} else {
-				guard_and_dial(c, j->addrs, j->naddrs, false);
-			}
-		}
-		free(j);
+		snprintf(detail, sizeof(detail), "cannot resolve %s: %s",
+			 c->host, err ? gai_strerror(err) : "no address");
+		report(c, false, "resolve-failed", detail, NULL);
+		fail(c, 502, SOCKS5_REP_HOST_UNREACHABLE, "resolve-failed",
+		     detail);
+	} else {
+		guard_and_dial(c, addrs, n, false);
 	}
+	lookup_kick(p);
 }
 
 /* Does h name the injection rule's host (any case, one trailing dot)? */
@@ -1257,7 +1373,7 @@ static void start_relay(struct conn *c)
 	}
 	handshake_free(c->hs);
 	c->hs = NULL;
-	c->state = ST_RELAY;
+	conn_set_state(c, ST_RELAY);
 	{
 		int one = 1;
 
@@ -1574,7 +1690,7 @@ static void ctl_answer(struct conn *c, int status, const char *ctype,
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
 		conn_close(c);
 }
@@ -1948,7 +2064,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 				conn_close(c);
 				return;
 			}
-			c->state = ST_CLOSING;
+			conn_set_state(c, ST_CLOSING);
 			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
 				conn_close(c);
 			return;
@@ -2008,7 +2124,9 @@ static void on_accept(struct px *p, struct ep *l)
 	bool control = l == &p->ctl;
 
 	for (;;) {
-		int fd = accept4(l->fd, NULL, NULL,
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = accept4(l->fd, (struct sockaddr *)&peer, &plen,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
 		struct httpreq_limits lim;
@@ -2056,6 +2174,10 @@ static void on_accept(struct px *p, struct ep *l)
 		}
 		c->px = p;
 		c->tlist = -1;
+		if (plen > sizeof(peer) ||
+		    !from_sockaddr((struct sockaddr *)&peer, &c->peer))
+			memset(&c->peer, 0, sizeof(c->peer));
+		c->lk.fd = -1;
 		c->to_up.pipe[0] = c->to_up.pipe[1] = -1;
 		c->to_cl.pipe[0] = c->to_cl.pipe[1] = -1;
 		c->cl = (struct ep){ EP_CLIENT, c, fd, UINT32_MAX };
@@ -2088,7 +2210,7 @@ static void closing_flush(struct conn *c)
 	if (r == 0)
 		return;
 	shutdown(c->cl.fd, SHUT_WR);
-	c->state = ST_DRAIN;
+	conn_set_state(c, ST_DRAIN);
 	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
 	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
 		conn_close(c);
@@ -2118,9 +2240,9 @@ static void conn_event(struct conn *c, bool client, uint32_t ev)
 		break;
 	case ST_RESOLVING:
 	case ST_CONNECTING:
-		/* The client is not watched now, but a reset is reported
-		 * anyway (and again on every wait): give up on it. */
-		if (client && (ev & (EPOLLERR | EPOLLHUP)))
+		/* The client is watched only for leaving now (a reset is
+		 * reported anyway, and again on every wait): give up on it. */
+		if (client && (ev & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)))
 			conn_close(c);
 		else if (!client)
 			on_connected(c);
@@ -2209,8 +2331,12 @@ enum cordon_err proxy_run_once(struct px *p, int timeout_ms)
 			p->stopping = true;
 			break;
 		}
-		case EP_RESOLVED:
-			on_resolved(p);
+		case EP_LOOKUP:
+			if (!e->c->dead)
+				on_lookup_done(e->c);
+			break;
+		case EP_ORPHAN:
+			orphan_done(p, (struct orphan *)e);
 			break;
 		case EP_CLIENT:
 		case EP_UPSTREAM:
@@ -2222,6 +2348,12 @@ enum cordon_err proxy_run_once(struct px *p, int timeout_ms)
 	}
 	expire(p);
 	reap_dead(p);
+	while (p->dead_orphans) {
+		struct orphan *o = p->dead_orphans;
+
+		p->dead_orphans = o->next;
+		free(o);
+	}
 	return CORDON_OK;
 }
 
@@ -2531,13 +2663,10 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	if (!p)
 		return CORDON_E_NOMEM;
 	p->opt = *o;
-	p->epfd = p->lst.fd = p->stop.fd = p->resolved.fd = -1;
+	p->epfd = p->lst.fd = p->stop.fd = -1;
 	p->lst = (struct ep){ EP_LISTEN, NULL, -1, UINT32_MAX };
 	p->stop = (struct ep){ EP_STOP, NULL, -1, UINT32_MAX };
-	p->resolved = (struct ep){ EP_RESOLVED, NULL, -1, UINT32_MAX };
 	p->ctl = (struct ep){ EP_CONTROL, NULL, -1, UINT32_MAX };
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
 	p->scratch = cordon__malloc(IO_CHUNK);
 	p->policy = hostlist_policy_new();
 	p->guard = netaddr_guard_new();
@@ -2578,16 +2707,15 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		p->local_len = 0;
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	p->stop.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	p->resolved.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (p->epfd < 0 || p->stop.fd < 0 || p->resolved.fd < 0) {
+	if (p->epfd < 0 || p->stop.fd < 0) {
 		diag_errno(diag, CORDON_E_IO, errno, "epoll/eventfd: %s",
 			   strerror(errno));
 		e = CORDON_E_IO;
 		goto fail;
 	}
-	struct ep *fixed[] = { &p->lst, &p->stop, &p->resolved, &p->ctl };
+	struct ep *fixed[] = { &p->lst, &p->stop, &p->ctl };
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		struct ep *x = fixed[i];
 
 		if (x->fd < 0)
@@ -2602,8 +2730,6 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		}
 		x->mask = EPOLLIN;
 	}
-	if ((e = start_resolvers(p, diag)) != CORDON_OK)
-		goto fail;
 	*out = p;
 	return CORDON_OK;
 fail:
@@ -2649,31 +2775,28 @@ const char *proxy_control_addr(const struct px *p, char *buf, size_t size)
 	return format_local(&p->ctl_local, p->ctl_local_len, buf, size);
 }
 
+/* Lookups still running are abandoned: their threads end by themselves. */
 void proxy_free(struct px *p)
 {
-	struct job *j;
+	struct orphan *o;
 
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	p->quit = true;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-	for (size_t i = 0; i < p->nthreads; i++)
-		pthread_join(p->threads[i], NULL);
+	p->freeing = true;
 	for (int i = 0; i < 2; i++)
 		while (p->tl[i].head)
 			conn_close(p->tl[i].head);
 	/* Conns on no list: resolving ones are on list 0, relays on 1,
 	 * closing ones on list 0 as well (armed at accept). */
 	reap_dead(p);
-	while ((j = p->todo)) {
-		p->todo = j->next;
-		free(j);
+	while ((o = p->orphans)) {
+		p->orphans = o->next;
+		resolve_release(o->rj);
+		free(o);
 	}
-	while ((j = p->done)) {
-		p->done = j->next;
-		free(j);
+	while ((o = p->dead_orphans)) {
+		p->dead_orphans = o->next;
+		free(o);
 	}
 	if (p->lst.fd >= 0)
 		close(p->lst.fd);
@@ -2692,12 +2815,8 @@ void proxy_free(struct px *p)
 	SSL_CTX_free(p->inj_ctx);
 	if (p->stop.fd >= 0)
 		close(p->stop.fd);
-	if (p->resolved.fd >= 0)
-		close(p->resolved.fd);
 	if (p->epfd >= 0)
 		close(p->epfd);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->cv);
 	hostlist_policy_free(p->policy);
 	netaddr_guard_free(p->guard);
 	free(p->ovr);

@@ -2,15 +2,19 @@
  * SOCKS5 CONNECT on one port, all judged by the same policy.
  *
  * Single-threaded and event-driven (epoll, nonblocking sockets); the only
- * other threads are a few resolver workers running getaddrinfo(), so a slow
- * lookup never stalls the loop. A connection goes through:
+ * other threads run one getaddrinfo() each (resolve.h), so a slow lookup
+ * never stalls the loop. Lookups are bounded: PROXY_LOOKUPS_MAX at once,
+ * PROXY_LOOKUPS_PER_CLIENT for one client address, a lookup whose client
+ * left still counting for that client until it ends; a request waiting for
+ * a slot is dropped when its client leaves (while its name is looked up, a
+ * client that half-closes counts as gone). A connection goes through:
  *   head       the first byte picks the protocol (0x05: SOCKS5, else
  *              HTTP); the head is parsed incrementally (httpreq.h,
  *              socks5.h); parser errors answer their status and close;
  *   decision   hostlist.h (allow/deny lists); a denial answers 403 (SOCKS:
  *              reply 0x02) naming the target and the rule;
  *   resolve    a name is resolved once (a --resolve override, else a
- *              worker's getaddrinfo); every address in a denied class
+ *              getaddrinfo in its own thread); every address in a denied class
  *              (netaddr.h, with this host's interface addresses and the
  *              extra ranges) is dropped, unless the host is an IP literal
  *              the allow-list names; none left: 403 blocked-by-address-class;
@@ -72,7 +76,8 @@
 #define PROXY_HANDSHAKE_TIMEOUT_MS 10000
 #define PROXY_IDLE_TIMEOUT_MS 300000
 #define PROXY_MAX_RESOLVE 1024 /* --resolve overrides */
-#define PROXY_RESOLVER_THREADS 4
+#define PROXY_LOOKUPS_MAX 64 /* name lookups running at once, in all */
+#define PROXY_LOOKUPS_PER_CLIENT 16 /* ... for one client address */
 #define PROXY_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
 #define PROXY_CONTROL_TOKEN_MIN 16 /* bytes */
 #define PROXY_CONTROL_TOKEN_MAX 1024
