@@ -608,6 +608,22 @@ static enum httpreq_status line_done(struct httpreq_req *r)
 	return header_line(r, off, n - 2);
 }
 
+/* A CR not followed by LF is refused as soon as the byte after it is in,
+ * not when the line ends: a head of bare CRs and no LF would otherwise
+ * wait for the proxy's time-out. from is where the new bytes start (the
+ * byte before may be a CR whose next byte just came). */
+static enum httpreq_status bare_cr(struct httpreq_req *r, size_t from)
+{
+	const char *s = r->head.p;
+
+	if (from > r->line_start)
+		from--;
+	for (size_t i = from; i + 1 < r->head.len; i++)
+		if (s[i] == '\r' && s[i + 1] != '\n')
+			return fail(r, 400, "bare CR", i);
+	return HTTPREQ_MORE;
+}
+
 /* Would the current line, at n bytes so far (complete: LF included),
  * break a length limit? */
 static enum httpreq_status check_length(struct httpreq_req *r, size_t n, bool complete)
@@ -647,10 +663,14 @@ enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t
 		off += take;
 		if (check_length(r, have + take, lf != NULL) != HTTPREQ_MORE)
 			break;
+		size_t was = r->head.len;
+
 		if (!buf_add(&r->head, p + off - take, take)) {
 			fail(r, 500, "out of memory", r->head.len);
 			break;
 		}
+		if (bare_cr(r, was) != HTTPREQ_MORE)
+			break;
 		if (lf && line_done(r) != HTTPREQ_MORE)
 			break;
 	}

@@ -289,6 +289,15 @@ python3 "$tmp/h.py" raw "$px" "POST $sm_target HTTP/1.1\r\nHost: a\r\nTransfer-E
 head -1 "$tmp/out" | grep -q '^HTTP/1.1 501'
 ok $? "a chunked plain-HTTP request body gets 501"
 
+# A bare CR is refused at once, not after the time-out: the head has no LF
+# at all, and the client waits less than the handshake time-out (10 s).
+for p in 'GET http://127.0.0.1/ HTTP/1.1\rX' 'CONNECT 127.0.0.1:1\r HTTP/1.1' \
+	'GET http://127.0.0.1/ HTTP/1.1\r\nX-A: 1\r2'; do
+	python3 "$tmp/h.py" raw "$px" "$p" >"$tmp/out" 2>&1
+	head -1 "$tmp/out" | grep -q '^HTTP/1.1 400 Bad Request: bare CR'
+	ok $? "a bare CR gets 400 at once: $p"
+done
+
 python3 "$tmp/h.py" raw "$px" "GET $sm_target HTTP/1.1\r\nHost: a\r\nX-Big: $(head -c 17000 /dev/zero | tr '\0' a)\r\n\r\n" >"$tmp/out" 2>&1
 head -1 "$tmp/out" | grep -q '^HTTP/1.1 431'
 ok $? "a head over 16 KiB gets 431"
