@@ -676,19 +676,28 @@ static void report(struct conn *c, bool allowed, const char *kind,
 	c->px->opt.on_decision(c->px->opt.ctx, &d);
 }
 
+/* The target as an authority, "host:port" or "[v6]:port", for answers. */
+static const char *target_text(const struct conn *c, char *buf, size_t size)
+{
+	bool v6 = strchr(c->host, ':') != NULL;
+
+	snprintf(buf, size, "%s%s%s:%u", v6 ? "[" : "", c->host, v6 ? "]" : "",
+		 c->port);
+	return buf;
+}
+
 /* A refusal: 403 (HTTP) or reply 0x02 (SOCKS), reported first. */
 static void deny(struct conn *c, const char *kind, const char *rule)
 {
-	char detail[600];
-	bool v6 = strchr(c->host, ':') != NULL;
+	char detail[600], t[HTTPREQ_HOST_MAX + 12];
 
 	report(c, false, kind, rule, NULL);
 	if (c->proto == P_SOCKS) {
 		answer_socks(c, SOCKS5_REP_NOT_ALLOWED);
 		return;
 	}
-	snprintf(detail, sizeof(detail), "%s%s%s:%u blocked by %s",
-		 v6 ? "[" : "", c->host, v6 ? "]" : "", c->port, rule);
+	snprintf(detail, sizeof(detail), "%s blocked by %s",
+		 target_text(c, t, sizeof(t)), rule);
 	answer_http(c, 403, kind, detail);
 }
 
@@ -739,10 +748,10 @@ static void dial_next(struct conn *c, int last_err)
 		}
 		return;
 	}
-	char detail[300];
+	char detail[400], t[HTTPREQ_HOST_MAX + 12];
 
-	snprintf(detail, sizeof(detail), "cannot connect to %s:%u: %s", c->host,
-		 c->port, strerror(last_err));
+	snprintf(detail, sizeof(detail), "cannot connect to %s: %s",
+		 target_text(c, t, sizeof(t)), strerror(last_err));
 	fail(c, 502,
 	     last_err == ECONNREFUSED ? SOCKS5_REP_CONN_REFUSED :
 					SOCKS5_REP_HOST_UNREACHABLE,

@@ -200,7 +200,7 @@ ok $? "a bad allow entry is a usage error naming it"
 start_proxy --allow-host "127.0.0.1:$hport" --allow-host "127.0.0.1:$eport" \
 	--allow-host '*.example.com' --allow-host example.org \
 	--deny-host bad.example.com --allow-host "loop.test:$hport" \
-	--allow-host 127.0.0.1:1 \
+	--allow-host 127.0.0.1:1 --allow-host '[::1]:1' \
 	--resolve "loop.test:127.0.0.1" \
 	--allow-host "mapped.test:$hport" --resolve "mapped.test:::ffff:127.0.0.1" \
 	--allow-host "nat64.test:$hport" --resolve "nat64.test:64:ff9b::7f00:1" \
@@ -219,6 +219,10 @@ ok $? "CONNECT to an allow-listed IP literal works"
 python3 "$tmp/h.py" raw "$px" 'CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
 has "502 Bad Gateway" && has "X-Proxy-Error: connect-failed"
 ok $? "an allowed target that refuses the connection: 502"
+
+python3 "$tmp/h.py" raw "$px" 'CONNECT [::1]:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
+has "502 Bad Gateway: cannot connect to [::1]:1: "
+ok $? "a 502 for an IPv6 target writes it in brackets"
 
 curl -sS -x "http://$px" "http://127.0.0.1:$hport/plain?q=1" >"$tmp/out" 2>&1
 has "hello path=/plain?q=1 host=127.0.0.1:$hport"
