@@ -52,6 +52,11 @@ void cli_proxy_usage(FILE *out)
 	      "                        the control endpoint's bearer token is\n"
 	      "                        in $VAR (at least 16 bytes; required\n"
 	      "                        with --control-port)\n"
+	      "  --public-suffix-list FILE\n"
+	      "                        the Public Suffix List that POST /allow\n"
+	      "                        checks wildcards against (default\n"
+	      "                        " PROXY_PSL_DEFAULT ";\n"
+	      "                        without it only *.TLD is refused)\n"
 	      "  --inject-host H       credential injection: plain HTTP to\n"
 	      "                        http://H/ goes out as HTTPS to H with\n"
 	      "                        the certificate checked, the client's\n"
@@ -142,6 +147,7 @@ int cli_proxy(int argc, char **argv)
 		O_HANDSHAKE,
 		O_CTL_PORT,
 		O_CTL_TOKEN,
+		O_PSL,
 		O_INJ_HOST,
 		O_INJ_ENV,
 		O_INJ_HEADER,
@@ -163,6 +169,7 @@ int cli_proxy(int argc, char **argv)
 		{ "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
 		{ "control-port", required_argument, NULL, O_CTL_PORT },
 		{ "control-token-env", required_argument, NULL, O_CTL_TOKEN },
+		{ "public-suffix-list", required_argument, NULL, O_PSL },
 		{ "inject-host", required_argument, NULL, O_INJ_HOST },
 		{ "inject-secret-env", required_argument, NULL, O_INJ_ENV },
 		{ "inject-header", required_argument, NULL, O_INJ_HEADER },
@@ -249,6 +256,9 @@ int cli_proxy(int argc, char **argv)
 			break;
 		case O_CTL_TOKEN:
 			token_env = optarg;
+			break;
+		case O_PSL:
+			o.public_suffix_list = optarg;
 			break;
 		case O_INJ_HOST:
 			o.inject_host = optarg;

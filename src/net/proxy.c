@@ -19,6 +19,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +38,8 @@
 #include "socks5.h"
 
 #include "alloc.h"
+#include "atomic.h"
+#include "buf.h"
 #include "banned.h"
 
 #define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
@@ -168,7 +171,8 @@ struct px {
 	bool accept_paused;
 	bool stopping;
 	bool freeing; /* in proxy_free: start no lookup */
-	size_t nconns;
+	size_t nconns; /* data connections */
+	size_t nctl; /* control connections */
 	struct tlist tl[2];
 	struct conn *dead;
 	char *scratch;
@@ -189,6 +193,7 @@ struct px {
 	struct sockaddr_storage ctl_local;
 	socklen_t ctl_local_len;
 	unsigned ctl_port;
+	struct buf psl; /* the Public Suffix List's text, or empty */
 	/* credential injection */
 	char *inj_host; /* lower case, no trailing dot; NULL: no rule */
 	char *inj_name; /* the header's name */
@@ -425,7 +430,10 @@ static void conn_close(struct conn *c)
 	c->body = NULL;
 	c->dnext = p->dead;
 	p->dead = c;
-	p->nconns--;
+	if (c->control)
+		p->nctl--;
+	else
+		p->nconns--;
 	if (p->accept_paused && !p->stopping) {
 		p->accept_paused = false;
 		ep_set(p, &p->lst, EPOLLIN);
@@ -1162,7 +1170,11 @@ static void decide(struct conn *c, const struct httpreq_host *h, unsigned port)
 			deny(c, "blocked-by-allowlist", "bad address");
 			return;
 		}
-		guard_and_dial(c, &a, 1, d.ip_literal);
+		/* Only a configured literal is trusted past the guard, never
+		 * one granted through the control endpoint. */
+		guard_and_dial(c, &a, 1,
+			       d.ip_literal && d.list == HOSTLIST_ALLOW &&
+				       d.index < c->px->nallow_base);
 		return;
 	}
 	resolve(c);
@@ -1811,6 +1823,61 @@ static bool ctl_space(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
+/* Would granting entry[0..n) open more than a name: an IP literal in a
+ * denied class, or a wildcard over a public suffix? Answers 403 and
+ * returns false then. A bad entry passes here: hostlist says why. */
+static bool ctl_grant_ok(struct conn *c, const char *entry, size_t n)
+{
+	struct px *p = c->px;
+	char norm[HOSTLIST_MAX_NAME + 1], why[400];
+	const char *host, *bad = NULL, *kind;
+	struct netaddr_addr a;
+	struct netaddr_verdict v;
+	size_t hl;
+	unsigned port;
+	bool wild;
+
+	if (!hostlist_split_authority(entry, n, &host, &hl, &port))
+		return true;
+	wild = hl > 2 && host[0] == '*' && host[1] == '.';
+	if (wild) {
+		host += 2;
+		hl -= 2;
+	}
+	switch (hostlist_normalize_host(host, hl, norm, &a, &bad)) {
+	case NETADDR_HOST_IP:
+		if (wild)
+			return true;
+		/* as spelled: a v4-mapped form is judged as such */
+		if (netaddr_parse_host(host, hl, &a) != NETADDR_HOST_IP)
+			return true;
+		netaddr_classify(p->guard, &a, &v);
+		if (!netaddr_denied(&v))
+			return true;
+		snprintf(why, sizeof(why),
+			 "%.*s: address class %s: a granted entry passes the "
+			 "address guard",
+			 (int)(n > 200 ? 200 : n), entry,
+			 netaddr_verdict_name(&v));
+		kind = "X-Proxy-Error: blocked-by-address-class\r\n";
+		break;
+	case NETADDR_HOST_NAME:
+		if (!wild || !hostlist_public_suffix(p->psl.p, p->psl.len, norm,
+						     strlen(norm)))
+			return true;
+		snprintf(why, sizeof(why),
+			 "*.%s is a public suffix: a wildcard over it lets in "
+			 "anyone who registers a name there",
+			 norm);
+		kind = "X-Proxy-Error: wildcard-over-public-suffix\r\n";
+		break;
+	default:
+		return true;
+	}
+	ctl_error(c, 403, kind, why);
+	return false;
+}
+
 /* The whole body is in: one entry, added to the allow-list. */
 static void ctl_allow(struct conn *c)
 {
@@ -1836,6 +1903,8 @@ static void ctl_allow(struct conn *c)
 		return;
 	}
 	entry[0] = b + i;
+	if (!ctl_grant_ok(c, b + i, n - i))
+		return;
 	memset(&d, 0, sizeof(d));
 	e = hostlist_policy_add(p->policy, HOSTLIST_ALLOW, entry, 1, &d);
 	if (e != CORDON_OK) {
@@ -2144,7 +2213,7 @@ static void on_accept(struct px *p, struct ep *l)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* Wait for a conn to close. */
-				if (p->nconns > 0) {
+				if (p->nconns + p->nctl > 0) {
 					p->accept_paused = true;
 					ep_set(p, &p->lst, 0);
 					ep_set(p, &p->ctl, 0);
@@ -2152,7 +2221,8 @@ static void on_accept(struct px *p, struct ep *l)
 			}
 			return;
 		}
-		if (p->nconns >= p->opt.max_conns) {
+		if (control ? p->nctl >= PROXY_CONTROL_CONNS :
+			      p->nconns >= p->opt.max_conns) {
 			static const char busy[] =
 				"HTTP/1.1 503 Service Unavailable: too many "
 				"connections\r\nX-Proxy-Error: "
@@ -2195,7 +2265,10 @@ static void on_accept(struct px *p, struct ep *l)
 		c->control = control;
 		if (control)
 			c->proto = P_HTTP;
-		p->nconns++;
+		if (control)
+			p->nctl++;
+		else
+			p->nconns++;
 		if (ep_set(p, &c->cl, EPOLLIN) != 0) {
 			c->cl.mask = 0;
 			conn_close(c);
@@ -2389,7 +2462,7 @@ void proxy_stop(struct px *p)
 
 size_t proxy_conn_count(const struct px *p)
 {
-	return p->nconns;
+	return p->nconns + p->nctl;
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -2496,6 +2569,39 @@ bad:
 	return CORDON_E_CONFIG;
 }
 
+/* Reads the Public Suffix List (see proxy_options.public_suffix_list). */
+static enum cordon_err psl_load(struct px *p, struct cordon_diag *diag)
+{
+	const char *path = p->opt.public_suffix_list;
+	int fd = open(path ? path : PROXY_PSL_DEFAULT, O_RDONLY | O_CLOEXEC |
+							O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	int rc;
+
+	p->opt.public_suffix_list = NULL; /* the caller's memory */
+	buf_init(&p->psl, PROXY_PSL_MAX);
+	if (fd < 0 && !path && errno == ENOENT)
+		return CORDON_OK;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_errno(diag, CORDON_E_CONFIG, fd < 0 ? errno : 0,
+			   "public suffix list %s: %s",
+			   path ? path : PROXY_PSL_DEFAULT,
+			   fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return CORDON_E_CONFIG;
+	}
+	rc = atomic_read_all(fd, &p->psl);
+	close(fd);
+	if (rc != 0) {
+		diag_errno(diag, CORDON_E_CONFIG, errno,
+			   "public suffix list %s: %s",
+			   path ? path : PROXY_PSL_DEFAULT, strerror(errno));
+		return errno == ENOMEM ? CORDON_E_NOMEM : CORDON_E_CONFIG;
+	}
+	return CORDON_OK;
+}
+
 /* The control endpoint: checks and copies the token, opens the socket. */
 static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 {
@@ -2523,6 +2629,8 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	memcpy(p->token, t, n + 1);
 	p->token_len = n;
 	p->opt.control_token = NULL; /* the caller's memory */
+	if ((e = psl_load(p, diag)) != CORDON_OK)
+		return e;
 	e = open_listener(p->opt.control_listen, "control address", &p->ctl.fd,
 			  diag);
 	if (e != CORDON_OK)
@@ -2819,6 +2927,7 @@ void proxy_free(struct px *p)
 		explicit_bzero(p->inj_value, p->inj_value_len);
 		free(p->inj_value);
 	}
+	buf_free(&p->psl);
 	free(p->inj_host);
 	free(p->inj_name);
 	SSL_CTX_free(p->inj_ctx);

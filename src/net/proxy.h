@@ -47,10 +47,20 @@
  *                 most PROXY_CONTROL_BODY_MAX bytes, Content-Length required.
  *                 Appends it to the allow-list for the life of this px
  *                 only; answers 200 {"added": ENTRY, "canonical": CANON}.
- *                 A bad entry answers 400 with hostlist's reason.
+ *                 A bad entry answers 400 with hostlist's reason. A
+ *                 granted entry passes the same address guard as a name
+ *                 does: an IP literal in a denied class (metadata,
+ *                 private, loopback, ...) is refused with 403
+ *                 blocked-by-address-class, and a granted literal is
+ *                 never trusted past the guard (a configured one is); a
+ *                 wildcard over a public suffix ("*.com", "*.co.uk",
+ *                 "*.github.io": hostlist_public_suffix with the list at
+ *                 public_suffix_list) is refused with 403 too.
  *   GET /status   200 {"allow": [...], "deny": [...], "session": [...]}:
  *                 the effective lists as written (allow includes the
  *                 session additions, which "session" lists again).
+ * The control port has its own budget of PROXY_CONTROL_CONNS connections
+ * (beyond: 503), so data clients cannot lock the operator out.
  * Every request needs "Authorization: Bearer TOKEN" (control_token,
  * compared in constant time); missing, repeated or wrong: 401 and nothing
  * changes. Other paths 404, other methods 405, a body without
@@ -79,6 +89,10 @@
 #define PROXY_LOOKUPS_MAX 64 /* name lookups running at once, in all */
 #define PROXY_LOOKUPS_PER_CLIENT 16 /* ... for one client address */
 #define PROXY_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
+#define PROXY_CONTROL_CONNS 16 /* control connections at once, apart from
+				* max_conns */
+#define PROXY_PSL_DEFAULT "/usr/share/publicsuffix/public_suffix_list.dat"
+#define PROXY_PSL_MAX (8 * 1024 * 1024) /* bytes of that list */
 #define PROXY_CONTROL_TOKEN_MIN 16 /* bytes */
 #define PROXY_CONTROL_TOKEN_MAX 1024
 #define PROXY_INJECT_SECRET_MAX 4096 /* bytes of an injected secret */
@@ -128,6 +142,10 @@ struct proxy_options {
 	 * wipes it in proxy_free). */
 	const char *control_listen;
 	const char *control_token;
+	/* The Public Suffix List for POST /allow's wildcards: NULL reads
+	 * PROXY_PSL_DEFAULT when it exists (else only single labels count
+	 * as public suffixes); a path given must be readable. */
+	const char *public_suffix_list;
 	/* Credential injection (optional: inject_host NULL for none). A
 	 * plain-HTTP request for http://inject_host/... (port 80, given or
 	 * not) is sent to https://inject_host:inject_port with the

@@ -36,7 +36,7 @@ def serve_http():
     class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
         daemon_threads = True
         request_queue_size = 512
-    s = S(("127.0.0.1", 0), H)
+    s = S((os.environ.get("BIND", "127.0.0.1"), 0), H)
     print(s.server_address[1], flush=True)
     s.serve_forever()
 
@@ -358,29 +358,37 @@ start_control() {
 }
 # code ARGS...: curl, the status code in out, the body in body.
 code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@" >"$tmp/out" 2>&1; }
-# tunnel: CONNECT to the HTTP server through the proxy: the CONNECT and
-# the final status codes in out.
+# tunnel: CONNECT to the HTTP server at $pub through the proxy: the
+# CONNECT and the final status codes in out.
 tunnel() {
 	curl -s -p -x "http://$px" -o /dev/null \
 		-w '%{http_connect} %{http_code}' \
-		"http://127.0.0.1:$hport/ctl" >"$tmp/out" 2>&1
+		"http://$pub/ctl" >"$tmp/out" 2>&1
 }
 auth="Authorization: Bearer $CORDON_CTL"
 
-start_control --deny-host bad.example.com
+# A granted entry passes the address guard, so the server it opens is on
+# a public address: one of this namespace's own, added after the proxy
+# read its own addresses (so the guard does not know it as the host's).
+printf '// test list\ncom\nuk\nco.uk\n*.ck\n!www.ck\ngithub.io\n' >"$tmp/psl.dat"
+start_control --deny-host bad.example.com --public-suffix-list "$tmp/psl.dat"
+ip addr add 93.184.215.30/32 dev lo
+BIND=93.184.215.30 serve pport python3 "$tmp/h.py" http ||
+	skip_all "the server on 93.184.215.30 did not start"
+pub=93.184.215.30:$pport
 ok $([ -n "$ctl" ]; echo $?) "control: the endpoint prints its address for port 0"
 tunnel
 [ "$(cat "$tmp/out")" = "403 000" ]
 ok $? "control: the host is denied before POST /allow"
-code --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+code --data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: POST /allow without a token: 401"
 code -H "Authorization: Bearer ${CORDON_CTL}x" \
-	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+	--data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: POST /allow with a wrong token: 401"
 code -H "Authorization: Basic $CORDON_CTL" \
-	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+	--data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: the token under another scheme: 401"
 tunnel
@@ -393,15 +401,15 @@ code "http://$ctl/status"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: GET /status without a token: 401"
 
-code -H "$auth" --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+code -H "$auth" --data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 200 ] &&
-	grep -qF "\"added\":\"127.0.0.1:$hport\"" "$tmp/body"
+	grep -qF "\"added\":\"$pub\"" "$tmp/body"
 ok $? "control: POST /allow with the right token: 200"
 tunnel
 [ "$(cat "$tmp/out")" = "200 200" ]
 ok $? "control: the added host is then allowed"
 code -H "$auth" "http://$ctl/status"
-python3 - "$tmp/body" "127.0.0.1:$hport" <<'EOF'
+python3 - "$tmp/body" "$pub" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(0 if j["allow"] == [sys.argv[2]] and j["session"] == [sys.argv[2]]
@@ -428,10 +436,63 @@ ok $? "control: another method: 405"
 
 cport=${ctl##*:}
 code -H "$auth" --data-binary "127.0.0.1:$cport" "http://$ctl/allow"
-python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$cport HTTP/1.1\r\n\r\n" \
-	>"$tmp/out" 2>&1
-has "403 Forbidden" && has "control endpoint"
-ok $? "control: the proxy never dials its own control endpoint"
+[ "$(cat "$tmp/out")" = 403 ] && grep -q 'loopback' "$tmp/body"
+ok $? "control: the proxy's own control endpoint cannot be granted"
+
+# Granted entries pass the address guard as names do (red team: metadata
+# and private literals went straight through POST /allow).
+for e in 169.254.169.254 '169.254.169.254:80' '[fd00:ec2::254]' \
+	'[fd00:ec2::254]:80' 10.1.2.3:8080 192.168.0.1 172.16.0.1 \
+	"127.0.0.1:$hport" '[::1]:443' '[::ffff:169.254.169.254]' \
+	'[::ffff:a01:203]' 100.100.100.200 '[64:ff9b::a9fe:a9fe]' 0.0.0.0 \
+	'[fe80::1]' 0x7f.1 '2130706433'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 403 ] && grep -q 'address class' "$tmp/body"
+	ok $? "control: POST /allow $e is refused by the address guard"
+done
+code -H "$auth" "http://$ctl/status"
+python3 - "$tmp/body" "$pub" <<'EOF'
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["session"] == [sys.argv[2]] else 1)
+EOF
+ok $? "control: none of them was added"
+
+# Wildcards over a public suffix, by the list given (the system's by
+# default); look-alikes below a suffix stay grantable.
+for e in '*.com' '*.COM.' '*.uk:8443' '*.co.uk' '*.github.io' '*.foo.ck' \
+	'*.xn--p1ai'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 403 ] && grep -q 'public suffix' "$tmp/body"
+	ok $? "control: POST /allow $e is refused (a public suffix)"
+done
+for e in '*.example.co.uk' '*.www.ck' '*.me.github.io' '*.example.com'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 200 ]
+	ok $? "control: POST /allow $e is granted (below a public suffix)"
+done
+stop_proxy
+
+# The control port has its own connection budget: idle data clients at
+# --max-conns do not lock the operator out.
+start_control --max-conns 4
+cat >"$tmp/hold.py" <<'EOF'
+import socket, sys, time
+h, p = sys.argv[1].rsplit(":", 1)
+held = [socket.create_connection((h, int(p))) for _ in range(int(sys.argv[2]))]
+print("held", flush=True)
+time.sleep(float(sys.argv[3]))
+EOF
+serve held python3 "$tmp/hold.py" "$px" 4 30
+code -H "$auth" "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 200 ]
+ok $? "control: answers while the data port is full"
+python3 "$tmp/h.py" raw "$px" '' >"$tmp/out" 2>&1
+has "503 Service Unavailable"
+ok $? "control: the data port itself is full (503)"
+serve cheld python3 "$tmp/hold.py" "$ctl" 16 30
+code -H "$auth" "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 503 ] || [ "$(cat "$tmp/out")" = 000 ]
+ok $? "control: beyond its own 16 connections it refuses too"
 stop_proxy
 
 start_control
