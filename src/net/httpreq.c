@@ -739,6 +739,12 @@ static const char *const credentials[] = {
 	"x-api-key",
 };
 
+static const char *const encodings[] = {
+	"accept-encoding",
+	"range",
+	"if-range",
+};
+
 static bool in_list(const struct httpreq_header *h, const char *const *list,
 		    size_t n)
 {
@@ -832,6 +838,7 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 				char *out, size_t cap, size_t *len)
 {
 	struct writer w = { out, out ? cap : 0, 0 };
+	const struct httpreq_header *host = NULL;
 	char port[8];
 
 	*len = 0;
@@ -848,14 +855,19 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 	put(&w, r->path, r->path_len);
 	puts_z(&w, r->version_minor ? " HTTP/1.1\r\nHost: " :
 				      " HTTP/1.0\r\nHost: ");
-	if (r->host.kind == HTTPREQ_HOST_IPV6) {
+	for (size_t i = 0; i < nextra && !host; i++)
+		if (eq_views(extra[i].name, extra[i].name_len, "host", 4))
+			host = &extra[i];
+	if (host) {
+		put(&w, host->value, host->value_len);
+	} else if (r->host.kind == HTTPREQ_HOST_IPV6) {
 		put(&w, "[", 1);
 		puts_z(&w, r->host.text);
 		put(&w, "]", 1);
 	} else {
 		puts_z(&w, r->host.text);
 	}
-	if (r->port_given) {
+	if (r->port_given && !host) {
 		int n = snprintf(port, sizeof(port), ":%u", (unsigned)r->port);
 
 		if (n < 0 || (size_t)n >= sizeof(port))
@@ -873,6 +885,9 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 			drop = in_list(&h, credentials,
 				       sizeof(credentials) /
 					       sizeof(credentials[0]));
+		if (!drop && (strip & HTTPREQ_STRIP_ENCODING))
+			drop = in_list(&h, encodings,
+				       sizeof(encodings) / sizeof(encodings[0]));
 		for (size_t j = 0; !drop && j < nextra; j++)
 			drop = eq_views(h.name, h.name_len, extra[j].name,
 					extra[j].name_len);
@@ -882,7 +897,8 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 			put_field(&w, &h);
 	}
 	for (size_t i = 0; i < nextra; i++)
-		put_field(&w, &extra[i]);
+		if (&extra[i] != host)
+			put_field(&w, &extra[i]);
 	put(&w, "\r\n", 2);
 
 	*len = w.len;

@@ -35,6 +35,7 @@
 #include "netaddr.h"
 #include "proxy.h"
 #include "resolve.h"
+#include "scrub.h"
 #include "socks5.h"
 
 #include "alloc.h"
@@ -199,6 +200,8 @@ struct px {
 	char *inj_name; /* the header's name */
 	char *inj_value; /* the header's value, secret included */
 	size_t inj_value_len;
+	size_t inj_secret_off, inj_secret_len; /* the secret in inj_value */
+	char *inj_authority; /* Host for the upstream: host[:port] */
 	unsigned inj_port;
 	SSL_CTX *inj_ctx;
 };
@@ -1413,6 +1416,7 @@ static void start_relay(struct conn *c)
  * end. Blocking code in a thread keeps the loop free of TLS states. */
 struct tls_job {
 	SSL_CTX *ctx; /* a reference of its own */
+	struct scrub sc; /* the secret out of the answer */
 	int tcp, plain;
 	int handshake_ms, idle_ms;
 	unsigned port;
@@ -1486,8 +1490,11 @@ static void tls_fail(struct tls_job *t, const char *why)
 }
 
 /* Bytes both ways until the upstream ends its answer, a side fails or
- * nothing moves for idle_ms. */
-static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size)
+ * nothing moves for idle_ms. The answer goes through the scrub (into
+ * clean, IO_CHUNK + SCRUB_SECRET_MAX bytes): an upstream that echoes the
+ * request must not hand the secret to the client. */
+static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size,
+		     char *clean)
 {
 	bool plain_eof = false;
 
@@ -1512,7 +1519,8 @@ static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size)
 			int rc = SSL_read_ex(ssl, buf, size, &got);
 
 			if (rc == 1) {
-				if (!plain_write_all(t->plain, buf, got))
+				got = scrub_feed(&t->sc, buf, got, clean);
+				if (!plain_write_all(t->plain, clean, got))
 					return;
 			} else {
 				int e = SSL_get_error(ssl, rc);
@@ -1543,6 +1551,7 @@ static void *tls_main(void *arg)
 	struct tls_job *t = arg;
 	SSL *ssl = NULL;
 	char *buf = cordon__malloc(IO_CHUNK);
+	char *clean = cordon__malloc(IO_CHUNK + SCRUB_SECRET_MAX);
 	char why[256] = "";
 	struct timeval tv;
 	sigset_t ss;
@@ -1555,7 +1564,7 @@ static void *tls_main(void *arg)
 	fl = fcntl(t->tcp, F_GETFL);
 	tv.tv_sec = t->handshake_ms / 1000;
 	tv.tv_usec = (t->handshake_ms % 1000) * 1000;
-	if (!buf || fl < 0 || fcntl(t->tcp, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
+	if (!buf || !clean || fl < 0 || fcntl(t->tcp, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
 	    setsockopt(t->tcp, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    setsockopt(t->tcp, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
 		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
@@ -1590,7 +1599,8 @@ static void *tls_main(void *arg)
 		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
 		goto out;
 	}
-	tls_pump(t, ssl, buf, IO_CHUNK);
+	tls_pump(t, ssl, buf, IO_CHUNK, clean);
+	plain_write_all(t->plain, clean, scrub_finish(&t->sc, clean));
 	SSL_shutdown(ssl);
 out:
 	if (why[0])
@@ -1605,7 +1615,11 @@ out:
 			;
 	if (buf)
 		explicit_bzero(buf, IO_CHUNK);
+	if (clean)
+		explicit_bzero(clean, IO_CHUNK + SCRUB_SECRET_MAX);
 	free(buf);
+	free(clean);
+	scrub_free(&t->sc);
 	close(t->plain);
 	close(t->tcp);
 	SSL_CTX_free(t->ctx);
@@ -1624,7 +1638,12 @@ static void inject_start(struct conn *c)
 
 	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 	t = cordon__calloc(1, sizeof(*t));
-	if (!t || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+	if (!t ||
+	    scrub_init(&t->sc, p->inj_value + p->inj_secret_off,
+		       p->inj_secret_len) != CORDON_OK ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		if (t)
+			scrub_free(&t->sc);
 		free(t);
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
@@ -1650,6 +1669,7 @@ static void inject_start(struct conn *c)
 		close(sv[0]);
 		close(sv[1]);
 		SSL_CTX_free(t->ctx);
+		scrub_free(&t->sc);
 		free(t);
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
@@ -2002,6 +2022,14 @@ static bool keep_early(struct conn *c, const char *data, size_t n)
 	return pending_add(&c->to_up, data, n, IO_CHUNK);
 }
 
+/* Methods whose answer is the request itself, in any case (servers differ
+ * on whether method names are case-sensitive). */
+static bool inject_echoes(const struct httpreq_req *r)
+{
+	return r->method_len == 5 && (httpreq_name_eq(r->method, 5, "trace") ||
+				      httpreq_name_eq(r->method, 5, "track"));
+}
+
 static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 {
 	struct httpreq_req *r = &c->hs->req;
@@ -2045,20 +2073,38 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 			    "for the injection host; use CONNECT");
 		return;
 	}
+	if (c->inject && inject_echoes(r)) {
+		answer_http(c, 405, "method-not-allowed",
+			    "TRACE and TRACK echo the request: refused where "
+			    "a credential is injected");
+		return;
+	}
 	if (c->http_forward) {
-		struct httpreq_header extra[2] = {
+		struct httpreq_header extra[4] = {
 			{ "Connection", 10, "close", 5 },
 		};
 		size_t need = 0, nextra = 1;
 		unsigned strip = 0;
 
 		if (c->inject) {
-			extra[1].name = p->inj_name;
-			extra[1].name_len = strlen(p->inj_name);
-			extra[1].value = p->inj_value;
-			extra[1].value_len = p->inj_value_len;
-			nextra = 2;
-			strip = HTTPREQ_STRIP_CREDENTIALS;
+			/* The secret, Host as TLS names the peer (not as the
+			 * client spelled it), and an answer the scrub can
+			 * read: no compression, no ranges that cut the
+			 * secret apart. */
+			extra[1] = (struct httpreq_header){
+				p->inj_name, strlen(p->inj_name), p->inj_value,
+				p->inj_value_len
+			};
+			extra[2] = (struct httpreq_header){
+				"Host", 4, p->inj_authority,
+				strlen(p->inj_authority)
+			};
+			extra[3] = (struct httpreq_header){
+				"Accept-Encoding", 15, "identity", 8
+			};
+			nextra = 4;
+			strip = HTTPREQ_STRIP_CREDENTIALS |
+				HTTPREQ_STRIP_ENCODING;
 			port = p->inj_port;
 		}
 
@@ -2721,6 +2767,8 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	memcpy(p->inj_value + (mark - fmt) + sl, mark + 2,
 	       fl - (size_t)(mark - fmt) - 2);
 	p->inj_value[p->inj_value_len] = '\0';
+	p->inj_secret_off = (size_t)(mark - fmt);
+	p->inj_secret_len = sl;
 	for (size_t i = 0; i < p->inj_value_len; i++) {
 		unsigned char ch = (unsigned char)p->inj_value[i];
 
@@ -2736,6 +2784,14 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 			   p->inj_port);
 		return CORDON_E_CONFIG;
 	}
+	p->inj_authority = cordon__malloc(hl + 8);
+	if (!p->inj_authority)
+		return CORDON_E_NOMEM;
+	if (p->inj_port == 443)
+		snprintf(p->inj_authority, hl + 8, "%s", p->inj_host);
+	else
+		snprintf(p->inj_authority, hl + 8, "%s:%u", p->inj_host,
+			 p->inj_port);
 	p->inj_ctx = SSL_CTX_new(TLS_client_method());
 	if (!p->inj_ctx)
 		return CORDON_E_NOMEM;
@@ -2930,6 +2986,7 @@ void proxy_free(struct px *p)
 	buf_free(&p->psl);
 	free(p->inj_host);
 	free(p->inj_name);
+	free(p->inj_authority);
 	SSL_CTX_free(p->inj_ctx);
 	if (p->stop.fd >= 0)
 		close(p->stop.fd);

@@ -158,6 +158,10 @@ struct proxy_options {
 	 * the address guard still applies). A CONNECT or SOCKS5 request for
 	 * inject_host is refused (403 injection-needs-plain-http), as is a
 	 * plain request for it on another port; chunked bodies get 501.
+	 * The request goes out with Host as inject_host[:inject_port],
+	 * Accept-Encoding: identity and no Range/If-Range; TRACE and TRACK
+	 * (any case) get 405; every occurrence of the secret in the answer
+	 * is masked as it streams (scrub.h).
 	 * Other hosts follow the lists as usual. The TLS side of each
 	 * injected request runs in its own short-lived thread. */
 	const char *inject_host; /* a DNS name */

@@ -730,6 +730,26 @@ static void test_write(void)
 		    "GET /?q=1 HTTP/1.1\r\nHost: a.example\r\n"
 		    "Transfer-Encoding: chunked\r\n\r\n",
 		    "query-only path gets '/'; Transfer-Encoding kept");
+	{
+		static const struct httpreq_header inj[] = {
+			{ "Authorization", 13, "Bearer S", 8 },
+			{ "host", 4, "api.example.com:8443", 20 },
+			{ "Accept-Encoding", 15, "identity", 8 },
+		};
+
+		check_write("GET http://API.Example.COM.:80/x HTTP/1.1\r\n"
+			    "Host: evil.example\r\nAccept-Encoding: gzip\r\n"
+			    "Range: bytes=5-\r\nIf-Range: x\r\n"
+			    "X-Kept: 1\r\n\r\n",
+			    HTTPREQ_STRIP_CREDENTIALS | HTTPREQ_STRIP_ENCODING,
+			    inj, 3,
+			    "GET /x HTTP/1.1\r\nHost: api.example.com:8443\r\n"
+			    "X-Kept: 1\r\nAuthorization: Bearer S\r\n"
+			    "Accept-Encoding: identity\r\n\r\n",
+			    "an extra Host names the upstream as given, once; "
+			    "STRIP_ENCODING drops Accept-Encoding, Range, "
+			    "If-Range");
+	}
 
 	httpreq_req_init(&r, NULL);
 	httpreq_feed(&r, client, sizeof(client) - 1, NULL);
