@@ -46,7 +46,7 @@
 #define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
 #define MAX_ADDRS RESOLVE_MAX_ADDRS /* addresses kept from one lookup */
 #define EVENTS_PER_WAIT 256
-#define SPLICE_CHUNK (1024 * 1024) /* one splice; also the pipe size asked */
+#define PIPE_MAX (1024 * 1024) /* the most a pipe grows to */
 #define HEAD_READ 4096 /* one read of a head: little early data kept */
 
 enum ep_kind {
@@ -92,6 +92,7 @@ struct pending {
 	size_t off, len;
 	int pipe[2]; /* -1: none yet */
 	size_t piped; /* bytes in the pipe */
+	size_t pipe_cap; /* its size, counted in px->pipe_bytes */
 };
 
 /* Parser state, dropped once the relay starts. */
@@ -173,6 +174,7 @@ struct px {
 	bool stopping;
 	bool freeing; /* in proxy_free: start no lookup */
 	size_t nconns; /* data connections */
+	size_t pipe_bytes, pipe_budget; /* all pipes' sizes, and their bound */
 	size_t nctl; /* control connections */
 	struct tlist tl[2];
 	struct conn *dead;
@@ -395,7 +397,7 @@ static void handshake_free(struct handshake *hs)
 	free(hs);
 }
 
-static void pipe_close(struct pending *b);
+static void pipe_close(struct px *p, struct pending *b);
 static void lookup_detach(struct conn *c);
 
 /* Every change of c's state goes through here: leaving ST_RESOLVING
@@ -427,8 +429,8 @@ static void conn_close(struct conn *c)
 	c->hs = NULL;
 	pending_free(&c->to_up);
 	pending_free(&c->to_cl);
-	pipe_close(&c->to_up);
-	pipe_close(&c->to_cl);
+	pipe_close(p, &c->to_up);
+	pipe_close(p, &c->to_cl);
 	free(c->body);
 	c->body = NULL;
 	c->dnext = p->dead;
@@ -505,30 +507,63 @@ static bool pend_empty(const struct pending *b)
 	return b->len == 0 && b->piped == 0;
 }
 
-static void pipe_close(struct pending *b)
+static void pipe_close(struct px *p, struct pending *b)
 {
 	if (b->pipe[0] >= 0) {
 		close(b->pipe[0]);
 		close(b->pipe[1]);
+		p->pipe_bytes -= b->pipe_cap;
 	}
 	b->pipe[0] = b->pipe[1] = -1;
 	b->piped = 0;
+	b->pipe_cap = 0;
 }
 
-/* Starts splicing a direction that carries bulk data: a pipe per
- * direction, made only then, so idle tunnels hold no pipes. Failing to
- * make one just keeps the copy path. */
-static void pipe_open(struct pending *b)
+/* Pipes are sized to the traffic and bounded in total: a direction that
+ * carries bulk data gets a pipe of the kernel's default size, made only
+ * then (idle tunnels hold none), and a pipe that a single splice fills is
+ * grown (4x, up to PIPE_MAX), as long as all pipes together stay within
+ * pipe_budget. Past the budget a tunnel keeps the copy path (at most
+ * IO_CHUNK pending a side), so a client that never reads pins at most one
+ * pipe's worth, and --max-conns times that cannot exceed the budget. */
+static void pipe_open(struct px *p, struct pending *b)
 {
+	int sz;
+
+	if (p->pipe_bytes >= p->pipe_budget)
+		return;
 	if (pipe2(b->pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
 		b->pipe[0] = b->pipe[1] = -1;
 		return;
 	}
-	/* A bigger pipe means fewer splices; the default size still works
-	 * when the system's maximum is lower. */
-	if (fcntl(b->pipe[1], F_SETPIPE_SZ, SPLICE_CHUNK) < 0) {
-		/* keep the default */
+	sz = fcntl(b->pipe[1], F_GETPIPE_SZ);
+	b->pipe_cap = sz > 0 ? (size_t)sz : 4096;
+	if (b->pipe_cap > p->pipe_budget - p->pipe_bytes) {
+		close(b->pipe[0]);
+		close(b->pipe[1]);
+		b->pipe[0] = b->pipe[1] = -1;
+		b->pipe_cap = 0;
+		return;
 	}
+	p->pipe_bytes += b->pipe_cap;
+}
+
+/* A splice filled the pipe: grow it if the budget allows. */
+static void pipe_grow(struct px *p, struct pending *b)
+{
+	size_t want = b->pipe_cap * 4;
+	int got;
+
+	if (want > PIPE_MAX)
+		want = PIPE_MAX;
+	if (want <= b->pipe_cap ||
+	    want - b->pipe_cap > p->pipe_budget - p->pipe_bytes)
+		return;
+	got = fcntl(b->pipe[1], F_SETPIPE_SZ, (int)want);
+	if (got <= 0 || (size_t)got <= b->pipe_cap)
+		return; /* the system's maximum: keep the size it has */
+	p->pipe_bytes += (size_t)got - b->pipe_cap;
+	b->pipe_cap = (size_t)got;
 }
 
 /* Writes what the pipe holds to fd: 1 drained, 0 full, -1 error. */
@@ -1244,7 +1279,7 @@ static int relay_read(struct conn *c, bool from_client)
 	size_t off = 0;
 
 	if (b->pipe[0] >= 0)
-		want = SPLICE_CHUNK;
+		want = b->pipe_cap - b->piped;
 	if (from_client && c->http_forward && c->body_left < want)
 		want = (size_t)c->body_left;
 	if (want == 0)
@@ -1267,6 +1302,8 @@ static int relay_read(struct conn *c, bool from_client)
 			return 0;
 		}
 		b->piped += (size_t)r;
+		if (b->piped == b->pipe_cap)
+			pipe_grow(p, b);
 		if (from_client && c->http_forward)
 			c->body_left -= (uint64_t)r;
 		if (pipe_flush(b, dst) < 0) {
@@ -1310,8 +1347,8 @@ static int relay_read(struct conn *c, bool from_client)
 		conn_close(c);
 		return -1;
 	}
-	if ((size_t)r == IO_CHUNK)
-		pipe_open(b);
+	if ((size_t)r == IO_CHUNK && pend_empty(b))
+		pipe_open(p, b);
 	return 0;
 }
 
@@ -2836,6 +2873,7 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	if (!p)
 		return CORDON_E_NOMEM;
 	p->opt = *o;
+	p->pipe_budget = o->pipe_budget ? o->pipe_budget : PROXY_PIPE_BUDGET;
 	p->epfd = p->lst.fd = p->stop.fd = -1;
 	p->lst = (struct ep){ EP_LISTEN, NULL, -1, UINT32_MAX };
 	p->stop = (struct ep){ EP_STOP, NULL, -1, UINT32_MAX };

@@ -28,7 +28,8 @@
  *              bodies get 501. A side is not read while the other side's
  *              pending data is unsent (backpressure); buffers exist only
  *              while data is pending, so an idle tunnel costs a few hundred
- *              bytes.
+ *              bytes. Bulk directions splice through pipes sized to the
+ *              traffic, all of them within pipe_budget.
  * Limits: connections (beyond: 503 and close), header bytes (431), the
  * handshake time-out (from accept until the relay starts: a head not
  * complete in time is closed, a lookup or connect not done in time answers
@@ -91,6 +92,7 @@
 #define PROXY_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
 #define PROXY_CONTROL_CONNS 16 /* control connections at once, apart from
 				* max_conns */
+#define PROXY_PIPE_BUDGET (64u * 1024 * 1024) /* all tunnels' pipes */
 #define PROXY_PSL_DEFAULT "/usr/share/publicsuffix/public_suffix_list.dat"
 #define PROXY_PSL_MAX (8 * 1024 * 1024) /* bytes of that list */
 #define PROXY_CONTROL_TOKEN_MIN 16 /* bytes */
@@ -133,6 +135,9 @@ struct proxy_options {
 	size_t max_header_bytes; /* httpreq.h limit, 1..HTTPREQ_LIMIT_CEILING */
 	unsigned handshake_timeout_ms; /* > 0 */
 	unsigned idle_timeout_ms; /* > 0 */
+	/* bytes all splice pipes may hold together (0: PROXY_PIPE_BUDGET);
+	 * past it tunnels copy through a bounded buffer instead */
+	size_t pipe_budget;
 	bool skip_own_addresses; /* do not read getifaddrs (tests only) */
 	proxy_decision_fn *on_decision; /* may be NULL */
 	void *ctx;

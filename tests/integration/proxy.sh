@@ -57,6 +57,57 @@ def serve_echo():
         c, _ = s.accept()
         threading.Thread(target=one, args=(c,), daemon=True).start()
 
+def serve_flood():
+    # Sends without end to whoever connects (a download nobody reads).
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1024)
+    print(s.getsockname()[1], flush=True)
+    def one(c):
+        b = b"x" * 65536
+        try:
+            while True:
+                c.sendall(b)
+        except OSError:
+            pass
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+def stall(hp, target, n, secs):
+    # n tunnels whose client never reads past the 200.
+    held = []
+    for _ in range(n):
+        c = socket.create_connection(addr(hp))
+        c.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += c.recv(1)
+        held.append(c)
+    print("held", flush=True)
+    time.sleep(secs)
+
+def pipes(pid):
+    # The sizes of the pipes process pid made (each once, not its two
+    # ends; not its stdio, inherited; F_GETPIPE_SZ = 1032).
+    import fcntl
+    total = count = 0
+    seen = set()
+    for fd in os.listdir("/proc/%s/fd" % pid):
+        path = "/proc/%s/fd/%s" % (pid, fd)
+        try:
+            link = os.readlink(path)
+            if int(fd) < 3 or not link.startswith("pipe:") or link in seen:
+                continue
+            seen.add(link)
+            f = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        total += fcntl.fcntl(f, 1032)
+        count += 1
+        os.close(f)
+    print(total, count)
+
 def addr(hp):
     h, p = hp.rsplit(":", 1)
     return (h, int(p))
@@ -181,6 +232,12 @@ elif cmd == "idle":
     idle(sys.argv[2], sys.argv[3], float(sys.argv[4]))
 elif cmd == "maxconns":
     maxconns(sys.argv[2], int(sys.argv[3]))
+elif cmd == "flood":
+    serve_flood()
+elif cmd == "stall":
+    stall(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+elif cmd == "pipes":
+    pipes(sys.argv[2])
 EOF
 
 serve hport python3 "$tmp/h.py" http &&
@@ -317,6 +374,22 @@ start_proxy
 python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$hport HTTP/1.1\r\n\r\n" >"$tmp/out" 2>&1
 has "403 Forbidden" && has "no allow-list entry"
 ok $? "an empty allow-list denies everything"
+stop_proxy
+
+# Tunnel pipes are sized to the traffic and bounded in total: 24 tunnels
+# from an upstream that floods to a client that never reads hold at most
+# --pipe-budget in pipes (they used to take 1 MiB each, whatever the
+# budget), and bulk data still moves intact past the budget.
+serve fport python3 "$tmp/h.py" flood || skip_all "the flood server did not start"
+start_proxy --allow-host "127.0.0.1:$fport" --allow-host "127.0.0.1:$eport" \
+	--pipe-budget 2
+serve stalled python3 "$tmp/h.py" stall "$px" "127.0.0.1:$fport" 24 60
+sleep 2
+read -r ptotal pcount < <(python3 "$tmp/h.py" pipes "$pxpid")
+[ "$pcount" -gt 0 ] && [ "$ptotal" -le $((2 << 20)) ]
+ok $? "24 stalled tunnels hold $ptotal bytes in $pcount pipes (budget 2 MiB)"
+python3 "$tmp/h.py" big "$px" "127.0.0.1:$eport" 16 >"$tmp/out" 2>&1
+ok $? "16 MiB still echoed intact through a tunnel past the pipe budget"
 stop_proxy
 
 start_proxy --allow-host "127.0.0.1:$eport" --handshake-timeout 2
