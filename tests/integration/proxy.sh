@@ -278,8 +278,9 @@ has "502 Bad Gateway" && has "X-Proxy-Error: connect-failed"
 ok $? "an allowed target that refuses the connection: 502"
 
 python3 "$tmp/h.py" raw "$px" 'CONNECT [::1]:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
-has "502 Bad Gateway: cannot connect to [::1]:1: "
-ok $? "a 502 for an IPv6 target writes it in brackets"
+has "502 Bad Gateway: cannot connect to [::1]:1: " &&
+	grep -qF 'allow connect [::1]:1 via ::1' "$tmp/px.log"
+ok $? "a 502 for an IPv6 target writes it in brackets (and so does the log)"
 
 curl -sS -x "http://$px" "http://127.0.0.1:$hport/plain?q=1" >"$tmp/out" 2>&1
 has "hello path=/plain?q=1 host=127.0.0.1:$hport"
