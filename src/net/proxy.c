@@ -1535,7 +1535,7 @@ static void tls_fail(struct tls_job *t, const char *why)
 
 /* Bytes both ways until the upstream ends its answer, a side fails or
  * nothing moves for idle_ms. The answer goes through the scrub (into
- * clean, IO_CHUNK + SCRUB_SECRET_MAX bytes): an upstream that echoes the
+ * clean, IO_CHUNK + SCRUB_PATTERN_MAX bytes): an upstream that echoes the
  * request must not hand the secret to the client. */
 static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size,
 		     char *clean)
@@ -1595,7 +1595,7 @@ static void *tls_main(void *arg)
 	struct tls_job *t = arg;
 	SSL *ssl = NULL;
 	char *buf = cordon__malloc(IO_CHUNK);
-	char *clean = cordon__malloc(IO_CHUNK + SCRUB_SECRET_MAX);
+	char *clean = cordon__malloc(IO_CHUNK + SCRUB_PATTERN_MAX);
 	char why[256] = "";
 	struct timeval tv;
 	sigset_t ss;
@@ -1660,7 +1660,7 @@ out:
 	if (buf)
 		explicit_bzero(buf, IO_CHUNK);
 	if (clean)
-		explicit_bzero(clean, IO_CHUNK + SCRUB_SECRET_MAX);
+		explicit_bzero(clean, IO_CHUNK + SCRUB_PATTERN_MAX);
 	free(buf);
 	free(clean);
 	scrub_free(&t->sc);

@@ -25,7 +25,7 @@ make_certs api.cordon.test DNS:api.cordon.test,DNS:localhost
 	skip_all "openssl cannot make the test certificates"
 
 cat >"$tmp/srv.py" <<'EOF'
-import http.server, socketserver, ssl, sys, time
+import base64, http.server, socketserver, ssl, sys, time
 
 # Answers with the request head it received (an echo endpoint), and logs
 # it to argv[2]. /split writes the echo in two TLS records cut inside the
@@ -37,6 +37,13 @@ class H(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(n) if n else b""
         b = (self.requestline + "\n" + str(self.headers)).encode() + \
             b"body=" + body + b"\n"
+        if self.path == "/encoded":
+            # a debug endpoint that dumps the credential encoded
+            tok = self.headers.get("Authorization", "")[7:].encode()
+            b = b"b64=" + base64.b64encode(tok) + b"\nurl=" + \
+                base64.urlsafe_b64encode(b"xy" + tok) + b"\nhex=" + \
+                tok.hex().encode() + b"\nHEX=" + tok.hex().upper().encode() + \
+                b"\n"
         with open(sys.argv[2], "ab") as log:
             log.write(b + b"==\n")
         self.send_response(200)
@@ -125,6 +132,16 @@ curl -sS -m 20 -x "http://$px" --noproxy '' "http://$api/split" \
 	>"$tmp/out" 2>"$tmp/err"
 ! grep -qF "$secret" "$tmp/out" && grep -qF "Bearer $stars" "$tmp/out"
 ok $? "a secret cut across two TLS records is masked"
+
+: >"$tmp/upstream.log"
+curl -sS -m 20 -x "http://$px" --noproxy '' "http://$api/encoded" \
+	>"$tmp/out" 2>"$tmp/err"
+b64=$(printf '%s' "$secret" | base64 -w0 | cut -c1-16)
+hex=$(printf '%s' "$secret" | od -An -tx1 | tr -d ' \n')
+grep -q '^b64=\*\{16\}' "$tmp/out" && ! grep -qF "$b64" "$tmp/out" &&
+	! grep -qiF "$hex" "$tmp/out" && grep -q '^hex=\*\{16\}' "$tmp/out" &&
+	grep -q '^HEX=\*\{16\}' "$tmp/out" && grep -qF "$b64" "$tmp/upstream.log"
+ok $? "the secret's base64 (both alphabets, any alignment) and hex are masked too"
 
 # Methods whose answer is the request are refused outright, any case.
 for m in TRACE TRACK trace Track; do
