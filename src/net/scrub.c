@@ -1,4 +1,5 @@
 /* scrub — a secret's bytes masked out of a stream (see scrub.h). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,9 +81,11 @@ enum cordon_err scrub_init(struct scrub *s, const char *secret, size_t len)
 	if (hex)
 		explicit_bzero(hex, 2 * len + 1);
 	free(hex);
-	if (okay)
+	if (okay) {
 		s->carry = cordon__malloc(s->longest);
-	if (!okay || !s->carry) {
+		s->orig = cordon__malloc(SCRUB_PIECE + s->longest);
+	}
+	if (!okay || !s->carry || !s->orig) {
 		scrub_free(s);
 		return CORDON_E_NOMEM;
 	}
@@ -98,6 +101,7 @@ void scrub_free(struct scrub *s)
 	if (s->carry)
 		explicit_bzero(s->carry, s->longest);
 	free(s->carry);
+	free(s->orig);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -106,79 +110,80 @@ size_t scrub_out_max(const struct scrub *s, size_t n)
 	return n + s->ncarry;
 }
 
-/* Masks work[0..m) where pattern k occurs, writing only below emit (the
- * rest is held back as it came), and returns how far an occurrence that
- * starts below emit reaches past it (0: none). Bytes below s->masked
- * belong to an occurrence found before. Patterns are masked one after the
- * other: an occurrence of one that overlaps another's is found only where
- * the first left it whole. */
-static size_t mask(struct scrub *s, size_t k, char *work, size_t m,
-		   size_t emit)
+/* Masks work where pattern k occurs in orig[0..m) (the same bytes as they
+ * came: what one pattern masks never hides another's occurrence), writing
+ * only below emit (the rest is held back as it came), and returns how far
+ * an occurrence that starts below emit reaches past it (0: none). */
+static size_t mask(const struct scrub *s, size_t k, const char *orig,
+		   char *work, size_t m, size_t emit)
 {
-	const char *pat = s->pat[k];
-	size_t plen = s->plen[k];
-	size_t ms = 0, me = s->masked < emit ? s->masked : emit, i = 0;
-	size_t over = s->masked > emit ? s->masked - emit : 0;
-	const char *hit;
+	const char *pat = s->pat[k], *hit;
+	size_t plen = s->plen[k], over = 0, i = 0;
 
-	/* Occurrences are found in the bytes as they came: an interval is
-	 * written only once no later occurrence can start inside it. */
-	while (i + plen <= m && (hit = memmem(work + i, m - i, pat, plen))) {
-		size_t at = (size_t)(hit - work), end = at + plen;
+	while (i + plen <= m && (hit = memmem(orig + i, m - i, pat, plen))) {
+		size_t at = (size_t)(hit - orig), end = at + plen;
 
 		if (at >= emit)
 			break;
-		if (at > me) {
-			memset(work + ms, '*', me - ms);
-			ms = at;
-		}
-		if (end > me)
-			me = end;
+		memset(work + at, '*', (end < emit ? end : emit) - at);
+		if (end > emit && end - emit > over)
+			over = end - emit;
 		i = at + 1;
 	}
-	if (me > emit) {
-		if (me - emit > over)
-			over = me - emit;
-		me = emit;
-	}
-	if (me > ms)
-		memset(work + ms, '*', me - ms);
 	return over;
 }
 
-size_t scrub_feed(struct scrub *s, const char *in, size_t n, char *out)
+/* One piece of at most SCRUB_PIECE input bytes: the held-back bytes and
+ * the piece into out, masked below what is held back now. */
+static size_t feed_piece(struct scrub *s, const char *in, size_t n,
+			 char *out, bool last)
 {
-	size_t m = s->ncarry + n, keep = s->longest - 1, emit, over = 0;
+	size_t m = s->ncarry + n, keep = last ? 0 : s->longest - 1, emit;
+	size_t over;
 
-	memcpy(out, s->carry, s->ncarry);
-	memcpy(out + s->ncarry, in, n);
+	memcpy(s->orig, s->carry, s->ncarry);
+	memcpy(s->orig + s->ncarry, in, n);
+	memcpy(out, s->orig, m);
 	if (keep > m)
 		keep = m;
 	emit = m - keep;
+	/* the tail of an occurrence found before */
+	memset(out, '*', s->masked < emit ? s->masked : emit);
+	over = s->masked > emit ? s->masked - emit : 0;
 	for (size_t k = 0; k < s->npat; k++) {
-		size_t o = mask(s, k, out, m, emit);
+		size_t o = mask(s, k, s->orig, out, m, emit);
 
 		if (o > over)
 			over = o;
 	}
 	s->masked = over;
-	memcpy(s->carry, out + emit, keep);
+	memcpy(s->carry, s->orig + emit, keep);
 	s->ncarry = keep;
+	explicit_bzero(s->orig, m);
 	explicit_bzero(out + emit, keep);
 	return emit;
 }
 
+size_t scrub_feed(struct scrub *s, const char *in, size_t n, char *out)
+{
+	size_t w = 0;
+
+	while (n > 0) {
+		size_t k = n < SCRUB_PIECE ? n : SCRUB_PIECE;
+
+		w += feed_piece(s, in, k, out + w, false);
+		in += k;
+		n -= k;
+	}
+	return w;
+}
+
 size_t scrub_finish(struct scrub *s, char *out)
 {
-	size_t n = s->ncarry;
-
 	/* What was held back may hold whole occurrences of the shorter
 	 * patterns: everything is emitted now. */
-	memcpy(out, s->carry, n);
-	for (size_t k = 0; k < s->npat; k++)
-		mask(s, k, out, n, n);
-	explicit_bzero(s->carry, s->longest);
-	s->ncarry = 0;
+	size_t n = feed_piece(s, "", 0, out, true);
+
 	s->masked = 0;
 	return n;
 }

@@ -5,8 +5,9 @@
  * echoes the request (TRACE, an echo endpoint, an error page quoting the
  * headers, a debug endpoint that dumps them base64- or hex-encoded) would
  * hand it back to the client. The proxy passes the answer through a scrub:
- * every occurrence of a pattern (overlapping ones too) becomes as many '*'
- * bytes, so lengths and framing (Content-Length, chunk sizes) stay right.
+ * every occurrence of a pattern (overlapping ones too, and occurrences of
+ * different patterns found in the bytes as they came, so the result does
+ * not depend on the chunking) becomes as many '*' bytes, so lengths and framing (Content-Length, chunk sizes) stay right.
  * The patterns are the secret as it is, its lower- and upper-case hex,
  * and its base64 in both alphabets at each of the three alignments it can
  * have inside a longer encoded text (only the characters that depend on
@@ -33,12 +34,14 @@
 #define SCRUB_PATTERNS 9 /* raw, 2 hex, 2 alphabets x 3 alignments */
 /* the longest pattern: hex of the longest secret */
 #define SCRUB_PATTERN_MAX (2 * SCRUB_SECRET_MAX)
+#define SCRUB_PIECE 16384 /* input bytes searched at once */
 
 struct scrub {
 	char *pat[SCRUB_PATTERNS];
 	size_t plen[SCRUB_PATTERNS];
 	size_t npat, longest;
 	char *carry; /* the held-back bytes, as they came */
+	char *orig; /* scratch: what is searched, SCRUB_PIECE + longest */
 	size_t ncarry;
 	size_t masked; /* carry[0..masked) belong to an occurrence */
 };
