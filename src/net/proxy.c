@@ -173,6 +173,7 @@ struct px {
 	bool accept_paused;
 	bool stopping;
 	bool freeing; /* in proxy_free: start no lookup */
+	bool kicking; /* in lookup_kick */
 	size_t nconns; /* data connections */
 	size_t pipe_bytes, pipe_budget; /* all pipes' sizes, and their bound */
 	size_t nctl; /* control connections */
@@ -971,16 +972,22 @@ static void lookup_begin(struct conn *c)
 /* Starts the waiting lookups that have a slot now, oldest first. */
 static void lookup_kick(struct px *p)
 {
-	struct conn *c = p->wq_head, *next;
+	struct conn *c, *next;
 
-	for (; c && !p->freeing && p->lookups < PROXY_LOOKUPS_MAX; c = next) {
+	/* lookup_begin may close c, which kicks again: the outer walk
+	 * finishes the job and the inner one returns at once. */
+	if (p->kicking)
+		return;
+	p->kicking = true;
+	for (c = p->wq_head; c && !p->freeing && p->lookups < PROXY_LOOKUPS_MAX;
+	     c = next) {
 		next = c->qnext;
 		if (!lookup_slot(p, c))
 			continue;
 		wq_remove(p, c);
 		lookup_begin(c);
-		/* lookup_begin may close c, never another conn */
 	}
+	p->kicking = false;
 }
 
 /* The lookup's end for whoever holds it: stops watching, releases, counts. */
