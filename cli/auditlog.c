@@ -70,10 +70,15 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 	cJSON *o = cJSON_CreateObject();
 	char *js = NULL;
 
-	if (pa->verbose)
-		fprintf(stderr, "cordon proxy: %s %s %s:%u%s%s: %s\n",
-			d->allowed ? "allow" : "deny", d->proto, d->host,
-			d->port, d->addr[0] ? " via " : "", d->addr, d->rule);
+	if (pa->verbose) {
+		/* an IPv6 target in brackets, as the proxy's answers name it */
+		bool v6 = strchr(d->host, ':') != NULL;
+
+		fprintf(stderr, "cordon proxy: %s %s %s%s%s:%u%s%s: %s\n",
+			d->allowed ? "allow" : "deny", d->proto, v6 ? "[" : "",
+			d->host, v6 ? "]" : "", d->port,
+			d->addr[0] ? " via " : "", d->addr, d->rule);
+	}
 	if (!pa->audit)
 		return;
 	if (o && cJSON_AddStringToObject(o, "proto", d->proto) &&

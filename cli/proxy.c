@@ -40,6 +40,9 @@ void cli_proxy_usage(FILE *out)
 	      "                        beyond: 503)\n"
 	      "  --idle-timeout S      close a quiet tunnel after S seconds\n"
 	      "                        (default 300)\n"
+	      "  --pipe-budget MIB     what all tunnels' splice pipes may hold\n"
+	      "                        together (default 64; past it tunnels\n"
+	      "                        copy through a small buffer)\n"
 	      "  --handshake-timeout S close a client whose request is not\n"
 	      "                        served within S seconds (default 10)\n"
 	      "  --control-port P      serve the control endpoint on\n"
@@ -52,6 +55,11 @@ void cli_proxy_usage(FILE *out)
 	      "                        the control endpoint's bearer token is\n"
 	      "                        in $VAR (at least 16 bytes; required\n"
 	      "                        with --control-port)\n"
+	      "  --public-suffix-list FILE\n"
+	      "                        the Public Suffix List that POST /allow\n"
+	      "                        checks wildcards against (default\n"
+	      "                        " PROXY_PSL_DEFAULT ";\n"
+	      "                        without it only *.TLD is refused)\n"
 	      "  --inject-host H       credential injection: plain HTTP to\n"
 	      "                        http://H/ goes out as HTTPS to H with\n"
 	      "                        the certificate checked, the client's\n"
@@ -142,6 +150,8 @@ int cli_proxy(int argc, char **argv)
 		O_HANDSHAKE,
 		O_CTL_PORT,
 		O_CTL_TOKEN,
+		O_PSL,
+		O_PIPE_BUDGET,
 		O_INJ_HOST,
 		O_INJ_ENV,
 		O_INJ_HEADER,
@@ -163,6 +173,8 @@ int cli_proxy(int argc, char **argv)
 		{ "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
 		{ "control-port", required_argument, NULL, O_CTL_PORT },
 		{ "control-token-env", required_argument, NULL, O_CTL_TOKEN },
+		{ "public-suffix-list", required_argument, NULL, O_PSL },
+		{ "pipe-budget", required_argument, NULL, O_PIPE_BUDGET },
 		{ "inject-host", required_argument, NULL, O_INJ_HOST },
 		{ "inject-secret-env", required_argument, NULL, O_INJ_ENV },
 		{ "inject-header", required_argument, NULL, O_INJ_HEADER },
@@ -249,6 +261,19 @@ int cli_proxy(int argc, char **argv)
 			break;
 		case O_CTL_TOKEN:
 			token_env = optarg;
+			break;
+		case O_PSL:
+			o.public_suffix_list = optarg;
+			break;
+		case O_PIPE_BUDGET:
+			v = parse_num(optarg, 1, 65536);
+			if (v < 0) {
+				fputs("cordon proxy: --pipe-budget wants MiB, 1 "
+				      "to 65536\n",
+				      stderr);
+				rc = CLI_EXIT_USAGE;
+			}
+			o.pipe_budget = (size_t)v << 20;
 			break;
 		case O_INJ_HOST:
 			o.inject_host = optarg;

@@ -80,7 +80,8 @@ _cordon_opts() {
 		--max-conns --idle-timeout --handshake-timeout --control-port
 		--control-token-env --inject-host --inject-secret-env
 		--inject-header --inject-format --inject-cacert --inject-port
-		--inject-allow-loopback --config --audit-log --verbose --help' ;;
+		--inject-allow-loopback --config --audit-log --verbose --help
+		--public-suffix-list --pipe-budget' ;;
 	run) echo "$_cordon_run_opts" ;;
 	sandbox)
 		echo '--format --workspace --write --deny-read --network
@@ -98,7 +99,8 @@ _cordon_valued='--tool --args --cwd --workspace --session --mode --config
 --inject-secret-env --inject-header --inject-format --inject-cacert
 --inject-port --write --deny-read --network --memory --cpu --pids --backend
 --report --allow-cmd --output-cap --srt-settings --format --proxy-port
---since --decision --event --width --claude-settings'
+--since --decision --event --width --claude-settings
+--public-suffix-list --pipe-budget'
 
 _cordon_takes_value() {
 	local o

@@ -4,7 +4,8 @@
  * host is idempotent; an allowed request names an allow-list entry and no
  * deny-list entry matches it; every description is printable ASCII; a
  * Punycode string that decodes encodes back to a string that decodes to
- * the same code points. */
+ * the same code points; read as a Public Suffix List, the input makes
+ * every single label a public suffix. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lines[s[0] == '-'][n[s[0] == '-']++] = s + 1;
 		s = nl + 1;
 		last = s;
+	}
+	/* The input read as a Public Suffix List, the last line as the
+	 * name: a single label is always a public suffix, and the answer
+	 * does not depend on the text after a NUL-free copy. */
+	{
+		size_t ll = strlen(last);
+		bool ps = hostlist_public_suffix((const char *)data + 1,
+						 size - 1, last, ll);
+
+		if (ll > 0 && !memchr(last, '.', ll) && !ps)
+			abort();
+		if (ps != hostlist_public_suffix((const char *)data + 1,
+						 size - 1, last, ll))
+			abort();
 	}
 	for (int l = 0; l < 2; l++) {
 		enum cordon_err rc = hostlist_policy_add(p, (enum hostlist_list)l, lines[l],

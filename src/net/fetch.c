@@ -20,6 +20,7 @@
 #include "hostlist.h"
 #include "httpreq.h"
 #include "netaddr.h"
+#include "resolve.h"
 
 #include "alloc.h"
 #include "text.h"
@@ -31,6 +32,9 @@ struct fetch_url {
 	bool https;
 	enum netaddr_host kind;
 	struct netaddr_addr addr;
+	/* an IP literal as spelled (v4-mapped kept), for the guard: the
+	 * loopback allowance must not reach [::ffff:127.0.0.1] */
+	struct netaddr_addr spelled;
 	char host[HOSTLIST_MAX_NAME + 1];
 	unsigned port;
 	char *path; /* path and query, starts with '/'; owned */
@@ -234,6 +238,10 @@ static enum cordon_err parse_url(struct fetch_ctx *c, const char *s,
 	if (u->kind == NETADDR_HOST_INVALID)
 		return refuse(c, "bad host \"%.*s\": %s",
 			      (int)(hlen > 300 ? 300 : hlen), host, why);
+	u->spelled = u->addr;
+	if (u->kind == NETADDR_HOST_IP &&
+	    netaddr_parse_host(host, hlen, &u->spelled) != NETADDR_HOST_IP)
+		u->spelled = u->addr;
 	u->port = port ? port : default_port(u->https);
 	plen = strcspn(rest, "#");
 	u->path = cordon__malloc(plen + 2);
@@ -423,6 +431,47 @@ static bool add_unique(struct netaddr_addr *list, size_t *n, const struct netadd
 	return true;
 }
 
+/* Looks name up within the deadline (resolve.h: a lookup that hangs is
+ * abandoned, its thread ends by itself). */
+static enum cordon_err lookup(struct fetch_ctx *c, const char *name,
+			      struct netaddr_addr all[FETCH_MAX_ADDRS],
+			      size_t *nall)
+{
+	struct netaddr_addr got[RESOLVE_MAX_ADDRS];
+	struct resolve_job *j;
+	size_t n = 0;
+	int w, err = 0;
+
+	switch (resolve_start(name, &j)) {
+	case CORDON_OK:
+		break;
+	case CORDON_E_NOMEM:
+		return fail(c, CORDON_E_NOMEM, "out of memory");
+	default:
+		return fail(c, CORDON_E_IO, "cannot start looking up %s: %s",
+			    name, strerror(errno));
+	}
+	w = wait_fd(resolve_fd(j), POLLIN, c->deadline);
+	if (w > 0)
+		resolve_result(j, &err, got, &n);
+	resolve_release(j);
+	if (w == 0)
+		return fail(c, CORDON_E_IO,
+			    "timed out resolving %s (total limit %u ms)", name,
+			    c->o->timeout_ms);
+	if (w < 0)
+		return fail(c, CORDON_E_IO, "poll: %s", strerror(errno));
+	if (err != 0)
+		return fail(c, CORDON_E_IO, "cannot resolve %s: %s", name,
+			    gai_strerror(err));
+	for (size_t i = 0; i < n; i++)
+		if (!add_unique(all, nall, &got[i]))
+			break;
+	if (*nall == 0)
+		return fail(c, CORDON_E_IO, "%s has no address", name);
+	return CORDON_OK;
+}
+
 /* The addresses of u's host that the guard lets through, in order. */
 static enum cordon_err pick_addrs(struct fetch_ctx *c, const struct fetch_url *u,
 				  struct netaddr_addr out[FETCH_MAX_ADDRS], size_t *n)
@@ -435,10 +484,10 @@ static enum cordon_err pick_addrs(struct fetch_ctx *c, const struct fetch_url *u
 
 	*n = 0;
 	if (u->kind == NETADDR_HOST_IP) {
-		netaddr_classify(c->guard, &u->addr, &v);
+		netaddr_classify(c->guard, &u->spelled, &v);
 		if (!addr_passes(c, &v))
 			return refuse(c, "address %s is %s (a denied class)",
-				      netaddr_format(&u->addr, buf),
+				      netaddr_format(&u->spelled, buf),
 				      netaddr_verdict_name(&v));
 		out[(*n)++] = u->addr;
 		return CORDON_OK;
@@ -452,27 +501,10 @@ static enum cordon_err pick_addrs(struct fetch_ctx *c, const struct fetch_url *u
 			break;
 	}
 	if (nall == 0) {
-		struct addrinfo hints, *res, *ai;
-		int rc;
+		enum cordon_err e = lookup(c, u->host, all, &nall);
 
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		rc = getaddrinfo(u->host, NULL, &hints, &res);
-		if (rc != 0)
-			return fail(c, CORDON_E_IO, "cannot resolve %s: %s",
-				    u->host, gai_strerror(rc));
-		for (ai = res; ai; ai = ai->ai_next) {
-			struct netaddr_addr a;
-
-			if (sockaddr_to_na(ai->ai_addr, &a) &&
-			    !add_unique(all, &nall, &a))
-				break;
-		}
-		freeaddrinfo(res);
-		if (nall == 0)
-			return fail(c, CORDON_E_IO, "%s has no address",
-				    u->host);
+		if (e != CORDON_OK)
+			return e;
 	}
 	for (i = 0; i < nall; i++) {
 		netaddr_classify(c->guard, &all[i], &v);

@@ -51,9 +51,10 @@
  *            Relative locations are resolved against the current URL.
  *   limits   a body beyond max_body bytes is cut there and flagged truncated
  *            (not an error: the caller gets what fits); one deadline of
- *            timeout_ms covers every hop (lookup excepted: getaddrinfo
- *            cannot be interrupted; a name with a resolve override does not
- *            look up), and each connect also ends at connect_timeout_ms.
+ *            timeout_ms covers every hop, lookups included (a lookup
+ *            that hangs is abandoned, resolve.h; a name with a resolve
+ *            override does not look up), and each connect also ends at
+ *            connect_timeout_ms.
  *            Every wait is a poll() bounded by the deadline.
  *
  * The guard may be told to let through addresses of chosen classes

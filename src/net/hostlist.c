@@ -960,3 +960,58 @@ const char *hostlist_describe(const struct hostlist_decision *d, char *buf, size
 	}
 	return buf;
 }
+
+/* One rule of the list against name: 1 matches, -1 an exception matches,
+ * 0 no match. */
+static int psl_rule(const char *r, size_t rl, const char *name, size_t nlen)
+{
+	if (rl > 0 && r[0] == '!')
+		return rl - 1 == nlen && memcmp(r + 1, name, nlen) == 0 ? -1 :
+									 0;
+	if (rl >= 2 && r[0] == '*' && r[1] == '.') {
+		const char *dot = memchr(name, '.', nlen);
+		size_t rest;
+
+		if (!dot || dot == name)
+			return 0;
+		rest = nlen - (size_t)(dot + 1 - name);
+		return rest == rl - 2 && memcmp(dot + 1, r + 2, rest) == 0;
+	}
+	return rl == nlen && memcmp(r, name, nlen) == 0;
+}
+
+bool hostlist_public_suffix(const char *list, size_t len, const char *name,
+			    size_t nlen)
+{
+	bool hit = false;
+	size_t i = 0;
+
+	if (nlen == 0)
+		return true;
+	if (!memchr(name, '.', nlen))
+		return true;
+	while (list && i < len) {
+		const char *nl = memchr(list + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - list) : len, b = i, e = end;
+		int m;
+
+		i = end + 1;
+		/* a rule is the line up to its first white space */
+		while (b < e && (list[b] == ' ' || list[b] == '\t'))
+			b++;
+		for (size_t k = b; k < e; k++)
+			if (list[k] == ' ' || list[k] == '\t' ||
+			    list[k] == '\r') {
+				e = k;
+				break;
+			}
+		if (e == b || (e - b >= 2 && list[b] == '/' && list[b + 1] == '/'))
+			continue;
+		m = psl_rule(list + b, e - b, name, nlen);
+		if (m < 0)
+			return false;
+		if (m > 0)
+			hit = true;
+	}
+	return hit;
+}

@@ -173,6 +173,17 @@ enum netaddr_host hostlist_normalize_host(const char *s, size_t len,
 enum netaddr_host hostlist_url_host(const char *url, bool bare_ok,
 			 char out[HOSTLIST_MAX_NAME + 1], struct netaddr_addr *addr);
 
+/* Is name[0..nlen) (A-labels, lower case, no trailing dot) a public suffix
+ * by the Public Suffix List in list[0..len) (the text of
+ * public_suffix_list.dat: one rule a line, "//" comments, "*." wildcard
+ * and "!" exception rules; list may be NULL)? A single label always is
+ * (the list's implicit "*" rule), so without a list every TLD is one. A
+ * wildcard over a public suffix ("*.com", "*.co.uk", "*.github.io") lets
+ * anyone who registers a name under it in. Rules in U-labels are compared
+ * as written: they match only names given the same way. */
+bool hostlist_public_suffix(const char *list, size_t len, const char *name,
+			    size_t nlen);
+
 /* RFC 3492 Punycode of one label, without "xn--". encode: cps[0..n) to
  * out (NUL-terminated, at most outsz - 1 characters); decode: s[0..len) to
  * at most max code points in cps, *n set. false on overflow, a bad digit,

@@ -608,6 +608,22 @@ static enum httpreq_status line_done(struct httpreq_req *r)
 	return header_line(r, off, n - 2);
 }
 
+/* A CR not followed by LF is refused as soon as the byte after it is in,
+ * not when the line ends: a head of bare CRs and no LF would otherwise
+ * wait for the proxy's time-out. from is where the new bytes start (the
+ * byte before may be a CR whose next byte just came). */
+static enum httpreq_status bare_cr(struct httpreq_req *r, size_t from)
+{
+	const char *s = r->head.p;
+
+	if (from > r->line_start)
+		from--;
+	for (size_t i = from; i + 1 < r->head.len; i++)
+		if (s[i] == '\r' && s[i + 1] != '\n')
+			return fail(r, 400, "bare CR", i);
+	return HTTPREQ_MORE;
+}
+
 /* Would the current line, at n bytes so far (complete: LF included),
  * break a length limit? */
 static enum httpreq_status check_length(struct httpreq_req *r, size_t n, bool complete)
@@ -647,10 +663,14 @@ enum httpreq_status httpreq_feed(struct httpreq_req *r, const void *data, size_t
 		off += take;
 		if (check_length(r, have + take, lf != NULL) != HTTPREQ_MORE)
 			break;
+		size_t was = r->head.len;
+
 		if (!buf_add(&r->head, p + off - take, take)) {
 			fail(r, 500, "out of memory", r->head.len);
 			break;
 		}
+		if (bare_cr(r, was) != HTTPREQ_MORE)
+			break;
 		if (lf && line_done(r) != HTTPREQ_MORE)
 			break;
 	}
@@ -717,6 +737,12 @@ static const char *const credentials[] = {
 	"authorization",
 	"cookie",
 	"x-api-key",
+};
+
+static const char *const encodings[] = {
+	"accept-encoding",
+	"range",
+	"if-range",
 };
 
 static bool in_list(const struct httpreq_header *h, const char *const *list,
@@ -812,6 +838,7 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 				char *out, size_t cap, size_t *len)
 {
 	struct writer w = { out, out ? cap : 0, 0 };
+	const struct httpreq_header *host = NULL;
 	char port[8];
 
 	*len = 0;
@@ -828,14 +855,19 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 	put(&w, r->path, r->path_len);
 	puts_z(&w, r->version_minor ? " HTTP/1.1\r\nHost: " :
 				      " HTTP/1.0\r\nHost: ");
-	if (r->host.kind == HTTPREQ_HOST_IPV6) {
+	for (size_t i = 0; i < nextra && !host; i++)
+		if (eq_views(extra[i].name, extra[i].name_len, "host", 4))
+			host = &extra[i];
+	if (host) {
+		put(&w, host->value, host->value_len);
+	} else if (r->host.kind == HTTPREQ_HOST_IPV6) {
 		put(&w, "[", 1);
 		puts_z(&w, r->host.text);
 		put(&w, "]", 1);
 	} else {
 		puts_z(&w, r->host.text);
 	}
-	if (r->port_given) {
+	if (r->port_given && !host) {
 		int n = snprintf(port, sizeof(port), ":%u", (unsigned)r->port);
 
 		if (n < 0 || (size_t)n >= sizeof(port))
@@ -853,6 +885,9 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 			drop = in_list(&h, credentials,
 				       sizeof(credentials) /
 					       sizeof(credentials[0]));
+		if (!drop && (strip & HTTPREQ_STRIP_ENCODING))
+			drop = in_list(&h, encodings,
+				       sizeof(encodings) / sizeof(encodings[0]));
 		for (size_t j = 0; !drop && j < nextra; j++)
 			drop = eq_views(h.name, h.name_len, extra[j].name,
 					extra[j].name_len);
@@ -862,7 +897,8 @@ enum cordon_err httpreq_write_origin(const struct httpreq_req *r, unsigned strip
 			put_field(&w, &h);
 	}
 	for (size_t i = 0; i < nextra; i++)
-		put_field(&w, &extra[i]);
+		if (&extra[i] != host)
+			put_field(&w, &extra[i]);
 	put(&w, "\r\n", 2);
 
 	*len = w.len;

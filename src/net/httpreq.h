@@ -68,7 +68,10 @@
  * Proxy-Authorization, Proxy-Authenticate, every field named by a
  * Connection header, and every field named like an extra field (an
  * injected credential replaces the client's). With HTTPREQ_STRIP_CREDENTIALS
- * also Authorization, Cookie and X-Api-Key. Transfer-Encoding and
+ * also Authorization, Cookie and X-Api-Key; with HTTPREQ_STRIP_ENCODING
+ * also Accept-Encoding, Range and If-Range. An extra field named Host
+ * gives the Host line's value in place of the target's authority (the
+ * credential-injection host, named as TLS names it). Transfer-Encoding and
  * Content-Length are kept: the body is forwarded as sent.
  */
 #ifndef CORDON_HTTPREQ_H
@@ -93,6 +96,7 @@
 
 /* httpreq_write_origin() strip flags */
 #define HTTPREQ_STRIP_CREDENTIALS 0x1u /* Authorization, Cookie, X-Api-Key */
+#define HTTPREQ_STRIP_ENCODING 0x2u /* Accept-Encoding, Range, If-Range */
 
 struct httpreq_limits {
 	size_t max_line;
@@ -217,7 +221,7 @@ bool httpreq_host_parse(const char *s, size_t len, struct httpreq_host *out,
 
 /* Writes the head for the upstream in origin-form (see the head comment)
  * into out[0..cap); *len gets the size it needs, written or not. strip is 0
- * or HTTPREQ_STRIP_CREDENTIALS. extra[0..nextra) are appended after the client's
+ * or HTTPREQ_STRIP_* flags. extra[0..nextra) are appended after the client's
  * fields (names must be tokens, values free of control bytes other than
  * HTAB). Returns CORDON_E_INVAL when r is not a finished ABSOLUTE
  * request or an extra field is malformed, CORDON_E_LIMIT when cap is too

@@ -19,6 +19,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,22 +34,27 @@
 #include "httpreq.h"
 #include "netaddr.h"
 #include "proxy.h"
+#include "resolve.h"
+#include "scrub.h"
 #include "socks5.h"
 
 #include "alloc.h"
+#include "atomic.h"
+#include "buf.h"
 #include "banned.h"
 
 #define IO_CHUNK (64 * 1024) /* one read; also the most a side buffers */
-#define MAX_ADDRS 16 /* addresses kept from one lookup */
+#define MAX_ADDRS RESOLVE_MAX_ADDRS /* addresses kept from one lookup */
 #define EVENTS_PER_WAIT 256
-#define SPLICE_CHUNK (1024 * 1024) /* one splice; also the pipe size asked */
+#define PIPE_MAX (1024 * 1024) /* the most a pipe grows to */
 #define HEAD_READ 4096 /* one read of a head: little early data kept */
 
 enum ep_kind {
 	EP_LISTEN,
 	EP_CONTROL,
 	EP_STOP,
-	EP_RESOLVED,
+	EP_LOOKUP, /* a conn's lookup is done */
+	EP_ORPHAN, /* a lookup whose conn has gone is done */
 	EP_CLIENT,
 	EP_UPSTREAM,
 };
@@ -65,7 +71,7 @@ struct ep {
 
 enum conn_state {
 	ST_HEAD, /* reading the client's head */
-	ST_RESOLVING, /* a worker is looking the name up */
+	ST_RESOLVING, /* the name is looked up, or waits for a slot */
 	ST_CONNECTING, /* nonblocking connect in flight */
 	ST_RELAY, /* bytes both ways */
 	ST_CLOSING, /* flushing a final answer to the client */
@@ -86,6 +92,7 @@ struct pending {
 	size_t off, len;
 	int pipe[2]; /* -1: none yet */
 	size_t piped; /* bytes in the pipe */
+	size_t pipe_cap; /* its size, counted in px->pipe_bytes */
 };
 
 /* Parser state, dropped once the relay starts. */
@@ -96,8 +103,6 @@ struct handshake {
 	char *origin; /* plain HTTP: the head for the upstream */
 	size_t origin_len;
 };
-
-struct job;
 
 struct conn {
 	struct px *px;
@@ -110,7 +115,13 @@ struct conn {
 	bool cl_shut, up_shut; /* SHUT_WR sent */
 	bool dead;
 	struct handshake *hs;
-	struct job *job;
+	/* the lookup: running (rj, its fd in lk) or waiting for a slot on
+	 * the queue (queued); peer is the client's address it counts for */
+	struct resolve_job *rj;
+	struct ep lk;
+	bool queued;
+	struct conn *qprev, *qnext;
+	struct netaddr_addr peer;
 	struct pending to_up, to_cl;
 	uint64_t body_left; /* plain HTTP: request body bytes to forward */
 	struct netaddr_addr addrs[MAX_ADDRS];
@@ -127,15 +138,19 @@ struct conn {
 	size_t body_len, body_want;
 };
 
-/* One lookup. The conn may go away first: then owner is NULL and the
- * main thread frees the job when it comes back. */
-struct job {
-	struct job *next;
-	struct conn *owner;
-	char name[HTTPREQ_HOST_MAX + 2];
-	int err; /* EAI_* or 0 */
-	struct netaddr_addr addrs[MAX_ADDRS];
-	size_t naddrs;
+/* A lookup still running after its conn went away: kept (its fd still
+ * watched) only to count against its client until it ends. */
+struct orphan {
+	struct ep ep;
+	struct resolve_job *rj;
+	struct netaddr_addr peer;
+	struct orphan *prev, *next;
+};
+
+/* A client address with lookups running (its own and its orphans). */
+struct peer {
+	struct netaddr_addr a;
+	size_t running;
 };
 
 struct override {
@@ -154,20 +169,24 @@ struct px {
 	struct override *ovr;
 	size_t novr;
 	int epfd;
-	struct ep lst, stop, resolved;
+	struct ep lst, stop;
 	bool accept_paused;
 	bool stopping;
-	size_t nconns;
+	bool freeing; /* in proxy_free: start no lookup */
+	bool kicking; /* in lookup_kick */
+	size_t nconns; /* data connections */
+	size_t pipe_bytes, pipe_budget; /* all pipes' sizes, and their bound */
+	size_t nctl; /* control connections */
 	struct tlist tl[2];
 	struct conn *dead;
 	char *scratch;
-	/* resolver */
-	pthread_t threads[PROXY_RESOLVER_THREADS];
-	size_t nthreads;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct job *todo, *todo_tail, *done;
-	bool quit;
+	/* lookups: running ones per client (at most PROXY_LOOKUPS_MAX
+	 * entries, since each has one running), the conns waiting for a
+	 * slot, the orphans and those to free after this batch */
+	struct peer peers[PROXY_LOOKUPS_MAX];
+	size_t npeers, lookups;
+	struct conn *wq_head, *wq_tail;
+	struct orphan *orphans, *dead_orphans;
 	struct sockaddr_storage local;
 	socklen_t local_len;
 	/* the control endpoint */
@@ -178,11 +197,14 @@ struct px {
 	struct sockaddr_storage ctl_local;
 	socklen_t ctl_local_len;
 	unsigned ctl_port;
+	struct buf psl; /* the Public Suffix List's text, or empty */
 	/* credential injection */
 	char *inj_host; /* lower case, no trailing dot; NULL: no rule */
 	char *inj_name; /* the header's name */
 	char *inj_value; /* the header's value, secret included */
 	size_t inj_value_len;
+	size_t inj_secret_off, inj_secret_len; /* the secret in inj_value */
+	char *inj_authority; /* Host for the upstream: host[:port] */
 	unsigned inj_port;
 	SSL_CTX *inj_ctx;
 };
@@ -300,67 +322,6 @@ static enum cordon_err load_overrides(struct px *p, struct cordon_diag *diag)
 	return CORDON_OK;
 }
 
-/* ---- the resolver ------------------------------------------------------ */
-
-static void *resolver_main(void *arg)
-{
-	struct px *p = arg;
-
-	for (;;) {
-		struct job *j;
-		struct addrinfo hints, *res = NULL, *ai;
-
-		pthread_mutex_lock(&p->mu);
-		while (!p->todo && !p->quit)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->quit) {
-			pthread_mutex_unlock(&p->mu);
-			return NULL;
-		}
-		j = p->todo;
-		p->todo = j->next;
-		if (!p->todo)
-			p->todo_tail = NULL;
-		pthread_mutex_unlock(&p->mu);
-
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		j->err = getaddrinfo(j->name, NULL, &hints, &res);
-		for (ai = res; ai && j->naddrs < MAX_ADDRS; ai = ai->ai_next)
-			if (from_sockaddr(ai->ai_addr, &j->addrs[j->naddrs]))
-				j->naddrs++;
-		if (res)
-			freeaddrinfo(res);
-
-		uint64_t one = 1;
-
-		pthread_mutex_lock(&p->mu);
-		j->next = p->done;
-		p->done = j;
-		pthread_mutex_unlock(&p->mu);
-		if (write(p->resolved.fd, &one, sizeof(one)) < 0) {
-			/* The counter cannot overflow in practice; the loop
-			 * also drains done jobs on every wake-up. */
-		}
-	}
-}
-
-static enum cordon_err start_resolvers(struct px *p, struct cordon_diag *diag)
-{
-	for (size_t i = 0; i < PROXY_RESOLVER_THREADS; i++) {
-		int e = pthread_create(&p->threads[i], NULL, resolver_main, p);
-
-		if (e != 0) {
-			diag_errno(diag, CORDON_E_IO, e,
-				   "cannot start a resolver thread");
-			return CORDON_E_IO;
-		}
-		p->nthreads++;
-	}
-	return CORDON_OK;
-}
-
 /* ---- the loop's bookkeeping -------------------------------------------- */
 
 static int ep_set(struct px *p, struct ep *e, uint32_t mask)
@@ -437,7 +398,17 @@ static void handshake_free(struct handshake *hs)
 	free(hs);
 }
 
-static void pipe_close(struct pending *b);
+static void pipe_close(struct px *p, struct pending *b);
+static void lookup_detach(struct conn *c);
+
+/* Every change of c's state goes through here: leaving ST_RESOLVING
+ * detaches c from its lookup. */
+static void conn_set_state(struct conn *c, enum conn_state st)
+{
+	if (c->state == ST_RESOLVING && st != ST_RESOLVING)
+		lookup_detach(c);
+	c->state = st;
+}
 
 /* Closes c now and frees it after the current batch of events, which may
  * still name it. */
@@ -454,20 +425,21 @@ static void conn_close(struct conn *c)
 	if (c->up.fd >= 0)
 		close(c->up.fd);
 	c->cl.fd = c->up.fd = -1;
-	if (c->job)
-		c->job->owner = NULL;
-	c->job = NULL;
+	lookup_detach(c);
 	handshake_free(c->hs);
 	c->hs = NULL;
 	pending_free(&c->to_up);
 	pending_free(&c->to_cl);
-	pipe_close(&c->to_up);
-	pipe_close(&c->to_cl);
+	pipe_close(p, &c->to_up);
+	pipe_close(p, &c->to_cl);
 	free(c->body);
 	c->body = NULL;
 	c->dnext = p->dead;
 	p->dead = c;
-	p->nconns--;
+	if (c->control)
+		p->nctl--;
+	else
+		p->nconns--;
 	if (p->accept_paused && !p->stopping) {
 		p->accept_paused = false;
 		ep_set(p, &p->lst, EPOLLIN);
@@ -536,30 +508,63 @@ static bool pend_empty(const struct pending *b)
 	return b->len == 0 && b->piped == 0;
 }
 
-static void pipe_close(struct pending *b)
+static void pipe_close(struct px *p, struct pending *b)
 {
 	if (b->pipe[0] >= 0) {
 		close(b->pipe[0]);
 		close(b->pipe[1]);
+		p->pipe_bytes -= b->pipe_cap;
 	}
 	b->pipe[0] = b->pipe[1] = -1;
 	b->piped = 0;
+	b->pipe_cap = 0;
 }
 
-/* Starts splicing a direction that carries bulk data: a pipe per
- * direction, made only then, so idle tunnels hold no pipes. Failing to
- * make one just keeps the copy path. */
-static void pipe_open(struct pending *b)
+/* Pipes are sized to the traffic and bounded in total: a direction that
+ * carries bulk data gets a pipe of the kernel's default size, made only
+ * then (idle tunnels hold none), and a pipe that a single splice fills is
+ * grown (4x, up to PIPE_MAX), as long as all pipes together stay within
+ * pipe_budget. Past the budget a tunnel keeps the copy path (at most
+ * IO_CHUNK pending a side), so a client that never reads pins at most one
+ * pipe's worth, and --max-conns times that cannot exceed the budget. */
+static void pipe_open(struct px *p, struct pending *b)
 {
+	int sz;
+
+	if (p->pipe_bytes >= p->pipe_budget)
+		return;
 	if (pipe2(b->pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
 		b->pipe[0] = b->pipe[1] = -1;
 		return;
 	}
-	/* A bigger pipe means fewer splices; the default size still works
-	 * when the system's maximum is lower. */
-	if (fcntl(b->pipe[1], F_SETPIPE_SZ, SPLICE_CHUNK) < 0) {
-		/* keep the default */
+	sz = fcntl(b->pipe[1], F_GETPIPE_SZ);
+	b->pipe_cap = sz > 0 ? (size_t)sz : 4096;
+	if (b->pipe_cap > p->pipe_budget - p->pipe_bytes) {
+		close(b->pipe[0]);
+		close(b->pipe[1]);
+		b->pipe[0] = b->pipe[1] = -1;
+		b->pipe_cap = 0;
+		return;
 	}
+	p->pipe_bytes += b->pipe_cap;
+}
+
+/* A splice filled the pipe: grow it if the budget allows. */
+static void pipe_grow(struct px *p, struct pending *b)
+{
+	size_t want = b->pipe_cap * 4;
+	int got;
+
+	if (want > PIPE_MAX)
+		want = PIPE_MAX;
+	if (want <= b->pipe_cap ||
+	    want - b->pipe_cap > p->pipe_budget - p->pipe_bytes)
+		return;
+	got = fcntl(b->pipe[1], F_SETPIPE_SZ, (int)want);
+	if (got <= 0 || (size_t)got <= b->pipe_cap)
+		return; /* the system's maximum: keep the size it has */
+	p->pipe_bytes += (size_t)got - b->pipe_cap;
+	b->pipe_cap = (size_t)got;
 }
 
 /* Writes what the pipe holds to fd: 1 drained, 0 full, -1 error. */
@@ -666,7 +671,7 @@ static void answer_http(struct conn *c, int status, const char *perror,
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
@@ -685,7 +690,7 @@ static void answer_socks(struct conn *c, enum socks5_rep rep)
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
@@ -718,19 +723,28 @@ static void report(struct conn *c, bool allowed, const char *kind,
 	c->px->opt.on_decision(c->px->opt.ctx, &d);
 }
 
+/* The target as an authority, "host:port" or "[v6]:port", for answers. */
+static const char *target_text(const struct conn *c, char *buf, size_t size)
+{
+	bool v6 = strchr(c->host, ':') != NULL;
+
+	snprintf(buf, size, "%s%s%s:%u", v6 ? "[" : "", c->host, v6 ? "]" : "",
+		 c->port);
+	return buf;
+}
+
 /* A refusal: 403 (HTTP) or reply 0x02 (SOCKS), reported first. */
 static void deny(struct conn *c, const char *kind, const char *rule)
 {
-	char detail[600];
-	bool v6 = strchr(c->host, ':') != NULL;
+	char detail[600], t[HTTPREQ_HOST_MAX + 12];
 
 	report(c, false, kind, rule, NULL);
 	if (c->proto == P_SOCKS) {
 		answer_socks(c, SOCKS5_REP_NOT_ALLOWED);
 		return;
 	}
-	snprintf(detail, sizeof(detail), "%s%s%s:%u blocked by %s",
-		 v6 ? "[" : "", c->host, v6 ? "]" : "", c->port, rule);
+	snprintf(detail, sizeof(detail), "%s blocked by %s",
+		 target_text(c, t, sizeof(t)), rule);
 	answer_http(c, 403, kind, detail);
 }
 
@@ -773,7 +787,7 @@ static void dial_next(struct conn *c, int last_err)
 		}
 		c->up.fd = fd;
 		c->up.mask = UINT32_MAX;
-		c->state = ST_CONNECTING;
+		conn_set_state(c, ST_CONNECTING);
 		if (ep_set(p, &c->up, EPOLLOUT) != 0 ||
 		    ep_set(p, &c->cl, 0) != 0) {
 			conn_close(c);
@@ -781,10 +795,10 @@ static void dial_next(struct conn *c, int last_err)
 		}
 		return;
 	}
-	char detail[300];
+	char detail[400], t[HTTPREQ_HOST_MAX + 12];
 
-	snprintf(detail, sizeof(detail), "cannot connect to %s:%u: %s", c->host,
-		 c->port, strerror(last_err));
+	snprintf(detail, sizeof(detail), "cannot connect to %s: %s",
+		 target_text(c, t, sizeof(t)), strerror(last_err));
 	fail(c, 502,
 	     last_err == ECONNREFUSED ? SOCKS5_REP_CONN_REFUSED :
 					SOCKS5_REP_HOST_UNREACHABLE,
@@ -864,13 +878,198 @@ static void guard_and_dial(struct conn *c, const struct netaddr_addr *addrs,
 	dial_next(c, EHOSTUNREACH);
 }
 
+/* ---- lookups ----------------------------------------------------------- */
+
+/* A lookup may hang for the resolver's whole time-out (getaddrinfo()
+ * cannot be cancelled), so it runs in a thread of its own (resolve.h) and
+ * is bounded twice: at most PROXY_LOOKUPS_MAX at once in all, and at most
+ * PROXY_LOOKUPS_PER_CLIENT for one client address. A lookup whose conn
+ * goes away keeps counting against its client until it ends (an orphan),
+ * so a client that starts hanging lookups and leaves uses up only its own
+ * share; a conn still waiting for a slot when it goes is just dropped. IP
+ * literals and --resolve names never wait. */
+
+static bool addr_eq(const struct netaddr_addr *a, const struct netaddr_addr *b)
+{
+	return a->family == b->family && memcmp(a->b, b->b, sizeof(a->b)) == 0;
+}
+
+static struct peer *peer_find(struct px *p, const struct netaddr_addr *a,
+			      bool add)
+{
+	for (size_t i = 0; i < p->npeers; i++)
+		if (addr_eq(&p->peers[i].a, a))
+			return &p->peers[i];
+	if (!add || p->npeers == PROXY_LOOKUPS_MAX)
+		return NULL;
+	p->peers[p->npeers] = (struct peer){ *a, 0 };
+	return &p->peers[p->npeers++];
+}
+
+/* One lookup of client a ended. */
+static void peer_done(struct px *p, const struct netaddr_addr *a)
+{
+	struct peer *e = peer_find(p, a, false);
+
+	if (e && --e->running == 0)
+		*e = p->peers[--p->npeers];
+	p->lookups--;
+}
+
+static bool lookup_slot(struct px *p, const struct conn *c)
+{
+	struct peer *e;
+
+	if (p->lookups >= PROXY_LOOKUPS_MAX)
+		return false;
+	e = peer_find(p, &c->peer, false);
+	return !e || e->running < PROXY_LOOKUPS_PER_CLIENT;
+}
+
+static void wq_remove(struct px *p, struct conn *c)
+{
+	if (c->qprev)
+		c->qprev->qnext = c->qnext;
+	else
+		p->wq_head = c->qnext;
+	if (c->qnext)
+		c->qnext->qprev = c->qprev;
+	else
+		p->wq_tail = c->qprev;
+	c->qprev = c->qnext = NULL;
+	c->queued = false;
+}
+
+static void wq_append(struct px *p, struct conn *c)
+{
+	c->qprev = p->wq_tail;
+	c->qnext = NULL;
+	if (p->wq_tail)
+		p->wq_tail->qnext = c;
+	else
+		p->wq_head = c;
+	p->wq_tail = c;
+	c->queued = true;
+}
+
+static void lookup_begin(struct conn *c)
+{
+	struct px *p = c->px;
+
+	if (resolve_start(c->host, &c->rj) != CORDON_OK) {
+		c->rj = NULL;
+		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
+		     "cannot start a name lookup");
+		return;
+	}
+	c->lk = (struct ep){ EP_LOOKUP, c, resolve_fd(c->rj), UINT32_MAX };
+	peer_find(p, &c->peer, true)->running++;
+	p->lookups++;
+	if (ep_set(p, &c->lk, EPOLLIN) != 0)
+		conn_close(c);
+}
+
+/* Starts the waiting lookups that have a slot now, oldest first. */
+static void lookup_kick(struct px *p)
+{
+	struct conn *c, *next;
+
+	/* lookup_begin may close c, which kicks again: the outer walk
+	 * finishes the job and the inner one returns at once. */
+	if (p->kicking)
+		return;
+	p->kicking = true;
+	for (c = p->wq_head; c && !p->freeing && p->lookups < PROXY_LOOKUPS_MAX;
+	     c = next) {
+		next = c->qnext;
+		if (!lookup_slot(p, c))
+			continue;
+		wq_remove(p, c);
+		lookup_begin(c);
+	}
+	p->kicking = false;
+}
+
+/* The lookup's end for whoever holds it: stops watching, releases, counts. */
+static void lookup_end(struct px *p, struct resolve_job *rj, int fd,
+		       const struct netaddr_addr *peer)
+{
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, fd, NULL);
+	resolve_release(rj);
+	peer_done(p, peer);
+}
+
+/* Takes c off its lookup, on every way out of ST_RESOLVING (the one
+ * place that does): a waiting conn leaves the queue, a running lookup
+ * goes on as an orphan, or ends here when it is done already. */
+static void lookup_detach(struct conn *c)
+{
+	struct px *p = c->px;
+	struct netaddr_addr tmp[MAX_ADDRS];
+	struct orphan *o = NULL;
+	size_t n;
+	int err;
+
+	if (c->queued) {
+		wq_remove(p, c);
+		return;
+	}
+	if (!c->rj)
+		return;
+	if (!resolve_result(c->rj, &err, tmp, &n))
+		o = cordon__calloc(1, sizeof(*o));
+	if (o) {
+		o->ep = (struct ep){ EP_ORPHAN, NULL, c->lk.fd, c->lk.mask };
+		o->rj = c->rj;
+		o->peer = c->peer;
+		o->next = p->orphans;
+		if (p->orphans)
+			p->orphans->prev = o;
+		p->orphans = o;
+		c->lk.mask = UINT32_MAX;
+		if (epoll_ctl(p->epfd, EPOLL_CTL_MOD, o->ep.fd,
+			      &(struct epoll_event){ .events = EPOLLIN,
+						     .data.ptr = &o->ep }) ==
+		    0) {
+			c->rj = NULL;
+			c->lk.fd = -1;
+			return;
+		}
+		p->orphans = o->next;
+		if (o->next)
+			o->next->prev = NULL;
+		free(o);
+	}
+	/* Done, or cannot be watched any more: it ends now (a thread
+	 * still running then counts for no one). */
+	lookup_end(p, c->rj, c->lk.fd, &c->peer);
+	c->rj = NULL;
+	c->lk.fd = -1;
+	lookup_kick(p);
+}
+
+/* An orphan's lookup ended: its client's slot is free. */
+static void orphan_done(struct px *p, struct orphan *o)
+{
+	lookup_end(p, o->rj, o->ep.fd, &o->peer);
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		p->orphans = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	/* Freed after this batch of events, which may name it again. */
+	o->next = p->dead_orphans;
+	p->dead_orphans = o;
+	lookup_kick(p);
+}
+
 static void resolve(struct conn *c)
 {
 	struct px *p = c->px;
 	struct netaddr_addr found[MAX_ADDRS];
 	size_t n = 0;
 	bool named = false;
-	struct job *j;
 
 	for (size_t i = 0; i < p->novr; i++) {
 		if (strcmp(p->ovr[i].host, c->host) != 0)
@@ -883,66 +1082,45 @@ static void resolve(struct conn *c)
 		guard_and_dial(c, found, n, false);
 		return;
 	}
-	j = cordon__calloc(1, sizeof(*j));
-	if (!j) {
-		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "out-of-memory",
-		     "out of memory");
-		return;
-	}
-	memcpy(j->name, c->host, sizeof(j->name));
-	j->owner = c;
-	c->job = j;
-	c->state = ST_RESOLVING;
-	if (ep_set(p, &c->cl, 0) != 0) {
+	conn_set_state(c, ST_RESOLVING);
+	/* Only a client that leaves is of interest now: its lookup is
+	 * dropped (a client that half-closes before its answer counts as
+	 * gone). */
+	if (ep_set(p, &c->cl, EPOLLRDHUP) != 0) {
 		conn_close(c);
-		free(j);
 		return;
 	}
-	pthread_mutex_lock(&p->mu);
-	if (p->todo_tail)
-		p->todo_tail->next = j;
+	if (lookup_slot(p, c))
+		lookup_begin(c);
 	else
-		p->todo = j;
-	p->todo_tail = j;
-	pthread_cond_signal(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+		wq_append(p, c);
 }
 
-static void on_resolved(struct px *p)
+/* c's lookup is done: the addresses go to the guard. */
+static void on_lookup_done(struct conn *c)
 {
-	uint64_t v;
-	struct job *list;
+	struct px *p = c->px;
+	struct netaddr_addr addrs[MAX_ADDRS];
+	size_t n = 0;
+	int err = 0;
 
-	if (read(p->resolved.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+	if (!c->rj || !resolve_result(c->rj, &err, addrs, &n))
 		return;
-	pthread_mutex_lock(&p->mu);
-	list = p->done;
-	p->done = NULL;
-	pthread_mutex_unlock(&p->mu);
-	while (list) {
-		struct job *j = list;
-		struct conn *c = j->owner;
+	lookup_end(p, c->rj, c->lk.fd, &c->peer);
+	c->rj = NULL;
+	c->lk.fd = -1;
+	if (err != 0 || n == 0) {
+		char detail[400];
 
-		list = j->next;
-		if (c && !c->dead && c->state == ST_RESOLVING) {
-			c->job = NULL;
-			if (j->err != 0 || j->naddrs == 0) {
-				char detail[400];
-
-				snprintf(detail, sizeof(detail),
-					 "cannot resolve %s: %s", c->host,
-					 j->err ? gai_strerror(j->err) :
-						  "no address");
-				report(c, false, "resolve-failed", detail,
-				       NULL);
-				fail(c, 502, SOCKS5_REP_HOST_UNREACHABLE,
-				     "resolve-failed", detail);
-			} else {
-				guard_and_dial(c, j->addrs, j->naddrs, false);
-			}
-		}
-		free(j);
+		snprintf(detail, sizeof(detail), "cannot resolve %s: %s",
+			 c->host, err ? gai_strerror(err) : "no address");
+		report(c, false, "resolve-failed", detail, NULL);
+		fail(c, 502, SOCKS5_REP_HOST_UNREACHABLE, "resolve-failed",
+		     detail);
+	} else {
+		guard_and_dial(c, addrs, n, false);
 	}
+	lookup_kick(p);
 }
 
 /* Does h name the injection rule's host (any case, one trailing dot)? */
@@ -1037,7 +1215,11 @@ static void decide(struct conn *c, const struct httpreq_host *h, unsigned port)
 			deny(c, "blocked-by-allowlist", "bad address");
 			return;
 		}
-		guard_and_dial(c, &a, 1, d.ip_literal);
+		/* Only a configured literal is trusted past the guard, never
+		 * one granted through the control endpoint. */
+		guard_and_dial(c, &a, 1,
+			       d.ip_literal && d.list == HOSTLIST_ALLOW &&
+				       d.index < c->px->nallow_base);
 		return;
 	}
 	resolve(c);
@@ -1104,7 +1286,7 @@ static int relay_read(struct conn *c, bool from_client)
 	size_t off = 0;
 
 	if (b->pipe[0] >= 0)
-		want = SPLICE_CHUNK;
+		want = b->pipe_cap - b->piped;
 	if (from_client && c->http_forward && c->body_left < want)
 		want = (size_t)c->body_left;
 	if (want == 0)
@@ -1127,6 +1309,8 @@ static int relay_read(struct conn *c, bool from_client)
 			return 0;
 		}
 		b->piped += (size_t)r;
+		if (b->piped == b->pipe_cap)
+			pipe_grow(p, b);
 		if (from_client && c->http_forward)
 			c->body_left -= (uint64_t)r;
 		if (pipe_flush(b, dst) < 0) {
@@ -1170,8 +1354,8 @@ static int relay_read(struct conn *c, bool from_client)
 		conn_close(c);
 		return -1;
 	}
-	if ((size_t)r == IO_CHUNK)
-		pipe_open(b);
+	if ((size_t)r == IO_CHUNK && pend_empty(b))
+		pipe_open(p, b);
 	return 0;
 }
 
@@ -1257,7 +1441,7 @@ static void start_relay(struct conn *c)
 	}
 	handshake_free(c->hs);
 	c->hs = NULL;
-	c->state = ST_RELAY;
+	conn_set_state(c, ST_RELAY);
 	{
 		int one = 1;
 
@@ -1265,6 +1449,13 @@ static void start_relay(struct conn *c)
 			   sizeof(one));
 	}
 	tl_arm(p, c, 1, p->opt.idle_timeout_ms);
+	/* The reply (and a plain request's head) go now, not a round of the
+	 * loop later: the set-up costs the client one round trip less. */
+	if (pend_flush(&c->to_cl, c->cl.fd) < 0 ||
+	    pend_flush(&c->to_up, c->up.fd) < 0) {
+		conn_close(c);
+		return;
+	}
 	update_relay_interest(c);
 }
 
@@ -1276,6 +1467,7 @@ static void start_relay(struct conn *c)
  * end. Blocking code in a thread keeps the loop free of TLS states. */
 struct tls_job {
 	SSL_CTX *ctx; /* a reference of its own */
+	struct scrub sc; /* the secret out of the answer */
 	int tcp, plain;
 	int handshake_ms, idle_ms;
 	unsigned port;
@@ -1349,8 +1541,11 @@ static void tls_fail(struct tls_job *t, const char *why)
 }
 
 /* Bytes both ways until the upstream ends its answer, a side fails or
- * nothing moves for idle_ms. */
-static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size)
+ * nothing moves for idle_ms. The answer goes through the scrub (into
+ * clean, IO_CHUNK + SCRUB_PATTERN_MAX bytes): an upstream that echoes the
+ * request must not hand the secret to the client. */
+static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size,
+		     char *clean)
 {
 	bool plain_eof = false;
 
@@ -1375,7 +1570,8 @@ static void tls_pump(struct tls_job *t, SSL *ssl, char *buf, size_t size)
 			int rc = SSL_read_ex(ssl, buf, size, &got);
 
 			if (rc == 1) {
-				if (!plain_write_all(t->plain, buf, got))
+				got = scrub_feed(&t->sc, buf, got, clean);
+				if (!plain_write_all(t->plain, clean, got))
 					return;
 			} else {
 				int e = SSL_get_error(ssl, rc);
@@ -1406,6 +1602,7 @@ static void *tls_main(void *arg)
 	struct tls_job *t = arg;
 	SSL *ssl = NULL;
 	char *buf = cordon__malloc(IO_CHUNK);
+	char *clean = cordon__malloc(IO_CHUNK + SCRUB_PATTERN_MAX);
 	char why[256] = "";
 	struct timeval tv;
 	sigset_t ss;
@@ -1418,7 +1615,7 @@ static void *tls_main(void *arg)
 	fl = fcntl(t->tcp, F_GETFL);
 	tv.tv_sec = t->handshake_ms / 1000;
 	tv.tv_usec = (t->handshake_ms % 1000) * 1000;
-	if (!buf || fl < 0 || fcntl(t->tcp, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
+	if (!buf || !clean || fl < 0 || fcntl(t->tcp, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
 	    setsockopt(t->tcp, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    setsockopt(t->tcp, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
 		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
@@ -1453,7 +1650,8 @@ static void *tls_main(void *arg)
 		snprintf(why, sizeof(why), "set-up: %s", strerror(errno));
 		goto out;
 	}
-	tls_pump(t, ssl, buf, IO_CHUNK);
+	tls_pump(t, ssl, buf, IO_CHUNK, clean);
+	plain_write_all(t->plain, clean, scrub_finish(&t->sc, clean));
 	SSL_shutdown(ssl);
 out:
 	if (why[0])
@@ -1468,7 +1666,11 @@ out:
 			;
 	if (buf)
 		explicit_bzero(buf, IO_CHUNK);
+	if (clean)
+		explicit_bzero(clean, IO_CHUNK + SCRUB_PATTERN_MAX);
 	free(buf);
+	free(clean);
+	scrub_free(&t->sc);
 	close(t->plain);
 	close(t->tcp);
 	SSL_CTX_free(t->ctx);
@@ -1487,7 +1689,12 @@ static void inject_start(struct conn *c)
 
 	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 	t = cordon__calloc(1, sizeof(*t));
-	if (!t || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+	if (!t ||
+	    scrub_init(&t->sc, p->inj_value + p->inj_secret_off,
+		       p->inj_secret_len) != CORDON_OK ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		if (t)
+			scrub_free(&t->sc);
 		free(t);
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
@@ -1513,6 +1720,7 @@ static void inject_start(struct conn *c)
 		close(sv[0]);
 		close(sv[1]);
 		SSL_CTX_free(t->ctx);
+		scrub_free(&t->sc);
 		free(t);
 		fail(c, 500, SOCKS5_REP_GENERAL_FAILURE, "internal",
 		     "cannot start the TLS leg");
@@ -1574,7 +1782,7 @@ static void ctl_answer(struct conn *c, int status, const char *ctype,
 		conn_close(c);
 		return;
 	}
-	c->state = ST_CLOSING;
+	conn_set_state(c, ST_CLOSING);
 	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
 		conn_close(c);
 }
@@ -1686,6 +1894,61 @@ static bool ctl_space(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
+/* Would granting entry[0..n) open more than a name: an IP literal in a
+ * denied class, or a wildcard over a public suffix? Answers 403 and
+ * returns false then. A bad entry passes here: hostlist says why. */
+static bool ctl_grant_ok(struct conn *c, const char *entry, size_t n)
+{
+	struct px *p = c->px;
+	char norm[HOSTLIST_MAX_NAME + 1], why[400];
+	const char *host, *bad = NULL, *kind;
+	struct netaddr_addr a;
+	struct netaddr_verdict v;
+	size_t hl;
+	unsigned port;
+	bool wild;
+
+	if (!hostlist_split_authority(entry, n, &host, &hl, &port))
+		return true;
+	wild = hl > 2 && host[0] == '*' && host[1] == '.';
+	if (wild) {
+		host += 2;
+		hl -= 2;
+	}
+	switch (hostlist_normalize_host(host, hl, norm, &a, &bad)) {
+	case NETADDR_HOST_IP:
+		if (wild)
+			return true;
+		/* as spelled: a v4-mapped form is judged as such */
+		if (netaddr_parse_host(host, hl, &a) != NETADDR_HOST_IP)
+			return true;
+		netaddr_classify(p->guard, &a, &v);
+		if (!netaddr_denied(&v))
+			return true;
+		snprintf(why, sizeof(why),
+			 "%.*s: address class %s: a granted entry passes the "
+			 "address guard",
+			 (int)(n > 200 ? 200 : n), entry,
+			 netaddr_verdict_name(&v));
+		kind = "X-Proxy-Error: blocked-by-address-class\r\n";
+		break;
+	case NETADDR_HOST_NAME:
+		if (!wild || !hostlist_public_suffix(p->psl.p, p->psl.len, norm,
+						     strlen(norm)))
+			return true;
+		snprintf(why, sizeof(why),
+			 "*.%s is a public suffix: a wildcard over it lets in "
+			 "anyone who registers a name there",
+			 norm);
+		kind = "X-Proxy-Error: wildcard-over-public-suffix\r\n";
+		break;
+	default:
+		return true;
+	}
+	ctl_error(c, 403, kind, why);
+	return false;
+}
+
 /* The whole body is in: one entry, added to the allow-list. */
 static void ctl_allow(struct conn *c)
 {
@@ -1711,6 +1974,8 @@ static void ctl_allow(struct conn *c)
 		return;
 	}
 	entry[0] = b + i;
+	if (!ctl_grant_ok(c, b + i, n - i))
+		return;
 	memset(&d, 0, sizeof(d));
 	e = hostlist_policy_add(p->policy, HOSTLIST_ALLOW, entry, 1, &d);
 	if (e != CORDON_OK) {
@@ -1808,6 +2073,14 @@ static bool keep_early(struct conn *c, const char *data, size_t n)
 	return pending_add(&c->to_up, data, n, IO_CHUNK);
 }
 
+/* Methods whose answer is the request itself, in any case (servers differ
+ * on whether method names are case-sensitive). */
+static bool inject_echoes(const struct httpreq_req *r)
+{
+	return r->method_len == 5 && (httpreq_name_eq(r->method, 5, "trace") ||
+				      httpreq_name_eq(r->method, 5, "track"));
+}
+
 static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 {
 	struct httpreq_req *r = &c->hs->req;
@@ -1851,20 +2124,38 @@ static void http_head_done(struct conn *c, const char *rest, size_t nrest)
 			    "for the injection host; use CONNECT");
 		return;
 	}
+	if (c->inject && inject_echoes(r)) {
+		answer_http(c, 405, "method-not-allowed",
+			    "TRACE and TRACK echo the request: refused where "
+			    "a credential is injected");
+		return;
+	}
 	if (c->http_forward) {
-		struct httpreq_header extra[2] = {
+		struct httpreq_header extra[4] = {
 			{ "Connection", 10, "close", 5 },
 		};
 		size_t need = 0, nextra = 1;
 		unsigned strip = 0;
 
 		if (c->inject) {
-			extra[1].name = p->inj_name;
-			extra[1].name_len = strlen(p->inj_name);
-			extra[1].value = p->inj_value;
-			extra[1].value_len = p->inj_value_len;
-			nextra = 2;
-			strip = HTTPREQ_STRIP_CREDENTIALS;
+			/* The secret, Host as TLS names the peer (not as the
+			 * client spelled it), and an answer the scrub can
+			 * read: no compression, no ranges that cut the
+			 * secret apart. */
+			extra[1] = (struct httpreq_header){
+				p->inj_name, strlen(p->inj_name), p->inj_value,
+				p->inj_value_len
+			};
+			extra[2] = (struct httpreq_header){
+				"Host", 4, p->inj_authority,
+				strlen(p->inj_authority)
+			};
+			extra[3] = (struct httpreq_header){
+				"Accept-Encoding", 15, "identity", 8
+			};
+			nextra = 4;
+			strip = HTTPREQ_STRIP_CREDENTIALS |
+				HTTPREQ_STRIP_ENCODING;
 			port = p->inj_port;
 		}
 
@@ -1948,7 +2239,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 				conn_close(c);
 				return;
 			}
-			c->state = ST_CLOSING;
+			conn_set_state(c, ST_CLOSING);
 			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
 				conn_close(c);
 			return;
@@ -2008,7 +2299,9 @@ static void on_accept(struct px *p, struct ep *l)
 	bool control = l == &p->ctl;
 
 	for (;;) {
-		int fd = accept4(l->fd, NULL, NULL,
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = accept4(l->fd, (struct sockaddr *)&peer, &plen,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
 		struct httpreq_limits lim;
@@ -2017,7 +2310,7 @@ static void on_accept(struct px *p, struct ep *l)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* Wait for a conn to close. */
-				if (p->nconns > 0) {
+				if (p->nconns + p->nctl > 0) {
 					p->accept_paused = true;
 					ep_set(p, &p->lst, 0);
 					ep_set(p, &p->ctl, 0);
@@ -2025,7 +2318,8 @@ static void on_accept(struct px *p, struct ep *l)
 			}
 			return;
 		}
-		if (p->nconns >= p->opt.max_conns) {
+		if (control ? p->nctl >= PROXY_CONTROL_CONNS :
+			      p->nconns >= p->opt.max_conns) {
 			static const char busy[] =
 				"HTTP/1.1 503 Service Unavailable: too many "
 				"connections\r\nX-Proxy-Error: "
@@ -2056,6 +2350,10 @@ static void on_accept(struct px *p, struct ep *l)
 		}
 		c->px = p;
 		c->tlist = -1;
+		if (plen > sizeof(peer) ||
+		    !from_sockaddr((struct sockaddr *)&peer, &c->peer))
+			memset(&c->peer, 0, sizeof(c->peer));
+		c->lk.fd = -1;
 		c->to_up.pipe[0] = c->to_up.pipe[1] = -1;
 		c->to_cl.pipe[0] = c->to_cl.pipe[1] = -1;
 		c->cl = (struct ep){ EP_CLIENT, c, fd, UINT32_MAX };
@@ -2064,13 +2362,19 @@ static void on_accept(struct px *p, struct ep *l)
 		c->control = control;
 		if (control)
 			c->proto = P_HTTP;
-		p->nconns++;
+		if (control)
+			p->nctl++;
+		else
+			p->nconns++;
 		if (ep_set(p, &c->cl, EPOLLIN) != 0) {
 			c->cl.mask = 0;
 			conn_close(c);
 			continue;
 		}
 		tl_arm(p, c, 0, p->opt.handshake_timeout_ms);
+		/* The head usually follows the connect at once: reading now
+		 * saves a round of the loop (EAGAIN costs one recv). */
+		head_read(c);
 	}
 }
 
@@ -2088,7 +2392,7 @@ static void closing_flush(struct conn *c)
 	if (r == 0)
 		return;
 	shutdown(c->cl.fd, SHUT_WR);
-	c->state = ST_DRAIN;
+	conn_set_state(c, ST_DRAIN);
 	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
 	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
 		conn_close(c);
@@ -2118,9 +2422,9 @@ static void conn_event(struct conn *c, bool client, uint32_t ev)
 		break;
 	case ST_RESOLVING:
 	case ST_CONNECTING:
-		/* The client is not watched now, but a reset is reported
-		 * anyway (and again on every wait): give up on it. */
-		if (client && (ev & (EPOLLERR | EPOLLHUP)))
+		/* The client is watched only for leaving now (a reset is
+		 * reported anyway, and again on every wait): give up on it. */
+		if (client && (ev & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)))
 			conn_close(c);
 		else if (!client)
 			on_connected(c);
@@ -2209,8 +2513,12 @@ enum cordon_err proxy_run_once(struct px *p, int timeout_ms)
 			p->stopping = true;
 			break;
 		}
-		case EP_RESOLVED:
-			on_resolved(p);
+		case EP_LOOKUP:
+			if (!e->c->dead)
+				on_lookup_done(e->c);
+			break;
+		case EP_ORPHAN:
+			orphan_done(p, (struct orphan *)e);
 			break;
 		case EP_CLIENT:
 		case EP_UPSTREAM:
@@ -2222,6 +2530,12 @@ enum cordon_err proxy_run_once(struct px *p, int timeout_ms)
 	}
 	expire(p);
 	reap_dead(p);
+	while (p->dead_orphans) {
+		struct orphan *o = p->dead_orphans;
+
+		p->dead_orphans = o->next;
+		free(o);
+	}
 	return CORDON_OK;
 }
 
@@ -2248,7 +2562,7 @@ void proxy_stop(struct px *p)
 
 size_t proxy_conn_count(const struct px *p)
 {
-	return p->nconns;
+	return p->nconns + p->nctl;
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -2355,6 +2669,39 @@ bad:
 	return CORDON_E_CONFIG;
 }
 
+/* Reads the Public Suffix List (see proxy_options.public_suffix_list). */
+static enum cordon_err psl_load(struct px *p, struct cordon_diag *diag)
+{
+	const char *path = p->opt.public_suffix_list;
+	int fd = open(path ? path : PROXY_PSL_DEFAULT, O_RDONLY | O_CLOEXEC |
+							O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	int rc;
+
+	p->opt.public_suffix_list = NULL; /* the caller's memory */
+	buf_init(&p->psl, PROXY_PSL_MAX);
+	if (fd < 0 && !path && errno == ENOENT)
+		return CORDON_OK;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_errno(diag, CORDON_E_CONFIG, fd < 0 ? errno : 0,
+			   "public suffix list %s: %s",
+			   path ? path : PROXY_PSL_DEFAULT,
+			   fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return CORDON_E_CONFIG;
+	}
+	rc = atomic_read_all(fd, &p->psl);
+	close(fd);
+	if (rc != 0) {
+		diag_errno(diag, CORDON_E_CONFIG, errno,
+			   "public suffix list %s: %s",
+			   path ? path : PROXY_PSL_DEFAULT, strerror(errno));
+		return errno == ENOMEM ? CORDON_E_NOMEM : CORDON_E_CONFIG;
+	}
+	return CORDON_OK;
+}
+
 /* The control endpoint: checks and copies the token, opens the socket. */
 static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 {
@@ -2382,6 +2729,8 @@ static enum cordon_err control_setup(struct px *p, struct cordon_diag *diag)
 	memcpy(p->token, t, n + 1);
 	p->token_len = n;
 	p->opt.control_token = NULL; /* the caller's memory */
+	if ((e = psl_load(p, diag)) != CORDON_OK)
+		return e;
 	e = open_listener(p->opt.control_listen, "control address", &p->ctl.fd,
 			  diag);
 	if (e != CORDON_OK)
@@ -2472,6 +2821,8 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 	memcpy(p->inj_value + (mark - fmt) + sl, mark + 2,
 	       fl - (size_t)(mark - fmt) - 2);
 	p->inj_value[p->inj_value_len] = '\0';
+	p->inj_secret_off = (size_t)(mark - fmt);
+	p->inj_secret_len = sl;
 	for (size_t i = 0; i < p->inj_value_len; i++) {
 		unsigned char ch = (unsigned char)p->inj_value[i];
 
@@ -2487,6 +2838,14 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 			   p->inj_port);
 		return CORDON_E_CONFIG;
 	}
+	p->inj_authority = cordon__malloc(hl + 8);
+	if (!p->inj_authority)
+		return CORDON_E_NOMEM;
+	if (p->inj_port == 443)
+		snprintf(p->inj_authority, hl + 8, "%s", p->inj_host);
+	else
+		snprintf(p->inj_authority, hl + 8, "%s:%u", p->inj_host,
+			 p->inj_port);
 	p->inj_ctx = SSL_CTX_new(TLS_client_method());
 	if (!p->inj_ctx)
 		return CORDON_E_NOMEM;
@@ -2531,13 +2890,11 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 	if (!p)
 		return CORDON_E_NOMEM;
 	p->opt = *o;
-	p->epfd = p->lst.fd = p->stop.fd = p->resolved.fd = -1;
+	p->pipe_budget = o->pipe_budget ? o->pipe_budget : PROXY_PIPE_BUDGET;
+	p->epfd = p->lst.fd = p->stop.fd = -1;
 	p->lst = (struct ep){ EP_LISTEN, NULL, -1, UINT32_MAX };
 	p->stop = (struct ep){ EP_STOP, NULL, -1, UINT32_MAX };
-	p->resolved = (struct ep){ EP_RESOLVED, NULL, -1, UINT32_MAX };
 	p->ctl = (struct ep){ EP_CONTROL, NULL, -1, UINT32_MAX };
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
 	p->scratch = cordon__malloc(IO_CHUNK);
 	p->policy = hostlist_policy_new();
 	p->guard = netaddr_guard_new();
@@ -2578,16 +2935,15 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		p->local_len = 0;
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
 	p->stop.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	p->resolved.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (p->epfd < 0 || p->stop.fd < 0 || p->resolved.fd < 0) {
+	if (p->epfd < 0 || p->stop.fd < 0) {
 		diag_errno(diag, CORDON_E_IO, errno, "epoll/eventfd: %s",
 			   strerror(errno));
 		e = CORDON_E_IO;
 		goto fail;
 	}
-	struct ep *fixed[] = { &p->lst, &p->stop, &p->resolved, &p->ctl };
+	struct ep *fixed[] = { &p->lst, &p->stop, &p->ctl };
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		struct ep *x = fixed[i];
 
 		if (x->fd < 0)
@@ -2602,8 +2958,6 @@ enum cordon_err proxy_new(const struct proxy_options *o, struct px **out,
 		}
 		x->mask = EPOLLIN;
 	}
-	if ((e = start_resolvers(p, diag)) != CORDON_OK)
-		goto fail;
 	*out = p;
 	return CORDON_OK;
 fail:
@@ -2649,31 +3003,28 @@ const char *proxy_control_addr(const struct px *p, char *buf, size_t size)
 	return format_local(&p->ctl_local, p->ctl_local_len, buf, size);
 }
 
+/* Lookups still running are abandoned: their threads end by themselves. */
 void proxy_free(struct px *p)
 {
-	struct job *j;
+	struct orphan *o;
 
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	p->quit = true;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-	for (size_t i = 0; i < p->nthreads; i++)
-		pthread_join(p->threads[i], NULL);
+	p->freeing = true;
 	for (int i = 0; i < 2; i++)
 		while (p->tl[i].head)
 			conn_close(p->tl[i].head);
 	/* Conns on no list: resolving ones are on list 0, relays on 1,
 	 * closing ones on list 0 as well (armed at accept). */
 	reap_dead(p);
-	while ((j = p->todo)) {
-		p->todo = j->next;
-		free(j);
+	while ((o = p->orphans)) {
+		p->orphans = o->next;
+		resolve_release(o->rj);
+		free(o);
 	}
-	while ((j = p->done)) {
-		p->done = j->next;
-		free(j);
+	while ((o = p->dead_orphans)) {
+		p->dead_orphans = o->next;
+		free(o);
 	}
 	if (p->lst.fd >= 0)
 		close(p->lst.fd);
@@ -2687,17 +3038,15 @@ void proxy_free(struct px *p)
 		explicit_bzero(p->inj_value, p->inj_value_len);
 		free(p->inj_value);
 	}
+	buf_free(&p->psl);
 	free(p->inj_host);
 	free(p->inj_name);
+	free(p->inj_authority);
 	SSL_CTX_free(p->inj_ctx);
 	if (p->stop.fd >= 0)
 		close(p->stop.fd);
-	if (p->resolved.fd >= 0)
-		close(p->resolved.fd);
 	if (p->epfd >= 0)
 		close(p->epfd);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->cv);
 	hostlist_policy_free(p->policy);
 	netaddr_guard_free(p->guard);
 	free(p->ovr);

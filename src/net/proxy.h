@@ -2,15 +2,19 @@
  * SOCKS5 CONNECT on one port, all judged by the same policy.
  *
  * Single-threaded and event-driven (epoll, nonblocking sockets); the only
- * other threads are a few resolver workers running getaddrinfo(), so a slow
- * lookup never stalls the loop. A connection goes through:
+ * other threads run one getaddrinfo() each (resolve.h), so a slow lookup
+ * never stalls the loop. Lookups are bounded: PROXY_LOOKUPS_MAX at once,
+ * PROXY_LOOKUPS_PER_CLIENT for one client address, a lookup whose client
+ * left still counting for that client until it ends; a request waiting for
+ * a slot is dropped when its client leaves (while its name is looked up, a
+ * client that half-closes counts as gone). A connection goes through:
  *   head       the first byte picks the protocol (0x05: SOCKS5, else
  *              HTTP); the head is parsed incrementally (httpreq.h,
  *              socks5.h); parser errors answer their status and close;
  *   decision   hostlist.h (allow/deny lists); a denial answers 403 (SOCKS:
  *              reply 0x02) naming the target and the rule;
  *   resolve    a name is resolved once (a --resolve override, else a
- *              worker's getaddrinfo); every address in a denied class
+ *              getaddrinfo in its own thread); every address in a denied class
  *              (netaddr.h, with this host's interface addresses and the
  *              extra ranges) is dropped, unless the host is an IP literal
  *              the allow-list names; none left: 403 blocked-by-address-class;
@@ -24,7 +28,8 @@
  *              bodies get 501. A side is not read while the other side's
  *              pending data is unsent (backpressure); buffers exist only
  *              while data is pending, so an idle tunnel costs a few hundred
- *              bytes.
+ *              bytes. Bulk directions splice through pipes sized to the
+ *              traffic, all of them within pipe_budget.
  * Limits: connections (beyond: 503 and close), header bytes (431), the
  * handshake time-out (from accept until the relay starts: a head not
  * complete in time is closed, a lookup or connect not done in time answers
@@ -43,10 +48,20 @@
  *                 most PROXY_CONTROL_BODY_MAX bytes, Content-Length required.
  *                 Appends it to the allow-list for the life of this px
  *                 only; answers 200 {"added": ENTRY, "canonical": CANON}.
- *                 A bad entry answers 400 with hostlist's reason.
+ *                 A bad entry answers 400 with hostlist's reason. A
+ *                 granted entry passes the same address guard as a name
+ *                 does: an IP literal in a denied class (metadata,
+ *                 private, loopback, ...) is refused with 403
+ *                 blocked-by-address-class, and a granted literal is
+ *                 never trusted past the guard (a configured one is); a
+ *                 wildcard over a public suffix ("*.com", "*.co.uk",
+ *                 "*.github.io": hostlist_public_suffix with the list at
+ *                 public_suffix_list) is refused with 403 too.
  *   GET /status   200 {"allow": [...], "deny": [...], "session": [...]}:
  *                 the effective lists as written (allow includes the
  *                 session additions, which "session" lists again).
+ * The control port has its own budget of PROXY_CONTROL_CONNS connections
+ * (beyond: 503), so data clients cannot lock the operator out.
  * Every request needs "Authorization: Bearer TOKEN" (control_token,
  * compared in constant time); missing, repeated or wrong: 401 and nothing
  * changes. Other paths 404, other methods 405, a body without
@@ -72,8 +87,14 @@
 #define PROXY_HANDSHAKE_TIMEOUT_MS 10000
 #define PROXY_IDLE_TIMEOUT_MS 300000
 #define PROXY_MAX_RESOLVE 1024 /* --resolve overrides */
-#define PROXY_RESOLVER_THREADS 4
+#define PROXY_LOOKUPS_MAX 64 /* name lookups running at once, in all */
+#define PROXY_LOOKUPS_PER_CLIENT 16 /* ... for one client address */
 #define PROXY_CONTROL_BODY_MAX 4096 /* POST /allow body bytes */
+#define PROXY_CONTROL_CONNS 16 /* control connections at once, apart from
+				* max_conns */
+#define PROXY_PIPE_BUDGET (64u * 1024 * 1024) /* all tunnels' pipes */
+#define PROXY_PSL_DEFAULT "/usr/share/publicsuffix/public_suffix_list.dat"
+#define PROXY_PSL_MAX (8 * 1024 * 1024) /* bytes of that list */
 #define PROXY_CONTROL_TOKEN_MIN 16 /* bytes */
 #define PROXY_CONTROL_TOKEN_MAX 1024
 #define PROXY_INJECT_SECRET_MAX 4096 /* bytes of an injected secret */
@@ -114,6 +135,9 @@ struct proxy_options {
 	size_t max_header_bytes; /* httpreq.h limit, 1..HTTPREQ_LIMIT_CEILING */
 	unsigned handshake_timeout_ms; /* > 0 */
 	unsigned idle_timeout_ms; /* > 0 */
+	/* bytes all splice pipes may hold together (0: PROXY_PIPE_BUDGET);
+	 * past it tunnels copy through a bounded buffer instead */
+	size_t pipe_budget;
 	bool skip_own_addresses; /* do not read getifaddrs (tests only) */
 	proxy_decision_fn *on_decision; /* may be NULL */
 	void *ctx;
@@ -123,6 +147,10 @@ struct proxy_options {
 	 * wipes it in proxy_free). */
 	const char *control_listen;
 	const char *control_token;
+	/* The Public Suffix List for POST /allow's wildcards: NULL reads
+	 * PROXY_PSL_DEFAULT when it exists (else only single labels count
+	 * as public suffixes); a path given must be readable. */
+	const char *public_suffix_list;
 	/* Credential injection (optional: inject_host NULL for none). A
 	 * plain-HTTP request for http://inject_host/... (port 80, given or
 	 * not) is sent to https://inject_host:inject_port with the
@@ -135,6 +163,10 @@ struct proxy_options {
 	 * the address guard still applies). A CONNECT or SOCKS5 request for
 	 * inject_host is refused (403 injection-needs-plain-http), as is a
 	 * plain request for it on another port; chunked bodies get 501.
+	 * The request goes out with Host as inject_host[:inject_port],
+	 * Accept-Encoding: identity and no Range/If-Range; TRACE and TRACK
+	 * (any case) get 405; every occurrence of the secret in the answer
+	 * is masked as it streams (scrub.h).
 	 * Other hosts follow the lists as usual. The TLS side of each
 	 * injected request runs in its own short-lived thread. */
 	const char *inject_host; /* a DNS name */

@@ -7,6 +7,9 @@
 # --allow-address-class loopback; the same URLs without it are refused.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_net.sh"
+# Public addresses below (8.8.8.8) must never be reached: the script runs
+# in a network namespace of its own where they lead nowhere.
+private_net
 need python3 openssl
 
 # The certificates: a CA, and a leaf for test.cordon signed by it.
@@ -114,7 +117,7 @@ if [ -z "$hp" ] || [ -z "$sp" ] || [ -z "$gp" ]; then
 	skip_all "test servers did not start"
 fi
 
-echo "1..37"
+echo "1..43"
 L=(--allow-address-class loopback)
 T=(--cacert "$tmp/ca.pem" --resolve test.cordon:127.0.0.1)
 
@@ -133,8 +136,19 @@ for h in 127.1 0x7f000001 '[::ffff:127.0.0.1]' 2130706433; do
 done
 
 run fetch "http://[::ffff:7f00:1]:$hp/hello"
-[ $rc -eq 1 ] && grep -q 'address 127.0.0.1 is loopback' "$tmp/err"
+[ $rc -eq 1 ] && grep -q 'address ::ffff:127.0.0.1 is embedded-ipv4:loopback' "$tmp/err"
 ok $? "a hex v4-mapped spelling is judged as the IPv4 inside"
+
+# The test-only loopback allowance is loopback as itself and nothing wider:
+# every v4-mapped spelling stays refused (red team: [::ffff:127.0.0.1] was
+# turned into 127.0.0.1 before the guard saw it).
+for h in '[::ffff:127.0.0.1]' '[::ffff:7f00:1]' '[0:0:0:0:0:ffff:127.0.0.1]' \
+	'[::FFFF:127.0.0.1]' '[0::ffff:7f00:0001]' '[::ffff:127.1.2.3]'; do
+	run fetch "${L[@]}" "http://$h:$hp/hello"
+	[ $rc -eq 1 ] && grep -q 'embedded-ipv4:loopback' "$tmp/err" &&
+		! grep -q hello "$tmp/out"
+	ok $? "the loopback allowance does not reach $h"
+done
 
 run fetch "${L[@]}" "http://[64:ff9b::7f00:1]:$hp/hello"
 [ $rc -eq 1 ] && grep -q 'embedded-ipv4:loopback' "$tmp/err"

@@ -25,8 +25,11 @@ make_certs api.cordon.test DNS:api.cordon.test,DNS:localhost
 	skip_all "openssl cannot make the test certificates"
 
 cat >"$tmp/srv.py" <<'EOF'
-import http.server, socketserver, ssl, sys
+import base64, http.server, socketserver, ssl, sys, time
 
+# Answers with the request head it received (an echo endpoint), and logs
+# it to argv[2]. /split writes the echo in two TLS records cut inside the
+# secret; /header quotes the Authorization header in an answer header.
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     def answer(self):
@@ -34,13 +37,30 @@ class H(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(n) if n else b""
         b = (self.requestline + "\n" + str(self.headers)).encode() + \
             b"body=" + body + b"\n"
+        if self.path == "/encoded":
+            # a debug endpoint that dumps the credential encoded
+            tok = self.headers.get("Authorization", "")[7:].encode()
+            b = b"b64=" + base64.b64encode(tok) + b"\nurl=" + \
+                base64.urlsafe_b64encode(b"xy" + tok) + b"\nhex=" + \
+                tok.hex().encode() + b"\nHEX=" + tok.hex().upper().encode() + \
+                b"\n"
+        with open(sys.argv[2], "ab") as log:
+            log.write(b + b"==\n")
         self.send_response(200)
         self.send_header("Content-Length", str(len(b)))
         self.send_header("Connection", "close")
+        if self.path == "/header":
+            self.send_header("X-Echo", self.headers.get("Authorization", ""))
         self.end_headers()
+        if self.path == "/split":
+            cut = b.find(b"Bearer ") + 12
+            self.wfile.write(b[:cut])
+            self.wfile.flush()
+            time.sleep(0.2)
+            b = b[cut:]
         self.wfile.write(b)
         self.close_connection = True
-    do_GET = do_POST = answer
+    do_GET = do_POST = do_TRACE = do_TRACK = answer
     def log_message(self, *a):
         pass
 
@@ -55,7 +75,7 @@ s.socket = ctx.wrap_socket(s.socket, server_side=True)
 print(s.server_address[1], flush=True)
 s.serve_forever()
 EOF
-serve sport python3 "$tmp/srv.py" "$tmp" ||
+serve sport python3 "$tmp/srv.py" "$tmp" "$tmp/upstream.log" ||
 	skip_all "the HTTPS test server did not start"
 
 api=api.cordon.test
@@ -87,18 +107,68 @@ curl -sS -m 20 -x "http://$px" --noproxy '' --trace-ascii "$tmp/trace" \
 ok $? "a plain-HTTP request for the injected host is answered"
 grep -qx "GET /v1/models?x=1 HTTP/1.1" "$tmp/out"
 ok $? "the upstream got the request in origin form"
-grep -qxF "Authorization: Bearer $secret" "$tmp/out" &&
-	[ "$(grep -ci '^authorization:' "$tmp/out")" -eq 1 ]
+grep -qxF "Authorization: Bearer $secret" "$tmp/upstream.log" &&
+	[ "$(grep -ci '^authorization:' "$tmp/upstream.log")" -eq 1 ]
 ok $? "the upstream got Authorization: Bearer SECRET, once"
-! grep -qi '^cookie:\|^x-api-key:\|Basic Y2xp\|client-key' "$tmp/out"
+! grep -qi '^cookie:\|^x-api-key:\|Basic Y2xp\|client-key' "$tmp/upstream.log"
 ok $? "the client's Authorization, Cookie and X-Api-Key were stripped"
-grep -qx "X-Other: kept" "$tmp/out" && grep -qix "Host: $api" "$tmp/out"
+grep -qx "X-Other: kept" "$tmp/upstream.log" &&
+	grep -qix "Host: $api:$sport" "$tmp/upstream.log"
 ok $? "other headers are kept, Host names the injected host"
+
+# An upstream that echoes the request must not hand the secret back: the
+# answer is scrubbed as it streams (head and body, across TLS records).
+stars=$(printf '%s' "$secret" | sed 's/./*/g')
+! grep -qF "$secret" "$tmp/out" &&
+	grep -qxF "Authorization: Bearer $stars" "$tmp/out"
+ok $? "an echo of the request reaches the client with the secret masked"
+: >"$tmp/upstream.log"
+curl -sS -m 20 -x "http://$px" --noproxy '' -D "$tmp/hdr" \
+	"http://$api/header" >"$tmp/out" 2>"$tmp/err"
+grep -qF "$secret" "$tmp/upstream.log" && ! grep -qF "$secret" "$tmp/hdr" &&
+	grep -qiF "X-Echo: Bearer $stars" "$tmp/hdr"
+ok $? "an answer header quoting the secret is masked"
+curl -sS -m 20 -x "http://$px" --noproxy '' "http://$api/split" \
+	>"$tmp/out" 2>"$tmp/err"
+! grep -qF "$secret" "$tmp/out" && grep -qF "Bearer $stars" "$tmp/out"
+ok $? "a secret cut across two TLS records is masked"
+
+: >"$tmp/upstream.log"
+curl -sS -m 20 -x "http://$px" --noproxy '' "http://$api/encoded" \
+	>"$tmp/out" 2>"$tmp/err"
+b64=$(printf '%s' "$secret" | base64 -w0 | cut -c1-16)
+hex=$(printf '%s' "$secret" | od -An -tx1 | tr -d ' \n')
+grep -q '^b64=\*\{16\}' "$tmp/out" && ! grep -qF "$b64" "$tmp/out" &&
+	! grep -qiF "$hex" "$tmp/out" && grep -q '^hex=\*\{16\}' "$tmp/out" &&
+	grep -q '^HEX=\*\{16\}' "$tmp/out" && grep -qF "$b64" "$tmp/upstream.log"
+ok $? "the secret's base64 (both alphabets, any alignment) and hex are masked too"
+
+# Methods whose answer is the request are refused outright, any case.
+for m in TRACE TRACK trace Track; do
+	: >"$tmp/upstream.log"
+	curl -s -m 20 -x "http://$px" --noproxy '' -X "$m" -o "$tmp/out" \
+		-w '%{http_code}' "http://$api/echo" >"$tmp/code"
+	[ "$(cat "$tmp/code")" = 405 ] && [ ! -s "$tmp/upstream.log" ] &&
+		! grep -qF "$secret" "$tmp/out"
+	ok $? "$m with an injected credential gets 405, nothing sent upstream"
+done
+
+# Host is the rule's name (as TLS names the peer), however the client
+# spells it; no compression or ranges, which would hide or cut the secret
+# from the scrub.
+: >"$tmp/upstream.log"
+curl -sS -m 20 -x "http://$px" --noproxy '' -H 'Accept-Encoding: gzip' \
+	-H 'Range: bytes=3-' "http://API.Cordon.TEST.:80/x" >"$tmp/out" 2>"$tmp/err"
+grep -qix "Host: $api:$sport" "$tmp/upstream.log" &&
+	[ "$(grep -ci '^host:' "$tmp/upstream.log")" -eq 1 ] &&
+	grep -qix "Accept-Encoding: identity" "$tmp/upstream.log" &&
+	! grep -qi '^range:\|gzip' "$tmp/upstream.log"
+ok $? "Host is the rule's name; Accept-Encoding identity; Range dropped"
 awk '/^=> Send/ { s = 1; print; next } /^(<=|==|=>)/ { s = 0 } s' \
 	"$tmp/trace" >"$tmp/sent"
 grep -q "X-Other: kept" "$tmp/sent" && ! grep -qF "$secret" "$tmp/sent" &&
-	grep -qF "$secret" "$tmp/trace"
-ok $? "the secret is nowhere in what the client sent"
+	! grep -qF "$secret" "$tmp/trace"
+ok $? "the secret is nowhere in what the client sent or got back"
 
 curl -sS -m 20 -x "http://$px" --noproxy '' -d 'hello=body' \
 	"http://$api/post" >"$tmp/out" 2>"$tmp/err"
@@ -172,8 +242,9 @@ if [ "$best" = namespaces ]; then
 			http://localhost/from-sandbox' >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	grep -qx "GET /from-sandbox HTTP/1.1" "$tmp/out" &&
-		grep -qxF "Authorization: Bearer $secret" "$tmp/out" &&
-		! grep -q "Bearer mine" "$tmp/out"
+		grep -qxF "Authorization: Bearer $secret" "$tmp/upstream.log" &&
+		! grep -qF "$secret" "$tmp/out" &&
+		! grep -q "Bearer mine" "$tmp/upstream.log"
 	ok $((st + $?)) "run: the sandbox's plain-HTTP request arrives with the secret injected"
 	sed '/^==curl$/q' "$tmp/out" >"$tmp/envs"
 	grep -q "^==environ" "$tmp/envs" && ! grep -q INJECT_SECRET "$tmp/envs" &&

@@ -88,3 +88,42 @@ make_certs() {
 }
 
 diag_logs+=("$tmp/px.log")
+
+# private_net [ROUTES...]: runs this whole script again in user, mount and
+# network namespaces of its own (skips when they cannot be made) and exits
+# with its status. Inside, only lo exists (up) and there is no route off
+# it, so a request that would leave the machine fails (ENETUNREACH); each
+# ROUTE is more `ip route add` arguments ("unreachable 93.184.215.0/24":
+# a connect there fails with EHOSTUNREACH instead). The mount
+# namespace lets a script bind its own /etc/resolv.conf and /etc/hosts
+# (bind_etc). Call it right after sourcing this file.
+private_net() {
+	local r
+	if [ "${CORDON_PRIVATE_NET:-}" != 1 ]; then
+		command -v unshare >/dev/null && command -v ip >/dev/null ||
+			skip_all "needs unshare and ip"
+		unshare -Urmn true 2>/dev/null ||
+			skip_all "cannot make user, mount and network namespaces"
+		CORDON_PRIVATE_NET=1 unshare -Urmn bash "$0"
+		exit $?
+	fi
+	ip link set lo up || {
+		echo "Bail out! cannot set up the private network"
+		exit 1
+	}
+	for r in "$@"; do
+		# shellcheck disable=SC2086
+		ip route add $r || {
+			echo "Bail out! ip route add $r"
+			exit 1
+		}
+	done
+}
+
+# bind_etc NAME FILE: inside private_net, FILE is seen as /etc/NAME.
+bind_etc() {
+	mount --bind "$2" "/etc/$1" || {
+		echo "Bail out! cannot bind $2 over /etc/$1"
+		exit 1
+	}
+}

@@ -6,6 +6,10 @@
 # time-outs. Needs python3 and curl; skips everything without them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_net.sh"
+# The public addresses below (93.184.215.x) must never be reached: the
+# script runs in a network namespace of its own, where that range is
+# unreachable (a connect fails at once) and everything else is dropped.
+private_net "unreachable 93.184.215.0/24"
 need python3 curl
 
 cat >"$tmp/h.py" <<'EOF'
@@ -32,7 +36,7 @@ def serve_http():
     class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
         daemon_threads = True
         request_queue_size = 512
-    s = S(("127.0.0.1", 0), H)
+    s = S((os.environ.get("BIND", "127.0.0.1"), 0), H)
     print(s.server_address[1], flush=True)
     s.serve_forever()
 
@@ -52,6 +56,57 @@ def serve_echo():
     while True:
         c, _ = s.accept()
         threading.Thread(target=one, args=(c,), daemon=True).start()
+
+def serve_flood():
+    # Sends without end to whoever connects (a download nobody reads).
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1024)
+    print(s.getsockname()[1], flush=True)
+    def one(c):
+        b = b"x" * 65536
+        try:
+            while True:
+                c.sendall(b)
+        except OSError:
+            pass
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+def stall(hp, target, n, secs):
+    # n tunnels whose client never reads past the 200.
+    held = []
+    for _ in range(n):
+        c = socket.create_connection(addr(hp))
+        c.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += c.recv(1)
+        held.append(c)
+    print("held", flush=True)
+    time.sleep(secs)
+
+def pipes(pid):
+    # The sizes of the pipes process pid made (each once, not its two
+    # ends; not its stdio, inherited; F_GETPIPE_SZ = 1032).
+    import fcntl
+    total = count = 0
+    seen = set()
+    for fd in os.listdir("/proc/%s/fd" % pid):
+        path = "/proc/%s/fd/%s" % (pid, fd)
+        try:
+            link = os.readlink(path)
+            if int(fd) < 3 or not link.startswith("pipe:") or link in seen:
+                continue
+            seen.add(link)
+            f = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        total += fcntl.fcntl(f, 1032)
+        count += 1
+        os.close(f)
+    print(total, count)
 
 def addr(hp):
     h, p = hp.rsplit(":", 1)
@@ -177,6 +232,12 @@ elif cmd == "idle":
     idle(sys.argv[2], sys.argv[3], float(sys.argv[4]))
 elif cmd == "maxconns":
     maxconns(sys.argv[2], int(sys.argv[3]))
+elif cmd == "flood":
+    serve_flood()
+elif cmd == "stall":
+    stall(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+elif cmd == "pipes":
+    pipes(sys.argv[2])
 EOF
 
 serve hport python3 "$tmp/h.py" http &&
@@ -196,7 +257,7 @@ ok $? "a bad allow entry is a usage error naming it"
 start_proxy --allow-host "127.0.0.1:$hport" --allow-host "127.0.0.1:$eport" \
 	--allow-host '*.example.com' --allow-host example.org \
 	--deny-host bad.example.com --allow-host "loop.test:$hport" \
-	--allow-host 127.0.0.1:1 \
+	--allow-host 127.0.0.1:1 --allow-host '[::1]:1' \
 	--resolve "loop.test:127.0.0.1" \
 	--allow-host "mapped.test:$hport" --resolve "mapped.test:::ffff:127.0.0.1" \
 	--allow-host "nat64.test:$hport" --resolve "nat64.test:64:ff9b::7f00:1" \
@@ -215,6 +276,11 @@ ok $? "CONNECT to an allow-listed IP literal works"
 python3 "$tmp/h.py" raw "$px" 'CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
 has "502 Bad Gateway" && has "X-Proxy-Error: connect-failed"
 ok $? "an allowed target that refuses the connection: 502"
+
+python3 "$tmp/h.py" raw "$px" 'CONNECT [::1]:1 HTTP/1.1\r\n\r\n' >"$tmp/out" 2>&1
+has "502 Bad Gateway: cannot connect to [::1]:1: " &&
+	grep -qF 'allow connect [::1]:1 via ::1' "$tmp/px.log"
+ok $? "a 502 for an IPv6 target writes it in brackets (and so does the log)"
 
 curl -sS -x "http://$px" "http://127.0.0.1:$hport/plain?q=1" >"$tmp/out" 2>&1
 has "hello path=/plain?q=1 host=127.0.0.1:$hport"
@@ -285,6 +351,15 @@ python3 "$tmp/h.py" raw "$px" "POST $sm_target HTTP/1.1\r\nHost: a\r\nTransfer-E
 head -1 "$tmp/out" | grep -q '^HTTP/1.1 501'
 ok $? "a chunked plain-HTTP request body gets 501"
 
+# A bare CR is refused at once, not after the time-out: the head has no LF
+# at all, and the client waits less than the handshake time-out (10 s).
+for p in 'GET http://127.0.0.1/ HTTP/1.1\rX' 'CONNECT 127.0.0.1:1\r HTTP/1.1' \
+	'GET http://127.0.0.1/ HTTP/1.1\r\nX-A: 1\r2'; do
+	python3 "$tmp/h.py" raw "$px" "$p" >"$tmp/out" 2>&1
+	head -1 "$tmp/out" | grep -q '^HTTP/1.1 400 Bad Request: bare CR'
+	ok $? "a bare CR gets 400 at once: $p"
+done
+
 python3 "$tmp/h.py" raw "$px" "GET $sm_target HTTP/1.1\r\nHost: a\r\nX-Big: $(head -c 17000 /dev/zero | tr '\0' a)\r\n\r\n" >"$tmp/out" 2>&1
 head -1 "$tmp/out" | grep -q '^HTTP/1.1 431'
 ok $? "a head over 16 KiB gets 431"
@@ -300,6 +375,22 @@ start_proxy
 python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$hport HTTP/1.1\r\n\r\n" >"$tmp/out" 2>&1
 has "403 Forbidden" && has "no allow-list entry"
 ok $? "an empty allow-list denies everything"
+stop_proxy
+
+# Tunnel pipes are sized to the traffic and bounded in total: 24 tunnels
+# from an upstream that floods to a client that never reads hold at most
+# --pipe-budget in pipes (they used to take 1 MiB each, whatever the
+# budget), and bulk data still moves intact past the budget.
+serve fport python3 "$tmp/h.py" flood || skip_all "the flood server did not start"
+start_proxy --allow-host "127.0.0.1:$fport" --allow-host "127.0.0.1:$eport" \
+	--pipe-budget 2
+serve stalled python3 "$tmp/h.py" stall "$px" "127.0.0.1:$fport" 24 60
+sleep 2
+read -r ptotal pcount < <(python3 "$tmp/h.py" pipes "$pxpid")
+[ "$pcount" -gt 0 ] && [ "$ptotal" -le $((2 << 20)) ]
+ok $? "24 stalled tunnels hold $ptotal bytes in $pcount pipes (budget 2 MiB)"
+python3 "$tmp/h.py" big "$px" "127.0.0.1:$eport" 16 >"$tmp/out" 2>&1
+ok $? "16 MiB still echoed intact through a tunnel past the pipe budget"
 stop_proxy
 
 start_proxy --allow-host "127.0.0.1:$eport" --handshake-timeout 2
@@ -341,29 +432,37 @@ start_control() {
 }
 # code ARGS...: curl, the status code in out, the body in body.
 code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@" >"$tmp/out" 2>&1; }
-# tunnel: CONNECT to the HTTP server through the proxy: the CONNECT and
-# the final status codes in out.
+# tunnel: CONNECT to the HTTP server at $pub through the proxy: the
+# CONNECT and the final status codes in out.
 tunnel() {
 	curl -s -p -x "http://$px" -o /dev/null \
 		-w '%{http_connect} %{http_code}' \
-		"http://127.0.0.1:$hport/ctl" >"$tmp/out" 2>&1
+		"http://$pub/ctl" >"$tmp/out" 2>&1
 }
 auth="Authorization: Bearer $CORDON_CTL"
 
-start_control --deny-host bad.example.com
+# A granted entry passes the address guard, so the server it opens is on
+# a public address: one of this namespace's own, added after the proxy
+# read its own addresses (so the guard does not know it as the host's).
+printf '// test list\ncom\nuk\nco.uk\n*.ck\n!www.ck\ngithub.io\n' >"$tmp/psl.dat"
+start_control --deny-host bad.example.com --public-suffix-list "$tmp/psl.dat"
+ip addr add 93.184.215.30/32 dev lo
+BIND=93.184.215.30 serve pport python3 "$tmp/h.py" http ||
+	skip_all "the server on 93.184.215.30 did not start"
+pub=93.184.215.30:$pport
 ok $([ -n "$ctl" ]; echo $?) "control: the endpoint prints its address for port 0"
 tunnel
 [ "$(cat "$tmp/out")" = "403 000" ]
 ok $? "control: the host is denied before POST /allow"
-code --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+code --data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: POST /allow without a token: 401"
 code -H "Authorization: Bearer ${CORDON_CTL}x" \
-	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+	--data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: POST /allow with a wrong token: 401"
 code -H "Authorization: Basic $CORDON_CTL" \
-	--data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+	--data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: the token under another scheme: 401"
 tunnel
@@ -376,15 +475,15 @@ code "http://$ctl/status"
 [ "$(cat "$tmp/out")" = 401 ]
 ok $? "control: GET /status without a token: 401"
 
-code -H "$auth" --data-binary "127.0.0.1:$hport" "http://$ctl/allow"
+code -H "$auth" --data-binary "$pub" "http://$ctl/allow"
 [ "$(cat "$tmp/out")" = 200 ] &&
-	grep -qF "\"added\":\"127.0.0.1:$hport\"" "$tmp/body"
+	grep -qF "\"added\":\"$pub\"" "$tmp/body"
 ok $? "control: POST /allow with the right token: 200"
 tunnel
 [ "$(cat "$tmp/out")" = "200 200" ]
 ok $? "control: the added host is then allowed"
 code -H "$auth" "http://$ctl/status"
-python3 - "$tmp/body" "127.0.0.1:$hport" <<'EOF'
+python3 - "$tmp/body" "$pub" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(0 if j["allow"] == [sys.argv[2]] and j["session"] == [sys.argv[2]]
@@ -411,10 +510,63 @@ ok $? "control: another method: 405"
 
 cport=${ctl##*:}
 code -H "$auth" --data-binary "127.0.0.1:$cport" "http://$ctl/allow"
-python3 "$tmp/h.py" raw "$px" "CONNECT 127.0.0.1:$cport HTTP/1.1\r\n\r\n" \
-	>"$tmp/out" 2>&1
-has "403 Forbidden" && has "control endpoint"
-ok $? "control: the proxy never dials its own control endpoint"
+[ "$(cat "$tmp/out")" = 403 ] && grep -q 'loopback' "$tmp/body"
+ok $? "control: the proxy's own control endpoint cannot be granted"
+
+# Granted entries pass the address guard as names do (red team: metadata
+# and private literals went straight through POST /allow).
+for e in 169.254.169.254 '169.254.169.254:80' '[fd00:ec2::254]' \
+	'[fd00:ec2::254]:80' 10.1.2.3:8080 192.168.0.1 172.16.0.1 \
+	"127.0.0.1:$hport" '[::1]:443' '[::ffff:169.254.169.254]' \
+	'[::ffff:a01:203]' 100.100.100.200 '[64:ff9b::a9fe:a9fe]' 0.0.0.0 \
+	'[fe80::1]' 0x7f.1 '2130706433'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 403 ] && grep -q 'address class' "$tmp/body"
+	ok $? "control: POST /allow $e is refused by the address guard"
+done
+code -H "$auth" "http://$ctl/status"
+python3 - "$tmp/body" "$pub" <<'EOF'
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["session"] == [sys.argv[2]] else 1)
+EOF
+ok $? "control: none of them was added"
+
+# Wildcards over a public suffix, by the list given (the system's by
+# default); look-alikes below a suffix stay grantable.
+for e in '*.com' '*.COM.' '*.uk:8443' '*.co.uk' '*.github.io' '*.foo.ck' \
+	'*.xn--p1ai'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 403 ] && grep -q 'public suffix' "$tmp/body"
+	ok $? "control: POST /allow $e is refused (a public suffix)"
+done
+for e in '*.example.co.uk' '*.www.ck' '*.me.github.io' '*.example.com'; do
+	code -H "$auth" --data-binary "$e" "http://$ctl/allow"
+	[ "$(cat "$tmp/out")" = 200 ]
+	ok $? "control: POST /allow $e is granted (below a public suffix)"
+done
+stop_proxy
+
+# The control port has its own connection budget: idle data clients at
+# --max-conns do not lock the operator out.
+start_control --max-conns 4
+cat >"$tmp/hold.py" <<'EOF'
+import socket, sys, time
+h, p = sys.argv[1].rsplit(":", 1)
+held = [socket.create_connection((h, int(p))) for _ in range(int(sys.argv[2]))]
+print("held", flush=True)
+time.sleep(float(sys.argv[3]))
+EOF
+serve held python3 "$tmp/hold.py" "$px" 4 30
+code -H "$auth" "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 200 ]
+ok $? "control: answers while the data port is full"
+python3 "$tmp/h.py" raw "$px" '' >"$tmp/out" 2>&1
+has "503 Service Unavailable"
+ok $? "control: the data port itself is full (503)"
+serve cheld python3 "$tmp/hold.py" "$ctl" 16 30
+code -H "$auth" "http://$ctl/status"
+[ "$(cat "$tmp/out")" = 503 ] || [ "$(cat "$tmp/out")" = 000 ]
+ok $? "control: beyond its own 16 connections it refuses too"
 stop_proxy
 
 start_control
@@ -438,8 +590,9 @@ for h in d e f; do
 done
 python3 "$tmp/h.py" raw "$px" "CONNECT g.ex.test:443 HTTP/1.1\r\n\r\n" \
 	>"$tmp/out" 2>&1
-! has "403 Forbidden"
-ok $? "a neighbouring address is not caught by it"
+! has "403 Forbidden" && has "X-Proxy-Error: connect-failed" &&
+	grep -q 'allow connect g.ex.test:443 via 93.184.215.15' "$tmp/px.log"
+ok $? "a neighbouring address is not caught by it (dialled, in this namespace only)"
 stop_proxy
 
 done_testing

@@ -7,6 +7,10 @@
 # Needs python3 and curl; the namespaces part needs user namespaces.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_net.sh"
+# The control test grants a public address (a granted loopback literal is
+# refused by the address guard): the script runs in network namespaces of
+# its own, where 93.184.215.31 is one of this namespace's addresses.
+private_net
 need python3 curl
 export XDG_CACHE_HOME=$tmp/cache
 mkdir -p "$tmp/ws" "$tmp/cache"
@@ -33,7 +37,16 @@ d = sys.argv[1]
 srv = S(("127.0.0.1", 0), H)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 u.bind(("127.0.0.1", 0))
-print(srv.server_address[1], u.getsockname()[1], flush=True)
+# The same server on 93.184.215.31, bound before the address exists
+# (IP_FREEBIND): it is added only after a proxy has read its own.
+class F(S):
+    def server_bind(self):
+        self.socket.setsockopt(socket.SOL_IP, 15, 1)
+        S.server_bind(self)
+pub = F(("93.184.215.31", 0), H)
+threading.Thread(target=pub.serve_forever, daemon=True).start()
+print(srv.server_address[1], u.getsockname()[1], pub.server_address[1],
+      flush=True)
 
 def udp():
     while True:
@@ -46,7 +59,8 @@ srv.serve_forever()
 EOF
 serve ports python3 "$tmp/srv.py" "$tmp" ||
 	skip_all "the loopback servers did not start"
-read -r port uport <<<"$ports"
+read -r port uport pport <<<"$ports"
+pub=93.184.215.31:$pport
 url=http://127.0.0.1:$port
 
 # run_backend BACKEND ARGS... -- CMD: cordon run, output in $tmp/out, $tmp/err,
@@ -185,21 +199,22 @@ control_suite() {
 			touch r1; while [ ! -e g1 ]; do sleep 0.1; done
 			curl -s -m 5 -o /dev/null -w "%{http_code}\n" "$1/b"
 			touch r2; while [ ! -e g2 ]; do sleep 0.1; done
-			curl -sS -m 5 "$1/after"' sh "$url" &
+			curl -sS -m 5 "$1/after"' sh "http://$pub" &
 	st=$!
 	wait_file r1
+	ip addr add 93.184.215.31/32 dev lo
 	code1=$(curl -s -o /dev/null -w '%{http_code}' \
-		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow")
+		--data-binary "$pub" "http://127.0.0.1:$cport/allow")
 	code2=$(curl -s -o /dev/null -w '%{http_code}' \
 		-H "Authorization: Bearer ${CORDON_CTL}x" \
-		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow")
+		--data-binary "$pub" "http://127.0.0.1:$cport/allow")
 	touch g1
 	wait_file r2
 	[ "$code1 $code2" = "401 401" ]
 	ok $? "$b: control: missing and wrong token get 401 ($code1 $code2)"
 	curl -s -o "$tmp/status.json" \
 		-H "Authorization: Bearer $CORDON_CTL" \
-		--data-binary "127.0.0.1:$port" "http://127.0.0.1:$cport/allow"
+		--data-binary "$pub" "http://127.0.0.1:$cport/allow"
 	curl -s -o "$tmp/status.json" \
 		-H "Authorization: Bearer $CORDON_CTL" \
 		"http://127.0.0.1:$cport/status"
@@ -209,13 +224,14 @@ control_suite() {
 	ok $? "$b: control: the host stays denied until the right token adds it"
 	grep -qx "hello path=/after" "$tmp/out"
 	ok $? "$b: control: after POST /allow with the right token the command reaches it"
-	python3 - "$tmp/status.json" "127.0.0.1:$port" <<'EOF'
+	python3 - "$tmp/status.json" "$pub" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(0 if j["allow"] == [sys.argv[2]] and j["session"] == [sys.argv[2]]
          and j["deny"] == [] else 1)
 EOF
 	ok $? "$b: control: GET /status lists the session's addition"
+	ip addr del 93.184.215.31/32 dev lo
 	rm -f r1 r2 g1 g2
 }
 

@@ -545,9 +545,39 @@ static void test_limits(void)
 	hostlist_policy_free(p);
 }
 
+/* Public suffixes by a small list in the file's format: plain, wildcard
+ * and exception rules, comments, a CRLF line; single labels always. */
+static void test_public_suffix(void)
+{
+	static const char list[] = "// comment\ncom\n  co.uk \n*.ck\n"
+				   "!www.ck\r\ngithub.io\n\n// end";
+	static const struct {
+		const char *name;
+		bool want;
+	} psl_rows[] = {
+		{ "com", true },	 { "org", true },
+		{ "co.uk", true },	 { "example.co.uk", false },
+		{ "foo.ck", true },	 { "www.ck", false },
+		{ "a.foo.ck", false },	 { "github.io", true },
+		{ "me.github.io", false }, { "example.com", false },
+		{ "comment", true },	 { "end", true },
+		{ "", true },		 { "o.uk", false },
+	};
+
+	for (size_t i = 0; i < sizeof(psl_rows) / sizeof(psl_rows[0]); i++)
+		ok(hostlist_public_suffix(list, sizeof(list) - 1, psl_rows[i].name,
+					  strlen(psl_rows[i].name)) == psl_rows[i].want,
+		   "public suffix \"%s\": %s", psl_rows[i].name,
+		   psl_rows[i].want ? "yes" : "no");
+	ok(hostlist_public_suffix(NULL, 0, "uk", 2) &&
+		   !hostlist_public_suffix(NULL, 0, "co.uk", 5),
+	   "without a list only single labels");
+}
+
 int main(void)
 {
 	tap_no_plan();
+	test_public_suffix();
 	test_decide();
 	test_normalised();
 	test_limits_of_names();

@@ -486,6 +486,36 @@ static void test_origin_flag(void)
 	httpreq_req_free(&r);
 }
 
+/* A bare CR is refused as soon as the byte after it arrives, without
+ * waiting for an LF that may never come: fed a byte at a time, in the
+ * request line and in a header, and split right after the CR. */
+static void test_bare_cr_early(void)
+{
+	static const char *const heads[] = {
+		"GET http://a/ HTTP/1.1\rX",
+		"GET http://a/\r HTTP/1.1",
+		"GET http://a/ HTTP/1.1\r\nX-A: 1\r2",
+		"GET http://a/ HTTP/1.1\r\nX-A: 1\r\n\r\r",
+	};
+	struct httpreq_limits lim;
+
+	httpreq_limits_default(&lim);
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		struct httpreq_req r;
+		enum httpreq_status st = HTTPREQ_MORE;
+		size_t n = strlen(heads[i]);
+
+		httpreq_req_init(&r, &lim);
+		for (size_t k = 0; k < n && st == HTTPREQ_MORE; k++)
+			st = httpreq_feed(&r, heads[i] + k, 1, NULL);
+		ok(st == HTTPREQ_ERROR && r.err.status == 400 &&
+			   strcmp(r.err.reason, "bare CR") == 0,
+		   "bare CR refused at the byte after it, no LF needed (%zu)",
+		   i);
+		httpreq_req_free(&r);
+	}
+}
+
 static char *repeat(const char *head, char c, size_t n, const char *tail)
 {
 	size_t hl = strlen(head), tl = strlen(tail);
@@ -700,6 +730,26 @@ static void test_write(void)
 		    "GET /?q=1 HTTP/1.1\r\nHost: a.example\r\n"
 		    "Transfer-Encoding: chunked\r\n\r\n",
 		    "query-only path gets '/'; Transfer-Encoding kept");
+	{
+		static const struct httpreq_header inj[] = {
+			{ "Authorization", 13, "Bearer S", 8 },
+			{ "host", 4, "api.example.com:8443", 20 },
+			{ "Accept-Encoding", 15, "identity", 8 },
+		};
+
+		check_write("GET http://API.Example.COM.:80/x HTTP/1.1\r\n"
+			    "Host: evil.example\r\nAccept-Encoding: gzip\r\n"
+			    "Range: bytes=5-\r\nIf-Range: x\r\n"
+			    "X-Kept: 1\r\n\r\n",
+			    HTTPREQ_STRIP_CREDENTIALS | HTTPREQ_STRIP_ENCODING,
+			    inj, 3,
+			    "GET /x HTTP/1.1\r\nHost: api.example.com:8443\r\n"
+			    "X-Kept: 1\r\nAuthorization: Bearer S\r\n"
+			    "Accept-Encoding: identity\r\n\r\n",
+			    "an extra Host names the upstream as given, once; "
+			    "STRIP_ENCODING drops Accept-Encoding, Range, "
+			    "If-Range");
+	}
 
 	httpreq_req_init(&r, NULL);
 	httpreq_feed(&r, client, sizeof(client) - 1, NULL);
@@ -771,6 +821,7 @@ int main(void)
 	test_rows();
 	test_results();
 	test_origin_flag();
+	test_bare_cr_early();
 	test_limits();
 	test_write();
 	test_host_parse();

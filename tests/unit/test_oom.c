@@ -48,6 +48,7 @@
 #include "jsonrpc.h"
 #include "mcpscan.h"
 #include "import_codex.h"
+#include "scrub.h"
 #include "tap.h"
 
 /* ---- the driver ---------------------------------------------------------- */
@@ -1066,6 +1067,47 @@ static char *long_command_json(const char *line)
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* The proxy's scrub: built under failing memory it is NOMEM and empty,
+ * or whole; a built one masks the secret and its encodings. */
+static int run_scrub(void *ud, long i, char *why, size_t cap)
+{
+	static const char secret[] = "sk-test-0123456789abcdef";
+	static const char in[] = "echo: Bearer sk-test-0123456789abcdef "
+				 "c2stdGVzdC0wMTIzNDU2Nzg5YWJjZGVm";
+	struct scrub s;
+	char out[512];
+	enum cordon_err e;
+	size_t n;
+
+	(void)ud;
+	arm(i);
+	e = scrub_init(&s, secret, sizeof(secret) - 1);
+	disarm();
+	if (e == CORDON_E_NOMEM) {
+		bool empty = s.npat == 0 && !s.carry;
+
+		scrub_free(&s);
+		if (i < 0 || !empty) {
+			snprintf(why, cap, "NOMEM left patterns");
+			return 0;
+		}
+		return 1;
+	}
+	if (e != CORDON_OK) {
+		snprintf(why, cap, "scrub_init: %d", (int)e);
+		return 0;
+	}
+	n = scrub_feed(&s, in, sizeof(in) - 1, out);
+	n += scrub_finish(&s, out + n);
+	scrub_free(&s);
+	if (n != sizeof(in) - 1 || memmem(out, n, "sk-test", 7) ||
+	    memmem(out, n, "c2stdGVzdC0w", 12)) {
+		snprintf(why, cap, "the secret or its base64 is left");
+		return 0;
+	}
+	return 1;
+}
+
 int main(void)
 {
 	static const char *const commands[] = {
@@ -1164,6 +1206,7 @@ int main(void)
 	free(cfgc.before);
 	free(cfgc.after);
 	torture("cordon_policy_new", run_policy_new, NULL);
+	torture("scrub_init and a feed", run_scrub, NULL);
 	for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]); k++) {
 		(void)snprintf(name, sizeof(name), "decide %s %.80s",
 			       calls[k].tool, calls[k].args);
