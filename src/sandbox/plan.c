@@ -54,15 +54,6 @@ static const char *const default_deny_globs[] = {
 	"*.key",
 };
 
-/* Sockets of root daemons that would hand out root (the sandbox's uid may
- * be the caller's root): masked when present. */
-static const char *const daemon_sockets[] = {
-	"/run/docker.sock",	     "/run/containerd/containerd.sock",
-	"/run/podman/podman.sock",   "/run/dbus/system_bus_socket",
-	"/run/systemd/private",	     "/run/snapd.socket",
-	"/run/libvirt/libvirt-sock",
-};
-
 /* Workspace entries that something outside the sandbox runs later. */
 const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
 	".cordon", ".claude", ".codex", ".vscode", ".idea",
@@ -430,20 +421,6 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 	qsort(p->ops + first_bind, p->nops - first_bind, sizeof(p->ops[0]),
 	      cmp_depth);
 
-	for (size_t i = 0;
-	     i < sizeof(daemon_sockets) / sizeof(daemon_sockets[0]); i++) {
-		struct stat st;
-		char *canon;
-
-		if (lstat(daemon_sockets[i], &st) != 0)
-			continue;
-		canon = sandbox_plan_canon(p, daemon_sockets[i]);
-		if (canon && stat(canon, &st) == 0 && S_ISSOCK(st.st_mode) &&
-		    sandbox_plan_add_op(p, OP_MASK_FILE,
-					OPF_OPTIONAL | OPF_FILE, canon, NULL,
-					"daemon socket mask"))
-			return -1;
-	}
 	if (sandbox_mask_host_sockets(p) || sandbox_mask_root_files(p))
 		return -1;
 	for (size_t i = 0; i < sizeof(cred_paths) / sizeof(cred_paths[0]);

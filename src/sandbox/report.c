@@ -109,6 +109,18 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				rep, "unix sockets: a runtime directory holds "
 				     "a writable root: its sockets stay "
 				     "reachable");
+		if (p->sock_over)
+			sandbox_report_lost(
+				rep, "unix sockets: more than %d bound on the "
+				     "host: the rest stay reachable "
+				     "(SANDBOX_MAX_SOCKETS)",
+				SANDBOX_MAX_SOCKETS);
+		if (p->sock_unlisted)
+			sandbox_report_lost(
+				rep, "unix sockets: /proc/net/unix unreadable: "
+				     "only the well-known sockets are masked");
+		rep_caveat(rep, "unix sockets: masked as bound at the start; "
+				"one bound on the host later is reachable");
 		if (root)
 			rep_caveat(rep, "root: files readable by root stay "
 					"readable (shadow, sudoers, ssh host "

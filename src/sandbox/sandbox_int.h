@@ -54,6 +54,7 @@ struct px;
 #define SANDBOX_ARENA_MAX (64u << 20)
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+#define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
 
 /* Resource defaults. */
 #define SANDBOX_DEFAULT_PIDS 1024
@@ -137,6 +138,9 @@ struct sandbox_plan {
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
 	bool sock_missed; /* a runtime directory holds a writable root */
+	bool sock_over; /* more bound sockets than SANDBOX_MAX_SOCKETS */
+	bool sock_unlisted; /* /proc/net/unix could not be read */
+	size_t nsock_masked;
 	bool reaper; /* landlock backend: a sub-reaper runs the command */
 
 	/* resources */
