@@ -222,6 +222,15 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 	if (o->memory_mb && !p->mem_by_cgroup)
 		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
 				"whole tree (no cgroup v2 memory controller)");
+	if (o->memory_mb && !p->mem_by_cgroup &&
+	    p->backend == SANDBOX_BACKEND_NAMESPACES)
+		rep_caveat(rep, "memory: files in the private /tmp and "
+				"/dev/shm count apart, within --memory in "
+				"all (tmpfs size=)");
+	if (o->memory_mb && !p->mem_by_cgroup &&
+	    p->backend != SANDBOX_BACKEND_NAMESPACES)
+		rep_caveat(rep, "memory: files written to the host's /tmp "
+				"and /dev/shm are not counted (no cgroup)");
 	if (!p->pids_by_cgroup && root)
 		sandbox_report_lost(
 			rep, "pids: no writable cgroup with the pids "
