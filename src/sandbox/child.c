@@ -316,7 +316,7 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 	if (sandboxed)
 		child_rlimits(p);
 	if (p->null_fd >= 0 && dup2(p->null_fd, 0) < 0)
-		sandbox_child_die(p, ST_SETUP, errno, "stdin /dev/null");
+		sandbox_child_die(p, ST_SETUP, errno, "stdin");
 	if (p->out_w[0] >= 0 && dup2(p->out_w[0], 1) < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "stdout pipe");
 	if (p->out_w[1] >= 0 && dup2(p->out_w[1], 2) < 0)
@@ -390,6 +390,8 @@ void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns)
 __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
 {
 	close(p->err_r);
+	if (p->in_w >= 0)
+		close(p->in_w);
 	if (p->st_r >= 0)
 		close(p->st_r);
 	if (p->sync_w >= 0)

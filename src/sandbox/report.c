@@ -217,6 +217,13 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"landlock cannot make a path read-only inside "
 			"a writable root");
 	}
+	for (int fd = 0; fd < 3; fd++)
+		if (p->stdio_tty[fd][0])
+			rep_caveat(rep,
+				   "fd %d is the caller's terminal %s: passed "
+				   "through (its mode is locked; its owner "
+				   "and mode bits are not)",
+				   fd, p->stdio_tty[fd]);
 	/* --memory asks for RLIMIT_AS (the issue's cap); the cgroup is a
 	 * second, tree-wide limit where one can be had. */
 	if (o->memory_mb && !p->mem_by_cgroup)

@@ -166,7 +166,7 @@ struct sandbox_report {
 	/* What holds as asked but is weaker than it sounds (RLIMIT_AS is per
 	 * process; root still reads what root can read): reported as
 	 * "caveats", without making enforcement partial. */
-	char caveats[8][128];
+	char caveats[16][128];
 	size_t ncaveats;
 	int exit_code;             /* -1 when killed by a signal */
 	int signal;                /* 0 when none */

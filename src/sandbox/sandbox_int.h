@@ -160,7 +160,13 @@ struct sandbox_plan {
 	int st_status; /* that status */
 	bool st_have;
 	int out_r[2], out_w[2];
-	int null_fd;
+	int null_fd; /* the command's stdin when not the caller's: the read
+			end of a pipe cordon made (empty, or fed from the
+			caller's stdin through in_w) */
+	int in_w; /* parent: the caller's stdin relayed into null_fd */
+	bool relay[3]; /* fds 0-2 relayed through what cordon made */
+	char stdio_tty[3][64]; /* fds 0-2 that are the caller's terminal,
+				  passed through (named in a caveat) */
 	int parent_pidfd;
 	/* network proxy: the port the command is told about, the socket
 	 * pair the child hands the listening socket over (namespaces), the
