@@ -493,6 +493,15 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 			return -1;
 	if (sandbox_walk_root(p, p->ws, true))
 		return -1;
+	/* The --write roots for their hard links (the package caches of
+	 * --cache-writes are the managers' own stores: not walked). */
+	for (size_t i = 0; i < o->nwrite; i++) {
+		char *c = sandbox_plan_canon(p, o->write[i]);
+
+		if (c && !sandbox_plan_path_under(c, p->ws) &&
+		    sandbox_walk_root(p, c, false))
+			return -1;
+	}
 	for (size_t i = 0; i < p->nwalk_roots; i++)
 		if (sandbox_walk_root(p, p->walk_roots[i], false))
 			return -1;

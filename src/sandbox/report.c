@@ -125,6 +125,13 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			rep_caveat(rep, "root: files readable by root stay "
 					"readable (shadow, sudoers, ssh host "
 					"keys and /root are hidden)");
+		if (p->hardlinks_over)
+			sandbox_report_lost(
+				rep, "hardlinks: more than %d files in the "
+				     "writable roots have other names: the "
+				     "rest stay writable through "
+				     "(SANDBOX_MAX_HARDLINKS)",
+				SANDBOX_MAX_HARDLINKS);
 		if (p->walk_truncated)
 			sandbox_report_lost(
 				rep,

@@ -55,6 +55,7 @@ struct px;
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
 #define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
+#define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
 
 /* Resource defaults. */
 #define SANDBOX_DEFAULT_PIDS 1024
@@ -121,11 +122,15 @@ struct sandbox_plan {
 	size_t walk_entries;
 	bool walk_truncated;
 	bool masked_last; /* the last entry walked was masked */
+	bool walk_hl; /* the root walked is writable: look for hard links */
+	size_t nhardlinks; /* files with other names, made read-only */
+	bool hardlinks_over; /* more than SANDBOX_MAX_HARDLINKS of them */
 	char *walk_bufs; /* one getdents buffer per level */
 	const char *walk_glob_abs[SANDBOX_MAX_LIST + 8];
 	size_t nwalk_glob;
 	size_t nwalk_default; /* the first ones: cordon's default globs */
-	const char *walk_dw_abs[SANDBOX_MAX_LIST]; /* deny_write globs */
+	/* deny_write globs, and the run-later family's own (plan.c) */
+	const char *walk_dw_abs[SANDBOX_MAX_LIST + 8];
 	size_t nwalk_dw;
 	const char *dw_dir; /* the last directory a deny_write glob matched */
 	const char *walk_roots[SANDBOX_MAX_WALK_ROOTS];
