@@ -54,9 +54,42 @@ static const char *const default_deny_globs[] = {
 	"*.key",
 };
 
-/* Workspace entries that something outside the sandbox runs later. */
+/* Workspace entries that another program runs later, outside the
+ * sandbox: the family is "configuration that makes a tool on the host
+ * execute something", whoever the tool is. Agents' project settings
+ * (hooks, MCP servers they start, commands they allow), editors' tasks,
+ * launch configurations and extension recommendations, the dev container
+ * (initializeCommand runs on the host), direnv's .envrc (run by the
+ * user's shell on cd). A missing one gets a placeholder: it cannot be
+ * created during the run. */
 const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
-	".cordon", ".claude", ".codex", ".vscode", ".idea",
+	/* agents */
+	".cordon",
+	".claude",
+	".codex",
+	".gemini",
+	".cursor",
+	".continue",
+	".windsurf",
+	".roo",
+	".amazonq",
+	".kiro",
+	".mcp.json",
+	/* editors */
+	".vscode",
+	".idea",
+	".zed",
+	".fleet",
+	/* the host runs these */
+	".devcontainer",
+	".devcontainer.json",
+	".envrc",
+};
+
+/* Globs of the same family, matched at launch by the walk (a name that
+ * appears later is the post-run sweep's: see the report). */
+static const char *const ws_run_later_globs[] = {
+	"*.code-workspace",
 };
 
 /* Shell rc and git configuration in $HOME: run later by every shell. */
@@ -458,6 +491,11 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 			return path ? -1 :
 				      sandbox_plan_fail(p, "path too long");
 	}
+	for (size_t i = 0;
+	     i < sizeof(ws_run_later_globs) / sizeof(ws_run_later_globs[0]);
+	     i++)
+		if (sandbox_walk_deny_write_entry(p, ws_run_later_globs[i]))
+			return -1;
 	/* A missing rc file directly in $HOME is kept from being created by
 	 * a Landlock layer (no new entries directly in $HOME), not by a
 	 * placeholder the host would see; unless $HOME is (inside) the

@@ -25,7 +25,7 @@
 struct px;
 
 /* The entries of sandbox_plan_ws_run_later (plan.c). */
-#define SANDBOX_NWS_RUN_LATER 5
+#define SANDBOX_NWS_RUN_LATER 18
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000

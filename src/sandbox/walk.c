@@ -402,7 +402,7 @@ static int plan_deny_write_glob(struct sandbox_plan *p, const char *entry,
 	if (n < 0 || (size_t)n >= sizeof(pat))
 		return sandbox_plan_fail(p, "deny_write %s: path too long",
 					 entry);
-	if (p->nwalk_dw >= SANDBOX_MAX_LIST)
+	if (p->nwalk_dw >= SANDBOX_MAX_LIST + 8)
 		return sandbox_plan_fail(p,
 					 "deny_write %s: more than %d globs "
 					 "(SANDBOX_MAX_LIST)",
