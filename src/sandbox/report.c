@@ -224,6 +224,11 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"landlock cannot make a path read-only inside "
 			"a writable root");
 	}
+	/* Verified on both backends: a flock or fcntl lock taken through
+	 * the read-only bind (or the host's own tree) is the host file's. */
+	rep_caveat(rep, "locks: flock/fcntl locks on host files are the "
+			"host's: a command can stall a host process that locks "
+			"the same file (F_SETLEASE is refused)");
 	for (int fd = 0; fd < 3; fd++)
 		if (p->stdio_tty[fd][0])
 			rep_caveat(rep,
