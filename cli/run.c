@@ -230,6 +230,9 @@ int cli_run(int argc, char **argv)
 		else
 			fprintf(stderr, "cordon run: %s\n", rep.error);
 	}
+	for (size_t i = 0; i < rep.nquarantined; i++)
+		fprintf(stderr, "cordon run: quarantined: %s\n",
+			rep.quarantined[i]);
 	rc = rep.status;
 	if (cli_runopts_write_report(&r, &rep) != 0 && rc == 0)
 		rc = CLI_EXIT_FAILURE;

@@ -352,6 +352,17 @@ char *sandbox_report_json(const struct sandbox_report *rep)
 	arr = cJSON_AddArrayToObject(j, "caveats");
 	for (size_t i = 0; arr && i < rep->ncaveats; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(rep->caveats[i]));
+	arr = cJSON_AddArrayToObject(j, "quarantined");
+	for (size_t i = 0; arr && i < rep->nquarantined; i++)
+		cJSON_AddItemToArray(arr,
+				     cJSON_CreateString(rep->quarantined[i]));
+	if (arr && rep->quarantined_more) {
+		char more[64];
+
+		(void)snprintf(more, sizeof(more), "and %zu more",
+			       rep->quarantined_more);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(more));
+	}
 	if (rep->exit_code >= 0)
 		cJSON_AddNumberToObject(j, "exitCode", rep->exit_code);
 	else

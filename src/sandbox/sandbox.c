@@ -695,6 +695,17 @@ static int run_stdio(struct run *r)
 	return 0;
 }
 
+/* What git runs later, recorded in the writable roots for the sweep after
+ * the run (sweep.c); not in mode off. */
+static int run_sweep_plan(struct run *r)
+{
+	if (r->p.backend == SANDBOX_BACKEND_BEST)
+		return 0;
+	if (sandbox_sweep_plan(&r->p))
+		return run_refuse(r);
+	return 0;
+}
+
 /* The descriptors between parent and child: the error pipe, PID 1's
  * status pipe, the sync socket, the proxy's socket pair, /dev/null for
  * stdin, the output pipes, and our own pidfd for the parent-death check
@@ -963,7 +974,7 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 
 	run_init(&r);
 	if (run_backend(&r) || run_paths(&r) || run_roots(&r) ||
-	    run_mounts(&r) || run_stdio(&r))
+	    run_mounts(&r) || run_stdio(&r) || run_sweep_plan(&r))
 		goto out;
 	run_limits(&r);
 	if (run_strict(&r) || run_env(&r) || run_channels(&r))
@@ -975,6 +986,7 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 		run_child(&r);
 	run_parent(&r);
 	run_wait(&r);
+	sandbox_sweep_after(&r.p, r.rep);
 out:
 	run_end(&r, t0);
 	return r.err;

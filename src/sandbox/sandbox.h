@@ -175,6 +175,12 @@ struct sandbox_report {
 	int status;                /* what cordon run exits with */
 	char error[512];           /* when status is 125: why */
 	bool output_truncated;     /* the output cap was reached */
+	/* What the sweep after the run moved aside (sweep.c): git
+	 * directories, modules, worktrees, hooks and configs that execute,
+	 * new during the run. */
+	char quarantined[8][192];
+	size_t nquarantined;
+	size_t quarantined_more;   /* and this many more */
 };
 
 /* Runs argv. Returns CORDON_OK with rep filled (the command ran, or was

@@ -23,6 +23,7 @@
 #include "sandbox.h"
 
 struct px;
+struct sandbox_sweep;
 
 /* The entries of sandbox_plan_ws_run_later (plan.c). */
 #define SANDBOX_NWS_RUN_LATER 18
@@ -56,6 +57,8 @@ struct px;
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
 #define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
 #define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
+#define SANDBOX_SWEEP_MAX 4096 /* git entries recorded for the sweep */
+#define SANDBOX_SWEEP_CONFIGS 64 /* git configs kept for the sweep */
 
 /* Resource defaults. */
 #define SANDBOX_DEFAULT_PIDS 1024
@@ -147,6 +150,9 @@ struct sandbox_plan {
 	bool sock_unlisted; /* /proc/net/unix could not be read */
 	size_t nsock_masked;
 	bool reaper; /* landlock backend: a sub-reaper runs the command */
+
+	/* what git runs later, recorded before the run (sweep.c) */
+	struct sandbox_sweep *sweep;
 
 	/* resources */
 	struct sandbox_cgroup cg;
@@ -270,6 +276,14 @@ int sandbox_walk_deny_entry(struct sandbox_plan *p, const char *entry);
 int sandbox_walk_deny_write_entry(struct sandbox_plan *p, const char *entry);
 
 bool sandbox_walk_dw_writable(struct sandbox_plan *p, const char *entry);
+
+bool sandbox_walk_skipped(const char *name);
+
+/* sweep.c */
+
+int sandbox_sweep_plan(struct sandbox_plan *p);
+
+void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep);
 
 /* cgroup.c */
 

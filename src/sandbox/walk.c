@@ -35,7 +35,7 @@ static const char *const walk_skip[] = {
 	".mypy_cache",	".pytest_cache", ".gradle", ".terraform",
 };
 
-static bool walk_skipped(const char *name)
+bool sandbox_walk_skipped(const char *name)
 {
 	for (size_t i = 0; i < sizeof(walk_skip) / sizeof(walk_skip[0]); i++)
 		if (strcmp(name, walk_skip[i]) == 0)
@@ -210,10 +210,10 @@ static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
 			 * silently. */
 			if ((descend || into_git) && type == DT_DIR &&
 			    (in_skip || hl_only || into_git ||
-			     !walk_skipped(name) || p->walk_hl ||
+			     !sandbox_walk_skipped(name) || p->walk_hl ||
 			     p->nwalk_glob > p->nwalk_default ||
 			     p->nwalk_dw > 0)) {
-				bool sub_skip = in_skip || walk_skipped(name);
+				bool sub_skip = in_skip || sandbox_walk_skipped(name);
 				int sub;
 
 				if (depth <= 0) {
