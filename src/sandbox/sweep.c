@@ -77,6 +77,7 @@ struct sweep_cfg {
 	char *path; /* absolute */
 	char *text; /* at launch */
 	size_t len;
+	struct timespec times[2]; /* its atime and mtime, put back too */
 };
 
 struct sandbox_sweep {
@@ -235,17 +236,17 @@ static bool config_executes(const char *text, size_t len)
 }
 
 /* Reads dfd/name (a regular file, no symlink) into buf; the length, or
- * -1. */
-static ssize_t read_at(int dfd, const char *name, char *buf, size_t cap)
+ * -1. st gets its status. */
+static ssize_t read_at(int dfd, const char *name, char *buf, size_t cap,
+		       struct stat *st)
 {
 	int fd = openat(dfd, name,
 			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
 	ssize_t total = 0, n;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		return -1;
 	}
@@ -263,6 +264,7 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 {
 	struct sandbox_sweep *s = p->sweep;
 	char path[PATH_MAX], moved[NAME_MAX + 1];
+	struct stat st;
 	char *buf;
 	ssize_t n;
 	int fd;
@@ -275,7 +277,7 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 		s->over = true;
 		return;
 	}
-	n = read_at(gfd, "config", buf, SANDBOX_GIT_FILE_MAX);
+	n = read_at(gfd, "config", buf, SANDBOX_GIT_FILE_MAX, &st);
 	if (s->launch) {
 		if (n < 0) {
 			free(buf);
@@ -289,6 +291,8 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			c->path = sandbox_plan_strdup(p, path);
 			c->text = arena_strndup(&p->arena, buf, (size_t)n);
 			c->len = (size_t)n;
+			c->times[0] = st.st_atim;
+			c->times[1] = st.st_mtim;
 			if (c->path && c->text)
 				s->ncfg++;
 			else
@@ -317,7 +321,8 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				    O_CLOEXEC,
 			    0644);
-		if (fd >= 0 && write(fd, c->text, c->len) == (ssize_t)c->len)
+		if (fd >= 0 && write(fd, c->text, c->len) == (ssize_t)c->len &&
+		    futimens(fd, c->times) == 0)
 			sweep_note(rep,
 				   "git config %s: a key that executes was "
 				   "added: moved to %s, the launch-time text "
