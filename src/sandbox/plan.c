@@ -45,6 +45,14 @@ static const char *const cred_paths[] = {
 	".local/share/keyrings",
 };
 
+/* The credential locations, for the $HOME read layer (child.c): names
+ * relative to $HOME. */
+const char *const *sandbox_plan_cred_paths(size_t *n)
+{
+	*n = sizeof(cred_paths) / sizeof(cred_paths[0]);
+	return cred_paths;
+}
+
 /* Secrets in the workspace, masked in every run (glob.h syntax, relative
  * to the workspace, floating at any depth). */
 static const char *const default_deny_globs[] = {

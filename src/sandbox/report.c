@@ -142,9 +142,16 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				SANDBOX_WALK_MAX_DEPTH);
 	} else {
 		rep->backend = "landlock";
-		sandbox_report_lost(rep,
-				    "mount namespace: credential masks and "
-				    "--deny-read (files stay readable)");
+		if (p->home_read)
+			sandbox_report_lost(rep,
+					    "mount namespace: --deny-read "
+					    "(files stay readable; credentials "
+					    "are not: Landlock)");
+		else
+			sandbox_report_lost(rep,
+					    "mount namespace: credential masks "
+					    "and --deny-read (files stay "
+					    "readable)");
 		sandbox_report_lost(
 			rep, "mount namespace: run-later paths in writable "
 			     "roots stay writable");
@@ -224,11 +231,19 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"landlock cannot make a path read-only inside "
 			"a writable root");
 	}
+	if (p->home_read)
+		rep_caveat(rep, "files new during the run: under $HOME "
+				"readable only inside a directory there at "
+				"the start; workspace globs match at the start");
+	else
+		rep_caveat(rep, "files new during the run: masks and globs "
+				"are made at the start (a credential made "
+				"later is readable)");
 	/* Verified on both backends: a flock or fcntl lock taken through
 	 * the read-only bind (or the host's own tree) is the host file's. */
 	rep_caveat(rep, "locks: flock/fcntl locks on host files are the "
-			"host's: a command can stall a host process that locks "
-			"the same file (F_SETLEASE is refused)");
+			"host's: a host process locking the same file can be "
+			"stalled");
 	for (int fd = 0; fd < 3; fd++)
 		if (p->stdio_tty[fd][0])
 			rep_caveat(rep,

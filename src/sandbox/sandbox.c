@@ -55,6 +55,7 @@
 
 #include "diag.h"
 #include "envfilter.h"
+#include "landlock.h"
 #include "sandbox_int.h"
 #include "syscallfilter.h"
 
@@ -551,6 +552,15 @@ static void run_limits(struct run *r)
 	if (p->backend != SANDBOX_BACKEND_BEST) {
 		unsigned long long mem = (unsigned long long)o->memory_mb << 20;
 		unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
+
+		/* The $HOME read layer (child.c), unless $HOME is a tmpfs,
+		 * is / or lies in a writable root (the workspace is read
+		 * whole). */
+		p->home_read = landlock_abi() >= 1 && !o->no_read_home &&
+			       strcmp(p->home, "/") != 0;
+		for (size_t i = 0; i < p->nrw; i++)
+			if (sandbox_plan_path_under(p->home, p->rw[i]))
+				p->home_read = false;
 
 		sandbox_cgroup_plan(p, mem, pids);
 		p->reaper = p->backend == SANDBOX_BACKEND_LANDLOCK &&

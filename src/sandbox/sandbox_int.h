@@ -145,6 +145,8 @@ struct sandbox_plan {
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
+	bool home_read; /* Landlock: files read under $HOME only beneath what
+			   was there at launch, credential names excepted */
 	bool sock_missed; /* a runtime directory holds a writable root */
 	bool sock_over; /* more bound sockets than SANDBOX_MAX_SOCKETS */
 	bool sock_unlisted; /* /proc/net/unix could not be read */
@@ -215,6 +217,8 @@ __attribute__((format(printf, 2, 3))) int
 sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...);
 
 char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s);
+
+const char *const *sandbox_plan_cred_paths(size_t *n);
 
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 
