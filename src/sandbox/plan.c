@@ -68,31 +68,34 @@ static const char *const default_deny_globs[] = {
  * (hooks, MCP servers they start, commands they allow), editors' tasks,
  * launch configurations and extension recommendations, the dev container
  * (initializeCommand runs on the host), direnv's .envrc (run by the
- * user's shell on cd). A missing one gets a placeholder: it cannot be
- * created during the run. */
-const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
-	/* agents */
-	".cordon",
-	".claude",
-	".codex",
-	".gemini",
-	".cursor",
-	".continue",
-	".windsurf",
-	".roo",
-	".amazonq",
-	".kiro",
-	".mcp.json",
-	/* editors */
-	".vscode",
-	".idea",
-	".zed",
-	".fleet",
-	/* the host runs these */
-	".devcontainer",
-	".devcontainer.json",
-	".envrc",
-};
+ * user's shell on cd). One that exists is re-bound read-only. A missing
+ * one is held by a placeholder when `hold` (a mount each: the ones whose
+ * reader may start during the run), else the sweep after the run moves it
+ * aside when it appeared (sweep.c). */
+const struct sandbox_run_later_name
+	sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
+		/* agents */
+		{ ".cordon", true },
+		{ ".claude", true },
+		{ ".codex", true },
+		{ ".gemini", false },
+		{ ".cursor", false },
+		{ ".continue", false },
+		{ ".windsurf", false },
+		{ ".roo", false },
+		{ ".amazonq", false },
+		{ ".kiro", false },
+		{ ".mcp.json", false },
+		/* editors */
+		{ ".vscode", true },
+		{ ".idea", true },
+		{ ".zed", false },
+		{ ".fleet", false },
+		/* the host runs these */
+		{ ".devcontainer", false },
+		{ ".devcontainer.json", false },
+		{ ".envrc", false },
+	};
 
 /* Globs of the same family, matched at launch by the walk (a name that
  * appears later is the post-run sweep's: see the report). */
@@ -492,10 +495,12 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 	for (size_t i = 0; i < sizeof(sandbox_plan_ws_run_later) /
 				       sizeof(sandbox_plan_ws_run_later[0]);
 	     i++) {
-		char *path = sandbox_plan_join(p, p->ws,
-					       sandbox_plan_ws_run_later[i]);
+		const struct sandbox_run_later_name *rl =
+			&sandbox_plan_ws_run_later[i];
+		char *path = sandbox_plan_join(p, p->ws, rl->name);
 
-		if (!path || sandbox_runlater_path(p, path, RL_PLACEHOLDER))
+		if (!path ||
+		    sandbox_runlater_path(p, path, rl->hold ? RL_PLACEHOLDER : 0))
 			return path ? -1 :
 				      sandbox_plan_fail(p, "path too long");
 	}

@@ -119,11 +119,11 @@ static void probe_remove_ws(const char *ws)
 		     i < sizeof(sandbox_plan_ws_run_later) /
 				 sizeof(sandbox_plan_ws_run_later[0]);
 		     i++)
-			if (unlinkat(dfd, sandbox_plan_ws_run_later[i], 0) !=
-			    0)
-				(void)unlinkat(dfd,
-					       sandbox_plan_ws_run_later[i],
-					       AT_REMOVEDIR);
+			if (unlinkat(dfd, sandbox_plan_ws_run_later[i].name,
+				     0) != 0)
+				(void)unlinkat(
+					dfd, sandbox_plan_ws_run_later[i].name,
+					AT_REMOVEDIR);
 		close(dfd);
 	}
 	(void)rmdir(ws);

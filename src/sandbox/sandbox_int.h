@@ -211,7 +211,13 @@ struct sandbox_dirent64 {
 
 /* plan.c */
 
-extern const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER];
+struct sandbox_run_later_name {
+	const char *name;
+	bool hold; /* a placeholder when missing (else: the sweep's) */
+};
+
+extern const struct sandbox_run_later_name
+	sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER];
 
 __attribute__((format(printf, 2, 3))) int
 sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...);

@@ -3,7 +3,8 @@
  * again after it, on the host, before sandbox_run returns.
  *
  * The masks hold the git directories and configs that exist at launch;
- * what the command makes during the run (a nested `git init`, a
+ * what the command makes during the run (a run-later name of the
+ * workspace that no placeholder holds, a nested `git init`, a
  * submodule's .git/modules/NAME, a worktree, a commondir pointer, a hook,
  * a config line that runs a program) is found here: every such entry
  * that was not there before is renamed to NAME.cordon-quarantined, and a
@@ -479,12 +480,40 @@ static void sweep_dir(struct sandbox_plan *p, struct sandbox_report *rep,
 	closedir(d);
 }
 
+/* The workspace's run-later names that no placeholder holds (plan.c):
+ * one that appears during the run is moved aside. */
+static void sweep_ws_names(struct sandbox_plan *p, struct sandbox_report *rep)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int dfd;
+
+	if (!sandbox_plan_host_writable(p, p->ws))
+		return;
+	dfd = open(p->ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	for (size_t i = 0; i < SANDBOX_NWS_RUN_LATER; i++) {
+		const char *name = sandbox_plan_ws_run_later[i].name;
+
+		if (sandbox_plan_ws_run_later[i].hold ||
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    snprintf(path, sizeof(path), "%s/%s",
+			     strcmp(p->ws, "/") == 0 ? "" : p->ws,
+			     name) >= (int)sizeof(path))
+			continue;
+		sweep_entry(p, rep, dfd, name, path, "run-later path");
+	}
+	close(dfd);
+}
+
 /* One scan of every root that shows the host's files. */
 static void sweep_roots(struct sandbox_plan *p, struct sandbox_report *rep)
 {
 	char path[PATH_MAX];
 
 	p->sweep->entries = 0;
+	sweep_ws_names(p, rep);
 	for (size_t i = 0; i < p->nrw; i++) {
 		const char *root = p->rw[i];
 		size_t len = strlen(root);

@@ -854,10 +854,16 @@ suite() {
 	check "move .git/hooks itself aside" \
 		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
 		'git|hook|run.later'
+	# the rest of the family: made during the run, moved aside after it
+	for f in .mcp.json .devcontainer/devcontainer.json .cursor/mcp.json \
+		.gemini/settings.json .zed/settings.json .continue/config.json \
+		.envrc; do
+		sweep_case "$f (missing before the run)" \
+			"mkdir -p \"\$(dirname '$W/$f')\" && printf '{}\n' >'$W/$f'" \
+			"$W/${f%%/*}"
+	done
 	for f in .vscode/tasks.json .claude/settings.json .cordon/config.json \
-		.codex/config.toml .mcp.json .devcontainer/devcontainer.json \
-		.cursor/mcp.json .gemini/settings.json .zed/settings.json \
-		.continue/config.json .envrc; do
+		.codex/config.toml; do
 		sbx -- mkwrite "$W/$f"
 		check "create $f (missing before the run)" \
 			'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
