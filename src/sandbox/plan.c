@@ -103,7 +103,11 @@ static const char *const ws_run_later_globs[] = {
 	"*.code-workspace",
 };
 
-/* Shell rc and git configuration in $HOME: run later by every shell. */
+/* What runs later from $HOME: shell rc and git configuration (every shell
+ * and git), the session's autostart (systemd user units, desktop
+ * autostart, environment files read at login), and the agents' and
+ * editors' user settings that start programs (hooks, MCP servers, tasks).
+ * Protected when $HOME is writable (--write $HOME). */
 static const char *const home_run_later[] = {
 	".bashrc",
 	".bash_profile",
@@ -118,6 +122,20 @@ static const char *const home_run_later[] = {
 	".gitconfig",
 	".config/git/config",
 	".config/fish/config.fish",
+	".config/systemd/user",
+	".config/autostart",
+	".config/environment.d",
+	".pam_environment",
+	".xprofile",
+	".xsessionrc",
+	".xinitrc",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".codex/config.toml",
+	".gemini/settings.json",
+	".cursor/mcp.json",
+	".config/Code/User/settings.json",
+	".config/Code/User/tasks.json",
 };
 
 /* Toolchains kept readable with --no-read-home. */

@@ -883,6 +883,14 @@ suite() {
 	check "--write \$HOME: create ~/.zshrc (missing before the run)" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
 		'rc|zshrc|run.later'
+	sbx --write "$H" -- mkwrite "$H/.config/systemd/user/evil.service"
+	check "--write \$HOME: add a systemd user unit (runs at next login)" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'run.later'
+	sbx --write "$H" -- mkwrite "$H/.claude/settings.json"
+	check "--write \$HOME: Claude Code's user settings (hooks run on the host)" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'run.later'
 	sbx --write "$H" -- mkwrite "$H/.ssh/authorized_keys"
 	check "--write \$HOME: add ~/.ssh/authorized_keys" \
 		'EROFS|ENOENT|EACCES|EPERM' 'EROFS|ENOENT|EACCES|EPERM' \
