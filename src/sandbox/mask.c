@@ -86,6 +86,28 @@ static int mask_socket(struct sandbox_plan *p, const char *path,
 				   canon, NULL, step);
 }
 
+/* The path of one /proc/net/unix line ("Num RefCount Protocol Flags
+ * Type St Inode Path": the eighth field, the rest of the line), when it is
+ * an absolute one; NULL for an unbound or abstract ("@") socket or a short
+ * line. */
+const char *sandbox_mask_unix_path(const char *line)
+{
+	const char *s = line;
+	int field = 0;
+
+	for (; *s && field < 7; field++) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		while (*s && *s != ' ')
+			s++;
+	}
+	while (*s == ' ')
+		s++;
+	return field == 7 && *s == '/' ? s : NULL;
+}
+
 /* Every path socket bound in the caller's network namespace, from
  * /proc/net/unix ("Num RefCount Protocol Flags Type St Inode Path", the
  * path only when bound; "@" for abstract ones, which the network
@@ -107,7 +129,6 @@ static int mask_bound_sockets(struct sandbox_plan *p)
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++) {
 			const char *s;
-			int field = 0;
 
 			if (buf[i] != '\n') {
 				if (ll + 1 < sizeof(line))
@@ -122,17 +143,8 @@ static int mask_bound_sockets(struct sandbox_plan *p)
 				first = skip = false;
 				continue;
 			}
-			/* the eighth field, the rest of the line */
-			for (s = line; *s && field < 7; field++) {
-				while (*s == ' ')
-					s++;
-				while (*s && *s != ' ')
-					s++;
-			}
-			while (*s == ' ')
-				s++;
-			if (field == 7 && *s == '/' &&
-			    mask_socket(p, s, "host socket mask")) {
+			s = sandbox_mask_unix_path(line);
+			if (s && mask_socket(p, s, "host socket mask")) {
 				close(fd);
 				return -1;
 			}

@@ -256,6 +256,8 @@ int sandbox_mask_path(struct sandbox_plan *p, const char *path,
 
 int sandbox_mask_host_sockets(struct sandbox_plan *p);
 
+const char *sandbox_mask_unix_path(const char *line);
+
 int sandbox_mask_root_files(struct sandbox_plan *p);
 
 /* runlater.c */
@@ -294,6 +296,8 @@ bool sandbox_walk_skipped(const char *name);
 int sandbox_sweep_plan(struct sandbox_plan *p);
 
 void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep);
+
+bool sandbox_sweep_config_executes(const char *text, size_t len);
 
 /* cgroup.c */
 

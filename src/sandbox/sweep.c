@@ -51,12 +51,14 @@ static const struct {
 	{ "core", "", "askpass" },
 	{ "core", "", "gitproxy" },
 	{ "core", "", "worktree" },
+	{ "pager", "", "*" },
 	{ "pager", "*", "*" },
 	{ "filter", "*", "*" },
 	{ "diff", "", "external" },
 	{ "diff", "*", "textconv" },
 	{ "diff", "*", "command" },
 	{ "merge", "*", "driver" },
+	{ "credential", "", "helper" },
 	{ "credential", "*", "helper" },
 	{ "include", "", "path" },
 	{ "includeif", "*", "path" },
@@ -177,8 +179,9 @@ static bool section_is(const char *s, size_t n, const char *want)
 }
 
 /* Does a git config text hold a key that executes? Sections as git
- * writes them: [section], [section "sub"], and the old [section.sub]. */
-static bool config_executes(const char *text, size_t len)
+ * writes them: [section], [section "sub"], and the old [section.sub].
+ * Bytes, not a string: NULs and unterminated lines are data. */
+bool sandbox_sweep_config_executes(const char *text, size_t len)
 {
 	char sec[64] = "";
 	bool has_sub = false;
@@ -309,7 +312,7 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			continue;
 		if (n < 0 || ((size_t)n == c->len &&
 			      memcmp(buf, c->text, c->len) == 0) ||
-		    !config_executes(buf, (size_t)n))
+		    !sandbox_sweep_config_executes(buf, (size_t)n))
 			break;
 		if (quarantine(gfd, "config", moved, sizeof(moved)) != 0) {
 			sweep_note(rep,
