@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "config.h"
@@ -175,6 +176,25 @@ static int parse_options(int argc, char **argv, struct cli_runopts *r)
 	return 0;
 }
 
+/* --audit-log FILE is opened before the run; a symlink at its place (left
+ * by an earlier run whose command could write there) would have cordon
+ * append outside with the caller's rights: refused. */
+static int audit_log_safe(const char *path)
+{
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0 || lstat(path, &st) != 0)
+		return 0;
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr,
+			"cordon run: --audit-log %s: %s: refused\n", path,
+			S_ISLNK(st.st_mode) ? "a symlink" :
+					      "not a regular file");
+		return RUN_EXIT_SETUP;
+	}
+	return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
@@ -212,7 +232,8 @@ int cli_run(int argc, char **argv)
 	if (rc)
 		goto out;
 	/* A run that cannot be recorded does not start. */
-	if (cli_open_audit(cfg, r.audit_log, &pa.audit) != 0) {
+	if (audit_log_safe(r.audit_log) ||
+	    cli_open_audit(cfg, r.audit_log, &pa.audit) != 0) {
 		rc = RUN_EXIT_SETUP;
 		goto out;
 	}

@@ -1229,6 +1229,18 @@ report_case() {
 	rm -f "$W/rep.json" "$O/victim-report"
 	intact || why="${why:+$why; }something outside changed"
 	result "$why" "$backend: --report FILE that is a symlink already is refused"
+	# an earlier run left a symlink at the audit log's place
+	ln -s "$O/victim-audit" "$W/audit.jsonl"
+	(cd "$W" && exec env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --audit-log "$W/audit.jsonl" -- "$A" euid) \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	why=""
+	[ "$rc" = 125 ] || why="exit $rc, want 125"
+	[ -e "$O/victim-audit" ] && why="${why:+$why; }followed the symlink"
+	rm -f "$W/audit.jsonl" "$O/victim-audit"
+	intact || why="${why:+$why; }something outside changed"
+	result "$why" "$backend: --audit-log FILE that is a symlink is refused"
 }
 
 # tcsets_case: turning echo off on the terminal the sandbox was started
