@@ -418,8 +418,79 @@ static void sweep_gitdir(struct sandbox_plan *p, struct sandbox_report *rep,
 	sweep_config(p, rep, gfd, gitdir);
 }
 
+static void sweep_dotgit(struct sandbox_plan *p, struct sandbox_report *rep,
+			 int dfd, char *path, size_t plen);
+
+/* A dependency directory (node_modules …) is too big to walk twice per
+ * run: only the .git of each package in it (NAME/.git, @scope/NAME/.git),
+ * where a git dependency keeps its clone. */
+static void sweep_deps(struct sandbox_plan *p, struct sandbox_report *rep,
+		       int dfd, char *path, size_t plen, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		size_t nl = strlen(name);
+		int sub;
+
+		if (name[0] == '.' || strstr(name, SWEEP_SUFFIX) ||
+		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		if (++p->sweep->entries > SANDBOX_WALK_MAX_ENTRIES) {
+			p->sweep->over = true;
+			break;
+		}
+		if (plen + 1 + nl >= PATH_MAX)
+			continue;
+		path[plen] = '/';
+		memcpy(path + plen + 1, name, nl + 1);
+		sub = openat(dirfd(d), name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		if (name[0] == '@' && depth > 0) {
+			sweep_deps(p, rep, sub, path, plen + 1 + nl, depth - 1);
+			continue;
+		}
+		sweep_dotgit(p, rep, sub, path, plen + 1 + nl);
+		close(sub);
+	}
+	path[plen] = '\0';
+	closedir(d);
+}
+
+/* dfd/.git when there is one: a known one is looked into, a new one goes
+ * aside whole. path is dfd's name (room for "/.git" after plen). */
+static void sweep_dotgit(struct sandbox_plan *p, struct sandbox_report *rep,
+			 int dfd, char *path, size_t plen)
+{
+	struct stat st;
+	int sub;
+
+	if (fstatat(dfd, ".git", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    plen + 5 >= PATH_MAX)
+		return;
+	memcpy(path + plen, "/.git", 6);
+	sub = p->sweep->launch || sweep_known(p->sweep, p->sweep->cap, path) ?
+		      openat(dfd, ".git",
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) :
+		      -1;
+	if (sub >= 0) {
+		sweep_gitdir(p, rep, sub, path, SANDBOX_WALK_MAX_DEPTH / 2);
+		close(sub);
+	}
+	sweep_entry(p, rep, dfd, ".git", path, "git repository");
+	path[plen] = '\0';
+}
+
 /* The directories of a writable root, for .git entries (dependency
- * directories skipped, as by the walk). */
+ * directories only one package deep). */
 static void sweep_dir(struct sandbox_plan *p, struct sandbox_report *rep,
 		      int dfd, char *path, size_t plen, int depth)
 {
@@ -468,8 +539,15 @@ static void sweep_dir(struct sandbox_plan *p, struct sandbox_report *rep,
 		}
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
-		if (sandbox_walk_skipped(name))
+		if (sandbox_walk_skipped(name)) {
+			sub = openat(dirfd(d), name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+			if (sub >= 0)
+				sweep_deps(p, rep, sub, path, plen + 1 + nl,
+					   1);
 			continue;
+		}
 		if (depth <= 0) {
 			p->sweep->over = true;
 			continue;

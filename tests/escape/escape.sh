@@ -909,6 +909,9 @@ suite() {
 	sweep_case "a worktree's git directory (.git/worktrees/NAME)" \
 		"mkdir -p '$W/.git/worktrees/wt' && printf '../..\n' >'$W/.git/worktrees/wt/commondir'" \
 		"$W/.git/worktrees/wt"
+	sweep_case "a repository made in node_modules (a git dependency)" \
+		"mkdir -p '$W/node_modules/dep/.git' && printf '[core]\n\tfsmonitor = x\n' >'$W/node_modules/dep/.git/config'" \
+		"$W/node_modules/dep/.git"
 	sweep_config_case
 
 	# -- deny_write (safety.sandbox.deny_write: dw/protected) --
