@@ -97,7 +97,8 @@ static const struct {
  * console's selection/paste commands, and changing a terminal's mode, line
  * discipline or console redirection. A terminal that reaches the sandbox
  * is the caller's (stdio is relayed through pipes otherwise): the command
- * must not leave it raw, without echo, or with another line discipline.
+ * must not leave it raw, without echo, with another line discipline, or
+ * exclusive (no one else could open it).
  * Reading the mode (TCGETS) stays allowed. */
 static const struct {
 	const char *name;
@@ -110,6 +111,7 @@ static const struct {
 	{ "TCSETS2", TCSETS2 },	    { "TCSETSW2", TCSETSW2 },
 	{ "TCSETSF2", TCSETSF2 },   { "TIOCSETD", TIOCSETD },
 	{ "TIOCCONS", TIOCCONS },   { "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS },
+	{ "TIOCEXCL", TIOCEXCL }, /* no open of the terminal but root's */
 };
 
 /* fcntl commands denied: a lease on a host file lets the command stall

@@ -7,7 +7,8 @@
  * open_tree, fsopen, fsmount, fspick, mount_setattr, clone with any
  * CLONE_NEW* flag, clone3 (ENOSYS, so libcs fall back to clone, whose flags
  * can be inspected), ioctl TIOCSTI, TIOCLINUX and the terminal-mode setters
- * (TCSETS*, TCSETA*, TIOCSETD, TIOCCONS, TIOCSLCKTRMIOS), fcntl F_SETLEASE
+ * (TCSETS*, TCSETA*, TIOCSETD, TIOCCONS, TIOCSLCKTRMIOS, TIOCEXCL), fcntl
+ * F_SETLEASE
  * (fcntl64 on 32-bit ABIs too), socket() of families other
  * than AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (AF_VSOCK,
  * AF_PACKET, other netlink protocols …), and with no_unix_sockets

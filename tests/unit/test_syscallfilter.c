@@ -367,6 +367,15 @@ static int p_ioctl_tiocsetd(void)
 	return result(ioctl(s, TIOCSETD, &ldisc));
 }
 
+static int p_ioctl_tiocexcl(void)
+{
+	int m, s;
+
+	if (pty_pair(&m, &s) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TIOCEXCL));
+}
+
 static int p_ioctl_tcgets_mode(void)
 {
 	int m, s;
@@ -571,6 +580,7 @@ static const struct denied_case denied[] = {
 	{ "ioctl(TCSETSW2) on a pty", p_ioctl_tcsets2, EPERM, 1 },
 	{ "ioctl(TCSETAF) on a pty", p_ioctl_tcseta, EPERM, 1 },
 	{ "ioctl(TIOCSETD) on a pty", p_ioctl_tiocsetd, EPERM, 1 },
+	{ "ioctl(TIOCEXCL) on a pty", p_ioctl_tiocexcl, EPERM, 1 },
 	{ "fcntl(F_SETLEASE)", p_fcntl_setlease, EPERM, 1 },
 #if defined(__x86_64__)
 	{ "i386 unshare(CLONE_NEWUSER) via int $0x80", p_i386_unshare, EPERM,
