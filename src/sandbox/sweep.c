@@ -168,8 +168,9 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 		sweep_note(rep, "%s %s: new during the run, moved to %s", what,
 			   path, moved);
 	else
-		sweep_note(rep, "%s %s: new during the run, could not be "
-				"moved aside (%s)",
+		sweep_note(rep,
+			   "%s %s: new during the run, could not be "
+			   "moved aside (%s)",
 			   what, path, strerror(errno));
 }
 
@@ -206,8 +207,8 @@ bool sandbox_sweep_config_executes(const char *text, size_t len)
 		if (*l == '[') {
 			size_t k = 1;
 
-			while (k < ll && (isalnum((unsigned char)l[k]) ||
-					  l[k] == '-'))
+			while (k < ll &&
+			       (isalnum((unsigned char)l[k]) || l[k] == '-'))
 				k++;
 			if (k - 1 >= sizeof(sec))
 				k = sizeof(sec);
@@ -219,11 +220,12 @@ bool sandbox_sweep_config_executes(const char *text, size_t len)
 		{
 			size_t k = 0;
 
-			while (k < ll && (isalnum((unsigned char)l[k]) ||
-					  l[k] == '-'))
+			while (k < ll &&
+			       (isalnum((unsigned char)l[k]) || l[k] == '-'))
 				k++;
 			for (size_t r = 0;
-			     r < sizeof(exec_keys) / sizeof(exec_keys[0]); r++) {
+			     r < sizeof(exec_keys) / sizeof(exec_keys[0]);
+			     r++) {
 				const char *sub = exec_keys[r].sub;
 
 				if (strcasecmp(sec, exec_keys[r].section) != 0)
@@ -310,8 +312,9 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 
 		if (strcmp(c->path, path) != 0)
 			continue;
-		if (n < 0 || ((size_t)n == c->len &&
-			      memcmp(buf, c->text, c->len) == 0) ||
+		if (n < 0 ||
+		    ((size_t)n == c->len &&
+		     memcmp(buf, c->text, c->len) == 0) ||
 		    !sandbox_sweep_config_executes(buf, (size_t)n))
 			break;
 		if (quarantine(gfd, "config", moved, sizeof(moved)) != 0) {
@@ -544,8 +547,7 @@ static void sweep_dir(struct sandbox_plan *p, struct sandbox_report *rep,
 				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					     O_CLOEXEC);
 			if (sub >= 0)
-				sweep_deps(p, rep, sub, path, plen + 1 + nl,
-					   1);
+				sweep_deps(p, rep, sub, path, plen + 1 + nl, 1);
 			continue;
 		}
 		if (depth <= 0) {

@@ -62,8 +62,7 @@ static const struct {
 	{ "0000000000000000: 00000002 00000000 00000000 0002 01 23456 "
 	  "@/tmp/.X11-unix/X0",
 	  NULL },
-	{ "0000000000000000: 00000003 00000000 00000000 0001 03 34567",
-	  NULL },
+	{ "0000000000000000: 00000003 00000000 00000000 0001 03 34567", NULL },
 	{ "Num       RefCount Protocol Flags    Type St Inode Path", NULL },
 	{ "", NULL },
 	{ "/a /b /c", NULL },
@@ -78,8 +77,8 @@ int main(void)
 		ok(sandbox_sweep_config_executes(configs[i].text,
 						 strlen(configs[i].text)) ==
 			   configs[i].executes,
-		   "config %s: %.40s", configs[i].executes ? "executes" :
-							      "does not",
+		   "config %s: %.40s",
+		   configs[i].executes ? "executes" : "does not",
 		   configs[i].text);
 	/* NUL bytes are data, and a line may end the text unterminated */
 	ok(sandbox_sweep_config_executes("[x]\n\0\n[core]\nfsmonitor=1", 24),
