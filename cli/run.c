@@ -186,8 +186,8 @@ static int audit_log_safe(const char *path)
 	if (!path || strcmp(path, "-") == 0 || lstat(path, &st) != 0)
 		return 0;
 	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
-		fprintf(stderr,
-			"cordon run: --audit-log %s: %s: refused\n", path,
+		fprintf(stderr, "cordon run: --audit-log %s: %s: refused\n",
+			path,
 			S_ISLNK(st.st_mode) ? "a symlink" :
 					      "not a regular file");
 		return RUN_EXIT_SETUP;

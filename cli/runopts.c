@@ -469,8 +469,8 @@ int cli_runopts_write_report(const struct cli_runopts *r,
 		    lseek(r->report_fd, 0, SEEK_SET) != 0)
 			rc = -1;
 		while (rc == 0 && off < len + 1) {
-			ssize_t n = write(r->report_fd, json + off,
-					  len + 1 - off);
+			ssize_t n =
+				write(r->report_fd, json + off, len + 1 - off);
 
 			if (n < 0 && errno == EINTR)
 				continue;

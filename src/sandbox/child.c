@@ -308,8 +308,8 @@ static void read_rule(const struct sandbox_plan *p, int rs, int dfd,
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 || (!S_ISDIR(st.st_mode) &&
-				    !S_ISREG(st.st_mode))) {
+	if (fstat(fd, &st) != 0 ||
+	    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
 		close(fd);
 		return;
 	}
@@ -365,8 +365,8 @@ static void read_grant(const struct sandbox_plan *p, int rs, const char *dir,
 			for (size_t i = 0; rel && i < ncred; i++) {
 				const char *c = cred[i];
 
-				if (rl && (strncmp(c, rel, rl) != 0 ||
-					   c[rl] != '/'))
+				if (rl &&
+				    (strncmp(c, rel, rl) != 0 || c[rl] != '/'))
 					continue;
 				c += rl ? rl + 1 : 0;
 				if (strncmp(c, name, nl) != 0)
@@ -414,8 +414,8 @@ static void child_home_read(const struct sandbox_plan *p)
 	int rs, fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs =
-		LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+	attr.handled_access_fs = LANDLOCK_ACCESS_FS_READ_FILE |
+				 LANDLOCK_ACCESS_FS_READ_DIR;
 	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
 			  (uint32_t)0);
 	if (rs < 0)
@@ -428,9 +428,9 @@ static void child_home_read(const struct sandbox_plan *p)
 	memset(&pb, 0, sizeof(pb));
 	pb.allowed_access = LANDLOCK_ACCESS_FS_READ_DIR;
 	pb.parent_fd = fd;
-	if (fd < 0 || syscall(SYS_landlock_add_rule, rs,
-			      LANDLOCK_RULE_PATH_BENEATH, &pb,
-			      (uint32_t)0) != 0)
+	if (fd < 0 ||
+	    syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb,
+		    (uint32_t)0) != 0)
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "landlock: $HOME read layer: /");
 	close(fd);

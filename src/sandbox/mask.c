@@ -203,16 +203,22 @@ static int plan_env_socket(struct sandbox_plan *p, const char *name)
 int sandbox_mask_host_sockets(struct sandbox_plan *p)
 {
 	static const char *const vars[] = {
-		"SSH_AUTH_SOCK",  "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST",
-		"CONTAINER_HOST", "GPG_AGENT_INFO",	      "PULSE_SERVER",
-		"WAYLAND_DISPLAY", "BW_SOCKET",		      "OP_AGENT_SOCK",
+		"SSH_AUTH_SOCK",   "DBUS_SESSION_BUS_ADDRESS",
+		"DOCKER_HOST",	   "CONTAINER_HOST",
+		"GPG_AGENT_INFO",  "PULSE_SERVER",
+		"WAYLAND_DISPLAY", "BW_SOCKET",
+		"OP_AGENT_SOCK",
 	};
 	static const char *const daemons[] = {
-		"/run/docker.sock",	     "/var/run/docker.sock",
+		"/run/docker.sock",
+		"/var/run/docker.sock",
 		"/run/containerd/containerd.sock",
-		"/run/podman/podman.sock",   "/run/dbus/system_bus_socket",
-		"/run/systemd/private",	     "/run/snapd.socket",
-		"/run/libvirt/libvirt-sock", "/run/systemd/io.systemd.Machine",
+		"/run/podman/podman.sock",
+		"/run/dbus/system_bus_socket",
+		"/run/systemd/private",
+		"/run/snapd.socket",
+		"/run/libvirt/libvirt-sock",
+		"/run/systemd/io.systemd.Machine",
 	};
 	const char *rt = getenv("XDG_RUNTIME_DIR");
 	char own[64];

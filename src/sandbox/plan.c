@@ -517,8 +517,8 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 			&sandbox_plan_ws_run_later[i];
 		char *path = sandbox_plan_join(p, p->ws, rl->name);
 
-		if (!path ||
-		    sandbox_runlater_path(p, path, rl->hold ? RL_PLACEHOLDER : 0))
+		if (!path || sandbox_runlater_path(
+				     p, path, rl->hold ? RL_PLACEHOLDER : 0))
 			return path ? -1 :
 				      sandbox_plan_fail(p, "path too long");
 	}

@@ -421,11 +421,12 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 		}
 		if (!exited && p->in_w >= 0) {
 			idx_in = nf;
-			pf[nf++] = in.off < in.len ?
-					   (struct pollfd){ .fd = p->in_w,
-							    .events = POLLOUT } :
-					   (struct pollfd){ .fd = 0,
-							    .events = POLLIN };
+			pf[nf++] =
+				in.off < in.len ?
+					(struct pollfd){ .fd = p->in_w,
+							 .events = POLLOUT } :
+					(struct pollfd){ .fd = 0,
+							 .events = POLLIN };
 		}
 		for (int i = 0; i < 2; i++) {
 			if (p->out_r[i] < 0)

@@ -111,9 +111,10 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				     "reachable");
 		if (p->sock_over)
 			sandbox_report_lost(
-				rep, "unix sockets: more than %d bound on the "
-				     "host: the rest stay reachable "
-				     "(SANDBOX_MAX_SOCKETS)",
+				rep,
+				"unix sockets: more than %d bound on the "
+				"host: the rest stay reachable "
+				"(SANDBOX_MAX_SOCKETS)",
 				SANDBOX_MAX_SOCKETS);
 		if (p->sock_unlisted)
 			sandbox_report_lost(
@@ -127,10 +128,11 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 					"keys and /root are hidden)");
 		if (p->hardlinks_over)
 			sandbox_report_lost(
-				rep, "hardlinks: more than %d files in the "
-				     "writable roots have other names: the "
-				     "rest stay writable through "
-				     "(SANDBOX_MAX_HARDLINKS)",
+				rep,
+				"hardlinks: more than %d files in the "
+				"writable roots have other names: the "
+				"rest stay writable through "
+				"(SANDBOX_MAX_HARDLINKS)",
 				SANDBOX_MAX_HARDLINKS);
 		if (p->walk_truncated)
 			sandbox_report_lost(
@@ -232,9 +234,10 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"a writable root");
 	}
 	if (p->home_read)
-		rep_caveat(rep, "files new during the run: under $HOME "
-				"readable only inside a directory there at "
-				"the start; workspace globs match at the start");
+		rep_caveat(rep,
+			   "files new during the run: under $HOME "
+			   "readable only inside a directory there at "
+			   "the start; workspace globs match at the start");
 	else
 		rep_caveat(rep, "files new during the run: masks and globs "
 				"are made at the start (a credential made "

@@ -180,7 +180,7 @@ struct sandbox_report {
 	 * new during the run. */
 	char quarantined[8][192];
 	size_t nquarantined;
-	size_t quarantined_more;   /* and this many more */
+	size_t quarantined_more; /* and this many more */
 };
 
 /* Runs argv. Returns CORDON_OK with rep filled (the command ran, or was

@@ -104,13 +104,13 @@ static const struct {
 	const char *name;
 	uint64_t request;
 } syscallfilter_ioctls[] = {
-	{ "TIOCSTI", TIOCSTI },	    { "TIOCLINUX", TIOCLINUX },
-	{ "TCSETS", TCSETS },	    { "TCSETSW", TCSETSW },
-	{ "TCSETSF", TCSETSF },	    { "TCSETA", TCSETA },
-	{ "TCSETAW", TCSETAW },	    { "TCSETAF", TCSETAF },
-	{ "TCSETS2", TCSETS2 },	    { "TCSETSW2", TCSETSW2 },
-	{ "TCSETSF2", TCSETSF2 },   { "TIOCSETD", TIOCSETD },
-	{ "TIOCCONS", TIOCCONS },   { "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS },
+	{ "TIOCSTI", TIOCSTI },	  { "TIOCLINUX", TIOCLINUX },
+	{ "TCSETS", TCSETS },	  { "TCSETSW", TCSETSW },
+	{ "TCSETSF", TCSETSF },	  { "TCSETA", TCSETA },
+	{ "TCSETAW", TCSETAW },	  { "TCSETAF", TCSETAF },
+	{ "TCSETS2", TCSETS2 },	  { "TCSETSW2", TCSETSW2 },
+	{ "TCSETSF2", TCSETSF2 }, { "TIOCSETD", TIOCSETD },
+	{ "TIOCCONS", TIOCCONS }, { "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS },
 	{ "TIOCEXCL", TIOCEXCL }, /* no open of the terminal but root's */
 };
 

@@ -213,7 +213,8 @@ static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
 			     !sandbox_walk_skipped(name) || p->walk_hl ||
 			     p->nwalk_glob > p->nwalk_default ||
 			     p->nwalk_dw > 0)) {
-				bool sub_skip = in_skip || sandbox_walk_skipped(name);
+				bool sub_skip = in_skip ||
+						sandbox_walk_skipped(name);
 				int sub;
 
 				if (depth <= 0) {
@@ -265,8 +266,8 @@ int sandbox_walk_root(struct sandbox_plan *p, const char *root, bool repos)
 		}
 	}
 	p->walk_hl = sandbox_plan_host_writable(p, root);
-	return walk_dir(p, fd, path, len, SANDBOX_WALK_MAX_DEPTH, repos,
-			false, false) < 0 ?
+	return walk_dir(p, fd, path, len, SANDBOX_WALK_MAX_DEPTH, repos, false,
+			false) < 0 ?
 		       -1 :
 		       0;
 }
