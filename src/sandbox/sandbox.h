@@ -9,7 +9,8 @@
  *      caller's ids; a private mount tree: "/" bind-mounted read-only (all
  *      submounts too, MS_REC), writable roots bind-mounted read-write
  *      (workspace, --write, caches), a tmpfs /tmp, a fresh /proc, a
- *      minimal /dev (null zero full random urandom tty, pts, shm),
+ *      minimal /dev (null zero full random urandom tty, pts, shm: its
+ *      own tmpfs; the tmpfs mounts share --memory through size=),
  *      credential locations masked (an empty read-only tmpfs over
  *      directories, /dev/null over files), --deny-read paths masked the
  *      same way (globs expanded at launch), "run later" paths re-bound
@@ -28,9 +29,14 @@
  *      pids, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE 0), a cgroup v2 leaf
  *      with memory.max and pids.max when a writable hierarchy exists;
  *   4. the filtered environment (envfilter.h);
- *   5. no_new_privs, Landlock (landlock.h), then the seccomp filter
+ *   5. no_new_privs, Landlock (landlock.h; with the $HOME no-create and
+ *      read layers of child.c), then the seccomp filter
  *      (syscallfilter.h) last;
- *   6. execvp.
+ *   6. execvp, with stdio only as cordon made it: the caller's files and
+ *      devices relayed through pipes, a directory refused, a terminal
+ *      passed with its mode locked.
+ * After the command, on the host, the sweep (sweep.c) moves aside what
+ * git or another program would run later and the run made.
  * Every step that fails names the path and the step ("mount /home/u/.ssh
  * (credential mask): Permission denied"), never a bare errno, and is sent
  * to the parent over a CLOEXEC pipe; the parent exits 125 with it.
