@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agentpresets.h"
 #include "cli.h"
@@ -194,6 +195,25 @@ static int parse_options(int argc, char **argv, struct cli_runopts *r,
 	return 0;
 }
 
+/* --audit-log FILE is opened before the run; a symlink at its place (left
+ * by an earlier run whose command could write there) would have cordon
+ * append outside with the caller's rights: refused. */
+static int audit_log_safe(const char *path)
+{
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0 || lstat(path, &st) != 0)
+		return 0;
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "cordon run: --audit-log %s: %s: refused\n",
+			path,
+			S_ISLNK(st.st_mode) ? "a symlink" :
+					      "not a regular file");
+		return RUN_EXIT_SETUP;
+	}
+	return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
@@ -238,7 +258,8 @@ int cli_run(int argc, char **argv)
 	if (rc)
 		goto out;
 	/* A run that cannot be recorded does not start. */
-	if (cli_open_audit(cfg, r.audit_log, &pa.audit) != 0) {
+	if (audit_log_safe(r.audit_log) ||
+	    cli_open_audit(cfg, r.audit_log, &pa.audit) != 0) {
 		rc = RUN_EXIT_SETUP;
 		goto out;
 	}
@@ -256,6 +277,9 @@ int cli_run(int argc, char **argv)
 		else
 			fprintf(stderr, "cordon run: %s\n", rep.error);
 	}
+	for (size_t i = 0; i < rep.nquarantined; i++)
+		fprintf(stderr, "cordon run: quarantined: %s\n",
+			rep.quarantined[i]);
 	rc = rep.status;
 	report = cli_preset_report(&preset, sandbox_report_json(&rep));
 	if (cli_preset_write_report(&preset, &r, &rep, report) != 0 && rc == 0)

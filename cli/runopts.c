@@ -2,11 +2,15 @@
  * (see runopts.h for the order of use).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "config.h"
@@ -106,6 +110,7 @@ void cli_runopts_init(struct cli_runopts *r, const char *prog, const char *help)
 	memset(r, 0, sizeof(*r));
 	r->prog = prog;
 	r->help = help;
+	r->report_fd = -1;
 	r->sbx.memory_mb = 4096;
 	r->sbx.mode = SANDBOX_MODE_AUTO;
 }
@@ -118,6 +123,9 @@ void cli_runopts_free(struct cli_runopts *r)
 	free(r->env_deny.v);
 	r->env_deny.v = NULL;
 	r->env_deny.n = 0;
+	if (r->report_fd >= 0)
+		close(r->report_fd);
+	r->report_fd = -1;
 }
 
 bool cli_runopts_owns(int c)
@@ -386,12 +394,56 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 	return rc;
 }
 
-/* The report to FILE or stdout ("-"). */
+/* --report FILE is opened before the run, and written through that
+ * descriptor after it: a symlink or another file the command puts at
+ * FILE's place in a writable root while it runs is not followed (cordon
+ * would write there with the caller's rights). The final name is not
+ * followed either (O_NOFOLLOW), and only a regular file with one link is
+ * taken. 0, or a setup error (reported). */
+static int open_report(struct cli_runopts *r)
+{
+	struct stat st;
+	int fd;
+
+	if (!r->report || strcmp(r->report, "-") == 0 || r->report_fd >= 0)
+		return 0;
+	fd = open(r->report,
+		  O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: --report %s: %s%s\n", r->prog, r->report,
+			strerror(errno),
+			errno == ELOOP ? " (a symlink: refused)" : "");
+		return RUN_EXIT_SETUP;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1) {
+		fprintf(stderr,
+			"%s: --report %s: not a regular file with one link: "
+			"refused\n",
+			r->prog, r->report);
+		close(fd);
+		return RUN_EXIT_SETUP;
+	}
+	r->report_fd = fd;
+	return 0;
+}
+
+/* Does FILE still name the file opened before the run? */
+static bool report_replaced(const struct cli_runopts *r)
+{
+	struct stat a, b;
+
+	if (fstat(r->report_fd, &a) != 0 || lstat(r->report, &b) != 0)
+		return true;
+	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+}
+
+/* The report to FILE (through the descriptor opened before the run,
+ * emptied first) or stdout ("-"). */
 int cli_runopts_write_report(const struct cli_runopts *r,
 			     const struct sandbox_report *rep)
 {
 	char *json;
-	FILE *f;
 	int rc = 0;
 
 	if (!r->report)
@@ -406,12 +458,37 @@ int cli_runopts_write_report(const struct cli_runopts *r,
 		fflush(stdout);
 		if (printf("%s\n", json) < 0 || fflush(stdout) != 0)
 			rc = -1;
+	} else if (r->report_fd < 0) {
+		errno = EBADF; /* cli_runopts_check did not open it */
+		rc = -1;
 	} else {
-		f = fopen(r->report, "we");
-		if (!f || fprintf(f, "%s\n", json) < 0)
+		size_t len = strlen(json), off = 0;
+
+		json[len] = '\n'; /* written with its newline, no NUL */
+		if (ftruncate(r->report_fd, 0) != 0 ||
+		    lseek(r->report_fd, 0, SEEK_SET) != 0)
 			rc = -1;
-		if (f && fclose(f) != 0)
-			rc = -1;
+		while (rc == 0 && off < len + 1) {
+			ssize_t n =
+				write(r->report_fd, json + off, len + 1 - off);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				rc = -1;
+				break;
+			}
+			off += (size_t)n;
+		}
+		if (rc == 0 && report_replaced(r)) {
+			fprintf(stderr,
+				"%s: --report %s: replaced during the run (a "
+				"symlink or another file now): the report went "
+				"to the file opened before it, not there\n",
+				r->prog, r->report);
+			free(json);
+			return -1;
+		}
 	}
 	if (rc)
 		fprintf(stderr, "%s: --report %s: %s\n", r->prog, r->report,
@@ -583,7 +660,7 @@ int cli_runopts_check(struct cli_runopts *r)
 	if (r->sbx.argv_only && r->nallow == 0)
 		return cli_runopts_usage_error(
 			r, "--argv-only needs --allow-cmd LIST");
-	return 0;
+	return open_report(r);
 }
 
 int cli_runopts_load_config(struct cli_runopts *r,

@@ -35,6 +35,7 @@ struct cli_runopts {
 	struct sandbox_opts sbx;
 	const char *config;
 	const char *report;
+	int report_fd; /* --report FILE, opened by cli_runopts_check */
 	const char *srt_settings; /* --srt-settings FILE */
 	const char *audit_log;    /* --audit-log FILE */
 	const char *write[CLI_RUNOPTS_MAX_LIST];
@@ -102,7 +103,9 @@ int cli_runopts_apply_config(struct cli_runopts *r,
 			     const struct cordon_config *cfg);
 
 /* --report: the run report to r->report (a file, or "-" for stdout);
- * 0 when there is none to write or it was written, -1 (reported) else. */
+ * 0 when there is none to write or it was written, -1 (reported) else.
+ * A file is written through the descriptor cli_runopts_check opened
+ * before the run (never reopened by name after it). */
 int cli_runopts_write_report(const struct cli_runopts *r,
 			     const struct sandbox_report *rep);
 

@@ -293,6 +293,172 @@ static void child_home_nocreate(const struct sandbox_plan *p)
 	close(rs);
 }
 
+#define SANDBOX_READ_MAX_RULES 8192
+#define SANDBOX_READ_DEPTH 4 /* components of a credential path */
+
+/* One READ_FILE rule (and READ_DIR for a directory) beneath dfd/name; a
+ * symlink or something gone is skipped (a read through a symlink is
+ * judged where it leads). */
+static void read_rule(const struct sandbox_plan *p, int rs, int dfd,
+		      const char *dir, const char *name, unsigned *count)
+{
+	struct landlock_path_beneath_attr pb;
+	struct stat st;
+	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 ||
+	    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+		close(fd);
+		return;
+	}
+	if (++*count > SANDBOX_READ_MAX_RULES)
+		sandbox_child_die(p, ST_SETUP, 0,
+				  "landlock: $HOME read layer: more than %d "
+				  "entries (SANDBOX_READ_MAX_RULES)",
+				  SANDBOX_READ_MAX_RULES);
+	memset(&pb, 0, sizeof(pb));
+	pb.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE;
+	if (S_ISDIR(st.st_mode))
+		pb.allowed_access |= LANDLOCK_ACCESS_FS_READ_DIR;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb,
+		    (uint32_t)0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME read layer: rule for %s/%s",
+				  dir, name);
+	close(fd);
+}
+
+/* Grants reading beneath every entry of dir except skip and the
+ * credential names; rel is dir below $HOME ("" for $HOME, NULL outside
+ * it). A credential path of more components (.config/gh) has its first
+ * entered instead of granted whole. */
+static void read_grant(const struct sandbox_plan *p, int rs, const char *dir,
+		       const char *rel, const char *skip, unsigned *count,
+		       int depth)
+{
+	char buf[8192];
+	size_t ncred = 0, rl = rel ? strlen(rel) : 0;
+	const char *const *cred = sandbox_plan_cred_paths(&ncred);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return; /* gone, or masked away: nothing to grant */
+	for (;;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct sandbox_dirent64 *de =
+				(struct sandbox_dirent64 *)(void *)(buf + off);
+			const char *name = de->d_name;
+			size_t nl = strlen(name);
+			bool excluded = false, partial = false;
+
+			off += de->d_reclen;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+			    (skip && strcmp(name, skip) == 0))
+				continue;
+			for (size_t i = 0; rel && i < ncred; i++) {
+				const char *c = cred[i];
+
+				if (rl &&
+				    (strncmp(c, rel, rl) != 0 || c[rl] != '/'))
+					continue;
+				c += rl ? rl + 1 : 0;
+				if (strncmp(c, name, nl) != 0)
+					continue;
+				if (c[nl] == '\0')
+					excluded = true;
+				else if (c[nl] == '/')
+					partial = true;
+			}
+			if (excluded)
+				continue;
+			if (partial && depth > 0) {
+				char sub[PATH_MAX], subrel[PATH_MAX];
+
+				if (snprintf(sub, sizeof(sub), "%s/%s", dir,
+					     name) < (int)sizeof(sub) &&
+				    snprintf(subrel, sizeof(subrel), "%s%s%s",
+					     rel, rl ? "/" : "",
+					     name) < (int)sizeof(subrel))
+					read_grant(p, rs, sub, subrel, NULL,
+						   count, depth - 1);
+				continue;
+			}
+			read_rule(p, rs, dfd, dir, name, count);
+		}
+	}
+	close(dfd);
+}
+
+/* A Landlock layer on reading: every directory may be listed, but a file
+ * is read only beneath what existed at launch outside $HOME's way, and in
+ * $HOME beneath its entries of the launch except the credential
+ * locations. A credential file or directory that appears in $HOME during
+ * the run (a new ~/.netrc, ~/.aws/credentials, ~/.ssh/id_*) is
+ * unreadable; so are files that appear directly in $HOME or its
+ * ancestors, and on the landlock backend the credential locations
+ * themselves, which it cannot mask. */
+static void child_home_read(const struct sandbox_plan *p)
+{
+	struct landlock_ruleset_attr attr;
+	struct landlock_path_beneath_attr pb;
+	size_t len = strlen(p->home);
+	unsigned count = 0;
+	char anc[PATH_MAX];
+	int rs, fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = LANDLOCK_ACCESS_FS_READ_FILE |
+				 LANDLOCK_ACCESS_FS_READ_DIR;
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
+			  (uint32_t)0);
+	if (rs < 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME read layer");
+	if (len >= sizeof(anc))
+		sandbox_child_die(p, ST_SETUP, ENAMETOOLONG,
+				  "landlock: $HOME read layer");
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	memset(&pb, 0, sizeof(pb));
+	pb.allowed_access = LANDLOCK_ACCESS_FS_READ_DIR;
+	pb.parent_fd = fd;
+	if (fd < 0 ||
+	    syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb,
+		    (uint32_t)0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME read layer: /");
+	close(fd);
+	/* Each ancestor: every entry but the next step towards $HOME. */
+	for (size_t i = 0; i < len; i++) {
+		char name[NAME_MAX + 1];
+		const char *next;
+		size_t nl;
+
+		if (p->home[i] != '/')
+			continue;
+		memcpy(anc, p->home, i ? i : 1);
+		anc[i ? i : 1] = '\0';
+		next = p->home + i + 1;
+		nl = strcspn(next, "/");
+		if (nl == 0 || nl > NAME_MAX)
+			continue;
+		memcpy(name, next, nl);
+		name[nl] = '\0';
+		read_grant(p, rs, anc, NULL, name, &count, 0);
+	}
+	read_grant(p, rs, p->home, "", NULL, &count, SANDBOX_READ_DEPTH);
+	if (syscall(SYS_landlock_restrict_self, rs, (uint32_t)0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "landlock: $HOME read layer: restrict");
+	close(rs);
+}
+
 /* The last steps of the command's process: rlimits, stdio, environment,
  * no_new_privs, Landlock, seccomp, exec. */
 __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
@@ -316,7 +482,7 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 	if (sandboxed)
 		child_rlimits(p);
 	if (p->null_fd >= 0 && dup2(p->null_fd, 0) < 0)
-		sandbox_child_die(p, ST_SETUP, errno, "stdin /dev/null");
+		sandbox_child_die(p, ST_SETUP, errno, "stdin");
 	if (p->out_w[0] >= 0 && dup2(p->out_w[0], 1) < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "stdout pipe");
 	if (p->out_w[1] >= 0 && dup2(p->out_w[1], 2) < 0)
@@ -342,6 +508,8 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		sandbox_child_die(p, ST_SETUP, 0, "strict mode: %s", why);
 	if (p->home_nocreate)
 		child_home_nocreate(p);
+	if (p->home_read)
+		child_home_read(p);
 	child_read_prog(p, &prog);
 	if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
 		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
@@ -390,6 +558,8 @@ void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns)
 __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
 {
 	close(p->err_r);
+	if (p->in_w >= 0)
+		close(p->in_w);
 	if (p->st_r >= 0)
 		close(p->st_r);
 	if (p->sync_w >= 0)

@@ -58,14 +58,110 @@ static bool covers_writable(const struct sandbox_plan *p, const char *dir)
 	return sandbox_plan_path_under(p->ws, dir);
 }
 
+/* Masks path when it is a socket outside the writable roots, the private
+ * /tmp and what a mask already hides. */
+static int mask_socket(struct sandbox_plan *p, const char *path,
+		       const char *step)
+{
+	struct stat st;
+	char *canon;
+
+	if (lstat(path, &st) != 0)
+		return 0;
+	canon = sandbox_plan_canon(p, path);
+	if (!canon || stat(canon, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	    sandbox_plan_path_under(canon, "/tmp") ||
+	    sandbox_plan_host_writable(p, canon))
+		return 0;
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == OP_MASK_DIR &&
+		    sandbox_plan_path_under(canon, p->ops[i].target))
+			return 0;
+	if (p->nsock_masked >= SANDBOX_MAX_SOCKETS) {
+		p->sock_over = true;
+		return 0;
+	}
+	p->nsock_masked++;
+	return sandbox_plan_add_op(p, OP_MASK_FILE, OPF_OPTIONAL | OPF_FILE,
+				   canon, NULL, step);
+}
+
+/* The path of one /proc/net/unix line ("Num RefCount Protocol Flags
+ * Type St Inode Path": the eighth field, the rest of the line), when it is
+ * an absolute one; NULL for an unbound or abstract ("@") socket or a short
+ * line. */
+const char *sandbox_mask_unix_path(const char *line)
+{
+	const char *s = line;
+	int field = 0;
+
+	for (; *s && field < 7; field++) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		while (*s && *s != ' ')
+			s++;
+	}
+	while (*s == ' ')
+		s++;
+	return field == 7 && *s == '/' ? s : NULL;
+}
+
+/* Every path socket bound in the caller's network namespace, from
+ * /proc/net/unix ("Num RefCount Protocol Flags Type St Inode Path", the
+ * path only when bound; "@" for abstract ones, which the network
+ * namespace or Landlock's scope stops). A listening socket and every
+ * connection it accepted show the same path; masked once. No
+ * /proc/net/unix: reported. */
+static int mask_bound_sockets(struct sandbox_plan *p)
+{
+	char buf[8192], line[PATH_MAX + 128];
+	size_t ll = 0;
+	bool first = true, skip = false;
+	int fd = open("/proc/net/unix", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		p->sock_unlisted = true;
+		return 0;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			const char *s;
+
+			if (buf[i] != '\n') {
+				if (ll + 1 < sizeof(line))
+					line[ll++] = buf[i];
+				else
+					skip = true; /* longer than a path */
+				continue;
+			}
+			line[ll] = '\0';
+			ll = 0;
+			if (first || skip) {
+				first = skip = false;
+				continue;
+			}
+			s = sandbox_mask_unix_path(line);
+			if (s && mask_socket(p, s, "host socket mask")) {
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	if (n < 0)
+		p->sock_unlisted = true;
+	close(fd);
+	return 0;
+}
+
 /* The socket a variable names ("unix:path=P", "unix://P", "P:pid:1" or a
  * plain path), masked when it is one. */
 static int plan_env_socket(struct sandbox_plan *p, const char *name)
 {
 	const char *v = getenv(name), *s, *e;
 	char path[PATH_MAX];
-	struct stat st;
-	char *canon;
 	size_t len;
 
 	if (!v)
@@ -87,25 +183,42 @@ static int plan_env_socket(struct sandbox_plan *p, const char *name)
 		return 0;
 	memcpy(path, s, len);
 	path[len] = '\0';
-	canon = sandbox_plan_canon(p, path);
-	if (!canon || stat(canon, &st) != 0 || !S_ISSOCK(st.st_mode))
-		return 0;
-	return sandbox_plan_add_op(p, OP_MASK_FILE, OPF_OPTIONAL | OPF_FILE,
-				   canon, NULL, "agent socket mask");
+	return mask_socket(p, path, "agent socket mask");
 }
 
-/* Sockets of the user's session: connect(2) to a socket file is not a
- * write, so a read-only mount does not stop it, and behind them are the
- * session bus (systemd-run --user runs anything outside), the agents
- * whose keys the credential masks hide, rootless docker and podman. The
- * runtime directory ($XDG_RUNTIME_DIR, /run/user/UID; all of /run/user
- * for root) gets the empty read-only tmpfs, and the sockets named by
- * SSH_AUTH_SOCK and the like are masked wherever they are. */
+/* The host's unix sockets, default-deny: connect(2) to a socket file is
+ * not a write, so a read-only mount does not stop it, and behind them are
+ * the session bus (systemd-run --user runs anything outside), the agents
+ * whose keys the credential masks hide (ssh, gpg, password managers),
+ * rootless and root docker and podman. The one place they are decided:
+ *   - the runtime directory ($XDG_RUNTIME_DIR, /run/user/UID; all of
+ *     /run/user for root) gets the empty read-only tmpfs;
+ *   - every path socket /proc/net/unix lists (bound in the caller's
+ *     network namespace) outside the writable roots gets /dev/null;
+ *   - so do the sockets the variables below name and the root daemons'
+ *     well-known sockets, which a daemon in another network namespace
+ *     binds out of /proc/net/unix's sight.
+ * A socket bound on the host after the launch is not masked (the report's
+ * caveat says so). */
 int sandbox_mask_host_sockets(struct sandbox_plan *p)
 {
 	static const char *const vars[] = {
-		"SSH_AUTH_SOCK",  "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST",
-		"CONTAINER_HOST", "GPG_AGENT_INFO",	      "PULSE_SERVER",
+		"SSH_AUTH_SOCK",   "DBUS_SESSION_BUS_ADDRESS",
+		"DOCKER_HOST",	   "CONTAINER_HOST",
+		"GPG_AGENT_INFO",  "PULSE_SERVER",
+		"WAYLAND_DISPLAY", "BW_SOCKET",
+		"OP_AGENT_SOCK",
+	};
+	static const char *const daemons[] = {
+		"/run/docker.sock",
+		"/var/run/docker.sock",
+		"/run/containerd/containerd.sock",
+		"/run/podman/podman.sock",
+		"/run/dbus/system_bus_socket",
+		"/run/systemd/private",
+		"/run/snapd.socket",
+		"/run/libvirt/libvirt-sock",
+		"/run/systemd/io.systemd.Machine",
 	};
 	const char *rt = getenv("XDG_RUNTIME_DIR");
 	char own[64];
@@ -137,8 +250,13 @@ int sandbox_mask_host_sockets(struct sandbox_plan *p)
 					NULL, "runtime directory mask"))
 			return -1;
 	}
+	if (mask_bound_sockets(p))
+		return -1;
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		if (plan_env_socket(p, vars[i]))
+			return -1;
+	for (size_t i = 0; i < sizeof(daemons) / sizeof(daemons[0]); i++)
+		if (mask_socket(p, daemons[i], "daemon socket mask"))
 			return -1;
 	return 0;
 }

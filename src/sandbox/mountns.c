@@ -243,6 +243,34 @@ static int child_clone_host(const struct sandbox_plan *p, const char *path,
 	return t;
 }
 
+/* The private tmpfs mounts share --memory: their pages are memory that
+ * RLIMIT_AS does not count (a cgroup v2 memory controller charges them
+ * too). /tmp gets half (three quarters without the --no-read-home
+ * tmpfs), /dev/shm and the home tmpfs a quarter each; none without a
+ * cap. opts gets { mode, MODE, size, N, NULL }. */
+enum tmpfs_share { SHARE_TMP, SHARE_SHM, SHARE_HOME };
+
+static void tmpfs_opts(const struct sandbox_plan *p, enum tmpfs_share share,
+		       const char *mode, char *size, size_t cap,
+		       const char *opts[5])
+{
+	unsigned long long kib = (unsigned long long)p->o->memory_mb * 1024ULL;
+
+	if (share == SHARE_TMP)
+		kib = p->o->no_read_home ? kib / 2 : kib / 4 * 3;
+	else
+		kib /= 4;
+	opts[0] = "mode";
+	opts[1] = mode;
+	opts[2] = NULL;
+	if (!p->o->memory_mb)
+		return;
+	(void)snprintf(size, cap, "%lluk", kib ? kib : 1ULL);
+	opts[2] = "size";
+	opts[3] = size;
+	opts[4] = NULL;
+}
+
 static const char *const dev_nodes[] = { "null",   "zero",    "full",
 					 "random", "urandom", "tty" };
 #define DEV_NODES (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
@@ -252,9 +280,14 @@ static const char *const dev_nodes[] = { "null",   "zero",    "full",
 static void child_dev(const struct sandbox_plan *p, int rootfd,
 		      const int *nodes)
 {
-	static const char *const tmpfs_opts[] = { "mode", "0755", NULL };
+	/* /dev holds nodes and links only: 1 MiB keeps it from being a
+	 * memory store of its own. */
+	static const char *const dev_opts[] = { "mode", "0755", "size", "1m",
+						NULL };
 	static const char *const pts_opts[] = { "ptmxmode", "0666", "mode",
 						"0620", NULL };
+	const char *shm_opts[5];
+	char shm_size[32];
 	static const char *const links[][2] = {
 		{ "fd", "/proc/self/fd" },
 		{ "stdin", "/proc/self/fd/0" },
@@ -264,7 +297,7 @@ static void child_dev(const struct sandbox_plan *p, int rootfd,
 	};
 	int dev, t, pts;
 
-	dev = child_fsmount("tmpfs", tmpfs_opts,
+	dev = child_fsmount("tmpfs", dev_opts,
 			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 	if (dev < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "mount /dev (tmpfs)");
@@ -299,9 +332,19 @@ static void child_dev(const struct sandbox_plan *p, int rootfd,
 		child_attach(p, nodes[i], fd, dev_nodes[i], "/dev node");
 		close(fd);
 	}
-	if (mkdirat(dev, "shm", 01777) != 0 ||
-	    fchmodat(dev, "shm", 01777, 0) != 0)
+	if (mkdirat(dev, "shm", 0755) != 0)
 		sandbox_child_die(p, ST_SETUP, errno, "create /dev/shm");
+	/* /dev/shm: a tmpfs of its own, with its share of --memory. */
+	tmpfs_opts(p, SHARE_SHM, "1777", shm_size, sizeof(shm_size), shm_opts);
+	pts = child_fsmount("tmpfs", shm_opts,
+			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (pts < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "mount /dev/shm (tmpfs)");
+	t = openat(dev, "shm", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (t < 0)
+		sandbox_child_die(p, ST_SETUP, errno, "mount /dev/shm");
+	child_attach(p, pts, t, "/dev/shm", "tmpfs");
+	close(t);
 	if (mkdirat(dev, "pts", 0755) != 0)
 		sandbox_child_die(p, ST_SETUP, errno, "create /dev/pts");
 	/* A private devpts; without one (it needs root mapped on some
@@ -374,8 +417,12 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 {
 	static const char *const mask_opts[] = { "mode", "0555", "size", "4k",
 						 NULL };
-	static const char *const home_opts[] = { "mode", "0755", NULL };
+	const char *home_opts[5];
+	char home_size[32];
 	int empty = -1, devnull = -1;
+
+	tmpfs_opts(p, SHARE_HOME, "0755", home_size, sizeof(home_size),
+		   home_opts);
 
 	for (size_t i = 0; i < p->nops; i++) {
 		struct sandbox_op *op = &ops[i];
@@ -531,10 +578,12 @@ void sandbox_mountns_loopback(const struct sandbox_plan *p)
  * mounts; then pivot_root into it and let go of the old root. */
 void sandbox_mountns_tree(const struct sandbox_plan *p, struct sandbox_op *ops)
 {
-	static const char *const tmp_opts[] = { "mode", "1777", NULL };
+	const char *tmp_opts[5];
+	char tmp_size[32];
 	int nodes[DEV_NODES];
 	int root, stage, m, t;
 
+	tmpfs_opts(p, SHARE_TMP, "1777", tmp_size, sizeof(tmp_size), tmp_opts);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "mount namespace: make / private");

@@ -45,6 +45,14 @@ static const char *const cred_paths[] = {
 	".local/share/keyrings",
 };
 
+/* The credential locations, for the $HOME read layer (child.c): names
+ * relative to $HOME. */
+const char *const *sandbox_plan_cred_paths(size_t *n)
+{
+	*n = sizeof(cred_paths) / sizeof(cred_paths[0]);
+	return cred_paths;
+}
+
 /* Secrets in the workspace, masked in every run (glob.h syntax, relative
  * to the workspace, floating at any depth). */
 static const char *const default_deny_globs[] = {
@@ -54,21 +62,52 @@ static const char *const default_deny_globs[] = {
 	"*.key",
 };
 
-/* Sockets of root daemons that would hand out root (the sandbox's uid may
- * be the caller's root): masked when present. */
-static const char *const daemon_sockets[] = {
-	"/run/docker.sock",	     "/run/containerd/containerd.sock",
-	"/run/podman/podman.sock",   "/run/dbus/system_bus_socket",
-	"/run/systemd/private",	     "/run/snapd.socket",
-	"/run/libvirt/libvirt-sock",
+/* Workspace entries that another program runs later, outside the
+ * sandbox: the family is "configuration that makes a tool on the host
+ * execute something", whoever the tool is. Agents' project settings
+ * (hooks, MCP servers they start, commands they allow), editors' tasks,
+ * launch configurations and extension recommendations, the dev container
+ * (initializeCommand runs on the host), direnv's .envrc (run by the
+ * user's shell on cd). One that exists is re-bound read-only. A missing
+ * one is held by a placeholder when `hold` (a mount each: the ones whose
+ * reader may start during the run), else the sweep after the run moves it
+ * aside when it appeared (sweep.c). */
+const struct sandbox_run_later_name
+	sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
+		/* agents */
+		{ ".cordon", true },
+		{ ".claude", true },
+		{ ".codex", true },
+		{ ".gemini", false },
+		{ ".cursor", false },
+		{ ".continue", false },
+		{ ".windsurf", false },
+		{ ".roo", false },
+		{ ".amazonq", false },
+		{ ".kiro", false },
+		{ ".mcp.json", false },
+		/* editors */
+		{ ".vscode", true },
+		{ ".idea", true },
+		{ ".zed", false },
+		{ ".fleet", false },
+		/* the host runs these */
+		{ ".devcontainer", false },
+		{ ".devcontainer.json", false },
+		{ ".envrc", false },
+	};
+
+/* Globs of the same family, matched at launch by the walk (a name that
+ * appears later is the post-run sweep's: see the report). */
+static const char *const ws_run_later_globs[] = {
+	"*.code-workspace",
 };
 
-/* Workspace entries that something outside the sandbox runs later. */
-const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER] = {
-	".cordon", ".claude", ".codex", ".vscode", ".idea",
-};
-
-/* Shell rc and git configuration in $HOME: run later by every shell. */
+/* What runs later from $HOME: shell rc and git configuration (every shell
+ * and git), the session's autostart (systemd user units, desktop
+ * autostart, environment files read at login), and the agents' and
+ * editors' user settings that start programs (hooks, MCP servers, tasks).
+ * Protected when $HOME is writable (--write $HOME). */
 static const char *const home_run_later[] = {
 	".bashrc",
 	".bash_profile",
@@ -83,6 +122,20 @@ static const char *const home_run_later[] = {
 	".gitconfig",
 	".config/git/config",
 	".config/fish/config.fish",
+	".config/systemd/user",
+	".config/autostart",
+	".config/environment.d",
+	".pam_environment",
+	".xprofile",
+	".xsessionrc",
+	".xinitrc",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".codex/config.toml",
+	".gemini/settings.json",
+	".cursor/mcp.json",
+	".config/Code/User/settings.json",
+	".config/Code/User/tasks.json",
 };
 
 /* Toolchains kept readable with --no-read-home. */
@@ -430,20 +483,6 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 	qsort(p->ops + first_bind, p->nops - first_bind, sizeof(p->ops[0]),
 	      cmp_depth);
 
-	for (size_t i = 0;
-	     i < sizeof(daemon_sockets) / sizeof(daemon_sockets[0]); i++) {
-		struct stat st;
-		char *canon;
-
-		if (lstat(daemon_sockets[i], &st) != 0)
-			continue;
-		canon = sandbox_plan_canon(p, daemon_sockets[i]);
-		if (canon && stat(canon, &st) == 0 && S_ISSOCK(st.st_mode) &&
-		    sandbox_plan_add_op(p, OP_MASK_FILE,
-					OPF_OPTIONAL | OPF_FILE, canon, NULL,
-					"daemon socket mask"))
-			return -1;
-	}
 	if (sandbox_mask_host_sockets(p) || sandbox_mask_root_files(p))
 		return -1;
 	for (size_t i = 0; i < sizeof(cred_paths) / sizeof(cred_paths[0]);
@@ -474,13 +513,20 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 	for (size_t i = 0; i < sizeof(sandbox_plan_ws_run_later) /
 				       sizeof(sandbox_plan_ws_run_later[0]);
 	     i++) {
-		char *path = sandbox_plan_join(p, p->ws,
-					       sandbox_plan_ws_run_later[i]);
+		const struct sandbox_run_later_name *rl =
+			&sandbox_plan_ws_run_later[i];
+		char *path = sandbox_plan_join(p, p->ws, rl->name);
 
-		if (!path || sandbox_runlater_path(p, path, RL_PLACEHOLDER))
+		if (!path || sandbox_runlater_path(
+				     p, path, rl->hold ? RL_PLACEHOLDER : 0))
 			return path ? -1 :
 				      sandbox_plan_fail(p, "path too long");
 	}
+	for (size_t i = 0;
+	     i < sizeof(ws_run_later_globs) / sizeof(ws_run_later_globs[0]);
+	     i++)
+		if (sandbox_walk_deny_write_entry(p, ws_run_later_globs[i]))
+			return -1;
 	/* A missing rc file directly in $HOME is kept from being created by
 	 * a Landlock layer (no new entries directly in $HOME), not by a
 	 * placeholder the host would see; unless $HOME is (inside) the
@@ -516,6 +562,15 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 			return -1;
 	if (sandbox_walk_root(p, p->ws, true))
 		return -1;
+	/* The --write roots for their hard links (the package caches of
+	 * --cache-writes are the managers' own stores: not walked). */
+	for (size_t i = 0; i < o->nwrite; i++) {
+		char *c = sandbox_plan_canon(p, o->write[i]);
+
+		if (c && !sandbox_plan_path_under(c, p->ws) &&
+		    sandbox_walk_root(p, c, false))
+			return -1;
+	}
 	for (size_t i = 0; i < p->nwalk_roots; i++)
 		if (sandbox_walk_root(p, p->walk_roots[i], false))
 			return -1;

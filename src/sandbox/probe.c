@@ -5,13 +5,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include <cjson/cJSON.h>
 
@@ -119,11 +122,46 @@ static void probe_remove_ws(const char *ws)
 		     i < sizeof(sandbox_plan_ws_run_later) /
 				 sizeof(sandbox_plan_ws_run_later[0]);
 		     i++)
-			(void)unlinkat(dfd, sandbox_plan_ws_run_later[i],
-				       AT_REMOVEDIR);
+			if (unlinkat(dfd, sandbox_plan_ws_run_later[i].name,
+				     0) != 0)
+				(void)unlinkat(
+					dfd, sandbox_plan_ws_run_later[i].name,
+					AT_REMOVEDIR);
 		close(dfd);
 	}
 	(void)rmdir(ws);
+}
+
+/* Can a child make a user and mount namespace and mount in it? A cheap
+ * check (a fork, a few system calls) of a cached verdict that says the
+ * namespaces backend does not work: the cache lies in a directory a
+ * command on the landlock backend may write (--cache-writes), and a
+ * verdict planted there would make every later auto run the weaker
+ * backend. The strings are made before the fork. */
+static bool probe_userns_works(void)
+{
+	char uid_map[64], gid_map[64];
+	int status;
+	pid_t pid;
+
+	(void)snprintf(uid_map, sizeof(uid_map), "0 %u 1", (unsigned)geteuid());
+	(void)snprintf(gid_map, sizeof(gid_map), "0 %u 1", (unsigned)getegid());
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0 ||
+		    sandbox_write_str("/proc/self/setgroups", "deny") != 0 ||
+		    sandbox_write_str("/proc/self/uid_map", uid_map) != 0 ||
+		    sandbox_write_str("/proc/self/gid_map", gid_map) != 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(1);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 int sandbox_probe(bool fresh, char *why, size_t whycap)
@@ -138,7 +176,10 @@ int sandbox_probe(bool fresh, char *why, size_t whycap)
 
 	if (!fresh) {
 		cached = probe_cached(why, whycap);
-		if (cached != -2)
+		/* A cached downgrade is believed only when namespaces
+		 * indeed fail here. */
+		if (cached == SANDBOX_BACKEND_NAMESPACES ||
+		    (cached != -2 && !probe_userns_works()))
 			return cached;
 	}
 	/* An empty workspace of its own: the no-op must not depend on (or

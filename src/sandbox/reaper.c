@@ -79,6 +79,8 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 		sigaction(fwd[i], &sa, NULL);
 	close(p->err_r);
 	close(p->st_r);
+	if (p->in_w >= 0)
+		close(p->in_w);
 	if (p->sync_w >= 0)
 		close(p->sync_w);
 	if (p->ph_fd >= 0)
@@ -331,6 +333,41 @@ static bool out_pump(struct sandbox_output *out, struct sandbox_plan *p,
 	return true;
 }
 
+/* The caller's stdin relayed into the command's (run_stdio in
+ * sandbox.c): one chunk read when the last is written, written as far as
+ * the pipe takes it (non-blocking; the parent holds the read end too, so a
+ * command that stopped reading is EAGAIN, not SIGPIPE). EOF or an error
+ * closes the relay (the command then reads EOF). */
+struct sandbox_input {
+	char buf[16384];
+	size_t off, len;
+};
+
+static void in_pump(struct sandbox_input *in, struct sandbox_plan *p)
+{
+	ssize_t n;
+
+	if (in->off == in->len) {
+		n = read(0, in->buf, sizeof(in->buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			return;
+		if (n <= 0)
+			goto done;
+		in->off = 0;
+		in->len = (size_t)n;
+	}
+	n = write(p->in_w, in->buf + in->off, in->len - in->off);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0)
+		goto done;
+	in->off += (size_t)n;
+	return;
+done:
+	close(p->in_w);
+	p->in_w = -1;
+}
+
 /* Kills the tree: PID 1 of the namespace; the landlock backend's reaper
  * is asked to (SIGALRM) while it lives, its process group is killed
  * once it is gone or when hard is set (it did not finish in time). */
@@ -353,6 +390,7 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	const struct sandbox_opts *o = p->o;
 	unsigned long long start = sandbox_now_ms(), deadline = 0, hard = 0;
 	struct sandbox_output out = { .o = o };
+	struct sandbox_input in = { .off = 0 };
 	sigset_t fwd;
 	int sfd;
 	bool exited = false;
@@ -366,9 +404,10 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	while (!exited || p->out_r[0] >= 0 || p->out_r[1] >= 0) {
-		struct pollfd pf[5];
+		struct pollfd pf[6];
 		int nf = 0, timeout = -1, r;
 		int idx_out[2] = { -1, -1 }, idx_sig = -1, idx_pid = -1;
+		int idx_in = -1;
 
 		if (!exited) {
 			idx_pid = nf;
@@ -379,6 +418,15 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 				pf[nf++] = (struct pollfd){ .fd = sfd,
 							    .events = POLLIN };
 			}
+		}
+		if (!exited && p->in_w >= 0) {
+			idx_in = nf;
+			pf[nf++] =
+				in.off < in.len ?
+					(struct pollfd){ .fd = p->in_w,
+							 .events = POLLOUT } :
+					(struct pollfd){ .fd = 0,
+							 .events = POLLIN };
 		}
 		for (int i = 0; i < 2; i++) {
 			if (p->out_r[i] < 0)
@@ -418,6 +466,8 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 				hard = sandbox_now_ms() + 2000;
 			continue;
 		}
+		if (idx_in >= 0 && pf[idx_in].revents && p->in_w >= 0)
+			in_pump(&in, p);
 		for (int i = 0; i < 2; i++)
 			if (idx_out[i] >= 0 && pf[idx_out[i]].revents &&
 			    p->out_r[i] >= 0 && !out_pump(&out, p, i)) {
@@ -457,6 +507,9 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	}
 	if (sfd >= 0)
 		close(sfd);
+	if (p->in_w >= 0)
+		close(p->in_w);
+	p->in_w = -1;
 	if (o->capture_out) {
 		*o->capture_out = out.buf;
 		if (o->capture_len)

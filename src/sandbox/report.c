@@ -109,10 +109,31 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				rep, "unix sockets: a runtime directory holds "
 				     "a writable root: its sockets stay "
 				     "reachable");
+		if (p->sock_over)
+			sandbox_report_lost(
+				rep,
+				"unix sockets: more than %d bound on the "
+				"host: the rest stay reachable "
+				"(SANDBOX_MAX_SOCKETS)",
+				SANDBOX_MAX_SOCKETS);
+		if (p->sock_unlisted)
+			sandbox_report_lost(
+				rep, "unix sockets: /proc/net/unix unreadable: "
+				     "only the well-known sockets are masked");
+		rep_caveat(rep, "unix sockets: masked as bound at the start; "
+				"one bound on the host later is reachable");
 		if (root)
 			rep_caveat(rep, "root: files readable by root stay "
 					"readable (shadow, sudoers, ssh host "
 					"keys and /root are hidden)");
+		if (p->hardlinks_over)
+			sandbox_report_lost(
+				rep,
+				"hardlinks: more than %d files in the "
+				"writable roots have other names: the "
+				"rest stay writable through "
+				"(SANDBOX_MAX_HARDLINKS)",
+				SANDBOX_MAX_HARDLINKS);
 		if (p->walk_truncated)
 			sandbox_report_lost(
 				rep,
@@ -123,9 +144,16 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				SANDBOX_WALK_MAX_DEPTH);
 	} else {
 		rep->backend = "landlock";
-		sandbox_report_lost(rep,
-				    "mount namespace: credential masks and "
-				    "--deny-read (files stay readable)");
+		if (p->home_read)
+			sandbox_report_lost(rep,
+					    "mount namespace: --deny-read "
+					    "(files stay readable; credentials "
+					    "are not: Landlock)");
+		else
+			sandbox_report_lost(rep,
+					    "mount namespace: credential masks "
+					    "and --deny-read (files stay "
+					    "readable)");
 		sandbox_report_lost(
 			rep, "mount namespace: run-later paths in writable "
 			     "roots stay writable");
@@ -205,11 +233,42 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"landlock cannot make a path read-only inside "
 			"a writable root");
 	}
+	if (p->home_read)
+		rep_caveat(rep,
+			   "files new during the run: under $HOME "
+			   "readable only inside a directory there at "
+			   "the start; workspace globs match at the start");
+	else
+		rep_caveat(rep, "files new during the run: masks and globs "
+				"are made at the start (a credential made "
+				"later is readable)");
+	/* Verified on both backends: a flock or fcntl lock taken through
+	 * the read-only bind (or the host's own tree) is the host file's. */
+	rep_caveat(rep, "locks: flock/fcntl locks on host files are the "
+			"host's: a host process locking the same file can be "
+			"stalled");
+	for (int fd = 0; fd < 3; fd++)
+		if (p->stdio_tty[fd][0])
+			rep_caveat(rep,
+				   "fd %d is the caller's terminal %s: passed "
+				   "through (its mode is locked; its owner "
+				   "and mode bits are not)",
+				   fd, p->stdio_tty[fd]);
 	/* --memory asks for RLIMIT_AS (the issue's cap); the cgroup is a
 	 * second, tree-wide limit where one can be had. */
 	if (o->memory_mb && !p->mem_by_cgroup)
 		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
-				"whole tree (no cgroup v2 memory controller)");
+				"whole tree nor memfd files (no cgroup v2 "
+				"memory controller)");
+	if (o->memory_mb && !p->mem_by_cgroup &&
+	    p->backend == SANDBOX_BACKEND_NAMESPACES)
+		rep_caveat(rep, "memory: files in the private /tmp and "
+				"/dev/shm count apart, within --memory in "
+				"all (tmpfs size=)");
+	if (o->memory_mb && !p->mem_by_cgroup &&
+	    p->backend != SANDBOX_BACKEND_NAMESPACES)
+		rep_caveat(rep, "memory: files written to the host's /tmp "
+				"and /dev/shm are not counted (no cgroup)");
 	if (!p->pids_by_cgroup && root)
 		sandbox_report_lost(
 			rep, "pids: no writable cgroup with the pids "
@@ -312,6 +371,17 @@ char *sandbox_report_json(const struct sandbox_report *rep)
 	arr = cJSON_AddArrayToObject(j, "caveats");
 	for (size_t i = 0; arr && i < rep->ncaveats; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(rep->caveats[i]));
+	arr = cJSON_AddArrayToObject(j, "quarantined");
+	for (size_t i = 0; arr && i < rep->nquarantined; i++)
+		cJSON_AddItemToArray(arr,
+				     cJSON_CreateString(rep->quarantined[i]));
+	if (arr && rep->quarantined_more) {
+		char more[64];
+
+		(void)snprintf(more, sizeof(more), "and %zu more",
+			       rep->quarantined_more);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(more));
+	}
 	if (rep->exit_code >= 0)
 		cJSON_AddNumberToObject(j, "exitCode", rep->exit_code);
 	else

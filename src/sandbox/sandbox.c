@@ -55,6 +55,7 @@
 
 #include "diag.h"
 #include "envfilter.h"
+#include "landlock.h"
 #include "sandbox_int.h"
 #include "syscallfilter.h"
 
@@ -210,7 +211,8 @@ static void plan_close(struct sandbox_plan *p)
 	int *fds[] = { &p->err_r,	 &p->err_w,    &p->st_r,
 		       &p->st_w,	 &p->out_r[0], &p->out_r[1],
 		       &p->out_w[0],	 &p->out_w[1], &p->null_fd,
-		       &p->parent_pidfd, &p->sync_r,   &p->sync_w };
+		       &p->parent_pidfd, &p->sync_r,   &p->sync_w,
+		       &p->in_w };
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0)
@@ -428,7 +430,7 @@ static void run_init(struct run *r)
 	p->err_r = p->err_w = p->st_r = p->st_w = -1;
 	p->sync_r = p->sync_w = -1;
 	p->out_r[0] = p->out_r[1] = p->out_w[0] = p->out_w[1] = -1;
-	p->null_fd = p->parent_pidfd = p->ph_fd = -1;
+	p->null_fd = p->parent_pidfd = p->ph_fd = p->in_w = -1;
 	p->pxs_r = p->pxs_w = -1;
 	sandbox_cgroup_clear(&p->cg);
 	arena_init(&p->arena, SANDBOX_ARENA_MAX);
@@ -551,6 +553,15 @@ static void run_limits(struct run *r)
 		unsigned long long mem = (unsigned long long)o->memory_mb << 20;
 		unsigned long pids = o->pids ? o->pids : SANDBOX_DEFAULT_PIDS;
 
+		/* The $HOME read layer (child.c), unless $HOME is a tmpfs,
+		 * is / or lies in a writable root (the workspace is read
+		 * whole). */
+		p->home_read = landlock_abi() >= 1 && !o->no_read_home &&
+			       strcmp(p->home, "/") != 0;
+		for (size_t i = 0; i < p->nrw; i++)
+			if (sandbox_plan_path_under(p->home, p->rw[i]))
+				p->home_read = false;
+
 		sandbox_cgroup_plan(p, mem, pids);
 		p->reaper = p->backend == SANDBOX_BACKEND_LANDLOCK &&
 			    sandbox_reaper_available();
@@ -600,6 +611,111 @@ static int run_env(struct run *r)
 	return 0;
 }
 
+enum stdio_kind {
+	STDIO_CLOSED, /* not open */
+	STDIO_OWN, /* an anonymous pipe or socket: nothing on disk behind it */
+	STDIO_TTY, /* a terminal: passed through, its mode locked (seccomp) */
+	STDIO_RELAY, /* a file, device or named FIFO: relayed */
+	STDIO_DIR, /* a directory: refused */
+};
+
+/* What the caller's descriptor fd is; name gets what /proc says it is.
+ * Without /proc a pipe cannot be told from a named FIFO: relayed. */
+static enum stdio_kind stdio_kind(int fd, char *name, size_t cap)
+{
+	struct stat st;
+	char link[32];
+	ssize_t n;
+
+	name[0] = '\0';
+	if (fstat(fd, &st) != 0)
+		return STDIO_CLOSED;
+	(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, cap - 1);
+	name[n > 0 ? n : 0] = '\0';
+	if (S_ISDIR(st.st_mode))
+		return STDIO_DIR;
+	if (isatty(fd))
+		return STDIO_TTY;
+	if ((S_ISFIFO(st.st_mode) && strncmp(name, "pipe:", 5) == 0) ||
+	    (S_ISSOCK(st.st_mode) && strncmp(name, "socket:", 7) == 0))
+		return STDIO_OWN;
+	return STDIO_RELAY;
+}
+
+/* The command's stdin when it is not the caller's: the read end of a
+ * pipe (a pipe: /dev/stdin opens, a socket's does not). The parent keeps
+ * the write end in *w (non-blocking), or closes it at once: an empty
+ * stdin. The parent holds the read end too until the run ends, so that
+ * relaying into a command that stopped reading is EAGAIN, never a SIGPIPE
+ * for the caller. */
+static int stdin_pipe(struct sandbox_plan *p, int *w)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	p->null_fd = fds[0];
+	if (w) {
+		*w = fds[1];
+		return fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	}
+	close(fds[1]);
+	return 0;
+}
+
+/* The caller's stdio (fds 0-2): a descriptor of a file, a device or a
+ * directory outside the writable roots would let the command change its
+ * metadata (fchmod, fchown, futimens, fsetxattr: Landlock has no right
+ * for them and the host's mount is writable) or, for a directory, reach
+ * beneath it with *at calls. The command gets only what cordon made: a
+ * file or device is relayed through a pipe, a
+ * directory is refused, anonymous pipes and sockets pass, a terminal
+ * passes with its mode locked (seccomp) and is named in the report. */
+static int run_stdio(struct run *r)
+{
+	const struct sandbox_opts *o = r->o;
+	struct sandbox_plan *p = &r->p;
+	static const char *const names[] = { "stdin", "stdout", "stderr" };
+	bool empty_in = o->argv_only || o->stdin_null;
+	bool *relay = p->relay;
+
+	for (int fd = 0; fd < 3; fd++) {
+		char name[PATH_MAX];
+		enum stdio_kind k;
+
+		if (p->backend == SANDBOX_BACKEND_BEST || (fd == 0 && empty_in))
+			continue;
+		k = stdio_kind(fd, name, sizeof(name));
+		if (k == STDIO_DIR) {
+			sandbox_report_refuse(
+				r->rep, ST_SETUP,
+				"%s is a directory (%s): refused, a directory "
+				"descriptor reaches beneath it from inside "
+				"the sandbox",
+				names[fd], name);
+			return -1;
+		}
+		if (k == STDIO_TTY)
+			(void)snprintf(p->stdio_tty[fd],
+				       sizeof(p->stdio_tty[fd]), "%.63s",
+				       name[0] ? name : "?");
+		relay[fd] = k == STDIO_RELAY;
+	}
+	return 0;
+}
+
+/* What git runs later, recorded in the writable roots for the sweep after
+ * the run (sweep.c); not in mode off. */
+static int run_sweep_plan(struct run *r)
+{
+	if (r->p.backend == SANDBOX_BACKEND_BEST)
+		return 0;
+	if (sandbox_sweep_plan(&r->p))
+		return run_refuse(r);
+	return 0;
+}
+
 /* The descriptors between parent and child: the error pipe, PID 1's
  * status pipe, the sync socket, the proxy's socket pair, /dev/null for
  * stdin, the output pipes, and our own pidfd for the parent-death check
@@ -609,6 +725,7 @@ static int run_channels(struct run *r)
 	const struct sandbox_opts *o = r->o;
 	struct sandbox_plan *p = &r->p;
 	struct sandbox_report *rep = r->rep;
+	const bool *relay = p->relay;
 
 	if (open_pipe(&p->err_r, &p->err_w) != 0 ||
 	    (p->backend != SANDBOX_BACKEND_BEST &&
@@ -643,17 +760,16 @@ static int run_channels(struct run *r)
 		p->pxs_r = fds[0];
 		p->pxs_w = fds[1];
 	}
-	if (o->argv_only || o->stdin_null) {
-		p->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (p->null_fd < 0) {
-			sandbox_report_refuse(rep, ST_SETUP,
-					      "open /dev/null: %s",
-					      strerror(errno));
-			return -1;
-		}
+	if ((o->argv_only || o->stdin_null || relay[0]) &&
+	    stdin_pipe(p, relay[0] ? &p->in_w : NULL) != 0) {
+		sandbox_report_refuse(rep, ST_SETUP, "stdin: pipe: %s",
+				      strerror(errno));
+		return -1;
 	}
-	if (o->output_cap || o->capture_out) {
+	if (o->output_cap || o->capture_out || relay[1] || relay[2]) {
 		for (int i = 0; i < 2; i++) {
+			if (!o->output_cap && !o->capture_out && !relay[i + 1])
+				continue;
 			if (open_pipe(&p->out_r[i], &p->out_w[i]) != 0) {
 				sandbox_report_refuse(rep, ST_SETUP, "pipe: %s",
 						      strerror(errno));
@@ -867,7 +983,8 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 		return CORDON_OK;
 
 	run_init(&r);
-	if (run_backend(&r) || run_paths(&r) || run_roots(&r) || run_mounts(&r))
+	if (run_backend(&r) || run_paths(&r) || run_roots(&r) ||
+	    run_mounts(&r) || run_stdio(&r) || run_sweep_plan(&r))
 		goto out;
 	run_limits(&r);
 	if (run_strict(&r) || run_env(&r) || run_channels(&r))
@@ -879,6 +996,7 @@ enum cordon_err sandbox_run(const struct sandbox_opts *o, char *const argv[],
 		run_child(&r);
 	run_parent(&r);
 	run_wait(&r);
+	sandbox_sweep_after(&r.p, r.rep);
 out:
 	run_end(&r, t0);
 	return r.err;

@@ -9,7 +9,8 @@
  *      caller's ids; a private mount tree: "/" bind-mounted read-only (all
  *      submounts too, MS_REC), writable roots bind-mounted read-write
  *      (workspace, --write, caches), a tmpfs /tmp, a fresh /proc, a
- *      minimal /dev (null zero full random urandom tty, pts, shm),
+ *      minimal /dev (null zero full random urandom tty, pts, shm: its
+ *      own tmpfs; the tmpfs mounts share --memory through size=),
  *      credential locations masked (an empty read-only tmpfs over
  *      directories, /dev/null over files), --deny-read paths masked the
  *      same way (globs expanded at launch), "run later" paths re-bound
@@ -28,9 +29,14 @@
  *      pids, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE 0), a cgroup v2 leaf
  *      with memory.max and pids.max when a writable hierarchy exists;
  *   4. the filtered environment (envfilter.h);
- *   5. no_new_privs, Landlock (landlock.h), then the seccomp filter
+ *   5. no_new_privs, Landlock (landlock.h; with the $HOME no-create and
+ *      read layers of child.c), then the seccomp filter
  *      (syscallfilter.h) last;
- *   6. execvp.
+ *   6. execvp, with stdio only as cordon made it: the caller's files and
+ *      devices relayed through pipes, a directory refused, a terminal
+ *      passed with its mode locked.
+ * After the command, on the host, the sweep (sweep.c) moves aside what
+ * git or another program would run later and the run made.
  * Every step that fails names the path and the step ("mount /home/u/.ssh
  * (credential mask): Permission denied"), never a bare errno, and is sent
  * to the parent over a CLOEXEC pipe; the parent exits 125 with it.
@@ -166,7 +172,7 @@ struct sandbox_report {
 	/* What holds as asked but is weaker than it sounds (RLIMIT_AS is per
 	 * process; root still reads what root can read): reported as
 	 * "caveats", without making enforcement partial. */
-	char caveats[8][128];
+	char caveats[16][128];
 	size_t ncaveats;
 	int exit_code;             /* -1 when killed by a signal */
 	int signal;                /* 0 when none */
@@ -175,6 +181,12 @@ struct sandbox_report {
 	int status;                /* what cordon run exits with */
 	char error[512];           /* when status is 125: why */
 	bool output_truncated;     /* the output cap was reached */
+	/* What the sweep after the run moved aside (sweep.c): git
+	 * directories, modules, worktrees, hooks and configs that execute,
+	 * new during the run. */
+	char quarantined[8][192];
+	size_t nquarantined;
+	size_t quarantined_more; /* and this many more */
 };
 
 /* Runs argv. Returns CORDON_OK with rep filled (the command ran, or was

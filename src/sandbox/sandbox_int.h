@@ -23,9 +23,10 @@
 #include "sandbox.h"
 
 struct px;
+struct sandbox_sweep;
 
 /* The entries of sandbox_plan_ws_run_later (plan.c). */
-#define SANDBOX_NWS_RUN_LATER 5
+#define SANDBOX_NWS_RUN_LATER 18
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000
@@ -54,6 +55,10 @@ struct px;
 #define SANDBOX_ARENA_MAX (64u << 20)
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+#define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
+#define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
+#define SANDBOX_SWEEP_MAX 4096 /* git entries recorded for the sweep */
+#define SANDBOX_SWEEP_CONFIGS 64 /* git configs kept for the sweep */
 
 /* Resource defaults. */
 #define SANDBOX_DEFAULT_PIDS 1024
@@ -120,11 +125,15 @@ struct sandbox_plan {
 	size_t walk_entries;
 	bool walk_truncated;
 	bool masked_last; /* the last entry walked was masked */
+	bool walk_hl; /* the root walked is writable: look for hard links */
+	size_t nhardlinks; /* files with other names, made read-only */
+	bool hardlinks_over; /* more than SANDBOX_MAX_HARDLINKS of them */
 	char *walk_bufs; /* one getdents buffer per level */
 	const char *walk_glob_abs[SANDBOX_MAX_LIST + 8];
 	size_t nwalk_glob;
 	size_t nwalk_default; /* the first ones: cordon's default globs */
-	const char *walk_dw_abs[SANDBOX_MAX_LIST]; /* deny_write globs */
+	/* deny_write globs, and the run-later family's own (plan.c) */
+	const char *walk_dw_abs[SANDBOX_MAX_LIST + 8];
 	size_t nwalk_dw;
 	const char *dw_dir; /* the last directory a deny_write glob matched */
 	const char *walk_roots[SANDBOX_MAX_WALK_ROOTS];
@@ -136,8 +145,16 @@ struct sandbox_plan {
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
+	bool home_read; /* Landlock: files read under $HOME only beneath what
+			   was there at launch, credential names excepted */
 	bool sock_missed; /* a runtime directory holds a writable root */
+	bool sock_over; /* more bound sockets than SANDBOX_MAX_SOCKETS */
+	bool sock_unlisted; /* /proc/net/unix could not be read */
+	size_t nsock_masked;
 	bool reaper; /* landlock backend: a sub-reaper runs the command */
+
+	/* what git runs later, recorded before the run (sweep.c) */
+	struct sandbox_sweep *sweep;
 
 	/* resources */
 	struct sandbox_cgroup cg;
@@ -156,7 +173,13 @@ struct sandbox_plan {
 	int st_status; /* that status */
 	bool st_have;
 	int out_r[2], out_w[2];
-	int null_fd;
+	int null_fd; /* the command's stdin when not the caller's: the read
+			end of a pipe cordon made (empty, or fed from the
+			caller's stdin through in_w) */
+	int in_w; /* parent: the caller's stdin relayed into null_fd */
+	bool relay[3]; /* fds 0-2 relayed through what cordon made */
+	char stdio_tty[3][64]; /* fds 0-2 that are the caller's terminal,
+				  passed through (named in a caveat) */
 	int parent_pidfd;
 	/* network proxy: the port the command is told about, the socket
 	 * pair the child hands the listening socket over (namespaces), the
@@ -188,12 +211,20 @@ struct sandbox_dirent64 {
 
 /* plan.c */
 
-extern const char *const sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER];
+struct sandbox_run_later_name {
+	const char *name;
+	bool hold; /* a placeholder when missing (else: the sweep's) */
+};
+
+extern const struct sandbox_run_later_name
+	sandbox_plan_ws_run_later[SANDBOX_NWS_RUN_LATER];
 
 __attribute__((format(printf, 2, 3))) int
 sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...);
 
 char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s);
+
+const char *const *sandbox_plan_cred_paths(size_t *n);
 
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 
@@ -225,6 +256,8 @@ int sandbox_mask_path(struct sandbox_plan *p, const char *path,
 
 int sandbox_mask_host_sockets(struct sandbox_plan *p);
 
+const char *sandbox_mask_unix_path(const char *line);
+
 int sandbox_mask_root_files(struct sandbox_plan *p);
 
 /* runlater.c */
@@ -255,6 +288,16 @@ int sandbox_walk_deny_entry(struct sandbox_plan *p, const char *entry);
 int sandbox_walk_deny_write_entry(struct sandbox_plan *p, const char *entry);
 
 bool sandbox_walk_dw_writable(struct sandbox_plan *p, const char *entry);
+
+bool sandbox_walk_skipped(const char *name);
+
+/* sweep.c */
+
+int sandbox_sweep_plan(struct sandbox_plan *p);
+
+void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep);
+
+bool sandbox_sweep_config_executes(const char *text, size_t len);
 
 /* cgroup.c */
 

@@ -9,10 +9,12 @@
  * the kernel truncates them (CVE-2019-10063 in flatpak).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
+#include <asm/termbits.h> /* struct termios2, for TCSETS2 */
 #include <sched.h>
 #include <seccomp.h>
 #include <stdarg.h>
@@ -91,14 +93,35 @@ static const struct {
 	{ "CLONE_NEWNET", CLONE_NEWNET },
 };
 
-/* ioctl requests denied: typing into a terminal's input queue, and the
- * Linux console's selection/paste commands. */
+/* ioctl requests denied: typing into a terminal's input queue, the Linux
+ * console's selection/paste commands, and changing a terminal's mode, line
+ * discipline or console redirection. A terminal that reaches the sandbox
+ * is the caller's (stdio is relayed through pipes otherwise): the command
+ * must not leave it raw, without echo, with another line discipline, or
+ * exclusive (no one else could open it).
+ * Reading the mode (TCGETS) stays allowed. */
 static const struct {
 	const char *name;
 	uint64_t request;
 } syscallfilter_ioctls[] = {
-	{ "TIOCSTI", TIOCSTI },
-	{ "TIOCLINUX", TIOCLINUX },
+	{ "TIOCSTI", TIOCSTI },	  { "TIOCLINUX", TIOCLINUX },
+	{ "TCSETS", TCSETS },	  { "TCSETSW", TCSETSW },
+	{ "TCSETSF", TCSETSF },	  { "TCSETA", TCSETA },
+	{ "TCSETAW", TCSETAW },	  { "TCSETAF", TCSETAF },
+	{ "TCSETS2", TCSETS2 },	  { "TCSETSW2", TCSETSW2 },
+	{ "TCSETSF2", TCSETSF2 }, { "TIOCSETD", TIOCSETD },
+	{ "TIOCCONS", TIOCCONS }, { "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS },
+	{ "TIOCEXCL", TIOCEXCL }, /* no open of the terminal but root's */
+};
+
+/* fcntl commands denied: a lease on a host file lets the command stall
+ * every host process that opens it (the opener waits up to
+ * lease-break-time for the holder to let go). */
+static const struct {
+	const char *name;
+	uint64_t cmd;
+} syscallfilter_fcntls[] = {
+	{ "F_SETLEASE", F_SETLEASE },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -245,6 +268,21 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **f
 		if (rc != 0) {
 			*failed = syscallfilter_ioctls[i].name;
 			return rc;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_LEN(syscallfilter_fcntls); i++) {
+		const int nrs[] = { SCMP_SYS(fcntl), SCMP_SYS(fcntl64) };
+
+		for (size_t k = 0; k < ARRAY_LEN(nrs); k++) {
+			rc = seccomp_rule_add(
+				ctx, SCMP_ACT_ERRNO(EPERM), nrs[k], 1,
+				syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ,
+						  0xffffffffu,
+						  syscallfilter_fcntls[i].cmd));
+			if (rc != 0) {
+				*failed = syscallfilter_fcntls[i].name;
+				return rc;
+			}
 		}
 	}
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);

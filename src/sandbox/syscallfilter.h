@@ -6,7 +6,10 @@
  * request_key, mount, umount2, pivot_root, unshare, setns, move_mount,
  * open_tree, fsopen, fsmount, fspick, mount_setattr, clone with any
  * CLONE_NEW* flag, clone3 (ENOSYS, so libcs fall back to clone, whose flags
- * can be inspected), ioctl TIOCSTI and TIOCLINUX, socket() of families other
+ * can be inspected), ioctl TIOCSTI, TIOCLINUX and the terminal-mode setters
+ * (TCSETS*, TCSETA*, TIOCSETD, TIOCCONS, TIOCSLCKTRMIOS, TIOCEXCL), fcntl
+ * F_SETLEASE
+ * (fcntl64 on 32-bit ABIs too), socket() of families other
  * than AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (AF_VSOCK,
  * AF_PACKET, other netlink protocols …), and with no_unix_sockets
  * socket(AF_UNIX) too. Every native and compat architecture of the host is

@@ -35,7 +35,7 @@ static const char *const walk_skip[] = {
 	".mypy_cache",	".pytest_cache", ".gradle", ".terraform",
 };
 
-static bool walk_skipped(const char *name)
+bool sandbox_walk_skipped(const char *name)
 {
 	for (size_t i = 0; i < sizeof(walk_skip) / sizeof(walk_skip[0]); i++)
 		if (strcmp(name, walk_skip[i]) == 0)
@@ -115,6 +115,12 @@ static int walk_hardlink(struct sandbox_plan *p, int dfd, const char *name,
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    !S_ISREG(st.st_mode) || st.st_nlink < 2)
 		return 0;
+	/* Each costs a mount: past the ceiling, reported instead. */
+	if (p->nhardlinks >= SANDBOX_MAX_HARDLINKS) {
+		p->hardlinks_over = true;
+		return 0;
+	}
+	p->nhardlinks++;
 	dup = sandbox_plan_strdup(p, path);
 	if (!dup)
 		return sandbox_plan_fail(p, "out of memory");
@@ -125,9 +131,12 @@ static int walk_hardlink(struct sandbox_plan *p, int dfd, const char *name,
 /* Walks the directory open at dfd (path is its absolute name), depth
  * levels left, within the entry budget. getdents64 straight into a buffer
  * per level: no stat of directories, one fstatat per regular file (for
- * the link count) in the workspace only. */
+ * the link count) in a writable root (p->walk_hl). Every regular file of
+ * a writable root is looked at, dependency directories and .git (its
+ * objects: `git clone --local` hard-links them) included; below .git
+ * (hl_only) nothing else. */
 static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
-		    int depth, bool repos, bool in_skip)
+		    int depth, bool repos, bool in_skip, bool hl_only)
 {
 	char *buf = p->walk_bufs + (size_t)depth * SANDBOX_WALK_BUF;
 	int rc = 0;
@@ -175,23 +184,37 @@ static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
 				       S_ISREG(st.st_mode) ? DT_REG :
 							     DT_UNKNOWN;
 			}
-			rc = walk_entry(p, path, name, type, repos, in_skip,
-					&descend);
+			if (hl_only) {
+				descend = type == DT_DIR;
+				p->masked_last = false;
+			} else {
+				rc = walk_entry(p, path, name, type, repos,
+						in_skip, &descend);
+			}
 			if (rc)
 				break;
-			if (type == DT_REG && repos && !in_skip &&
-			    descend == false && p->masked_last == false) {
+			if (type == DT_REG && p->walk_hl && !descend &&
+			    !p->masked_last) {
 				rc = walk_hardlink(p, dfd, name, path);
 				continue;
 			}
-			/* Dependency directories: entered only for the
-			 * user's --deny-read and deny_write globs, never
-			 * skipped silently. */
-			if (descend && type == DT_DIR &&
-			    (in_skip || !walk_skipped(name) ||
+			/* A repository's .git: its hooks and config were
+			 * planned by walk_entry; its files are looked at for
+			 * hard links only. */
+			bool into_git = !hl_only && p->walk_hl &&
+					type == DT_DIR && !descend &&
+					strcmp(name, ".git") == 0;
+			/* Dependency directories: entered for the hard
+			 * links of a writable root and the user's
+			 * --deny-read and deny_write globs, never skipped
+			 * silently. */
+			if ((descend || into_git) && type == DT_DIR &&
+			    (in_skip || hl_only || into_git ||
+			     !sandbox_walk_skipped(name) || p->walk_hl ||
 			     p->nwalk_glob > p->nwalk_default ||
 			     p->nwalk_dw > 0)) {
-				bool sub_skip = in_skip || walk_skipped(name);
+				bool sub_skip = in_skip ||
+						sandbox_walk_skipped(name);
 				int sub;
 
 				if (depth <= 0) {
@@ -206,7 +229,8 @@ static int walk_dir(struct sandbox_plan *p, int dfd, char *path, size_t plen,
 				rc = walk_dir(p, sub, path,
 					      plen == 1 ? 1 + nl :
 							  plen + 1 + nl,
-					      depth - 1, repos, sub_skip);
+					      depth - 1, repos, sub_skip,
+					      hl_only || into_git);
 			}
 		}
 		if (rc)
@@ -241,7 +265,8 @@ int sandbox_walk_root(struct sandbox_plan *p, const char *root, bool repos)
 			return sandbox_plan_fail(p, "out of memory");
 		}
 	}
-	return walk_dir(p, fd, path, len, SANDBOX_WALK_MAX_DEPTH, repos,
+	p->walk_hl = sandbox_plan_host_writable(p, root);
+	return walk_dir(p, fd, path, len, SANDBOX_WALK_MAX_DEPTH, repos, false,
 			false) < 0 ?
 		       -1 :
 		       0;
@@ -378,7 +403,7 @@ static int plan_deny_write_glob(struct sandbox_plan *p, const char *entry,
 	if (n < 0 || (size_t)n >= sizeof(pat))
 		return sandbox_plan_fail(p, "deny_write %s: path too long",
 					 entry);
-	if (p->nwalk_dw >= SANDBOX_MAX_LIST)
+	if (p->nwalk_dw >= SANDBOX_MAX_LIST + 8)
 		return sandbox_plan_fail(p,
 					 "deny_write %s: more than %d globs "
 					 "(SANDBOX_MAX_LIST)",

@@ -180,6 +180,24 @@ static int at_read(char **a)
 	return 0;
 }
 
+/* waitread READY GO PATH: says it runs (creates READY), waits up to 20 s
+ * for GO (made by the host once PATH exists), then reads PATH: a file
+ * that appeared on the host during the run. */
+static int at_waitread(char **a)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int fd = open(a[0], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return refused("ready", errno, NULL);
+	close(fd);
+	for (int i = 0; i < 1000 && access(a[1], F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+	if (access(a[1], F_OK) != 0)
+		return refused("go", ETIMEDOUT, NULL);
+	return at_read(a + 2);
+}
+
 static int at_list(char **a)
 {
 	DIR *d = opendir(a[0]);
@@ -221,6 +239,16 @@ static int at_link(char **a)
 	if (link(a[0], a[1]))
 		return refused(NULL, errno, NULL);
 	return okay("linked %s to %s", a[1], a[0]);
+}
+
+/* plant TARGET LINK: LINK (removed first) becomes a symlink to TARGET. */
+static int at_plant(char **a)
+{
+	if (unlink(a[1]) && errno != ENOENT)
+		return refused("unlink", errno, NULL);
+	if (symlink(a[0], a[1]))
+		return refused(NULL, errno, NULL);
+	return okay("planted %s -> %s", a[1], a[0]);
 }
 
 static int at_truncate(char **a)
@@ -893,6 +921,21 @@ static int at_abstract(char **a)
 	return unix_connect(a[0], 1);
 }
 
+/* unixdgram PATH: one datagram to a host's datagram socket. */
+static int at_unixdgram(char **a)
+{
+	struct sockaddr_un un;
+	socklen_t len = unix_addr_of(a[0], 0, &un);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return refused("socket", errno, NULL);
+	if (sendto(fd, "ESCAPED\n", 8, 0, (struct sockaddr *)&un, len) != 8)
+		return refused(NULL, errno, NULL);
+	close(fd);
+	return okay("sent to %s", a[0]);
+}
+
 static int at_unixpath(char **a)
 {
 	return unix_connect(a[0], 0);
@@ -933,7 +976,96 @@ static int at_procfd(char **a)
 	return okay("wrote through %s", path);
 }
 
+/* fdmeta FD PATH chmod|chown|utimes|xattr: metadata through a descriptor
+ * the caller handed in (stdin on PATH, a file outside): no path is
+ * resolved, only the descriptor decides. When the call works on a
+ * descriptor that is not PATH (cordon relayed stdio through its own pipe
+ * or socket), the line is "relayed": nothing reached PATH. */
+static int at_fdmeta(char **a)
+{
+	int fd = (int)number(a[0]);
+	struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
+	struct stat fs, ps;
+	int r;
+
+	if (!strcmp(a[2], "chmod"))
+		r = fchmod(fd, 0606);
+	else if (!strcmp(a[2], "chown"))
+		r = fchown(fd, 65534, 65534);
+	else if (!strcmp(a[2], "utimes"))
+		r = futimens(fd, ts);
+	else if (!strcmp(a[2], "xattr"))
+		r = fsetxattr(fd, "user.cordon-escape", "x", 1, 0);
+	else
+		return refused("usage", EINVAL, "%s", a[2]);
+	if (r)
+		return refused(NULL, errno, NULL);
+	if (fstat(fd, &fs) || stat(a[1], &ps) || fs.st_dev != ps.st_dev ||
+	    fs.st_ino != ps.st_ino) {
+		printf("relayed %s on fd %s, which is not %s\n", a[2], a[0],
+		       a[1]);
+		return 1;
+	}
+	return okay("%s of %s through fd %s", a[2], a[1], a[0]);
+}
+
+/* A read lease on a host file: every host process that opens it for
+ * writing then waits for the holder (lease-break-time). */
+static int at_lease(char **a)
+{
+	int fd = open(a[0], O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return refused("open", errno, NULL);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK))
+		return refused(NULL, errno, NULL);
+	(void)fcntl(fd, F_SETLEASE, F_UNLCK);
+	return okay("lease on %s", a[0]);
+}
+
+/* Turns echo off on the terminal at FD (and back on when that worked). */
+static int at_tcsets(char **a)
+{
+	int fd = (int)number(a[0]);
+	struct termios t, o;
+
+	if (tcgetattr(fd, &t))
+		return refused("tcgetattr", errno, NULL);
+	o = t;
+	t.c_lflag &= ~(tcflag_t)(ECHO | ICANON);
+	if (tcsetattr(fd, TCSANOW, &t))
+		return refused(NULL, errno, NULL);
+	(void)tcsetattr(fd, TCSANOW, &o);
+	return okay("echo off on fd %s", a[0]);
+}
+
 /* ---- resources ---- */
+
+/* tmpfill DIR MB: writes MB MiB into a file in DIR (a tmpfs is memory
+ * that RLIMIT_AS does not count); removes it again. */
+static int at_tmpfill(char **a)
+{
+	static char chunk[1 << 20];
+	long mb = number(a[1]), i;
+	char path[PATH_MAX];
+	int fd, e = 0;
+
+	snprintf(path, sizeof(path), "%s/cordon-escape-fill", a[0]);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return refused("open", errno, NULL);
+	memset(chunk, 'x', sizeof(chunk));
+	for (i = 0; i < mb; i++)
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+			e = errno ? errno : ENOSPC;
+			break;
+		}
+	close(fd);
+	unlink(path);
+	if (e)
+		return refused(NULL, e, "after %ld", i);
+	return okay("wrote %ld MiB to %s", mb, a[0]);
+}
 
 /* Forks children that wait for their parent's death, until fork fails or
  * MAX are running; then kills them. */
@@ -1191,6 +1323,21 @@ static int at_listen_abstract(char **a)
 	return listen_unix(a, 1);
 }
 
+/* listen-unixdgram PATH READYFILE LOG */
+static int at_listen_unixdgram(char **a)
+{
+	struct sockaddr_un un;
+	socklen_t len = unix_addr_of(a[0], 0, &un);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&un, len)) {
+		perror("listen");
+		return 2;
+	}
+	write_atomic(a[1], "ready\n");
+	return serve(fd, 0, a[2]);
+}
+
 static const struct attempt {
 	const char *name;
 	int nargs;
@@ -1201,12 +1348,14 @@ static const struct attempt {
 	{"mkwrite", 1, at_mkwrite, "PATH"},
 	{"openw", 1, at_openw, "PATH"},
 	{"read", 1, at_read, "PATH"},
+	{"waitread", 3, at_waitread, "READY GO PATH"},
 	{"list", 1, at_list, "DIR"},
 	{"mkdir", 1, at_mkdir, "PATH"},
 	{"unlink", 1, at_unlink, "PATH"},
 	{"rename", 2, at_rename, "FROM TO"},
 	{"link", 2, at_link, "EXISTING NEW"},
 	{"truncate", 1, at_truncate, "PATH"},
+	{"plant", 2, at_plant, "TARGET LINK"},
 	{"chmod", 1, at_chmod, "PATH"},
 	{"chown", 1, at_chown, "PATH"},
 	{"setxattr", 1, at_setxattr, "PATH"},
@@ -1252,10 +1401,15 @@ static const struct attempt {
 	{"udp", 2, at_udp, "ADDR PORT"},
 	{"abstract", 1, at_abstract, "NAME"},
 	{"unixpath", 1, at_unixpath, "PATH"},
+	{"unixdgram", 1, at_unixdgram, "PATH"},
 	{"fdwrite", 1, at_fdwrite, "FD"},
 	{"fdopenat", 2, at_fdopenat, "DIRFD NAME"},
 	{"procfd", 1, at_procfd, "FD"},
+	{"fdmeta", 3, at_fdmeta, "FD PATH chmod|chown|utimes|xattr"},
+	{"lease", 1, at_lease, "PATH"},
+	{"tcsets", 1, at_tcsets, "FD"},
 	{"forkbomb", 1, at_forkbomb, "MAX"},
+	{"tmpfill", 2, at_tmpfill, "DIR MB"},
 	{"memhog", 1, at_memhog, "MAX_MB"},
 	{"spin", 1, at_spin, "MAX_SECONDS"},
 	{"sit", 1, at_sit, "TOKEN"},
@@ -1264,6 +1418,7 @@ static const struct attempt {
 	{"listen-udp", 3, at_listen_udp, "ADDR PORTFILE LOG"},
 	{"listen-unix", 3, at_listen_unix, "PATH READYFILE LOG"},
 	{"listen-abstract", 3, at_listen_abstract, "NAME READYFILE LOG"},
+	{"listen-unixdgram", 3, at_listen_unixdgram, "PATH READYFILE LOG"},
 };
 
 int main(int argc, char **argv)

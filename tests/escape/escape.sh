@@ -164,6 +164,14 @@ fixtures() {
 	ln -s "$O/sentinel" "$W/link"
 	ln -s "$O/dir" "$W/dirlink"
 	ln "$O/hl-target" "$W/hl"
+	# hard links where the walk used not to look: a dependency
+	# directory, and a shared object store (git clone --local)
+	printf 'hardlinked dep\n' >"$O/hl-dep"
+	printf 'hardlinked object\n' >"$O/hl-obj"
+	chmod 644 "$O/hl-dep" "$O/hl-obj"
+	mkdir -p "$W/node_modules/pkg" "$W/.git/objects/ab"
+	ln "$O/hl-dep" "$W/node_modules/pkg/index.js"
+	ln "$O/hl-obj" "$W/.git/objects/ab/cdef0123"
 	mkrepo "$W/sub/nested"
 	# a submodule: its .git is a "gitdir:" file into the parent's modules
 	mkdir -p "$W/mod" "$W/.git/modules/mod/hooks" \
@@ -172,6 +180,7 @@ fixtures() {
 	printf 'ref: refs/heads/main\n' >"$W/.git/modules/mod/HEAD"
 	printf '[core]\n\tbare = false\n\tworktree = ../../../mod\n' \
 		>"$W/.git/modules/mod/config"
+	printf '{"folders": [{"path": "."}]}\n' >"$W/proj.code-workspace"
 	mkdir -p "$W/df" "$W/dw"
 	# listed in safety.sandbox.deny_write ($T/dw.json), with a sibling
 	printf 'protected %s\n' "$tok" >"$W/dw/protected"
@@ -194,6 +203,8 @@ snap() {
 		"$S/hooks-real" "$S/.git/config" "$P/.git/hooks" "$P/.git/config"
 		"$W/.vscode/tasks.json" "$W/.claude/settings.json"
 		"$W/.cordon/config.json" "$W/.codex/config.toml" "$W/blk"
+		"$W/.mcp.json" "$W/.devcontainer" "$W/.cursor" "$W/.gemini"
+		"$W/.zed" "$W/.continue" "$W/.envrc" "$W/proj.code-workspace"
 		"$W/hl2" "$W/dw" "$W/dw-hl" "$W/dw-moved" "${probes[@]}")
 	# cordon's own state in the home (its probe cache, its config
 	# directory) is not the attempt's doing
@@ -255,6 +266,11 @@ listen unix "$T/net/sock" unix
 mkdir -p "$T/rt"
 listen unix "$T/rt/bus" bus
 listen unix "$T/net/agent" agent
+# a password-manager-like agent under the home, named by no variable, and
+# a datagram socket at a readable path
+mkdir -p "$T/hostsock"
+listen unix "$T/hostsock/pm-agent" pm
+listen unixdgram "$T/hostsock/dgram" dgram
 have_ip6=0
 "$A" listen-tcp ::1 "$T/net/tcp6.ready" "$T/net/tcp6.log" 2>/dev/null &
 bg+=("$!")
@@ -288,8 +304,24 @@ if [ -n "$vda" ]; then
 	read -r vda_major vda_minor < <(stat -c '%t %T' "$vda")
 	vda_dev="$((16#$vda_major)) $((16#$vda_minor))"
 fi
+# metadata through stdin, a lease, the terminal's mode: on a copy
+mkdir -p "$T/ctl-fd"
+host_fdmeta=""
+for op in chmod chown utimes xattr; do
+	printf 'x\n' >"$T/ctl-fd/f"
+	host_fdmeta+="$("$A" fdmeta 0 "$T/ctl-fd/f" "$op" <"$T/ctl-fd/f" |
+		cut -d' ' -f1-2) "
+done
+host_lease=$(ctl lease "$T/ctl-fd/f")
+host_tmpfill=$(ctl tmpfill "$T/ctl-fd" 80)
+host_pm=$(ctl unixpath "$T/hostsock/pm-agent")
+host_dgram=$(ctl unixdgram "$T/hostsock/dgram")
+rm -rf "$T/ctl-fd"
+host_tcsets=""
 host_tiocsti=""
 if command -v script >/dev/null 2>&1; then
+	host_tcsets=$(SHELL=/bin/bash script -qec "$(printf '%q' "$A") tcsets 0" \
+		/dev/null </dev/null 2>/dev/null | tr -d '\r' | grep -m 1 '^ok')
 	host_tiocsti=$(SHELL=/bin/bash script -qec \
 		"$(printf '%q' "$A") tiocsti 0; read -t 1 -n 1 c; echo leaked:\$c" \
 		/dev/null </dev/null 2>/dev/null | tr -d '\r' | grep '^leaked:')
@@ -317,7 +349,8 @@ rm -rf "$T/ctl-dw"
 # sbx [CORDON-OPTION...] -- ARGV...: runs ARGV in the sandbox of the
 # current backend (ARGV not starting with / is an attempt: $A is put in
 # front). Variables read: cwd (default $W), ws (default $W), withfds
-# (inherit fd 7 appending to $O/fdfile and fd 8 on $O), envs (an array of
+# (inherit fd 7 appending to $O/fdfile and fd 8 on $O), stdin_from (the
+# command's stdin, default /dev/null), envs (an array of
 # NAME=VALUE), guard (seconds after which a run that hangs is killed,
 # default 30). Sets rc, got (the first line of stdout, or SIGNAME when the
 # command was killed; "EMPTY (...)" for an empty read or listing).
@@ -339,7 +372,7 @@ sbx() {
 			env HOME="$H" "${envs[@]}" "$bin" run --backend "$backend" \
 			--workspace "${ws:-$W}" --report "$T/report.json" \
 			"${opts[@]}" -- "$@"
-	) >"$T/out" 2>"$T/err" </dev/null
+	) >"$T/out" 2>"$T/err" <"${stdin_from:-/dev/null}"
 	rc=$?
 	outline
 }
@@ -446,7 +479,7 @@ check() {
 # ---- the cases ----
 
 suite() {
-	local cwd="" ws="" withfds="" envs=() t0
+	local cwd="" ws="" withfds="" stdin_from="" envs=() t0
 	if [ "$backend" = namespaces ]; then want_enf=full; else want_enf=partial; fi
 	repair
 
@@ -488,6 +521,12 @@ suite() {
 		EROFS EACCES
 	sbx -- write "$W/hl"
 	check "write through a hardlink planted in the workspace" \
+		'EROFS|EACCES|EPERM' 'EACCES|EPERM' 'hard ?link'
+	sbx -- write "$W/node_modules/pkg/index.js"
+	check "write through a hardlink in node_modules" \
+		'EROFS|EACCES|EPERM' 'EACCES|EPERM' 'hard ?link'
+	sbx -- write "$W/.git/objects/ab/cdef0123"
+	check "write through a hardlinked git object (clone --local)" \
 		'EROFS|EACCES|EPERM' 'EACCES|EPERM' 'hard ?link'
 	sbx -- link "$O/sentinel" "$W/hl2"
 	check "hardlink a file outside into the workspace" \
@@ -720,6 +759,32 @@ suite() {
 		'ENOENT|ECONNREFUSED' 'ENOENT|ECONNREFUSED|EPERM|EACCES' \
 		'unix socket'
 	envs=()
+	# default-deny: every socket bound outside the writable roots
+	if [[ $host_pm == "ok connected"* ]]; then
+		sbx -- unixpath "$T/hostsock/pm-agent"
+		check "connect to a host's listening unix socket named by nothing" \
+			'ENOENT|ECONNREFUSED' 'ENOENT|ECONNREFUSED|EPERM|EACCES' \
+			'unix socket'
+	else
+		skip "a host's unix socket" "the host: $host_pm"
+	fi
+	if [[ $host_dgram == "ok sent"* ]]; then
+		sbx -- unixdgram "$T/hostsock/dgram"
+		check "a datagram to a host's unix datagram socket" \
+			'ENOENT|ECONNREFUSED' 'ENOENT|ECONNREFUSED|EPERM|EACCES' \
+			'unix socket'
+	else
+		skip "a host's unix datagram socket" "the host: $host_dgram"
+	fi
+	if [ -S /run/systemd/private ] || [ -S /run/dbus/system_bus_socket ]
+	then
+		local s=/run/dbus/system_bus_socket
+		[ -S $s ] || s=/run/systemd/private
+		sbx -- unixpath "$s"
+		check "connect to the system's $s" \
+			'ENOENT|ECONNREFUSED' 'ENOENT|ECONNREFUSED|EPERM|EACCES' \
+			'unix socket'
+	fi
 	if [ -s /etc/shadow ]; then
 		sbx -- read /etc/shadow
 		check "read /etc/shadow (running as root)" \
@@ -749,6 +814,11 @@ suite() {
 	sbx --deny-read "$O/deny-me" -- read "$O/deny-me"
 	check "--deny-read PATH outside the workspace" \
 		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'deny'
+	# files that appear on the host during the run
+	late_case "a ~/.vault-token made during the run" "$H/.vault-token"
+	late_case "a key added to ~/.ssh during the run" "$H/.ssh/id_late"
+	late_case "a new file directly in \$HOME during the run" \
+		"$H/.late-secret"
 	sbx --no-read-home -- read "$H/notes.txt"
 	check "--no-read-home: a file in the home" \
 		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'home'
@@ -789,6 +859,14 @@ suite() {
 	check "move .git/hooks itself aside" \
 		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
 		'git|hook|run.later'
+	# the rest of the family: made during the run, moved aside after it
+	for f in .mcp.json .devcontainer/devcontainer.json .cursor/mcp.json \
+		.gemini/settings.json .zed/settings.json .continue/config.json \
+		.envrc; do
+		sweep_case "$f (missing before the run)" \
+			"mkdir -p \"\$(dirname '$W/$f')\" && printf '{}\n' >'$W/$f'" \
+			"$W/${f%%/*}"
+	done
 	for f in .vscode/tasks.json .claude/settings.json .cordon/config.json \
 		.codex/config.toml; do
 		sbx -- mkwrite "$W/$f"
@@ -796,6 +874,9 @@ suite() {
 			'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
 			"${f%%/*}|run.later"
 	done
+	sbx -- write "$W/proj.code-workspace"
+	check "rewrite a *.code-workspace file (its tasks run in the editor)" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'run.later'
 	ws=$P cwd=$P sbx -- mkwrite "$P/.git/hooks/pre-commit"
 	check "a workspace that is no repository: create .git/hooks" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
@@ -807,10 +888,36 @@ suite() {
 	check "--write \$HOME: create ~/.zshrc (missing before the run)" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
 		'rc|zshrc|run.later'
+	sbx --write "$H" -- mkwrite "$H/.config/systemd/user/evil.service"
+	check "--write \$HOME: add a systemd user unit (runs at next login)" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'run.later'
+	sbx --write "$H" -- mkwrite "$H/.claude/settings.json"
+	check "--write \$HOME: Claude Code's user settings (hooks run on the host)" \
+		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
+		'run.later'
 	sbx --write "$H" -- mkwrite "$H/.ssh/authorized_keys"
 	check "--write \$HOME: add ~/.ssh/authorized_keys" \
 		'EROFS|ENOENT|EACCES|EPERM' 'EROFS|ENOENT|EACCES|EPERM' \
 		'credential|ssh|mask'
+
+	# -- the sweep after the run: what git would run later, made during
+	# the run, is moved aside on the host before cordon returns --
+	sweep_case "a nested repository made during the run" \
+		"mkdir -p '$W/sub/newrepo/.git/hooks' && printf '#!/bin/sh\n' >'$W/sub/newrepo/.git/hooks/post-checkout'" \
+		"$W/sub/newrepo/.git"
+	sweep_case "a .git file pointing elsewhere (gitdir:)" \
+		"printf 'gitdir: $O/dir\n' >'$W/sub/dir/.git'" "$W/sub/dir/.git"
+	sweep_case "a submodule's git directory (.git/modules/NAME/hooks)" \
+		"mkdir -p '$W/.git/modules/evil/hooks' && printf '[core]\n' >'$W/.git/modules/evil/config'" \
+		"$W/.git/modules/evil"
+	sweep_case "a worktree's git directory (.git/worktrees/NAME)" \
+		"mkdir -p '$W/.git/worktrees/wt' && printf '../..\n' >'$W/.git/worktrees/wt/commondir'" \
+		"$W/.git/worktrees/wt"
+	sweep_case "a repository made in node_modules (a git dependency)" \
+		"mkdir -p '$W/node_modules/dep/.git' && printf '[core]\n\tfsmonitor = x\n' >'$W/node_modules/dep/.git/config'" \
+		"$W/node_modules/dep/.git"
+	sweep_config_case
 
 	# -- deny_write (safety.sandbox.deny_write: dw/protected) --
 	sbx --config "$T/dw.json" -- write "$W/dw/protected"
@@ -857,6 +964,58 @@ suite() {
 	withfds=1 sbx -- procfd 7
 	check "reopen an inherited fd through /proc/self/fd" \
 		'ENOENT|EACCES' 'ENOENT|EACCES'
+	# stdio is the caller's: a file outside as stdin, the terminal
+	local op
+	for op in chmod chown utimes xattr; do
+		if [[ " $host_fdmeta " != *" ok $op "* ]]; then
+			skip "$op through stdin, a file outside" \
+				"the host itself: $host_fdmeta"
+			continue
+		fi
+		stdin_from=$O/meta sbx -- fdmeta 0 "$O/meta" "$op"
+		check "$op through stdin, a file outside (relayed)" \
+			'relayed|EPERM|EINVAL|EROFS' 'relayed|EPERM|EINVAL|EROFS'
+	done
+	stdin_from=/dev/null sbx -- fdmeta 0 /dev/null chmod
+	[ "$(stat -c %a /dev/null)" = 666 ] || {
+		chmod 666 /dev/null
+		got="$got (the host's /dev/null changed)"
+	}
+	check "chmod the host's /dev/null through stdin" \
+		'relayed|EPERM|EROFS' 'relayed|EPERM|EROFS'
+	sbx -- fdmeta 1 "$T/out" chmod
+	[ "$(stat -c %a "$T/out")" != 606 ] ||
+		got="$got (the caller's stdout file changed)"
+	check "chmod stdout, the caller's file outside (relayed)" \
+		'relayed|EPERM|EROFS' 'relayed|EPERM|EROFS'
+	stdin_from=$O/meta sbx -- read /dev/stdin
+	[[ $got == "ok read 9:metadata"* ]]
+	judge $? "got '$got' (exit $rc)" \
+		"$backend: control: a relayed stdin still reads (/dev/stdin)"
+	local enf_fd=$want_enf
+	stdin_from=$O/dir sbx -- fdopenat 0 via-stdin
+	if [ "$rc" = 125 ] && [ -z "$got" ] && grep -q 'stdin is a directory' \
+		"$T/err"; then
+		got=REFUSED-TO-RUN
+		want_enf=none
+	fi
+	check "a directory outside as stdin, then openat beneath it" \
+		'REFUSED-TO-RUN' 'REFUSED-TO-RUN'
+	want_enf=$enf_fd
+	if [ -n "$host_tcsets" ]; then
+		tcsets_case
+	else
+		skip "the terminal's mode" "no pty, or tcsetattr fails on the host"
+	fi
+	if [[ $host_lease == "ok lease"* ]]; then
+		sbx -- lease "$O/sentinel"
+		check "a lease on a host file (F_SETLEASE)" EPERM EPERM
+	else
+		skip "F_SETLEASE" "the host: $host_lease"
+	fi
+
+	# -- cordon's own outputs as a confused deputy --
+	report_case
 
 	# -- resources --
 	sbx --pids 32 -- forkbomb 2000
@@ -875,6 +1034,26 @@ suite() {
 	fi
 	[ "$got" = SIGKILL ] && got=stopped
 	check "a memory hog is stopped by --memory 64" stopped stopped
+	# files in a tmpfs are memory RLIMIT_AS does not see
+	if [[ $host_tmpfill == "ok wrote"* ]]; then
+		local d
+		for d in /tmp /dev/shm; do
+			sbx --memory 64 -- tmpfill "$d" 80
+			if [[ $got =~ ^ENOSPC\ after\ ([0-9]+) ]] &&
+				[ "${BASH_REMATCH[1]}" -le 64 ]; then
+				got=stopped
+			fi
+			[ "$got" = SIGKILL ] && got=stopped
+			# landlock: the host's /tmp; the report must say so
+			[[ $got == "ok wrote"* ]] && grep -q \
+				'/tmp and /dev/shm are not counted' \
+				"$T/report.json" && got=caveat
+			check "filling $d past --memory 64" stopped \
+				'stopped|caveat'
+		done
+	else
+		skip "filling a tmpfs past --memory" "the host: $host_tmpfill"
+	fi
 	t0=$SECONDS
 	sbx --cpu 1 -- spin 30
 	case $got in
@@ -912,6 +1091,8 @@ suite() {
 		assert isinstance(ne, list) and all(isinstance(x, str) for x in ne)
 		cav = d["caveats"]
 		assert isinstance(cav, list), d
+		# locks on host files are shared with the host (verified)
+		assert any(c.startswith("locks:") for c in cav), cav
 		if sys.argv[2] == "namespaces":
 		    assert d["enforcement"] == "full" and ne == [], d
 		else:
@@ -953,6 +1134,138 @@ tiocsti_case() {
 	leaked=$(tr -d '\r' <"$T/out" | sed -n 's/^leaked://p')
 	[ -z "$leaked" ] || got="$got (the terminal got '$leaked')"
 	check "$2" EPERM EPERM
+}
+
+# late_case NAME PATH: the host writes PATH (a credential, or a new file
+# directly in the home) once the command runs; the command then reads it.
+# The same read works on the host (checked after).
+late_case() {
+	local helper host
+	rm -f "$W/late.ready" "$W/late.go" "$2"
+	(
+		for ((i = 0; i < 400; i++)); do
+			[ -e "$W/late.ready" ] && break
+			sleep 0.05
+		done
+		printf 'LATE-%s\n' "$tok" >"$2"
+		: >"$W/late.go"
+	) &
+	helper=$!
+	sbx -- waitread "$W/late.ready" "$W/late.go" "$2"
+	wait "$helper"
+	host=$(ctl read "$2")
+	rm -f "$W/late.ready" "$W/late.go" "$2"
+	if [[ $host != "ok read"* ]]; then
+		skip "$1" "the host itself cannot read it: $host"
+		return
+	fi
+	check "$1" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY'
+}
+
+# sweep_case NAME SCRIPT PATH: sh -c SCRIPT makes PATH in the sandbox
+# (a writable root: it may); after the run PATH is gone, moved to
+# PATH.cordon-quarantined, and the report's "quarantined" names it.
+sweep_case() {
+	local why=""
+	sbx -- /bin/sh -c "$2"
+	[ "$rc" = 0 ] || why="the script failed (exit $rc): $(head -c 200 "$T/err")"
+	[ -e "$3" ] && why="${why:+$why; }$3 is still there"
+	[ -e "$3.cordon-quarantined" ] ||
+		why="${why:+$why; }no $3.cordon-quarantined"
+	grep -q "${3//./\\.}: new during the run" "$T/report.json" ||
+		why="${why:+$why; }the report does not name it"
+	rm -rf "$3" "$3".cordon-quarantined*
+	intact || why="${why:+$why; }something outside changed"
+	result "$why" "$backend: the sweep moves aside $1"
+}
+
+# sweep_config_case: a key that executes added to .git/config (landlock:
+# it is writable; namespaces: refused at the write) is gone after the run.
+sweep_config_case() {
+	local why=""
+	cp "$W/.git/config" "$T/config.before"
+	sbx -- /bin/sh -c "printf '[core]\n\tfsmonitor = touch $O/pwned\n' >>'$W/.git/config'"
+	grep -q fsmonitor "$W/.git/config" &&
+		why="core.fsmonitor is in .git/config after the run"
+	cmp -s "$W/.git/config" "$T/config.before" ||
+		why="${why:+$why; }.git/config is not its launch-time text"
+	if [ "$backend" = landlock ] && ! grep -q 'launch-time text restored' \
+		"$T/report.json"; then
+		why="${why:+$why; }the report does not say it was restored"
+	fi
+	rm -f "$W/.git/config.cordon-quarantined"*
+	if [ "$backend" = landlock ]; then
+		# restored as a fresh file: same text and mtime, a new ctime
+		repair
+	else
+		intact || why="${why:+$why; }something outside changed"
+	fi
+	result "$why" "$backend: core.fsmonitor added to .git/config does not survive the run"
+}
+
+# report_case: --report names a file in the workspace; the command puts
+# a symlink to a file outside at its place. cordon wrote there after the
+# run with the caller's rights; now the file opened before the run gets
+# the report, the file outside is neither created nor changed, and cordon
+# says the path was replaced.
+report_case() {
+	local why=""
+	rm -f "$W/rep.json" "$O/victim-report"
+	: >"$W/rep.json"
+	(cd "$W" && exec env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --report "$W/rep.json" -- \
+		"$A" plant "$O/victim-report" "$W/rep.json") \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	outline
+	[[ $got == "ok planted"* ]] || why="the symlink was not planted: $got"
+	[ -e "$O/victim-report" ] && why="${why:+$why; }cordon wrote the report outside"
+	grep -q 'replaced during the run' "$T/err" ||
+		why="${why:+$why; }no word that --report was replaced"
+	[ "$rc" != 0 ] || why="${why:+$why; }exit 0"
+	rm -f "$W/rep.json" "$O/victim-report"
+	intact || why="${why:+$why; }something outside changed"
+	result "$why" "$backend: --report FILE replaced by a symlink during the run is not followed"
+	ln -s "$O/victim-report" "$W/rep.json"
+	(cd "$W" && exec env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --report "$W/rep.json" -- "$A" euid) \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	why=""
+	[ "$rc" = 125 ] || why="exit $rc, want 125"
+	[ -e "$O/victim-report" ] && why="${why:+$why; }followed the symlink"
+	rm -f "$W/rep.json" "$O/victim-report"
+	intact || why="${why:+$why; }something outside changed"
+	result "$why" "$backend: --report FILE that is a symlink already is refused"
+	# an earlier run left a symlink at the audit log's place
+	ln -s "$O/victim-audit" "$W/audit.jsonl"
+	(cd "$W" && exec env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --audit-log "$W/audit.jsonl" -- "$A" euid) \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	why=""
+	[ "$rc" = 125 ] || why="exit $rc, want 125"
+	[ -e "$O/victim-audit" ] && why="${why:+$why; }followed the symlink"
+	rm -f "$W/audit.jsonl" "$O/victim-audit"
+	intact || why="${why:+$why; }something outside changed"
+	result "$why" "$backend: --audit-log FILE that is a symlink is refused"
+}
+
+# tcsets_case: turning echo off on the terminal the sandbox was started
+# from (a pty made by script(1)) is refused, and the report names the
+# terminal that crossed.
+tcsets_case() {
+	local inner
+	inner=$(printf '%q ' env HOME="$H" "$bin" run --backend "$backend" \
+		--workspace "$W" --report "$T/report.json" -- "$A" tcsets 0)
+	rm -f "$T/report.json"
+	(cd "$W" && SHELL=/bin/bash script -qec "$inner" /dev/null) \
+		</dev/null >"$T/out" 2>"$T/err"
+	rc=$?
+	got=$(tr -d '\r' <"$T/out" | grep -m 1 -E '^(ok |E[A-Z0-9]+$)')
+	grep -q "caller's terminal" "$T/report.json" 2>/dev/null ||
+		got="$got (the report does not name the terminal)"
+	check "turn echo off on the caller's terminal (tcsetattr)" EPERM EPERM
 }
 
 # strict_as_nobody: --mode strict runs for an unprivileged caller:

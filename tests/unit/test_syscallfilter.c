@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <asm/termbits.h> /* the kernel's struct termios, termios2 */
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -324,6 +325,97 @@ static int p_ioctl_tioclinux(void)
 	return result(ioctl(s, TIOCLINUX, BAD_PTR));
 }
 
+/* The terminal's mode: TCSETS (tcsetattr), its TCSETS2 and old TCSETA
+ * spellings, the line discipline; TCGETS (reading) stays allowed. */
+static int p_ioctl_tcsets(void)
+{
+	int m, s;
+	struct termios t;
+
+	if (pty_pair(&m, &s) != 0 || ioctl(s, TCGETS, &t) != 0)
+		return PROBE_ODD;
+	t.c_lflag &= ~(tcflag_t)ECHO;
+	return result(ioctl(s, TCSETS, &t));
+}
+
+static int p_ioctl_tcsets2(void)
+{
+	int m, s;
+	struct termios2 t;
+
+	if (pty_pair(&m, &s) != 0 || ioctl(s, TCGETS2, &t) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TCSETSW2, &t));
+}
+
+static int p_ioctl_tcseta(void)
+{
+	int m, s;
+	struct termio t;
+
+	if (pty_pair(&m, &s) != 0 || ioctl(s, TCGETA, &t) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TCSETAF, &t));
+}
+
+static int p_ioctl_tiocsetd(void)
+{
+	int m, s, ldisc = 0;
+
+	if (pty_pair(&m, &s) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TIOCSETD, &ldisc));
+}
+
+static int p_ioctl_tiocexcl(void)
+{
+	int m, s;
+
+	if (pty_pair(&m, &s) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TIOCEXCL));
+}
+
+static int p_ioctl_tcgets_mode(void)
+{
+	int m, s;
+	struct termios t;
+
+	if (pty_pair(&m, &s) != 0)
+		return PROBE_ODD;
+	return result(ioctl(s, TCGETS, &t));
+}
+
+/* A lease on a file of our own (the owner may take one). */
+static int p_fcntl_setlease(void)
+{
+	char path[] = "/var/tmp/cordon-lease-XXXXXX";
+	int fd = mkstemp(path), rd, r;
+
+	if (fd < 0)
+		return PROBE_ODD;
+	close(fd);
+	rd = open(path, O_RDONLY);
+	unlink(path);
+	if (rd < 0)
+		return PROBE_ODD;
+	r = fcntl(rd, F_SETLEASE, F_RDLCK);
+	return result(r);
+}
+
+/* A lock stays allowed (build tools take them on their own files). */
+static int p_fcntl_setlk(void)
+{
+	char path[] = "/var/tmp/cordon-lock-XXXXXX";
+	int fd = mkstemp(path);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fd < 0)
+		return PROBE_ODD;
+	unlink(path);
+	return result(fcntl(fd, F_SETLK, &fl));
+}
+
 /* An ordinary terminal ioctl still works. */
 static int p_ioctl_tcgets(void)
 {
@@ -484,6 +576,12 @@ static const struct denied_case denied[] = {
 	{ "ioctl(TIOCSTI) with junk in the upper 32 bits",
 	  p_ioctl_tiocsti_high_bits, EPERM, 1 },
 	{ "ioctl(TIOCLINUX)", p_ioctl_tioclinux, EPERM, 1 },
+	{ "ioctl(TCSETS) (tcsetattr) on a pty", p_ioctl_tcsets, EPERM, 1 },
+	{ "ioctl(TCSETSW2) on a pty", p_ioctl_tcsets2, EPERM, 1 },
+	{ "ioctl(TCSETAF) on a pty", p_ioctl_tcseta, EPERM, 1 },
+	{ "ioctl(TIOCSETD) on a pty", p_ioctl_tiocsetd, EPERM, 1 },
+	{ "ioctl(TIOCEXCL) on a pty", p_ioctl_tiocexcl, EPERM, 1 },
+	{ "fcntl(F_SETLEASE)", p_fcntl_setlease, EPERM, 1 },
 #if defined(__x86_64__)
 	{ "i386 unshare(CLONE_NEWUSER) via int $0x80", p_i386_unshare, EPERM,
 	  1 },
@@ -503,6 +601,8 @@ static const struct allowed_case allowed[] = {
 	{ "socket(AF_UNIX) without no_unix_sockets", p_socket_unix },
 	{ "socketpair(AF_UNIX)", p_socketpair_unix },
 	{ "ioctl(FIONREAD) on a pty", p_ioctl_tcgets },
+	{ "ioctl(TCGETS) (tcgetattr) on a pty", p_ioctl_tcgets_mode },
+	{ "fcntl(F_SETLK) on a file", p_fcntl_setlk },
 	{ "fork and exec /bin/true", p_fork_exec },
 	{ "pthread_create (clone3 falls back to clone)", p_pthread },
 #if defined(__x86_64__)
