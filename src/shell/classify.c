@@ -31,6 +31,8 @@ struct deny_entry {
 	size_t nlongs;
 	const char *ops[6]; /* required operands (fnmatch patterns) */
 	size_t nops;
+	const char *unless[4]; /* "!-c": flags that make the entry not apply */
+	size_t nunless;
 };
 
 static const struct {
@@ -43,7 +45,7 @@ static const struct {
 	{"deny.rm-home-glob", "rm -rf ~/*"},
 	{"deny.rm-no-preserve-root", "rm --no-preserve-root"},
 	{"deny.mkfs", "mkfs"},
-	{"deny.shutdown", "shutdown"},
+	{"deny.shutdown", "shutdown !-c !--show"},
 	{"deny.reboot", "reboot"},
 	{"deny.halt", "halt"},
 	{"deny.poweroff", "poweroff"},
@@ -462,6 +464,53 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 	return true;
 }
 
+/* Is this invocation a question the tool answers without acting: a help
+ * option before "--" (--help, -help; -h too when the row has a
+ * subcommand, since "shutdown -h" halts), "help SUB" ("docker help rm",
+ * "npm help uninstall"), or "auth can-i VERB" (kubectl asks the API
+ * server whether it may)? The rows that name a subcommand then do not
+ * apply, and a row without one still does unless its flags name -h. */
+enum table_query { TQ_NONE, TQ_HELP_H, TQ_HELP };
+
+static enum table_query table_query(struct wv *argv, size_t argc,
+				    const size_t *ops, size_t nops)
+{
+	enum table_query q = TQ_NONE;
+
+	for (size_t i = 1; i < argc; i++) {
+		if (!classify_word_static(&argv[i]))
+			continue;
+		if (classify_word_is(&argv[i], "--"))
+			break;
+		if (classify_word_is(&argv[i], "--help") ||
+		    classify_word_is(&argv[i], "-help"))
+			return TQ_HELP;
+		if (classify_word_is(&argv[i], "-h"))
+			q = TQ_HELP_H;
+	}
+	if (nops >= 1 && classify_word_is(&argv[ops[0]], "help") && nops >= 2)
+		return TQ_HELP;
+	/* the AWS CLI's help is its last word: aws s3 rm help */
+	if (nops >= 2 && classify_word_is(&argv[0], "aws") &&
+	    classify_word_is(&argv[argc - 1], "help"))
+		return TQ_HELP;
+	for (size_t k = 0; k + 2 < nops && k < 2; k++)
+		if (classify_word_is(&argv[ops[k]], "auth") &&
+		    classify_word_is(&argv[ops[k + 1]], "can-i"))
+			return TQ_HELP;
+	return q;
+}
+
+/* Does this row stand when the invocation is a query (table_query)? */
+static bool row_stands_query(const struct cmd_rule *r, enum table_query q)
+{
+	if (q == TQ_NONE)
+		return true;
+	if (q == TQ_HELP_H)
+		return !r->sub || (r->flags && strstr(r->flags, "-h"));
+	return false;
+}
+
 bool classify_family_known(const struct cx *x, const char *name, size_t n)
 {
 	return fam_find(x->cls, name, n) != NULL;
@@ -489,13 +538,21 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t k = 0; k < 3 && k < nops; k++)
 		if (argv[ops[k]].n)
 			lead |= lead_bit(argv[ops[k]].s[0]);
+	enum table_query q = table_query(argv, argc, ops, nops);
+	bool held = false;
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
 		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
 			continue;
-		if (rule_matches(r, argv, argc, ops, nops))
+		if (!rule_matches(r, argv, argc, ops, nops))
+			continue;
+		if (row_stands_query(r, q))
 			classify_hit(x, r->tier, r->labels, r->id, r->reason);
+		else
+			held = true;
 	}
+	if (held)
+		classify_rule(x, RULE_HELP_QUERY);
 }
 
 /* ---- deny list ------------------------------------------------------------------- */
@@ -546,6 +603,9 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 		if (first) {
 			e->name = tok;
 			first = false;
+		} else if (tok[0] == '!' && tok[1] == '-') {
+			if (e->nunless < 4)
+				e->unless[e->nunless++] = tok + 1;
 		} else if (tok[0] == '-' && tok[1] == '-' && tok[2]) {
 			char a = flag_alias(e->name, tok + 2, strlen(tok + 2), 0);
 			size_t sl = strlen(e->shorts);
@@ -695,6 +755,8 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 			ok = any_flag(argv, argc, e->longs[k]);
 		for (size_t k = 0; k < e->nops && ok; k++)
 			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
+		for (size_t k = 0; k < e->nunless && ok; k++)
+			ok = !any_flag(argv, argc, e->unless[k]);
 		if (ok)
 			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,
@@ -2941,8 +3003,14 @@ static bool looks_like_sql(const struct sh_node *root)
 		return false;
 	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
 		if (w->parts->len == strlen(kw[i]) &&
-		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0)
-			return w->next != NULL;
+		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0) {
+			/* "shutdown -c", "drop --help": options, not SQL */
+			const struct sh_word *nx = w->next;
+			if (nx && nx->parts && nx->parts->kind == SH_WP_LIT &&
+			    nx->parts->len > 1 && nx->parts->s[0] == '-')
+				return false;
+			return nx != NULL;
+		}
 	return false;
 }
 

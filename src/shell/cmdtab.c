@@ -3116,6 +3116,103 @@ const struct cmd_rule cmdtab_rules[] = {
 	  .tier = DESTRUCTIVE,
 	  .labels = L(SYSTEM_POWER),
 	  .reason = "installs updates and restarts the machine" },
+	{ .id = "macos.osascript.power",
+	  .family = "osascript",
+	  .args = "*[Ss][Hh][Uu][Tt]?[Dd][Oo][Ww][Nn]* "
+		  "*[Ss][Hh][Uu][Tt][Dd][Oo][Ww][Nn]* "
+		  "*[Rr][Ee][Ss][Tt][Aa][Rr][Tt]* "
+		  "*[Ll][Oo][Gg]?[Oo][Uu][Tt]*",
+	  .tier = BLOCKED,
+	  .labels = L(SYSTEM_POWER),
+	  .reason = "AppleScript that tells the system to shut down, restart "
+		    "or log out" },
+
+	/* ---- container runtimes and orchestrators (CRI, containerd, Nomad) */
+
+	{ .id = "cri.rm",
+	  .family = "crictl",
+	  .sub = "rm|rmi|rmp",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(CONTAINER_DESTRUCTIVE) | L(DELETE),
+	  .reason = "removes containers, pods or images from the node's "
+		    "container runtime" },
+	{ .id = "cri.stop",
+	  .family = "crictl",
+	  .sub = "stop|stopp",
+	  .tier = CAUTION,
+	  .labels = L(SERVICE),
+	  .reason = "stops containers or pods on the node" },
+	{ .id = "cri.exec",
+	  .family = "crictl",
+	  .sub = "exec|attach",
+	  .tier = CAUTION,
+	  .labels = L(NESTED_SHELL),
+	  .reason = "runs a command inside a container on the node" },
+	{ .id = "containerd.rm",
+	  .family = "ctr",
+	  .sub = "images|image|i|containers|container|c|snapshots|snapshot|"
+		 "content|namespaces|namespace|ns|leases "
+		 "rm|remove|delete|del|prune",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(CONTAINER_DESTRUCTIVE) | L(DELETE),
+	  .reason = "deletes containerd images, containers, snapshots or "
+		    "namespaces" },
+	{ .id = "containerd.task.kill",
+	  .family = "ctr",
+	  .sub = "tasks|task|t kill|rm|delete|del",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(CONTAINER_DESTRUCTIVE) | L(KILLS_PROCESSES),
+	  .reason = "kills or deletes running containerd tasks" },
+	{ .id = "containerd.run",
+	  .family = "ctr",
+	  .sub = "run|tasks|task|t",
+	  .tier = CAUTION,
+	  .labels = L(NESTED_SHELL),
+	  .reason = "runs or execs in a container" },
+	{ .id = "nomad.stop",
+	  .family = "nomad",
+	  .sub = "job|alloc stop",
+	  .tier = CAUTION,
+	  .labels = L(SERVICE),
+	  .reason = "stops a running Nomad job or allocation" },
+	{ .id = "nomad.stop.purge",
+	  .family = "nomad",
+	  .sub = "job stop",
+	  .flags = "-purge --purge",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(INFRA_DESTRUCTIVE) | L(DELETE),
+	  .reason = "stops a Nomad job and purges it from the cluster's state" },
+	{ .id = "nomad.destroy",
+	  .family = "nomad",
+	  .sub = "namespace|volume|quota|acl|var|sentinel|node "
+		 "delete|deregister|purge|detach|drain|eligibility",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(INFRA_DESTRUCTIVE),
+	  .reason = "deletes or drains Nomad cluster objects" },
+	{ .id = "nomad.gc",
+	  .family = "nomad",
+	  .sub = "system gc|reconcile",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(INFRA_DESTRUCTIVE),
+	  .reason = "garbage-collects dead jobs, allocations and nodes from "
+		    "the cluster" },
+	{ .id = "nomad.exec",
+	  .family = "nomad",
+	  .sub = "alloc|job exec",
+	  .tier = CAUTION,
+	  .labels = L(NESTED_SHELL),
+	  .reason = "runs a command inside an allocation" },
+
+	/* ---- package scripts --------------------------------------------- */
+
+	{ .id = "js.pkg-set-script",
+	  .family = JSPM,
+	  .sub = "pkg set",
+	  .args = "scripts.* scripts[[]*",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(PERSISTENCE),
+	  .reason = "writes a package script, which npm runs later as a shell "
+		    "command (on install, test, or any npm run)" },
 };
 
 const size_t cmdtab_rules_count =

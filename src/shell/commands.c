@@ -481,8 +481,12 @@ static const struct {
 	H("[", families_subscripts),
 	H("alias", runners_alias),
 	H("ansible", families_ansible),
+	H("aria2c", families_network),
 	H("at", families_at),
 	H("awk", runners_awk),
+	H("aws", families_upload),
+	H("axel", families_network),
+	H("az", families_upload),
 	H("badblocks", families_disktool),
 	H("base64", families_decode),
 	H("basenc", families_decode),
@@ -504,12 +508,14 @@ static const struct {
 	H("crontab", families_crontab),
 	H("cryptsetup", families_disktool),
 	H("curl", families_network),
+	H("curlie", families_network),
 	H("dd", filecmds_dd),
 	H("declare", families_envdump),
 	H("dig", families_network),
 	H("docker", runners_container_exec),
 	H("drill", families_network),
 	H("echo", families_echo),
+	H("elinks", families_network),
 	H("env", runners_env),
 	H("eval", runners_eval),
 	H("export", families_envdump),
@@ -517,15 +523,21 @@ static const struct {
 	H("find", runners_find),
 	H("flock", runners_flock),
 	H("gawk", runners_awk),
+	H("gcloud", families_upload),
 	H("gdisk", families_disktool),
+	H("gh", families_upload),
 	H("git", families_git),
 	H("gmake", families_make),
 	H("gsed", runners_sed),
+	H("gsutil", families_upload),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
 	H("history", families_history),
 	H("host", families_network),
 	H("hostname", families_identity),
+	H("http", families_network),
+	H("httpie", families_network),
+	H("https", families_network),
 	H("id", families_identity),
 	H("install", filecmds_copy),
 	H("k", runners_container_exec),
@@ -535,6 +547,7 @@ static const struct {
 	H("let", families_subscripts),
 	H("ln", filecmds_copy),
 	H("local", families_envdump),
+	H("lynx", families_network),
 	H("make", families_make),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
@@ -564,6 +577,7 @@ static const struct {
 	H("printf", families_echo),
 	H("psql", runners_sqlclient),
 	H("pushd", families_cd),
+	H("rclone", families_upload),
 	H("readonly", families_envdump),
 	H("rev", families_filter),
 	H("rg", families_rg),
@@ -571,6 +585,7 @@ static const struct {
 	H("rmdir", filecmds_rm),
 	H("rsync", families_network),
 	H("runuser", runners_runuser),
+	H("s3cmd", families_upload),
 	H("scp", families_network),
 	H("script", runners_script),
 	H("sed", runners_sed),
@@ -602,12 +617,16 @@ static const struct {
 	H("unset", families_envdump),
 	H("unzip", families_archive),
 	H("uudecode", families_decode),
+	H("w3m", families_network),
 	H("watch", runners_watch),
 	H("wget", families_network),
+	H("wget2", families_network),
 	H("whoami", families_identity),
 	H("whois", families_network),
 	H("wipefs", families_disktool),
 	H("xargs", runners_xargs),
+	H("xh", families_network),
+	H("xhs", families_network),
 	H("xxd", families_decode),
 #undef H
 };
@@ -808,6 +827,100 @@ static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
 	return 0;
 }
 
+/* The verbs that make an unknown tool's subcommand or option a risk
+ * (frobctl delete cluster, acme --purge), with the labels they carry. */
+static const struct {
+	const char *verb;
+	uint64_t labels;
+} destructive_verbs[] = {
+	{ "delete", CORDON_L(DELETE) },	   { "del", CORDON_L(DELETE) },
+	{ "destroy", CORDON_L(DELETE) },   { "rm", CORDON_L(DELETE) },
+	{ "rmi", CORDON_L(DELETE) },	   { "rmp", CORDON_L(DELETE) },
+	{ "rmdir", CORDON_L(DELETE) },	   { "remove", CORDON_L(DELETE) },
+	{ "purge", CORDON_L(DELETE) },	   { "prune", CORDON_L(DELETE) },
+	{ "wipe", CORDON_L(DATA_LOSS) },   { "erase", CORDON_L(DATA_LOSS) },
+	{ "nuke", CORDON_L(DATA_LOSS) },   { "drop", CORDON_L(DATA_LOSS) },
+	{ "truncate", CORDON_L(DATA_LOSS) }, { "format", CORDON_L(DATA_LOSS) },
+	{ "uninstall", CORDON_L(DELETE) }, { "unpublish", CORDON_L(PUBLISH) },
+	{ "publish", CORDON_L(PUBLISH) },  { "shutdown", CORDON_L(SYSTEM_POWER) },
+	{ "poweroff", CORDON_L(SYSTEM_POWER) },
+	{ "reboot", CORDON_L(SYSTEM_POWER) },
+	{ "terminate", CORDON_L(KILLS_PROCESSES) },
+	{ "kill", CORDON_L(KILLS_PROCESSES) },
+	{ "revoke", CORDON_L(PRIVILEGE) },
+};
+
+/* The destructive verb a word names, as a whole or as one of its parts
+ * split at '-', ':' and '_' (delete-cluster, db:drop), or -1. A word
+ * that negates or rehearses (--no-delete, --dry-run-purge) names none. */
+static int verb_of(const char *s, size_t n)
+{
+	static const char *const negations[] = { "no", "dry", "skip", "keep",
+						 "without", "list", "show" };
+	size_t at = 0;
+	bool first = true;
+
+	while (at < n) {
+		size_t e = at;
+		while (e < n && s[e] != '-' && s[e] != ':' && s[e] != '_')
+			e++;
+		for (size_t k = 0; first && k < sizeof(negations) / sizeof(*negations); k++)
+			if (commands_name_is(s + at, e - at, negations[k]))
+				return -1;
+		first = false;
+		for (size_t k = 0; k < sizeof(destructive_verbs) / sizeof(*destructive_verbs); k++)
+			if (commands_name_is(s + at, e - at, destructive_verbs[k].verb))
+				return (int)k;
+		at = e + 1;
+	}
+	return -1;
+}
+
+/* An unknown tool is safe only while its words say nothing: a destructive
+ * verb among its first three operands or as an option (--purge, -purge,
+ * --delete=all) makes it caution, with the verb's labels. A help request
+ * asks only. */
+static void unknown_verbs(struct cx *x, struct wv *argv, size_t argc)
+{
+	size_t nops = 0;
+	int hit = -1;
+	size_t at = 0;
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w) || w->n == 0)
+			continue;
+		if (classify_word_is(w, "--"))
+			break;
+		if (classify_word_is(w, "--help") || classify_word_is(w, "-h") ||
+		    classify_word_is(w, "-help") ||
+		    (nops == 0 && classify_word_is(w, "help")))
+			return;
+		if (hit >= 0)
+			continue;
+		if (w->s[0] == '-') {
+			size_t k = w->s[1] == '-' ? 2 : 1;
+			const char *eq = memchr(w->s, '=', w->n);
+			size_t e = eq ? (size_t)(eq - w->s) : w->n;
+			/* -rf is a cluster, not a word; -purge is one */
+			if (k == 1 && e < 4)
+				continue;
+			if (e > k && (hit = verb_of(w->s + k, e - k)) >= 0)
+				at = i;
+			continue;
+		}
+		if (nops++ >= 3 || memchr(w->s, '/', w->n) || memchr(w->s, '=', w->n))
+			continue;
+		if ((hit = verb_of(w->s, w->n)) >= 0)
+			at = i;
+	}
+	if (hit < 0)
+		return;
+	const struct wv *w = &argv[at];
+	classify_rulef_plus(x, UNKNOWN_VERB, destructive_verbs[hit].labels,
+			    (int)w->n, w->s);
+}
+
 static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				const struct sh_redir *redirs, struct cinfo *ci);
 
@@ -940,6 +1053,9 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		classify_apply_denylist(x, argv, argc);
 		return;
 	}
+	/* the name as the caller wrote it: argv may be a slice of the
+	 * caller's words (python -m http.server), which judges them after */
+	struct wv name0 = argv[0];
 	if (!h && !ip) {
 		/* nc.traditional is nc; deploy.sh is not "deploy" */
 		const char *dot = memchr(base, '.', n);
@@ -960,6 +1076,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			classify_apply_denylist(x, argv, argc);
 			return;
 		}
+		unknown_verbs(x, argv, argc);
 	}
 	bool shellish = h == runners_shell;
 	if (ip) {
@@ -980,4 +1097,5 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	classify_apply_table(x, argv, argc);
 	classify_apply_denylist(x, argv, argc);
 	x->line_ci |= ci->f;
+	argv[0] = name0;
 }

@@ -420,6 +420,15 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		      (commands_name_is(name, n, "ncat")) ||
 		      (commands_name_is(name, n, "netcat"));
 	bool socat = commands_name_is(name, n, "socat");
+	/* save what they fetch under the URL's last name (aria2c, axel) or
+	 * the name after -o (and --out / --output) */
+	bool saver = commands_name_is(name, n, "aria2c") ||
+		     commands_name_is(name, n, "axel") ||
+		     commands_name_is(name, n, "wget2");
+	bool httpie = commands_name_is(name, n, "http") ||
+		      commands_name_is(name, n, "https") ||
+		      commands_name_is(name, n, "xh") ||
+		      commands_name_is(name, n, "xhs");
 	bool dns = (commands_name_is(name, n, "ping")) ||
 		   (commands_name_is(name, n, "ping6")) ||
 		   (commands_name_is(name, n, "traceroute")) ||
@@ -444,8 +453,8 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		const char *oval;
 		size_t on;
 		/* curl -O URL and wget URL save under the URL's last name */
-		if ((curl || wget) && !commands_is_opt(w) && classify_word_static(w) &&
-		    (memmem(w->s, w->n, "://", 3) || wget)) {
+		if ((curl || wget || saver) && !commands_is_opt(w) && classify_word_static(w) &&
+		    (memmem(w->s, w->n, "://", 3) || wget || saver)) {
 			const char *sl = NULL;
 			for (size_t k = 0; k < w->n; k++)
 				if (w->s[k] == '/')
@@ -466,6 +475,16 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		    w->s[w->n - 1] == (curl ? 'o' : 'O') &&
 		    strspn(w->s + 1, curl ? "sSLfkvqo#" : "qcnNO") == w->n - 1)
 			out_next = true;
+		if ((saver || httpie) &&
+		    (classify_word_is(w, "-o") || classify_word_is(w, "--out") ||
+		     classify_word_is(w, "--output")))
+			out_next = true;
+		if ((saver || httpie) && (commands_long_opt(w, "--out", &oval, &on) ||
+					  commands_long_opt(w, "--output", &oval, &on)) &&
+		    oval) {
+			struct wv t = classify_lit(oval, on);
+			commands_download_to(x, &t);
+		}
 		if (out_next) {
 			if (i + 1 < argc)
 				commands_download_to(x, &argv[i + 1]);
@@ -641,7 +660,22 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 	};
 
 	(void)redirs;
-	(void)ci;
+	/* git credential fill (and the helpers' own get) print a stored
+	 * password: what reads it next holds a secret */
+	for (size_t i = 1; i + 1 < argc; i++) {
+		if (commands_is_opt(&argv[i]))
+			continue;
+		if ((classify_word_is(&argv[i], "credential") &&
+		     (classify_word_is(&argv[i + 1], "fill") ||
+		      classify_word_is(&argv[i + 1], "get"))) ||
+		    ((classify_word_is(&argv[i], "credential-store") ||
+		      classify_word_is(&argv[i], "credential-cache")) &&
+		     classify_word_is(&argv[i + 1], "get"))) {
+			classify_rule(x, RULE_SECRETS_GIT_CREDENTIAL);
+			ci->f |= CI_SECRETS;
+		}
+		break;
+	}
 	git_config_set(x, argv, argc, exec_keys,
 		       sizeof(exec_keys) / sizeof(*exec_keys));
 	/* git submodule foreach CMD…, git bisect run CMD… */
@@ -820,6 +854,76 @@ void families_fifo(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++)
 		if (classify_word_is(&argv[i], "p"))
 			ci->f |= CI_FIFO;
+}
+
+/* The subcommands of cloud and forge CLIs that send local files out, as
+ * "tool: verb verb …" where a verb may be two words joined by '.'
+ * ("s3.cp" is `aws s3 cp`). What they send is judged as any network send:
+ * a credential among their operands is exfiltration (secrets_out). */
+static const struct {
+	const char *tool;
+	const char *verbs;
+} uploads[] = {
+	{ "aws", " s3.cp s3.mv s3.sync s3api.put-object s3api.upload-part " },
+	{ "az", " storage.blob storage.file storage.copy " },
+	{ "gcloud", " storage.cp storage.mv storage.rsync compute.scp " },
+	{ "gh", " gist.create gist.edit release.upload release.create "
+		" issue.create issue.comment pr.create pr.comment secret.set " },
+	{ "gsutil", " cp mv rsync " },
+	{ "rclone", " copy copyto move moveto sync bisync rcat mount serve " },
+	{ "s3cmd", " put sync cp mv " },
+};
+
+static bool upload_at(const char *name, size_t n, const struct wv *argv,
+		      const size_t *ops, size_t nops);
+
+void families_upload(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, ops[4], nops = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	(void)x;
+	(void)redirs;
+	for (size_t i = 1; i < argc && nops < 4; i++) {
+		if (!classify_word_static(&argv[i]))
+			break;
+		if (!commands_is_opt(&argv[i]))
+			ops[nops++] = i;
+	}
+	/* the verb is one of the first three operands: global options'
+	 * values (aws --profile x s3 cp) come before it */
+	for (size_t k = 0; k < 3 && k < nops; k++)
+		if (upload_at(name, n, argv, ops + k, nops - k)) {
+			ci->f |= CI_NETWORK | CI_NETSEND;
+			return;
+		}
+}
+
+static bool upload_at(const char *name, size_t n, const struct wv *argv,
+		      const size_t *ops, size_t nops)
+{
+	for (size_t t = 0; t < sizeof(uploads) / sizeof(*uploads); t++) {
+		if (!commands_name_is(name, n, uploads[t].tool))
+			continue;
+		for (const char *v = uploads[t].verbs; *v; v++) {
+			if (*v == ' ')
+				continue;
+			size_t vn = strcspn(v, " ");
+			const char *dot = memchr(v, '.', vn);
+			size_t an = dot ? (size_t)(dot - v) : vn;
+			const struct wv *a = nops > 0 ? &argv[ops[0]] : NULL;
+			const struct wv *b = nops > 1 ? &argv[ops[1]] : NULL;
+			bool hit = a && a->n == an && memcmp(a->s, v, an) == 0;
+			if (hit && dot)
+				hit = b && b->n == vn - an - 1 &&
+				      memcmp(b->s, dot + 1, b->n) == 0;
+			if (hit)
+				return true;
+			v += vn - 1;
+		}
+	}
+	return false;
 }
 
 void families_identity(struct cx *x, struct wv *argv, size_t argc,
