@@ -18,6 +18,7 @@
 #include "userrules.h"
 #include "wrappers.h"
 #include "alloc.h"
+#include "codeshape.h"
 #include "banned.h"
 
 /* ---- the structural deny list --------------------------------------------- */
@@ -2530,6 +2531,11 @@ static void code_shell_cb(void *ud, const char *cmd, size_t n)
 	classify_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
 }
 
+static void code_sql_cb(void *ud, const char *text, size_t n)
+{
+	classify_sql(ud, text, n);
+}
+
 /* What a scanner's flags mean: a hit when any of `any` and all of `also`
  * are set. One row per judgement, as in the command table. */
 struct flag_hit {
@@ -2604,7 +2610,20 @@ void classify_code(struct cx *x, int lang, const char *code, size_t n)
 	 * that merely mentions "curl x | sh" is not a hit. */
 	if (x->cls->user && userrules_count(x->cls->user))
 		userrules_match(x->cls->user, code, n, user_rule_hit, x);
-	f = codescan_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+	if (lang == CODE_SHAPE || lang == CODE_SHAPE_CI) {
+		f = codeshape_scan(code, n,
+				   SHAPE_ALL | SHAPE_SQL |
+					   (lang == CODE_SHAPE_CI ? SHAPE_CASELESS : 0),
+				   code_shell_cb, code_sql_cb, x);
+	} else {
+		f = codescan_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+		/* every language: SQL in its literals (cursor.execute("DROP
+		 * …")), and a delete whose path is the home directory as an
+		 * expression (rmSync(os.homedir()), Deno.remove(…"HOME"…)) */
+		codeshape_scan(code, n,
+			       SHAPE_SQL | SHAPE_HOME,
+			       code_shell_cb, code_sql_cb, x);
+	}
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));
 }

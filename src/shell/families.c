@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classify_int.h"
 #include "codescan.h"
@@ -261,6 +262,38 @@ void families_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
 		    memmem(w->s, w->n, "iwr ", 4) || memmem(w->s, w->n, "DownloadFile", 12) ||
 		    memmem(w->s, w->n, "Net.WebClient", 13))
 			classify_rule(x, RULE_FOREIGN_SHELL_DOWNLOAD);
+	}
+	/* PowerShell's -Command text (or its operands, which it joins) is
+	 * read by shape: a TCPClient and iex is a reverse shell,
+	 * Remove-Item -Recurse ~ a delete judged by its path */
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	if (n < 4 || (strncasecmp(name, "pwsh", 4) != 0 &&
+		      strncasecmp(name, "powershell", n < 10 ? n : 10) != 0))
+		return;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w))
+			continue;
+		if (w->n > 1 && w->s[0] == '-') {
+			/* -File, -EncodedCommand: not text cordon reads */
+			if (strncasecmp(w->s, "-f", 2) == 0 ||
+			    strncasecmp(w->s, "-en", 3) == 0 ||
+			    strncasecmp(w->s, "-ec", 3) == 0 ||
+			    (w->n == 2 && (w->s[1] == 'e' || w->s[1] == 'E')))
+				return;
+			/* the values of -ExecutionPolicy, -WindowStyle … */
+			if (strncasecmp(w->s, "-ex", 3) == 0 ||
+			    strncasecmp(w->s, "-w", 2) == 0 ||
+			    strncasecmp(w->s, "-v", 2) == 0 ||
+			    strncasecmp(w->s, "-i", 2) == 0 ||
+			    strncasecmp(w->s, "-o", 2) == 0 ||
+			    strncasecmp(w->s, "-cu", 3) == 0 ||
+			    strncasecmp(w->s, "-wo", 3) == 0)
+				i++;
+			continue;
+		}
+		classify_code(x, CODE_SHAPE_CI, w->s, w->n);
 	}
 }
 

@@ -1161,6 +1161,22 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 				filecmds_write_target(x, &argv[k], false, "edits in place");
 		return;
 	}
+	/* go run FILE, crystal run FILE, rustc FILE: build tools, whose
+	 * files are the project's; only a file written on this line is read
+	 * (echo 'package main …' > r.go && go run r.go) */
+	if (ip->sub) {
+		if (i < argc && in_list(ip->sub, &argv[i]))
+			i++;
+		for (; i < argc; i++) {
+			if (in_list(ip->arg_opt, &argv[i])) {
+				i++;
+				continue;
+			}
+			if (!commands_is_opt(&argv[i]))
+				commands_check_downloaded_as(x, &argv[i], (int)ip->lang);
+		}
+		return;
+	}
 	if (i < argc && !classify_word_is(&argv[i], "-")) {
 		commands_check_downloaded_as(x, &argv[i], (int)ip->lang);
 		classify_rule(x, RULE_RUNS_SCRIPT_INTERPRETER);

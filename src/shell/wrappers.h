@@ -86,6 +86,9 @@ struct wrappers_interp {
 	const char *code_opt; /* options whose value is code: " -c " */
 	const char *arg_opt; /* other options that take a value */
 	const char *module_opt; /* runs a module as a command: " -m " */
+	const char *sub; /* a build tool ("go", "rustc"): the subcommands
+			    before its files (" run build ", or " "); only a
+			    file written on the line is read */
 };
 
 /* The interpreter for a command's base name, or NULL. */
