@@ -870,6 +870,97 @@ static const char *var_lookup(struct cx *x, const char *name, size_t n,
 
 static unsigned walk(struct cx *x, const struct sh_node *n);
 
+void classify_call_function(struct cx *x, unsigned i, struct wv *argv,
+			    size_t argc)
+{
+	const struct wv *pos = x->pos;
+	size_t npos = x->npos;
+	bool set = x->pos_set;
+
+	/* f calls f: the fork-bomb rule judges that; one level of
+	 * expansion is what a forwarding function needs */
+	if (i >= x->nfuncs || !x->funcs[i].body || x->calls >= 4)
+		return;
+	x->calls++;
+	x->pos = argv + 1;
+	x->npos = argc ? argc - 1 : 0;
+	x->pos_set = true;
+	walk(x, x->funcs[i].body);
+	x->pos = pos;
+	x->npos = npos;
+	x->pos_set = set;
+	x->calls--;
+}
+
+/* $1 … $9, $@, $*, $# inside a call of a function defined on the line. */
+static bool positional(struct cx *x, const char *s, size_t n, struct buf *b,
+		       struct wv *r)
+{
+	if (!x->pos_set || n != 1)
+		return false;
+	if (s[0] == '#') {
+		char num[24];
+		int k = snprintf(num, sizeof(num), "%zu", x->npos);
+		if (k > 0)
+			buf_add(b, num, (size_t)k);
+		return true;
+	}
+	if (s[0] == '@' || s[0] == '*') {
+		for (size_t k = 0; k < x->npos; k++) {
+			if (k)
+				buf_add(b, " ", 1);
+			if (!classify_word_static(&x->pos[k])) {
+				if (!(r->f & WV_DYNAMIC))
+					r->dyn_at = buf_len(b);
+				r->f |= WV_DYNAMIC;
+			}
+			buf_add(b, x->pos[k].s, x->pos[k].n);
+		}
+		r->f |= WV_SPLIT;
+		return true;
+	}
+	if (s[0] >= '1' && s[0] <= '9') {
+		size_t k = (size_t)(s[0] - '1');
+		if (k < x->npos) {
+			if (!classify_word_static(&x->pos[k])) {
+				if (!(r->f & WV_DYNAMIC))
+					r->dyn_at = buf_len(b);
+				r->f |= WV_DYNAMIC;
+			}
+			buf_add(b, x->pos[k].s, x->pos[k].n);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ${x%suffix} ${x%%suffix} ${x#prefix} ${x##prefix} with a literal
+ * pattern: the value with it removed. False when the pattern has glob
+ * characters (then the word is not known). */
+static bool trim_literal(const char *val, size_t vl, const char *op, size_t on,
+			 const char **out, size_t *outn)
+{
+	bool suffix = op[0] == '%';
+	size_t skip = on >= 2 && op[1] == op[0] ? 2 : 1;
+	const char *p = op + skip;
+	size_t pn = on - skip;
+
+	for (size_t k = 0; k < pn; k++)
+		if (p[k] == '*' || p[k] == '?' || p[k] == '[' || p[k] == '\\')
+			return false;
+	*out = val;
+	*outn = vl;
+	if (pn > vl)
+		return true;
+	if (suffix && memcmp(val + vl - pn, p, pn) == 0)
+		*outn = vl - pn;
+	else if (!suffix && memcmp(val, p, pn) == 0) {
+		*out = val + pn;
+		*outn = vl - pn;
+	}
+	return true;
+}
+
 /* The static output of a substitution made only of echo/printf (and
  * base64 -d), so that $(echo rm) and $(echo cm0= | base64 -d) read as
  * what they produce. */
@@ -917,6 +1008,8 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 				buf_add(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
 				break;
 			}
+			if (!pt->param_op && positional(x, pt->s, pt->len, b, r))
+				break;
 			if (!pt->param_op) {
 				val = var_lookup(x, pt->s, pt->len, &vl, &known,
 						 &line);
@@ -932,6 +1025,18 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 					skip = 2;
 				else if (sub.n >= 1 && (sub.s[0] == '-' || sub.s[0] == '='))
 					skip = 1;
+				size_t qskip = 0, pskip = 0;
+				if (sub.n >= 2 && sub.s[0] == ':' &&
+				    (sub.s[1] == '?' || sub.s[1] == '+')) {
+					if (sub.s[1] == '?')
+						qskip = 2;
+					else
+						pskip = 2;
+				}
+				else if (sub.n >= 1 && sub.s[0] == '?')
+					qskip = 1;
+				else if (sub.n >= 1 && sub.s[0] == '+')
+					pskip = 1;
 				if (skip) {
 					val = var_lookup(x, pt->s, pt->len, &vl, &known,
 							 &line);
@@ -941,6 +1046,30 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 						known = classify_word_static(&sub);
 						line = true;
 					}
+				} else if (qskip) {
+					/* ${x:?msg}: x, or the shell stops */
+					val = var_lookup(x, pt->s, pt->len, &vl, &known,
+							 &line);
+				} else if (pskip) {
+					/* ${x:+word}: word when x is set (and, with
+					 * ':', not empty); else nothing */
+					const char *xv = var_lookup(x, pt->s, pt->len,
+								    &vl, &known, &line);
+					if (known && xv && (vl || pskip == 1)) {
+						val = sub.s + pskip;
+						vl = sub.n - pskip;
+						known = classify_word_static(&sub);
+					} else if (known) {
+						val = "";
+						vl = 0;
+					}
+				} else if (sub.n >= 1 && classify_word_static(&sub) &&
+					   (sub.s[0] == '%' || sub.s[0] == '#')) {
+					const char *xv = var_lookup(x, pt->s, pt->len,
+								    &vl, &known, &line);
+					if (!(known && xv &&
+					      trim_literal(xv, vl, sub.s, sub.n, &val, &vl)))
+						known = false;
 				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
 					/* ${a[@]}, ${a[0]}: an array assigned on the
 					 * line holds its elements joined */
@@ -1473,10 +1602,31 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 		if (second && second->next)
 			return false;
 	}
-	if (!first || first->kind != SH_SIMPLE || first->redirs)
+	if (!first || first->kind != SH_SIMPLE)
 		return false;
 	struct wv *argv;
-	size_t argc = eval_argv(x, first, &argv);
+	size_t argc;
+	if (first->redirs) {
+		/* $(cat <<EOF … EOF), $(cat <<< 'text'): the here-doc's text,
+		 * when it is known (a quoted delimiter, or no expansions) */
+		const struct sh_redir *r = first->redirs;
+		if (second || r->next || r->fd > 0 ||
+		    (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING))
+			return false;
+		argc = eval_argv(x, first, &argv);
+		if (argc != 1 || !classify_word_is(&argv[0], "cat"))
+			return false;
+		struct wv t = r->op == SH_R_HERESTRING ? classify_eval(x, r->target)
+			      : r->body_word && !r->delim_quoted
+				      ? classify_eval(x, r->body_word)
+				      : classify_lit(r->body ? r->body : "", r->body_len);
+		if (!classify_word_static(&t) || r->body_unterminated)
+			return false;
+		*out = t.s;
+		*outn = t.n;
+		return true;
+	}
+	argc = eval_argv(x, first, &argv);
 	if (argc == 0)
 		return false;
 	/* $(which rm), $(command -v rm), $(type -P rm): the path of rm,
@@ -1820,6 +1970,7 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	if (x->nfuncs < CLASSIFY_MAX_FUNCS) {
 		x->funcs[x->nfuncs].name = n->name;
 		x->funcs[x->nfuncs].nlen = n->name_len;
+		x->funcs[x->nfuncs].body = n->child;
 		x->nfuncs++;
 	}
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
@@ -2633,6 +2784,33 @@ void classify_sql(struct cx *x, const char *sql, size_t n)
 	unsigned f = sql_scan(sql, n);
 
 	apply_flag_hits(x, f, sql_hits, sizeof(sql_hits) / sizeof(*sql_hits));
+	if (!(f & SQL_F_EXEC))
+		return;
+	/* the clients' shell escapes (sqlite3 .shell/.system, psql and
+	 * mysql \!, mysql system) run the rest of their line: judged as a
+	 * command line (sql.c's meta_exec finds the same lines) */
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && sql[e] != '\n')
+			e++;
+		size_t k = i;
+		while (k < e && (sql[k] == ' ' || sql[k] == '\t'))
+			k++;
+		size_t skip = 0;
+		if (e - k >= 2 && sql[k] == '\\' && sql[k + 1] == '!')
+			skip = 2;
+		else if (e - k > 6 && strncasecmp(sql + k, ".shell", 6) == 0 &&
+			 (sql[k + 6] == ' ' || sql[k + 6] == '\t'))
+			skip = 6;
+		else if (e - k > 7 && (strncasecmp(sql + k, ".system", 7) == 0 ||
+				       strncasecmp(sql + k, "system ", 7) == 0))
+			skip = 7;
+		if (skip && e > k + skip)
+			classify_payload(x, sql + k + skip, e - k - skip,
+					 CORDON_L(NESTED_SHELL),
+					 "a shell command run by the database client");
+		i = e + 1;
+	}
 }
 
 void classify_command(struct cx *x, struct wv *argv, size_t argc,

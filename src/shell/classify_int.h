@@ -162,6 +162,17 @@ struct cx {
 				 being judged, 0: none */
 	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
+	bool tcp_seen;        /* a /dev/tcp redirection or ztcp earlier on the
+				 line: a command read at run time may come
+				 from the network */
+	/* a call of a function defined on the line: its positional
+	 * parameters ($1 … $9, $@, $*, $#) while its body is judged */
+	const struct wv *pos;
+	size_t npos;
+	bool pos_set;
+	unsigned calls; /* nesting of those calls */
+	/* ---- not zeroed by cordon_classify: vars and funcs are read up to
+	 * nvars and nfuncs ---- */
 	struct {
 		const char *name;
 		size_t nlen;
@@ -173,9 +184,15 @@ struct cx {
 	struct {
 		const char *name;
 		size_t nlen;
+		const struct sh_node *body;
 	} funcs[CLASSIFY_MAX_FUNCS];
 	unsigned nfuncs;
 };
+
+/* Judges the body of function i (x->funcs) as called with argv[1..argc),
+ * with $@ and $1… bound to those words. */
+void classify_call_function(struct cx *x, unsigned i, struct wv *argv,
+			    size_t argc);
 
 /* Raises the current segment (or the whole verdict outside segments). */
 void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,

@@ -274,6 +274,12 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 {
 	for (const struct sh_redir *r = redirs; r; r = r->next) {
 		struct wv t = classify_eval(x, r->target);
+		/* zsh's ztcp leaves the socket's fd in $REPLY: a shell whose
+		 * fds are dup'ed from a number known only at run time, after
+		 * a connection was opened */
+		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
+		    !classify_word_static(&t) && x->tcp_seen)
+			classify_rule(x, RULE_REVERSE_SHELL_FD);
 		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
 		    classify_word_static(&t)) {
 			/* exec 5<>/dev/tcp/h/p earlier; sh <&5 now */
@@ -285,6 +291,7 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
 					memcmp(t.s, "/dev/udp/", 9) == 0);
 		if (tcp) {
+			x->tcp_seen = true;
 			ci->f |= CI_NETWORK | CI_NETSEND;
 			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
 				x->tcp_fds[x->ntcp++] = r->fd;
@@ -628,6 +635,7 @@ static const struct {
 	H("xh", families_network),
 	H("xhs", families_network),
 	H("xxd", families_decode),
+	H("ztcp", families_network),
 #undef H
 };
 
@@ -978,6 +986,10 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		classify_rule(x, RULE_DYNAMIC_COMMAND_VAR);
 	if ((!classify_word_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
 		classify_rule(x, RULE_DYNAMIC_COMMAND);
+		/* while read l <&5; do $l; done after exec 5<>/dev/tcp/…:
+		 * runs what the connection sends */
+		if (x->tcp_seen && !(name->f & WV_GLOB))
+			classify_rule(x, RULE_REVERSE_SHELL_READ_LOOP);
 		/* An unknown command aimed at a protected place is judged by
 		 * the place. */
 		for (size_t i = 1; i < argc; i++) {
@@ -998,6 +1010,15 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	const char *base = classify_cmd_base(name, &n);
+	/* a function defined on the line runs its body with these words as
+	 * $@ (f(){ git "$@"; }; f clean -fdx is git clean -fdx) */
+	if (base == name->s)
+		for (unsigned i = 0; i < x->nfuncs; i++)
+			if (x->funcs[i].nlen == n &&
+			    memcmp(x->funcs[i].name, base, n) == 0) {
+				classify_call_function(x, i, argv, argc);
+				break;
+			}
 	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
 		/* prints and exits; what it prints still goes where the
 		 * redirections say */

@@ -476,6 +476,12 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	ci->f |= CI_NETWORK;
+	/* zsh/net/tcp: ztcp HOST PORT opens a connection whose fd is $REPLY
+	 * (-c closes, -l listens, -a accepts, -L lists) */
+	if (commands_name_is(name, n, "ztcp") &&
+	    !(argc > 1 && (classify_word_is(&argv[1], "-c") ||
+			   classify_word_is(&argv[1], "-L"))))
+		x->tcp_seen = true;
 	if (netcat || socat || (commands_name_is(name, n, "telnet")))
 		ci->f |= CI_NETCAT | CI_NETSEND;
 	if (copy || dns)

@@ -176,6 +176,112 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	x->pc.cwd = cwd_before;
 }
 
+/* env -S STRING splits STRING as env(1) does ("-S/--split-string"):
+ * blanks separate words, '…' is literal, "…" and unquoted text take the
+ * escapes \\ \" \' \t \n \v \f \r and \_ (a blank in "…", a word
+ * break outside), '…' only \\ and \', \c ends the
+ * string, '#' at the start of a word starts a comment, and ${NAME} is an
+ * environment variable (not known here: the word is dynamic). Returns the
+ * number of words written to out (at most max). */
+static size_t env_split(struct cx *x, const struct wv *w, struct wv *out,
+			size_t max)
+{
+	const char *s = w->s;
+	size_t n = w->n, i = 0, nw = 0;
+	char *buf = arena_alloc_raw(x->a, n + 1);
+
+	if (!buf)
+		return 0;
+	while (i < n && nw < max) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+			i++;
+		if (i >= n || s[i] == '#')
+			break;
+		size_t o = 0;
+		bool dyn = false, stop = false;
+		char q = 0;
+		char *start = buf;
+		while (i < n) {
+			char c = s[i];
+			if (!q && (c == ' ' || c == '\t' || c == '\n'))
+				break;
+			if (!q && (c == '\'' || c == '"')) {
+				q = c;
+				i++;
+				continue;
+			}
+			if (q && c == q) {
+				q = 0;
+				i++;
+				continue;
+			}
+			if (q != '\'' && c == '$' && i + 1 < n && s[i + 1] == '{') {
+				const char *e = memchr(s + i, '}', n - i);
+				dyn = true;
+				i = e ? (size_t)(e - s) + 1 : n;
+				continue;
+			}
+			if (q == '\'' && c == '\\' && i + 1 < n &&
+			    (s[i + 1] == '\\' || s[i + 1] == '\'')) {
+				/* in '…' only \\ and \' are escapes */
+				start[o++] = s[i + 1];
+				i += 2;
+				continue;
+			}
+			if (!q && c == '\\' && i + 1 < n && s[i + 1] == '_') {
+				/* unquoted \_ separates words */
+				i += 2;
+				break;
+			}
+			if (q != '\'' && c == '\\' && i + 1 < n) {
+				char d = s[i + 1], r = 0;
+				i += 2;
+				switch (d) {
+				case '_': r = ' '; break;
+				case 't': r = '\t'; break;
+				case 'n': r = '\n'; break;
+				case 'v': r = '\v'; break;
+				case 'f': r = '\f'; break;
+				case 'r': r = '\r'; break;
+				case 'c': stop = true; break;
+				default: r = d; break;
+				}
+				if (stop)
+					break;
+				start[o++] = r;
+				continue;
+			}
+			start[o++] = c;
+			i++;
+		}
+		start[o] = '\0';
+		out[nw] = classify_lit(start, o);
+		/* env does not expand ~, but a word starting with it is read
+		 * as the home directory: the safer reading of what the
+		 * author meant (rm -rf ~ deletes either a "~" here or home) */
+		if (o && start[0] == '~' && (o == 1 || start[1] == '/')) {
+			size_t hn = strlen(x->pc.home);
+			char *h = arena_alloc_raw(x->a, hn + o);
+			if (h) {
+				memcpy(h, x->pc.home, hn);
+				memcpy(h + hn, start + 1, o - 1);
+				h[hn + o - 1] = '\0';
+				out[nw] = classify_lit(h, hn + o - 1);
+				out[nw].f |= WV_TILDE;
+			}
+		}
+		if (dyn || !classify_word_static(w)) {
+			out[nw].f |= WV_DYNAMIC;
+			out[nw].dyn_at = 0;
+		}
+		nw++;
+		buf += o + 1;
+		if (stop)
+			break;
+	}
+	return nw;
+}
+
 /* env: its options read with the wrapper table's grammar (the same
  * wrappers_scan every other wrapper gets), then "-" (an empty
  * environment), NAME=value words set for the command, the command. -S
@@ -189,22 +295,42 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 
 	wrappers_scan(wr, argc, scan_word, argv, &sc);
 	if (sc.payload < argc) {
+		/* env [opts] -S STRING REST…: env runs as if STRING's words
+		 * stood there, before REST (-SPATH=/bin rm -rf ~ sets PATH
+		 * for rm); the options before -S still count */
 		struct wv t = argv[sc.payload];
+		size_t max = t.n / 2 + 2;
+		size_t rest = argc - sc.payload - 1;
 
 		t.s += sc.payload_off;
 		t.n -= sc.payload_off;
-		commands_payload_word(x, &t, 0,
-				      "the command line given to env -S");
+		if (max > 256)
+			max = 256;
+		struct wv *na = arena_alloc(x->a, (max + rest + 1) * sizeof(*na));
+		if (!na) {
+			x->v->oom = true;
+			return;
+		}
+		na[0] = argv[0];
+		size_t k = 1 + env_split(x, &t, na + 1, max);
+		for (size_t j = sc.payload + 1; j < argc; j++)
+			na[k++] = argv[j];
+		if (k > 1)
+			commands_classify(x, na, k, redirs, ci);
 		return;
 	}
 	scan_chdir(x, argv, argc, &sc);
 	i = sc.opt_end;
 	if (i < argc && classify_word_is(&argv[i], "-"))
 		i++;
-	while (i < argc && argv[i].w && classify_word_static(&argv[i]) &&
+	while (i < argc && classify_word_static(&argv[i]) &&
 	       argv[i].n && argv[i].s[0] != '=' &&
 	       memchr(argv[i].s, '=', argv[i].n)) {
-		classify_assign(x, argv[i].w);
+		/* a word split out of env -S has no source word */
+		if (argv[i].w)
+			classify_assign(x, argv[i].w);
+		else if (argv[i].n > 5 && memcmp(argv[i].s, "PATH=", 5) == 0)
+			classify_rule(x, RULE_PATH_ASSIGN);
 		i++;
 	}
 	if (i >= argc) {
@@ -374,6 +500,8 @@ void runners_eval(struct cx *x, struct wv *argv, size_t argc,
 	classify_rule(x, RULE_EVAL);
 	if (dyn)
 		classify_rule(x, RULE_EVAL_DYNAMIC);
+	if (dyn && x->tcp_seen)
+		classify_rule(x, RULE_REVERSE_SHELL_READ_LOOP);
 	if (n)
 		classify_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
 }
