@@ -2130,7 +2130,13 @@ static unsigned walk_pipeline(struct cx *x, const struct sh_node *n, bool top)
 		struct cinfo *ci = &cis[k];
 		if (top)
 			begin_segment(x);
+		x->feed = NULL;
+		if (k && (cis[k - 1].f & CI_TEXT) && cis[k - 1].text) {
+			x->feed = cis[k - 1].text;
+			x->feedn = cis[k - 1].tlen;
+		}
 		f |= walk_node(x, c, ci);
+		x->feed = NULL;
 		k++;
 		if (top) {
 			/* pipe findings land on the consumer's segment */

@@ -171,6 +171,10 @@ struct cx {
 	size_t npos;
 	bool pos_set;
 	unsigned calls; /* nesting of those calls */
+	/* the text the previous element of a pipeline prints (echo, printf),
+	 * for the batch runners that read their items from stdin */
+	const char *feed;
+	size_t feedn;
 	/* ---- not zeroed by cordon_classify: vars and funcs are read up to
 	 * nvars and nfuncs ---- */
 	struct {

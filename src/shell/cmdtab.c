@@ -3158,6 +3158,38 @@ const struct cmd_rule cmdtab_rules[] = {
 	  .labels = L(NESTED_SHELL),
 	  .reason = "runs a command inside an allocation" },
 
+	/* ---- shells handed to a connection by tools built for it ---------- */
+
+	{ .id = "reverse-shell.tool",
+	  .family = "rcat|pwncat|pwncat-cs|hershell|reverse-ssh",
+	  .flags = "-s --shell -e --exec -i --interactive -c --cmd",
+	  .tier = BLOCKED,
+	  .labels = L(REVERSE_SHELL) | L(NETWORK),
+	  .reason = "a network tool told to hand a shell or a command to its "
+		    "peer (reverse or bind shell)" },
+	{ .id = "reverse-shell.gsocket",
+	  .family = "gs-netcat|gsocket",
+	  .flags = "-i -e",
+	  .tier = BLOCKED,
+	  .labels = L(REVERSE_SHELL) | L(NETWORK),
+	  .reason = "a network tool told to hand a shell or a command to its "
+		    "peer (reverse or bind shell)" },
+	{ .id = "net.relay",
+	  .family = "rcat|gs-netcat|gsocket|pwncat|pwncat-cs|hershell|"
+		    "reverse-ssh|chisel",
+	  .tier = CAUTION,
+	  .labels = L(NETWORK),
+	  .reason = "opens or relays a raw network connection" },
+	{ .id = "reverse-shell.x-display",
+	  .family = "xterm|uxterm|rxvt|urxvt|aterm|eterm|xfce4-terminal|"
+		    "gnome-terminal|konsole|st|alacritty|kitty",
+	  .flags = "-display --display",
+	  .args = "?*:[0-9]*",
+	  .tier = BLOCKED,
+	  .labels = L(REVERSE_SHELL) | L(NETWORK),
+	  .reason = "opens a terminal with a shell on another machine's X "
+		    "display" },
+
 	/* ---- package scripts --------------------------------------------- */
 
 	{ .id = "js.pkg-set-script",

@@ -619,6 +619,48 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 	x->batch = was;
 }
 
+/* The items a batch runner reads on stdin when they are known on the line:
+ * the text of echo/printf piped in (x->feed), or its own here-string or
+ * here-doc. Split at newlines (lines) or at blanks too; at most max. */
+static size_t fed_items(struct cx *x, const struct sh_redir *redirs,
+			bool lines, struct wv *out, size_t max)
+{
+	const char *t = x->feed;
+	size_t tn = x->feedn, n = 0;
+
+	x->feed = NULL;
+	for (const struct sh_redir *r = redirs; !t && r; r = r->next) {
+		if (r->op == SH_R_HERESTRING) {
+			struct wv w = classify_eval(x, r->target);
+			if (!classify_word_static(&w))
+				return 0;
+			t = w.s;
+			tn = w.n;
+		} else if (r->op == SH_R_HEREDOC) {
+			struct wv w = r->body_word && !r->delim_quoted
+					      ? classify_eval(x, r->body_word)
+					      : classify_lit(r->body ? r->body : "",
+							     r->body_len);
+			if (!classify_word_static(&w))
+				return 0;
+			t = w.s;
+			tn = w.n;
+		}
+	}
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < tn && n < max;) {
+		while (i < tn && (t[i] == '\n' || (!lines && (t[i] == ' ' || t[i] == '\t'))))
+			i++;
+		size_t s = i;
+		while (i < tn && t[i] != '\n' && (lines || (t[i] != ' ' && t[i] != '\t')))
+			i++;
+		if (i > s)
+			out[n++] = classify_lit(t + s, i - s);
+	}
+	return n;
+}
+
 void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -634,7 +676,8 @@ void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			break;
 		}
-		if (classify_word_is(w, "-I")) {
+		/* -I REPL (GNU, BSD), -J REPL (BSD: all items at once) */
+		if (classify_word_is(w, "-I") || classify_word_is(w, "-J")) {
 			if (i + 1 < argc)
 				repl = arena_strndup(x->a, argv[i + 1].s, argv[i + 1].n);
 			i += 2;
@@ -671,7 +714,13 @@ void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 	const char *b = classify_cmd_base(&argv[i], &bn);
 	if (commands_find_handler(b, bn) == runners_shell || wrappers_find_interp(b, bn))
 		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
-	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
+	struct wv items[16];
+	size_t ni = fed_items(x, redirs, repl != NULL, items, 16);
+	for (size_t k = 0; k < ni; k++)
+		run_template_item(x, argv + i, argc - i, repl, repl == NULL, 0,
+				  &items[k]);
+	if (!ni)
+		run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
 }
 
 void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
@@ -707,16 +756,32 @@ void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
 		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
 			commands_payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
 				     "a command run by parallel");
-		if (end >= argc)
+		if (end >= argc) {
+			struct wv items[16];
+			size_t ni = fed_items(x, redirs, true, items, 16);
+			for (size_t k = 0; k < ni; k++)
+				commands_payload_word(x, &items[k], CORDON_L(BATCH_EXEC),
+						      "a command run by parallel");
 			ci->f |= CI_RUNS_STDIN;
+		}
 		return;
 	}
 	bool has_repl = false;
 	for (size_t k = i; k < end; k++)
 		if (memmem(argv[k].s, argv[k].n, "{}", 2))
 			has_repl = true;
-	/* The arguments after ::: are known: try each (a few). */
+	/* The arguments after ::: are known: try each (a few); without
+	 * ::: the lines fed on the line (echo … | parallel CMD {}) are */
 	size_t tried = 0;
+	if (end >= argc) {
+		struct wv items[16];
+		size_t ni = fed_items(x, redirs, true, items, 16);
+		for (size_t k = 0; k < ni; k++)
+			run_template_item(x, argv + i, end - i, "{}", !has_repl,
+					  0, &items[k]);
+		if (ni)
+			return;
+	}
 	for (size_t k = end + 1; k < argc && tried < 16; k++) {
 		if (classify_word_is(&argv[k], ":::") || classify_word_is(&argv[k], "::::"))
 			break;
