@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  cli_config, cli_config_usage },
 	{ "demo", "the whole story on built-in defaults, end to end",
 	  cli_demo, cli_demo_usage },
+	{ "explain", "show how a verdict or a decision was reached, step by step",
+	  cli_explain, cli_explain_usage },
 	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
 	  cli_fetch, cli_fetch_usage },
 	{ "hook", "answer an agent's pre-tool hook (claude, gemini)",

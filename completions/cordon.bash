@@ -5,8 +5,8 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='audit check classify config demo fetch help hook init mcp
-proxy redact run sandbox'
+_cordon_commands='audit check classify config demo explain fetch help hook init
+mcp proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
 _cordon_run_opts='--workspace --write --deny-read --no-read-home
@@ -50,6 +50,8 @@ _cordon_opts() {
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
 	demo) echo '--keep --help' ;;
+	explain)
+		echo '--call --cwd --workspace --home --config --json --help' ;;
 	redact) echo '--count --help' ;;
 	fetch)
 		echo '--max-redirects --max-bytes --timeout --cacert --resolve
@@ -233,7 +235,7 @@ _cordon() {
 		local opts
 		opts=$(_cordon_opts "$cmd" "${pos[0]-}" "$sandbox")
 		case $cmd in
-		run | mcp | classify) opts+=' --' ;;
+		run | mcp | classify | explain) opts+=' --' ;;
 		esac
 		_cordon_compgen -W "$opts" -- "$cur"
 		return 0

@@ -1696,6 +1696,11 @@ void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 		verdict_add_reason(v, reason);
 	if (rule)
 		verdict_add_rule(v, rule);
+	if (v->trace) {
+		struct vhit h = { rule, reason, tier, labels,
+				  x->in_segment ? v->nsegs : SIZE_MAX };
+		verdict_add_hit(v, &h);
+	}
 }
 
 void classify_rule(struct cx *x, enum rule_id r)

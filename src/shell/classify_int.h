@@ -44,7 +44,25 @@ struct cordon_verdict {
 	struct arena strings; /* formatted reasons and rule ids */
 	bool oom;             /* an allocation failed: rated blocked */
 	struct cmdlist cmds;  /* every command the line runs (cmdlist.h) */
+	/* `cordon explain`: every rule hit in order, when trace is set */
+	bool trace;
+	struct vhit *hits;
+	size_t nhits, hits_cap;
 };
+
+/* One rule hit: what classify_hit() was told, and the segment (index into
+ * segs, or SIZE_MAX outside segments) it raised. */
+struct vhit {
+	const char *rule;
+	const char *reason;
+	enum cordon_risk tier;
+	uint64_t labels;
+	size_t seg;
+};
+
+/* Turns the hit trace on or off for the next classifications into v. */
+void verdict_set_trace(struct cordon_verdict *v, bool on);
+void verdict_add_hit(struct cordon_verdict *v, const struct vhit *h);
 
 void verdict_reset(struct cordon_verdict *v);
 bool verdict_set_text(struct cordon_verdict *v, const char *s, size_t n);

@@ -52,7 +52,7 @@ complete -p cordon | grep -q -- '-F _cordon cordon'
 ok $? "the file registers _cordon for cordon"
 
 comp cordon ''
-is audit check classify config demo fetch help hook init mcp proxy redact \
+is audit check classify config demo explain fetch help hook init mcp proxy redact \
 	run sandbox
 ok $? "every subcommand"
 
