@@ -484,7 +484,10 @@ static void read_run(struct shape *sh, struct lex *lx)
 				lx->i = save;
 				return;
 			}
-			end = t.s + t.n + (t.k == T_STR ? 1 : 0);
+			end = t.s + t.n;
+			/* a literal's closing quote, when it has one */
+			if (t.k == T_STR && end < lx->s + lx->n)
+				end++;
 		}
 		if (memchr(start, '$', (size_t)(end - start)))
 			sh->flags |= CODE_F_EXEC_DYNAMIC;
