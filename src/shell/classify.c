@@ -539,7 +539,8 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t k = 0; k < 3 && k < nops; k++)
 		if (argv[ops[k]].n)
 			lead |= lead_bit(argv[ops[k]].s[0]);
-	enum table_query q = table_query(argv, argc, ops, nops);
+	/* read only when a row matches: most commands match none */
+	int q = -1;
 	bool held = false;
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
@@ -547,7 +548,9 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 			continue;
 		if (!rule_matches(r, argv, argc, ops, nops))
 			continue;
-		if (row_stands_query(r, q))
+		if (q < 0)
+			q = (int)table_query(argv, argc, ops, nops);
+		if (row_stands_query(r, (enum table_query)q))
 			classify_hit(x, r->tier, r->labels, r->id, r->reason);
 		else
 			held = true;
@@ -1679,6 +1682,19 @@ bool classify_static_output(struct cx *x, const struct sh_node *body,
 
 /* ---- hits and segments ------------------------------------------------------ */
 
+/* cordon explain's record of one hit, out of classify_hit's way. */
+static __attribute__((noinline)) void trace_hit(struct cx *x,
+						enum cordon_risk tier,
+						uint64_t labels,
+						const char *rule,
+						const char *reason)
+{
+	struct vhit h = { rule, reason, tier, labels,
+			  x->in_segment ? x->v->nsegs : SIZE_MAX };
+
+	verdict_add_hit(x->v, &h);
+}
+
 void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 	    const char *rule, const char *reason)
 {
@@ -1696,11 +1712,8 @@ void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 		verdict_add_reason(v, reason);
 	if (rule)
 		verdict_add_rule(v, rule);
-	if (v->trace) {
-		struct vhit h = { rule, reason, tier, labels,
-				  x->in_segment ? v->nsegs : SIZE_MAX };
-		verdict_add_hit(v, &h);
-	}
+	if (v->trace)
+		trace_hit(x, tier, labels, rule, reason);
 }
 
 void classify_rule(struct cx *x, enum rule_id r)

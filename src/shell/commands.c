@@ -867,7 +867,17 @@ static int verb_of(const char *s, size_t n)
 						 "without", "list", "show" };
 	size_t at = 0;
 	bool first = true;
+	/* the first letters of the verbs and negations: most words start
+	 * with none of them (and then cannot be a verb as a whole) */
+	static const char lead[] = "cdefklnprstuwCDEFKLNPRSTUW";
 
+	if (!n || !memchr(lead, s[0], sizeof(lead) - 1)) {
+		bool sep = false;
+		for (size_t k = 0; k < n && !sep; k++)
+			sep = s[k] == '-' || s[k] == ':' || s[k] == '_';
+		if (!sep)
+			return -1;
+	}
 	while (at < n) {
 		size_t e = at;
 		while (e < n && s[e] != '-' && s[e] != ':' && s[e] != '_')

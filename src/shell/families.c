@@ -1194,7 +1194,7 @@ static const struct {
 	{ "s3cmd", " put sync cp mv " },
 };
 
-static bool upload_at(const char *name, size_t n, const struct wv *argv,
+static bool upload_at(const char *verbs, const struct wv *argv,
 		      const size_t *ops, size_t nops);
 
 void families_upload(struct cx *x, struct wv *argv, size_t argc,
@@ -1205,6 +1205,12 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)x;
 	(void)redirs;
+	size_t t = 0;
+	while (t < sizeof(uploads) / sizeof(*uploads) &&
+	       !commands_name_is(name, n, uploads[t].tool))
+		t++;
+	if (t == sizeof(uploads) / sizeof(*uploads))
+		return;
 	for (size_t i = 1; i < argc && nops < 4; i++) {
 		if (!classify_word_static(&argv[i]))
 			break;
@@ -1214,34 +1220,32 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 	/* the verb is one of the first three operands: global options'
 	 * values (aws --profile x s3 cp) come before it */
 	for (size_t k = 0; k < 3 && k < nops; k++)
-		if (upload_at(name, n, argv, ops + k, nops - k)) {
+		if (upload_at(uploads[t].verbs, argv, ops + k, nops - k)) {
 			ci->f |= CI_NETWORK | CI_NETSEND;
 			return;
 		}
 }
 
-static bool upload_at(const char *name, size_t n, const struct wv *argv,
+/* Is the verb list's entry one of ops[0] (and ops[1] for "a.b")? */
+static bool upload_at(const char *verbs, const struct wv *argv,
 		      const size_t *ops, size_t nops)
 {
-	for (size_t t = 0; t < sizeof(uploads) / sizeof(*uploads); t++) {
-		if (!commands_name_is(name, n, uploads[t].tool))
+	const struct wv *a = nops > 0 ? &argv[ops[0]] : NULL;
+	const struct wv *b = nops > 1 ? &argv[ops[1]] : NULL;
+
+	for (const char *v = verbs; a && *v; v++) {
+		if (*v == ' ')
 			continue;
-		for (const char *v = uploads[t].verbs; *v; v++) {
-			if (*v == ' ')
-				continue;
-			size_t vn = strcspn(v, " ");
-			const char *dot = memchr(v, '.', vn);
-			size_t an = dot ? (size_t)(dot - v) : vn;
-			const struct wv *a = nops > 0 ? &argv[ops[0]] : NULL;
-			const struct wv *b = nops > 1 ? &argv[ops[1]] : NULL;
-			bool hit = a && a->n == an && memcmp(a->s, v, an) == 0;
-			if (hit && dot)
-				hit = b && b->n == vn - an - 1 &&
-				      memcmp(b->s, dot + 1, b->n) == 0;
-			if (hit)
-				return true;
-			v += vn - 1;
-		}
+		size_t vn = strcspn(v, " ");
+		const char *dot = memchr(v, '.', vn);
+		size_t an = dot ? (size_t)(dot - v) : vn;
+		bool hit = a->n == an && memcmp(a->s, v, an) == 0;
+		if (hit && dot)
+			hit = b && b->n == vn - an - 1 &&
+			      memcmp(b->s, dot + 1, b->n) == 0;
+		if (hit)
+			return true;
+		v += vn - 1;
 	}
 	return false;
 }

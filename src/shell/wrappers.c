@@ -609,14 +609,29 @@ bool wrappers_is_any_shell(const char *name, size_t n)
 	return w && (w->kind == WRAPPER_SHELL || w->kind == WRAPPER_FOREIGN);
 }
 
+/* The first letters of the interpreters' names, so that most command
+ * words are turned away with one look (test_wrappers checks it against
+ * interps). */
+static const char interp_firsts[] = "Rbcdegjlnprtvw";
+
+bool wrappers_interp_firsts_cover(void)
+{
+	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++)
+		if (!strchr(interp_firsts, interps[i].name[0]))
+			return false;
+	return true;
+}
+
 const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 {
+	if (!n || !name[0] || !memchr(interp_firsts, name[0], sizeof(interp_firsts) - 1))
+		return NULL;
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;
-		size_t pl = strlen(p);
 
 		if (!n || p[0] != name[0])
 			continue;
+		size_t pl = strlen(p);
 		if (p[pl - 1] != '*') {
 			if (pl == n && memcmp(name, p, n) == 0)
 				return &interps[i];

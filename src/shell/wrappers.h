@@ -93,6 +93,9 @@ struct wrappers_interp {
 
 /* The interpreter for a command's base name, or NULL. */
 const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n);
+/* Every interpreter's first letter is in the quick filter of
+ * wrappers_find_interp (for the tests). */
+bool wrappers_interp_firsts_cover(void);
 
 /* Word i of a command, for wrappers_scan: false when the word is only
  * known at run time (then *s, *n are not read). */
