@@ -1294,7 +1294,7 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 			size_t k;
 			for (k = 1; k < w->n && !what; k++) {
 				char key[5] = {' ', '-', w->s[k], ' ', '\0'};
-				if (strstr(ip->code_opt, key))
+				if (ip->code_opt && strstr(ip->code_opt, key))
 					what = 1;
 				else if (ip->module_opt && strstr(ip->module_opt, key))
 					what = 2;
