@@ -409,6 +409,16 @@ static const struct exec_opt {
 	{"xterm", "-e", NULL, EO_NEXT},
 	{"nix-shell", "--run", NULL, EO_NEXT},
 	{"nix-shell", "--command", NULL, EO_NEXT},
+	/* a command line as the option's value, run through a shell: git
+	 * rebase --exec, npm exec/npx -c (--call), asciinema rec -c, entr -s */
+	{"git", "--exec", NULL, EO_NEXT | EO_EQ},
+	{"npx", "-c", NULL, EO_NEXT},
+	{"npx", "--call", NULL, EO_NEXT | EO_EQ},
+	{"npm", "-c", NULL, EO_NEXT},
+	{"npm", "--call", NULL, EO_NEXT | EO_EQ},
+	{"asciinema", "-c", NULL, EO_NEXT},
+	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
+	{"entr", "-s", NULL, EO_NEXT},
 };
 
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */

@@ -578,8 +578,20 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 			exec = true;
 		if (socat) {
 			if (w->n > 5 && (strncasecmp(w->s, "exec:", 5) == 0 ||
-					 strncasecmp(w->s, "system:", 7) == 0))
+					 strncasecmp(w->s, "system:", 7) == 0)) {
+				/* EXEC:cmd and SYSTEM:cmd run cmd here (its
+				 * socat options follow a ',') */
+				size_t skip = w->s[0] == 'e' || w->s[0] == 'E' ? 5 : 7;
+				struct wv t = *w;
+				const char *comma = memchr(w->s + skip, ',', w->n - skip);
+				t.s = w->s + skip;
+				t.n = (comma ? (size_t)(comma - w->s) : w->n) - skip;
+				t.dyn_at = t.dyn_at > skip ? t.dyn_at - skip : 0;
+				if (t.n)
+					commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
+							      "the command socat runs");
 				exec = true;
+			}
 			if (w->n > 4 && (strncasecmp(w->s, "tcp", 3) == 0 ||
 					 strncasecmp(w->s, "udp", 3) == 0 ||
 					 strncasecmp(w->s, "openssl", 7) == 0 ||
