@@ -1111,15 +1111,15 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* Homebrew's GNU coreutils are the same programs with a 'g' in
 	 * front (grm, gchmod, gdd, gshred …) */
-	if (!h && !ip && !wr && n >= 3 && n < 12 && base[0] == 'g' &&
-	    !name_known(x, base, n)) {
+	if (!h && !ip && !wr && n >= 3 && n < 12 && base[0] == 'g') {
 		static const char *const gnu[] = {
 			"rm",	 "rmdir", "shred", "dd",      "chmod", "chown",
 			"chgrp", "mv",	  "cp",	   "ln",      "install", "truncate",
 			"tee",	 "unlink", "mkdir", "touch",  "kill",
 		};
 		for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu) && !h; k++)
-			if (commands_name_is(base + 1, n - 1, gnu[k])) {
+			if (commands_name_is(base + 1, n - 1, gnu[k]) &&
+			    !name_known(x, base, n)) {
 				h = commands_find_handler(base + 1, n - 1);
 				if (h) {
 					argv[0] = classify_lit(base + 1, n - 1);
