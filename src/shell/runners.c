@@ -916,6 +916,91 @@ void runners_find(struct cx *x, struct wv *argv, size_t argc,
 	}
 }
 
+static bool in_list(const char *list, const struct wv *w);
+
+/* Tools whose operands are command lines run through a shell, from their
+ * man pages: hyperfine CMD… (every operand is a command it benchmarks),
+ * watchexec CMD (one operand is a shell line; after -- the words are the
+ * command), tmux new-session/new-window/split-window/respawn-pane/
+ * respawn-window [SHELL-COMMAND] and send-keys KEYS (typed into a shell),
+ * sops exec-env/exec-file FILE CMD. Options with a value are skipped by
+ * the lists below; the operands are judged as command lines. */
+static const struct {
+	const char *tool;
+	const char *subs;    /* " new … ": required subcommand, or NULL */
+	const char *vals;    /* " -x --long ": options that take a value */
+	unsigned skip;       /* operands before the command (sops' FILE) */
+} line_runners[] = {
+	{ "hyperfine", NULL,
+	  " -w --warmup -m --min-runs -M --max-runs -r --runs -s --setup -p "
+	  "--prepare -c --cleanup -P --parameter-scan -D --parameter-step-size "
+	  "-L --parameter-list -S --shell --style --sort -u --time-unit "
+	  "--export-asciidoc --export-csv --export-json --export-markdown "
+	  "--export-orgmode --output --input -n --command-name ",
+	  0 },
+	{ "sops", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
+	{ "tmux",
+	  " new new-session new-window neww split-window splitw respawn-pane "
+	  "respawnp respawn-window respawnw send-keys send ",
+	  " -c -e -F -l -n -s -t -x -y -L -S -f -T -N ", 0 },
+	{ "watchexec", NULL,
+	  " -w --watch -e --exts -f --filter -i --ignore --shell -d --debounce "
+	  "--delay-run -s --signal --stop-signal --stop-timeout --on-busy-update "
+	  "--project-origin --workdir --emit-events-to -E --env --wrap-process "
+	  "--poll --color --filter-file --ignore-file --log-file ",
+	  0 },
+};
+
+void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, i = 1, t = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	(void)redirs;
+	while (t < sizeof(line_runners) / sizeof(*line_runners) &&
+	       !commands_name_is(name, n, line_runners[t].tool))
+		t++;
+	if (t == sizeof(line_runners) / sizeof(*line_runners))
+		return;
+	/* tmux -L NAME new …: the server's options, then the subcommand */
+	while (line_runners[t].subs && i < argc && commands_is_opt(&argv[i]))
+		i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
+	if (line_runners[t].subs) {
+		if (i >= argc || !in_list(line_runners[t].subs, &argv[i]))
+			return;
+		i++;
+	}
+	unsigned skip = line_runners[t].skip;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w)) {
+			/* the words after -- are one command */
+			if (i + 1 < argc)
+				classify_command(x, argv + i + 1, argc - i - 1, NULL, ci);
+			return;
+		}
+		if (commands_is_opt(w)) {
+			/* hyperfine's --setup, --prepare and --cleanup are
+			 * command lines too */
+			if (t == 0 && i + 1 < argc &&
+			    in_list(" -s --setup -p --prepare -c --cleanup ", w))
+				commands_payload_word(x, &argv[i + 1],
+						      CORDON_L(NESTED_SHELL),
+						      "a command line run by a tool");
+			if (in_list(line_runners[t].vals, w))
+				i++;
+			continue;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		commands_payload_word(x, w, CORDON_L(NESTED_SHELL),
+				      "a command line run by a tool");
+	}
+}
+
 void runners_watch(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
