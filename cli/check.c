@@ -543,3 +543,15 @@ out_opts:
 	free(o.deny_tools);
 	return rc > 0 ? CLI_EXIT_OK : status;
 }
+
+/* `cordon explain --call` reads the same input as check. */
+char *cli_check_read_stdin(size_t *len)
+{
+	return read_stdin(len);
+}
+
+int cli_check_call_from_json(const char *text, size_t len, cJSON **root,
+			     struct cordon_call *call, char **args_text)
+{
+	return call_from_json(text, len, root, call, args_text);
+}

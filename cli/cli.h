@@ -18,6 +18,8 @@ int cli_check(int argc, char **argv);
 void cli_check_usage(FILE *out);
 int cli_classify(int argc, char **argv);
 void cli_classify_usage(FILE *out);
+int cli_explain(int argc, char **argv);
+void cli_explain_usage(FILE *out);
 int cli_demo(int argc, char **argv);
 void cli_demo_usage(FILE *out);
 int cli_fetch(int argc, char **argv);
@@ -128,6 +130,13 @@ struct cli_proxy_audit {
 	int failed;
 };
 void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d);
+
+/* check's reading of a call on stdin, shared with explain (check.c). */
+struct cordon_call;
+struct cJSON;
+char *cli_check_read_stdin(size_t *len);
+int cli_check_call_from_json(const char *text, size_t len, struct cJSON **root,
+			     struct cordon_call *call, char **args_text);
 
 /* Display helpers (classify.c), shared with demo. */
 

@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	  cli_demo, cli_demo_usage },
 	{ "doctor", "check the set-up: sandbox, config, agents' hooks, logs",
 	  cli_doctor, cli_doctor_usage },
+	{ "explain", "show how a verdict or a decision was reached, step by step",
+	  cli_explain, cli_explain_usage },
 	{ "fetch", "fetch an http(s) URL, refusing private and local addresses",
 	  cli_fetch, cli_fetch_usage },
 	{ "hook", "answer an agent's pre-tool hook (claude, gemini)",

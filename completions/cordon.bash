@@ -5,8 +5,8 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='approvals audit check classify config demo doctor fetch help
-hook init mcp proxy redact run sandbox'
+_cordon_commands='approvals audit check classify config demo doctor explain fetch
+help hook init mcp proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
 _cordon_run_opts='--workspace --write --deny-read --no-read-home
@@ -56,6 +56,8 @@ _cordon_opts() {
 		echo '--json --workspace --config --audit-log --no-probe
 		--help' ;;
 	approvals) echo '--file --config --json --help' ;;
+	explain)
+		echo '--call --cwd --workspace --home --config --json --help' ;;
 	redact) echo '--count --help' ;;
 	fetch)
 		echo '--max-redirects --max-bytes --timeout --cacert --resolve
@@ -245,7 +247,7 @@ _cordon() {
 		local opts
 		opts=$(_cordon_opts "$cmd" "${pos[0]-}" "$sandbox")
 		case $cmd in
-		run | mcp | classify) opts+=' --' ;;
+		run | mcp | classify | explain) opts+=' --' ;;
 		esac
 		_cordon_compgen -W "$opts" -- "$cur"
 		return 0

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	lang = (enum code_lang)(data[0] % (CODE_LUA + 1));
+	lang = (enum code_lang)(data[0] % (CODE_SHAPE_CI + 1));
 	code = (const char *)data + 1;
 	n = size - 1;
 	a.limit = b.limit = 8 * n + 4096;

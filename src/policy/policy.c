@@ -76,6 +76,7 @@ struct cordon_policy {
 	char **warnings;
 	size_t nwarnings;
 	struct ccperm_set *perms; /* imported Claude Code rules, or NULL */
+	struct policy_trace *trace; /* cordon explain, or NULL */
 	const char *classified; /* the command in verdict (this call), or NULL */
 	size_t classified_len;
 };
@@ -149,6 +150,32 @@ static void out_set(struct step_out *o, enum outcome out, enum policy_step step,
 static void decide(struct cordon_result *r, enum cordon_decision d,
 		   enum policy_step step, bool hard, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* A step visited and what it found, for `cordon explain`. */
+static void trace(struct cordon_policy *p, enum policy_step step,
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void trace(struct cordon_policy *p, enum policy_step step,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->trace || p->trace->n >= POLICY_TRACE_MAX)
+		return;
+	p->trace->e[p->trace->n].step = step;
+	va_start(ap, fmt);
+	vsnprintf(p->trace->e[p->trace->n].what,
+		  sizeof(p->trace->e[p->trace->n].what), fmt, ap);
+	va_end(ap);
+	p->trace->n++;
+}
+
+void policy_trace_set(struct cordon_policy *p, struct policy_trace *t)
+{
+	p->trace = t;
+	if (t)
+		t->n = 0;
+}
 
 static void decide(struct cordon_result *r, enum cordon_decision d,
 		   enum policy_step step, bool hard, const char *fmt, ...)
@@ -1438,6 +1465,19 @@ static void judge_command(struct cordon_policy *p, const char *cwd,
 	struct cr_state st = {.p = p, .cwd = cwd, .deny_rule = -1,
 			      .ask_rule = -1, .path_hit = -1};
 	enum cr_result cr = command_rules(p, cl, &words, plain, &st, &rule);
+	trace(p, POLICY_STEP_DENIED_PATHS, "%s",
+	      st.path_hit >= 0 ? "a word names a denied path"
+	      : st.self_hit    ? "a word names cordon's own configuration"
+			       : "no word names a denied path");
+	trace(p, POLICY_STEP_COMMAND_RULES, "%s (rule %ld); %zu commands, %s",
+	      cr == CR_DENY ? "a deny rule matches"
+	      : cr == CR_ASK ? "an ask rule matches"
+	      : cr == CR_ALLOW ? "an allow rule matches"
+			       : "no rule matches",
+	      cr == CR_NONE ? -1L : rule, cl ? cl->n : 0,
+	      plain ? "all words plain" : "some words dynamic");
+	trace(p, POLICY_STEP_CLASSIFIER, "risk %s, labels %s: %s",
+	      cordon_risk_name(risk), lbl[0] ? lbl : "none", why);
 
 	/* 3 for shell: a word naming a denied path or cordon's own files. */
 	if (st.path_hit >= 0) {
@@ -1686,11 +1726,18 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 	r->kind = config_tool_kind(cfg, tool, &te);
 
 	/* Guardrails. A denied tool dies before its arguments are read. */
+	trace(p, POLICY_STEP_DENIED_TOOLS, "tool '%s' (kind %s)%s", tool,
+	      cordon_kind_name(r->kind),
+	      tool_listed(&cfg->denied_tools, tool) ? ": listed" : ": not listed");
 	if (tool_listed(&cfg->denied_tools, tool)) {
 		decide(r, CORDON_DENY, POLICY_STEP_DENIED_TOOLS, true,
 		       "blocked: tool '%s' is in denied_tools", tool);
 		return;
 	}
+	trace(p, POLICY_STEP_ALLOWED_TOOLS, "%s",
+	      !cfg->allowed_tools_set ? "no allowed_tools list"
+	      : tool_listed(&cfg->allowed_tools, tool) ? "the tool is listed"
+						       : "the tool is not listed");
 	if (cfg->allowed_tools_set && !tool_listed(&cfg->allowed_tools, tool)) {
 		decide(r, CORDON_DENY, POLICY_STEP_ALLOWED_TOOLS, true,
 		       "blocked: tool '%s' is not in allowed_tools", tool);
@@ -1734,6 +1781,8 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		       dup);
 		goto out;
 	}
+	trace(p, POLICY_STEP_SCHEMA, "the arguments are one JSON object, no "
+	      "duplicate keys");
 	if (!schema_arglimit_check(cfg->arg_limits, cfg->narg_limits, tool, args, msg,
 			    sizeof(msg))) {
 		decide(r, CORDON_DENY, POLICY_STEP_ARG_LIMITS, true, "%s", msg);
@@ -1752,9 +1801,17 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 			goto out;
 		}
 	}
+	trace(p, POLICY_STEP_ARG_LIMITS, "within the arg_limits (%zu rules)",
+	      cfg->narg_limits);
+	if (schema)
+		trace(p, POLICY_STEP_SCHEMA, "valid against the tool's schema");
 	r->confirm = tool_listed(&cfg->require_confirm, tool);
 
 	/* 1: read-only mode. */
+	trace(p, POLICY_STEP_READ_ONLY, "%s",
+	      !cfg->read_only		      ? "read-only mode is off"
+	      : kind_changes_things(r->kind) ? "read-only mode, and the tool changes things"
+					      : "read-only mode; the tool only reads");
 	if (cfg->read_only && kind_changes_things(r->kind)) {
 		decide(r, CORDON_DENY, POLICY_STEP_READ_ONLY, true,
 		       "blocked: read-only mode: tool '%s' (%s) is not allowed",
@@ -1792,6 +1849,9 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		perm = ccperm_decide(p->perms, tool, args, cwd, pwhy,
 				     sizeof(pwhy));
 	}
+	if (p->perms)
+		trace(p, POLICY_STEP_PERMISSIONS, "Claude Code rules: %s",
+		      perm < 0 ? "none matches" : pwhy);
 	if (perm == CORDON_DENY) {
 		decide(r, CORDON_DENY, POLICY_STEP_PERMISSIONS, true,
 		       "blocked: matches %s (deny)", pwhy);
@@ -1849,6 +1909,10 @@ static void evaluate(struct cordon_policy *p, const struct cordon_call *call,
 		}
 		if (acc.out != OUT_DENY)
 			search_patterns(p, tool, args, cwd, &acc);
+		trace(p, POLICY_STEP_PATH_RULES,
+		      "%zu path argument(s) judged by path_rules, denied_paths, "
+		      "read_only_paths and allowed_paths",
+		      seen);
 		decide_out(r, &acc);
 		break;
 	}
@@ -1940,6 +2004,12 @@ enum cordon_err cordon_policy_evaluate(struct cordon_policy *p,
 	}
 	arena_reset(&p->arena);
 	evaluate(p, call, len, r);
+	if (p->trace) {
+		int s = policy_step_from_name(r->step);
+		trace(p, s >= 0 ? (enum policy_step)s : POLICY_STEP_DEFAULT,
+		      "decision %s%s: %s", cordon_decision_name(r->decision),
+		      r->hard ? " (hard)" : "", r->reason);
+	}
 	return CORDON_OK;
 }
 

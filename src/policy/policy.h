@@ -49,6 +49,21 @@ const char *policy_step_name(enum policy_step s);
 /* The step called name, or -1 when no step is. */
 int policy_step_from_name(const char *name);
 
+/* `cordon explain`: the steps one evaluation visited, in order, each with
+ * what it found. Set with policy_trace_set(); the policy only writes it. */
+#define POLICY_TRACE_MAX 48
+struct policy_trace {
+	size_t n;
+	struct {
+		enum policy_step step;
+		char what[240];
+	} e[POLICY_TRACE_MAX];
+};
+
+struct cordon_policy;
+/* Records the steps of the next evaluations into t (NULL: stop). */
+void policy_trace_set(struct cordon_policy *p, struct policy_trace *t);
+
 struct cordon_result {
 	enum cordon_decision decision;
 	const char *step; /* static */

@@ -18,6 +18,7 @@
 #include "userrules.h"
 #include "wrappers.h"
 #include "alloc.h"
+#include "codeshape.h"
 #include "banned.h"
 
 /* ---- the structural deny list --------------------------------------------- */
@@ -31,6 +32,8 @@ struct deny_entry {
 	size_t nlongs;
 	const char *ops[6]; /* required operands (fnmatch patterns) */
 	size_t nops;
+	const char *unless[4]; /* "!-c": flags that make the entry not apply */
+	size_t nunless;
 };
 
 static const struct {
@@ -43,7 +46,7 @@ static const struct {
 	{"deny.rm-home-glob", "rm -rf ~/*"},
 	{"deny.rm-no-preserve-root", "rm --no-preserve-root"},
 	{"deny.mkfs", "mkfs"},
-	{"deny.shutdown", "shutdown"},
+	{"deny.shutdown", "shutdown !-c !--show"},
 	{"deny.reboot", "reboot"},
 	{"deny.halt", "halt"},
 	{"deny.poweroff", "poweroff"},
@@ -462,6 +465,53 @@ static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
 	return true;
 }
 
+/* Is this invocation a question the tool answers without acting: a help
+ * option before "--" (--help, -help; -h too when the row has a
+ * subcommand, since "shutdown -h" halts), "help SUB" ("docker help rm",
+ * "npm help uninstall"), or "auth can-i VERB" (kubectl asks the API
+ * server whether it may)? The rows that name a subcommand then do not
+ * apply, and a row without one still does unless its flags name -h. */
+enum table_query { TQ_NONE, TQ_HELP_H, TQ_HELP };
+
+static enum table_query table_query(struct wv *argv, size_t argc,
+				    const size_t *ops, size_t nops)
+{
+	enum table_query q = TQ_NONE;
+
+	for (size_t i = 1; i < argc; i++) {
+		if (!classify_word_static(&argv[i]))
+			continue;
+		if (classify_word_is(&argv[i], "--"))
+			break;
+		if (classify_word_is(&argv[i], "--help") ||
+		    classify_word_is(&argv[i], "-help"))
+			return TQ_HELP;
+		if (classify_word_is(&argv[i], "-h"))
+			q = TQ_HELP_H;
+	}
+	if (nops >= 1 && classify_word_is(&argv[ops[0]], "help") && nops >= 2)
+		return TQ_HELP;
+	/* the AWS CLI's help is its last word: aws s3 rm help */
+	if (nops >= 2 && classify_word_is(&argv[0], "aws") &&
+	    classify_word_is(&argv[argc - 1], "help"))
+		return TQ_HELP;
+	for (size_t k = 0; k + 2 < nops && k < 2; k++)
+		if (classify_word_is(&argv[ops[k]], "auth") &&
+		    classify_word_is(&argv[ops[k + 1]], "can-i"))
+			return TQ_HELP;
+	return q;
+}
+
+/* Does this row stand when the invocation is a query (table_query)? */
+static bool row_stands_query(const struct cmd_rule *r, enum table_query q)
+{
+	if (q == TQ_NONE)
+		return true;
+	if (q == TQ_HELP_H)
+		return !r->sub || (r->flags && strstr(r->flags, "-h"));
+	return false;
+}
+
 bool classify_family_known(const struct cx *x, const char *name, size_t n)
 {
 	return fam_find(x->cls, name, n) != NULL;
@@ -489,13 +539,24 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t k = 0; k < 3 && k < nops; k++)
 		if (argv[ops[k]].n)
 			lead |= lead_bit(argv[ops[k]].s[0]);
+	/* read only when a row matches: most commands match none */
+	int q = -1;
+	bool held = false;
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
 		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
 			continue;
-		if (rule_matches(r, argv, argc, ops, nops))
+		if (!rule_matches(r, argv, argc, ops, nops))
+			continue;
+		if (q < 0)
+			q = (int)table_query(argv, argc, ops, nops);
+		if (row_stands_query(r, (enum table_query)q))
 			classify_hit(x, r->tier, r->labels, r->id, r->reason);
+		else
+			held = true;
 	}
+	if (held)
+		classify_rule(x, RULE_HELP_QUERY);
 }
 
 /* ---- deny list ------------------------------------------------------------------- */
@@ -546,6 +607,9 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 		if (first) {
 			e->name = tok;
 			first = false;
+		} else if (tok[0] == '!' && tok[1] == '-') {
+			if (e->nunless < 4)
+				e->unless[e->nunless++] = tok + 1;
 		} else if (tok[0] == '-' && tok[1] == '-' && tok[2]) {
 			char a = flag_alias(e->name, tok + 2, strlen(tok + 2), 0);
 			size_t sl = strlen(e->shorts);
@@ -695,6 +759,8 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 			ok = any_flag(argv, argc, e->longs[k]);
 		for (size_t k = 0; k < e->nops && ok; k++)
 			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
+		for (size_t k = 0; k < e->nunless && ok; k++)
+			ok = !any_flag(argv, argc, e->unless[k]);
 		if (ok)
 			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,
@@ -807,6 +873,97 @@ static const char *var_lookup(struct cx *x, const char *name, size_t n,
 
 static unsigned walk(struct cx *x, const struct sh_node *n);
 
+void classify_call_function(struct cx *x, unsigned i, struct wv *argv,
+			    size_t argc)
+{
+	const struct wv *pos = x->pos;
+	size_t npos = x->npos;
+	bool set = x->pos_set;
+
+	/* f calls f: the fork-bomb rule judges that; one level of
+	 * expansion is what a forwarding function needs */
+	if (i >= x->nfuncs || !x->funcs[i].body || x->calls >= 4)
+		return;
+	x->calls++;
+	x->pos = argv + 1;
+	x->npos = argc ? argc - 1 : 0;
+	x->pos_set = true;
+	walk(x, x->funcs[i].body);
+	x->pos = pos;
+	x->npos = npos;
+	x->pos_set = set;
+	x->calls--;
+}
+
+/* $1 … $9, $@, $*, $# inside a call of a function defined on the line. */
+static bool positional(struct cx *x, const char *s, size_t n, struct buf *b,
+		       struct wv *r)
+{
+	if (!x->pos_set || n != 1)
+		return false;
+	if (s[0] == '#') {
+		char num[24];
+		int k = snprintf(num, sizeof(num), "%zu", x->npos);
+		if (k > 0)
+			buf_add(b, num, (size_t)k);
+		return true;
+	}
+	if (s[0] == '@' || s[0] == '*') {
+		for (size_t k = 0; k < x->npos; k++) {
+			if (k)
+				buf_add(b, " ", 1);
+			if (!classify_word_static(&x->pos[k])) {
+				if (!(r->f & WV_DYNAMIC))
+					r->dyn_at = buf_len(b);
+				r->f |= WV_DYNAMIC;
+			}
+			buf_add(b, x->pos[k].s, x->pos[k].n);
+		}
+		r->f |= WV_SPLIT;
+		return true;
+	}
+	if (s[0] >= '1' && s[0] <= '9') {
+		size_t k = (size_t)(s[0] - '1');
+		if (k < x->npos) {
+			if (!classify_word_static(&x->pos[k])) {
+				if (!(r->f & WV_DYNAMIC))
+					r->dyn_at = buf_len(b);
+				r->f |= WV_DYNAMIC;
+			}
+			buf_add(b, x->pos[k].s, x->pos[k].n);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ${x%suffix} ${x%%suffix} ${x#prefix} ${x##prefix} with a literal
+ * pattern: the value with it removed. False when the pattern has glob
+ * characters (then the word is not known). */
+static bool trim_literal(const char *val, size_t vl, const char *op, size_t on,
+			 const char **out, size_t *outn)
+{
+	bool suffix = op[0] == '%';
+	size_t skip = on >= 2 && op[1] == op[0] ? 2 : 1;
+	const char *p = op + skip;
+	size_t pn = on - skip;
+
+	for (size_t k = 0; k < pn; k++)
+		if (p[k] == '*' || p[k] == '?' || p[k] == '[' || p[k] == '\\')
+			return false;
+	*out = val;
+	*outn = vl;
+	if (pn > vl)
+		return true;
+	if (suffix && memcmp(val + vl - pn, p, pn) == 0)
+		*outn = vl - pn;
+	else if (!suffix && memcmp(val, p, pn) == 0) {
+		*out = val + pn;
+		*outn = vl - pn;
+	}
+	return true;
+}
+
 /* The static output of a substitution made only of echo/printf (and
  * base64 -d), so that $(echo rm) and $(echo cm0= | base64 -d) read as
  * what they produce. */
@@ -854,6 +1011,8 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 				buf_add(b, x->ifs && *x->ifs ? x->ifs : " ", 1);
 				break;
 			}
+			if (!pt->param_op && positional(x, pt->s, pt->len, b, r))
+				break;
 			if (!pt->param_op) {
 				val = var_lookup(x, pt->s, pt->len, &vl, &known,
 						 &line);
@@ -869,6 +1028,18 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 					skip = 2;
 				else if (sub.n >= 1 && (sub.s[0] == '-' || sub.s[0] == '='))
 					skip = 1;
+				size_t qskip = 0, pskip = 0;
+				if (sub.n >= 2 && sub.s[0] == ':' &&
+				    (sub.s[1] == '?' || sub.s[1] == '+')) {
+					if (sub.s[1] == '?')
+						qskip = 2;
+					else
+						pskip = 2;
+				}
+				else if (sub.n >= 1 && sub.s[0] == '?')
+					qskip = 1;
+				else if (sub.n >= 1 && sub.s[0] == '+')
+					pskip = 1;
 				if (skip) {
 					val = var_lookup(x, pt->s, pt->len, &vl, &known,
 							 &line);
@@ -878,6 +1049,30 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 						known = classify_word_static(&sub);
 						line = true;
 					}
+				} else if (qskip) {
+					/* ${x:?msg}: x, or the shell stops */
+					val = var_lookup(x, pt->s, pt->len, &vl, &known,
+							 &line);
+				} else if (pskip) {
+					/* ${x:+word}: word when x is set (and, with
+					 * ':', not empty); else nothing */
+					const char *xv = var_lookup(x, pt->s, pt->len,
+								    &vl, &known, &line);
+					if (known && xv && (vl || pskip == 1)) {
+						val = sub.s + pskip;
+						vl = sub.n - pskip;
+						known = classify_word_static(&sub);
+					} else if (known) {
+						val = "";
+						vl = 0;
+					}
+				} else if (sub.n >= 1 && classify_word_static(&sub) &&
+					   (sub.s[0] == '%' || sub.s[0] == '#')) {
+					const char *xv = var_lookup(x, pt->s, pt->len,
+								    &vl, &known, &line);
+					if (!(known && xv &&
+					      trim_literal(xv, vl, sub.s, sub.n, &val, &vl)))
+						known = false;
 				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
 					/* ${a[@]}, ${a[0]}: an array assigned on the
 					 * line holds its elements joined */
@@ -1410,10 +1605,31 @@ static bool static_output(struct cx *x, const struct sh_node *body,
 		if (second && second->next)
 			return false;
 	}
-	if (!first || first->kind != SH_SIMPLE || first->redirs)
+	if (!first || first->kind != SH_SIMPLE)
 		return false;
 	struct wv *argv;
-	size_t argc = eval_argv(x, first, &argv);
+	size_t argc;
+	if (first->redirs) {
+		/* $(cat <<EOF … EOF), $(cat <<< 'text'): the here-doc's text,
+		 * when it is known (a quoted delimiter, or no expansions) */
+		const struct sh_redir *r = first->redirs;
+		if (second || r->next || r->fd > 0 ||
+		    (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING))
+			return false;
+		argc = eval_argv(x, first, &argv);
+		if (argc != 1 || !classify_word_is(&argv[0], "cat"))
+			return false;
+		struct wv t = r->op == SH_R_HERESTRING ? classify_eval(x, r->target)
+			      : r->body_word && !r->delim_quoted
+				      ? classify_eval(x, r->body_word)
+				      : classify_lit(r->body ? r->body : "", r->body_len);
+		if (!classify_word_static(&t) || r->body_unterminated)
+			return false;
+		*out = t.s;
+		*outn = t.n;
+		return true;
+	}
+	argc = eval_argv(x, first, &argv);
 	if (argc == 0)
 		return false;
 	/* $(which rm), $(command -v rm), $(type -P rm): the path of rm,
@@ -1466,6 +1682,19 @@ bool classify_static_output(struct cx *x, const struct sh_node *body,
 
 /* ---- hits and segments ------------------------------------------------------ */
 
+/* cordon explain's record of one hit, out of classify_hit's way. */
+static __attribute__((noinline)) void trace_hit(struct cx *x,
+						enum cordon_risk tier,
+						uint64_t labels,
+						const char *rule,
+						const char *reason)
+{
+	struct vhit h = { rule, reason, tier, labels,
+			  x->in_segment ? x->v->nsegs : SIZE_MAX };
+
+	verdict_add_hit(x->v, &h);
+}
+
 void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 	    const char *rule, const char *reason)
 {
@@ -1483,6 +1712,8 @@ void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,
 		verdict_add_reason(v, reason);
 	if (rule)
 		verdict_add_rule(v, rule);
+	if (v->trace)
+		trace_hit(x, tier, labels, rule, reason);
 }
 
 void classify_rule(struct cx *x, enum rule_id r)
@@ -1757,6 +1988,7 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	if (x->nfuncs < CLASSIFY_MAX_FUNCS) {
 		x->funcs[x->nfuncs].name = n->name;
 		x->funcs[x->nfuncs].nlen = n->name_len;
+		x->funcs[x->nfuncs].body = n->child;
 		x->nfuncs++;
 	}
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
@@ -1916,7 +2148,13 @@ static unsigned walk_pipeline(struct cx *x, const struct sh_node *n, bool top)
 		struct cinfo *ci = &cis[k];
 		if (top)
 			begin_segment(x);
+		x->feed = NULL;
+		if (k && (cis[k - 1].f & CI_TEXT) && cis[k - 1].text) {
+			x->feed = cis[k - 1].text;
+			x->feedn = cis[k - 1].tlen;
+		}
 		f |= walk_node(x, c, ci);
+		x->feed = NULL;
 		k++;
 		if (top) {
 			/* pipe findings land on the consumer's segment */
@@ -2468,6 +2706,11 @@ static void code_shell_cb(void *ud, const char *cmd, size_t n)
 	classify_payload(x, copy, n, CORDON_L(NESTED_SHELL), "a command run by inline code");
 }
 
+static void code_sql_cb(void *ud, const char *text, size_t n)
+{
+	classify_sql(ud, text, n);
+}
+
 /* What a scanner's flags mean: a hit when any of `any` and all of `also`
  * are set. One row per judgement, as in the command table. */
 struct flag_hit {
@@ -2542,7 +2785,20 @@ void classify_code(struct cx *x, int lang, const char *code, size_t n)
 	 * that merely mentions "curl x | sh" is not a hit. */
 	if (x->cls->user && userrules_count(x->cls->user))
 		userrules_match(x->cls->user, code, n, user_rule_hit, x);
-	f = codescan_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+	if (lang == CODE_SHAPE || lang == CODE_SHAPE_CI) {
+		f = codeshape_scan(code, n,
+				   SHAPE_ALL | SHAPE_SQL |
+					   (lang == CODE_SHAPE_CI ? SHAPE_CASELESS : 0),
+				   code_shell_cb, code_sql_cb, x);
+	} else {
+		f = codescan_scan((enum code_lang)lang, code, n, code_shell_cb, x);
+		/* every language: SQL in its literals (cursor.execute("DROP
+		 * …")), and a delete whose path is the home directory as an
+		 * expression (rmSync(os.homedir()), Deno.remove(…"HOME"…)) */
+		codeshape_scan(code, n,
+			       SHAPE_SQL | SHAPE_HOME,
+			       code_shell_cb, code_sql_cb, x);
+	}
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));
 }
@@ -2552,6 +2808,33 @@ void classify_sql(struct cx *x, const char *sql, size_t n)
 	unsigned f = sql_scan(sql, n);
 
 	apply_flag_hits(x, f, sql_hits, sizeof(sql_hits) / sizeof(*sql_hits));
+	if (!(f & SQL_F_EXEC))
+		return;
+	/* the clients' shell escapes (sqlite3 .shell/.system, psql and
+	 * mysql \!, mysql system) run the rest of their line: judged as a
+	 * command line (sql.c's meta_exec finds the same lines) */
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && sql[e] != '\n')
+			e++;
+		size_t k = i;
+		while (k < e && (sql[k] == ' ' || sql[k] == '\t'))
+			k++;
+		size_t skip = 0;
+		if (e - k >= 2 && sql[k] == '\\' && sql[k + 1] == '!')
+			skip = 2;
+		else if (e - k > 6 && strncasecmp(sql + k, ".shell", 6) == 0 &&
+			 (sql[k + 6] == ' ' || sql[k + 6] == '\t'))
+			skip = 6;
+		else if (e - k > 7 && (strncasecmp(sql + k, ".system", 7) == 0 ||
+				       strncasecmp(sql + k, "system ", 7) == 0))
+			skip = 7;
+		if (skip && e > k + skip)
+			classify_payload(x, sql + k + skip, e - k - skip,
+					 CORDON_L(NESTED_SHELL),
+					 "a shell command run by the database client");
+		i = e + 1;
+	}
 }
 
 void classify_command(struct cx *x, struct wv *argv, size_t argc,
@@ -2941,8 +3224,14 @@ static bool looks_like_sql(const struct sh_node *root)
 		return false;
 	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
 		if (w->parts->len == strlen(kw[i]) &&
-		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0)
-			return w->next != NULL;
+		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0) {
+			/* "shutdown -c", "drop --help": options, not SQL */
+			const struct sh_word *nx = w->next;
+			if (nx && nx->parts && nx->parts->kind == SH_WP_LIT &&
+			    nx->parts->len > 1 && nx->parts->s[0] == '-')
+				return false;
+			return nx != NULL;
+		}
 	return false;
 }
 

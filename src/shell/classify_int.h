@@ -44,7 +44,25 @@ struct cordon_verdict {
 	struct arena strings; /* formatted reasons and rule ids */
 	bool oom;             /* an allocation failed: rated blocked */
 	struct cmdlist cmds;  /* every command the line runs (cmdlist.h) */
+	/* `cordon explain`: every rule hit in order, when trace is set */
+	bool trace;
+	struct vhit *hits;
+	size_t nhits, hits_cap;
 };
+
+/* One rule hit: what classify_hit() was told, and the segment (index into
+ * segs, or SIZE_MAX outside segments) it raised. */
+struct vhit {
+	const char *rule;
+	const char *reason;
+	enum cordon_risk tier;
+	uint64_t labels;
+	size_t seg;
+};
+
+/* Turns the hit trace on or off for the next classifications into v. */
+void verdict_set_trace(struct cordon_verdict *v, bool on);
+void verdict_add_hit(struct cordon_verdict *v, const struct vhit *h);
 
 void verdict_reset(struct cordon_verdict *v);
 bool verdict_set_text(struct cordon_verdict *v, const char *s, size_t n);
@@ -162,6 +180,21 @@ struct cx {
 				 being judged, 0: none */
 	const char *ifs;      /* the field separators: IFS as set on the line */
 	unsigned ntcp;
+	bool tcp_seen;        /* a /dev/tcp redirection or ztcp earlier on the
+				 line: a command read at run time may come
+				 from the network */
+	/* a call of a function defined on the line: its positional
+	 * parameters ($1 … $9, $@, $*, $#) while its body is judged */
+	const struct wv *pos;
+	size_t npos;
+	bool pos_set;
+	unsigned calls; /* nesting of those calls */
+	/* the text the previous element of a pipeline prints (echo, printf),
+	 * for the batch runners that read their items from stdin */
+	const char *feed;
+	size_t feedn;
+	/* ---- not zeroed by cordon_classify: vars and funcs are read up to
+	 * nvars and nfuncs ---- */
 	struct {
 		const char *name;
 		size_t nlen;
@@ -173,9 +206,15 @@ struct cx {
 	struct {
 		const char *name;
 		size_t nlen;
+		const struct sh_node *body;
 	} funcs[CLASSIFY_MAX_FUNCS];
 	unsigned nfuncs;
 };
+
+/* Judges the body of function i (x->funcs) as called with argv[1..argc),
+ * with $@ and $1… bound to those words. */
+void classify_call_function(struct cx *x, unsigned i, struct wv *argv,
+			    size_t argc);
 
 /* Raises the current segment (or the whole verdict outside segments). */
 void classify_hit(struct cx *x, enum cordon_risk tier, uint64_t labels,

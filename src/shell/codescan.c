@@ -12,6 +12,7 @@
  * eval("…") or s///e) is bounded by CS_MAX_EVAL.
  */
 #include "codescan_int.h"
+#include "codeshape.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -3554,8 +3555,12 @@ unsigned codescan_scan(enum code_lang lang, const char *code, size_t len,
 	unsigned f;
 	size_t need;
 
-	if ((!code && len) || len > CS_MAX_INPUT || (unsigned)lang > CODE_LUA)
+	if ((!code && len) || len > CS_MAX_INPUT || (unsigned)lang > CODE_SHAPE_CI)
 		return CODE_F_UNREADABLE;
+	if (lang == CODE_SHAPE || lang == CODE_SHAPE_CI)
+		return codeshape_scan(code, len,
+				      SHAPE_ALL | (lang == CODE_SHAPE_CI ? SHAPE_CASELESS : 0),
+				      shell, NULL, ud);
 	if (!code)
 		code = "";
 	memset(sc, 0, offsetof(struct scan, al));

@@ -21,6 +21,11 @@ enum code_lang {
 	CODE_AWK,
 	CODE_SED,
 	CODE_LUA,
+	/* no grammar: read by shape (codeshape.c) — Tcl, R, Julia, Groovy,
+	 * jrunscript, Crystal, Go, V, Rust; _CI with PowerShell's
+	 * case-insensitive names */
+	CODE_SHAPE,
+	CODE_SHAPE_CI,
 };
 
 /* What codescan_scan() saw. */

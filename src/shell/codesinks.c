@@ -43,7 +43,8 @@ static const struct sink sink_tab[] = {
 	{ L_PY, "pty", "fork", K_FORK, 0, 0 },
 	{ L_PY, "shutil", "rmtree", K_DEL, D_RMRF, 0 },
 	{ L_PY, "shutil", "move|copy|copyfile|copy2|copytree", K_WRITE, 0, 0 },
-	{ L_PY, "socket", "create_connection", K_SOCK_CONN, 0, 0 },
+	{ L_PY, "socket", "create_connection|create_server", K_SOCK_CONN, 0,
+	  0 },
 	{ L_PY, "signal", "pthread_kill", K_KILL, 0, 0 },
 	{ L_PY, "base64",
 	  "b64decode|decodebytes|decodestring|standard_b64decode|"
@@ -67,8 +68,10 @@ static const struct sink sink_tab[] = {
 	{ L_PY, "*", "rmdir", K_PATHDEL, D_RMDIR, 0 },
 	{ L_PY, "*", "write_text|write_bytes", K_WRITE, 0, 0 },
 	{ L_PY, "*", "fileno", K_FDHINT, 0, 0 },
+	/* a socket's other end: a connection made, or one accepted by a
+	 * listener (a bind shell) */
 	{ L_PY | L_JS | L_PL | L_RB | L_LUA, "*",
-	  "connect|connect_ex",
+	  "connect|connect_ex|accept|listen",
 	  K_CONNECT, 0, 0 },
 	/* node */
 	{ L_JS, "child_process", "exec|execSync", K_EXEC, S_CMD1, 0 },
@@ -82,6 +85,9 @@ static const struct sink sink_tab[] = {
 	{ L_JS, "Bun", "spawn|spawnSync", K_EXEC, S_OBJCMD, 0 },
 	{ L_JS, "Deno", "run", K_EXEC, S_OBJCMD, 0 },
 	{ L_JS, "Deno", "Command", K_EXEC, S_PROG_OBJARGS, 0 },
+	{ L_JS, "Deno", "connect|connectTls|listen|listenTls|startTls",
+	  K_SOCK_CONN, 0, 0 },
+	{ L_JS, "Bun", "connect|listen|serve", K_SOCK_CONN, 0, 0 },
 	{ L_JS, "execa|", "execa|execaSync|", K_EXEC, S_PROG_LIST, 0 },
 	{ L_JS, "execa|", "execaCommand|execaCommandSync", K_EXEC, S_CMD1, 0 },
 	{ L_JS, "shelljs", "exec", K_EXEC, S_CMD1, 0 },
@@ -115,7 +121,8 @@ static const struct sink sink_tab[] = {
 	{ L_JS, "process", "kill", K_KILL, 0, 0 },
 	{ L_JS, "process", "env", K_ENV_REF, 0, 0 },
 	{ L_JS, "process", "binding|dlopen", K_EXEC, S_DYN, 0 },
-	{ L_JS, "socket", "connect|createConnection", K_SOCK_CONN, 0, 0 },
+	{ L_JS, "socket", "connect|createConnection|createServer", K_SOCK_CONN,
+	  0, 0 },
 	{ L_JS, "socket", "Socket", K_SOCK_MOD, 0, 0 },
 	{ L_JS, "*", "pipe", K_FDHINT, 0, 0 },
 	/* perl */
@@ -192,10 +199,12 @@ static const struct sink sink_tab[] = {
 	{ L_PHP, "", "posix_kill", K_KILL, 0, 0 },
 	{ L_PHP, "", "pcntl_fork", K_FORK, 0, 0 },
 	{ L_PHP, "",
-	  "fsockopen|pfsockopen|stream_socket_client",
+	  "fsockopen|pfsockopen|stream_socket_client|stream_socket_server|"
+	  "stream_socket_accept",
 	  K_SOCK_CONN, 0, 0 },
 	{ L_PHP, "", "socket_create", K_SOCK_MOD, 0, 0 },
-	{ L_PHP, "", "socket_connect", K_CONNECT, 0, 0 },
+	{ L_PHP, "", "socket_connect|socket_accept|socket_listen", K_CONNECT,
+	  0, 0 },
 	{ L_PHP, "",
 	  "curl_init|curl_exec|curl_multi_exec|ftp_connect|ssh2_connect|"
 	  "dns_get_record",

@@ -274,6 +274,12 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 {
 	for (const struct sh_redir *r = redirs; r; r = r->next) {
 		struct wv t = classify_eval(x, r->target);
+		/* zsh's ztcp leaves the socket's fd in $REPLY: a shell whose
+		 * fds are dup'ed from a number known only at run time, after
+		 * a connection was opened */
+		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
+		    !classify_word_static(&t) && x->tcp_seen)
+			classify_rule(x, RULE_REVERSE_SHELL_FD);
 		if (shell && (r->op == SH_R_DUP_IN || r->op == SH_R_DUP_OUT) &&
 		    classify_word_static(&t)) {
 			/* exec 5<>/dev/tcp/h/p earlier; sh <&5 now */
@@ -285,6 +291,7 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 		bool tcp = t.n >= 9 && (memcmp(t.s, "/dev/tcp/", 9) == 0 ||
 					memcmp(t.s, "/dev/udp/", 9) == 0);
 		if (tcp) {
+			x->tcp_seen = true;
 			ci->f |= CI_NETWORK | CI_NETSEND;
 			if (r->fd > 2 && x->ntcp < sizeof(x->tcp_fds) / sizeof(*x->tcp_fds))
 				x->tcp_fds[x->ntcp++] = r->fd;
@@ -402,6 +409,16 @@ static const struct exec_opt {
 	{"xterm", "-e", NULL, EO_NEXT},
 	{"nix-shell", "--run", NULL, EO_NEXT},
 	{"nix-shell", "--command", NULL, EO_NEXT},
+	/* a command line as the option's value, run through a shell: git
+	 * rebase --exec, npm exec/npx -c (--call), asciinema rec -c, entr -s */
+	{"git", "--exec", NULL, EO_NEXT | EO_EQ},
+	{"npx", "-c", NULL, EO_NEXT},
+	{"npx", "--call", NULL, EO_NEXT | EO_EQ},
+	{"npm", "-c", NULL, EO_NEXT},
+	{"npm", "--call", NULL, EO_NEXT | EO_EQ},
+	{"asciinema", "-c", NULL, EO_NEXT},
+	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
+	{"entr", "-s", NULL, EO_NEXT},
 };
 
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
@@ -481,8 +498,12 @@ static const struct {
 	H("[", families_subscripts),
 	H("alias", runners_alias),
 	H("ansible", families_ansible),
+	H("aria2c", families_network),
 	H("at", families_at),
 	H("awk", runners_awk),
+	H("aws", families_upload),
+	H("axel", families_network),
+	H("az", families_upload),
 	H("badblocks", families_disktool),
 	H("base64", families_decode),
 	H("basenc", families_decode),
@@ -504,12 +525,14 @@ static const struct {
 	H("crontab", families_crontab),
 	H("cryptsetup", families_disktool),
 	H("curl", families_network),
+	H("curlie", families_network),
 	H("dd", filecmds_dd),
 	H("declare", families_envdump),
 	H("dig", families_network),
 	H("docker", runners_container_exec),
 	H("drill", families_network),
 	H("echo", families_echo),
+	H("elinks", families_network),
 	H("env", runners_env),
 	H("eval", runners_eval),
 	H("export", families_envdump),
@@ -517,15 +540,22 @@ static const struct {
 	H("find", runners_find),
 	H("flock", runners_flock),
 	H("gawk", runners_awk),
+	H("gcloud", families_upload),
 	H("gdisk", families_disktool),
+	H("gh", families_upload),
 	H("git", families_git),
 	H("gmake", families_make),
 	H("gsed", runners_sed),
+	H("gsutil", families_upload),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
 	H("history", families_history),
 	H("host", families_network),
 	H("hostname", families_identity),
+	H("http", families_network),
+	H("httpie", families_network),
+	H("https", families_network),
+	H("hyperfine", runners_line_operands),
 	H("id", families_identity),
 	H("install", filecmds_copy),
 	H("k", runners_container_exec),
@@ -535,6 +565,7 @@ static const struct {
 	H("let", families_subscripts),
 	H("ln", filecmds_copy),
 	H("local", families_envdump),
+	H("lynx", families_network),
 	H("make", families_make),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
@@ -564,6 +595,7 @@ static const struct {
 	H("printf", families_echo),
 	H("psql", runners_sqlclient),
 	H("pushd", families_cd),
+	H("rclone", families_upload),
 	H("readonly", families_envdump),
 	H("rev", families_filter),
 	H("rg", families_rg),
@@ -571,6 +603,7 @@ static const struct {
 	H("rmdir", filecmds_rm),
 	H("rsync", families_network),
 	H("runuser", runners_runuser),
+	H("s3cmd", families_upload),
 	H("scp", families_network),
 	H("script", runners_script),
 	H("sed", runners_sed),
@@ -581,6 +614,7 @@ static const struct {
 	H("sgdisk", families_disktool),
 	H("shred", filecmds_shred),
 	H("socat", families_network),
+	H("sops", runners_line_operands),
 	H("source", runners_source),
 	H("sqlite3", runners_sqlclient),
 	H("ssh", runners_ssh),
@@ -590,6 +624,7 @@ static const struct {
 	H("tee", filecmds_tee),
 	H("telnet", families_network),
 	H("test", families_subscripts),
+	H("tmux", runners_line_operands),
 	H("touch", filecmds_create),
 	H("toybox", runners_busybox),
 	H("tr", families_filter),
@@ -602,13 +637,19 @@ static const struct {
 	H("unset", families_envdump),
 	H("unzip", families_archive),
 	H("uudecode", families_decode),
+	H("w3m", families_network),
 	H("watch", runners_watch),
+	H("watchexec", runners_line_operands),
 	H("wget", families_network),
+	H("wget2", families_network),
 	H("whoami", families_identity),
 	H("whois", families_network),
 	H("wipefs", families_disktool),
 	H("xargs", runners_xargs),
+	H("xh", families_network),
+	H("xhs", families_network),
 	H("xxd", families_decode),
+	H("ztcp", families_network),
 #undef H
 };
 
@@ -808,6 +849,110 @@ static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
 	return 0;
 }
 
+/* The verbs that make an unknown tool's subcommand or option a risk
+ * (frobctl delete cluster, acme --purge), with the labels they carry. */
+static const struct {
+	const char *verb;
+	uint64_t labels;
+} destructive_verbs[] = {
+	{ "delete", CORDON_L(DELETE) },	   { "del", CORDON_L(DELETE) },
+	{ "destroy", CORDON_L(DELETE) },   { "rm", CORDON_L(DELETE) },
+	{ "rmi", CORDON_L(DELETE) },	   { "rmp", CORDON_L(DELETE) },
+	{ "rmdir", CORDON_L(DELETE) },	   { "remove", CORDON_L(DELETE) },
+	{ "purge", CORDON_L(DELETE) },	   { "prune", CORDON_L(DELETE) },
+	{ "wipe", CORDON_L(DATA_LOSS) },   { "erase", CORDON_L(DATA_LOSS) },
+	{ "nuke", CORDON_L(DATA_LOSS) },   { "drop", CORDON_L(DATA_LOSS) },
+	{ "truncate", CORDON_L(DATA_LOSS) }, { "format", CORDON_L(DATA_LOSS) },
+	{ "uninstall", CORDON_L(DELETE) }, { "unpublish", CORDON_L(PUBLISH) },
+	{ "publish", CORDON_L(PUBLISH) },  { "shutdown", CORDON_L(SYSTEM_POWER) },
+	{ "poweroff", CORDON_L(SYSTEM_POWER) },
+	{ "reboot", CORDON_L(SYSTEM_POWER) },
+	{ "terminate", CORDON_L(KILLS_PROCESSES) },
+	{ "kill", CORDON_L(KILLS_PROCESSES) },
+	{ "revoke", CORDON_L(PRIVILEGE) },
+};
+
+/* The destructive verb a word names, as a whole or as one of its parts
+ * split at '-', ':' and '_' (delete-cluster, db:drop), or -1. A word
+ * that negates or rehearses (--no-delete, --dry-run-purge) names none. */
+static int verb_of(const char *s, size_t n)
+{
+	static const char *const negations[] = { "no", "dry", "skip", "keep",
+						 "without", "list", "show" };
+	size_t at = 0;
+	bool first = true;
+	/* the first letters of the verbs and negations: most words start
+	 * with none of them (and then cannot be a verb as a whole) */
+	static const char lead[] = "cdefklnprstuwCDEFKLNPRSTUW";
+
+	if (!n || !memchr(lead, s[0], sizeof(lead) - 1)) {
+		bool sep = false;
+		for (size_t k = 0; k < n && !sep; k++)
+			sep = s[k] == '-' || s[k] == ':' || s[k] == '_';
+		if (!sep)
+			return -1;
+	}
+	while (at < n) {
+		size_t e = at;
+		while (e < n && s[e] != '-' && s[e] != ':' && s[e] != '_')
+			e++;
+		for (size_t k = 0; first && k < sizeof(negations) / sizeof(*negations); k++)
+			if (commands_name_is(s + at, e - at, negations[k]))
+				return -1;
+		first = false;
+		for (size_t k = 0; k < sizeof(destructive_verbs) / sizeof(*destructive_verbs); k++)
+			if (commands_name_is(s + at, e - at, destructive_verbs[k].verb))
+				return (int)k;
+		at = e + 1;
+	}
+	return -1;
+}
+
+/* An unknown tool is safe only while its words say nothing: a destructive
+ * verb among its first three operands or as an option (--purge, -purge,
+ * --delete=all) makes it caution, with the verb's labels. A help request
+ * asks only. */
+static void unknown_verbs(struct cx *x, struct wv *argv, size_t argc)
+{
+	size_t nops = 0;
+	int hit = -1;
+	size_t at = 0;
+
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w) || w->n == 0)
+			continue;
+		if (classify_word_is(w, "--"))
+			break;
+		if (classify_word_is(w, "--help") || classify_word_is(w, "-h") ||
+		    classify_word_is(w, "-help") ||
+		    (nops == 0 && classify_word_is(w, "help")))
+			return;
+		if (hit >= 0)
+			continue;
+		if (w->s[0] == '-') {
+			size_t k = w->s[1] == '-' ? 2 : 1;
+			const char *eq = memchr(w->s, '=', w->n);
+			size_t e = eq ? (size_t)(eq - w->s) : w->n;
+			/* -rf is a cluster, not a word; -purge is one */
+			if (k == 1 && e < 4)
+				continue;
+			if (e > k && (hit = verb_of(w->s + k, e - k)) >= 0)
+				at = i;
+			continue;
+		}
+		if (nops++ >= 3 || memchr(w->s, '/', w->n) || memchr(w->s, '=', w->n))
+			continue;
+		if ((hit = verb_of(w->s, w->n)) >= 0)
+			at = i;
+	}
+	if (hit < 0)
+		return;
+	const struct wv *w = &argv[at];
+	classify_rulef_plus(x, UNKNOWN_VERB, destructive_verbs[hit].labels,
+			    (int)w->n, w->s);
+}
+
 static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				const struct sh_redir *redirs, struct cinfo *ci);
 
@@ -865,6 +1010,10 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		classify_rule(x, RULE_DYNAMIC_COMMAND_VAR);
 	if ((!classify_word_static(name) && !(name->f & WV_DECODED)) || (name->f & WV_GLOB)) {
 		classify_rule(x, RULE_DYNAMIC_COMMAND);
+		/* while read l <&5; do $l; done after exec 5<>/dev/tcp/…:
+		 * runs what the connection sends */
+		if (x->tcp_seen && !(name->f & WV_GLOB))
+			classify_rule(x, RULE_REVERSE_SHELL_READ_LOOP);
 		/* An unknown command aimed at a protected place is judged by
 		 * the place. */
 		for (size_t i = 1; i < argc; i++) {
@@ -885,6 +1034,15 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	}
 	const char *base = classify_cmd_base(name, &n);
+	/* a function defined on the line runs its body with these words as
+	 * $@ (f(){ git "$@"; }; f clean -fdx is git clean -fdx) */
+	if (base == name->s)
+		for (unsigned i = 0; i < x->nfuncs; i++)
+			if (x->funcs[i].nlen == n &&
+			    memcmp(x->funcs[i].name, base, n) == 0) {
+				classify_call_function(x, i, argv, argc);
+				break;
+			}
 	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
 		/* prints and exits; what it prints still goes where the
 		 * redirections say */
@@ -940,6 +1098,9 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 		classify_apply_denylist(x, argv, argc);
 		return;
 	}
+	/* the name as the caller wrote it: argv may be a slice of the
+	 * caller's words (python -m http.server), which judges them after */
+	struct wv name0 = argv[0];
 	if (!h && !ip) {
 		/* nc.traditional is nc; deploy.sh is not "deploy" */
 		const char *dot = memchr(base, '.', n);
@@ -952,6 +1113,25 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			}
 		}
 	}
+	/* Homebrew's GNU coreutils are the same programs with a 'g' in
+	 * front (grm, gchmod, gdd, gshred …) */
+	if (!h && !ip && !wr && n >= 3 && n < 12 && base[0] == 'g') {
+		static const char *const gnu[] = {
+			"rm",	 "rmdir", "shred", "dd",      "chmod", "chown",
+			"chgrp", "mv",	  "cp",	   "ln",      "install", "truncate",
+			"tee",	 "unlink", "mkdir", "touch",  "kill",
+		};
+		for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu) && !h; k++)
+			if (commands_name_is(base + 1, n - 1, gnu[k]) &&
+			    !name_known(x, base, n)) {
+				h = commands_find_handler(base + 1, n - 1);
+				if (h) {
+					argv[0] = classify_lit(base + 1, n - 1);
+					base++;
+					n--;
+				}
+			}
+	}
 	if (!h && !ip && !name_known(x, base, n)) {
 		size_t j = unknown_wrapper_at(x, argv, argc);
 		if (j) {
@@ -960,6 +1140,7 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			classify_apply_denylist(x, argv, argc);
 			return;
 		}
+		unknown_verbs(x, argv, argc);
 	}
 	bool shellish = h == runners_shell;
 	if (ip) {
@@ -980,4 +1161,5 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	classify_apply_table(x, argv, argc);
 	classify_apply_denylist(x, argv, argc);
 	x->line_ci |= ci->f;
+	argv[0] = name0;
 }

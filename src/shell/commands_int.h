@@ -157,6 +157,10 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
 void families_history(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
+void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs, struct cinfo *ci);
+void families_upload(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci);
 void families_network(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
 void families_git(struct cx *x, struct wv *argv, size_t argc,

@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classify_int.h"
 #include "codescan.h"
@@ -262,6 +263,38 @@ void families_foreign_shell(struct cx *x, struct wv *argv, size_t argc,
 		    memmem(w->s, w->n, "Net.WebClient", 13))
 			classify_rule(x, RULE_FOREIGN_SHELL_DOWNLOAD);
 	}
+	/* PowerShell's -Command text (or its operands, which it joins) is
+	 * read by shape: a TCPClient and iex is a reverse shell,
+	 * Remove-Item -Recurse ~ a delete judged by its path */
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	if (n < 4 || (strncasecmp(name, "pwsh", 4) != 0 &&
+		      strncasecmp(name, "powershell", n < 10 ? n : 10) != 0))
+		return;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w))
+			continue;
+		if (w->n > 1 && w->s[0] == '-') {
+			/* -File, -EncodedCommand: not text cordon reads */
+			if (strncasecmp(w->s, "-f", 2) == 0 ||
+			    strncasecmp(w->s, "-en", 3) == 0 ||
+			    strncasecmp(w->s, "-ec", 3) == 0 ||
+			    (w->n == 2 && (w->s[1] == 'e' || w->s[1] == 'E')))
+				return;
+			/* the values of -ExecutionPolicy, -WindowStyle … */
+			if (strncasecmp(w->s, "-ex", 3) == 0 ||
+			    strncasecmp(w->s, "-w", 2) == 0 ||
+			    strncasecmp(w->s, "-v", 2) == 0 ||
+			    strncasecmp(w->s, "-i", 2) == 0 ||
+			    strncasecmp(w->s, "-o", 2) == 0 ||
+			    strncasecmp(w->s, "-cu", 3) == 0 ||
+			    strncasecmp(w->s, "-wo", 3) == 0)
+				i++;
+			continue;
+		}
+		classify_code(x, CODE_SHAPE_CI, w->s, w->n);
+	}
 }
 
 void families_echo(struct cx *x, struct wv *argv, size_t argc,
@@ -420,6 +453,15 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		      (commands_name_is(name, n, "ncat")) ||
 		      (commands_name_is(name, n, "netcat"));
 	bool socat = commands_name_is(name, n, "socat");
+	/* save what they fetch under the URL's last name (aria2c, axel) or
+	 * the name after -o (and --out / --output) */
+	bool saver = commands_name_is(name, n, "aria2c") ||
+		     commands_name_is(name, n, "axel") ||
+		     commands_name_is(name, n, "wget2");
+	bool httpie = commands_name_is(name, n, "http") ||
+		      commands_name_is(name, n, "https") ||
+		      commands_name_is(name, n, "xh") ||
+		      commands_name_is(name, n, "xhs");
 	bool dns = (commands_name_is(name, n, "ping")) ||
 		   (commands_name_is(name, n, "ping6")) ||
 		   (commands_name_is(name, n, "traceroute")) ||
@@ -434,6 +476,12 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 
 	(void)redirs;
 	ci->f |= CI_NETWORK;
+	/* zsh/net/tcp: ztcp HOST PORT opens a connection whose fd is $REPLY
+	 * (-c closes, -l listens, -a accepts, -L lists) */
+	if (commands_name_is(name, n, "ztcp") &&
+	    !(argc > 1 && (classify_word_is(&argv[1], "-c") ||
+			   classify_word_is(&argv[1], "-L"))))
+		x->tcp_seen = true;
 	if (netcat || socat || (commands_name_is(name, n, "telnet")))
 		ci->f |= CI_NETCAT | CI_NETSEND;
 	if (copy || dns)
@@ -444,8 +492,8 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		const char *oval;
 		size_t on;
 		/* curl -O URL and wget URL save under the URL's last name */
-		if ((curl || wget) && !commands_is_opt(w) && classify_word_static(w) &&
-		    (memmem(w->s, w->n, "://", 3) || wget)) {
+		if ((curl || wget || saver) && !commands_is_opt(w) && classify_word_static(w) &&
+		    (memmem(w->s, w->n, "://", 3) || wget || saver)) {
 			const char *sl = NULL;
 			for (size_t k = 0; k < w->n; k++)
 				if (w->s[k] == '/')
@@ -466,6 +514,16 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 		    w->s[w->n - 1] == (curl ? 'o' : 'O') &&
 		    strspn(w->s + 1, curl ? "sSLfkvqo#" : "qcnNO") == w->n - 1)
 			out_next = true;
+		if ((saver || httpie) &&
+		    (classify_word_is(w, "-o") || classify_word_is(w, "--out") ||
+		     classify_word_is(w, "--output")))
+			out_next = true;
+		if ((saver || httpie) && (commands_long_opt(w, "--out", &oval, &on) ||
+					  commands_long_opt(w, "--output", &oval, &on)) &&
+		    oval) {
+			struct wv t = classify_lit(oval, on);
+			commands_download_to(x, &t);
+		}
 		if (out_next) {
 			if (i + 1 < argc)
 				commands_download_to(x, &argv[i + 1]);
@@ -520,8 +578,20 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 			exec = true;
 		if (socat) {
 			if (w->n > 5 && (strncasecmp(w->s, "exec:", 5) == 0 ||
-					 strncasecmp(w->s, "system:", 7) == 0))
+					 strncasecmp(w->s, "system:", 7) == 0)) {
+				/* EXEC:cmd and SYSTEM:cmd run cmd here (its
+				 * socat options follow a ',') */
+				size_t skip = w->s[0] == 'e' || w->s[0] == 'E' ? 5 : 7;
+				struct wv t = *w;
+				const char *comma = memchr(w->s + skip, ',', w->n - skip);
+				t.s = w->s + skip;
+				t.n = (comma ? (size_t)(comma - w->s) : w->n) - skip;
+				t.dyn_at = t.dyn_at > skip ? t.dyn_at - skip : 0;
+				if (t.n)
+					commands_payload_word(x, &t, CORDON_L(NESTED_SHELL),
+							      "the command socat runs");
 				exec = true;
+			}
 			if (w->n > 4 && (strncasecmp(w->s, "tcp", 3) == 0 ||
 					 strncasecmp(w->s, "udp", 3) == 0 ||
 					 strncasecmp(w->s, "openssl", 7) == 0 ||
@@ -627,6 +697,286 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 	}
 }
 
+/* ---- git's discards ------------------------------------------------------
+ *
+ * The subcommands that overwrite the working tree are read with git's own
+ * option grammar (parse-options, git-checkout(1), git-restore(1),
+ * git-switch(1), git-read-tree(1), git-checkout-index(1)): short options
+ * cluster and one that takes a value takes the rest of its word or the
+ * next ("-bnew", "-Cfixup" name a branch; their letters are not options),
+ * a long option may be abbreviated to a unique prefix and negated with
+ * "--no-", "--" ends the options, and an option git does not know makes
+ * it refuse the whole command (exit 129, nothing touched).
+ *
+ * A spec is a list of " S|LONG " tokens: S is the short letter or '-',
+ * followed by '=' when it takes a value; LONG ends in '=' when it takes a
+ * value and in '?' when the value is optional ("--track[=mode]"). */
+#define GIT_MAX_OPTS 40
+
+struct git_sub {
+	const char *name;
+	const char *spec;
+};
+
+static const struct git_sub git_subs[] = {
+	{ "checkout",
+	  " q|quiet f|force b=| B=| l| d|detach t|track? -|orphan= 2|ours "
+	  "3|theirs m|merge -|conflict= p|patch -|progress -|guess "
+	  "-|overlay -|ignore-skip-worktree-bits -|ignore-other-worktrees "
+	  "-|overwrite-ignore -|recurse-submodules? -|pathspec-from-file= "
+	  "-|pathspec-file-nul " },
+	{ "checkout-index",
+	  " u|index a|all f|force n|no-create q|quiet z| -|stdin -|temp "
+	  "-|ignore-skip-worktree-bits -|prefix= -|stage= " },
+	{ "read-tree",
+	  " m| -|reset u| i| n|dry-run v| -|trivial -|aggressive -|prefix= "
+	  "-|index-output= -|exclude-per-directory= -|no-sparse-checkout "
+	  "-|empty q|quiet -|recurse-submodules? " },
+	{ "restore",
+	  " s=|source= p|patch W|worktree S|staged q|quiet -|progress 2|ours "
+	  "3|theirs m|merge -|conflict= -|ignore-unmerged "
+	  "-|ignore-skip-worktree-bits -|recurse-submodules? -|overlay "
+	  "-|pathspec-from-file= -|pathspec-file-nul " },
+	{ "switch",
+	  " c=|create= C=|force-create= d|detach -|guess f|force "
+	  "-|discard-changes m|merge -|conflict= q|quiet -|progress "
+	  "t|track? -|orphan= -|ignore-other-worktrees -|recurse-submodules? "
+	  "-|overlay " },
+};
+
+struct git_opts {
+	const struct git_sub *sub;
+	bool seen[GIT_MAX_OPTS]; /* by token index in the spec */
+	bool unknown;            /* an option git refuses */
+	bool help;               /* -h or --help: prints usage only */
+	bool dynamic;            /* a word known only at run time */
+	size_t dashdash;         /* index of "--", or argc */
+	size_t ops[8];           /* operands before "--" */
+	size_t nops;
+	size_t after;            /* operands after "--" */
+	bool after_pathlike;     /* … one of them a directory or a glob */
+};
+
+static bool git_pathlike(const struct wv *w);
+
+/* The token of spec for short letter c or long name (s, n), its index in
+ * *idx; a unique prefix of a long name is that name. */
+static const char *git_tok(const char *spec, char c, const char *s, size_t n,
+			   size_t *idx, bool *ambiguous)
+{
+	const char *hit = NULL;
+	size_t k = 0;
+
+	*ambiguous = false;
+	for (const char *t = spec; *t; k++) {
+		while (*t == ' ')
+			t++;
+		if (!*t)
+			break;
+		size_t tn = strcspn(t, " ");
+		const char *bar = memchr(t, '|', tn);
+		if (c && t[0] == c && t[0] != '-') {
+			*idx = k;
+			return t;
+		}
+		if (!c && bar) {
+			const char *l = bar + 1;
+			size_t ln = tn - (size_t)(l - t);
+			if (ln && (l[ln - 1] == '=' || l[ln - 1] == '?'))
+				ln--;
+			if (ln == n && memcmp(l, s, n) == 0) {
+				*idx = k;
+				*ambiguous = false;
+				return t;
+			}
+			if (n && n < ln && memcmp(l, s, n) == 0) {
+				if (hit)
+					*ambiguous = true;
+				hit = t;
+				*idx = k;
+			}
+		}
+		t += tn;
+	}
+	return *ambiguous ? NULL : hit;
+}
+
+/* Reads the options and operands of a git subcommand from argv[from]. */
+static void git_read_opts(const struct git_sub *sub, struct wv *argv,
+			  size_t from, size_t argc, struct git_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sub = sub;
+	o->dashdash = argc;
+	for (size_t i = from; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		size_t idx = 0;
+		bool amb;
+
+		if (!classify_word_static(w)) {
+			o->dynamic = true;
+			continue;
+		}
+		if (o->dashdash < argc) {
+			if (git_pathlike(w))
+				o->after_pathlike = true;
+			o->after++;
+			continue;
+		}
+		if (classify_word_is(w, "--")) {
+			o->dashdash = i;
+			continue;
+		}
+		if (w->n < 2 || w->s[0] != '-') {
+			if (o->nops < sizeof(o->ops) / sizeof(*o->ops))
+				o->ops[o->nops++] = i;
+			continue;
+		}
+		if (w->s[1] == '-') {
+			const char *name = w->s + 2;
+			const char *eq = memchr(name, '=', w->n - 2);
+			size_t nn = eq ? (size_t)(eq - name) : w->n - 2;
+			bool neg = false;
+			if (nn == 4 && memcmp(name, "help", 4) == 0) {
+				o->help = true;
+				continue;
+			}
+			const char *t = git_tok(sub->spec, 0, name, nn, &idx, &amb);
+			if (!t && nn > 3 && memcmp(name, "no-", 3) == 0) {
+				t = git_tok(sub->spec, 0, name + 3, nn - 3, &idx, &amb);
+				neg = t != NULL;
+			}
+			if (!t || idx >= GIT_MAX_OPTS) {
+				o->unknown = true;
+				continue;
+			}
+			o->seen[idx] = !neg;
+			size_t tn = strcspn(t, " ");
+			if (!neg && !eq && t[tn - 1] == '=')
+				i++; /* the value is the next word */
+			continue;
+		}
+		for (size_t k = 1; k < w->n; k++) {
+			if (w->s[k] == 'h' && w->n == 2) {
+				o->help = true;
+				break;
+			}
+			const char *t = git_tok(sub->spec, w->s[k], NULL, 0, &idx, &amb);
+			if (!t || idx >= GIT_MAX_OPTS) {
+				o->unknown = true;
+				break;
+			}
+			o->seen[idx] = true;
+			if (t[1] == '=') {
+				if (k + 1 == w->n)
+					i++; /* -b NAME */
+				break;   /* -bNAME: the rest is the value */
+			}
+		}
+	}
+}
+
+/* Was the option with this long name (or short letter) given? */
+static bool git_has(const struct git_opts *o, char c, const char *lng)
+{
+	size_t idx;
+	bool amb;
+	const char *t = c ? git_tok(o->sub->spec, c, NULL, 0, &idx, &amb)
+			  : git_tok(o->sub->spec, 0, lng, strlen(lng), &idx, &amb);
+	return t && idx < GIT_MAX_OPTS && o->seen[idx];
+}
+
+/* An operand that can only be a path: ".", "..", "./x", "../x", "/x",
+ * ":/x", ":(top)x", or a glob. A bare word may be a branch, so it is
+ * not one (git decides by what exists). */
+static bool git_pathlike(const struct wv *w)
+{
+	if (!w->n)
+		return false;
+	if (w->s[0] == '/' || w->s[0] == ':' || (w->f & WV_TILDE))
+		return true;
+	if (w->s[0] == '.' && (w->n == 1 || w->s[1] == '/' ||
+			       (w->s[1] == '.' && (w->n == 2 || w->s[2] == '/'))))
+		return true;
+	return memchr(w->s, '*', w->n) || memchr(w->s, '?', w->n) ||
+	       memchr(w->s, '[', w->n);
+}
+
+/* git checkout/restore/switch/read-tree/checkout-index: does it overwrite
+ * the working tree? Options git refuses, help and the new-branch forms
+ * (checkout -b, switch -c/-C) do not. */
+static void git_discards(struct cx *x, struct wv *argv, size_t argc)
+{
+	static const char *const gval = " -C -c --git-dir --work-tree "
+					 "--namespace --super-prefix "
+					 "--config-env --exec-path ";
+	size_t i = 1;
+	struct git_opts o;
+
+	/* git's own options (git(1)) */
+	while (i < argc && classify_word_static(&argv[i]) && argv[i].n > 1 &&
+	       argv[i].s[0] == '-') {
+		const struct wv *w = &argv[i];
+		bool takes = false;
+		for (const char *p = gval; *p && !takes; p++) {
+			if (*p == ' ')
+				continue;
+			size_t pn = strcspn(p, " ");
+			if (pn == w->n && memcmp(p, w->s, pn) == 0)
+				takes = p[1] == '-' ? strncmp(p, "--exec-path", pn) != 0 : true;
+			p += pn - 1;
+		}
+		i += takes ? 2 : 1;
+	}
+	if (i >= argc || !classify_word_static(&argv[i]))
+		return;
+	const struct git_sub *sub = NULL;
+	for (size_t k = 0; k < sizeof(git_subs) / sizeof(*git_subs); k++)
+		if (classify_word_is(&argv[i], git_subs[k].name))
+			sub = &git_subs[k];
+	if (!sub)
+		return;
+	git_read_opts(sub, argv, i + 1, argc, &o);
+	if (o.help || (o.unknown && !o.dynamic))
+		return;
+	bool paths_file = git_has(&o, 0, "pathspec-from-file");
+	if (sub == &git_subs[0]) { /* checkout */
+		bool newb = git_has(&o, 'b', NULL) || git_has(&o, 'B', NULL) ||
+			    git_has(&o, 0, "orphan");
+		if (git_has(&o, 'f', NULL))
+			classify_rule(x, RULE_GIT_CHECKOUT_FORCE);
+		if (newb)
+			return; /* the operand is the start point */
+		if (o.after_pathlike)
+			classify_rule(x, RULE_GIT_CHECKOUT_PATHS);
+		else if (o.after || paths_file)
+			classify_rule(x, RULE_GIT_CHECKOUT_PATHSPEC);
+		else if (o.nops >= 2 || (o.nops == 1 && git_pathlike(&argv[o.ops[0]])))
+			classify_rule(x, RULE_GIT_CHECKOUT_PATHS);
+	} else if (sub == &git_subs[1]) { /* checkout-index */
+		if (git_has(&o, 'f', NULL) &&
+		    (git_has(&o, 'a', NULL) || o.nops || o.after ||
+		     git_has(&o, 0, "stdin")) && !git_has(&o, 0, "temp") &&
+		    !git_has(&o, 0, "prefix"))
+			classify_rule(x, RULE_GIT_CHECKOUT_INDEX_FORCE);
+	} else if (sub == &git_subs[2]) { /* read-tree */
+		if (git_has(&o, 'u', NULL) && !git_has(&o, 'n', NULL) &&
+		    (git_has(&o, 'm', NULL) || git_has(&o, 0, "reset")))
+			classify_rule(x, RULE_GIT_READ_TREE_UPDATE);
+	} else if (sub == &git_subs[3]) { /* restore */
+		bool staged = git_has(&o, 'S', NULL), wt = git_has(&o, 'W', NULL);
+		if (!(o.nops || o.after || paths_file))
+			return; /* git refuses: "you must specify path(s)" */
+		if (staged && wt)
+			classify_rule(x, RULE_GIT_RESTORE_WORKTREE);
+		else if (!staged)
+			classify_rule(x, RULE_GIT_RESTORE);
+	} else { /* switch */
+		if (git_has(&o, 'f', NULL) || git_has(&o, 0, "discard-changes"))
+			classify_rule(x, RULE_GIT_SWITCH_FORCE);
+	}
+}
+
 void families_git(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -641,9 +991,25 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 	};
 
 	(void)redirs;
-	(void)ci;
+	/* git credential fill (and the helpers' own get) print a stored
+	 * password: what reads it next holds a secret */
+	for (size_t i = 1; i + 1 < argc; i++) {
+		if (commands_is_opt(&argv[i]))
+			continue;
+		if ((classify_word_is(&argv[i], "credential") &&
+		     (classify_word_is(&argv[i + 1], "fill") ||
+		      classify_word_is(&argv[i + 1], "get"))) ||
+		    ((classify_word_is(&argv[i], "credential-store") ||
+		      classify_word_is(&argv[i], "credential-cache")) &&
+		     classify_word_is(&argv[i + 1], "get"))) {
+			classify_rule(x, RULE_SECRETS_GIT_CREDENTIAL);
+			ci->f |= CI_SECRETS;
+		}
+		break;
+	}
 	git_config_set(x, argv, argc, exec_keys,
 		       sizeof(exec_keys) / sizeof(*exec_keys));
+	git_discards(x, argv, argc);
 	/* git submodule foreach CMD…, git bisect run CMD… */
 	for (size_t i = 1; i + 2 < argc; i++) {
 		if (classify_word_is(&argv[i], "submodule") && classify_word_is(&argv[i + 1], "foreach")) {
@@ -820,6 +1186,80 @@ void families_fifo(struct cx *x, struct wv *argv, size_t argc,
 	for (size_t i = 1; i < argc; i++)
 		if (classify_word_is(&argv[i], "p"))
 			ci->f |= CI_FIFO;
+}
+
+/* The subcommands of cloud and forge CLIs that send local files out, as
+ * "tool: verb verb …" where a verb may be two words joined by '.'
+ * ("s3.cp" is `aws s3 cp`). What they send is judged as any network send:
+ * a credential among their operands is exfiltration (secrets_out). */
+static const struct {
+	const char *tool;
+	const char *verbs;
+} uploads[] = {
+	{ "aws", " s3.cp s3.mv s3.sync s3api.put-object s3api.upload-part " },
+	{ "az", " storage.blob storage.file storage.copy " },
+	{ "gcloud", " storage.cp storage.mv storage.rsync compute.scp " },
+	{ "gh", " gist.create gist.edit release.upload release.create "
+		" issue.create issue.comment pr.create pr.comment secret.set " },
+	{ "gsutil", " cp mv rsync " },
+	{ "rclone", " copy copyto move moveto sync bisync rcat mount serve " },
+	{ "s3cmd", " put sync cp mv " },
+};
+
+static bool upload_at(const char *verbs, const struct wv *argv,
+		      const size_t *ops, size_t nops);
+
+void families_upload(struct cx *x, struct wv *argv, size_t argc,
+		     const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, ops[4], nops = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	(void)x;
+	(void)redirs;
+	size_t t = 0;
+	while (t < sizeof(uploads) / sizeof(*uploads) &&
+	       !commands_name_is(name, n, uploads[t].tool))
+		t++;
+	if (t == sizeof(uploads) / sizeof(*uploads))
+		return;
+	for (size_t i = 1; i < argc && nops < 4; i++) {
+		if (!classify_word_static(&argv[i]))
+			break;
+		if (!commands_is_opt(&argv[i]))
+			ops[nops++] = i;
+	}
+	/* the verb is one of the first three operands: global options'
+	 * values (aws --profile x s3 cp) come before it */
+	for (size_t k = 0; k < 3 && k < nops; k++)
+		if (upload_at(uploads[t].verbs, argv, ops + k, nops - k)) {
+			ci->f |= CI_NETWORK | CI_NETSEND;
+			return;
+		}
+}
+
+/* Is the verb list's entry one of ops[0] (and ops[1] for "a.b")? */
+static bool upload_at(const char *verbs, const struct wv *argv,
+		      const size_t *ops, size_t nops)
+{
+	const struct wv *a = nops > 0 ? &argv[ops[0]] : NULL;
+	const struct wv *b = nops > 1 ? &argv[ops[1]] : NULL;
+
+	for (const char *v = verbs; a && *v; v++) {
+		if (*v == ' ')
+			continue;
+		size_t vn = strcspn(v, " ");
+		const char *dot = memchr(v, '.', vn);
+		size_t an = dot ? (size_t)(dot - v) : vn;
+		bool hit = a->n == an && memcmp(a->s, v, an) == 0;
+		if (hit && dot)
+			hit = b && b->n == vn - an - 1 &&
+			      memcmp(b->s, dot + 1, b->n) == 0;
+		if (hit)
+			return true;
+		v += vn - 1;
+	}
+	return false;
 }
 
 void families_identity(struct cx *x, struct wv *argv, size_t argc,

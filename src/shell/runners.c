@@ -176,6 +176,112 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 	x->pc.cwd = cwd_before;
 }
 
+/* env -S STRING splits STRING as env(1) does ("-S/--split-string"):
+ * blanks separate words, '…' is literal, "…" and unquoted text take the
+ * escapes \\ \" \' \t \n \v \f \r and \_ (a blank in "…", a word
+ * break outside), '…' only \\ and \', \c ends the
+ * string, '#' at the start of a word starts a comment, and ${NAME} is an
+ * environment variable (not known here: the word is dynamic). Returns the
+ * number of words written to out (at most max). */
+static size_t env_split(struct cx *x, const struct wv *w, struct wv *out,
+			size_t max)
+{
+	const char *s = w->s;
+	size_t n = w->n, i = 0, nw = 0;
+	char *buf = arena_alloc_raw(x->a, n + 1);
+
+	if (!buf)
+		return 0;
+	while (i < n && nw < max) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+			i++;
+		if (i >= n || s[i] == '#')
+			break;
+		size_t o = 0;
+		bool dyn = false, stop = false;
+		char q = 0;
+		char *start = buf;
+		while (i < n) {
+			char c = s[i];
+			if (!q && (c == ' ' || c == '\t' || c == '\n'))
+				break;
+			if (!q && (c == '\'' || c == '"')) {
+				q = c;
+				i++;
+				continue;
+			}
+			if (q && c == q) {
+				q = 0;
+				i++;
+				continue;
+			}
+			if (q != '\'' && c == '$' && i + 1 < n && s[i + 1] == '{') {
+				const char *e = memchr(s + i, '}', n - i);
+				dyn = true;
+				i = e ? (size_t)(e - s) + 1 : n;
+				continue;
+			}
+			if (q == '\'' && c == '\\' && i + 1 < n &&
+			    (s[i + 1] == '\\' || s[i + 1] == '\'')) {
+				/* in '…' only \\ and \' are escapes */
+				start[o++] = s[i + 1];
+				i += 2;
+				continue;
+			}
+			if (!q && c == '\\' && i + 1 < n && s[i + 1] == '_') {
+				/* unquoted \_ separates words */
+				i += 2;
+				break;
+			}
+			if (q != '\'' && c == '\\' && i + 1 < n) {
+				char d = s[i + 1], r = 0;
+				i += 2;
+				switch (d) {
+				case '_': r = ' '; break;
+				case 't': r = '\t'; break;
+				case 'n': r = '\n'; break;
+				case 'v': r = '\v'; break;
+				case 'f': r = '\f'; break;
+				case 'r': r = '\r'; break;
+				case 'c': stop = true; break;
+				default: r = d; break;
+				}
+				if (stop)
+					break;
+				start[o++] = r;
+				continue;
+			}
+			start[o++] = c;
+			i++;
+		}
+		start[o] = '\0';
+		out[nw] = classify_lit(start, o);
+		/* env does not expand ~, but a word starting with it is read
+		 * as the home directory: the safer reading of what the
+		 * author meant (rm -rf ~ deletes either a "~" here or home) */
+		if (o && start[0] == '~' && (o == 1 || start[1] == '/')) {
+			size_t hn = strlen(x->pc.home);
+			char *h = arena_alloc_raw(x->a, hn + o);
+			if (h) {
+				memcpy(h, x->pc.home, hn);
+				memcpy(h + hn, start + 1, o - 1);
+				h[hn + o - 1] = '\0';
+				out[nw] = classify_lit(h, hn + o - 1);
+				out[nw].f |= WV_TILDE;
+			}
+		}
+		if (dyn || !classify_word_static(w)) {
+			out[nw].f |= WV_DYNAMIC;
+			out[nw].dyn_at = 0;
+		}
+		nw++;
+		buf += o + 1;
+		if (stop)
+			break;
+	}
+	return nw;
+}
+
 /* env: its options read with the wrapper table's grammar (the same
  * wrappers_scan every other wrapper gets), then "-" (an empty
  * environment), NAME=value words set for the command, the command. -S
@@ -189,22 +295,42 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 
 	wrappers_scan(wr, argc, scan_word, argv, &sc);
 	if (sc.payload < argc) {
+		/* env [opts] -S STRING REST…: env runs as if STRING's words
+		 * stood there, before REST (-SPATH=/bin rm -rf ~ sets PATH
+		 * for rm); the options before -S still count */
 		struct wv t = argv[sc.payload];
+		size_t max = t.n / 2 + 2;
+		size_t rest = argc - sc.payload - 1;
 
 		t.s += sc.payload_off;
 		t.n -= sc.payload_off;
-		commands_payload_word(x, &t, 0,
-				      "the command line given to env -S");
+		if (max > 256)
+			max = 256;
+		struct wv *na = arena_alloc(x->a, (max + rest + 1) * sizeof(*na));
+		if (!na) {
+			x->v->oom = true;
+			return;
+		}
+		na[0] = argv[0];
+		size_t k = 1 + env_split(x, &t, na + 1, max);
+		for (size_t j = sc.payload + 1; j < argc; j++)
+			na[k++] = argv[j];
+		if (k > 1)
+			commands_classify(x, na, k, redirs, ci);
 		return;
 	}
 	scan_chdir(x, argv, argc, &sc);
 	i = sc.opt_end;
 	if (i < argc && classify_word_is(&argv[i], "-"))
 		i++;
-	while (i < argc && argv[i].w && classify_word_static(&argv[i]) &&
+	while (i < argc && classify_word_static(&argv[i]) &&
 	       argv[i].n && argv[i].s[0] != '=' &&
 	       memchr(argv[i].s, '=', argv[i].n)) {
-		classify_assign(x, argv[i].w);
+		/* a word split out of env -S has no source word */
+		if (argv[i].w)
+			classify_assign(x, argv[i].w);
+		else if (argv[i].n > 5 && memcmp(argv[i].s, "PATH=", 5) == 0)
+			classify_rule(x, RULE_PATH_ASSIGN);
 		i++;
 	}
 	if (i >= argc) {
@@ -374,6 +500,8 @@ void runners_eval(struct cx *x, struct wv *argv, size_t argc,
 	classify_rule(x, RULE_EVAL);
 	if (dyn)
 		classify_rule(x, RULE_EVAL_DYNAMIC);
+	if (dyn && x->tcp_seen)
+		classify_rule(x, RULE_REVERSE_SHELL_READ_LOOP);
 	if (n)
 		classify_payload(x, s, n, CORDON_L(EVAL), "the text given to eval");
 }
@@ -491,6 +619,48 @@ static void run_template_item(struct cx *x, struct wv *argv, size_t argc,
 	x->batch = was;
 }
 
+/* The items a batch runner reads on stdin when they are known on the line:
+ * the text of echo/printf piped in (x->feed), or its own here-string or
+ * here-doc. Split at newlines (lines) or at blanks too; at most max. */
+static size_t fed_items(struct cx *x, const struct sh_redir *redirs,
+			bool lines, struct wv *out, size_t max)
+{
+	const char *t = x->feed;
+	size_t tn = x->feedn, n = 0;
+
+	x->feed = NULL;
+	for (const struct sh_redir *r = redirs; !t && r; r = r->next) {
+		if (r->op == SH_R_HERESTRING) {
+			struct wv w = classify_eval(x, r->target);
+			if (!classify_word_static(&w))
+				return 0;
+			t = w.s;
+			tn = w.n;
+		} else if (r->op == SH_R_HEREDOC) {
+			struct wv w = r->body_word && !r->delim_quoted
+					      ? classify_eval(x, r->body_word)
+					      : classify_lit(r->body ? r->body : "",
+							     r->body_len);
+			if (!classify_word_static(&w))
+				return 0;
+			t = w.s;
+			tn = w.n;
+		}
+	}
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < tn && n < max;) {
+		while (i < tn && (t[i] == '\n' || (!lines && (t[i] == ' ' || t[i] == '\t'))))
+			i++;
+		size_t s = i;
+		while (i < tn && t[i] != '\n' && (lines || (t[i] != ' ' && t[i] != '\t')))
+			i++;
+		if (i > s)
+			out[n++] = classify_lit(t + s, i - s);
+	}
+	return n;
+}
+
 void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -506,7 +676,8 @@ void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 			i++;
 			break;
 		}
-		if (classify_word_is(w, "-I")) {
+		/* -I REPL (GNU, BSD), -J REPL (BSD: all items at once) */
+		if (classify_word_is(w, "-I") || classify_word_is(w, "-J")) {
 			if (i + 1 < argc)
 				repl = arena_strndup(x->a, argv[i + 1].s, argv[i + 1].n);
 			i += 2;
@@ -543,7 +714,13 @@ void runners_xargs(struct cx *x, struct wv *argv, size_t argc,
 	const char *b = classify_cmd_base(&argv[i], &bn);
 	if (commands_find_handler(b, bn) == runners_shell || wrappers_find_interp(b, bn))
 		ci->f |= CI_RUNS_STDIN; /* curl … | xargs sh -c: the input runs */
-	run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
+	struct wv items[16];
+	size_t ni = fed_items(x, redirs, repl != NULL, items, 16);
+	for (size_t k = 0; k < ni; k++)
+		run_template_item(x, argv + i, argc - i, repl, repl == NULL, 0,
+				  &items[k]);
+	if (!ni)
+		run_template(x, argv + i, argc - i, repl, repl == NULL, 0);
 }
 
 void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
@@ -579,16 +756,32 @@ void runners_parallel(struct cx *x, struct wv *argv, size_t argc,
 		for (size_t k = end + 1, tried = 0; k < argc && tried < 16; k++, tried++)
 			commands_payload_word(x, &argv[k], CORDON_L(BATCH_EXEC),
 				     "a command run by parallel");
-		if (end >= argc)
+		if (end >= argc) {
+			struct wv items[16];
+			size_t ni = fed_items(x, redirs, true, items, 16);
+			for (size_t k = 0; k < ni; k++)
+				commands_payload_word(x, &items[k], CORDON_L(BATCH_EXEC),
+						      "a command run by parallel");
 			ci->f |= CI_RUNS_STDIN;
+		}
 		return;
 	}
 	bool has_repl = false;
 	for (size_t k = i; k < end; k++)
 		if (memmem(argv[k].s, argv[k].n, "{}", 2))
 			has_repl = true;
-	/* The arguments after ::: are known: try each (a few). */
+	/* The arguments after ::: are known: try each (a few); without
+	 * ::: the lines fed on the line (echo … | parallel CMD {}) are */
 	size_t tried = 0;
+	if (end >= argc) {
+		struct wv items[16];
+		size_t ni = fed_items(x, redirs, true, items, 16);
+		for (size_t k = 0; k < ni; k++)
+			run_template_item(x, argv + i, end - i, "{}", !has_repl,
+					  0, &items[k]);
+		if (ni)
+			return;
+	}
 	for (size_t k = end + 1; k < argc && tried < 16; k++) {
 		if (classify_word_is(&argv[k], ":::") || classify_word_is(&argv[k], "::::"))
 			break;
@@ -720,6 +913,91 @@ void runners_find(struct cx *x, struct wv *argv, size_t argc,
 			filecmds_write_target(x, &argv[i + 1], true, "overwrites");
 			i++;
 		}
+	}
+}
+
+static bool in_list(const char *list, const struct wv *w);
+
+/* Tools whose operands are command lines run through a shell, from their
+ * man pages: hyperfine CMD… (every operand is a command it benchmarks),
+ * watchexec CMD (one operand is a shell line; after -- the words are the
+ * command), tmux new-session/new-window/split-window/respawn-pane/
+ * respawn-window [SHELL-COMMAND] and send-keys KEYS (typed into a shell),
+ * sops exec-env/exec-file FILE CMD. Options with a value are skipped by
+ * the lists below; the operands are judged as command lines. */
+static const struct {
+	const char *tool;
+	const char *subs;    /* " new … ": required subcommand, or NULL */
+	const char *vals;    /* " -x --long ": options that take a value */
+	unsigned skip;       /* operands before the command (sops' FILE) */
+} line_runners[] = {
+	{ "hyperfine", NULL,
+	  " -w --warmup -m --min-runs -M --max-runs -r --runs -s --setup -p "
+	  "--prepare -c --cleanup -P --parameter-scan -D --parameter-step-size "
+	  "-L --parameter-list -S --shell --style --sort -u --time-unit "
+	  "--export-asciidoc --export-csv --export-json --export-markdown "
+	  "--export-orgmode --output --input -n --command-name ",
+	  0 },
+	{ "sops", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
+	{ "tmux",
+	  " new new-session new-window neww split-window splitw respawn-pane "
+	  "respawnp respawn-window respawnw send-keys send ",
+	  " -c -e -F -l -n -s -t -x -y -L -S -f -T -N ", 0 },
+	{ "watchexec", NULL,
+	  " -w --watch -e --exts -f --filter -i --ignore --shell -d --debounce "
+	  "--delay-run -s --signal --stop-signal --stop-timeout --on-busy-update "
+	  "--project-origin --workdir --emit-events-to -E --env --wrap-process "
+	  "--poll --color --filter-file --ignore-file --log-file ",
+	  0 },
+};
+
+void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
+			   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, i = 1, t = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
+	(void)redirs;
+	while (t < sizeof(line_runners) / sizeof(*line_runners) &&
+	       !commands_name_is(name, n, line_runners[t].tool))
+		t++;
+	if (t == sizeof(line_runners) / sizeof(*line_runners))
+		return;
+	/* tmux -L NAME new …: the server's options, then the subcommand */
+	while (line_runners[t].subs && i < argc && commands_is_opt(&argv[i]))
+		i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
+	if (line_runners[t].subs) {
+		if (i >= argc || !in_list(line_runners[t].subs, &argv[i]))
+			return;
+		i++;
+	}
+	unsigned skip = line_runners[t].skip;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w)) {
+			/* the words after -- are one command */
+			if (i + 1 < argc)
+				classify_command(x, argv + i + 1, argc - i - 1, NULL, ci);
+			return;
+		}
+		if (commands_is_opt(w)) {
+			/* hyperfine's --setup, --prepare and --cleanup are
+			 * command lines too */
+			if (t == 0 && i + 1 < argc &&
+			    in_list(" -s --setup -p --prepare -c --cleanup ", w))
+				commands_payload_word(x, &argv[i + 1],
+						      CORDON_L(NESTED_SHELL),
+						      "a command line run by a tool");
+			if (in_list(line_runners[t].vals, w))
+				i++;
+			continue;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		commands_payload_word(x, w, CORDON_L(NESTED_SHELL),
+				      "a command line run by a tool");
 	}
 }
 
@@ -1078,7 +1356,9 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 	size_t i = 1;
 	bool code = false;
 
-	commands_judge_redirs(x, redirs, ci, false);
+	/* an interpreter's fds on a socket (python -c 'pty.spawn("sh")'
+	 * </dev/tcp/h/p) hand what it runs to the connection, as a shell's */
+	commands_judge_redirs(x, redirs, ci, true);
 	while (i < argc) {
 		const struct wv *w = &argv[i];
 		if (in_list(ip->code_opt, w)) {
@@ -1099,7 +1379,7 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 			size_t k;
 			for (k = 1; k < w->n && !what; k++) {
 				char key[5] = {' ', '-', w->s[k], ' ', '\0'};
-				if (strstr(ip->code_opt, key))
+				if (ip->code_opt && strstr(ip->code_opt, key))
 					what = 1;
 				else if (ip->module_opt && strstr(ip->module_opt, key))
 					what = 2;
@@ -1159,6 +1439,22 @@ void runners_interp(struct cx *x, const struct wrappers_interp *ip, struct wv *a
 		for (size_t k = i; inplace && k < argc; k++)
 			if (!commands_is_opt(&argv[k]))
 				filecmds_write_target(x, &argv[k], false, "edits in place");
+		return;
+	}
+	/* go run FILE, crystal run FILE, rustc FILE: build tools, whose
+	 * files are the project's; only a file written on this line is read
+	 * (echo 'package main …' > r.go && go run r.go) */
+	if (ip->sub) {
+		if (i < argc && in_list(ip->sub, &argv[i]))
+			i++;
+		for (; i < argc; i++) {
+			if (in_list(ip->arg_opt, &argv[i])) {
+				i++;
+				continue;
+			}
+			if (!commands_is_opt(&argv[i]))
+				commands_check_downloaded_as(x, &argv[i], (int)ip->lang);
+		}
 		return;
 	}
 	if (i < argc && !classify_word_is(&argv[i], "-")) {

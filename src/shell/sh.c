@@ -30,6 +30,7 @@ struct parser {
 	size_t tokens;
 	unsigned depth;
 	unsigned heredocs;
+	unsigned in_cmdsub; /* $( ) bodies being parsed */
 	enum cordon_err err;
 	size_t err_off;
 	char err_msg[160];
@@ -362,9 +363,15 @@ static struct sh_node *parse_paren_body(struct parser *p, size_t start,
 {
 	struct sh_node *body;
 
+	bool cmdsub = what[0] == '$';
+
 	if (!enter(p))
 		return NULL;
+	if (cmdsub)
+		p->root->in_cmdsub++;
 	body = parse_list(p, ')');
+	if (cmdsub)
+		p->root->in_cmdsub--;
 	leave(p);
 	if (failed(p))
 		return body;
@@ -947,6 +954,15 @@ static void read_heredoc_body(struct parser *p, struct sh_redir *r)
 		p->pos = le < p->len ? le + 1 : le;
 		if (ce - cs == dlen && memcmp(p->src + cs, delim, dlen) == 0) {
 			body_end = ls;
+			break;
+		}
+		/* bash reads a $( ) body as its own text, so "EOF)" ends the
+		 * here-doc there and the ')' closes the substitution */
+		if (root->in_cmdsub && ce - cs > dlen && dlen &&
+		    memcmp(p->src + cs, delim, dlen) == 0 &&
+		    p->src[cs + dlen] == ')') {
+			body_end = ls;
+			p->pos = cs + dlen;
 			break;
 		}
 	}

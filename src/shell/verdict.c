@@ -26,6 +26,7 @@ void cordon_verdict_free(struct cordon_verdict *v)
 	free(v->reasons);
 	free(v->rules);
 	free(v->segs);
+	free(v->hits);
 	arena_release(&v->strings);
 	free(v);
 }
@@ -38,6 +39,7 @@ void verdict_reset(struct cordon_verdict *v)
 	v->nreasons = 0;
 	v->nrules = 0;
 	v->nsegs = 0;
+	v->nhits = 0;
 	v->oom = false;
 	memset(&v->cmds, 0, sizeof(v->cmds));
 	arena_reset(&v->strings);
@@ -111,6 +113,22 @@ void verdict_add_rule(struct cordon_verdict *v, const char *id)
 		return;
 	}
 	v->rules[v->nrules++] = id;
+}
+
+void verdict_set_trace(struct cordon_verdict *v, bool on)
+{
+	v->trace = on;
+}
+
+void verdict_add_hit(struct cordon_verdict *v, const struct vhit *h)
+{
+	if (!v->trace || v->nhits >= MAX_RULES * 4)
+		return;
+	if (!grow(&v->hits, &v->hits_cap, v->nhits, sizeof(*v->hits))) {
+		v->oom = true;
+		return;
+	}
+	v->hits[v->nhits++] = *h;
 }
 
 void verdict_add_segment(struct cordon_verdict *v, size_t off, size_t len,

@@ -17,6 +17,7 @@ static const struct wrapper table[] = {
 	{ .name = "R", .kind = WRAPPER_RUNNER },
 	{ .name = "Rscript", .kind = WRAPPER_RUNNER },
 	{ .name = "apropos", .kind = WRAPPER_NAMES },
+	{ .name = "asdf", .sub = " exec " },
 	{ .name = "ash", .kind = WRAPPER_SHELL },
 	{ .name = "at", .kind = WRAPPER_RUNNER },
 	{ .name = "awk", .kind = WRAPPER_RUNNER },
@@ -89,6 +90,13 @@ static const struct wrapper table[] = {
 	  .labels = CORDON_L(PRIVILEGE),
 	  .rule = "privilege.doas",
 	  .reason = "runs as another user (doas)" },
+	{ .name = "doppler",
+	  .sub = " run ",
+	  .short_val = "pc",
+	  .long_val = " --project --config --token --name-transformer --mount "
+		      "--mount-format --mount-template --fallback --scope ",
+	  .payload_long = "--command" },
+	{ .name = "dotenv", .short_val = "evp", .short_opt = "c" },
 	{ .name = "du", .kind = WRAPPER_NAMES },
 	{ .name = "dumb-init", .short_val = "r", .long_val = " --rewrite " },
 	{ .name = "eatmydata" },
@@ -162,6 +170,7 @@ static const struct wrapper table[] = {
 	{ .name = "ionice",
 	  .short_val = "cnpPu",
 	  .long_val = " --class --classdata --pid --pgid --uid " },
+	{ .name = "ip", .sub = " netns ", .operands = 2 },
 	{ .name = "java", .kind = WRAPPER_RUNNER },
 	{ .name = "jshell", .kind = WRAPPER_RUNNER },
 	{ .name = "julia", .kind = WRAPPER_RUNNER },
@@ -170,23 +179,45 @@ static const struct wrapper table[] = {
 	{ .name = "last", .kind = WRAPPER_NAMES },
 	{ .name = "lastb", .kind = WRAPPER_NAMES },
 	{ .name = "lastlog", .kind = WRAPPER_NAMES },
+	{ .name = "launchctl", .sub = " asuser ", .operands = 1 },
 	{ .name = "ld.so", .kind = WRAPPER_RUNNER },
 	{ .name = "ldd", .kind = WRAPPER_NAMES },
 	{ .name = "less", .kind = WRAPPER_RUNNER },
 	{ .name = "linux32" },
 	{ .name = "linux64" },
 	{ .name = "lksh", .kind = WRAPPER_SHELL },
-	{ .name = "lldb", .kind = WRAPPER_RUNNER },
+	{ .name = "lldb",
+	  .short_val = "oOsSkKfpnacl",
+	  .long_val = " --one-line --one-line-before-file --source "
+		      "--source-before-file --one-line-on-crash --source-on-crash "
+		      "--file --attach-pid --attach-name --arch --core "
+		      "--script-language " },
 	{ .name = "locate", .kind = WRAPPER_NAMES },
 	{ .name = "loksh", .kind = WRAPPER_SHELL },
 	{ .name = "ltrace",
 	  .short_val = "aADeFlnopsuwxX",
 	  .long_val =
 		  " --align --debug --config --library --indent --output " },
+	{ .name = "mamba",
+	  .sub = " run ",
+	  .short_val = "npr",
+	  .long_val = " --name --prefix --root-prefix --cwd ",
+	  .chdir_long = "--cwd" },
 	{ .name = "man", .kind = WRAPPER_RUNNER },
 	{ .name = "mapfile", .kind = WRAPPER_NAMES },
 	{ .name = "mawk", .kind = WRAPPER_RUNNER },
 	{ .name = "md5sum", .kind = WRAPPER_NAMES },
+	{ .name = "micromamba",
+	  .sub = " run ",
+	  .short_val = "npr",
+	  .long_val = " --name --prefix --root-prefix --cwd --label ",
+	  .chdir_long = "--cwd" },
+	{ .name = "mise",
+	  .sub = " exec x ",
+	  .short_val = "jCE",
+	  .long_val = " --jobs --cd --env ",
+	  .chdir_short = 'C',
+	  .chdir_long = "--cd" },
 	{ .name = "mksh", .kind = WRAPPER_SHELL },
 	{ .name = "nawk", .kind = WRAPPER_RUNNER },
 	{ .name = "newgrp", .kind = WRAPPER_RUNNER },
@@ -221,11 +252,21 @@ static const struct wrapper table[] = {
 	{ .name = "nvim", .kind = WRAPPER_RUNNER },
 	{ .name = "objdump", .kind = WRAPPER_NAMES },
 	{ .name = "oksh", .kind = WRAPPER_SHELL },
+	{ .name = "op",
+	  .sub = " run ",
+	  .long_val = " --env-file --account --config --cache --encoding "
+		      "--session " },
 	{ .name = "osascript", .kind = WRAPPER_RUNNER },
 	{ .name = "osh", .kind = WRAPPER_SHELL },
 	{ .name = "parallel", .kind = WRAPPER_RUNNER },
 	{ .name = "pdksh", .kind = WRAPPER_SHELL },
 	{ .name = "pdm", .sub = " run " },
+	{ .name = "perf",
+	  .sub = " stat record trace ",
+	  .short_val = "eorpCGtxIFcmDu",
+	  .long_val = " --event --repeat --output --pid --cpu --cgroup --tid "
+		      "--field-separator --interval-print --freq --count "
+		      "--mmap-pages --delay --uid --call-graph --filter " },
 	{ .name = "pgrep", .kind = WRAPPER_NAMES },
 	{ .name = "pidof", .kind = WRAPPER_NAMES },
 	{ .name = "pinky", .kind = WRAPPER_NAMES },
@@ -241,6 +282,7 @@ static const struct wrapper table[] = {
 	  .sub = " exec ",
 	  .long_val = " --filter --workspace " },
 	{ .name = "pnpx", .kind = WRAPPER_RUNNER },
+	{ .name = "podman", .sub = " unshare " },
 	{ .name = "poetry", .sub = " run " },
 	{ .name = "popd", .kind = WRAPPER_NAMES },
 	{ .name = "posh", .kind = WRAPPER_SHELL },
@@ -288,6 +330,7 @@ static const struct wrapper table[] = {
 	  .rule = "privilege.run0",
 	  .reason = "runs as another user (run0)" },
 	{ .name = "runuser", .kind = WRAPPER_RUNNER },
+	{ .name = "rye", .sub = " run " },
 	{ .name = "schroot",
 	  .short_val = "cdsuon",
 	  .long_val = " --chroot --directory --shell --user --option "
@@ -454,6 +497,7 @@ static const struct wrapper table[] = {
 	  .short_val = "efnpsw",
 	  .long_val = " --error-file --server-num --server-args --auth-file "
 		      "--xauth-protocol --wait " },
+	{ .name = "yarn", .sub = " exec " },
 	{ .name = "yash", .kind = WRAPPER_SHELL },
 	{ .name = "ysh", .kind = WRAPPER_SHELL },
 	{ .name = "zsh", .kind = WRAPPER_SHELL },
@@ -464,19 +508,44 @@ static const struct wrapper table[] = {
 /* The interpreters whose operands can be code; names ending in '*' also
  * match with a version (python3, python3.11, perl5.36). */
 static const struct wrappers_interp interps[] = {
-	{ "python*", CODE_PYTHON, " -c ", " -W -X -Q ", " -m " },
-	{ "pypy*", CODE_PYTHON, " -c ", " -W -X ", " -m " },
+	{ "python*", CODE_PYTHON, " -c ", " -W -X -Q ", " -m ", NULL },
+	{ "pypy*", CODE_PYTHON, " -c ", " -W -X ", " -m ", NULL },
 	{ "node", CODE_NODE, " -e -p --eval --print ",
-	  " -r --require --import --loader --env-file ", NULL },
+	  " -r --require --import --loader --env-file ", NULL, NULL },
 	{ "nodejs", CODE_NODE, " -e -p --eval --print ", " -r --require ",
-	  NULL },
-	{ "bun", CODE_NODE, " -e -p --eval --print ", " -r ", NULL },
-	{ "deno", CODE_NODE, " eval ", " ", NULL },
-	{ "perl*", CODE_PERL, " -e -E ", " -I -M -m -x ", NULL },
-	{ "ruby*", CODE_RUBY, " -e ", " -r -I -C ", NULL },
-	{ "php*", CODE_PHP, " -r -B -R -E ", " -c -d -z ", NULL },
-	{ "lua*", CODE_LUA, " -e ", " -l ", NULL },
-	{ "luajit", CODE_LUA, " -e ", " -l -b ", NULL },
+	  NULL, NULL },
+	{ "bun", CODE_NODE, " -e -p --eval --print ", " -r ", NULL, NULL },
+	{ "deno", CODE_NODE, " eval ", " ", NULL, NULL },
+	{ "perl*", CODE_PERL, " -e -E ", " -I -M -m -x ", NULL, NULL },
+	{ "ruby*", CODE_RUBY, " -e ", " -r -I -C ", NULL, NULL },
+	{ "php*", CODE_PHP, " -r -B -R -E ", " -c -d -z ", NULL, NULL },
+	{ "lua*", CODE_LUA, " -e ", " -l ", NULL, NULL },
+	{ "luajit", CODE_LUA, " -e ", " -l -b ", NULL, NULL },
+	/* read by shape (codeshape.c); options from each tool's --help */
+	{ "R", CODE_SHAPE, " -e ", " -f --file ", NULL, NULL },
+	{ "Rscript", CODE_SHAPE, " -e ", " ", NULL, NULL },
+	{ "crystal", CODE_SHAPE, " eval ", " -o -D --define ", NULL,
+	  " run build i interactive " },
+	{ "expect", CODE_SHAPE, " -c ", " -f ", NULL, NULL },
+	{ "gccgo", CODE_SHAPE, NULL, " -o ", NULL, " " },
+	{ "go", CODE_SHAPE, NULL,
+	  " -o -C -p -ldflags -gcflags -asmflags -tags -mod -modfile "
+	  "-exec -overlay -pkgdir -toolexec -buildmode -compiler ",
+	  NULL, " run build " },
+	{ "groovy", CODE_SHAPE, " -e ", " -cp -classpath --classpath -D ",
+	  NULL, NULL },
+	{ "jrunscript", CODE_SHAPE, " -e ", " -cp -classpath -l -J -f ",
+	  NULL, NULL },
+	{ "julia", CODE_SHAPE, " -e -E --eval --print ",
+	  " -L --load -J --sysimage -p --procs -t --threads --project ",
+	  NULL, NULL },
+	{ "rustc", CODE_SHAPE, NULL,
+	  " -o --out-dir -C --codegen --edition --crate-type --crate-name "
+	  "-L -l --cfg --target --emit ",
+	  NULL, " " },
+	{ "tclsh*", CODE_SHAPE, NULL, " ", NULL, NULL },
+	{ "v", CODE_SHAPE, " -e ", " -o ", NULL, " run crun " },
+	{ "wish*", CODE_SHAPE, NULL, " ", NULL, NULL },
 };
 
 /* memcmp order, shorter first on a tie, without a strlen per probe: the
@@ -549,14 +618,29 @@ bool wrappers_is_any_shell(const char *name, size_t n)
 	return w && (w->kind == WRAPPER_SHELL || w->kind == WRAPPER_FOREIGN);
 }
 
+/* The first letters of the interpreters' names, so that most command
+ * words are turned away with one look (test_wrappers checks it against
+ * interps). */
+static const char interp_firsts[] = "Rbcdegjlnprtvw";
+
+bool wrappers_interp_firsts_cover(void)
+{
+	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++)
+		if (!strchr(interp_firsts, interps[i].name[0]))
+			return false;
+	return true;
+}
+
 const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 {
+	if (!n || !name[0] || !memchr(interp_firsts, name[0], sizeof(interp_firsts) - 1))
+		return NULL;
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;
-		size_t pl = strlen(p);
 
 		if (!n || p[0] != name[0])
 			continue;
+		size_t pl = strlen(p);
 		if (p[pl - 1] != '*') {
 			if (pl == n && memcmp(name, p, n) == 0)
 				return &interps[i];

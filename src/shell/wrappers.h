@@ -86,10 +86,16 @@ struct wrappers_interp {
 	const char *code_opt; /* options whose value is code: " -c " */
 	const char *arg_opt; /* other options that take a value */
 	const char *module_opt; /* runs a module as a command: " -m " */
+	const char *sub; /* a build tool ("go", "rustc"): the subcommands
+			    before its files (" run build ", or " "); only a
+			    file written on the line is read */
 };
 
 /* The interpreter for a command's base name, or NULL. */
 const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n);
+/* Every interpreter's first letter is in the quick filter of
+ * wrappers_find_interp (for the tests). */
+bool wrappers_interp_firsts_cover(void);
 
 /* Word i of a command, for wrappers_scan: false when the word is only
  * known at run time (then *s, *n are not read). */

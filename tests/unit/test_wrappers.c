@@ -49,6 +49,11 @@ static void lookups(void)
 					      "zsh",  "fish", "rbash", NULL };
 
 	ok(wrappers_table_sorted(), "the table is sorted, names unique");
+	ok(wrappers_interp_firsts_cover(),
+	   "the interpreters' first letters are all in the quick filter");
+	ok(wrappers_find_interp("tclsh8.6", 8) && wrappers_find_interp("R", 1) &&
+	   wrappers_find_interp("jrunscript", 10) && !wrappers_find_interp("git", 3),
+	   "the filter keeps the interpreters and turns away others");
 	for (const char *const *p = shells; *p; p++) {
 		const char *s = *p;
 		ok(wrappers_is_shell(s, strlen(s)), "%s is a shell", s);
