@@ -88,23 +88,42 @@ static const uint16_t cls[256] = {
 	['\\'] = C_STOP,
 };
 
-#define CL(c) cls[(unsigned char)(c)]
+/* The work counter test_redact reads (redact.h): every byte class looked
+ * up and every byte a memchr or memmem passes over, in builds with
+ * assertions. */
+#ifndef NDEBUG
+_Thread_local size_t redact__work;
+#define WORK(n) (redact__work += (size_t)(n))
+#else
+#define WORK(n) ((void)0)
+#endif
 
-/* What a key run's first byte may start: a known token format, a Bearer
- * word. The walk asks this table before trying the rules. */
-enum { F_FORMAT = 1, F_BEARER = 2 };
+#define CL(c) (WORK(1), cls[(unsigned char)(c)])
 
-static const uint8_t first_byte[256] = {
-	['g'] = F_FORMAT, ['x'] = F_FORMAT, ['A'] = F_FORMAT, ['e'] = F_FORMAT,
-	['s'] = F_FORMAT, ['r'] = F_FORMAT, ['b'] = F_BEARER, ['B'] = F_BEARER,
-};
 #define NONE SIZE_MAX
+
+/* memchr and memmem, their work counted up to what they found. */
+static const char *find_byte(const char *s, char c, size_t n)
+{
+	const char *p = memchr(s, c, n);
+
+	WORK(p ? (size_t)(p - s) + 1 : n);
+	return p;
+}
+
+static const char *find_str(const char *s, size_t n, const char *w, size_t m)
+{
+	const char *p = memmem(s, n, w, m);
+
+	WORK(p ? (size_t)(p - s) + m : n);
+	return p;
+}
 
 static inline unsigned char lower(char c)
 {
 	unsigned char u = (unsigned char)c;
 
-	return (cls[u] & C_UPPER) ? (unsigned char)(u + 32) : u;
+	return (CL(u) & C_UPPER) ? (unsigned char)(u + 32) : u;
 }
 
 static inline bool is_sep(char c)
@@ -169,73 +188,132 @@ static bool blank(const char *s, size_t a, size_t b)
 
 /* ---- kinds ------------------------------------------------------------- */
 
+/* Each kind and the name its replacement carries ("[REDACTED:name]"). */
+#define KINDS(X)                                                               \
+	X(GENERIC, "")                                                         \
+	X(GITHUB, "github-pat")                                                \
+	X(GITLAB, "gitlab-pat")                                                \
+	X(GITLAB_OTHER, "gitlab-token")                                        \
+	X(SLACK, "slack-token")                                                \
+	X(SLACK_HOOK, "slack-webhook")                                         \
+	X(DISCORD, "discord-token")                                            \
+	X(DISCORD_HOOK, "discord-webhook")                                     \
+	X(TEAMS_HOOK, "teams-webhook")                                         \
+	X(CHAT_HOOK, "webhook")                                                \
+	X(TELEGRAM, "telegram-bot-token")                                      \
+	X(AWS_ID, "aws-access-key")                                            \
+	X(AWS_SECRET, "aws-secret-key")                                        \
+	X(OPENAI, "openai-key")                                                \
+	X(ANTHROPIC, "anthropic-key")                                          \
+	X(GOOGLE, "google-api-key")                                            \
+	X(GOOGLE_OAUTH, "google-oauth-token")                                  \
+	X(STRIPE, "stripe-key")                                                \
+	X(TWILIO, "twilio-key")                                                \
+	X(SENDGRID, "sendgrid-key")                                            \
+	X(MAILGUN, "mailgun-key")                                              \
+	X(MAILCHIMP, "mailchimp-key")                                          \
+	X(VAULT, "vault-token")                                                \
+	X(DATABRICKS, "databricks-token")                                      \
+	X(NPM, "npm-token")                                                    \
+	X(PYPI, "pypi-token")                                                  \
+	X(DOCKER, "docker-pat")                                                \
+	X(HUGGINGFACE, "huggingface-token")                                    \
+	X(SHOPIFY, "shopify-token")                                            \
+	X(DIGITALOCEAN, "digitalocean-token")                                  \
+	X(GRAFANA, "grafana-token")                                            \
+	X(ATLASSIAN, "atlassian-token")                                        \
+	X(HEROKU, "heroku-key")                                                \
+	X(AZURE, "azure-key")                                                  \
+	X(TOKEN, "api-token") /* a provider's token of a known prefix */       \
+	X(JWT, "jwt")                                                          \
+	X(PEM, "private-key")                                                  \
+	X(B64, "base64-secret")                                                \
+	X(PUBLIC, "") /* a format known to be public: kept, never pushed */
+
 enum kind {
-	K_GENERIC,
-	K_GITHUB,
-	K_GITLAB,
-	K_SLACK,
-	K_AWS_ID,
-	K_AWS_SECRET,
-	K_OPENAI,
-	K_ANTHROPIC,
-	K_GOOGLE,
-	K_STRIPE,
-	K_JWT,
-	K_PEM,
-	K_COUNT
+#define K_ENUM(k, name) K_##k,
+	KINDS(K_ENUM)
+#undef K_ENUM
+		K_COUNT
 };
 
-#define R_(s)                                                                  \
-	{                                                                      \
-		s, sizeof(s) - 1                                               \
-	}
 static const struct {
 	const char *text;
 	size_t len;
 } repl[K_COUNT] = {
-	[K_GENERIC] = R_("[REDACTED]"),
-	[K_GITHUB] = R_("[REDACTED:github-pat]"),
-	[K_GITLAB] = R_("[REDACTED:gitlab-pat]"),
-	[K_SLACK] = R_("[REDACTED:slack-token]"),
-	[K_AWS_ID] = R_("[REDACTED:aws-access-key]"),
-	[K_AWS_SECRET] = R_("[REDACTED:aws-secret-key]"),
-	[K_OPENAI] = R_("[REDACTED:openai-key]"),
-	[K_ANTHROPIC] = R_("[REDACTED:anthropic-key]"),
-	[K_GOOGLE] = R_("[REDACTED:google-api-key]"),
-	[K_STRIPE] = R_("[REDACTED:stripe-key]"),
-	[K_JWT] = R_("[REDACTED:jwt]"),
-	[K_PEM] = R_("[REDACTED:private-key]"),
+#define K_REPL(k, name)                                                        \
+	[K_##k] = { sizeof(name) > 1 ? "[REDACTED:" name "]" : "[REDACTED]",   \
+		    sizeof(name) > 1 ? sizeof("[REDACTED:" name "]") - 1 :     \
+				       10 },
+	KINDS(K_REPL)
+#undef K_REPL
 };
-#undef R_
 
 /* ---- secret names ------------------------------------------------------ */
 
+/* What a key name says about its value. */
+enum secret_kind {
+	NOT_SECRET,
+	SECRET, /* the value is a secret */
+	SECRET_ENV, /* only the environment deny-list says so (SECRET_…) */
+	SECRET_LONG, /* a secret when 16 bytes or more (a SAS sig=) */
+	SECRET_HEADER, /* an Authorization value: "Scheme credential" */
+	SECRET_COOKIE, /* a Cookie header: name=value; … pairs */
+};
+
 /* Key names whose value is a secret, matched at the end of a longer name
- * (x_api_key, db-password, clientSecret). '_' stands for an optional
- * separator: '-', '_', '.' or nothing ("apikey", "api-key", "apiKey"). */
-#define S_(s)                                                                  \
+ * (x_api_key, db-password, clientSecret, ansible_become_pass). '_' stands
+ * for an optional separator: '-', '_', '.' or nothing ("apikey",
+ * "api-key", "apiKey"). */
+#define S_(s, kind)                                                            \
 	{                                                                      \
-		s, sizeof(s) - 1                                               \
+		s, sizeof(s) - 1, kind                                         \
 	}
 static const struct {
 	const char *pat;
-	size_t len;
+	uint8_t len;
+	uint8_t kind;
 } key_names[] = {
-	S_("api_key"),	   S_("token"),	     S_("secret"),
-	S_("password"),	   S_("passwd"),     S_("pwd"),
-	S_("passphrase"),  S_("bearer"),     S_("secret_key"),
-	S_("private_key"), S_("access_key"), S_("credential"),
-	S_("credentials"), S_("auth"),	     S_("authorization"),
+	S_("api_key", SECRET),
+	S_("token", SECRET),
+	S_("secret", SECRET),
+	S_("password", SECRET),
+	S_("passwd", SECRET),
+	S_("pwd", SECRET),
+	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
+	S_("passphrase", SECRET),
+	S_("bearer", SECRET),
+	S_("secret_key", SECRET),
+	S_("private_key", SECRET),
+	S_("access_key", SECRET),
+	S_("account_key", SECRET), /* Azure AccountKey= */
+	S_("shared_access_key", SECRET), /* Azure SharedAccessKey= */
+	S_("signing_key", SECRET),
+	S_("encryption_key", SECRET),
+	S_("master_key", SECRET),
+	S_("credential", SECRET),
+	S_("credentials", SECRET),
+	S_("session_id", SECRET),
+	S_("session_key", SECRET),
+	S_("phpsessid", SECRET),
+	S_("jsessionid", SECRET),
+	S_("sig", SECRET_LONG), /* Azure SAS signature */
+	S_("auth", SECRET_HEADER),
+	S_("authorization", SECRET_HEADER),
+	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
 };
 #undef S_
-#define NAME_AUTH_FIRST 13 /* key_names from here on are header names */
 
 /* Last name parts that make a deny-listed name a place or a setting rather
- * than a secret: PASSWORD_FILE, AWS_REGION, SECRET_NAME. */
+ * than a secret: PASSWORD_FILE, AWS_REGION, SECRET_NAME,
+ * SECRET_ROTATION_DAYS. */
 static const char *const quiet_tails[] = {
-	"file",	  "path",  "dir",     "name",	"region", "profile",
-	"output", "pager", "url",     "type",	"mode",	  "length",
-	"count",  "size",  "version", "policy",
+	"file",	    "path",	"dir",	    "name",    "region",   "profile",
+	"output",   "pager",	"url",	    "type",    "mode",	   "length",
+	"count",    "size",	"version",  "policy",  "days",	   "hours",
+	"minutes",  "seconds",	"secs",	    "ms",      "ttl",	   "timeout",
+	"interval", "retries",	"attempts", "enabled", "arn",	   "backend",
+	"store",    "rotation", "expiry",   "expires", "provider", "format",
 };
 
 /* Matches the pattern pat (lower case, '_' an optional separator) at the
@@ -264,49 +342,22 @@ static bool tail_match(const char *k, size_t n, const char *pat, size_t j)
 	return (CL(k[i]) & C_UPPER) && (CL(k[i - 1]) & (C_LOWER | C_DIGIT));
 }
 
-/* The rows of key_names ending in c, as a bit set: the one look at a
- * name's last letter that rules out most names. (test_redact checks every
- * name, so a row added without its bit here fails there.) */
-static unsigned names_ending(unsigned char c)
+/* The kind of the key name k ends with, or NOT_SECRET. The last byte
+ * rules out most rows at one look. */
+static enum secret_kind key_name(const char *k, size_t n)
 {
-	switch (c) {
-	case 'y':
-		return 1u << 0 | 1u << 8 | 1u << 9 | 1u << 10;
-	case 'n':
-		return 1u << 1 | 1u << 14;
-	case 't':
-		return 1u << 2;
-	case 'd':
-		return 1u << 3 | 1u << 4 | 1u << 5;
-	case 'e':
-		return 1u << 6;
-	case 'r':
-		return 1u << 7;
-	case 'l':
-		return 1u << 11;
-	case 's':
-		return 1u << 12;
-	case 'h':
-		return 1u << 13;
-	default:
-		return 0;
-	}
-}
-
-/* The index in key_names of the name k ends with, or -1. */
-static int key_name(const char *k, size_t n)
-{
-	unsigned set;
-	int i;
+	size_t i;
+	unsigned char last;
 
 	if (n == 0)
-		return -1;
-	for (set = names_ending(lower(k[n - 1])); set; set &= set - 1) {
-		i = __builtin_ctz(set);
-		if (tail_match(k, n, key_names[i].pat, key_names[i].len))
-			return i;
-	}
-	return -1;
+		return NOT_SECRET;
+	last = lower(k[n - 1]);
+	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if ((unsigned char)key_names[i].pat[key_names[i].len - 1] ==
+			    last &&
+		    tail_match(k, n, key_names[i].pat, key_names[i].len))
+			return (enum secret_kind)key_names[i].kind;
+	return NOT_SECRET;
 }
 
 /* The environment deny-list: *_API_KEY *_TOKEN *_KEY *SECRET* *PASSWORD*
@@ -329,8 +380,6 @@ static bool env_denied(const char *k, size_t n)
 	return true;
 }
 
-enum secret_kind { NOT_SECRET, SECRET, SECRET_HEADER };
-
 /* Is k[0..n) a secret key name? any_case: apply the deny-list to names in
  * any case (JSON members, callers' pairs); otherwise only to names written
  * the way environment variables are, in capitals. PWD and OLDPWD are the
@@ -339,28 +388,33 @@ static enum secret_kind secret_name(const char *k, size_t n, bool any_case)
 {
 	size_t i;
 	uint16_t seen = 0;
-	int name;
+	enum secret_kind name;
 
 	if (n < 3 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
 	    (n == 6 && memcmp(k, "OLDPWD", 6) == 0))
 		return NOT_SECRET;
 	name = key_name(k, n);
-	if (name >= NAME_AUTH_FIRST)
-		return SECRET_HEADER;
-	if (name >= 0)
-		return SECRET;
+	if (name != NOT_SECRET)
+		return name;
 	if (!any_case) {
 		for (i = 0; i < n && !(seen & C_LOWER); i++)
 			seen |= CL(k[i]);
 		if ((seen & (C_LOWER | C_UPPER)) != C_UPPER)
 			return NOT_SECRET;
 	}
-	return env_denied(k, n) ? SECRET : NOT_SECRET;
+	return env_denied(k, n) ? SECRET_ENV : NOT_SECRET;
 }
 
 bool redact_is_secret_name(const char *name, size_t len)
 {
 	return name && secret_name(name, len, true) != NOT_SECRET;
+}
+
+/* A value a deny-listed name may hold in the open: a small number is a
+ * setting (AWS_MAX_ATTEMPTS=3), not a secret. */
+static bool small_number(const char *s, size_t vs, size_t ve)
+{
+	return ve > vs && ve - vs <= 6 && run_of(s, vs, ve, C_DIGIT) == ve;
 }
 
 /* A name that says its value is an AWS secret access key. */
@@ -494,7 +548,7 @@ static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
 	struct span *v;
 	size_t cap;
 
-	if (e <= s)
+	if (e <= s || kind == K_PUBLIC)
 		return;
 	/* Rules consume what they replace, so spans come in order; keep it
 	 * so even if one day a rule does not. */
@@ -526,18 +580,381 @@ static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
 
 /* ---- known token formats ----------------------------------------------- */
 
-static size_t run_gh_pat(const char *s, size_t i, size_t n)
+/* What a token's body may hold after its prefix. */
+enum body {
+	B_ALNUM, /* A-Z a-z 0-9 */
+	B_ALNUM_US, /* and '_' */
+	B_HEX, /* 0-9 a-f A-F */
+	B_UPDIG, /* A-Z 0-9 */
+	B_LOWDIG, /* a-z 0-9 */
+	B_URL64, /* base64url: alnum _ - */
+	B_KEY, /* alnum _ - . */
+	B_DASHED, /* alnum - */
+	B_B64, /* standard base64 and its padding: alnum + / = */
+	B_B64URL, /* both alphabets and padding: alnum + / _ - = */
+};
+
+/* A shape a body must also have, beyond its length. */
+enum check {
+	CK_NONE,
+	CK_MIXED, /* letters and digits */
+	CK_MIXED3, /* capitals, small letters and digits */
+	CK_JWT, /* eyJ…, three base64url parts */
+	CK_TELEGRAM, /* 8-10 digits ':' 35 base64url */
+	CK_SENDGRID, /* SG. 22 '.' 43 */
+	CK_DISCORD, /* 23-28 '.' 6 '.' 27-40, base64url */
+};
+
+/* A provider's published token format: a fixed prefix, then a body of
+ * min..max bytes of one class (max 0: no bound). A token ends at a word
+ * boundary: the byte after it is no letter or digit. Written from the
+ * providers' documentation of their token prefixes (GitHub, GitLab,
+ * Slack, Stripe, HashiCorp, Databricks, npm, PyPI, Docker, Hugging Face,
+ * Shopify, DigitalOcean, Grafana, Atlassian, Heroku …). A body that can
+ * run past a key run's bytes (B_B64: '+' '/' '=') has no max: the token
+ * takes all of it, so the walk never reads it again from a later key run
+ * (a max would make every prefix inside a long run read max bytes). */
+struct fmt {
+	const char *prefix;
+	uint8_t plen;
+	uint8_t kind;
+	uint8_t body;
+	uint8_t check;
+	uint16_t min, max;
+};
+
+#define F_(p, kind, body, check, min, max)                                     \
+	{                                                                      \
+		p, sizeof(p) - 1, K_##kind, body, check, min, max              \
+	}
+
+/* The rows by the first byte of their prefix (fmt_by_first); within a
+ * group the longer or stricter prefix goes first. */
+static const struct fmt fmt_1[] = {
+	F_("1//0", GOOGLE_OAUTH, B_URL64, CK_NONE, 40, 0), /* refresh */
+	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
+};
+static const struct fmt fmt_digit[] = {
+	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
+};
+static const struct fmt fmt_A[] = {
+	F_("AKIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("ASIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("AIza", GOOGLE, B_URL64, CK_NONE, 35, 0),
+	F_("ATATT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
+	F_("ATCTT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
+	F_("ATBB", ATLASSIAN, B_ALNUM, CK_NONE, 28, 0), /* Bitbucket */
+	F_("AGE-SECRET-KEY-1", TOKEN, B_UPDIG, CK_NONE, 58, 58), /* age */
+	F_("AKCp", TOKEN, B_ALNUM, CK_NONE, 69, 69), /* Artifactory */
+	F_("AAAAAAAAAAAAAAAAAAAAA", TOKEN, B_URL64, CK_NONE, 30, 0), /* X */
+};
+static const struct fmt fmt_C[] = {
+	F_("CCIPAT_", TOKEN, B_URL64, CK_NONE, 30, 0), /* CircleCI */
+	F_("CLOJARS_", TOKEN, B_ALNUM, CK_NONE, 60, 60),
+};
+static const struct fmt fmt_E[] = {
+	F_("EAAA", TOKEN, B_URL64, CK_MIXED, 60, 0), /* Square */
+	F_("EAA", TOKEN, B_ALNUM, CK_MIXED, 80, 0), /* Meta access token */
+};
+static const struct fmt fmt_G[] = {
+	F_("GOCSPX-", GOOGLE_OAUTH, B_URL64, CK_NONE, 24, 0), /* secret */
+	F_("GR1348941", GITLAB_OTHER, B_URL64, CK_NONE, 20, 0), /* runner */
+};
+static const struct fmt fmt_H[] = {
+	F_("HRKU-", HEROKU, B_URL64, CK_NONE, 30, 0),
+};
+static const struct fmt fmt_L[] = {
+	F_("LTAI", TOKEN, B_ALNUM, CK_MIXED, 20, 24), /* Alibaba key id */
+};
+static const struct fmt fmt_MNO[] = {
+	F_("", DISCORD, B_URL64, CK_DISCORD, 0, 0), /* bot token */
+};
+static const struct fmt fmt_N[] = {
+	F_("NRAK-", TOKEN, B_UPDIG, CK_NONE, 27, 27), /* New Relic */
+	F_("NRII-", TOKEN, B_URL64, CK_NONE, 32, 32),
+	F_("NRJS-", TOKEN, B_HEX, CK_NONE, 19, 19),
+	F_("", DISCORD, B_URL64, CK_DISCORD, 0, 0),
+};
+static const struct fmt fmt_P[] = {
+	F_("PMAK-", TOKEN, B_DASHED, CK_NONE, 40, 0), /* Postman */
+};
+static const struct fmt fmt_S[] = {
+	F_("SG.", SENDGRID, B_URL64, CK_SENDGRID, 22, 22),
+	F_("SK", TWILIO, B_HEX, CK_NONE, 32, 32), /* API key */
+};
+static const struct fmt fmt_a[] = {
+	F_("api_org_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
+};
+static const struct fmt fmt_b[] = {
+	F_("bot", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0), /* in a path */
+	F_("bkua_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Buildkite */
+	F_("b.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* batch, legacy */
+};
+static const struct fmt fmt_c[] = {
+	F_("cmVmdGtu", TOKEN, B_ALNUM, CK_NONE, 56, 0), /* Artifactory */
+};
+static const struct fmt fmt_d[] = {
+	F_("dapi", DATABRICKS, B_HEX, CK_NONE, 32, 32),
+	F_("dckr_pat_", DOCKER, B_URL64, CK_NONE, 20, 0),
+	F_("dckr_oat_", DOCKER, B_URL64, CK_NONE, 20, 0),
+	F_("dop_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("doo_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("dor_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("dp.pt.", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Doppler */
+	F_("dp.st.", TOKEN, B_KEY, CK_NONE, 40, 0),
+	F_("dp.sa.", TOKEN, B_ALNUM, CK_NONE, 40, 0),
+	F_("dp.ct.", TOKEN, B_ALNUM, CK_NONE, 40, 0),
+	F_("dt0c01.", TOKEN, B_KEY, CK_NONE, 80, 0), /* Dynatrace */
+};
+static const struct fmt fmt_e[] = {
+	F_("eyJ", JWT, B_URL64, CK_JWT, 0, 0),
+	F_("eyJrIjoi", GRAFANA, B_B64, CK_NONE, 40, 0), /* {"k":" */
+};
+static const struct fmt fmt_f[] = {
+	F_("figd_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Figma */
+	F_("fo1_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Fly.io */
+	F_("fm2_", TOKEN, B_B64URL, CK_NONE, 50, 0),
+};
+static const struct fmt fmt_g[] = {
+	F_("ghp_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("gho_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghu_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghs_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghr_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("github_pat_", GITHUB, B_ALNUM_US, CK_NONE, 30, 0),
+	/* GitLab: glpat- and the routable form glpat-….01.crc32. */
+	F_("glpat-", GITLAB, B_KEY, CK_NONE, 20, 0),
+	F_("gldt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* deploy */
+	F_("glrt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* runner */
+	F_("glrtr-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glptt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* trigger */
+	F_("glsoat-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* SCIM */
+	F_("glcbt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* CI job */
+	F_("glft-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* feed */
+	F_("glimt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* mail */
+	F_("gloas-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* OAuth */
+	F_("glagent-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glffct-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glwt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glsa_", GRAFANA, B_ALNUM_US, CK_NONE, 41, 41), /* service acct */
+	F_("glc_", GRAFANA, B_B64, CK_NONE, 32, 0), /* Grafana Cloud */
+	F_("gsk_", TOKEN, B_ALNUM, CK_NONE, 50, 0), /* Groq */
+};
+static const struct fmt fmt_h[] = {
+	F_("hvs.", VAULT, B_URL64, CK_NONE, 24, 0),
+	F_("hvb.", VAULT, B_URL64, CK_NONE, 24, 0),
+	F_("hvr.", VAULT, B_URL64, CK_NONE, 24, 0),
+	F_("hf_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
+};
+static const struct fmt fmt_k[] = {
+	F_("key-", MAILGUN, B_HEX, CK_NONE, 32, 32),
+};
+static const struct fmt fmt_l[] = {
+	F_("lin_api_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Linear */
+};
+static const struct fmt fmt_n[] = {
+	F_("npm_", NPM, B_ALNUM, CK_NONE, 36, 36),
+	F_("nfp_", TOKEN, B_ALNUM, CK_NONE, 36, 0), /* Netlify */
+	F_("ntn_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Notion */
+};
+static const struct fmt fmt_o[] = {
+	F_("oy2", TOKEN, B_LOWDIG, CK_NONE, 43, 43), /* NuGet */
+	F_("ops_eyJ", TOKEN, B_B64URL, CK_NONE, 50, 0), /* 1Password */
+};
+static const struct fmt fmt_p[] = {
+	/* Publishable keys are public by design: kept whole. */
+	F_("pk_live_", PUBLIC, B_ALNUM, CK_NONE, 10, 0), /* Stripe */
+	F_("pk_test_", PUBLIC, B_ALNUM, CK_NONE, 10, 0),
+	F_("pk.eyJ", PUBLIC, B_KEY, CK_NONE, 50, 0), /* Mapbox */
+	F_("pypi-AgE", PYPI, B_URL64, CK_NONE, 50, 0),
+	F_("pplx-", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Perplexity */
+	F_("pul-", TOKEN, B_HEX, CK_NONE, 40, 40), /* Pulumi */
+	F_("pscale_", TOKEN, B_URL64, CK_NONE, 32, 0), /* PlanetScale */
+};
+static const struct fmt fmt_r[] = {
+	F_("rk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("rk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("r8_", TOKEN, B_ALNUM, CK_NONE, 30, 0), /* Replicate */
+	F_("rubygems_", TOKEN, B_HEX, CK_NONE, 48, 48),
+};
+static const struct fmt fmt_s[] = {
+	F_("sk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("sk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("sk-ant-", ANTHROPIC, B_URL64, CK_NONE, 20, 0),
+	/* sk-learn and other words: a key has digits among its letters. */
+	F_("sk-", OPENAI, B_URL64, CK_MIXED, 20, 0),
+	F_("sk.eyJ", TOKEN, B_KEY, CK_NONE, 50, 0), /* Mapbox secret */
+	F_("sntrys_", TOKEN, B_B64URL, CK_NONE, 40, 0), /* Sentry */
+	F_("sntryu_", TOKEN, B_HEX, CK_NONE, 64, 64),
+	F_("shpat_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpca_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shppa_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpss_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shippo_live_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("shippo_test_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("sq0atp-", TOKEN, B_URL64, CK_NONE, 22, 0), /* Square */
+	F_("sq0csp-", TOKEN, B_URL64, CK_NONE, 40, 0),
+	F_("sbp_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Supabase */
+	F_("sb_secret_", TOKEN, B_URL64, CK_NONE, 20, 0),
+	F_("sb_publishable_", PUBLIC, B_URL64, CK_NONE, 20, 0),
+	F_("squ_", TOKEN, B_HEX, CK_NONE, 40, 40), /* SonarQube */
+	F_("sqp_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("sqa_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("secret_", TOKEN, B_ALNUM, CK_MIXED3, 43, 43), /* Notion */
+	F_("s.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* service, legacy */
+};
+static const struct fmt fmt_t[] = {
+	F_("tskey-", TOKEN, B_DASHED, CK_MIXED, 20, 0), /* Tailscale */
+};
+static const struct fmt fmt_w[] = {
+	F_("whsec_", STRIPE, B_B64, CK_NONE, 24, 0), /* webhook secret */
+};
+static const struct fmt fmt_x[] = {
+	F_("xoxe.xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* rotating */
+	F_("xoxe.xoxb-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxa-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxb-", SLACK, B_DASHED, CK_NONE, 10, 0), /* bot */
+	F_("xoxc-", SLACK, B_DASHED, CK_NONE, 10, 0), /* session */
+	F_("xoxd-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxe-", SLACK, B_DASHED, CK_NONE, 10, 0), /* refresh, config */
+	F_("xoxo-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* user */
+	F_("xoxr-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxs-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xapp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* app-level */
+	F_("xai-", TOKEN, B_ALNUM, CK_NONE, 70, 0), /* xAI */
+};
+static const struct fmt fmt_y[] = {
+	F_("ya29.", GOOGLE_OAUTH, B_KEY, CK_NONE, 20, 0), /* access */
+};
+#undef F_
+
+struct fmt_group {
+	const struct fmt *v;
+	uint8_t n;
+};
+
+#define G_(a)                                                                  \
+	{                                                                      \
+		a, sizeof(a) / sizeof(a[0])                                    \
+	}
+static const struct fmt_group fmt_by_first[256] = {
+	['1'] = G_(fmt_1),     ['2'] = G_(fmt_digit), ['3'] = G_(fmt_digit),
+	['4'] = G_(fmt_digit), ['5'] = G_(fmt_digit), ['6'] = G_(fmt_digit),
+	['7'] = G_(fmt_digit), ['8'] = G_(fmt_digit), ['9'] = G_(fmt_digit),
+	['A'] = G_(fmt_A),     ['C'] = G_(fmt_C),     ['E'] = G_(fmt_E),
+	['G'] = G_(fmt_G),     ['H'] = G_(fmt_H),     ['L'] = G_(fmt_L),
+	['M'] = G_(fmt_MNO),   ['N'] = G_(fmt_N),     ['O'] = G_(fmt_MNO),
+	['P'] = G_(fmt_P),     ['S'] = G_(fmt_S),     ['a'] = G_(fmt_a),
+	['b'] = G_(fmt_b),     ['c'] = G_(fmt_c),     ['d'] = G_(fmt_d),
+	['e'] = G_(fmt_e),     ['f'] = G_(fmt_f),     ['g'] = G_(fmt_g),
+	['h'] = G_(fmt_h),     ['k'] = G_(fmt_k),     ['l'] = G_(fmt_l),
+	['n'] = G_(fmt_n),     ['o'] = G_(fmt_o),     ['p'] = G_(fmt_p),
+	['r'] = G_(fmt_r),     ['s'] = G_(fmt_s),     ['t'] = G_(fmt_t),
+	['w'] = G_(fmt_w),     ['x'] = G_(fmt_x),     ['y'] = G_(fmt_y),
+};
+#undef G_
+
+static bool body_byte(enum body b, char c)
 {
-	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '_'))
+	uint16_t k = CL(c);
+
+	switch (b) {
+	case B_ALNUM:
+		return k & C_ALNUM;
+	case B_ALNUM_US:
+		return (k & C_ALNUM) || c == '_';
+	case B_HEX:
+		return k & C_HEX;
+	case B_UPDIG:
+		return k & (C_UPPER | C_DIGIT);
+	case B_LOWDIG:
+		return k & (C_LOWER | C_DIGIT);
+	case B_URL64:
+		return k & C_URL64;
+	case B_KEY:
+		return k & C_KEY;
+	case B_DASHED:
+		return (k & C_ALNUM) || c == '-';
+	case B_B64:
+		return (k & C_B64) || c == '=';
+	case B_B64URL:
+		return (k & (C_B64 | C_URL64)) || c == '=';
+	}
+	return false;
+}
+
+/* The end of the run of body bytes from i, reading no more than cap. */
+static size_t body_run(enum body b, const char *s, size_t i, size_t n,
+		       size_t cap)
+{
+	size_t lim = cap && n - i > cap ? i + cap : n;
+
+	while (i < lim && body_byte(b, s[i]))
 		i++;
 	return i;
 }
 
-static size_t run_slack(const char *s, size_t i, size_t n)
+static bool mixed(const char *s, size_t a, size_t b, uint16_t need)
 {
-	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '-'))
-		i++;
-	return i;
+	uint16_t seen = 0;
+
+	for (; a < b && (seen & need) != need; a++)
+		seen |= CL(s[a]);
+	return (seen & need) == need;
+}
+
+/* The end of a run of url64 bytes from i of min..max bytes followed by
+ * the byte c (c 0: followed by no url64 byte), or NONE. */
+static size_t part(const char *s, size_t i, size_t n, size_t min, size_t max,
+		   char c)
+{
+	size_t e = body_run(B_URL64, s, i, n, max + 1);
+
+	if (e - i < min || e - i > max)
+		return NONE;
+	if (c)
+		return e < n && s[e] == c ? e + 1 : NONE;
+	return e;
+}
+
+/* The shapes a table row cannot say: the end of the token whose body
+ * starts at b (after the prefix at p), or NONE. */
+static size_t check_shape(const struct fmt *f, const char *s, size_t p,
+			  size_t b, size_t n)
+{
+	size_t e, d;
+
+	switch (f->check) {
+	case CK_JWT:
+		e = run_of(s, p, n, C_URL64);
+		if (e - p < 10 || e >= n || s[e] != '.')
+			return NONE;
+		d = run_of(s, e + 1, n, C_URL64);
+		if (d - e - 1 < 10 || d >= n || s[d] != '.')
+			return NONE;
+		return run_of(s, d + 1, n, C_URL64);
+	case CK_TELEGRAM:
+		/* The bot's id, ':', and 35 base64url bytes. */
+		d = b;
+		while (d < n && d - b <= 10 && (CL(s[d]) & C_DIGIT))
+			d++;
+		if (d - b < 8 || d - b > 10 || d >= n || s[d] != ':')
+			return NONE;
+		return part(s, d + 1, n, 35, 35, 0);
+	case CK_SENDGRID:
+		e = part(s, b, n, 22, 22, '.');
+		return e == NONE ? NONE : part(s, e, n, 43, 43, 0);
+	case CK_DISCORD:
+		/* base64 of the bot's id, a timestamp, an HMAC. */
+		e = part(s, b, n, 23, 28, '.');
+		if (e == NONE || !mixed(s, b, e - 1, C_UPPER | C_DIGIT))
+			return NONE;
+		e = part(s, e, n, 6, 6, '.');
+		return e == NONE ? NONE : part(s, e, n, 27, 40, 0);
+	default:
+		return NONE;
+	}
 }
 
 /* The known format starting at s[p] (a key-run start, so a word
@@ -545,112 +962,58 @@ static size_t run_slack(const char *s, size_t i, size_t n)
  * -1. */
 static int known_format(const char *s, size_t p, size_t n, size_t *te)
 {
-	const char *t = s + p;
-	size_t m, e, e2, i;
-	bool digit = false, letter = false;
+	const struct fmt_group *g;
+	const struct fmt *f;
+	size_t i, b, e, cap;
 
 	if (p >= n)
 		return -1;
-	m = n - p;
-	switch (t[0]) {
-	case 'g':
-		if (m > 4 && t[1] == 'h' && memchr("pousr", t[2], 5) &&
-		    t[3] == '_') {
-			e = run_of(s, p + 4, n, C_ALNUM);
-			if (e - p - 4 < 30)
-				return -1;
-			*te = e;
-			return K_GITHUB;
+	g = &fmt_by_first[(unsigned char)s[p]];
+	for (i = 0; i < g->n; i++) {
+		f = &g->v[i];
+		if (n - p < f->plen || memcmp(s + p, f->prefix, f->plen) != 0)
+			continue;
+		b = p + f->plen;
+		if (f->check >= CK_JWT) {
+			e = check_shape(f, s, p, b, n);
+		} else {
+			cap = f->max ? (size_t)f->max + 1 : 0;
+			e = body_run((enum body)f->body, s, b, n, cap);
+			if (e - b < f->min || (f->max && e - b > f->max))
+				e = NONE;
+			else if (f->check == CK_MIXED &&
+				 (!mixed(s, b, e, C_DIGIT) ||
+				  !(mixed(s, b, e, C_UPPER) ||
+				    mixed(s, b, e, C_LOWER))))
+				e = NONE;
+			else if (f->check == CK_MIXED3 &&
+				 !mixed(s, b, e, C_UPPER | C_LOWER | C_DIGIT))
+				e = NONE;
 		}
-		if (m > 11 && memcmp(t, "github_pat_", 11) == 0) {
-			e = run_gh_pat(s, p + 11, n);
-			if (e - p - 11 < 30)
-				return -1;
-			*te = e;
-			return K_GITHUB;
-		}
-		if (m > 6 && memcmp(t, "glpat-", 6) == 0) {
-			e = run_of(s, p + 6, n, C_URL64);
-			if (e - p - 6 < 20)
-				return -1;
-			*te = e;
-			return K_GITLAB;
-		}
-		return -1;
-	case 'x':
-		if (m > 5 && t[1] == 'o' && t[2] == 'x' &&
-		    memchr("abprs", t[3], 5) && t[4] == '-') {
-			e = run_slack(s, p + 5, n);
-			if (e - p - 5 < 10)
-				return -1;
-			*te = e;
-			return K_SLACK;
-		}
-		return -1;
-	case 'A':
-		if (m >= 20 &&
-		    (memcmp(t, "AKIA", 4) == 0 || memcmp(t, "ASIA", 4) == 0)) {
-			for (i = 4; i < 20; i++)
-				if (!(CL(t[i]) & (C_UPPER | C_DIGIT)))
-					return -1;
-			if (m > 20 && (CL(t[20]) & C_ALNUM))
-				return -1;
-			*te = p + 20;
-			return K_AWS_ID;
-		}
-		if (m > 4 && memcmp(t, "AIza", 4) == 0) {
-			e = run_of(s, p + 4, n, C_URL64);
-			if (e - p - 4 < 35)
-				return -1;
-			*te = e;
-			return K_GOOGLE;
-		}
-		return -1;
-	case 's':
-	case 'r':
-		if (m <= 3 || t[1] != 'k')
-			return -1;
-		if (m > 8 && (memcmp(t + 1, "k_live_", 7) == 0 ||
-			      memcmp(t + 1, "k_test_", 7) == 0)) {
-			e = run_of(s, p + 8, n, C_ALNUM);
-			if (e - p - 8 < 10)
-				return -1;
-			*te = e;
-			return K_STRIPE;
-		}
-		if (t[0] != 's' || t[2] != '-')
-			return -1;
-		if (m > 7 && memcmp(t, "sk-ant-", 7) == 0) {
-			e = run_of(s, p + 7, n, C_URL64);
-			if (e - p - 7 < 20)
-				return -1;
-			*te = e;
-			return K_ANTHROPIC;
-		}
-		/* sk-learn and other words: a key has 20+ characters and
-		 * digits among its letters. */
-		for (e = p + 3; e < n && (CL(s[e]) & C_URL64); e++) {
-			digit |= (CL(s[e]) & C_DIGIT) != 0;
-			letter |= (CL(s[e]) & (C_UPPER | C_LOWER)) != 0;
-		}
-		if (e - p - 3 < 20 || !digit || !letter)
-			return -1;
+		if (e == NONE || (e < n && (CL(s[e]) & C_ALNUM)))
+			continue;
 		*te = e;
-		return K_OPENAI;
-	case 'e':
-		if (m < 3 || t[1] != 'y' || t[2] != 'J')
-			return -1;
-		e = run_of(s, p, n, C_URL64);
-		if (e - p < 10 || e >= n || s[e] != '.')
-			return -1;
-		e2 = run_of(s, e + 1, n, C_URL64);
-		if (e2 - e - 1 < 10 || e2 >= n || s[e2] != '.')
-			return -1;
-		*te = run_of(s, e2 + 1, n, C_URL64);
-		return K_JWT;
-	default:
-		return -1;
+		return f->kind;
 	}
+	return -1;
+}
+
+bool redact__tables_ok(void)
+{
+	size_t c, i;
+
+	for (c = 0; c < 256; c++)
+		for (i = 0; i < fmt_by_first[c].n; i++) {
+			const struct fmt *f = &fmt_by_first[c].v[i];
+
+			if (f->plen && (unsigned char)f->prefix[0] != c)
+				return false;
+			if (!f->plen && f->check < CK_JWT)
+				return false;
+			if ((f->body == B_B64 || f->body == B_B64URL) && f->max)
+				return false;
+		}
+	return true;
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -683,7 +1046,7 @@ static size_t quoted_end(const char *s, size_t c, size_t n, char q, size_t bs)
 			c += s[c] == '\\' ? 2 : 1;
 		return c < n ? c : n;
 	}
-	p = memchr(s + c, q, n - c);
+	p = find_byte(s + c, q, n - c);
 	return p ? (size_t)(p - s) : n;
 }
 
@@ -1058,7 +1421,7 @@ static size_t find_end(struct scan *sc, size_t from)
 	if (sc->end_known && from >= sc->end_from &&
 	    (sc->end_at == NONE || from <= sc->end_at))
 		return sc->end_at;
-	p = from < sc->n ? memmem(sc->s + from, sc->n - from, "-----END", 8) :
+	p = from < sc->n ? find_str(sc->s + from, sc->n - from, "-----END", 8) :
 			   NULL;
 	sc->end_known = true;
 	sc->end_from = from;
@@ -1099,7 +1462,7 @@ static size_t pem_rule(struct scan *sc, size_t l)
 	while (le < n && ((CL(s[le]) & (C_UPPER | C_DIGIT)) || s[le] == ' '))
 		le++;
 	if (n - le < 5 || memcmp(s + le, "-----", 5) != 0 ||
-	    !memmem(s + l, le - l, "PRIVATE KEY", 11))
+	    !find_str(s + l, le - l, "PRIVATE KEY", 11))
 		return 0;
 	h = le + 5;
 	e = find_end(sc, h);
@@ -1132,6 +1495,141 @@ static size_t pem_rule(struct scan *sc, size_t l)
 }
 
 static size_t header_rule(struct scan *sc, size_t v);
+static size_t cookie_rule(struct scan *sc, size_t v);
+
+static bool in_list(const char *s, size_t n, const char *const *list,
+		    size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (eq_ci(s, n, list[i]))
+			return true;
+	return false;
+}
+
+/* After an unquoted key, is the quote at v (after blanks when skip) the
+ * one that closes the word the key is in, not one that opens its value?
+ * grep -rn "API_KEY=" . : the key follows that same quote, or the quote
+ * is followed by a blank or the line's end. */
+static bool closes_word(const char *s, size_t n, size_t p, size_t v, bool skip)
+{
+	if (skip)
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+	if (v >= n || !(CL(s[v]) & C_QUOTE))
+		return false;
+	return (p > 0 && s[p - 1] == s[v]) || v + 1 >= n ||
+	       (CL(s[v + 1]) & C_SPACE);
+}
+
+/* A type where a value goes: "password: str", "token: Optional[str]",
+ * "api_key: String,", "secret: Option<String>". */
+static bool type_value(const char *s, size_t n, size_t vs, size_t ve)
+{
+	static const char *const types[] = {
+		"str",	   "string",	  "bytes",	"int",
+		"integer", "bool",	  "boolean",	"float",
+		"number",  "any",	  "unknown",	"object",
+		"char",	   "text",	  "secretstr",	"secretstring",
+		"secret",  "secretbytes", "optional",	"option",
+		"none",	   "void",	  "uint8array", "buffer",
+	};
+	size_t i;
+
+	if (ve < n && (s[ve] == '<' || s[ve] == '['))
+		return true;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (eq_ci(s + vs, ve - vs, types[i]))
+			return true;
+	return false;
+}
+
+/* A variable where a value goes: api_key=api_key, self.api_key = api_key,
+ * password=args.password, token: config.token. The value is a name (or a
+ * dotted path) whose last part is itself a secret name. */
+static bool identifier_value(const char *s, size_t vs, size_t ve)
+{
+	size_t i, last = vs;
+
+	if (!(CL(s[vs]) & (C_UPPER | C_LOWER)) && s[vs] != '_')
+		return false;
+	for (i = vs; i < ve; i++) {
+		if (!(CL(s[i]) & C_KEY) || s[i] == '-')
+			return false;
+		if (s[i] == '.')
+			last = i + 1;
+	}
+	return last < ve && key_name(s + last, ve - last) != NOT_SECRET;
+}
+
+/* Cookie names that carry a session or a login. */
+static bool session_cookie(const char *s, size_t a, size_t b)
+{
+	static const char *const words[] = {
+		"sess", "sid",	"auth", "token",   "login", "remember",
+		"jwt",	"csrf", "xsrf", "secure-", "host-", "key",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (contains_ci(s + a, b - a, words[i]))
+			return true;
+	return false;
+}
+
+/* The value of a Cookie or Set-Cookie header at v: name=value pairs split
+ * by ';'. A session or login cookie's value goes, and any value that is
+ * long (20 bytes or more); Set-Cookie's attributes (Path=/, Max-Age=…)
+ * and short settings (theme=dark) stay. Returns where the walk resumes,
+ * 0 when nothing was replaced. */
+static size_t cookie_rule(struct scan *sc, size_t v)
+{
+	static const char *const attrs[] = {
+		"path",	    "domain", "expires",  "max-age",	 "samesite",
+		"priority", "secure", "httponly", "partitioned",
+	};
+	const char *s = sc->s;
+	size_t n = sc->n, a, b, e, m;
+	bool any = false;
+
+	while (v < n && (CL(s[v]) & (C_SPACE | C_QUOTE)))
+		v++;
+	while (v < n) {
+		a = v;
+		while (v < n && s[v] != '=' && s[v] != ';' &&
+		       !(CL(s[v]) & (C_SPACE | C_QUOTE)) && s[v] != '\\')
+			v++;
+		b = v;
+		if (v >= n || s[v] != '=')
+			break;
+		e = ++v;
+		if ((m = marker_at(s, v, n)) != 0) {
+			v += m;
+			any = true;
+		} else {
+			while (e < n && s[e] != ';' &&
+			       !(CL(s[e]) & (C_SPACE | C_QUOTE)) &&
+			       s[e] != '\\')
+				e++;
+			if (!in_list(s + a, b - a, attrs,
+				     sizeof(attrs) / sizeof(attrs[0])) &&
+			    value_ok(s, v, e) &&
+			    (session_cookie(s, a, b) || e - v >= 20)) {
+				push(sc, &sc->sp, v, e, value_kind(sc, v, e),
+				     0);
+				any = true;
+			}
+			v = e;
+		}
+		if (v >= n || s[v] != ';')
+			break;
+		v++;
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+	}
+	return any ? v : 0;
+}
 
 /* After a key run k[p..ke): a separator (=, :, :=, =>, or the end of
  * <key>) and, when the key is a secret name, its value. Returns where the
@@ -1140,7 +1638,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 {
 	const char *s = sc->s;
 	size_t n = sc->n, q = ke, t, sp, v, vs, ve, resume, bs = 0;
-	bool quoted = false, skip, whole = false;
+	bool quoted = false, skip, whole = false, bare;
 	enum found found;
 	char c, qc = 0;
 	enum secret_kind sk;
@@ -1164,7 +1662,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 		if (p == 0 || s[p - 1] != '<' ||
 		    secret_name(s + p, ke - p, false) == NOT_SECRET)
 			return 0;
-		lt = memchr(s + q + 1, '<', n - q - 1);
+		lt = find_byte(s + q + 1, '<', n - q - 1);
 		if (!lt)
 			return 0;
 		if (marker_at(s, q + 1, n) == (size_t)(lt - s) - q - 1)
@@ -1216,11 +1714,21 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 		return 0;
 	if (sk == SECRET_HEADER)
 		return header_rule(sc, v);
+	if (sk == SECRET_COOKIE)
+		return cookie_rule(sc, v);
+	if (!quoted && closes_word(s, n, p, v, skip))
+		return 0;
 	found = value_at(s, n, v, skip, whole, &vs, &ve, &resume);
 	if (found == V_NONE)
 		return 0;
 	if (found == V_DONE)
 		return resume;
+	bare = !(CL(s[vs - 1]) & C_QUOTE) && s[vs - 1] != '\\';
+	if ((sk == SECRET_ENV && small_number(s, vs, ve)) ||
+	    (sk == SECRET_LONG && ve - vs < 16) ||
+	    (bare && s[q] == ':' && type_value(s, n, vs, ve)) ||
+	    (bare && identifier_value(s, vs, ve)))
+		return 0;
 	push(sc, &sc->sp, vs, ve, kind_after_key(sc, s + p, ke - p, vs, ve), 0);
 	return resume;
 }
@@ -1235,17 +1743,6 @@ static const char *const schemes_rest[] = {
 	"digest",
 	"aws4-hmac-sha256",
 };
-
-static bool in_list(const char *s, size_t n, const char *const *list,
-		    size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		if (eq_ci(s, n, list[i]))
-			return true;
-	return false;
-}
 
 /* The value of an Authorization (or auth) key at v: "Scheme credential"
  * keeps the scheme; anything else is replaced as a value. */
@@ -1336,7 +1833,7 @@ static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
 	}
 	/* user:password, split at the first ':'. Replaced before, it reads
 	 * "user:[REDACTED]", the user weighed the same way again. */
-	colon = memchr(s + vs, ':', ve - vs);
+	colon = find_byte(s + vs, ':', ve - vs);
 	if (found == V_DONE) {
 		if (colon && (size_t)(colon - s) == ve - 1)
 			user_part(sc, vs, ve - 1);
@@ -1438,8 +1935,7 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 			return flag_value(sc, be, P_WHOLE, s + p, len);
 		return 0;
 	}
-	if (p == b && len == 6 &&
-	    (first_byte[(unsigned char)s[p]] & F_BEARER) &&
+	if (p == b && len == 6 && (s[p] == 'b' || s[p] == 'B') &&
 	    eq_ci(s + p, 6, "bearer"))
 		return bearer_rule(sc, be);
 	if (p == b && sc->ctx.client >= 0 && clients[sc->ctx.client].sub &&
@@ -1465,8 +1961,8 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 	size_t n = sc->n, te, r;
 	int kind;
 
-	kind = (first_byte[(unsigned char)s[p]] & F_FORMAT) ?
-		       known_format(s, p, ke, &te) :
+	kind = fmt_by_first[(unsigned char)s[p]].n ?
+		       known_format(s, p, n, &te) :
 		       -1;
 	if (kind >= 0) {
 		if (kind == K_AWS_ID)
@@ -1769,7 +2265,7 @@ static enum cordon_err redact_text(struct redact_state *st, const char *text,
 	sc.st = st;
 	sc.argv = actx != NULL;
 	while (pos < len) {
-		nl = memchr(text + pos, '\n', len - pos);
+		nl = find_byte(text + pos, '\n', len - pos);
 		lend = nl ? (size_t)(nl - text) : len;
 		if (actx && pos == 0)
 			sc.ctx = *actx;
