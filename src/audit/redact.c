@@ -428,78 +428,212 @@ static bool aws_secret_name(const char *k, size_t n)
 
 /* ---- database and other clients --------------------------------------- */
 
-/* Clients that take a password on their command line: glued (mysql
- * -pSECRET), as the next word (sshpass -p SECRET), or as user:password
- * (curl -u). sub: a subcommand that must come first (docker login). */
+/* How a password option's value reads (also what an argv element after
+ * the option holds, argctx.pending). */
+enum pend {
+	P_NONE,
+	P_WHOLE, /* the value is the password */
+	P_COLON, /* user:password (curl -u) */
+	P_PERCENT, /* user%password (smbclient -U) */
+	P_COMMA, /* user,password (lftp -u) */
+	P_PASSARG, /* openssl's pass:password; env: file: fd: stdin stay */
+};
+
+/* A client's password option: its spelling, how its value reads, and
+ * whether the value may be glued to it (-pSECRET) or come as the next
+ * word (-p SECRET), or both. */
+struct pwopt {
+	const char *opt;
+	uint8_t mode; /* enum pend */
+	bool glued, next;
+};
+
+#define O_(opt, mode, glued, next)                                             \
+	{                                                                      \
+		opt, mode, glued, next                                         \
+	}
+#define END_                                                                   \
+	{                                                                      \
+		NULL, 0, false, false                                          \
+	}
+/* From each program's manual page. */
+static const struct pwopt o_mysql[] = { O_("-p", P_WHOLE, true, false), END_ };
+static const struct pwopt o_sshpass[] = { O_("-p", P_WHOLE, true, true), END_ };
+static const struct pwopt o_redis[] = { O_("-a", P_WHOLE, false, true), END_ };
+static const struct pwopt o_login[] = { O_("-p", P_WHOLE, true, true), END_ };
+static const struct pwopt o_curl[] = {
+	O_("-u", P_COLON, true, true),
+	O_("--user", P_COLON, false, true),
+	O_("-U", P_COLON, true, true), /* --proxy-user */
+	O_("--proxy-user", P_COLON, false, true),
+	END_,
+};
+static const struct pwopt o_zip[] = { O_("-P", P_WHOLE, false, true), END_ };
+static const struct pwopt o_7z[] = { O_("-p", P_WHOLE, true, false), END_ };
+static const struct pwopt o_rar[] = {
+	O_("-p", P_WHOLE, true, false),
+	O_("-hp", P_WHOLE, true, false),
+	END_,
+};
+static const struct pwopt o_keytool[] = {
+	O_("-storepass", P_WHOLE, false, true),
+	O_("-keypass", P_WHOLE, false, true),
+	O_("-srcstorepass", P_WHOLE, false, true),
+	O_("-deststorepass", P_WHOLE, false, true),
+	O_("-srckeypass", P_WHOLE, false, true),
+	O_("-destkeypass", P_WHOLE, false, true),
+	O_("-new", P_WHOLE, false, true),
+	END_,
+};
+static const struct pwopt o_openssl[] = {
+	O_("-pass", P_PASSARG, false, true),
+	O_("-passin", P_PASSARG, false, true),
+	O_("-passout", P_PASSARG, false, true),
+	O_("-password", P_PASSARG, false, true),
+	O_("-k", P_WHOLE, false, true), /* enc -k PASSWORD */
+	END_,
+};
+static const struct pwopt o_smb[] = {
+	O_("-U", P_PERCENT, true, true),
+	O_("--user", P_PERCENT, false, true),
+	END_,
+};
+static const struct pwopt o_ldap[] = { O_("-w", P_WHOLE, true, true), END_ };
+static const struct pwopt o_ldappasswd[] = {
+	O_("-w", P_WHOLE, true, true),
+	O_("-s", P_WHOLE, true, true), /* the new password */
+	O_("-a", P_WHOLE, true, true), /* the old one */
+	END_,
+};
+static const struct pwopt o_mongo[] = { O_("-p", P_WHOLE, false, true), END_ };
+static const struct pwopt o_sqlcmd[] = { O_("-P", P_WHOLE, true, true), END_ };
+static const struct pwopt o_sshkeygen[] = {
+	O_("-N", P_WHOLE, false, true), /* the new passphrase */
+	O_("-P", P_WHOLE, false, true), /* the old one */
+	END_,
+};
+static const struct pwopt o_lftp[] = { O_("-u", P_COMMA, false, true), END_ };
+static const struct pwopt o_ipmi[] = { O_("-P", P_WHOLE, false, true), END_ };
+static const struct pwopt o_snmp[] = {
+	O_("-c", P_WHOLE, false, true), /* the community */
+	O_("-A", P_WHOLE, false, true), /* v3 auth passphrase */
+	O_("-X", P_WHOLE, false, true), /* v3 privacy passphrase */
+	END_,
+};
+static const struct pwopt o_mosquitto[] = { O_("-P", P_WHOLE, false, true),
+					    END_ };
+static const struct pwopt o_az[] = { O_("-p", P_WHOLE, false, true), END_ };
+#undef O_
+#undef END_
+
+/* Clients that take a password on their command line. sub: a subcommand
+ * that must come first (docker login). Sorted by name: client_index
+ * searches it by halves (test_redact checks the order). */
 struct client {
 	const char *name;
-	size_t len;
+	uint8_t len;
 	const char *sub;
-	char flag;
-	bool glued;
-	bool next;
-	bool colon;
-	const char *long_flag; /* a long flag taking user:password */
+	const struct pwopt *opts;
 };
 
-#define CLIENT_(name, ...)                                                     \
+#define CLIENT_(name, sub, opts)                                               \
 	{                                                                      \
-		name, sizeof(name) - 1, __VA_ARGS__                            \
+		name, sizeof(name) - 1, sub, opts                              \
 	}
 static const struct client clients[] = {
-	CLIENT_("mysql", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqldump", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqladmin", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlimport", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlcheck", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlshow", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlslap", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb-dump", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb-admin", NULL, 'p', true, false, false, NULL),
-	CLIENT_("sshpass", NULL, 'p', true, true, false, NULL),
-	CLIENT_("redis-cli", NULL, 'a', false, true, false, NULL),
-	CLIENT_("docker", "login", 'p', true, true, false, NULL),
-	CLIENT_("podman", "login", 'p', true, true, false, NULL),
-	CLIENT_("curl", NULL, 'u', false, true, true, "--user"),
+	CLIENT_("7z", NULL, o_7z),
+	CLIENT_("7za", NULL, o_7z),
+	CLIENT_("7zr", NULL, o_7z),
+	CLIENT_("7zz", NULL, o_7z),
+	CLIENT_("az", "login", o_az),
+	CLIENT_("curl", NULL, o_curl),
+	CLIENT_("docker", "login", o_login),
+	CLIENT_("ipmitool", NULL, o_ipmi),
+	CLIENT_("jarsigner", NULL, o_keytool),
+	CLIENT_("keytool", NULL, o_keytool),
+	CLIENT_("ldapadd", NULL, o_ldap),
+	CLIENT_("ldapcompare", NULL, o_ldap),
+	CLIENT_("ldapdelete", NULL, o_ldap),
+	CLIENT_("ldapexop", NULL, o_ldap),
+	CLIENT_("ldapmodify", NULL, o_ldap),
+	CLIENT_("ldapmodrdn", NULL, o_ldap),
+	CLIENT_("ldappasswd", NULL, o_ldappasswd),
+	CLIENT_("ldapsearch", NULL, o_ldap),
+	CLIENT_("ldapwhoami", NULL, o_ldap),
+	CLIENT_("lftp", NULL, o_lftp),
+	CLIENT_("mariadb", NULL, o_mysql),
+	CLIENT_("mariadb-admin", NULL, o_mysql),
+	CLIENT_("mariadb-dump", NULL, o_mysql),
+	CLIENT_("mongo", NULL, o_mongo),
+	CLIENT_("mongodump", NULL, o_mongo),
+	CLIENT_("mongoexport", NULL, o_mongo),
+	CLIENT_("mongofiles", NULL, o_mongo),
+	CLIENT_("mongoimport", NULL, o_mongo),
+	CLIENT_("mongorestore", NULL, o_mongo),
+	CLIENT_("mongosh", NULL, o_mongo),
+	CLIENT_("mongostat", NULL, o_mongo),
+	CLIENT_("mongotop", NULL, o_mongo),
+	CLIENT_("mosquitto_pub", NULL, o_mosquitto),
+	CLIENT_("mosquitto_sub", NULL, o_mosquitto),
+	CLIENT_("mysql", NULL, o_mysql),
+	CLIENT_("mysqladmin", NULL, o_mysql),
+	CLIENT_("mysqlcheck", NULL, o_mysql),
+	CLIENT_("mysqldump", NULL, o_mysql),
+	CLIENT_("mysqlimport", NULL, o_mysql),
+	CLIENT_("mysqlshow", NULL, o_mysql),
+	CLIENT_("mysqlslap", NULL, o_mysql),
+	CLIENT_("nerdctl", "login", o_login),
+	CLIENT_("openssl", NULL, o_openssl),
+	CLIENT_("podman", "login", o_login),
+	CLIENT_("rar", NULL, o_rar),
+	CLIENT_("redis-cli", NULL, o_redis),
+	CLIENT_("rpcclient", NULL, o_smb),
+	CLIENT_("smbcacls", NULL, o_smb),
+	CLIENT_("smbclient", NULL, o_smb),
+	CLIENT_("smbget", NULL, o_smb),
+	CLIENT_("snmpbulkwalk", NULL, o_snmp),
+	CLIENT_("snmpget", NULL, o_snmp),
+	CLIENT_("snmpset", NULL, o_snmp),
+	CLIENT_("snmpwalk", NULL, o_snmp),
+	CLIENT_("sqlcmd", NULL, o_sqlcmd),
+	CLIENT_("ssh-keygen", NULL, o_sshkeygen),
+	CLIENT_("sshpass", NULL, o_sshpass),
+	CLIENT_("unrar", NULL, o_rar),
+	CLIENT_("unzip", NULL, o_zip),
+	CLIENT_("zip", NULL, o_zip),
 };
 #undef CLIENT_
-#define CLIENT_COUNT ((int)(sizeof(clients) / sizeof(clients[0])))
+#define CLIENT_COUNT (sizeof(clients) / sizeof(clients[0]))
 
-/* The client named s[0..n), or -1. The table is grouped by first letter
- * (mysql and mariadb first), so one look at s[0] picks the rows. */
+static int name_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	return c ? c : (an > bn) - (an < bn);
+}
+
+/* The client named s[0..n), or -1. */
 static int client_index(const char *s, size_t n)
 {
-	int i, from, to;
+	size_t lo = 0, hi = CLIENT_COUNT, mid;
+	int c;
 
-	if (n < 4 || n > 13)
+	if (n < 2 || n > 13)
 		return -1;
-	switch (s[0]) {
-	case 'm':
-		from = 0;
-		to = 10;
-		break;
-	case 's':
-	case 'r':
-	case 'd':
-	case 'p':
-	case 'c':
-		from = 10;
-		to = CLIENT_COUNT;
-		break;
-	default:
-		return -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = name_cmp(s, n, clients[mid].name, clients[mid].len);
+		if (c == 0)
+			return (int)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	for (i = from; i < to; i++)
-		if (clients[i].len == n && clients[i].name[0] == s[0] &&
-		    memcmp(clients[i].name, s, n) == 0)
-			return i;
 	return -1;
 }
 
 /* ---- the scanner's state ----------------------------------------------- */
-
-enum pend { P_NONE, P_WHOLE, P_COLON };
 
 /* What a line (or an argv element) says about the words after it. */
 struct argctx {
@@ -531,6 +665,10 @@ struct scan {
 	bool nomem;
 	bool end_known; /* the "-----END" search cache */
 	size_t end_from, end_at;
+	bool pipe_known; /* the next-pipe cache (stdin_reader_after) */
+	bool pipe_reads; /* what follows that pipe reads a password */
+	size_t pipe_from, pipe_at;
+	bool netrc; /* the line starts "machine" or "default" */
 	struct argctx ctx;
 	struct redact_state *st;
 };
@@ -1001,6 +1139,11 @@ static int known_format(const char *s, size_t p, size_t n, size_t *te)
 bool redact__tables_ok(void)
 {
 	size_t c, i;
+
+	for (i = 1; i < CLIENT_COUNT; i++)
+		if (name_cmp(clients[i - 1].name, clients[i - 1].len,
+			     clients[i].name, clients[i].len) >= 0)
+			return false;
 
 	for (c = 0; c < 256; c++)
 		for (i = 0; i < fmt_by_first[c].n; i++) {
@@ -1793,15 +1936,89 @@ static size_t header_rule(struct scan *sc, size_t v)
 	return resume;
 }
 
+/* The byte that splits a user from a password in mode m, or 0. */
+static char pend_sep(enum pend m)
+{
+	return m == P_COLON   ? ':' :
+	       m == P_PERCENT ? '%' :
+	       m == P_COMMA   ? ',' :
+				0;
+}
+
+/* Where the password starts in the value s[vs..ve) of an option read in
+ * mode m (after the user and its separator, after openssl's "pass:"),
+ * or NONE when the value holds none (a user alone, env:VAR, file:PATH).
+ * lftp's user,password: the ',' ends the value, so the password is the
+ * word after it, up to *pe. */
+static size_t password_at(const char *s, size_t n, size_t vs, size_t ve,
+			  enum pend m, size_t *pe)
+{
+	const char *sep;
+	char c = pend_sep(m);
+
+	*pe = ve;
+	if (m == P_WHOLE)
+		return vs;
+	if (m == P_PASSARG)
+		return ve - vs > 5 && memcmp(s + vs, "pass:", 5) == 0 ? vs + 5 :
+									NONE;
+	if (m == P_COMMA) {
+		if (ve >= n || s[ve] != ',')
+			return NONE;
+		for (*pe = ve + 1; *pe < n && !(CL(s[*pe]) & C_STOP); (*pe)++)
+			;
+		return ve + 1;
+	}
+	sep = find_byte(s + vs, c, ve - vs);
+	return sep ? (size_t)(sep - s) + 1 : NONE;
+}
+
+/* The value at [vs, ve) of a secret flag or a client's password option
+ * read in mode m: replaces the password part. found/resume: value_at's
+ * answer. Returns where the walk resumes, 0 when nothing applied. */
+static size_t option_value(struct scan *sc, enum found found, size_t vs,
+			   size_t ve, size_t resume, enum pend m, const char *k,
+			   size_t kn)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, pw, pe, mk;
+
+	if (found == V_NONE)
+		return 0;
+	/* Replaced before, user:password reads "user:[REDACTED]" and the
+	 * user is weighed the same way again. */
+	if (found == V_DONE) {
+		if (m == P_COLON && ve > vs && s[ve - 1] == ':')
+			user_part(sc, vs, ve - 1);
+		if (m == P_COMMA && ve < n && s[ve] == ',' &&
+		    (pw = marker_at(s, ve + 1, n)) != 0)
+			return ve + 1 + pw;
+		return resume;
+	}
+	/* A URL is not a password (mongosh -p mongodb://…: it prompts). */
+	if (find_str(s + vs, ve - vs, "://", 3))
+		return 0;
+	pw = password_at(s, n, vs, ve, m, &pe);
+	if (pw == NONE)
+		return m == P_PASSARG ? resume : 0;
+	if (m == P_COMMA && (mk = marker_at(s, pw, n)) != 0)
+		return pw + mk;
+	if (!value_ok(s, pw, pe))
+		return m == P_WHOLE ? 0 : resume;
+	if (m == P_COLON)
+		user_part(sc, vs, pw - 1);
+	push(sc, &sc->sp, pw, pe, kind_after_key(sc, k, kn, pw, pe), 0);
+	return pe > resume ? pe : resume;
+}
+
 /* The word after a flag that ends at be (--token VALUE, or "--token",
- * "VALUE" in an array written as text). mode P_COLON replaces what
- * follows the first ':' only (curl -u user:password). At the end of an
+ * "VALUE" in an array written as text), read in mode m. At the end of an
  * argv element the next element is the value. */
 static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
 			 const char *k, size_t kn)
 {
-	const char *s = sc->s, *colon;
-	size_t n = sc->n, v = be, c, vs = 0, ve = 0, resume, bs = 0;
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, c, vs = 0, ve = 0, resume = 0, bs = 0;
 	char q = 0;
 	enum found found;
 
@@ -1823,28 +2040,7 @@ static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
 	if (s[v] == '-')
 		return 0;
 	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (mode != P_COLON) {
-		if (found == V_FOUND)
-			push(sc, &sc->sp, vs, ve,
-			     kind_after_key(sc, k, kn, vs, ve), 0);
-		return resume;
-	}
-	/* user:password, split at the first ':'. Replaced before, it reads
-	 * "user:[REDACTED]", the user weighed the same way again. */
-	colon = find_byte(s + vs, ':', ve - vs);
-	if (found == V_DONE) {
-		if (colon && (size_t)(colon - s) == ve - 1)
-			user_part(sc, vs, ve - 1);
-		return resume;
-	}
-	if (!colon || !value_ok(s, (size_t)(colon - s) + 1, ve))
-		return 0;
-	c = (size_t)(colon - s);
-	user_part(sc, vs, c);
-	push(sc, &sc->sp, c + 1, ve, kind_after_key(sc, k, kn, c + 1, ve), 0);
-	return resume;
+	return option_value(sc, found, vs, ve, resume, mode, k, kn);
 }
 
 /* Bearer followed by a token-like word, outside an Authorization header
@@ -1893,13 +2089,179 @@ static bool client_active(const struct scan *sc)
 	       (!clients[sc->ctx.client].sub || sc->ctx.client_sub);
 }
 
-/* A client's short flag glued to its value: mysql -pSECRET, -p'SECRET'. */
-static size_t glued_rule(struct scan *sc, size_t p)
+/* A client's option glued to its value at v: mysql -pSECRET, -p'SECRET',
+ * 7z -pSECRET, smbclient -Ubob%SECRET. */
+static size_t glued_rule(struct scan *sc, size_t v, enum pend m)
 {
-	const char *s = sc->s;
-	size_t n = sc->n, v = p + 2, vs, ve, resume;
+	size_t vs = 0, ve = 0, resume = 0;
 	enum found found;
 
+	found = value_at(sc->s, sc->n, v, false, false, &vs, &ve, &resume);
+	return option_value(sc, found, vs, ve, resume, m, "", 0);
+}
+
+/* The active client's password option spelled s[p..p+len) (glued: one
+ * that s[p..p+len) starts with, its value glued on), or NULL. */
+static const struct pwopt *client_opt(const struct scan *sc, const char *s,
+				      size_t p, size_t len, bool glued)
+{
+	const struct pwopt *o;
+	size_t ol;
+
+	if (!client_active(sc))
+		return NULL;
+	for (o = clients[sc->ctx.client].opts; o->opt; o++) {
+		ol = strlen(o->opt);
+		if (glued ? o->glued && len >= ol &&
+				    memcmp(s + p, o->opt, ol) == 0 :
+			    o->next && len == ol &&
+				    memcmp(s + p, o->opt, ol) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* Programs that read a password from their standard input, and the
+ * option that makes them (NULL: they always do). From their manual
+ * pages: sudo -S, passwd --stdin, docker login --password-stdin … */
+static const struct {
+	const char *name;
+	const char *opt;
+} stdin_readers[] = {
+	{ "sudo", "-S" },
+	{ "sudo", "--stdin" },
+	{ "passwd", "--stdin" },
+	{ "chpasswd", NULL },
+	{ "smbpasswd", "-s" },
+	{ "htpasswd", "-i" },
+	{ "kinit", NULL },
+	{ "docker", "--password-stdin" },
+	{ "podman", "--password-stdin" },
+	{ "nerdctl", "--password-stdin" },
+	{ "buildah", "--password-stdin" },
+	{ "skopeo", "--password-stdin" },
+	{ "helm", "--password-stdin" },
+	{ "oras", "--password-stdin" },
+	{ "cryptsetup", NULL },
+};
+
+/* Is the word s[a..b) the option opt, or for sudo's -S a cluster of short
+ * options holding it (-kS)? */
+static bool has_opt(const char *s, size_t a, size_t b, const char *opt)
+{
+	size_t ol = strlen(opt), i;
+
+	if (b - a == ol && memcmp(s + a, opt, ol) == 0)
+		return true;
+	if (ol != 2 || b - a < 3 || s[a] != '-' || s[a + 1] == '-')
+		return false;
+	for (i = a + 1; i < b; i++)
+		if (s[i] == opt[1])
+			return true;
+	return false;
+}
+
+/* Does the command after the first '|' at or after from read a password
+ * on its standard input (echo pw | sudo -S …)? One look per pipe: the
+ * answer is kept for every from up to that pipe. */
+static bool stdin_reader_after(struct scan *sc, size_t from)
+{
+	const char *s = sc->s, *bar;
+	size_t n = sc->n, i, w, we, base, k;
+	bool named[sizeof(stdin_readers) / sizeof(stdin_readers[0])] = { 0 };
+	bool any = false, reads = false;
+
+	if (sc->pipe_known && from >= sc->pipe_from && from <= sc->pipe_at)
+		return sc->pipe_reads;
+	bar = from < n ? find_byte(s + from, '|', n - from) : NULL;
+	sc->pipe_known = true;
+	sc->pipe_from = from;
+	sc->pipe_at = bar ? (size_t)(bar - s) : n;
+	sc->pipe_reads = false;
+	if (!bar || sc->pipe_at + 1 >= n || s[sc->pipe_at + 1] == '|')
+		return false;
+	w = sc->pipe_at + 1;
+	while (w < n && (CL(s[w]) & C_SPACE))
+		w++;
+	we = run_of(s, w, n, C_WORD);
+	for (base = we; base > w && s[base - 1] != '/'; base--)
+		;
+	for (k = 0; k < sizeof(stdin_readers) / sizeof(stdin_readers[0]); k++) {
+		named[k] = strlen(stdin_readers[k].name) == we - base &&
+			   memcmp(s + base, stdin_readers[k].name, we - base) ==
+				   0;
+		any |= named[k];
+		reads |= named[k] && !stdin_readers[k].opt;
+	}
+	/* Its options, up to the end of the command. */
+	for (i = we; any && !reads && i < n && !(CL(s[i]) & C_SEG);) {
+		if (!(CL(s[i]) & C_WORD)) {
+			i++;
+			continue;
+		}
+		w = i;
+		i = run_of(s, i, n, C_WORD);
+		for (k = 0;
+		     k < sizeof(stdin_readers) / sizeof(stdin_readers[0]); k++)
+			reads |= named[k] && stdin_readers[k].opt &&
+				 has_opt(s, w, i, stdin_readers[k].opt);
+	}
+	sc->pipe_reads = reads;
+	return reads;
+}
+
+/* echo PASSWORD | sudo -S …: the word echo or printf prints into a
+ * program that reads a password from its input. be: the end of "echo".
+ * Returns where the walk resumes, 0 when nothing was replaced. */
+static size_t stdin_rule(struct scan *sc, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, e, vs, ve, resume;
+	enum found found;
+
+	for (;;) {
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+		if (v >= n || s[v] != '-')
+			break;
+		e = run_of(s, v, n, C_WORD); /* echo -n, -e */
+		if (e - v > 3)
+			return 0;
+		v = e;
+	}
+	if (v >= n || v == be || !stdin_reader_after(sc, v))
+		return 0;
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
+/* A .netrc line: machine HOST login USER password PASSWORD, or an
+ * indented "password PASSWORD" line of an entry written over several
+ * lines. p..be: the word "password". */
+static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, vs, ve, resume, e;
+	enum found found;
+
+	if (v >= n || !(CL(s[v]) & C_SPACE))
+		return 0;
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (!sc->netrc) {
+		/* "password WORD" alone on an indented line, as in an entry
+		 * written over several lines ("password reset" at the start
+		 * of a line is prose). */
+		e = v;
+		while (e < n && !(CL(s[e]) & C_SPACE))
+			e++;
+		if (p == 0 || !blank(s, 0, p) || !blank(s, e, n))
+			return 0;
+	}
 	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
 	if (found == V_NONE)
 		return 0;
@@ -1913,24 +2275,20 @@ static size_t glued_rule(struct scan *sc, size_t p)
 static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, len = be - p;
-	const struct client *cl;
+	size_t n = sc->n, len = be - p, r;
+	const struct pwopt *o;
 	int ci;
 
 	if (be < n && !(CL(s[be]) & (C_SPACE | C_QUOTE | C_SEG)) &&
 	    s[be] != ',' && s[be] != '\\')
 		return 0;
 	if (p == b && s[p] == '-') {
-		if (client_active(sc)) {
-			cl = &clients[sc->ctx.client];
-			if (len == 2 && s[p + 1] == cl->flag && cl->next)
-				return flag_value(sc, be,
-						  cl->colon ? P_COLON : P_WHOLE,
-						  s + p, len);
-			if (cl->long_flag && len == strlen(cl->long_flag) &&
-			    memcmp(s + p, cl->long_flag, len) == 0)
-				return flag_value(sc, be, P_COLON, s + p, len);
-		}
+		o = client_opt(sc, s, p, len, false);
+		if (o && (r = flag_value(sc, be, (enum pend)o->mode, s + p,
+					 len)) != 0)
+			return r;
+		if (o)
+			return 0;
 		if (secret_flag(s, p, be))
 			return flag_value(sc, be, P_WHOLE, s + p, len);
 		return 0;
@@ -1938,6 +2296,16 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 	if (p == b && len == 6 && (s[p] == 'b' || s[p] == 'B') &&
 	    eq_ci(s + p, 6, "bearer"))
 		return bearer_rule(sc, be);
+	if (p == b && ((len == 4 && memcmp(s + p, "echo", 4) == 0) ||
+		       (len == 6 && memcmp(s + p, "printf", 6) == 0)))
+		return stdin_rule(sc, be);
+	if (p == b && len == 8 && memcmp(s + p, "password", 8) == 0)
+		return netrc_rule(sc, p, be);
+	if (p == b &&
+	    ((len == 7 && memcmp(s + p, "machine", 7) == 0) ||
+	     (len == 7 && memcmp(s + p, "default", 7) == 0)) &&
+	    blank(s, 0, p))
+		sc->netrc = true;
 	if (p == b && sc->ctx.client >= 0 && clients[sc->ctx.client].sub &&
 	    eq_ci(s + p, len, clients[sc->ctx.client].sub)) {
 		sc->ctx.client_sub = true;
@@ -1958,7 +2326,8 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, te, r;
+	size_t n = sc->n, te, r, ol;
+	const struct pwopt *o;
 	int kind;
 
 	kind = fmt_by_first[(unsigned char)s[p]].n ?
@@ -1976,20 +2345,15 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 		if (r)
 			return r;
 	}
-	if (p == b && s[p] == '-' && ke - p > 2 && client_active(sc) &&
-	    clients[sc->ctx.client].glued &&
-	    s[p + 1] == clients[sc->ctx.client].flag) {
-		r = glued_rule(sc, p);
-		if (r)
-			return r;
-	}
-	if (p == b && s[p] == '-' && ke - p == 2 && ke < n &&
-	    (s[ke] == '\'' || s[ke] == '"') && client_active(sc) &&
-	    clients[sc->ctx.client].glued &&
-	    s[p + 1] == clients[sc->ctx.client].flag) {
-		r = glued_rule(sc, p);
-		if (r)
-			return r;
+	if (p == b && s[p] == '-' &&
+	    (o = client_opt(sc, s, p, ke - p, true)) != NULL) {
+		ol = strlen(o->opt);
+		if (ke - p > ol ||
+		    (ke < n && (s[ke] == '\'' || s[ke] == '"'))) {
+			r = glued_rule(sc, p + ol, (enum pend)o->mode);
+			if (r)
+				return r;
+		}
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
 	if (p == b || s[p - 1] != '/') {
@@ -2164,6 +2528,8 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 	sc->aws.n = 0;
 	sc->aws_id = false;
 	sc->end_known = false;
+	sc->pipe_known = false;
+	sc->netrc = false;
 	if (st->in_pem) {
 		e = find_end(sc, 0);
 		if (e != NONE) {
@@ -2374,23 +2740,28 @@ static enum cordon_err json_string(cJSON *item, size_t *count,
 static enum cordon_err json_argv_elem(cJSON *item, struct argctx *ctx,
 				      size_t *count)
 {
-	const char *s = item->valuestring, *colon;
-	size_t len = strlen(s), keep;
+	const char *s = item->valuestring, *sep = NULL;
+	size_t len = strlen(s), keep = 0;
 	enum pend mode = ctx->pending;
 	enum cordon_err rc;
 	char *t;
 
 	ctx->pending = P_NONE;
-	if (mode == P_WHOLE && len && s[0] != '-' && value_ok(s, 0, len) &&
+	if (mode != P_NONE && (s[0] == '-' || memmem(s, len, "://", 3)))
+		mode = P_NONE;
+	if (mode == P_WHOLE && len && value_ok(s, 0, len) &&
 	    marker_at(s, 0, len) != len) {
 		rc = set_string(item, repl[K_GENERIC].text);
 		if (rc == CORDON_OK)
 			(*count)++;
 		return rc;
 	}
-	colon = mode == P_COLON && s[0] != '-' ? memchr(s, ':', len) : NULL;
-	keep = colon ? (size_t)(colon - s) + 1 : 0;
-	if (colon && value_ok(s, keep, len) &&
+	if (mode == P_PASSARG && len > 5 && memcmp(s, "pass:", 5) == 0)
+		sep = s + 4;
+	else if (mode != P_NONE && pend_sep(mode))
+		sep = memchr(s, pend_sep(mode), len);
+	keep = sep ? (size_t)(sep - s) + 1 : 0;
+	if (sep && value_ok(s, keep, len) &&
 	    marker_at(s, keep, len) != len - keep) {
 		/* user:[REDACTED], then the user is read as text, as it
 		 * will be when the element is redacted again. */
