@@ -669,6 +669,7 @@ struct scan {
 	bool pipe_reads; /* what follows that pipe reads a password */
 	size_t pipe_from, pipe_at;
 	bool netrc; /* the line starts "machine" or "default" */
+	unsigned depth; /* base64 decoded and scanned again this often */
 	struct argctx ctx;
 	struct redact_state *st;
 };
@@ -1477,6 +1478,96 @@ static bool opaque(const char *s, size_t a, size_t b)
 	return !b64_text(s, a, b);
 }
 
+/* Is the blob at b a digest written after its algorithm's label
+ * (go.sum's h1:…, sha256:…, sha512-… in a lock file)? The label is never
+ * replaced, but the look back must not read into a replaced span. */
+static bool digest_label(const struct scan *sc, size_t b)
+{
+	static const char *const labels[] = {
+		"h1",	  "sha1",     "sha224",	  "sha256",
+		"sha384", "sha512",   "md5",	  "blake2b",
+		"blake3", "sha3-256", "sha3-512", "sha512_256",
+	};
+	const char *s = sc->s;
+	size_t a, i;
+
+	if (b < 3 || (s[b - 1] != ':' && s[b - 1] != '-'))
+		return false;
+	for (a = b - 1;
+	     a > 0 && b - a < 12 && (CL(s[a - 1]) & C_KEY) && s[a - 1] != '-';
+	     a--)
+		;
+	if (a > 0 && (CL(s[a - 1]) & C_WORD) && s[a - 1] != '/')
+		return false;
+	if (sc->sp.n && sc->sp.v[sc->sp.n - 1].e > a)
+		return false;
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (eq_ci(s + a, b - 1 - a, labels[i]))
+			return true;
+	return false;
+}
+
+static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
+				      size_t len, struct buf *out,
+				      size_t *count, struct argctx *actx,
+				      unsigned depth);
+
+/* Base64 inside base64 (a kubeconfig's data, itself a base64'd PEM) is
+ * decoded this deep, no deeper: each level is at most 3/4 of the one
+ * above, so the work stays linear. */
+#define REDACT_B64_DEPTH 2
+
+/* A blob s[b..be) that is base64 (32 bytes or more) decoded and scanned
+ * again: a PEM private key (kubeconfig client-key-data) or anything the
+ * scanner would replace makes the whole blob a secret. Returns its kind,
+ * K_PUBLIC for a certificate or public key (kept whole), or -1. */
+static int b64_rule(struct scan *sc, size_t b, size_t be)
+{
+	const char *s = sc->s;
+	struct redact_state st = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
+	unsigned char *dec;
+	size_t e = be, dn = 0, count = 0, i;
+	const char *begin;
+	int kind = -1;
+
+	if (sc->depth >= REDACT_B64_DEPTH)
+		return -1;
+	while (e > b && be - e < 2 && s[e - 1] == '=')
+		e--;
+	if (e - b < 32 || (e - b) % 4 == 1)
+		return -1;
+	for (i = b; i < e; i++)
+		if (!(CL(s[i]) & C_B64))
+			return -1;
+	dec = cordon__malloc(e - b);
+	if (!dec) {
+		sc->nomem = true;
+		return -1;
+	}
+	if (!text_b64_decode(s + b, e - b, TEXT_B64_LAX, dec, e - b, &dn))
+		goto out;
+	WORK(dn);
+	begin = memmem(dec, dn, "-----BEGIN ", 11);
+	if (begin) {
+		kind = memmem(begin,
+			      dn - (size_t)((const unsigned char *)begin - dec),
+			      "PRIVATE KEY", 11) ?
+			       K_PEM :
+			       K_PUBLIC;
+		goto out;
+	}
+	if (redact_text_at(&st, (const char *)dec, dn, &out, &count, NULL,
+			   sc->depth + 1) != CORDON_OK)
+		sc->nomem = true;
+	else if (count)
+		kind = K_B64;
+out:
+	buf_free(&out);
+	free(dec);
+	return kind;
+}
+
 /* The rules that weigh a blob whole, when no rule started inside it: an
  * AWS secret key next to a key id, a bare opaque token. */
 static void blob_rules(struct scan *sc, size_t b, size_t be)
@@ -1484,6 +1575,7 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 	const char *s = sc->s;
 	size_t p, q, e;
 	bool path = false;
+	int kind;
 
 	if (be - b < 32)
 		return;
@@ -1492,6 +1584,11 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 		;
 	if (p == be)
 		return;
+	kind = b64_rule(sc, b, be);
+	if (kind >= 0) {
+		push(sc, &sc->sp, b, be, kind, 0);
+		return;
+	}
 	for (; p < be && !path; p++)
 		path = (CL(s[p]) & C_PATH) != 0;
 	if (aws_secret_shape(s, b, be)) {
@@ -1504,7 +1601,7 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 			     bare ? SP_BARE : 0);
 		return;
 	}
-	if (path)
+	if (path || digest_label(sc, b))
 		return;
 	/* data:…;base64,… is data. The look back must not read text that
 	 * is (or may yet be) replaced: redacting the output would then judge
@@ -1593,6 +1690,30 @@ static bool pem_inline_byte(char c)
 	       c == ',' || c == '-' || c == '=';
 }
 
+/* After the header of a PEM block that is not a private key (a
+ * certificate, a public key, a CRL, a request) at h: its body is public
+ * and left alone, up to its END on this line, or over the lines after it
+ * (redact_state.in_public). Returns where the walk resumes. */
+static size_t public_pem(struct scan *sc, size_t h)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, e, q;
+
+	if (blank(s, h, n)) {
+		sc->st->in_public = true;
+		return n;
+	}
+	for (q = h; q < n && pem_inline_byte(s[q]); q++)
+		;
+	e = find_end(sc, h);
+	if (e != NONE && e <= q)
+		return end_label(s, e, n);
+	if (q < n && ((CL(s[q]) & C_WORD) || marker_at(s, q, n)))
+		while (q > h && (CL(s[q - 1]) & C_WORD))
+			q--;
+	return q > h ? q : h;
+}
+
 /* After "-----BEGIN " at l: a private-key header? Then the key up to its
  * END on this line, or to the line's end (the block goes on: PEM state).
  * Returns where the walk resumes, 0 when this is not a private key. */
@@ -1604,9 +1725,10 @@ static size_t pem_rule(struct scan *sc, size_t l)
 	le = l;
 	while (le < n && ((CL(s[le]) & (C_UPPER | C_DIGIT)) || s[le] == ' '))
 		le++;
-	if (n - le < 5 || memcmp(s + le, "-----", 5) != 0 ||
-	    !find_str(s + l, le - l, "PRIVATE KEY", 11))
+	if (le == l || n - le < 5 || memcmp(s + le, "-----", 5) != 0)
 		return 0;
+	if (!find_str(s + l, le - l, "PRIVATE KEY", 11))
+		return public_pem(sc, le + 5);
 	h = le + 5;
 	e = find_end(sc, h);
 	if (e != NONE) {
@@ -2385,6 +2507,47 @@ static void prefix_rules(struct scan *sc, size_t b, size_t p, size_t mark)
 	push(sc, &sc->sp, rule.s, rule.e, rule.kind, rule.flags);
 }
 
+/* Public words a secret rule must not read: an ARN (arn:aws:…:secret:
+ * name is a name), an OpenSSH public key ("ssh-ed25519 AAAA… comment",
+ * the key types of ssh-keygen(1) and their -cert-v01 forms). Returns
+ * their end, or 0. */
+static size_t public_word(const char *s, size_t i, size_t n)
+{
+	static const char *const key_types[] = {
+		"ssh-",
+		"ecdsa-sha2-",
+		"sk-ssh-",
+		"sk-ecdsa-sha2-",
+	};
+	size_t e, k, t;
+
+	if (n - i > 4 && memcmp(s + i, "arn:", 4) == 0) {
+		for (e = i + 4; e < n && !(CL(s[e]) & (C_STOP | C_QUOTE)); e++)
+			;
+		return e;
+	}
+	for (k = 0; k < sizeof(key_types) / sizeof(key_types[0]); k++) {
+		t = strlen(key_types[k]);
+		if (n - i > t && memcmp(s + i, key_types[k], t) == 0)
+			break;
+	}
+	if (k == sizeof(key_types) / sizeof(key_types[0]))
+		return 0;
+	/* The type name, one blank, then base64 starting AAAA (the length
+	 * of the type name, big-endian, is under 2^24). */
+	for (e = i + t; e < n && e - i < 48 &&
+			((CL(s[e]) & (C_LOWER | C_DIGIT)) || s[e] == '-' ||
+			 s[e] == '@' || s[e] == '.');
+	     e++)
+		;
+	if (e >= n || s[e] != ' ' || n - e < 5 ||
+	    memcmp(s + e + 1, "AAAA", 4) != 0)
+		return 0;
+	for (e += 1; e < n && ((CL(s[e]) & C_B64) || s[e] == '='); e++)
+		;
+	return e;
+}
+
 /* A blob starting at i. Returns where the walk resumes. */
 static size_t scan_blob(struct scan *sc, size_t i)
 {
@@ -2394,6 +2557,9 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	/* An END line stays as it is, in a block or not (see end_label). */
 	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0)
 		return end_label(s, i, n);
+	if ((s[i] == 'a' || s[i] == 's' || s[i] == 'e') &&
+	    (r = public_word(s, i, n)) != 0)
+		return r;
 	/* One pass finds the first key run, and usually the blob's end: most
 	 * blobs are one word. */
 	be = run_of(s, i, n, C_KEY);
@@ -2420,13 +2586,86 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	return be;
 }
 
+/* URLs whose path holds the secret: a webhook's address is its
+ * credential. host: the host, or with a leading '.' any host under that
+ * domain; path: what the secret part follows. From the providers'
+ * documentation of their incoming webhooks. */
+static const struct {
+	const char *host;
+	const char *path;
+	uint8_t kind;
+} url_secrets[] = {
+	{ "hooks.slack.com", "/services/", K_SLACK_HOOK },
+	{ "hooks.slack.com", "/workflows/", K_SLACK_HOOK },
+	{ "hooks.slack.com", "/triggers/", K_SLACK_HOOK },
+	{ "discord.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ ".discord.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ "discordapp.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ ".webhook.office.com", "/webhookb2/", K_TEAMS_HOOK },
+	{ "outlook.office.com", "/webhook/", K_TEAMS_HOOK },
+	{ "hooks.zapier.com", "/hooks/catch/", K_CHAT_HOOK },
+	{ "maker.ifttt.com", "/use/", K_CHAT_HOOK },
+	{ "open.feishu.cn", "/open-apis/bot/v2/hook/", K_CHAT_HOOK },
+	{ "open.larksuite.com", "/open-apis/bot/v2/hook/", K_CHAT_HOOK },
+};
+
+/* The longest secret part of a webhook's path: a Teams URL's is about 230
+ * bytes. */
+#define URL_SECRET_MAX 300
+
+/* Does host h[0..n) match the row's host (any case)? */
+static bool host_is(const char *h, size_t n, const char *row)
+{
+	size_t m = strlen(row);
+
+	if (row[0] == '.')
+		return n > m && prefix_ci(h + n - m, m, row);
+	return n == m && prefix_ci(h, n, row);
+}
+
+/* The path at j (s[j] == '/') of a URL whose host is h[0..hn): when it is
+ * a webhook's, the secret part of the path goes. Returns where the walk
+ * resumes, 0 when the path holds no secret. */
+static size_t url_path_rule(struct scan *sc, const char *h, size_t hn, size_t j)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, i, pl, v, e, m;
+
+	for (i = 0; i < sizeof(url_secrets) / sizeof(url_secrets[0]); i++) {
+		pl = strlen(url_secrets[i].path);
+		if (!host_is(h, hn, url_secrets[i].host) || n - j < pl ||
+		    memcmp(s + j, url_secrets[i].path, pl) != 0)
+			continue;
+		v = j + pl;
+		if ((m = marker_at(s, v, n)) != 0)
+			return v + m;
+		for (e = v; e < n && e - v <= URL_SECRET_MAX &&
+			    !(CL(s[e]) & (C_STOP | C_QUOTE)) && s[e] != '?' &&
+			    s[e] != '#';
+		     e++)
+			;
+		/* Longer than any webhook's secret: not one (and a bound on
+		 * what one look reads, as the walk reads it again). */
+		if (e - v > URL_SECRET_MAX)
+			return 0;
+		/* Too short or without digits: a placeholder in the docs
+		 * (…/services/T000/B000/XXXX), passed over whole. */
+		if (e - v < 16 || !mixed(s, v, e, C_DIGIT))
+			return e;
+		push(sc, &sc->sp, v, e, url_secrets[i].kind, 0);
+		return e;
+	}
+	return 0;
+}
+
 /* user:password@ after "://" at i: the password goes, and a token used as
  * the user (https://ghp_…:x-oauth-basic@github.com). The authority ends at
  * the first / ? # or blank, so two scans never overlap. */
 static size_t url_rule(struct scan *sc, size_t i)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, j, m, at = NONE, colon = NONE, u = i + 3;
+	size_t n = sc->n, j, m, at = NONE, colon = NONE, u = i + 3, h, he;
+	size_t path_end = 0;
 	bool pushed;
 	char c;
 
@@ -2449,16 +2688,25 @@ static size_t url_rule(struct scan *sc, size_t i)
 		else if (c == ':' && colon == NONE)
 			colon = j;
 	}
-	if (at == NONE || colon == NONE || colon > at)
-		return i + 1;
-	pushed = user_part(sc, u, colon);
-	if (marker_at(s, colon + 1, n) == at - colon - 1) {
-		pushed = true;
-	} else if (value_ok(s, colon + 1, at)) {
-		push(sc, &sc->sp, colon + 1, at, value_kind(sc, colon + 1, at),
-		     0);
-		pushed = true;
+	pushed = false;
+	if (at != NONE && colon != NONE && colon < at) {
+		pushed = user_part(sc, u, colon);
+		if (marker_at(s, colon + 1, n) == at - colon - 1) {
+			pushed = true;
+		} else if (value_ok(s, colon + 1, at)) {
+			push(sc, &sc->sp, colon + 1, at,
+			     value_kind(sc, colon + 1, at), 0);
+			pushed = true;
+		}
 	}
+	if (j < n && s[j] == '/') {
+		h = at == NONE ? u : at + 1;
+		for (he = h; he < j && s[he] != ':'; he++)
+			;
+		path_end = url_path_rule(sc, s + h, he - h, j);
+	}
+	if (path_end)
+		return path_end;
 	return pushed ? at + 1 : i + 1;
 }
 
@@ -2509,9 +2757,17 @@ static bool pem_body_line(const char *s, size_t n)
 		j++;
 	if (j > i && j < n && s[j] == ':')
 		return true;
-	for (; i < n; i++)
-		if (!(CL(s[i]) & (C_B64 | C_SPACE)) && s[i] != '=')
+	/* Base64, its '=' padding only at the end of the line. */
+	for (; i < n; i++) {
+		if (CL(s[i]) & (C_B64 | C_SPACE))
+			continue;
+		if (s[i] != '=')
 			return false;
+		j = i;
+		while (j < n && (s[j] == '=' || (CL(s[j]) & C_SPACE)))
+			j++;
+		return j == n;
+	}
 	return true;
 }
 
@@ -2530,6 +2786,17 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 	sc->end_known = false;
 	sc->pipe_known = false;
 	sc->netrc = false;
+	if (st->in_public) {
+		e = find_end(sc, 0);
+		if (e != NONE) {
+			st->in_public = false;
+			start = end_label(line, e, n);
+		} else if (pem_body_line(line, n)) {
+			return;
+		} else {
+			st->in_public = false;
+		}
+	}
 	if (st->in_pem) {
 		e = find_end(sc, 0);
 		if (e != NONE) {
@@ -2612,9 +2879,10 @@ static bool emit_line(struct scan *sc, struct buf *out, const char *text,
 /* The engine: text in lines, each with fresh context except argv mode's
  * first line, which starts from *actx (and the last line's context is
  * left there). */
-static enum cordon_err redact_text(struct redact_state *st, const char *text,
-				   size_t len, struct buf *out, size_t *count,
-				   struct argctx *actx)
+static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
+				      size_t len, struct buf *out,
+				      size_t *count, struct argctx *actx,
+				      unsigned depth)
 {
 	struct scan sc;
 	size_t pos = 0, lend, pend = 0, n = 0;
@@ -2630,6 +2898,7 @@ static enum cordon_err redact_text(struct redact_state *st, const char *text,
 	memset(&sc, 0, sizeof(sc));
 	sc.st = st;
 	sc.argv = actx != NULL;
+	sc.depth = depth;
 	while (pos < len) {
 		nl = find_byte(text + pos, '\n', len - pos);
 		lend = nl ? (size_t)(nl - text) : len;
@@ -2657,6 +2926,13 @@ out:
 	free(sc.sp.v);
 	free(sc.aws.v);
 	return rc;
+}
+
+static enum cordon_err redact_text(struct redact_state *st, const char *text,
+				   size_t len, struct buf *out, size_t *count,
+				   struct argctx *actx)
+{
+	return redact_text_at(st, text, len, out, count, actx, 0);
 }
 
 enum cordon_err redact_append(struct redact_state *st, const char *text,

@@ -51,11 +51,13 @@
 /* What carries over from one call to the next when text comes in pieces
  * split at line ends: being inside a PEM private-key block, and whether
  * its one replacement is already written (the body's first line becomes
- * "[REDACTED:private-key]", the lines after it are dropped). Zero it to
- * start. */
+ * "[REDACTED:private-key]", the lines after it are dropped), or inside a
+ * public block (a certificate, a public key), whose body is left alone.
+ * Zero it to start. */
 struct redact_state {
 	bool in_pem;
 	bool pem_marked; /* the block's "[REDACTED:private-key]" is written */
+	bool in_public; /* inside a certificate or public-key block: kept */
 };
 
 /* Appends the redacted form of text[0..len) to out. Text fed in pieces

@@ -757,6 +757,19 @@ static void test_linear(void)
 		"smbclient -U a%",
 		"lftp -u a,",
 		"openssl -pass pass:",
+		"arn:",
+		"ssh-rsa AAAA",
+		"ssh-ed25519 ",
+		"-----BEGIN CERTIFICATE-----\n",
+		"-----BEGIN CERTIFICATE-----",
+		"-----BEGIN CERTIFICATE-----\nMIIB\n",
+		"https://hooks.slack.com/services/",
+		"https://a.webhook.office.com/webhookb2/x1",
+		"h1:",
+		"QUFB",
+		"LS0tLS1CRUdJTi",
+		"UVVGQ1FVRkNRVUZD ",
+		"cGFzc3dvcmQ9aHVudGVyMg",
 	};
 	const size_t small = (size_t)256 << 10, big = (size_t)1 << 20;
 	size_t i, w1, w4;
