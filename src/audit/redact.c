@@ -89,14 +89,23 @@ static const uint16_t cls[256] = {
 };
 
 /* The work counter test_redact reads (redact.h): every byte class looked
- * up and every byte a memchr or memmem passes over, in builds with
- * assertions. */
-#ifndef NDEBUG
+ * up and every byte a memchr or memmem passes over, in builds that define
+ * CORDON_REDACT_WORK (src/meson.build: all but release builds). */
 _Thread_local size_t redact__work;
+#ifdef CORDON_REDACT_WORK
 #define WORK(n) (redact__work += (size_t)(n))
 #else
 #define WORK(n) ((void)0)
 #endif
+
+bool redact__counting(void)
+{
+#ifdef CORDON_REDACT_WORK
+	return true;
+#else
+	return false;
+#endif
+}
 
 #define CL(c) (WORK(1), cls[(unsigned char)(c)])
 
@@ -264,7 +273,8 @@ enum secret_kind {
 /* Key names whose value is a secret, matched at the end of a longer name
  * (x_api_key, db-password, clientSecret, ansible_become_pass). '_' stands
  * for an optional separator: '-', '_', '.' or nothing ("apikey",
- * "api-key", "apiKey"). */
+ * "api-key", "apiKey"). Sorted by last letter: key_name searches them by
+ * halves (test_redact checks the order). */
 #define S_(s, kind)                                                            \
 	{                                                                      \
 		s, sizeof(s) - 1, kind                                         \
@@ -274,15 +284,24 @@ static const struct {
 	uint8_t len;
 	uint8_t kind;
 } key_names[] = {
-	S_("api_key", SECRET),
-	S_("token", SECRET),
-	S_("secret", SECRET),
 	S_("password", SECRET),
 	S_("passwd", SECRET),
 	S_("pwd", SECRET),
-	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
+	S_("session_id", SECRET),
+	S_("phpsessid", SECRET),
+	S_("jsessionid", SECRET),
 	S_("passphrase", SECRET),
+	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
+	S_("sig", SECRET_LONG), /* Azure SAS signature */
+	S_("auth", SECRET_HEADER),
+	S_("credential", SECRET),
+	S_("token", SECRET),
+	S_("authorization", SECRET_HEADER),
 	S_("bearer", SECRET),
+	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
+	S_("credentials", SECRET),
+	S_("secret", SECRET),
+	S_("api_key", SECRET),
 	S_("secret_key", SECRET),
 	S_("private_key", SECRET),
 	S_("access_key", SECRET),
@@ -291,16 +310,7 @@ static const struct {
 	S_("signing_key", SECRET),
 	S_("encryption_key", SECRET),
 	S_("master_key", SECRET),
-	S_("credential", SECRET),
-	S_("credentials", SECRET),
-	S_("session_id", SECRET),
 	S_("session_key", SECRET),
-	S_("phpsessid", SECRET),
-	S_("jsessionid", SECRET),
-	S_("sig", SECRET_LONG), /* Azure SAS signature */
-	S_("auth", SECRET_HEADER),
-	S_("authorization", SECRET_HEADER),
-	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
 };
 #undef S_
 
@@ -342,19 +352,34 @@ static bool tail_match(const char *k, size_t n, const char *pat, size_t j)
 	return (CL(k[i]) & C_UPPER) && (CL(k[i - 1]) & (C_LOWER | C_DIGIT));
 }
 
-/* The kind of the key name k ends with, or NOT_SECRET. The last byte
- * rules out most rows at one look. */
+#define KEY_NAME_COUNT (sizeof(key_names) / sizeof(key_names[0]))
+
+static unsigned char name_last(size_t i)
+{
+	return (unsigned char)key_names[i].pat[key_names[i].len - 1];
+}
+
+/* The kind of the key name k ends with, or NOT_SECRET. */
 static enum secret_kind key_name(const char *k, size_t n)
 {
-	size_t i;
-	unsigned char last;
+	size_t i, lo = 0, hi = KEY_NAME_COUNT, mid;
+	unsigned char last, prev;
 
 	if (n == 0)
 		return NOT_SECRET;
 	last = lower(k[n - 1]);
-	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
-		if ((unsigned char)key_names[i].pat[key_names[i].len - 1] ==
-			    last &&
+	prev = n > 1 ? lower(k[n - 2]) : 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (name_last(mid) < last)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Every row ends in two letters: the second rules out most rows. */
+	for (i = lo; i < KEY_NAME_COUNT && name_last(i) == last; i++)
+		if ((unsigned char)key_names[i].pat[key_names[i].len - 2] ==
+			    prev &&
 		    tail_match(k, n, key_names[i].pat, key_names[i].len))
 			return (enum secret_kind)key_names[i].kind;
 	return NOT_SECRET;
@@ -607,10 +632,24 @@ static const struct client clients[] = {
 
 static int name_cmp(const char *a, size_t an, const char *b, size_t bn)
 {
-	int c = memcmp(a, b, an < bn ? an : bn);
+	size_t i, m = an < bn ? an : bn;
 
-	return c ? c : (an > bn) - (an < bn);
+	/* Inline: most words differ from a row at the first byte. */
+	for (i = 0; i < m; i++)
+		if (a[i] != b[i])
+			return (unsigned char)a[i] < (unsigned char)b[i] ? -1 :
+									   1;
+	return (an > bn) - (an < bn);
 }
+
+/* The clients' names' second bytes by their first: two looks rule out
+ * most words (test_redact checks it against the table). */
+static const char *const client_first[256] = {
+	['7'] = "z",   ['a'] = "z",    ['c'] = "u", ['d'] = "o",
+	['i'] = "p",   ['j'] = "a",    ['k'] = "e", ['l'] = "df",
+	['m'] = "aoy", ['n'] = "e",    ['o'] = "p", ['p'] = "o",
+	['r'] = "aep", ['s'] = "mnqs", ['u'] = "n", ['z'] = "i",
+};
 
 /* The client named s[0..n), or -1. */
 static int client_index(const char *s, size_t n)
@@ -618,7 +657,8 @@ static int client_index(const char *s, size_t n)
 	size_t lo = 0, hi = CLIENT_COUNT, mid;
 	int c;
 
-	if (n < 2 || n > 13)
+	if (n < 2 || n > 13 || !client_first[(unsigned char)s[0]] || !s[1] ||
+	    !strchr(client_first[(unsigned char)s[0]], s[1]))
 		return -1;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -669,6 +709,7 @@ struct scan {
 	bool pipe_reads; /* what follows that pipe reads a password */
 	size_t pipe_from, pipe_at;
 	bool netrc; /* the line starts "machine" or "default" */
+	bool quiet; /* in a public PEM body: no bare-token guesses */
 	unsigned depth; /* base64 decoded and scanned again this often */
 	struct argctx ctx;
 	struct redact_state *st;
@@ -767,8 +808,10 @@ struct fmt {
 		p, sizeof(p) - 1, K_##kind, body, check, min, max              \
 	}
 
-/* The rows by the first byte of their prefix (fmt_by_first); within a
- * group the longer or stricter prefix goes first. */
+/* The rows by the first byte of their prefix (fmt_by_first), sorted by
+ * the second (known_format searches by halves; test_redact checks the
+ * order); among rows of the same two bytes the longer or stricter prefix
+ * goes first. */
 static const struct fmt fmt_1[] = {
 	F_("1//0", GOOGLE_OAUTH, B_URL64, CK_NONE, 40, 0), /* refresh */
 	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
@@ -777,15 +820,15 @@ static const struct fmt fmt_digit[] = {
 	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
 };
 static const struct fmt fmt_A[] = {
-	F_("AKIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
-	F_("ASIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("AAAAAAAAAAAAAAAAAAAAA", TOKEN, B_URL64, CK_NONE, 30, 0), /* X */
+	F_("AGE-SECRET-KEY-1", TOKEN, B_UPDIG, CK_NONE, 58, 58), /* age */
 	F_("AIza", GOOGLE, B_URL64, CK_NONE, 35, 0),
+	F_("AKIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("AKCp", TOKEN, B_ALNUM, CK_NONE, 69, 69), /* Artifactory */
+	F_("ASIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
 	F_("ATATT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
 	F_("ATCTT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
 	F_("ATBB", ATLASSIAN, B_ALNUM, CK_NONE, 28, 0), /* Bitbucket */
-	F_("AGE-SECRET-KEY-1", TOKEN, B_UPDIG, CK_NONE, 58, 58), /* age */
-	F_("AKCp", TOKEN, B_ALNUM, CK_NONE, 69, 69), /* Artifactory */
-	F_("AAAAAAAAAAAAAAAAAAAAA", TOKEN, B_URL64, CK_NONE, 30, 0), /* X */
 };
 static const struct fmt fmt_C[] = {
 	F_("CCIPAT_", TOKEN, B_URL64, CK_NONE, 30, 0), /* CircleCI */
@@ -825,9 +868,9 @@ static const struct fmt fmt_a[] = {
 	F_("api_org_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
 };
 static const struct fmt fmt_b[] = {
-	F_("bot", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0), /* in a path */
-	F_("bkua_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Buildkite */
 	F_("b.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* batch, legacy */
+	F_("bkua_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Buildkite */
+	F_("bot", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0), /* in a path */
 };
 static const struct fmt fmt_c[] = {
 	F_("cmVmdGtu", TOKEN, B_ALNUM, CK_NONE, 56, 0), /* Artifactory */
@@ -851,8 +894,8 @@ static const struct fmt fmt_e[] = {
 };
 static const struct fmt fmt_f[] = {
 	F_("figd_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Figma */
-	F_("fo1_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Fly.io */
 	F_("fm2_", TOKEN, B_B64URL, CK_NONE, 50, 0),
+	F_("fo1_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Fly.io */
 };
 static const struct fmt fmt_g[] = {
 	F_("ghp_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
@@ -880,10 +923,10 @@ static const struct fmt fmt_g[] = {
 	F_("gsk_", TOKEN, B_ALNUM, CK_NONE, 50, 0), /* Groq */
 };
 static const struct fmt fmt_h[] = {
+	F_("hf_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
 	F_("hvs.", VAULT, B_URL64, CK_NONE, 24, 0),
 	F_("hvb.", VAULT, B_URL64, CK_NONE, 24, 0),
 	F_("hvr.", VAULT, B_URL64, CK_NONE, 24, 0),
-	F_("hf_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
 };
 static const struct fmt fmt_k[] = {
 	F_("key-", MAILGUN, B_HEX, CK_NONE, 32, 32),
@@ -892,31 +935,42 @@ static const struct fmt fmt_l[] = {
 	F_("lin_api_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Linear */
 };
 static const struct fmt fmt_n[] = {
-	F_("npm_", NPM, B_ALNUM, CK_NONE, 36, 36),
 	F_("nfp_", TOKEN, B_ALNUM, CK_NONE, 36, 0), /* Netlify */
+	F_("npm_", NPM, B_ALNUM, CK_NONE, 36, 36),
 	F_("ntn_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Notion */
 };
 static const struct fmt fmt_o[] = {
-	F_("oy2", TOKEN, B_LOWDIG, CK_NONE, 43, 43), /* NuGet */
 	F_("ops_eyJ", TOKEN, B_B64URL, CK_NONE, 50, 0), /* 1Password */
+	F_("oy2", TOKEN, B_LOWDIG, CK_NONE, 43, 43), /* NuGet */
 };
 static const struct fmt fmt_p[] = {
 	/* Publishable keys are public by design: kept whole. */
 	F_("pk_live_", PUBLIC, B_ALNUM, CK_NONE, 10, 0), /* Stripe */
 	F_("pk_test_", PUBLIC, B_ALNUM, CK_NONE, 10, 0),
 	F_("pk.eyJ", PUBLIC, B_KEY, CK_NONE, 50, 0), /* Mapbox */
-	F_("pypi-AgE", PYPI, B_URL64, CK_NONE, 50, 0),
 	F_("pplx-", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Perplexity */
-	F_("pul-", TOKEN, B_HEX, CK_NONE, 40, 40), /* Pulumi */
 	F_("pscale_", TOKEN, B_URL64, CK_NONE, 32, 0), /* PlanetScale */
+	F_("pul-", TOKEN, B_HEX, CK_NONE, 40, 40), /* Pulumi */
+	F_("pypi-AgE", PYPI, B_URL64, CK_NONE, 50, 0),
 };
 static const struct fmt fmt_r[] = {
+	F_("r8_", TOKEN, B_ALNUM, CK_NONE, 30, 0), /* Replicate */
 	F_("rk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
 	F_("rk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
-	F_("r8_", TOKEN, B_ALNUM, CK_NONE, 30, 0), /* Replicate */
 	F_("rubygems_", TOKEN, B_HEX, CK_NONE, 48, 48),
 };
 static const struct fmt fmt_s[] = {
+	F_("s.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* service, legacy */
+	F_("sbp_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Supabase */
+	F_("sb_secret_", TOKEN, B_URL64, CK_NONE, 20, 0),
+	F_("sb_publishable_", PUBLIC, B_URL64, CK_NONE, 20, 0),
+	F_("secret_", TOKEN, B_ALNUM, CK_MIXED3, 43, 43), /* Notion */
+	F_("shpat_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpca_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shppa_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpss_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shippo_live_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("shippo_test_", TOKEN, B_HEX, CK_NONE, 40, 40),
 	F_("sk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
 	F_("sk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
 	F_("sk-ant-", ANTHROPIC, B_URL64, CK_NONE, 20, 0),
@@ -925,22 +979,11 @@ static const struct fmt fmt_s[] = {
 	F_("sk.eyJ", TOKEN, B_KEY, CK_NONE, 50, 0), /* Mapbox secret */
 	F_("sntrys_", TOKEN, B_B64URL, CK_NONE, 40, 0), /* Sentry */
 	F_("sntryu_", TOKEN, B_HEX, CK_NONE, 64, 64),
-	F_("shpat_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
-	F_("shpca_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
-	F_("shppa_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
-	F_("shpss_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
-	F_("shippo_live_", TOKEN, B_HEX, CK_NONE, 40, 40),
-	F_("shippo_test_", TOKEN, B_HEX, CK_NONE, 40, 40),
 	F_("sq0atp-", TOKEN, B_URL64, CK_NONE, 22, 0), /* Square */
 	F_("sq0csp-", TOKEN, B_URL64, CK_NONE, 40, 0),
-	F_("sbp_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Supabase */
-	F_("sb_secret_", TOKEN, B_URL64, CK_NONE, 20, 0),
-	F_("sb_publishable_", PUBLIC, B_URL64, CK_NONE, 20, 0),
 	F_("squ_", TOKEN, B_HEX, CK_NONE, 40, 40), /* SonarQube */
 	F_("sqp_", TOKEN, B_HEX, CK_NONE, 40, 40),
 	F_("sqa_", TOKEN, B_HEX, CK_NONE, 40, 40),
-	F_("secret_", TOKEN, B_ALNUM, CK_MIXED3, 43, 43), /* Notion */
-	F_("s.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* service, legacy */
 };
 static const struct fmt fmt_t[] = {
 	F_("tskey-", TOKEN, B_DASHED, CK_MIXED, 20, 0), /* Tailscale */
@@ -949,6 +992,8 @@ static const struct fmt fmt_w[] = {
 	F_("whsec_", STRIPE, B_B64, CK_NONE, 24, 0), /* webhook secret */
 };
 static const struct fmt fmt_x[] = {
+	F_("xapp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* app-level */
+	F_("xai-", TOKEN, B_ALNUM, CK_NONE, 70, 0), /* xAI */
 	F_("xoxe.xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* rotating */
 	F_("xoxe.xoxb-", SLACK, B_DASHED, CK_NONE, 10, 0),
 	F_("xoxa-", SLACK, B_DASHED, CK_NONE, 10, 0),
@@ -960,8 +1005,6 @@ static const struct fmt fmt_x[] = {
 	F_("xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* user */
 	F_("xoxr-", SLACK, B_DASHED, CK_NONE, 10, 0),
 	F_("xoxs-", SLACK, B_DASHED, CK_NONE, 10, 0),
-	F_("xapp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* app-level */
-	F_("xai-", TOKEN, B_ALNUM, CK_NONE, 70, 0), /* xAI */
 };
 static const struct fmt fmt_y[] = {
 	F_("ya29.", GOOGLE_OAUTH, B_KEY, CK_NONE, 20, 0), /* access */
@@ -971,26 +1014,36 @@ static const struct fmt fmt_y[] = {
 struct fmt_group {
 	const struct fmt *v;
 	uint8_t n;
+	/* The second bytes of the rows' prefixes (NULL: a row has none),
+	 * one look that rules out most words (test_redact checks them). */
+	const char *second;
 };
 
-#define G_(a)                                                                  \
+#define G_(a, second)                                                          \
 	{                                                                      \
-		a, sizeof(a) / sizeof(a[0])                                    \
+		a, sizeof(a) / sizeof(a[0]), second                            \
 	}
 static const struct fmt_group fmt_by_first[256] = {
-	['1'] = G_(fmt_1),     ['2'] = G_(fmt_digit), ['3'] = G_(fmt_digit),
-	['4'] = G_(fmt_digit), ['5'] = G_(fmt_digit), ['6'] = G_(fmt_digit),
-	['7'] = G_(fmt_digit), ['8'] = G_(fmt_digit), ['9'] = G_(fmt_digit),
-	['A'] = G_(fmt_A),     ['C'] = G_(fmt_C),     ['E'] = G_(fmt_E),
-	['G'] = G_(fmt_G),     ['H'] = G_(fmt_H),     ['L'] = G_(fmt_L),
-	['M'] = G_(fmt_MNO),   ['N'] = G_(fmt_N),     ['O'] = G_(fmt_MNO),
-	['P'] = G_(fmt_P),     ['S'] = G_(fmt_S),     ['a'] = G_(fmt_a),
-	['b'] = G_(fmt_b),     ['c'] = G_(fmt_c),     ['d'] = G_(fmt_d),
-	['e'] = G_(fmt_e),     ['f'] = G_(fmt_f),     ['g'] = G_(fmt_g),
-	['h'] = G_(fmt_h),     ['k'] = G_(fmt_k),     ['l'] = G_(fmt_l),
-	['n'] = G_(fmt_n),     ['o'] = G_(fmt_o),     ['p'] = G_(fmt_p),
-	['r'] = G_(fmt_r),     ['s'] = G_(fmt_s),     ['t'] = G_(fmt_t),
-	['w'] = G_(fmt_w),     ['x'] = G_(fmt_x),     ['y'] = G_(fmt_y),
+	['1'] = G_(fmt_1, NULL),      ['2'] = G_(fmt_digit, NULL),
+	['3'] = G_(fmt_digit, NULL),  ['4'] = G_(fmt_digit, NULL),
+	['5'] = G_(fmt_digit, NULL),  ['6'] = G_(fmt_digit, NULL),
+	['7'] = G_(fmt_digit, NULL),  ['8'] = G_(fmt_digit, NULL),
+	['9'] = G_(fmt_digit, NULL),  ['A'] = G_(fmt_A, "AGIKST"),
+	['C'] = G_(fmt_C, "CL"),      ['E'] = G_(fmt_E, "A"),
+	['G'] = G_(fmt_G, "OR"),      ['H'] = G_(fmt_H, "R"),
+	['L'] = G_(fmt_L, "T"),	      ['M'] = G_(fmt_MNO, NULL),
+	['N'] = G_(fmt_N, NULL),      ['O'] = G_(fmt_MNO, NULL),
+	['P'] = G_(fmt_P, "M"),	      ['S'] = G_(fmt_S, "GK"),
+	['a'] = G_(fmt_a, "p"),	      ['b'] = G_(fmt_b, ".ko"),
+	['c'] = G_(fmt_c, "m"),	      ['d'] = G_(fmt_d, "acopt"),
+	['e'] = G_(fmt_e, "y"),	      ['f'] = G_(fmt_f, "imo"),
+	['g'] = G_(fmt_g, "hils"),    ['h'] = G_(fmt_h, "fv"),
+	['k'] = G_(fmt_k, "e"),	      ['l'] = G_(fmt_l, "i"),
+	['n'] = G_(fmt_n, "fpt"),     ['o'] = G_(fmt_o, "py"),
+	['p'] = G_(fmt_p, "kpsuy"),   ['r'] = G_(fmt_r, "8ku"),
+	['s'] = G_(fmt_s, ".behknq"), ['t'] = G_(fmt_t, "s"),
+	['w'] = G_(fmt_w, "h"),	      ['x'] = G_(fmt_x, "ao"),
+	['y'] = G_(fmt_y, "a"),
 };
 #undef G_
 
@@ -1096,6 +1149,29 @@ static size_t check_shape(const struct fmt *f, const char *s, size_t p,
 	}
 }
 
+/* The shortest token of any row (xoxb- and 10): test_redact checks every
+ * row against it. */
+#define TOKEN_MIN_LEN 15
+
+/* Can a known format start at s[p]? The first two bytes decide for
+ * nearly every word, without a call. */
+static inline bool fmt_may_start(const char *s, size_t p, size_t n)
+{
+	const struct fmt_group *g = &fmt_by_first[(unsigned char)s[p]];
+	const char *c;
+
+	if (!g->n)
+		return false;
+	if (!g->second)
+		return true;
+	if (n - p < 2)
+		return false;
+	for (c = g->second; *c; c++)
+		if (*c == s[p + 1])
+			return true;
+	return false;
+}
+
 /* The known format starting at s[p] (a key-run start, so a word
  * boundary), scanning no further than n: its kind with *te its end, or
  * -1. */
@@ -1108,8 +1184,27 @@ static int known_format(const char *s, size_t p, size_t n, size_t *te)
 	if (p >= n)
 		return -1;
 	g = &fmt_by_first[(unsigned char)s[p]];
-	for (i = 0; i < g->n; i++) {
+	i = 0;
+	if (g->second) {
+		/* Rows sorted by their second byte: the first with s[p+1]. */
+		size_t lo = 0, hi = g->n, mid;
+
+		if (n - p < 2)
+			return -1;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if ((unsigned char)g->v[mid].prefix[1] <
+			    (unsigned char)s[p + 1])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo;
+	}
+	for (; i < g->n; i++) {
 		f = &g->v[i];
+		if (g->second && f->prefix[1] != s[p + 1])
+			break;
 		if (n - p < f->plen || memcmp(s + p, f->prefix, f->plen) != 0)
 			continue;
 		b = p + f->plen;
@@ -1141,6 +1236,14 @@ bool redact__tables_ok(void)
 {
 	size_t c, i;
 
+	for (i = 1; i < KEY_NAME_COUNT; i++)
+		if (name_last(i - 1) > name_last(i))
+			return false;
+	for (i = 0; i < CLIENT_COUNT; i++)
+		if (!client_first[(unsigned char)clients[i].name[0]] ||
+		    !strchr(client_first[(unsigned char)clients[i].name[0]],
+			    clients[i].name[1]))
+			return false;
 	for (i = 1; i < CLIENT_COUNT; i++)
 		if (name_cmp(clients[i - 1].name, clients[i - 1].len,
 			     clients[i].name, clients[i].len) >= 0)
@@ -1152,6 +1255,16 @@ bool redact__tables_ok(void)
 
 			if (f->plen && (unsigned char)f->prefix[0] != c)
 				return false;
+			if (f->check < CK_JWT &&
+			    (size_t)f->plen + f->min < TOKEN_MIN_LEN)
+				return false;
+			if (fmt_by_first[c].second &&
+			    (f->plen < 2 ||
+			     !strchr(fmt_by_first[c].second, f->prefix[1]) ||
+			     (i > 0 && (unsigned char)f[-1].prefix[1] >
+					       (unsigned char)f->prefix[1])))
+				return false;
+
 			if (!f->plen && f->check < CK_JWT)
 				return false;
 			if ((f->body == B_B64 || f->body == B_B64URL) && f->max)
@@ -1526,7 +1639,7 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	const char *s = sc->s;
 	struct redact_state st = { 0 };
 	struct buf out = BUF_INIT(SIZE_MAX);
-	unsigned char *dec;
+	unsigned char small[512], *dec;
 	size_t e = be, dn = 0, count = 0, i;
 	const char *begin;
 	int kind = -1;
@@ -1540,7 +1653,7 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	for (i = b; i < e; i++)
 		if (!(CL(s[i]) & C_B64))
 			return -1;
-	dec = cordon__malloc(e - b);
+	dec = e - b <= sizeof(small) ? small : cordon__malloc(e - b);
 	if (!dec) {
 		sc->nomem = true;
 		return -1;
@@ -1548,6 +1661,13 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	if (!text_b64_decode(s + b, e - b, TEXT_B64_LAX, dec, e - b, &dn))
 		goto out;
 	WORK(dn);
+	/* Text or nothing: a random token decodes to bytes that are not
+	 * (and hold no secret the scanner could name). */
+	for (i = 0; i < dn; i++)
+		if ((dec[i] < 0x20 && dec[i] != '\n' && dec[i] != '\r' &&
+		     dec[i] != '\t') ||
+		    dec[i] == 0x7f)
+			goto out;
 	begin = memmem(dec, dn, "-----BEGIN ", 11);
 	if (begin) {
 		kind = memmem(begin,
@@ -1564,7 +1684,8 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 		kind = K_B64;
 out:
 	buf_free(&out);
-	free(dec);
+	if (dec != small)
+		free(dec);
 	return kind;
 }
 
@@ -1577,7 +1698,7 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 	bool path = false;
 	int kind;
 
-	if (be - b < 32)
+	if (be - b < 32 || sc->quiet)
 		return;
 	/* Hex and dashes (commit hashes, digests, UUIDs) in one quick look. */
 	for (p = b; p < be && ((CL(s[p]) & C_HEX) || s[p] == '-'); p++)
@@ -1691,27 +1812,18 @@ static bool pem_inline_byte(char c)
 }
 
 /* After the header of a PEM block that is not a private key (a
- * certificate, a public key, a CRL, a request) at h: its body is public
- * and left alone, up to its END on this line, or over the lines after it
- * (redact_state.in_public). Returns where the walk resumes. */
+ * certificate, a public key, a CRL, a request) at h: its body is public.
+ * The rest of the line (up to an END), and the body lines after it
+ * (redact_state.in_public), are scanned quietly: the rules that name a
+ * secret still apply, the bare-token and base64 guesses do not. Returns
+ * where the walk resumes. */
 static size_t public_pem(struct scan *sc, size_t h)
 {
-	const char *s = sc->s;
-	size_t n = sc->n, e, q;
-
-	if (blank(s, h, n)) {
+	if (blank(sc->s, h, sc->n))
 		sc->st->in_public = true;
-		return n;
-	}
-	for (q = h; q < n && pem_inline_byte(s[q]); q++)
-		;
-	e = find_end(sc, h);
-	if (e != NONE && e <= q)
-		return end_label(s, e, n);
-	if (q < n && ((CL(s[q]) & C_WORD) || marker_at(s, q, n)))
-		while (q > h && (CL(s[q - 1]) & C_WORD))
-			q--;
-	return q > h ? q : h;
+	else
+		sc->quiet = true;
+	return h;
 }
 
 /* After "-----BEGIN " at l: a private-key header? Then the key up to its
@@ -1866,8 +1978,10 @@ static size_t cookie_rule(struct scan *sc, size_t v)
 		       !(CL(s[v]) & (C_SPACE | C_QUOTE)) && s[v] != '\\')
 			v++;
 		b = v;
-		if (v >= n || s[v] != '=')
+		if (v >= n || s[v] != '=') {
+			v = a;
 			break;
+		}
 		e = ++v;
 		if ((m = marker_at(s, v, n)) != 0) {
 			v += m;
@@ -2452,7 +2566,11 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 	const struct pwopt *o;
 	int kind;
 
-	kind = fmt_by_first[(unsigned char)s[p]].n ?
+	/* A token lies inside its blob (a Telegram token's ':' ends the
+	 * blob early) and is TOKEN_MIN_LEN bytes or more: most words are
+	 * shorter. */
+	kind = (be - p >= TOKEN_MIN_LEN || (be < n && s[be] == ':')) &&
+			       fmt_may_start(s, p, n) ?
 		       known_format(s, p, n, &te) :
 		       -1;
 	if (kind >= 0) {
@@ -2521,11 +2639,17 @@ static size_t public_word(const char *s, size_t i, size_t n)
 	};
 	size_t e, k, t;
 
-	if (n - i > 4 && memcmp(s + i, "arn:", 4) == 0) {
+	if (n - i < 5)
+		return 0;
+	if (s[i] == 'a') {
+		if (s[i + 1] != 'r' || s[i + 2] != 'n' || s[i + 3] != ':')
+			return 0;
 		for (e = i + 4; e < n && !(CL(s[e]) & (C_STOP | C_QUOTE)); e++)
 			;
 		return e;
 	}
+	if (s[i + 1] != 's' && s[i + 1] != 'c' && s[i + 1] != 'k')
+		return 0;
 	for (k = 0; k < sizeof(key_types) / sizeof(key_types[0]); k++) {
 		t = strlen(key_types[k]);
 		if (n - i > t && memcmp(s + i, key_types[k], t) == 0)
@@ -2555,8 +2679,10 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	size_t n = sc->n, be, p, ke, r, mark;
 
 	/* An END line stays as it is, in a block or not (see end_label). */
-	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0)
+	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0) {
+		sc->quiet = false;
 		return end_label(s, i, n);
+	}
 	if ((s[i] == 'a' || s[i] == 's' || s[i] == 'e') &&
 	    (r = public_word(s, i, n)) != 0)
 		return r;
@@ -2786,13 +2912,14 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 	sc->end_known = false;
 	sc->pipe_known = false;
 	sc->netrc = false;
+	sc->quiet = false;
 	if (st->in_public) {
 		e = find_end(sc, 0);
 		if (e != NONE) {
 			st->in_public = false;
-			start = end_label(line, e, n);
+			sc->quiet = true; /* up to the END */
 		} else if (pem_body_line(line, n)) {
-			return;
+			sc->quiet = true;
 		} else {
 			st->in_public = false;
 		}
