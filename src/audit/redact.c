@@ -2931,7 +2931,12 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 	sc->netrc = false;
 	sc->quiet = false;
 	if (st->in_public) {
+		/* An END inside a word (a token that a rule replaces whole)
+		 * is no END: redacting the output again must judge the line
+		 * the same way. */
 		e = find_end(sc, 0);
+		if (e != NONE && e > 0 && (CL(line[e - 1]) & C_WORD))
+			e = NONE;
 		if (e != NONE) {
 			st->in_public = false;
 			sc->quiet = true; /* up to the END */
