@@ -2004,9 +2004,9 @@ static size_t cookie_rule(struct scan *sc, size_t v)
 			v += m;
 			any = true;
 		} else {
-			while (e < n && s[e] != ';' &&
-			       !(CL(s[e]) & (C_SPACE | C_QUOTE)) &&
-			       s[e] != '\\')
+			/* To a stop byte: a replacement ('[') inside ends the
+			 * value where it ended the first time. */
+			while (e < n && s[e] != ';' && !(CL(s[e]) & C_STOP))
 				e++;
 			if (!in_list(s + a, b - a, attrs,
 				     sizeof(attrs) / sizeof(attrs[0])) &&
