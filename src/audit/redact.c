@@ -1882,6 +1882,7 @@ static size_t pem_rule(struct scan *sc, size_t l)
 		return q;
 	}
 	sc->st->in_pem = true;
+	sc->st->in_public = false; /* a private block ends a public one */
 	sc->st->pem_marked = !blank(s, h, n);
 	if (sc->st->pem_marked)
 		push(sc, &sc->sp, h, n, K_PEM, 0);
@@ -2954,6 +2955,7 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 				     st->pem_marked ? SP_DROP : 0);
 			st->in_pem = false;
 			st->pem_marked = false;
+			sc->quiet = false; /* the END is passed over */
 			start = end_label(line, e, n);
 		} else if (pem_body_line(line, n)) {
 			if (blank(line, 0, n))
