@@ -16,17 +16,21 @@
 
 #include "banned.h"
 
-/* Secrets of three formats; the part after the prefix must never appear
- * in an output. */
+/* Secrets of five formats (a webhook URL's secret path among them); the
+ * part after the prefix must never appear in an output. */
 static const char *const canary[] = {
 	"ghp_Zq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0Fg2Ae",
 	"AKIAZQ7XW2KP9LM4NV8R",
 	"sk-ant-api03-Zq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0",
+	"hvs.CAESIQq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0Fg2",
+	"https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/Yq7Xw2Kp9Lm4Nv8Rt3Ys6",
 };
 static const char *const body[] = {
 	"Zq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0Fg2Ae",
 	"ZQ7XW2KP9LM4NV8R",
 	"api03-Zq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0",
+	"CAESIQq7Xw2Kp9Lm4Nv8Rt3Ys6Ub1Jc5Hd0Fg2",
+	"Yq7Xw2Kp9Lm4Nv8Rt3Ys6",
 };
 
 /* Feeds data split after each newline when every_line, else once after

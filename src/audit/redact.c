@@ -88,23 +88,51 @@ static const uint16_t cls[256] = {
 	['\\'] = C_STOP,
 };
 
-#define CL(c) cls[(unsigned char)(c)]
+/* The work counter test_redact reads (redact.h): every byte class looked
+ * up and every byte a memchr or memmem passes over, in builds that define
+ * CORDON_REDACT_WORK (src/meson.build: all but release builds). */
+_Thread_local size_t redact__work;
+#ifdef CORDON_REDACT_WORK
+#define WORK(n) (redact__work += (size_t)(n))
+#else
+#define WORK(n) ((void)0)
+#endif
 
-/* What a key run's first byte may start: a known token format, a Bearer
- * word. The walk asks this table before trying the rules. */
-enum { F_FORMAT = 1, F_BEARER = 2 };
+bool redact__counting(void)
+{
+#ifdef CORDON_REDACT_WORK
+	return true;
+#else
+	return false;
+#endif
+}
 
-static const uint8_t first_byte[256] = {
-	['g'] = F_FORMAT, ['x'] = F_FORMAT, ['A'] = F_FORMAT, ['e'] = F_FORMAT,
-	['s'] = F_FORMAT, ['r'] = F_FORMAT, ['b'] = F_BEARER, ['B'] = F_BEARER,
-};
+#define CL(c) (WORK(1), cls[(unsigned char)(c)])
+
 #define NONE SIZE_MAX
+
+/* memchr and memmem, their work counted up to what they found. */
+static const char *find_byte(const char *s, char c, size_t n)
+{
+	const char *p = memchr(s, c, n);
+
+	WORK(p ? (size_t)(p - s) + 1 : n);
+	return p;
+}
+
+static const char *find_str(const char *s, size_t n, const char *w, size_t m)
+{
+	const char *p = memmem(s, n, w, m);
+
+	WORK(p ? (size_t)(p - s) + m : n);
+	return p;
+}
 
 static inline unsigned char lower(char c)
 {
 	unsigned char u = (unsigned char)c;
 
-	return (cls[u] & C_UPPER) ? (unsigned char)(u + 32) : u;
+	return (CL(u) & C_UPPER) ? (unsigned char)(u + 32) : u;
 }
 
 static inline bool is_sep(char c)
@@ -169,73 +197,133 @@ static bool blank(const char *s, size_t a, size_t b)
 
 /* ---- kinds ------------------------------------------------------------- */
 
+/* Each kind and the name its replacement carries ("[REDACTED:name]"). */
+#define KINDS(X)                                                               \
+	X(GENERIC, "")                                                         \
+	X(GITHUB, "github-pat")                                                \
+	X(GITLAB, "gitlab-pat")                                                \
+	X(GITLAB_OTHER, "gitlab-token")                                        \
+	X(SLACK, "slack-token")                                                \
+	X(SLACK_HOOK, "slack-webhook")                                         \
+	X(DISCORD, "discord-token")                                            \
+	X(DISCORD_HOOK, "discord-webhook")                                     \
+	X(TEAMS_HOOK, "teams-webhook")                                         \
+	X(CHAT_HOOK, "webhook")                                                \
+	X(TELEGRAM, "telegram-bot-token")                                      \
+	X(AWS_ID, "aws-access-key")                                            \
+	X(AWS_SECRET, "aws-secret-key")                                        \
+	X(OPENAI, "openai-key")                                                \
+	X(ANTHROPIC, "anthropic-key")                                          \
+	X(GOOGLE, "google-api-key")                                            \
+	X(GOOGLE_OAUTH, "google-oauth-token")                                  \
+	X(STRIPE, "stripe-key")                                                \
+	X(TWILIO, "twilio-key")                                                \
+	X(SENDGRID, "sendgrid-key")                                            \
+	X(MAILGUN, "mailgun-key")                                              \
+	X(MAILCHIMP, "mailchimp-key")                                          \
+	X(VAULT, "vault-token")                                                \
+	X(DATABRICKS, "databricks-token")                                      \
+	X(NPM, "npm-token")                                                    \
+	X(PYPI, "pypi-token")                                                  \
+	X(DOCKER, "docker-pat")                                                \
+	X(HUGGINGFACE, "huggingface-token")                                    \
+	X(SHOPIFY, "shopify-token")                                            \
+	X(DIGITALOCEAN, "digitalocean-token")                                  \
+	X(GRAFANA, "grafana-token")                                            \
+	X(ATLASSIAN, "atlassian-token")                                        \
+	X(HEROKU, "heroku-key")                                                \
+	X(AZURE, "azure-key")                                                  \
+	X(TOKEN, "api-token") /* a provider's token of a known prefix */       \
+	X(JWT, "jwt")                                                          \
+	X(PEM, "private-key")                                                  \
+	X(B64, "base64-secret")                                                \
+	X(PUBLIC, "") /* a format known to be public: kept, never pushed */
+
 enum kind {
-	K_GENERIC,
-	K_GITHUB,
-	K_GITLAB,
-	K_SLACK,
-	K_AWS_ID,
-	K_AWS_SECRET,
-	K_OPENAI,
-	K_ANTHROPIC,
-	K_GOOGLE,
-	K_STRIPE,
-	K_JWT,
-	K_PEM,
-	K_COUNT
+#define K_ENUM(k, name) K_##k,
+	KINDS(K_ENUM)
+#undef K_ENUM
+		K_COUNT
 };
 
-#define R_(s)                                                                  \
-	{                                                                      \
-		s, sizeof(s) - 1                                               \
-	}
 static const struct {
 	const char *text;
 	size_t len;
 } repl[K_COUNT] = {
-	[K_GENERIC] = R_("[REDACTED]"),
-	[K_GITHUB] = R_("[REDACTED:github-pat]"),
-	[K_GITLAB] = R_("[REDACTED:gitlab-pat]"),
-	[K_SLACK] = R_("[REDACTED:slack-token]"),
-	[K_AWS_ID] = R_("[REDACTED:aws-access-key]"),
-	[K_AWS_SECRET] = R_("[REDACTED:aws-secret-key]"),
-	[K_OPENAI] = R_("[REDACTED:openai-key]"),
-	[K_ANTHROPIC] = R_("[REDACTED:anthropic-key]"),
-	[K_GOOGLE] = R_("[REDACTED:google-api-key]"),
-	[K_STRIPE] = R_("[REDACTED:stripe-key]"),
-	[K_JWT] = R_("[REDACTED:jwt]"),
-	[K_PEM] = R_("[REDACTED:private-key]"),
+#define K_REPL(k, name)                                                        \
+	[K_##k] = { sizeof(name) > 1 ? "[REDACTED:" name "]" : "[REDACTED]",   \
+		    sizeof(name) > 1 ? sizeof("[REDACTED:" name "]") - 1 :     \
+				       10 },
+	KINDS(K_REPL)
+#undef K_REPL
 };
-#undef R_
 
 /* ---- secret names ------------------------------------------------------ */
 
+/* What a key name says about its value. */
+enum secret_kind {
+	NOT_SECRET,
+	SECRET, /* the value is a secret */
+	SECRET_ENV, /* only the environment deny-list says so (SECRET_…) */
+	SECRET_LONG, /* a secret when 16 bytes or more (a SAS sig=) */
+	SECRET_HEADER, /* an Authorization value: "Scheme credential" */
+	SECRET_COOKIE, /* a Cookie header: name=value; … pairs */
+};
+
 /* Key names whose value is a secret, matched at the end of a longer name
- * (x_api_key, db-password, clientSecret). '_' stands for an optional
- * separator: '-', '_', '.' or nothing ("apikey", "api-key", "apiKey"). */
-#define S_(s)                                                                  \
+ * (x_api_key, db-password, clientSecret, ansible_become_pass). '_' stands
+ * for an optional separator: '-', '_', '.' or nothing ("apikey",
+ * "api-key", "apiKey"). Sorted by last letter: key_name searches them by
+ * halves (test_redact checks the order). */
+#define S_(s, kind)                                                            \
 	{                                                                      \
-		s, sizeof(s) - 1                                               \
+		s, sizeof(s) - 1, kind                                         \
 	}
 static const struct {
 	const char *pat;
-	size_t len;
+	uint8_t len;
+	uint8_t kind;
 } key_names[] = {
-	S_("api_key"),	   S_("token"),	     S_("secret"),
-	S_("password"),	   S_("passwd"),     S_("pwd"),
-	S_("passphrase"),  S_("bearer"),     S_("secret_key"),
-	S_("private_key"), S_("access_key"), S_("credential"),
-	S_("credentials"), S_("auth"),	     S_("authorization"),
+	S_("password", SECRET),
+	S_("passwd", SECRET),
+	S_("pwd", SECRET),
+	S_("session_id", SECRET),
+	S_("phpsessid", SECRET),
+	S_("jsessionid", SECRET),
+	S_("passphrase", SECRET),
+	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
+	S_("sig", SECRET_LONG), /* Azure SAS signature */
+	S_("auth", SECRET_HEADER),
+	S_("credential", SECRET),
+	S_("token", SECRET),
+	S_("authorization", SECRET_HEADER),
+	S_("bearer", SECRET),
+	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
+	S_("credentials", SECRET),
+	S_("secret", SECRET),
+	S_("api_key", SECRET),
+	S_("secret_key", SECRET),
+	S_("private_key", SECRET),
+	S_("access_key", SECRET),
+	S_("account_key", SECRET), /* Azure AccountKey= */
+	S_("shared_access_key", SECRET), /* Azure SharedAccessKey= */
+	S_("signing_key", SECRET),
+	S_("encryption_key", SECRET),
+	S_("master_key", SECRET),
+	S_("session_key", SECRET),
 };
 #undef S_
-#define NAME_AUTH_FIRST 13 /* key_names from here on are header names */
 
 /* Last name parts that make a deny-listed name a place or a setting rather
- * than a secret: PASSWORD_FILE, AWS_REGION, SECRET_NAME. */
+ * than a secret: PASSWORD_FILE, AWS_REGION, SECRET_NAME,
+ * SECRET_ROTATION_DAYS. */
 static const char *const quiet_tails[] = {
-	"file",	  "path",  "dir",     "name",	"region", "profile",
-	"output", "pager", "url",     "type",	"mode",	  "length",
-	"count",  "size",  "version", "policy",
+	"file",	    "path",	"dir",	    "name",    "region",   "profile",
+	"output",   "pager",	"url",	    "type",    "mode",	   "length",
+	"count",    "size",	"version",  "policy",  "days",	   "hours",
+	"minutes",  "seconds",	"secs",	    "ms",      "ttl",	   "timeout",
+	"interval", "retries",	"attempts", "enabled", "arn",	   "backend",
+	"store",    "rotation", "expiry",   "expires", "provider", "format",
 };
 
 /* Matches the pattern pat (lower case, '_' an optional separator) at the
@@ -264,49 +352,46 @@ static bool tail_match(const char *k, size_t n, const char *pat, size_t j)
 	return (CL(k[i]) & C_UPPER) && (CL(k[i - 1]) & (C_LOWER | C_DIGIT));
 }
 
-/* The rows of key_names ending in c, as a bit set: the one look at a
- * name's last letter that rules out most names. (test_redact checks every
- * name, so a row added without its bit here fails there.) */
-static unsigned names_ending(unsigned char c)
+#define KEY_NAME_COUNT (sizeof(key_names) / sizeof(key_names[0]))
+
+static unsigned char name_last(size_t i)
 {
-	switch (c) {
-	case 'y':
-		return 1u << 0 | 1u << 8 | 1u << 9 | 1u << 10;
-	case 'n':
-		return 1u << 1 | 1u << 14;
-	case 't':
-		return 1u << 2;
-	case 'd':
-		return 1u << 3 | 1u << 4 | 1u << 5;
-	case 'e':
-		return 1u << 6;
-	case 'r':
-		return 1u << 7;
-	case 'l':
-		return 1u << 11;
-	case 's':
-		return 1u << 12;
-	case 'h':
-		return 1u << 13;
-	default:
-		return 0;
-	}
+	return (unsigned char)key_names[i].pat[key_names[i].len - 1];
 }
 
-/* The index in key_names of the name k ends with, or -1. */
-static int key_name(const char *k, size_t n)
+/* The last letters of the key names: one look rules out most names
+ * (test_redact checks it against the table). */
+static const bool name_last_ok[256] = {
+	['d'] = true, ['e'] = true, ['g'] = true, ['h'] = true, ['l'] = true,
+	['n'] = true, ['r'] = true, ['s'] = true, ['t'] = true, ['y'] = true,
+};
+
+/* The kind of the key name k ends with, or NOT_SECRET. */
+static enum secret_kind key_name(const char *k, size_t n)
 {
-	unsigned set;
-	int i;
+	size_t i, lo = 0, hi = KEY_NAME_COUNT, mid;
+	unsigned char last, prev;
 
 	if (n == 0)
-		return -1;
-	for (set = names_ending(lower(k[n - 1])); set; set &= set - 1) {
-		i = __builtin_ctz(set);
-		if (tail_match(k, n, key_names[i].pat, key_names[i].len))
-			return i;
+		return NOT_SECRET;
+	last = lower(k[n - 1]);
+	if (!name_last_ok[last])
+		return NOT_SECRET;
+	prev = n > 1 ? lower(k[n - 2]) : 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (name_last(mid) < last)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -1;
+	/* Every row ends in two letters: the second rules out most rows. */
+	for (i = lo; i < KEY_NAME_COUNT && name_last(i) == last; i++)
+		if ((unsigned char)key_names[i].pat[key_names[i].len - 2] ==
+			    prev &&
+		    tail_match(k, n, key_names[i].pat, key_names[i].len))
+			return (enum secret_kind)key_names[i].kind;
+	return NOT_SECRET;
 }
 
 /* The environment deny-list: *_API_KEY *_TOKEN *_KEY *SECRET* *PASSWORD*
@@ -329,8 +414,6 @@ static bool env_denied(const char *k, size_t n)
 	return true;
 }
 
-enum secret_kind { NOT_SECRET, SECRET, SECRET_HEADER };
-
 /* Is k[0..n) a secret key name? any_case: apply the deny-list to names in
  * any case (JSON members, callers' pairs); otherwise only to names written
  * the way environment variables are, in capitals. PWD and OLDPWD are the
@@ -339,28 +422,33 @@ static enum secret_kind secret_name(const char *k, size_t n, bool any_case)
 {
 	size_t i;
 	uint16_t seen = 0;
-	int name;
+	enum secret_kind name;
 
 	if (n < 3 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
 	    (n == 6 && memcmp(k, "OLDPWD", 6) == 0))
 		return NOT_SECRET;
 	name = key_name(k, n);
-	if (name >= NAME_AUTH_FIRST)
-		return SECRET_HEADER;
-	if (name >= 0)
-		return SECRET;
+	if (name != NOT_SECRET)
+		return name;
 	if (!any_case) {
 		for (i = 0; i < n && !(seen & C_LOWER); i++)
 			seen |= CL(k[i]);
 		if ((seen & (C_LOWER | C_UPPER)) != C_UPPER)
 			return NOT_SECRET;
 	}
-	return env_denied(k, n) ? SECRET : NOT_SECRET;
+	return env_denied(k, n) ? SECRET_ENV : NOT_SECRET;
 }
 
 bool redact_is_secret_name(const char *name, size_t len)
 {
 	return name && secret_name(name, len, true) != NOT_SECRET;
+}
+
+/* A value a deny-listed name may hold in the open: a small number is a
+ * setting (AWS_MAX_ATTEMPTS=3), not a secret. */
+static bool small_number(const char *s, size_t vs, size_t ve)
+{
+	return ve > vs && ve - vs <= 6 && run_of(s, vs, ve, C_DIGIT) == ve;
 }
 
 /* A name that says its value is an AWS secret access key. */
@@ -374,78 +462,227 @@ static bool aws_secret_name(const char *k, size_t n)
 
 /* ---- database and other clients --------------------------------------- */
 
-/* Clients that take a password on their command line: glued (mysql
- * -pSECRET), as the next word (sshpass -p SECRET), or as user:password
- * (curl -u). sub: a subcommand that must come first (docker login). */
+/* How a password option's value reads (also what an argv element after
+ * the option holds, argctx.pending). */
+enum pend {
+	P_NONE,
+	P_WHOLE, /* the value is the password */
+	P_COLON, /* user:password (curl -u) */
+	P_PERCENT, /* user%password (smbclient -U) */
+	P_COMMA, /* user,password (lftp -u) */
+	P_PASSARG, /* openssl's pass:password; env: file: fd: stdin stay */
+};
+
+/* A client's password option: its spelling, how its value reads, and
+ * whether the value may be glued to it (-pSECRET) or come as the next
+ * word (-p SECRET), or both. */
+struct pwopt {
+	const char *opt;
+	uint8_t mode; /* enum pend */
+	bool glued, next;
+};
+
+#define O_(opt, mode, glued, next)                                             \
+	{                                                                      \
+		opt, mode, glued, next                                         \
+	}
+#define END_                                                                   \
+	{                                                                      \
+		NULL, 0, false, false                                          \
+	}
+/* From each program's manual page. */
+static const struct pwopt o_mysql[] = { O_("-p", P_WHOLE, true, false), END_ };
+static const struct pwopt o_sshpass[] = { O_("-p", P_WHOLE, true, true), END_ };
+static const struct pwopt o_redis[] = { O_("-a", P_WHOLE, false, true), END_ };
+static const struct pwopt o_login[] = { O_("-p", P_WHOLE, true, true), END_ };
+static const struct pwopt o_curl[] = {
+	O_("-u", P_COLON, true, true),
+	O_("--user", P_COLON, false, true),
+	O_("-U", P_COLON, true, true), /* --proxy-user */
+	O_("--proxy-user", P_COLON, false, true),
+	END_,
+};
+static const struct pwopt o_zip[] = { O_("-P", P_WHOLE, false, true), END_ };
+static const struct pwopt o_7z[] = { O_("-p", P_WHOLE, true, false), END_ };
+static const struct pwopt o_rar[] = {
+	O_("-p", P_WHOLE, true, false),
+	O_("-hp", P_WHOLE, true, false),
+	END_,
+};
+static const struct pwopt o_keytool[] = {
+	O_("-storepass", P_WHOLE, false, true),
+	O_("-keypass", P_WHOLE, false, true),
+	O_("-srcstorepass", P_WHOLE, false, true),
+	O_("-deststorepass", P_WHOLE, false, true),
+	O_("-srckeypass", P_WHOLE, false, true),
+	O_("-destkeypass", P_WHOLE, false, true),
+	O_("-new", P_WHOLE, false, true),
+	END_,
+};
+static const struct pwopt o_openssl[] = {
+	O_("-pass", P_PASSARG, false, true),
+	O_("-passin", P_PASSARG, false, true),
+	O_("-passout", P_PASSARG, false, true),
+	O_("-password", P_PASSARG, false, true),
+	O_("-k", P_WHOLE, false, true), /* enc -k PASSWORD */
+	END_,
+};
+static const struct pwopt o_smb[] = {
+	O_("-U", P_PERCENT, true, true),
+	O_("--user", P_PERCENT, false, true),
+	END_,
+};
+static const struct pwopt o_ldap[] = { O_("-w", P_WHOLE, true, true), END_ };
+static const struct pwopt o_ldappasswd[] = {
+	O_("-w", P_WHOLE, true, true),
+	O_("-s", P_WHOLE, true, true), /* the new password */
+	O_("-a", P_WHOLE, true, true), /* the old one */
+	END_,
+};
+static const struct pwopt o_mongo[] = { O_("-p", P_WHOLE, false, true), END_ };
+static const struct pwopt o_sqlcmd[] = { O_("-P", P_WHOLE, true, true), END_ };
+static const struct pwopt o_sshkeygen[] = {
+	O_("-N", P_WHOLE, false, true), /* the new passphrase */
+	O_("-P", P_WHOLE, false, true), /* the old one */
+	END_,
+};
+static const struct pwopt o_lftp[] = { O_("-u", P_COMMA, false, true), END_ };
+static const struct pwopt o_ipmi[] = { O_("-P", P_WHOLE, false, true), END_ };
+static const struct pwopt o_snmp[] = {
+	O_("-c", P_WHOLE, false, true), /* the community */
+	O_("-A", P_WHOLE, false, true), /* v3 auth passphrase */
+	O_("-X", P_WHOLE, false, true), /* v3 privacy passphrase */
+	END_,
+};
+static const struct pwopt o_mosquitto[] = { O_("-P", P_WHOLE, false, true),
+					    END_ };
+static const struct pwopt o_az[] = { O_("-p", P_WHOLE, false, true), END_ };
+#undef O_
+#undef END_
+
+/* Clients that take a password on their command line. sub: a subcommand
+ * that must come first (docker login). Sorted by name: client_index
+ * searches it by halves (test_redact checks the order). */
 struct client {
 	const char *name;
-	size_t len;
+	uint8_t len;
 	const char *sub;
-	char flag;
-	bool glued;
-	bool next;
-	bool colon;
-	const char *long_flag; /* a long flag taking user:password */
+	const struct pwopt *opts;
 };
 
-#define CLIENT_(name, ...)                                                     \
+#define CLIENT_(name, sub, opts)                                               \
 	{                                                                      \
-		name, sizeof(name) - 1, __VA_ARGS__                            \
+		name, sizeof(name) - 1, sub, opts                              \
 	}
 static const struct client clients[] = {
-	CLIENT_("mysql", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqldump", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqladmin", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlimport", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlcheck", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlshow", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mysqlslap", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb-dump", NULL, 'p', true, false, false, NULL),
-	CLIENT_("mariadb-admin", NULL, 'p', true, false, false, NULL),
-	CLIENT_("sshpass", NULL, 'p', true, true, false, NULL),
-	CLIENT_("redis-cli", NULL, 'a', false, true, false, NULL),
-	CLIENT_("docker", "login", 'p', true, true, false, NULL),
-	CLIENT_("podman", "login", 'p', true, true, false, NULL),
-	CLIENT_("curl", NULL, 'u', false, true, true, "--user"),
+	CLIENT_("7z", NULL, o_7z),
+	CLIENT_("7za", NULL, o_7z),
+	CLIENT_("7zr", NULL, o_7z),
+	CLIENT_("7zz", NULL, o_7z),
+	CLIENT_("az", "login", o_az),
+	CLIENT_("curl", NULL, o_curl),
+	CLIENT_("docker", "login", o_login),
+	CLIENT_("ipmitool", NULL, o_ipmi),
+	CLIENT_("jarsigner", NULL, o_keytool),
+	CLIENT_("keytool", NULL, o_keytool),
+	CLIENT_("ldapadd", NULL, o_ldap),
+	CLIENT_("ldapcompare", NULL, o_ldap),
+	CLIENT_("ldapdelete", NULL, o_ldap),
+	CLIENT_("ldapexop", NULL, o_ldap),
+	CLIENT_("ldapmodify", NULL, o_ldap),
+	CLIENT_("ldapmodrdn", NULL, o_ldap),
+	CLIENT_("ldappasswd", NULL, o_ldappasswd),
+	CLIENT_("ldapsearch", NULL, o_ldap),
+	CLIENT_("ldapwhoami", NULL, o_ldap),
+	CLIENT_("lftp", NULL, o_lftp),
+	CLIENT_("mariadb", NULL, o_mysql),
+	CLIENT_("mariadb-admin", NULL, o_mysql),
+	CLIENT_("mariadb-dump", NULL, o_mysql),
+	CLIENT_("mongo", NULL, o_mongo),
+	CLIENT_("mongodump", NULL, o_mongo),
+	CLIENT_("mongoexport", NULL, o_mongo),
+	CLIENT_("mongofiles", NULL, o_mongo),
+	CLIENT_("mongoimport", NULL, o_mongo),
+	CLIENT_("mongorestore", NULL, o_mongo),
+	CLIENT_("mongosh", NULL, o_mongo),
+	CLIENT_("mongostat", NULL, o_mongo),
+	CLIENT_("mongotop", NULL, o_mongo),
+	CLIENT_("mosquitto_pub", NULL, o_mosquitto),
+	CLIENT_("mosquitto_sub", NULL, o_mosquitto),
+	CLIENT_("mysql", NULL, o_mysql),
+	CLIENT_("mysqladmin", NULL, o_mysql),
+	CLIENT_("mysqlcheck", NULL, o_mysql),
+	CLIENT_("mysqldump", NULL, o_mysql),
+	CLIENT_("mysqlimport", NULL, o_mysql),
+	CLIENT_("mysqlshow", NULL, o_mysql),
+	CLIENT_("mysqlslap", NULL, o_mysql),
+	CLIENT_("nerdctl", "login", o_login),
+	CLIENT_("openssl", NULL, o_openssl),
+	CLIENT_("podman", "login", o_login),
+	CLIENT_("rar", NULL, o_rar),
+	CLIENT_("redis-cli", NULL, o_redis),
+	CLIENT_("rpcclient", NULL, o_smb),
+	CLIENT_("smbcacls", NULL, o_smb),
+	CLIENT_("smbclient", NULL, o_smb),
+	CLIENT_("smbget", NULL, o_smb),
+	CLIENT_("snmpbulkwalk", NULL, o_snmp),
+	CLIENT_("snmpget", NULL, o_snmp),
+	CLIENT_("snmpset", NULL, o_snmp),
+	CLIENT_("snmpwalk", NULL, o_snmp),
+	CLIENT_("sqlcmd", NULL, o_sqlcmd),
+	CLIENT_("ssh-keygen", NULL, o_sshkeygen),
+	CLIENT_("sshpass", NULL, o_sshpass),
+	CLIENT_("unrar", NULL, o_rar),
+	CLIENT_("unzip", NULL, o_zip),
+	CLIENT_("zip", NULL, o_zip),
 };
 #undef CLIENT_
-#define CLIENT_COUNT ((int)(sizeof(clients) / sizeof(clients[0])))
+#define CLIENT_COUNT (sizeof(clients) / sizeof(clients[0]))
 
-/* The client named s[0..n), or -1. The table is grouped by first letter
- * (mysql and mariadb first), so one look at s[0] picks the rows. */
+static int name_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i, m = an < bn ? an : bn;
+
+	/* Inline: most words differ from a row at the first byte. */
+	for (i = 0; i < m; i++)
+		if (a[i] != b[i])
+			return (unsigned char)a[i] < (unsigned char)b[i] ? -1 :
+									   1;
+	return (an > bn) - (an < bn);
+}
+
+/* The clients' names' second bytes by their first: two looks rule out
+ * most words (test_redact checks it against the table). */
+static const char *const client_first[256] = {
+	['7'] = "z",   ['a'] = "z",    ['c'] = "u", ['d'] = "o",
+	['i'] = "p",   ['j'] = "a",    ['k'] = "e", ['l'] = "df",
+	['m'] = "aoy", ['n'] = "e",    ['o'] = "p", ['p'] = "o",
+	['r'] = "aep", ['s'] = "mnqs", ['u'] = "n", ['z'] = "i",
+};
+
+/* The client named s[0..n), or -1. */
 static int client_index(const char *s, size_t n)
 {
-	int i, from, to;
+	size_t lo = 0, hi = CLIENT_COUNT, mid;
+	int c;
 
-	if (n < 4 || n > 13)
+	if (n < 2 || n > 13 || !client_first[(unsigned char)s[0]] || !s[1] ||
+	    !strchr(client_first[(unsigned char)s[0]], s[1]))
 		return -1;
-	switch (s[0]) {
-	case 'm':
-		from = 0;
-		to = 10;
-		break;
-	case 's':
-	case 'r':
-	case 'd':
-	case 'p':
-	case 'c':
-		from = 10;
-		to = CLIENT_COUNT;
-		break;
-	default:
-		return -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = name_cmp(s, n, clients[mid].name, clients[mid].len);
+		if (c == 0)
+			return (int)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	for (i = from; i < to; i++)
-		if (clients[i].len == n && clients[i].name[0] == s[0] &&
-		    memcmp(clients[i].name, s, n) == 0)
-			return i;
 	return -1;
 }
 
 /* ---- the scanner's state ----------------------------------------------- */
-
-enum pend { P_NONE, P_WHOLE, P_COLON };
 
 /* What a line (or an argv element) says about the words after it. */
 struct argctx {
@@ -477,6 +714,12 @@ struct scan {
 	bool nomem;
 	bool end_known; /* the "-----END" search cache */
 	size_t end_from, end_at;
+	bool pipe_known; /* the next-pipe cache (stdin_reader_after) */
+	bool pipe_reads; /* what follows that pipe reads a password */
+	size_t pipe_from, pipe_at;
+	bool netrc; /* the line starts "machine" or "default" */
+	bool quiet; /* in a public PEM body: no bare-token guesses */
+	unsigned depth; /* base64 decoded and scanned again this often */
 	struct argctx ctx;
 	struct redact_state *st;
 };
@@ -494,7 +737,7 @@ static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
 	struct span *v;
 	size_t cap;
 
-	if (e <= s)
+	if (e <= s || kind == K_PUBLIC)
 		return;
 	/* Rules consume what they replace, so spans come in order; keep it
 	 * so even if one day a rule does not. */
@@ -526,18 +769,416 @@ static void push(struct scan *sc, struct spans *l, size_t s, size_t e, int kind,
 
 /* ---- known token formats ----------------------------------------------- */
 
-static size_t run_gh_pat(const char *s, size_t i, size_t n)
+/* What a token's body may hold after its prefix. */
+enum body {
+	B_ALNUM, /* A-Z a-z 0-9 */
+	B_ALNUM_US, /* and '_' */
+	B_HEX, /* 0-9 a-f A-F */
+	B_UPDIG, /* A-Z 0-9 */
+	B_LOWDIG, /* a-z 0-9 */
+	B_URL64, /* base64url: alnum _ - */
+	B_KEY, /* alnum _ - . */
+	B_DASHED, /* alnum - */
+	B_B64, /* standard base64 and its padding: alnum + / = */
+	B_B64URL, /* both alphabets and padding: alnum + / _ - = */
+};
+
+/* A shape a body must also have, beyond its length. */
+enum check {
+	CK_NONE,
+	CK_MIXED, /* letters and digits */
+	CK_MIXED3, /* capitals, small letters and digits */
+	CK_JWT, /* eyJ…, three base64url parts */
+	CK_TELEGRAM, /* 8-10 digits ':' 35 base64url */
+	CK_SENDGRID, /* SG. 22 '.' 43 */
+	CK_DISCORD, /* 23-28 '.' 6 '.' 27-40, base64url */
+};
+
+/* A provider's published token format: a fixed prefix, then a body of
+ * min..max bytes of one class (max 0: no bound). A token ends at a word
+ * boundary: the byte after it is no letter or digit. Written from the
+ * providers' documentation of their token prefixes (GitHub, GitLab,
+ * Slack, Stripe, HashiCorp, Databricks, npm, PyPI, Docker, Hugging Face,
+ * Shopify, DigitalOcean, Grafana, Atlassian, Heroku …). A body that can
+ * run past a key run's bytes (B_B64: '+' '/' '=') has no max: the token
+ * takes all of it, so the walk never reads it again from a later key run
+ * (a max would make every prefix inside a long run read max bytes). */
+struct fmt {
+	const char *prefix;
+	uint8_t plen;
+	uint8_t kind;
+	uint8_t body;
+	uint8_t check;
+	uint16_t min, max;
+};
+
+#define F_(p, kind, body, check, min, max)                                     \
+	{                                                                      \
+		p, sizeof(p) - 1, K_##kind, body, check, min, max              \
+	}
+
+/* The rows by the first byte of their prefix (fmt_by_first), sorted by
+ * the second (known_format searches by halves; test_redact checks the
+ * order); among rows of the same two bytes the longer or stricter prefix
+ * goes first. */
+static const struct fmt fmt_1[] = {
+	F_("1//0", GOOGLE_OAUTH, B_URL64, CK_NONE, 40, 0), /* refresh */
+	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
+};
+static const struct fmt fmt_digit[] = {
+	F_("", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0),
+};
+static const struct fmt fmt_A[] = {
+	F_("AAAAAAAAAAAAAAAAAAAAA", TOKEN, B_URL64, CK_NONE, 30, 0), /* X */
+	F_("AGE-SECRET-KEY-1", TOKEN, B_UPDIG, CK_NONE, 58, 58), /* age */
+	F_("AIza", GOOGLE, B_URL64, CK_NONE, 35, 0),
+	F_("AKIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("AKCp", TOKEN, B_ALNUM, CK_NONE, 69, 69), /* Artifactory */
+	F_("ASIA", AWS_ID, B_UPDIG, CK_NONE, 16, 16),
+	F_("ATATT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
+	F_("ATCTT3", ATLASSIAN, B_B64URL, CK_NONE, 100, 0),
+	F_("ATBB", ATLASSIAN, B_ALNUM, CK_NONE, 28, 0), /* Bitbucket */
+};
+static const struct fmt fmt_C[] = {
+	F_("CCIPAT_", TOKEN, B_URL64, CK_NONE, 30, 0), /* CircleCI */
+	F_("CLOJARS_", TOKEN, B_ALNUM, CK_NONE, 60, 60),
+};
+static const struct fmt fmt_E[] = {
+	F_("EAAA", TOKEN, B_URL64, CK_MIXED, 60, 0), /* Square */
+	F_("EAA", TOKEN, B_ALNUM, CK_MIXED, 80, 0), /* Meta access token */
+};
+static const struct fmt fmt_G[] = {
+	F_("GOCSPX-", GOOGLE_OAUTH, B_URL64, CK_NONE, 24, 0), /* secret */
+	F_("GR1348941", GITLAB_OTHER, B_URL64, CK_NONE, 20, 0), /* runner */
+};
+static const struct fmt fmt_H[] = {
+	F_("HRKU-", HEROKU, B_URL64, CK_NONE, 30, 0),
+};
+static const struct fmt fmt_L[] = {
+	F_("LTAI", TOKEN, B_ALNUM, CK_MIXED, 20, 24), /* Alibaba key id */
+};
+static const struct fmt fmt_MNO[] = {
+	F_("", DISCORD, B_URL64, CK_DISCORD, 0, 0), /* bot token */
+};
+static const struct fmt fmt_N[] = {
+	F_("NRAK-", TOKEN, B_UPDIG, CK_NONE, 27, 27), /* New Relic */
+	F_("NRII-", TOKEN, B_URL64, CK_NONE, 32, 32),
+	F_("NRJS-", TOKEN, B_HEX, CK_NONE, 19, 19),
+	F_("", DISCORD, B_URL64, CK_DISCORD, 0, 0),
+};
+static const struct fmt fmt_P[] = {
+	F_("PMAK-", TOKEN, B_DASHED, CK_NONE, 40, 0), /* Postman */
+};
+static const struct fmt fmt_S[] = {
+	F_("SG.", SENDGRID, B_URL64, CK_SENDGRID, 22, 22),
+	F_("SK", TWILIO, B_HEX, CK_NONE, 32, 32), /* API key */
+};
+static const struct fmt fmt_a[] = {
+	F_("api_org_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
+};
+static const struct fmt fmt_b[] = {
+	F_("b.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* batch, legacy */
+	F_("bkua_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Buildkite */
+	F_("bot", TELEGRAM, B_ALNUM, CK_TELEGRAM, 0, 0), /* in a path */
+};
+static const struct fmt fmt_c[] = {
+	F_("cmVmdGtu", TOKEN, B_ALNUM, CK_NONE, 56, 0), /* Artifactory */
+};
+static const struct fmt fmt_d[] = {
+	F_("dapi", DATABRICKS, B_HEX, CK_NONE, 32, 32),
+	F_("dckr_pat_", DOCKER, B_URL64, CK_NONE, 20, 0),
+	F_("dckr_oat_", DOCKER, B_URL64, CK_NONE, 20, 0),
+	F_("dop_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("doo_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("dor_v1_", DIGITALOCEAN, B_HEX, CK_NONE, 64, 64),
+	F_("dp.pt.", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Doppler */
+	F_("dp.st.", TOKEN, B_KEY, CK_NONE, 40, 0),
+	F_("dp.sa.", TOKEN, B_ALNUM, CK_NONE, 40, 0),
+	F_("dp.ct.", TOKEN, B_ALNUM, CK_NONE, 40, 0),
+	F_("dt0c01.", TOKEN, B_KEY, CK_NONE, 80, 0), /* Dynatrace */
+};
+static const struct fmt fmt_e[] = {
+	F_("eyJ", JWT, B_URL64, CK_JWT, 0, 0),
+	F_("eyJrIjoi", GRAFANA, B_B64, CK_NONE, 40, 0), /* {"k":" */
+};
+static const struct fmt fmt_f[] = {
+	F_("figd_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Figma */
+	F_("fm2_", TOKEN, B_B64URL, CK_NONE, 50, 0),
+	F_("fo1_", TOKEN, B_URL64, CK_NONE, 40, 0), /* Fly.io */
+};
+static const struct fmt fmt_g[] = {
+	F_("ghp_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("gho_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghu_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghs_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("ghr_", GITHUB, B_ALNUM, CK_NONE, 30, 0),
+	F_("github_pat_", GITHUB, B_ALNUM_US, CK_NONE, 30, 0),
+	/* GitLab: glpat- and the routable form glpat-….01.crc32. */
+	F_("glpat-", GITLAB, B_KEY, CK_NONE, 20, 0),
+	F_("gldt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* deploy */
+	F_("glrt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* runner */
+	F_("glrtr-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glptt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* trigger */
+	F_("glsoat-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* SCIM */
+	F_("glcbt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* CI job */
+	F_("glft-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* feed */
+	F_("glimt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* mail */
+	F_("gloas-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0), /* OAuth */
+	F_("glagent-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glffct-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glwt-", GITLAB_OTHER, B_KEY, CK_NONE, 20, 0),
+	F_("glsa_", GRAFANA, B_ALNUM_US, CK_NONE, 41, 41), /* service acct */
+	F_("glc_", GRAFANA, B_B64, CK_NONE, 32, 0), /* Grafana Cloud */
+	F_("gsk_", TOKEN, B_ALNUM, CK_NONE, 50, 0), /* Groq */
+};
+static const struct fmt fmt_h[] = {
+	F_("hf_", HUGGINGFACE, B_ALNUM, CK_NONE, 30, 0),
+	F_("hvs.", VAULT, B_URL64, CK_NONE, 24, 0),
+	F_("hvb.", VAULT, B_URL64, CK_NONE, 24, 0),
+	F_("hvr.", VAULT, B_URL64, CK_NONE, 24, 0),
+};
+static const struct fmt fmt_k[] = {
+	F_("key-", MAILGUN, B_HEX, CK_NONE, 32, 32),
+};
+static const struct fmt fmt_l[] = {
+	F_("lin_api_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Linear */
+};
+static const struct fmt fmt_n[] = {
+	F_("nfp_", TOKEN, B_ALNUM, CK_NONE, 36, 0), /* Netlify */
+	F_("npm_", NPM, B_ALNUM, CK_NONE, 36, 36),
+	F_("ntn_", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Notion */
+};
+static const struct fmt fmt_o[] = {
+	F_("ops_eyJ", TOKEN, B_B64URL, CK_NONE, 50, 0), /* 1Password */
+	F_("oy2", TOKEN, B_LOWDIG, CK_NONE, 43, 43), /* NuGet */
+};
+static const struct fmt fmt_p[] = {
+	/* Publishable keys are public by design: kept whole. */
+	F_("pk_live_", PUBLIC, B_ALNUM, CK_NONE, 10, 0), /* Stripe */
+	F_("pk_test_", PUBLIC, B_ALNUM, CK_NONE, 10, 0),
+	F_("pk.eyJ", PUBLIC, B_KEY, CK_NONE, 50, 0), /* Mapbox */
+	F_("pplx-", TOKEN, B_ALNUM, CK_NONE, 40, 0), /* Perplexity */
+	F_("pscale_", TOKEN, B_URL64, CK_NONE, 32, 0), /* PlanetScale */
+	F_("pul-", TOKEN, B_HEX, CK_NONE, 40, 40), /* Pulumi */
+	F_("pypi-AgE", PYPI, B_URL64, CK_NONE, 50, 0),
+};
+static const struct fmt fmt_r[] = {
+	F_("r8_", TOKEN, B_ALNUM, CK_NONE, 30, 0), /* Replicate */
+	F_("rk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("rk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("rubygems_", TOKEN, B_HEX, CK_NONE, 48, 48),
+};
+static const struct fmt fmt_s[] = {
+	F_("s.", VAULT, B_ALNUM, CK_MIXED3, 24, 24), /* service, legacy */
+	F_("sbp_", TOKEN, B_HEX, CK_NONE, 40, 40), /* Supabase */
+	F_("sb_secret_", TOKEN, B_URL64, CK_NONE, 20, 0),
+	F_("sb_publishable_", PUBLIC, B_URL64, CK_NONE, 20, 0),
+	F_("secret_", TOKEN, B_ALNUM, CK_MIXED3, 43, 43), /* Notion */
+	F_("shpat_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpca_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shppa_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shpss_", SHOPIFY, B_HEX, CK_NONE, 32, 32),
+	F_("shippo_live_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("shippo_test_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("sk_live_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("sk_test_", STRIPE, B_ALNUM, CK_NONE, 10, 0),
+	F_("sk-ant-", ANTHROPIC, B_URL64, CK_NONE, 20, 0),
+	/* sk-learn and other words: a key has digits among its letters. */
+	F_("sk-", OPENAI, B_URL64, CK_MIXED, 20, 0),
+	F_("sk.eyJ", TOKEN, B_KEY, CK_NONE, 50, 0), /* Mapbox secret */
+	F_("sntrys_", TOKEN, B_B64URL, CK_NONE, 40, 0), /* Sentry */
+	F_("sntryu_", TOKEN, B_HEX, CK_NONE, 64, 64),
+	F_("sq0atp-", TOKEN, B_URL64, CK_NONE, 22, 0), /* Square */
+	F_("sq0csp-", TOKEN, B_URL64, CK_NONE, 40, 0),
+	F_("squ_", TOKEN, B_HEX, CK_NONE, 40, 40), /* SonarQube */
+	F_("sqp_", TOKEN, B_HEX, CK_NONE, 40, 40),
+	F_("sqa_", TOKEN, B_HEX, CK_NONE, 40, 40),
+};
+static const struct fmt fmt_t[] = {
+	F_("tskey-", TOKEN, B_DASHED, CK_MIXED, 20, 0), /* Tailscale */
+};
+static const struct fmt fmt_w[] = {
+	F_("whsec_", STRIPE, B_B64, CK_NONE, 24, 0), /* webhook secret */
+};
+static const struct fmt fmt_x[] = {
+	F_("xapp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* app-level */
+	F_("xai-", TOKEN, B_ALNUM, CK_NONE, 70, 0), /* xAI */
+	F_("xoxe.xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* rotating */
+	F_("xoxe.xoxb-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxa-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxb-", SLACK, B_DASHED, CK_NONE, 10, 0), /* bot */
+	F_("xoxc-", SLACK, B_DASHED, CK_NONE, 10, 0), /* session */
+	F_("xoxd-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxe-", SLACK, B_DASHED, CK_NONE, 10, 0), /* refresh, config */
+	F_("xoxo-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxp-", SLACK, B_DASHED, CK_NONE, 10, 0), /* user */
+	F_("xoxr-", SLACK, B_DASHED, CK_NONE, 10, 0),
+	F_("xoxs-", SLACK, B_DASHED, CK_NONE, 10, 0),
+};
+static const struct fmt fmt_y[] = {
+	F_("ya29.", GOOGLE_OAUTH, B_KEY, CK_NONE, 20, 0), /* access */
+};
+#undef F_
+
+struct fmt_group {
+	const struct fmt *v;
+	uint8_t n;
+	/* The second bytes of the rows' prefixes (NULL: a row has none),
+	 * one look that rules out most words (test_redact checks them). */
+	const char *second;
+};
+
+#define G_(a, second)                                                          \
+	{                                                                      \
+		a, sizeof(a) / sizeof(a[0]), second                            \
+	}
+static const struct fmt_group fmt_by_first[256] = {
+	['1'] = G_(fmt_1, NULL),      ['2'] = G_(fmt_digit, NULL),
+	['3'] = G_(fmt_digit, NULL),  ['4'] = G_(fmt_digit, NULL),
+	['5'] = G_(fmt_digit, NULL),  ['6'] = G_(fmt_digit, NULL),
+	['7'] = G_(fmt_digit, NULL),  ['8'] = G_(fmt_digit, NULL),
+	['9'] = G_(fmt_digit, NULL),  ['A'] = G_(fmt_A, "AGIKST"),
+	['C'] = G_(fmt_C, "CL"),      ['E'] = G_(fmt_E, "A"),
+	['G'] = G_(fmt_G, "OR"),      ['H'] = G_(fmt_H, "R"),
+	['L'] = G_(fmt_L, "T"),	      ['M'] = G_(fmt_MNO, NULL),
+	['N'] = G_(fmt_N, NULL),      ['O'] = G_(fmt_MNO, NULL),
+	['P'] = G_(fmt_P, "M"),	      ['S'] = G_(fmt_S, "GK"),
+	['a'] = G_(fmt_a, "p"),	      ['b'] = G_(fmt_b, ".ko"),
+	['c'] = G_(fmt_c, "m"),	      ['d'] = G_(fmt_d, "acopt"),
+	['e'] = G_(fmt_e, "y"),	      ['f'] = G_(fmt_f, "imo"),
+	['g'] = G_(fmt_g, "hils"),    ['h'] = G_(fmt_h, "fv"),
+	['k'] = G_(fmt_k, "e"),	      ['l'] = G_(fmt_l, "i"),
+	['n'] = G_(fmt_n, "fpt"),     ['o'] = G_(fmt_o, "py"),
+	['p'] = G_(fmt_p, "kpsuy"),   ['r'] = G_(fmt_r, "8ku"),
+	['s'] = G_(fmt_s, ".behknq"), ['t'] = G_(fmt_t, "s"),
+	['w'] = G_(fmt_w, "h"),	      ['x'] = G_(fmt_x, "ao"),
+	['y'] = G_(fmt_y, "a"),
+};
+#undef G_
+
+static bool body_byte(enum body b, char c)
 {
-	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '_'))
+	uint16_t k = CL(c);
+
+	switch (b) {
+	case B_ALNUM:
+		return k & C_ALNUM;
+	case B_ALNUM_US:
+		return (k & C_ALNUM) || c == '_';
+	case B_HEX:
+		return k & C_HEX;
+	case B_UPDIG:
+		return k & (C_UPPER | C_DIGIT);
+	case B_LOWDIG:
+		return k & (C_LOWER | C_DIGIT);
+	case B_URL64:
+		return k & C_URL64;
+	case B_KEY:
+		return k & C_KEY;
+	case B_DASHED:
+		return (k & C_ALNUM) || c == '-';
+	case B_B64:
+		return (k & C_B64) || c == '=';
+	case B_B64URL:
+		return (k & (C_B64 | C_URL64)) || c == '=';
+	}
+	return false;
+}
+
+/* The end of the run of body bytes from i, reading no more than cap. */
+static size_t body_run(enum body b, const char *s, size_t i, size_t n,
+		       size_t cap)
+{
+	size_t lim = cap && n - i > cap ? i + cap : n;
+
+	while (i < lim && body_byte(b, s[i]))
 		i++;
 	return i;
 }
 
-static size_t run_slack(const char *s, size_t i, size_t n)
+static bool mixed(const char *s, size_t a, size_t b, uint16_t need)
 {
-	while (i < n && ((CL(s[i]) & C_ALNUM) || s[i] == '-'))
-		i++;
-	return i;
+	uint16_t seen = 0;
+
+	for (; a < b && (seen & need) != need; a++)
+		seen |= CL(s[a]);
+	return (seen & need) == need;
+}
+
+/* The end of a run of url64 bytes from i of min..max bytes followed by
+ * the byte c (c 0: followed by no url64 byte), or NONE. */
+static size_t part(const char *s, size_t i, size_t n, size_t min, size_t max,
+		   char c)
+{
+	size_t e = body_run(B_URL64, s, i, n, max + 1);
+
+	if (e - i < min || e - i > max)
+		return NONE;
+	if (c)
+		return e < n && s[e] == c ? e + 1 : NONE;
+	return e;
+}
+
+/* The shapes a table row cannot say: the end of the token whose body
+ * starts at b (after the prefix at p), or NONE. */
+static size_t check_shape(const struct fmt *f, const char *s, size_t p,
+			  size_t b, size_t n)
+{
+	size_t e, d;
+
+	switch (f->check) {
+	case CK_JWT:
+		e = run_of(s, p, n, C_URL64);
+		if (e - p < 10 || e >= n || s[e] != '.')
+			return NONE;
+		d = run_of(s, e + 1, n, C_URL64);
+		if (d - e - 1 < 10 || d >= n || s[d] != '.')
+			return NONE;
+		return run_of(s, d + 1, n, C_URL64);
+	case CK_TELEGRAM:
+		/* The bot's id, ':', and 35 base64url bytes. */
+		d = b;
+		while (d < n && d - b <= 10 && (CL(s[d]) & C_DIGIT))
+			d++;
+		if (d - b < 8 || d - b > 10 || d >= n || s[d] != ':')
+			return NONE;
+		return part(s, d + 1, n, 35, 35, 0);
+	case CK_SENDGRID:
+		e = part(s, b, n, 22, 22, '.');
+		return e == NONE ? NONE : part(s, e, n, 43, 43, 0);
+	case CK_DISCORD:
+		/* base64 of the bot's id, a timestamp, an HMAC. */
+		e = part(s, b, n, 23, 28, '.');
+		if (e == NONE || !mixed(s, b, e - 1, C_UPPER | C_DIGIT))
+			return NONE;
+		e = part(s, e, n, 6, 6, '.');
+		return e == NONE ? NONE : part(s, e, n, 27, 40, 0);
+	default:
+		return NONE;
+	}
+}
+
+/* The shortest token of any row (xoxb- and 10): test_redact checks every
+ * row against it. */
+#define TOKEN_MIN_LEN 15
+
+/* Can a known format start at s[p]? The first two bytes decide for
+ * nearly every word, without a call. */
+static inline bool fmt_may_start(const char *s, size_t p, size_t n)
+{
+	const struct fmt_group *g = &fmt_by_first[(unsigned char)s[p]];
+	const char *c;
+
+	if (!g->n)
+		return false;
+	if (!g->second)
+		return true;
+	if (n - p < 2)
+		return false;
+	for (c = g->second; *c; c++)
+		if (*c == s[p + 1])
+			return true;
+	return false;
 }
 
 /* The known format starting at s[p] (a key-run start, so a word
@@ -545,112 +1186,101 @@ static size_t run_slack(const char *s, size_t i, size_t n)
  * -1. */
 static int known_format(const char *s, size_t p, size_t n, size_t *te)
 {
-	const char *t = s + p;
-	size_t m, e, e2, i;
-	bool digit = false, letter = false;
+	const struct fmt_group *g;
+	const struct fmt *f;
+	size_t i, b, e, cap;
 
 	if (p >= n)
 		return -1;
-	m = n - p;
-	switch (t[0]) {
-	case 'g':
-		if (m > 4 && t[1] == 'h' && memchr("pousr", t[2], 5) &&
-		    t[3] == '_') {
-			e = run_of(s, p + 4, n, C_ALNUM);
-			if (e - p - 4 < 30)
-				return -1;
-			*te = e;
-			return K_GITHUB;
-		}
-		if (m > 11 && memcmp(t, "github_pat_", 11) == 0) {
-			e = run_gh_pat(s, p + 11, n);
-			if (e - p - 11 < 30)
-				return -1;
-			*te = e;
-			return K_GITHUB;
-		}
-		if (m > 6 && memcmp(t, "glpat-", 6) == 0) {
-			e = run_of(s, p + 6, n, C_URL64);
-			if (e - p - 6 < 20)
-				return -1;
-			*te = e;
-			return K_GITLAB;
-		}
-		return -1;
-	case 'x':
-		if (m > 5 && t[1] == 'o' && t[2] == 'x' &&
-		    memchr("abprs", t[3], 5) && t[4] == '-') {
-			e = run_slack(s, p + 5, n);
-			if (e - p - 5 < 10)
-				return -1;
-			*te = e;
-			return K_SLACK;
-		}
-		return -1;
-	case 'A':
-		if (m >= 20 &&
-		    (memcmp(t, "AKIA", 4) == 0 || memcmp(t, "ASIA", 4) == 0)) {
-			for (i = 4; i < 20; i++)
-				if (!(CL(t[i]) & (C_UPPER | C_DIGIT)))
-					return -1;
-			if (m > 20 && (CL(t[20]) & C_ALNUM))
-				return -1;
-			*te = p + 20;
-			return K_AWS_ID;
-		}
-		if (m > 4 && memcmp(t, "AIza", 4) == 0) {
-			e = run_of(s, p + 4, n, C_URL64);
-			if (e - p - 4 < 35)
-				return -1;
-			*te = e;
-			return K_GOOGLE;
-		}
-		return -1;
-	case 's':
-	case 'r':
-		if (m <= 3 || t[1] != 'k')
+	g = &fmt_by_first[(unsigned char)s[p]];
+	i = 0;
+	if (g->second) {
+		/* Rows sorted by their second byte: the first with s[p+1]. */
+		size_t lo = 0, hi = g->n, mid;
+
+		if (n - p < 2)
 			return -1;
-		if (m > 8 && (memcmp(t + 1, "k_live_", 7) == 0 ||
-			      memcmp(t + 1, "k_test_", 7) == 0)) {
-			e = run_of(s, p + 8, n, C_ALNUM);
-			if (e - p - 8 < 10)
-				return -1;
-			*te = e;
-			return K_STRIPE;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if ((unsigned char)g->v[mid].prefix[1] <
+			    (unsigned char)s[p + 1])
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (t[0] != 's' || t[2] != '-')
-			return -1;
-		if (m > 7 && memcmp(t, "sk-ant-", 7) == 0) {
-			e = run_of(s, p + 7, n, C_URL64);
-			if (e - p - 7 < 20)
-				return -1;
-			*te = e;
-			return K_ANTHROPIC;
-		}
-		/* sk-learn and other words: a key has 20+ characters and
-		 * digits among its letters. */
-		for (e = p + 3; e < n && (CL(s[e]) & C_URL64); e++) {
-			digit |= (CL(s[e]) & C_DIGIT) != 0;
-			letter |= (CL(s[e]) & (C_UPPER | C_LOWER)) != 0;
-		}
-		if (e - p - 3 < 20 || !digit || !letter)
-			return -1;
-		*te = e;
-		return K_OPENAI;
-	case 'e':
-		if (m < 3 || t[1] != 'y' || t[2] != 'J')
-			return -1;
-		e = run_of(s, p, n, C_URL64);
-		if (e - p < 10 || e >= n || s[e] != '.')
-			return -1;
-		e2 = run_of(s, e + 1, n, C_URL64);
-		if (e2 - e - 1 < 10 || e2 >= n || s[e2] != '.')
-			return -1;
-		*te = run_of(s, e2 + 1, n, C_URL64);
-		return K_JWT;
-	default:
-		return -1;
+		i = lo;
 	}
+	for (; i < g->n; i++) {
+		f = &g->v[i];
+		if (g->second && f->prefix[1] != s[p + 1])
+			break;
+		if (n - p < f->plen || memcmp(s + p, f->prefix, f->plen) != 0)
+			continue;
+		b = p + f->plen;
+		if (f->check >= CK_JWT) {
+			e = check_shape(f, s, p, b, n);
+		} else {
+			cap = f->max ? (size_t)f->max + 1 : 0;
+			e = body_run((enum body)f->body, s, b, n, cap);
+			if (e - b < f->min || (f->max && e - b > f->max))
+				e = NONE;
+			else if (f->check == CK_MIXED &&
+				 (!mixed(s, b, e, C_DIGIT) ||
+				  !(mixed(s, b, e, C_UPPER) ||
+				    mixed(s, b, e, C_LOWER))))
+				e = NONE;
+			else if (f->check == CK_MIXED3 &&
+				 !mixed(s, b, e, C_UPPER | C_LOWER | C_DIGIT))
+				e = NONE;
+		}
+		if (e == NONE || (e < n && (CL(s[e]) & C_ALNUM)))
+			continue;
+		*te = e;
+		return f->kind;
+	}
+	return -1;
+}
+
+bool redact__tables_ok(void)
+{
+	size_t c, i;
+
+	for (i = 0; i < KEY_NAME_COUNT; i++)
+		if (!name_last_ok[name_last(i)] ||
+		    (i > 0 && name_last(i - 1) > name_last(i)))
+			return false;
+	for (i = 0; i < CLIENT_COUNT; i++)
+		if (!client_first[(unsigned char)clients[i].name[0]] ||
+		    !strchr(client_first[(unsigned char)clients[i].name[0]],
+			    clients[i].name[1]))
+			return false;
+	for (i = 1; i < CLIENT_COUNT; i++)
+		if (name_cmp(clients[i - 1].name, clients[i - 1].len,
+			     clients[i].name, clients[i].len) >= 0)
+			return false;
+
+	for (c = 0; c < 256; c++)
+		for (i = 0; i < fmt_by_first[c].n; i++) {
+			const struct fmt *f = &fmt_by_first[c].v[i];
+
+			if (f->plen && (unsigned char)f->prefix[0] != c)
+				return false;
+			if (f->check < CK_JWT &&
+			    (size_t)f->plen + f->min < TOKEN_MIN_LEN)
+				return false;
+			if (fmt_by_first[c].second &&
+			    (f->plen < 2 ||
+			     !strchr(fmt_by_first[c].second, f->prefix[1]) ||
+			     (i > 0 && (unsigned char)f[-1].prefix[1] >
+					       (unsigned char)f->prefix[1])))
+				return false;
+
+			if (!f->plen && f->check < CK_JWT)
+				return false;
+			if ((f->body == B_B64 || f->body == B_B64URL) && f->max)
+				return false;
+		}
+	return true;
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -683,7 +1313,7 @@ static size_t quoted_end(const char *s, size_t c, size_t n, char q, size_t bs)
 			c += s[c] == '\\' ? 2 : 1;
 		return c < n ? c : n;
 	}
-	p = memchr(s + c, q, n - c);
+	p = find_byte(s + c, q, n - c);
 	return p ? (size_t)(p - s) : n;
 }
 
@@ -971,6 +1601,104 @@ static bool opaque(const char *s, size_t a, size_t b)
 	return !b64_text(s, a, b);
 }
 
+/* Is the blob at b a digest written after its algorithm's label
+ * (go.sum's h1:…, sha256:…, sha512-… in a lock file)? The label is never
+ * replaced, but the look back must not read into a replaced span. */
+static bool digest_label(const struct scan *sc, size_t b)
+{
+	static const char *const labels[] = {
+		"h1",	  "sha1",     "sha224",	  "sha256",
+		"sha384", "sha512",   "md5",	  "blake2b",
+		"blake3", "sha3-256", "sha3-512", "sha512_256",
+	};
+	const char *s = sc->s;
+	size_t a, i;
+
+	if (b < 3 || (s[b - 1] != ':' && s[b - 1] != '-'))
+		return false;
+	for (a = b - 1;
+	     a > 0 && b - a < 12 && (CL(s[a - 1]) & C_KEY) && s[a - 1] != '-';
+	     a--)
+		;
+	if (a > 0 && (CL(s[a - 1]) & C_WORD) && s[a - 1] != '/')
+		return false;
+	if (sc->sp.n && sc->sp.v[sc->sp.n - 1].e > a)
+		return false;
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (eq_ci(s + a, b - 1 - a, labels[i]))
+			return true;
+	return false;
+}
+
+static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
+				      size_t len, struct buf *out,
+				      size_t *count, struct argctx *actx,
+				      unsigned depth);
+
+/* Base64 inside base64 (a kubeconfig's data, itself a base64'd PEM) is
+ * decoded this deep, no deeper: each level is at most 3/4 of the one
+ * above, so the work stays linear. */
+#define REDACT_B64_DEPTH 2
+
+/* A blob s[b..be) that is base64 (32 bytes or more) decoded and scanned
+ * again: a PEM private key (kubeconfig client-key-data) or anything the
+ * scanner would replace makes the whole blob a secret. Returns its kind,
+ * K_PUBLIC for a certificate or public key (kept whole), or -1. */
+static int b64_rule(struct scan *sc, size_t b, size_t be)
+{
+	const char *s = sc->s;
+	struct redact_state st = { 0 };
+	struct buf out = BUF_INIT(SIZE_MAX);
+	unsigned char small[512], *dec;
+	size_t e = be, dn = 0, count = 0, i;
+	const char *begin;
+	int kind = -1;
+
+	if (sc->depth >= REDACT_B64_DEPTH)
+		return -1;
+	while (e > b && be - e < 2 && s[e - 1] == '=')
+		e--;
+	if (e - b < 32 || (e - b) % 4 == 1)
+		return -1;
+	for (i = b; i < e; i++)
+		if (!(CL(s[i]) & C_B64))
+			return -1;
+	dec = e - b <= sizeof(small) ? small : cordon__malloc(e - b);
+	if (!dec) {
+		sc->nomem = true;
+		return -1;
+	}
+	if (!text_b64_decode(s + b, e - b, TEXT_B64_LAX, dec, e - b, &dn))
+		goto out;
+	WORK(dn);
+	/* Text or nothing: a random token decodes to bytes that are not
+	 * (and hold no secret the scanner could name). */
+	for (i = 0; i < dn; i++)
+		if ((dec[i] < 0x20 && dec[i] != '\n' && dec[i] != '\r' &&
+		     dec[i] != '\t') ||
+		    dec[i] == 0x7f)
+			goto out;
+	begin = memmem(dec, dn, "-----BEGIN ", 11);
+	if (begin) {
+		kind = memmem(begin,
+			      dn - (size_t)((const unsigned char *)begin - dec),
+			      "PRIVATE KEY", 11) ?
+			       K_PEM :
+			       K_PUBLIC;
+		goto out;
+	}
+	if (redact_text_at(&st, (const char *)dec, dn, &out, &count, NULL,
+			   sc->depth + 1) != CORDON_OK)
+		sc->nomem = true;
+	else if (count)
+		kind = K_B64;
+out:
+	buf_free(&out);
+	if (dec != small)
+		free(dec);
+	return kind;
+}
+
 /* The rules that weigh a blob whole, when no rule started inside it: an
  * AWS secret key next to a key id, a bare opaque token. */
 static void blob_rules(struct scan *sc, size_t b, size_t be)
@@ -978,14 +1706,27 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 	const char *s = sc->s;
 	size_t p, q, e;
 	bool path = false;
+	int kind;
 
-	if (be - b < 32)
+	if (be - b < 32 || sc->quiet)
 		return;
 	/* Hex and dashes (commit hashes, digests, UUIDs) in one quick look. */
 	for (p = b; p < be && ((CL(s[p]) & C_HEX) || s[p] == '-'); p++)
 		;
 	if (p == be)
 		return;
+	/* A Mailchimp API key: 32 hex digits, -us and its data center. */
+	if (p == b + 33 && s[b + 32] == '-' && be - p >= 3 && be - p <= 4 &&
+	    s[p] == 'u' && s[p + 1] == 's' &&
+	    run_of(s, p + 2, be, C_DIGIT) == be) {
+		push(sc, &sc->sp, b, be, K_MAILCHIMP, 0);
+		return;
+	}
+	kind = b64_rule(sc, b, be);
+	if (kind >= 0) {
+		push(sc, &sc->sp, b, be, kind, 0);
+		return;
+	}
 	for (; p < be && !path; p++)
 		path = (CL(s[p]) & C_PATH) != 0;
 	if (aws_secret_shape(s, b, be)) {
@@ -998,7 +1739,7 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 			     bare ? SP_BARE : 0);
 		return;
 	}
-	if (path)
+	if (path || digest_label(sc, b))
 		return;
 	/* data:…;base64,… is data. The look back must not read text that
 	 * is (or may yet be) replaced: redacting the output would then judge
@@ -1058,7 +1799,7 @@ static size_t find_end(struct scan *sc, size_t from)
 	if (sc->end_known && from >= sc->end_from &&
 	    (sc->end_at == NONE || from <= sc->end_at))
 		return sc->end_at;
-	p = from < sc->n ? memmem(sc->s + from, sc->n - from, "-----END", 8) :
+	p = from < sc->n ? find_str(sc->s + from, sc->n - from, "-----END", 8) :
 			   NULL;
 	sc->end_known = true;
 	sc->end_from = from;
@@ -1087,6 +1828,21 @@ static bool pem_inline_byte(char c)
 	       c == ',' || c == '-' || c == '=';
 }
 
+/* After the header of a PEM block that is not a private key (a
+ * certificate, a public key, a CRL, a request) at h: its body is public.
+ * The rest of the line (up to an END), and the body lines after it
+ * (redact_state.in_public), are scanned quietly: the rules that name a
+ * secret still apply, the bare-token and base64 guesses do not. Returns
+ * where the walk resumes. */
+static size_t public_pem(struct scan *sc, size_t h)
+{
+	if (blank(sc->s, h, sc->n))
+		sc->st->in_public = true;
+	else
+		sc->quiet = true;
+	return h;
+}
+
 /* After "-----BEGIN " at l: a private-key header? Then the key up to its
  * END on this line, or to the line's end (the block goes on: PEM state).
  * Returns where the walk resumes, 0 when this is not a private key. */
@@ -1098,9 +1854,10 @@ static size_t pem_rule(struct scan *sc, size_t l)
 	le = l;
 	while (le < n && ((CL(s[le]) & (C_UPPER | C_DIGIT)) || s[le] == ' '))
 		le++;
-	if (n - le < 5 || memcmp(s + le, "-----", 5) != 0 ||
-	    !memmem(s + l, le - l, "PRIVATE KEY", 11))
+	if (le == l || n - le < 5 || memcmp(s + le, "-----", 5) != 0)
 		return 0;
+	if (!find_str(s + l, le - l, "PRIVATE KEY", 11))
+		return public_pem(sc, le + 5);
 	h = le + 5;
 	e = find_end(sc, h);
 	if (e != NONE) {
@@ -1125,6 +1882,7 @@ static size_t pem_rule(struct scan *sc, size_t l)
 		return q;
 	}
 	sc->st->in_pem = true;
+	sc->st->in_public = false; /* a private block ends a public one */
 	sc->st->pem_marked = !blank(s, h, n);
 	if (sc->st->pem_marked)
 		push(sc, &sc->sp, h, n, K_PEM, 0);
@@ -1132,6 +1890,143 @@ static size_t pem_rule(struct scan *sc, size_t l)
 }
 
 static size_t header_rule(struct scan *sc, size_t v);
+static size_t cookie_rule(struct scan *sc, size_t v);
+
+static bool in_list(const char *s, size_t n, const char *const *list,
+		    size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (eq_ci(s, n, list[i]))
+			return true;
+	return false;
+}
+
+/* After an unquoted key, is the quote at v (after blanks when skip) the
+ * one that closes the word the key is in, not one that opens its value?
+ * grep -rn "API_KEY=" . : the key follows that same quote, or the quote
+ * is followed by a blank or the line's end. */
+static bool closes_word(const char *s, size_t n, size_t p, size_t v, bool skip)
+{
+	if (skip)
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+	if (v >= n || !(CL(s[v]) & C_QUOTE))
+		return false;
+	return (p > 0 && s[p - 1] == s[v]) || v + 1 >= n ||
+	       (CL(s[v + 1]) & C_SPACE);
+}
+
+/* A type where a value goes: "password: str", "token: Optional[str]",
+ * "api_key: String,", "secret: Option<String>". */
+static bool type_value(const char *s, size_t n, size_t vs, size_t ve)
+{
+	static const char *const types[] = {
+		"str",	   "string",	  "bytes",	"int",
+		"integer", "bool",	  "boolean",	"float",
+		"number",  "any",	  "unknown",	"object",
+		"char",	   "text",	  "secretstr",	"secretstring",
+		"secret",  "secretbytes", "optional",	"option",
+		"none",	   "void",	  "uint8array", "buffer",
+	};
+	size_t i;
+
+	if (ve < n && (s[ve] == '<' || s[ve] == '['))
+		return true;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (eq_ci(s + vs, ve - vs, types[i]))
+			return true;
+	return false;
+}
+
+/* A variable where a value goes: api_key=api_key, self.api_key = api_key,
+ * password=args.password, token: config.token. The value is a name (or a
+ * dotted path) whose last part is itself a secret name. */
+static bool identifier_value(const char *s, size_t vs, size_t ve)
+{
+	size_t i, last = vs;
+
+	if (!(CL(s[vs]) & (C_UPPER | C_LOWER)) && s[vs] != '_')
+		return false;
+	for (i = vs; i < ve; i++) {
+		if (!(CL(s[i]) & C_KEY) || s[i] == '-')
+			return false;
+		if (s[i] == '.')
+			last = i + 1;
+	}
+	return last < ve && key_name(s + last, ve - last) != NOT_SECRET;
+}
+
+/* Cookie names that carry a session or a login. */
+static bool session_cookie(const char *s, size_t a, size_t b)
+{
+	static const char *const words[] = {
+		"sess", "sid",	"auth", "token",   "login", "remember",
+		"jwt",	"csrf", "xsrf", "secure-", "host-", "key",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (contains_ci(s + a, b - a, words[i]))
+			return true;
+	return false;
+}
+
+/* The value of a Cookie or Set-Cookie header at v: name=value pairs split
+ * by ';'. A session or login cookie's value goes, and any value that is
+ * long (20 bytes or more); Set-Cookie's attributes (Path=/, Max-Age=…)
+ * and short settings (theme=dark) stay. Returns where the walk resumes,
+ * 0 when nothing was replaced. */
+static size_t cookie_rule(struct scan *sc, size_t v)
+{
+	static const char *const attrs[] = {
+		"path",	    "domain", "expires",  "max-age",	 "samesite",
+		"priority", "secure", "httponly", "partitioned",
+	};
+	const char *s = sc->s;
+	size_t n = sc->n, a, b, e, m;
+	bool any = false;
+
+	while (v < n && (CL(s[v]) & (C_SPACE | C_QUOTE)))
+		v++;
+	while (v < n) {
+		a = v;
+		while (v < n && s[v] != '=' && s[v] != ';' &&
+		       !(CL(s[v]) & (C_SPACE | C_QUOTE)) && s[v] != '\\')
+			v++;
+		b = v;
+		if (v >= n || s[v] != '=') {
+			v = a;
+			break;
+		}
+		e = ++v;
+		if ((m = marker_at(s, v, n)) != 0) {
+			v += m;
+			any = true;
+		} else {
+			/* To a stop byte: a replacement ('[') inside ends the
+			 * value where it ended the first time. */
+			while (e < n && s[e] != ';' && !(CL(s[e]) & C_STOP))
+				e++;
+			if (!in_list(s + a, b - a, attrs,
+				     sizeof(attrs) / sizeof(attrs[0])) &&
+			    value_ok(s, v, e) &&
+			    (session_cookie(s, a, b) || e - v >= 20)) {
+				push(sc, &sc->sp, v, e, value_kind(sc, v, e),
+				     0);
+				any = true;
+			}
+			v = e;
+		}
+		if (v >= n || s[v] != ';')
+			break;
+		v++;
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+	}
+	return any ? v : 0;
+}
 
 /* After a key run k[p..ke): a separator (=, :, :=, =>, or the end of
  * <key>) and, when the key is a secret name, its value. Returns where the
@@ -1140,7 +2035,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 {
 	const char *s = sc->s;
 	size_t n = sc->n, q = ke, t, sp, v, vs, ve, resume, bs = 0;
-	bool quoted = false, skip, whole = false;
+	bool quoted = false, skip, whole = false, bare;
 	enum found found;
 	char c, qc = 0;
 	enum secret_kind sk;
@@ -1164,7 +2059,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 		if (p == 0 || s[p - 1] != '<' ||
 		    secret_name(s + p, ke - p, false) == NOT_SECRET)
 			return 0;
-		lt = memchr(s + q + 1, '<', n - q - 1);
+		lt = find_byte(s + q + 1, '<', n - q - 1);
 		if (!lt)
 			return 0;
 		if (marker_at(s, q + 1, n) == (size_t)(lt - s) - q - 1)
@@ -1216,11 +2111,21 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 		return 0;
 	if (sk == SECRET_HEADER)
 		return header_rule(sc, v);
+	if (sk == SECRET_COOKIE)
+		return cookie_rule(sc, v);
+	if (!quoted && closes_word(s, n, p, v, skip))
+		return 0;
 	found = value_at(s, n, v, skip, whole, &vs, &ve, &resume);
 	if (found == V_NONE)
 		return 0;
 	if (found == V_DONE)
 		return resume;
+	bare = !(CL(s[vs - 1]) & C_QUOTE) && s[vs - 1] != '\\';
+	if ((sk == SECRET_ENV && small_number(s, vs, ve)) ||
+	    (sk == SECRET_LONG && ve - vs < 16) ||
+	    (bare && s[q] == ':' && type_value(s, n, vs, ve)) ||
+	    (bare && identifier_value(s, vs, ve)))
+		return 0;
 	push(sc, &sc->sp, vs, ve, kind_after_key(sc, s + p, ke - p, vs, ve), 0);
 	return resume;
 }
@@ -1235,17 +2140,6 @@ static const char *const schemes_rest[] = {
 	"digest",
 	"aws4-hmac-sha256",
 };
-
-static bool in_list(const char *s, size_t n, const char *const *list,
-		    size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		if (eq_ci(s, n, list[i]))
-			return true;
-	return false;
-}
 
 /* The value of an Authorization (or auth) key at v: "Scheme credential"
  * keeps the scheme; anything else is replaced as a value. */
@@ -1296,15 +2190,89 @@ static size_t header_rule(struct scan *sc, size_t v)
 	return resume;
 }
 
+/* The byte that splits a user from a password in mode m, or 0. */
+static char pend_sep(enum pend m)
+{
+	return m == P_COLON   ? ':' :
+	       m == P_PERCENT ? '%' :
+	       m == P_COMMA   ? ',' :
+				0;
+}
+
+/* Where the password starts in the value s[vs..ve) of an option read in
+ * mode m (after the user and its separator, after openssl's "pass:"),
+ * or NONE when the value holds none (a user alone, env:VAR, file:PATH).
+ * lftp's user,password: the ',' ends the value, so the password is the
+ * word after it, up to *pe. */
+static size_t password_at(const char *s, size_t n, size_t vs, size_t ve,
+			  enum pend m, size_t *pe)
+{
+	const char *sep;
+	char c = pend_sep(m);
+
+	*pe = ve;
+	if (m == P_WHOLE)
+		return vs;
+	if (m == P_PASSARG)
+		return ve - vs > 5 && memcmp(s + vs, "pass:", 5) == 0 ? vs + 5 :
+									NONE;
+	if (m == P_COMMA) {
+		if (ve >= n || s[ve] != ',')
+			return NONE;
+		for (*pe = ve + 1; *pe < n && !(CL(s[*pe]) & C_STOP); (*pe)++)
+			;
+		return ve + 1;
+	}
+	sep = find_byte(s + vs, c, ve - vs);
+	return sep ? (size_t)(sep - s) + 1 : NONE;
+}
+
+/* The value at [vs, ve) of a secret flag or a client's password option
+ * read in mode m: replaces the password part. found/resume: value_at's
+ * answer. Returns where the walk resumes, 0 when nothing applied. */
+static size_t option_value(struct scan *sc, enum found found, size_t vs,
+			   size_t ve, size_t resume, enum pend m, const char *k,
+			   size_t kn)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, pw, pe, mk;
+
+	if (found == V_NONE)
+		return 0;
+	/* Replaced before, user:password reads "user:[REDACTED]" and the
+	 * user is weighed the same way again. */
+	if (found == V_DONE) {
+		if (m == P_COLON && ve > vs && s[ve - 1] == ':')
+			user_part(sc, vs, ve - 1);
+		if (m == P_COMMA && ve < n && s[ve] == ',' &&
+		    (pw = marker_at(s, ve + 1, n)) != 0)
+			return ve + 1 + pw;
+		return resume;
+	}
+	/* A URL is not a password (mongosh -p mongodb://…: it prompts). */
+	if (find_str(s + vs, ve - vs, "://", 3))
+		return 0;
+	pw = password_at(s, n, vs, ve, m, &pe);
+	if (pw == NONE)
+		return m == P_PASSARG ? resume : 0;
+	if (m == P_COMMA && (mk = marker_at(s, pw, n)) != 0)
+		return pw + mk;
+	if (!value_ok(s, pw, pe))
+		return m == P_WHOLE ? 0 : resume;
+	if (m == P_COLON)
+		user_part(sc, vs, pw - 1);
+	push(sc, &sc->sp, pw, pe, kind_after_key(sc, k, kn, pw, pe), 0);
+	return pe > resume ? pe : resume;
+}
+
 /* The word after a flag that ends at be (--token VALUE, or "--token",
- * "VALUE" in an array written as text). mode P_COLON replaces what
- * follows the first ':' only (curl -u user:password). At the end of an
+ * "VALUE" in an array written as text), read in mode m. At the end of an
  * argv element the next element is the value. */
 static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
 			 const char *k, size_t kn)
 {
-	const char *s = sc->s, *colon;
-	size_t n = sc->n, v = be, c, vs = 0, ve = 0, resume, bs = 0;
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, c, vs = 0, ve = 0, resume = 0, bs = 0;
 	char q = 0;
 	enum found found;
 
@@ -1326,28 +2294,7 @@ static size_t flag_value(struct scan *sc, size_t be, enum pend mode,
 	if (s[v] == '-')
 		return 0;
 	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (mode != P_COLON) {
-		if (found == V_FOUND)
-			push(sc, &sc->sp, vs, ve,
-			     kind_after_key(sc, k, kn, vs, ve), 0);
-		return resume;
-	}
-	/* user:password, split at the first ':'. Replaced before, it reads
-	 * "user:[REDACTED]", the user weighed the same way again. */
-	colon = memchr(s + vs, ':', ve - vs);
-	if (found == V_DONE) {
-		if (colon && (size_t)(colon - s) == ve - 1)
-			user_part(sc, vs, ve - 1);
-		return resume;
-	}
-	if (!colon || !value_ok(s, (size_t)(colon - s) + 1, ve))
-		return 0;
-	c = (size_t)(colon - s);
-	user_part(sc, vs, c);
-	push(sc, &sc->sp, c + 1, ve, kind_after_key(sc, k, kn, c + 1, ve), 0);
-	return resume;
+	return option_value(sc, found, vs, ve, resume, mode, k, kn);
 }
 
 /* Bearer followed by a token-like word, outside an Authorization header
@@ -1396,13 +2343,179 @@ static bool client_active(const struct scan *sc)
 	       (!clients[sc->ctx.client].sub || sc->ctx.client_sub);
 }
 
-/* A client's short flag glued to its value: mysql -pSECRET, -p'SECRET'. */
-static size_t glued_rule(struct scan *sc, size_t p)
+/* A client's option glued to its value at v: mysql -pSECRET, -p'SECRET',
+ * 7z -pSECRET, smbclient -Ubob%SECRET. */
+static size_t glued_rule(struct scan *sc, size_t v, enum pend m)
 {
-	const char *s = sc->s;
-	size_t n = sc->n, v = p + 2, vs, ve, resume;
+	size_t vs = 0, ve = 0, resume = 0;
 	enum found found;
 
+	found = value_at(sc->s, sc->n, v, false, false, &vs, &ve, &resume);
+	return option_value(sc, found, vs, ve, resume, m, "", 0);
+}
+
+/* The active client's password option spelled s[p..p+len) (glued: one
+ * that s[p..p+len) starts with, its value glued on), or NULL. */
+static const struct pwopt *client_opt(const struct scan *sc, const char *s,
+				      size_t p, size_t len, bool glued)
+{
+	const struct pwopt *o;
+	size_t ol;
+
+	if (!client_active(sc))
+		return NULL;
+	for (o = clients[sc->ctx.client].opts; o->opt; o++) {
+		ol = strlen(o->opt);
+		if (glued ? o->glued && len >= ol &&
+				    memcmp(s + p, o->opt, ol) == 0 :
+			    o->next && len == ol &&
+				    memcmp(s + p, o->opt, ol) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* Programs that read a password from their standard input, and the
+ * option that makes them (NULL: they always do). From their manual
+ * pages: sudo -S, passwd --stdin, docker login --password-stdin … */
+static const struct {
+	const char *name;
+	const char *opt;
+} stdin_readers[] = {
+	{ "sudo", "-S" },
+	{ "sudo", "--stdin" },
+	{ "passwd", "--stdin" },
+	{ "chpasswd", NULL },
+	{ "smbpasswd", "-s" },
+	{ "htpasswd", "-i" },
+	{ "kinit", NULL },
+	{ "docker", "--password-stdin" },
+	{ "podman", "--password-stdin" },
+	{ "nerdctl", "--password-stdin" },
+	{ "buildah", "--password-stdin" },
+	{ "skopeo", "--password-stdin" },
+	{ "helm", "--password-stdin" },
+	{ "oras", "--password-stdin" },
+	{ "cryptsetup", NULL },
+};
+
+/* Is the word s[a..b) the option opt, or for sudo's -S a cluster of short
+ * options holding it (-kS)? */
+static bool has_opt(const char *s, size_t a, size_t b, const char *opt)
+{
+	size_t ol = strlen(opt), i;
+
+	if (b - a == ol && memcmp(s + a, opt, ol) == 0)
+		return true;
+	if (ol != 2 || b - a < 3 || s[a] != '-' || s[a + 1] == '-')
+		return false;
+	for (i = a + 1; i < b; i++)
+		if (s[i] == opt[1])
+			return true;
+	return false;
+}
+
+/* Does the command after the first '|' at or after from read a password
+ * on its standard input (echo pw | sudo -S …)? One look per pipe: the
+ * answer is kept for every from up to that pipe. */
+static bool stdin_reader_after(struct scan *sc, size_t from)
+{
+	const char *s = sc->s, *bar;
+	size_t n = sc->n, i, w, we, base, k;
+	bool named[sizeof(stdin_readers) / sizeof(stdin_readers[0])] = { 0 };
+	bool any = false, reads = false;
+
+	if (sc->pipe_known && from >= sc->pipe_from && from <= sc->pipe_at)
+		return sc->pipe_reads;
+	bar = from < n ? find_byte(s + from, '|', n - from) : NULL;
+	sc->pipe_known = true;
+	sc->pipe_from = from;
+	sc->pipe_at = bar ? (size_t)(bar - s) : n;
+	sc->pipe_reads = false;
+	if (!bar || sc->pipe_at + 1 >= n || s[sc->pipe_at + 1] == '|')
+		return false;
+	w = sc->pipe_at + 1;
+	while (w < n && (CL(s[w]) & C_SPACE))
+		w++;
+	we = run_of(s, w, n, C_WORD);
+	for (base = we; base > w && s[base - 1] != '/'; base--)
+		;
+	for (k = 0; k < sizeof(stdin_readers) / sizeof(stdin_readers[0]); k++) {
+		named[k] = strlen(stdin_readers[k].name) == we - base &&
+			   memcmp(s + base, stdin_readers[k].name, we - base) ==
+				   0;
+		any |= named[k];
+		reads |= named[k] && !stdin_readers[k].opt;
+	}
+	/* Its options, up to the end of the command. */
+	for (i = we; any && !reads && i < n && !(CL(s[i]) & C_SEG);) {
+		if (!(CL(s[i]) & C_WORD)) {
+			i++;
+			continue;
+		}
+		w = i;
+		i = run_of(s, i, n, C_WORD);
+		for (k = 0;
+		     k < sizeof(stdin_readers) / sizeof(stdin_readers[0]); k++)
+			reads |= named[k] && stdin_readers[k].opt &&
+				 has_opt(s, w, i, stdin_readers[k].opt);
+	}
+	sc->pipe_reads = reads;
+	return reads;
+}
+
+/* echo PASSWORD | sudo -S …: the word echo or printf prints into a
+ * program that reads a password from its input. be: the end of "echo".
+ * Returns where the walk resumes, 0 when nothing was replaced. */
+static size_t stdin_rule(struct scan *sc, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, e, vs, ve, resume;
+	enum found found;
+
+	for (;;) {
+		while (v < n && (CL(s[v]) & C_SPACE))
+			v++;
+		if (v >= n || s[v] != '-')
+			break;
+		e = run_of(s, v, n, C_WORD); /* echo -n, -e */
+		if (e - v > 3)
+			return 0;
+		v = e;
+	}
+	if (v >= n || v == be || !stdin_reader_after(sc, v))
+		return 0;
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
+/* A .netrc line: machine HOST login USER password PASSWORD, or an
+ * indented "password PASSWORD" line of an entry written over several
+ * lines. p..be: the word "password". */
+static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, vs, ve, resume, e;
+	enum found found;
+
+	if (v >= n || !(CL(s[v]) & C_SPACE))
+		return 0;
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (!sc->netrc) {
+		/* "password WORD" alone on an indented line, as in an entry
+		 * written over several lines ("password reset" at the start
+		 * of a line is prose). */
+		e = v;
+		while (e < n && !(CL(s[e]) & C_SPACE))
+			e++;
+		if (p == 0 || !blank(s, 0, p) || !blank(s, e, n))
+			return 0;
+	}
 	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
 	if (found == V_NONE)
 		return 0;
@@ -1416,32 +2529,37 @@ static size_t glued_rule(struct scan *sc, size_t p)
 static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, len = be - p;
-	const struct client *cl;
+	size_t n = sc->n, len = be - p, r;
+	const struct pwopt *o;
 	int ci;
 
 	if (be < n && !(CL(s[be]) & (C_SPACE | C_QUOTE | C_SEG)) &&
 	    s[be] != ',' && s[be] != '\\')
 		return 0;
 	if (p == b && s[p] == '-') {
-		if (client_active(sc)) {
-			cl = &clients[sc->ctx.client];
-			if (len == 2 && s[p + 1] == cl->flag && cl->next)
-				return flag_value(sc, be,
-						  cl->colon ? P_COLON : P_WHOLE,
-						  s + p, len);
-			if (cl->long_flag && len == strlen(cl->long_flag) &&
-			    memcmp(s + p, cl->long_flag, len) == 0)
-				return flag_value(sc, be, P_COLON, s + p, len);
-		}
+		o = client_opt(sc, s, p, len, false);
+		if (o && (r = flag_value(sc, be, (enum pend)o->mode, s + p,
+					 len)) != 0)
+			return r;
+		if (o)
+			return 0;
 		if (secret_flag(s, p, be))
 			return flag_value(sc, be, P_WHOLE, s + p, len);
 		return 0;
 	}
-	if (p == b && len == 6 &&
-	    (first_byte[(unsigned char)s[p]] & F_BEARER) &&
+	if (p == b && len == 6 && (s[p] == 'b' || s[p] == 'B') &&
 	    eq_ci(s + p, 6, "bearer"))
 		return bearer_rule(sc, be);
+	if (p == b && ((len == 4 && memcmp(s + p, "echo", 4) == 0) ||
+		       (len == 6 && memcmp(s + p, "printf", 6) == 0)))
+		return stdin_rule(sc, be);
+	if (p == b && len == 8 && memcmp(s + p, "password", 8) == 0)
+		return netrc_rule(sc, p, be);
+	if (p == b &&
+	    ((len == 7 && memcmp(s + p, "machine", 7) == 0) ||
+	     (len == 7 && memcmp(s + p, "default", 7) == 0)) &&
+	    blank(s, 0, p))
+		sc->netrc = true;
 	if (p == b && sc->ctx.client >= 0 && clients[sc->ctx.client].sub &&
 	    eq_ci(s + p, len, clients[sc->ctx.client].sub)) {
 		sc->ctx.client_sub = true;
@@ -1462,11 +2580,16 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, te, r;
+	size_t n = sc->n, te, r, ol;
+	const struct pwopt *o;
 	int kind;
 
-	kind = (first_byte[(unsigned char)s[p]] & F_FORMAT) ?
-		       known_format(s, p, ke, &te) :
+	/* A token lies inside its blob (a Telegram token's ':' ends the
+	 * blob early) and is TOKEN_MIN_LEN bytes or more: most words are
+	 * shorter. */
+	kind = (be - p >= TOKEN_MIN_LEN || (be < n && s[be] == ':')) &&
+			       fmt_may_start(s, p, n) ?
+		       known_format(s, p, n, &te) :
 		       -1;
 	if (kind >= 0) {
 		if (kind == K_AWS_ID)
@@ -1480,20 +2603,15 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 		if (r)
 			return r;
 	}
-	if (p == b && s[p] == '-' && ke - p > 2 && client_active(sc) &&
-	    clients[sc->ctx.client].glued &&
-	    s[p + 1] == clients[sc->ctx.client].flag) {
-		r = glued_rule(sc, p);
-		if (r)
-			return r;
-	}
-	if (p == b && s[p] == '-' && ke - p == 2 && ke < n &&
-	    (s[ke] == '\'' || s[ke] == '"') && client_active(sc) &&
-	    clients[sc->ctx.client].glued &&
-	    s[p + 1] == clients[sc->ctx.client].flag) {
-		r = glued_rule(sc, p);
-		if (r)
-			return r;
+	if (p == b && s[p] == '-' &&
+	    (o = client_opt(sc, s, p, ke - p, true)) != NULL) {
+		ol = strlen(o->opt);
+		if (ke - p > ol ||
+		    (ke < n && (s[ke] == '\'' || s[ke] == '"'))) {
+			r = glued_rule(sc, p + ol, (enum pend)o->mode);
+			if (r)
+				return r;
+		}
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
 	if (p == b || s[p - 1] != '/') {
@@ -1525,6 +2643,53 @@ static void prefix_rules(struct scan *sc, size_t b, size_t p, size_t mark)
 	push(sc, &sc->sp, rule.s, rule.e, rule.kind, rule.flags);
 }
 
+/* Public words a secret rule must not read: an ARN (arn:aws:…:secret:
+ * name is a name), an OpenSSH public key ("ssh-ed25519 AAAA… comment",
+ * the key types of ssh-keygen(1) and their -cert-v01 forms). Returns
+ * their end, or 0. */
+static size_t public_word(const char *s, size_t i, size_t n)
+{
+	static const char *const key_types[] = {
+		"ssh-",
+		"ecdsa-sha2-",
+		"sk-ssh-",
+		"sk-ecdsa-sha2-",
+	};
+	size_t e, k, t;
+
+	if (n - i < 5)
+		return 0;
+	if (s[i] == 'a') {
+		if (s[i + 1] != 'r' || s[i + 2] != 'n' || s[i + 3] != ':')
+			return 0;
+		for (e = i + 4; e < n && !(CL(s[e]) & (C_STOP | C_QUOTE)); e++)
+			;
+		return e;
+	}
+	if (s[i + 1] != 's' && s[i + 1] != 'c' && s[i + 1] != 'k')
+		return 0;
+	for (k = 0; k < sizeof(key_types) / sizeof(key_types[0]); k++) {
+		t = strlen(key_types[k]);
+		if (n - i > t && memcmp(s + i, key_types[k], t) == 0)
+			break;
+	}
+	if (k == sizeof(key_types) / sizeof(key_types[0]))
+		return 0;
+	/* The type name, one blank, then base64 starting AAAA (the length
+	 * of the type name, big-endian, is under 2^24). */
+	for (e = i + t; e < n && e - i < 48 &&
+			((CL(s[e]) & (C_LOWER | C_DIGIT)) || s[e] == '-' ||
+			 s[e] == '@' || s[e] == '.');
+	     e++)
+		;
+	if (e >= n || s[e] != ' ' || n - e < 5 ||
+	    memcmp(s + e + 1, "AAAA", 4) != 0)
+		return 0;
+	for (e += 1; e < n && ((CL(s[e]) & C_B64) || s[e] == '='); e++)
+		;
+	return e;
+}
+
 /* A blob starting at i. Returns where the walk resumes. */
 static size_t scan_blob(struct scan *sc, size_t i)
 {
@@ -1532,8 +2697,13 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	size_t n = sc->n, be, p, ke, r, mark;
 
 	/* An END line stays as it is, in a block or not (see end_label). */
-	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0)
+	if (s[i] == '-' && n - i >= 8 && memcmp(s + i, "-----END", 8) == 0) {
+		sc->quiet = false;
 		return end_label(s, i, n);
+	}
+	if ((s[i] == 'a' || s[i] == 's' || s[i] == 'e') &&
+	    (r = public_word(s, i, n)) != 0)
+		return r;
 	/* One pass finds the first key run, and usually the blob's end: most
 	 * blobs are one word. */
 	be = run_of(s, i, n, C_KEY);
@@ -1560,13 +2730,86 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	return be;
 }
 
+/* URLs whose path holds the secret: a webhook's address is its
+ * credential. host: the host, or with a leading '.' any host under that
+ * domain; path: what the secret part follows. From the providers'
+ * documentation of their incoming webhooks. */
+static const struct {
+	const char *host;
+	const char *path;
+	uint8_t kind;
+} url_secrets[] = {
+	{ "hooks.slack.com", "/services/", K_SLACK_HOOK },
+	{ "hooks.slack.com", "/workflows/", K_SLACK_HOOK },
+	{ "hooks.slack.com", "/triggers/", K_SLACK_HOOK },
+	{ "discord.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ ".discord.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ "discordapp.com", "/api/webhooks/", K_DISCORD_HOOK },
+	{ ".webhook.office.com", "/webhookb2/", K_TEAMS_HOOK },
+	{ "outlook.office.com", "/webhook/", K_TEAMS_HOOK },
+	{ "hooks.zapier.com", "/hooks/catch/", K_CHAT_HOOK },
+	{ "maker.ifttt.com", "/use/", K_CHAT_HOOK },
+	{ "open.feishu.cn", "/open-apis/bot/v2/hook/", K_CHAT_HOOK },
+	{ "open.larksuite.com", "/open-apis/bot/v2/hook/", K_CHAT_HOOK },
+};
+
+/* The longest secret part of a webhook's path: a Teams URL's is about 230
+ * bytes. */
+#define URL_SECRET_MAX 300
+
+/* Does host h[0..n) match the row's host (any case)? */
+static bool host_is(const char *h, size_t n, const char *row)
+{
+	size_t m = strlen(row);
+
+	if (row[0] == '.')
+		return n > m && prefix_ci(h + n - m, m, row);
+	return n == m && prefix_ci(h, n, row);
+}
+
+/* The path at j (s[j] == '/') of a URL whose host is h[0..hn): when it is
+ * a webhook's, the secret part of the path goes. Returns where the walk
+ * resumes, 0 when the path holds no secret. */
+static size_t url_path_rule(struct scan *sc, const char *h, size_t hn, size_t j)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, i, pl, v, e, m;
+
+	for (i = 0; i < sizeof(url_secrets) / sizeof(url_secrets[0]); i++) {
+		pl = strlen(url_secrets[i].path);
+		if (!host_is(h, hn, url_secrets[i].host) || n - j < pl ||
+		    memcmp(s + j, url_secrets[i].path, pl) != 0)
+			continue;
+		v = j + pl;
+		if ((m = marker_at(s, v, n)) != 0)
+			return v + m;
+		for (e = v; e < n && e - v <= URL_SECRET_MAX &&
+			    !(CL(s[e]) & (C_STOP | C_QUOTE)) && s[e] != '?' &&
+			    s[e] != '#';
+		     e++)
+			;
+		/* Longer than any webhook's secret: not one (and a bound on
+		 * what one look reads, as the walk reads it again). */
+		if (e - v > URL_SECRET_MAX)
+			return 0;
+		/* Too short or without digits: a placeholder in the docs
+		 * (…/services/T000/B000/XXXX), passed over whole. */
+		if (e - v < 16 || !mixed(s, v, e, C_DIGIT))
+			return e;
+		push(sc, &sc->sp, v, e, url_secrets[i].kind, 0);
+		return e;
+	}
+	return 0;
+}
+
 /* user:password@ after "://" at i: the password goes, and a token used as
  * the user (https://ghp_…:x-oauth-basic@github.com). The authority ends at
  * the first / ? # or blank, so two scans never overlap. */
 static size_t url_rule(struct scan *sc, size_t i)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, j, m, at = NONE, colon = NONE, u = i + 3;
+	size_t n = sc->n, j, m, at = NONE, colon = NONE, u = i + 3, h, he;
+	size_t path_end = 0;
 	bool pushed;
 	char c;
 
@@ -1589,16 +2832,25 @@ static size_t url_rule(struct scan *sc, size_t i)
 		else if (c == ':' && colon == NONE)
 			colon = j;
 	}
-	if (at == NONE || colon == NONE || colon > at)
-		return i + 1;
-	pushed = user_part(sc, u, colon);
-	if (marker_at(s, colon + 1, n) == at - colon - 1) {
-		pushed = true;
-	} else if (value_ok(s, colon + 1, at)) {
-		push(sc, &sc->sp, colon + 1, at, value_kind(sc, colon + 1, at),
-		     0);
-		pushed = true;
+	pushed = false;
+	if (at != NONE && colon != NONE && colon < at) {
+		pushed = user_part(sc, u, colon);
+		if (marker_at(s, colon + 1, n) == at - colon - 1) {
+			pushed = true;
+		} else if (value_ok(s, colon + 1, at)) {
+			push(sc, &sc->sp, colon + 1, at,
+			     value_kind(sc, colon + 1, at), 0);
+			pushed = true;
+		}
 	}
+	if (j < n && s[j] == '/') {
+		h = at == NONE ? u : at + 1;
+		for (he = h; he < j && s[he] != ':'; he++)
+			;
+		path_end = url_path_rule(sc, s + h, he - h, j);
+	}
+	if (path_end)
+		return path_end;
 	return pushed ? at + 1 : i + 1;
 }
 
@@ -1649,9 +2901,17 @@ static bool pem_body_line(const char *s, size_t n)
 		j++;
 	if (j > i && j < n && s[j] == ':')
 		return true;
-	for (; i < n; i++)
-		if (!(CL(s[i]) & (C_B64 | C_SPACE)) && s[i] != '=')
+	/* Base64, its '=' padding only at the end of the line. */
+	for (; i < n; i++) {
+		if (CL(s[i]) & (C_B64 | C_SPACE))
+			continue;
+		if (s[i] != '=')
 			return false;
+		j = i;
+		while (j < n && (s[j] == '=' || (CL(s[j]) & C_SPACE)))
+			j++;
+		return j == n;
+	}
 	return true;
 }
 
@@ -1668,6 +2928,25 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 	sc->aws.n = 0;
 	sc->aws_id = false;
 	sc->end_known = false;
+	sc->pipe_known = false;
+	sc->netrc = false;
+	sc->quiet = false;
+	if (st->in_public) {
+		/* An END inside a word (a token that a rule replaces whole)
+		 * is no END: redacting the output again must judge the line
+		 * the same way. */
+		e = find_end(sc, 0);
+		if (e != NONE && e > 0 && (CL(line[e - 1]) & C_WORD))
+			e = NONE;
+		if (e != NONE) {
+			st->in_public = false;
+			sc->quiet = true; /* up to the END */
+		} else if (pem_body_line(line, n)) {
+			sc->quiet = true;
+		} else {
+			st->in_public = false;
+		}
+	}
 	if (st->in_pem) {
 		e = find_end(sc, 0);
 		if (e != NONE) {
@@ -1676,6 +2955,7 @@ static void do_line(struct scan *sc, const char *line, size_t n, bool nl)
 				     st->pem_marked ? SP_DROP : 0);
 			st->in_pem = false;
 			st->pem_marked = false;
+			sc->quiet = false; /* the END is passed over */
 			start = end_label(line, e, n);
 		} else if (pem_body_line(line, n)) {
 			if (blank(line, 0, n))
@@ -1750,9 +3030,10 @@ static bool emit_line(struct scan *sc, struct buf *out, const char *text,
 /* The engine: text in lines, each with fresh context except argv mode's
  * first line, which starts from *actx (and the last line's context is
  * left there). */
-static enum cordon_err redact_text(struct redact_state *st, const char *text,
-				   size_t len, struct buf *out, size_t *count,
-				   struct argctx *actx)
+static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
+				      size_t len, struct buf *out,
+				      size_t *count, struct argctx *actx,
+				      unsigned depth)
 {
 	struct scan sc;
 	size_t pos = 0, lend, pend = 0, n = 0;
@@ -1768,8 +3049,9 @@ static enum cordon_err redact_text(struct redact_state *st, const char *text,
 	memset(&sc, 0, sizeof(sc));
 	sc.st = st;
 	sc.argv = actx != NULL;
+	sc.depth = depth;
 	while (pos < len) {
-		nl = memchr(text + pos, '\n', len - pos);
+		nl = find_byte(text + pos, '\n', len - pos);
 		lend = nl ? (size_t)(nl - text) : len;
 		if (actx && pos == 0)
 			sc.ctx = *actx;
@@ -1795,6 +3077,13 @@ out:
 	free(sc.sp.v);
 	free(sc.aws.v);
 	return rc;
+}
+
+static enum cordon_err redact_text(struct redact_state *st, const char *text,
+				   size_t len, struct buf *out, size_t *count,
+				   struct argctx *actx)
+{
+	return redact_text_at(st, text, len, out, count, actx, 0);
 }
 
 enum cordon_err redact_append(struct redact_state *st, const char *text,
@@ -1878,23 +3167,28 @@ static enum cordon_err json_string(cJSON *item, size_t *count,
 static enum cordon_err json_argv_elem(cJSON *item, struct argctx *ctx,
 				      size_t *count)
 {
-	const char *s = item->valuestring, *colon;
-	size_t len = strlen(s), keep;
+	const char *s = item->valuestring, *sep = NULL;
+	size_t len = strlen(s), keep = 0;
 	enum pend mode = ctx->pending;
 	enum cordon_err rc;
 	char *t;
 
 	ctx->pending = P_NONE;
-	if (mode == P_WHOLE && len && s[0] != '-' && value_ok(s, 0, len) &&
+	if (mode != P_NONE && (s[0] == '-' || memmem(s, len, "://", 3)))
+		mode = P_NONE;
+	if (mode == P_WHOLE && len && value_ok(s, 0, len) &&
 	    marker_at(s, 0, len) != len) {
 		rc = set_string(item, repl[K_GENERIC].text);
 		if (rc == CORDON_OK)
 			(*count)++;
 		return rc;
 	}
-	colon = mode == P_COLON && s[0] != '-' ? memchr(s, ':', len) : NULL;
-	keep = colon ? (size_t)(colon - s) + 1 : 0;
-	if (colon && value_ok(s, keep, len) &&
+	if (mode == P_PASSARG && len > 5 && memcmp(s, "pass:", 5) == 0)
+		sep = s + 4;
+	else if (mode != P_NONE && pend_sep(mode))
+		sep = memchr(s, pend_sep(mode), len);
+	keep = sep ? (size_t)(sep - s) + 1 : 0;
+	if (sep && value_ok(s, keep, len) &&
 	    marker_at(s, keep, len) != len - keep) {
 		/* user:[REDACTED], then the user is read as text, as it
 		 * will be when the element is redacted again. */

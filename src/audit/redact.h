@@ -51,11 +51,13 @@
 /* What carries over from one call to the next when text comes in pieces
  * split at line ends: being inside a PEM private-key block, and whether
  * its one replacement is already written (the body's first line becomes
- * "[REDACTED:private-key]", the lines after it are dropped). Zero it to
- * start. */
+ * "[REDACTED:private-key]", the lines after it are dropped), or inside a
+ * public block (a certificate, a public key), whose body is left alone.
+ * Zero it to start. */
 struct redact_state {
 	bool in_pem;
 	bool pem_marked; /* the block's "[REDACTED:private-key]" is written */
+	bool in_public; /* inside a certificate or public-key block: kept */
 };
 
 /* Appends the redacted form of text[0..len) to out. Text fed in pieces
@@ -77,5 +79,16 @@ enum cordon_err redact_json(cJSON *v, size_t *count);
 /* 1 when name is a secret key name or matches the environment deny-list
  * (case-insensitive), for callers that hold key/value pairs. */
 bool redact_is_secret_name(const char *name, size_t len);
+
+/* For test_redact. redact__tables_ok: each token format row sits under
+ * its prefix's first byte, a body that can run past a key run has no
+ * bound, the clients are sorted. redact__work: the scanner's steps on
+ * this thread so far (byte classes looked up, bytes searched), counted
+ * when redact__counting() (builds defining CORDON_REDACT_WORK, all but
+ * release builds), else 0: a hostile-input test weighs work by it, not
+ * by time. */
+bool redact__tables_ok(void);
+bool redact__counting(void);
+extern _Thread_local size_t redact__work;
 
 #endif

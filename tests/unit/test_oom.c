@@ -606,7 +606,11 @@ static const char redact_text[] =
 	"curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9."
 	"eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'"
 	"\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
-	"-----END PRIVATE KEY-----\nthe end\n";
+	"-----END PRIVATE KEY-----\n"
+	/* base64 decoded and scanned again: the nested scan allocates */
+	"echo ZXhwb3J0IEdJVEhVQl9UT0tFTj1naHBfMDEyMzQ1Njc4OWFiY2RlZmdoaWpBQkNERUZHSElKa2xtbm9wCg== | base64 -d\n"
+	"https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/Zq7Xw2Kp9Lm4\n"
+	"the end\n";
 
 struct bytes_case {
 	char *out;
