@@ -8,9 +8,24 @@
  *
  * Claude Code gets
  *   {"hookSpecificOutput":{"hookEventName":"PreToolUse",
- *    "permissionDecision":"allow|deny|ask","permissionDecisionReason":"…"}}
- * and Gemini CLI {"decision":"allow|deny","reason":"…"} (its BeforeTool has
- * no "ask": a call that needs approval is refused with a reason saying so).
+ *    "permissionDecision":"allow|deny|ask","permissionDecisionReason":"…",
+ *    "updatedInput":{…}}}
+ * and Gemini CLI {"decision":"allow|deny|ask","reason":"…",
+ * "hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{…}}}
+ * (0.61 runs BeforeTool before its own policy check; "ask" forces its
+ * dialog).
+ *
+ * The sandbox rewrite (hooks.sandbox, default auto): a shell call (Bash,
+ * run_shell_command) that is allowed or asked about comes back with its
+ * command replaced by one that runs the judged bytes in `cordon run`
+ * (hooksbx.h), every other input member kept. The policy then knows the
+ * sandbox holds the writes. No backend here: strict refuses the call, auto
+ * leaves it to the agent and says so. A command the rewrite cannot carry is
+ * refused, never run outside the sandbox.
+ *
+ * Out of the way: when cordon's only reason to ask is the mode and nothing
+ * risky was found, the answer has no decision, so the agent's own rules and
+ * dialog decide (the rewrite stays). Deny and risk-driven ask stay.
  *
  * Fail closed: malformed input, a configuration that does not load and an
  * audit log that cannot be written all answer "deny" (exit 0, so the agent
@@ -34,8 +49,10 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
+#include "hooksbx.h"
 #include "json.h"
 #include "policy.h"
+#include "sandbox.h"
 
 #include "banned.h"
 
@@ -244,6 +261,7 @@ struct hook_input {
 	const char *session;
 	const char *tool_use_id;
 	const char *permission_mode;
+	const cJSON *tool_input; /* in root */
 	bool nul_escape; /* a \u0000 escape somewhere in the input */
 };
 
@@ -473,6 +491,7 @@ static int parse_input(enum hook_agent agent, const char *text, size_t len,
 		    gemini_shell_dir(in, ti, why, why_cap))
 			return -1;
 	}
+	in->tool_input = ti;
 	in->args = cJSON_PrintUnformatted(ti);
 	if (!in->args) {
 		snprintf(why, why_cap, "out of memory");
@@ -633,36 +652,62 @@ static const char *deny_hint(const char *step, uint64_t labels)
 	return "ask the user";
 }
 
+/* What the agent is told. */
+struct hook_answer {
+	enum cordon_decision d;
+	/* No decision: the agent's own rules and dialog decide (cordon's
+	 * only reason to ask was the mode); the rewrite still applies. */
+	bool no_decision;
+	const char *reason;
+	/* The tool input to run instead (the sandbox rewrite), or NULL:
+	 * Claude Code's updatedInput, Gemini CLI's tool_input. */
+	cJSON *updated; /* owned by whoever filled it */
+};
+
 /* Prints the agent's answer (one line of JSON). reason is cleaned of NUL
  * bytes and invalid UTF-8. Returns 0, or -1 when stdout failed. */
-static int print_answer(enum hook_agent agent, enum cordon_decision d,
-			const char *reason)
+static int print_answer_full(enum hook_agent agent, const struct hook_answer *a)
 {
-	cJSON *root = cJSON_CreateObject(), *obj = root;
-	cJSON *r = json_clean_string(reason, strlen(reason));
-	const char *name;
+	cJSON *root = cJSON_CreateObject(), *obj = root, *spec;
+	cJSON *r = json_clean_string(a->reason, strlen(a->reason));
+	cJSON *upd = a->updated ? cJSON_Duplicate(a->updated, 1) : NULL;
+	const char *name = cordon_decision_name(a->d);
 	char *text = NULL;
 	int rc = -1;
 
-	if (agent == HOOK_GEMINI && d == CORDON_ASK)
-		d = CORDON_DENY; /* callers turn ask into deny first */
-	name = cordon_decision_name(d);
-	if (!root || !r)
+	if (!root || !r || (a->updated && !upd))
 		goto out;
 	if (agent == HOOK_CLAUDE) {
 		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
 		if (!obj ||
 		    !cJSON_AddStringToObject(obj, "hookEventName",
 					     "PreToolUse") ||
-		    !cJSON_AddStringToObject(obj, "permissionDecision", name))
+		    (!a->no_decision &&
+		     !cJSON_AddStringToObject(obj, "permissionDecision", name)))
 			goto out;
 		cJSON_AddItemToObject(obj, "permissionDecisionReason", r);
+		r = NULL;
+		if (upd) {
+			cJSON_AddItemToObject(obj, "updatedInput", upd);
+			upd = NULL;
+		}
 	} else {
-		if (!cJSON_AddStringToObject(obj, "decision", name))
+		if (!a->no_decision &&
+		    !cJSON_AddStringToObject(obj, "decision", name))
 			goto out;
 		cJSON_AddItemToObject(obj, "reason", r);
+		r = NULL;
+		if (upd) {
+			spec = cJSON_AddObjectToObject(obj,
+						       "hookSpecificOutput");
+			if (!spec ||
+			    !cJSON_AddStringToObject(spec, "hookEventName",
+						     "BeforeTool"))
+				goto out;
+			cJSON_AddItemToObject(spec, "tool_input", upd);
+			upd = NULL;
+		}
 	}
-	r = NULL;
 	text = cJSON_PrintUnformatted(root);
 	if (!text)
 		goto out;
@@ -684,9 +729,18 @@ out:
 		rc = fflush(stdout) == 0 ? 0 : -1;
 	}
 	cJSON_Delete(r);
+	cJSON_Delete(upd);
 	cJSON_Delete(root);
 	free(text);
 	return rc;
+}
+
+static int print_answer(enum hook_agent agent, enum cordon_decision d,
+			const char *reason)
+{
+	struct hook_answer a = { .d = d, .reason = reason };
+
+	return print_answer_full(agent, &a);
 }
 
 /* A refusal cordon makes itself (configuration, audit log, malformed
@@ -715,7 +769,7 @@ __attribute__((format(printf, 2, 3))) static int refuse(enum hook_agent agent,
  * and mode, and what the agent was told when it differs from the policy's
  * decision. malloc'd JSON, or NULL when out of memory. */
 static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
-			 const char *sent, const char *why)
+			 const char *sent, const char *why, bool sandboxed)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *text = NULL;
@@ -736,6 +790,8 @@ static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
 	if (ok && why)
 		ok = cJSON_AddItemToObject(o, "malformed",
 					   json_clean_string(why, strlen(why)));
+	if (ok && sandboxed)
+		ok = cJSON_AddBoolToObject(o, "sandboxed", 1) != NULL;
 	if (ok)
 		text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -819,7 +875,8 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 		const struct config_tool *te = NULL;
 		cJSON *t;
 
-		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER || te)
+		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER ||
+		    te)
 			continue;
 		t = cJSON_AddObjectToObject(tools, *names);
 		if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
@@ -876,8 +933,8 @@ static bool merge_rules(cJSON *lists[3], const cJSON *perms)
 	for (int l = 0; l < 3; l++) {
 		const cJSON *it;
 
-		cJSON_ArrayForEach (it, cJSON_GetObjectItemCaseSensitive(
-						perms, keys[l])) {
+		cJSON_ArrayForEach (
+			it, cJSON_GetObjectItemCaseSensitive(perms, keys[l])) {
 			bool oom = false;
 			char *abs = cJSON_IsString(root) && it->valuestring ?
 					    rule_at_root(it->valuestring,
@@ -906,7 +963,7 @@ static bool merge_rules(cJSON *lists[3], const cJSON *perms)
 static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 {
 	const struct strlist *have[3] = { &cfg->perm_allow, &cfg->perm_ask,
-					      &cfg->perm_deny };
+					  &cfg->perm_deny };
 	static const char *const keys[] = { "allow", "ask", "deny" };
 	cJSON *perms = cJSON_CreateObject();
 	bool ok = perms != NULL;
@@ -914,8 +971,9 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 	for (int l = 0; ok && l < 3; l++) {
 		cJSON *arr = cJSON_AddArrayToObject(perms, keys[l]);
 		for (size_t i = 0; arr && i < have[l]->n; i++)
-			ok = ok && cJSON_AddItemToArray(
-					   arr, cJSON_CreateString(have[l]->v[i]));
+			ok = ok &&
+			     cJSON_AddItemToArray(
+				     arr, cJSON_CreateString(have[l]->v[i]));
 		ok = ok && arr;
 	}
 	if (ok && cfg->perm_root)
@@ -947,7 +1005,8 @@ static int load_claude_settings(struct cordon_config *cfg,
 	}
 	perms = merged ? cJSON_AddObjectToObject(merged, "permissions") : NULL;
 	for (int l = 0; l < 3; l++)
-		lists[l] = perms ? cJSON_AddArrayToObject(perms, keys[l]) : NULL;
+		lists[l] = perms ? cJSON_AddArrayToObject(perms, keys[l]) :
+				   NULL;
 	if (!lists[0] || !lists[1] || !lists[2] ||
 	    !merge_config_rules(lists, cfg)) {
 		fputs("cordon hook: out of memory\n", stderr);
@@ -969,7 +1028,7 @@ static int load_claude_settings(struct cordon_config *cfg,
 			goto out;
 		}
 		err = import_claude_settings(text, len, path, &doc, &warnings,
-					   &diag);
+					     &diag);
 		free(text);
 		text = NULL;
 		/* What was not imported (the "hooks" key that runs this hook,
@@ -984,16 +1043,17 @@ static int load_claude_settings(struct cordon_config *cfg,
 		}
 		one = cJSON_Parse(doc);
 		free(doc);
-		if (!one || !merge_rules(lists, cJSON_GetObjectItemCaseSensitive(
-							one, "permissions"))) {
+		if (!one ||
+		    !merge_rules(lists, cJSON_GetObjectItemCaseSensitive(
+						one, "permissions"))) {
 			cJSON_Delete(one);
 			fputs("cordon hook: out of memory\n", stderr);
 			goto out;
 		}
 		if (cJSON_GetObjectItemCaseSensitive(one, "safety")) {
 			cJSON_Delete(safety);
-			safety = cJSON_DetachItemFromObjectCaseSensitive(one,
-									 "safety");
+			safety = cJSON_DetachItemFromObjectCaseSensitive(
+				one, "safety");
 		}
 		cJSON_Delete(one);
 	}
@@ -1053,18 +1113,185 @@ static void compose_reason(char *buf, size_t cap, enum hook_agent agent,
 			 reason, approvals ? approvals : "", step);
 		return;
 	}
-	if (agent == HOOK_GEMINI) {
-		*sent = CORDON_DENY;
-		snprintf(buf, cap,
-			 "cordon: %s. Gemini CLI's hook cannot ask for "
-			 "approval, so cordon refuses it. Instead: ask the "
-			 "user to approve it (a rule in cordon's approvals "
-			 "file %s, or a higher --mode for the hook), or do "
-			 "the task without it. (step: %s)",
-			 reason, approvals ? approvals : "", step);
+	/* Gemini CLI's BeforeTool runs before its own policy check and
+	 * dialog, and "ask" forces the dialog (0.61: the scheduler's
+	 * hookDecision "ask" becomes ASK_USER). */
+	(void)agent;
+	/* The policy's reason carries the risk and the labels. */
+	snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+}
+
+/* ---- the sandbox rewrite ------------------------------------------------ */
+
+/* What hooks.sandbox makes of a shell call (hooksbx.h has the rewrite). */
+struct hook_sandbox {
+	bool shell; /* a shell tool whose input has a string "command" */
+	bool use; /* the command will run in `cordon run` */
+	bool refuse; /* strict, and no backend works: deny */
+	char what[512]; /* the enforcement, for the reason */
+	char why[512]; /* why not sandboxed, when shell && !use */
+};
+
+/* The tools whose "command" the agent hands to a shell, with a rewrite the
+ * agent accepts: Claude Code's PreToolUse updatedInput and Gemini CLI's
+ * BeforeTool hookSpecificOutput.tool_input (0.61 applies it before its
+ * own policy check and runs the rebuilt invocation). */
+static bool rewritable_shell_tool(enum hook_agent agent, const char *tool)
+{
+	return strcmp(tool,
+		      agent == HOOK_CLAUDE ? "Bash" : "run_shell_command") == 0;
+}
+
+/* The first line of the probe's text that says a backend works. */
+static void probe_works_line(const char *text, char *out, size_t cap)
+{
+	const char *w = strstr(text, ": works");
+	const char *start = w, *end;
+
+	out[0] = '\0';
+	if (!w)
+		return;
+	while (start > text && start[-1] != '\n')
+		start--;
+	end = strchr(w, '\n');
+	if (!end)
+		end = w + strlen(w);
+	snprintf(out, cap, "%.*s", (int)(end - start), start);
+}
+
+static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
+			 const struct cordon_config *cfg,
+			 struct hook_sandbox *sp)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	char probe[1024] = "", works[256];
+	int best;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->shell = rewritable_shell_tool(o->agent, in->tool) &&
+		    cJSON_IsString(c) && !in->nul_escape;
+	if (!sp->shell)
+		return;
+	if (cfg->hooks_sandbox == CONFIG_SANDBOX_OFF) {
+		snprintf(sp->why, sizeof(sp->why),
+			 "hooks.sandbox is off: the agent runs the command "
+			 "itself, outside cordon's sandbox");
 		return;
 	}
-	snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+	best = sandbox_probe(false, probe, sizeof(probe));
+	if (best < 0) {
+		snprintf(sp->why, sizeof(sp->why),
+			 "no sandbox backend works here (cordon run --probe: "
+			 "%.300s)",
+			 probe[0] ? probe : "nothing usable");
+		for (char *q = sp->why; *q; q++)
+			if (*q == '\n')
+				*q = ' ';
+		sp->refuse = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
+		return;
+	}
+	probe_works_line(probe, works, sizeof(works));
+	sp->use = true;
+	snprintf(
+		sp->what, sizeof(sp->what),
+		"it runs in cordon's sandbox (%s; mode %s): writes only in "
+		"the workspace%s, network %s, memory %lu MiB, credentials "
+		"masked",
+		works[0] ? works : "a backend works",
+		cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT ? "strict" : "auto",
+		cfg->sandbox_allow_write.n ? " and safety.sandbox.allow_write" :
+					     "",
+		cfg->allowed_domains.n ? "only through the egress proxy to "
+					 "network.allowedDomains" :
+					 "none (loopback only)",
+		cfg->max_memory_mb);
+}
+
+/* The tool input with its command rewritten to run in `cordon run`
+ * (hooksbx.h); timeout, description, run_in_background and every other
+ * member kept as they were. NULL with why filled when it cannot be. */
+static cJSON *rewrite_input(const struct hook_opts *o,
+			    const struct hook_input *in, const char *workspace,
+			    const struct cordon_config *cfg, char *why,
+			    size_t why_cap)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	char self[PATH_MAX];
+	struct hooksbx_opts ho = { 0 };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	cJSON *out, *cmd;
+	char *text;
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1) {
+		snprintf(why, why_cap, "cordon cannot find its own path");
+		return NULL;
+	}
+	self[n] = '\0';
+	ho.bin = self;
+	ho.workspace = workspace;
+	ho.config = o->config;
+	ho.audit_log = o->audit_log;
+	ho.strict = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
+	text = hooksbx_command(&ho, c->valuestring, strlen(c->valuestring), why,
+			       why_cap);
+	if (!text)
+		return NULL;
+	out = cJSON_Duplicate(in->tool_input, 1);
+	cmd = cJSON_CreateString(text);
+	free(text);
+	if (!out || !cmd ||
+	    !cJSON_ReplaceItemInObjectCaseSensitive(out, "command", cmd)) {
+		cJSON_Delete(out);
+		cJSON_Delete(cmd);
+		snprintf(why, why_cap, "out of memory");
+		return NULL;
+	}
+	return out;
+}
+
+/* The answer for a shell call cordon lets through: rewritten to run in the
+ * sandbox (the reason says so and with what), refused when the sandbox is
+ * required and missing or the rewrite cannot carry the command (never run
+ * outside it then), or left to the agent with the reason saying why it is
+ * not sandboxed. */
+static void sandbox_answer(const struct hook_opts *o,
+			   const struct hook_input *in,
+			   const struct cordon_config *cfg,
+			   const char *workspace, struct hook_sandbox *sp,
+			   struct hook_answer *a, char *reason, size_t cap)
+{
+	char why[512];
+	size_t used = strlen(reason);
+
+	if (sp->refuse) {
+		a->d = CORDON_DENY;
+		snprintf(reason, cap,
+			 "cordon: hooks.sandbox is strict and %s; the command "
+			 "is refused rather than run outside the sandbox. "
+			 "Instead: tell the user the sandbox does not work "
+			 "here (they can run 'cordon run --probe'); do not run "
+			 "it another way. (step: sandbox)",
+			 sp->why);
+		return;
+	}
+	if (!sp->use) {
+		snprintf(reason + used, cap - used, "; not sandboxed: %s",
+			 sp->why);
+		return;
+	}
+	a->updated = rewrite_input(o, in, workspace, cfg, why, sizeof(why));
+	if (!a->updated) {
+		a->d = CORDON_DENY;
+		snprintf(reason, cap,
+			 "cordon: the command cannot be run in the sandbox: "
+			 "%s; it is refused rather than run outside it. "
+			 "(step: sandbox)",
+			 why);
+		return;
+	}
+	snprintf(reason + used, cap - used, "; %s", sp->what);
 }
 
 /* ---- the command --------------------------------------------------------- */
@@ -1074,7 +1301,8 @@ static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
 			   enum cordon_decision d, const char *why)
 {
 	struct cordon_diag diag = { 0 };
-	char *extra = audit_extra(agent, NULL, cordon_decision_name(d), why);
+	char *extra =
+		audit_extra(agent, NULL, cordon_decision_name(d), why, false);
 	enum cordon_err err =
 		extra ? cordon_audit_event(audit, "hook", extra, &diag) :
 			CORDON_E_NOMEM;
@@ -1098,6 +1326,8 @@ int cli_hook(int argc, char **argv)
 	struct cordon_context ctx = { 0 };
 	struct cordon_call call = { 0 };
 	struct agent_mode am = { CORDON_MODE_SUPERVISED, false, false };
+	struct hook_sandbox sp = { 0 };
+	struct hook_answer answer = { 0 };
 	char why[512] = "", reason[HOOK_MAX_REASON];
 	char wsbuf[PATH_MAX], apbuf[PATH_MAX];
 	const char *workspace, *approvals = NULL;
@@ -1203,11 +1433,13 @@ int cli_hook(int argc, char **argv)
 		status = refuse(o.agent, CONFIG_REFUSAL, diag.message);
 		goto out;
 	}
-	/* The agent runs the command itself, outside cordon's sandbox. */
-	cordon_policy_set_sandbox_enforces_writes(pol, 0);
+	/* With the rewrite, the sandbox holds the command's writes to the
+	 * workspace (no forced ask for them); without it the agent runs the
+	 * command itself. */
+	plan_sandbox(&o, &in, cfg, &sp);
+	cordon_policy_set_sandbox_enforces_writes(pol, sp.use);
 	approvals = cfg->approvals_path;
-	if (!approvals &&
-	    cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
+	if (!approvals && cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
 		approvals = apbuf;
 	res = cordon_result_new();
 	if (!res || cordon_policy_open_approvals(pol, approvals) != CORDON_OK) {
@@ -1227,7 +1459,20 @@ int cli_hook(int argc, char **argv)
 	}
 	compose_reason(reason, sizeof(reason), o.agent, res, &am, approvals,
 		       &sent);
-	extra = audit_extra(o.agent, &in, cordon_decision_name(sent), NULL);
+	answer.d = sent;
+	if (sent != CORDON_DENY && sp.shell)
+		sandbox_answer(&o, &in, cfg, workspace, &sp, &answer, reason,
+			       sizeof(reason));
+	/* Nothing risky found, only the mode asks: the agent's own rules
+	 * and dialog decide (its "don't ask again" included). */
+	if (answer.d == CORDON_ASK &&
+	    cordon_result_risk(res) == CORDON_RISK_SAFE &&
+	    strcmp(cordon_result_step(res), "mode") == 0)
+		answer.no_decision = true;
+	extra = audit_extra(o.agent, &in,
+			    answer.no_decision ? "none" :
+						 cordon_decision_name(answer.d),
+			    NULL, answer.updated != NULL);
 	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :
 		      CORDON_E_NOMEM;
 	if (err == CORDON_OK) {
@@ -1244,9 +1489,11 @@ int cli_hook(int argc, char **argv)
 		status = refuse(o.agent, AUDIT_REFUSAL, m);
 		goto out;
 	}
-	status = print_answer(o.agent, sent, reason) == 0 ? CLI_EXIT_OK :
+	answer.reason = reason;
+	status = print_answer_full(o.agent, &answer) == 0 ? CLI_EXIT_OK :
 							    CLI_EXIT_FAILURE;
 out:
+	cJSON_Delete(answer.updated);
 	cordon_audit_close(audit);
 	cordon_result_free(res);
 	cordon_policy_free(pol);

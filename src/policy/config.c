@@ -456,6 +456,12 @@ static const struct key_def keys[] = {
 	  .choices = mcp_new_tools_choices,
 	  .choices_text = "\"pending\", \"trust\"" },
 	{ .path = "tools", .type = KT_TOOLS, .proj = PR_IGNORE },
+	/* hooks: what `cordon hook` does with the commands it lets through */
+	{ .path = "hooks.sandbox",
+	  .type = KT_SANDBOX,
+	  .proj = PR_HIGHER,
+	  .off = OFF(hooks_sandbox),
+	  .dflt = CONFIG_SANDBOX_AUTO },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -471,6 +477,7 @@ static const char *const sections[] = {
 	"approvals",
 	"mcp",
 	"permissions",
+	"hooks",
 };
 
 /* Aar's other top-level keys: accepted, not read. */
