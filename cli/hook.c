@@ -109,6 +109,18 @@ void cli_hook_usage(FILE *out)
 	      "                    settings file (permissions.allow, ask, deny; "
 	      "repeatable,\n"
 	      "                    in order: user, project, local)\n"
+	      "  --claude-scopes   also apply the rules of every Claude Code "
+	      "settings\n"
+	      "                    scope that exists, read at each call: "
+	      "the user's\n"
+	      "                    ($CLAUDE_CONFIG_DIR or ~/.claude)/"
+	      "settings.json, the\n"
+	      "                    project's .claude/settings.json and "
+	      "settings.local.json,\n"
+	      "                    then /etc/claude-code/"
+	      "managed-settings.json\n"
+	      "  --sandbox MODE    hooks.sandbox for this hook: off, auto or "
+	      "strict\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Claude Code's permission_mode: default -> supervised, "
@@ -133,6 +145,9 @@ struct hook_opts {
 	int fail_open;
 	const char *claude_settings[HOOK_MAX_SETTINGS];
 	size_t nclaude_settings;
+	bool claude_scopes;
+	const char *sandbox; /* --sandbox MODE, or NULL */
+	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
 };
 
 /* 0 parsed, 1 help printed, -1 usage error (reported). */
@@ -145,6 +160,8 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		OPT_MODE,
 		OPT_FAIL_OPEN,
 		OPT_CLAUDE_SETTINGS,
+		OPT_CLAUDE_SCOPES,
+		OPT_SANDBOX,
 	};
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -154,6 +171,8 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
 		{ "claude-settings", required_argument, NULL,
 		  OPT_CLAUDE_SETTINGS },
+		{ "claude-scopes", no_argument, NULL, OPT_CLAUDE_SCOPES },
+		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,6 +217,21 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 				goto usage;
 			}
 			o->claude_settings[o->nclaude_settings++] = optarg;
+			break;
+		case OPT_CLAUDE_SCOPES:
+			o->claude_scopes = true;
+			break;
+		case OPT_SANDBOX:
+			if (strcmp(optarg, "off") != 0 &&
+			    strcmp(optarg, "auto") != 0 &&
+			    strcmp(optarg, "strict") != 0) {
+				fprintf(stderr,
+					"cordon hook: --sandbox: expected off, "
+					"auto or strict, got '%s'\n",
+					optarg);
+				goto usage;
+			}
+			o->sandbox = optarg;
 			break;
 		case 'h':
 			cli_hook_usage(stdout);
@@ -983,6 +1017,59 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 	return ok;
 }
 
+/* --claude-scopes: Claude Code's settings scopes that exist now, in the
+ * order --claude-settings takes them (user, project, local, then the
+ * managed file, whose defaultMode wins), after the files given. A scope
+ * that is not there is skipped; one that is there and does not load
+ * refuses the call as any configuration error does. */
+static void add_claude_scopes(struct hook_opts *o, const char *workspace)
+{
+	const char *cfgdir = getenv("CLAUDE_CONFIG_DIR");
+	const char *home = getenv("HOME");
+	char want[4][PATH_MAX];
+	size_t n = 0;
+	int w;
+
+	if (!o->claude_scopes)
+		return;
+	if (cfgdir && cfgdir[0] == '/')
+		w = snprintf(want[n], PATH_MAX, "%s/settings.json", cfgdir);
+	else if (home && home[0] == '/')
+		w = snprintf(want[n], PATH_MAX, "%s/.claude/settings.json",
+			     home);
+	else
+		w = -1;
+	if (w > 0 && w < PATH_MAX)
+		n++;
+	if (workspace && workspace[0] == '/') {
+		w = snprintf(want[n], PATH_MAX, "%s/.claude/settings.json",
+			     workspace);
+		if (w > 0 && w < PATH_MAX)
+			n++;
+		w = snprintf(want[n], PATH_MAX,
+			     "%s/.claude/settings.local.json", workspace);
+		if (w > 0 && w < PATH_MAX)
+			n++;
+	}
+	snprintf(want[n++], PATH_MAX, "/etc/claude-code/managed-settings.json");
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		if (access(want[i], F_OK) != 0 ||
+		    o->nclaude_settings == HOOK_MAX_SETTINGS)
+			continue;
+		/* The user's file is the project's when the project is
+		 * $HOME. */
+		for (size_t k = 0; k < o->nclaude_settings; k++)
+			dup = dup ||
+			      strcmp(o->claude_settings[k], want[i]) == 0;
+		if (dup)
+			continue;
+		memcpy(o->scope_paths[i], want[i], PATH_MAX);
+		o->claude_settings[o->nclaude_settings++] = o->scope_paths[i];
+	}
+}
+
 /* --claude-settings: the permission rules of every file given, imported
  * (import_claude_settings) and merged as Claude Code merges its settings
  * scopes: the lists are concatenated (a deny in one file is not lost to
@@ -1122,6 +1209,19 @@ static void compose_reason(char *buf, size_t cap, enum hook_agent agent,
 }
 
 /* ---- the sandbox rewrite ------------------------------------------------ */
+
+/* --sandbox MODE over hooks.sandbox (a flag: the last layer). 0. */
+static int hook_sandbox_flag(struct cordon_config *cfg,
+			     const struct hook_opts *o)
+{
+	if (!o->sandbox)
+		return 0;
+	cfg->hooks_sandbox =
+		strcmp(o->sandbox, "off") == 0	  ? CONFIG_SANDBOX_OFF :
+		strcmp(o->sandbox, "strict") == 0 ? CONFIG_SANDBOX_STRICT :
+						    CONFIG_SANDBOX_AUTO;
+	return 0;
+}
 
 /* What hooks.sandbox makes of a shell call (hooksbx.h has the rewrite). */
 struct hook_sandbox {
@@ -1366,8 +1466,10 @@ int cli_hook(int argc, char **argv)
 
 	workspace = pick_workspace(&o, malformed ? NULL : &in, wsbuf,
 				   sizeof(wsbuf));
+	if (o.agent == HOOK_CLAUDE)
+		add_claude_scopes(&o, workspace);
 	if (cli_load_config(&cfg, o.config, workspace) != 0 ||
-	    load_claude_settings(cfg, &o) != 0) {
+	    load_claude_settings(cfg, &o) != 0 || hook_sandbox_flag(cfg, &o)) {
 		status = refuse(o.agent, CONFIG_REFUSAL,
 				"the error is on the hook's stderr");
 		goto out;
