@@ -49,6 +49,7 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
+#include "atomic.h"
 #include "hooksbx.h"
 #include "json.h"
 #include "policy.h"
@@ -869,10 +870,7 @@ static enum cordon_err apply_mode(struct cordon_config *cfg,
 	am->ask_is_deny = false;
 	if (o->agent == HOOK_CLAUDE && in->permission_mode) {
 		*am = claude_mode(in->permission_mode);
-		err = config_flag_mode(cfg, am->mode);
-		if (!err && am->read_only)
-			err = config_flag_read_only(cfg);
-		return err;
+		return config_flag_mode(cfg, am->mode); /* read_only: later */
 	}
 	if (o->mode)
 		err = config_flag_mode(
@@ -886,10 +884,62 @@ static enum cordon_err apply_mode(struct cordon_config *cfg,
  * names them. Without this, plan mode (read-only) would refuse
  * ExitPlanMode and every session would be asked about its to-do list. */
 static const char *const claude_internal[] = {
-	"AskUserQuestion", "BashOutput", "ExitPlanMode", "Task",
-	"TodoWrite",	   NULL,
+	/* Claude Code 2.1: subagents, skills and workflows (their own tool
+	 * calls come through the hook), tasks, teammates, schedules, plan
+	 * mode, questions, tool search, structured output, MCP resources. */
+	"Agent",
+	"AskUserQuestion",
+	"BashOutput",
+	"Brief",
+	"CronCreate",
+	"CronDelete",
+	"CronList",
+	"EnterPlanMode",
+	"EnterWorktree", /* a git worktree of the project, entered */
+	"ExitPlanMode",
+	"ExitWorktree",
+	"KillShell",
+	"LSP",
+	"ListMcpResourcesTool",
+	"ReadMcpResourceTool",
+	"ScheduleWakeup",
+	"SendMessage",
+	"SendUserMessage",
+	"Skill",
+	"StructuredOutput",
+	"Task",
+	"TaskCreate",
+	"TaskGet",
+	"TaskList",
+	"TaskOutput",
+	"TaskStop",
+	"TaskUpdate",
+	"TodoWrite",
+	"ToolSearch",
+	"Workflow",
+	NULL,
 };
-static const char *const gemini_internal[] = { "write_todos", NULL };
+static const char *const gemini_internal[] = {
+	/* Gemini CLI 0.61 */
+	"activate_skill",
+	"ask_user",
+	"complete_task",
+	"enter_plan_mode",
+	"exit_plan_mode",
+	"get_internal_docs",
+	"invoke_agent",
+	"list_mcp_resources",
+	"read_mcp_resource",
+	"tracker_add_dependency",
+	"tracker_create_task",
+	"tracker_get_task",
+	"tracker_list_tasks",
+	"tracker_update_task",
+	"tracker_visualize",
+	"update_topic",
+	"write_todos",
+	NULL,
+};
 
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 				       enum hook_agent agent,
@@ -1228,6 +1278,7 @@ struct hook_sandbox {
 	bool shell; /* a shell tool whose input has a string "command" */
 	bool use; /* the command will run in `cordon run` */
 	bool refuse; /* strict, and no backend works: deny */
+	bool read_only; /* plan mode: the whole host read-only, workspace too */
 	char what[512]; /* the enforcement, for the reason */
 	char why[512]; /* why not sandboxed, when shell && !use */
 };
@@ -1235,11 +1286,14 @@ struct hook_sandbox {
 /* The tools whose "command" the agent hands to a shell, with a rewrite the
  * agent accepts: Claude Code's PreToolUse updatedInput and Gemini CLI's
  * BeforeTool hookSpecificOutput.tool_input (0.61 applies it before its
- * own policy check and runs the rebuilt invocation). */
+ * own policy check and runs the rebuilt invocation). Claude Code's
+ * Monitor runs its "command" with the same shell (its "ws" form has none).
+ * PowerShell is judged like Bash but not rewritten: bash cannot run it. */
 static bool rewritable_shell_tool(enum hook_agent agent, const char *tool)
 {
-	return strcmp(tool,
-		      agent == HOOK_CLAUDE ? "Bash" : "run_shell_command") == 0;
+	if (agent == HOOK_GEMINI)
+		return strcmp(tool, "run_shell_command") == 0;
+	return strcmp(tool, "Bash") == 0 || strcmp(tool, "Monitor") == 0;
 }
 
 /* The first line of the probe's text that says a backend works. */
@@ -1351,6 +1405,41 @@ static cJSON *rewrite_input(const struct hook_opts *o,
 	return out;
 }
 
+/* Plan mode (read-only): a shell call the sandbox can run is judged as in
+ * supervised mode and, when safe, runs with nothing writable at all (the
+ * kernel keeps plan mode read-only, so `git status` works); every other
+ * call meets safety.read_only. */
+static enum cordon_err plan_read_only(struct cordon_config *cfg,
+				      const struct hook_opts *o,
+				      const struct hook_input *in,
+				      const struct agent_mode *am,
+				      struct hook_sandbox *sp)
+{
+	plan_sandbox(o, in, cfg, sp);
+	if (!am->read_only)
+		return CORDON_OK;
+	if (sp->use) {
+		sp->read_only = true;
+		snprintf(sp->what, sizeof(sp->what),
+			 "it runs in cordon's sandbox with nothing "
+			 "writable (the workspace read-only too), network "
+			 "none unless network.allowedDomains");
+		return CORDON_OK;
+	}
+	return config_flag_read_only(cfg);
+}
+
+/* An empty directory of cordon's own as the writable root of a read-only
+ * run (the command's cwd stays the agent's). 0, or -1. */
+static int read_only_root(char *buf, size_t cap)
+{
+	if (atomic_state_path(NULL, "plan-workspace", buf, cap) != 0)
+		return -1;
+	if (atomic_mkdirs(buf, 0700) != 0)
+		return -1;
+	return 0;
+}
+
 /* The answer for a shell call cordon lets through: rewritten to run in the
  * sandbox (the reason says so and with what), refused when the sandbox is
  * required and missing or the rewrite cannot carry the command (never run
@@ -1359,6 +1448,7 @@ static cJSON *rewrite_input(const struct hook_opts *o,
 static void sandbox_answer(const struct hook_opts *o,
 			   const struct hook_input *in,
 			   const struct cordon_config *cfg,
+			   const struct cordon_result *res,
 			   const char *workspace, struct hook_sandbox *sp,
 			   struct hook_answer *a, char *reason, size_t cap)
 {
@@ -1381,7 +1471,40 @@ static void sandbox_answer(const struct hook_opts *o,
 			 sp->why);
 		return;
 	}
-	a->updated = rewrite_input(o, in, workspace, cfg, why, sizeof(why));
+	if (sp->read_only) {
+		char root[PATH_MAX];
+
+		if (cordon_result_risk(res) != CORDON_RISK_SAFE) {
+			a->d = CORDON_DENY;
+			snprintf(reason, cap,
+				 "cordon: plan mode is read-only and this "
+				 "command is not safe (%s). Instead: read and "
+				 "plan, do not change files or run commands "
+				 "that do. (step: read_only)",
+				 cordon_result_reason(res));
+			return;
+		}
+		if (read_only_root(root, sizeof(root)) != 0) {
+			a->d = CORDON_DENY;
+			snprintf(reason, cap,
+				 "cordon: plan mode: cordon's state directory "
+				 "cannot be made; the command is refused. "
+				 "(step: read_only)");
+			return;
+		}
+		a->d = CORDON_ALLOW;
+		a->updated = rewrite_input(o, in, root, cfg, why, sizeof(why));
+		if (a->updated) {
+			snprintf(reason, cap,
+				 "cordon: plan mode, a safe command (risk %s): "
+				 "allowed read-only: %s (step: read_only)",
+				 cordon_risk_name(CORDON_RISK_SAFE), sp->what);
+			return;
+		}
+	} else {
+		a->updated =
+			rewrite_input(o, in, workspace, cfg, why, sizeof(why));
+	}
 	if (!a->updated) {
 		a->d = CORDON_DENY;
 		snprintf(reason, cap,
@@ -1474,8 +1597,10 @@ int cli_hook(int argc, char **argv)
 				"the error is on the hook's stderr");
 		goto out;
 	}
-	if (!malformed && (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
-			   add_agent_tools(cfg, o.agent, &diag) != CORDON_OK)) {
+	if (!malformed &&
+	    (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
+	     add_agent_tools(cfg, o.agent, &diag) != CORDON_OK ||
+	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK)) {
 		status = refuse(o.agent, "cordon: %s; the call is refused",
 				"out of memory");
 		goto out;
@@ -1538,7 +1663,6 @@ int cli_hook(int argc, char **argv)
 	/* With the rewrite, the sandbox holds the command's writes to the
 	 * workspace (no forced ask for them); without it the agent runs the
 	 * command itself. */
-	plan_sandbox(&o, &in, cfg, &sp);
 	cordon_policy_set_sandbox_enforces_writes(pol, sp.use);
 	approvals = cfg->approvals_path;
 	if (!approvals && cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
@@ -1563,8 +1687,8 @@ int cli_hook(int argc, char **argv)
 		       &sent);
 	answer.d = sent;
 	if (sent != CORDON_DENY && sp.shell)
-		sandbox_answer(&o, &in, cfg, workspace, &sp, &answer, reason,
-			       sizeof(reason));
+		sandbox_answer(&o, &in, cfg, res, workspace, &sp, &answer,
+			       reason, sizeof(reason));
 	/* Nothing risky found, only the mode asks: the agent's own rules
 	 * and dialog decide (its "don't ask again" included). */
 	if (answer.d == CORDON_ASK &&

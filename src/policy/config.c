@@ -100,10 +100,14 @@ static const struct builtin_tool builtin_tools[] = {
 	{ "replace", CORDON_KIND_WRITE, { "file_path", "path" } },
 	{ "delete_file", CORDON_KIND_DELETE, { "path", "file_path" } },
 	{ "list_directory", CORDON_KIND_READ, { "path", "dir_path" } },
-	{ "read_many_files", CORDON_KIND_READ, { "paths" } },
+	/* Gemini CLI 0.61 names the files and globs "include". */
+	{ "read_many_files", CORDON_KIND_READ, { "include", "paths" } },
 	{ "glob", CORDON_KIND_READ, { "path", "dir_path" } },
 	{ "search_file_content", CORDON_KIND_READ, { "path", "dir_path" } },
-	{ "grep_search", CORDON_KIND_READ, { "path", "dir_path" } },
+	/* include_pattern is a glob of files: judged like a path. */
+	{ "grep_search",
+	  CORDON_KIND_READ,
+	  { "dir_path", "path", "include_pattern" } },
 	{ "bash", CORDON_KIND_EXECUTE, { "command" } },
 	{ "shell", CORDON_KIND_EXECUTE, { "command" } },
 	{ "run_shell_command", CORDON_KIND_EXECUTE, { "command" } },
@@ -118,6 +122,12 @@ static const struct builtin_tool builtin_tools[] = {
 	{ "Grep", CORDON_KIND_READ, { "path" } },
 	{ "LS", CORDON_KIND_READ, { "path" } },
 	{ "Bash", CORDON_KIND_EXECUTE, { "command" } },
+	/* Claude Code's other tools that run commands, classified like Bash:
+	 * Monitor streams a command's output, PowerShell runs one on
+	 * Windows, REPL runs code that calls tools. */
+	{ "Monitor", CORDON_KIND_EXECUTE, { "command" } },
+	{ "PowerShell", CORDON_KIND_EXECUTE, { "command" } },
+	{ "REPL", CORDON_KIND_EXECUTE, { "code" } },
 	{ "WebFetch", CORDON_KIND_FETCH, { "url" } },
 	{ "WebSearch", CORDON_KIND_FETCH, { "query" } },
 	{ "mcp__*", CORDON_KIND_MCP, { NULL } },

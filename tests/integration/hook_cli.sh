@@ -32,7 +32,19 @@ subst() {
 # input's command exactly, as base64 with its SHA-256 (checked here, else
 # "@WRONG@"): both become @B64@ and @SHA@, and cordon's path @BIN@.
 unsubst() {
-	python3 -c '
+	local text
+	text=$(cat)
+	case $text in
+	*--command-b64*) ;;
+	*)
+		printf '%s\n' "$text" |
+			sed -e "s|$bin|@BIN@|g" -e "s|$XDG_CONFIG_HOME|@XDG@|g" \
+				-e "s|$ws|@WS@|g" -e "s|$HOME|@HOME@|g" \
+				-e "s|$tmp|@TMP@|g"
+		return
+		;;
+	esac
+	printf '%s\n' "$text" | python3 -c '
 import base64, hashlib, json, re, sys
 try:
     want = json.load(open(sys.argv[1]))["tool_input"]["command"]
@@ -87,19 +99,36 @@ for agent in claude gemini; do
 done
 
 # Every golden answer is one line of JSON in the agent's exact shape.
-bad=0
-for out in "$golden"/claude/*.out.json; do
-	pycheck 'list(d) == ["hookSpecificOutput"] and [k for k in d["hookSpecificOutput"] if k != "permissionDecision"] in (["hookEventName", "permissionDecisionReason"], ["hookEventName", "permissionDecisionReason", "updatedInput"]) and d["hookSpecificOutput"]["hookEventName"] == "PreToolUse" and d["hookSpecificOutput"].get("permissionDecision", "none") in ("allow", "deny", "ask", "none") and ("updatedInput" not in d["hookSpecificOutput"] or d["hookSpecificOutput"].get("permissionDecision") != "deny")' <"$out" || {
-		echo "# bad shape: $out"
-		bad=1
-	}
-done
-for out in "$golden"/gemini/*.out.json; do
-	pycheck '[k for k in d if k != "decision"] in (["reason"], ["reason", "hookSpecificOutput"]) and d.get("decision", "none") in ("allow", "deny", "ask", "none") and ("hookSpecificOutput" not in d or (list(d["hookSpecificOutput"]) == ["hookEventName", "tool_input"] and d.get("decision") != "deny"))' <"$out" || {
-		echo "# bad shape: $out"
-		bad=1
-	}
-done
+python3 - "$golden" <<'EOF' >"$tmp/out" 2>"$tmp/err"
+import glob, json, sys
+bad = 0
+for f in sorted(glob.glob(sys.argv[1] + "/claude/*.out.json")):
+    d = json.load(open(f))
+    h = d.get("hookSpecificOutput", {})
+    keys = [k for k in h if k != "permissionDecision"]
+    good = (list(d) == ["hookSpecificOutput"] and
+            keys in (["hookEventName", "permissionDecisionReason"],
+                     ["hookEventName", "permissionDecisionReason", "updatedInput"]) and
+            h["hookEventName"] == "PreToolUse" and
+            h.get("permissionDecision", "none") in ("allow", "deny", "ask", "none") and
+            ("updatedInput" not in h or h.get("permissionDecision") != "deny"))
+    if not good:
+        print("# bad shape: " + f)
+        bad = 1
+for f in sorted(glob.glob(sys.argv[1] + "/gemini/*.out.json")):
+    d = json.load(open(f))
+    good = ([k for k in d if k != "decision"] in (["reason"], ["reason", "hookSpecificOutput"]) and
+            d.get("decision", "none") in ("allow", "deny", "ask", "none") and
+            ("hookSpecificOutput" not in d or
+             (list(d["hookSpecificOutput"]) == ["hookEventName", "tool_input"] and
+              d.get("decision") != "deny")))
+    if not good:
+        print("# bad shape: " + f)
+        bad = 1
+sys.exit(bad)
+EOF
+bad=$?
+cat "$tmp/out"
 ok $bad "every golden answer has the agent's shape (no rewrite on a deny)"
 
 # ---- input limits --------------------------------------------------------

@@ -263,6 +263,19 @@ for agent in claude gemini; do
 	ok $? "$agent: a write inside the workspace lands"
 done
 
+# Plan mode: a safe command runs with nothing writable, the workspace
+# included (the kernel keeps plan mode read-only); reads work.
+printf 'readable\n' >"$ws/plan.txt"
+c=$(rewritten claude "cat plan.txt; echo x > $ws/plan-write.txt" plan)
+[ -n "$c" ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow"' <"$tmp/answer" &&
+	bash -c "$c" >"$tmp/out" 2>"$tmp/err"
+grep -q readable "$tmp/out" && grep -q 'Read-only file system' "$tmp/err" &&
+	[ ! -e "$ws/plan-write.txt" ]
+ok $? "plan mode: a safe command reads the workspace, and the kernel refuses its write there"
+c=$(rewritten claude "rm -rf $ws" plan)
+[ -z "$c" ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/answer"
+ok $? "plan mode: a command that is not safe is denied"
+
 # What Claude Code keeps: run_in_background and every other member.
 c=$(rewritten claude "true")
 pycheck 'd["hookSpecificOutput"]["updatedInput"]["run_in_background"] is False' <"$tmp/answer"
