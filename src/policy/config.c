@@ -69,6 +69,10 @@ const char *const config_default_denied_paths[] = {
 	"/proc/*/environ", "**/.git-credentials", "**/.gnupg/**",
 	"**/.docker/config.json", "**/.kube/config", "**/.config/gh/**",
 	"**/.pgpass", "**/.vault-token", "**/.cargo/credentials*",
+	/* The agents' own logins (Claude Code, Codex, Gemini CLI). */
+	"**/.claude/.credentials.json", "**/.claude.json",
+	"**/.codex/auth.json", "**/.gemini/oauth_creds.json",
+	"**/.gemini/mcp-oauth-tokens.json", "**/.gemini/gemini-credentials.json",
 	NULL,
 };
 

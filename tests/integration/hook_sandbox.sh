@@ -276,6 +276,18 @@ c=$(rewritten claude "rm -rf $ws" plan)
 [ -z "$c" ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/answer"
 ok $? "plan mode: a command that is not safe is denied"
 
+# The agents' own logins are masked in the sandbox.
+sh_home=$scratch/home
+mkdir -p "$sh_home/.claude" "$sh_home/.gemini" "$sh_home/.codex"
+for f in .claude/.credentials.json .claude.json .gemini/oauth_creds.json .codex/auth.json; do
+	printf 'TOKEN-%s\n' "$f" >"$sh_home/$f"
+done
+HOME=$sh_home "$bin" run --workspace "$ws" --audit-log - -- sh -c \
+	"cat $sh_home/.claude/.credentials.json $sh_home/.claude.json $sh_home/.gemini/oauth_creds.json $sh_home/.codex/auth.json" \
+	>"$tmp/out" 2>"$tmp/err"
+! grep -q TOKEN "$tmp/out"
+ok $? "the agents' credential files are masked inside the sandbox"
+
 # What Claude Code keeps: run_in_background and every other member.
 c=$(rewritten claude "true")
 pycheck 'd["hookSpecificOutput"]["updatedInput"]["run_in_background"] is False' <"$tmp/answer"
