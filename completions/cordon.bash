@@ -57,8 +57,9 @@ _cordon_opts() {
 		--help' ;;
 	hook)
 		echo '--config --audit-log --workspace --mode --fail-open
-		--claude-settings --help' ;;
-	init) echo '--project --user --settings --dry-run --help' ;;
+		--claude-settings --claude-scopes --sandbox --help' ;;
+	init) echo '--project --user --settings --dry-run --sandbox
+		--no-sandbox --remove --help' ;;
 	mcp)
 		case $2 in
 		pins) echo '--pins --config --json --width --help' ;;
@@ -75,7 +76,7 @@ _cordon_opts() {
 		--control-token-env --inject-host --inject-secret-env
 		--inject-header --inject-format --inject-cacert --inject-port
 		--inject-allow-loopback --config --audit-log --verbose --help' ;;
-	run) echo "$_cordon_run_opts" ;;
+	run) echo "$_cordon_run_opts --command-b64 --command-sha256" ;;
 	sandbox)
 		echo '--format --workspace --write --deny-read --network
 		--proxy-port --no-read-home --help' ;;
@@ -92,7 +93,8 @@ _cordon_valued='--tool --args --cwd --workspace --session --mode --config
 --inject-secret-env --inject-header --inject-format --inject-cacert
 --inject-port --write --deny-read --network --memory --cpu --pids --backend
 --report --allow-cmd --output-cap --srt-settings --format --proxy-port
---since --decision --event --width --claude-settings'
+--since --decision --event --width --claude-settings --command-b64
+--command-sha256'
 
 _cordon_takes_value() {
 	local o
