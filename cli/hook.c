@@ -23,6 +23,10 @@
  * leaves it to the agent and says so. A command the rewrite cannot carry is
  * refused, never run outside the sandbox.
  *
+ * PermissionRequest (Claude Code, before its dialog): the command inside
+ * cordon's own rewrite (only when the whole text is exactly that rewrite) is
+ * judged again; allow and deny are answered, an ask leaves the dialog.
+ *
  * Out of the way: when cordon's only reason to ask is the mode and nothing
  * risky was found, the answer has no decision, so the agent's own rules and
  * dialog decide (the rewrite stays). Deny and risk-driven ask stay.
@@ -297,6 +301,8 @@ struct hook_input {
 	const char *tool_use_id;
 	const char *permission_mode;
 	const cJSON *tool_input; /* in root */
+	bool permission_request; /* Claude Code's PermissionRequest event */
+	bool unwrapped; /* args hold the command inside cordon's rewrite */
 	bool nul_escape; /* a \u0000 escape somewhere in the input */
 };
 
@@ -481,7 +487,10 @@ static int parse_input(enum hook_agent agent, const char *text, size_t len,
 		snprintf(why, why_cap, "hook_event_name is missing");
 		return -1;
 	}
-	if (strcmp(event, agent_events[agent]) != 0) {
+	in->permission_request = agent == HOOK_CLAUDE &&
+				 strcmp(event, "PermissionRequest") == 0;
+	if (strcmp(event, agent_events[agent]) != 0 &&
+	    !in->permission_request) {
 		snprintf(why, why_cap,
 			 "hook_event_name '%.64s' is not %s (cordon hook %s "
 			 "handles only %s)",
@@ -697,6 +706,9 @@ struct hook_answer {
 	/* The tool input to run instead (the sandbox rewrite), or NULL:
 	 * Claude Code's updatedInput, Gemini CLI's tool_input. */
 	cJSON *updated; /* owned by whoever filled it */
+	/* Claude Code's PermissionRequest: {"decision": {"behavior":
+	 * "allow|deny", "message"}}, or none (its dialog is shown). */
+	bool permission_request;
 };
 
 /* Prints the agent's answer (one line of JSON). reason is cleaned of NUL
@@ -712,7 +724,26 @@ static int print_answer_full(enum hook_agent agent, const struct hook_answer *a)
 
 	if (!root || !r || (a->updated && !upd))
 		goto out;
-	if (agent == HOOK_CLAUDE) {
+	if (agent == HOOK_CLAUDE && a->permission_request) {
+		cJSON *dec;
+
+		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
+		if (!obj || !cJSON_AddStringToObject(obj, "hookEventName",
+						     "PermissionRequest"))
+			goto out;
+		if (!a->no_decision && a->d != CORDON_ASK) {
+			dec = cJSON_AddObjectToObject(obj, "decision");
+			if (!dec ||
+			    !cJSON_AddStringToObject(
+				    dec, "behavior",
+				    a->d == CORDON_ALLOW ? "allow" : "deny"))
+				goto out;
+			if (a->d != CORDON_ALLOW) {
+				cJSON_AddItemToObject(dec, "message", r);
+				r = NULL;
+			}
+		}
+	} else if (agent == HOOK_CLAUDE) {
 		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
 		if (!obj ||
 		    !cJSON_AddStringToObject(obj, "hookEventName",
@@ -921,24 +952,15 @@ static const char *const claude_internal[] = {
 };
 static const char *const gemini_internal[] = {
 	/* Gemini CLI 0.61 */
-	"activate_skill",
-	"ask_user",
-	"complete_task",
-	"enter_plan_mode",
-	"exit_plan_mode",
-	"get_internal_docs",
-	"invoke_agent",
-	"list_mcp_resources",
-	"read_mcp_resource",
-	"tracker_add_dependency",
-	"tracker_create_task",
-	"tracker_get_task",
-	"tracker_list_tasks",
-	"tracker_update_task",
-	"tracker_visualize",
-	"update_topic",
-	"write_todos",
-	NULL,
+	"activate_skill",      "ask_user",
+	"complete_task",       "enter_plan_mode",
+	"exit_plan_mode",      "get_internal_docs",
+	"invoke_agent",	       "list_mcp_resources",
+	"read_mcp_resource",   "tracker_add_dependency",
+	"tracker_create_task", "tracker_get_task",
+	"tracker_list_tasks",  "tracker_update_task",
+	"tracker_visualize",   "update_topic",
+	"write_todos",	       NULL,
 };
 
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
@@ -1405,6 +1427,83 @@ static cJSON *rewrite_input(const struct hook_opts *o,
 	return out;
 }
 
+static int read_only_root(char *buf, size_t cap);
+
+/* PermissionRequest for a command cordon rewrote: the judged command is
+ * the one inside, when the whole text is exactly what the rewrite makes of
+ * it (for the workspace or plan mode's empty root); anything else is judged
+ * as it stands. 0, or -1 out of memory. */
+static int read_own_rewrite(const struct hook_opts *o, struct hook_input *in,
+			    const char *workspace,
+			    const struct cordon_config *cfg)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	const char *b64, *sha;
+	char why[512], root[PATH_MAX], *inner, *args = NULL;
+	const char *roots[2] = { workspace, NULL };
+	bool same = false;
+
+	if (!rewritable_shell_tool(o->agent, in->tool) || !cJSON_IsString(c))
+		return 0;
+	b64 = strstr(c->valuestring, " --command-b64 ");
+	sha = strstr(c->valuestring, " --command-sha256 ");
+	if (!b64 || !sha || sha < b64)
+		return 0;
+	{
+		size_t bn = (size_t)(sha - b64) - 15;
+		char *b = strndup(b64 + 15, bn);
+
+		if (!b)
+			return -1;
+		inner = hooksbx_decode(b, sha + 18, why, sizeof(why));
+		free(b);
+	}
+	if (!inner)
+		return 0;
+	if (read_only_root(root, sizeof(root)) == 0)
+		roots[1] = root;
+	for (size_t i = 0; i < 2 && !same; i++) {
+		struct hook_input probe = *in;
+		cJSON *again;
+		const cJSON *ac;
+
+		if (!roots[i])
+			continue;
+		/* what the rewrite makes of the inner command, here */
+		cJSON *ti = cJSON_Duplicate(in->tool_input, 1);
+		if (!ti || !cJSON_ReplaceItemInObjectCaseSensitive(
+				   ti, "command", cJSON_CreateString(inner))) {
+			cJSON_Delete(ti);
+			free(inner);
+			return -1;
+		}
+		probe.tool_input = ti;
+		again = rewrite_input(o, &probe, roots[i], cfg, why,
+				      sizeof(why));
+		ac = again ? cJSON_GetObjectItemCaseSensitive(again,
+							      "command") :
+			     NULL;
+		same = cJSON_IsString(ac) &&
+		       strcmp(ac->valuestring, c->valuestring) == 0;
+		if (same)
+			args = cJSON_PrintUnformatted(ti);
+		cJSON_Delete(again);
+		cJSON_Delete(ti);
+		if (same && !args) {
+			free(inner);
+			return -1;
+		}
+	}
+	free(inner);
+	if (!same)
+		return 0;
+	free(in->args);
+	in->args = args;
+	in->unwrapped = true;
+	return 0;
+}
+
 /* Plan mode (read-only): a shell call the sandbox can run is judged as in
  * supervised mode and, when safe, runs with nothing writable at all (the
  * kernel keeps plan mode read-only, so `git status` works); every other
@@ -1600,7 +1699,9 @@ int cli_hook(int argc, char **argv)
 	if (!malformed &&
 	    (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
 	     add_agent_tools(cfg, o.agent, &diag) != CORDON_OK ||
-	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK)) {
+	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK ||
+	     (in.permission_request &&
+	      read_own_rewrite(&o, &in, workspace, cfg) != 0))) {
 		status = refuse(o.agent, "cordon: %s; the call is refused",
 				"out of memory");
 		goto out;
@@ -1663,7 +1764,8 @@ int cli_hook(int argc, char **argv)
 	/* With the rewrite, the sandbox holds the command's writes to the
 	 * workspace (no forced ask for them); without it the agent runs the
 	 * command itself. */
-	cordon_policy_set_sandbox_enforces_writes(pol, sp.use);
+	cordon_policy_set_sandbox_enforces_writes(
+		pol, in.permission_request ? in.unwrapped : sp.use);
 	approvals = cfg->approvals_path;
 	if (!approvals && cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
 		approvals = apbuf;
@@ -1686,7 +1788,8 @@ int cli_hook(int argc, char **argv)
 	compose_reason(reason, sizeof(reason), o.agent, res, &am, approvals,
 		       &sent);
 	answer.d = sent;
-	if (sent != CORDON_DENY && sp.shell)
+	answer.permission_request = in.permission_request;
+	if (sent != CORDON_DENY && sp.shell && !in.permission_request)
 		sandbox_answer(&o, &in, cfg, res, workspace, &sp, &answer,
 			       reason, sizeof(reason));
 	/* Nothing risky found, only the mode asks: the agent's own rules

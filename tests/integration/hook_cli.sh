@@ -272,6 +272,36 @@ ok $? "--claude-settings: a deny rule refuses, with its name; nothing on stderr"
 hook claude "$(bash_call 'npm test')" --claude-settings "$ws/.claude/settings.json"
 [ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow"' <"$tmp/out"
 ok $? "--claude-settings: an allow rule answers what would ask"
+
+# PermissionRequest (Claude Code asks before its dialog): cordon's own
+# rewrite is read back and the command inside judged; the same rules
+# answer allow or deny, anything else leaves the dialog.
+pr_call() {
+	python3 -c '
+import json, sys
+print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "permission_mode": "default",
+    "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+    "tool_input": {"command": sys.argv[2]}}))' "$ws" "$1"
+}
+rewrite_of() {
+	hook claude "$(bash_call "$1")" --claude-settings "$ws/.claude/settings.json" >/dev/null
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hookSpecificOutput"]["updatedInput"]["command"])' "$tmp/out"
+}
+rw=$(rewrite_of 'npm test')
+hook claude "$(pr_call "$rw")" --claude-settings "$ws/.claude/settings.json"
+[ $rc -eq 0 ] && pycheck 'd == {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}' <"$tmp/out"
+ok $? "PermissionRequest: cordon's rewrite of an allowed command is read back and allowed"
+rw=$(rewrite_of 'ls src')
+printf '{"permissions": {"deny": ["Bash(ls:*)"]}}\n' >"$tmp/deny-ls.json"
+hook claude "$(pr_call "$rw")" --claude-settings "$tmp/deny-ls.json"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["decision"]["behavior"] == "deny" and "Bash(ls:*)" in d["hookSpecificOutput"]["decision"]["message"]' <"$tmp/out"
+ok $? "PermissionRequest: the command inside the rewrite meets the user's deny rule"
+hook claude "$(pr_call "ls src; $rw")" --claude-settings "$ws/.claude/settings.json"
+[ $rc -eq 0 ] && pycheck '"decision" not in d["hookSpecificOutput"]' <"$tmp/out"
+ok $? "PermissionRequest: text around a rewrite is not read as cordon's own: judged as it stands (the dialog decides)"
+hook claude "$(pr_call 'rm -rf /')"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["decision"]["behavior"] == "deny"' <"$tmp/out"
+ok $? "PermissionRequest: a blocked command is denied"
 hook claude "$(bash_call 'npm test')"
 [ $rc -eq 0 ] && pycheck '"permissionDecision" not in d["hookSpecificOutput"] and "updatedInput" in d["hookSpecificOutput"]' <"$tmp/out"
 ok $? "without --claude-settings the same call is left to Claude Code's own rules (mode-only ask), still sandboxed"
