@@ -27,6 +27,8 @@ class H(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("content-length", 0)))
         log.write(self.path + " " + body[:4000].decode("utf-8", "replace") + "\n")
         log.flush()
+        if ":" in self.path.split("?")[0].rsplit("/", 1)[-1]:
+            return self.gemini(body)
         if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
             self.send_response(200)
             self.send_header("content-type", "application/json")
@@ -64,6 +66,46 @@ class H(BaseHTTPRequestHandler):
         data = sse(events)
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    # Gemini API (GOOGLE_GEMINI_BASE_URL): models/M:streamGenerateContent
+    # (SSE), :generateContent, :countTokens. The first request that offers
+    # tools gets a functionCall of run_shell_command with $MOCK_COMMAND;
+    # once a functionResponse comes back, the text "done".
+    def gemini(self, body):
+        path = self.path.split("?")[0]
+        req = json.loads(body or b"{}")
+        if path.endswith(":countTokens"):
+            return self.json({"totalTokens": 10})
+        parts = [p for c in req.get("contents", []) for p in c.get("parts", [])]
+        for p in parts:
+            if "functionResponse" in p:
+                log.write("TOOL_RESULT " + json.dumps(p["functionResponse"]) + "\n")
+                log.flush()
+        has_result = any("functionResponse" in p for p in parts)
+        if req.get("tools") and not has_result:
+            part = {"functionCall": {"name": "run_shell_command",
+                                     "args": {"command": command, "description": "mock"}}}
+        else:
+            part = {"text": "done"}
+        chunk = {"candidates": [{"content": {"role": "model", "parts": [part]},
+                                 "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                   "totalTokenCount": 15}}
+        if path.endswith(":streamGenerateContent"):
+            data = b"data: " + json.dumps(chunk).encode() + b"\r\n\r\n"
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        return self.json(chunk)
+    def json(self, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
