@@ -8,9 +8,28 @@
  *
  * Claude Code gets
  *   {"hookSpecificOutput":{"hookEventName":"PreToolUse",
- *    "permissionDecision":"allow|deny|ask","permissionDecisionReason":"…"}}
- * and Gemini CLI {"decision":"allow|deny","reason":"…"} (its BeforeTool has
- * no "ask": a call that needs approval is refused with a reason saying so).
+ *    "permissionDecision":"allow|deny|ask","permissionDecisionReason":"…",
+ *    "updatedInput":{…}}}
+ * and Gemini CLI {"decision":"allow|deny|ask","reason":"…",
+ * "hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{…}}}
+ * (0.61 runs BeforeTool before its own policy check; "ask" forces its
+ * dialog).
+ *
+ * The sandbox rewrite (hooks.sandbox, default auto): a shell call (Bash,
+ * run_shell_command) that is allowed or asked about comes back with its
+ * command replaced by one that runs the judged bytes in `cordon run`
+ * (hooksbx.h), every other input member kept. The policy then knows the
+ * sandbox holds the writes. No backend here: strict refuses the call, auto
+ * leaves it to the agent and says so. A command the rewrite cannot carry is
+ * refused, never run outside the sandbox.
+ *
+ * PermissionRequest (Claude Code, before its dialog): the command inside
+ * cordon's own rewrite (only when the whole text is exactly that rewrite) is
+ * judged again; allow and deny are answered, an ask leaves the dialog.
+ *
+ * Out of the way: when cordon's only reason to ask is the mode and nothing
+ * risky was found, the answer has no decision, so the agent's own rules and
+ * dialog decide (the rewrite stays). Deny and risk-driven ask stay.
  *
  * Fail closed: malformed input, a configuration that does not load and an
  * audit log that cannot be written all answer "deny" (exit 0, so the agent
@@ -35,8 +54,11 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
+#include "atomic.h"
+#include "hooksbx.h"
 #include "json.h"
 #include "policy.h"
+#include "sandbox.h"
 
 #include "banned.h"
 
@@ -93,6 +115,18 @@ void cli_hook_usage(FILE *out)
 	      "                    settings file (permissions.allow, ask, deny; "
 	      "repeatable,\n"
 	      "                    in order: user, project, local)\n"
+	      "  --claude-scopes   also apply the rules of every Claude Code "
+	      "settings\n"
+	      "                    scope that exists, read at each call: "
+	      "the user's\n"
+	      "                    ($CLAUDE_CONFIG_DIR or ~/.claude)/"
+	      "settings.json, the\n"
+	      "                    project's .claude/settings.json and "
+	      "settings.local.json,\n"
+	      "                    then /etc/claude-code/"
+	      "managed-settings.json\n"
+	      "  --sandbox MODE    hooks.sandbox for this hook: off, auto or "
+	      "strict\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Claude Code's permission_mode: default -> supervised, "
@@ -117,6 +151,9 @@ struct hook_opts {
 	int fail_open;
 	const char *claude_settings[HOOK_MAX_SETTINGS];
 	size_t nclaude_settings;
+	bool claude_scopes;
+	const char *sandbox; /* --sandbox MODE, or NULL */
+	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
 };
 
 /* 0 parsed, 1 help printed, -1 usage error (reported). */
@@ -129,6 +166,8 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		OPT_MODE,
 		OPT_FAIL_OPEN,
 		OPT_CLAUDE_SETTINGS,
+		OPT_CLAUDE_SCOPES,
+		OPT_SANDBOX,
 	};
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -138,6 +177,8 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
 		{ "claude-settings", required_argument, NULL,
 		  OPT_CLAUDE_SETTINGS },
+		{ "claude-scopes", no_argument, NULL, OPT_CLAUDE_SCOPES },
+		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +223,21 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 				goto usage;
 			}
 			o->claude_settings[o->nclaude_settings++] = optarg;
+			break;
+		case OPT_CLAUDE_SCOPES:
+			o->claude_scopes = true;
+			break;
+		case OPT_SANDBOX:
+			if (strcmp(optarg, "off") != 0 &&
+			    strcmp(optarg, "auto") != 0 &&
+			    strcmp(optarg, "strict") != 0) {
+				fprintf(stderr,
+					"cordon hook: --sandbox: expected off, "
+					"auto or strict, got '%s'\n",
+					optarg);
+				goto usage;
+			}
+			o->sandbox = optarg;
 			break;
 		case 'h':
 			cli_hook_usage(stdout);
@@ -245,6 +301,9 @@ struct hook_input {
 	const char *session;
 	const char *tool_use_id;
 	const char *permission_mode;
+	const cJSON *tool_input; /* in root */
+	bool permission_request; /* Claude Code's PermissionRequest event */
+	bool unwrapped; /* args hold the command inside cordon's rewrite */
 	bool nul_escape; /* a \u0000 escape somewhere in the input */
 };
 
@@ -429,7 +488,10 @@ static int parse_input(enum hook_agent agent, const char *text, size_t len,
 		snprintf(why, why_cap, "hook_event_name is missing");
 		return -1;
 	}
-	if (strcmp(event, agent_events[agent]) != 0) {
+	in->permission_request = agent == HOOK_CLAUDE &&
+				 strcmp(event, "PermissionRequest") == 0;
+	if (strcmp(event, agent_events[agent]) != 0 &&
+	    !in->permission_request) {
 		snprintf(why, why_cap,
 			 "hook_event_name '%.64s' is not %s (cordon hook %s "
 			 "handles only %s)",
@@ -474,6 +536,7 @@ static int parse_input(enum hook_agent agent, const char *text, size_t len,
 		    gemini_shell_dir(in, ti, why, why_cap))
 			return -1;
 	}
+	in->tool_input = ti;
 	in->args = cJSON_PrintUnformatted(ti);
 	if (!in->args) {
 		snprintf(why, why_cap, "out of memory");
@@ -634,36 +697,84 @@ static const char *deny_hint(const char *step, uint64_t labels)
 	return "ask the user";
 }
 
+/* What the agent is told. */
+struct hook_answer {
+	enum cordon_decision d;
+	/* No decision: the agent's own rules and dialog decide (cordon's
+	 * only reason to ask was the mode); the rewrite still applies. */
+	bool no_decision;
+	const char *reason;
+	/* The tool input to run instead (the sandbox rewrite), or NULL:
+	 * Claude Code's updatedInput, Gemini CLI's tool_input. */
+	cJSON *updated; /* owned by whoever filled it */
+	/* Claude Code's PermissionRequest: {"decision": {"behavior":
+	 * "allow|deny", "message"}}, or none (its dialog is shown). */
+	bool permission_request;
+};
+
 /* Prints the agent's answer (one line of JSON). reason is cleaned of NUL
  * bytes and invalid UTF-8. Returns 0, or -1 when stdout failed. */
-static int print_answer(enum hook_agent agent, enum cordon_decision d,
-			const char *reason)
+static int print_answer_full(enum hook_agent agent, const struct hook_answer *a)
 {
-	cJSON *root = cJSON_CreateObject(), *obj = root;
-	cJSON *r = json_clean_string(reason, strlen(reason));
-	const char *name;
+	cJSON *root = cJSON_CreateObject(), *obj = root, *spec;
+	cJSON *r = json_clean_string(a->reason, strlen(a->reason));
+	cJSON *upd = a->updated ? cJSON_Duplicate(a->updated, 1) : NULL;
+	const char *name = cordon_decision_name(a->d);
 	char *text = NULL;
 	int rc = -1;
 
-	if (agent == HOOK_GEMINI && d == CORDON_ASK)
-		d = CORDON_DENY; /* callers turn ask into deny first */
-	name = cordon_decision_name(d);
-	if (!root || !r)
+	if (!root || !r || (a->updated && !upd))
 		goto out;
-	if (agent == HOOK_CLAUDE) {
+	if (agent == HOOK_CLAUDE && a->permission_request) {
+		cJSON *dec;
+
+		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
+		if (!obj || !cJSON_AddStringToObject(obj, "hookEventName",
+						     "PermissionRequest"))
+			goto out;
+		if (!a->no_decision && a->d != CORDON_ASK) {
+			dec = cJSON_AddObjectToObject(obj, "decision");
+			if (!dec ||
+			    !cJSON_AddStringToObject(
+				    dec, "behavior",
+				    a->d == CORDON_ALLOW ? "allow" : "deny"))
+				goto out;
+			if (a->d != CORDON_ALLOW) {
+				cJSON_AddItemToObject(dec, "message", r);
+				r = NULL;
+			}
+		}
+	} else if (agent == HOOK_CLAUDE) {
 		obj = cJSON_AddObjectToObject(root, "hookSpecificOutput");
 		if (!obj ||
 		    !cJSON_AddStringToObject(obj, "hookEventName",
 					     "PreToolUse") ||
-		    !cJSON_AddStringToObject(obj, "permissionDecision", name))
+		    (!a->no_decision &&
+		     !cJSON_AddStringToObject(obj, "permissionDecision", name)))
 			goto out;
 		cJSON_AddItemToObject(obj, "permissionDecisionReason", r);
+		r = NULL;
+		if (upd) {
+			cJSON_AddItemToObject(obj, "updatedInput", upd);
+			upd = NULL;
+		}
 	} else {
-		if (!cJSON_AddStringToObject(obj, "decision", name))
+		if (!a->no_decision &&
+		    !cJSON_AddStringToObject(obj, "decision", name))
 			goto out;
 		cJSON_AddItemToObject(obj, "reason", r);
+		r = NULL;
+		if (upd) {
+			spec = cJSON_AddObjectToObject(obj,
+						       "hookSpecificOutput");
+			if (!spec ||
+			    !cJSON_AddStringToObject(spec, "hookEventName",
+						     "BeforeTool"))
+				goto out;
+			cJSON_AddItemToObject(spec, "tool_input", upd);
+			upd = NULL;
+		}
 	}
-	r = NULL;
 	text = cJSON_PrintUnformatted(root);
 	if (!text)
 		goto out;
@@ -685,9 +796,18 @@ out:
 		rc = fflush(stdout) == 0 ? 0 : -1;
 	}
 	cJSON_Delete(r);
+	cJSON_Delete(upd);
 	cJSON_Delete(root);
 	free(text);
 	return rc;
+}
+
+static int print_answer(enum hook_agent agent, enum cordon_decision d,
+			const char *reason)
+{
+	struct hook_answer a = { .d = d, .reason = reason };
+
+	return print_answer_full(agent, &a);
 }
 
 /* A refusal cordon makes itself (configuration, audit log, malformed
@@ -716,7 +836,7 @@ __attribute__((format(printf, 2, 3))) static int refuse(enum hook_agent agent,
  * and mode, and what the agent was told when it differs from the policy's
  * decision. malloc'd JSON, or NULL when out of memory. */
 static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
-			 const char *sent, const char *why)
+			 const char *sent, const char *why, bool sandboxed)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *text = NULL;
@@ -740,6 +860,8 @@ static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
 	if (ok && why)
 		ok = cJSON_AddItemToObject(o, "malformed",
 					   json_clean_string(why, strlen(why)));
+	if (ok && sandboxed)
+		ok = cJSON_AddBoolToObject(o, "sandboxed", 1) != NULL;
 	if (ok)
 		text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -783,10 +905,7 @@ static enum cordon_err apply_mode(struct cordon_config *cfg,
 	am->ask_is_deny = false;
 	if (o->agent == HOOK_CLAUDE && in->permission_mode) {
 		*am = claude_mode(in->permission_mode);
-		err = config_flag_mode(cfg, am->mode);
-		if (!err && am->read_only)
-			err = config_flag_read_only(cfg);
-		return err;
+		return config_flag_mode(cfg, am->mode); /* read_only: later */
 	}
 	if (o->mode)
 		err = config_flag_mode(
@@ -800,10 +919,53 @@ static enum cordon_err apply_mode(struct cordon_config *cfg,
  * names them. Without this, plan mode (read-only) would refuse
  * ExitPlanMode and every session would be asked about its to-do list. */
 static const char *const claude_internal[] = {
-	"AskUserQuestion", "BashOutput", "ExitPlanMode", "Task",
-	"TodoWrite",	   NULL,
+	/* Claude Code 2.1: subagents, skills and workflows (their own tool
+	 * calls come through the hook), tasks, teammates, schedules, plan
+	 * mode, questions, tool search, structured output, MCP resources. */
+	"Agent",
+	"AskUserQuestion",
+	"BashOutput",
+	"Brief",
+	"CronCreate",
+	"CronDelete",
+	"CronList",
+	"EnterPlanMode",
+	"EnterWorktree", /* a git worktree of the project, entered */
+	"ExitPlanMode",
+	"ExitWorktree",
+	"KillShell",
+	"LSP",
+	"ListMcpResourcesTool",
+	"ReadMcpResourceTool",
+	"ScheduleWakeup",
+	"SendMessage",
+	"SendUserMessage",
+	"Skill",
+	"StructuredOutput",
+	"Task",
+	"TaskCreate",
+	"TaskGet",
+	"TaskList",
+	"TaskOutput",
+	"TaskStop",
+	"TaskUpdate",
+	"TodoWrite",
+	"ToolSearch",
+	"Workflow",
+	NULL,
 };
-static const char *const gemini_internal[] = { "write_todos", NULL };
+static const char *const gemini_internal[] = {
+	/* Gemini CLI 0.61 */
+	"activate_skill",      "ask_user",
+	"complete_task",       "enter_plan_mode",
+	"exit_plan_mode",      "get_internal_docs",
+	"invoke_agent",	       "list_mcp_resources",
+	"read_mcp_resource",   "tracker_add_dependency",
+	"tracker_create_task", "tracker_get_task",
+	"tracker_list_tasks",  "tracker_update_task",
+	"tracker_visualize",   "update_topic",
+	"write_todos",	       NULL,
+};
 
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 				       enum hook_agent agent,
@@ -823,7 +985,8 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 		const struct config_tool *te = NULL;
 		cJSON *t;
 
-		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER || te)
+		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER ||
+		    te)
 			continue;
 		t = cJSON_AddObjectToObject(tools, *names);
 		if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
@@ -880,8 +1043,8 @@ static bool merge_rules(cJSON *lists[3], const cJSON *perms)
 	for (int l = 0; l < 3; l++) {
 		const cJSON *it;
 
-		cJSON_ArrayForEach (it, cJSON_GetObjectItemCaseSensitive(
-						perms, keys[l])) {
+		cJSON_ArrayForEach (
+			it, cJSON_GetObjectItemCaseSensitive(perms, keys[l])) {
 			bool oom = false;
 			char *abs = cJSON_IsString(root) && it->valuestring ?
 					    rule_at_root(it->valuestring,
@@ -910,7 +1073,7 @@ static bool merge_rules(cJSON *lists[3], const cJSON *perms)
 static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 {
 	const struct strlist *have[3] = { &cfg->perm_allow, &cfg->perm_ask,
-					      &cfg->perm_deny };
+					  &cfg->perm_deny };
 	static const char *const keys[] = { "allow", "ask", "deny" };
 	cJSON *perms = cJSON_CreateObject();
 	bool ok = perms != NULL;
@@ -918,8 +1081,9 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 	for (int l = 0; ok && l < 3; l++) {
 		cJSON *arr = cJSON_AddArrayToObject(perms, keys[l]);
 		for (size_t i = 0; arr && i < have[l]->n; i++)
-			ok = ok && cJSON_AddItemToArray(
-					   arr, cJSON_CreateString(have[l]->v[i]));
+			ok = ok &&
+			     cJSON_AddItemToArray(
+				     arr, cJSON_CreateString(have[l]->v[i]));
 		ok = ok && arr;
 	}
 	if (ok && cfg->perm_root)
@@ -927,6 +1091,59 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
 	ok = ok && merge_rules(lists, perms);
 	cJSON_Delete(perms);
 	return ok;
+}
+
+/* --claude-scopes: Claude Code's settings scopes that exist now, in the
+ * order --claude-settings takes them (user, project, local, then the
+ * managed file, whose defaultMode wins), after the files given. A scope
+ * that is not there is skipped; one that is there and does not load
+ * refuses the call as any configuration error does. */
+static void add_claude_scopes(struct hook_opts *o, const char *workspace)
+{
+	const char *cfgdir = getenv("CLAUDE_CONFIG_DIR");
+	const char *home = getenv("HOME");
+	char want[4][PATH_MAX];
+	size_t n = 0;
+	int w;
+
+	if (!o->claude_scopes)
+		return;
+	if (cfgdir && cfgdir[0] == '/')
+		w = snprintf(want[n], PATH_MAX, "%s/settings.json", cfgdir);
+	else if (home && home[0] == '/')
+		w = snprintf(want[n], PATH_MAX, "%s/.claude/settings.json",
+			     home);
+	else
+		w = -1;
+	if (w > 0 && w < PATH_MAX)
+		n++;
+	if (workspace && workspace[0] == '/') {
+		w = snprintf(want[n], PATH_MAX, "%s/.claude/settings.json",
+			     workspace);
+		if (w > 0 && w < PATH_MAX)
+			n++;
+		w = snprintf(want[n], PATH_MAX,
+			     "%s/.claude/settings.local.json", workspace);
+		if (w > 0 && w < PATH_MAX)
+			n++;
+	}
+	snprintf(want[n++], PATH_MAX, "/etc/claude-code/managed-settings.json");
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		if (access(want[i], F_OK) != 0 ||
+		    o->nclaude_settings == HOOK_MAX_SETTINGS)
+			continue;
+		/* The user's file is the project's when the project is
+		 * $HOME. */
+		for (size_t k = 0; k < o->nclaude_settings; k++)
+			dup = dup ||
+			      strcmp(o->claude_settings[k], want[i]) == 0;
+		if (dup)
+			continue;
+		memcpy(o->scope_paths[i], want[i], PATH_MAX);
+		o->claude_settings[o->nclaude_settings++] = o->scope_paths[i];
+	}
 }
 
 /* --claude-settings: the permission rules of every file given, imported
@@ -951,7 +1168,8 @@ static int load_claude_settings(struct cordon_config *cfg,
 	}
 	perms = merged ? cJSON_AddObjectToObject(merged, "permissions") : NULL;
 	for (int l = 0; l < 3; l++)
-		lists[l] = perms ? cJSON_AddArrayToObject(perms, keys[l]) : NULL;
+		lists[l] = perms ? cJSON_AddArrayToObject(perms, keys[l]) :
+				   NULL;
 	if (!lists[0] || !lists[1] || !lists[2] ||
 	    !merge_config_rules(lists, cfg)) {
 		fputs("cordon hook: out of memory\n", stderr);
@@ -973,7 +1191,7 @@ static int load_claude_settings(struct cordon_config *cfg,
 			goto out;
 		}
 		err = import_claude_settings(text, len, path, &doc, &warnings,
-					   &diag);
+					     &diag);
 		free(text);
 		text = NULL;
 		/* What was not imported (the "hooks" key that runs this hook,
@@ -988,16 +1206,17 @@ static int load_claude_settings(struct cordon_config *cfg,
 		}
 		one = cJSON_Parse(doc);
 		free(doc);
-		if (!one || !merge_rules(lists, cJSON_GetObjectItemCaseSensitive(
-							one, "permissions"))) {
+		if (!one ||
+		    !merge_rules(lists, cJSON_GetObjectItemCaseSensitive(
+						one, "permissions"))) {
 			cJSON_Delete(one);
 			fputs("cordon hook: out of memory\n", stderr);
 			goto out;
 		}
 		if (cJSON_GetObjectItemCaseSensitive(one, "safety")) {
 			cJSON_Delete(safety);
-			safety = cJSON_DetachItemFromObjectCaseSensitive(one,
-									 "safety");
+			safety = cJSON_DetachItemFromObjectCaseSensitive(
+				one, "safety");
 		}
 		cJSON_Delete(one);
 	}
@@ -1057,18 +1276,348 @@ static void compose_reason(char *buf, size_t cap, enum hook_agent agent,
 			 reason, approvals ? approvals : "", step);
 		return;
 	}
-	if (agent == HOOK_GEMINI) {
-		*sent = CORDON_DENY;
-		snprintf(buf, cap,
-			 "cordon: %s. Gemini CLI's hook cannot ask for "
-			 "approval, so cordon refuses it. Instead: ask the "
-			 "user to approve it (a rule in cordon's approvals "
-			 "file %s, or a higher --mode for the hook), or do "
-			 "the task without it. (step: %s)",
-			 reason, approvals ? approvals : "", step);
+	/* Gemini CLI's BeforeTool runs before its own policy check and
+	 * dialog, and "ask" forces the dialog (0.61: the scheduler's
+	 * hookDecision "ask" becomes ASK_USER). */
+	(void)agent;
+	/* The policy's reason carries the risk and the labels. */
+	snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+}
+
+/* ---- the sandbox rewrite ------------------------------------------------ */
+
+/* --sandbox MODE over hooks.sandbox (a flag: the last layer). 0. */
+static int hook_sandbox_flag(struct cordon_config *cfg,
+			     const struct hook_opts *o)
+{
+	if (!o->sandbox)
+		return 0;
+	cfg->hooks_sandbox =
+		strcmp(o->sandbox, "off") == 0	  ? CONFIG_SANDBOX_OFF :
+		strcmp(o->sandbox, "strict") == 0 ? CONFIG_SANDBOX_STRICT :
+						    CONFIG_SANDBOX_AUTO;
+	return 0;
+}
+
+/* What hooks.sandbox makes of a shell call (hooksbx.h has the rewrite). */
+struct hook_sandbox {
+	bool shell; /* a shell tool whose input has a string "command" */
+	bool use; /* the command will run in `cordon run` */
+	bool refuse; /* strict, and no backend works: deny */
+	bool read_only; /* plan mode: the whole host read-only, workspace too */
+	char what[512]; /* the enforcement, for the reason */
+	char why[512]; /* why not sandboxed, when shell && !use */
+};
+
+/* The tools whose "command" the agent hands to a shell, with a rewrite the
+ * agent accepts: Claude Code's PreToolUse updatedInput and Gemini CLI's
+ * BeforeTool hookSpecificOutput.tool_input (0.61 applies it before its
+ * own policy check and runs the rebuilt invocation). Claude Code's
+ * Monitor runs its "command" with the same shell (its "ws" form has none).
+ * PowerShell is judged like Bash but not rewritten: bash cannot run it. */
+static bool rewritable_shell_tool(enum hook_agent agent, const char *tool)
+{
+	if (agent == HOOK_GEMINI)
+		return strcmp(tool, "run_shell_command") == 0;
+	return strcmp(tool, "Bash") == 0 || strcmp(tool, "Monitor") == 0;
+}
+
+/* The first line of the probe's text that says a backend works. */
+static void probe_works_line(const char *text, char *out, size_t cap)
+{
+	const char *w = strstr(text, ": works");
+	const char *start = w, *end;
+
+	out[0] = '\0';
+	if (!w)
+		return;
+	while (start > text && start[-1] != '\n')
+		start--;
+	end = strchr(w, '\n');
+	if (!end)
+		end = w + strlen(w);
+	snprintf(out, cap, "%.*s", (int)(end - start), start);
+}
+
+static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
+			 const struct cordon_config *cfg,
+			 struct hook_sandbox *sp)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	char probe[1024] = "", works[256];
+	int best;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->shell = rewritable_shell_tool(o->agent, in->tool) &&
+		    cJSON_IsString(c) && !in->nul_escape;
+	if (!sp->shell)
+		return;
+	if (cfg->hooks_sandbox == CONFIG_SANDBOX_OFF) {
+		snprintf(sp->why, sizeof(sp->why),
+			 "hooks.sandbox is off: the agent runs the command "
+			 "itself, outside cordon's sandbox");
 		return;
 	}
-	snprintf(buf, cap, "cordon: %s (step: %s)", reason, step);
+	best = sandbox_probe(false, probe, sizeof(probe));
+	if (best < 0) {
+		snprintf(sp->why, sizeof(sp->why),
+			 "no sandbox backend works here (cordon run --probe: "
+			 "%.300s)",
+			 probe[0] ? probe : "nothing usable");
+		for (char *q = sp->why; *q; q++)
+			if (*q == '\n')
+				*q = ' ';
+		sp->refuse = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
+		return;
+	}
+	probe_works_line(probe, works, sizeof(works));
+	sp->use = true;
+	snprintf(
+		sp->what, sizeof(sp->what),
+		"it runs in cordon's sandbox (%s; mode %s): writes only in "
+		"the workspace%s, network %s, memory %lu MiB, credentials "
+		"masked",
+		works[0] ? works : "a backend works",
+		cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT ? "strict" : "auto",
+		cfg->sandbox_allow_write.n ? " and safety.sandbox.allow_write" :
+					     "",
+		cfg->allowed_domains.n ? "only through the egress proxy to "
+					 "network.allowedDomains" :
+					 "none (loopback only)",
+		cfg->max_memory_mb);
+}
+
+/* The tool input with its command rewritten to run in `cordon run`
+ * (hooksbx.h); timeout, description, run_in_background and every other
+ * member kept as they were. NULL with why filled when it cannot be. */
+static cJSON *rewrite_input(const struct hook_opts *o,
+			    const struct hook_input *in, const char *workspace,
+			    const struct cordon_config *cfg, char *why,
+			    size_t why_cap)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	char self[PATH_MAX];
+	struct hooksbx_opts ho = { 0 };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	cJSON *out, *cmd;
+	char *text;
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1) {
+		snprintf(why, why_cap, "cordon cannot find its own path");
+		return NULL;
+	}
+	self[n] = '\0';
+	ho.bin = self;
+	ho.workspace = workspace;
+	ho.config = o->config;
+	ho.audit_log = o->audit_log;
+	ho.strict = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
+	text = hooksbx_command(&ho, c->valuestring, strlen(c->valuestring), why,
+			       why_cap);
+	if (!text)
+		return NULL;
+	out = cJSON_Duplicate(in->tool_input, 1);
+	cmd = cJSON_CreateString(text);
+	free(text);
+	if (!out || !cmd ||
+	    !cJSON_ReplaceItemInObjectCaseSensitive(out, "command", cmd)) {
+		cJSON_Delete(out);
+		cJSON_Delete(cmd);
+		snprintf(why, why_cap, "out of memory");
+		return NULL;
+	}
+	return out;
+}
+
+static int read_only_root(char *buf, size_t cap);
+
+/* PermissionRequest for a command cordon rewrote: the judged command is
+ * the one inside, when the whole text is exactly what the rewrite makes of
+ * it (for the workspace or plan mode's empty root); anything else is judged
+ * as it stands. 0, or -1 out of memory. */
+static int read_own_rewrite(const struct hook_opts *o, struct hook_input *in,
+			    const char *workspace,
+			    const struct cordon_config *cfg)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+	const char *b64, *sha;
+	char why[512], root[PATH_MAX], *inner, *args = NULL;
+	const char *roots[2] = { workspace, NULL };
+	bool same = false;
+
+	if (!rewritable_shell_tool(o->agent, in->tool) || !cJSON_IsString(c))
+		return 0;
+	b64 = strstr(c->valuestring, " --command-b64 ");
+	sha = strstr(c->valuestring, " --command-sha256 ");
+	if (!b64 || !sha || sha < b64)
+		return 0;
+	{
+		size_t bn = (size_t)(sha - b64) - 15;
+		char *b = strndup(b64 + 15, bn);
+
+		if (!b)
+			return -1;
+		inner = hooksbx_decode(b, sha + 18, why, sizeof(why));
+		free(b);
+	}
+	if (!inner)
+		return 0;
+	if (read_only_root(root, sizeof(root)) == 0)
+		roots[1] = root;
+	for (size_t i = 0; i < 2 && !same; i++) {
+		struct hook_input probe = *in;
+		cJSON *again;
+		const cJSON *ac;
+
+		if (!roots[i])
+			continue;
+		/* what the rewrite makes of the inner command, here */
+		cJSON *ti = cJSON_Duplicate(in->tool_input, 1);
+		if (!ti || !cJSON_ReplaceItemInObjectCaseSensitive(
+				   ti, "command", cJSON_CreateString(inner))) {
+			cJSON_Delete(ti);
+			free(inner);
+			return -1;
+		}
+		probe.tool_input = ti;
+		again = rewrite_input(o, &probe, roots[i], cfg, why,
+				      sizeof(why));
+		ac = again ? cJSON_GetObjectItemCaseSensitive(again,
+							      "command") :
+			     NULL;
+		same = cJSON_IsString(ac) &&
+		       strcmp(ac->valuestring, c->valuestring) == 0;
+		if (same)
+			args = cJSON_PrintUnformatted(ti);
+		cJSON_Delete(again);
+		cJSON_Delete(ti);
+		if (same && !args) {
+			free(inner);
+			return -1;
+		}
+	}
+	free(inner);
+	if (!same)
+		return 0;
+	free(in->args);
+	in->args = args;
+	in->unwrapped = true;
+	return 0;
+}
+
+/* Plan mode (read-only): a shell call the sandbox can run is judged as in
+ * supervised mode and, when safe, runs with nothing writable at all (the
+ * kernel keeps plan mode read-only, so `git status` works); every other
+ * call meets safety.read_only. */
+static enum cordon_err plan_read_only(struct cordon_config *cfg,
+				      const struct hook_opts *o,
+				      const struct hook_input *in,
+				      const struct agent_mode *am,
+				      struct hook_sandbox *sp)
+{
+	plan_sandbox(o, in, cfg, sp);
+	if (!am->read_only)
+		return CORDON_OK;
+	if (sp->use) {
+		sp->read_only = true;
+		snprintf(sp->what, sizeof(sp->what),
+			 "it runs in cordon's sandbox with nothing "
+			 "writable (the workspace read-only too), network "
+			 "none unless network.allowedDomains");
+		return CORDON_OK;
+	}
+	return config_flag_read_only(cfg);
+}
+
+/* An empty directory of cordon's own as the writable root of a read-only
+ * run (the command's cwd stays the agent's). 0, or -1. */
+static int read_only_root(char *buf, size_t cap)
+{
+	if (atomic_state_path(NULL, "plan-workspace", buf, cap) != 0)
+		return -1;
+	if (atomic_mkdirs(buf, 0700) != 0)
+		return -1;
+	return 0;
+}
+
+/* The answer for a shell call cordon lets through: rewritten to run in the
+ * sandbox (the reason says so and with what), refused when the sandbox is
+ * required and missing or the rewrite cannot carry the command (never run
+ * outside it then), or left to the agent with the reason saying why it is
+ * not sandboxed. */
+static void sandbox_answer(const struct hook_opts *o,
+			   const struct hook_input *in,
+			   const struct cordon_config *cfg,
+			   const struct cordon_result *res,
+			   const char *workspace, struct hook_sandbox *sp,
+			   struct hook_answer *a, char *reason, size_t cap)
+{
+	char why[512];
+	size_t used = strlen(reason);
+
+	if (sp->refuse) {
+		a->d = CORDON_DENY;
+		snprintf(reason, cap,
+			 "cordon: hooks.sandbox is strict and %s; the command "
+			 "is refused rather than run outside the sandbox. "
+			 "Instead: tell the user the sandbox does not work "
+			 "here (they can run 'cordon run --probe'); do not run "
+			 "it another way. (step: sandbox)",
+			 sp->why);
+		return;
+	}
+	if (!sp->use) {
+		snprintf(reason + used, cap - used, "; not sandboxed: %s",
+			 sp->why);
+		return;
+	}
+	if (sp->read_only) {
+		char root[PATH_MAX];
+
+		if (cordon_result_risk(res) != CORDON_RISK_SAFE) {
+			a->d = CORDON_DENY;
+			snprintf(reason, cap,
+				 "cordon: plan mode is read-only and this "
+				 "command is not safe (%s). Instead: read and "
+				 "plan, do not change files or run commands "
+				 "that do. (step: read_only)",
+				 cordon_result_reason(res));
+			return;
+		}
+		if (read_only_root(root, sizeof(root)) != 0) {
+			a->d = CORDON_DENY;
+			snprintf(reason, cap,
+				 "cordon: plan mode: cordon's state directory "
+				 "cannot be made; the command is refused. "
+				 "(step: read_only)");
+			return;
+		}
+		a->d = CORDON_ALLOW;
+		a->updated = rewrite_input(o, in, root, cfg, why, sizeof(why));
+		if (a->updated) {
+			snprintf(reason, cap,
+				 "cordon: plan mode, a safe command (risk %s): "
+				 "allowed read-only: %s (step: read_only)",
+				 cordon_risk_name(CORDON_RISK_SAFE), sp->what);
+			return;
+		}
+	} else {
+		a->updated =
+			rewrite_input(o, in, workspace, cfg, why, sizeof(why));
+	}
+	if (!a->updated) {
+		a->d = CORDON_DENY;
+		snprintf(reason, cap,
+			 "cordon: the command cannot be run in the sandbox: "
+			 "%s; it is refused rather than run outside it. "
+			 "(step: sandbox)",
+			 why);
+		return;
+	}
+	snprintf(reason + used, cap - used, "; %s", sp->what);
 }
 
 /* ---- the command --------------------------------------------------------- */
@@ -1078,7 +1627,8 @@ static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
 			   enum cordon_decision d, const char *why)
 {
 	struct cordon_diag diag = { 0 };
-	char *extra = audit_extra(agent, NULL, cordon_decision_name(d), why);
+	char *extra =
+		audit_extra(agent, NULL, cordon_decision_name(d), why, false);
 	enum cordon_err err =
 		extra ? cordon_audit_event(audit, "hook", extra, &diag) :
 			CORDON_E_NOMEM;
@@ -1102,6 +1652,8 @@ int cli_hook(int argc, char **argv)
 	struct cordon_context ctx = { 0 };
 	struct cordon_call call = { 0 };
 	struct agent_mode am = { CORDON_MODE_SUPERVISED, false, false };
+	struct hook_sandbox sp = { 0 };
+	struct hook_answer answer = { 0 };
 	char why[512] = "", reason[HOOK_MAX_REASON];
 	char wsbuf[PATH_MAX], apbuf[PATH_MAX];
 	const char *workspace, *approvals = NULL;
@@ -1143,14 +1695,20 @@ int cli_hook(int argc, char **argv)
 
 	workspace = pick_workspace(&o, malformed ? NULL : &in, wsbuf,
 				   sizeof(wsbuf));
+	if (o.agent == HOOK_CLAUDE)
+		add_claude_scopes(&o, workspace);
 	if (cli_load_config(&cfg, o.config, workspace) != 0 ||
-	    load_claude_settings(cfg, &o) != 0) {
+	    load_claude_settings(cfg, &o) != 0 || hook_sandbox_flag(cfg, &o)) {
 		status = refuse(o.agent, CONFIG_REFUSAL,
 				"the error is on the hook's stderr");
 		goto out;
 	}
-	if (!malformed && (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
-			   add_agent_tools(cfg, o.agent, &diag) != CORDON_OK)) {
+	if (!malformed &&
+	    (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
+	     add_agent_tools(cfg, o.agent, &diag) != CORDON_OK ||
+	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK ||
+	     (in.permission_request &&
+	      read_own_rewrite(&o, &in, workspace, cfg) != 0))) {
 		status = refuse(o.agent, "cordon: %s; the call is refused",
 				"out of memory");
 		goto out;
@@ -1210,11 +1768,13 @@ int cli_hook(int argc, char **argv)
 		status = refuse(o.agent, CONFIG_REFUSAL, diag.message);
 		goto out;
 	}
-	/* The agent runs the command itself, outside cordon's sandbox. */
-	cordon_policy_set_sandbox_enforces_writes(pol, 0);
+	/* With the rewrite, the sandbox holds the command's writes to the
+	 * workspace (no forced ask for them); without it the agent runs the
+	 * command itself. */
+	cordon_policy_set_sandbox_enforces_writes(
+		pol, in.permission_request ? in.unwrapped : sp.use);
 	approvals = cfg->approvals_path;
-	if (!approvals &&
-	    cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
+	if (!approvals && cli_approvals_default_path(apbuf, sizeof(apbuf)) == 0)
 		approvals = apbuf;
 	res = cordon_result_new();
 	if (!res || cordon_policy_open_approvals(pol, approvals) != CORDON_OK) {
@@ -1234,7 +1794,21 @@ int cli_hook(int argc, char **argv)
 	}
 	compose_reason(reason, sizeof(reason), o.agent, res, &am, approvals,
 		       &sent);
-	extra = audit_extra(o.agent, &in, cordon_decision_name(sent), NULL);
+	answer.d = sent;
+	answer.permission_request = in.permission_request;
+	if (sent != CORDON_DENY && sp.shell && !in.permission_request)
+		sandbox_answer(&o, &in, cfg, res, workspace, &sp, &answer,
+			       reason, sizeof(reason));
+	/* Nothing risky found, only the mode asks: the agent's own rules
+	 * and dialog decide (its "don't ask again" included). */
+	if (answer.d == CORDON_ASK &&
+	    cordon_result_risk(res) == CORDON_RISK_SAFE &&
+	    strcmp(cordon_result_step(res), "mode") == 0)
+		answer.no_decision = true;
+	extra = audit_extra(o.agent, &in,
+			    answer.no_decision ? "none" :
+						 cordon_decision_name(answer.d),
+			    NULL, answer.updated != NULL);
 	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :
 		      CORDON_E_NOMEM;
 	if (err == CORDON_OK) {
@@ -1251,9 +1825,11 @@ int cli_hook(int argc, char **argv)
 		status = refuse(o.agent, AUDIT_REFUSAL, m);
 		goto out;
 	}
-	status = print_answer(o.agent, sent, reason) == 0 ? CLI_EXIT_OK :
+	answer.reason = reason;
+	status = print_answer_full(o.agent, &answer) == 0 ? CLI_EXIT_OK :
 							    CLI_EXIT_FAILURE;
 out:
+	cJSON_Delete(answer.updated);
 	cordon_audit_close(audit);
 	cordon_result_free(res);
 	cordon_policy_free(pol);

@@ -1,9 +1,16 @@
 /* cordon init — install the cordon hook in an agent's settings file.
  *
  * `cordon init claude` adds a PreToolUse entry running `<this cordon> hook
- * claude` to .claude/settings.json (--user: ~/.claude/settings.json);
- * `cordon init gemini` adds a BeforeTool entry running `<this cordon> hook
- * gemini --mode auto` to .gemini/settings.json (--user: ~/.gemini/…).
+ * claude --claude-scopes || exit 2` to .claude/settings.json (--user:
+ * ~/.claude/settings.json): the user's Claude Code rules in every settings
+ * scope apply at each call, and a binary that is gone blocks the call (both
+ * agents take exit status 2 as a block, 127 as "go on"). `cordon init
+ * gemini` adds a BeforeTool entry running `<this cordon> hook gemini --mode
+ * auto || exit 2` to .gemini/settings.json (--user: ~/.gemini/…).
+ * --sandbox[=strict|auto] / --no-sandbox add `--sandbox MODE` to the hook;
+ * --remove takes out the matcher groups that run only cordon's hook (any
+ * binary), splicing them out of the text the same way. A binary outside an
+ * install location is warned about.
  *
  * The file is edited as text, not re-serialised: the new entry is spliced
  * in after the last member of the object (or element of the array) it
@@ -50,30 +57,55 @@ enum init_agent {
 	INIT_GEMINI = 1,
 };
 
-static const char *const init_agents[] = { "claude", "gemini" };
-static const char *const init_dirs[] = { ".claude", ".gemini" };
-static const char *const init_events[] = { "PreToolUse", "BeforeTool" };
-static const char *const init_hook_args[] = { "hook claude",
-					      "hook gemini --mode auto" };
+/* What init knows of each agent: one row per agent (another agent's door
+ * adds its row here and its hook in its own file). */
+struct init_agent_def {
+	const char *name; /* `cordon init NAME`, and "cordon hook NAME" */
+	const char *dir; /* the settings directory under the project/$HOME */
+	const char *event; /* the hook event of the entry */
+	const char *hook_args; /* after the binary */
+	bool named; /* the hook entry carries "name": "cordon" */
+};
+
+static const struct init_agent_def init_defs[] = {
+	[INIT_CLAUDE] = { "claude", ".claude", "PreToolUse",
+			  "hook claude --claude-scopes", false },
+	[INIT_GEMINI] = { "gemini", ".gemini", "BeforeTool",
+			  "hook gemini --mode auto", true },
+};
+
+/* Where a hook binary outlives the checkout that built it. */
+static const char *const stable_prefixes[] = {
+	"/usr/bin/", "/usr/local/bin/", "/bin/",  "/usr/sbin/",
+	"/opt/",     "/nix/store/",	"/snap/", NULL,
+};
 
 void cli_init_usage(FILE *out)
 {
 	fputs("usage: cordon init claude [--project|--user] [--settings FILE] "
 	      "[--dry-run]\n"
+	      "                          [--sandbox[=auto|strict]|--no-sandbox] "
+	      "[--remove]\n"
 	      "       cordon init gemini [--project|--user] [--settings FILE] "
 	      "[--dry-run]\n"
+	      "                          [--sandbox[=auto|strict]|--no-sandbox] "
+	      "[--remove]\n"
 	      "\n"
 	      "Add cordon's hook to an agent's settings file, keeping "
 	      "everything else\n"
 	      "in it as it is:\n"
 	      "  claude: a PreToolUse entry (matcher \"*\") running "
-	      "'CORDON hook claude'\n"
-	      "          in .claude/settings.json\n"
+	      "'CORDON hook claude\n"
+	      "          --claude-scopes' in .claude/settings.json (the "
+	      "user's Claude Code\n"
+	      "          rules in every settings scope apply)\n"
 	      "  gemini: a BeforeTool entry (matcher \"*\") running "
 	      "'CORDON hook gemini\n"
 	      "          --mode auto' in .gemini/settings.json\n"
-	      "where CORDON is the absolute path of this cordon. Running it "
-	      "again changes\n"
+	      "where CORDON is the absolute path of this cordon, followed by "
+	      "'|| exit 2'\n"
+	      "so that a missing binary blocks the call instead of letting "
+	      "it run. Running it again changes\n"
 	      "nothing. An existing file is copied to "
 	      "FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
 	      "\n"
@@ -84,6 +116,18 @@ void cli_init_usage(FILE *out)
 	      "  --settings FILE  this settings file instead\n"
 	      "  --dry-run        print the file as it would be; change "
 	      "nothing\n"
+	      "  --sandbox[=MODE] the hook runs every shell command it lets "
+	      "through in\n"
+	      "                   cordon's sandbox: strict (the default "
+	      "here) refuses the\n"
+	      "                   command when the sandbox does not work, "
+	      "auto lets the\n"
+	      "                   agent run it then (without either option: "
+	      "hooks.sandbox)\n"
+	      "  --no-sandbox     the agent runs the commands itself "
+	      "(hooks.sandbox off)\n"
+	      "  --remove         take cordon's hook entries out again (a "
+	      "backup first)\n"
 	      "  -h, --help       this help\n"
 	      "\n"
 	      "exit status: 0 added or already there, 1 on an I/O error, 2 on "
@@ -98,6 +142,8 @@ struct init_opts {
 	enum init_agent agent;
 	bool user;
 	bool dry_run;
+	bool remove; /* --remove: take cordon's hook out again */
+	const char *sandbox; /* --sandbox[=MODE] / --no-sandbox, or NULL */
 	const char *settings;
 };
 
@@ -109,12 +155,18 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 		OPT_USER,
 		OPT_SETTINGS,
 		OPT_DRY_RUN,
+		OPT_REMOVE,
+		OPT_SANDBOX,
+		OPT_NO_SANDBOX,
 	};
 	static const struct option longopts[] = {
 		{ "project", no_argument, NULL, OPT_PROJECT },
 		{ "user", no_argument, NULL, OPT_USER },
 		{ "settings", required_argument, NULL, OPT_SETTINGS },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "remove", no_argument, NULL, OPT_REMOVE },
+		{ "sandbox", optional_argument, NULL, OPT_SANDBOX },
+		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -147,6 +199,23 @@ static int parse_options(int argc, char **argv, struct init_opts *o)
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = true;
+			break;
+		case OPT_REMOVE:
+			o->remove = true;
+			break;
+		case OPT_SANDBOX:
+			if (optarg && strcmp(optarg, "auto") != 0 &&
+			    strcmp(optarg, "strict") != 0) {
+				fprintf(stderr,
+					"cordon init: --sandbox: expected auto "
+					"or strict, got '%s'\n",
+					optarg);
+				goto usage;
+			}
+			o->sandbox = optarg ? optarg : "strict";
+			break;
+		case OPT_NO_SANDBOX:
+			o->sandbox = "off";
 			break;
 		case 'h':
 			cli_init_usage(stdout);
@@ -504,9 +573,33 @@ static void put_json(struct buf *b, const cJSON *item, const char *base,
 	free(t);
 }
 
+/* A binary in a build directory or a checkout disappears with it; the hook
+ * then blocks every call (exit 2) until init runs again. Said, not
+ * refused: tests and trials run from a build. */
+static void warn_unstable(const char *exe)
+{
+	const char *home = getenv("HOME");
+	size_t hl = home ? strlen(home) : 0;
+
+	for (size_t i = 0; stable_prefixes[i]; i++)
+		if (strncmp(exe, stable_prefixes[i],
+			    strlen(stable_prefixes[i])) == 0)
+			return;
+	if (home && home[0] == '/' && hl > 1 && strncmp(exe, home, hl) == 0 &&
+	    strncmp(exe + hl, "/.local/bin/", 12) == 0)
+		return;
+	fputs("cordon init: warning: ", stderr);
+	cli_print_escaped(stderr, exe, strlen(exe));
+	fputs(" is not in an install location (/usr/bin, /usr/local/bin, "
+	      "/opt, ~/.local/bin); if it goes away, the hook refuses every "
+	      "tool call (exit 2) until 'cordon init' runs again from an "
+	      "installed cordon\n",
+	      stderr);
+}
+
 /* The hook command: this binary's absolute path, quoted for the shell the
  * agent runs it with when it needs quoting. NULL (reported) on failure. */
-static char *hook_command(enum init_agent agent)
+static char *hook_command(enum init_agent agent, const struct init_opts *o)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -521,6 +614,7 @@ static char *hook_command(enum init_agent agent)
 		return NULL;
 	}
 	exe[n] = '\0';
+	warn_unstable(exe);
 	for (const char *p = exe; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("/._+-,:=@%", *p))
 			plain = false;
@@ -537,7 +631,14 @@ static char *hook_command(enum init_agent agent)
 		buf_adds(&b, "'");
 	}
 	buf_adds(&b, " ");
-	buf_adds(&b, init_hook_args[agent]);
+	buf_adds(&b, init_defs[agent].hook_args);
+	if (o->sandbox) {
+		buf_adds(&b, " --sandbox ");
+		buf_adds(&b, o->sandbox);
+	}
+	/* Both agents take a hook's exit status 2 as a block, and any other
+	 * failure (127: the binary is gone) as "go on": fail closed. */
+	buf_adds(&b, " || exit 2");
 	if (buf_failed(&b)) {
 		buf_free(&b);
 		fputs("cordon init: out of memory\n", stderr);
@@ -561,7 +662,7 @@ static cJSON *new_entry(enum init_agent agent, const char *cmd)
 		goto fail;
 	}
 	cJSON_AddItemToArray(hooks, h);
-	if (agent == INIT_GEMINI &&
+	if (init_defs[agent].named &&
 	    !cJSON_AddStringToObject(h, "name", "cordon"))
 		goto fail;
 	if (!cJSON_AddStringToObject(h, "type", "command") ||
@@ -623,7 +724,7 @@ __attribute__((format(printf, 2, 3))) static int refuse(const char *file,
 static int add_entry(enum init_agent agent, const char *file, const char *text,
 		     size_t len, const char *cmd, struct buf *out)
 {
-	const char *event = init_events[agent];
+	const char *event = init_defs[agent].event;
 	size_t start = 0;
 	struct scan j;
 	struct span root, hooks, arr;
@@ -700,7 +801,7 @@ static int add_entry(enum init_agent agent, const char *file, const char *text,
 			goto out;
 		}
 		if (hooks.found) {
-			if (has_hook(pe, cmd, init_agents[agent], &other)) {
+			if (has_hook(pe, cmd, init_defs[agent].name, &other)) {
 				rc = 1;
 				goto out;
 			}
@@ -712,9 +813,10 @@ static int add_entry(enum init_agent agent, const char *file, const char *text,
 					"cordon: '",
 					event);
 				cli_print_escaped(stderr, other, strlen(other));
-				fputs("'; left as it is (edit it by hand to "
-				      "switch binaries)\n",
+				fputs("'; left as it is (run 'cordon init ",
 				      stderr);
+				fputs(init_defs[agent].name, stderr);
+				fputs(" --remove' first to switch)\n", stderr);
 				rc = 1;
 				goto out;
 			}
@@ -827,6 +929,146 @@ out:
 	return rc;
 }
 
+/* ---- --remove ------------------------------------------------------------ */
+
+#define INIT_MAX_GROUPS 1024
+
+/* Whether a hook command is cordon's hook for this agent, any binary. */
+static bool is_cordon_hook(const cJSON *h, const char *agent)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(h, "command");
+	char tail[32];
+
+	snprintf(tail, sizeof(tail), "cordon hook %s", agent);
+	return cJSON_IsString(c) && strstr(c->valuestring, tail);
+}
+
+/* Builds the text without the event's matcher groups that run only
+ * cordon's hook. Returns 0 (out set), 1 when there is none, or an exit
+ * status after reporting (a group that mixes cordon's hook with others is
+ * left for the user to edit). */
+static int remove_entries(enum init_agent agent, const char *file,
+			  const char *text, size_t len, struct buf *out)
+{
+	const char *event = init_defs[agent].event;
+	size_t start = 0, starts[INIT_MAX_GROUPS], ends[INIT_MAX_GROUPS];
+	bool drop[INIT_MAX_GROUPS];
+	size_t n = 0, kept = 0, ndrop = 0;
+	struct span root, hooks, arr;
+	struct scan j;
+	cJSON *parsed = NULL;
+	const cJSON *pe, *g;
+	const char *end = NULL;
+	char *copy = NULL;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		start = 3;
+	copy = malloc(len - start + 1);
+	if (!copy) {
+		fputs("cordon init: out of memory\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	memcpy(copy, text + start, len - start);
+	copy[len - start] = '\0';
+	if (memchr(copy, '\0', len - start) ||
+	    blank_comments(copy, len - start) != 0 ||
+	    !(parsed = cJSON_ParseWithOpts(copy, &end, 0)) ||
+	    (end && !only_space(end)) || !cJSON_IsObject(parsed)) {
+		rc = refuse(file, "not a JSON object");
+		goto out;
+	}
+	pe = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(parsed, "hooks"), event);
+	if (!cJSON_IsArray(pe)) {
+		rc = 1;
+		goto out;
+	}
+	cJSON_ArrayForEach (g, pe) {
+		const cJSON *hs = cJSON_GetObjectItemCaseSensitive(g, "hooks");
+		const cJSON *h;
+		size_t ours = 0, all = 0;
+
+		if (n == INIT_MAX_GROUPS) {
+			rc = refuse(file, "hooks.%s: more than %d entries",
+				    event, INIT_MAX_GROUPS);
+			goto out;
+		}
+		cJSON_ArrayForEach (h, hs) {
+			all++;
+			ours += is_cordon_hook(h, init_defs[agent].name);
+		}
+		if (ours && ours != all) {
+			rc = refuse(file,
+				    "hooks.%s[%zu] runs cordon's hook beside "
+				    "others; remove it by hand",
+				    event, n);
+			goto out;
+		}
+		drop[n] = ours > 0;
+		ndrop += drop[n];
+		n++;
+	}
+	if (!ndrop) {
+		rc = 1;
+		goto out;
+	}
+	/* The element spans of the event's array, in the text. */
+	j = (struct scan){ text, len, start };
+	if (scan_container(&j, "hooks", &root) || !root.found)
+		goto bad;
+	j.i = root.val;
+	if (scan_container(&j, event, &hooks) || !hooks.found)
+		goto bad;
+	j.i = hooks.val;
+	skip_ws(&j);
+	if (j.i >= len || text[j.i] != '[')
+		goto bad;
+	arr.open = j.i++;
+	for (size_t k = 0; k < n; k++) {
+		skip_ws(&j);
+		starts[k] = j.i;
+		if (skip_value(&j, 1))
+			goto bad;
+		ends[k] = j.i;
+		skip_ws(&j);
+		if (j.i < len && text[j.i] == ',')
+			j.i++;
+	}
+	skip_ws(&j);
+	if (j.i >= len || text[j.i] != ']')
+		goto bad;
+	arr.close = j.i;
+	/* Kept elements keep their own text and the separator before
+	 * them; the first kept one takes the text that led the array. */
+	buf_add(out, text, arr.open + 1);
+	for (size_t k = 0; k < n; k++) {
+		if (drop[k])
+			continue;
+		if (kept == 0)
+			buf_add(out, text + arr.open + 1,
+				starts[0] - arr.open - 1);
+		else
+			buf_add(out, text + ends[k - 1],
+				starts[k] - ends[k - 1]);
+		buf_add(out, text + starts[k], ends[k] - starts[k]);
+		kept++;
+	}
+	if (kept)
+		buf_add(out, text + ends[n - 1], arr.close - ends[n - 1]);
+	buf_add(out, text + arr.close, len - arr.close);
+	rc = buf_failed(out) ? CLI_EXIT_FAILURE : 0;
+	if (rc)
+		fputs("cordon init: out of memory\n", stderr);
+	goto out;
+bad:
+	rc = refuse(file, "not valid JSON");
+out:
+	cJSON_Delete(parsed);
+	free(copy);
+	return rc;
+}
+
 /* ---- files --------------------------------------------------------------- */
 
 #define INIT_MISSING (-1)
@@ -922,7 +1164,7 @@ static int settings_path(const struct init_opts *o, char *buf, size_t cap)
 		}
 		n = snprintf(buf, cap, "%s/%s/settings.json",
 			     strcmp(base, "/") == 0 ? "" : base,
-			     init_dirs[o->agent]);
+			     init_defs[o->agent].dir);
 	}
 	if (n < 0 || (size_t)n >= cap) {
 		fputs("cordon init: the settings path is too long\n", stderr);
@@ -955,8 +1197,8 @@ int cli_init(int argc, char **argv)
 	if (status)
 		return status;
 	status = CLI_EXIT_FAILURE;
-	cmd = hook_command(o.agent);
-	if (!cmd)
+	cmd = o.remove ? NULL : hook_command(o.agent, &o);
+	if (!o.remove && !cmd)
 		return CLI_EXIT_FAILURE;
 
 	/* A symlinked settings file (dotfile managers) is edited where it
@@ -976,7 +1218,20 @@ int cli_init(int argc, char **argv)
 		goto out;
 	}
 	exists = rc == 0;
-	if (exists) {
+	if (exists && stat(target, &st) == 0)
+		mode = st.st_mode;
+	if (o.remove) {
+		rc = exists ? remove_entries(o.agent, target, text, len, &out) :
+			      1;
+		if (rc == 1) {
+			printf("cordon: no cordon hook in %s (nothing "
+			       "changed)\n",
+			       path);
+			status = fflush(stdout) == 0 ? CLI_EXIT_OK :
+						       CLI_EXIT_FAILURE;
+			goto out;
+		}
+	} else if (exists) {
 		if (stat(target, &st) == 0)
 			mode = st.st_mode;
 		rc = add_entry(o.agent, target, text, len, cmd, &out);
@@ -1024,10 +1279,17 @@ int cli_init(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
-	printf("cordon: added the %s hook to %s", init_events[o.agent], path);
+	if (o.remove)
+		printf("cordon: removed the %s hook from %s",
+		       init_defs[o.agent].event, path);
+	else
+		printf("cordon: added the %s hook to %s",
+		       init_defs[o.agent].event, path);
 	if (exists)
 		printf(" (the old file is in %s)", bak);
-	printf("\n  command: %s\n", cmd);
+	if (cmd)
+		printf("\n  command: %s", cmd);
+	printf("\n");
 	status = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 out:
 	buf_free(&out);

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
+#include "hooksbx.h"
 #include "runopts.h"
 #include "sandbox.h"
 
@@ -150,6 +151,14 @@ void cli_run_usage(FILE *out)
 	      "past the filters\n"
 	      "                        (repeatable; named on stderr and in "
 	      "the report)\n"
+	      "  --command-b64 B64     run 'bash -c' on the command B64 holds "
+	      "(standard\n"
+	      "                        base64; what 'cordon hook' writes), "
+	      "instead of ARGV\n"
+	      "  --command-sha256 HEX  that command's SHA-256: it runs only "
+	      "when it\n"
+	      "                        matches (required with "
+	      "--command-b64)\n"
 	      "  --help                this text\n"
 	      "\n"
 	      "Exit status: the command's; 124 time-out; 125 cordon failed "
@@ -159,40 +168,91 @@ void cli_run_usage(FILE *out)
 	      out);
 }
 
-/* The options of `cordon run` (runopts.c), and --help. */
-static int parse_options(int argc, char **argv, struct cli_runopts *r,
-			 struct cli_preset *p)
-{
-	int c, rc;
+/* `cordon run`'s own options, beside runopts.c's: the command a hook
+ * judged, carried as base64 (hooksbx.h). */
+enum {
+	OPT_COMMAND_B64 = CLI_RUNOPTS_HELP + 100, /* past agentpresets.c's */
+	OPT_COMMAND_SHA256,
+};
 
+struct run_command {
+	const char *b64, *sha256;
+};
+
+/* cli_preset_longopts (runopts.c's and the presets') and the options
+ * above, malloc'd; NULL when out of memory. */
+static struct option *run_longopts(void)
+{
+	static const struct option own[] = {
+		{ "command-b64", required_argument, NULL, OPT_COMMAND_B64 },
+		{ "command-sha256", required_argument, NULL,
+		  OPT_COMMAND_SHA256 },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct option *base = cli_preset_longopts();
+	size_t n = 0;
+	struct option *t;
+
+	while (base[n].name)
+		n++;
+	t = calloc(n + sizeof(own) / sizeof(own[0]), sizeof(*t));
+	if (!t)
+		return NULL;
+	memcpy(t, base, n * sizeof(*t));
+	memcpy(t + n, own, sizeof(own));
+	return t;
+}
+
+/* The options of `cordon run` (runopts.c), --command-b64/-sha256 and
+ * --help. */
+static int parse_options(int argc, char **argv, struct cli_runopts *r,
+			 struct cli_preset *p, struct run_command *rc_cmd)
+{
+	struct option *longopts = run_longopts();
+	int c, rc = 0;
+
+	if (!longopts) {
+		fputs("cordon run: out of memory\n", stderr);
+		return RUN_EXIT_SETUP;
+	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", cli_preset_longopts(),
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (cli_preset_owns(c)) {
 			rc = cli_preset_option(p, r, c, optarg);
 			if (rc)
-				return rc;
+				break;
+			continue;
+		}
+		if (c == OPT_COMMAND_B64 || c == OPT_COMMAND_SHA256) {
+			if (c == OPT_COMMAND_B64)
+				rc_cmd->b64 = optarg;
+			else
+				rc_cmd->sha256 = optarg;
 			continue;
 		}
 		if (cli_runopts_owns(c)) {
 			rc = cli_runopts_option(r, c, optarg);
 			if (rc)
-				return rc;
+				break;
 			continue;
 		}
 		if (c == 'h' || c == CLI_RUNOPTS_HELP) {
 			cli_run_usage(stdout);
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (optopt && optopt < 256)
-			return cli_runopts_usage_error(
-				r, "unknown option '-%c'", optopt);
-		return cli_runopts_usage_error(
-			r, "unknown or incomplete option '%s'",
-			argv[optind - 1]);
+			rc = cli_runopts_usage_error(r, "unknown option '-%c'",
+						     optopt);
+		else
+			rc = cli_runopts_usage_error(
+				r, "unknown or incomplete option '%s'",
+				argv[optind - 1]);
+		break;
 	}
-	return 0;
+	free(longopts);
+	return rc;
 }
 
 /* --audit-log FILE is opened before the run; a symlink at its place (left
@@ -222,11 +282,14 @@ int cli_run(int argc, char **argv)
 	struct sandbox_report rep;
 	struct cordon_diag diag;
 	struct cli_proxy_audit pa = { 0 };
-	char *report = NULL;
+	struct run_command cmd = { 0 };
+	char *report = NULL, *judged = NULL, why[256];
+	char *bash_argv[4] = { "bash", "-c", NULL, NULL };
+	char **run_argv;
 	int rc;
 
 	cli_runopts_init(&r, "cordon run", "cordon run --help");
-	rc = parse_options(argc, argv, &r, &preset);
+	rc = parse_options(argc, argv, &r, &preset, &cmd);
 	if (rc < 0) {
 		rc = CLI_EXIT_OK;
 		goto out;
@@ -237,7 +300,21 @@ int cli_run(int argc, char **argv)
 		rc = preset.json ? cli_preset_probe_json() : cli_runopts_probe();
 		goto out;
 	}
-	if (optind >= argc) {
+	if (cmd.b64 || cmd.sha256) {
+		if (!cmd.b64 || !cmd.sha256 || optind < argc) {
+			rc = cli_runopts_usage_error(
+				&r, "--command-b64 and --command-sha256 go "
+				    "together, without ARGV");
+			goto out;
+		}
+		judged = hooksbx_decode(cmd.b64, cmd.sha256, why, sizeof(why));
+		if (!judged) {
+			fprintf(stderr, "cordon run: %s\n", why);
+			rc = RUN_EXIT_SETUP;
+			goto out;
+		}
+		bash_argv[2] = judged;
+	} else if (optind >= argc) {
 		rc = cli_runopts_usage_error(&r, "no command given (cordon run "
 						 "[OPTIONS] -- ARGV...)");
 		goto out;
@@ -245,6 +322,7 @@ int cli_run(int argc, char **argv)
 	rc = cli_preset_apply(&preset, &r);
 	if (rc)
 		goto out;
+	run_argv = judged ? bash_argv : argv + optind;
 	rc = cli_runopts_check(&r);
 	if (rc)
 		goto out;
@@ -266,7 +344,7 @@ int cli_run(int argc, char **argv)
 	r.sbx.proxy_decision = cli_audit_proxy_decision;
 	r.sbx.proxy_decision_ctx = &pa;
 
-	if (sandbox_run(&r.sbx, argv + optind, &rep, &diag) != CORDON_OK) {
+	if (sandbox_run(&r.sbx, run_argv, &rep, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon run: %s\n", diag.message);
 		rc = RUN_EXIT_SETUP;
 		goto out;
@@ -284,9 +362,9 @@ int cli_run(int argc, char **argv)
 	report = cli_preset_report(&preset, sandbox_report_json(&rep));
 	if (cli_preset_write_report(&preset, &r, &rep, report) != 0 && rc == 0)
 		rc = CLI_EXIT_FAILURE;
-	if (!report || cordon_audit_run(pa.audit, NULL,
-					(const char *const *)(argv + optind),
-					report, &diag) != CORDON_OK) {
+	if (!report ||
+	    cordon_audit_run(pa.audit, NULL, (const char *const *)run_argv,
+			     report, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon run: audit log: %s\n",
 			report ? diag.message : "out of memory");
 		if (rc == 0)
@@ -294,6 +372,7 @@ int cli_run(int argc, char **argv)
 	}
 out:
 	free(report);
+	free(judged);
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == 0)
 		rc = CLI_EXIT_FAILURE;
 	cli_runopts_free(&r);

@@ -65,8 +65,9 @@ _cordon_opts() {
 		--help' ;;
 	hook)
 		echo '--config --audit-log --workspace --mode --fail-open
-		--claude-settings --help' ;;
-	init) echo '--project --user --settings --dry-run --help' ;;
+		--claude-settings --claude-scopes --sandbox --help' ;;
+	init) echo '--project --user --settings --dry-run --sandbox
+		--no-sandbox --remove --help' ;;
 	mcp)
 		case $2 in
 		pins) echo '--pins --config --json --width --help' ;;
@@ -84,7 +85,7 @@ _cordon_opts() {
 		--inject-header --inject-format --inject-cacert --inject-port
 		--inject-allow-loopback --config --audit-log --verbose --help
 		--public-suffix-list --pipe-budget' ;;
-	run) echo "$_cordon_run_opts" ;;
+	run) echo "$_cordon_run_opts --command-b64 --command-sha256" ;;
 	sandbox)
 		echo '--format --workspace --write --deny-read --network
 		--proxy-port --no-read-home --help' ;;
@@ -102,7 +103,7 @@ _cordon_valued='--tool --args --cwd --workspace --session --mode --config
 --inject-port --write --deny-read --network --memory --cpu --pids --backend
 --report --allow-cmd --output-cap --srt-settings --format --proxy-port
 --since --decision --event --width --claude-settings
---public-suffix-list --pipe-budget'
+--public-suffix-list --pipe-budget --command-b64 --command-sha256'
 
 _cordon_takes_value() {
 	local o

@@ -156,6 +156,10 @@ bool path_is_secret(const char *abs)
 		"/.ssh", "/.aws", "/.azure", "/.gnupg", "/.config/gcloud",
 		"/.kube", "/.config/gh", "/.password-store", "/.docker/config.json",
 		"/.vault-token",
+		/* the agents' own logins */
+		"/.claude/.credentials.json", "/.claude.json", "/.codex/auth.json",
+		"/.gemini/oauth_creds.json", "/.gemini/mcp-oauth-tokens.json",
+		"/.gemini/gemini-credentials.json",
 	};
 	/* file names that hold credentials wherever they are */
 	static const char *const names[] = {

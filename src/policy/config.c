@@ -69,6 +69,10 @@ const char *const config_default_denied_paths[] = {
 	"/proc/*/environ", "**/.git-credentials", "**/.gnupg/**",
 	"**/.docker/config.json", "**/.kube/config", "**/.config/gh/**",
 	"**/.pgpass", "**/.vault-token", "**/.cargo/credentials*",
+	/* The agents' own logins (Claude Code, Codex, Gemini CLI). */
+	"**/.claude/.credentials.json", "**/.claude.json",
+	"**/.codex/auth.json", "**/.gemini/oauth_creds.json",
+	"**/.gemini/mcp-oauth-tokens.json", "**/.gemini/gemini-credentials.json",
 	NULL,
 };
 
@@ -100,10 +104,14 @@ static const struct builtin_tool builtin_tools[] = {
 	{ "replace", CORDON_KIND_WRITE, { "file_path", "path" } },
 	{ "delete_file", CORDON_KIND_DELETE, { "path", "file_path" } },
 	{ "list_directory", CORDON_KIND_READ, { "path", "dir_path" } },
-	{ "read_many_files", CORDON_KIND_READ, { "paths" } },
+	/* Gemini CLI 0.61 names the files and globs "include". */
+	{ "read_many_files", CORDON_KIND_READ, { "include", "paths" } },
 	{ "glob", CORDON_KIND_READ, { "path", "dir_path" } },
 	{ "search_file_content", CORDON_KIND_READ, { "path", "dir_path" } },
-	{ "grep_search", CORDON_KIND_READ, { "path", "dir_path" } },
+	/* include_pattern is a glob of files: judged like a path. */
+	{ "grep_search",
+	  CORDON_KIND_READ,
+	  { "dir_path", "path", "include_pattern" } },
 	{ "bash", CORDON_KIND_EXECUTE, { "command" } },
 	{ "shell", CORDON_KIND_EXECUTE, { "command" } },
 	{ "run_shell_command", CORDON_KIND_EXECUTE, { "command" } },
@@ -118,6 +126,12 @@ static const struct builtin_tool builtin_tools[] = {
 	{ "Grep", CORDON_KIND_READ, { "path" } },
 	{ "LS", CORDON_KIND_READ, { "path" } },
 	{ "Bash", CORDON_KIND_EXECUTE, { "command" } },
+	/* Claude Code's other tools that run commands, classified like Bash:
+	 * Monitor streams a command's output, PowerShell runs one on
+	 * Windows, REPL runs code that calls tools. */
+	{ "Monitor", CORDON_KIND_EXECUTE, { "command" } },
+	{ "PowerShell", CORDON_KIND_EXECUTE, { "command" } },
+	{ "REPL", CORDON_KIND_EXECUTE, { "code" } },
 	{ "WebFetch", CORDON_KIND_FETCH, { "url" } },
 	{ "WebSearch", CORDON_KIND_FETCH, { "query" } },
 	{ "mcp__*", CORDON_KIND_MCP, { NULL } },
@@ -460,6 +474,12 @@ static const struct key_def keys[] = {
 	  .choices = mcp_new_tools_choices,
 	  .choices_text = "\"pending\", \"trust\"" },
 	{ .path = "tools", .type = KT_TOOLS, .proj = PR_IGNORE },
+	/* hooks: what `cordon hook` does with the commands it lets through */
+	{ .path = "hooks.sandbox",
+	  .type = KT_SANDBOX,
+	  .proj = PR_HIGHER,
+	  .off = OFF(hooks_sandbox),
+	  .dflt = CONFIG_SANDBOX_AUTO },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -475,6 +495,7 @@ static const char *const sections[] = {
 	"approvals",
 	"mcp",
 	"permissions",
+	"hooks",
 };
 
 /* Aar's other top-level keys: accepted, not read. */

@@ -184,6 +184,9 @@ struct cordon_config {
 	char *mcp_pins_path;
 	char *mcp_pending_tools;             /* "hide", "warn"; NULL: hide */
 	char *mcp_new_tools;                 /* "pending", "trust"; NULL: pending */
+	/* hooks: "off", "auto", "strict" (hooks.sandbox): whether the
+	 * shell commands a hook lets through run in `cordon run` */
+	enum config_sandbox_mode hooks_sandbox;
 	/* tools: the user's entries first, then the built-in map */
 	struct config_tool *tools;
 	size_t ntools;

@@ -43,6 +43,13 @@ static const char *const cred_paths[] = {
 	".password-store",
 	".terraform.d/credentials.tfrc.json",
 	".local/share/keyrings",
+	/* the agents' own logins */
+	".claude/.credentials.json",
+	".claude.json",
+	".codex/auth.json",
+	".gemini/oauth_creds.json",
+	".gemini/mcp-oauth-tokens.json",
+	".gemini/gemini-credentials.json",
 };
 
 /* The credential locations, for the $HOME read layer (child.c): names

@@ -28,9 +28,38 @@ subst() {
 }
 
 # unsubst: stdin with the temporary paths turned back into placeholders.
+# A sandbox rewrite's command (updatedInput, tool_input) must carry the
+# input's command exactly, as base64 with its SHA-256 (checked here, else
+# "@WRONG@"): both become @B64@ and @SHA@, and cordon's path @BIN@.
 unsubst() {
-	sed -e "s|$XDG_CONFIG_HOME|@XDG@|g" -e "s|$ws|@WS@|g" \
-		-e "s|$HOME|@HOME@|g"
+	local text
+	text=$(cat)
+	case $text in
+	*--command-b64*) ;;
+	*)
+		printf '%s\n' "$text" |
+			sed -e "s|$bin|@BIN@|g" -e "s|$XDG_CONFIG_HOME|@XDG@|g" \
+				-e "s|$ws|@WS@|g" -e "s|$HOME|@HOME@|g" \
+				-e "s|$tmp|@TMP@|g"
+		return
+		;;
+	esac
+	printf '%s\n' "$text" | python3 -c '
+import base64, hashlib, json, re, sys
+try:
+    want = json.load(open(sys.argv[1]))["tool_input"]["command"]
+except Exception:
+    want = None
+def fix(m):
+    cmd = base64.b64decode(m.group(1), validate=True).decode("utf-8", "surrogateescape")
+    ok = cmd == want and hashlib.sha256(base64.b64decode(m.group(1))).hexdigest() == m.group(2)
+    return "--command-b64 @B64@ --command-sha256 @SHA@" if ok else "@WRONG@"
+text = sys.stdin.read()
+text = re.sub(r"--command-b64 ([A-Za-z0-9+/=]+) --command-sha256 ([0-9a-f]+)", fix, text)
+sys.stdout.write(text)' "${1:-}" |
+		sed -e "s|$bin|@BIN@|g" -e "s|$XDG_CONFIG_HOME|@XDG@|g" \
+			-e "s|$ws|@WS@|g" -e "s|$HOME|@HOME@|g" \
+			-e "s|$tmp|@TMP@|g"
 }
 
 # hook AGENT INPUT-TEXT ARGS...: runs the hook with the audit log in $log.
@@ -54,8 +83,9 @@ for agent in claude gemini; do
 		if [ -f "${in%.in.json}.args" ]; then
 			read -r -a args <"${in%.in.json}.args"
 		fi
-		hook "$agent" "$(subst "$in")" "${args[@]}"
-		got=$(unsubst <"$tmp/out")
+		subst "$in" >"$tmp/in.json"
+		hook "$agent" "$(cat "$tmp/in.json")" "${args[@]}"
+		got=$(unsubst "$tmp/in.json" <"$tmp/out")
 		if [ "${CORDON_HOOK_REGEN:-}" = 1 ]; then
 			printf '%s\n' "$got" >"$out"
 		fi
@@ -69,20 +99,37 @@ for agent in claude gemini; do
 done
 
 # Every golden answer is one line of JSON in the agent's exact shape.
-bad=0
-for out in "$golden"/claude/*.out.json; do
-	pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["hookEventName"] == "PreToolUse" and d["hookSpecificOutput"]["permissionDecision"] in ("allow", "deny", "ask")' <"$out" || {
-		echo "# bad shape: $out"
-		bad=1
-	}
-done
-for out in "$golden"/gemini/*.out.json; do
-	pycheck 'list(d) == ["decision", "reason"] and d["decision"] in ("allow", "deny")' <"$out" || {
-		echo "# bad shape: $out"
-		bad=1
-	}
-done
-ok $bad "every golden answer has the agent's shape (Gemini never gets ask)"
+python3 - "$golden" <<'EOF' >"$tmp/out" 2>"$tmp/err"
+import glob, json, sys
+bad = 0
+for f in sorted(glob.glob(sys.argv[1] + "/claude/*.out.json")):
+    d = json.load(open(f))
+    h = d.get("hookSpecificOutput", {})
+    keys = [k for k in h if k != "permissionDecision"]
+    good = (list(d) == ["hookSpecificOutput"] and
+            keys in (["hookEventName", "permissionDecisionReason"],
+                     ["hookEventName", "permissionDecisionReason", "updatedInput"]) and
+            h["hookEventName"] == "PreToolUse" and
+            h.get("permissionDecision", "none") in ("allow", "deny", "ask", "none") and
+            ("updatedInput" not in h or h.get("permissionDecision") != "deny"))
+    if not good:
+        print("# bad shape: " + f)
+        bad = 1
+for f in sorted(glob.glob(sys.argv[1] + "/gemini/*.out.json")):
+    d = json.load(open(f))
+    good = ([k for k in d if k != "decision"] in (["reason"], ["reason", "hookSpecificOutput"]) and
+            d.get("decision", "none") in ("allow", "deny", "ask", "none") and
+            ("hookSpecificOutput" not in d or
+             (list(d["hookSpecificOutput"]) == ["hookEventName", "tool_input"] and
+              d.get("decision") != "deny")))
+    if not good:
+        print("# bad shape: " + f)
+        bad = 1
+sys.exit(bad)
+EOF
+bad=$?
+cat "$tmp/out"
+ok $bad "every golden answer has the agent's shape (no rewrite on a deny)"
 
 # ---- input limits --------------------------------------------------------
 
@@ -136,7 +183,8 @@ assert c["decision"] == "ask" and c["sent"] == "deny", c
 assert m["event"] == "hook" and m["sent"] == "deny", m
 assert "not valid JSON" in m["malformed"], m
 assert g["door"] == "gemini-hook" and g["decision"] == "ask", g
-assert g["sent"] == "deny" and "toolUseId" not in g, g
+assert g["sent"] == "none" and "toolUseId" not in g, g
+assert g["sandboxed"] is True, g
 EOF
 ok $? "every call is audited: door, toolUseId, mode, what was sent"
 
@@ -224,9 +272,39 @@ ok $? "--claude-settings: a deny rule refuses, with its name; nothing on stderr"
 hook claude "$(bash_call 'npm test')" --claude-settings "$ws/.claude/settings.json"
 [ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow"' <"$tmp/out"
 ok $? "--claude-settings: an allow rule answers what would ask"
+
+# PermissionRequest (Claude Code asks before its dialog): cordon's own
+# rewrite is read back and the command inside judged; the same rules
+# answer allow or deny, anything else leaves the dialog.
+pr_call() {
+	python3 -c '
+import json, sys
+print(json.dumps({"session_id": "s", "cwd": sys.argv[1], "permission_mode": "default",
+    "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+    "tool_input": {"command": sys.argv[2]}}))' "$ws" "$1"
+}
+rewrite_of() {
+	hook claude "$(bash_call "$1")" --claude-settings "$ws/.claude/settings.json" >/dev/null
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hookSpecificOutput"]["updatedInput"]["command"])' "$tmp/out"
+}
+rw=$(rewrite_of 'npm test')
+hook claude "$(pr_call "$rw")" --claude-settings "$ws/.claude/settings.json"
+[ $rc -eq 0 ] && pycheck 'd == {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}' <"$tmp/out"
+ok $? "PermissionRequest: cordon's rewrite of an allowed command is read back and allowed"
+rw=$(rewrite_of 'ls src')
+printf '{"permissions": {"deny": ["Bash(ls:*)"]}}\n' >"$tmp/deny-ls.json"
+hook claude "$(pr_call "$rw")" --claude-settings "$tmp/deny-ls.json"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["decision"]["behavior"] == "deny" and "Bash(ls:*)" in d["hookSpecificOutput"]["decision"]["message"]' <"$tmp/out"
+ok $? "PermissionRequest: the command inside the rewrite meets the user's deny rule"
+hook claude "$(pr_call "ls src; $rw")" --claude-settings "$ws/.claude/settings.json"
+[ $rc -eq 0 ] && pycheck '"decision" not in d["hookSpecificOutput"]' <"$tmp/out"
+ok $? "PermissionRequest: text around a rewrite is not read as cordon's own: judged as it stands (the dialog decides)"
+hook claude "$(pr_call 'rm -rf /')"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["decision"]["behavior"] == "deny"' <"$tmp/out"
+ok $? "PermissionRequest: a blocked command is denied"
 hook claude "$(bash_call 'npm test')"
-[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "ask"' <"$tmp/out"
-ok $? "without --claude-settings the same call asks"
+[ $rc -eq 0 ] && pycheck '"permissionDecision" not in d["hookSpecificOutput"] and "updatedInput" in d["hookSpecificOutput"]' <"$tmp/out"
+ok $? "without --claude-settings the same call is left to Claude Code's own rules (mode-only ask), still sandboxed"
 printf '{"permissions": {"allow": ["Bash(ls"]}}\n' >"$tmp/badperm.json"
 hook claude "$(bash_call 'ls')" --claude-settings "$tmp/badperm.json"
 [ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny" and "configuration did not load" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out" &&
@@ -260,20 +338,25 @@ hook claude "$read_call" --claude-settings "$tmp/cc-user/.claude/settings.json" 
 [ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/out"
 ok $? "--claude-settings twice: Read(/docs/**) is read under its own file's project root"
 
-# The agent runs commands itself, outside cordon's sandbox: with
-# allowed_paths set, a shell command cannot be trusted to stay inside.
+# With allowed_paths set, a shell command the agent runs itself cannot be
+# trusted to stay inside (hooks.sandbox off: ask, step sandbox); rewritten
+# to run in cordon's sandbox, the kernel holds its writes (no forced ask).
+printf '{"safety": {"allowed_paths": ["<cwd>"]}, "hooks": {"sandbox": "off"}}\n' >"$tmp/allowed.json"
+hook claude '{"session_id":"s","cwd":"'"$ws"'","permission_mode":"auto","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' --config "$tmp/allowed.json"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "ask" and "(step: sandbox)" in d["hookSpecificOutput"]["permissionDecisionReason"] and "updatedInput" not in d["hookSpecificOutput"] and "hooks.sandbox is off" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
+ok $? "allowed_paths, hooks.sandbox off: shell commands ask, since no sandbox enforces writes"
 printf '{"safety": {"allowed_paths": ["<cwd>"]}}\n' >"$tmp/allowed.json"
 hook claude '{"session_id":"s","cwd":"'"$ws"'","permission_mode":"auto","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' --config "$tmp/allowed.json"
-[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "ask" and "(step: sandbox)" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
-ok $? "allowed_paths: shell commands ask, since no sandbox enforces writes"
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow" and "updatedInput" in d["hookSpecificOutput"] and "runs in cordon" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
+ok $? "allowed_paths, sandboxed: the sandbox enforces the writes, no forced ask"
 
 # max_permission_mode clamps what the agent's mode asks for.
 printf '{"safety": {"max_permission_mode": "auto-accept-edits"}}\n' >"$tmp/cap.json"
 hook claude '{"session_id":"s","cwd":"'"$ws"'","permission_mode":"bypassPermissions","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}' --config "$tmp/cap.json"
-[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "ask"' <"$tmp/out"
+[ $rc -eq 0 ] && pycheck '"permissionDecision" not in d["hookSpecificOutput"] and "needs approval" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
 ok $? "bypassPermissions is clamped by max_permission_mode"
 hook gemini "$in_gem" --mode full-access --config "$tmp/cap.json"
-[ $rc -eq 0 ] && pycheck 'd["decision"] == "deny" and "needs approval" in d["reason"]' <"$tmp/out"
+[ $rc -eq 0 ] && pycheck '"decision" not in d and "needs approval" in d["reason"]' <"$tmp/out"
 ok $? "gemini: --mode is clamped by max_permission_mode"
 
 # The user's tool map wins over the hook's list of agent-internal tools.

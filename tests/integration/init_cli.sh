@@ -32,7 +32,7 @@ import json, sys
 path, event, exe, agent = sys.argv[1:]
 d = json.load(open(path))
 e = d["hooks"][event][-1]
-want = exe + " hook claude" if agent == "claude" else exe + " hook gemini --mode auto"
+want = exe + (" hook claude --claude-scopes" if agent == "claude" else " hook gemini --mode auto") + " || exit 2"
 assert e["matcher"] == "*", e
 h = e["hooks"][-1]
 assert h["type"] == "command" and h["command"] == want, h
@@ -324,6 +324,91 @@ ok $? "gemini: our BeforeTool entry comes after the others"
 run init gemini --user --dry-run
 [ $rc -eq 0 ] && [ ! -e "$HOME/.gemini/settings.json" ] && grep -q 'hook gemini --mode auto' "$tmp/out"
 ok $? "gemini: --user --dry-run creates nothing"
+
+# ---- --remove, --sandbox, failing closed ---------------------------------
+
+# --remove takes out exactly what init added: the file is byte for byte
+# what it was, JSONC comments and other hooks included.
+cp "$gm" "$tmp/with.json"
+run init gemini --remove
+[ $rc -eq 0 ] && cmp -s "$gm" "$tmp/orig" && grep -q 'removed the BeforeTool hook' "$tmp/out"
+ok $? "gemini: --remove gives back the file as it was before init"
+run init gemini --remove
+[ $rc -eq 0 ] && grep -q 'nothing changed' "$tmp/out" && cmp -s "$gm" "$tmp/orig"
+ok $? "gemini: --remove again changes nothing"
+rm -rf "$proj/.claude"
+mkdir -p "$proj/.claude"
+printf '{\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}\n    ]\n  }\n}\n' >"$cc"
+cp "$cc" "$tmp/cc.orig"
+run init claude
+run init claude --remove
+[ $rc -eq 0 ] && cmp -s "$cc" "$tmp/cc.orig" && [ "$(backups "$cc")" -ge 2 ]
+ok $? "claude: --remove gives back the file as it was, with a backup"
+printf '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/opt/old/cordon hook claude"}]}, {"matcher": "*", "hooks": [{"type": "command", "command": "x.sh"}, {"type": "command", "command": "cordon hook claude"}]}]}}\n' >"$cc"
+cp "$cc" "$tmp/mixed"
+run init claude --remove
+[ $rc -eq 2 ] && cmp -s "$cc" "$tmp/mixed" && grep -q 'PreToolUse\[1\] runs cordon' "$tmp/err"
+ok $? "claude: --remove refuses a group that mixes cordon's hook with another, file untouched"
+printf '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/opt/old/cordon hook claude"}]}]}}\n' >"$cc"
+run init claude
+[ $rc -eq 0 ] && grep -q -- '--remove' "$tmp/err"
+ok $? "claude: another cordon's hook already there: init says how to switch (--remove)"
+run init claude --remove
+[ $rc -eq 0 ] && pycheck 'd["hooks"]["PreToolUse"] == []' <"$cc"
+ok $? "claude: --remove takes out another binary's cordon hook too"
+
+rm -f "$cc"
+run init claude --sandbox
+[ $rc -eq 0 ] && grep -q -- '--claude-scopes --sandbox strict || exit 2"' "$cc"
+ok $? "init claude --sandbox: the hook runs with --sandbox strict"
+rm -f "$cc"
+run init claude --no-sandbox
+[ $rc -eq 0 ] && grep -q -- '--sandbox off || exit 2"' "$cc"
+ok $? "init claude --no-sandbox: the hook runs with --sandbox off"
+rm -f "$cc"
+run init claude --sandbox=loose
+[ $rc -eq 2 ] && [ ! -e "$cc" ]
+ok $? "init --sandbox=MODE other than auto or strict is a usage error"
+case $exe in
+/usr/bin/* | /usr/local/bin/* | /opt/*) skip "the unstable-location warning" "the binary is installed" ;;
+*)
+	run init claude --dry-run
+	grep -q 'is not in an install location' "$tmp/err"
+	ok $? "a binary outside an install location: init warns that the hook fails closed without it"
+	;;
+esac
+
+# Failing closed: the installed command with its binary gone exits 2,
+# which both agents take as a block (127 would let the tool run).
+run init claude
+cmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hooks"]["PreToolUse"][-1]["hooks"][0]["command"])' "$cc")
+gone=${cmd/$exe/$tmp/no-such-dir/cordon}
+printf '{}' | sh -c "$gone" >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "the hook command with its binary gone exits 2 (a block), not 127"
+printf '%s' '{"session_id":"s","cwd":"'"$proj"'","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"'"$proj"'/a.txt"}}' |
+	sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow"' <"$tmp/out"
+ok $? "the installed hook command answers a call"
+
+# --claude-scopes: the user's Claude Code rules (CLAUDE_CONFIG_DIR) and
+# the project's apply without --claude-settings.
+mkdir -p "$tmp/ccfg"
+printf '{"permissions": {"deny": ["Bash(git push:*)"]}}\n' >"$tmp/ccfg/settings.json"
+printf '{"permissions": {"allow": ["Bash(make:*)"]}}\n' >"$proj/.claude/settings.local.json"
+bashcall() {
+	printf '{"session_id":"s","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"}}' "$proj" "$1"
+}
+bashcall 'git push origin main' | CLAUDE_CONFIG_DIR=$tmp/ccfg sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny" and "git push" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
+ok $? "--claude-scopes: a deny rule in \$CLAUDE_CONFIG_DIR/settings.json refuses"
+bashcall 'make all' | CLAUDE_CONFIG_DIR=$tmp/ccfg sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow" and "permissions.allow" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
+ok $? "--claude-scopes: an allow rule in .claude/settings.local.json answers allow"
+bashcall 'git push origin main' | sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["hookSpecificOutput"].get("permissionDecision") != "deny"' <"$tmp/out"
+ok $? "--claude-scopes: without that scope the rule does not apply"
+rm -f "$proj/.claude/settings.local.json"
 
 # ---- a settings path that exists but cannot be read as a file -------------
 

@@ -117,8 +117,8 @@ static void test_defaults(void)
 	       "execute: mode decides");
 	while (config_default_denied_paths[n])
 		n++;
-	is_int((long long)n, 37, "37 built-in denied paths (the issue's 25 "
-				 "and 12 more)");
+	is_int((long long)n, 43, "43 built-in denied paths (the issue's 25 "
+				 "and 18 more: the agents' logins among them)");
 	ok(list_is(&c->denied_paths, config_default_denied_paths),
 	   "denied_paths holds the built-in list");
 	is_str(config_default_denied_paths[0], "/etc/shadow",
@@ -180,7 +180,7 @@ static void test_default_tools(void)
 		{ "replace", CORDON_KIND_WRITE, "file_path" },
 		{ "delete_file", CORDON_KIND_DELETE, "path" },
 		{ "list_directory", CORDON_KIND_READ, "path" },
-		{ "read_many_files", CORDON_KIND_READ, "paths" },
+		{ "read_many_files", CORDON_KIND_READ, "include" },
 		{ "glob", CORDON_KIND_READ, "path" },
 		{ "search_file_content", CORDON_KIND_READ, "path" },
 		{ "bash", CORDON_KIND_EXECUTE, "command" },
@@ -827,7 +827,7 @@ static void test_project_scalars(void)
 		    " 'denied_paths': null, 'allowed_tools': null,"
 		    " 'read_only_paths': null}, 'tools': null}");
 	ok(c->permission_mode == CORDON_MODE_AUTO && c->nwarnings == 0 &&
-		   c->denied_paths.n == 37,
+		   c->denied_paths.n == 43,
 	   "a project's null changes nothing and warns about nothing");
 	config_free(c);
 }
@@ -839,14 +839,14 @@ static void test_project_lists(void)
 
 	c = layered(NULL, "{'safety': {'denied_paths': ['**/*.sqlite',"
 			  " '**/.env']}}");
-	is_int((long long)c->denied_paths.n, 38,
+	is_int((long long)c->denied_paths.n, 44,
 	       "denied_paths: added to the built-in list (duplicates once)");
-	is_str(c->denied_paths.v[37], "**/*.sqlite", "  at the end");
+	is_str(c->denied_paths.v[43], "**/*.sqlite", "  at the end");
 	is_str(source_of(c, "safety.denied_paths"), "default + project:p.json",
 	       "  source: default + project");
 	config_free(c);
 	c = layered(NULL, "{'safety': {'denied_paths': []}}");
-	ok(c->denied_paths.n == 37 && c->nwarnings == 0,
+	ok(c->denied_paths.n == 43 && c->nwarnings == 0,
 	   "[] does not disable the built-in list");
 	config_free(c);
 
@@ -1140,7 +1140,7 @@ static void test_aar(void)
 	is_int(c->sandbox_mode, CONFIG_SANDBOX_AUTO, "  linux = auto");
 	is_int(c->require_approval_for_execute, CONFIG_TRUE, "  its values apply");
 	is_int((long long)c->max_memory_mb, 2048, "  nested ones too");
-	ok(c->denied_paths.n == 37, "  null: built-in denied paths");
+	ok(c->denied_paths.n == 43, "  null: built-in denied paths");
 	free(b);
 	config_free(c);
 	config_free(def);
@@ -1387,10 +1387,10 @@ static void test_flags(void)
 
 	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "--deny-path");
-	ok(c->denied_paths.n == 38, "  extends the built-in list");
+	ok(c->denied_paths.n == 44, "  extends the built-in list");
 	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "  twice");
-	ok(c->denied_paths.n == 38, "  once");
+	ok(c->denied_paths.n == 44, "  once");
 	is_int(config_flag_add(c, "safety.denied_commands", "make deploy"),
 	       CORDON_OK, "denied command flag");
 	ok(!c->denied_commands_set && c->extra_denied_commands.n == 1,

@@ -40,7 +40,7 @@ int main(void)
 	for (size_t i = 0; config_default_denied_paths[i]; i++)
 		pats[np++] = config_default_denied_paths[i];
 	size_t ndef = np;
-	ok(ndef == 37, "37 built-in denied paths (%zu)", ndef);
+	ok(ndef == 43, "43 built-in denied paths (%zu)", ndef);
 	for (size_t i = 0; i < sizeof(extra_patterns) / sizeof(*extra_patterns);
 	     i++)
 		pats[np++] = extra_patterns[i];
