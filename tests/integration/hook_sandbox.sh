@@ -236,7 +236,7 @@ else:
          "tool_name": "run_shell_command",
          "tool_input": {"command": cmd, "dir_path": "."}}
 print(json.dumps(d))' "$agent" "$cmd" "$ws" "$mode" |
-		"$bin" hook "$agent" --audit-log "$tmp/audit.jsonl" \
+		"${hook_pre[@]}" "$bin" hook "$agent" --audit-log "$tmp/audit.jsonl" \
 			"${hook_args[@]}" >"$tmp/answer" 2>"$tmp/err"
 	python3 -c '
 import json, sys
@@ -246,6 +246,7 @@ u = u.get("updatedInput") or u.get("tool_input") or {}
 print(u.get("command", ""))' "$tmp/answer"
 }
 hook_args=()
+hook_pre=()
 
 for agent in claude gemini; do
 	rm -f "$ws/inside.txt"
@@ -330,16 +331,13 @@ c=$(rewritten claude "ls" bypassPermissions)
 [ -z "$c" ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow" and "hooks.sandbox is off" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/answer"
 ok $? "hooks.sandbox off: no rewrite, and the reason says so"
 
-# No backend: the probe's cached verdict says none works.
-cache=$HOME/.cache/cordon/probe.json
-[ -f "$cache" ] || "$bin" run --probe >/dev/null 2>&1
-python3 - "$cache" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["best"] = None
-d["why"] = "namespaces: unavailable: test\nlandlock: unavailable: test\n"
-json.dump(d, open(sys.argv[1], "w"))
-EOF
+# No backend: the hook runs where Landlock, user namespaces and seccomp
+# fail as on a kernel without them (nobackend.py); a planted probe cache
+# is not believed (src/sandbox/probe.c), so it cannot stand in, and an
+# empty cache directory makes the hook probe afresh.
+mkdir -p "$tmp/nocache"
+hook_pre=(env XDG_CACHE_HOME="$tmp/nocache" python3
+	"$src/tests/integration/nobackend.py")
 printf '{"hooks": {"sandbox": "strict"}}\n' >"$tmp/strict.json"
 hook_args=(--config "$tmp/strict.json")
 c=$(rewritten claude "ls" bypassPermissions)
@@ -352,6 +350,6 @@ hook_args=()
 c=$(rewritten claude "ls" bypassPermissions)
 [ -z "$c" ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "allow" and "not sandboxed: no sandbox backend" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/answer"
 ok $? "hooks.sandbox auto without a backend: the agent runs it, and the reason says it is not sandboxed"
-rm -f "$cache"
+hook_pre=()
 
 done_testing
