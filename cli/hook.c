@@ -127,6 +127,10 @@ void cli_hook_usage(FILE *out)
 	      "managed-settings.json\n"
 	      "  --sandbox MODE    hooks.sandbox for this hook: off, auto or "
 	      "strict\n"
+	      "  --no-rewrite      the agent cannot run a changed command: "
+	      "auto leaves it\n"
+	      "                    to the agent unsandboxed, strict refuses "
+	      "it\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Claude Code's permission_mode: default -> supervised, "
@@ -153,6 +157,7 @@ struct hook_opts {
 	size_t nclaude_settings;
 	bool claude_scopes;
 	const char *sandbox; /* --sandbox MODE, or NULL */
+	bool no_rewrite; /* --no-rewrite: the agent cannot take a new command */
 	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
 };
 
@@ -168,6 +173,7 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		OPT_CLAUDE_SETTINGS,
 		OPT_CLAUDE_SCOPES,
 		OPT_SANDBOX,
+		OPT_NO_REWRITE,
 	};
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -179,6 +185,7 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 		  OPT_CLAUDE_SETTINGS },
 		{ "claude-scopes", no_argument, NULL, OPT_CLAUDE_SCOPES },
 		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
+		{ "no-rewrite", no_argument, NULL, OPT_NO_REWRITE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -238,6 +245,9 @@ static int parse_options(int argc, char **argv, struct hook_opts *o)
 				goto usage;
 			}
 			o->sandbox = optarg;
+			break;
+		case OPT_NO_REWRITE:
+			o->no_rewrite = true;
 			break;
 		case 'h':
 			cli_hook_usage(stdout);
@@ -1357,6 +1367,17 @@ static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
 		snprintf(sp->why, sizeof(sp->why),
 			 "hooks.sandbox is off: the agent runs the command "
 			 "itself, outside cordon's sandbox");
+		return;
+	}
+	/* The doors whose agent cannot take a changed command (cordon hook
+	 * cursor, copilot, windsurf, ...): auto leaves the command to the
+	 * agent, strict refuses it; never run unsandboxed what was to be
+	 * sandboxed. */
+	if (o->no_rewrite) {
+		snprintf(sp->why, sizeof(sp->why),
+			 "this agent's hook cannot change the command, so the "
+			 "agent runs it itself, outside cordon's sandbox");
+		sp->refuse = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
 		return;
 	}
 	best = sandbox_probe(false, probe, sizeof(probe));

@@ -99,11 +99,13 @@ static const struct {
 	const char *name;
 	const char *door;
 	const char *title;
+	bool rewrites; /* the agent runs a command the hook hands back */
 } doors[] = {
-	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor" },
-	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI" },
-	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI" },
-	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf" },
+	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor", false },
+	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI",
+			   false },
+	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI", true },
+	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf", false },
 };
 
 static int door_of(const char *name)
@@ -971,6 +973,8 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 		argv[argc++] = "--mode";
 		argv[argc++] = (char *)o->mode;
 	}
+	if (!doors[o->agent].rewrites)
+		argv[argc++] = "--no-rewrite";
 	argv[argc] = NULL;
 	if (!in) {
 		snprintf(why, cap, "out of memory");
@@ -1056,6 +1060,12 @@ static void decide_one(const struct door_opts *o, const cJSON *call,
 		cJSON_GetObjectItemCaseSensitive(hso, "permissionDecisionReason"));
 
 	*updated = NULL;
+	/* No decision with a reason: the Claude door leaves a call that only
+	 * the mode would ask about to Claude Code's own rules. These agents'
+	 * own rules are not cordon's to read, so it stays an ask (a deny
+	 * where the agent has no ask). */
+	if (!d && r && hso)
+		d = "ask";
 	if (!d || (strcmp(d, "allow") && strcmp(d, "deny") && strcmp(d, "ask"))) {
 		*decision = "deny";
 		snprintf(reason, cap, "cordon: %s; the call is refused",
@@ -1070,6 +1080,23 @@ static void decide_one(const struct door_opts *o, const cJSON *call,
 	}
 	cJSON_Delete(a);
 	free(ans);
+}
+
+/* The Claude door's reason ends with how an allowed command would run
+ * ("; it runs in cordon's sandbox …" or "; not sandboxed: …", hook.c's
+ * sandbox_answer); a call these doors turn from ask into deny does not
+ * run, so that part goes. */
+static void drop_sandbox_note(char *reason)
+{
+	static const char *const notes[] = { "; it runs in cordon's sandbox",
+					     "; not sandboxed: " };
+
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		char *at = strstr(reason, notes[i]);
+
+		if (at)
+			*at = '\0';
+	}
 }
 
 /* Codex takes a rewritten command back (updatedInput): the tool's input
@@ -1168,6 +1195,8 @@ int cli_hook_door(int argc, char **argv)
 		}
 	} else if (strcmp(decision, "ask") == 0 && dc.shape != SHAPE_CURSOR) {
 		char more[sizeof(reason)];
+
+		drop_sandbox_note(reason);
 
 		snprintf(more, sizeof(more),
 			 "%.7000s. %s's hook cannot ask for approval, so cordon "

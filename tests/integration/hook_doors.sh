@@ -26,7 +26,7 @@ subst() {
 
 unsubst() {
 	sed -e "s|$XDG_CONFIG_HOME|@XDG@|g" -e "s|$ws|@WS@|g" \
-		-e "s|$HOME|@HOME@|g"
+		-e "s|$HOME|@HOME@|g" -e "s|$bin|@BIN@|g" -e "s|$tmp|@TMP@|g"
 }
 
 hook() {
@@ -108,9 +108,9 @@ for out in "$golden"/copilot/*.out.json; do
 		bad=1
 	}
 done
-# Codex: allow is no output; a refusal is Claude's hookSpecificOutput with
-# deny and a non-empty reason (its schema has no ask, and "allow" only
-# with updatedInput).
+# Codex: allow is no output, or "allow" with updatedInput (the sandbox
+# rewrite: its schema takes "allow" only with it); a refusal is Claude's
+# hookSpecificOutput with deny and a non-empty reason (no ask).
 for out in "$golden"/windsurf/*.out.json; do
 	pycheck 'd["stdout"] == "" and (d["exit"] == 0 and d["stderr"] == "" or d["exit"] == 2 and d["stderr"].startswith("cordon: "))' <"$out" || {
 		echo "# bad shape: $out"
@@ -119,7 +119,7 @@ for out in "$golden"/windsurf/*.out.json; do
 done
 for out in "$golden"/codex/*.out.json; do
 	[ ! -s "$out" ] || [ "$(cat "$out")" = "" ] ||
-		pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["permissionDecision"] == "deny" and d["hookSpecificOutput"]["permissionDecisionReason"]' <"$out" || {
+		pycheck '(lambda h: list(d) == ["hookSpecificOutput"] and (list(h) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and h["permissionDecision"] == "deny" and h["permissionDecisionReason"] or list(h) == ["hookEventName", "permissionDecision", "updatedInput"] and h["permissionDecision"] == "allow" and " run " in h["updatedInput"]["command"] and "--command-sha256" in h["updatedInput"]["command"]))(d["hookSpecificOutput"])' <"$out" || {
 		echo "# bad shape: $out"
 		bad=1
 	}
