@@ -1097,6 +1097,7 @@ int cli_hook(int argc, char **argv)
 	struct cordon_diag diag = { 0 };
 	struct cordon_context ctx = { 0 };
 	struct cordon_call call = { 0 };
+	struct cli_broker broker;
 	struct agent_mode am = { CORDON_MODE_SUPERVISED, false, false };
 	char why[512] = "", reason[HOOK_MAX_REASON];
 	char wsbuf[PATH_MAX], apbuf[PATH_MAX];
@@ -1218,8 +1219,13 @@ int cli_hook(int argc, char **argv)
 	for (size_t i = 0; i < cordon_policy_warning_count(pol); i++)
 		fprintf(stderr, "cordon hook: warning: %s\n",
 			cordon_policy_warning(pol, i));
-	if (cordon_policy_decide(pol, &call, CORDON_DECIDE_NO_PROMPT, res,
-				 &diag) != CORDON_OK) {
+	/* approvals.broker: the running console answers what would ask */
+	if (cordon_policy_decide(pol, &call,
+				 cli_broker_attach(&broker, pol, cfg, "hook",
+						   "none") ?
+					 0 :
+					 CORDON_DECIDE_NO_PROMPT,
+				 res, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon hook: %s\n", diag.message);
 		status = refuse(o.agent, "cordon: %s; the call is refused",
 				diag.message);
