@@ -1319,6 +1319,8 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url,
 			return reply_error(c, 405, "only GET");
 		if (strcmp(url, "/login") == 0)
 			return login(c);
+		if (strcmp(url, "/favicon.ico") == 0)
+			return reply(c, 204, "text/plain", "", 0, false);
 		return serve_file(c, url);
 	}
 	if (!authorized(c, &by_cookie))
