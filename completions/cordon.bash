@@ -5,7 +5,7 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='audit check classify config demo fetch help hook init mcp
+_cordon_commands='audit check classify config console demo fetch help hook init mcp
 proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
@@ -49,6 +49,7 @@ _cordon_opts() {
 		import) echo '--from --help' ;;
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
+	console) echo '--listen --config --audit-log --pins --help' ;;
 	demo) echo '--keep --help' ;;
 	redact) echo '--count --help' ;;
 	fetch)
