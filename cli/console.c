@@ -26,6 +26,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1465,6 +1466,9 @@ static int listen_on(const char *spec)
 	if (fd < 0)
 		return -1;
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* the event stream is small writes: no Nagle delay on them (the
+	 * accepted sockets inherit it) */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 64) != 0 ||
 	    getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
 		fprintf(stderr, "cordon console: --listen %s: %s\n", spec,
