@@ -417,6 +417,7 @@ int cli_check(int argc, char **argv)
 	struct cordon_diag diag = {0};
 	struct cordon_context ctx = {0};
 	struct tty_prompt tp = {-1, 0};
+	struct cli_broker broker;
 	char *input = NULL, *args_text = NULL;
 	cJSON *root = NULL;
 	int status = CLI_EXIT_USAGE, rc;
@@ -474,6 +475,8 @@ int cli_check(int argc, char **argv)
 				cordon_policy_warning(pol, i));
 	}
 	unsigned flags = CORDON_DECIDE_NO_PROMPT;
+	if (!o.prompt && cli_broker_attach(&broker, pol, cfg, "check", NULL))
+		flags = 0;
 	if (o.prompt) {
 		flags = 0;
 		tp.fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);

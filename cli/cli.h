@@ -154,4 +154,30 @@ size_t cli_labels_width(uint64_t labels);
  * command can neither forge output nor drive the terminal. */
 void cli_print_escaped(FILE *out, const char *s, size_t n);
 
+/* ---- broker.c: handing an ASK to the running console ---- */
+
+/* With approvals.broker on, sets pol's prompt to ask the console
+ * (`cordon console`) over its socket, up to approvals.timeout_s; no console,
+ * or one gone mid-wait, denies at step no_prompt. door names the door
+ * ("mcp", "hook", "check"), sandbox what enforces the call ("full",
+ * "partial", "none", NULL: unknown); both borrowed for as long as pol is
+ * used, as b is. Returns 1 when the prompt was set, 0 when the key is off
+ * (pol untouched). */
+struct cordon_policy;
+struct cordon_config;
+struct cli_broker {
+	const char *door;
+	const char *sandbox;
+	unsigned timeout_s;
+	char path[4096];
+	char why[256];
+};
+int cli_broker_attach(struct cli_broker *b, struct cordon_policy *pol,
+		      const struct cordon_config *cfg, const char *door,
+		      const char *sandbox);
+
+/* `cordon console` (console.c). */
+int cli_console(int argc, char **argv);
+void cli_console_usage(FILE *out);
+
 #endif

@@ -1672,6 +1672,7 @@ int cli_hook(int argc, char **argv)
 	struct cordon_diag diag = { 0 };
 	struct cordon_context ctx = { 0 };
 	struct cordon_call call = { 0 };
+	struct cli_broker broker;
 	struct agent_mode am = { CORDON_MODE_SUPERVISED, false, false };
 	struct hook_sandbox sp = { 0 };
 	struct hook_answer answer = { 0 };
@@ -1806,8 +1807,13 @@ int cli_hook(int argc, char **argv)
 	for (size_t i = 0; i < cordon_policy_warning_count(pol); i++)
 		fprintf(stderr, "cordon hook: warning: %s\n",
 			cordon_policy_warning(pol, i));
-	if (cordon_policy_decide(pol, &call, CORDON_DECIDE_NO_PROMPT, res,
-				 &diag) != CORDON_OK) {
+	/* approvals.broker: the running console answers what would ask */
+	if (cordon_policy_decide(pol, &call,
+				 cli_broker_attach(&broker, pol, cfg, "hook",
+						   "none") ?
+					 0 :
+					 CORDON_DECIDE_NO_PROMPT,
+				 res, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon hook: %s\n", diag.message);
 		status = refuse(o.agent, "cordon: %s; the call is refused",
 				diag.message);

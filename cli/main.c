@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  cli_classify, cli_classify_usage },
 	{ "config", "show the effective configuration and where it came from",
 	  cli_config, cli_config_usage },
+	{ "console", "the approval broker and the local web console",
+	  cli_console, cli_console_usage },
 	{ "demo", "the whole story on built-in defaults, end to end",
 	  cli_demo, cli_demo_usage },
 	{ "doctor", "check the set-up: sandbox, config, agents' hooks, logs",

@@ -476,6 +476,18 @@ static void tty_ask(void *ud, const struct cordon_result *asked,
 	reply->by = "terminal";
 }
 
+/* approvals.broker: what the console's card says of the server's sandbox
+ * (the probe's verdict, cached). */
+static const char *sandbox_enforcement(void)
+{
+	char why[1024];
+	int best = sandbox_probe(false, why, sizeof(why));
+
+	return best == SANDBOX_BACKEND_NAMESPACES ? "full" :
+	       best == SANDBOX_BACKEND_LANDLOCK   ? "partial" :
+						    "none";
+}
+
 /* A fresh session id: "mcp-NAME-<16 hex>". */
 static void new_session(const char *name, char *buf, size_t cap)
 {
@@ -516,6 +528,7 @@ int cli_mcp(int argc, char **argv)
 	struct cordon_context ctx = { 0 };
 	struct cordon_diag diag = { 0 };
 	struct tty_prompt tp = { -1, 0 };
+	struct cli_broker broker;
 	struct cli_proxy_audit proxy_audit = { 0 };
 	char pins_buf[PATH_MAX], ap_buf[PATH_MAX];
 	const char *pins_path, *ap;
@@ -594,6 +607,10 @@ int cli_mcp(int argc, char **argv)
 	for (size_t i = 0; i < cordon_policy_warning_count(pol); i++)
 		fprintf(stderr, "cordon mcp: warning: %s\n",
 			cordon_policy_warning(pol, i));
+	if (!m.prompt)
+		(void)cli_broker_attach(&broker, pol, cfg, "mcp",
+					m.sandbox ? sandbox_enforcement() :
+						    "none");
 	if (m.prompt) {
 		tp.fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
 		tp.timeout_s = cfg->approvals_timeout_s;

@@ -5,8 +5,8 @@
 # Works with or without the bash-completion package (with it, the command
 # after `--` in `cordon run -- …` is completed as that command would be).
 
-_cordon_commands='approvals audit check classify config demo doctor explain fetch
-help hook init mcp proxy redact run sandbox'
+_cordon_commands='approvals audit check classify config console demo doctor explain
+fetch help hook init mcp proxy redact run sandbox'
 
 # The options of `cordon run`, which `cordon mcp --sandbox` takes too.
 _cordon_run_opts='--workspace --write --deny-read --no-read-home
@@ -51,6 +51,7 @@ _cordon_opts() {
 		import) echo '--from --help' ;;
 		*) echo '--config --workspace --sources --json --help' ;;
 		esac ;;
+	console) echo '--listen --config --audit-log --pins --help' ;;
 	demo) echo '--keep --json --help' ;;
 	doctor)
 		echo '--json --workspace --config --audit-log --no-probe

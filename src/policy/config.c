@@ -457,6 +457,13 @@ static const struct key_def keys[] = {
 	  .dflt = 120,
 	  .min = 1,
 	  .max = 86400 },
+	/* Hand an ASK to the running console (cordon console) instead of
+	 * denying where there is no terminal. The user's choice: a project
+	 * file may not route its asks elsewhere. */
+	{ .path = "approvals.broker",
+	  .type = KT_BOOL,
+	  .proj = PR_IGNORE,
+	  .off = OFF(approvals_broker) },
 	{ .path = "mcp.pins_path",
 	  .type = KT_STR,
 	  .proj = PR_IGNORE,

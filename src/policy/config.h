@@ -181,6 +181,7 @@ struct cordon_config {
 	char *audit_key_file;                /* HMAC key; NULL: plain SHA-256 */
 	char *approvals_path;
 	unsigned approvals_timeout_s;
+	bool approvals_broker;               /* ask the running console */
 	char *mcp_pins_path;
 	char *mcp_pending_tools;             /* "hide", "warn"; NULL: hide */
 	char *mcp_new_tools;                 /* "pending", "trust"; NULL: pending */

@@ -2113,6 +2113,16 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	p->prompt(p->prompt_ud, r, &reply);
 	long limit = (long)p->cfg->approvals_timeout_s * 1000;
 	enum cordon_answer a = reply.answer;
+	if (a == POLICY_ANSWER_NOBODY) {
+		char why[sizeof(r->reason)];
+		memcpy(why, r->reason, sizeof(why));
+		decide(r, CORDON_DENY, POLICY_STEP_NO_PROMPT, false,
+		       "blocked: needs approval and no one can be asked "
+		       "(%s): %s",
+		       reply.by ? reply.by : "no answer", why);
+		finish(p, r);
+		return CORDON_OK;
+	}
 	if ((unsigned)a > CORDON_ANSWER_TIMED_OUT)
 		a = CORDON_ANSWER_DENY_ONCE;
 	if (now_ms() - t0 > limit)

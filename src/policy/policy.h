@@ -44,6 +44,14 @@ enum policy_step {
 	POLICY_STEP__COUNT
 };
 
+/* What a prompt callback inside cordon (the console broker, broker.h)
+ * answers when nobody could be asked: no console running, or the console
+ * gone before it answered. cordon_policy_decide() denies it exactly as it
+ * denies an ASK with no callback (step no_prompt), the reply's `by`
+ * naming why. Not an answer a host can give: out of range of the public
+ * enum. */
+#define POLICY_ANSWER_NOBODY ((enum cordon_answer)8)
+
 /* The name of step s ("denied_paths"); static. */
 const char *policy_step_name(enum policy_step s);
 /* The step called name, or -1 when no step is. */

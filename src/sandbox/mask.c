@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "atomic.h"
 #include "sandbox_int.h"
 
 #include "banned.h"
@@ -258,6 +259,20 @@ int sandbox_mask_host_sockets(struct sandbox_plan *p)
 	for (size_t i = 0; i < sizeof(daemons) / sizeof(daemons[0]); i++)
 		if (mask_socket(p, daemons[i], "daemon socket mask"))
 			return -1;
+	/* cordon console's socket and token where there is no runtime
+	 * directory ($XDG_STATE_HOME/cordon/, src/policy/broker.h): a
+	 * sandboxed command must neither answer its own approvals nor read
+	 * the console's token. */
+	static const char *const console[] = { "console.sock",
+					       "console.token" };
+	for (size_t i = 0; i < sizeof(console) / sizeof(console[0]); i++) {
+		char path[PATH_MAX];
+
+		if (atomic_state_path(NULL, console[i], path, sizeof(path)) ==
+			    0 &&
+		    sandbox_mask_path(p, path, "console mask"))
+			return -1;
+	}
 	return 0;
 }
 

@@ -52,12 +52,12 @@ complete -p cordon | grep -q -- '-F _cordon cordon'
 ok $? "the file registers _cordon for cordon"
 
 comp cordon ''
-is approvals audit check classify config demo doctor explain fetch help hook \
-	init mcp proxy redact run sandbox
+is approvals audit check classify config console demo doctor explain fetch help \
+	hook init mcp proxy redact run sandbox
 ok $? "every subcommand"
 
 comp cordon c
-is check classify config
+is check classify config console
 ok $? "subcommands by prefix"
 
 comp cordon -

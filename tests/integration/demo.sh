@@ -14,7 +14,7 @@ ok $? "demo with an unknown option exits 2"
 
 export TMPDIR=$tmp
 run demo --keep
-[ $rc -eq 0 ] && grep -q '^ok: 12 steps, 0 unexpected' "$tmp/out"
+[ $rc -eq 0 ] && grep -q '^ok: 14 steps, 0 unexpected' "$tmp/out"
 ok $? "demo passes every step"
 cp "$tmp/out" "$tmp/demo.out"
 
@@ -35,12 +35,17 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 dec = [r for r in recs if r["event"] == "decision"]
 runs = [r for r in recs if r["event"] == "run"]
-assert len(dec) == 12, len(dec)
+assert len(dec) == 14, len(dec)
 assert [r["decision"] for r in dec].count("deny") == 6
 assert any(r.get("answeredBy") == "demo-script" for r in dec)
+assert any(r.get("answeredBy") == "console" for r in dec)
+assert any(r.get("step") == "session_grant" for r in dec)
 assert len(runs) == 3 and all(r["enforcement"] for r in runs)
 PY
-ok $? "the log holds 12 decisions (6 denied, answers attributed) and 3 runs"
+ok $? "the log holds 14 decisions (6 denied, answers attributed, one by the console) and 3 runs"
+
+grep -q 'card in the console: destructive rm -rf dist -> the demo clicks allow_session' "$tmp/demo.out"
+ok $? "the demo's broker step shows the card in cordon console and answers it there"
 
 grep -qE 'cannot create .*(Read-only file system|Permission denied|Directory nonexistent)' "$tmp/demo.out" &&
 	grep -q 'network: refused' "$tmp/demo.out"

@@ -43,6 +43,7 @@
 
 #include "alloc.h"
 #include "audit.h"
+#include "broker.h"
 #include "cordon.h"
 #include "jcs.h"
 #include "jsonrpc.h"
@@ -1013,6 +1014,41 @@ out:
 	return good;
 }
 
+/* The console's reading of a door's request (src/policy/broker.c): under
+ * a failed allocation it is an error, never a request with a member lost. */
+static const char broker_line[] =
+	"{\"v\":1,\"door\":\"mcp\",\"tool\":\"Bash\",\"kind\":\"execute\","
+	"\"args\":{\"command\":\"rm -rf build\"},\"command\":\"rm -rf build\","
+	"\"path\":null,\"risk\":\"destructive\",\"labels\":[\"force\"],"
+	"\"reason\":\"needs approval\",\"session\":\"s1\",\"exactOnly\":true,"
+	"\"sandbox\":\"none\",\"timeoutMs\":1000}\n";
+
+static int run_broker(void *ud, long i, char *why, size_t cap)
+{
+	struct broker_request r;
+	char reason[256];
+	enum cordon_err rc;
+	int good = 0;
+
+	(void)ud;
+	arm(i);
+	rc = broker_parse_request(broker_line, sizeof(broker_line) - 1, &r,
+				  reason, sizeof(reason));
+	disarm();
+	if (rc == CORDON_OK &&
+	    (!same_str(r.tool, "Bash") || !same_str(r.command, "rm -rf build") ||
+	     !same_str(r.session, "s1") || !same_str(r.reason, "needs approval") ||
+	     !r.args || !r.exact_only || r.timeout_ms != 1000))
+		FAIL("CORDON_OK with a member lost");
+	if (i < 0 && rc != CORDON_OK)
+		FAIL("with memory: %s (%s)", cordon_strerror(rc), reason);
+	good = 1;
+out:
+	if (rc == CORDON_OK)
+		broker_request_free(&r);
+	return good;
+}
+
 struct scan_case {
 	const char *tool;
 	bool poisoned;
@@ -1269,6 +1305,7 @@ int main(void)
 	torture("jcs_canonicalize, a duplicate member", run_jcs_dup, NULL);
 	memset(&jc, 0, sizeof(jc));
 	torture("jsonrpc_parse a tools/call", run_jsonrpc, &jc);
+	torture("broker_parse_request, a door's ASK", run_broker, NULL);
 	torture("mcpscan_tool, a poisoned tool", run_scan, &scans[0]);
 	torture("mcpscan_tool, a clean tool", run_scan, &scans[1]);
 

@@ -1,0 +1,288 @@
+// cordon console: the page. Every string from an agent, a tool or the log
+// is put in with textContent, never as HTML.
+"use strict";
+
+const ANSWERS = [
+  ["allow_once", "Allow once", "y", "allow"],
+  ["allow_session", "Allow for session", "s", "allow"],
+  ["allow_always", "Allow always", "a", "allow"],
+  ["deny_once", "Deny", "n", "deny"],
+  ["deny_session", "Deny for session", "x", "deny"],
+  ["deny_always", "Deny always", "d", "deny"],
+  ["abort", "Abort", "q", "deny"],
+];
+const pending = new Map(); // id -> item
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+async function api(path, body) {
+  const opt = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const r = await fetch(path, opt);
+  if (r.status === 401) {
+    document.getElementById("login-needed").hidden = false;
+    throw new Error("not logged in");
+  }
+  const j = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(j.error || ("HTTP " + r.status));
+  return j;
+}
+
+function pill(risk) {
+  return el("span", "pill " + (risk || "none"), risk || "no tier");
+}
+
+function chips(parent, names) {
+  for (const n of names || []) parent.appendChild(el("span", "chip", n));
+}
+
+function card(item) {
+  const c = el("div", "card " + (item.risk || ""));
+  c.dataset.id = item.id;
+  c.tabIndex = 0;
+  const head = el("div", "card-head");
+  head.appendChild(pill(item.risk));
+  head.appendChild(el("span", "tool", item.tool));
+  head.appendChild(el("span", "chip", item.kind));
+  head.appendChild(el("span", "chip sandboxed",
+                      "sandboxed: " + (item.sandboxed || "unknown")));
+  const meta = el("span", "meta", "");
+  meta.dataset.expires = String(Date.now() + (item.expiresInMs || 0));
+  head.appendChild(meta);
+  c.appendChild(head);
+  const who = el("div", "meta",
+                 "from " + item.door + (item.session ? " · session " + item.session : ""));
+  c.appendChild(who);
+  if (item.command !== null && item.command !== undefined)
+    c.appendChild(el("pre", "command", item.command));
+  else
+    c.appendChild(el("pre", "args", JSON.stringify(item.args, null, 2)));
+  if (item.path) c.appendChild(el("div", "path", "path: " + item.path));
+  const labels = el("div", "labels");
+  chips(labels, item.labels);
+  c.appendChild(labels);
+  for (const r of item.reasons || []) c.appendChild(el("div", "reason", r));
+  if (item.segments && item.segments.length > 1) {
+    const ul = el("ul", "segments");
+    for (const s of item.segments) {
+      const li = el("li");
+      li.appendChild(pill(s.risk));
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(el("code", null, s.text));
+      if (s.labels && s.labels.length)
+        li.appendChild(document.createTextNode(" — " + s.labels.join(", ")));
+      ul.appendChild(li);
+    }
+    c.appendChild(ul);
+  }
+  if (item.exactOnly)
+    c.appendChild(el("div", "exact",
+                     "exact command only: a grant covers this exact command, never a prefix"));
+  const b = el("div", "buttons");
+  for (const [name, label, key, kind] of ANSWERS) {
+    if (item.risk === "blocked" && kind === "allow") continue;
+    const btn = el("button", kind, label);
+    btn.type = "button";
+    btn.dataset.answer = name;
+    btn.title = "key: " + key;
+    btn.addEventListener("click", () => answer(item.id, name));
+    b.appendChild(btn);
+  }
+  c.appendChild(b);
+  return c;
+}
+
+function renderCards() {
+  const box = document.getElementById("cards");
+  const items = [...pending.values()].sort((a, b) => a.created - b.created);
+  const have = new Map([...box.children].map(c => [c.dataset.id, c]));
+  for (const [id, c] of have) if (!pending.has(id)) c.remove();
+  for (const it of items) if (!have.has(it.id)) box.appendChild(card(it));
+  [...box.children].forEach((c, i) => c.classList.toggle("first", i === 0));
+  document.getElementById("pending-count").textContent = String(items.length);
+  document.getElementById("no-pending").hidden = items.length > 0;
+}
+
+async function answer(id, name) {
+  try {
+    await api("/api/approvals/" + encodeURIComponent(id), { answer: name });
+  } catch (e) { /* gone or answered elsewhere: the event removes it */ }
+  pending.delete(id);
+  renderCards();
+}
+
+function tick() {
+  for (const m of document.querySelectorAll(".card .meta[data-expires]")) {
+    const s = Math.max(0, Math.round((Number(m.dataset.expires) - Date.now()) / 1000));
+    m.textContent = s + " s left";
+  }
+}
+
+async function loadPending() {
+  const j = await api("/api/approvals/pending");
+  pending.clear();
+  for (const it of j.pending) pending.set(it.id, it);
+  renderCards();
+}
+
+function listen() {
+  const es = new EventSource("/api/events");
+  const conn = document.getElementById("conn");
+  es.onopen = () => { conn.textContent = "live"; loadPending().catch(() => {}); };
+  es.onerror = () => { conn.textContent = "reconnecting…"; };
+  es.addEventListener("pending", ev => {
+    const it = JSON.parse(ev.data);
+    pending.set(it.id, it);
+    renderCards();
+  });
+  for (const name of ["answered", "timed_out", "gone"]) {
+    es.addEventListener(name, ev => {
+      pending.delete(JSON.parse(ev.data).id);
+      renderCards();
+      loadAudit().catch(() => {});
+    });
+  }
+  es.addEventListener("decision", () => loadAudit().catch(() => {}));
+}
+
+document.addEventListener("keydown", ev => {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey))
+    return;
+  const first = document.querySelector("#cards .card");
+  if (!first) return;
+  const a = ANSWERS.find(x => x[2] === ev.key);
+  if (!a) return;
+  const item = pending.get(first.dataset.id);
+  if (!item || (item.risk === "blocked" && a[3] === "allow")) return;
+  ev.preventDefault();
+  answer(item.id, a[0]);
+});
+
+let tryTimer = null;
+function tryCommand() {
+  clearTimeout(tryTimer);
+  tryTimer = setTimeout(async () => {
+    const cmd = document.getElementById("try").value;
+    const out = document.getElementById("try-result");
+    if (!cmd.trim()) { out.replaceChildren(); return; }
+    try {
+      const v = await api("/api/classify", { command: cmd });
+      if (document.getElementById("try").value !== cmd) return;
+      const head = el("div", "card-head");
+      head.appendChild(pill(v.risk));
+      const labels = el("span", "labels");
+      chips(labels, v.labels);
+      head.appendChild(labels);
+      const list = el("ul", "segments");
+      for (const r of v.reasons || []) list.appendChild(el("li", null, r));
+      out.replaceChildren(head, list);
+    } catch (e) { out.replaceChildren(el("div", "reason", e.message)); }
+  }, 120);
+}
+
+function pretty(v) { return JSON.stringify(v, null, 2) || "(none)"; }
+
+async function loadPins() {
+  const box = document.getElementById("pin-list");
+  let j;
+  try { j = await api("/api/mcp/pins"); } catch (e) {
+    box.replaceChildren(el("p", "empty", e.message)); return;
+  }
+  if (!j.pending.length) { box.replaceChildren(el("p", "empty", "No tool is waiting for approval.")); return; }
+  const nodes = [];
+  for (const p of j.pending) {
+    const c = el("div", "card caution");
+    const head = el("div", "card-head");
+    head.appendChild(el("span", "tool", p.server + " / " + p.tool));
+    head.appendChild(el("span", "chip", p.reason));
+    chips(head, p.flags);
+    c.appendChild(head);
+    const a = pretty(p.approved).split("\n"), b = pretty(p.pending).split("\n");
+    const diff = el("div", "diff");
+    for (const [title, lines, other] of [["approved", a, b], ["new version", b, a]]) {
+      const col = el("div");
+      col.appendChild(el("div", "meta", title));
+      const pre = el("pre");
+      lines.forEach((line, i) => {
+        const span = el("span", line !== other[i] ? "changed" : "", line);
+        pre.appendChild(span);
+        if (line === other[i]) pre.appendChild(document.createTextNode("\n"));
+      });
+      col.appendChild(pre);
+      diff.appendChild(col);
+    }
+    c.appendChild(diff);
+    const btn = el("button", "allow", "Accept new version");
+    btn.type = "button";
+    btn.addEventListener("click", async () => {
+      try { await api("/api/mcp/pins", { server: p.server, tool: p.tool }); } catch (e) {}
+      loadPins();
+    });
+    const bs = el("div", "buttons");
+    bs.appendChild(btn);
+    c.appendChild(bs);
+    nodes.push(c);
+  }
+  box.replaceChildren(...nodes);
+}
+
+async function loadAudit() {
+  const j = await api("/api/audit?limit=50");
+  const chain = document.getElementById("chain");
+  const v = j.verify;
+  if (!v.exists) { chain.className = "chain"; chain.textContent = "No log yet at " + j.path; }
+  else if (v.error) { chain.className = "chain broken"; chain.textContent = "cannot verify: " + v.error; }
+  else if (v.intact) {
+    chain.className = "chain intact";
+    chain.textContent = "chain intact: " + v.records + " records, head " + String(v.head).slice(0, 16) + "…";
+  } else {
+    chain.className = "chain broken";
+    chain.textContent = "chain BROKEN at line " + v.badLine + ": " + v.why;
+  }
+  const rows = [];
+  for (const r of j.records) {
+    const tr = el("tr");
+    const d = r.decision || "";
+    for (const [text, cls] of [[r.ts || r.time || "", ""], [r.event || "", ""],
+                               [r.tool || "", ""], [d, d], [r.step || "", ""],
+                               [r.reason || "", ""]]) {
+      const td = el("td", cls, text);
+      td.title = String(text);
+      tr.appendChild(td);
+    }
+    rows.push(tr);
+  }
+  document.querySelector("#audit-table tbody").replaceChildren(...rows);
+}
+
+async function loadStatus() {
+  const j = await api("/api/status");
+  const dl = document.getElementById("status-list");
+  const rows = [["backend", j.sandbox.backend || "none"], ["enforcement", j.sandbox.enforcement],
+                ["probe", j.sandbox.probe], ["broker socket", j.socket],
+                ["audit log", j.auditLog], ["answer within", j.timeoutS + " s"],
+                ["version", j.version]];
+  const nodes = [];
+  for (const [k, v] of rows) { nodes.push(el("dt", null, k)); nodes.push(el("dd", null, v)); }
+  dl.replaceChildren(...nodes);
+  document.getElementById("sandbox-chip").textContent =
+    "sandbox: " + (j.sandbox.backend || "none") + " (" + j.sandbox.enforcement + ")";
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("try").addEventListener("input", tryCommand);
+  setInterval(tick, 1000);
+  loadPending().then(() => {
+    listen();
+    loadAudit().catch(() => {});
+    loadPins().catch(() => {});
+    loadStatus().catch(() => {});
+  }).catch(() => {});
+});

@@ -1,0 +1,476 @@
+/* broker — the door's side of the console broker, and the request parser
+ * the console uses (see broker.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "alloc.h"
+#include "atomic.h"
+#include "broker.h"
+#include "json.h"
+#include "policy.h"
+#include "text.h"
+
+#include "banned.h"
+
+int broker_path(const char *name, char *buf, size_t cap)
+{
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	int w;
+
+	if (rt && rt[0] == '/') {
+		w = name ? snprintf(buf, cap, "%s/cordon/%s", rt, name) :
+			   snprintf(buf, cap, "%s/cordon", rt);
+		return w < 0 || (size_t)w >= cap ? -1 : 0;
+	}
+	return atomic_state_path(NULL, name, buf, cap);
+}
+
+/* ---- the request line --------------------------------------------------- */
+
+/* s redacted as a JSON string item (NULL s: JSON null). */
+static cJSON *redacted_string(const char *s)
+{
+	char *out = NULL;
+	size_t n = 0;
+	cJSON *item;
+
+	if (!s)
+		return cJSON_CreateNull();
+	if (cordon_redact(s, strlen(s), &out, &n, NULL) != CORDON_OK)
+		return NULL;
+	item = json_clean_string(out, n);
+	free(out);
+	return item;
+}
+
+/* The arguments, redacted: the JSON again when redaction kept it JSON, else
+ * the redacted text as a string. */
+static cJSON *redacted_args(const char *args)
+{
+	char *out = NULL;
+	size_t n = 0;
+	cJSON *item;
+
+	if (!args)
+		args = "{}";
+	if (cordon_redact(args, strlen(args), &out, &n, NULL) != CORDON_OK)
+		return NULL;
+	item = cJSON_ParseWithLength(out, n);
+	if (!item)
+		item = json_clean_string(out, n);
+	free(out);
+	return item;
+}
+
+static bool add(cJSON *o, const char *name, cJSON *item)
+{
+	if (!item)
+		return false;
+	if (!cJSON_AddItemToObject(o, name, item)) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static cJSON *string_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+char *broker_request_line(const struct broker_ask *a, size_t *len)
+{
+	const struct cordon_result *r = a->asked;
+	int risk = cordon_result_risk(r);
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL, *line = NULL;
+	size_t n;
+	bool ok;
+
+	if (!o)
+		return NULL;
+	ok = add(o, "v", cJSON_CreateNumber(1)) &&
+	     add(o, "door", cJSON_CreateString(a->door ? a->door : "")) &&
+	     add(o, "tool",
+		 json_clean_string(cordon_result_tool(r),
+				   strlen(cordon_result_tool(r)))) &&
+	     add(o, "kind",
+		 cJSON_CreateString(cordon_kind_name(cordon_result_kind(r)))) &&
+	     add(o, "args", redacted_args(cordon_result_args(r))) &&
+	     add(o, "command", redacted_string(cordon_result_command(r))) &&
+	     add(o, "path",
+		 r->path && r->path[0] ?
+			 json_clean_string(r->path, strlen(r->path)) :
+			 cJSON_CreateNull()) &&
+	     add(o, "risk",
+		 risk >= 0 ? cJSON_CreateString(
+				     cordon_risk_name((enum cordon_risk)risk)) :
+			     cJSON_CreateNull()) &&
+	     add(o, "labels",
+		 json_labels_array(risk >= 0 ? cordon_result_labels(r) : 0)) &&
+	     add(o, "reason", redacted_string(cordon_result_reason(r))) &&
+	     add(o, "session", string_or_null(cordon_result_session(r))) &&
+	     add(o, "exactOnly", cJSON_CreateBool(r->exact_only)) &&
+	     add(o, "sandbox",
+		 cJSON_CreateString(a->sandbox ? a->sandbox : "unknown")) &&
+	     add(o, "timeoutMs", cJSON_CreateNumber(a->timeout_ms));
+	if (ok)
+		text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		return NULL;
+	n = strlen(text);
+	line = cordon__malloc(n + 2);
+	if (line) {
+		memcpy(line, text, n);
+		line[n] = '\n';
+		line[n + 1] = '\0';
+		if (len)
+			*len = n + 1;
+	}
+	free(text);
+	return line;
+}
+
+/* ---- asking ------------------------------------------------------------- */
+
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* why = what + detail. */
+static enum cordon_answer nobody(char *why, size_t cap, const char *what,
+				 const char *detail)
+{
+	if (why && cap)
+		(void)snprintf(why, cap, "%s%s", what, detail);
+	return POLICY_ANSWER_NOBODY;
+}
+
+enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
+			      char *why, size_t whycap)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char reply[512];
+	size_t got = 0, len = 0, off = 0;
+	long deadline = mono_ms() + (long)a->timeout_ms;
+	char *line = NULL;
+	enum cordon_answer ans;
+	int fd;
+
+	if (!sock_path || strlen(sock_path) >= sizeof(sa.sun_path))
+		return nobody(why, whycap,
+			      "no console: the socket path does not fit", "");
+	memcpy(sa.sun_path, sock_path, strlen(sock_path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return nobody(why, whycap, "no console: ", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		ans = nobody(why, whycap,
+			     "no console is running (cordon console): ",
+			     strerror(errno));
+		goto out;
+	}
+	line = broker_request_line(a, &len);
+	if (!line) {
+		ans = nobody(why, whycap, "out of memory", "");
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = send(fd, line + off, len - off, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ans = nobody(why, whycap,
+				     "the console did not take the call: ",
+				     strerror(errno));
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left = deadline - mono_ms();
+		ssize_t r;
+		int pr;
+
+		if (left <= 0) {
+			ans = CORDON_ANSWER_TIMED_OUT;
+			goto out;
+		}
+		pr = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0) {
+			ans = nobody(why, whycap, "waiting for the console: ",
+				     strerror(errno));
+			goto out;
+		}
+		if (pr == 0)
+			continue;
+		r = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ans = nobody(why, whycap,
+				     "the console went away before it "
+				     "answered",
+				     "");
+			goto out;
+		}
+		got += (size_t)r;
+		char *nl = memchr(reply, '\n', got);
+		if (nl || got == sizeof(reply) - 1) {
+			int v = broker_parse_answer(
+				reply, nl ? (size_t)(nl - reply) : got);
+			if (v < 0) {
+				ans = nobody(why, whycap,
+					     "the console's answer was not "
+					     "one of the answers",
+					     "");
+				goto out;
+			}
+			ans = (enum cordon_answer)v;
+			goto out;
+		}
+	}
+out:
+	free(line);
+	close(fd);
+	return ans;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+int broker_answer_from_name(const char *name, size_t n)
+{
+	for (int a = 0; a <= CORDON_ANSWER_TIMED_OUT; a++) {
+		const char *s = cordon_answer_name((enum cordon_answer)a);
+		if (strlen(s) == n && memcmp(s, name, n) == 0)
+			return a;
+	}
+	return -1;
+}
+
+int broker_parse_answer(const char *s, size_t n)
+{
+	cJSON *o, *c;
+	int v = -1;
+
+	if (n > 4096 || json_nul_escape_at(s, n) != n)
+		return -1;
+	o = cJSON_ParseWithLength(s, n);
+	if (!cJSON_IsObject(o))
+		goto out;
+	c = o->child;
+	if (!c || c->next || strcmp(c->string, "answer") != 0 ||
+	    !cJSON_IsString(c))
+		goto out;
+	v = broker_answer_from_name(c->valuestring, strlen(c->valuestring));
+out:
+	cJSON_Delete(o);
+	return v;
+}
+
+void broker_request_free(struct broker_request *r)
+{
+	free(r->door);
+	free(r->tool);
+	free(r->kind);
+	free(r->command);
+	free(r->path);
+	free(r->risk);
+	free(r->reason);
+	free(r->session);
+	free(r->sandbox);
+	cJSON_Delete(r->args);
+	memset(r, 0, sizeof(*r));
+}
+
+enum member_type { M_STR, M_STR_NULL, M_BOOL, M_NUM, M_ANY, M_LABELS };
+
+static const struct member {
+	const char *name;
+	enum member_type type;
+	size_t off; /* char * members; (size_t)-1 for the others */
+	size_t max; /* strings: bytes */
+} members[] = {
+#define SOFF(f) offsetof(struct broker_request, f)
+	{ "v", M_NUM, (size_t)-1, 0 },
+	{ "door", M_STR, SOFF(door), 32 },
+	{ "tool", M_STR, SOFF(tool), 1024 },
+	{ "kind", M_STR, SOFF(kind), 16 },
+	{ "args", M_ANY, (size_t)-1, 0 },
+	{ "command", M_STR_NULL, SOFF(command), BROKER_LINE_MAX },
+	{ "path", M_STR_NULL, SOFF(path), 4096 },
+	{ "risk", M_STR_NULL, SOFF(risk), 16 },
+	{ "labels", M_LABELS, (size_t)-1, 0 },
+	{ "reason", M_STR, SOFF(reason), 4096 },
+	{ "session", M_STR_NULL, SOFF(session), 256 },
+	{ "exactOnly", M_BOOL, (size_t)-1, 0 },
+	{ "sandbox", M_STR, SOFF(sandbox), 16 },
+	{ "timeoutMs", M_NUM, (size_t)-1, 0 },
+#undef SOFF
+};
+#define NMEMBERS (sizeof(members) / sizeof(members[0]))
+
+static enum cordon_err bad(char *why, size_t cap, const char *what,
+			   const char *name)
+{
+	if (why && cap)
+		(void)snprintf(why, cap, "%s%s%s", name ? name : "",
+			       name ? ": " : "", what);
+	return CORDON_E_PARSE;
+}
+
+/* One member into r; CORDON_OK or an error with why. */
+static enum cordon_err take(const struct member *m, const cJSON *c,
+			    struct broker_request *r, char *why, size_t cap)
+{
+	switch (m->type) {
+	case M_NUM:
+		if (!cJSON_IsNumber(c))
+			return bad(why, cap, "not a number", m->name);
+		if (strcmp(m->name, "v") == 0) {
+			if (c->valuedouble != 1)
+				return bad(why, cap, "version must be 1",
+					   m->name);
+		} else {
+			if (!(c->valuedouble >= 0 &&
+			      c->valuedouble <= 86400000.0))
+				return bad(why, cap,
+					   "out of range (0 to 86400000)",
+					   m->name);
+			r->timeout_ms = (unsigned)c->valuedouble;
+		}
+		return CORDON_OK;
+	case M_BOOL:
+		if (!cJSON_IsBool(c))
+			return bad(why, cap, "not a boolean", m->name);
+		r->exact_only = cJSON_IsTrue(c);
+		return CORDON_OK;
+	case M_ANY:
+		r->args = cJSON_Duplicate(c, 1);
+		return r->args ? CORDON_OK : CORDON_E_NOMEM;
+	case M_LABELS: {
+		const cJSON *e;
+		if (!cJSON_IsArray(c))
+			return bad(why, cap, "not an array", m->name);
+		cJSON_ArrayForEach (e, c) {
+			int b;
+			if (!cJSON_IsString(e))
+				return bad(why, cap, "not a label name",
+					   m->name);
+			b = cordon_label_from_name(e->valuestring,
+						   strlen(e->valuestring));
+			if (b < 0)
+				return bad(why, cap, "unknown label", m->name);
+			r->labels |= UINT64_C(1) << b;
+		}
+		return CORDON_OK;
+	}
+	case M_STR:
+	case M_STR_NULL: {
+		char **dst = (char **)((char *)r + m->off);
+		size_t n;
+		if (m->type == M_STR_NULL && cJSON_IsNull(c))
+			return CORDON_OK;
+		if (!cJSON_IsString(c))
+			return bad(why, cap, "not a string", m->name);
+		n = strlen(c->valuestring);
+		if (n > m->max)
+			return bad(why, cap, "too long", m->name);
+		*dst = cordon__strndup(c->valuestring, n);
+		return *dst ? CORDON_OK : CORDON_E_NOMEM;
+	}
+	}
+	return CORDON_E_PARSE;
+}
+
+enum cordon_err broker_parse_request(const char *s, size_t n,
+				     struct broker_request *out, char *why,
+				     size_t whycap)
+{
+	bool seen[NMEMBERS] = { false };
+	enum cordon_err e = CORDON_OK;
+	cJSON *o;
+
+	memset(out, 0, sizeof(*out));
+	if (why && whycap)
+		why[0] = '\0';
+	if (n > BROKER_LINE_MAX) {
+		if (why && whycap)
+			(void)snprintf(why, whycap,
+				       "the request is over %u bytes",
+				       BROKER_LINE_MAX);
+		return CORDON_E_LIMIT;
+	}
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (json_nul_escape_at(s, n) != n || memchr(s, '\0', n))
+		return bad(why, whycap, "a NUL in the request", NULL);
+	o = cJSON_ParseWithLength(s, n);
+	if (!o) {
+		/* cJSON fails on allocation too: tell them apart as the
+		 * other readers do, by a second look being pointless; call
+		 * it a parse error, which fails closed all the same. */
+		return bad(why, whycap, "not JSON", NULL);
+	}
+	if (!cJSON_IsObject(o)) {
+		e = bad(why, whycap, "not a JSON object", NULL);
+		goto out;
+	}
+	for (const cJSON *c = o->child; c && !e; c = c->next) {
+		size_t i;
+		for (i = 0; i < NMEMBERS; i++)
+			if (strcmp(c->string, members[i].name) == 0)
+				break;
+		if (i == NMEMBERS) {
+			e = bad(why, whycap, "unknown member", c->string);
+			break;
+		}
+		if (seen[i]) {
+			e = bad(why, whycap, "duplicate member", c->string);
+			break;
+		}
+		seen[i] = true;
+		e = take(&members[i], c, out, why, whycap);
+	}
+	for (size_t i = 0; !e && i < NMEMBERS; i++)
+		if (!seen[i])
+			e = bad(why, whycap, "missing", members[i].name);
+	if (!e && cordon_kind_from_name(out->kind) < 0)
+		e = bad(why, whycap, "unknown kind", "kind");
+	if (!e && out->risk) {
+		bool known = false;
+		for (int t = CORDON_RISK_SAFE; t <= CORDON_RISK_BLOCKED; t++)
+			if (strcmp(out->risk,
+				   cordon_risk_name((enum cordon_risk)t)) == 0)
+				known = true;
+		if (!known)
+			e = bad(why, whycap, "unknown tier", "risk");
+	}
+	if (!e && strcmp(out->sandbox, "full") &&
+	    strcmp(out->sandbox, "partial") && strcmp(out->sandbox, "none") &&
+	    strcmp(out->sandbox, "unknown"))
+		e = bad(why, whycap, "not full, partial, none or unknown",
+			"sandbox");
+out:
+	cJSON_Delete(o);
+	if (e)
+		broker_request_free(out);
+	return e;
+}

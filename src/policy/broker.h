@@ -1,0 +1,95 @@
+/* broker — handing an ASK to the running console (`cordon console`).
+ *
+ * A door with no terminal (cordon mcp, cordon hook, cordon check) that has
+ * approvals.broker on sets a prompt callback that calls broker_ask(): it
+ * connects to the console's unix socket, sends the pending call as one JSON
+ * line, and waits up to the deadline for one JSON line back. The door then
+ * records the answer through the approvals code as it records a terminal's
+ * (session grants, durable always/never, destructive only by exact grant).
+ *
+ * The request (door -> console), one line, at most BROKER_LINE_MAX bytes:
+ *   {"v": 1, "door": "mcp", "tool": "Bash", "kind": "execute",
+ *    "args": {...} (redacted), "command": "..." | null (redacted),
+ *    "path": "..." | null, "risk": "caution" | null, "labels": ["..."],
+ *    "reason": "...", "session": "..." | null, "exactOnly": false,
+ *    "sandbox": "full" | "partial" | "none" | "unknown",
+ *    "timeoutMs": 120000}
+ * Every member is required, no other is accepted, a duplicate is refused;
+ * labels are label names, risk a tier name, kind a kind name.
+ *
+ * The answer (console -> door), one line:
+ *   {"answer": "allow_session"}   one of cordon_answer_name()'s names
+ *
+ * Failing closed: no socket, a console that does not accept, a console
+ * gone before it answered, or an answer that is not one of the names is
+ * POLICY_ANSWER_NOBODY (cordon_policy_decide() denies it at step
+ * no_prompt, as when nobody can be asked); the deadline passing is
+ * CORDON_ANSWER_TIMED_OUT.
+ */
+#ifndef CORDON_BROKER_H
+#define CORDON_BROKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "cordon.h"
+
+#define BROKER_LINE_MAX (256u << 10)
+#define BROKER_SOCKET_NAME "console.sock"
+#define BROKER_TOKEN_NAME "console.token"
+
+/* The console's files: $XDG_RUNTIME_DIR/cordon/NAME, else
+ * $XDG_STATE_HOME/cordon/NAME (or HOME/.local/state/cordon/NAME). name
+ * NULL: the directory. 0, or -1 when there is no absolute directory or it
+ * does not fit in cap. */
+int broker_path(const char *name, char *buf, size_t cap);
+
+/* What a door hands over. */
+struct broker_ask {
+	const char *door; /* "mcp", "hook", "check" */
+	const struct cordon_result *asked;
+	const char *sandbox; /* "full", "partial", "none"; NULL: "unknown" */
+	unsigned timeout_ms;
+};
+
+/* The request line for a (malloc'd, NUL-terminated, ending in '\n'), the
+ * arguments and the command redacted (cordon_redact). NULL when out of
+ * memory. */
+char *broker_request_line(const struct broker_ask *a, size_t *len);
+
+/* Asks the console listening on sock_path. Returns the answer, or
+ * POLICY_ANSWER_NOBODY with why (a sentence) set. Blocks at most
+ * a->timeout_ms (then CORDON_ANSWER_TIMED_OUT). */
+enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
+			      char *why, size_t whycap);
+
+/* A request as the console reads it: the strings are owned (free with
+ * broker_request_free). */
+struct broker_request {
+	char *door, *tool, *kind, *command, *path, *risk, *reason, *session,
+		*sandbox;
+	cJSON *args;
+	uint64_t labels;
+	bool exact_only;
+	unsigned timeout_ms;
+};
+
+/* Parses one request line s[0..n) (the trailing newline may be there).
+ * CORDON_OK, CORDON_E_PARSE with why naming the member, CORDON_E_LIMIT
+ * over BROKER_LINE_MAX, CORDON_E_NOMEM. On error out is empty. */
+enum cordon_err broker_parse_request(const char *s, size_t n,
+				     struct broker_request *out, char *why,
+				     size_t whycap);
+void broker_request_free(struct broker_request *r);
+
+/* The answer in the line s[0..n): 0..7, or -1 when it is not
+ * {"answer": NAME} with a known NAME. */
+int broker_parse_answer(const char *s, size_t n);
+
+/* The answer called name[0..n), or -1. */
+int broker_answer_from_name(const char *name, size_t n);
+
+#endif

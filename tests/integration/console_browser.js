@@ -1,0 +1,189 @@
+// The console in a real headless Chromium (puppeteer-core), as TAP: an
+// MCP call through `cordon mcp` (supervised) shows up as a card; "Allow
+// for session" lets it and the next identical call through; "Deny"
+// returns `blocked: …`; no answer fails closed; the classifier box shows
+// the tier and labels; an XSS payload in a command stays text.
+// Screenshots go to $SHOTS (console_browser.sh prints where).
+//
+// Env: URL, LOGIN (the one-time login URL), BIN, SRC, SHOTS, CHROMIUM,
+// WS (a workspace), TIMEOUT_S (approvals.timeout_s in force).
+"use strict";
+const puppeteer = require("puppeteer-core");
+const { spawn } = require("child_process");
+const fs = require("fs");
+const path = require("path");
+const readline = require("readline");
+
+const E = process.env;
+let n = 0, failed = 0;
+function ok(cond, name, extra) {
+  n++;
+  if (cond) console.log(`ok ${n} - ${name}`);
+  else { failed++; console.log(`not ok ${n} - ${name}`); if (extra) console.log("# " + String(extra).replace(/\n/g, "\n# ")); }
+}
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+
+// The MCP client: console_driver.py over cordon mcp over server.py.
+function startDriver() {
+  const d = spawn("python3", [path.join(E.SRC, "tests/mcp/console_driver.py"), E.BIN, "--",
+                              "python3", path.join(E.SRC, "tests/mcp/server.py")],
+                  { stdio: ["pipe", "pipe", "inherit"], cwd: E.WS });
+  const waiters = new Map(), got = new Map();
+  let ready;
+  const readyP = new Promise(r => { ready = r; });
+  readline.createInterface({ input: d.stdout }).on("line", line => {
+    const m = JSON.parse(line);
+    if (m.ready) return ready();
+    got.set(String(m.id), m);
+    const w = waiters.get(String(m.id));
+    if (w) w(m);
+  });
+  return {
+    ready: readyP,
+    call(id, tool, args) { d.stdin.write(`call ${id} ${tool} ${JSON.stringify(args)}\n`); },
+    answer(id, ms) {
+      if (got.has(String(id))) return Promise.resolve(got.get(String(id)));
+      return Promise.race([new Promise(r => waiters.set(String(id), r)),
+                           sleep(ms).then(() => null)]);
+    },
+    has(id) { return got.has(String(id)); },
+    quit() { d.stdin.write("quit\n"); d.stdin.end(); },
+  };
+}
+
+async function cardFor(page, text, ms) {
+  const h = await page.waitForFunction(t => {
+    for (const c of document.querySelectorAll("#cards .card"))
+      if (c.textContent.includes(t)) return c;
+    return null;
+  }, { timeout: ms }, text).catch(() => null);
+  return h ? h.asElement() : null;
+}
+
+async function click(card, label) {
+  const buttons = await card.$$("button");
+  for (const b of buttons) {
+    if ((await b.evaluate(e => e.textContent)) === label) { await b.click(); return true; }
+  }
+  return false;
+}
+
+async function shot(page, name) {
+  const f = path.join(E.SHOTS, name);
+  await page.screenshot({ path: f, fullPage: true });
+  console.log(`# screenshot ${f}`);
+}
+
+(async () => {
+  fs.mkdirSync(E.SHOTS, { recursive: true });
+  const browser = await puppeteer.launch({
+    executablePath: E.CHROMIUM, headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+           "--window-size=1400,1000"],
+    defaultViewport: { width: 1400, height: 1000 },
+  });
+  const page = await browser.newPage();
+  const errors = [], external = [];
+  page.on("pageerror", e => errors.push(String(e)));
+  page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("request", r => { if (!r.url().startsWith(E.URL)) external.push(r.url()); });
+  await page.goto(E.LOGIN, { waitUntil: "networkidle2" });
+  ok(page.url() === E.URL + "/", "the one-time login URL lands on the page", page.url());
+  const cookies = await page.cookies();
+  const ck = cookies.find(c => c.name === "cordon_console");
+  ok(ck && ck.httpOnly && ck.sameSite === "Strict", "the session cookie is HttpOnly and SameSite=Strict");
+  ok(await page.evaluate(() => document.cookie === ""), "the page's script cannot read the cookie");
+  await page.waitForFunction(() => document.getElementById("conn").textContent === "live", { timeout: 10000 }).catch(() => {});
+  ok(await page.evaluate(() => document.getElementById("conn").textContent) === "live", "the event stream is live");
+  await page.waitForFunction(() => document.querySelector("#status-list dd"), { timeout: 10000 }).catch(() => {});
+  const status = await page.evaluate(() => document.getElementById("status-list").textContent);
+  ok(/enforcement/.test(status) && /(full|partial|none)/.test(status), "the sandbox status is shown", status);
+
+  // an MCP call in supervised mode becomes a card
+  const drv = startDriver();
+  await drv.ready;
+  const t0 = Date.now();
+  drv.call(1, "echo", { text: "hello from the agent" });
+  let card = await cardFor(page, "hello from the agent", 15000);
+  ok(card, "an MCP call through cordon mcp (supervised) shows up as a card");
+  console.log(`# ASK to card: ${Date.now() - t0} ms`);
+  if (card) {
+    const txt = await card.evaluate(e => e.textContent);
+    ok(/echo/.test(txt) && /mcp/.test(txt) && /sandboxed: /.test(txt), "the card names the tool, the door and the sandbox", txt);
+    await shot(page, "console-card.png");
+    ok(await click(card, "Allow for session"), "the card has an Allow for session button");
+  }
+  let a = await drv.answer(1, 15000);
+  ok(a && !a.blocked && /hello from the agent/.test(a.text), "Allow for session: the call goes through", JSON.stringify(a));
+  await page.waitForFunction(() => !document.querySelector("#cards .card"), { timeout: 5000 }).catch(() => {});
+  ok(await page.evaluate(() => document.querySelectorAll("#cards .card").length) === 0, "the card goes away once answered");
+  drv.call(2, "echo", { text: "hello from the agent" });
+  a = await drv.answer(2, 10000);
+  ok(a && !a.blocked, "the next identical call goes through without asking", JSON.stringify(a));
+  ok(await page.evaluate(() => document.querySelectorAll("#cards .card").length) === 0, "no card for it");
+
+  // Deny returns blocked: …
+  drv.call(3, "write_file", { path: "notes.txt", content: "x" });
+  card = await cardFor(page, "notes.txt", 15000);
+  ok(card, "another tool asks again");
+  if (card) ok(await click(card, "Deny"), "the card has a Deny button");
+  a = await drv.answer(3, 15000);
+  ok(a && a.blocked && /^blocked: /.test(a.text), "Deny: the client gets blocked: …", JSON.stringify(a));
+
+  // keyboard answers: n denies the first card
+  drv.call(4, "write_file", { path: "keys.txt", content: "y" });
+  card = await cardFor(page, "keys.txt", 15000);
+  if (card) await page.keyboard.press("n");
+  a = await drv.answer(4, 15000);
+  ok(card && a && a.blocked, "the keyboard answers the first card (n: deny)", JSON.stringify(a));
+
+  // no answer: the deadline fails closed
+  drv.call(5, "write_file", { path: "late.txt", content: "z" });
+  card = await cardFor(page, "late.txt", 15000);
+  ok(card, "a call nobody answers shows up");
+  a = await drv.answer(5, (Number(E.TIMEOUT_S) + 10) * 1000);
+  ok(a && a.blocked && /not answered within/.test(a.text), "no answer before the deadline: blocked (timed_out)", JSON.stringify(a));
+  await page.waitForFunction(() => !document.querySelector("#cards .card"), { timeout: 5000 }).catch(() => {});
+  ok(await page.evaluate(() => document.querySelectorAll("#cards .card").length) === 0, "the timed-out card goes away");
+  drv.quit();
+
+  // the classifier box
+  await page.click("#try");
+  await page.keyboard.type("rm -rf ~");
+  await page.waitForFunction(() => document.querySelector("#try-result .pill"), { timeout: 10000 }).catch(() => {});
+  const v = await page.evaluate(() => ({
+    tier: (document.querySelector("#try-result .pill") || {}).textContent,
+    labels: [...document.querySelectorAll("#try-result .chip")].map(e => e.textContent),
+  }));
+  ok(v.tier === "blocked" && v.labels.includes("delete-recursive"), "the classifier box shows the tier and labels", JSON.stringify(v));
+  await shot(page, "console-classifier.png");
+
+  // an XSS payload in a command stays text
+  const payload = `rm -rf build; echo '<script>window.__xss=1</script>"><img src=x onerror=window.__xss=2>'`;
+  const chk = spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash", "--args",
+                            JSON.stringify({ command: payload })], { stdio: "ignore" });
+  card = await cardFor(page, "window.__xss", 15000);
+  ok(card, "a command with an XSS payload shows up as a card");
+  if (card) {
+    const shown = await card.evaluate(e => (e.querySelector("pre.command") || {}).textContent);
+    ok(shown === payload, "the payload is shown as text, byte for byte", shown);
+    ok(await page.evaluate(() => window.__xss === undefined && !document.querySelector("#cards img, #cards script")),
+       "no script ran and no element was made from it");
+    const destructive = await card.evaluate(e => e.textContent);
+    ok(/exact command only/.test(destructive), "a destructive command says exact command only");
+    await shot(page, "console-xss.png");
+    await click(card, "Deny");
+  }
+  await new Promise(r => chk.on("exit", r));
+
+  // a blocked-tier ask has no Allow button: the page hides it
+  ok(errors.length === 0, "no script errors on the page", errors.join("\n"));
+  ok(external.length === 0, "nothing fetched from outside the console", external.join("\n"));
+  await page.evaluate(() => document.getElementById("audit").scrollIntoView());
+  await shot(page, "console-audit.png");
+  const chain = await page.evaluate(() => document.getElementById("chain").textContent);
+  ok(/chain intact/.test(chain), "the audit view shows the chain's state", chain);
+  await browser.close();
+  console.log(`1..${n}`);
+  process.exit(failed ? 1 : 0);
+})().catch(e => { console.log(`not ok ${n + 1} - the browser test ran\n# ${String(e.stack || e).replace(/\n/g, "\n# ")}`); console.log(`1..${n + 1}`); process.exit(1); });

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# A command inside `cordon run` cannot reach the console: not its TCP
+# port, not its unix socket, not its token; with --network none and with
+# the egress proxy; with the socket in $XDG_RUNTIME_DIR/cordon/ and in the
+# fallback $XDG_STATE_HOME/cordon/. Needs the namespaces backend (root or
+# unprivileged user namespaces); skips without it.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_net.sh"
+. "$(dirname "$0")/lib_console.sh"
+need python3 curl
+
+# the sandbox replaces /tmp: the console's files live under /var/tmp
+var=$(mktemp -d /var/tmp/cordon-console.XXXXXX)
+trap 'cleanup; rm -rf "$var"' EXIT
+export HOME=$var/home XDG_STATE_HOME=$var/state XDG_CONFIG_HOME=$var/xdg
+export XDG_RUNTIME_DIR=$var/run
+mkdir -p "$HOME" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME/cordon"
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+cdir=$XDG_RUNTIME_DIR/cordon
+
+run run --probe
+grep -q 'namespaces: works' "$tmp/out" "$tmp/err" ||
+	skip_all "the namespaces backend does not work here"
+
+cat >"$var/probe.py" <<'PY'
+import os, socket, sys
+port, sock, tok = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+out = []
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=3).close()
+    out.append("tcp=open")
+except OSError as e:
+    out.append("tcp=refused:%d" % (e.errno or 0))
+try:
+    u = socket.socket(socket.AF_UNIX)
+    u.settimeout(3)
+    u.connect(sock)
+    out.append("unix=open")
+except OSError as e:
+    out.append("unix=refused:%d" % (e.errno or 0))
+try:
+    data = open(tok).read()
+    out.append("token=read" if data.strip() else "token=empty")
+except OSError as e:
+    out.append("token=refused:%d" % (e.errno or 0))
+print(" ".join(out))
+PY
+
+# probe_in ARGS...: the probe inside `cordon run ARGS`, its line in $tmp/out
+probe_in() {
+	(cd "$HOME" && "$bin" run "$@" -- python3 "$var/probe.py" \
+		"${url##*:}" "$sock" "$tokf") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+for where in runtime state; do
+	if [ $where = state ]; then
+		unset XDG_RUNTIME_DIR
+		cdir=$XDG_STATE_HOME/cordon
+	fi
+	start_console || skip_all "cordon console did not start"
+	sock=$cdir/console.sock
+	tokf=$cdir/console.token
+	# outside, all three are there: the probe works
+	python3 "$var/probe.py" "${url##*:}" "$sock" "$tokf" >"$tmp/out"
+	grep -q 'tcp=open unix=open token=read' "$tmp/out"
+	ok $? "$where: outside the sandbox the probe reaches port, socket and token"
+
+	probe_in --network none
+	grep -q 'tcp=refused' "$tmp/out" && grep -q 'unix=refused' "$tmp/out" &&
+		grep -q 'token=refused\|token=empty' "$tmp/out"
+	ok $? "$where: inside cordon run --network none: port, socket and token out of reach"
+
+	probe_in --network proxy
+	grep -q 'tcp=refused' "$tmp/out" && grep -q 'unix=refused' "$tmp/out" &&
+		grep -q 'token=refused\|token=empty' "$tmp/out"
+	ok $? "$where: inside cordon run --network proxy: port, socket and token out of reach"
+
+	(cd "$HOME" && "$bin" run --network proxy -- sh -c \
+		"curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer $token' $url/api/status") \
+		>"$tmp/out" 2>"$tmp/err"
+	code=$(cat "$tmp/out")
+	[ "$code" = 403 ]
+	ok $? "$where: through the egress proxy, even with the token, the console is refused ($code)"
+	stop_console
+done
+
+done_testing
