@@ -66,7 +66,7 @@ _cordon_opts() {
 		--help' ;;
 	hook)
 		echo '--config --audit-log --workspace --mode --fail-open
-		--claude-settings --claude-scopes --sandbox --help' ;;
+		--claude-settings --claude-scopes --sandbox --no-rewrite --help' ;;
 	init) echo '--project --user --settings --dry-run --sandbox
 		--no-sandbox --remove --help' ;;
 	mcp)

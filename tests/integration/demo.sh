@@ -60,7 +60,7 @@ ok $? "the demo runs cordon doctor on its own set-up, which finds no problem"
 
 "$bin" demo --json >"$tmp/demo.json" 2>"$tmp/demo.story"
 rc=$?
-[ $rc -eq 0 ] && pycheck 'd["ok"] and d["failures"] == 0 and d["doctorExit"] == 0 and len(d["steps"]) == 12 and all(s["ok"] for s in d["steps"]) and [s["decision"] for s in d["steps"]].count("deny") == 6 and d["steps"][0]["story"].startswith("overwrite the system") and {k: v for k, v in d["steps"][0].items() if k != "story"} == {"n": 1, "tool": "Write", "decision": "deny", "step": "denied_paths", "expected": "deny", "asked": False, "ok": True}' <"$tmp/demo.json" &&
+[ $rc -eq 0 ] && pycheck 'd["ok"] and d["failures"] == 0 and d["doctorExit"] == 0 and len(d["steps"]) == 14 and all(s["ok"] for s in d["steps"]) and [s["decision"] for s in d["steps"]].count("deny") == 6 and d["steps"][0]["story"].startswith("overwrite the system") and {k: v for k, v in d["steps"][0].items() if k != "story"} == {"n": 1, "tool": "Write", "decision": "deny", "step": "denied_paths", "expected": "deny", "asked": False, "ok": True}' <"$tmp/demo.json" &&
 	grep -q 'a deploy assistant at work' "$tmp/demo.story"
 ok $? "demo --json: one JSON object on stdout, the story on stderr"
 
