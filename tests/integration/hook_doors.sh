@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `cordon hook cursor` and `cordon hook copilot` (cli/hook_door.c) against
-# the built binary, and `cordon init cursor|copilot`.
+# `cordon hook cursor|copilot|codex|windsurf|qwen|kiro` (cli/hook_door.c)
+# against the built binary, and `cordon init` for the same agents.
 #
 # Golden pairs in tests/cases/hook/cursor/ and copilot/, in the format of
 # hook_cli.sh (NAME.in.json with @WS@ and @HOME@, NAME.args, NAME.out.json;
