@@ -19,7 +19,11 @@
  * Code's settings scopes, Gemini CLI's settings.json (JSONC), Cursor's
  * hooks.json (user and project), GitHub Copilot CLI's .github/hooks/
  * directory (every .json in it), Codex CLI's hooks.json (Claude Code's
- * shape; its PreToolUse schema is shipped in the codex binary). */
+ * shape; its PreToolUse schema is shipped in the codex binary), Qwen
+ * Code's settings.json (PreToolUse groups, Claude's shape; read from the
+ * shipped cli.js of @qwen-code/qwen-code 0.15.10 and its bundled
+ * docs/features/hooks.md), Kiro CLI's agent files (hooks.preToolUse,
+ * kiro.dev/docs/cli/hooks). */
 const struct cli_agent cli_agents[] = {
 	{ "claude",
 	  "Claude Code",
@@ -70,6 +74,53 @@ const struct cli_agent cli_agents[] = {
 	  true,
 	  "Windsurf's hooks cannot change a command: allowed commands run as "
 	  "Cascade runs them, outside cordon's sandbox" },
+	{ "qwen",
+	  "Qwen Code",
+	  { ".qwen/settings.json", NULL },
+	  { ".qwen/settings.json", NULL },
+	  true,
+	  true,
+	  "Qwen Code's PreToolUse hook cannot change a command: allowed "
+	  "commands run as Qwen runs them; else run it whole: cordon run -- "
+	  "qwen" },
+	{ "kiro",
+	  "Kiro CLI",
+	  { ".kiro/agents/", NULL },
+	  { ".kiro/agents/", NULL },
+	  false,
+	  true,
+	  "Kiro's hooks cannot change a command: allowed commands run as Kiro "
+	  "runs them; else run it whole: cordon run -- kiro-cli" },
+	/* No door: what the user can do instead (README, "Agents without
+	 * a door"). */
+	{ "amp",
+	  "Amp",
+	  { NULL },
+	  { NULL },
+	  false,
+	  false,
+	  "no cordon hook door: Amp's amp.permissions rules can only be "
+	  "allow, ask, reject or delegate, and its delegate protocol was not "
+	  "checked; run it whole: cordon run -- amp, and its MCP servers "
+	  "through cordon mcp" },
+	{ "opencode",
+	  "OpenCode",
+	  { NULL },
+	  { NULL },
+	  false,
+	  false,
+	  "no cordon hook door: OpenCode's tool.execute.before is a "
+	  "JavaScript plugin, not a command; run it whole: cordon run -- "
+	  "opencode, and its MCP servers through cordon mcp" },
+	{ "cline",
+	  "Cline",
+	  { NULL },
+	  { NULL },
+	  false,
+	  false,
+	  "no cordon hook door yet: Cline's PreToolUse hooks are executable "
+	  "files in .clinerules/hooks/; run the CLI whole: cordon run -- "
+	  "cline, and its MCP servers through cordon mcp" },
 	{ NULL, NULL, { NULL }, { NULL }, false, false, NULL },
 };
 

@@ -60,7 +60,7 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr,
 			"cordon %s: which agent? claude, gemini, cursor, "
-			"copilot, codex or windsurf\n",
+			"copilot, codex, windsurf, qwen or kiro\n",
 			cmd);
 		return -1;
 	}
@@ -70,8 +70,8 @@ int cli_agent_arg(const char *cmd, int argc, char **argv)
 		return 1;
 	fprintf(stderr, "cordon %s: unknown agent '", cmd);
 	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude, gemini, cursor, copilot, codex or "
-	      "windsurf)\n",
+	fputs("' (expected claude, gemini, cursor, copilot, codex, "
+	      "windsurf, qwen or kiro)\n",
 	      stderr);
 	return -1;
 }

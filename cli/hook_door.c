@@ -1,5 +1,6 @@
-/* hook_door — `cordon hook cursor`, `cordon hook copilot` and `cordon hook
- * codex`: the pre-tool hooks of Cursor, GitHub Copilot CLI and Codex CLI.
+/* hook_door — `cordon hook cursor|copilot|codex|windsurf|qwen|kiro`: the
+ * pre-tool hooks of Cursor, GitHub Copilot CLI, Codex CLI, Windsurf, Qwen
+ * Code and Kiro CLI.
  *
  * Each door reads its agent's JSON, turns it into the one call shape the
  * Claude Code door already decides (tool, tool_input, cwd, session), runs
@@ -45,6 +46,18 @@
  * blocks by exiting 2 with its reason on stderr, allows by exiting 0
  * (and has no ask: it is a block).
  *
+ * Qwen Code (.qwen/settings.json, PreToolUse; read from the shipped
+ * cli.js of @qwen-code/qwen-code 0.15.10): Claude's input shape with
+ * Gemini CLI's tool names and its own approval modes (qwen_call);
+ * answered with Claude's hookSpecificOutput, allow or deny with a reason.
+ * Its PreToolUse blocks on "ask" without a dialog and does not apply
+ * updatedInput (only its PermissionRequest hook does), so ask is deny and
+ * a sandbox rewrite is refused.
+ *
+ * Kiro CLI (an agent's hooks.preToolUse in .kiro/agents/NAME.json): exit
+ * 0 runs the call, exit 2 blocks it with stderr given to the model
+ * (kiro_call); no ask, no rewrite.
+ *
  * Cursor and Copilot CLI do not let a hook change the command, so a call
  * the Claude door
  * would only allow rewritten into cordon's sandbox (updatedInput) is
@@ -84,6 +97,8 @@ enum door_agent {
 	DOOR_COPILOT = 1,
 	DOOR_CODEX = 2,
 	DOOR_WINDSURF = 3,
+	DOOR_QWEN = 4,
+	DOOR_KIRO = 5,
 };
 
 /* How each door answers. */
@@ -92,7 +107,8 @@ enum answer_shape {
 	SHAPE_CURSOR_READ, /* permission only; no ask */
 	SHAPE_COPILOT,	   /* permissionDecision(Reason); no ask */
 	SHAPE_CODEX,	   /* Claude's hookSpecificOutput, deny only */
-	SHAPE_EXIT2,	   /* Windsurf: exit 2 and the reason on stderr */
+	SHAPE_EXIT2,	   /* Windsurf, Kiro: exit 2 and the reason on stderr */
+	SHAPE_QWEN,	   /* Claude's hookSpecificOutput, allow or deny */
 };
 
 static const struct {
@@ -106,6 +122,8 @@ static const struct {
 			   false },
 	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI", true },
 	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf", false },
+	[DOOR_QWEN] = { "qwen", "qwen-hook", "Qwen Code", false },
+	[DOOR_KIRO] = { "kiro", "kiro-hook", "Kiro CLI", false },
 };
 
 static int door_of(const char *name)
@@ -127,6 +145,8 @@ static void usage(FILE *out)
 	      "       cordon hook copilot [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook codex [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook windsurf [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook qwen [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook kiro [OPTIONS] < HOOK-INPUT.json\n"
 	      "\n"
 	      "Decide one tool call for Cursor's beforeShellExecution, "
 	      "beforeMCPExecution\n"
@@ -134,11 +154,13 @@ static void usage(FILE *out)
 	      "or Codex CLI's\n"
 	      "PreToolUse hook, or Windsurf's pre_run_command, pre_read_code, "
 	      "pre_write_code\n"
-	      "and pre_mcp_tool_use hooks, with the\n"
+	      "and pre_mcp_tool_use hooks, Qwen Code's PreToolUse hook or "
+	      "Kiro CLI's\n"
+	      "preToolUse hook, with the\n"
 	      "same policy, approvals and audit log as 'cordon hook claude'. "
 	      "Install it\n"
 	      "with 'cordon init cursor', 'cordon init copilot' or 'cordon "
-	      "init codex'.\n"
+	      "init codex' (and so on for each agent).\n"
 	      "\n"
 	      "options:\n"
 	      "  --config FILE     a configuration file, applied after the "
@@ -157,9 +179,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "exit status: 0 with an answer printed (also for a deny), 2 on "
 	      "a usage\n"
-	      "error, 1 when the answer could not be written. Windsurf reads "
-	      "no answer:\n"
-	      "there 0 allows and 2 blocks, the reason on stderr.\n",
+	      "error, 1 when the answer could not be written. Windsurf and "
+	      "Kiro read no\n"
+	      "answer: there 0 allows and 2 blocks, the reason on stderr.\n",
 	      out);
 }
 
@@ -765,6 +787,278 @@ static int windsurf_call(const cJSON *in, struct door_call *dc, char *why,
 	return 0;
 }
 
+/* Qwen Code's PreToolUse (settings.json hooks; the input is built in the
+ * shipped cli.js, firePreToolUseHook): {session_id, transcript_path, cwd,
+ * hook_event_name, timestamp, permission_mode (default, plan, auto_edit,
+ * yolo), tool_name, tool_input, tool_use_id}. Its tools carry Gemini
+ * CLI's names: run_shell_command {command, directory} -> Bash (run in
+ * directory), read_file {file_path | absolute_path} -> Read, write_file
+ * -> Write, edit -> Edit; MCP tools are already mcp__SERVER__TOOL; any
+ * other passes by name. */
+static const struct {
+	const char *qwen;
+	const char *tool;
+} qwen_tools[] = {
+	{ "run_shell_command", "Bash" },
+	{ "read_file", "Read" },
+	{ "write_file", "Write" },
+	{ "edit", "Edit" },
+};
+
+/* Qwen's approval modes as Claude Code's permission modes; a mode this
+ * version does not know passes as it is (the Claude door then takes the
+ * strictest ordinary mode). */
+static const char *qwen_mode(const char *m)
+{
+	static const char *const map[][2] = {
+		{ "default", "default" },
+		{ "plan", "plan" },
+		{ "auto_edit", "acceptEdits" },
+		{ "yolo", "bypassPermissions" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(m, map[i][0]) == 0)
+			return map[i][1];
+	return m;
+}
+
+static int qwen_call(const cJSON *in, struct door_call *dc, char *why,
+		     size_t cap)
+{
+	const char *event, *name, *cwd, *session, *mode, *tool, *dir = NULL;
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_input");
+	cJSON *args, *v;
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    need_str(in, "tool_name", &name, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap) ||
+	    opt_str(in, "session_id", &session, why, cap) ||
+	    opt_str(in, "permission_mode", &mode, why, cap))
+		return -1;
+	if (strcmp(event, "PreToolUse") != 0) {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not PreToolUse (cordon "
+			 "hook qwen handles only PreToolUse)",
+			 event);
+		return -1;
+	}
+	if (!ti) {
+		snprintf(why, cap, "tool_input is missing");
+		return -1;
+	}
+	if (!cJSON_IsObject(ti)) {
+		snprintf(why, cap, "tool_input: expected an object");
+		return -1;
+	}
+	if (strlen(name) > 512) {
+		snprintf(why, cap, "tool_name: over 512 bytes");
+		return -1;
+	}
+	tool = name;
+	for (size_t i = 0; i < sizeof(qwen_tools) / sizeof(qwen_tools[0]); i++)
+		if (strcmp(name, qwen_tools[i].qwen) == 0)
+			tool = qwen_tools[i].tool;
+	args = cJSON_Duplicate(ti, 1);
+	if (!args)
+		goto oom;
+	if (strcmp(tool, "Bash") == 0) {
+		v = cJSON_GetObjectItemCaseSensitive(args, "command");
+		if (!cJSON_IsString(v) || !v->valuestring[0]) {
+			cJSON_Delete(args);
+			snprintf(why, cap, "tool_input.command: expected a "
+				 "non-empty string");
+			return -1;
+		}
+		if (opt_str(args, "directory", &dir, why, cap)) {
+			cJSON_Delete(args);
+			return -1;
+		}
+	} else if (tool != name) {
+		/* Claude's file tools name their path file_path. */
+		v = cJSON_GetObjectItemCaseSensitive(args, "absolute_path");
+		if (v && !cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
+			cJSON_DetachItemViaPointer(args, v);
+			cJSON_AddItemToObject(args, "file_path", v);
+		}
+		v = cJSON_GetObjectItemCaseSensitive(args, "file_path");
+		if (!cJSON_IsString(v) || !v->valuestring[0]) {
+			cJSON_Delete(args);
+			snprintf(why, cap, "tool_input.file_path: expected a "
+				 "non-empty string");
+			return -1;
+		}
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_QWEN;
+	/* The command runs in its directory (absolute, inside the
+	 * workspace): judged there. */
+	dc->claude = claude_call(tool, args,
+				 dir && dir[0] == '/' ? dir : cwd, session);
+	if (!dc->claude)
+		goto oom;
+	if (mode && !cJSON_AddStringToObject(dc->claude, "permission_mode",
+					     qwen_mode(mode)))
+		goto oom;
+	return 0;
+oom:
+	snprintf(why, cap, "out of memory");
+	return -1;
+}
+
+/* Kiro CLI's preToolUse hook (an agent's "hooks" in .kiro/agents/NAME.json,
+ * kiro.dev/docs/cli/hooks): {hook_event_name: "preToolUse", cwd,
+ * tool_name, tool_input}; exit 0 lets the call run, exit 2 blocks it with
+ * stderr returned to the model. Built-in tools by their current and
+ * earlier names: shell / execute_bash {command} -> Bash, read / fs_read
+ * {path, or operations[] with a path each} -> a Read per path (the
+ * strictest answer wins), write / fs_write {path} -> Write; MCP tools
+ * "@SERVER/TOOL" -> mcp__SERVER__TOOL; any other passes by name. */
+static int kiro_read_paths(const cJSON *ti, const char *cwd,
+			   struct door_call *dc, char *why, size_t cap)
+{
+	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(ti, "operations");
+	const cJSON *one = cJSON_GetObjectItemCaseSensitive(ti, "path");
+	const cJSON *op;
+	int n = 0;
+
+	if (!ops)
+		ops = cJSON_GetObjectItemCaseSensitive(ti, "ops");
+	if (ops && !cJSON_IsArray(ops)) {
+		snprintf(why, cap, "tool_input.operations: expected an array");
+		return -1;
+	}
+	dc->more = cJSON_CreateArray();
+	if (!dc->more)
+		goto oom;
+	for (op = cJSON_IsString(one) ? one : ops ? ops->child : NULL; op;
+	     op = op == one ? (ops ? ops->child : NULL) : op->next) {
+		const cJSON *p = op == one ?
+					 one :
+					 cJSON_GetObjectItemCaseSensitive(op,
+									  "path");
+		cJSON *args, *c;
+
+		if (!cJSON_IsString(p) || !p->valuestring[0]) {
+			snprintf(why, cap, "tool_input: an operation without "
+				 "a path");
+			return -1;
+		}
+		args = cJSON_CreateObject();
+		if (args &&
+		    !cJSON_AddStringToObject(args, "file_path", p->valuestring)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		c = claude_call("Read", args, cwd, NULL);
+		if (!c)
+			goto oom;
+		if (!dc->claude)
+			dc->claude = c;
+		else
+			cJSON_AddItemToArray(dc->more, c);
+		n++;
+	}
+	if (!n) {
+		snprintf(why, cap, "tool_input: no path to read");
+		return -1;
+	}
+	return 0;
+oom:
+	snprintf(why, cap, "out of memory");
+	return -1;
+}
+
+/* need_str on a member of tool_input, naming it tool_input.K. */
+static int need_ti_str(const cJSON *ti, const char *k, const char **out,
+		       char *why, size_t cap)
+{
+	if (!need_str(ti, k, out, why, cap))
+		return 0;
+	snprintf(why, cap, "tool_input.%s: expected a non-empty string", k);
+	return -1;
+}
+
+static int kiro_call(const cJSON *in, struct door_call *dc, char *why,
+		     size_t cap)
+{
+	static const char *const shells[] = { "shell", "execute_bash",
+					      "execute_cmd" };
+	const char *event, *tool, *cwd, *s;
+	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(in, "tool_input");
+	cJSON *args;
+	bool shell = false;
+
+	if (need_str(in, "hook_event_name", &event, why, cap) ||
+	    need_str(in, "tool_name", &tool, why, cap) ||
+	    opt_str(in, "cwd", &cwd, why, cap))
+		return -1;
+	if (strcmp(event, "preToolUse") != 0) {
+		snprintf(why, cap,
+			 "hook_event_name '%.64s' is not preToolUse (cordon "
+			 "hook kiro handles only preToolUse)",
+			 event);
+		return -1;
+	}
+	if (!cJSON_IsObject(ti)) {
+		snprintf(why, cap, "tool_input: expected an object");
+		return -1;
+	}
+	if (strlen(tool) > 512) {
+		snprintf(why, cap, "tool_name: over 512 bytes");
+		return -1;
+	}
+	if (cwd && cwd[0] == '/')
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
+	dc->shape = SHAPE_EXIT2;
+	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
+		shell |= strcmp(tool, shells[i]) == 0;
+	if (shell) {
+		if (need_ti_str(ti, "command", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "command", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->claude = claude_call("Bash", args, cwd, NULL);
+	} else if (strcmp(tool, "read") == 0 || strcmp(tool, "fs_read") == 0) {
+		return kiro_read_paths(ti, cwd, dc, why, cap);
+	} else if (strcmp(tool, "write") == 0 ||
+		   strcmp(tool, "fs_write") == 0) {
+		if (need_ti_str(ti, "path", &s, why, cap))
+			return -1;
+		args = cJSON_CreateObject();
+		if (args && !cJSON_AddStringToObject(args, "file_path", s)) {
+			cJSON_Delete(args);
+			args = NULL;
+		}
+		dc->claude = claude_call("Write", args, cwd, NULL);
+	} else if (tool[0] == '@') {
+		const char *slash = strchr(tool + 1, '/');
+		char name[600];
+
+		if (!slash || slash == tool + 1 || !slash[1]) {
+			snprintf(why, cap, "tool_name '%.64s': an MCP tool is "
+				 "@SERVER/TOOL", tool);
+			return -1;
+		}
+		args = cJSON_Duplicate(ti, 1);
+		snprintf(name, sizeof(name), "mcp__%.*s__%s",
+			 (int)(slash - tool - 1), tool + 1, slash + 1);
+		dc->claude = claude_call(name, args, cwd, NULL);
+	} else {
+		args = cJSON_Duplicate(ti, 1);
+		dc->claude = claude_call(tool, args, cwd, NULL);
+	}
+	if (!dc->claude) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Reads and converts the agent's input. 0, or -1 with why filled. */
 static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		     size_t cap)
@@ -780,6 +1074,8 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 	dc->shape = agent == DOOR_COPILOT  ? SHAPE_COPILOT :
 		    agent == DOOR_CODEX	   ? SHAPE_CODEX :
 		    agent == DOOR_WINDSURF ? SHAPE_EXIT2 :
+		    agent == DOOR_KIRO	   ? SHAPE_EXIT2 :
+		    agent == DOOR_QWEN	   ? SHAPE_QWEN :
 					     SHAPE_CURSOR;
 	if (!text) {
 		snprintf(why, cap, "%s",
@@ -819,6 +1115,10 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		rc = codex_call(in, dc, why, cap);
 	} else if (agent == DOOR_WINDSURF) {
 		rc = windsurf_call(in, dc, why, cap);
+	} else if (agent == DOOR_QWEN) {
+		rc = qwen_call(in, dc, why, cap);
+	} else if (agent == DOOR_KIRO) {
+		rc = kiro_call(in, dc, why, cap);
 	} else {
 		rc = copilot_call(in, dc, why, cap);
 	}
@@ -839,7 +1139,8 @@ static int answer(enum answer_shape shape, const char *decision,
 	bool ok;
 
 	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT ||
-	     shape == SHAPE_CODEX || shape == SHAPE_EXIT2) &&
+	     shape == SHAPE_CODEX || shape == SHAPE_EXIT2 ||
+	     shape == SHAPE_QWEN) &&
 	    strcmp(decision, "ask") == 0)
 		decision = "deny";
 	if (shape == SHAPE_EXIT2) {
@@ -858,7 +1159,7 @@ static int answer(enum answer_shape shape, const char *decision,
 		cJSON_Delete(o);
 		return fflush(stdout) == 0 ? 0 : -1;
 	}
-	if (shape == SHAPE_CODEX) {
+	if (shape == SHAPE_CODEX || shape == SHAPE_QWEN) {
 		h = o ? cJSON_AddObjectToObject(o, "hookSpecificOutput") : NULL;
 		ok = h && cJSON_AddStringToObject(h, "hookEventName",
 						  "PreToolUse") &&
@@ -898,7 +1199,7 @@ static int answer(enum answer_shape shape, const char *decision,
 			      "{\"permissionDecision\":\"deny\","
 			      "\"permissionDecisionReason\":\"cordon: out of "
 			      "memory\"}\n" :
-		      shape == SHAPE_CODEX ?
+		      shape == SHAPE_CODEX || shape == SHAPE_QWEN ?
 			      "{\"hookSpecificOutput\":{\"hookEventName\":"
 			      "\"PreToolUse\",\"permissionDecision\":\"deny\","
 			      "\"permissionDecisionReason\":\"cordon: out of "

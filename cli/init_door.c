@@ -53,6 +53,7 @@ static const struct door_init {
 	bool copilot_shape; /* {"type", "bash", "timeoutSec"} */
 	bool nested; /* Claude Code's {"matcher", "hooks": [entry]} groups */
 	bool no_version; /* the file has no "version" key */
+	const char *seed; /* a new file's other keys (JSON), or NULL */
 } inits[] = {
 	{ "cursor",
 	  ".cursor/hooks.json",
@@ -61,21 +62,24 @@ static const struct door_init {
 	    NULL },
 	  false,
 	  false,
-	  false },
+	  false,
+	  NULL },
 	{ "copilot",
 	  NULL,
 	  ".github/hooks/cordon.json",
 	  { "preToolUse", NULL },
 	  true,
 	  false,
-	  false },
+	  false,
+	  NULL },
 	{ "codex",
 	  ".codex/hooks.json",
 	  ".codex/hooks.json",
 	  { "PreToolUse", NULL },
 	  false,
 	  true,
-	  true },
+	  true,
+	  NULL },
 	{ "windsurf",
 	  ".codeium/windsurf/hooks.json",
 	  ".windsurf/hooks.json",
@@ -83,7 +87,30 @@ static const struct door_init {
 	    "pre_mcp_tool_use" },
 	  false,
 	  false,
-	  true },
+	  true,
+	  NULL },
+	/* Qwen Code: Claude's matcher groups in its settings.json. */
+	{ "qwen",
+	  ".qwen/settings.json",
+	  ".qwen/settings.json",
+	  { "PreToolUse", NULL },
+	  false,
+	  true,
+	  true,
+	  NULL },
+	/* Kiro CLI: hooks belong to an agent; a new agent file gets every
+	 * tool (an agent without "tools" has none), and Kiro still asks
+	 * before the tools it does not trust. Use it with `kiro-cli chat
+	 * --agent cordon`, or give --settings another agent's file. */
+	{ "kiro",
+	  ".kiro/agents/cordon.json",
+	  ".kiro/agents/cordon.json",
+	  { "preToolUse", NULL },
+	  false,
+	  false,
+	  true,
+	  "{\"name\": \"cordon\", \"description\": \"Kiro's tools, each "
+	  "call decided by cordon's preToolUse hook\", \"tools\": [\"*\"]}" },
 };
 
 bool cli_init_door_owns(int argc, char **argv)
@@ -106,6 +133,10 @@ static void usage(FILE *out)
 	      "[--dry-run] [--remove]\n"
 	      "       cordon init copilot [--settings FILE] [--dry-run] "
 	      "[--remove]\n"
+	      "       cordon init qwen [--project|--user] [--settings FILE] "
+	      "[--dry-run] [--remove]\n"
+	      "       cordon init kiro [--project|--user] [--settings FILE] "
+	      "[--dry-run] [--remove]\n"
 	      "\n"
 	      "Add cordon's hook to Cursor's hooks.json (beforeShellExecution, "
 	      "beforeMCPExecution\n"
@@ -117,7 +148,14 @@ static void usage(FILE *out)
 	      "--user: ~/.codex/hooks.json),\n"
 	      "or to Windsurf's (the four pre_ hooks, in .windsurf/hooks.json; "
 	      "--user:\n"
-	      "~/.codeium/windsurf/hooks.json),\n"
+	      "~/.codeium/windsurf/hooks.json), to Qwen Code's settings "
+	      "(PreToolUse, in\n"
+	      ".qwen/settings.json; --user: ~/.qwen/settings.json) or to a "
+	      "Kiro CLI agent\n"
+	      "(preToolUse, in .kiro/agents/cordon.json, made with every tool "
+	      "when new;\n"
+	      "--user: ~/.kiro/agents/cordon.json; --settings: another "
+	      "agent's file),\n"
 	      "running this cordon by its absolute path; --remove takes it "
 	      "out again. An\n"
 	      "existing file is copied to FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
@@ -526,7 +564,9 @@ int cli_init_door(int argc, char **argv)
 		cli_report("init", target, strerror(errno));
 		goto out;
 	}
-	root = text ? cJSON_ParseWithLength(text, len) : cJSON_CreateObject();
+	root = text	     ? cJSON_ParseWithLength(text, len) :
+	       o.in->seed && !o.remove ? cJSON_Parse(o.in->seed) :
+				       cJSON_CreateObject();
 	if (!root) {
 		if (!text)
 			goto oom;

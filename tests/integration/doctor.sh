@@ -24,7 +24,7 @@ doctor
 ok $? "a fresh home: no problems, exit 0"
 
 doctor --json
-[ $rc -eq 0 ] && pyjson 'd["ok"] and d["problems"] == [] and [a["name"] for a in d["agents"]] == ["claude", "gemini", "cursor", "copilot", "codex", "windsurf"] and not any(a["installed"] for a in d["agents"]) and [b["name"] for b in d["backends"]] == ["namespaces", "landlock"] and "safety" in d["config"]["config"] and d["config"]["files"] == [] and d["audit"]["path"].endswith("/cordon/audit.jsonl") and d["approvals"]["rules"] == 0 and d["mcpPins"]["pendingCount"] == 0' <"$tmp/out"
+[ $rc -eq 0 ] && pyjson 'd["ok"] and d["problems"] == [] and [a["name"] for a in d["agents"]] == ["claude", "gemini", "cursor", "copilot", "codex", "windsurf", "qwen", "kiro", "amp", "opencode", "cline"] and not any(a["installed"] for a in d["agents"]) and [b["name"] for b in d["backends"]] == ["namespaces", "landlock"] and "safety" in d["config"]["config"] and d["config"]["files"] == [] and d["audit"]["path"].endswith("/cordon/audit.jsonl") and d["approvals"]["rules"] == 0 and d["mcpPins"]["pendingCount"] == 0' <"$tmp/out"
 ok $? "--json: agents, backends, config with sources, stores"
 
 if [ "$(id -u)" = 0 ]; then

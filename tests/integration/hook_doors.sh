@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `cordon hook cursor` and `cordon hook copilot` (cli/hook_door.c) against
-# the built binary, and `cordon init cursor|copilot`.
+# `cordon hook cursor|copilot|codex|windsurf|qwen|kiro` (cli/hook_door.c)
+# against the built binary, and `cordon init` for the same agents.
 #
 # Golden pairs in tests/cases/hook/cursor/ and copilot/, in the format of
 # hook_cli.sh (NAME.in.json with @WS@ and @HOME@, NAME.args, NAME.out.json;
@@ -40,7 +40,7 @@ hook() {
 
 # ---- the golden pairs ----------------------------------------------------
 
-for agent in cursor copilot codex; do
+for agent in cursor copilot codex qwen; do
 	for in in "$golden/$agent"/*.in.json; do
 		name=${in##*/}
 		name=${name%.in.json}
@@ -64,9 +64,11 @@ for agent in cursor copilot codex; do
 	done
 done
 
-# Windsurf reads no answer: exit 0 allows, exit 2 blocks with the reason
-# on stderr. Its golden files hold {"exit": N, "stderr": "…"}.
-for in in "$golden"/windsurf/*.in.json; do
+# Windsurf and Kiro CLI read no answer: exit 0 allows, exit 2 blocks with
+# the reason on stderr. Their golden files hold {"exit": N, "stderr": "…"}.
+for in in "$golden"/windsurf/*.in.json "$golden"/kiro/*.in.json; do
+	agent=${in%/*}
+	agent=${agent##*/}
 	name=${in##*/}
 	name=${name%.in.json}
 	out=${in%.in.json}.out.json
@@ -74,14 +76,14 @@ for in in "$golden"/windsurf/*.in.json; do
 	if [ -f "${in%.in.json}.args" ]; then
 		read -r -a args <"${in%.in.json}.args"
 	fi
-	hook windsurf "$(subst "$in")" "${args[@]}"
+	hook "$agent" "$(subst "$in")" "${args[@]}"
 	got=$(python3 -c 'import json,sys; print(json.dumps({"exit": int(sys.argv[1]), "stdout": open(sys.argv[2]).read(), "stderr": open(sys.argv[3]).read()}))' \
 		"$rc" "$tmp/out" "$tmp/err" | unsubst)
 	if [ "${CORDON_HOOK_REGEN:-}" = 1 ]; then
 		printf '%s\n' "$got" >"$out"
 	fi
 	[ -f "$out" ] && [ "$got" = "$(cat "$out")" ]
-	ok $? "golden windsurf/$name"
+	ok $? "golden $agent/$name"
 	if [ ! -f "$out" ] || [ "$got" != "$(cat "$out")" ]; then
 		echo "# got:      $got"
 		echo "# expected: $(cat "$out" 2>/dev/null)"
@@ -111,7 +113,7 @@ done
 # Codex: allow is no output, or "allow" with updatedInput (the sandbox
 # rewrite: its schema takes "allow" only with it); a refusal is Claude's
 # hookSpecificOutput with deny and a non-empty reason (no ask).
-for out in "$golden"/windsurf/*.out.json; do
+for out in "$golden"/windsurf/*.out.json "$golden"/kiro/*.out.json; do
 	pycheck 'd["stdout"] == "" and (d["exit"] == 0 and d["stderr"] == "" or d["exit"] == 2 and d["stderr"].startswith("cordon: "))' <"$out" || {
 		echo "# bad shape: $out"
 		bad=1
@@ -120,6 +122,14 @@ done
 for out in "$golden"/codex/*.out.json; do
 	[ ! -s "$out" ] || [ "$(cat "$out")" = "" ] ||
 		pycheck '(lambda h: list(d) == ["hookSpecificOutput"] and (list(h) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and h["permissionDecision"] == "deny" and h["permissionDecisionReason"] or list(h) == ["hookEventName", "permissionDecision", "updatedInput"] and h["permissionDecision"] == "allow" and " run " in h["updatedInput"]["command"] and "--command-sha256" in h["updatedInput"]["command"]))(d["hookSpecificOutput"])' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
+# Qwen Code: Claude's hookSpecificOutput, allow or deny (its PreToolUse
+# blocks on ask without a dialog), always with a reason key.
+for out in "$golden"/qwen/*.out.json; do
+	pycheck 'list(d) == ["hookSpecificOutput"] and list(d["hookSpecificOutput"]) == ["hookEventName", "permissionDecision", "permissionDecisionReason"] and d["hookSpecificOutput"]["hookEventName"] == "PreToolUse" and d["hookSpecificOutput"]["permissionDecision"] in ("allow", "deny") and (d["hookSpecificOutput"]["permissionDecision"] == "allow" or d["hookSpecificOutput"]["permissionDecisionReason"])' <"$out" || {
 		echo "# bad shape: $out"
 		bad=1
 	}
@@ -312,12 +322,107 @@ run init windsurf --remove
 [ $rc -eq 0 ] && pyjson 'd == {"hooks": {}}' <.windsurf/hooks.json
 ok $? "init windsurf --remove"
 
+# Qwen Code: Claude's matcher groups in .qwen/settings.json, every other
+# setting kept.
+mkdir -p .qwen
+cat >.qwen/settings.json <<'JSON'
+{"model": {"name": "qwen3-coder-plus"}, "hooks": {"PreToolUse": [
+  {"matcher": "^WriteFile$", "hooks": [{"type": "command", "command": "./check-write", "timeout": 10000}]},
+  {"matcher": "*", "hooks": [{"type": "command", "command": "/moved/cordon hook qwen"}]}
+], "SessionStart": [{"hooks": [{"type": "command", "command": "./hello"}]}]}, "disableAllHooks": false}
+JSON
+cp .qwen/settings.json "$tmp/qwen-orig.json"
+run init qwen
+[ $rc -eq 0 ] && pyjson 'd["model"] == {"name": "qwen3-coder-plus"} and d["disableAllHooks"] is False and "version" not in d and d["hooks"]["PreToolUse"] == [{"matcher": "^WriteFile$", "hooks": [{"type": "command", "command": "./check-write", "timeout": 10000}]}, {"matcher": "*", "hooks": [{"type": "command", "command": "'"$bin"' hook qwen"}]}] and d["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "./hello"' <.qwen/settings.json
+ok $? "init qwen: one PreToolUse group running this cordon; the moved cordon out, the user's settings and hooks in"
+ls .qwen/settings.json.bak-* >/dev/null 2>&1 && cmp -s .qwen/settings.json.bak-* "$tmp/qwen-orig.json"
+ok $? "init qwen keeps a copy of the settings as they were"
+
+# The installed command, run as Qwen runs it, answers in Qwen's shape.
+c=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hooks"]["PreToolUse"][1]["hooks"][0]["command"])' .qwen/settings.json)
+sed -e "s|@WS@|$proj|g" -e "s|@HOME@|$HOME|g" "$golden/qwen/shell-deny-rm-home.in.json" |
+	sh -c "$c --audit-log -" >"$tmp/out" 2>"$tmp/err"
+pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/out"
+ok $? "the command init qwen wrote answers Qwen's input"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "qwen"][0]["installed"] and not [a for a in d["agents"] if a["name"] == "amp"][0]["hookDoor"] and "cordon run" in [a for a in d["agents"] if a["name"] == "opencode"][0]["sandbox"]' <"$tmp/doc.json"
+ok $? "doctor sees the Qwen hook, and says what to do for the agents without a door"
+
+run init qwen --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"]["PreToolUse"] == [{"matcher": "^WriteFile$", "hooks": [{"type": "command", "command": "./check-write", "timeout": 10000}]}] and d["model"]["name"] == "qwen3-coder-plus"' <.qwen/settings.json
+ok $? "init qwen --remove leaves the user's groups and settings"
+
+printf '{"hooks": {"PreToolUse": {"matcher": "*"}}}' >.qwen/settings.json
+run init qwen
+[ $rc -eq 2 ] && grep -q 'hooks.PreToolUse is not an array' "$tmp/err" && [ "$(cat .qwen/settings.json)" = '{"hooks": {"PreToolUse": {"matcher": "*"}}}' ]
+ok $? "init qwen refuses a PreToolUse of another shape, file untouched"
+
+printf '{\n  // a comment\n  "hooks": {}\n}\n' >.qwen/settings.json
+cp .qwen/settings.json "$tmp/qwen-c.json"
+run init qwen
+[ $rc -eq 2 ] && grep -q 'not valid JSON' "$tmp/err" && cmp -s .qwen/settings.json "$tmp/qwen-c.json"
+ok $? "init qwen refuses settings with comments rather than drop them"
+
+rm -f .qwen/settings.json
+mkfifo .qwen/settings.json
+run init qwen
+[ $rc -eq 2 ] && grep -q 'not a regular file' "$tmp/err"
+ok $? "init qwen refuses a FIFO in the settings' place"
+rm -f .qwen/settings.json
+
+run init qwen --user
+[ $rc -eq 0 ] && pyjson 'd == {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "'"$bin"' hook qwen"}]}]}}' <"$HOME/.qwen/settings.json"
+ok $? "init qwen --user writes ~/.qwen/settings.json"
+
+# Kiro CLI: hooks belong to an agent. A new agent file gets every tool
+# (an agent without "tools" has none); an existing one keeps its own.
+run init kiro
+[ $rc -eq 0 ] && pyjson 'd["name"] == "cordon" and d["tools"] == ["*"] and d["hooks"] == {"preToolUse": [{"command": "'"$bin"' hook kiro"}]}' <.kiro/agents/cordon.json
+ok $? "init kiro makes .kiro/agents/cordon.json with every tool and the preToolUse hook"
+
+mkdir -p .kiro/agents
+cat >.kiro/agents/dev.json <<'JSON'
+{"name": "dev", "tools": ["read", "shell"], "allowedTools": ["read"],
+ "hooks": {"preToolUse": [{"matcher": "shell", "command": "./audit.sh"}, {"command": "/old/cordon hook kiro"}],
+           "agentSpawn": [{"command": "git status"}]}}
+JSON
+run init kiro --settings .kiro/agents/dev.json
+[ $rc -eq 0 ] && pyjson 'd["tools"] == ["read", "shell"] and d["allowedTools"] == ["read"] and d["hooks"]["preToolUse"] == [{"matcher": "shell", "command": "./audit.sh"}, {"command": "'"$bin"' hook kiro"}] and d["hooks"]["agentSpawn"] == [{"command": "git status"}]' <.kiro/agents/dev.json
+ok $? "init kiro --settings AGENT.json: the old cordon replaced, the agent's tools and hooks kept"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '[a for a in d["agents"] if a["name"] == "kiro"][0]["installed"]' <"$tmp/doc.json"
+ok $? "doctor sees the Kiro hook in the agents directory"
+
+run init kiro --settings .kiro/agents/dev.json --remove
+[ $rc -eq 0 ] && pyjson 'd["hooks"] == {"preToolUse": [{"matcher": "shell", "command": "./audit.sh"}], "agentSpawn": [{"command": "git status"}]}' <.kiro/agents/dev.json
+ok $? "init kiro --remove takes out cordon's entry only"
+
+rm -f "$HOME/.kiro/agents/cordon.json"
+run init kiro --user --remove
+[ $rc -eq 0 ] && grep -q 'no cordon hook to remove' "$tmp/out" && [ ! -e "$HOME/.kiro/agents/cordon.json" ]
+ok $? "init kiro --remove with no agent file makes none"
+
+printf '["not", "an", "agent"]' >.kiro/agents/bad.json
+run init kiro --settings .kiro/agents/bad.json
+[ $rc -eq 2 ] && grep -q 'top level is not an object' "$tmp/err"
+ok $? "init kiro refuses an agent file that is not an object"
+
+# Both doors record under their own names.
+: >"$log"
+hook qwen "$(subst "$golden/qwen/shell-deny-rm-home.in.json")"
+hook kiro "$(subst "$golden/kiro/malformed-no-command.in.json")"
+pycheck 'd[0]["door"] == "qwen-hook" and d[0]["decision"] == "deny" and d[0]["tool"] == "Bash" and d[1]["door"] == "kiro-hook" and d[1]["sent"] == "deny"' \
+	< <(python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' "$log")
+ok $? "the audit records name qwen-hook and kiro-hook"
+
 run init cursor --bogus
 [ $rc -eq 2 ]
 ok $? "init cursor with an unknown option exits 2"
 
 run hook frob
-[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex or windsurf' "$tmp/err"
-ok $? "an unknown agent names the six doors"
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex, windsurf, qwen or kiro' "$tmp/err"
+ok $? "an unknown agent names the eight doors"
 
 done_testing

@@ -7,7 +7,9 @@
 # refusing the outside write is seen in the tool result Claude sends back.
 # Also: what a preset passes and never passes, its network (the proxy, to
 # the agent's hosts only), --pass-env, --probe --json and srt's
-# allowedDomains turning the proxy on.
+# allowedDomains turning the proxy on; and Qwen Code started for real with
+# `cordon init qwen`'s hook against a loopback Chat Completions mock
+# (tests/agents/mock_openai_chat.py).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "the sandbox tests run as root"
@@ -195,4 +197,38 @@ else
 	skip "codex sandbox" "needs npm package @openai/codex"
 fi
 
+
+# ---- Qwen Code for real, with cordon's hook ------------------------------
+
+# A loopback Chat Completions API (tests/agents/mock_openai_chat.py) asks
+# for one run_shell_command; `cordon init qwen --user` installed the hook.
+if [ -d "$npm_dir/node_modules/@qwen-code/qwen-code" ] && command -v node >/dev/null; then
+	PATH=$npm_dir/node_modules/.bin:$PATH
+	rm -f "$tmp/qport" "$tmp/qlog"
+	mkdir -p "$HOME/.ssh"
+	printf 'not a key\n' >"$HOME/.ssh/id_rsa"
+	python3 "$src/tests/agents/mock_openai_chat.py" "$tmp/qport" \
+		"cat ~/.ssh/id_rsa" "$tmp/qlog" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/qport" ] && break; sleep 0.1; done
+	"$bin" init qwen --user >/dev/null
+	python3 - "$HOME/.qwen/settings.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["security"] = {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}}
+d["model"] = {"name": "mock-model"}
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+	mkdir -p "$XDG_STATE_HOME/cordon"
+	: >"$XDG_STATE_HOME/cordon/audit.jsonl"
+	OPENAI_API_KEY=mock-key OPENAI_MODEL=mock-model \
+		OPENAI_BASE_URL="http://127.0.0.1:$(cat "$tmp/qport")/v1" \
+		qwen -p "do it" --yolo </dev/null >"$tmp/out" 2>"$tmp/err"
+	grep -q '"role": "tool".*cordon: blocked: .*denied path' "$tmp/qlog" &&
+		! grep -q 'not a key' "$tmp/qlog" &&
+		grep -q '"door":"qwen-hook".*"sent":"deny"' "$XDG_STATE_HOME/cordon/audit.jsonl"
+	ok $? "qwen -p: cordon's hook refuses reading ~/.ssh/id_rsa; Qwen tells the model why"
+else
+	skip "qwen hook" "needs npm package @qwen-code/qwen-code"
+fi
 done_testing
