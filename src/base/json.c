@@ -75,6 +75,77 @@ cJSON *json_clean_string(const char *s, size_t n)
 	return item;
 }
 
+/* True for the bytes cJSON escapes inside a string. */
+static bool json_escaped(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\';
+}
+
+bool json_add_clean_string(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *in = (const unsigned char *)s;
+
+	buf_addc(b, '"');
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len, run = i;
+
+		/* printable ASCII, the common case, a run at a time */
+		while (run < n && in[run] < 0x80 && !json_escaped(in[run]))
+			run++;
+		if (run > i) {
+			buf_add(b, in + i, run - i);
+			i = run;
+			continue;
+		}
+		if (in[i] && in[i] < 0x80) {
+			char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+			size_t k = 2;
+
+			switch (in[i]) {
+			case '"':
+			case '\\':
+				esc[1] = (char)in[i];
+				break;
+			case '\b':
+				esc[1] = 'b';
+				break;
+			case '\f':
+				esc[1] = 'f';
+				break;
+			case '\n':
+				esc[1] = 'n';
+				break;
+			case '\r':
+				esc[1] = 'r';
+				break;
+			case '\t':
+				esc[1] = 't';
+				break;
+			default:
+				esc[4] = hex[in[i] >> 4];
+				esc[5] = hex[in[i] & 15];
+				k = 6;
+			}
+			buf_add(b, esc, k);
+			i++;
+			continue;
+		}
+		/* NUL and bytes that start no well-formed sequence: U+FFFD,
+		 * as utf8_clean() */
+		len = in[i] ? text_utf8_decode(in + i, n - i, &cp) : 0;
+		if (len) {
+			buf_add(b, in + i, len);
+			i += len;
+		} else {
+			buf_add(b, "\xef\xbf\xbd", 3);
+			i++;
+		}
+	}
+	return buf_addc(b, '"');
+}
+
 /* A JSON array of the names of the label bits set in labels, in bit order.
  * NULL when out of memory. */
 cJSON *json_labels_array(uint64_t labels)
