@@ -81,67 +81,95 @@ static bool json_escaped(unsigned char c)
 	return c < 0x20 || c == '"' || c == '\\';
 }
 
+/* Input bytes written per reservation: each grows to at most 6 bytes
+ * ("\u001f"), so a long string is not reserved at six times its size. */
+#define JSON_CLEAN_CHUNK 4096u
+
 bool json_add_clean_string(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *in = (const unsigned char *)s;
+	size_t i = 0;
 
-	buf_addc(b, '"');
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t len, run = i;
+	if (!buf_addc(b, '"'))
+		return false;
+	while (i < n) {
+		size_t room = n - i;
+		size_t end;
+		char *start, *o;
 
-		/* printable ASCII, the common case, a run at a time */
-		while (run < n && in[run] < 0x80 && !json_escaped(in[run]))
-			run++;
-		if (run > i) {
-			buf_add(b, in + i, run - i);
-			i = run;
-			continue;
-		}
-		if (in[i] && in[i] < 0x80) {
-			char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
-			size_t k = 2;
+		if (room > JSON_CLEAN_CHUNK)
+			room = JSON_CLEAN_CHUNK;
+		end = i + room;
+		start = o = buf_space(b, 6 * room);
+		if (!o)
+			return false;
+		/* a sequence begun before end may run past it: at most 4
+		 * bytes out for its at most 4 in */
+		while (i < end) {
+			uint32_t cp;
+			size_t len;
+			unsigned char c = in[i];
 
-			switch (in[i]) {
-			case '"':
-			case '\\':
-				esc[1] = (char)in[i];
-				break;
-			case '\b':
-				esc[1] = 'b';
-				break;
-			case '\f':
-				esc[1] = 'f';
-				break;
-			case '\n':
-				esc[1] = 'n';
-				break;
-			case '\r':
-				esc[1] = 'r';
-				break;
-			case '\t':
-				esc[1] = 't';
-				break;
-			default:
-				esc[4] = hex[in[i] >> 4];
-				esc[5] = hex[in[i] & 15];
-				k = 6;
+			/* printable ASCII, the common case, a run at a
+			 * time */
+			if (c < 0x80 && !json_escaped(c)) {
+				size_t run = i + 1;
+
+				while (run < end && in[run] < 0x80 &&
+				       !json_escaped(in[run]))
+					run++;
+				memcpy(o, in + i, run - i);
+				o += run - i;
+				i = run;
+				continue;
 			}
-			buf_add(b, esc, k);
-			i++;
-			continue;
+			if (c && c < 0x80) {
+				*o++ = '\\';
+				switch (c) {
+				case '"':
+				case '\\':
+					*o++ = (char)c;
+					break;
+				case '\b':
+					*o++ = 'b';
+					break;
+				case '\f':
+					*o++ = 'f';
+					break;
+				case '\n':
+					*o++ = 'n';
+					break;
+				case '\r':
+					*o++ = 'r';
+					break;
+				case '\t':
+					*o++ = 't';
+					break;
+				default:
+					memcpy(o, "u00", 3);
+					o[3] = hex[c >> 4];
+					o[4] = hex[c & 15];
+					o += 5;
+				}
+				i++;
+				continue;
+			}
+			/* NUL and bytes that start no well-formed
+			 * sequence: U+FFFD, as utf8_clean() */
+			len = c ? text_utf8_decode(in + i, n - i, &cp) : 0;
+			if (len) {
+				memcpy(o, in + i, len);
+				o += len;
+				i += len;
+			} else {
+				memcpy(o, "\xef\xbf\xbd", 3);
+				o += 3;
+				i++;
+			}
 		}
-		/* NUL and bytes that start no well-formed sequence: U+FFFD,
-		 * as utf8_clean() */
-		len = in[i] ? text_utf8_decode(in + i, n - i, &cp) : 0;
-		if (len) {
-			buf_add(b, in + i, len);
-			i += len;
-		} else {
-			buf_add(b, "\xef\xbf\xbd", 3);
-			i++;
-		}
+		if (!buf_commit(b, (size_t)(o - start)))
+			return false;
 	}
 	return buf_addc(b, '"');
 }

@@ -23,12 +23,12 @@ static void add_labels(struct buf *b, uint64_t labels)
 	bool first = true;
 
 	buf_addc(b, '[');
-	for (unsigned bit = 0; bit < CORDON_LABEL_COUNT && bit < 64; bit++) {
-		const char *name;
+	if (CORDON_LABEL_COUNT < 64)
+		labels &= (UINT64_C(1) << CORDON_LABEL_COUNT) - 1;
+	for (; labels; labels &= labels - 1) {
+		const char *name =
+			cordon_label_name((unsigned)__builtin_ctzll(labels));
 
-		if (!(labels & (UINT64_C(1) << bit)))
-			continue;
-		name = cordon_label_name(bit);
 		if (!name)
 			continue;
 		if (!first)

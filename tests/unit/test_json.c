@@ -67,6 +67,29 @@ static void clean_strings(void)
 	for (int c = 0; c < 256; c++)
 		all[c] = (char)c;
 	same_as_cjson(all, sizeof(all), "every byte value in order");
+	{
+		/* past the 4096-byte chunk: sequences and escapes across
+		 * each boundary */
+		static const char piece[] = "\xe2\x82\xac\x01\"\xf0\x9f\x98\x80" "a\xc3";
+		size_t pn = sizeof(piece) - 1, n = 0;
+		char *big = malloc(20000);
+
+		while (big && n + pn <= 20000) {
+			memcpy(big + n, piece, pn);
+			n += pn;
+		}
+		if (big)
+			same_as_cjson(big, n, "20,000 bytes of mixed sequences");
+		free(big);
+		big = malloc(4097);
+		if (big) {
+			memset(big, 'a', 4095);
+			memcpy(big + 4095, "\xc3\xa9", 2);
+			same_as_cjson(big, 4097,
+				      "a sequence across the chunk boundary");
+		}
+		free(big);
+	}
 	for (int c = 1; c < 256; c++) {
 		char one[2] = { (char)c, 'x' };
 		struct buf b = BUF_INIT(1 << 20);
