@@ -170,7 +170,13 @@ bool path_is_secret(const char *abs)
 	size_t bn = strlen(b);
 	size_t i;
 
+	/* the entries of dirs that start with "/." cannot be in a path
+	 * without "/.": one scan rules them out for most paths */
+	bool dotted = strstr(abs, "/.") != NULL;
+
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		if (!dotted && dirs[i][1] == '.')
+			continue;
 		const char *hit = strstr(abs, dirs[i]);
 		size_t dn = strlen(dirs[i]);
 		if (hit && (hit[dn] == '\0' || hit[dn] == '/'))

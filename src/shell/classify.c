@@ -30,6 +30,7 @@ struct deny_entry {
 	const char *longs[4];
 	size_t nlongs;
 	const char *ops[6]; /* required operands (fnmatch patterns) */
+	const char *ops_abs[6]; /* ops[k] normalised when it starts with "/" */
 	size_t nops;
 };
 
@@ -579,6 +580,16 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 			if (e->nops < 6)
 				e->ops[e->nops++] = q;
 	}
+	/* an operand that is an absolute path is the same path for every
+	 * command: normalised once here, not at every match */
+	for (size_t k = 0; k < e->nops; k++) {
+		if (e->ops[k][0] != '/')
+			continue;
+		e->ops_abs[k] = path_normalize(&c->deny_arena, "/", e->ops[k],
+					       strlen(e->ops[k]));
+		if (!e->ops_abs[k])
+			return false;
+	}
 	return e->name != NULL;
 }
 
@@ -623,26 +634,60 @@ static bool cmd_has_short(const char *name, struct wv *argv, size_t argc, char f
 	return false;
 }
 
+/* The command's operands as absolute paths, each normalised at most once
+ * for all the entries of one command: abs[i] for argv[i], NULL until
+ * asked. */
+struct deny_paths {
+	const char **abs;
+	bool *done;
+};
+
+static const char *deny_operand_abs(struct cx *x, struct deny_paths *dp,
+				    struct wv *argv, size_t argc, size_t i)
+{
+	if (!dp->abs) {
+		dp->abs = arena_alloc(x->a, argc * sizeof(*dp->abs));
+		dp->done = arena_alloc(x->a, argc * sizeof(*dp->done));
+		if (!dp->abs || !dp->done) {
+			dp->abs = NULL;
+			return path_normalize(x->a, x->pc.cwd, argv[i].s,
+					      argv[i].n);
+		}
+	}
+	if (!dp->done[i]) {
+		dp->abs[i] = path_normalize(x->a, x->pc.cwd, argv[i].s,
+					    argv[i].n);
+		dp->done[i] = dp->abs[i] != NULL;
+	}
+	return dp->abs[i];
+}
+
 /* Path-like entry operands (starting with "/" or "~") compare with the
  * command's operands after both are normalised, literally: an entry that
  * ends in a glob is that glob itself, not every path it would match.
  * Other operands are fnmatch patterns. */
 static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
-			    size_t argc, const char *pat)
+			    size_t argc, const struct deny_entry *e, size_t k,
+			    struct deny_paths *dp)
 {
+	const char *pat = e->ops[k];
 	bool kill = strcmp(name, "kill") == 0;
 	bool pathy = pat[0] == '/' || pat[0] == '~';
 	const char *want = pat;
 
 	if (pathy) {
-		size_t pl = strlen(pat);
 		if (pat[0] == '~') {
-			const char *h = verdict_printf(x->v, "%s%s", x->pc.home, pat + 1);
+			/* the home of this context, then the rest */
+			size_t hl = strlen(x->pc.home), tl = strlen(pat + 1);
+			char *h = arena_alloc_raw(x->a, hl + tl + 1);
+
 			if (!h)
 				return false;
-			want = path_normalize(x->a, "/", h, strlen(h));
+			memcpy(h, x->pc.home, hl);
+			memcpy(h + hl, pat + 1, tl + 1);
+			want = path_normalize(x->a, "/", h, hl + tl);
 		} else {
-			want = path_normalize(x->a, "/", pat, pl);
+			want = e->ops_abs[k];
 		}
 		if (!want)
 			return false;
@@ -654,7 +699,7 @@ static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
 		if (w->f & (WV_DYNAMIC | WV_SUBST))
 			continue;
 		if (pathy) {
-			const char *abs = path_normalize(x->a, x->pc.cwd, w->s, w->n);
+			const char *abs = deny_operand_abs(x, dp, argv, argc, i);
 			if (abs && strcmp(abs, want) == 0)
 				return true;
 			continue;
@@ -674,6 +719,7 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 	size_t n;
 	const char *base = classify_cmd_base(&argv[0], &n);
 	char name[64];
+	struct deny_paths dp = { NULL, NULL };
 
 	if (n == 0 || n >= sizeof(name))
 		return;
@@ -694,7 +740,7 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		for (size_t k = 0; k < e->nlongs && ok; k++)
 			ok = any_flag(argv, argc, e->longs[k]);
 		for (size_t k = 0; k < e->nops && ok; k++)
-			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
+			ok = cmd_has_operand(x, name, argv, argc, e, k, &dp);
 		if (ok)
 			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,

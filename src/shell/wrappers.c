@@ -553,10 +553,11 @@ const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 {
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;
-		size_t pl = strlen(p);
+		size_t pl;
 
 		if (!n || p[0] != name[0])
 			continue;
+		pl = strlen(p);
 		if (p[pl - 1] != '*') {
 			if (pl == n && memcmp(name, p, n) == 0)
 				return &interps[i];
