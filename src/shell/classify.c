@@ -1045,6 +1045,37 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 
 	if (!w)
 		return r;
+	const struct sh_wpart *pt = w->parts;
+	if (pt && !pt->next && pt->kind == SH_WP_LIT &&
+	    (pt->quoted || !pt->len || pt->s[0] != '~')) {
+		/* one literal, the common word: its flags as eval_parts()
+		 * sets them, its text copied once */
+		const char *t = arena_strndup(x->a, pt->s, pt->len);
+		size_t tn = pt->len;
+		if (!t) {
+			x->v->oom = true;
+			t = "";
+			tn = 0;
+		}
+		if (pt->quoted) {
+			r.f |= WV_QUOTED;
+		} else {
+			const char *ob = memchr(pt->s, '[', pt->len);
+			if (memchr(pt->s, '*', pt->len) ||
+			    memchr(pt->s, '?', pt->len) ||
+			    (ob && memchr(ob, ']',
+					  pt->len - (size_t)(ob - pt->s))))
+				r.f |= WV_GLOB;
+		}
+		r.s = t;
+		r.n = tn;
+		r.dyn_at = tn;
+		if (w->quoted)
+			r.f |= WV_QUOTED;
+		if (w->quoted && ansi_c_escapes(w->raw, w->raw_len))
+			r.f |= WV_ESCAPED;
+		return r;
+	}
 	buf_init_arena(&b, x->a, SIZE_MAX);
 	eval_parts(x, w->parts, &b, &r, true);
 	/* a word that cannot be built is not judged: the whole verdict
