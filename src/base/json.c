@@ -75,11 +75,21 @@ cJSON *json_clean_string(const char *s, size_t n)
 	return item;
 }
 
-/* True for the bytes cJSON escapes inside a string. */
-static bool json_escaped(unsigned char c)
-{
-	return c < 0x20 || c == '"' || c == '\\';
-}
+/* 1 for the ASCII bytes copied as they are inside a JSON string: not a
+ * control character, '"' or '\\' (which cJSON escapes); 0 for the rest
+ * and for every byte from 0x80 (which is checked as UTF-8). */
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+/* clang-format on */
 
 /* Input bytes written per reservation: each grows to at most 6 bytes
  * ("\u001f"), so a long string is not reserved at six times its size. */
@@ -113,11 +123,10 @@ bool json_add_clean_string(struct buf *b, const char *s, size_t n)
 
 			/* printable ASCII, the common case, a run at a
 			 * time */
-			if (c < 0x80 && !json_escaped(c)) {
+			if (json_plain[c]) {
 				size_t run = i + 1;
 
-				while (run < end && in[run] < 0x80 &&
-				       !json_escaped(in[run]))
+				while (run < end && json_plain[in[run]])
 					run++;
 				memcpy(o, in + i, run - i);
 				o += run - i;

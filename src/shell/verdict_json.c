@@ -16,6 +16,9 @@
 
 #include "banned.h"
 
+/* Adds a string literal without a strlen. */
+#define ADD_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
+
 /* A JSON array of the names of the label bits set in labels, in bit order,
  * as json_labels_array() prints. */
 static void add_labels(struct buf *b, uint64_t labels)
@@ -54,9 +57,9 @@ static void add_segments(struct buf *b, const struct cordon_verdict *v)
 
 		buf_adds(b, i ? ",{\"text\":" : "{\"text\":");
 		json_add_clean_string(b, text, text ? len : 0);
-		buf_adds(b, ",\"risk\":");
+		ADD_LIT(b, ",\"risk\":");
 		json_add_clean_string(b, rn, rn ? strlen(rn) : 0);
-		buf_adds(b, ",\"labels\":");
+		ADD_LIT(b, ",\"labels\":");
 		add_labels(b, labels);
 		buf_addc(b, '}');
 	}
@@ -96,15 +99,15 @@ char *cordon_verdict_to_json(const struct cordon_verdict *v)
 	rn = cordon_risk_name(cordon_verdict_risk(v));
 	if (!buf_reserve(&b, 256))
 		return NULL;
-	buf_adds(&b, "{\"risk\":");
+	ADD_LIT(&b, "{\"risk\":");
 	json_add_clean_string(&b, rn, rn ? strlen(rn) : 0);
-	buf_adds(&b, ",\"labels\":");
+	ADD_LIT(&b, ",\"labels\":");
 	add_labels(&b, cordon_verdict_labels(v));
-	buf_adds(&b, ",\"reasons\":");
+	ADD_LIT(&b, ",\"reasons\":");
 	add_strings(&b, v, cordon_verdict_reason_count, cordon_verdict_reason);
-	buf_adds(&b, ",\"segments\":");
+	ADD_LIT(&b, ",\"segments\":");
 	add_segments(&b, v);
-	buf_adds(&b, ",\"matchedRules\":");
+	ADD_LIT(&b, ",\"matchedRules\":");
 	add_strings(&b, v, cordon_verdict_rule_count, cordon_verdict_rule);
 	buf_adds(&b, cordon_verdict_parsed(v) ? ",\"parsed\":true}" :
 						",\"parsed\":false}");
