@@ -187,6 +187,8 @@ bool path_is_secret(const char *abs)
 	    strcmp(b, ".env.template") == 0 || strcmp(b, ".env.dist") == 0)
 		return false;
 	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (names[i][0] != b[0])
+			continue;
 		size_t k = strlen(names[i]);
 		/* the name itself, or name.something (credentials.json,
 		 * .env.local, id_rsa.pub is public but still a key file) */
@@ -194,8 +196,12 @@ bool path_is_secret(const char *abs)
 		    (b[k] == '\0' || b[k] == '.'))
 			return true;
 	}
+	/* a name without a '.' ends in none of the suffixes that start
+	 * with one */
+	bool dot = memchr(b, '.', bn) != NULL;
 	for (i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++)
-		if (ends_with(b, bn, suffixes[i]))
+		if ((dot || suffixes[i][0] != '.') &&
+		    ends_with(b, bn, suffixes[i]))
 			return true;
 	return false;
 }

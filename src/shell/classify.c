@@ -107,6 +107,7 @@ struct cordon_classifier {
 	struct urules *deny_rx;
 	struct deny_entry *deny;
 	size_t ndeny;
+	uint64_t deny_lead[4]; /* the first bytes of the entries' names */
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
@@ -593,6 +594,16 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 	return e->name != NULL;
 }
 
+/* Recomputes deny_lead after the entries changed. */
+static void deny_lead_set(struct cordon_classifier *c)
+{
+	memset(c->deny_lead, 0, sizeof(c->deny_lead));
+	for (size_t i = 0; i < c->ndeny; i++) {
+		unsigned char b = (unsigned char)c->deny[i].name[0];
+		c->deny_lead[b >> 6] |= UINT64_C(1) << (b & 63);
+	}
+}
+
 static bool set_denied(struct cordon_classifier *c, const char *const *ids,
 		       const char *const *texts, size_t n)
 {
@@ -608,6 +619,7 @@ static bool set_denied(struct cordon_classifier *c, const char *const *ids,
 	free(c->deny);
 	c->deny = d;
 	c->ndeny = n;
+	deny_lead_set(c);
 	return true;
 }
 
@@ -722,6 +734,10 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 	struct deny_paths dp = { NULL, NULL };
 
 	if (n == 0 || n >= sizeof(name))
+		return;
+	/* no entry's name starts with this byte: none can match */
+	unsigned char lead = (unsigned char)base[0];
+	if (!(x->cls->deny_lead[lead >> 6] & (UINT64_C(1) << (lead & 63))))
 		return;
 	memcpy(name, base, n);
 	name[n] = '\0';
@@ -2854,6 +2870,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 			return CORDON_E_NOMEM;
 		}
 		c->ndeny++;
+		deny_lead_set(c);
 	}
 	return CORDON_OK;
 }
