@@ -115,6 +115,7 @@ struct cordon_classifier {
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
 	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
+	size_t *sub_first; /* per rule: the length of its subcommand's first word */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -236,8 +237,13 @@ static bool build_index(struct cordon_classifier *c)
 	 * so most rows are passed over with one AND */
 	c->sub_lead = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
 			     sizeof(uint32_t));
-	if (!c->sub_lead)
+	c->sub_first = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+				      sizeof(size_t));
+	if (!c->sub_lead || !c->sub_first)
 		return false;
+	for (size_t r = 0; r < cmdtab_rules_count; r++)
+		if (cmdtab_rules[r].sub)
+			c->sub_first[r] = strcspn(cmdtab_rules[r].sub, " ");
 	for (size_t r = 0; r < cmdtab_rules_count; r++) {
 		const char *a = cmdtab_rules[r].sub;
 		if (!a)
@@ -403,14 +409,15 @@ static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
 	return pi == pn;
 }
 
-static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
-			 size_t argc, const size_t *ops, size_t nops)
+/* first: the length of r->sub's first word (sub_first). */
+static bool rule_matches(const struct cmd_rule *r, size_t first,
+			 struct wv *argv, size_t argc, const size_t *ops,
+			 size_t nops)
 {
 	size_t after = 0; /* operands consumed by sub */
 
 	if (r->sub) {
 		const char *s = r->sub;
-		size_t first = strcspn(s, " ");
 		bool found = false;
 		for (size_t start = 0; start < 3 && start < nops && !found;
 		     start++) {
@@ -495,7 +502,8 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
 		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
 			continue;
-		if (rule_matches(r, argv, argc, ops, nops))
+		if (rule_matches(r, x->cls->sub_first[sl->rules[i]], argv, argc,
+				 ops, nops))
 			classify_hit(x, r->tier, r->labels, r->id, r->reason);
 	}
 }
@@ -2696,6 +2704,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	free(c->fam);
 	free(c->fam_rules);
 	free(c->sub_lead);
+	free(c->sub_first);
 	free(c->deny);
 	userrules_free(c->user);
 	userrules_free(c->deny_rx);
