@@ -714,6 +714,55 @@ static const char *line_path(const cJSON *obj, const char *key,
 	return NULL;
 }
 
+/* The common batch line, a JSON string without escapes or control
+ * characters ("git status"), blanks around it allowed: sets the command to
+ * the bytes between the quotes, which is what cJSON would give, without
+ * building a cJSON tree. False for any other line. */
+static bool plain_json_string(const char *s, size_t n, const char **cmd,
+			      size_t *cmdlen)
+{
+	size_t i = 0, e;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == n || s[i] != '"')
+		return false;
+	for (e = i + 1; e < n && s[e] != '"'; e++)
+		if ((unsigned char)s[e] < 0x20 || s[e] == '\\')
+			return false;
+	if (e == n)
+		return false;
+	*cmd = s + i + 1;
+	*cmdlen = e - i - 1;
+	for (e++; e < n; e++)
+		if (s[e] != ' ' && s[e] != '\t')
+			return false;
+	return true;
+}
+
+/* Classifies one command of the batch and prints its result line. */
+static void jsonl_classify(struct cordon_classifier *cls,
+			   const struct cordon_context *ctx,
+			   struct cordon_verdict *v, const char *cmd,
+			   size_t len, size_t lineno)
+{
+	size_t jn = 0;
+	char *json;
+
+	(void)cordon_classify(cls, ctx, cmd, len, v, NULL);
+	json = cordon_verdict_to_json(v);
+	if (!json) {
+		print_error_line("out of memory", lineno);
+		return;
+	}
+	/* the line and its newline in one write: the newline takes the
+	 * NUL's place */
+	jn = strlen(json);
+	json[jn] = '\n';
+	fwrite(json, 1, jn + 1, stdout);
+	free(json);
+}
+
 /* Classifies one batch line and prints its result line. */
 static void jsonl_line(struct cordon_classifier *cls,
 		       const struct base_context *bc, struct cordon_verdict *v,
@@ -729,7 +778,6 @@ static void jsonl_line(struct cordon_classifier *cls,
 	const char *parse_end = NULL, *err, *cmd;
 	char msg[128];
 	cJSON *root;
-	char *json;
 	size_t i;
 
 	if (len && line[len - 1] == '\r')
@@ -739,6 +787,16 @@ static void jsonl_line(struct cordon_classifier *cls,
 	if (i == len) {
 		print_error_line("empty line", lineno);
 		return;
+	}
+	{
+		size_t cn;
+
+		if (plain_json_string(line, len, &cmd, &cn)) {
+			if (!ctx.workspace)
+				ctx.workspace = ctx.cwd;
+			jsonl_classify(cls, &ctx, v, cmd, cn, lineno);
+			return;
+		}
 	}
 	root = cJSON_ParseWithLengthOpts(line, len, &parse_end, 0);
 	if (root && parse_end) {
@@ -798,15 +856,7 @@ static void jsonl_line(struct cordon_classifier *cls,
 	 * line's cwd. */
 	if (!ctx.workspace)
 		ctx.workspace = ctx.cwd;
-	(void)cordon_classify(cls, &ctx, cmd, strlen(cmd), v, NULL);
-	json = cordon_verdict_to_json(v);
-	if (!json) {
-		print_error_line("out of memory", lineno);
-		goto out;
-	}
-	fputs(json, stdout);
-	fputc('\n', stdout);
-	free(json);
+	jsonl_classify(cls, &ctx, v, cmd, strlen(cmd), lineno);
 out:
 	cJSON_Delete(root);
 }

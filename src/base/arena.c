@@ -21,6 +21,7 @@ void arena_init(struct arena *a, size_t ceiling)
 	a->head = NULL;
 	a->used_total = 0;
 	a->ceiling = ceiling;
+	a->next = a->limit = NULL;
 }
 
 void arena_reset(struct arena *a)
@@ -36,6 +37,8 @@ void arena_reset(struct arena *a)
 		c->used = 0;
 	a->head = c;
 	a->used_total = 0;
+	a->next = c ? c->data : NULL;
+	a->limit = c ? c->data + c->size : NULL;
 }
 
 void arena_release(struct arena *a)
@@ -49,20 +52,17 @@ void arena_release(struct arena *a)
 	}
 	a->head = NULL;
 	a->used_total = 0;
+	a->next = a->limit = NULL;
 }
 
-void *arena_alloc(struct arena *a, size_t size)
-{
-	void *p = arena_alloc_raw(a, size);
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
-void *arena_alloc_raw(struct arena *a, size_t size)
+void *arena_alloc_chunk(struct arena *a, size_t size)
 {
 	struct arena_chunk *c = a->head;
 	size_t need;
+
+	/* what the inline path handed out of this chunk */
+	if (c)
+		c->used = (size_t)(a->next - c->data);
 
 	if (size > SIZE_MAX - 15)
 		return NULL;
@@ -85,6 +85,8 @@ void *arena_alloc_raw(struct arena *a, size_t size)
 	void *p = c->data + c->used;
 	c->used += need;
 	a->used_total += need;
+	a->next = c->data + c->used;
+	a->limit = c->data + c->size;
 	return p;
 }
 

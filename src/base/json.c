@@ -75,6 +75,114 @@ cJSON *json_clean_string(const char *s, size_t n)
 	return item;
 }
 
+/* 1 for the ASCII bytes copied as they are inside a JSON string: not a
+ * control character, '"' or '\\' (which cJSON escapes); 0 for the rest
+ * and for every byte from 0x80 (which is checked as UTF-8). */
+/* clang-format off */
+static const unsigned char json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+/* clang-format on */
+
+/* Input bytes written per reservation: each grows to at most 6 bytes
+ * ("\u001f"), so a long string is not reserved at six times its size. */
+#define JSON_CLEAN_CHUNK 4096u
+
+bool json_add_clean_string(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *in = (const unsigned char *)s;
+	size_t i = 0;
+
+	if (!buf_addc(b, '"'))
+		return false;
+	while (i < n) {
+		size_t room = n - i;
+		size_t end;
+		char *start, *o;
+
+		if (room > JSON_CLEAN_CHUNK)
+			room = JSON_CLEAN_CHUNK;
+		end = i + room;
+		start = o = buf_space(b, 6 * room);
+		if (!o)
+			return false;
+		/* a sequence begun before end may run past it: at most 4
+		 * bytes out for its at most 4 in */
+		while (i < end) {
+			uint32_t cp;
+			size_t len;
+			unsigned char c = in[i];
+
+			/* printable ASCII, the common case, a run at a
+			 * time */
+			if (json_plain[c]) {
+				size_t run = i + 1;
+
+				while (run < end && json_plain[in[run]])
+					run++;
+				memcpy(o, in + i, run - i);
+				o += run - i;
+				i = run;
+				continue;
+			}
+			if (c && c < 0x80) {
+				*o++ = '\\';
+				switch (c) {
+				case '"':
+				case '\\':
+					*o++ = (char)c;
+					break;
+				case '\b':
+					*o++ = 'b';
+					break;
+				case '\f':
+					*o++ = 'f';
+					break;
+				case '\n':
+					*o++ = 'n';
+					break;
+				case '\r':
+					*o++ = 'r';
+					break;
+				case '\t':
+					*o++ = 't';
+					break;
+				default:
+					memcpy(o, "u00", 3);
+					o[3] = hex[c >> 4];
+					o[4] = hex[c & 15];
+					o += 5;
+				}
+				i++;
+				continue;
+			}
+			/* NUL and bytes that start no well-formed
+			 * sequence: U+FFFD, as utf8_clean() */
+			len = c ? text_utf8_decode(in + i, n - i, &cp) : 0;
+			if (len) {
+				memcpy(o, in + i, len);
+				o += len;
+				i += len;
+			} else {
+				memcpy(o, "\xef\xbf\xbd", 3);
+				o += 3;
+				i++;
+			}
+		}
+		if (!buf_commit(b, (size_t)(o - start)))
+			return false;
+	}
+	return buf_addc(b, '"');
+}
+
 /* A JSON array of the names of the label bits set in labels, in bit order.
  * NULL when out of memory. */
 cJSON *json_labels_array(uint64_t labels)

@@ -2,6 +2,7 @@
 #ifndef CORDON_JSON_H
 #define CORDON_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +11,13 @@
 /* A JSON string item holding s[0..n) with NUL bytes and invalid UTF-8
  * replaced, so the output is always valid JSON. NULL when out of memory. */
 cJSON *json_clean_string(const char *s, size_t n);
+
+/* Appends s[0..n) to b as a quoted JSON string, byte for byte what
+ * cJSON_PrintUnformatted(json_clean_string(s, n)) prints: NUL bytes and
+ * invalid UTF-8 become U+FFFD, '"', '\\' and control characters are
+ * escaped. s may be NULL when n is 0. False when b has failed. */
+struct buf;
+bool json_add_clean_string(struct buf *b, const char *s, size_t n);
 
 /* A JSON array of the label names set in labels, in bit order. */
 cJSON *json_labels_array(uint64_t labels);

@@ -174,7 +174,13 @@ bool path_is_secret(const char *abs)
 	size_t bn = strlen(b);
 	size_t i;
 
+	/* the entries of dirs that start with "/." cannot be in a path
+	 * without "/.": one scan rules them out for most paths */
+	bool dotted = strstr(abs, "/.") != NULL;
+
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		if (!dotted && dirs[i][1] == '.')
+			continue;
 		const char *hit = strstr(abs, dirs[i]);
 		size_t dn = strlen(dirs[i]);
 		if (hit && (hit[dn] == '\0' || hit[dn] == '/'))
@@ -185,6 +191,8 @@ bool path_is_secret(const char *abs)
 	    strcmp(b, ".env.template") == 0 || strcmp(b, ".env.dist") == 0)
 		return false;
 	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (names[i][0] != b[0])
+			continue;
 		size_t k = strlen(names[i]);
 		/* the name itself, or name.something (credentials.json,
 		 * .env.local, id_rsa.pub is public but still a key file) */
@@ -192,8 +200,12 @@ bool path_is_secret(const char *abs)
 		    (b[k] == '\0' || b[k] == '.'))
 			return true;
 	}
+	/* a name without a '.' ends in none of the suffixes that start
+	 * with one */
+	bool dot = memchr(b, '.', bn) != NULL;
 	for (i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++)
-		if (ends_with(b, bn, suffixes[i]))
+		if ((dot || suffixes[i][0] != '.') &&
+		    ends_with(b, bn, suffixes[i]))
 			return true;
 	return false;
 }

@@ -31,6 +31,7 @@ struct deny_entry {
 	const char *longs[4];
 	size_t nlongs;
 	const char *ops[6]; /* required operands (fnmatch patterns) */
+	const char *ops_abs[6]; /* ops[k] normalised when it starts with "/" */
 	size_t nops;
 	const char *unless[4]; /* "!-c": flags that make the entry not apply */
 	size_t nunless;
@@ -109,6 +110,7 @@ struct cordon_classifier {
 	struct urules *deny_rx;
 	struct deny_entry *deny;
 	size_t ndeny;
+	uint64_t deny_lead[4]; /* the first bytes of the entries' names */
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
@@ -116,6 +118,7 @@ struct cordon_classifier {
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
 	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
+	size_t *sub_first; /* per rule: the length of its subcommand's first word */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -237,8 +240,13 @@ static bool build_index(struct cordon_classifier *c)
 	 * so most rows are passed over with one AND */
 	c->sub_lead = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
 			     sizeof(uint32_t));
-	if (!c->sub_lead)
+	c->sub_first = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+				      sizeof(size_t));
+	if (!c->sub_lead || !c->sub_first)
 		return false;
+	for (size_t r = 0; r < cmdtab_rules_count; r++)
+		if (cmdtab_rules[r].sub)
+			c->sub_first[r] = strcspn(cmdtab_rules[r].sub, " ");
 	for (size_t r = 0; r < cmdtab_rules_count; r++) {
 		const char *a = cmdtab_rules[r].sub;
 		if (!a)
@@ -404,14 +412,15 @@ static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
 	return pi == pn;
 }
 
-static bool rule_matches(const struct cmd_rule *r, struct wv *argv,
-			 size_t argc, const size_t *ops, size_t nops)
+/* first: the length of r->sub's first word (sub_first). */
+static bool rule_matches(const struct cmd_rule *r, size_t first,
+			 struct wv *argv, size_t argc, const size_t *ops,
+			 size_t nops)
 {
 	size_t after = 0; /* operands consumed by sub */
 
 	if (r->sub) {
 		const char *s = r->sub;
-		size_t first = strcspn(s, " ");
 		bool found = false;
 		for (size_t start = 0; start < 3 && start < nops && !found;
 		     start++) {
@@ -546,7 +555,8 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
 		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
 			continue;
-		if (!rule_matches(r, argv, argc, ops, nops))
+		if (!rule_matches(r, x->cls->sub_first[sl->rules[i]], argv,
+				  argc, ops, nops))
 			continue;
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);
@@ -643,7 +653,27 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 			if (e->nops < 6)
 				e->ops[e->nops++] = q;
 	}
+	/* an operand that is an absolute path is the same path for every
+	 * command: normalised once here, not at every match */
+	for (size_t k = 0; k < e->nops; k++) {
+		if (e->ops[k][0] != '/')
+			continue;
+		e->ops_abs[k] = path_normalize(&c->deny_arena, "/", e->ops[k],
+					       strlen(e->ops[k]));
+		if (!e->ops_abs[k])
+			return false;
+	}
 	return e->name != NULL;
+}
+
+/* Recomputes deny_lead after the entries changed. */
+static void deny_lead_set(struct cordon_classifier *c)
+{
+	memset(c->deny_lead, 0, sizeof(c->deny_lead));
+	for (size_t i = 0; i < c->ndeny; i++) {
+		unsigned char b = (unsigned char)c->deny[i].name[0];
+		c->deny_lead[b >> 6] |= UINT64_C(1) << (b & 63);
+	}
 }
 
 static bool set_denied(struct cordon_classifier *c, const char *const *ids,
@@ -661,6 +691,7 @@ static bool set_denied(struct cordon_classifier *c, const char *const *ids,
 	free(c->deny);
 	c->deny = d;
 	c->ndeny = n;
+	deny_lead_set(c);
 	return true;
 }
 
@@ -687,26 +718,60 @@ static bool cmd_has_short(const char *name, struct wv *argv, size_t argc, char f
 	return false;
 }
 
+/* The command's operands as absolute paths, each normalised at most once
+ * for all the entries of one command: abs[i] for argv[i], NULL until
+ * asked. */
+struct deny_paths {
+	const char **abs;
+	bool *done;
+};
+
+static const char *deny_operand_abs(struct cx *x, struct deny_paths *dp,
+				    struct wv *argv, size_t argc, size_t i)
+{
+	if (!dp->abs) {
+		dp->abs = arena_alloc(x->a, argc * sizeof(*dp->abs));
+		dp->done = arena_alloc(x->a, argc * sizeof(*dp->done));
+		if (!dp->abs || !dp->done) {
+			dp->abs = NULL;
+			return path_normalize(x->a, x->pc.cwd, argv[i].s,
+					      argv[i].n);
+		}
+	}
+	if (!dp->done[i]) {
+		dp->abs[i] = path_normalize(x->a, x->pc.cwd, argv[i].s,
+					    argv[i].n);
+		dp->done[i] = dp->abs[i] != NULL;
+	}
+	return dp->abs[i];
+}
+
 /* Path-like entry operands (starting with "/" or "~") compare with the
  * command's operands after both are normalised, literally: an entry that
  * ends in a glob is that glob itself, not every path it would match.
  * Other operands are fnmatch patterns. */
 static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
-			    size_t argc, const char *pat)
+			    size_t argc, const struct deny_entry *e, size_t k,
+			    struct deny_paths *dp)
 {
+	const char *pat = e->ops[k];
 	bool kill = strcmp(name, "kill") == 0;
 	bool pathy = pat[0] == '/' || pat[0] == '~';
 	const char *want = pat;
 
 	if (pathy) {
-		size_t pl = strlen(pat);
 		if (pat[0] == '~') {
-			const char *h = verdict_printf(x->v, "%s%s", x->pc.home, pat + 1);
+			/* the home of this context, then the rest */
+			size_t hl = strlen(x->pc.home), tl = strlen(pat + 1);
+			char *h = arena_alloc_raw(x->a, hl + tl + 1);
+
 			if (!h)
 				return false;
-			want = path_normalize(x->a, "/", h, strlen(h));
+			memcpy(h, x->pc.home, hl);
+			memcpy(h + hl, pat + 1, tl + 1);
+			want = path_normalize(x->a, "/", h, hl + tl);
 		} else {
-			want = path_normalize(x->a, "/", pat, pl);
+			want = e->ops_abs[k];
 		}
 		if (!want)
 			return false;
@@ -718,7 +783,7 @@ static bool cmd_has_operand(struct cx *x, const char *name, struct wv *argv,
 		if (w->f & (WV_DYNAMIC | WV_SUBST))
 			continue;
 		if (pathy) {
-			const char *abs = path_normalize(x->a, x->pc.cwd, w->s, w->n);
+			const char *abs = deny_operand_abs(x, dp, argv, argc, i);
 			if (abs && strcmp(abs, want) == 0)
 				return true;
 			continue;
@@ -738,8 +803,13 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 	size_t n;
 	const char *base = classify_cmd_base(&argv[0], &n);
 	char name[64];
+	struct deny_paths dp = { NULL, NULL };
 
 	if (n == 0 || n >= sizeof(name))
+		return;
+	/* no entry's name starts with this byte: none can match */
+	unsigned char lead = (unsigned char)base[0];
+	if (!(x->cls->deny_lead[lead >> 6] & (UINT64_C(1) << (lead & 63))))
 		return;
 	memcpy(name, base, n);
 	name[n] = '\0';
@@ -758,7 +828,7 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		for (size_t k = 0; k < e->nlongs && ok; k++)
 			ok = any_flag(argv, argc, e->longs[k]);
 		for (size_t k = 0; k < e->nops && ok; k++)
-			ok = cmd_has_operand(x, name, argv, argc, e->ops[k]);
+			ok = cmd_has_operand(x, name, argv, argc, e, k, &dp);
 		for (size_t k = 0; k < e->nunless && ok; k++)
 			ok = !any_flag(argv, argc, e->unless[k]);
 		if (ok)
@@ -1194,6 +1264,37 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 
 	if (!w)
 		return r;
+	const struct sh_wpart *pt = w->parts;
+	if (pt && !pt->next && pt->kind == SH_WP_LIT &&
+	    (pt->quoted || !pt->len || pt->s[0] != '~')) {
+		/* one literal, the common word: its flags as eval_parts()
+		 * sets them, its text copied once */
+		const char *t = arena_strndup(x->a, pt->s, pt->len);
+		size_t tn = pt->len;
+		if (!t) {
+			x->v->oom = true;
+			t = "";
+			tn = 0;
+		}
+		if (pt->quoted) {
+			r.f |= WV_QUOTED;
+		} else {
+			const char *ob = memchr(pt->s, '[', pt->len);
+			if (memchr(pt->s, '*', pt->len) ||
+			    memchr(pt->s, '?', pt->len) ||
+			    (ob && memchr(ob, ']',
+					  pt->len - (size_t)(ob - pt->s))))
+				r.f |= WV_GLOB;
+		}
+		r.s = t;
+		r.n = tn;
+		r.dyn_at = tn;
+		if (w->quoted)
+			r.f |= WV_QUOTED;
+		if (w->quoted && ansi_c_escapes(w->raw, w->raw_len))
+			r.f |= WV_ESCAPED;
+		return r;
+	}
 	buf_init_arena(&b, x->a, SIZE_MAX);
 	eval_parts(x, w->parts, &b, &r, true);
 	/* a word that cannot be built is not judged: the whole verdict
@@ -2886,6 +2987,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	free(c->fam);
 	free(c->fam_rules);
 	free(c->sub_lead);
+	free(c->sub_first);
 	free(c->deny);
 	userrules_free(c->user);
 	userrules_free(c->deny_rx);
@@ -3060,6 +3162,7 @@ enum cordon_err cordon_classifier_add_denied_commands(struct cordon_classifier *
 			return CORDON_E_NOMEM;
 		}
 		c->ndeny++;
+		deny_lead_set(c);
 	}
 	return CORDON_OK;
 }

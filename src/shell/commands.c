@@ -18,6 +18,7 @@
 #include "classify_int.h"
 #include "codescan.h"
 #include "commands_int.h"
+#include "names.h"
 #include "wrappers.h"
 #include "banned.h"
 
@@ -653,9 +654,26 @@ static const struct {
 #undef H
 };
 
+size_t commands_handler_count(void)
+{
+	return sizeof(handlers) / sizeof(*handlers);
+}
+
+const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn)
+{
+	*len = handlers[i].len;
+	*fn = handlers[i].fn;
+	return handlers[i].name;
+}
+
 static handler_fn *find_handler_row(const char *name, size_t n)
 {
 	size_t lo = 0, hi = sizeof(handlers) / sizeof(*handlers);
+
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r ? r->handler : NULL;
+	}
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;

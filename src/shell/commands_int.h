@@ -43,6 +43,11 @@ void commands_judge_redirs(struct cx *x, const struct sh_redir *redirs,
 void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 			 struct cinfo *ci);
 handler_fn *commands_find_handler(const char *name, size_t n);
+/* Row i of the handlers table (i < commands_handler_count()), for the name
+ * index (names.h): its name, with the length in *len and the handler in
+ * *fn. */
+size_t commands_handler_count(void);
+const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn);
 
 /* runners.c */
 const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,

@@ -737,6 +737,34 @@ static bool plain_char(unsigned char c)
 	       c == '^' || c == '#';
 }
 
+/* The common word, ordinary characters only up to a blank or an operator
+ * ("git", "status", "src/main.c"): one literal part copied straight from
+ * the source, without the scratch buffer. False, with nothing read, for
+ * any other word. */
+static bool read_plain_word(struct parser *p, struct sh_word *w)
+{
+	size_t e = p->pos;
+
+	while (e < p->len && plain_char((unsigned char)p->src[e]))
+		e++;
+	if (e == p->pos || (e < p->len && !is_meta((unsigned char)p->src[e])))
+		return false;
+
+	struct sh_wpart *part = word_add(p, w, SH_WP_LIT);
+	char *s = part ? arena_strndup(p->a, p->src + p->pos, e - p->pos) : NULL;
+
+	if (!s) {
+		fail(p, CORDON_E_NOMEM, p->pos, "out of memory");
+		return true;
+	}
+	part->s = s;
+	part->len = e - p->pos;
+	w->raw = p->src + p->pos;
+	w->raw_len = e - p->pos;
+	p->pos = e;
+	return true;
+}
+
 static struct sh_word *read_word(struct parser *p, enum wmode mode)
 {
 	struct sh_word *w = p_alloc(p, sizeof(*w));
@@ -747,6 +775,8 @@ static struct sh_word *read_word(struct parser *p, enum wmode mode)
 	if (!w)
 		return NULL;
 	if (!count_token(p))
+		return w;
+	if (mode == W_NORMAL && read_plain_word(p, w))
 		return w;
 	for (;;) {
 		int c = ch(p, 0);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wrappers.h"
+#include "names.h"
 
 #include "banned.h"
 
@@ -580,6 +581,11 @@ static const struct wrapper *find_name(const char *name, size_t n)
 {
 	size_t lo = 0, hi = NTABLE;
 
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r ? r->wrapper : NULL;
+	}
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = cmp_name(table[mid].name, name, n);
@@ -633,14 +639,38 @@ bool wrappers_interp_firsts_cover(void)
 
 const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 {
-	if (!n || !name[0] || !memchr(interp_firsts, name[0], sizeof(interp_firsts) - 1))
+	/* every exact name and every stem ("python") is in the index; only
+	 * a versioned name (python3.12) can match past it */
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+
+		if (r)
+			return r->interp;
+		if (!n || !(isdigit((unsigned char)name[n - 1]) ||
+			    name[n - 1] == '.'))
+			return NULL;
+	}
+	return wrappers_interp_scan(name, n);
+}
+
+const struct wrappers_interp *wrappers_interps(size_t *n)
+{
+	*n = sizeof(interps) / sizeof(*interps);
+	return interps;
+}
+
+const struct wrappers_interp *wrappers_interp_scan(const char *name, size_t n)
+{
+	if (!n || !name[0] ||
+	    !memchr(interp_firsts, name[0], sizeof(interp_firsts) - 1))
 		return NULL;
 	for (size_t i = 0; i < sizeof(interps) / sizeof(*interps); i++) {
 		const char *p = interps[i].name;
+		size_t pl;
 
 		if (!n || p[0] != name[0])
 			continue;
-		size_t pl = strlen(p);
+		pl = strlen(p);
 		if (p[pl - 1] != '*') {
 			if (pl == n && memcmp(name, p, n) == 0)
 				return &interps[i];

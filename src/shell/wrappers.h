@@ -97,6 +97,11 @@ const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n);
  * wrappers_find_interp (for the tests). */
 bool wrappers_interp_firsts_cover(void);
 
+/* The same found by walking the interpreter table, without the name
+ * index (names.h), which is built from it; and that table. */
+const struct wrappers_interp *wrappers_interp_scan(const char *name, size_t n);
+const struct wrappers_interp *wrappers_interps(size_t *n);
+
 /* Word i of a command, for wrappers_scan: false when the word is only
  * known at run time (then *s, *n are not read). */
 typedef bool wrapper_word_fn(const void *ctx, size_t i, const char **s,

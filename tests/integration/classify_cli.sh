@@ -123,6 +123,27 @@ run_file "$tmp/many" classify --jsonl
 [ "$(wc -l <"$tmp/out")" -eq 3000 ] && ! grep -q '"error"' "$tmp/out"
 ok $? "--jsonl handles 3000 lines"
 
+# A bare JSON string line is read without cJSON when it has no escapes:
+# each command as a bare string and as an object must give the same line,
+# and a string followed by anything but blanks stays an error.
+python3 -c '
+import json
+cmds = ["ls -la", "rm -rf /", "caf\u00e9 && echo \u20ac", "cat ~/.ssh/id_rsa",
+        "echo \"quoted\" | sh", "printf \"a\\tb\"", "x" * 5000]
+for c in cmds:
+    print("  " + json.dumps(c, ensure_ascii=False) + " \t")
+    print(json.dumps({"command": c}))
+print("\"ls\" x")
+print("\"ls")' >"$tmp/plain"
+run_file "$tmp/plain" classify --jsonl
+PYLINES=1 pycheck 'len(lines) == 16
+ and all(lines[i] == lines[i + 1] and "risk" in lines[i]
+         for i in range(0, 14, 2))
+ and lines[2]["risk"] == "blocked"
+ and lines[14]["line"] == 15 and "error" in lines[14]
+ and lines[15]["line"] == 16 and "error" in lines[15]' <"$tmp/out"
+ok $? "--jsonl: a bare string line and its object give the same verdict"
+
 # --- usage and configuration errors ------------------------------------------
 
 run classify --bogus -- ls

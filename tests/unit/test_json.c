@@ -1,12 +1,14 @@
 /* json: the two-space printer (json_print_indented) that `cordon config
  * show`, `doctor --json`, `approvals list --json` and the importers use:
  * the exact layout, empty containers, escapes kept, a round trip to the
- * same value, and the depth ceiling. */
+ * same value, and the depth ceiling; and json_add_clean_string(), which
+ * must print what cJSON prints for json_clean_string() of the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "json.h"
 #include "tap.h"
 
@@ -20,12 +22,99 @@ static void layout(const char *in, const char *want, const char *what)
 	cJSON_Delete(v);
 }
 
+/* json_add_clean_string(s, n) against cJSON's printing of the cleaned
+ * string. */
+static void same_as_cjson(const char *s, size_t n, const char *what)
+{
+	struct buf b = BUF_INIT(1 << 20);
+	cJSON *item = json_clean_string(s, n);
+	char *want = item ? cJSON_PrintUnformatted(item) : NULL;
+	bool added = json_add_clean_string(&b, s, n);
+
+	ok(added && want && strcmp(buf_str(&b), want) == 0, "%s", what);
+	if (want && strcmp(buf_str(&b), want) != 0)
+		diag("got %s, cJSON %s", buf_str(&b), want);
+	free(want);
+	cJSON_Delete(item);
+	buf_free(&b);
+}
+
+static void clean_strings(void)
+{
+	static const struct {
+		const char *s;
+		size_t n;
+		const char *what;
+	} rows[] = {
+		{ "", 0, "empty" },
+		{ "ls -la", 6, "plain ASCII" },
+		{ "a\"b\\c", 5, "quote and backslash" },
+		{ "\b\f\n\r\t", 5, "the short escapes" },
+		{ "\x01\x1f\x7f", 3, "other control bytes and DEL" },
+		{ "a\0b", 3, "a NUL byte becomes U+FFFD" },
+		{ "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+		  "well-formed 2, 3 and 4 byte sequences" },
+		{ "\xc3", 1, "a cut sequence" },
+		{ "\xc0\xaf", 2, "an overlong slash" },
+		{ "\xed\xa0\x80", 3, "a surrogate" },
+		{ "\xff\xfe x", 4, "bytes that start nothing" },
+		{ "\xf4\x90\x80\x80", 4, "past U+10FFFF" },
+	};
+	char all[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		same_as_cjson(rows[i].s, rows[i].n, rows[i].what);
+	for (int c = 0; c < 256; c++)
+		all[c] = (char)c;
+	same_as_cjson(all, sizeof(all), "every byte value in order");
+	{
+		/* past the 4096-byte chunk: sequences and escapes across
+		 * each boundary */
+		static const char piece[] = "\xe2\x82\xac\x01\"\xf0\x9f\x98\x80" "a\xc3";
+		size_t pn = sizeof(piece) - 1, n = 0;
+		char *big = malloc(20000);
+
+		while (big && n + pn <= 20000) {
+			memcpy(big + n, piece, pn);
+			n += pn;
+		}
+		if (big)
+			same_as_cjson(big, n, "20,000 bytes of mixed sequences");
+		free(big);
+		big = malloc(4097);
+		if (big) {
+			memset(big, 'a', 4095);
+			memcpy(big + 4095, "\xc3\xa9", 2);
+			same_as_cjson(big, 4097,
+				      "a sequence across the chunk boundary");
+		}
+		free(big);
+	}
+	for (int c = 1; c < 256; c++) {
+		char one[2] = { (char)c, 'x' };
+		struct buf b = BUF_INIT(1 << 20);
+		cJSON *item = json_clean_string(one, 2);
+		char *want = item ? cJSON_PrintUnformatted(item) : NULL;
+
+		json_add_clean_string(&b, one, 2);
+		if (!want || strcmp(buf_str(&b), want) != 0) {
+			ok(0, "byte 0x%02x then x: got %s, cJSON %s", c,
+			   buf_str(&b), want ? want : "(null)");
+		}
+		free(want);
+		cJSON_Delete(item);
+		buf_free(&b);
+	}
+	ok(1, "each byte value alone, followed by x, matched");
+}
+
 int main(void)
 {
 	char *got;
 	cJSON *v;
 
 	tap_no_plan();
+	clean_strings();
 	layout("{\"a\":1,\"b\":[true,null,\"x\"],\"c\":{}}",
 	       "{\n  \"a\": 1,\n  \"b\": [\n    true,\n    null,\n    \"x\"\n"
 	       "  ],\n  \"c\": {}\n}",

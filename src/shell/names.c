@@ -1,0 +1,105 @@
+/* names — see names.h. */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "names.h"
+#include "wrappers.h"
+#include "banned.h"
+
+/* Slots, a power of two; the index is used only while at most half full,
+ * so that a probe ends soon. */
+#define NAMES_CAP 2048u
+
+static struct name_roles slots[NAMES_CAP];
+static size_t used;
+static bool ready;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static size_t hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static struct name_roles *probe(const char *s, size_t n)
+{
+	size_t i = hash(s, n) & (NAMES_CAP - 1);
+
+	while (slots[i].name &&
+	       !(slots[i].len == n && memcmp(slots[i].name, s, n) == 0))
+		i = (i + 1) & (NAMES_CAP - 1);
+	return &slots[i];
+}
+
+/* The slot for s[0..n), made when new; NULL when the index is full. */
+static struct name_roles *slot_for(const char *s, size_t n)
+{
+	struct name_roles *sl = probe(s, n);
+
+	if (sl->name)
+		return sl;
+	if (used >= NAMES_CAP / 2)
+		return NULL;
+	used++;
+	sl->name = s;
+	sl->len = n;
+	return sl;
+}
+
+static void build(void)
+{
+	size_t nw, nh, ni;
+	const struct wrapper *w = wrappers_table(&nw);
+	const struct wrappers_interp *ip = wrappers_interps(&ni);
+	struct name_roles *sl;
+
+	for (size_t i = 0; i < nw; i++) {
+		sl = slot_for(w[i].name, strlen(w[i].name));
+		if (!sl)
+			return;
+		sl->wrapper = &w[i];
+	}
+	nh = commands_handler_count();
+	for (size_t i = 0; i < nh; i++) {
+		size_t len;
+		handler_fn *fn;
+		const char *name = commands_handler_row(i, &len, &fn);
+
+		sl = slot_for(name, len);
+		if (!sl)
+			return;
+		sl->handler = fn;
+	}
+	/* "python*" is in the index as "python"; python3 is found by
+	 * wrappers_find_interp()'s scan */
+	for (size_t i = 0; i < ni; i++) {
+		size_t len = strlen(ip[i].name);
+
+		if (len && ip[i].name[len - 1] == '*')
+			len--;
+		if (len && !slot_for(ip[i].name, len))
+			return;
+	}
+	for (size_t i = 0; i < NAMES_CAP; i++)
+		if (slots[i].name)
+			slots[i].interp = wrappers_interp_scan(slots[i].name,
+							       slots[i].len);
+	ready = true;
+}
+
+bool names_ready(void)
+{
+	pthread_once(&once, build);
+	return ready;
+}
+
+const struct name_roles *names_find(const char *name, size_t n)
+{
+	const struct name_roles *sl = probe(name, n);
+
+	return sl->name ? sl : NULL;
+}

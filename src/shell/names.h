@@ -1,0 +1,39 @@
+/* names — every role a command name has, found with one lookup.
+ *
+ * A command word is looked up in several tables: the wrapper table
+ * (wrappers.c), the handlers (commands.c) and the interpreters
+ * (wrappers.c). Each table stays where it is and stays the one place its
+ * facts live; this index holds, for every name any of them names, a
+ * pointer to each row, in one hash table built once per process from the
+ * tables themselves. The tables' own lookups answer from it, so a name
+ * costs one hash probe however many roles are asked about. Private to
+ * src/shell/.
+ */
+#ifndef CORDON_NAMES_H
+#define CORDON_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "commands_int.h"
+
+struct name_roles {
+	const char *name; /* NULL: an empty slot */
+	size_t len;
+	const struct wrapper *wrapper; /* its wrapper row (before any
+					* subcommand check), or NULL */
+	handler_fn *handler; /* its row in the handlers table, or NULL */
+	const struct wrappers_interp *interp; /* its interpreter, or NULL */
+};
+
+/* Whether the index was built (it always is unless a table outgrew it;
+ * test_shell checks). Without it the tables are searched as before. */
+bool names_ready(void);
+
+/* The roles of name[0..n), or NULL when no table names it exactly. An
+ * interpreter found by a version suffix (python3.12 for "python*") is not
+ * in the index: wrappers_find_interp() scans for those. Only when
+ * names_ready(). */
+const struct name_roles *names_find(const char *name, size_t n);
+
+#endif
