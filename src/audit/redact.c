@@ -359,12 +359,23 @@ static unsigned char name_last(size_t i)
 	return (unsigned char)key_names[i].pat[key_names[i].len - 1];
 }
 
-/* The last letters of the key names: one look rules out most names
+/* The key names' last two letters: by the last, the letters that may
+ * come before it (bit 'x' - 'a'). One look rules out nearly every name
  * (test_redact checks it against the table). */
-static const bool name_last_ok[256] = {
-	['d'] = true, ['e'] = true, ['g'] = true, ['h'] = true, ['l'] = true,
-	['n'] = true, ['r'] = true, ['s'] = true, ['t'] = true, ['y'] = true,
+#define LB_(c) (UINT32_C(1) << ((c) - 'a'))
+static const uint32_t name_prev_ok[256] = {
+	['d'] = LB_('i') | LB_('r') | LB_('w'),
+	['e'] = LB_('i') | LB_('s'),
+	['g'] = LB_('i'),
+	['h'] = LB_('t'),
+	['l'] = LB_('a'),
+	['n'] = LB_('e') | LB_('o'),
+	['r'] = LB_('e'),
+	['s'] = LB_('l') | LB_('s'),
+	['t'] = LB_('e'),
+	['y'] = LB_('e'),
 };
+#undef LB_
 
 /* The kind of the key name k ends with, or NOT_SECRET. */
 static enum secret_kind key_name(const char *k, size_t n)
@@ -372,12 +383,13 @@ static enum secret_kind key_name(const char *k, size_t n)
 	size_t i, lo = 0, hi = KEY_NAME_COUNT, mid;
 	unsigned char last, prev;
 
-	if (n == 0)
+	if (n < 2)
 		return NOT_SECRET;
 	last = lower(k[n - 1]);
-	if (!name_last_ok[last])
+	prev = lower(k[n - 2]);
+	if (prev < 'a' || prev > 'z' ||
+	    !(name_prev_ok[last] & (UINT32_C(1) << (prev - 'a'))))
 		return NOT_SECRET;
-	prev = n > 1 ? lower(k[n - 2]) : 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (name_last(mid) < last)
@@ -651,14 +663,37 @@ static int name_cmp(const char *a, size_t an, const char *b, size_t bn)
 	return (an > bn) - (an < bn);
 }
 
-/* The clients' names' second bytes by their first: two looks rule out
- * most words (test_redact checks it against the table). */
-static const char *const client_first[256] = {
-	['7'] = "z",   ['a'] = "z",    ['c'] = "u", ['d'] = "o",
-	['i'] = "p",   ['j'] = "a",    ['k'] = "e", ['l'] = "df",
-	['m'] = "aoy", ['n'] = "e",    ['o'] = "p", ['p'] = "o",
-	['r'] = "aep", ['s'] = "mnqs", ['u'] = "n", ['z'] = "i",
+/* The clients' names' second letters by their first (bit 'x' - 'a'): two
+ * looks rule out most words (test_redact checks it against the table). */
+#define CB_(c) (UINT32_C(1) << ((c) - 'a'))
+static const uint32_t client_second[256] = {
+	['7'] = CB_('z'),
+	['a'] = CB_('z'),
+	['c'] = CB_('u'),
+	['d'] = CB_('o'),
+	['i'] = CB_('p'),
+	['j'] = CB_('a'),
+	['k'] = CB_('e'),
+	['l'] = CB_('d') | CB_('f'),
+	['m'] = CB_('a') | CB_('o') | CB_('y'),
+	['n'] = CB_('e'),
+	['o'] = CB_('p'),
+	['p'] = CB_('o'),
+	['r'] = CB_('a') | CB_('e') | CB_('p'),
+	['s'] = CB_('m') | CB_('n') | CB_('q') | CB_('s'),
+	['u'] = CB_('n'),
+	['z'] = CB_('i'),
 };
+#undef CB_
+
+/* Could a client's name start with the bytes a, b? */
+static inline bool client_start(char a, char b)
+{
+	unsigned char c = (unsigned char)b;
+
+	return c >= 'a' && c <= 'z' &&
+	       (client_second[(unsigned char)a] & (UINT32_C(1) << (c - 'a')));
+}
 
 /* The client named s[0..n), or -1. */
 static int client_index(const char *s, size_t n)
@@ -666,8 +701,7 @@ static int client_index(const char *s, size_t n)
 	size_t lo = 0, hi = CLIENT_COUNT, mid;
 	int c;
 
-	if (n < 2 || n > 13 || !client_first[(unsigned char)s[0]] || !s[1] ||
-	    !strchr(client_first[(unsigned char)s[0]], s[1]))
+	if (n < 2 || n > 13 || !client_start(s[0], s[1]))
 		return -1;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -1245,14 +1279,19 @@ bool redact__tables_ok(void)
 {
 	size_t c, i;
 
-	for (i = 0; i < KEY_NAME_COUNT; i++)
-		if (!name_last_ok[name_last(i)] ||
+	for (i = 0; i < KEY_NAME_COUNT; i++) {
+		unsigned char pc =
+			(unsigned char)key_names[i].pat[key_names[i].len - 2];
+
+		if (key_names[i].len < 2 || pc < 'a' || pc > 'z' ||
+		    !(name_prev_ok[name_last(i)] &
+		      (UINT32_C(1) << (pc - 'a'))) ||
 		    (i > 0 && name_last(i - 1) > name_last(i)))
 			return false;
+	}
 	for (i = 0; i < CLIENT_COUNT; i++)
-		if (!client_first[(unsigned char)clients[i].name[0]] ||
-		    !strchr(client_first[(unsigned char)clients[i].name[0]],
-			    clients[i].name[1]))
+		if (clients[i].len < 2 ||
+		    !client_start(clients[i].name[0], clients[i].name[1]))
 			return false;
 	for (i = 1; i < CLIENT_COUNT; i++)
 		if (name_cmp(clients[i - 1].name, clients[i - 1].len,
@@ -2028,6 +2067,26 @@ static size_t cookie_rule(struct scan *sc, size_t v)
 	return any ? v : 0;
 }
 
+/* Can a key's value follow its name ending at q? The common case, a word
+ * and the next word, is decided here, before kv_rule() is called: most
+ * key runs end so. */
+static inline bool kv_may_start(const char *s, size_t q, size_t n)
+{
+	size_t t;
+	char c;
+
+	if (q >= n)
+		return false;
+	c = s[q];
+	if (c == ' ' || c == '\t') {
+		for (t = q + 1; t < n && (CL(s[t]) & C_SPACE); t++)
+			;
+		return t < n && (s[t] == '=' || s[t] == ':');
+	}
+	return c == '=' || c == ':' || c == '"' || c == '\'' || c == '\\' ||
+	       c == '>';
+}
+
 /* After a key run k[p..ke): a separator (=, :, :=, =>, or the end of
  * <key>) and, when the key is a secret name, its value. Returns where the
  * walk resumes, 0 when nothing was replaced. */
@@ -2041,19 +2100,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 	enum secret_kind sk;
 	const char *lt;
 
-	if (q >= n)
-		return 0;
-	c = s[q];
-	if (c == ' ' || c == '\t') {
-		/* The common case, a word and the next word, decided here. */
-		for (t = q + 1; t < n && (CL(s[t]) & C_SPACE); t++)
-			;
-		if (t >= n || (s[t] != '=' && s[t] != ':'))
-			return 0;
-	} else if (c != '=' && c != ':' && c != '"' && c != '\'' && c != '\\' &&
-		   c != '>') {
-		return 0;
-	}
+	c = s[q]; /* kv_may_start() said yes */
 	if (c == '>') {
 		/* <password>value</password> */
 		if (p == 0 || s[p - 1] != '<' ||
@@ -2614,7 +2661,7 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 		}
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
-	if (p == b || s[p - 1] != '/') {
+	if ((p == b || s[p - 1] != '/') && kv_may_start(s, ke, n)) {
 		r = kv_rule(sc, p, ke);
 		if (r)
 			return r;
