@@ -1679,6 +1679,20 @@ static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
  * above, so the work stays linear. */
 #define REDACT_B64_DEPTH 2
 
+/* Are the decoded bytes d[0..n) text, or at least free of control bytes
+ * other than line ends and tabs? */
+static bool decoded_text(const unsigned char *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((d[i] < 0x20 && d[i] != '\n' && d[i] != '\r' &&
+		     d[i] != '\t') ||
+		    d[i] == 0x7f)
+			return false;
+	return true;
+}
+
 /* A blob s[b..be) that is base64 (32 bytes or more) decoded and scanned
  * again: a PEM private key (kubeconfig client-key-data) or anything the
  * scanner would replace makes the whole blob a secret. Returns its kind,
@@ -1702,6 +1716,12 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	for (i = b; i < e; i++)
 		if (!(CL(s[i]) & C_B64))
 			return -1;
+	/* Its first 32 characters (24 bytes; no '=' among them) rule out
+	 * nearly every random token before the whole is decoded. */
+	if (!text_b64_decode(s + b, 32, TEXT_B64_LAX, small, sizeof(small),
+			     &dn) ||
+	    !decoded_text(small, dn))
+		return -1;
 	dec = e - b <= sizeof(small) ? small : cordon__malloc(e - b);
 	if (!dec) {
 		sc->nomem = true;
@@ -1712,11 +1732,8 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	WORK(dn);
 	/* Text or nothing: a random token decodes to bytes that are not
 	 * (and hold no secret the scanner could name). */
-	for (i = 0; i < dn; i++)
-		if ((dec[i] < 0x20 && dec[i] != '\n' && dec[i] != '\r' &&
-		     dec[i] != '\t') ||
-		    dec[i] == 0x7f)
-			goto out;
+	if (!decoded_text(dec, dn))
+		goto out;
 	begin = memmem(dec, dn, "-----BEGIN ", 11);
 	if (begin) {
 		kind = memmem(begin,
@@ -1766,8 +1783,9 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 		push(sc, &sc->sp, b, be, kind, 0);
 		return;
 	}
-	for (; p < be && !path; p++)
-		path = (CL(s[p]) & C_PATH) != 0;
+	while (p < be && !(CL(s[p]) & C_PATH))
+		p++;
+	path = p < be;
 	if (aws_secret_shape(s, b, be)) {
 		bool bare = !path && opaque(s, b, be);
 
