@@ -47,6 +47,7 @@ enum {
 	C_DIGIT = 1 << 11,
 	C_HEX = 1 << 12,
 	C_URL64 = 1 << 13, /* the base64url alphabet: alnum _ - */
+	C_LEAD = 1 << 14, /* ':' '\\': scan_line looks further (URL, escape) */
 };
 
 #define C_ALNUM_ALL (C_ALNUM | C_KEY | C_WORD | C_B64 | C_URL64)
@@ -85,7 +86,8 @@ static const uint16_t cls[256] = {
 	['>'] = C_STOP,
 	['['] = C_STOP,
 	[']'] = C_STOP,
-	['\\'] = C_STOP,
+	['\\'] = C_STOP | C_LEAD,
+	[':'] = C_LEAD,
 };
 
 /* The work counter test_redact reads (redact.h): every byte class looked
@@ -180,8 +182,18 @@ static bool contains_ci(const char *s, size_t n, const char *w)
 	return false;
 }
 
-static size_t run_of(const char *s, size_t i, size_t n, uint16_t mask)
+/* The end of the run of bytes of class mask from s[i], n at most: eight
+ * looks without a bound check while eight bytes are left. */
+static inline size_t run_of(const char *s, size_t i, size_t n, uint16_t mask)
 {
+	size_t k;
+
+	while (i < n && n - i >= 8) {
+		for (k = 0; k < 8; k++)
+			if (!(CL(s[i + k]) & mask))
+				return i + k;
+		i += 8;
+	}
 	while (i < n && (CL(s[i]) & mask))
 		i++;
 	return i;
@@ -2929,6 +2941,10 @@ static void scan_line(struct scan *sc, size_t i)
 		k = CL(s[i]);
 		if (k & C_WORD) {
 			i = scan_blob(sc, i);
+			continue;
+		}
+		if (!(k & (C_LEAD | C_SEG))) { /* blanks, quotes, … */
+			i++;
 			continue;
 		}
 		if (s[i] == ':' && n - i > 3 && s[i + 1] == '/' &&
