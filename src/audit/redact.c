@@ -2785,7 +2785,8 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	 * blobs are one word. */
 	be = run_of(s, i, n, C_KEY);
 	ke = be;
-	be = run_of(s, be, n, C_WORD);
+	if (be < n && (CL(s[be]) & C_WORD))
+		be = run_of(s, be + 1, n, C_WORD);
 	for (p = i; p < be;) {
 		if (!(CL(s[p]) & C_KEY)) {
 			p++;
