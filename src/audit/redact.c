@@ -47,6 +47,7 @@ enum {
 	C_DIGIT = 1 << 11,
 	C_HEX = 1 << 12,
 	C_URL64 = 1 << 13, /* the base64url alphabet: alnum _ - */
+	C_LEAD = 1 << 14, /* ':' '\\': scan_line looks further (URL, escape) */
 };
 
 #define C_ALNUM_ALL (C_ALNUM | C_KEY | C_WORD | C_B64 | C_URL64)
@@ -85,7 +86,8 @@ static const uint16_t cls[256] = {
 	['>'] = C_STOP,
 	['['] = C_STOP,
 	[']'] = C_STOP,
-	['\\'] = C_STOP,
+	['\\'] = C_STOP | C_LEAD,
+	[':'] = C_LEAD,
 };
 
 /* The work counter test_redact reads (redact.h): every byte class looked
@@ -180,8 +182,18 @@ static bool contains_ci(const char *s, size_t n, const char *w)
 	return false;
 }
 
-static size_t run_of(const char *s, size_t i, size_t n, uint16_t mask)
+/* The end of the run of bytes of class mask from s[i], n at most: eight
+ * looks without a bound check while eight bytes are left. */
+static inline size_t run_of(const char *s, size_t i, size_t n, uint16_t mask)
 {
+	size_t k;
+
+	while (i < n && n - i >= 8) {
+		for (k = 0; k < 8; k++)
+			if (!(CL(s[i + k]) & mask))
+				return i + k;
+		i += 8;
+	}
 	while (i < n && (CL(s[i]) & mask))
 		i++;
 	return i;
@@ -359,12 +371,23 @@ static unsigned char name_last(size_t i)
 	return (unsigned char)key_names[i].pat[key_names[i].len - 1];
 }
 
-/* The last letters of the key names: one look rules out most names
+/* The key names' last two letters: by the last, the letters that may
+ * come before it (bit 'x' - 'a'). One look rules out nearly every name
  * (test_redact checks it against the table). */
-static const bool name_last_ok[256] = {
-	['d'] = true, ['e'] = true, ['g'] = true, ['h'] = true, ['l'] = true,
-	['n'] = true, ['r'] = true, ['s'] = true, ['t'] = true, ['y'] = true,
+#define LB_(c) (UINT32_C(1) << ((c) - 'a'))
+static const uint32_t name_prev_ok[256] = {
+	['d'] = LB_('i') | LB_('r') | LB_('w'),
+	['e'] = LB_('i') | LB_('s'),
+	['g'] = LB_('i'),
+	['h'] = LB_('t'),
+	['l'] = LB_('a'),
+	['n'] = LB_('e') | LB_('o'),
+	['r'] = LB_('e'),
+	['s'] = LB_('l') | LB_('s'),
+	['t'] = LB_('e'),
+	['y'] = LB_('e'),
 };
+#undef LB_
 
 /* The kind of the key name k ends with, or NOT_SECRET. */
 static enum secret_kind key_name(const char *k, size_t n)
@@ -372,12 +395,13 @@ static enum secret_kind key_name(const char *k, size_t n)
 	size_t i, lo = 0, hi = KEY_NAME_COUNT, mid;
 	unsigned char last, prev;
 
-	if (n == 0)
+	if (n < 2)
 		return NOT_SECRET;
 	last = lower(k[n - 1]);
-	if (!name_last_ok[last])
+	prev = lower(k[n - 2]);
+	if (prev < 'a' || prev > 'z' ||
+	    !(name_prev_ok[last] & (UINT32_C(1) << (prev - 'a'))))
 		return NOT_SECRET;
-	prev = n > 1 ? lower(k[n - 2]) : 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (name_last(mid) < last)
@@ -651,14 +675,37 @@ static int name_cmp(const char *a, size_t an, const char *b, size_t bn)
 	return (an > bn) - (an < bn);
 }
 
-/* The clients' names' second bytes by their first: two looks rule out
- * most words (test_redact checks it against the table). */
-static const char *const client_first[256] = {
-	['7'] = "z",   ['a'] = "z",    ['c'] = "u", ['d'] = "o",
-	['i'] = "p",   ['j'] = "a",    ['k'] = "e", ['l'] = "df",
-	['m'] = "aoy", ['n'] = "e",    ['o'] = "p", ['p'] = "o",
-	['r'] = "aep", ['s'] = "mnqs", ['u'] = "n", ['z'] = "i",
+/* The clients' names' second letters by their first (bit 'x' - 'a'): two
+ * looks rule out most words (test_redact checks it against the table). */
+#define CB_(c) (UINT32_C(1) << ((c) - 'a'))
+static const uint32_t client_second[256] = {
+	['7'] = CB_('z'),
+	['a'] = CB_('z'),
+	['c'] = CB_('u'),
+	['d'] = CB_('o'),
+	['i'] = CB_('p'),
+	['j'] = CB_('a'),
+	['k'] = CB_('e'),
+	['l'] = CB_('d') | CB_('f'),
+	['m'] = CB_('a') | CB_('o') | CB_('y'),
+	['n'] = CB_('e'),
+	['o'] = CB_('p'),
+	['p'] = CB_('o'),
+	['r'] = CB_('a') | CB_('e') | CB_('p'),
+	['s'] = CB_('m') | CB_('n') | CB_('q') | CB_('s'),
+	['u'] = CB_('n'),
+	['z'] = CB_('i'),
 };
+#undef CB_
+
+/* Could a client's name start with the bytes a, b? */
+static inline bool client_start(char a, char b)
+{
+	unsigned char c = (unsigned char)b;
+
+	return c >= 'a' && c <= 'z' &&
+	       (client_second[(unsigned char)a] & (UINT32_C(1) << (c - 'a')));
+}
 
 /* The client named s[0..n), or -1. */
 static int client_index(const char *s, size_t n)
@@ -666,8 +713,7 @@ static int client_index(const char *s, size_t n)
 	size_t lo = 0, hi = CLIENT_COUNT, mid;
 	int c;
 
-	if (n < 2 || n > 13 || !client_first[(unsigned char)s[0]] || !s[1] ||
-	    !strchr(client_first[(unsigned char)s[0]], s[1]))
+	if (n < 2 || n > 13 || !client_start(s[0], s[1]))
 		return -1;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -1245,14 +1291,19 @@ bool redact__tables_ok(void)
 {
 	size_t c, i;
 
-	for (i = 0; i < KEY_NAME_COUNT; i++)
-		if (!name_last_ok[name_last(i)] ||
+	for (i = 0; i < KEY_NAME_COUNT; i++) {
+		unsigned char pc =
+			(unsigned char)key_names[i].pat[key_names[i].len - 2];
+
+		if (key_names[i].len < 2 || pc < 'a' || pc > 'z' ||
+		    !(name_prev_ok[name_last(i)] &
+		      (UINT32_C(1) << (pc - 'a'))) ||
 		    (i > 0 && name_last(i - 1) > name_last(i)))
 			return false;
+	}
 	for (i = 0; i < CLIENT_COUNT; i++)
-		if (!client_first[(unsigned char)clients[i].name[0]] ||
-		    !strchr(client_first[(unsigned char)clients[i].name[0]],
-			    clients[i].name[1]))
+		if (clients[i].len < 2 ||
+		    !client_start(clients[i].name[0], clients[i].name[1]))
 			return false;
 	for (i = 1; i < CLIENT_COUNT; i++)
 		if (name_cmp(clients[i - 1].name, clients[i - 1].len,
@@ -1640,6 +1691,20 @@ static enum cordon_err redact_text_at(struct redact_state *st, const char *text,
  * above, so the work stays linear. */
 #define REDACT_B64_DEPTH 2
 
+/* Are the decoded bytes d[0..n) text, or at least free of control bytes
+ * other than line ends and tabs? */
+static bool decoded_text(const unsigned char *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((d[i] < 0x20 && d[i] != '\n' && d[i] != '\r' &&
+		     d[i] != '\t') ||
+		    d[i] == 0x7f)
+			return false;
+	return true;
+}
+
 /* A blob s[b..be) that is base64 (32 bytes or more) decoded and scanned
  * again: a PEM private key (kubeconfig client-key-data) or anything the
  * scanner would replace makes the whole blob a secret. Returns its kind,
@@ -1663,6 +1728,12 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	for (i = b; i < e; i++)
 		if (!(CL(s[i]) & C_B64))
 			return -1;
+	/* Its first 32 characters (24 bytes; no '=' among them) rule out
+	 * nearly every random token before the whole is decoded. */
+	if (!text_b64_decode(s + b, 32, TEXT_B64_LAX, small, sizeof(small),
+			     &dn) ||
+	    !decoded_text(small, dn))
+		return -1;
 	dec = e - b <= sizeof(small) ? small : cordon__malloc(e - b);
 	if (!dec) {
 		sc->nomem = true;
@@ -1673,11 +1744,8 @@ static int b64_rule(struct scan *sc, size_t b, size_t be)
 	WORK(dn);
 	/* Text or nothing: a random token decodes to bytes that are not
 	 * (and hold no secret the scanner could name). */
-	for (i = 0; i < dn; i++)
-		if ((dec[i] < 0x20 && dec[i] != '\n' && dec[i] != '\r' &&
-		     dec[i] != '\t') ||
-		    dec[i] == 0x7f)
-			goto out;
+	if (!decoded_text(dec, dn))
+		goto out;
 	begin = memmem(dec, dn, "-----BEGIN ", 11);
 	if (begin) {
 		kind = memmem(begin,
@@ -1727,8 +1795,9 @@ static void blob_rules(struct scan *sc, size_t b, size_t be)
 		push(sc, &sc->sp, b, be, kind, 0);
 		return;
 	}
-	for (; p < be && !path; p++)
-		path = (CL(s[p]) & C_PATH) != 0;
+	while (p < be && !(CL(s[p]) & C_PATH))
+		p++;
+	path = p < be;
 	if (aws_secret_shape(s, b, be)) {
 		bool bare = !path && opaque(s, b, be);
 
@@ -2028,6 +2097,26 @@ static size_t cookie_rule(struct scan *sc, size_t v)
 	return any ? v : 0;
 }
 
+/* Can a key's value follow its name ending at q? The common case, a word
+ * and the next word, is decided here, before kv_rule() is called: most
+ * key runs end so. */
+static inline bool kv_may_start(const char *s, size_t q, size_t n)
+{
+	size_t t;
+	char c;
+
+	if (q >= n)
+		return false;
+	c = s[q];
+	if (c == ' ' || c == '\t') {
+		for (t = q + 1; t < n && (CL(s[t]) & C_SPACE); t++)
+			;
+		return t < n && (s[t] == '=' || s[t] == ':');
+	}
+	return c == '=' || c == ':' || c == '"' || c == '\'' || c == '\\' ||
+	       c == '>';
+}
+
 /* After a key run k[p..ke): a separator (=, :, :=, =>, or the end of
  * <key>) and, when the key is a secret name, its value. Returns where the
  * walk resumes, 0 when nothing was replaced. */
@@ -2041,19 +2130,7 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 	enum secret_kind sk;
 	const char *lt;
 
-	if (q >= n)
-		return 0;
-	c = s[q];
-	if (c == ' ' || c == '\t') {
-		/* The common case, a word and the next word, decided here. */
-		for (t = q + 1; t < n && (CL(s[t]) & C_SPACE); t++)
-			;
-		if (t >= n || (s[t] != '=' && s[t] != ':'))
-			return 0;
-	} else if (c != '=' && c != ':' && c != '"' && c != '\'' && c != '\\' &&
-		   c != '>') {
-		return 0;
-	}
+	c = s[q]; /* kv_may_start() said yes */
 	if (c == '>') {
 		/* <password>value</password> */
 		if (p == 0 || s[p - 1] != '<' ||
@@ -2614,7 +2691,7 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 		}
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
-	if (p == b || s[p - 1] != '/') {
+	if ((p == b || s[p - 1] != '/') && kv_may_start(s, ke, n)) {
 		r = kv_rule(sc, p, ke);
 		if (r)
 			return r;
@@ -2708,7 +2785,8 @@ static size_t scan_blob(struct scan *sc, size_t i)
 	 * blobs are one word. */
 	be = run_of(s, i, n, C_KEY);
 	ke = be;
-	be = run_of(s, be, n, C_WORD);
+	if (be < n && (CL(s[be]) & C_WORD))
+		be = run_of(s, be + 1, n, C_WORD);
 	for (p = i; p < be;) {
 		if (!(CL(s[p]) & C_KEY)) {
 			p++;
@@ -2864,6 +2942,10 @@ static void scan_line(struct scan *sc, size_t i)
 		k = CL(s[i]);
 		if (k & C_WORD) {
 			i = scan_blob(sc, i);
+			continue;
+		}
+		if (!(k & (C_LEAD | C_SEG))) { /* blanks, quotes, … */
+			i++;
 			continue;
 		}
 		if (s[i] == ':' && n - i > 3 && s[i + 1] == '/' &&
