@@ -1,18 +1,27 @@
 /* Opening the audit log the way every door does: --audit-log, else the
  * configuration, else the default file under $XDG_STATE_HOME.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "audit.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
 #include "proxy.h"
+#include "relay.h"
+#include "sandbox.h"
 
 #include "banned.h"
 
@@ -54,8 +63,16 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 	o.log_all_commands = cfg->log_all_commands;
 	o.key_file = cfg->audit_key_file;
 	if (cordon_audit_open(&o, out, &diag) != CORDON_OK) {
-		fprintf(stderr, "cordon: audit log: %s\n", diag.message);
-		return CLI_EXIT_FAILURE;
+		/* Inside a cordon sandbox the log is read-only: the `cordon
+		 * run` outside writes the records (src/audit/relay.h). */
+		struct cordon_diag rd = { 0 };
+		int fd = audit_relay_env_fd(getenv(AUDIT_RELAY_ENV));
+
+		if (fd < 0 || audit_open_relay(&o, fd, out, &rd) != CORDON_OK) {
+			fprintf(stderr, "cordon: audit log: %s\n",
+				diag.message);
+			return CLI_EXIT_FAILURE;
+		}
 	}
 	if (cordon_audit_warning(*out))
 		fprintf(stderr, "cordon: warning: %s\n",
@@ -101,4 +118,134 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 		pa->failed = 1;
 	}
 	free(js);
+}
+
+/* ---- the audit relay: records of the doors inside `cordon run` --------- */
+
+struct cli_audit_relay {
+	struct audit_relay_server srv;
+	int fds[2]; /* [0] cordon's end, [1] the command's */
+	int stop[2];
+	pthread_t th;
+	char env[48];
+	char **extra;
+	char *const *orig; /* the caller's extra_env */
+};
+
+/* Serves the relay until told to stop, then reads what is left. */
+static void *relay_thread(void *arg)
+{
+	struct cli_audit_relay *r = arg;
+	struct pollfd pf[2] = { { .fd = r->fds[0], .events = POLLIN },
+				{ .fd = r->stop[0], .events = POLLIN } };
+
+	for (;;) {
+		int k = poll(pf, 2, -1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 || (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
+		/* bounded per wake-up, so a stop is seen between bursts */
+		for (int i = 0; i < 64 && (pf[0].revents & POLLIN); i++)
+			if (audit_relay_serve(&r->srv, r->fds[0]) <= 0)
+				break;
+		if (pf[1].revents)
+			break;
+	}
+	for (int i = 0; i < 1024; i++)
+		if (audit_relay_serve(&r->srv, r->fds[0]) <= 0)
+			break;
+	return NULL;
+}
+
+struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
+					      struct sandbox_opts *o)
+{
+	struct cli_audit_relay *r = calloc(1, sizeof(*r));
+	size_t n = 0;
+
+	if (!r) {
+		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+		return NULL;
+	}
+	r->fds[0] = r->fds[1] = r->stop[0] = r->stop[1] = -1;
+	while (o->extra_env && o->extra_env[n])
+		n++;
+	if (audit_relay_server_init(&r->srv, a) != CORDON_OK ||
+	    !(r->extra = calloc(n + 2, sizeof(char *)))) {
+		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+		goto fail;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->fds) !=
+		    0 ||
+	    pipe2(r->stop, O_CLOEXEC) != 0) {
+		fprintf(stderr, "cordon run: audit relay: %s\n",
+			strerror(errno));
+		goto fail;
+	}
+	/* fd 0-2 are the command's stdio, never the relay */
+	if (r->fds[1] <= 2) {
+		int d = fcntl(r->fds[1], F_DUPFD_CLOEXEC, 3);
+
+		if (d < 0) {
+			fprintf(stderr, "cordon run: audit relay: %s\n",
+				strerror(errno));
+			goto fail;
+		}
+		close(r->fds[1]);
+		r->fds[1] = d;
+	}
+	(void)snprintf(r->env, sizeof(r->env), "%s=%d", AUDIT_RELAY_ENV,
+		       r->fds[1]);
+	for (size_t i = 0; i < n; i++)
+		r->extra[i] = o->extra_env[i];
+	r->extra[n] = r->env;
+	if (pthread_create(&r->th, NULL, relay_thread, r) != 0) {
+		fprintf(stderr, "cordon run: audit relay: no thread\n");
+		goto fail;
+	}
+	r->orig = o->extra_env;
+	o->extra_env = r->extra;
+	o->pass_fd = r->fds[1];
+	return r;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (r->fds[i] >= 0)
+			close(r->fds[i]);
+		if (r->stop[i] >= 0)
+			close(r->stop[i]);
+	}
+	audit_relay_server_free(&r->srv);
+	free(r->extra);
+	free(r);
+	return NULL;
+}
+
+void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o)
+{
+	ssize_t k;
+
+	if (!r)
+		return;
+	do
+		k = write(r->stop[1], "x", 1);
+	while (k < 0 && errno == EINTR);
+	pthread_join(r->th, NULL);
+	if (r->srv.refused)
+		fprintf(stderr,
+			"cordon run: audit relay: %llu record(s) from inside "
+			"the sandbox refused (event nested_refused)\n",
+			(unsigned long long)r->srv.refused);
+	if (o) {
+		o->extra_env = r->orig;
+		o->pass_fd = 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		close(r->fds[i]);
+		close(r->stop[i]);
+	}
+	audit_relay_server_free(&r->srv);
+	free(r->extra);
+	free(r);
 }
