@@ -578,6 +578,7 @@ struct cordon_audit {
 	int failed;
 	struct audit_key *key; /* NULL: plain SHA-256 */
 	int relay_fd; /* >= 0: records go to the run outside (relay.h) */
+	char *relay_path; /* or through a connection to this socket */
 	char warning[512]; /* from opening, for cordon_audit_warning() */
 	/* scratch */
 	struct buf line; /* the record being written */
@@ -1437,8 +1438,9 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			flen);
 	pthread_mutex_lock(&a->mu);
 	a->pid = getpid();
-	if (a->relay_fd >= 0) {
-		rc = audit_relay_send(a->relay_fd, event, fields, flen, diag);
+	if (a->relay_fd >= 0 || a->relay_path) {
+		rc = audit_relay_send(a->relay_fd, a->relay_path, event, fields,
+				      flen, diag);
 		goto out;
 	}
 	if (!a->path) {
@@ -1648,6 +1650,7 @@ static void audit_free(struct cordon_audit *a)
 	if (a->log_fd >= 0)
 		close(a->log_fd);
 	free(a->path);
+	free(a->relay_path);
 	free(a->syslog_path);
 	free(a->host_json);
 	key_free(a->key);
@@ -1741,13 +1744,13 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 }
 
 enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
-				 struct cordon_audit **out,
+				 const char *path, struct cordon_audit **out,
 				 struct cordon_diag *diag)
 {
 	struct cordon_audit_opts ro;
 	enum cordon_err rc;
 
-	if (!o || fd < 0) {
+	if (!o || (fd < 0 && !path)) {
 		if (out)
 			*out = NULL;
 		return diag_errno(diag, CORDON_E_INVAL, 0,
@@ -1759,9 +1762,16 @@ enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
 	ro.to_stderr = 0;
 	ro.key_file = NULL;
 	rc = cordon_audit_open(&ro, out, diag);
-	if (rc == CORDON_OK)
-		(*out)->relay_fd = fd;
-	return rc;
+	if (rc != CORDON_OK)
+		return rc;
+	(*out)->relay_fd = fd;
+	if (fd < 0 && !((*out)->relay_path = cordon__strdup(path))) {
+		audit_free(*out);
+		*out = NULL;
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit relay: out of memory");
+	}
+	return CORDON_OK;
 }
 
 enum cordon_err cordon_audit_close(struct cordon_audit *a)

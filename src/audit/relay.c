@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -60,10 +61,22 @@ int audit_relay_env_fd(const char *value)
 	return (int)v;
 }
 
+int audit_relay_env_path(const char *value)
+{
+	struct stat st;
+
+	if (!value || value[0] != '/' ||
+	    strlen(value) >= sizeof(((struct sockaddr_un *)0)->sun_path) ||
+	    lstat(value, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return -1;
+	return 0;
+}
+
 /* ---- the door's side ----------------------------------------------------- */
 
-static enum cordon_err send_with_fd(int fd, const char *msg, size_t len,
-				    int pass, struct cordon_diag *diag)
+static enum cordon_err send_msg(int fd, const char *msg, size_t len,
+				int pass, struct cordon_diag *diag)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -84,6 +97,10 @@ static enum cordon_err send_with_fd(int fd, const char *msg, size_t len,
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &pass, sizeof(int));
+	if (pass < 0) {
+		mh.msg_control = NULL;
+		mh.msg_controllen = 0;
+	}
 	do
 		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
@@ -128,8 +145,35 @@ static enum cordon_err wait_answer(int fd, struct cordon_diag *diag)
 			  text_quote(ans, (size_t)n, q));
 }
 
-enum cordon_err audit_relay_send(int fd, const char *event, const char *fields,
-				 size_t flen, struct cordon_diag *diag)
+static enum cordon_err connect_path(const char *path, int *out,
+				    struct cordon_diag *diag)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t n = path ? strlen(path) : 0;
+	int s, e;
+
+	*out = -1;
+	if (n == 0 || n >= sizeof(sa.sun_path))
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit relay: no socket path");
+	memcpy(sa.sun_path, path, n + 1);
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		e = errno;
+		if (s >= 0)
+			close(s);
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit relay: cannot reach the cordon run "
+				  "outside the sandbox: %s",
+				  strerror(e));
+	}
+	*out = s;
+	return CORDON_OK;
+}
+
+enum cordon_err audit_relay_send(int fd, const char *path, const char *event,
+				 const char *fields, size_t flen,
+				 struct cordon_diag *diag)
 {
 	size_t el = strlen(event), len;
 	char *msg;
@@ -152,6 +196,18 @@ enum cordon_err audit_relay_send(int fd, const char *event, const char *fields,
 	memcpy(msg + 11 + el + (flen ? 1 : 0), fields, flen);
 	msg[len - 1] = '}';
 	msg[len] = '\0';
+	if (fd < 0) {
+		/* the path: one connection per record, answered on it */
+		rc = connect_path(path, &sp[0], diag);
+		if (rc == CORDON_OK)
+			rc = send_msg(sp[0], msg, len, -1, diag);
+		free(msg);
+		if (rc == CORDON_OK)
+			rc = wait_answer(sp[0], diag);
+		if (sp[0] >= 0)
+			close(sp[0]);
+		return rc;
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
 		int e = errno;
 
@@ -159,7 +215,7 @@ enum cordon_err audit_relay_send(int fd, const char *event, const char *fields,
 		return diag_errno(diag, CORDON_E_IO, e,
 				  "audit relay: socketpair: %s", strerror(e));
 	}
-	rc = send_with_fd(fd, msg, len, sp[1], diag);
+	rc = send_msg(fd, msg, len, sp[1], diag);
 	close(sp[1]);
 	free(msg);
 	if (rc == CORDON_OK)
@@ -372,7 +428,7 @@ static void take_fds(struct msghdr *mh, int *rfd)
 	}
 }
 
-int audit_relay_serve(struct audit_relay_server *s, int fd)
+int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 {
 	union {
 		char buf[CMSG_SPACE(4 * sizeof(int))];
@@ -403,6 +459,13 @@ int audit_relay_serve(struct audit_relay_server *s, int fd)
 		return -1;
 	}
 	take_fds(&mh, &rfd);
+	if (conn) {
+		/* a connection is answered on itself; what it passed is
+		 * closed */
+		if (rfd >= 0)
+			close(rfd);
+		rfd = fd;
+	}
 	len = (size_t)n > AUDIT_RELAY_MAX + 1 ? AUDIT_RELAY_MAX + 1 : (size_t)n;
 	if (capped) {
 		answer(rfd, "refused: the relay's record limit is reached");
@@ -449,7 +512,7 @@ int audit_relay_serve(struct audit_relay_server *s, int fd)
 	(void)snprintf(ans, sizeof(ans), "refused: %s", why);
 	answer(rfd, ans);
 done:
-	if (rfd >= 0)
+	if (rfd >= 0 && rfd != fd)
 		close(rfd);
 	return 1;
 }

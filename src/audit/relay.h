@@ -33,12 +33,20 @@
 #ifndef CORDON_AUDIT_RELAY_H
 #define CORDON_AUDIT_RELAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cordon.h"
 
 #define AUDIT_RELAY_ENV "CORDON_AUDIT_FD"
+/* The same relay by path, for a door whose launcher closed the descriptor
+ * (Codex CLI's npm launcher spawns its binary with stdio only): a
+ * SOCK_SEQPACKET socket `cordon run` listens on, in a 0700 directory of
+ * its own beside the audit log, outside the writable roots (read-only in
+ * the sandbox, and left unmasked there). One connection per record; the
+ * answer comes on the connection, no descriptor is passed. */
+#define AUDIT_RELAY_SOCK_ENV "CORDON_AUDIT_SOCK"
 /* The longest message (the default socket buffer holds it). */
 #define AUDIT_RELAY_MAX ((size_t)128 * 1024)
 /* Records a run writes for the doors inside it, nested and refused. */
@@ -50,11 +58,17 @@
  * above 2, open, an AF_UNIX SOCK_SEQPACKET socket), or -1. */
 int audit_relay_env_fd(const char *value);
 
+/* 0 when the value of CORDON_AUDIT_SOCK is an absolute path naming a
+ * socket of this user (not followed if a symlink), else -1. */
+int audit_relay_env_path(const char *value);
+
 /* The door's side: sends event and fields[0..flen) (members' JSON text
- * without braces, as audit.c's append() has them) through fd and waits
- * for the answer. CORDON_OK only for "ok". */
-enum cordon_err audit_relay_send(int fd, const char *event, const char *fields,
-				 size_t flen, struct cordon_diag *diag);
+ * without braces, as audit.c's append() has them) through fd, or when fd
+ * is -1 through a connection to path, and waits for the answer. CORDON_OK
+ * only for "ok". */
+enum cordon_err audit_relay_send(int fd, const char *path, const char *event,
+				 const char *fields, size_t flen,
+				 struct cordon_diag *diag);
 
 /* Judges one message msg[0..len) (pure): on CORDON_OK, *out is the
  * members of the "nested" record as a JSON object (malloc'd, the caller
@@ -78,8 +92,10 @@ enum cordon_err audit_relay_server_init(struct audit_relay_server *s,
 void audit_relay_server_free(struct audit_relay_server *s);
 
 /* Reads one message from fd without blocking, records it (or its
- * refusal) and answers. Returns 1 when a message was handled, 0 when
- * none was waiting, -1 when fd failed (errno). */
-int audit_relay_serve(struct audit_relay_server *s, int fd);
+ * refusal) and answers: on the descriptor it carried, or with conn (fd is
+ * an accepted connection of the path) on fd itself. Returns 1 when a
+ * message was handled, 0 when none was waiting, -1 when fd failed or its
+ * peer is gone (errno). */
+int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn);
 
 #endif

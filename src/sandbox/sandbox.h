@@ -167,6 +167,9 @@ struct sandbox_opts {
 	 * the child only; the caller names it in extra_env); 0: none. The
 	 * only descriptor past stdio the command gets. */
 	int pass_fd;
+	/* The audit relay's socket path: left unmasked (the host sockets
+	 * mask skips it); NULL: none. */
+	const char *pass_socket;
 };
 
 struct sandbox_report {

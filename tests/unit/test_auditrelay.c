@@ -146,7 +146,7 @@ static void *serve(void *arg)
 
 	while (poll(pf, 2, -1) > 0 && !pf[1].revents)
 		if ((pf[0].revents & POLLIN) &&
-		    audit_relay_serve(&s->srv, s->fd) < 0)
+		    audit_relay_serve(&s->srv, s->fd, false) < 0)
 			break;
 	return NULL;
 }
@@ -274,7 +274,7 @@ static void test_relay(void)
 
 	/* a door's records */
 	o.fsync_policy = CORDON_AUDIT_FSYNC_EVERY;
-	ok(audit_open_relay(&o, sp[1], &door, &d) == CORDON_OK,
+	ok(audit_open_relay(&o, sp[1], NULL, &door, &d) == CORDON_OK,
 	   "a door opens the relay: %s", d.message);
 	snprintf(fields, sizeof(fields),
 		 "{\"decision\":\"allow\",\"tool\":\"Bash\",\"door\":"
@@ -413,7 +413,7 @@ static void test_bad_answer(void)
 		ok(0, "socketpair and thread");
 		return;
 	}
-	ok(audit_open_relay(&o, sp[1], &door, &d) == CORDON_OK &&
+	ok(audit_open_relay(&o, sp[1], NULL, &door, &d) == CORDON_OK &&
 		   cordon_audit_event(door, "decision", "{}", &d) != CORDON_OK,
 	   "an answer other than ok fails the record: %s", d.message);
 	pthread_join(th, NULL);
