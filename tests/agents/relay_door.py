@@ -3,13 +3,16 @@
 audit relay ($CORDON_AUDIT_FD, src/audit/relay.h) and prints each answer,
 one line per message: NAME ANSWER ("-" when none came).
 
-usage: relay_door.py NAME... where NAME is one of
+usage: relay_door.py [--path] NAME... where NAME is one of
   good      {"event":"decision","decision":"allow",...} with a reply socket
   forged    a member the log owns ("seq", "hash")
   rotated   an event the log owns
   garbage   bytes that are not JSON
   big       over the relay's 128 KiB limit
   nofd      a good record without a reply socket
+With --path each message goes on its own connection to $CORDON_AUDIT_SOCK
+(no descriptor passed; the answer comes on the connection), as a door
+whose launcher closed the descriptor does.
 """
 import json
 import os
@@ -17,8 +20,10 @@ import select
 import socket
 import sys
 
-fd = int(os.environ["CORDON_AUDIT_FD"])
-relay = socket.socket(fileno=fd)
+by_path = sys.argv[1:2] == ["--path"]
+names = sys.argv[2:] if by_path else sys.argv[1:]
+if not by_path:
+    relay = socket.socket(fileno=int(os.environ["CORDON_AUDIT_FD"]))
 
 MSGS = {
     "good": json.dumps({"event": "decision", "decision": "allow",
@@ -31,8 +36,18 @@ MSGS = {
     "nofd": '{"event":"decision","decision":"deny"}',
 }
 
-for name in sys.argv[1:]:
+for name in names:
     data = MSGS[name].encode("utf-8", "surrogateescape")
+    if by_path:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        c.connect(os.environ["CORDON_AUDIT_SOCK"])
+        c.send(data)
+        ans = "-"
+        if select.select([c], [], [], 30)[0]:
+            ans = c.recv(512).decode() or "-"
+        c.close()
+        print(name, ans, flush=True)
+        continue
     mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     fds = [] if name == "nofd" else [theirs.fileno()]
     anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS,

@@ -60,6 +60,27 @@ run audit verify
 [ $rc -eq 0 ] && grep -q 'intact: 8 records' "$tmp/out"
 ok $? "the log verifies: 2 nested, 5 refused, 1 run"
 
+# By path: what a door whose launcher closed the descriptor uses.
+before=$(count nested)
+refused=$(count nested_refused)
+run run -- python3 "$door" --path good forged garbage good
+[ $rc -eq 0 ] && [ "$(grep -c '^good ok$' "$tmp/out")" = 2 ] &&
+	grep -q '^forged refused: member "seq" belongs' "$tmp/out" &&
+	grep -q '^garbage refused: ' "$tmp/out" &&
+	[ "$(count nested)" = $((before + 2)) ] &&
+	[ "$(count nested_refused)" = $((refused + 2)) ]
+ok $? "by the socket path: recorded and refused the same way"
+
+sock_dir=$(dirname "$log")
+run run -- sh -c 'd=$(dirname "$CORDON_AUDIT_SOCK"); echo "$CORDON_AUDIT_SOCK";
+	rm -f "$CORDON_AUDIT_SOCK" 2>&1; touch "$d/x" 2>&1; ls -ld "$d"'
+[ $rc -eq 0 ] && grep -q "^$sock_dir/relay\.[A-Za-z0-9]*/s\$" "$tmp/out" &&
+	grep -q 'rm: .*Read-only file system' "$tmp/out" &&
+	grep -q 'touch: .*Read-only file system' "$tmp/out" &&
+	grep -q '^drwx------ ' "$tmp/out" &&
+	[ -z "$(ls -A "$sock_dir" | grep '^relay\.')" ]
+ok $? "the socket is in a 0700 directory beside the log, read-only inside, removed after the run"
+
 run run -- sh -c 'echo "$CORDON_AUDIT_FD"; ls /proc/self/fd'
 [ $rc -eq 0 ] && fd=$(head -1 "$tmp/out") && [ "$fd" -gt 2 ] &&
 	[ "$(sed 1d "$tmp/out" | grep -cv '^[012]$')" -le 2 ]

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -425,6 +426,90 @@ static void test_bad_answer(void)
 	close(sp[1]);
 }
 
+/* ---- by path ------------------------------------------------------------- */
+
+struct acceptor {
+	struct audit_relay_server srv;
+	int lfd;
+	int n; /* connections to serve */
+};
+
+static void *accept_serve(void *arg)
+{
+	struct acceptor *a = arg;
+
+	for (int i = 0; i < a->n; i++) {
+		int c = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC);
+		struct pollfd pf = { .fd = c, .events = POLLIN };
+
+		if (c < 0)
+			break;
+		if (poll(&pf, 1, -1) == 1)
+			(void)audit_relay_serve(&a->srv, c, true);
+		close(c);
+	}
+	return NULL;
+}
+
+static void test_path(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct cordon_audit_opts o = { 0 };
+	struct cordon_audit *host = open_host(), *door = NULL;
+	struct cordon_diag d = { 0 };
+	struct acceptor acc = { .n = 2 };
+	char sock[300], file[300], missing[300];
+	pthread_t th;
+	size_t n;
+	cJSON *recs;
+
+	snprintf(sock, sizeof(sock), "%s/s", root);
+	snprintf(file, sizeof(file), "%s/f", root);
+	snprintf(missing, sizeof(missing), "%s/none", root);
+	memcpy(sa.sun_path, sock, strlen(sock) + 1);
+	acc.lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	ok(acc.lfd >= 0 &&
+		   bind(acc.lfd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+		   listen(acc.lfd, 4) == 0 &&
+		   audit_relay_server_init(&acc.srv, host) == CORDON_OK &&
+		   pthread_create(&th, NULL, accept_serve, &acc) == 0,
+	   "a relay listening on a path");
+	close(open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+	ok(audit_relay_env_path(sock) == 0, "the socket path is taken");
+	ok(audit_relay_env_path(file) == -1 && audit_relay_env_path("s") == -1 &&
+		   audit_relay_env_path(missing) == -1 &&
+		   audit_relay_env_path(NULL) == -1,
+	   "a file, a relative path, a missing one are not");
+	ok(audit_open_relay(&o, -1, sock, &door, &d) == CORDON_OK &&
+		   cordon_audit_event(door, "decision",
+				      "{\"decision\":\"allow\"}",
+				      &d) == CORDON_OK,
+	   "a record by path is acknowledged: %s", d.message);
+	ok(cordon_audit_event(door, "decision", "{\"seq\":3}", &d) ==
+		   CORDON_E_INVAL,
+	   "the door's own writer refuses a reserved member before sending");
+	ok(cordon_audit_event(door, "rotated", NULL, &d) != CORDON_OK,
+	   "and the log's own events");
+	ok(cordon_audit_event(door, "mcp", "{}", &d) == CORDON_OK,
+	   "a second connection: %s", d.message);
+	pthread_join(th, NULL);
+	recs = records("nested", &n);
+	ok(n == 5, "both are nested records in the host log (%zu)", n);
+	cJSON_Delete(recs);
+	cordon_audit_close(door);
+	door = NULL;
+	ok(audit_open_relay(&o, -1, missing, &door, &d) == CORDON_OK &&
+		   cordon_audit_event(door, "decision", "{}", &d) != CORDON_OK &&
+		   strstr(d.message, "cannot reach"),
+	   "no socket there: the record fails: %s", d.message);
+	cordon_audit_close(door);
+	cordon_audit_close(host);
+	close(acc.lfd);
+	audit_relay_server_free(&acc.srv);
+	unlink(sock);
+	unlink(file);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -440,6 +525,7 @@ int main(void)
 	test_env_fd();
 	test_relay();
 	test_bad_answer();
+	test_path();
 	unlink(logpath);
 	rmdir(root);
 	return tap_done();
