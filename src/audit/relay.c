@@ -281,6 +281,18 @@ enum cordon_err audit_relay_judge(const char *msg, size_t len, char **out,
 		return refuse(why, why_cap, CORDON_E_PARSE,
 			      "not UTF-8 text");
 	o = cJSON_ParseWithLengthOpts(msg, len, &end, false);
+	if (!o) {
+		/* cJSON says nothing of why: out of memory is not a syntax
+		 * error (a memory that came back gets a second parse) */
+		void *probe = cordon__malloc(len + 1024);
+
+		if (!probe) {
+			(void)snprintf(why, why_cap, "out of memory");
+			return CORDON_E_NOMEM;
+		}
+		free(probe);
+		o = cJSON_ParseWithLengthOpts(msg, len, &end, false);
+	}
 	while (o && end && end < msg + len &&
 	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
 		end++;
