@@ -28,12 +28,12 @@ static const char *const owned_members[] = {
 	"v", "seq", "time", "host", "pid", "event", "hmac", "prev", "hash",
 };
 
-/* Event names a door inside may not use: the log's own, and the relay's. */
+/* Event names a door inside may not use: the log's own. ("nested" and
+ * "nested_refused" pass: a `cordon run` inside a sandbox relays its own
+ * doors' records, and the wrapping record says whose they are.) */
 static const char *const owned_events[] = {
 	"recovered",
 	"rotated",
-	"nested",
-	"nested_refused",
 };
 
 int audit_relay_env_fd(const char *value)
@@ -75,8 +75,8 @@ int audit_relay_env_path(const char *value)
 
 /* ---- the door's side ----------------------------------------------------- */
 
-static enum cordon_err send_msg(int fd, const char *msg, size_t len,
-				int pass, struct cordon_diag *diag)
+static enum cordon_err send_msg(int fd, const char *msg, size_t len, int pass,
+				struct cordon_diag *diag)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -249,7 +249,8 @@ static bool has_duplicate(const cJSON *v)
 	for (const cJSON *c = v ? v->child : NULL; c; c = c->next) {
 		if (cJSON_IsObject(v) && c->string)
 			for (const cJSON *d = c->next; d; d = d->next)
-				if (d->string && strcmp(c->string, d->string) == 0)
+				if (d->string &&
+				    strcmp(c->string, d->string) == 0)
 					return true;
 		if (has_duplicate(c))
 			return true;
@@ -278,8 +279,7 @@ enum cordon_err audit_relay_judge(const char *msg, size_t len, char **out,
 		return refuse(why, why_cap, CORDON_E_LIMIT,
 			      "over the relay's limit (AUDIT_RELAY_MAX)");
 	if (!text_utf8_valid(msg, len, false))
-		return refuse(why, why_cap, CORDON_E_PARSE,
-			      "not UTF-8 text");
+		return refuse(why, why_cap, CORDON_E_PARSE, "not UTF-8 text");
 	o = cJSON_ParseWithLengthOpts(msg, len, &end, false);
 	if (!o) {
 		/* cJSON says nothing of why: out of memory is not a syntax
@@ -304,8 +304,7 @@ enum cordon_err audit_relay_judge(const char *msg, size_t len, char **out,
 		return refuse(why, why_cap, CORDON_E_PARSE,
 			      "not one JSON value");
 	if (!cJSON_IsObject(o)) {
-		rc = refuse(why, why_cap, CORDON_E_PARSE,
-			    "not a JSON object");
+		rc = refuse(why, why_cap, CORDON_E_PARSE, "not a JSON object");
 		goto out;
 	}
 	if (has_duplicate(o)) {
@@ -318,8 +317,7 @@ enum cordon_err audit_relay_judge(const char *msg, size_t len, char **out,
 	    in_list(ev->valuestring, owned_events,
 		    sizeof(owned_events) / sizeof(owned_events[0]))) {
 		rc = refuse(why, why_cap, CORDON_E_INVAL,
-			    "no event, or an event name the log or the relay "
-			    "owns");
+			    "no event, or an event name the log owns");
 		cJSON_Delete(ev);
 		goto out;
 	}
@@ -446,7 +444,8 @@ int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 		char buf[CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { .iov_base = s->buf, .iov_len = AUDIT_RELAY_MAX + 1 };
+	struct iovec iov = { .iov_base = s->buf,
+			     .iov_len = AUDIT_RELAY_MAX + 1 };
 	struct msghdr mh = { 0 };
 	struct cordon_diag diag = { 0 };
 	char why[160], ans[200];
@@ -461,7 +460,8 @@ int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 	mh.msg_control = u.buf;
 	mh.msg_controllen = sizeof(u.buf);
 	do
-		n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC | MSG_TRUNC);
+		n = recvmsg(fd, &mh,
+			    MSG_DONTWAIT | MSG_CMSG_CLOEXEC | MSG_TRUNC);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;

@@ -23,12 +23,14 @@
  * the inner event's name ("inner_event") and members ("inner"), chained
  * and redacted again like every record; it can add records, never change
  * or remove one. A message that is not such an object (not JSON, a
- * member the log owns such as "seq" or "hash", an event name the log or
- * the relay owns, a name twice, too long, without exactly one descriptor)
+ * member the log owns such as "seq" or "hash", an event name the log owns
+ * ("rotated", "recovered"), a name twice, too long, on the descriptor
+ * without exactly one reply descriptor)
  * is refused and recorded as event "nested_refused" with its length and
  * SHA-256 (never its bytes). After AUDIT_RELAY_MAX_RECORDS records of
  * either kind in one run, one more "nested_refused" says so and every
- * later message is refused unrecorded.
+ * later message is refused unrecorded. The path (CORDON_AUDIT_SOCK below)
+ * works the same, with the answer on the connection.
  */
 #ifndef CORDON_AUDIT_RELAY_H
 #define CORDON_AUDIT_RELAY_H

@@ -53,19 +53,26 @@ static void test_judge(void)
 		  "no event" },
 		{ "{\"event\":\"rotated\"}", "owns" },
 		{ "{\"event\":\"recovered\"}", "owns" },
-		{ "{\"event\":\"nested\"}", "owns" },
-		{ "{\"event\":\"nested_refused\"}", "owns" },
+		/* a cordon run inside a sandbox relays its own doors' */
+		{ "{\"event\":\"nested\",\"inner_event\":\"decision\"}", NULL },
+		{ "{\"event\":\"nested_refused\"}", NULL },
 		{ "{\"event\":\"decision\",\"seq\":9}", "\"seq\" belongs" },
-		{ "{\"event\":\"decision\",\"hash\":\"00\"}", "\"hash\" belongs" },
-		{ "{\"event\":\"decision\",\"prev\":\"00\"}", "\"prev\" belongs" },
-		{ "{\"event\":\"decision\",\"time\":\"x\"}", "\"time\" belongs" },
-		{ "{\"event\":\"decision\",\"host\":\"x\"}", "\"host\" belongs" },
+		{ "{\"event\":\"decision\",\"hash\":\"00\"}",
+		  "\"hash\" belongs" },
+		{ "{\"event\":\"decision\",\"prev\":\"00\"}",
+		  "\"prev\" belongs" },
+		{ "{\"event\":\"decision\",\"time\":\"x\"}",
+		  "\"time\" belongs" },
+		{ "{\"event\":\"decision\",\"host\":\"x\"}",
+		  "\"host\" belongs" },
 		{ "{\"event\":\"decision\",\"pid\":1}", "\"pid\" belongs" },
-		{ "{\"event\":\"decision\",\"hmac\":\"x\"}", "\"hmac\" belongs" },
+		{ "{\"event\":\"decision\",\"hmac\":\"x\"}",
+		  "\"hmac\" belongs" },
 		{ "{\"event\":\"decision\",\"v\":1}", "\"v\" belongs" },
 		{ "{\"event\":\"decision\",\"event\":\"run\"}", "twice" },
 		{ "{\"event\":\"decision\",\"a\":{\"x\":1,\"x\":2}}", "twice" },
-		{ "{\"event\":\"decision\",\"a\":[{\"x\":1,\"x\":2}]}", "twice" },
+		{ "{\"event\":\"decision\",\"a\":[{\"x\":1,\"x\":2}]}",
+		  "twice" },
 		{ "{\"event\":\"decision\",\"a\":\"\xff\"}", "UTF-8" },
 	};
 	char why[160];
@@ -106,7 +113,8 @@ static void test_env_fd(void)
 	char v[32];
 
 	ok(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == 0 &&
-		   socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, st) == 0 &&
+		   socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, st) ==
+			   0 &&
 		   pipe2(pp, O_CLOEXEC) == 0,
 	   "sockets and a pipe");
 	snprintf(v, sizeof(v), "%d", sp[1]);
@@ -342,7 +350,8 @@ static void test_relay(void)
 			   strstr(txt, "KiB") &&
 			   strstr(txt, "no reply descriptor") &&
 			   strstr(txt, "more than one descriptor") &&
-			   strstr(txt, "\"sha256\":") && !strstr(txt, "garbage"),
+			   strstr(txt, "\"sha256\":") &&
+			   !strstr(txt, "garbage"),
 		   "each names why, bytes and sha256, never the bytes: %s",
 		   txt ? txt : "");
 		free(txt);
@@ -362,8 +371,8 @@ static void test_relay(void)
 	   "with the run side gone the door's record fails: %s", d.message);
 	ok(cordon_audit_failed(door) == 1, "and the door knows it failed");
 
-	ok(cordon_audit_verify(files, 1, &rep, &d) == CORDON_OK &&
-		   rep.intact && rep.records == 9,
+	ok(cordon_audit_verify(files, 1, &rep, &d) == CORDON_OK && rep.intact &&
+		   rep.records == 9,
 	   "the host log verifies: %s %s (%llu records)",
 	   rep.intact ? "intact" : "broken", rep.why,
 	   (unsigned long long)rep.records);
@@ -476,7 +485,8 @@ static void test_path(void)
 	   "a relay listening on a path");
 	close(open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
 	ok(audit_relay_env_path(sock) == 0, "the socket path is taken");
-	ok(audit_relay_env_path(file) == -1 && audit_relay_env_path("s") == -1 &&
+	ok(audit_relay_env_path(file) == -1 &&
+		   audit_relay_env_path("s") == -1 &&
 		   audit_relay_env_path(missing) == -1 &&
 		   audit_relay_env_path(NULL) == -1,
 	   "a file, a relative path, a missing one are not");
@@ -499,7 +509,8 @@ static void test_path(void)
 	cordon_audit_close(door);
 	door = NULL;
 	ok(audit_open_relay(&o, -1, missing, &door, &d) == CORDON_OK &&
-		   cordon_audit_event(door, "decision", "{}", &d) != CORDON_OK &&
+		   cordon_audit_event(door, "decision", "{}", &d) !=
+			   CORDON_OK &&
 		   strstr(d.message, "cannot reach"),
 	   "no socket there: the record fails: %s", d.message);
 	cordon_audit_close(door);
