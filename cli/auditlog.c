@@ -186,9 +186,9 @@ static void *relay_thread(void *arg)
 					SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 			if (c >= 0)
-				pf[3 + nconn++] = (struct pollfd){
-					.fd = c, .events = POLLIN
-				};
+				pf[3 + nconn++] =
+					(struct pollfd){ .fd = c,
+							 .events = POLLIN };
 		}
 		stop = pf[1].revents != 0;
 	}
@@ -223,8 +223,9 @@ static void relay_listen(struct cli_audit_relay *r,
 	if (!realpath(state, canon))
 		return;
 	for (size_t i = 0; i <= o->nwrite; i++) {
-		const char *w = i < o->nwrite ? o->write[i] :
-			(o->workspace ? o->workspace : ".");
+		const char *w = i < o->nwrite ?
+					o->write[i] :
+					(o->workspace ? o->workspace : ".");
 		size_t n;
 
 		if (!realpath(w, root))
