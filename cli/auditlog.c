@@ -1,18 +1,29 @@
 /* Opening the audit log the way every door does: --audit-log, else the
  * configuration, else the default file under $XDG_STATE_HOME.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "atomic.h"
+#include "audit.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
 #include "proxy.h"
+#include "relay.h"
+#include "sandbox.h"
 
 #include "banned.h"
 
@@ -54,8 +65,20 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 	o.log_all_commands = cfg->log_all_commands;
 	o.key_file = cfg->audit_key_file;
 	if (cordon_audit_open(&o, out, &diag) != CORDON_OK) {
-		fprintf(stderr, "cordon: audit log: %s\n", diag.message);
-		return CLI_EXIT_FAILURE;
+		/* Inside a cordon sandbox the log is read-only: the `cordon
+		 * run` outside writes the records (src/audit/relay.h). */
+		struct cordon_diag rd = { 0 };
+		int fd = audit_relay_env_fd(getenv(AUDIT_RELAY_ENV));
+		const char *sock = getenv(AUDIT_RELAY_SOCK_ENV);
+
+		if (fd < 0 && audit_relay_env_path(sock) != 0)
+			sock = NULL;
+		if ((fd < 0 && !sock) ||
+		    audit_open_relay(&o, fd, sock, out, &rd) != CORDON_OK) {
+			fprintf(stderr, "cordon: audit log: %s\n",
+				diag.message);
+			return CLI_EXIT_FAILURE;
+		}
 	}
 	if (cordon_audit_warning(*out))
 		fprintf(stderr, "cordon: warning: %s\n",
@@ -101,4 +124,247 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 		pa->failed = 1;
 	}
 	free(js);
+}
+
+/* ---- the audit relay: records of the doors inside `cordon run` --------- */
+
+#define RELAY_CONNS 64 /* connections of the path served at once */
+
+struct cli_audit_relay {
+	struct audit_relay_server srv;
+	int fds[2]; /* [0] cordon's end, [1] the command's */
+	int stop[2];
+	int lfd; /* listening on path, or -1 */
+	char dir[PATH_MAX];
+	char path[PATH_MAX];
+	char senv[PATH_MAX + 32];
+	pthread_t th;
+	char env[48];
+	char **extra;
+	char *const *orig; /* the caller's extra_env */
+};
+
+/* Serves the relay until told to stop, then reads what is left: the
+ * descriptor's messages, and the path's connections (one message each). */
+static void *relay_thread(void *arg)
+{
+	struct cli_audit_relay *r = arg;
+	struct pollfd pf[3 + RELAY_CONNS];
+	nfds_t nconn = 0;
+	bool stop = false;
+
+	pf[0] = (struct pollfd){ .fd = r->fds[0], .events = POLLIN };
+	pf[1] = (struct pollfd){ .fd = r->stop[0], .events = POLLIN };
+	pf[2] = (struct pollfd){ .fd = r->lfd, .events = POLLIN };
+	while (!stop) {
+		/* no new connections while every slot is taken */
+		pf[2].fd = nconn < RELAY_CONNS ? r->lfd : -1;
+		int k = poll(pf, 3 + nconn, -1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 || (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
+		/* bounded per wake-up, so a stop is seen between bursts */
+		for (int i = 0; i < 64 && (pf[0].revents & POLLIN); i++)
+			if (audit_relay_serve(&r->srv, r->fds[0], false) <= 0)
+				break;
+		for (nfds_t i = 0; i < nconn;) {
+			struct pollfd *c = &pf[3 + i];
+
+			if (c->revents &&
+			    ((c->revents & POLLIN) == 0 ||
+			     audit_relay_serve(&r->srv, c->fd, true) != 0)) {
+				close(c->fd);
+				*c = pf[3 + --nconn];
+				continue;
+			}
+			i++;
+		}
+		if (pf[2].fd >= 0 && (pf[2].revents & POLLIN)) {
+			int c = accept4(r->lfd, NULL, NULL,
+					SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+			if (c >= 0)
+				pf[3 + nconn++] =
+					(struct pollfd){ .fd = c,
+							 .events = POLLIN };
+		}
+		stop = pf[1].revents != 0;
+	}
+	for (int i = 0; i < 1024; i++)
+		if (audit_relay_serve(&r->srv, r->fds[0], false) <= 0)
+			break;
+	for (nfds_t i = 0; i < nconn; i++) {
+		(void)audit_relay_serve(&r->srv, pf[3 + i].fd, true);
+		close(pf[3 + i].fd);
+	}
+	return NULL;
+}
+
+/* The path: a SEQPACKET socket in a fresh 0700 directory beside the
+ * default audit log (read-only in the sandbox), unless that is inside a
+ * writable root (the command could put its own socket there). Without it
+ * the descriptor is the only way. */
+static void relay_listen(struct cli_audit_relay *r,
+			 const struct sandbox_opts *o)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char state[PATH_MAX], canon[PATH_MAX], root[PATH_MAX];
+	char *slash;
+	int s;
+
+	if (cli_audit_default_path(state, sizeof(state)) != 0 ||
+	    !(slash = strrchr(state, '/')))
+		return;
+	*slash = '\0';
+	if (mkdir(state, 0700) != 0 && errno != EEXIST)
+		return;
+	if (!realpath(state, canon))
+		return;
+	for (size_t i = 0; i <= o->nwrite; i++) {
+		const char *w = i < o->nwrite ?
+					o->write[i] :
+					(o->workspace ? o->workspace : ".");
+		size_t n;
+
+		if (!realpath(w, root))
+			continue;
+		n = strlen(root);
+		if (strncmp(canon, root, n) == 0 &&
+		    (canon[n] == '/' || canon[n] == '\0' || n == 1))
+			return;
+	}
+	if (snprintf(r->dir, sizeof(r->dir), "%s/relay.XXXXXX", canon) >=
+		    (int)sizeof(r->dir) ||
+	    !mkdtemp(r->dir)) {
+		r->dir[0] = '\0';
+		return;
+	}
+	if (snprintf(r->path, sizeof(r->path), "%s/s", r->dir) >=
+	    (int)sizeof(sa.sun_path)) {
+		r->path[0] = '\0';
+		return;
+	}
+	memcpy(sa.sun_path, r->path, strlen(r->path) + 1);
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(s, 16) != 0) {
+		if (s >= 0)
+			close(s);
+		unlink(r->path);
+		r->path[0] = '\0';
+		return;
+	}
+	r->lfd = s;
+	(void)snprintf(r->senv, sizeof(r->senv), "%s=%s", AUDIT_RELAY_SOCK_ENV,
+		       r->path);
+}
+
+static void relay_unlink(struct cli_audit_relay *r)
+{
+	if (r->lfd >= 0)
+		close(r->lfd);
+	if (r->path[0])
+		unlink(r->path);
+	if (r->dir[0])
+		rmdir(r->dir);
+}
+
+struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
+					      struct sandbox_opts *o)
+{
+	struct cli_audit_relay *r = calloc(1, sizeof(*r));
+	size_t n = 0;
+
+	if (!r) {
+		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+		return NULL;
+	}
+	r->fds[0] = r->fds[1] = r->stop[0] = r->stop[1] = r->lfd = -1;
+	while (o->extra_env && o->extra_env[n])
+		n++;
+	if (audit_relay_server_init(&r->srv, a) != CORDON_OK ||
+	    !(r->extra = calloc(n + 3, sizeof(char *)))) {
+		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+		goto fail;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->fds) !=
+		    0 ||
+	    pipe2(r->stop, O_CLOEXEC) != 0) {
+		fprintf(stderr, "cordon run: audit relay: %s\n",
+			strerror(errno));
+		goto fail;
+	}
+	/* fd 0-2 are the command's stdio, never the relay */
+	if (r->fds[1] <= 2) {
+		int d = fcntl(r->fds[1], F_DUPFD_CLOEXEC, 3);
+
+		if (d < 0) {
+			fprintf(stderr, "cordon run: audit relay: %s\n",
+				strerror(errno));
+			goto fail;
+		}
+		close(r->fds[1]);
+		r->fds[1] = d;
+	}
+	(void)snprintf(r->env, sizeof(r->env), "%s=%d", AUDIT_RELAY_ENV,
+		       r->fds[1]);
+	relay_listen(r, o);
+	for (size_t i = 0; i < n; i++)
+		r->extra[i] = o->extra_env[i];
+	r->extra[n] = r->env;
+	if (r->lfd >= 0)
+		r->extra[n + 1] = r->senv;
+	if (pthread_create(&r->th, NULL, relay_thread, r) != 0) {
+		fprintf(stderr, "cordon run: audit relay: no thread\n");
+		goto fail;
+	}
+	r->orig = o->extra_env;
+	o->extra_env = r->extra;
+	o->pass_fd = r->fds[1];
+	o->pass_socket = r->lfd >= 0 ? r->path : NULL;
+	return r;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (r->fds[i] >= 0)
+			close(r->fds[i]);
+		if (r->stop[i] >= 0)
+			close(r->stop[i]);
+	}
+	relay_unlink(r);
+	audit_relay_server_free(&r->srv);
+	free(r->extra);
+	free(r);
+	return NULL;
+}
+
+void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o)
+{
+	ssize_t k;
+
+	if (!r)
+		return;
+	do
+		k = write(r->stop[1], "x", 1);
+	while (k < 0 && errno == EINTR);
+	pthread_join(r->th, NULL);
+	if (r->srv.refused)
+		fprintf(stderr,
+			"cordon run: audit relay: %llu record(s) from inside "
+			"the sandbox refused (event nested_refused)\n",
+			(unsigned long long)r->srv.refused);
+	if (o) {
+		o->extra_env = r->orig;
+		o->pass_fd = 0;
+		o->pass_socket = NULL;
+	}
+	relay_unlink(r);
+	for (int i = 0; i < 2; i++) {
+		close(r->fds[i]);
+		close(r->stop[i]);
+	}
+	audit_relay_server_free(&r->srv);
+	free(r->extra);
+	free(r);
 }

@@ -181,3 +181,15 @@ int cli_console(int argc, char **argv);
 void cli_console_usage(FILE *out);
 
 #endif
+
+/* The audit relay of `cordon run` (auditlog.c, src/audit/relay.h): a
+ * SOCK_SEQPACKET socketpair whose one end the command inherits (o->pass_fd,
+ * named by CORDON_AUDIT_FD in o->extra_env), and a thread that appends
+ * what the doors inside send to a as "nested" records. NULL after saying
+ * why on stderr. Stop it after the run: it reads what is left, says on
+ * stderr how many messages it refused, and puts o's extra_env back. */
+struct sandbox_opts;
+struct cli_audit_relay;
+struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
+					      struct sandbox_opts *o);
+void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o);

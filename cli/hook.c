@@ -1843,6 +1843,8 @@ int cli_hook(int argc, char **argv)
 		if (err != CORDON_OK)
 			snprintf(diag.message, sizeof(diag.message),
 				 "closing the log: %s", cordon_strerror(err));
+	} else {
+		cordon_audit_close(audit);
 	}
 	audit = NULL;
 	if (err != CORDON_OK) {

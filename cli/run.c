@@ -283,6 +283,8 @@ int cli_run(int argc, char **argv)
 	struct cordon_diag diag;
 	struct cli_proxy_audit pa = { 0 };
 	struct run_command cmd = { 0 };
+	struct cli_audit_relay *relay;
+	enum cordon_err err;
 	char *report = NULL, *judged = NULL, why[256];
 	char *bash_argv[4] = { "bash", "-c", NULL, NULL };
 	char **run_argv;
@@ -343,8 +345,16 @@ int cli_run(int argc, char **argv)
 	}
 	r.sbx.proxy_decision = cli_audit_proxy_decision;
 	r.sbx.proxy_decision_ctx = &pa;
+	/* The doors inside cannot write the log: they send it records. */
+	relay = cli_audit_relay_start(pa.audit, &r.sbx);
+	if (!relay) {
+		rc = RUN_EXIT_SETUP;
+		goto out;
+	}
 
-	if (sandbox_run(&r.sbx, run_argv, &rep, &diag) != CORDON_OK) {
+	err = sandbox_run(&r.sbx, run_argv, &rep, &diag);
+	cli_audit_relay_stop(relay, &r.sbx);
+	if (err != CORDON_OK) {
 		fprintf(stderr, "cordon run: %s\n", diag.message);
 		rc = RUN_EXIT_SETUP;
 		goto out;

@@ -40,6 +40,7 @@
 #include "diag.h"
 #include "json.h"
 #include "redact.h"
+#include "relay.h"
 
 #include "alloc.h"
 #include "text.h"
@@ -576,6 +577,8 @@ struct cordon_audit {
 	char host_syslog[256]; /* printable ASCII, or "-" */
 	int failed;
 	struct audit_key *key; /* NULL: plain SHA-256 */
+	int relay_fd; /* >= 0: records go to the run outside (relay.h) */
+	char *relay_path; /* or through a connection to this socket */
 	char warning[512]; /* from opening, for cordon_audit_warning() */
 	/* scratch */
 	struct buf line; /* the record being written */
@@ -1435,6 +1438,11 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			flen);
 	pthread_mutex_lock(&a->mu);
 	a->pid = getpid();
+	if (a->relay_fd >= 0 || a->relay_path) {
+		rc = audit_relay_send(a->relay_fd, a->relay_path, event, fields,
+				      flen, diag);
+		goto out;
+	}
 	if (!a->path) {
 		buf_reset(&a->line);
 		rc = make_line(a, &a->line, event, fields, flen, hash, diag);
@@ -1642,6 +1650,7 @@ static void audit_free(struct cordon_audit *a)
 	if (a->log_fd >= 0)
 		close(a->log_fd);
 	free(a->path);
+	free(a->relay_path);
 	free(a->syslog_path);
 	free(a->host_json);
 	key_free(a->key);
@@ -1699,6 +1708,7 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 	a->pid = getpid();
 	a->fd = -1;
 	a->log_fd = -1;
+	a->relay_fd = -1;
 	memcpy(a->last, zero_hash, sizeof(a->last));
 	a->fsync_policy = o->fsync_policy;
 	a->fsync_batch = o->fsync_batch ? o->fsync_batch : 64;
@@ -1730,6 +1740,37 @@ enum cordon_err cordon_audit_open(const struct cordon_audit_opts *o,
 		return rc;
 	}
 	*out = a;
+	return CORDON_OK;
+}
+
+enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
+				 const char *path, struct cordon_audit **out,
+				 struct cordon_diag *diag)
+{
+	struct cordon_audit_opts ro;
+	enum cordon_err rc;
+
+	if (!o || (fd < 0 && !path)) {
+		if (out)
+			*out = NULL;
+		return diag_errno(diag, CORDON_E_INVAL, 0,
+				  "audit relay: no options or descriptor");
+	}
+	ro = *o;
+	ro.path = NULL;
+	ro.syslog = 0;
+	ro.to_stderr = 0;
+	ro.key_file = NULL;
+	rc = cordon_audit_open(&ro, out, diag);
+	if (rc != CORDON_OK)
+		return rc;
+	(*out)->relay_fd = fd;
+	if (fd < 0 && !((*out)->relay_path = cordon__strdup(path))) {
+		audit_free(*out);
+		*out = NULL;
+		return diag_errno(diag, CORDON_E_NOMEM, 0,
+				  "audit relay: out of memory");
+	}
 	return CORDON_OK;
 }
 

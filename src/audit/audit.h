@@ -101,6 +101,15 @@ void audit_sha256_hex(const void *data, size_t len,
 enum cordon_err audit_verify_buffer(const char *data, size_t len,
 				    struct cordon_audit_report *rep);
 
+/* A handle whose every record goes through fd (or, fd -1, a connection to
+ * the socket path), the relay to the `cordon run` outside the sandbox
+ * (relay.h), instead of a file: o's path, syslog, stderr and key are not
+ * used (the run's own log has them); fd is borrowed and stays open, path
+ * is copied. */
+enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
+				 const char *path, struct cordon_audit **out,
+				 struct cordon_diag *diag);
+
 /* Tests only: when set, a record is written with two write() calls and
  * this is called between them (a test kills the process there to leave
  * a cut line). NULL in every real use. */

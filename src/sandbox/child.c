@@ -525,6 +525,8 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "close inherited descriptors");
 exec:
+	if (o->pass_fd > 2 && fcntl(o->pass_fd, F_SETFD, 0) != 0)
+		sandbox_child_die(p, ST_SETUP, errno, "the audit relay's fd");
 	environ = p->envp;
 	if (p->exec_path)
 		execv(p->exec_path, p->argv);

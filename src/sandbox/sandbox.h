@@ -162,6 +162,14 @@ struct sandbox_opts {
 	 * is refused. Landlock and mode off: reported in notEnforced. */
 	const char *const *deny_write;
 	size_t ndeny_write;
+	/* Added for the audit relay (src/audit/relay.h): a descriptor above
+	 * 2 the command inherits under its own number (CLOEXEC cleared in
+	 * the child only; the caller names it in extra_env); 0: none. The
+	 * only descriptor past stdio the command gets. */
+	int pass_fd;
+	/* The audit relay's socket path: left unmasked (the host sockets
+	 * mask skips it); NULL: none. */
+	const char *pass_socket;
 };
 
 struct sandbox_report {

@@ -191,10 +191,23 @@ TOML
 	[ -f "$ws/codex-inside.txt" ] && [ ! -e "$base/outside/codex" ] &&
 		grep -q 'function_call_output.*Read-only file system' "$tmp/olog"
 	ok $? "codex exec under run --agent codex: the hook allows, the kernel refuses the write outside"
+	# The hook inside cannot write ~/.local/state/cordon (read-only
+	# there): its decision reaches the run's log through the audit relay.
+	# A sanitized build's hook cannot start under the sandbox's RLIMIT_AS
+	# (it reserves terabytes of shadow memory).
+	if ldd "$bin" 2>/dev/null | grep -q libasan; then
+		skip "codex sandbox audit" "an ASan build's hook cannot start under the sandbox's RLIMIT_AS (audit_relay.sh and test_auditrelay cover the relay)"
+	else
+		grep '"event":"nested"' "$tmp/codex-audit.jsonl" |
+			grep -q '"inner_event":"decision".*"decision":"allow".*"door":"codex-hook"' &&
+			"$bin" audit verify "$tmp/codex-audit.jsonl" >/dev/null
+		ok $? "codex exec under run --agent codex: the hook's decision is in the run's log as nested, which verifies"
+	fi
 else
 	skip "codex starts" "needs npm package @openai/codex"
 	skip "codex hook" "needs npm package @openai/codex"
 	skip "codex sandbox" "needs npm package @openai/codex"
+	skip "codex sandbox audit" "needs npm package @openai/codex"
 fi
 
 

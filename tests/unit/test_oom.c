@@ -44,6 +44,7 @@
 #include "alloc.h"
 #include "audit.h"
 #include "broker.h"
+#include "relay.h"
 #include "cordon.h"
 #include "jcs.h"
 #include "jsonrpc.h"
@@ -657,6 +658,43 @@ static int run_codex(void *ud, long i, char *why, size_t cap)
 out:
 	free(out);
 	free(warn);
+	return good;
+}
+
+/* The audit relay's judge: out of memory is CORDON_E_NOMEM with nothing
+ * returned, never a record missing a member or a refusal of a good
+ * message as anything else. */
+static const char relay_msg[] =
+	"{\"event\":\"decision\",\"decision\":\"allow\",\"tool\":\"Bash\","
+	"\"args\":{\"command\":{\"omitted\":\"x\"}},\"labels\":[\"a\",\"b\"]}";
+
+static int run_relay(void *ud, long i, char *why, size_t cap)
+{
+	struct bytes_case *c = ud;
+	char *out = NULL, w[160];
+	enum cordon_err rc;
+	int good = 0;
+
+	arm(i);
+	rc = audit_relay_judge(relay_msg, sizeof(relay_msg) - 1, &out, w,
+			       sizeof(w));
+	disarm();
+	if (i < 0) {
+		if (rc != CORDON_OK || !out || !strstr(out, "\"labels\""))
+			FAIL("first run: %s", w);
+		c->out = out;
+		out = NULL;
+		good = 1;
+		goto out;
+	}
+	if (rc == CORDON_OK && (!out || strcmp(out, c->out) != 0))
+		FAIL("a success with another record");
+	if (rc != CORDON_OK && (rc != CORDON_E_NOMEM || out))
+		FAIL("failed with %s (%s), output %s", cordon_strerror(rc), w,
+		     out ? "set" : "NULL");
+	good = 1;
+out:
+	free(out);
 	return good;
 }
 
@@ -1284,6 +1322,9 @@ int main(void)
 	free(bc.out);
 	bc.out = NULL;
 	torture("import_codex_rules", run_codex, &bc);
+	free(bc.out);
+	bc.out = NULL;
+	torture("audit_relay_judge", run_relay, &bc);
 	free(bc.out);
 	bc.out = NULL;
 
