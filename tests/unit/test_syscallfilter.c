@@ -657,7 +657,7 @@ int main(void)
 		pid_t pid;
 		int status, rc;
 
-		rc = syscallfilter_compile(false, &prog, why, sizeof(why));
+		rc = syscallfilter_compile(false, false, &prog, why, sizeof(why));
 		ok(rc == 0 && prog.len > 0 && prog.len % 8 == 0,
 		   "syscallfilter_compile gives a BPF program (%zu bytes)", prog.len);
 		fflush(stdout);
