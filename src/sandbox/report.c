@@ -259,8 +259,9 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				   "not writable; modes locked, Landlock < 5");
 	else if (p->pty_on)
 		rep_caveat(rep,
-			   "terminal: relayed through a pty cordon made; the "
-			   "caller's %.24s is out of reach",
+			   "terminal: relayed through a pty cordon made (no "
+			   "name inside: ttyname fails); the caller's %.24s "
+			   "is out of reach",
 			   p->pty_name);
 	for (int fd = 0; fd < 3; fd++)
 		if (p->stdio_tty[fd][0])

@@ -134,6 +134,13 @@ for b in "${backends[@]}"; do
 	R=("$bin" run --backend "$b" --workspace "$ws" --report
 		"$tmp/report.json" --)
 
+	# Landlock below ABI 5 cannot keep a terminal opened by path from
+	# ioctls: the mode setters stay refused there, and the report says so.
+	drive -- "${R[@]}" true
+	if report_has "modes locked, Landlock < 5"; then
+		skip "$b: the pty's mode" "Landlock ABI < 5: the setters stay refused"
+		continue
+	fi
 	drive -- "${R[@]}" bash --norc -c \
 		'stty raw -echo && echo RAW-OK; stty -a | grep -q -- "-echo" &&
 		 echo NOECHO-OK'
