@@ -120,7 +120,8 @@ fail:
 
 /* The caller's terminal in raw mode (only when stdin is the terminal:
  * then every key, ^C and ^Z included, is the command's, and the pty's
- * line discipline makes the signals for the command's foreground group). */
+ * line discipline makes the signals for the command's foreground group).
+ * TCSADRAIN, here and in the restore: what was typed ahead is kept. */
 void sandbox_pty_raw(struct sandbox_plan *p)
 {
 	struct termios t;
@@ -130,7 +131,7 @@ void sandbox_pty_raw(struct sandbox_plan *p)
 		return;
 	t = p->pty_saved;
 	cfmakeraw(&t);
-	if (tcsetattr(0, TCSAFLUSH, &t) == 0)
+	if (tcsetattr(0, TCSADRAIN, &t) == 0)
 		p->pty_raw = true;
 }
 
@@ -139,7 +140,7 @@ void sandbox_pty_restore(struct sandbox_plan *p)
 {
 	if (!p->pty_raw)
 		return;
-	while (tcsetattr(0, TCSAFLUSH, &p->pty_saved) != 0 && errno == EINTR)
+	while (tcsetattr(0, TCSADRAIN, &p->pty_saved) != 0 && errno == EINTR)
 		;
 	p->pty_raw = false;
 }

@@ -27,13 +27,15 @@ cd "$ws" || exit 1
 diag_logs+=("$tmp/res")
 
 # drive.py [--size R,C] [--wait TEXT] [--type TEXT] [--resize R,C]
-#          [--signal SIG] [--wait2 TEXT] -- ARGV...
+#          [--signal SIG] [--stop TEXT] [--wait2 TEXT] -- ARGV...
 # Runs ARGV with a new pty as stdin, stdout, stderr and controlling
 # terminal (@TTY@ in ARGV becomes the pty's name). After TEXT shows in
 # the output: types TEXT (Python escapes), sets the window size, sends the
-# signal to ARGV's process; then waits for --wait2 text if given. Prints
-# one JSON line: rc, out (\r removed), same (the terminal's mode after as
-# before: every termios field), tty. ARGV is killed after 30 s (rc -9).
+# signal to ARGV's process, or (--stop) stops it with SIGTSTP, notes the
+# mode while it is stopped, continues it and types TEXT; then waits for
+# --wait2 text if given. Prints one JSON line: rc, out (\r removed), same
+# (the terminal's mode after as before: every termios field),
+# stopped_same (the same while stopped), tty. ARGV is killed after 30 s (rc -9).
 cat >"$tmp/drive.py" <<'PY'
 import fcntl, json, os, select, signal, struct, subprocess, sys, termios
 import time
@@ -77,6 +79,12 @@ def pump(timeout):
         return bool(data)
     return False
 
+stopped_same = None
+
+def state(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
 while time.monotonic() < deadline:
     if stage == 0 and opts.get("wait", "\0").encode() in out:
         stage = 1
@@ -87,6 +95,18 @@ while time.monotonic() < deadline:
             winsize(master, opts["resize"])
         if "signal" in opts:
             os.kill(child.pid, getattr(signal, opts["signal"]))
+        if "stop" in opts:
+            # SIGTSTP: the mode while stopped, then SIGCONT and the
+            # input after it.
+            os.kill(child.pid, signal.SIGTSTP)
+            while state(child.pid) != "T" and time.monotonic() < deadline:
+                time.sleep(0.05)
+            stopped_same = termios.tcgetattr(slave) == before
+            os.kill(child.pid, signal.SIGCONT)
+            while state(child.pid) == "T" and time.monotonic() < deadline:
+                time.sleep(0.05)
+            os.write(master, opts["stop"].encode().decode("unicode_escape")
+                     .encode())
     if stage == 1 and "wait2" in opts and opts["wait2"].encode() in out:
         stage = 2
     if child.poll() is not None:
@@ -100,7 +120,8 @@ else:
 after = termios.tcgetattr(slave)
 print(json.dumps({"rc": child.returncode,
                   "out": out.decode("utf-8", "replace").replace("\r", ""),
-                  "same": before == after, "tty": name}))
+                  "same": before == after, "stopped_same": stopped_same,
+                  "tty": name}))
 PY
 
 # drive ARGS...: the driver, its JSON in $tmp/res.
@@ -166,6 +187,11 @@ for b in "${backends[@]}"; do
 		'stty raw -echo; echo READY; exec sleep 60'
 	res 'd["rc"] == 143 and d["same"]'
 	ok $? "$b: SIGTERM to cordon: forwarded, the caller's mode restored"
+
+	drive --wait READY --stop 'hi\n' -- "${R[@]}" bash --norc -c \
+		'stty raw -echo; echo READY; read -r x; echo "got:[$x]"'
+	res 'd["stopped_same"] is True and "got:[hi]" in d["out"] and d["same"]'
+	ok $? "$b: SIGTSTP to cordon: the caller's mode restored while stopped, raw again after SIGCONT"
 
 	drive --size 30,100 --wait READY --resize 40,120 --wait2 'WINCH 40' \
 		-- "${R[@]}" bash --norc -c 'echo "SIZE $(stty size)";
