@@ -65,7 +65,8 @@ enum {
 	OPT_PROBE,
 	OPT_SRT_SETTINGS,
 	OPT_AUDIT_LOG,
-	OPT_LAST = OPT_AUDIT_LOG,
+	OPT_NO_PTY,
+	OPT_LAST = OPT_NO_PTY,
 };
 
 const struct option cli_runopts_longopts[] = {
@@ -101,6 +102,7 @@ const struct option cli_runopts_longopts[] = {
 	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "srt-settings", required_argument, NULL, OPT_SRT_SETTINGS },
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+	{ "no-pty", no_argument, NULL, OPT_NO_PTY },
 	{ "help", no_argument, NULL, CLI_RUNOPTS_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -369,6 +371,9 @@ int cli_runopts_option(struct cli_runopts *r, int c, const char *arg)
 		break;
 	case OPT_NO_UNIX:
 		r->sbx.no_unix_sockets = true;
+		break;
+	case OPT_NO_PTY:
+		r->sbx.no_pty = true;
 		break;
 	case OPT_OUTPUT_CAP:
 		rc = parse_ulong(r, "--output-cap", arg, RUN_MAX_CAP, &v);

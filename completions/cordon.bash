@@ -15,7 +15,7 @@ _cordon_run_opts='--workspace --write --deny-read --no-read-home
 --inject-format --inject-cacert --inject-port --inject-allow-loopback
 --memory --cpu --pids --timeout --mode --backend --report --argv-only
 --allow-cmd --no-unix-sockets --output-cap --config --audit-log
---srt-settings --probe --json --agent --pass-env --help'
+--srt-settings --probe --json --agent --pass-env --no-pty --help'
 
 _cordon_sandbox_opts() {
 	local o

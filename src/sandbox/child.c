@@ -487,6 +487,10 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		sandbox_child_die(p, ST_SETUP, errno, "stdout pipe");
 	if (p->out_w[1] >= 0 && dup2(p->out_w[1], 2) < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "stderr pipe");
+	for (int fd = 0; fd < 3; fd++)
+		if (p->pty_fd[fd] && dup2(p->pty_s, fd) < 0)
+			sandbox_child_die(p, ST_SETUP, errno,
+					  "the pty as fd %d", fd);
 
 	if (!sandboxed)
 		goto exec;
@@ -502,6 +506,8 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		llp.ntcp_ports = 1;
 	}
 	llp.scope = true;
+	/* Without a private devpts, /dev/pts holds the caller's terminals. */
+	llp.no_pts = p->backend == SANDBOX_BACKEND_LANDLOCK;
 	if (landlock_apply(&llp, &lost, why, sizeof(why)) != 0)
 		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
 	if (o->mode == SANDBOX_MODE_STRICT && (lost & LANDLOCK_LOST_ALL))
@@ -572,6 +578,7 @@ __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
 		close(p->out_r[1]);
 	if (setsid() < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "setsid");
+	sandbox_pty_child(p);
 	sandbox_child_pdeathsig(p, false);
 	sandbox_child_wait_cgroup(p);
 	sandbox_child_drop_caps(p);

@@ -249,6 +249,9 @@ int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 		}
 	}
 	for (size_t i = 0; i < LANDLOCK_DEVICE_COUNT; i++) {
+		if (p->no_pts &&
+		    strcmp(landlock_devices[i].path, "/dev/pts") == 0)
+			continue;
 		rc = landlock_add_path(ruleset, landlock_devices[i].path,
 				 landlock_devices[i].access, attr.handled_access_fs);
 		/* A device missing from this /dev is simply not writable. */

@@ -25,6 +25,7 @@ struct landlock_policy {
 	const unsigned short *tcp_ports; /* allowed connect ports */
 	size_t ntcp_ports;
 	bool scope;            /* ABI 6+: abstract unix sockets and signals */
+	bool no_pts;           /* /dev/pts not writable (the host's own) */
 };
 
 /* Builds and applies the ruleset to the calling thread (no_new_privs must

@@ -93,6 +93,7 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 		close(p->pxs_r);
 	if (setsid() < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "setsid");
+	sandbox_pty_child(p);
 	sandbox_child_pdeathsig(p, true);
 	sandbox_mountns_idmaps(p);
 	p->old_umask = umask(0);
@@ -116,12 +117,16 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 		sandbox_child_die(p, ST_SETUP, errno, "fork the command");
 	if (cmd == 0) {
 		(void)setpgid(0, 0);
+		sandbox_pty_foreground(p, getpid());
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 		close(p->st_w);
 		sandbox_child_exec(p, true);
 	}
 	(void)setpgid(cmd, cmd);
+	sandbox_pty_foreground(p, cmd);
+	if (p->pty_s >= 0)
+		close(p->pty_s);
 	init_cmd_pid = cmd;
 	if (init_pending_sig)
 		(void)kill(-cmd, init_pending_sig);
@@ -218,6 +223,8 @@ __attribute__((noreturn)) void sandbox_reaper_run(struct sandbox_plan *p)
 		close(p->sync_r);
 	if (p->null_fd >= 0)
 		close(p->null_fd);
+	if (p->pty_s >= 0)
+		close(p->pty_s);
 	for (int i = 0; i < 2; i++)
 		if (p->out_w[i] >= 0)
 			close(p->out_w[i]);
@@ -248,6 +255,7 @@ __attribute__((noreturn)) void sandbox_reaper_run(struct sandbox_plan *p)
  * pipes are closed (the command sees EPIPE, as under `head -c`). */
 struct sandbox_output {
 	const struct sandbox_opts *o;
+	int to[2]; /* the caller's fds (a terminal relayed: maybe fd 0) */
 	size_t kept;
 	bool truncated;
 	char *buf; /* capture (C API) */
@@ -286,7 +294,7 @@ static void out_put(struct sandbox_output *out, int which, const char *s,
 		return;
 	}
 	while (n > 0) {
-		ssize_t w = write(which ? 2 : 1, s, n);
+		ssize_t w = write(out->to[which], s, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -383,13 +391,27 @@ void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sandbox_cgroup_kill(&p->cg);
 }
 
+/* SIGTSTP while a terminal is relayed: the caller's terminal as it was,
+ * stopped, and on SIGCONT raw again with the size it has now. */
+static void wait_stop(struct sandbox_plan *p)
+{
+	bool raw = p->pty_raw;
+
+	sandbox_pty_restore(p);
+	(void)kill(getpid(), SIGSTOP);
+	if (raw)
+		sandbox_pty_raw(p);
+	sandbox_pty_winsize(p);
+}
+
 /* Waits for the child: the time-out, forwarded signals, the output cap. */
 void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			 struct sandbox_report *rep, int *wstatus, bool *got)
 {
 	const struct sandbox_opts *o = p->o;
 	unsigned long long start = sandbox_now_ms(), deadline = 0, hard = 0;
-	struct sandbox_output out = { .o = o };
+	struct sandbox_output out = { .o = o,
+				      .to = { p->out_to[0], p->out_to[1] } };
 	struct sandbox_input in = { .off = 0 };
 	sigset_t fwd;
 	int sfd;
@@ -401,6 +423,7 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sigaddset(&fwd, SIGINT);
 	sigaddset(&fwd, SIGTERM);
 	sigaddset(&fwd, SIGHUP);
+	sandbox_pty_signals(p, &fwd);
 	sfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	while (!exited || p->out_r[0] >= 0 || p->out_r[1] >= 0) {
@@ -479,6 +502,14 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			struct signalfd_siginfo si;
 
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGWINCH) {
+					sandbox_pty_winsize(p);
+					continue;
+				}
+				if (si.ssi_signo == SIGTSTP) {
+					wait_stop(p);
+					continue;
+				}
 				if (p->backend == SANDBOX_BACKEND_NAMESPACES)
 					(void)syscall(SYS_pidfd_send_signal,
 						      pidfd, (int)si.ssi_signo,

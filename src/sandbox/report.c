@@ -247,6 +247,22 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 	rep_caveat(rep, "locks: flock/fcntl locks on host files are the "
 			"host's: a host process locking the same file can be "
 			"stalled");
+	/* The terminal relay (pty.c): what the command can do to the
+	 * caller's terminal, per backend. */
+	if (p->pty_on && p->backend == SANDBOX_BACKEND_LANDLOCK)
+		rep_caveat(rep,
+			   "terminal: relayed through a pty cordon made; the "
+			   "caller's %.24s stays readable by path (%s)",
+			   p->pty_name,
+			   sandbox_pty_modes_allowed(p) ?
+				   "not writable, no ioctl" :
+				   "not writable; modes locked, Landlock < 5");
+	else if (p->pty_on)
+		rep_caveat(rep,
+			   "terminal: relayed through a pty cordon made (no "
+			   "name inside: ttyname fails); the caller's %.24s "
+			   "is out of reach",
+			   p->pty_name);
 	for (int fd = 0; fd < 3; fd++)
 		if (p->stdio_tty[fd][0])
 			rep_caveat(rep,

@@ -182,7 +182,8 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 	}
 	if (send(p->sync_w, &c, 1, MSG_NOSIGNAL) != 1)
 		goto out;
-	if (syscallfilter_compile(p->o->no_unix_sockets, &prog, p->error,
+	if (syscallfilter_compile(p->o->no_unix_sockets,
+				  sandbox_pty_modes_allowed(p), &prog, p->error,
 				  sizeof(p->error)) == 0) {
 		if (prog.len <= SANDBOX_BPF_MAX)
 			len = (uint32_t)prog.len;
@@ -212,7 +213,7 @@ static void plan_close(struct sandbox_plan *p)
 		       &p->st_w,	 &p->out_r[0], &p->out_r[1],
 		       &p->out_w[0],	 &p->out_w[1], &p->null_fd,
 		       &p->parent_pidfd, &p->sync_r,   &p->sync_w,
-		       &p->in_w };
+		       &p->in_w,	 &p->pty_m,    &p->pty_s };
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0)
@@ -432,6 +433,9 @@ static void run_init(struct run *r)
 	p->out_r[0] = p->out_r[1] = p->out_w[0] = p->out_w[1] = -1;
 	p->null_fd = p->parent_pidfd = p->ph_fd = p->in_w = -1;
 	p->pxs_r = p->pxs_w = -1;
+	p->pty_m = p->pty_s = p->pty_host = -1;
+	p->out_to[0] = 1;
+	p->out_to[1] = 2;
 	sandbox_cgroup_clear(&p->cg);
 	arena_init(&p->arena, SANDBOX_ARENA_MAX);
 	p->uid = geteuid();
@@ -614,7 +618,8 @@ static int run_env(struct run *r)
 enum stdio_kind {
 	STDIO_CLOSED, /* not open */
 	STDIO_OWN, /* an anonymous pipe or socket: nothing on disk behind it */
-	STDIO_TTY, /* a terminal: passed through, its mode locked (seccomp) */
+	STDIO_TTY, /* a terminal: a pty cordon made instead (pty.c), or with
+		      no_pty passed through, its mode locked (seccomp) */
 	STDIO_RELAY, /* a file, device or named FIFO: relayed */
 	STDIO_DIR, /* a directory: refused */
 };
@@ -671,7 +676,9 @@ static int stdin_pipe(struct sandbox_plan *p, int *w)
  * beneath it with *at calls. The command gets only what cordon made: a
  * file or device is relayed through a pipe, a
  * directory is refused, anonymous pipes and sockets pass, a terminal
- * passes with its mode locked (seccomp) and is named in the report. */
+ * is replaced by a pty cordon relays (pty.c) or, when the caller asks
+ * (no_pty) or no output slot is free, passes with its mode locked
+ * (seccomp) and is named in the report. */
 static int run_stdio(struct run *r)
 {
 	const struct sandbox_opts *o = r->o;
@@ -702,6 +709,7 @@ static int run_stdio(struct run *r)
 				       name[0] ? name : "?");
 		relay[fd] = k == STDIO_RELAY;
 	}
+	(void)sandbox_pty_plan(p);
 	return 0;
 }
 
@@ -777,6 +785,11 @@ static int run_channels(struct run *r)
 			}
 		}
 	}
+	if (p->pty_on && sandbox_pty_open(p) != 0) {
+		sandbox_report_refuse(rep, ST_SETUP, "pty: %s",
+				      strerror(errno));
+		return -1;
+	}
 	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
 		p->parent_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	return 0;
@@ -794,6 +807,7 @@ static void run_block_signals(struct run *r)
 	sigaddset(&all, SIGINT);
 	sigaddset(&all, SIGTERM);
 	sigaddset(&all, SIGHUP);
+	sandbox_pty_signals(p, &all);
 	sigprocmask(SIG_BLOCK, &all, &p->oldmask);
 	p->old_umask = umask(022);
 	umask(p->old_umask);
@@ -918,6 +932,10 @@ static void run_parent(struct run *r)
 	if (p->cg.procs_fd >= 0)
 		close(p->cg.procs_fd);
 	p->cg.procs_fd = -1;
+	if (p->pty_s >= 0)
+		close(p->pty_s);
+	p->pty_s = -1;
+	sandbox_pty_raw(p);
 	if (p->backend == SANDBOX_BACKEND_BEST)
 		p->backend =
 			SANDBOX_BACKEND_LANDLOCK; /* kill by process group */
@@ -930,6 +948,7 @@ static void run_wait(struct run *r)
 	struct sandbox_plan *p = &r->p;
 
 	sandbox_reaper_wait(p, r->pid, r->pidfd, r->rep, &r->wstatus, &r->got);
+	sandbox_pty_restore(p);
 	sandbox_netproxy_end(p);
 	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
 	sandbox_report_status(p, r->rep, r->wstatus, r->got);
@@ -945,6 +964,7 @@ static void run_end(struct run *r, unsigned long long t0)
 {
 	struct sandbox_plan *p = &r->p;
 
+	sandbox_pty_restore(p);
 	sandbox_netproxy_end(p);
 	if (p->pxs_r >= 0)
 		close(p->pxs_r);

@@ -101,6 +101,9 @@ struct sandbox_opts {
 	enum sandbox_mode mode;
 	enum sandbox_backend backend;
 	bool no_unix_sockets;
+	/* Added for the terminal relay: the caller's terminal passes
+	 * through (its mode locked) instead of a pty cordon makes. */
+	bool no_pty;
 	/* the environment */
 	const struct strlist *env_allow; /* NULL: no allow-list */
 	const struct strlist *env_deny;  /* applied after, always */

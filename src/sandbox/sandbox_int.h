@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <termios.h>
 
 #include "arena.h"
 #include "sandbox.h"
@@ -180,6 +181,18 @@ struct sandbox_plan {
 	bool relay[3]; /* fds 0-2 relayed through what cordon made */
 	char stdio_tty[3][64]; /* fds 0-2 that are the caller's terminal,
 				  passed through (named in a caveat) */
+	/* the terminal relay (pty.c): the fds 0-2 that are the caller's
+	 * terminal get the slave of a pty cordon made instead; the parent
+	 * relays its master through in_w and out_r[pty_slot] */
+	bool pty_fd[3];
+	bool pty_on;
+	int pty_m, pty_s; /* master (parent), slave (child's stdio, ctty) */
+	int pty_host; /* the caller's terminal fd: size and mode */
+	int pty_slot; /* the output slot the master's output takes */
+	int out_to[2]; /* the caller's fds the output slots go to */
+	bool pty_raw; /* the caller's terminal is raw: pty_saved restores */
+	struct termios pty_saved;
+	char pty_name[64]; /* the caller's terminal, for the report */
 	int parent_pidfd;
 	/* network proxy: the port the command is told about, the socket
 	 * pair the child hands the listening socket over (namespaces), the
@@ -367,6 +380,26 @@ sandbox_report_refuse(struct sandbox_report *rep, int status, const char *fmt,
 
 void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
 			   int wstatus, bool got);
+
+/* pty.c */
+
+bool sandbox_pty_plan(struct sandbox_plan *p);
+
+int sandbox_pty_open(struct sandbox_plan *p);
+
+void sandbox_pty_raw(struct sandbox_plan *p);
+
+void sandbox_pty_restore(struct sandbox_plan *p);
+
+void sandbox_pty_winsize(const struct sandbox_plan *p);
+
+void sandbox_pty_child(const struct sandbox_plan *p);
+
+void sandbox_pty_foreground(const struct sandbox_plan *p, pid_t pgrp);
+
+void sandbox_pty_signals(const struct sandbox_plan *p, sigset_t *set);
+
+bool sandbox_pty_modes_allowed(const struct sandbox_plan *p);
 
 /* netproxy.c */
 

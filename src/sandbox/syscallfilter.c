@@ -99,19 +99,31 @@ static const struct {
  * is the caller's (stdio is relayed through pipes otherwise): the command
  * must not leave it raw, without echo, with another line discipline, or
  * exclusive (no one else could open it).
- * Reading the mode (TCGETS) stays allowed. */
+ * Reading the mode (TCGETS) stays allowed. When the command's terminal is
+ * a pty cordon made and relays (pty.c), the mode setters (mode) are
+ * allowed: raw mode and echo are the command's own business there; typing
+ * into the queue, another line discipline and console redirection never
+ * are. */
 static const struct {
 	const char *name;
 	uint64_t request;
+	bool mode; /* a mode setter: allowed on a pty cordon relays */
 } syscallfilter_ioctls[] = {
-	{ "TIOCSTI", TIOCSTI },	  { "TIOCLINUX", TIOCLINUX },
-	{ "TCSETS", TCSETS },	  { "TCSETSW", TCSETSW },
-	{ "TCSETSF", TCSETSF },	  { "TCSETA", TCSETA },
-	{ "TCSETAW", TCSETAW },	  { "TCSETAF", TCSETAF },
-	{ "TCSETS2", TCSETS2 },	  { "TCSETSW2", TCSETSW2 },
-	{ "TCSETSF2", TCSETSF2 }, { "TIOCSETD", TIOCSETD },
-	{ "TIOCCONS", TIOCCONS }, { "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS },
-	{ "TIOCEXCL", TIOCEXCL }, /* no open of the terminal but root's */
+	{ "TIOCSTI", TIOCSTI, false },
+	{ "TIOCLINUX", TIOCLINUX, false },
+	{ "TCSETS", TCSETS, true },
+	{ "TCSETSW", TCSETSW, true },
+	{ "TCSETSF", TCSETSF, true },
+	{ "TCSETA", TCSETA, true },
+	{ "TCSETAW", TCSETAW, true },
+	{ "TCSETAF", TCSETAF, true },
+	{ "TCSETS2", TCSETS2, true },
+	{ "TCSETSW2", TCSETSW2, true },
+	{ "TCSETSF2", TCSETSF2, true },
+	{ "TIOCSETD", TIOCSETD, false },
+	{ "TIOCCONS", TIOCCONS, false },
+	{ "TIOCSLCKTRMIOS", TIOCSLCKTRMIOS, true },
+	{ "TIOCEXCL", TIOCEXCL, true }, /* no open of the terminal but root's */
 };
 
 /* fcntl commands denied: a lease on a host file lets the command stall
@@ -221,7 +233,8 @@ static int syscallfilter_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 
 /* Builds the whole filter into ctx. Returns 0 or a negative errno with
  * *failed naming the rule. */
-static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **failed)
+static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix,
+			       bool tty_modes, const char **failed)
 {
 	int rc;
 
@@ -261,6 +274,8 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix, const char **f
 		return rc;
 	}
 	for (size_t i = 0; i < ARRAY_LEN(syscallfilter_ioctls); i++) {
+		if (tty_modes && syscallfilter_ioctls[i].mode)
+			continue;
 		rc = seccomp_rule_add(
 			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 			syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ, 0xffffffffu,
@@ -306,8 +321,9 @@ static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 	return *out ? 0 : ENOMEM;
 }
 
-int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
-		size_t whycap)
+int syscallfilter_compile(bool no_unix_sockets, bool tty_modes,
+			  struct syscallfilter_prog *out, char *why,
+			  size_t whycap)
 {
 	scmp_filter_ctx ctx;
 	const char *failed = "?";
@@ -321,7 +337,7 @@ int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, 
 		text_setf(why, whycap, "seccomp: init: out of memory");
 		return -1;
 	}
-	rc = syscallfilter_build(ctx, no_unix_sockets, &failed);
+	rc = syscallfilter_build(ctx, no_unix_sockets, tty_modes, &failed);
 	if (rc != 0) {
 		text_setf(why, whycap, "seccomp: add rule for %s: %s", failed,
 			  strerror(-rc));
@@ -390,7 +406,8 @@ int syscallfilter_apply(bool no_unix_sockets, char *why, size_t whycap)
 	struct syscallfilter_prog prog;
 	int rc;
 
-	if (syscallfilter_compile(no_unix_sockets, &prog, why, whycap) != 0)
+	if (syscallfilter_compile(no_unix_sockets, false, &prog, why,
+				  whycap) != 0)
 		return -1;
 	rc = syscallfilter_load(&prog, why, whycap);
 	syscallfilter_prog_free(&prog);

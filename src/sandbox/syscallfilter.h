@@ -33,8 +33,12 @@ struct syscallfilter_prog {
 	unsigned char *insns; /* struct sock_filter[], malloc'd */
 	size_t len;           /* bytes */
 };
-int syscallfilter_compile(bool no_unix_sockets, struct syscallfilter_prog *out, char *why,
-		size_t whycap);
+/* tty_modes: the terminal-mode setters are allowed (the command's
+ * terminal is a pty cordon made and relays; TIOCSTI and TIOCLINUX stay
+ * refused). */
+int syscallfilter_compile(bool no_unix_sockets, bool tty_modes,
+			  struct syscallfilter_prog *out, char *why,
+			  size_t whycap);
 int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t whycap);
 void syscallfilter_prog_free(struct syscallfilter_prog *p);
 

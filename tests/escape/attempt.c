@@ -1039,6 +1039,36 @@ static int at_tcsets(char **a)
 	return okay("echo off on fd %s", a[0]);
 }
 
+/* Opens the terminal at PATH (rw: for reading and writing, ro: for
+ * reading) and turns echo off on it (back on when that worked): the
+ * caller's terminal reached by path, not by an inherited descriptor. */
+static int at_ttyopen(char **a)
+{
+	int fd = open(a[0], (strcmp(a[1], "ro") == 0 ? O_RDONLY : O_RDWR) |
+				    O_NOCTTY | O_CLOEXEC);
+	struct termios t, o;
+
+	if (fd < 0)
+		return refused("open", errno, NULL);
+	if (tcgetattr(fd, &t)) {
+		int e = errno;
+
+		close(fd);
+		return refused("tcgetattr", e, NULL);
+	}
+	o = t;
+	t.c_lflag &= ~(tcflag_t)ECHO;
+	if (tcsetattr(fd, TCSANOW, &t)) {
+		int e = errno;
+
+		close(fd);
+		return refused("tcsetattr", e, NULL);
+	}
+	(void)tcsetattr(fd, TCSANOW, &o);
+	close(fd);
+	return okay("echo off on %s", a[0]);
+}
+
 /* ---- resources ---- */
 
 /* tmpfill DIR MB: writes MB MiB into a file in DIR (a tmpfs is memory
@@ -1408,6 +1438,7 @@ static const struct attempt {
 	{"fdmeta", 3, at_fdmeta, "FD PATH chmod|chown|utimes|xattr"},
 	{"lease", 1, at_lease, "PATH"},
 	{"tcsets", 1, at_tcsets, "FD"},
+	{"ttyopen", 2, at_ttyopen, "PATH rw|ro"},
 	{"forkbomb", 1, at_forkbomb, "MAX"},
 	{"tmpfill", 2, at_tmpfill, "DIR MB"},
 	{"memhog", 1, at_memhog, "MAX_MB"},

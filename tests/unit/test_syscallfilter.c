@@ -651,13 +651,62 @@ int main(void)
 	is_int(run_probe(p_socket_inet, 1, true), 0,
 	       "socket(AF_INET) with no_unix_sockets");
 
+	/* tty_modes (the command's terminal is a pty cordon relays): the
+	 * mode setters pass, typing into the queue and the console's and
+	 * line discipline's requests do not. */
+	{
+		static const struct {
+			const char *name;
+			probe_fn fn;
+			int want;
+		} modes[] = {
+			{ "TCSETS", p_ioctl_tcsets, 0 },
+			{ "TCSETSW2", p_ioctl_tcsets2, 0 },
+			{ "TCSETAF", p_ioctl_tcseta, 0 },
+			{ "TIOCSTI", p_ioctl_tiocsti, EPERM },
+			{ "TIOCSTI, upper bits", p_ioctl_tiocsti_high_bits,
+			  EPERM },
+			{ "TIOCLINUX", p_ioctl_tioclinux, EPERM },
+			{ "TIOCSETD", p_ioctl_tiocsetd, EPERM },
+		};
+		struct syscallfilter_prog prog;
+
+		if (syscallfilter_compile(false, true, &prog, why,
+					  sizeof(why)) != 0) {
+			ok(0, "syscallfilter_compile with tty_modes: %s", why);
+		} else {
+			for (size_t i = 0; i < LEN(modes); i++) {
+				pid_t pid;
+				int status;
+
+				fflush(stdout);
+				pid = fork();
+				if (pid == 0) {
+					if (syscallfilter_load(&prog, why,
+							       sizeof(why)))
+						_exit(PROBE_FILTER_FAIL);
+					_exit(modes[i].fn());
+				}
+				waitpid(pid, &status, 0);
+				ok(WIFEXITED(status) &&
+					   WEXITSTATUS(status) == modes[i].want,
+				   "tty_modes: ioctl(%s) on a pty gets %d "
+				   "(got %d)",
+				   modes[i].name, modes[i].want,
+				   WIFEXITED(status) ? WEXITSTATUS(status) :
+						       -1);
+			}
+			syscallfilter_prog_free(&prog);
+		}
+	}
+
 	/* Compiled in the parent, loaded in the child without allocating. */
 	{
 		struct syscallfilter_prog prog;
 		pid_t pid;
 		int status, rc;
 
-		rc = syscallfilter_compile(false, &prog, why, sizeof(why));
+		rc = syscallfilter_compile(false, false, &prog, why, sizeof(why));
 		ok(rc == 0 && prog.len > 0 && prog.len % 8 == 0,
 		   "syscallfilter_compile gives a BPF program (%zu bytes)", prog.len);
 		fflush(stdout);
