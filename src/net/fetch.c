@@ -353,29 +353,6 @@ static bool addr_passes(const struct fetch_ctx *c, const struct netaddr_verdict 
 	return (c->o->allow_classes & (1u << v->cls)) != 0;
 }
 
-static bool sockaddr_to_na(const struct sockaddr *sa, struct netaddr_addr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (!sa)
-		return false;
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-
-		a->family = NETADDR_INET;
-		memcpy(a->b, &in->sin_addr, 4);
-		return true;
-	}
-	if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 =
-			(const struct sockaddr_in6 *)sa;
-
-		a->family = NETADDR_INET6;
-		memcpy(a->b, &in6->sin6_addr, 16);
-		return true;
-	}
-	return false;
-}
-
 /* Tells the guard this host's own interface addresses. */
 static enum cordon_err gather_own(struct fetch_ctx *c)
 {
@@ -395,7 +372,7 @@ static enum cordon_err gather_own(struct fetch_ctx *c)
 		return fail(c, CORDON_E_NOMEM, "out of memory");
 	}
 	for (it = ifs; it && n < NETADDR_MAX_OWN; it = it->ifa_next)
-		if (sockaddr_to_na(it->ifa_addr, &own[n]))
+		if (netaddr_from_sockaddr(it->ifa_addr, &own[n]))
 			n++;
 	freeifaddrs(ifs);
 	err = netaddr_guard_set_own(c->guard, own, n, &diag);

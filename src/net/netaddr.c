@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include "diag.h"
 #include "netaddr.h"
 
@@ -784,4 +787,22 @@ const char *netaddr_verdict_name(const struct netaddr_verdict *v)
 	if (v->embed != NETADDR_EMBED_NONE)
 		return embedded_names[v->cls];
 	return class_names[v->cls];
+}
+
+bool netaddr_from_sockaddr(const struct sockaddr *sa, struct netaddr_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (!sa)
+		return false;
+	if (sa->sa_family == AF_INET) {
+		a->family = NETADDR_INET;
+		memcpy(a->b, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		return true;
+	}
+	if (sa->sa_family == AF_INET6) {
+		a->family = NETADDR_INET6;
+		memcpy(a->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+		return true;
+	}
+	return false;
 }

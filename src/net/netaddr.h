@@ -106,6 +106,8 @@
 
 #include "cordon.h"
 
+struct sockaddr;
+
 #define NETADDR_MAX_RANGES 4096
 #define NETADDR_MAX_OWN 4096
 #define NETADDR_MAX_TEXT 128
@@ -256,5 +258,9 @@ const char *netaddr_verdict_name(const struct netaddr_verdict *v);
 /* Static names of a class and an embedding form; "unknown" out of range. */
 const char *netaddr_class_name(enum netaddr_class c);
 const char *netaddr_embed_name(enum netaddr_embed e);
+
+/* The address of an AF_INET or AF_INET6 socket address into a; false
+ * (a zeroed) for NULL or any other family. */
+bool netaddr_from_sockaddr(const struct sockaddr *sa, struct netaddr_addr *a);
 
 #endif

@@ -239,22 +239,6 @@ static socklen_t to_sockaddr(const struct netaddr_addr *a, unsigned port,
 	return sizeof(*s6);
 }
 
-static bool from_sockaddr(const struct sockaddr *sa, struct netaddr_addr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (sa->sa_family == AF_INET) {
-		a->family = NETADDR_INET;
-		memcpy(a->b, &((const struct sockaddr_in *)sa)->sin_addr, 4);
-		return true;
-	}
-	if (sa->sa_family == AF_INET6) {
-		a->family = NETADDR_INET6;
-		memcpy(a->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
-		return true;
-	}
-	return false;
-}
-
 /* Reads this host's interface addresses into the guard. */
 static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 {
@@ -278,7 +262,7 @@ static enum cordon_err load_own(struct px *p, struct cordon_diag *diag)
 		return CORDON_E_NOMEM;
 	}
 	for (i = ifa; i && n < cap; i = i->ifa_next)
-		if (i->ifa_addr && from_sockaddr(i->ifa_addr, &v[n]))
+		if (i->ifa_addr && netaddr_from_sockaddr(i->ifa_addr, &v[n]))
 			n++;
 	freeifaddrs(ifa);
 	e = netaddr_guard_set_own(p->guard, v, n, diag);
@@ -2351,7 +2335,7 @@ static void on_accept(struct px *p, struct ep *l)
 		c->px = p;
 		c->tlist = -1;
 		if (plen > sizeof(peer) ||
-		    !from_sockaddr((struct sockaddr *)&peer, &c->peer))
+		    !netaddr_from_sockaddr((struct sockaddr *)&peer, &c->peer))
 			memset(&c->peer, 0, sizeof(c->peer));
 		c->lk.fd = -1;
 		c->to_up.pipe[0] = c->to_up.pipe[1] = -1;
@@ -2976,7 +2960,7 @@ static const char *format_local(const struct sockaddr_storage *ss,
 	if (size == 0)
 		return buf;
 	buf[0] = '\0';
-	if (len == 0 || !from_sockaddr(sa, &a))
+	if (len == 0 || !netaddr_from_sockaddr(sa, &a))
 		return buf;
 	if (sa->sa_family == AF_INET)
 		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);

@@ -38,22 +38,6 @@ static void job_unref(struct resolve_job *j)
 	free(j);
 }
 
-static bool to_addr(const struct sockaddr *sa, struct netaddr_addr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (sa->sa_family == AF_INET) {
-		a->family = NETADDR_INET;
-		memcpy(a->b, &((const struct sockaddr_in *)sa)->sin_addr, 4);
-		return true;
-	}
-	if (sa->sa_family == AF_INET6) {
-		a->family = NETADDR_INET6;
-		memcpy(a->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
-		return true;
-	}
-	return false;
-}
-
 static bool seen(const struct resolve_job *j, const struct netaddr_addr *a)
 {
 	for (size_t i = 0; i < j->naddrs; i++)
@@ -76,7 +60,7 @@ static void *lookup_main(void *arg)
 	for (ai = res; ai && j->naddrs < RESOLVE_MAX_ADDRS; ai = ai->ai_next) {
 		struct netaddr_addr a;
 
-		if (to_addr(ai->ai_addr, &a) && !seen(j, &a))
+		if (netaddr_from_sockaddr(ai->ai_addr, &a) && !seen(j, &a))
 			j->addrs[j->naddrs++] = a;
 	}
 	if (res)

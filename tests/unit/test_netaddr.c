@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
 #include "netaddr.h"
 #include "tap.h"
 
@@ -500,6 +505,34 @@ static void test_limits(void)
 	netaddr_guard_free(g);
 }
 
+/* netaddr_from_sockaddr: the one conversion the proxy, its resolver and
+ * fetch share. */
+static void test_sockaddr(void)
+{
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_un su = { .sun_family = AF_UNIX };
+	struct netaddr_addr a;
+	char out[NETADDR_ADDRSTRLEN] = "";
+
+	inet_pton(AF_INET, "192.0.2.7", &s4.sin_addr);
+	inet_pton(AF_INET6, "2001:db8::9", &s6.sin6_addr);
+	ok(netaddr_from_sockaddr((struct sockaddr *)&s4, &a) &&
+		   a.family == NETADDR_INET &&
+		   netaddr_format(&a, out) &&
+		   strcmp(out, "192.0.2.7") == 0,
+	   "sockaddr: AF_INET (%s)", out);
+	ok(netaddr_from_sockaddr((struct sockaddr *)&s6, &a) &&
+		   a.family == NETADDR_INET6 &&
+		   netaddr_format(&a, out) &&
+		   strcmp(out, "2001:db8::9") == 0,
+	   "sockaddr: AF_INET6 (%s)", out);
+	ok(!netaddr_from_sockaddr((struct sockaddr *)&su, &a) &&
+		   a.family == 0,
+	   "sockaddr: AF_UNIX is no address");
+	ok(!netaddr_from_sockaddr(NULL, &a), "sockaddr: NULL is no address");
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -509,5 +542,6 @@ int main(void)
 	test_format();
 	test_guard();
 	test_limits();
+	test_sockaddr();
 	return tap_done();
 }
