@@ -1335,8 +1335,10 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url,
 		return reply_error(c, 413, "the body is over 65536 bytes");
 	if (get && strcmp(url, "/api/approvals/pending") == 0)
 		return api_pending(c);
-	if (post && strncmp(url, "/api/approvals/", 15) == 0 &&
-	    strlen(url + 15) == 32 && !strchr(url + 15, '/'))
+	/* /api/approvals/ and a 32-character id (no further path) */
+	if (post && strlen(url) == 15 + 32 &&
+	    memcmp(url, "/api/approvals/", 15) == 0 &&
+	    !memchr(url + 15, '/', 32))
 		return api_answer(c, url + 15, rq);
 	if (post && strcmp(url, "/api/classify") == 0)
 		return api_classify(c, rq);
