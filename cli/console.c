@@ -1300,6 +1300,20 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 	return reply_error(c, 404, "not found");
 }
 
+/* The id in /api/approvals/ID (32 characters, no further path), or NULL.
+ * Not inlined: GCC at -O2 with ASan reads the inlined bounds against the
+ * string literals route() compares url with and warns of an overread. */
+static __attribute__((noinline)) const char *approval_id(const char *url)
+{
+	static const char prefix[] = "/api/approvals/";
+	size_t pl = sizeof(prefix) - 1;
+
+	if (strncmp(url, prefix, pl) != 0 || strlen(url + pl) != 32 ||
+	    strchr(url + pl, '/'))
+		return NULL;
+	return url + pl;
+}
+
 static enum MHD_Result route(struct MHD_Connection *c, const char *url,
 			     const char *method, const struct request *rq)
 {
@@ -1335,11 +1349,8 @@ static enum MHD_Result route(struct MHD_Connection *c, const char *url,
 		return reply_error(c, 413, "the body is over 65536 bytes");
 	if (get && strcmp(url, "/api/approvals/pending") == 0)
 		return api_pending(c);
-	/* /api/approvals/ and a 32-character id (no further path) */
-	if (post && strlen(url) == 15 + 32 &&
-	    memcmp(url, "/api/approvals/", 15) == 0 &&
-	    !memchr(url + 15, '/', 32))
-		return api_answer(c, url + 15, rq);
+	if (post && approval_id(url))
+		return api_answer(c, approval_id(url), rq);
 	if (post && strcmp(url, "/api/classify") == 0)
 		return api_classify(c, rq);
 	if (post && strcmp(url, "/api/check") == 0)
