@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,9 +317,22 @@ struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
 	r->extra[n] = r->env;
 	if (r->lfd >= 0)
 		r->extra[n + 1] = r->senv;
-	if (pthread_create(&r->th, NULL, relay_thread, r) != 0) {
-		fprintf(stderr, "cordon run: audit relay: no thread\n");
-		goto fail;
+	/* The thread takes no signal: the run's parent blocks SIGINT/TERM/
+	 * HUP (and the pty's) to read them from a signalfd and forward them,
+	 * and a thread that left them open would take them instead and die
+	 * by their default action, the caller's terminal left raw. */
+	{
+		sigset_t all, old;
+		int e;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		e = pthread_create(&r->th, NULL, relay_thread, r);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (e != 0) {
+			fprintf(stderr, "cordon run: audit relay: no thread\n");
+			goto fail;
+		}
 	}
 	r->orig = o->extra_env;
 	o->extra_env = r->extra;
