@@ -1396,7 +1396,7 @@ static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
 	sp->use = true;
 	snprintf(
 		sp->what, sizeof(sp->what),
-		"it runs in cordon's sandbox (%s; mode %s): writes only in "
+		HOOKSBX_NOTE_SANDBOXED " (%s; mode %s): writes only in "
 		"the workspace%s, network %s, memory %lu MiB, credentials "
 		"masked",
 		works[0] ? works : "a backend works",
@@ -1545,7 +1545,7 @@ static enum cordon_err plan_read_only(struct cordon_config *cfg,
 	if (sp->use) {
 		sp->read_only = true;
 		snprintf(sp->what, sizeof(sp->what),
-			 "it runs in cordon's sandbox with nothing "
+			 HOOKSBX_NOTE_SANDBOXED " with nothing "
 			 "writable (the workspace read-only too), network "
 			 "none unless network.allowedDomains");
 		return CORDON_OK;
@@ -1591,7 +1591,7 @@ static void sandbox_answer(const struct hook_opts *o,
 		return;
 	}
 	if (!sp->use) {
-		snprintf(reason + used, cap - used, "; not sandboxed: %s",
+		snprintf(reason + used, cap - used, "; " HOOKSBX_NOTE_UNSANDBOXED "%s",
 			 sp->why);
 		return;
 	}

@@ -82,6 +82,7 @@
 
 #include "agents.h"
 #include "cli.h"
+#include "hooksbx.h"
 #include "cordon.h"
 #include "json.h"
 
@@ -1384,13 +1385,13 @@ static void decide_one(const struct door_opts *o, const cJSON *call,
 }
 
 /* The Claude door's reason ends with how an allowed command would run
- * ("; it runs in cordon's sandbox …" or "; not sandboxed: …", hook.c's
+ * (HOOKSBX_NOTE_SANDBOXED or HOOKSBX_NOTE_UNSANDBOXED after "; ", hook.c's
  * sandbox_answer); a call these doors turn from ask into deny does not
  * run, so that part goes. */
 static void drop_sandbox_note(char *reason)
 {
-	static const char *const notes[] = { "; it runs in cordon's sandbox",
-					     "; not sandboxed: " };
+	static const char *const notes[] = { "; " HOOKSBX_NOTE_SANDBOXED,
+					     "; " HOOKSBX_NOTE_UNSANDBOXED };
 
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
 		char *at = strstr(reason, notes[i]);

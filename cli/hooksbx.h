@@ -24,6 +24,12 @@
  * a script file. */
 #define HOOKSBX_MAX_COMMAND (90 * 1024)
 
+/* How a hook's reason ends, saying how an allowed shell command runs
+ * ("…; " then one of these): the doors that turn an ask into a deny cut
+ * it off (hook_door.c), so both sides use these words. */
+#define HOOKSBX_NOTE_SANDBOXED "it runs in cordon's sandbox"
+#define HOOKSBX_NOTE_UNSANDBOXED "not sandboxed: "
+
 struct hooksbx_opts {
 	const char *bin; /* cordon's absolute path */
 	const char *workspace; /* absolute */
