@@ -671,7 +671,7 @@ int main(void)
 		};
 		struct syscallfilter_prog prog;
 
-		if (syscallfilter_compile(false, true, &prog, why,
+		if (syscallfilter_compile(false, true, false, &prog, why,
 					  sizeof(why)) != 0) {
 			ok(0, "syscallfilter_compile with tty_modes: %s", why);
 		} else {
@@ -706,7 +706,7 @@ int main(void)
 		pid_t pid;
 		int status, rc;
 
-		rc = syscallfilter_compile(false, false, &prog, why, sizeof(why));
+		rc = syscallfilter_compile(false, false, false, &prog, why, sizeof(why));
 		ok(rc == 0 && prog.len > 0 && prog.len % 8 == 0,
 		   "syscallfilter_compile gives a BPF program (%zu bytes)", prog.len);
 		fflush(stdout);
