@@ -14,8 +14,8 @@
  *     (pidfd_getfd), decides on that copy and that socket, and makes the
  *     connect itself on the duplicate; the result is the command's
  *     syscall's (EINPROGRESS for a non-blocking socket, whose descriptor
- *     is shared). A blocking connect runs on a worker thread of its own
- *     (at most SANDBOX_UNOTIF_WORKERS, then EAGAIN), so one slow peer
+ *     is shared). A blocking connect runs on a worker thread (a pool of
+ *     at most SANDBOX_UNOTIF_WORKERS, then EAGAIN), so one slow peer
  *     stalls no other call.
  *   - a pathname unix address is resolved in the command's view: its
  *     root (/proc/TID/root, RESOLVE_IN_ROOT) or, for a relative one, its
@@ -45,11 +45,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netinet/in.h>
@@ -120,9 +120,8 @@ struct unotif_job {
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int pathfd; /* pathname address: the socket file (O_PATH) */
+	struct unotif_job *next; /* the workers' queue */
 };
-
-static atomic_int unotif_workers;
 
 bool sandbox_unixnotif_available(char *why, size_t whycap)
 {
@@ -431,9 +430,18 @@ static int unotif_unix(const struct sandbox_unixnotif *u, pid_t pid, int sock,
 	return EACCES;
 }
 
-static void *unotif_worker(void *arg)
+/* The workers: a pool shared by every run of the process, grown on
+ * demand up to SANDBOX_UNOTIF_WORKERS; an idle worker leaves after
+ * UNOTIF_IDLE_S (a thread made per connect cost more than the rest of the
+ * call). */
+#define UNOTIF_IDLE_S 5
+static pthread_mutex_t unotif_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t unotif_cv = PTHREAD_COND_INITIALIZER;
+static struct unotif_job *unotif_head, *unotif_tail;
+static int unotif_idle, unotif_queued, unotif_total;
+
+static void unotif_run_job(struct unotif_job *j)
 {
-	struct unotif_job *j = arg;
 	int err = unotif_connect(j->sock, &j->ss, j->len, j->pathfd);
 
 	unotif_respond(j->listener, j->id, err);
@@ -442,8 +450,39 @@ static void *unotif_worker(void *arg)
 		close(j->pathfd);
 	close(j->listener);
 	free(j);
-	atomic_fetch_sub(&unotif_workers, 1);
-	return NULL;
+}
+
+static void *unotif_worker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&unotif_mu);
+	for (;;) {
+		struct unotif_job *j;
+
+		while (!unotif_head) {
+			struct timespec ts;
+			int rc;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += UNOTIF_IDLE_S;
+			unotif_idle++;
+			rc = pthread_cond_timedwait(&unotif_cv, &unotif_mu, &ts);
+			unotif_idle--;
+			if (rc == ETIMEDOUT && !unotif_head) {
+				unotif_total--;
+				pthread_mutex_unlock(&unotif_mu);
+				return NULL;
+			}
+		}
+		j = unotif_head;
+		unotif_head = j->next;
+		if (!unotif_head)
+			unotif_tail = NULL;
+		unotif_queued--;
+		pthread_mutex_unlock(&unotif_mu);
+		unotif_run_job(j);
+		pthread_mutex_lock(&unotif_mu);
+	}
 }
 
 /* A thread that takes no signal (they are the main thread's to take). */
@@ -467,35 +506,53 @@ static int unotif_thread(pthread_t *t, void *(*fn)(void *), void *arg,
 	return e;
 }
 
+/* Queues a job for an idle worker, or a new one; false past the bound. */
+static bool unotif_enqueue(struct unotif_job *j)
+{
+	bool ok = true;
+	pthread_t t;
+
+	j->next = NULL;
+	pthread_mutex_lock(&unotif_mu);
+	if (unotif_idle <= unotif_queued) {
+		if (unotif_total >= SANDBOX_UNOTIF_WORKERS ||
+		    unotif_thread(&t, unotif_worker, NULL, true) != 0)
+			ok = false;
+		else
+			unotif_total++;
+	}
+	if (ok) {
+		if (unotif_tail)
+			unotif_tail->next = j;
+		else
+			unotif_head = j;
+		unotif_tail = j;
+		unotif_queued++;
+		pthread_cond_signal(&unotif_cv);
+	}
+	pthread_mutex_unlock(&unotif_mu);
+	return ok;
+}
+
 /* A blocking connect handed to a worker; EAGAIN past the bound. */
 static int unotif_spawn(const struct sandbox_unixnotif *u, uint64_t id,
 			int *sock, const struct sockaddr_storage *ss,
 			socklen_t len, int *pathfd)
 {
-	struct unotif_job *j;
-	pthread_t t;
+	struct unotif_job *j = cordon__malloc(sizeof(*j));
 
-	if (atomic_fetch_add(&unotif_workers, 1) >= SANDBOX_UNOTIF_WORKERS) {
-		atomic_fetch_sub(&unotif_workers, 1);
-		return EAGAIN;
-	}
-	j = cordon__malloc(sizeof(*j));
-	if (!j) {
-		atomic_fetch_sub(&unotif_workers, 1);
+	if (!j)
 		return ENOMEM;
-	}
 	j->listener = fcntl(u->listener, F_DUPFD_CLOEXEC, 0);
 	j->id = id;
 	j->sock = *sock;
 	j->ss = *ss;
 	j->len = len;
 	j->pathfd = *pathfd;
-	if (j->listener < 0 ||
-	    unotif_thread(&t, unotif_worker, j, true) != 0) {
+	if (j->listener < 0 || !unotif_enqueue(j)) {
 		if (j->listener >= 0)
 			close(j->listener);
 		free(j);
-		atomic_fetch_sub(&unotif_workers, 1);
 		return EAGAIN;
 	}
 	*sock = -1; /* the worker's now */
