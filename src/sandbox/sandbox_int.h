@@ -356,6 +356,26 @@ void sandbox_child_policy(const struct sandbox_plan *p,
 
 bool sandbox_unixnotif_available(char *why, size_t whycap);
 
+/* What one connect address asks of the supervisor, for a socket of this
+ * domain and type: nothing to check (PASS: UDP, netlink, a disconnect,
+ * a family the kernel refuses itself), a TCP port (host order), an
+ * abstract unix name, or a unix pathname (NUL-terminated). */
+enum sandbox_unixnotif_kind {
+	UNOTIF_ADDR_PASS,
+	UNOTIF_ADDR_TCP,
+	UNOTIF_ADDR_ABSTRACT,
+	UNOTIF_ADDR_PATH,
+};
+struct sandbox_unixnotif_addr {
+	enum sandbox_unixnotif_kind kind;
+	unsigned port;
+	char path[109]; /* sun_path and a NUL */
+};
+/* Parses len bytes at addr (the command's, copied): 0, or the errno the
+ * kernel would give for a malformed address (EINVAL). Pure. */
+int sandbox_unixnotif_parse(int domain, int type, const void *addr,
+			    size_t len, struct sandbox_unixnotif_addr *out);
+
 void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid);
 
 void sandbox_unixnotif_end(struct sandbox_plan *p);

@@ -353,69 +353,91 @@ static int unotif_connect(int sock, const struct sockaddr_storage *ss,
 	return rc == 0 ? 0 : errno;
 }
 
-/* What Landlock's TCP rules would say to this address on an AF_INET or
- * AF_INET6 socket (the address's family decides, as in the kernel: a
- * v6 socket takes a v4 address). 0 or an errno. */
-static int unotif_inet(const struct sandbox_unixnotif *u, int sock,
-		       const struct sockaddr_storage *ss, socklen_t len)
+int sandbox_unixnotif_parse(int domain, int type, const void *addr,
+			    size_t len, struct sandbox_unixnotif_addr *out)
 {
-	int type = 0;
-	socklen_t ol = sizeof(type);
-	unsigned port;
+	const size_t off = offsetof(struct sockaddr_un, sun_path);
+	const struct sockaddr_storage *ss = addr;
+	const struct sockaddr_un *sun = addr;
+	sa_family_t family;
 
-	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &ol) != 0)
-		return errno;
-	if (type != SOCK_STREAM)
-		return 0; /* UDP: Landlock has no rule for it either */
-	if (len < sizeof(sa_family_t))
+	memset(out, 0, sizeof(*out));
+	out->kind = UNOTIF_ADDR_PASS;
+	if (len > sizeof(struct sockaddr_storage))
 		return EINVAL;
-	switch (ss->ss_family) {
-	case AF_INET:
-		if (len < sizeof(struct sockaddr_in))
+	family = len >= sizeof(sa_family_t) ? ss->ss_family : AF_UNSPEC;
+	if (domain == AF_INET || domain == AF_INET6) {
+		if (type != SOCK_STREAM)
+			return 0; /* UDP: Landlock has no rule for it either */
+		if (len < sizeof(sa_family_t))
 			return EINVAL;
-		port = ntohs(((const struct sockaddr_in *)ss)->sin_port);
-		break;
-	case AF_INET6:
-		if (len < sizeof(struct sockaddr_in6))
-			return EINVAL;
-		port = ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
-		break;
-	default:
-		return 0; /* AF_UNSPEC disconnects; others: the kernel's no */
+		/* The address's family decides, as in the kernel: a v6
+		 * socket takes a v4 address. */
+		if (family == AF_INET) {
+			if (len < sizeof(struct sockaddr_in))
+				return EINVAL;
+			out->port = ntohs(
+				((const struct sockaddr_in *)addr)->sin_port);
+			out->kind = UNOTIF_ADDR_TCP;
+		} else if (family == AF_INET6) {
+			if (len < sizeof(struct sockaddr_in6))
+				return EINVAL;
+			out->port = ntohs(
+				((const struct sockaddr_in6 *)addr)->sin6_port);
+			out->kind = UNOTIF_ADDR_TCP;
+		}
+		/* AF_UNSPEC disconnects; others get the kernel's no */
+		return 0;
 	}
-	return landlock_tcp_connect_allowed(&u->net, port) ? 0 : EACCES;
+	if (domain != AF_UNIX)
+		return 0;
+	if (type == SOCK_DGRAM && len >= sizeof(sa_family_t) &&
+	    family == AF_UNSPEC)
+		return 0; /* a datagram socket's disconnect */
+	if (len <= off || len > sizeof(*sun) || family != AF_UNIX)
+		return EINVAL;
+	if (sun->sun_path[0] == '\0') {
+		out->kind = UNOTIF_ADDR_ABSTRACT;
+		return 0;
+	}
+	out->kind = UNOTIF_ADDR_PATH;
+	len = strnlen(sun->sun_path, len - off);
+	memcpy(out->path, sun->sun_path, len);
+	out->path[len] = '\0';
+	return 0;
 }
 
-/* An AF_UNIX socket's address: abstract, pathname (*pathfd set), or
- * refused. 0 or an errno. */
-static int unotif_unix(const struct sandbox_unixnotif *u, pid_t pid, int sock,
-		       const struct sockaddr_storage *ss, socklen_t len,
-		       int *pathfd)
+/* The decision on one address of socket sock, after parsing: 0 (go on;
+ * *pathfd set for a pathname) or the errno the command gets. */
+static int unotif_decide(const struct sandbox_unixnotif *u, pid_t pid,
+			 int sock, int domain, const struct sockaddr_storage *ss,
+			 socklen_t len, int *pathfd)
 {
-	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
-	const size_t off = offsetof(struct sockaddr_un, sun_path);
-	char path[sizeof(sun->sun_path) + 1];
+	struct sandbox_unixnotif_addr a;
 	struct stat st;
 	int type = 0, dfd, sfd, err;
 	socklen_t ol = sizeof(type);
-	size_t plen;
 
 	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &ol) != 0)
 		return errno;
-	if (type == SOCK_DGRAM && len >= sizeof(sa_family_t) &&
-	    ss->ss_family == AF_UNSPEC)
-		return 0; /* a datagram socket's disconnect */
-	if (len <= off || len > sizeof(*sun) || sun->sun_family != AF_UNIX)
-		return EINVAL;
-	if (sun->sun_path[0] == '\0')
+	err = sandbox_unixnotif_parse(domain, type, ss, len, &a);
+	if (err)
+		return err;
+	switch (a.kind) {
+	case UNOTIF_ADDR_PASS:
+		return 0;
+	case UNOTIF_ADDR_TCP:
+		return landlock_tcp_connect_allowed(&u->net, a.port) ? 0 :
+								      EACCES;
+	case UNOTIF_ADDR_ABSTRACT:
 		return landlock_abstract_connect_allowed(&u->net,
 							 u->own_netns) ?
 			       0 :
 			       EPERM;
-	plen = strnlen(sun->sun_path, len - off);
-	memcpy(path, sun->sun_path, plen);
-	path[plen] = '\0';
-	err = unotif_resolve(pid, path, &dfd, &sfd);
+	case UNOTIF_ADDR_PATH:
+		break;
+	}
+	err = unotif_resolve(pid, a.path, &dfd, &sfd);
 	if (err)
 		return err;
 	if (fstat(sfd, &st) == 0 &&
@@ -632,10 +654,8 @@ static void unotif_handle(struct sandbox_unixnotif *u,
 		err = errno; /* ENOTSOCK */
 		goto answer;
 	}
-	if (domain == AF_UNIX)
-		err = unotif_unix(u, pid, sock, &ss, (socklen_t)len, &pathfd);
-	else if (domain == AF_INET || domain == AF_INET6)
-		err = unotif_inet(u, sock, &ss, (socklen_t)len);
+	err = unotif_decide(u, pid, sock, domain, &ss, (socklen_t)len,
+			    &pathfd);
 	if (err)
 		goto answer;
 	/* The root and cwd were read from /proc by pid: still the target. */
