@@ -11,7 +11,8 @@
 # and dup2-ing the fd during connects never reaches the host listener;
 # an abstract host listener is refused; AF_UNIX datagram sockets are
 # refused at socket(); TCP behaves as Landlock's rules say (host network:
-# connects; none: refused); the report says the connects are checked.
+# connects; none: refused); the report says the connects are checked,
+# and a cordon run inside cordon run, which gets no listener, says not.
 #
 # The scratch tree is under /var/tmp: the landlock backend's /tmp is the
 # host's, a writable root, where a host socket stays reachable (the
@@ -206,5 +207,21 @@ time.sleep(600)' >"$T/tcp.port" 2>/dev/null </dev/null &
 	kill "$tsrv" 2>/dev/null
 	wait "$tsrv" 2>/dev/null
 done
+
+# cordon inside cordon: the kernel gives the inner filter no listener
+# (EBUSY: the outer one has it); the inner report says connects are not
+# checked by it (the outer supervisor still answers them).
+b=${backends[-1]}
+crun "$b" --memory 0 -- "$bin" run --memory 0 --backend landlock \
+	--report "$W/inner.json" -- true
+if grep -q AddressSanitizer "$tmp/err"; then
+	skip "cordon inside cordon: the inner report" \
+		"a sanitizer build cannot start inside the sandbox"
+else
+	grep -q '"lateUnixSockets":"not checked' "$W/inner.json" &&
+		grep -q 'connect not checked (seccomp listener: EBUSY)' \
+			"$W/inner.json"
+	ok $? "cordon inside cordon: the inner report says connects are not checked (EBUSY)"
+fi
 
 done_testing
