@@ -111,8 +111,8 @@ int main(int argc, char **argv)
 	cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
 	      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 	qsort(d, (size_t)n, sizeof(*d), cmp);
-	printf("median_us %.1f p90_us %.1f cpu_us_per_connect %.1f\n",
-	       d[n / 2], d[n * 9 / 10], cpu / (double)n);
+	printf("median_us %.1f p90_us %.1f cpu_us_per_connect %.1f\n", d[n / 2],
+	       d[n * 9 / 10], cpu / (double)n);
 	if (!tcp)
 		unlink("bench-connect.sock");
 	return 0;

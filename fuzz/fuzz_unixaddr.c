@@ -19,8 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const int domains[] = { AF_UNIX, AF_INET, AF_INET6,
-				       AF_NETLINK };
+	static const int domains[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK };
 	static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET,
 				     SOCK_RAW };
 	struct sandbox_unixnotif_addr a;
@@ -46,8 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (domain != AF_UNIX || pl == 0 || pl >= sizeof(a.path) ||
 		    pl > len - offsetof(struct sockaddr_un, sun_path) ||
-		    memcmp(a.path, addr + offsetof(struct sockaddr_un,
-						  sun_path), pl) != 0)
+		    memcmp(a.path,
+			   addr + offsetof(struct sockaddr_un, sun_path),
+			   pl) != 0)
 			abort();
 	}
 	if (a.kind == UNOTIF_ADDR_ABSTRACT && domain != AF_UNIX)

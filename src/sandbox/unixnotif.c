@@ -227,8 +227,7 @@ static bool unotif_beneath_roots(const struct sandbox_unixnotif *u, int dfd)
 /* Resolves a pathname unix address in the view of task pid: *dirfd the
  * directory holding the socket file, *sockfd the file (O_PATH). 0 or the
  * errno the command gets. */
-static int unotif_resolve(pid_t pid, const char *path, int *dirfd,
-			  int *sockfd)
+static int unotif_resolve(pid_t pid, const char *path, int *dirfd, int *sockfd)
 {
 	char cur[PATH_MAX], link[PATH_MAX], proc[64];
 	int rootfd = -1, cwdfd = -1, err = ELOOP;
@@ -274,8 +273,8 @@ static int unotif_resolve(pid_t pid, const char *path, int *dirfd,
 			err = ECONNREFUSED; /* a directory is not a socket */
 			break;
 		}
-		dfd = sandbox_openat2(base, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
-				      res);
+		dfd = sandbox_openat2(base, dir,
+				      O_PATH | O_DIRECTORY | O_CLOEXEC, res);
 		if (dfd < 0) {
 			/* EXDEV: out of the cwd, or a magic link */
 			err = errno == EXDEV ? EACCES : errno;
@@ -344,17 +343,18 @@ static int unotif_connect(int sock, const struct sockaddr_storage *ss,
 		sun.sun_family = AF_UNIX;
 		(void)snprintf(sun.sun_path, sizeof(sun.sun_path),
 			       "/proc/self/fd/%d", pathfd);
-		rc = connect(sock, (const struct sockaddr *)&sun,
-			     (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-					 strlen(sun.sun_path) + 1));
+		rc = connect(
+			sock, (const struct sockaddr *)&sun,
+			(socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				    strlen(sun.sun_path) + 1));
 	} else {
 		rc = connect(sock, (const struct sockaddr *)ss, len);
 	}
 	return rc == 0 ? 0 : errno;
 }
 
-int sandbox_unixnotif_parse(int domain, int type, const void *addr,
-			    size_t len, struct sandbox_unixnotif_addr *out)
+int sandbox_unixnotif_parse(int domain, int type, const void *addr, size_t len,
+			    struct sandbox_unixnotif_addr *out)
 {
 	const size_t off = offsetof(struct sockaddr_un, sun_path);
 	const struct sockaddr_storage *ss = addr;
@@ -409,8 +409,8 @@ int sandbox_unixnotif_parse(int domain, int type, const void *addr,
 
 /* The decision on one address of socket sock, after parsing: 0 (go on;
  * *pathfd set for a pathname) or the errno the command gets. */
-static int unotif_decide(const struct sandbox_unixnotif *u, pid_t pid,
-			 int sock, int domain, const struct sockaddr_storage *ss,
+static int unotif_decide(const struct sandbox_unixnotif *u, pid_t pid, int sock,
+			 int domain, const struct sockaddr_storage *ss,
 			 socklen_t len, int *pathfd)
 {
 	struct sandbox_unixnotif_addr a;
@@ -428,7 +428,7 @@ static int unotif_decide(const struct sandbox_unixnotif *u, pid_t pid,
 		return 0;
 	case UNOTIF_ADDR_TCP:
 		return landlock_tcp_connect_allowed(&u->net, a.port) ? 0 :
-								      EACCES;
+								       EACCES;
 	case UNOTIF_ADDR_ABSTRACT:
 		return landlock_abstract_connect_allowed(&u->net,
 							 u->own_netns) ?
@@ -440,9 +440,8 @@ static int unotif_decide(const struct sandbox_unixnotif *u, pid_t pid,
 	err = unotif_resolve(pid, a.path, &dfd, &sfd);
 	if (err)
 		return err;
-	if (fstat(sfd, &st) == 0 &&
-	    (unotif_id_in(u->allow, u->nallow, &st) ||
-	     unotif_beneath_roots(u, dfd))) {
+	if (fstat(sfd, &st) == 0 && (unotif_id_in(u->allow, u->nallow, &st) ||
+				     unotif_beneath_roots(u, dfd))) {
 		close(dfd);
 		*pathfd = sfd;
 		return 0;
@@ -488,7 +487,8 @@ static void *unotif_worker(void *arg)
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += UNOTIF_IDLE_S;
 			unotif_idle++;
-			rc = pthread_cond_timedwait(&unotif_cv, &unotif_mu, &ts);
+			rc = pthread_cond_timedwait(&unotif_cv, &unotif_mu,
+						    &ts);
 			unotif_idle--;
 			if (rc == ETIMEDOUT && !unotif_head) {
 				unotif_total--;
@@ -654,8 +654,7 @@ static void unotif_handle(struct sandbox_unixnotif *u,
 		err = errno; /* ENOTSOCK */
 		goto answer;
 	}
-	err = unotif_decide(u, pid, sock, domain, &ss, (socklen_t)len,
-			    &pathfd);
+	err = unotif_decide(u, pid, sock, domain, &ss, (socklen_t)len, &pathfd);
 	if (err)
 		goto answer;
 	/* The root and cwd were read from /proc by pid: still the target. */
@@ -818,7 +817,8 @@ void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid)
 	}
 	u = cordon__calloc(1, sizeof(*u));
 	memset(&sizes, 0, sizeof(sizes));
-	if (!u || syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0 ||
+	if (!u ||
+	    syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0 ||
 	    pipe2(u->stop, O_CLOEXEC) != 0) {
 		/* No supervisor: every connect fails (ENOSYS once the
 		 * listener is closed), closed rather than open. */
