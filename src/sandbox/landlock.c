@@ -213,6 +213,16 @@ bool landlock_abstract_connect_allowed(const struct landlock_policy *p,
 	return !p->scope || own_netns;
 }
 
+void landlock_policy_for_abi(int abi, struct landlock_policy *p)
+{
+	unsigned lost = landlock_would_lose(abi, p);
+
+	if (lost & (LANDLOCK_LOST_ALL | LANDLOCK_LOST_TCP))
+		p->restrict_tcp = false;
+	if (lost & (LANDLOCK_LOST_ALL | LANDLOCK_LOST_SCOPE))
+		p->scope = false;
+}
+
 unsigned landlock_would_lose(int abi, const struct landlock_policy *p)
 {
 	struct landlock_attr_abi attr;

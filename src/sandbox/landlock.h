@@ -58,6 +58,11 @@ bool landlock_tcp_connect_allowed(const struct landlock_policy *p,
 bool landlock_abstract_connect_allowed(const struct landlock_policy *p,
 				       bool own_netns);
 
+/* p as a kernel with this ABI enforces it: the network rules and scopes
+ * the ABI lacks are cleared (what landlock_apply drops and reports), so
+ * the supervisor applies neither more nor less than Landlock would. */
+void landlock_policy_for_abi(int abi, struct landlock_policy *p);
+
 /* The LANDLOCK_LOST_* mask landlock_apply would report for p on a kernel with this
  * ABI (0: no Landlock), without applying anything: for the probe. */
 unsigned landlock_would_lose(int abi, const struct landlock_policy *p);

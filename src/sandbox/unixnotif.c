@@ -832,6 +832,7 @@ void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid)
 				sizes.seccomp_notif :
 				sizeof(struct seccomp_notif);
 	sandbox_child_policy(p, &u->net);
+	landlock_policy_for_abi(landlock_abi(), &u->net);
 	u->own_netns = p->netns;
 	unotif_numbers(u);
 	unotif_roots(u, p, pid);
