@@ -139,9 +139,9 @@ bool sandbox_unixnotif_available(char *why, size_t whycap)
 			 errno == ENOSYS)
 			(void)snprintf(cached_why, sizeof(cached_why),
 				       "no pidfd_getfd (Linux < 5.6)");
-		else if (seccomp_api_get() < 6)
+		else if (seccomp_api_get() < 5)
 			(void)snprintf(cached_why, sizeof(cached_why),
-				       "libseccomp API level < 6");
+				       "libseccomp API level < 5");
 		else
 			cached = 1;
 	}
