@@ -17,6 +17,7 @@
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -182,6 +183,56 @@ static void child_read_prog(const struct sandbox_plan *p,
 			"seccomp: the parent could not build the filter");
 	prog->insns = buf;
 	prog->len = len;
+}
+
+/* The filter with a listener for connect() (syscallfilter.h), whose fd
+ * goes to the parent's supervisor over the sync socket with one byte:
+ * 'U' and the fd, or 'u' and the errno the kernel refused the listener
+ * with (the filter is then loaded without notifications, and in strict
+ * mode the run is refused). */
+static void child_load_listen(const struct sandbox_plan *p,
+			      struct syscallfilter_prog *prog)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg;
+	struct iovec iov;
+	char why[256], msgbuf[1 + sizeof(int)];
+	int fd = -1, err = 0;
+
+	if (syscallfilter_load_listen(prog, &fd, &err, why, sizeof(why)) != 0)
+		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
+	if (fd < 0 && p->o->mode == SANDBOX_MODE_STRICT)
+		sandbox_child_die(p, ST_SETUP, err,
+				  "strict mode: seccomp: no listener for the "
+				  "connect supervisor");
+	memset(&msg, 0, sizeof(msg));
+	memset(&u, 0, sizeof(u));
+	msgbuf[0] = fd >= 0 ? 'U' : 'u';
+	memcpy(msgbuf + 1, &err, sizeof(err));
+	iov.iov_base = msgbuf;
+	iov.iov_len = sizeof(msgbuf);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (fd >= 0) {
+		struct cmsghdr *cm;
+
+		msg.msg_control = u.buf;
+		msg.msg_controllen = sizeof(u.buf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	/* sendmsg is not notified: no wait on the supervisor it feeds. */
+	if (sendmsg(p->sync_r, &msg, MSG_NOSIGNAL) != (ssize_t)sizeof(msgbuf))
+		sandbox_child_die(p, ST_SETUP, errno,
+				  "seccomp: hand the listener out");
+	if (fd >= 0)
+		close(fd);
 }
 
 #define SANDBOX_MAKE_RIGHTS                                                    \
@@ -459,6 +510,28 @@ static void child_home_read(const struct sandbox_plan *p)
 	close(rs);
 }
 
+/* The command's Landlock policy: the writable roots, TCP (none allowed
+ * for network none, the proxy's port for proxy), the scopes. The connect
+ * supervisor reads its network rules from the same (unixnotif.c). */
+void sandbox_child_policy(const struct sandbox_plan *p,
+			  struct landlock_policy *llp)
+{
+	const struct sandbox_opts *o = p->o;
+
+	memset(llp, 0, sizeof(*llp));
+	llp->rw = p->rw;
+	llp->nrw = p->nrw;
+	llp->restrict_tcp = o->network == SANDBOX_NET_NONE ||
+			    o->network == SANDBOX_NET_PROXY;
+	if (o->network == SANDBOX_NET_PROXY) {
+		llp->tcp_ports = &p->proxy_port;
+		llp->ntcp_ports = 1;
+	}
+	llp->scope = true;
+	/* Without a private devpts, /dev/pts holds the caller's terminals. */
+	llp->no_pts = p->backend == SANDBOX_BACKEND_LANDLOCK;
+}
+
 /* The last steps of the command's process: rlimits, stdio, environment,
  * no_new_privs, Landlock, seccomp, exec. */
 __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
@@ -496,18 +569,7 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		goto exec;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		sandbox_child_die(p, ST_SETUP, errno, "no_new_privs");
-	memset(&llp, 0, sizeof(llp));
-	llp.rw = p->rw;
-	llp.nrw = p->nrw;
-	llp.restrict_tcp = o->network == SANDBOX_NET_NONE ||
-			   o->network == SANDBOX_NET_PROXY;
-	if (o->network == SANDBOX_NET_PROXY) {
-		llp.tcp_ports = &p->proxy_port;
-		llp.ntcp_ports = 1;
-	}
-	llp.scope = true;
-	/* Without a private devpts, /dev/pts holds the caller's terminals. */
-	llp.no_pts = p->backend == SANDBOX_BACKEND_LANDLOCK;
+	sandbox_child_policy(p, &llp);
 	if (landlock_apply(&llp, &lost, why, sizeof(why)) != 0)
 		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
 	if (o->mode == SANDBOX_MODE_STRICT && (lost & LANDLOCK_LOST_ALL))
@@ -517,7 +579,9 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 	if (p->home_read)
 		child_home_read(p);
 	child_read_prog(p, &prog);
-	if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
+	if (p->unotif_asked)
+		child_load_listen(p, &prog);
+	else if (syscallfilter_load(&prog, why, sizeof(why)) != 0)
 		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
 	/* Last: an address-space cap would starve the set-up itself. */
 	if (o->memory_mb && !p->mem_by_cgroup) {

@@ -196,6 +196,33 @@ static void landlock_attr_for_abi(int abi, const struct landlock_policy *p,
 	}
 }
 
+bool landlock_tcp_connect_allowed(const struct landlock_policy *p,
+				  unsigned port)
+{
+	if (!p->restrict_tcp)
+		return true;
+	for (size_t i = 0; i < p->ntcp_ports; i++)
+		if (p->tcp_ports[i] == port)
+			return true;
+	return false;
+}
+
+bool landlock_abstract_connect_allowed(const struct landlock_policy *p,
+				       bool own_netns)
+{
+	return !p->scope || own_netns;
+}
+
+void landlock_policy_for_abi(int abi, struct landlock_policy *p)
+{
+	unsigned lost = landlock_would_lose(abi, p);
+
+	if (lost & (LANDLOCK_LOST_ALL | LANDLOCK_LOST_TCP))
+		p->restrict_tcp = false;
+	if (lost & (LANDLOCK_LOST_ALL | LANDLOCK_LOST_SCOPE))
+		p->scope = false;
+}
+
 unsigned landlock_would_lose(int abi, const struct landlock_policy *p)
 {
 	struct landlock_attr_abi attr;

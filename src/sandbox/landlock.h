@@ -45,6 +45,24 @@ struct landlock_policy {
 int landlock_apply(const struct landlock_policy *p, unsigned *lost, char *why,
 	     size_t whycap);
 
+/* The network rules of p as the connect supervisor (unixnotif.c) applies
+ * them to the connects it makes on the command's behalf, outside the
+ * command's Landlock domain: the same policy that landlock_apply turns
+ * into rules. A TCP connect to port (host order); a connect to an
+ * abstract unix address, which the scope allows only to sockets made
+ * inside the domain: the supervisor cannot tell who made one, so it
+ * allows them only where every such socket is the sandbox's (own_netns:
+ * the command has a network namespace of its own). */
+bool landlock_tcp_connect_allowed(const struct landlock_policy *p,
+				  unsigned port);
+bool landlock_abstract_connect_allowed(const struct landlock_policy *p,
+				       bool own_netns);
+
+/* p as a kernel with this ABI enforces it: the network rules and scopes
+ * the ABI lacks are cleared (what landlock_apply drops and reports), so
+ * the supervisor applies neither more nor less than Landlock would. */
+void landlock_policy_for_abi(int abi, struct landlock_policy *p);
+
 /* The LANDLOCK_LOST_* mask landlock_apply would report for p on a kernel with this
  * ABI (0: no Landlock), without applying anything: for the probe. */
 unsigned landlock_would_lose(int abi, const struct landlock_policy *p);

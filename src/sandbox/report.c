@@ -19,6 +19,16 @@
 
 #include "banned.h"
 
+/* What holds for a unix socket bound after the launch (unixnotif.c). */
+#define UNOTIF_CAVEAT_ON                                                      \
+	"unix sockets: masked as bound at the start; one bound later is "     \
+	"refused at connect outside the writable roots"
+#define UNOTIF_CAVEAT_OFF                                                     \
+	"unix sockets: masked as bound at the start; one bound on the host "  \
+	"later is reachable"
+#define UNOTIF_LATE_ON "checked at connect (seccomp user notification)"
+#define UNOTIF_LATE_OFF "not checked: masks made at the start only"
+
 __attribute__((format(printf, 2, 3))) void
 sandbox_report_lost(struct sandbox_report *rep, const char *fmt, ...)
 {
@@ -120,8 +130,10 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			sandbox_report_lost(
 				rep, "unix sockets: /proc/net/unix unreadable: "
 				     "only the well-known sockets are masked");
-		rep_caveat(rep, "unix sockets: masked as bound at the start; "
-				"one bound on the host later is reachable");
+		if (p->unotif_asked)
+			rep_caveat(rep, UNOTIF_CAVEAT_ON);
+		else
+			rep_caveat(rep, UNOTIF_CAVEAT_OFF);
 		if (root)
 			rep_caveat(rep, "root: files readable by root stay "
 					"readable (shadow, sudoers, ssh host "
@@ -169,7 +181,11 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 		if (o->no_read_home)
 			sandbox_report_lost(rep,
 					    "mount namespace: --no-read-home");
-		if (!o->no_unix_sockets)
+		if (!o->no_unix_sockets && p->unotif_asked)
+			sandbox_report_lost(
+				rep, "unix sockets: those in the host's /tmp "
+				     "(writable here) stay reachable");
+		else if (!o->no_unix_sockets)
 			sandbox_report_lost(
 				rep, "unix sockets: host socket files stay "
 				     "reachable (session bus, agents)");
@@ -233,6 +249,13 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			"landlock cannot make a path read-only inside "
 			"a writable root");
 	}
+	if (!p->unotif_asked)
+		sandbox_report_lost(rep,
+				    "unix sockets bound after the start: "
+				    "connect not checked (%.40s)",
+				    p->unotif_why);
+	(void)snprintf(rep->late_sockets, sizeof(rep->late_sockets), "%s",
+		       p->unotif_asked ? UNOTIF_LATE_ON : UNOTIF_LATE_OFF);
 	if (p->home_read)
 		rep_caveat(rep,
 			   "files new during the run: under $HOME "
@@ -290,6 +313,27 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 			rep, "pids: no writable cgroup with the pids "
 			     "controller, and RLIMIT_NPROC does not bind root");
 	rep->enforcement = rep->nnot_enforced ? "partial" : "full";
+}
+
+/* The kernel refused the child a listener (an enclosing filter has one:
+ * cordon inside cordon): connects go unchecked, the report says so. */
+void sandbox_report_unotif(struct sandbox_plan *p, struct sandbox_report *rep)
+{
+	if (!p->unotif_asked || !p->unotif_err)
+		return;
+	sandbox_report_lost(rep,
+			    "unix sockets bound after the start: connect not "
+			    "checked (seccomp listener: %s)",
+			    strerrorname_np(p->unotif_err) ?
+				    strerrorname_np(p->unotif_err) :
+				    "refused");
+	(void)snprintf(rep->late_sockets, sizeof(rep->late_sockets), "%s",
+		       UNOTIF_LATE_OFF);
+	for (size_t i = 0; i < rep->ncaveats; i++)
+		if (strcmp(rep->caveats[i], UNOTIF_CAVEAT_ON) == 0)
+			(void)snprintf(rep->caveats[i], sizeof(rep->caveats[i]),
+				       "%s", UNOTIF_CAVEAT_OFF);
+	rep->enforcement = "partial";
 }
 
 void sandbox_report_init(struct sandbox_report *rep)
@@ -398,6 +442,9 @@ char *sandbox_report_json(const struct sandbox_report *rep)
 			       rep->quarantined_more);
 		cJSON_AddItemToArray(arr, cJSON_CreateString(more));
 	}
+	if (rep->late_sockets[0])
+		cJSON_AddStringToObject(j, "lateUnixSockets",
+					rep->late_sockets);
 	if (rep->exit_code >= 0)
 		cJSON_AddNumberToObject(j, "exitCode", rep->exit_code);
 	else

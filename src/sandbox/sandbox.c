@@ -183,7 +183,8 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 	if (send(p->sync_w, &c, 1, MSG_NOSIGNAL) != 1)
 		goto out;
 	if (syscallfilter_compile(p->o->no_unix_sockets,
-				  sandbox_pty_modes_allowed(p), &prog, p->error,
+				  sandbox_pty_modes_allowed(p),
+				  p->unotif_asked, &prog, p->error,
 				  sizeof(p->error)) == 0) {
 		if (prog.len <= SANDBOX_BPF_MAX)
 			len = (uint32_t)prog.len;
@@ -202,6 +203,9 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 	}
 	if (len)
 		syscallfilter_prog_free(&prog);
+	/* The child answers with its listener (unixnotif.c). */
+	if (len)
+		sandbox_unixnotif_start(p, pid);
 out:
 	close(p->sync_w);
 	p->sync_w = -1;
@@ -566,6 +570,9 @@ static void run_limits(struct run *r)
 			if (sandbox_plan_path_under(p->home, p->rw[i]))
 				p->home_read = false;
 
+		/* connect() checked at call time (unixnotif.c) */
+		p->unotif_asked = sandbox_unixnotif_available(
+			p->unotif_why, sizeof(p->unotif_why));
 		sandbox_cgroup_plan(p, mem, pids);
 		p->reaper = p->backend == SANDBOX_BACKEND_LANDLOCK &&
 			    sandbox_reaper_available();
@@ -918,6 +925,7 @@ static void run_parent(struct run *r)
 		close(p->pxs_w);
 	p->pxs_w = -1;
 	parent_feed_child(p, r->pid);
+	sandbox_report_unotif(p, r->rep);
 	if (r->o->network == SANDBOX_NET_PROXY &&
 	    sandbox_netproxy_start(p) != 0)
 		sandbox_reaper_kill_tree(p, r->pid, r->pidfd, true);
@@ -950,6 +958,7 @@ static void run_wait(struct run *r)
 	sandbox_reaper_wait(p, r->pid, r->pidfd, r->rep, &r->wstatus, &r->got);
 	sandbox_pty_restore(p);
 	sandbox_netproxy_end(p);
+	sandbox_unixnotif_end(p);
 	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
 	sandbox_report_status(p, r->rep, r->wstatus, r->got);
 	if (p->proxy_diag[0])
@@ -966,6 +975,7 @@ static void run_end(struct run *r, unsigned long long t0)
 
 	sandbox_pty_restore(p);
 	sandbox_netproxy_end(p);
+	sandbox_unixnotif_end(p);
 	if (p->pxs_r >= 0)
 		close(p->pxs_r);
 	if (p->pxs_w >= 0)

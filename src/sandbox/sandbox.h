@@ -192,6 +192,10 @@ struct sandbox_report {
 	int status;                /* what cordon run exits with */
 	char error[512];           /* when status is 125: why */
 	bool output_truncated;     /* the output cap was reached */
+	/* What holds for a unix socket bound after the launch: checked at
+	 * each connect, or only the masks made at the start. "" in mode
+	 * off. */
+	char late_sockets[64];
 	/* What the sweep after the run moved aside (sweep.c): git
 	 * directories, modules, worktrees, hooks and configs that execute,
 	 * new during the run. */

@@ -25,6 +25,8 @@
 
 struct px;
 struct sandbox_sweep;
+struct sandbox_unixnotif;
+struct landlock_policy;
 
 /* The entries of sandbox_plan_ws_run_later (plan.c). */
 #define SANDBOX_NWS_RUN_LATER 18
@@ -200,6 +202,13 @@ struct sandbox_plan {
 	unsigned short proxy_port;
 	int pxs_r, pxs_w;
 	struct px *px;
+	/* the connect supervisor (unixnotif.c): asked for at plan time
+	 * (the kernel has what it needs), running, or refused a listener
+	 * at run time (unotif_err: the kernel's errno) */
+	bool unotif_asked;
+	char unotif_why[96]; /* why not asked */
+	struct sandbox_unixnotif *unotif;
+	int unotif_err;
 	pthread_t proxy_thread;
 	bool proxy_running;
 	char proxy_diag[320];
@@ -340,6 +349,37 @@ void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns);
 
 __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p);
 
+void sandbox_child_policy(const struct sandbox_plan *p,
+			  struct landlock_policy *llp);
+
+/* unixnotif.c */
+
+bool sandbox_unixnotif_available(char *why, size_t whycap);
+
+/* What one connect address asks of the supervisor, for a socket of this
+ * domain and type: nothing to check (PASS: UDP, netlink, a disconnect,
+ * a family the kernel refuses itself), a TCP port (host order), an
+ * abstract unix name, or a unix pathname (NUL-terminated). */
+enum sandbox_unixnotif_kind {
+	UNOTIF_ADDR_PASS,
+	UNOTIF_ADDR_TCP,
+	UNOTIF_ADDR_ABSTRACT,
+	UNOTIF_ADDR_PATH,
+};
+struct sandbox_unixnotif_addr {
+	enum sandbox_unixnotif_kind kind;
+	unsigned port;
+	char path[109]; /* sun_path and a NUL */
+};
+/* Parses len bytes at addr (the command's, copied): 0, or the errno the
+ * kernel would give for a malformed address (EINVAL). Pure. */
+int sandbox_unixnotif_parse(int domain, int type, const void *addr,
+			    size_t len, struct sandbox_unixnotif_addr *out);
+
+void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid);
+
+void sandbox_unixnotif_end(struct sandbox_plan *p);
+
 /* mountns.c */
 
 void sandbox_mountns_idmaps(const struct sandbox_plan *p);
@@ -380,6 +420,8 @@ sandbox_report_refuse(struct sandbox_report *rep, int status, const char *fmt,
 
 void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
 			   int wstatus, bool got);
+
+void sandbox_report_unotif(struct sandbox_plan *p, struct sandbox_report *rep);
 
 /* pty.c */
 

@@ -188,6 +188,37 @@ static int syscallfilter_add_arches(scmp_filter_ctx ctx, const char **failed)
 	return 0;
 }
 
+/* AF_UNIX datagram sockets, from socket() and socketpair(): sendto and
+ * sendmsg with a destination reach any bound path without a connect(),
+ * out of the connect supervisor's sight (unixnotif.c), and a connected
+ * datagram socket still takes a destination. SOCK_RAW is a datagram
+ * socket for AF_UNIX; the type is masked of SOCK_NONBLOCK and
+ * SOCK_CLOEXEC (the kernel's SOCK_TYPE_MASK), the family compared on its
+ * low 32 bits as the kernel reads it. Stream sockets refuse a destination
+ * (EOPNOTSUPP) and seqpacket ones ignore it. */
+static int syscallfilter_add_dgram_rules(scmp_filter_ctx ctx,
+					 const char **failed)
+{
+	const int nrs[] = { SCMP_SYS(socket), SCMP_SYS(socketpair) };
+	const int types[] = { SOCK_DGRAM, SOCK_RAW };
+	int rc;
+
+	for (size_t i = 0; i < ARRAY_LEN(nrs); i++)
+		for (size_t t = 0; t < ARRAY_LEN(types); t++) {
+			rc = seccomp_rule_add(
+				ctx, SCMP_ACT_ERRNO(EPERM), nrs[i], 2,
+				syscallfilter_cmp(0, SCMP_CMP_MASKED_EQ,
+						  0xffffffffu, AF_UNIX),
+				syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ, 0xfu,
+						  (scmp_datum_t)types[t]));
+			if (rc != 0) {
+				*failed = "socket (AF_UNIX datagram)";
+				return rc;
+			}
+		}
+	return 0;
+}
+
 /* socket(): families other than AF_UNIX (unless no_unix), AF_INET,
  * AF_INET6 and AF_NETLINK are denied by one rule per value in the gaps
  * below the highest allowed family and one for everything above it;
@@ -228,13 +259,14 @@ static int syscallfilter_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 		*failed = "socket (AF_NETLINK protocols)";
 		return rc;
 	}
-	return 0;
+	return syscallfilter_add_dgram_rules(ctx, failed);
 }
 
 /* Builds the whole filter into ctx. Returns 0 or a negative errno with
  * *failed naming the rule. */
 static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix,
-			       bool tty_modes, const char **failed)
+			       bool tty_modes, bool notify_connect,
+			       const char **failed)
 {
 	int rc;
 
@@ -300,6 +332,17 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix,
 			}
 		}
 	}
+	/* connect() goes to the supervisor in cordon's parent, which makes
+	 * the call itself (unixnotif.c): every architecture's connect,
+	 * and i386's socketcall(SYS_CONNECT) (libseccomp adds it). */
+	if (notify_connect) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect),
+				      0);
+		if (rc != 0) {
+			*failed = "connect (user notification)";
+			return rc;
+		}
+	}
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }
 
@@ -322,8 +365,8 @@ static int syscallfilter_slurp(int fd, unsigned char **out, size_t *len)
 }
 
 int syscallfilter_compile(bool no_unix_sockets, bool tty_modes,
-			  struct syscallfilter_prog *out, char *why,
-			  size_t whycap)
+			  bool notify_connect, struct syscallfilter_prog *out,
+			  char *why, size_t whycap)
 {
 	scmp_filter_ctx ctx;
 	const char *failed = "?";
@@ -337,7 +380,8 @@ int syscallfilter_compile(bool no_unix_sockets, bool tty_modes,
 		text_setf(why, whycap, "seccomp: init: out of memory");
 		return -1;
 	}
-	rc = syscallfilter_build(ctx, no_unix_sockets, tty_modes, &failed);
+	rc = syscallfilter_build(ctx, no_unix_sockets, tty_modes,
+				 notify_connect, &failed);
 	if (rc != 0) {
 		text_setf(why, whycap, "seccomp: add rule for %s: %s", failed,
 			  strerror(-rc));
@@ -392,6 +436,55 @@ int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t why
 	return 0;
 }
 
+/* Every return of SECCOMP_RET_USER_NOTIF becomes SECCOMP_RET_ALLOW: the
+ * filter without its supervisor (a connect to a listener that is not
+ * there would fail with ENOSYS). In place, no allocation. */
+static void syscallfilter_drop_notify(struct syscallfilter_prog *p)
+{
+	struct sock_filter *f = (struct sock_filter *)(void *)p->insns;
+	size_t n = p->len / sizeof(*f);
+
+	for (size_t i = 0; i < n; i++)
+		if (f[i].code == (BPF_RET | BPF_K) &&
+		    (f[i].k & SECCOMP_RET_ACTION_FULL) ==
+			    SECCOMP_RET_USER_NOTIF)
+			f[i].k = SECCOMP_RET_ALLOW;
+}
+
+int syscallfilter_load_listen(struct syscallfilter_prog *p, int *listener,
+			      int *listen_err, char *why, size_t whycap)
+{
+	struct sock_fprog prog = {
+		.len = (unsigned short)(p->len / sizeof(struct sock_filter)),
+		.filter = (struct sock_filter *)p->insns,
+	};
+	long fd;
+
+	*listener = -1;
+	*listen_err = 0;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		text_setf(why, whycap, "seccomp: set no_new_privs: %s",
+			  strerror(errno));
+		return -1;
+	}
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (fd >= 0) {
+		*listener = (int)fd;
+		return 0;
+	}
+	/* EBUSY: an enclosing filter has a listener already (cordon inside
+	 * cordon); EINVAL: no such flag. */
+	*listen_err = errno;
+	syscallfilter_drop_notify(p);
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
+		text_setf(why, whycap, "seccomp: load the filter: %s",
+			  strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 void syscallfilter_prog_free(struct syscallfilter_prog *p)
 {
 	if (!p)
@@ -406,7 +499,7 @@ int syscallfilter_apply(bool no_unix_sockets, char *why, size_t whycap)
 	struct syscallfilter_prog prog;
 	int rc;
 
-	if (syscallfilter_compile(no_unix_sockets, false, &prog, why,
+	if (syscallfilter_compile(no_unix_sockets, false, false, &prog, why,
 				  whycap) != 0)
 		return -1;
 	rc = syscallfilter_load(&prog, why, whycap);

@@ -12,7 +12,8 @@
  * (fcntl64 on 32-bit ABIs too), socket() of families other
  * than AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (AF_VSOCK,
  * AF_PACKET, other netlink protocols …), and with no_unix_sockets
- * socket(AF_UNIX) too. Every native and compat architecture of the host is
+ * socket(AF_UNIX) too; socket() and socketpair() of AF_UNIX datagram
+ * sockets (SOCK_DGRAM, SOCK_RAW). Every native and compat architecture of the host is
  * covered (x86-64 with x32 and i386); an unknown architecture is killed.
  */
 #ifndef CORDON_SYSCALLFILTER_H
@@ -35,11 +36,20 @@ struct syscallfilter_prog {
 };
 /* tty_modes: the terminal-mode setters are allowed (the command's
  * terminal is a pty cordon made and relays; TIOCSTI and TIOCLINUX stay
- * refused). */
+ * refused). notify_connect: connect() answers SECCOMP_RET_USER_NOTIF,
+ * for the supervisor (unixnotif.c). */
 int syscallfilter_compile(bool no_unix_sockets, bool tty_modes,
-			  struct syscallfilter_prog *out, char *why,
-			  size_t whycap);
+			  bool notify_connect, struct syscallfilter_prog *out,
+			  char *why, size_t whycap);
 int syscallfilter_load(const struct syscallfilter_prog *p, char *why, size_t whycap);
+/* Loads with SECCOMP_FILTER_FLAG_NEW_LISTENER: *listener gets the
+ * notification fd. When the kernel refuses a listener (*listen_err: its
+ * errno; EBUSY under an enclosing filter that has one), the program is
+ * loaded with its notifications turned into allow (p is changed in
+ * place) and *listener is -1. Returns 0, or -1 with why when no filter
+ * could be loaded. */
+int syscallfilter_load_listen(struct syscallfilter_prog *p, int *listener,
+			      int *listen_err, char *why, size_t whycap);
 void syscallfilter_prog_free(struct syscallfilter_prog *p);
 
 #endif

@@ -270,6 +270,38 @@ static int p_socketpair_unix(void)
 	return 0;
 }
 
+static int p_socketpair_type(int type)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, type, 0, sv) != 0)
+		return errno;
+	close(sv[0]);
+	close(sv[1]);
+	return 0;
+}
+
+/* AF_UNIX datagram sockets reach any path with sendto (unixnotif.c). */
+static int p_socket_unix_dgram(void)
+{
+	return p_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+}
+
+static int p_socket_unix_raw(void)
+{
+	return p_socket(AF_UNIX, SOCK_RAW, 0); /* a datagram socket */
+}
+
+static int p_socketpair_unix_dgram(void)
+{
+	return p_socketpair_type(SOCK_DGRAM | SOCK_CLOEXEC);
+}
+
+static int p_socketpair_unix_seqpacket(void)
+{
+	return p_socketpair_type(SOCK_SEQPACKET);
+}
+
 /* The family in the upper half of the register: the kernel truncates it
  * to AF_PACKET's int, the filter must not let it through. */
 static int p_socket_packet_high_bits(void)
@@ -570,6 +602,11 @@ static const struct denied_case denied[] = {
 	{ "socket(AF_PACKET) with junk in the upper 32 bits",
 	  p_socket_packet_high_bits, EPERM, 1 },
 	{ "socket(AF_VSOCK)", p_socket_vsock, EPERM, 1 },
+	{ "socket(AF_UNIX, SOCK_DGRAM|SOCK_NONBLOCK)", p_socket_unix_dgram,
+	  EPERM, 1 },
+	{ "socket(AF_UNIX, SOCK_RAW)", p_socket_unix_raw, EPERM, 1 },
+	{ "socketpair(AF_UNIX, SOCK_DGRAM)", p_socketpair_unix_dgram, EPERM,
+	  1 },
 	{ "socket(AF_NETLINK, NETLINK_AUDIT)", p_socket_netlink_audit, EPERM,
 	  1 },
 	{ "ioctl(TIOCSTI) on a pty", p_ioctl_tiocsti, EPERM, 1 },
@@ -600,6 +637,7 @@ static const struct allowed_case allowed[] = {
 	{ "socket(AF_INET6)", p_socket_inet6 },
 	{ "socket(AF_UNIX) without no_unix_sockets", p_socket_unix },
 	{ "socketpair(AF_UNIX)", p_socketpair_unix },
+	{ "socketpair(AF_UNIX, SOCK_SEQPACKET)", p_socketpair_unix_seqpacket },
 	{ "ioctl(FIONREAD) on a pty", p_ioctl_tcgets },
 	{ "ioctl(TCGETS) (tcgetattr) on a pty", p_ioctl_tcgets_mode },
 	{ "fcntl(F_SETLK) on a file", p_fcntl_setlk },
@@ -671,7 +709,7 @@ int main(void)
 		};
 		struct syscallfilter_prog prog;
 
-		if (syscallfilter_compile(false, true, &prog, why,
+		if (syscallfilter_compile(false, true, false, &prog, why,
 					  sizeof(why)) != 0) {
 			ok(0, "syscallfilter_compile with tty_modes: %s", why);
 		} else {
@@ -706,7 +744,7 @@ int main(void)
 		pid_t pid;
 		int status, rc;
 
-		rc = syscallfilter_compile(false, false, &prog, why, sizeof(why));
+		rc = syscallfilter_compile(false, false, false, &prog, why, sizeof(why));
 		ok(rc == 0 && prog.len > 0 && prog.len % 8 == 0,
 		   "syscallfilter_compile gives a BPF program (%zu bytes)", prog.len);
 		fflush(stdout);
