@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,15 +121,66 @@ void sandbox_cgroup_clear(struct sandbox_cgroup *cg)
 	cg->procs_fd = -1;
 	cg->lock_fd = -1;
 	cg->v2 = false;
+	cg->warm_fd = -1;
+	cg->warming = false;
 }
 
 void sandbox_cgroup_release(struct sandbox_cgroup *cg)
 {
+	if (cg->warming)
+		pthread_join(cg->warm, NULL);
+	if (cg->warm_fd >= 0)
+		close(cg->warm_fd);
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
 	if (cg->lock_fd >= 0)
 		close(cg->lock_fd);
 	sandbox_cgroup_clear(cg);
+}
+
+static void *cg_warm_thread(void *arg)
+{
+	const struct sandbox_cgroup *cg = arg;
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%ld", (long)getpid());
+
+	if (n > 0 && write(cg->warm_fd, num, (size_t)n) != n) {
+		/* Best effort: the child's join then waits as it would. */
+	}
+	return NULL;
+}
+
+/* cgroup v1: joining a cgroup takes the kernel's cgroup_threadgroup_rwsem
+ * for writing, which waits for an RCU grace period unless another writer
+ * took it less than a grace period before (rcu_sync). On a busy machine a
+ * grace period lasts 5-30 ms, and the child's join is on its way to the
+ * command's exec. So while the parent plans, a thread moves this process
+ * into the v1 pids cgroup it is already in (a move that changes nothing)
+ * and waits out the grace period in its place: the child's join finds it
+ * passed. Best effort: without the right to write our own cgroup.procs
+ * (or a thread), the child's join waits as before. All signals stay
+ * blocked in the thread: the parent takes them from a signalfd. */
+static void cg_warm(struct sandbox_cgroup *cg, const char *own)
+{
+	char path[PATH_MAX + 48];
+	sigset_t all, old;
+	int n = snprintf(path, sizeof(path), "/sys/fs/cgroup/pids%s%s",
+			 own[0] == '/' && own[1] == '\0' ? "" : own,
+			 "/cgroup.procs");
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return;
+	cg->warm_fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (cg->warm_fd < 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	cg->warming = pthread_create(&cg->warm, NULL, cg_warm_thread, cg) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!cg->warming) {
+		close(cg->warm_fd);
+		cg->warm_fd = -1;
+	}
 }
 
 /* Nothing charged to the leaf? pids.current, not cgroup.procs: a task
@@ -214,6 +266,7 @@ void sandbox_cgroup_plan(struct sandbox_plan *p, unsigned long long mem,
 		if (cg_write_leaf(cg->path, "pids.max", pids) &&
 		    (cg->procs_fd = cg_open_procs(cg->path)) >= 0) {
 			p->pids_by_cgroup = true;
+			cg_warm(cg, own);
 			return;
 		}
 		sandbox_cgroup_release(cg);

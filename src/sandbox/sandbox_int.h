@@ -102,6 +102,9 @@ struct sandbox_cgroup {
 	int procs_fd; /* its cgroup.procs, for the child */
 	int lock_fd; /* the leaf, flock'ed while this run uses it */
 	bool v2;
+	int warm_fd; /* v1: our own cgroup.procs, for the warm-up thread */
+	bool warming; /* the warm-up thread runs (joined on release) */
+	pthread_t warm;
 };
 
 struct sandbox_plan {
