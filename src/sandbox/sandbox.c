@@ -860,6 +860,8 @@ static int run_clone(struct run *r)
 
 	if (o->on_start)
 		o->on_start(r->rep, o->on_start_arg);
+	/* What the command can change is looked up again after it. */
+	sandbox_plan_canon_forget(p);
 	r->pid = sandbox_clone(clone_flags(p), &r->pidfd,
 			       p->cg.v2 ? p->cg.lock_fd : -1);
 	if (r->pid < 0 && p->backend == SANDBOX_BACKEND_NAMESPACES &&
