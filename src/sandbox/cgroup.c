@@ -121,6 +121,11 @@ void sandbox_cgroup_clear(struct sandbox_cgroup *cg)
 	cg->procs_fd = -1;
 	cg->lock_fd = -1;
 	cg->v2 = false;
+}
+
+void sandbox_cgroup_init(struct sandbox_cgroup *cg)
+{
+	sandbox_cgroup_clear(cg);
 	cg->warm_fd = -1;
 	cg->warming = false;
 }
@@ -129,8 +134,10 @@ void sandbox_cgroup_release(struct sandbox_cgroup *cg)
 {
 	if (cg->warming)
 		pthread_join(cg->warm, NULL);
+	cg->warming = false;
 	if (cg->warm_fd >= 0)
 		close(cg->warm_fd);
+	cg->warm_fd = -1;
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
 	if (cg->lock_fd >= 0)
@@ -154,20 +161,30 @@ static void *cg_warm_thread(void *arg)
  * for writing, which waits for an RCU grace period unless another writer
  * took it less than a grace period before (rcu_sync). On a busy machine a
  * grace period lasts 5-30 ms, and the child's join is on its way to the
- * command's exec. So while the parent plans, a thread moves this process
- * into the v1 pids cgroup it is already in (a move that changes nothing)
- * and waits out the grace period in its place: the child's join finds it
- * passed. Best effort: without the right to write our own cgroup.procs
- * (or a thread), the child's join waits as before. All signals stay
- * blocked in the thread: the parent takes them from a signalfd. */
-static void cg_warm(struct sandbox_cgroup *cg, const char *own)
+ * command's exec. So from the start of the plan, a thread moves this
+ * process into the v1 pids cgroup it is already in (a move that changes
+ * nothing) and waits out the grace period in its place: the child's join
+ * finds it passed. Best effort: without a v1 pids hierarchy, the right to
+ * write our own cgroup.procs or a thread, the child's join waits as
+ * before; with a v2 leaf (no join: CLONE_INTO_CGROUP) it was for nothing.
+ * All signals stay blocked in the thread: the parent takes them from a
+ * signalfd. Joined by sandbox_cgroup_release. */
+void sandbox_cgroup_warm(struct sandbox_cgroup *cg)
 {
-	char path[PATH_MAX + 48];
+	char own[PATH_MAX], path[PATH_MAX + 48];
 	sigset_t all, old;
-	int n = snprintf(path, sizeof(path), "/sys/fs/cgroup/pids%s%s",
-			 own[0] == '/' && own[1] == '\0' ? "" : own,
-			 "/cgroup.procs");
+	int n;
 
+	const char *m2 = cg2_mount();
+
+	/* A v2 leaf is entered at birth (CLONE_INTO_CGROUP): no join. */
+	if (m2 && own_cgroup(NULL, own, sizeof(own)) && cg2_delegates(m2, own))
+		return;
+	if (cg->warming || !own_cgroup("pids", own, sizeof(own)))
+		return;
+	n = snprintf(path, sizeof(path), "/sys/fs/cgroup/pids%s%s",
+		     own[0] == '/' && own[1] == '\0' ? "" : own,
+		     "/cgroup.procs");
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return;
 	cg->warm_fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -266,7 +283,6 @@ void sandbox_cgroup_plan(struct sandbox_plan *p, unsigned long long mem,
 		if (cg_write_leaf(cg->path, "pids.max", pids) &&
 		    (cg->procs_fd = cg_open_procs(cg->path)) >= 0) {
 			p->pids_by_cgroup = true;
-			cg_warm(cg, own);
 			return;
 		}
 		sandbox_cgroup_release(cg);

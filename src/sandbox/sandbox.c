@@ -436,7 +436,7 @@ static void run_init(struct run *r)
 	p->pty_m = p->pty_s = p->pty_host = -1;
 	p->out_to[0] = 1;
 	p->out_to[1] = 2;
-	sandbox_cgroup_clear(&p->cg);
+	sandbox_cgroup_init(&p->cg);
 	arena_init(&p->arena, SANDBOX_ARENA_MAX);
 	p->uid = geteuid();
 	p->gid = getegid();
@@ -467,6 +467,9 @@ static int run_backend(struct run *r)
 		}
 		p->backend = (enum sandbox_backend)best;
 	}
+	/* The cgroup v1 join's grace period, waited out while we plan. */
+	if (p->backend != SANDBOX_BACKEND_BEST)
+		sandbox_cgroup_warm(&p->cg);
 	p->netns = p->backend == SANDBOX_BACKEND_NAMESPACES &&
 		   (o->network == SANDBOX_NET_NONE ||
 		    o->network == SANDBOX_NET_PROXY);

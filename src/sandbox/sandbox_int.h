@@ -331,6 +331,8 @@ bool sandbox_sweep_config_executes(const char *text, size_t len);
 /* cgroup.c */
 
 void sandbox_cgroup_clear(struct sandbox_cgroup *cg);
+void sandbox_cgroup_init(struct sandbox_cgroup *cg);
+void sandbox_cgroup_warm(struct sandbox_cgroup *cg);
 
 void sandbox_cgroup_release(struct sandbox_cgroup *cg);
 
