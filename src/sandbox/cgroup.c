@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,13 +123,81 @@ void sandbox_cgroup_clear(struct sandbox_cgroup *cg)
 	cg->v2 = false;
 }
 
+void sandbox_cgroup_init(struct sandbox_cgroup *cg)
+{
+	sandbox_cgroup_clear(cg);
+	cg->warm_fd = -1;
+	cg->warming = false;
+}
+
 void sandbox_cgroup_release(struct sandbox_cgroup *cg)
 {
+	if (cg->warming)
+		pthread_join(cg->warm, NULL);
+	cg->warming = false;
+	if (cg->warm_fd >= 0)
+		close(cg->warm_fd);
+	cg->warm_fd = -1;
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
 	if (cg->lock_fd >= 0)
 		close(cg->lock_fd);
 	sandbox_cgroup_clear(cg);
+}
+
+static void *cg_warm_thread(void *arg)
+{
+	const struct sandbox_cgroup *cg = arg;
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%ld", (long)getpid());
+
+	if (n > 0 && write(cg->warm_fd, num, (size_t)n) != n) {
+		/* Best effort: the child's join then waits as it would. */
+	}
+	return NULL;
+}
+
+/* cgroup v1: joining a cgroup takes the kernel's cgroup_threadgroup_rwsem
+ * for writing, which waits for an RCU grace period unless another writer
+ * took it less than a grace period before (rcu_sync). On a busy machine a
+ * grace period lasts 5-30 ms, and the child's join is on its way to the
+ * command's exec. So from the start of the plan, a thread moves this
+ * process into the v1 pids cgroup it is already in (a move that changes
+ * nothing) and waits out the grace period in its place: the child's join
+ * finds it passed. Best effort: without a v1 pids hierarchy, the right to
+ * write our own cgroup.procs or a thread, the child's join waits as
+ * before; with a v2 leaf (no join: CLONE_INTO_CGROUP) it was for nothing.
+ * All signals stay blocked in the thread: the parent takes them from a
+ * signalfd. Joined by sandbox_cgroup_release. */
+void sandbox_cgroup_warm(struct sandbox_cgroup *cg)
+{
+	char own[PATH_MAX], path[PATH_MAX + 48];
+	sigset_t all, old;
+	int n;
+
+	const char *m2 = cg2_mount();
+
+	/* A v2 leaf is entered at birth (CLONE_INTO_CGROUP): no join. */
+	if (m2 && own_cgroup(NULL, own, sizeof(own)) && cg2_delegates(m2, own))
+		return;
+	if (cg->warming || !own_cgroup("pids", own, sizeof(own)))
+		return;
+	n = snprintf(path, sizeof(path), "/sys/fs/cgroup/pids%s%s",
+		     own[0] == '/' && own[1] == '\0' ? "" : own,
+		     "/cgroup.procs");
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return;
+	cg->warm_fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (cg->warm_fd < 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	cg->warming = pthread_create(&cg->warm, NULL, cg_warm_thread, cg) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!cg->warming) {
+		close(cg->warm_fd);
+		cg->warm_fd = -1;
+	}
 }
 
 /* Nothing charged to the leaf? pids.current, not cgroup.procs: a task

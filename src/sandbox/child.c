@@ -86,12 +86,16 @@ void sandbox_child_drop_caps(const struct sandbox_plan *p)
 			sandbox_child_die(p, ST_SETUP, errno,
 					  "drop capabilities: "
 					  "securebits");
-		for (int cap = 0; cap <= 63; cap++)
-			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 &&
-			    errno != EINVAL)
-				sandbox_child_die(
-					p, ST_SETUP, errno,
-					"drop capabilities: bounding set");
+		/* Capabilities are numbered 0 to the kernel's last without a
+		 * gap: the first EINVAL is past the last one. */
+		for (int cap = 0; cap <= 63; cap++) {
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+				continue;
+			if (errno == EINVAL)
+				break;
+			sandbox_child_die(p, ST_SETUP, errno,
+					  "drop capabilities: bounding set");
+		}
 	}
 	(void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	memset(data, 0, sizeof(data));

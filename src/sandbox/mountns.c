@@ -421,8 +421,13 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 	char home_size[32];
 	int empty = -1, devnull = -1;
 
+	size_t last_mask_dir = p->nops;
+
 	tmpfs_opts(p, SHARE_HOME, "0755", home_size, sizeof(home_size),
 		   home_opts);
+	for (size_t i = 0; i < p->nops; i++)
+		if (ops[i].kind == OP_MASK_DIR)
+			last_mask_dir = i;
 
 	for (size_t i = 0; i < p->nops; i++) {
 		struct sandbox_op *op = &ops[i];
@@ -508,6 +513,14 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 						p, ST_SETUP, errno,
 						"mount %s (%s): tmpfs",
 						op->target, op->step);
+			}
+			/* The last mask gets the tmpfs itself: closing a
+			 * mount never attached dissolves it, and that waits
+			 * for an RCU grace period (1-2 ms here). */
+			if (i == last_mask_dir) {
+				src = empty;
+				empty = -1;
+				break;
 			}
 			src = open_tree(empty, "",
 					OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |

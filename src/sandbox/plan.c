@@ -201,12 +201,44 @@ char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b)
 	return sandbox_plan_strdup(p, buf);
 }
 
+/* realpath(path) into out (PATH_MAX bytes), remembered for the rest of
+ * the plan: the workspace, $HOME and /etc are the parents of most planned
+ * paths, and realpath reads every component of a path again (a readlink
+ * each). Only what exists is remembered; false with errno otherwise. */
+static bool plan_realpath(struct sandbox_plan *p, const char *path, char *out)
+{
+	struct sandbox_canon *c;
+
+	for (size_t i = 0; i < p->ncanon; i++) {
+		if (strcmp(p->canon[i].in, path) == 0) {
+			memcpy(out, p->canon[i].out,
+			       strlen(p->canon[i].out) + 1);
+			return true;
+		}
+	}
+	if (!realpath(path, out))
+		return false;
+	if (p->ncanon < SANDBOX_CANON_CACHE) {
+		c = &p->canon[p->ncanon];
+		c->in = sandbox_plan_strdup(p, path);
+		c->out = sandbox_plan_strdup(p, out);
+		if (c->in && c->out)
+			p->ncanon++;
+	}
+	return true;
+}
+
+void sandbox_plan_canon_forget(struct sandbox_plan *p)
+{
+	p->ncanon = 0;
+}
+
 /* The canonical form of path in the arena; NULL with errno. */
 char *sandbox_plan_canon(struct sandbox_plan *p, const char *path)
 {
 	char buf[PATH_MAX];
 
-	if (!realpath(path, buf))
+	if (!plan_realpath(p, path, buf))
 		return NULL;
 	return sandbox_plan_strdup(p, buf);
 }
@@ -298,7 +330,7 @@ char *sandbox_plan_canon_parent(struct sandbox_plan *p, const char *path)
 	}
 	memcpy(dir, path, dl);
 	dir[dl] = '\0';
-	if (!realpath(dl ? dir : "/", real))
+	if (!plan_realpath(p, dl ? dir : "/", real))
 		return NULL;
 	return sandbox_plan_join(p, real, slash + 1);
 }
@@ -320,7 +352,7 @@ char *sandbox_plan_canon_loose(struct sandbox_plan *p, const char *path)
 		while (k > 0 && dir[k] != '/')
 			k--;
 		dir[k] = '\0';
-		if (!realpath(k ? dir : "/", real))
+		if (!plan_realpath(p, k ? dir : "/", real))
 			continue;
 		n = snprintf(out, sizeof(out), "%s%s",
 			     strcmp(real, "/") == 0 ? "" : real, path + k);

@@ -440,7 +440,7 @@ static void run_init(struct run *r)
 	p->pty_m = p->pty_s = p->pty_host = -1;
 	p->out_to[0] = 1;
 	p->out_to[1] = 2;
-	sandbox_cgroup_clear(&p->cg);
+	sandbox_cgroup_init(&p->cg);
 	arena_init(&p->arena, SANDBOX_ARENA_MAX);
 	p->uid = geteuid();
 	p->gid = getegid();
@@ -471,6 +471,9 @@ static int run_backend(struct run *r)
 		}
 		p->backend = (enum sandbox_backend)best;
 	}
+	/* The cgroup v1 join's grace period, waited out while we plan. */
+	if (p->backend != SANDBOX_BACKEND_BEST)
+		sandbox_cgroup_warm(&p->cg);
 	p->netns = p->backend == SANDBOX_BACKEND_NAMESPACES &&
 		   (o->network == SANDBOX_NET_NONE ||
 		    o->network == SANDBOX_NET_PROXY);
@@ -867,6 +870,8 @@ static int run_clone(struct run *r)
 
 	if (o->on_start)
 		o->on_start(r->rep, o->on_start_arg);
+	/* What the command can change is looked up again after it. */
+	sandbox_plan_canon_forget(p);
 	r->pid = sandbox_clone(clone_flags(p), &r->pidfd,
 			       p->cg.v2 ? p->cg.lock_fd : -1);
 	if (r->pid < 0 && p->backend == SANDBOX_BACKEND_NAMESPACES &&

@@ -57,6 +57,7 @@ struct landlock_policy;
 #define SANDBOX_CAPTURE_MAX (64u << 20) /* bytes captured for the C API */
 #define SANDBOX_ARENA_MAX (64u << 20)
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
+#define SANDBOX_CANON_CACHE 64 /* canonical paths remembered while planning */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
 #define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
 #define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
@@ -104,11 +105,24 @@ struct sandbox_cgroup {
 	int procs_fd; /* its cgroup.procs, for the child */
 	int lock_fd; /* the leaf, flock'ed while this run uses it */
 	bool v2;
+	int warm_fd; /* v1: our own cgroup.procs, for the warm-up thread */
+	bool warming; /* the warm-up thread runs (joined on release) */
+	pthread_t warm;
+};
+
+/* A path given to realpath while planning and its canonical form. */
+struct sandbox_canon {
+	const char *in, *out;
 };
 
 struct sandbox_plan {
 	const struct sandbox_opts *o;
 	struct arena arena;
+	/* realpath results while planning (plan.c), so that no directory is
+	 * walked twice; emptied before the command starts, which could
+	 * change them */
+	struct sandbox_canon canon[SANDBOX_CANON_CACHE];
+	size_t ncanon;
 	enum sandbox_backend backend;
 	bool netns;
 	uid_t uid;
@@ -251,6 +265,8 @@ const char *const *sandbox_plan_cred_paths(size_t *n);
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 
 char *sandbox_plan_canon(struct sandbox_plan *p, const char *path);
+/* Forgets the realpath results of the plan (before the command runs). */
+void sandbox_plan_canon_forget(struct sandbox_plan *p);
 
 bool sandbox_plan_path_under(const char *path, const char *root);
 
@@ -324,6 +340,8 @@ bool sandbox_sweep_config_executes(const char *text, size_t len);
 /* cgroup.c */
 
 void sandbox_cgroup_clear(struct sandbox_cgroup *cg);
+void sandbox_cgroup_init(struct sandbox_cgroup *cg);
+void sandbox_cgroup_warm(struct sandbox_cgroup *cg);
 
 void sandbox_cgroup_release(struct sandbox_cgroup *cg);
 
