@@ -174,6 +174,7 @@ async function shot(page, name) {
   const payload = `rm -rf build; echo '<script>window.__xss=1</script>"><img src=x onerror=window.__xss=2>'`;
   const chk = spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash", "--args",
                             JSON.stringify({ command: payload })], { stdio: "ignore" });
+  const chkExit = new Promise(r => chk.on("exit", r)); // it may end before we wait
   card = await cardFor(page, "window.__xss", 15000);
   ok(card, "a command with an XSS payload shows up as a card");
   if (card) {
@@ -186,7 +187,7 @@ async function shot(page, name) {
     await shot(page, "xss.png");
     await click(card, "Deny");
   }
-  await new Promise(r => chk.on("exit", r));
+  await chkExit;
 
   // a blocked-tier ask has no Allow button: the page hides it
   ok(errors.length === 0, "no script errors on the page", errors.join("\n"));
