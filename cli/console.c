@@ -1232,15 +1232,23 @@ static enum MHD_Result api_events(struct MHD_Connection *c)
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	if (!s)
+	/* A comment at once: Firefox fires the EventSource's open (where the
+	 * page loads the list and says "live") at the first bytes of the
+	 * body, not at the headers, and the first event may be minutes away. */
+	if (s)
+		s->pending = strdup(": open\n\n");
+	if (!s || !s->pending) {
+		free(s);
 		return reply_error(c, 500, "out of memory");
+	}
+	s->len = strlen(s->pending);
 	pthread_mutex_lock(&C.lock);
 	s->next = C.next_seq; /* from now on: the page loads the list first */
 	pthread_mutex_unlock(&C.lock);
 	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read,
 					      s, sse_free);
 	if (!r) {
-		free(s);
+		sse_free(s);
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, "Content-Type", "text/event-stream");

@@ -169,6 +169,12 @@ pyjson 'len(d["pending"]) == 1 and all(k in d["pending"][0] for k in
 	and d["pending"][0]["exactOnly"] is True
 	and d["pending"][0]["door"] == "check"' <"$tmp/out"
 ok $? "a pending item has id, tool, args, risk, labels, reasons, session (and exactOnly)"
+# the stream's first bytes come at once, before any event (Firefox opens
+# an EventSource on them, not on the headers; the keep-alive is 15 s away)
+curl -sS -N --max-time 5 -H "Authorization: Bearer $token" \
+	"$url/api/events" >"$tmp/events0" 2>/dev/null
+[ "$(head -c 8 "$tmp/events0")" = ": open" ]
+ok $? "/api/events opens with a comment, before any event"
 curl -sS -N -H "Authorization: Bearer $token" "$url/api/events" >"$tmp/events" 2>/dev/null &
 pids+=($!)
 sleep 0.3

@@ -1,12 +1,16 @@
-// The console in a real headless Chromium (puppeteer-core), as TAP: an
-// MCP call through `cordon mcp` (supervised) shows up as a card; "Allow
-// for session" lets it and the next identical call through; "Deny"
-// returns `blocked: …`; no answer fails closed; the classifier box shows
-// the tier and labels; an XSS payload in a command stays text.
-// Screenshots go to $SHOTS (console_browser.sh prints where).
+// The console in a real headless browser (puppeteer-core), as TAP lines
+// without numbers or plan (console_browser.sh numbers them, for each
+// browser in turn): an MCP call through `cordon mcp` (supervised) shows up
+// as a card; "Allow for session" lets it and the next identical call
+// through; "Deny" returns `blocked: …`; no answer fails closed; the
+// classifier box shows the tier and labels; an XSS payload in a command
+// stays text. One browser per run: Chromium over the DevTools protocol,
+// Firefox over WebDriver BiDi. Screenshots go to $SHOTS, named
+// console-BROWSER-*.png (console_browser.sh prints where).
 //
-// Env: URL, LOGIN (the one-time login URL), BIN, SRC, SHOTS, CHROMIUM,
-// WS (a workspace), TIMEOUT_S (approvals.timeout_s in force).
+// Env: BROWSER (chromium or firefox), EXE (its binary), URL, LOGIN (the
+// one-time login URL), BIN, SRC, SHOTS, WS (a workspace), TIMEOUT_S
+// (approvals.timeout_s in force).
 "use strict";
 const puppeteer = require("puppeteer-core");
 const { spawn } = require("child_process");
@@ -15,11 +19,11 @@ const path = require("path");
 const readline = require("readline");
 
 const E = process.env;
-let n = 0, failed = 0;
+const B = E.BROWSER;
+let failed = 0;
 function ok(cond, name, extra) {
-  n++;
-  if (cond) console.log(`ok ${n} - ${name}`);
-  else { failed++; console.log(`not ok ${n} - ${name}`); if (extra) console.log("# " + String(extra).replace(/\n/g, "\n# ")); }
+  if (cond) console.log(`ok - ${B}: ${name}`);
+  else { failed++; console.log(`not ok - ${B}: ${name}`); if (extra) console.log("# " + String(extra).replace(/\n/g, "\n# ")); }
 }
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 
@@ -69,24 +73,32 @@ async function click(card, label) {
 }
 
 async function shot(page, name) {
-  const f = path.join(E.SHOTS, name);
+  const f = path.join(E.SHOTS, `console-${B}-${name}`);
   await page.screenshot({ path: f, fullPage: true });
   console.log(`# screenshot ${f}`);
 }
 
 (async () => {
   fs.mkdirSync(E.SHOTS, { recursive: true });
-  const browser = await puppeteer.launch({
-    executablePath: E.CHROMIUM, headless: true,
+  const browser = await puppeteer.launch(B === "firefox" ? {
+    browser: "firefox", executablePath: E.EXE, headless: true,
+    defaultViewport: { width: 1400, height: 1000 },
+  } : {
+    browser: "chrome", executablePath: E.EXE, headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
            "--window-size=1400,1000"],
     defaultViewport: { width: 1400, height: 1000 },
   });
+  console.log(`# ${B}: ${await browser.version()}`);
   const page = await browser.newPage();
   const errors = [], external = [];
   page.on("pageerror", e => errors.push(String(e)));
   page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
-  page.on("request", r => { if (!r.url().startsWith(E.URL)) external.push(r.url()); });
+  // data: is no fetch (Firefox reports its own built-in fonts as such)
+  page.on("request", r => {
+    const u = r.url();
+    if (!u.startsWith(E.URL + "/") && !u.startsWith("data:")) external.push(u);
+  });
   await page.goto(E.LOGIN, { waitUntil: "networkidle2" });
   ok(page.url() === E.URL + "/", "the one-time login URL lands on the page", page.url());
   const cookies = await page.cookies();
@@ -106,11 +118,11 @@ async function shot(page, name) {
   drv.call(1, "echo", { text: "hello from the agent" });
   let card = await cardFor(page, "hello from the agent", 15000);
   ok(card, "an MCP call through cordon mcp (supervised) shows up as a card");
-  console.log(`# ASK to card: ${Date.now() - t0} ms`);
+  console.log(`# ${B}: ASK to card: ${Date.now() - t0} ms`);
   if (card) {
     const txt = await card.evaluate(e => e.textContent);
     ok(/echo/.test(txt) && /mcp/.test(txt) && /sandboxed: /.test(txt), "the card names the tool, the door and the sandbox", txt);
-    await shot(page, "console-card.png");
+    await shot(page, "card.png");
     ok(await click(card, "Allow for session"), "the card has an Allow for session button");
   }
   let a = await drv.answer(1, 15000);
@@ -156,12 +168,13 @@ async function shot(page, name) {
     labels: [...document.querySelectorAll("#try-result .chip")].map(e => e.textContent),
   }));
   ok(v.tier === "blocked" && v.labels.includes("delete-recursive"), "the classifier box shows the tier and labels", JSON.stringify(v));
-  await shot(page, "console-classifier.png");
+  await shot(page, "classifier.png");
 
   // an XSS payload in a command stays text
   const payload = `rm -rf build; echo '<script>window.__xss=1</script>"><img src=x onerror=window.__xss=2>'`;
   const chk = spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash", "--args",
                             JSON.stringify({ command: payload })], { stdio: "ignore" });
+  const chkExit = new Promise(r => chk.on("exit", r)); // it may end before we wait
   card = await cardFor(page, "window.__xss", 15000);
   ok(card, "a command with an XSS payload shows up as a card");
   if (card) {
@@ -171,19 +184,18 @@ async function shot(page, name) {
        "no script ran and no element was made from it");
     const destructive = await card.evaluate(e => e.textContent);
     ok(/exact command only/.test(destructive), "a destructive command says exact command only");
-    await shot(page, "console-xss.png");
+    await shot(page, "xss.png");
     await click(card, "Deny");
   }
-  await new Promise(r => chk.on("exit", r));
+  await chkExit;
 
   // a blocked-tier ask has no Allow button: the page hides it
   ok(errors.length === 0, "no script errors on the page", errors.join("\n"));
   ok(external.length === 0, "nothing fetched from outside the console", external.join("\n"));
   await page.evaluate(() => document.getElementById("audit").scrollIntoView());
-  await shot(page, "console-audit.png");
+  await shot(page, "audit.png");
   const chain = await page.evaluate(() => document.getElementById("chain").textContent);
   ok(/chain intact/.test(chain), "the audit view shows the chain's state", chain);
   await browser.close();
-  console.log(`1..${n}`);
   process.exit(failed ? 1 : 0);
-})().catch(e => { console.log(`not ok ${n + 1} - the browser test ran\n# ${String(e.stack || e).replace(/\n/g, "\n# ")}`); console.log(`1..${n + 1}`); process.exit(1); });
+})().catch(e => { console.log(`not ok - ${B}: the browser test ran\n# ${String(e.stack || e).replace(/\n/g, "\n# ")}`); process.exit(1); });

@@ -2,7 +2,8 @@
 # A command inside `cordon run` cannot reach the console: not its TCP
 # port, not its unix socket, not its token; with --network none and with
 # the egress proxy; with the socket in $XDG_RUNTIME_DIR/cordon/ and in the
-# fallback $XDG_STATE_HOME/cordon/. Needs the namespaces backend (root or
+# fallback $XDG_STATE_HOME/cordon/; so a door inside that would ask
+# denies, as with no console. Needs the namespaces backend (root or
 # unprivileged user namespaces); skips without it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_net.sh"
@@ -82,6 +83,33 @@ for where in runtime state; do
 	code=$(cat "$tmp/out")
 	[ "$code" = 403 ]
 	ok $? "$where: through the egress proxy, even with the token, the console is refused ($code)"
+
+	# cordon run itself never asks; a door inside it that would ask
+	# cannot hand the ask over: it denies at no_prompt, and no card
+	# shows in the console (README, cordon console). The door is told
+	# where the config (approvals.broker on) and the console are.
+	(cd "$HOME" && "$bin" run --network none --pass-env XDG_CONFIG_HOME \
+		--pass-env XDG_RUNTIME_DIR --pass-env XDG_STATE_HOME -- "$bin" check \
+		--workspace "$HOME" --tool Bash --args '{"command":"rm -rf build"}') \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if grep -q 'AddressSanitizer failed to allocate' "$tmp/err"; then
+		# the shadow memory of an ASan build is more than RLIMIT_AS
+		# allows (no cgroup v2 memory controller here)
+		skip "$where: a door inside cordon run that would ask denies" \
+			"an ASan build of cordon does not start under RLIMIT_AS"
+	else
+		[ $rc -eq 1 ] && grep -q '^deny (step: no_prompt)' "$tmp/out" &&
+			grep -q 'no console is running' "$tmp/out" &&
+			[ "$(pending_count)" = 0 ]
+		ok $? "$where: a door inside cordon run that would ask denies (no_prompt), no card"
+	fi
+	# the same door outside: the console has its card
+	"$bin" check --workspace "$HOME" --tool Bash \
+		--args '{"command":"rm -rf build"}' >"$tmp/out" 2>"$tmp/err" &
+	pids+=($!)
+	wait_pending 1
+	ok $? "$where: the same door outside the sandbox hands it to the console"
 	stop_console
 done
 
