@@ -341,6 +341,7 @@ static void query_of(const struct pending *p, struct approvals_query *aq)
 	aq->command = q->command;
 	aq->words = p->plain ? &p->words : NULL;
 	aq->exact_only = q->exact_only;
+	aq->labels = q->labels;
 	aq->path = q->path;
 }
 

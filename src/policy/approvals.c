@@ -80,6 +80,8 @@ static bool rule_copy(struct approvals_rule *dst, const struct approvals_rule *s
 	memset(dst, 0, sizeof(*dst));
 	dst->decision = src->decision;
 	dst->match = src->match;
+	dst->labels = src->labels;
+	dst->bounded = src->bounded;
 	dst->tool = cordon__strdup(src->tool);
 	if (!dst->tool || !strlist_copy(&dst->prefix, &src->prefix))
 		goto fail;
@@ -97,7 +99,8 @@ fail:
 static bool rule_same(const struct approvals_rule *a, const struct approvals_rule *b)
 {
 	if (strcmp(a->tool, b->tool) != 0 || a->decision != b->decision ||
-	    a->match != b->match)
+	    a->match != b->match || a->bounded != b->bounded ||
+	    (a->bounded && a->labels != b->labels))
 		return false;
 	switch (a->match) {
 	case APPROVALS_TOOL:
@@ -329,6 +332,7 @@ enum rule_key {
 	RK_NOT_MATCH,
 	RK_CREATED,
 	RK_SESSION,
+	RK_LABELS,
 	RK_COUNT
 };
 
@@ -342,7 +346,38 @@ static const char *const rule_keys[RK_COUNT] = {
 	[RK_NOT_MATCH] = "not_match",
 	[RK_CREATED] = "created",
 	[RK_SESSION] = "session",
+	[RK_LABELS] = "labels",
 };
+
+/* rules[i].labels into r: label names, with commandPrefix only. */
+static bool parse_labels(const cJSON *arr, size_t i, struct approvals_rule *r,
+			 struct loaded *ld)
+{
+	const cJSON *it;
+
+	if (r->match != APPROVALS_PREFIX || !cJSON_IsArray(arr)) {
+		set_corrupt(ld,
+			    "rules[%zu].labels: expected an array of label "
+			    "names, beside commandPrefix",
+			    i);
+		return false;
+	}
+	cJSON_ArrayForEach (it, arr) {
+		int b = cJSON_IsString(it) ?
+				cordon_label_from_name(
+					it->valuestring,
+					strlen(it->valuestring)) :
+				-1;
+		if (b < 0 || b > 63) {
+			set_corrupt(ld, "rules[%zu].labels: not a label name",
+				    i);
+			return false;
+		}
+		r->labels |= UINT64_C(1) << b;
+	}
+	r->bounded = true;
+	return true;
+}
 
 /* Parses rules[i] into *r. Shape errors set ld corrupt (the whole file is
  * then unusable: a misspelt key must not widen a rule). Returns false on a
@@ -445,6 +480,8 @@ static bool parse_rule(const cJSON *obj, size_t i, struct approvals_rule *r,
 			goto fail;
 		}
 	}
+	if (field[RK_LABELS] && !parse_labels(field[RK_LABELS], i, r, ld))
+		goto fail;
 	for (int k = RK_MATCH; k <= RK_NOT_MATCH; k++) {
 		struct strlist *l = k == RK_MATCH ? match : not_match;
 		if (field[k] && !json_strlist(field[k], l, oom)) {
@@ -719,6 +756,10 @@ static bool rule_applies(const struct approvals_rule *r, const struct approvals_
 	case APPROVALS_PREFIX:
 		if (q->kind != CORDON_KIND_EXECUTE || !q->command || !seg ||
 		    !cmdwords_seg_has_prefix(seg, &r->prefix))
+			return false;
+		/* a label the granted command did not carry (git config
+		 * user.name, then git config core.hooksPath: persistence) */
+		if (r->bounded && (q->labels & ~r->labels))
 			return false;
 		break;
 	case APPROVALS_EXACT:
@@ -1065,6 +1106,22 @@ static cJSON *rule_to_json(const struct approvals_rule *r, const char *session)
 				goto fail;
 			}
 		}
+		if (!r->bounded)
+			break;
+		arr = cJSON_AddArrayToObject(o, "labels");
+		if (!arr)
+			goto fail;
+		for (unsigned b = 0; b < 64; b++) {
+			const char *name = cordon_label_name(b);
+			cJSON *s;
+			if (!name || !(r->labels & (UINT64_C(1) << b)))
+				continue;
+			s = cJSON_CreateString(name);
+			if (!s || !cJSON_AddItemToArray(arr, s)) {
+				cJSON_Delete(s);
+				goto fail;
+			}
+		}
 		break;
 	case APPROVALS_EXACT:
 		if (!cJSON_AddStringToObject(o, "command", r->value))
@@ -1264,6 +1321,8 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 			const char *why = approvals_amendment_refusal(amend, q);
 			if (!why) {
 				r->match = APPROVALS_PREFIX;
+				r->labels = q->labels;
+				r->bounded = true;
 				if (!strlist_copy(&r->prefix, amend)) {
 					rule_free(r);
 					return CORDON_E_NOMEM;

@@ -13,9 +13,14 @@
  *     {"tool": "Bash", "decision": "allow", "command": "rm -rf build"},
  *     {"tool": "Write", "decision": "deny", "path": "/home/u/x/.env"},
  *     {"tool": "mcp__github__create_issue", "decision": "allow"}]}
+ *     {"tool": "Bash", "decision": "allow", "commandPrefix": ["npm", "test"],
+ *      "labels": ["network"]},
  * "tool" may be "*". A rule has at most one of commandPrefix, command, path;
  * with none it covers every call of the tool. Extra keys "created" (an ISO
- * 8601 time) and "session" are kept and ignored. Any other key, a duplicate
+ * 8601 time) and "session" are kept and ignored. "labels" (label names,
+ * beside commandPrefix only) bounds a prefix rule: it covers a command
+ * only when every label of the command's verdict is among them; without
+ * it any labels. Any other key, a duplicate
  * key, or a "version" other than 1 is a bad shape (a misspelt
  * "commandPrefix" must not widen a rule to the whole tool). match /
  * not_match are checked for commandPrefix rules (every segment begins with
@@ -50,7 +55,9 @@
  * written to it (it is not overwritten: the grant is kept for the session
  * and the warning says so). A grant is exact for destructive commands and
  * for commands that are not plain; with an amendment (a prefix the user
- * chose) it is a prefix rule, unless the amendment would open an
+ * chose) it is a prefix rule bounded by the labels of the command answered
+ * ("labels": a later command of the prefix with a label this one did not
+ * have asks again), unless the amendment would open an
  * interpreter or wrapper (wrappers_opens_code on its first word: python3
  * -c, bash -lc, env, sudo, xargs, eval …), is empty, is not a prefix of the
  * command, or the command is destructive: then the amendment is refused
@@ -88,6 +95,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The largest approvals file read, and how long a writer waits for
  * another process's lock: one value for the store and its editor. */
@@ -113,6 +121,8 @@ struct approvals_rule {
 	enum cordon_decision decision; /* ALLOW or DENY */
 	enum approvals_match match;
 	struct strlist prefix; /* APPROVALS_PREFIX */
+	uint64_t labels;           /* bounded: the labels its commands may carry */
+	bool bounded;
 	char *value;               /* APPROVALS_EXACT: the command; APPROVALS_PATH: the path */
 	char *session;             /* session grants: the session id */
 };
@@ -139,6 +149,7 @@ struct approvals_query {
 	const char *command;   /* EXECUTE: the command, else NULL */
 	const struct cmdwords *words; /* EXECUTE: when plain, else NULL */
 	bool exact_only;       /* destructive: only exact rules may allow */
+	uint64_t labels;       /* EXECUTE: the verdict's labels */
 	const char *path;      /* READ/WRITE/DELETE: normalised path, else NULL */
 };
 

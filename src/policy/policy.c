@@ -2061,6 +2061,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	q.tool = r->tool;
 	q.kind = r->kind;
 	q.exact_only = r->exact_only;
+	q.labels = r->labels;
 	if (r->kind == CORDON_KIND_FETCH && r->command && r->command[0]) {
 		q.command = r->command;
 	} else if (r->kind == CORDON_KIND_EXECUTE && r->command) {

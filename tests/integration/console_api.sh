@@ -245,10 +245,10 @@ ok $? "allow_session with scope prefix: 200, and the answer says so"
 wait_rc fam1
 [ "$(cat "$tmp/fam1.rc")" = 0 ]
 ok $? "the door allows npm test -- --watch"
-check_bg fam2 'npm test -- --grep x' fam
+check_bg fam2 'npm test -- --grep foo' fam
 wait_rc fam2
 [ "$(cat "$tmp/fam2.rc")" = 0 ] && [ "$(pending_count)" = 0 ]
-ok $? "npm test -- --grep x in the session passes without asking (the family grant)"
+ok $? "npm test -- --grep foo in the session passes without asking (the family grant)"
 check_bg fam3 'npm run build' fam
 wait_pending 1
 ok $? "npm run build (another family) asks"

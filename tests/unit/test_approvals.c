@@ -1206,15 +1206,15 @@ static void test_family_grant(void)
 	       CORDON_OK, "a session grant for the family");
 	is_str(note, "", "no note");
 	strlist_clear(&f);
-	is_int(lookup_cmd(&st, "npm test -- --grep x", "s1", false, NULL),
-	       CORDON_ALLOW, "it covers npm test -- --grep x");
+	is_int(lookup_cmd(&st, "npm test -- --grep foo", "s1", false, NULL),
+	       CORDON_ALLOW, "it covers npm test -- --grep foo");
 	is_int(lookup_cmd(&st, "npm test", "s1", false, NULL), CORDON_ALLOW,
 	       "and npm test");
 	is_int(lookup_cmd(&st, "npm run build", "s1", false, NULL), -1,
 	       "not npm run build");
 	is_int(lookup_cmd(&st, "npm exec evil", "s1", false, NULL), -1,
 	       "not npm exec");
-	is_int(lookup_cmd(&st, "npm test -- --grep x", "s2", false, NULL), -1,
+	is_int(lookup_cmd(&st, "npm test -- --grep foo", "s2", false, NULL), -1,
 	       "not in another session");
 
 	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
@@ -1242,6 +1242,58 @@ static void test_family_grant(void)
 	is_int(lookup_cmd(&st, "cargo build", "s1", false, NULL), -1,
 	       "and nothing else");
 	approvals_close(&st);
+
+	/* a prefix grant keeps the labels of the command answered: one
+	 * with another label asks again, also from the file */
+	const char *lp = fresh("labels");
+	approvals_open(&st, lp);
+	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
+	q.labels = CORDON_L(NETWORK);
+	ok(approvals_family(&q, &f, &why) == CORDON_OK && f.n == 2,
+	   "git push: a family");
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &f, note,
+				sizeof(note)),
+	       CORDON_OK, "an always grant for the family");
+	strlist_clear(&f);
+	approvals_close(&st);
+	char *text = read_all(lp, NULL);
+	ok(text && strstr(text, "\"labels\"") && strstr(text, "\"network\""),
+	   "the rule is written with its labels");
+	free(text);
+	approvals_open(&st, lp);
+	ok(!st.corrupt && st.nrules == 1 && st.rules[0].bounded &&
+		   st.rules[0].labels == CORDON_L(NETWORK),
+	   "and read back with them");
+	q = exec_q("Bash", "git push upstream dev", NULL, false, &cw);
+	q.labels = CORDON_L(NETWORK);
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_ALLOW,
+	       "the same labels: allowed");
+	q.labels = 0;
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_ALLOW, "fewer: allowed");
+	q.labels = CORDON_L(NETWORK) | CORDON_L(PERSISTENCE);
+	is_int(approvals_lookup(&st, &q, NULL), -1, "another label: asks");
+	approvals_close(&st);
+	static const char *const bad_labels[] = {
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"commandPrefix\": [\"git\"], "
+		"\"labels\": [\"no-such-label\"]}]}",
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"command\": \"git push\", "
+		"\"labels\": []}]}",
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"commandPrefix\": [\"git\"], "
+		"\"labels\": \"network\"}]}",
+	};
+	for (size_t i = 0; i < 3; i++) {
+		const char *bp = fresh("badlabels");
+		write_text(bp, bad_labels[i], strlen(bad_labels[i]));
+		approvals_open(&st, bp);
+		ok(st.corrupt && has_warning(&st, "labels"),
+		   "bad labels %zu: the file is corrupt, the warning names "
+		   "labels",
+		   i);
+		approvals_close(&st);
+	}
 
 	/* the refusal turns down what a page or a host could send */
 	char *npm1[] = { "npm" };

@@ -460,15 +460,15 @@ static void test_family_grant(void)
 	ok(tty.calls == 1 && strstr(tty.shown, "cover `npm test \xe2\x80\xa6`"),
 	   "the prompt named the family npm test");
 	tty.input = "n\n";
-	is_int(decide_cmd(p, r, "npm test -- --grep x", "s1"), CORDON_ALLOW,
-	       "npm test -- --grep x: allowed by the family grant");
+	is_int(decide_cmd(p, r, "npm test -- --grep foo", "s1"), CORDON_ALLOW,
+	       "npm test -- --grep foo: allowed by the family grant");
 	is_int(tty.calls, 1, "without asking again");
 	ok(strcmp(cordon_result_step(r), "session_grant") == 0,
 	   "at step session_grant (%s)", cordon_result_step(r));
 	is_int(decide_cmd(p, r, "npm run build", "s1"), CORDON_DENY,
 	       "npm run build is another family: asked (and denied)");
 	is_int(tty.calls, 2, "it asked");
-	is_int(decide_cmd(p, r, "npm test -- --grep x", "s2"), CORDON_DENY,
+	is_int(decide_cmd(p, r, "npm test -- --grep foo", "s2"), CORDON_DENY,
 	       "another session is asked again");
 
 	tty.input = "s\n";
@@ -485,6 +485,21 @@ static void test_family_grant(void)
 	ok(!strstr(tty.shown, "cover `") &&
 		   strstr(tty.shown, "this exact command only"),
 	   "and its prompt offers the exact command only");
+
+	/* the grant is bounded by the labels of the command answered */
+	tty.input = "s\n";
+	is_int(decide_cmd(p, r, "git config user.name x", "s1"), CORDON_ALLOW,
+	       "git config user.name x: s (the family git config)");
+	tty.input = "n\n";
+	tty.calls = 0;
+	is_int(decide_cmd(p, r, "git config user.email y", "s1"), CORDON_ALLOW,
+	       "git config user.email y: the family grant");
+	is_int(tty.calls, 0, "not asked");
+	is_int(decide_cmd(p, r, "git config core.hooksPath .evil", "s1"),
+	       CORDON_DENY,
+	       "git config core.hooksPath (a persistence label the granted "
+	       "command did not have) asks again");
+	is_int(tty.calls, 1, "it was asked");
 
 	/* e: the exact bytes only */
 	tty.input = "e\n";
