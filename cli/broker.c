@@ -23,7 +23,13 @@ static void broker_prompt(void *ud, const struct cordon_result *asked,
 		.timeout_ms = b->timeout_s * 1000u,
 	};
 
-	reply->answer = broker_ask(b->path, &a, b->why, sizeof(b->why));
+	bool family = false;
+
+	reply->answer = broker_ask(b->path, &a, &family, b->why,
+				   sizeof(b->why));
+	if (family)
+		reply->amend_prefix = cordon_result_family(asked,
+							   &reply->amend_len);
 	reply->by = reply->answer == POLICY_ANSWER_NOBODY ? b->why : "console";
 }
 

@@ -383,8 +383,15 @@ static void tty_ask(void *ud, const struct cordon_result *asked,
 		.labels = risk >= 0 ? labels : NULL,
 		.reason = cordon_result_reason(asked),
 	};
+	bool family = false;
+
+	info.family = cordon_result_family(asked, &info.family_len);
 	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
-				   tp->timeout_s * 1000u);
+				   tp->timeout_s * 1000u, &family);
+	if (family) {
+		reply->amend_prefix = info.family;
+		reply->amend_len = info.family_len;
+	}
 	reply->by = "terminal";
 }
 

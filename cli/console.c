@@ -46,9 +46,11 @@
 
 #include "approvals.h"
 #include "atomic.h"
+#include "arena.h"
 #include "broker.h"
 #include "buf.h"
 #include "cli.h"
+#include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
 #include "json.h"
@@ -126,10 +128,16 @@ struct pending {
 	char id[33];
 	struct broker_request req;
 	cJSON *segments;
+	struct arena arena; /* words */
+	struct cmdwords words; /* the command's, when plain */
+	bool plain;
+	struct strlist family; /* what a family grant covers, or empty */
+	const char *family_why; /* static: why there is none */
 	int fd;
 	long created; /* wall clock, ms */
 	long deadline; /* monotonic, ms */
 	int answer; /* -1: not yet */
+	bool answer_family; /* the answer grants the family */
 	struct pending *next;
 };
 
@@ -262,6 +270,24 @@ static cJSON *pending_json(const struct pending *p)
 		cJSON_AddNullToObject(o, "session");
 	cJSON_AddStringToObject(o, "sandboxed", q->sandbox);
 	cJSON_AddBoolToObject(o, "exactOnly", q->exact_only);
+	/* what allow_session / allow_always with "scope": "prefix" covers;
+	 * without it (or with "exact") they cover the exact command */
+	if (p->family.n) {
+		cJSON *f = cJSON_CreateArray();
+		for (size_t i = 0; f && i < p->family.n; i++)
+			cJSON_AddItemToArray(f, json_clean_string(
+						     p->family.v[i],
+						     strlen(p->family.v[i])));
+		cJSON_AddItemToObject(o, "prefix", f);
+		cJSON_AddNullToObject(o, "prefixRefused");
+	} else {
+		cJSON_AddNullToObject(o, "prefix");
+		if (p->family_why)
+			cJSON_AddStringToObject(o, "prefixRefused",
+						p->family_why);
+		else
+			cJSON_AddNullToObject(o, "prefixRefused");
+	}
 	cJSON_AddNumberToObject(o, "created", (double)p->created);
 	cJSON_AddNumberToObject(o, "expiresInMs",
 				(double)(left > 0 ? left : 0));
@@ -302,28 +328,36 @@ static cJSON *segments_of(const char *cmd)
 	return arr;
 }
 
-static void query_of(const struct broker_request *q, struct approvals_query *aq)
+/* The query of p's call, with the words of its command when they are
+ * plain, so that this console's family grants apply to it. */
+static void query_of(const struct pending *p, struct approvals_query *aq)
 {
+	const struct broker_request *q = &p->req;
+
 	memset(aq, 0, sizeof(*aq));
 	aq->session = q->session;
 	aq->tool = q->tool;
 	aq->kind = (enum cordon_kind)cordon_kind_from_name(q->kind);
 	aq->command = q->command;
+	aq->words = p->plain ? &p->words : NULL;
 	aq->exact_only = q->exact_only;
+	aq->labels = q->labels;
 	aq->path = q->path;
 }
 
-static void send_answer(int fd, int answer)
+static void send_answer(int fd, int answer, bool family)
 {
-	char line[64];
-	int n = snprintf(line, sizeof(line), "{\"answer\":\"%s\"}\n",
-			 cordon_answer_name((enum cordon_answer)answer));
+	char line[96];
+	int n = snprintf(line, sizeof(line), "{\"answer\":\"%s\"%s}\n",
+			 cordon_answer_name((enum cordon_answer)answer),
+			 family ? ",\"scope\":\"prefix\"" : "");
 
 	if (n > 0)
 		(void)send(fd, line, (size_t)n, MSG_NOSIGNAL);
 }
 
-static cJSON *answered_json(const char *id, int answer, const char *by)
+static cJSON *answered_json(const char *id, int answer, bool family,
+			    const char *by)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -332,6 +366,7 @@ static cJSON *answered_json(const char *id, int answer, const char *by)
 	cJSON_AddStringToObject(o, "id", id);
 	cJSON_AddStringToObject(o, "answer",
 				cordon_answer_name((enum cordon_answer)answer));
+	cJSON_AddStringToObject(o, "scope", family ? "prefix" : "exact");
 	cJSON_AddStringToObject(o, "by", by);
 	return o;
 }
@@ -384,11 +419,15 @@ static void *door_thread(void *arg)
 	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	line = read_line(fd, &len);
 	p = calloc(1, sizeof(*p));
+	if (p)
+		arena_init(&p->arena, BROKER_LINE_MAX * 8);
 	if (!line || !p ||
 	    broker_parse_request(line, len, &p->req, why, sizeof(why)) !=
 		    CORDON_OK) {
 		/* the door reads no answer: it fails closed */
 		free(line);
+		if (p)
+			arena_release(&p->arena);
 		free(p);
 		goto out;
 	}
@@ -402,20 +441,26 @@ static void *door_thread(void *arg)
 		      (p->req.timeout_ms >= 1000 ? 100 : 0);
 	if (random_hex(p->id, 16) != 0) {
 		broker_request_free(&p->req);
+		arena_release(&p->arena);
 		free(p);
 		goto out;
 	}
 	p->segments = segments_of(p->req.command);
-	query_of(&p->req, &aq);
+	if (p->req.command)
+		p->plain = cmdwords_split(&p->arena, NULL, p->req.command,
+					  strlen(p->req.command), &p->words);
+	query_of(p, &aq);
+	/* out of memory: no family, the exact command only */
+	(void)approvals_family(&aq, &p->family, &p->family_why);
 
 	pthread_mutex_lock(&C.lock);
 	g = approvals_lookup(&C.grants, &aq, NULL);
 	if (g != -1) {
 		int a = g == CORDON_ALLOW ? CORDON_ANSWER_ALLOW_SESSION :
 					    CORDON_ANSWER_DENY_SESSION;
-		send_answer(fd, a);
+		send_answer(fd, a, false);
 		event_locked("answered",
-			     answered_json(p->id, a, "session-grant"));
+			     answered_json(p->id, a, false, "session-grant"));
 		pthread_mutex_unlock(&C.lock);
 		goto done;
 	}
@@ -452,23 +497,29 @@ static void *door_thread(void *arg)
 	unlink_pending(p);
 	if (p->answer >= 0) {
 		char note[256];
-		send_answer(fd, p->answer);
+		send_answer(fd, p->answer, p->answer_family);
+		/* the family was checked when the answer came; the
+		 * approvals code checks it once more */
 		if (p->answer == CORDON_ANSWER_ALLOW_SESSION ||
 		    p->answer == CORDON_ANSWER_DENY_SESSION)
 			(void)approvals_record(&C.grants, &aq,
 					       (enum cordon_answer)p->answer,
-					       NULL, note, sizeof(note));
+					       p->answer_family ? &p->family :
+								  NULL,
+					       note, sizeof(note));
 	} else {
 		/* the deadline, or the console stopping: fail closed */
-		send_answer(fd, CORDON_ANSWER_TIMED_OUT);
+		send_answer(fd, CORDON_ANSWER_TIMED_OUT, false);
 		event_locked("timed_out",
 			     answered_json(p->id, CORDON_ANSWER_TIMED_OUT,
-					   "deadline"));
+					   false, "deadline"));
 	}
 	pthread_mutex_unlock(&C.lock);
 done:
 	cJSON_Delete(p->segments);
 	broker_request_free(&p->req);
+	strlist_clear(&p->family);
+	arena_release(&p->arena);
 	free(p);
 out:
 	close(fd);
@@ -663,27 +714,58 @@ static enum MHD_Result api_pending(struct MHD_Connection *c)
 	return reply_json(c, 200, o);
 }
 
-/* POST /api/approvals/{id} {"answer": NAME} */
+/* Why p's call cannot be granted for its family, or NULL: the family
+ * this console derived, checked again with the approvals code's own
+ * refusal. */
+static const char *family_refusal(const struct pending *p)
+{
+	struct approvals_query aq;
+
+	if (!p->family.n)
+		return p->family_why ? p->family_why : "there is no family";
+	query_of(p, &aq);
+	return approvals_amendment_refusal(&p->family, &aq);
+}
+
+/* POST /api/approvals/{id} {"answer": NAME, "scope"?: "prefix" | "exact"}.
+ * "prefix" (allow_session and allow_always only) grants the family the
+ * item shows; without a scope, or with "exact", the exact command. The
+ * page names no words: the family is the one this console derived, and
+ * it is checked again here (approvals_amendment_refusal) and when it is
+ * recorded. */
 static enum MHD_Result api_answer(struct MHD_Connection *c, const char *id,
 				  const struct request *rq)
 {
 	cJSON *b = parse_body(rq);
 	const char *name = str_member(b, "answer");
+	const char *scope = str_member(b, "scope");
 	int a = name ? broker_answer_from_name(name, strlen(name)) : -1;
+	int members = cJSON_IsObject(b) ? cJSON_GetArraySize(b) : 0;
+	bool family = scope && strcmp(scope, "prefix") == 0;
 	unsigned status = 404;
 	const char *msg = "no such pending approval";
+	const char *refused;
+	char why[320];
 	struct pending *p;
 
-	if (!cJSON_IsObject(b) || cJSON_GetArraySize(b) != 1 || a < 0 ||
-	    a == CORDON_ANSWER_TIMED_OUT) {
+	if (!cJSON_IsObject(b) || members != 1 + (scope != NULL) || a < 0 ||
+	    a == CORDON_ANSWER_TIMED_OUT ||
+	    (cJSON_GetObjectItemCaseSensitive(b, "scope") && !scope) ||
+	    (scope && !family && strcmp(scope, "exact") != 0)) {
 		cJSON_Delete(b);
 		return reply_error(c, 400,
-				   "the body must be {\"answer\": NAME}, NAME "
+				   "the body must be {\"answer\": NAME, "
+				   "\"scope\"?: \"prefix\" | \"exact\"}, NAME "
 				   "one of allow_once, allow_session, "
 				   "allow_always, deny_once, deny_session, "
 				   "deny_always, abort");
 	}
 	cJSON_Delete(b);
+	if (family && a != CORDON_ANSWER_ALLOW_SESSION &&
+	    a != CORDON_ANSWER_ALLOW_ALWAYS)
+		return reply_error(c, 400,
+				   "\"scope\": \"prefix\" goes with "
+				   "allow_session or allow_always only");
 	pthread_mutex_lock(&C.lock);
 	for (p = C.pending; p; p = p->next)
 		if (strcmp(p->id, id) == 0)
@@ -695,15 +777,24 @@ static enum MHD_Result api_answer(struct MHD_Connection *c, const char *id,
 		   a <= CORDON_ANSWER_ALLOW_ALWAYS) {
 		status = 400;
 		msg = "a blocked call cannot be allowed";
+	} else if (p && family && (refused = family_refusal(p))) {
+		(void)snprintf(why, sizeof(why),
+			       "this call can only be granted for the exact "
+			       "command: %s",
+			       refused);
+		status = 400;
+		msg = why;
 	} else if (p) {
 		p->answer = a;
+		p->answer_family = family;
 		status = 200;
-		event_locked("answered", answered_json(p->id, a, "console"));
+		event_locked("answered",
+			     answered_json(p->id, a, family, "console"));
 	}
 	pthread_mutex_unlock(&C.lock);
 	if (status != 200)
 		return reply_error(c, status, msg);
-	cJSON *o = answered_json(id, a, "console");
+	cJSON *o = answered_json(id, a, family, "console");
 	return reply_json(c, 200, o);
 }
 

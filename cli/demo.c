@@ -499,7 +499,7 @@ static void broker_answer(struct demo *d, const struct cordon_result *asked,
 	pthread_t t;
 	bool started = pthread_create(&t, NULL, console_person, &p) == 0;
 
-	reply->answer = broker_ask(d->sock, &a, why, sizeof(why));
+	reply->answer = broker_ask(d->sock, &a, NULL, why, sizeof(why));
 	reply->by = reply->answer == POLICY_ANSWER_NOBODY ? why : "console";
 	if (started) {
 		p.answered = true;

@@ -692,6 +692,14 @@ CORDON_API const char *cordon_result_session(const struct cordon_result *r);
 /* The shell command judged (execute kinds), else NULL. For the audit log,
  * which records it only when asked to and then redacted. */
 CORDON_API const char *cordon_result_command(const struct cordon_result *r);
+/* An ASK handed to the prompt callback: the words of the command family
+ * a session or always grant covers when the user takes cordon's proposal
+ * ({"npm", "test"} for `npm test -- --watch`); the callback passes them
+ * back as reply->amend_prefix for that answer. NULL (*n 0) when only the
+ * exact command can be granted (destructive, not plain, a shell or
+ * wrapper, several families). Owned by r, valid until r is next filled. */
+CORDON_API const char *const *cordon_result_family(const struct cordon_result *r,
+						   size_t *n);
 /* The check object of doc/DESIGN.md: {"decision", "step", "reason", "risk",
  * "labels", "tool", "kind", "hard", "answer"?}. malloc'd: the caller frees
  * it with free(); NULL on OOM. */

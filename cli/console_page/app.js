@@ -2,15 +2,39 @@
 // is put in with textContent, never as HTML.
 "use strict";
 
+// [answer, label, key, kind, scope]. With a family (item.prefix), "Allow
+// for session" and "Allow always" grant it, as cordon's terminal prompt's
+// s and a do; the "(exact)" buttons, shown only then, grant the exact
+// command. The page sends only the scope: the console derived the words.
 const ANSWERS = [
-  ["allow_once", "Allow once", "y", "allow"],
-  ["allow_session", "Allow for session", "s", "allow"],
-  ["allow_always", "Allow always", "a", "allow"],
-  ["deny_once", "Deny", "n", "deny"],
-  ["deny_session", "Deny for session", "x", "deny"],
-  ["deny_always", "Deny always", "d", "deny"],
-  ["abort", "Abort", "q", "deny"],
+  ["allow_once", "Allow once", "y", "allow", null],
+  ["allow_session", "Allow for session", "s", "allow", "prefix"],
+  ["allow_always", "Allow always", "a", "allow", "prefix"],
+  ["allow_session", "Allow for session (exact)", "e", "allow", "exact"],
+  ["allow_always", "Allow always (exact)", "A", "allow", "exact"],
+  ["deny_once", "Deny", "n", "deny", null],
+  ["deny_session", "Deny for session", "x", "deny", null],
+  ["deny_always", "Deny always", "d", "deny", null],
+  ["abort", "Abort", "q", "deny", null],
 ];
+
+// The scope an answer button sends for item: the family only when the
+// item has one; null: no scope member (the exact command).
+function scopeFor(item, scope) {
+  if (scope === "prefix") return item.prefix ? "prefix" : null;
+  return scope;
+}
+
+// Which buttons item gets: the "(exact)" ones only beside a family.
+function shown(item, a) {
+  if (item.risk === "blocked" && a[3] === "allow") return false;
+  return a[4] !== "exact" || !!item.prefix;
+}
+
+// A family word as a shell would need it written.
+function shWord(w) {
+  return /^[A-Za-z0-9._\/:=@%+,-]+$/.test(w) ? w : "'" + w + "'";
+}
 const pending = new Map(); // id -> item
 
 function el(tag, cls, text) {
@@ -85,14 +109,29 @@ function card(item) {
   if (item.exactOnly)
     c.appendChild(el("div", "exact",
                      "exact command only: a grant covers this exact command, never a prefix"));
+  if (item.prefix) {
+    const f = el("div", "family", "Allow for session / Allow always cover ");
+    f.appendChild(el("code", null, item.prefix.map(shWord).join(" ") + " …"));
+    f.appendChild(document.createTextNode(
+      " (commands starting with these words; destructive ones still ask)." +
+      " The (exact) buttons cover this exact command only."));
+    c.appendChild(f);
+  } else if (item.command !== null && item.command !== undefined &&
+             !item.exactOnly && item.prefixRefused) {
+    c.appendChild(el("div", "family",
+                     "a grant covers this exact command only: " + item.prefixRefused));
+  }
   const b = el("div", "buttons");
-  for (const [name, label, key, kind] of ANSWERS) {
-    if (item.risk === "blocked" && kind === "allow") continue;
+  for (const a of ANSWERS) {
+    if (!shown(item, a)) continue;
+    const [name, label, key, kind, scope] = a;
     const btn = el("button", kind, label);
     btn.type = "button";
     btn.dataset.answer = name;
+    const sc = scopeFor(item, scope);
+    if (sc) btn.dataset.scope = sc;
     btn.title = "key: " + key;
-    btn.addEventListener("click", () => answer(item.id, name));
+    btn.addEventListener("click", () => answer(item.id, name, sc));
     b.appendChild(btn);
   }
   c.appendChild(b);
@@ -110,9 +149,11 @@ function renderCards() {
   document.getElementById("no-pending").hidden = items.length > 0;
 }
 
-async function answer(id, name) {
+async function answer(id, name, scope) {
+  const body = { answer: name };
+  if (scope) body.scope = scope;
   try {
-    await api("/api/approvals/" + encodeURIComponent(id), { answer: name });
+    await api("/api/approvals/" + encodeURIComponent(id), body);
   } catch (e) { /* gone or answered elsewhere: the event removes it */ }
   pending.delete(id);
   renderCards();
@@ -160,9 +201,9 @@ document.addEventListener("keydown", ev => {
   const a = ANSWERS.find(x => x[2] === ev.key);
   if (!a) return;
   const item = pending.get(first.dataset.id);
-  if (!item || (item.risk === "blocked" && a[3] === "allow")) return;
+  if (!item || !shown(item, a)) return;
   ev.preventDefault();
-  answer(item.id, a[0]);
+  answer(item.id, a[0], scopeFor(item, a[4]));
 });
 
 let tryTimer = null;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -18,6 +19,7 @@
 #include "strlist.h"
 #include "atomic.h"
 #include "classify_int.h"
+#include "cmdtab.h"
 #include "json.h"
 #include "wrappers.h"
 #include "alloc.h"
@@ -78,6 +80,8 @@ static bool rule_copy(struct approvals_rule *dst, const struct approvals_rule *s
 	memset(dst, 0, sizeof(*dst));
 	dst->decision = src->decision;
 	dst->match = src->match;
+	dst->labels = src->labels;
+	dst->bounded = src->bounded;
 	dst->tool = cordon__strdup(src->tool);
 	if (!dst->tool || !strlist_copy(&dst->prefix, &src->prefix))
 		goto fail;
@@ -95,7 +99,8 @@ fail:
 static bool rule_same(const struct approvals_rule *a, const struct approvals_rule *b)
 {
 	if (strcmp(a->tool, b->tool) != 0 || a->decision != b->decision ||
-	    a->match != b->match)
+	    a->match != b->match || a->bounded != b->bounded ||
+	    (a->bounded && a->labels != b->labels))
 		return false;
 	switch (a->match) {
 	case APPROVALS_TOOL:
@@ -327,6 +332,7 @@ enum rule_key {
 	RK_NOT_MATCH,
 	RK_CREATED,
 	RK_SESSION,
+	RK_LABELS,
 	RK_COUNT
 };
 
@@ -340,7 +346,38 @@ static const char *const rule_keys[RK_COUNT] = {
 	[RK_NOT_MATCH] = "not_match",
 	[RK_CREATED] = "created",
 	[RK_SESSION] = "session",
+	[RK_LABELS] = "labels",
 };
+
+/* rules[i].labels into r: label names, with commandPrefix only. */
+static bool parse_labels(const cJSON *arr, size_t i, struct approvals_rule *r,
+			 struct loaded *ld)
+{
+	const cJSON *it;
+
+	if (r->match != APPROVALS_PREFIX || !cJSON_IsArray(arr)) {
+		set_corrupt(ld,
+			    "rules[%zu].labels: expected an array of label "
+			    "names, beside commandPrefix",
+			    i);
+		return false;
+	}
+	cJSON_ArrayForEach (it, arr) {
+		int b = cJSON_IsString(it) ?
+				cordon_label_from_name(
+					it->valuestring,
+					strlen(it->valuestring)) :
+				-1;
+		if (b < 0 || b > 63) {
+			set_corrupt(ld, "rules[%zu].labels: not a label name",
+				    i);
+			return false;
+		}
+		r->labels |= UINT64_C(1) << b;
+	}
+	r->bounded = true;
+	return true;
+}
 
 /* Parses rules[i] into *r. Shape errors set ld corrupt (the whole file is
  * then unusable: a misspelt key must not widen a rule). Returns false on a
@@ -443,6 +480,8 @@ static bool parse_rule(const cJSON *obj, size_t i, struct approvals_rule *r,
 			goto fail;
 		}
 	}
+	if (field[RK_LABELS] && !parse_labels(field[RK_LABELS], i, r, ld))
+		goto fail;
 	for (int k = RK_MATCH; k <= RK_NOT_MATCH; k++) {
 		struct strlist *l = k == RK_MATCH ? match : not_match;
 		if (field[k] && !json_strlist(field[k], l, oom)) {
@@ -718,6 +757,10 @@ static bool rule_applies(const struct approvals_rule *r, const struct approvals_
 		if (q->kind != CORDON_KIND_EXECUTE || !q->command || !seg ||
 		    !cmdwords_seg_has_prefix(seg, &r->prefix))
 			return false;
+		/* a label the granted command did not carry (git config
+		 * user.name, then git config core.hooksPath: persistence) */
+		if (r->bounded && (q->labels & ~r->labels))
+			return false;
 		break;
 	case APPROVALS_EXACT:
 		if (!q->command || !r->value ||
@@ -831,6 +874,15 @@ const char *approvals_amendment_refusal(const struct strlist *amend,
 		       "arguments (a shell, interpreter or wrapper such as "
 		       "python3 -c, bash -lc, env, sudo, xargs or eval), so a "
 		       "prefix rule would allow anything";
+	/* npm is no wrapper, npm exec is: a rule on "npm" alone, or on
+	 * "npm exec", would allow whatever npm exec runs. */
+	if (wrappers_subs(base, strlen(base)) &&
+	    (amend->n < 2 ||
+	     wrappers_find(base, strlen(base), amend->v[1],
+			   strlen(amend->v[1]))))
+		return "the amendment would cover a subcommand that runs "
+		       "other commands (npm exec, uv run, poetry run …), so a "
+		       "prefix rule would allow anything";
 	if (q->words->nseg == 0)
 		return "the command has no words";
 	for (size_t i = 0; i < q->words->nseg; i++)
@@ -838,6 +890,168 @@ const char *approvals_amendment_refusal(const struct strlist *amend,
 			return "the amendment is not a prefix of every "
 			       "command in the line";
 	return NULL;
+}
+
+/* ---- the family cordon proposes ------------------------------------------ */
+
+/* Is w one of the '|'-separated alternatives alts[0..n)? Subcommands are
+ * compared ignoring case, as the command table compares them (ci);
+ * command names exactly. */
+static bool alt_has(const char *alts, size_t n, const char *w, bool ci)
+{
+	size_t wl = strlen(w);
+
+	for (;;) {
+		size_t k = 0;
+		while (k < n && alts[k] != '|')
+			k++;
+		if (k == wl && (ci ? strncasecmp(alts, w, wl) :
+				     strncmp(alts, w, wl)) == 0)
+			return true;
+		if (k == n)
+			return false;
+		alts += k + 1;
+		n -= k + 1;
+	}
+}
+
+/* Do the row's args name words that select what runs (aws ec2
+ * delete-*, kubectl get secret, npm run preinstall) rather than shapes
+ * of free arguments (git push :ref, +*, paths)? Then the word after the
+ * row's subcommand belongs to the family. */
+static bool args_name_words(const char *args)
+{
+	for (const char *g = args; *g;) {
+		unsigned char c = (unsigned char)*g;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9')))
+			return false;
+		g += strcspn(g, " ");
+		while (*g == ' ')
+			g++;
+	}
+	return args[0] != '\0';
+}
+
+/* How row r's subcommand goes on after the words argv[1..1+k) of s:
+ * 0 it does not begin with them, 1 it has more words, 2 it ends there. */
+static int sub_after(const struct cmd_rule *r, const struct cw_seg *s,
+		     size_t k)
+{
+	const char *t = r->sub;
+
+	for (size_t i = 0; i < k; i++) {
+		size_t n = strcspn(t, " ");
+		if (n == 0 || !alt_has(t, n, s->argv[1 + i], true))
+			return 0;
+		t += n;
+		while (*t == ' ')
+			t++;
+	}
+	return *t ? 1 : 2;
+}
+
+/* Can argv[i] stand in a prefix rule as a subcommand word: a literal
+ * operand, not an option, not a glob (a glob never matches a prefix
+ * word)? */
+static bool sub_word(const struct cw_seg *s, size_t i)
+{
+	return i < s->argc && s->argv[i][0] && s->argv[i][0] != '-' &&
+	       !s->glob[i];
+}
+
+/* How many words segment s's family has (see approvals.h): its command
+ * name, then each word the command table reads as a subcommand there; 0
+ * when the command takes a subcommand and none stands right after its
+ * name (git -C dir status, git --version): the name alone would cover
+ * every subcommand. */
+static size_t seg_family_len(const struct cw_seg *s)
+{
+	const char *w = s->argv[0], *base = strrchr(w, '/');
+	size_t k = 0;
+
+	base = base ? base + 1 : w;
+	while (1 + k < APPROVALS_FAMILY_MAX_WORDS) {
+		bool more = false;
+		for (size_t r = 0; r < cmdtab_rules_count && !more; r++) {
+			const struct cmd_rule *row = &cmdtab_rules[r];
+			if (!alt_has(row->family, strlen(row->family), base,
+				     false))
+				continue;
+			/* a row without a subcommand whose args name words
+			 * (aws ... delete-*, curl ... DELETE): any operand
+			 * may select what runs */
+			if (!row->sub) {
+				more = row->args && args_name_words(row->args);
+				continue;
+			}
+			int a = sub_after(row, s, k);
+			more = a == 1 || (a == 2 && row->args &&
+					  args_name_words(row->args));
+		}
+		/* npm exec, uv run: the refusal turns these down */
+		if (k == 0 && wrappers_subs(base, strlen(base)))
+			more = true;
+		if (!more)
+			break;
+		if (!sub_word(s, 1 + k))
+			return k == 0 ? 0 : 1 + k;
+		k++;
+	}
+	return 1 + k;
+}
+
+enum cordon_err approvals_family(const struct approvals_query *q,
+				 struct strlist *out, const char **why)
+{
+	const struct cw_seg *s0;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	*why = NULL;
+	if (!q || q->kind != CORDON_KIND_EXECUTE || !q->command) {
+		*why = "not a shell command";
+		return CORDON_OK;
+	}
+	if (q->exact_only) {
+		*why = "the command is destructive: only its exact text can be "
+		       "granted";
+		return CORDON_OK;
+	}
+	if (!q->words || q->words->nseg == 0) {
+		*why = "the command is not plain (expansions, substitutions, "
+		       "assignments, compound commands or redirections to "
+		       "files): only its exact text can be granted";
+		return CORDON_OK;
+	}
+	s0 = &q->words->seg[0];
+	n = s0->argc ? seg_family_len(s0) : 0;
+	if (n == 0) {
+		*why = "the command takes a subcommand that is not where a "
+		       "prefix could name it: only its exact text can be "
+		       "granted";
+		return CORDON_OK;
+	}
+	for (size_t i = 1; i < q->words->nseg; i++) {
+		const struct cw_seg *s = &q->words->seg[i];
+		bool same = s->argc && seg_family_len(s) == n;
+		for (size_t j = 0; same && j < n; j++)
+			same = strcmp(s->argv[j], s0->argv[j]) == 0;
+		if (!same) {
+			*why = "the commands of the line are of different "
+			       "families: only the exact line can be granted";
+			return CORDON_OK;
+		}
+	}
+	for (size_t j = 0; j < n; j++)
+		if (!strlist_push(out, s0->argv[j])) {
+			strlist_clear(out);
+			return CORDON_E_NOMEM;
+		}
+	*why = approvals_amendment_refusal(out, q);
+	if (*why)
+		strlist_clear(out);
+	return CORDON_OK;
 }
 
 /* ---- recording ----------------------------------------------------------- */
@@ -887,6 +1101,22 @@ static cJSON *rule_to_json(const struct approvals_rule *r, const char *session)
 			goto fail;
 		for (size_t i = 0; i < r->prefix.n; i++) {
 			cJSON *s = cJSON_CreateString(r->prefix.v[i]);
+			if (!s || !cJSON_AddItemToArray(arr, s)) {
+				cJSON_Delete(s);
+				goto fail;
+			}
+		}
+		if (!r->bounded)
+			break;
+		arr = cJSON_AddArrayToObject(o, "labels");
+		if (!arr)
+			goto fail;
+		for (unsigned b = 0; b < 64; b++) {
+			const char *name = cordon_label_name(b);
+			cJSON *s;
+			if (!name || !(r->labels & (UINT64_C(1) << b)))
+				continue;
+			s = cJSON_CreateString(name);
 			if (!s || !cJSON_AddItemToArray(arr, s)) {
 				cJSON_Delete(s);
 				goto fail;
@@ -1091,6 +1321,8 @@ static enum cordon_err build_rule(const struct approvals_query *q,
 			const char *why = approvals_amendment_refusal(amend, q);
 			if (!why) {
 				r->match = APPROVALS_PREFIX;
+				r->labels = q->labels;
+				r->bounded = true;
 				if (!strlist_copy(&r->prefix, amend)) {
 					rule_free(r);
 					return CORDON_E_NOMEM;

@@ -13,9 +13,14 @@
  *     {"tool": "Bash", "decision": "allow", "command": "rm -rf build"},
  *     {"tool": "Write", "decision": "deny", "path": "/home/u/x/.env"},
  *     {"tool": "mcp__github__create_issue", "decision": "allow"}]}
+ *     {"tool": "Bash", "decision": "allow", "commandPrefix": ["npm", "test"],
+ *      "labels": ["network"]},
  * "tool" may be "*". A rule has at most one of commandPrefix, command, path;
  * with none it covers every call of the tool. Extra keys "created" (an ISO
- * 8601 time) and "session" are kept and ignored. Any other key, a duplicate
+ * 8601 time) and "session" are kept and ignored. "labels" (label names,
+ * beside commandPrefix only) bounds a prefix rule: it covers a command
+ * only when every label of the command's verdict is among them; without
+ * it any labels. Any other key, a duplicate
  * key, or a "version" other than 1 is a bad shape (a misspelt
  * "commandPrefix" must not widen a rule to the whole tool). match /
  * not_match are checked for commandPrefix rules (every segment begins with
@@ -50,24 +55,54 @@
  * written to it (it is not overwritten: the grant is kept for the session
  * and the warning says so). A grant is exact for destructive commands and
  * for commands that are not plain; with an amendment (a prefix the user
- * chose) it is a prefix rule, unless the amendment would open an
+ * chose) it is a prefix rule bounded by the labels of the command answered
+ * ("labels": a later command of the prefix with a label this one did not
+ * have asks again), unless the amendment would open an
  * interpreter or wrapper (wrappers_opens_code on its first word: python3
  * -c, bash -lc, env, sudo, xargs, eval …), is empty, is not a prefix of the
  * command, or the command is destructive: then the amendment is refused
  * (the answer still counts, as an exact grant) and *note says why. A call
  * of a tool named "*" (or "") is never recorded: in a rule it means every
- * tool. The lock is waited for at most 5 s.
+ * tool. The lock is waited for at most 5 s. An amendment on a command that
+ * is a wrapper only with a subcommand (npm exec, uv run) must name another
+ * subcommand: "npm" alone or "npm exec" is refused, "npm test" is not.
+ *
+ * The family cordon proposes (approvals_family): what "allow for the
+ * session" or "always" covers when the user takes cordon's proposal in
+ * its prompt or the console, instead of the exact bytes. It is the
+ * command name as written, then the words the command table (cmdtab.c)
+ * reads as subcommands there: the first operand when the table has rows
+ * with subcommands for the name (git commit -m x -> git commit, npm test
+ * -- --watch -> npm test), a further one while a row's subcommand goes
+ * on (git stash pop -> git stash pop, aws s3 ls s3://b -> aws s3 ls), and
+ * the operand after a row's subcommand when that row's args name words
+ * that select what runs (npm run build -> npm run build, kubectl get pods
+ * -> kubectl get pods), and every operand while a row without a
+ * subcommand has such args (aws ec2 describe-instances, curl URL: their
+ * rows judge any operand). A name the table has no rows with subcommands
+ * or such args for is its own family (pytest, ls, ./build.sh). Stops at the first option, glob
+ * or "--"; at most APPROVALS_FAMILY_MAX_WORDS words. None (exact only)
+ * for destructive or non-plain commands, for a command that takes a
+ * subcommand with none right after its name (git -C dir status), for a
+ * line whose commands are of different families (git add . && git commit,
+ * ls | wc), and whenever approvals_amendment_refusal() refuses it
+ * (shells, interpreters, wrappers, npm exec). A family grant covers later
+ * commands of the family that are not destructive: `git push --force`
+ * after a family grant for `git push origin main` asks again.
  */
 #ifndef CORDON_APPROVALS_H
 #define CORDON_APPROVALS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The largest approvals file read, and how long a writer waits for
  * another process's lock: one value for the store and its editor. */
 #define APPROVALS_MAX_FILE_BYTES ((size_t)4 * 1024 * 1024)
 #define APPROVALS_LOCK_WAIT_MS 5000
+/* The most words a proposed family has (aws s3api put-object: 3). */
+#define APPROVALS_FAMILY_MAX_WORDS 4
 
 #include "cmdwords.h"
 #include "config.h"
@@ -86,6 +121,8 @@ struct approvals_rule {
 	enum cordon_decision decision; /* ALLOW or DENY */
 	enum approvals_match match;
 	struct strlist prefix; /* APPROVALS_PREFIX */
+	uint64_t labels;           /* bounded: the labels its commands may carry */
+	bool bounded;
 	char *value;               /* APPROVALS_EXACT: the command; APPROVALS_PATH: the path */
 	char *session;             /* session grants: the session id */
 };
@@ -112,6 +149,7 @@ struct approvals_query {
 	const char *command;   /* EXECUTE: the command, else NULL */
 	const struct cmdwords *words; /* EXECUTE: when plain, else NULL */
 	bool exact_only;       /* destructive: only exact rules may allow */
+	uint64_t labels;       /* EXECUTE: the verdict's labels */
 	const char *path;      /* READ/WRITE/DELETE: normalised path, else NULL */
 };
 
@@ -139,5 +177,12 @@ enum cordon_err approvals_record(struct approvals_store *st, const struct approv
 /* Why an amendment is refused, or NULL when it is acceptable for cmd. */
 const char *approvals_amendment_refusal(const struct strlist *amend,
 				   const struct approvals_query *q);
+
+/* The family cordon proposes for q (see above): out (taken as empty) gets
+ * its words, copies; or stays empty and *why (a static sentence) says why
+ * only the exact command can be granted. CORDON_OK or CORDON_E_NOMEM (out
+ * empty). */
+enum cordon_err approvals_family(const struct approvals_query *q,
+				 struct strlist *out, const char **why);
 
 #endif

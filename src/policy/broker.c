@@ -161,7 +161,7 @@ static enum cordon_answer nobody(char *why, size_t cap, const char *what,
 }
 
 enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
-			      char *why, size_t whycap)
+			      bool *family, char *why, size_t whycap)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char reply[512];
@@ -171,6 +171,8 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 	enum cordon_answer ans;
 	int fd;
 
+	if (family)
+		*family = false;
 	if (!sock_path || strlen(sock_path) >= sizeof(sa.sun_path))
 		return nobody(why, whycap,
 			      "no console: the socket path does not fit", "");
@@ -235,7 +237,8 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 		char *nl = memchr(reply, '\n', got);
 		if (nl || got == sizeof(reply) - 1) {
 			int v = broker_parse_answer(
-				reply, nl ? (size_t)(nl - reply) : got);
+				reply, nl ? (size_t)(nl - reply) : got,
+				family);
 			if (v < 0) {
 				ans = nobody(why, whycap,
 					     "the console's answer was not "
@@ -265,21 +268,39 @@ int broker_answer_from_name(const char *name, size_t n)
 	return -1;
 }
 
-int broker_parse_answer(const char *s, size_t n)
+int broker_parse_answer(const char *s, size_t n, bool *family)
 {
-	cJSON *o, *c;
+	const cJSON *ans = NULL, *scope = NULL;
+	cJSON *o;
 	int v = -1;
 
+	if (family)
+		*family = false;
 	if (n > 4096 || json_nul_escape_at(s, n) != n)
 		return -1;
 	o = cJSON_ParseWithLength(s, n);
 	if (!cJSON_IsObject(o))
 		goto out;
-	c = o->child;
-	if (!c || c->next || strcmp(c->string, "answer") != 0 ||
-	    !cJSON_IsString(c))
+	for (const cJSON *c = o->child; c; c = c->next) {
+		const cJSON **slot = strcmp(c->string, "answer") == 0 ? &ans :
+				     strcmp(c->string, "scope") == 0  ? &scope :
+									NULL;
+		if (!slot || *slot || !cJSON_IsString(c))
+			goto out; /* unknown, duplicate, not a string */
+		*slot = c;
+	}
+	if (!ans)
 		goto out;
-	v = broker_answer_from_name(c->valuestring, strlen(c->valuestring));
+	v = broker_answer_from_name(ans->valuestring, strlen(ans->valuestring));
+	if (v < 0 || !scope)
+		goto out;
+	if (strcmp(scope->valuestring, "prefix") == 0 &&
+	    (v == CORDON_ANSWER_ALLOW_SESSION || v == CORDON_ANSWER_ALLOW_ALWAYS)) {
+		if (family)
+			*family = true;
+	} else if (strcmp(scope->valuestring, "exact") != 0) {
+		v = -1; /* a scope that is not one, or a family for a no */
+	}
 out:
 	cJSON_Delete(o);
 	return v;

@@ -19,6 +19,13 @@
  *
  * The answer (console -> door), one line:
  *   {"answer": "allow_session"}   one of cordon_answer_name()'s names
+ *   {"answer": "allow_session", "scope": "prefix"}
+ * "scope" is optional: "exact" (the default) grants the exact command,
+ * "prefix" (allow_session and allow_always only) the family the door's
+ * own policy proposes (approvals_family, cordon_result_family); the door
+ * takes the words from its own result, never from the console, and the
+ * approvals code checks them again. No other member; a duplicate, an
+ * unknown scope, or "prefix" with another answer is not an answer.
  *
  * Failing closed: no socket, a console that does not accept, a console
  * gone before it answered, or an answer that is not one of the names is
@@ -61,10 +68,11 @@ struct broker_ask {
 char *broker_request_line(const struct broker_ask *a, size_t *len);
 
 /* Asks the console listening on sock_path. Returns the answer, or
- * POLICY_ANSWER_NOBODY with why (a sentence) set. Blocks at most
+ * POLICY_ANSWER_NOBODY with why (a sentence) set; *family (may be NULL)
+ * true when the console granted the family (scope "prefix"). Blocks at most
  * a->timeout_ms (then CORDON_ANSWER_TIMED_OUT). */
 enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
-			      char *why, size_t whycap);
+			      bool *family, char *why, size_t whycap);
 
 /* A request as the console reads it: the strings are owned (free with
  * broker_request_free). */
@@ -86,8 +94,9 @@ enum cordon_err broker_parse_request(const char *s, size_t n,
 void broker_request_free(struct broker_request *r);
 
 /* The answer in the line s[0..n): 0..7, or -1 when it is not
- * {"answer": NAME} with a known NAME. */
-int broker_parse_answer(const char *s, size_t n);
+ * {"answer": NAME, "scope"?: "prefix" | "exact"} with a known NAME (see
+ * above). *family (may be NULL): scope "prefix". */
+int broker_parse_answer(const char *s, size_t n, bool *family);
 
 /* The answer called name[0..n), or -1. */
 int broker_answer_from_name(const char *name, size_t n);

@@ -584,6 +584,7 @@ void cordon_result_free(struct cordon_result *r)
 	free(r->command);
 	free(r->path);
 	free(r->session);
+	strlist_clear(&r->family);
 	free(r);
 }
 
@@ -605,6 +606,7 @@ static bool result_reset(struct cordon_result *r, const struct cordon_call *c,
 	r->exact_only = false;
 	r->confirm = false;
 	r->npaths = 0;
+	strlist_clear(&r->family);
 	if (r->command)
 		r->command[0] = '\0';
 	if (r->path)
@@ -707,6 +709,13 @@ const char *cordon_result_command(const struct cordon_result *r)
 	if (r->kind != CORDON_KIND_EXECUTE || !r->command || !r->command[0])
 		return NULL;
 	return r->command;
+}
+
+const char *const *cordon_result_family(const struct cordon_result *r,
+					size_t *n)
+{
+	*n = r->family.n;
+	return r->family.n ? (const char *const *)r->family.v : NULL;
 }
 
 char *cordon_result_to_json(const struct cordon_result *r)
@@ -2052,6 +2061,7 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 	q.tool = r->tool;
 	q.kind = r->kind;
 	q.exact_only = r->exact_only;
+	q.labels = r->labels;
 	if (r->kind == CORDON_KIND_FETCH && r->command && r->command[0]) {
 		q.command = r->command;
 	} else if (r->kind == CORDON_KIND_EXECUTE && r->command) {
@@ -2108,6 +2118,15 @@ enum cordon_err cordon_policy_decide(struct cordon_policy *p,
 		return CORDON_OK;
 	}
 
+	if (!r->confirm) {
+		const char *why;
+		if (approvals_family(&q, &r->family, &why) != CORDON_OK) {
+			decide(r, CORDON_DENY, POLICY_STEP_USER, false,
+			       "blocked: out of memory");
+			finish(p, r);
+			return CORDON_E_NOMEM;
+		}
+	}
 	struct cordon_reply reply = {CORDON_ANSWER_DENY_ONCE, NULL, 0, NULL};
 	long t0 = now_ms();
 	p->prompt(p->prompt_ud, r, &reply);

@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include "cordon.h"
+#include "strlist.h"
 
 /* The steps a decision can end in, from steps.def. */
 enum policy_step {
@@ -98,6 +99,9 @@ struct cordon_result {
 	bool beyond;     /* an ask for a write beyond the workspace or to a
 			  * file that runs later */
 	bool confirm;    /* require_confirm: only a fresh yes allows */
+	struct strlist family; /* an ASK shown to the prompt: the family a
+				* session or always grant may cover
+				* (approvals_family), else empty */
 };
 
 #endif

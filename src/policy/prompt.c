@@ -214,25 +214,31 @@ static enum line_res read_line(int fd, char *buf, size_t cap, int64_t deadline)
 	return too_long ? LINE_TOO_LONG : LINE_OK;
 }
 
-/* The answer a line names, or -1. Case and surrounding blanks ignored. */
-static int parse_answer(const char *line)
+/* The answer a line names, or -1; *exact: the answer asks for the exact
+ * command only. Case and surrounding blanks ignored. */
+static int parse_answer(const char *line, bool *exact)
 {
 	static const struct {
 		const char *word;
 		enum cordon_answer a;
+		bool exact;
 	} words[] = {
-		{ "y", CORDON_ANSWER_ALLOW_ONCE },
-		{ "yes", CORDON_ANSWER_ALLOW_ONCE },
-		{ "n", CORDON_ANSWER_DENY_ONCE },
-		{ "no", CORDON_ANSWER_DENY_ONCE },
-		{ "s", CORDON_ANSWER_ALLOW_SESSION },
-		{ "session", CORDON_ANSWER_ALLOW_SESSION },
-		{ "a", CORDON_ANSWER_ALLOW_ALWAYS },
-		{ "always", CORDON_ANSWER_ALLOW_ALWAYS },
-		{ "d", CORDON_ANSWER_DENY_ALWAYS },
-		{ "never", CORDON_ANSWER_DENY_ALWAYS },
-		{ "q", CORDON_ANSWER_ABORT },
-		{ "abort", CORDON_ANSWER_ABORT },
+		{ "y", CORDON_ANSWER_ALLOW_ONCE, false },
+		{ "yes", CORDON_ANSWER_ALLOW_ONCE, false },
+		{ "n", CORDON_ANSWER_DENY_ONCE, false },
+		{ "no", CORDON_ANSWER_DENY_ONCE, false },
+		{ "s", CORDON_ANSWER_ALLOW_SESSION, false },
+		{ "session", CORDON_ANSWER_ALLOW_SESSION, false },
+		{ "a", CORDON_ANSWER_ALLOW_ALWAYS, false },
+		{ "always", CORDON_ANSWER_ALLOW_ALWAYS, false },
+		{ "e", CORDON_ANSWER_ALLOW_SESSION, true },
+		{ "exact", CORDON_ANSWER_ALLOW_SESSION, true },
+		{ "ea", CORDON_ANSWER_ALLOW_ALWAYS, true },
+		{ "exact always", CORDON_ANSWER_ALLOW_ALWAYS, true },
+		{ "d", CORDON_ANSWER_DENY_ALWAYS, false },
+		{ "never", CORDON_ANSWER_DENY_ALWAYS, false },
+		{ "q", CORDON_ANSWER_ABORT, false },
+		{ "abort", CORDON_ANSWER_ABORT, false },
 	};
 	size_t b = 0, e = strlen(line);
 
@@ -243,9 +249,47 @@ static int parse_answer(const char *line)
 		e--;
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
 		if (strlen(words[i].word) == e - b &&
-		    strncasecmp(words[i].word, line + b, e - b) == 0)
+		    strncasecmp(words[i].word, line + b, e - b) == 0) {
+			*exact = words[i].exact;
 			return (int)words[i].a;
+		}
 	return -1;
+}
+
+/* Appends a family word, in single quotes when it holds anything but
+ * the characters a shell word needs none for. */
+static void ob_word(struct outbuf *o, const char *w)
+{
+	bool plain = w[0] != '\0';
+
+	for (const char *c = w; *c && plain; c++)
+		plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			(*c >= '0' && *c <= '9') || strchr("._/:=@%+,-", *c);
+	if (!plain)
+		ob_str(o, "'");
+	ob_clean(o, w, PR_FIELD_MAX);
+	if (!plain)
+		ob_str(o, "'");
+}
+
+/* What a session or always grant covers, for shell commands. */
+static void describe_grant(struct outbuf *o, const struct prompt_info *info)
+{
+	if (!info->family || info->family_len == 0) {
+		if (info->kind && strcmp(info->kind, "execute") == 0)
+			ob_str(o, "  [s]ession and [a]lways cover this exact "
+				  "command only\n");
+		return;
+	}
+	ob_str(o, "  [s]ession and [a]lways cover `");
+	for (size_t i = 0; i < info->family_len; i++) {
+		if (i)
+			ob_str(o, " ");
+		ob_word(o, info->family[i]);
+	}
+	ob_str(o, " \xe2\x80\xa6` (commands starting with these words; "
+		  "destructive ones still ask);\n  [e]xact and [ea] exact "
+		  "always cover this exact command only\n");
 }
 
 static void describe(struct outbuf *o, const struct prompt_info *info)
@@ -272,16 +316,22 @@ static void describe(struct outbuf *o, const struct prompt_info *info)
 		ob_clean(o, info->reason, PR_FIELD_MAX);
 	}
 	ob_str(o, "\n");
+	describe_grant(o, info);
 }
 
 static const char question[] =
 	"Allow? [y]es once, [n]o, [s]ession, [a]lways, [d] never, "
 	"[q] abort: ";
+static const char question_family[] =
+	"Allow? [y]es once, [n]o, [s]ession, [a]lways, [e]xact session, "
+	"[ea] exact always, [d] never, [q] abort: ";
 
 enum cordon_answer prompt_ask(int in_fd, int out_fd,
 			      const struct prompt_info *info,
-			      unsigned timeout_ms)
+			      unsigned timeout_ms, bool *family)
 {
+	bool has_family = info && info->family && info->family_len > 0;
+
 	struct outbuf o;
 	char line[PR_LINE_MAX];
 	int64_t deadline = now_ms() + (int64_t)timeout_ms;
@@ -289,12 +339,14 @@ enum cordon_answer prompt_ask(int in_fd, int out_fd,
 
 	/* poll() ignores negative descriptors: it would wait out the
 	 * deadline instead of failing. */
+	if (family)
+		*family = false;
 	if (in_fd < 0 || out_fd < 0)
 		return CORDON_ANSWER_DENY_ONCE;
 	o.n = 0;
 	if (info)
 		describe(&o, info);
-	ob_str(&o, question);
+	ob_str(&o, has_family ? question_family : question);
 	w = write_deadline(out_fd, o.s, o.n, deadline, false);
 	if (w == IO_TIMEOUT)
 		return CORDON_ANSWER_TIMED_OUT;
@@ -303,15 +355,22 @@ enum cordon_answer prompt_ask(int in_fd, int out_fd,
 	for (;;) {
 		static const char again[] =
 			"Please answer y, n, s, a, d or q: ";
+		static const char again_family[] =
+			"Please answer y, n, s, a, e, ea, d or q: ";
 		static const char late[] = "\n(no answer in time: denied)\n";
+		bool exact = false;
 		int a;
 
 		switch (read_line(in_fd, line, sizeof(line), deadline)) {
 		case LINE_OK:
-			a = parse_answer(line);
-			if (a >= 0)
-				return (enum cordon_answer)a;
-			break;
+			a = parse_answer(line, &exact);
+			if (a < 0)
+				break;
+			if (family && has_family && !exact &&
+			    (a == CORDON_ANSWER_ALLOW_SESSION ||
+			     a == CORDON_ANSWER_ALLOW_ALWAYS))
+				*family = true;
+			return (enum cordon_answer)a;
 		case LINE_TOO_LONG:
 			break;
 		case LINE_TIMEOUT:
@@ -323,8 +382,12 @@ enum cordon_answer prompt_ask(int in_fd, int out_fd,
 		case LINE_FAIL:
 			return CORDON_ANSWER_DENY_ONCE;
 		}
-		w = write_deadline(out_fd, again, sizeof(again) - 1, deadline,
-				   false);
+		w = has_family ?
+			    write_deadline(out_fd, again_family,
+					   sizeof(again_family) - 1, deadline,
+					   false) :
+			    write_deadline(out_fd, again, sizeof(again) - 1,
+					   deadline, false);
 		if (w == IO_TIMEOUT)
 			return CORDON_ANSWER_TIMED_OUT;
 		if (w != IO_OK)

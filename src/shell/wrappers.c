@@ -610,6 +610,13 @@ const struct wrapper *wrappers_find(const char *name, size_t n, const char *sub,
 	return w;
 }
 
+const char *wrappers_subs(const char *name, size_t n)
+{
+	const struct wrapper *w = name ? find_name(name, n) : NULL;
+
+	return w ? w->sub : NULL;
+}
+
 bool wrappers_is_shell(const char *name, size_t n)
 {
 	const struct wrapper *w = name ? find_name(name, n) : NULL;

@@ -67,6 +67,11 @@ struct wrapper {
 const struct wrapper *wrappers_find(const char *name, size_t n, const char *sub,
 				    size_t subn);
 
+/* The subcommands that make a command a wrapper (" exec x " for npm, "
+ * run " for uv), or NULL when none does: a prefix rule on the name alone
+ * would cover them. */
+const char *wrappers_subs(const char *name, size_t n);
+
 /* A shell of the sh family (sh, bash, dash, mksh, yash …): its -c string
  * and what it reads on stdin are shell command lines. */
 bool wrappers_is_shell(const char *name, size_t n);

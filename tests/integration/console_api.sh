@@ -231,6 +231,100 @@ else
 	skip "allow_always is recorded" "git push does not ask in this configuration"
 fi
 
+# ---- family grants: "scope": "prefix" -----------------------------------
+check_bg fam1 'npm test -- --watch' fam
+wait_pending 1
+api GET /api/approvals/pending
+pyjson 'd["pending"][0]["prefix"] == ["npm", "test"] and
+	d["pending"][0]["prefixRefused"] is None' <"$tmp/out"
+ok $? "a pending npm test -- --watch proposes the family [npm, test]"
+id=$(first_pending id)
+api POST "/api/approvals/$id" '{"answer":"allow_session","scope":"family"}'
+[ "$code" = 400 ]
+ok $? "a scope that is not prefix or exact: 400"
+api POST "/api/approvals/$id" '{"answer":"deny_session","scope":"prefix"}'
+[ "$code" = 400 ] && grep -q 'allow_session or allow_always only' "$tmp/out"
+ok $? "scope prefix with a deny answer: 400"
+api POST "/api/approvals/$id" '{"answer":"allow_session","scope":"prefix"}'
+[ "$code" = 200 ] && pyjson 'd["scope"] == "prefix"' <"$tmp/out"
+ok $? "allow_session with scope prefix: 200, and the answer says so"
+wait_rc fam1
+[ "$(cat "$tmp/fam1.rc")" = 0 ]
+ok $? "the door allows npm test -- --watch"
+check_bg fam2 'npm test -- --grep foo' fam
+wait_rc fam2
+[ "$(cat "$tmp/fam2.rc")" = 0 ] && [ "$(pending_count)" = 0 ]
+ok $? "npm test -- --grep foo in the session passes without asking (the family grant)"
+check_bg fam3 'npm run build' fam
+wait_pending 1
+ok $? "npm run build (another family) asks"
+api GET /api/approvals/pending
+pyjson 'd["pending"][0]["prefix"] == ["npm", "run", "build"]' <"$tmp/out"
+ok $? "its family is npm run build (the script a run names belongs to it)"
+api POST "/api/approvals/$(first_pending id)" '{"answer":"deny_once"}'
+wait_rc fam3
+[ "$(cat "$tmp/fam3.rc")" = 1 ]
+ok $? "and is denied when the answer is no"
+check_bg fam4 'npm test -- --grep y' other-fam
+wait_pending 1
+ok $? "the family grant does not reach another session"
+api POST "/api/approvals/$(first_pending id)" '{"answer":"deny_once"}'
+wait_rc fam4
+
+# a destructive sibling of a granted family asks again, for its exact text
+check_bg fam5 'git push upstream dev' fam
+wait_pending 1
+api GET /api/approvals/pending
+pyjson 'd["pending"][0]["prefix"] == ["git", "push"]' <"$tmp/out"
+ok $? "git push upstream dev proposes [git, push]"
+api POST "/api/approvals/$(first_pending id)" '{"answer":"allow_session","scope":"prefix"}'
+wait_rc fam5
+check_bg fam6 'git push --force upstream dev' fam
+wait_pending 1
+ok $? "git push --force (destructive) after a git push family grant asks again"
+api GET /api/approvals/pending
+pyjson 'd["pending"][0]["prefix"] is None and
+	d["pending"][0]["exactOnly"] is True and
+	"destructive" in d["pending"][0]["prefixRefused"]' <"$tmp/out"
+ok $? "its item proposes no family and says why"
+id=$(first_pending id)
+api POST "/api/approvals/$id" '{"answer":"allow_session","scope":"prefix"}'
+[ "$code" = 400 ] && grep -q 'exact command' "$tmp/out" && [ "$(pending_count)" = 1 ]
+ok $? "scope prefix for it: 400 (the server checks, the page is not trusted), still pending"
+api POST "/api/approvals/$id" '{"answer":"deny_once"}'
+wait_rc fam6
+[ "$(cat "$tmp/fam6.rc")" = 1 ]
+ok $? "git push --force is denied"
+
+# scope exact, and no scope: the exact bytes only
+check_bg fam7 'cargo build --release' fam
+wait_pending 1
+api POST "/api/approvals/$(first_pending id)" '{"answer":"allow_session","scope":"exact"}'
+[ "$code" = 200 ] && pyjson 'd["scope"] == "exact"' <"$tmp/out"
+ok $? "allow_session with scope exact: 200"
+wait_rc fam7
+check_bg fam8 'cargo build' fam
+wait_pending 1
+ok $? "after an exact grant, cargo build (other bytes) asks again"
+api POST "/api/approvals/$(first_pending id)" '{"answer":"deny_once"}'
+wait_rc fam8
+
+# allow_always with scope prefix: the door writes a prefix rule
+check_bg fam9 'make test V=1' fam
+wait_pending 1
+api POST "/api/approvals/$(first_pending id)" '{"answer":"allow_always","scope":"prefix"}'
+wait_rc fam9
+python3 -c '
+import json, sys
+rules = json.load(open(sys.argv[1]))["rules"]
+sys.exit(0 if any(r.get("commandPrefix") == ["make", "test"] for r in rules) else 1)' \
+	"$XDG_CONFIG_HOME/cordon/approvals.json"
+ok $? "allow_always with scope prefix: the door records commandPrefix [make, test]"
+check_bg fam10 'make test V=2' fam-later
+wait_rc fam10
+[ "$(cat "$tmp/fam10.rc")" = 0 ] && grep -q 'approvals' "$tmp/fam10.out"
+ok $? "a later door in another session allows make test V=2 from that rule"
+
 # ---- events ------------------------------------------------------------
 sleep 0.3
 grep -q '^event: pending' "$tmp/events" && grep -q '^event: answered' "$tmp/events"

@@ -189,6 +189,24 @@ async function shot(page, name) {
   }
   await chkExit;
 
+  // a shell command's family: the card says what Allow for session covers
+  const fam = (cmd) => spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash",
+    "--session", "b-fam", "--args", JSON.stringify({ command: cmd })], { stdio: "ignore" });
+  const exited = (p) => new Promise(r => p.on("exit", c => r(c)));
+  const f1 = fam("npm test -- --watch");
+  card = await cardFor(page, "npm test -- --watch", 15000);
+  ok(card, "npm test -- --watch shows up as a card");
+  if (card) {
+    const t = await card.evaluate(e => e.textContent);
+    ok(/cover npm test …/.test(t) && /commands starting with these words/.test(t),
+       "the card says Allow for session covers npm test …", t);
+    ok(await card.evaluate(e => [...e.querySelectorAll("button")].some(b => b.textContent === "Allow for session (exact)")),
+       "and offers Allow for session (exact)");
+    await click(card, "Allow for session");
+  }
+  ok(await exited(f1) === 0, "Allow for session: the call goes through");
+  ok(await exited(fam("npm test -- --grep foo")) === 0, "npm test -- --grep foo then passes without a card (the family grant)");
+
   // a blocked-tier ask has no Allow button: the page hides it
   ok(errors.length === 0, "no script errors on the page", errors.join("\n"));
   ok(external.length === 0, "nothing fetched from outside the console", external.join("\n"));

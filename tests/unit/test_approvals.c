@@ -1064,6 +1064,250 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
+/* The family cordon proposes, as one string ("" for none), and why not. */
+static const char *family_of(const char *cmd, bool exact_only,
+			     const char **why)
+{
+	static char out[512];
+	struct cmdwords cw;
+	struct approvals_query q = exec_q("Bash", cmd, "s1", exact_only, &cw);
+	struct strlist f;
+
+	out[0] = '\0';
+	if (approvals_family(&q, &f, why) != CORDON_OK)
+		return "(out of memory)";
+	for (size_t i = 0; i < f.n; i++) {
+		strncat(out, i ? " " : "", sizeof(out) - strlen(out) - 1);
+		strncat(out, f.v[i], sizeof(out) - strlen(out) - 1);
+	}
+	if (f.n && *why)
+		return "(a family with a reason)";
+	if (!f.n && !*why)
+		return "(no family and no reason)";
+	strlist_clear(&f);
+	return out;
+}
+
+static void test_families(void)
+{
+	static const struct {
+		const char *cmd;
+		bool exact_only;
+		const char *family; /* "" none */
+		const char *why;    /* when none: in the reason */
+	} t[] = {
+		/* git: the subcommand, then a further word only where the
+		 * table's subcommands go on */
+		{ "git commit -m x", false, "git commit", NULL },
+		{ "git status", false, "git status", NULL },
+		{ "git push origin main", false, "git push", NULL },
+		{ "git push", false, "git push", NULL },
+		{ "git stash pop", false, "git stash pop", NULL },
+		{ "git stash -p", false, "git stash", NULL },
+		{ "git remote add o https://x", false, "git remote add", NULL },
+		{ "git worktree add ../w", false, "git worktree add", NULL },
+		{ "/usr/bin/git log --oneline", false, "/usr/bin/git log", NULL },
+		{ "git -C sub status", false, "", "not where a prefix" },
+		{ "git --version", false, "", "not where a prefix" },
+		{ "git", false, "", "not where a prefix" },
+		{ "git push --force origin main", true, "", "destructive" },
+		/* npm and friends: the script a run names is the family */
+		{ "npm test -- --watch", false, "npm test", NULL },
+		{ "npm test", false, "npm test", NULL },
+		{ "npm run build", false, "npm run build", NULL },
+		{ "npm run lint -- --fix", false, "npm run lint", NULL },
+		{ "pnpm run test", false, "pnpm run test", NULL },
+		{ "yarn install --frozen-lockfile", false, "yarn install", NULL },
+		{ "npm exec eslint .", false, "", "runs other commands" },
+		{ "npm x cowsay", false, "", "runs other commands" },
+		{ "npm", false, "", "not where a prefix" },
+		/* cargo, kubectl, docker, aws */
+		{ "cargo build --release", false, "cargo build", NULL },
+		{ "cargo test -p core", false, "cargo test", NULL },
+		{ "kubectl get pods -n x", false, "kubectl get pods", NULL },
+		{ "kubectl get secrets", false, "kubectl get secrets", NULL },
+		{ "kubectl describe pod web", false, "kubectl describe", NULL },
+		{ "kubectl -n prod get pods", false, "", "not where a prefix" },
+		{ "kubectl config view", false, "kubectl config view", NULL },
+		{ "docker ps -a", false, "docker ps", NULL },
+		{ "docker build -t x .", false, "docker build", NULL },
+		{ "docker compose up -d", false, "docker compose", NULL },
+		{ "aws s3 ls s3://bucket", false, "aws s3 ls s3://bucket", NULL },
+		{ "curl https://api.x/v1 -o f", false, "curl https://api.x/v1", NULL },
+		{ "curl -s https://api.x/v1", false, "", "not where a prefix" },
+		{ "aws ec2 describe-instances", false, "aws ec2 describe-instances",
+		  NULL },
+		/* make takes targets (the table has make install); a name the
+		 * table has no rows for is its own family */
+		{ "make -j4", false, "", "not where a prefix" },
+		{ "make test", false, "make test", NULL },
+		{ "pytest tests/unit -q", false, "pytest", NULL },
+		{ "./build.sh --fast", false, "./build.sh", NULL },
+		{ "ls -la", false, "ls", NULL },
+		/* shells, interpreters, wrappers: refused */
+		{ "bash build.sh", false, "", "runs code given" },
+		{ "sh -c 'make'", false, "", "runs code given" },
+		{ "python3 x.py", false, "", "runs code given" },
+		{ "node server.js", false, "", "runs code given" },
+		{ "env FOO=1 make", false, "", "runs code given" },
+		{ "sudo apt update", false, "", "runs code given" },
+		{ "xargs -n1 echo", false, "", "runs code given" },
+		{ "timeout 5 make", false, "", "runs code given" },
+		{ "nice make", false, "", "runs code given" },
+		{ "uv run pytest", false, "", "runs other commands" },
+		{ "poetry run pytest", false, "", "runs other commands" },
+		{ "go test ./...", false, "", "runs code given" },
+		/* several segments: one family or none */
+		{ "npm test && npm test -- --watch", false, "npm test", NULL },
+		{ "git add . && git commit -m x", false, "",
+		  "different families" },
+		{ "ls | wc -l", false, "", "different families" },
+		{ "make; make install", false, "", "not where a prefix" },
+		{ "make test; make test V=1", false, "make test", NULL },
+		{ "cargo build | tee log", false, "", "different families" },
+		/* not plain, destructive, globs */
+		{ "git push $(cat remote)", false, "", "not plain" },
+		{ "FOO=1 npm test", false, "", "not plain" },
+		{ "npm test > out.txt", false, "", "not plain" },
+		{ "rm -rf build", true, "", "destructive" },
+		{ "git rm *.o", false, "git rm", NULL },
+		{ "kubectl get pod*", false, "kubectl get", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *why = NULL;
+		const char *got = family_of(t[i].cmd, t[i].exact_only, &why);
+		if (t[i].family[0])
+			ok(strcmp(got, t[i].family) == 0, "family of %s: %s",
+			   t[i].cmd, got);
+		else
+			ok(got[0] == '\0' && why && strstr(why, t[i].why),
+			   "%s: exact only (%s)", t[i].cmd, why ? why : "");
+	}
+}
+
+/* A family grant from an answer: it covers the family's other commands,
+ * not a destructive sibling, not another family. */
+static void test_family_grant(void)
+{
+	struct approvals_store st;
+	struct cmdwords cw;
+	struct approvals_query q;
+	struct strlist f;
+	const char *why;
+	char note[512];
+
+	approvals_open(&st, NULL);
+	q = exec_q("Bash", "npm test -- --watch", "s1", false, &cw);
+	ok(approvals_family(&q, &f, &why) == CORDON_OK && f.n == 2,
+	   "npm test -- --watch: a family");
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, &f, note,
+				sizeof(note)),
+	       CORDON_OK, "a session grant for the family");
+	is_str(note, "", "no note");
+	strlist_clear(&f);
+	is_int(lookup_cmd(&st, "npm test -- --grep foo", "s1", false, NULL),
+	       CORDON_ALLOW, "it covers npm test -- --grep foo");
+	is_int(lookup_cmd(&st, "npm test", "s1", false, NULL), CORDON_ALLOW,
+	       "and npm test");
+	is_int(lookup_cmd(&st, "npm run build", "s1", false, NULL), -1,
+	       "not npm run build");
+	is_int(lookup_cmd(&st, "npm exec evil", "s1", false, NULL), -1,
+	       "not npm exec");
+	is_int(lookup_cmd(&st, "npm test -- --grep foo", "s2", false, NULL), -1,
+	       "not in another session");
+
+	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
+	ok(approvals_family(&q, &f, &why) == CORDON_OK && f.n == 2,
+	   "git push origin main: a family");
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, &f, note,
+			 sizeof(note));
+	strlist_clear(&f);
+	is_int(lookup_cmd(&st, "git push upstream dev", "s1", false, NULL),
+	       CORDON_ALLOW, "git push upstream dev is of the family");
+	is_int(lookup_cmd(&st, "git push --force origin main", "s1", true,
+			  NULL),
+	       -1, "git push --force (destructive) asks again");
+	is_int(lookup_cmd(&st, "git push origin :main", "s1", true, NULL), -1,
+	       "git push origin :main (destructive) asks again");
+	is_int(lookup_cmd(&st, "git pull", "s1", false, NULL), -1,
+	       "git pull is another family");
+
+	/* without the family (the exact answer) only the bytes */
+	q = exec_q("Bash", "cargo build --release", "s1", false, &cw);
+	approvals_record(&st, &q, CORDON_ANSWER_ALLOW_SESSION, NULL, note,
+			 sizeof(note));
+	is_int(lookup_cmd(&st, "cargo build --release", "s1", false, NULL),
+	       CORDON_ALLOW, "an exact grant covers its command");
+	is_int(lookup_cmd(&st, "cargo build", "s1", false, NULL), -1,
+	       "and nothing else");
+	approvals_close(&st);
+
+	/* a prefix grant keeps the labels of the command answered: one
+	 * with another label asks again, also from the file */
+	const char *lp = fresh("labels");
+	approvals_open(&st, lp);
+	q = exec_q("Bash", "git push origin main", "s1", false, &cw);
+	q.labels = CORDON_L(NETWORK);
+	ok(approvals_family(&q, &f, &why) == CORDON_OK && f.n == 2,
+	   "git push: a family");
+	is_int(approvals_record(&st, &q, CORDON_ANSWER_ALLOW_ALWAYS, &f, note,
+				sizeof(note)),
+	       CORDON_OK, "an always grant for the family");
+	strlist_clear(&f);
+	approvals_close(&st);
+	char *text = read_all(lp, NULL);
+	ok(text && strstr(text, "\"labels\"") && strstr(text, "\"network\""),
+	   "the rule is written with its labels");
+	free(text);
+	approvals_open(&st, lp);
+	ok(!st.corrupt && st.nrules == 1 && st.rules[0].bounded &&
+		   st.rules[0].labels == CORDON_L(NETWORK),
+	   "and read back with them");
+	q = exec_q("Bash", "git push upstream dev", NULL, false, &cw);
+	q.labels = CORDON_L(NETWORK);
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_ALLOW,
+	       "the same labels: allowed");
+	q.labels = 0;
+	is_int(approvals_lookup(&st, &q, NULL), CORDON_ALLOW, "fewer: allowed");
+	q.labels = CORDON_L(NETWORK) | CORDON_L(PERSISTENCE);
+	is_int(approvals_lookup(&st, &q, NULL), -1, "another label: asks");
+	approvals_close(&st);
+	static const char *const bad_labels[] = {
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"commandPrefix\": [\"git\"], "
+		"\"labels\": [\"no-such-label\"]}]}",
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"command\": \"git push\", "
+		"\"labels\": []}]}",
+		"{\"version\": 1, \"rules\": [{\"tool\": \"Bash\", "
+		"\"decision\": \"allow\", \"commandPrefix\": [\"git\"], "
+		"\"labels\": \"network\"}]}",
+	};
+	for (size_t i = 0; i < 3; i++) {
+		const char *bp = fresh("badlabels");
+		write_text(bp, bad_labels[i], strlen(bad_labels[i]));
+		approvals_open(&st, bp);
+		ok(st.corrupt && has_warning(&st, "labels"),
+		   "bad labels %zu: the file is corrupt, the warning names "
+		   "labels",
+		   i);
+		approvals_close(&st);
+	}
+
+	/* the refusal turns down what a page or a host could send */
+	char *npm1[] = { "npm" };
+	char *npmx[] = { "npm", "exec" };
+	char *uvr[] = { "uv", "run" };
+	struct strlist a1 = { npm1, 1 }, a2 = { npmx, 2 }, a3 = { uvr, 2 };
+	q = exec_q("Bash", "npm exec eslint", "s1", false, &cw);
+	ok(approvals_amendment_refusal(&a1, &q) != NULL,
+	   "npm alone is refused (it would cover npm exec)");
+	ok(approvals_amendment_refusal(&a2, &q) != NULL, "npm exec is refused");
+	q = exec_q("Bash", "uv run pytest", "s1", false, &cw);
+	ok(approvals_amendment_refusal(&a3, &q) != NULL, "uv run is refused");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1083,6 +1327,8 @@ int main(void)
 	test_segments();
 	test_grants_by_kind();
 	test_amendments();
+	test_families();
+	test_family_grant();
 	test_examples();
 	test_corrupt();
 	test_corrupt_later();

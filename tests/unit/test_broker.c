@@ -153,7 +153,7 @@ static void answer_cases(void)
 	for (int a = 0; a <= CORDON_ANSWER_TIMED_OUT; a++) {
 		(void)snprintf(line, sizeof(line), "{\"answer\": \"%s\"}",
 			       cordon_answer_name((enum cordon_answer)a));
-		ok(broker_parse_answer(line, strlen(line)) == a, "answer %s",
+		ok(broker_parse_answer(line, strlen(line), NULL) == a, "answer %s",
 		   cordon_answer_name((enum cordon_answer)a));
 	}
 	static const char *const bad[] = {
@@ -164,10 +164,42 @@ static void answer_cases(void)
 		"[\"allow_once\"]",
 		"{\"answer\": \"allow_once\\u0000\"}",
 		"",
+		"{\"answer\": \"allow_session\", \"scope\": \"family\"}",
+		"{\"answer\": \"deny_session\", \"scope\": \"prefix\"}",
+		"{\"answer\": \"allow_once\", \"scope\": \"prefix\"}",
+		"{\"answer\": \"allow_session\", \"scope\": \"prefix\", "
+		"\"scope\": \"prefix\"}",
+		"{\"answer\": \"allow_session\", \"scope\": 1}",
+		"{\"scope\": \"prefix\"}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ok(broker_parse_answer(bad[i], strlen(bad[i])) == -1,
+		ok(broker_parse_answer(bad[i], strlen(bad[i]), NULL) == -1,
 		   "not an answer: %s", bad[i]);
+
+	/* the scope: the family only when asked for, exact by default */
+	static const struct {
+		const char *line;
+		int answer;
+		bool family;
+	} scoped[] = {
+		{ "{\"answer\": \"allow_session\", \"scope\": \"prefix\"}",
+		  CORDON_ANSWER_ALLOW_SESSION, true },
+		{ "{\"scope\": \"prefix\", \"answer\": \"allow_always\"}",
+		  CORDON_ANSWER_ALLOW_ALWAYS, true },
+		{ "{\"answer\": \"allow_session\", \"scope\": \"exact\"}",
+		  CORDON_ANSWER_ALLOW_SESSION, false },
+		{ "{\"answer\": \"allow_session\"}", CORDON_ANSWER_ALLOW_SESSION,
+		  false },
+		{ "{\"answer\": \"deny_always\", \"scope\": \"exact\"}",
+		  CORDON_ANSWER_DENY_ALWAYS, false },
+	};
+	for (size_t i = 0; i < sizeof(scoped) / sizeof(scoped[0]); i++) {
+		bool fam = !scoped[i].family;
+		int v = broker_parse_answer(scoped[i].line,
+					    strlen(scoped[i].line), &fam);
+		ok(v == scoped[i].answer && fam == scoped[i].family,
+		   "%s: %d, family %d", scoped[i].line, v, fam);
+	}
 }
 
 /* ---- a fake console on a real socket ------------------------------------ */
@@ -225,7 +257,7 @@ static enum cordon_answer ask_fake(const char *reply, unsigned timeout_ms,
 	fake.reply = reply;
 	fake.got[0] = '\0';
 	pthread_create(&t, NULL, fake_console, NULL);
-	ans = broker_ask(sock_path, &a, why, cap);
+	ans = broker_ask(sock_path, &a, NULL, why, cap);
 	pthread_join(t, NULL);
 	close(fake.lfd);
 	return ans;
@@ -277,7 +309,7 @@ static void ask_cases(void)
 	       "no answer by the deadline: timed_out");
 	unlink(sock_path);
 	struct broker_ask a = { "check", asked, NULL, 1000 };
-	is_int(broker_ask(sock_path, &a, why, sizeof(why)),
+	is_int(broker_ask(sock_path, &a, NULL, why, sizeof(why)),
 	       POLICY_ANSWER_NOBODY, "no console: nobody");
 	ok(strstr(why, "no console is running") != NULL, "and says so (%s)",
 	   why);
