@@ -69,7 +69,6 @@
  * the agent reads why); --fail-open turns only malformed input into allow.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -188,83 +187,18 @@ static void usage(FILE *out)
 
 struct door_opts {
 	enum door_agent agent;
-	const char *config;
-	const char *audit_log;
-	const char *workspace;
-	const char *mode;
-	bool fail_open;
+	struct cli_hook_opts h; /* as for every agent (hookopts.c) */
 };
 
 /* 0 parsed, 1 help printed, -1 usage error (reported). */
 static int parse_options(int argc, char **argv, struct door_opts *o)
 {
-	enum {
-		OPT_CONFIG = 256,
-		OPT_AUDIT_LOG,
-		OPT_WORKSPACE,
-		OPT_MODE,
-		OPT_FAIL_OPEN,
-	};
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
-		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int rc = cli_hook_parse_options(argc, argv, &o->h, usage);
 
-	o->agent = (enum door_agent)door_of(argv[1]);
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_AUDIT_LOG:
-			o->audit_log = optarg;
-			break;
-		case OPT_WORKSPACE:
-			o->workspace = optarg;
-			break;
-		case OPT_MODE:
-			o->mode = optarg;
-			break;
-		case OPT_FAIL_OPEN:
-			o->fail_open = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			cli_getopt_error("hook", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("hook", argv[optind]);
-		goto usage;
-	}
-	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
-		cli_report("hook", "--mode: expected one of supervised, "
-			   "auto-accept-edits, auto, full-access, got",
-			   o->mode);
-		goto usage;
-	}
-	if (o->workspace && o->workspace[0] != '/') {
-		fputs("cordon hook: --workspace: expected an absolute path\n",
-		      stderr);
-		goto usage;
-	}
+	if (rc)
+		return rc;
+	o->agent = (enum door_agent)door_of(o->h.name);
 	return 0;
-usage:
-	fputs("Try 'cordon hook --help'.\n", stderr);
-	return -1;
 }
 
 /* ---- the agents' input --------------------------------------------------- */
@@ -1232,8 +1166,8 @@ static bool audit_malformed(const struct door_opts *o, const char *ws,
 				   json_clean_string(why, strlen(why))) ||
 	    !(extra = cJSON_PrintUnformatted(x)))
 		goto out;
-	if (cli_load_config(&cfg, o->config, ws) != 0 ||
-	    cli_open_audit(cfg, o->audit_log, &audit) != 0)
+	if (cli_load_config(&cfg, o->h.config, ws) != 0 ||
+	    cli_open_audit(cfg, o->h.audit_log, &audit) != 0)
 		goto out;
 	ok = cordon_audit_event(audit, "hook", extra, &diag) == CORDON_OK;
 	if (!ok)
@@ -1254,31 +1188,21 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 			     const char *ws, char *why, size_t cap)
 {
 	char *in = cJSON_PrintUnformatted(call), *out = NULL;
-	char *argv[12];
-	int argc = 0, in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
+	struct cli_hook_opts *h = malloc(sizeof(*h));
+	int in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
 	size_t len = 0;
 	int status;
 
-	argv[argc++] = "hook";
-	argv[argc++] = "claude";
-	argv[argc++] = "--workspace";
-	argv[argc++] = (char *)ws;
-	if (o->config) {
-		argv[argc++] = "--config";
-		argv[argc++] = (char *)o->config;
+	/* The Claude door with this door's options, as parsed. */
+	if (h) {
+		*h = o->h;
+		h->agent = 0;
+		h->workspace = ws;
+		h->no_rewrite |= !doors[o->agent].rewrites;
 	}
-	if (o->audit_log) {
-		argv[argc++] = "--audit-log";
-		argv[argc++] = (char *)o->audit_log;
-	}
-	if (o->mode) {
-		argv[argc++] = "--mode";
-		argv[argc++] = (char *)o->mode;
-	}
-	if (!doors[o->agent].rewrites)
-		argv[argc++] = "--no-rewrite";
-	argv[argc] = NULL;
-	if (!in) {
+	if (!in || !h) {
+		free(in);
+		free(h);
 		snprintf(why, cap, "out of memory");
 		return NULL;
 	}
@@ -1299,7 +1223,7 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 		goto restore;
 	}
 	cli_hook_door_name = doors[o->agent].door;
-	status = cli_hook(argc, argv);
+	status = cli_hook_run(h);
 	cli_hook_door_name = NULL;
 	fflush(stdout);
 	if (status != CLI_EXIT_OK) {
@@ -1337,6 +1261,7 @@ out:
 	if (out_fd >= 0)
 		close(out_fd);
 	free(in);
+	free(h);
 	return out;
 }
 
@@ -1432,17 +1357,12 @@ int cli_hook_door(int argc, char **argv)
 	const cJSON *next;
 	int rc;
 
-	if (argc >= 3 &&
-	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (read_call(o.agent, &dc, why, sizeof(why)) != 0) {
-		ws = o.workspace ? o.workspace : getcwd(wsbuf, sizeof(wsbuf));
-		decision = o.fail_open ? "allow" : "deny";
+		ws = o.h.workspace ? o.h.workspace : getcwd(wsbuf, sizeof(wsbuf));
+		decision = o.h.fail_open ? "allow" : "deny";
 		if (!audit_malformed(&o, ws, decision, why))
 			decision = "deny";
 		snprintf(reason, sizeof(reason),
@@ -1457,7 +1377,7 @@ int cli_hook_door(int argc, char **argv)
 				 "cannot read its input");
 		goto answer;
 	}
-	ws = o.workspace       ? o.workspace :
+	ws = o.h.workspace     ? o.h.workspace :
 	     dc.workspace[0] ? dc.workspace :
 			       getcwd(wsbuf, sizeof(wsbuf));
 	if (!ws) {

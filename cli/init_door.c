@@ -26,7 +26,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -182,75 +181,26 @@ struct door_init_opts {
 	const char *settings;
 };
 
+/* The options, parsed as for every agent (hookopts.c). */
 static int parse_options(int argc, char **argv, struct door_init_opts *o)
 {
-	enum { OPT_PROJECT = 256, OPT_USER, OPT_SETTINGS, OPT_DRY_RUN,
-	       OPT_REMOVE };
-	static const struct option longopts[] = {
-		{ "project", no_argument, NULL, OPT_PROJECT },
-		{ "user", no_argument, NULL, OPT_USER },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "remove", no_argument, NULL, OPT_REMOVE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool project = false;
-	int c;
+	struct cli_init_opts co = { 0 };
+	const struct door_init *in = NULL;
+	int rc;
 
 	for (size_t i = 0; i < sizeof(inits) / sizeof(inits[0]); i++)
-		if (strcmp(argv[1], inits[i].agent) == 0)
-			o->in = &inits[i];
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PROJECT:
-			project = true;
-			break;
-		case OPT_USER:
-			o->user = true;
-			break;
-		case OPT_SETTINGS:
-			o->settings = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case OPT_REMOVE:
-			o->remove = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			cli_getopt_error("init", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("init", argv[optind]);
-		goto usage;
-	}
-	if (project + o->user + (o->settings != NULL) > 1) {
-		fputs("cordon init: --project, --user and --settings exclude "
-		      "each other\n",
-		      stderr);
-		goto usage;
-	}
-	if (o->user && !o->in->user_file) {
-		fprintf(stderr,
-			"cordon init: %s reads its hooks from the repository "
-			"only: no --user\n",
-			o->in->agent);
-		goto usage;
-	}
+		if (argc >= 2 && strcmp(argv[1], inits[i].agent) == 0)
+			in = &inits[i];
+	rc = cli_init_parse_options(argc, argv, &co, usage,
+				    in && in->user_file ? CLI_INIT_USER : 0);
+	if (rc)
+		return rc;
+	o->in = in;
+	o->user = co.user;
+	o->dry_run = co.dry_run;
+	o->remove = co.remove;
+	o->settings = co.settings;
 	return 0;
-usage:
-	fputs("Try 'cordon init --help'.\n", stderr);
-	return -1;
 }
 
 /* This binary's "PATH hook AGENT", the path single-quoted when it holds
@@ -521,11 +471,6 @@ int cli_init_door(int argc, char **argv)
 	bool oom;
 	int rc, status = CLI_EXIT_FAILURE;
 
-	if (argc >= 3 &&
-	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;

@@ -192,6 +192,30 @@ hook copilot '{}' --mode yolo
 [ $rc -eq 2 ] && grep -q yolo "$tmp/err"
 ok $? "a bad --mode exits 2"
 
+# One option parser for every agent (cli/hookopts.c): the doors take
+# claude's options and refuse a bad value in the same words.
+for agent in claude cursor codex; do
+	hook "$agent" '{}' --sandbox sometimes
+	printf '%s\n' "$rc" >>"$tmp/sbx-rc"
+	grep -h -- "--sandbox: expected off, auto or strict, got 'sometimes'" "$tmp/err" >>"$tmp/sbx-err"
+done
+[ "$(sort -u "$tmp/sbx-rc")" = 2 ] && [ "$(sort -u "$tmp/sbx-err" | wc -l)" = 1 ] &&
+	[ "$(wc -l <"$tmp/sbx-err")" = 3 ]
+ok $? "claude, cursor and codex refuse a bad --sandbox alike"
+
+hook codex "$(subst "$golden/codex/shell-deny-rm-home.in.json")" --sandbox off --no-rewrite \
+	--claude-settings /dev/null
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/out"
+ok $? "a door takes --sandbox, --no-rewrite and --claude-settings as claude does"
+
+hook cursor '{}' --claude-scopes
+[ $rc -eq 2 ] && grep -q "only for 'cordon hook claude'" "$tmp/err"
+ok $? "--claude-scopes is refused for another agent, saying why"
+
+run init cursor --sandbox
+[ $rc -eq 2 ] && grep -q 'for claude and gemini' "$tmp/err"
+ok $? "init: --sandbox is refused for a door whose entry carries no flag"
+
 "$bin" hook cursor --help >"$tmp/out"
 [ $? -eq 0 ] && grep -q beforeShellExecution "$tmp/out"
 ok $? "hook cursor --help"
