@@ -26,6 +26,7 @@ struct cli_agent {
 	bool jsonc;	    /* the files may hold // and block comments */
 	bool has_hook;	    /* cordon hook NAME exists */
 	const char *sandbox; /* how a call it allows can be sandboxed */
+	bool script; /* the files are hook scripts, not JSON settings */
 };
 
 /* Every agent, terminated by an entry whose name is NULL. */
@@ -52,7 +53,7 @@ int cli_init_door(int argc, char **argv);
 
 /* The cordon hook commands for agent in the settings text (JSON, or JSONC
  * when the agent's files may hold comments; text is modified: comments
- * are blanked). Returns how many were found (at most cap are stored), or
+ * are blanked; a hook script's lines, NUL-cut). Returns how many were found (at most cap are stored), or
  * -1 when the text is not JSON (why says where). */
 int cli_agent_hook_cmds(const struct cli_agent *agent, char *text, size_t len,
 			struct cli_hook_cmd *out, size_t cap, char *why,
