@@ -23,7 +23,8 @@
  * Code's settings.json (PreToolUse groups, Claude's shape; read from the
  * shipped cli.js of @qwen-code/qwen-code 0.15.10 and its bundled
  * docs/features/hooks.md), Kiro CLI's agent files (hooks.preToolUse,
- * kiro.dev/docs/cli/hooks). */
+ * kiro.dev/docs/cli/hooks), Cline's PreToolUse hook file (the
+ * extension's src/core/hooks and the CLI's @cline/core 0.0.86). */
 const struct cli_agent cli_agents[] = {
 	{ "claude",
 	  "Claude Code",
@@ -33,14 +34,16 @@ const struct cli_agent cli_agents[] = {
 	  true,
 	  "the hook can send a command back rewritten to run under 'cordon "
 	  "run' (hooks.sandbox); else run the agent whole: cordon run "
-	  "--agent claude -- claude" },
+	  "--agent claude -- claude",
+	  false },
 	{ "gemini",
 	  "Gemini CLI",
 	  { ".gemini/settings.json", NULL },
 	  { ".gemini/settings.json", NULL },
 	  true,
 	  true,
-	  "run the agent whole: cordon run --agent gemini -- gemini" },
+	  "run the agent whole: cordon run --agent gemini -- gemini",
+	  false },
 	{ "cursor",
 	  "Cursor",
 	  { ".cursor/hooks.json", NULL },
@@ -48,7 +51,8 @@ const struct cli_agent cli_agents[] = {
 	  false,
 	  true,
 	  "Cursor's hooks cannot change a command: allowed commands run as "
-	  "Cursor runs them, outside cordon's sandbox" },
+	  "Cursor runs them, outside cordon's sandbox",
+	  false },
 	{ "copilot",
 	  "GitHub Copilot CLI",
 	  { NULL },
@@ -56,7 +60,8 @@ const struct cli_agent cli_agents[] = {
 	  false,
 	  true,
 	  "Copilot CLI's hook cannot change a command; run the agent "
-	  "whole: cordon run -- copilot" },
+	  "whole: cordon run -- copilot",
+	  false },
 	{ "codex",
 	  "Codex CLI",
 	  { ".codex/hooks.json", NULL },
@@ -65,7 +70,8 @@ const struct cli_agent cli_agents[] = {
 	  true,
 	  "Codex's PreToolUse hook takes a rewritten command back "
 	  "(updatedInput); else run it whole: cordon run --agent codex -- "
-	  "codex" },
+	  "codex",
+	  false },
 	{ "windsurf",
 	  "Windsurf",
 	  { ".codeium/windsurf/hooks.json", NULL },
@@ -73,7 +79,8 @@ const struct cli_agent cli_agents[] = {
 	  false,
 	  true,
 	  "Windsurf's hooks cannot change a command: allowed commands run as "
-	  "Cascade runs them, outside cordon's sandbox" },
+	  "Cascade runs them, outside cordon's sandbox",
+	  false },
 	{ "qwen",
 	  "Qwen Code",
 	  { ".qwen/settings.json", NULL },
@@ -82,7 +89,8 @@ const struct cli_agent cli_agents[] = {
 	  true,
 	  "Qwen Code's PreToolUse hook cannot change a command: allowed "
 	  "commands run as Qwen runs them; else run it whole: cordon run -- "
-	  "qwen" },
+	  "qwen",
+	  false },
 	{ "kiro",
 	  "Kiro CLI",
 	  { ".kiro/agents/", NULL },
@@ -90,7 +98,8 @@ const struct cli_agent cli_agents[] = {
 	  false,
 	  true,
 	  "Kiro's hooks cannot change a command: allowed commands run as Kiro "
-	  "runs them; else run it whole: cordon run -- kiro-cli" },
+	  "runs them; else run it whole: cordon run -- kiro-cli",
+	  false },
 	/* No door: what the user can do instead (README, "Agents without
 	 * a door"). */
 	{ "amp",
@@ -102,7 +111,8 @@ const struct cli_agent cli_agents[] = {
 	  "no cordon hook door: Amp's amp.permissions rules can only be "
 	  "allow, ask, reject or delegate, and its delegate protocol was not "
 	  "checked; run it whole: cordon run -- amp, and its MCP servers "
-	  "through cordon mcp" },
+	  "through cordon mcp",
+	  false },
 	{ "opencode",
 	  "OpenCode",
 	  { NULL },
@@ -111,17 +121,25 @@ const struct cli_agent cli_agents[] = {
 	  false,
 	  "no cordon hook door: OpenCode's tool.execute.before is a "
 	  "JavaScript plugin, not a command; run it whole: cordon run -- "
-	  "opencode, and its MCP servers through cordon mcp" },
+	  "opencode, and its MCP servers through cordon mcp",
+	  false },
+	/* Cline: an executable file named after the event, read by the VS
+	 * Code extension and the CLI (the project's .clinerules/hooks/, the
+	 * user's ~/Documents/Cline/Hooks/ and ~/.cline/hooks/). */
 	{ "cline",
 	  "Cline",
-	  { NULL },
-	  { NULL },
+	  { "Documents/Cline/Hooks/PreToolUse", ".cline/hooks/PreToolUse",
+	    NULL },
+	  { ".clinerules/hooks/PreToolUse", ".cline/hooks/PreToolUse", NULL },
 	  false,
-	  false,
-	  "no cordon hook door yet: Cline's PreToolUse hooks are executable "
-	  "files in .clinerules/hooks/; run the CLI whole: cordon run -- "
-	  "cline, and its MCP servers through cordon mcp" },
-	{ NULL, NULL, { NULL }, { NULL }, false, false, NULL },
+	  true,
+	  "the Cline CLI takes a shell command back rewritten to run under "
+	  "'cordon run' (overrideInput); the VS Code extension's hook cannot "
+	  "change a command, so there allowed commands run as Cline runs "
+	  "them, outside cordon's sandbox. A refusal cancels Cline's task "
+	  "(its hooks have no per-call block)",
+	  true },
+	{ NULL, NULL, { NULL }, { NULL }, false, false, NULL, false },
 };
 
 const struct cli_agent *cli_agent_find(const char *name)
@@ -242,6 +260,24 @@ int cli_agent_hook_cmds(const struct cli_agent *agent, char *text, size_t len,
 	cJSON *root;
 	int count = 0;
 
+	if (agent->script) {
+		/* A hook script: each line that runs cordon's hook. */
+		for (char *line = text; line && line < text + len;) {
+			char *nl = memchr(line, '\n', len - (size_t)(line - text));
+			struct cli_hook_cmd one;
+
+			if (nl)
+				*nl = '\0';
+			if (cli_is_hook_cmd(line + strspn(line, " \t"),
+					    agent->name, &one)) {
+				if ((size_t)count < cap)
+					out[count] = one;
+				count++;
+			}
+			line = nl ? nl + 1 : NULL;
+		}
+		return count;
+	}
 	if (agent->jsonc && blank_comments(text, len) != 0) {
 		snprintf(why, whycap, "a comment is not closed");
 		return -1;

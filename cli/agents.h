@@ -6,8 +6,10 @@
 #ifndef CORDON_CLI_AGENTS_H
 #define CORDON_CLI_AGENTS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -24,6 +26,7 @@ struct cli_agent {
 	bool jsonc;	    /* the files may hold // and block comments */
 	bool has_hook;	    /* cordon hook NAME exists */
 	const char *sandbox; /* how a call it allows can be sandboxed */
+	bool script; /* the files are hook scripts, not JSON settings */
 };
 
 /* Every agent, terminated by an entry whose name is NULL. */
@@ -50,7 +53,7 @@ int cli_init_door(int argc, char **argv);
 
 /* The cordon hook commands for agent in the settings text (JSON, or JSONC
  * when the agent's files may hold comments; text is modified: comments
- * are blanked). Returns how many were found (at most cap are stored), or
+ * are blanked; a hook script's lines, NUL-cut). Returns how many were found (at most cap are stored), or
  * -1 when the text is not JSON (why says where). */
 int cli_agent_hook_cmds(const struct cli_agent *agent, char *text, size_t len,
 			struct cli_hook_cmd *out, size_t cap, char *why,
@@ -70,5 +73,53 @@ int cli_hook_door(int argc, char **argv);
  * hook_door.c runs the Claude Code pipeline ("cursor-hook"); NULL
  * otherwise. */
 extern const char *cli_hook_door_name;
+
+/* ---- the options of `cordon hook AGENT` and `cordon init AGENT` ----------
+ * One parser for every agent (hookopts.c): hook.c, init.c and the doors
+ * of hook_door.c and init_door.c hand it their argv. */
+
+#define CLI_HOOK_MAX_SETTINGS 8
+
+struct cli_hook_opts {
+	const char *name; /* the agent operand: "claude", "cline" */
+	int agent; /* the pipeline that decides: 0 Claude Code, 1 Gemini CLI */
+	const char *config;
+	const char *audit_log;
+	const char *workspace;
+	const char *mode;
+	int fail_open;
+	const char *claude_settings[CLI_HOOK_MAX_SETTINGS];
+	size_t nclaude_settings;
+	bool claude_scopes;
+	const char *sandbox; /* --sandbox MODE, or NULL */
+	bool no_rewrite; /* --no-rewrite: the agent cannot take a new command */
+	/* Set by a door, not by an option: the agent's own bookkeeping tools
+	 * (NULL-terminated), mapped as the Claude door maps its own. */
+	const char *const *internal_tools;
+	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
+};
+
+/* 0 parsed, 1 help printed (usage), -1 usage error (reported). */
+int cli_hook_parse_options(int argc, char **argv, struct cli_hook_opts *o,
+			   void (*usage)(FILE *));
+
+/* Decides one call read from stdin with the options parsed (hook.c): the
+ * Claude Code or Gemini CLI door, as o->agent says. The exit status. */
+int cli_hook_run(struct cli_hook_opts *o);
+
+struct cli_init_opts {
+	const char *name; /* the agent operand */
+	bool user, dry_run, remove;
+	const char *sandbox; /* --sandbox[=MODE] / --no-sandbox, or NULL */
+	const char *settings;
+};
+
+/* What an agent's init takes beyond the common options. */
+#define CLI_INIT_USER 1u    /* --user: the agent has a user file */
+#define CLI_INIT_SANDBOX 2u /* --sandbox, --no-sandbox */
+
+/* 0 parsed, 1 help printed, -1 usage error (reported). */
+int cli_init_parse_options(int argc, char **argv, struct cli_init_opts *o,
+			   void (*usage)(FILE *), unsigned accepts);
 
 #endif

@@ -95,11 +95,6 @@ char *cli_read_file(const char *path, size_t max, size_t *len);
  * neither variable is an absolute path or the name does not fit in cap. */
 int cli_approvals_default_path(char *buf, size_t cap);
 
-/* The agent operand of `cordon hook` and `cordon init` (argv[1]):
- * 0 for claude, 1 for gemini, or -1 after saying on stderr, as "cordon
- * CMD: …", that it is missing or unknown. */
-int cli_agent_arg(const char *cmd, int argc, char **argv);
-
 /* Opens the audit log for a command that decides or runs something
  * (auditlog.c): the file is flag_path (--audit-log), else the config's
  * audit.path, else $XDG_STATE_HOME/cordon/audit.jsonl (~/.local/state/…

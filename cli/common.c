@@ -55,27 +55,6 @@ int cli_approvals_default_path(char *buf, size_t cap)
 			       cap);
 }
 
-int cli_agent_arg(const char *cmd, int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr,
-			"cordon %s: which agent? claude, gemini, cursor, "
-			"copilot, codex, windsurf, qwen or kiro\n",
-			cmd);
-		return -1;
-	}
-	if (strcmp(argv[1], "claude") == 0)
-		return 0;
-	if (strcmp(argv[1], "gemini") == 0)
-		return 1;
-	fprintf(stderr, "cordon %s: unknown agent '", cmd);
-	cli_print_escaped(stderr, argv[1], strlen(argv[1]));
-	fputs("' (expected claude, gemini, cursor, copilot, codex, "
-	      "windsurf, qwen or kiro)\n",
-	      stderr);
-	return -1;
-}
-
 const char *cli_bad_option(char **argv, char buf[3])
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : NULL;

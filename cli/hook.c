@@ -37,7 +37,6 @@
  * Bad options exit 2, which both agents also treat as a block.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -64,7 +63,6 @@
 
 #define HOOK_MAX_INPUT (1024 * 1024)
 #define HOOK_MAX_REASON 8192
-#define HOOK_MAX_SETTINGS 8
 #define HOOK_MAX_MEMBERS 256 /* top-level keys of the input */
 
 enum hook_agent {
@@ -144,140 +142,6 @@ void cli_hook_usage(FILE *out)
 	      "a usage\n"
 	      "error, 1 when the answer could not be written.\n",
 	      out);
-}
-
-struct hook_opts {
-	enum hook_agent agent;
-	const char *config;
-	const char *audit_log;
-	const char *workspace;
-	const char *mode;
-	int fail_open;
-	const char *claude_settings[HOOK_MAX_SETTINGS];
-	size_t nclaude_settings;
-	bool claude_scopes;
-	const char *sandbox; /* --sandbox MODE, or NULL */
-	bool no_rewrite; /* --no-rewrite: the agent cannot take a new command */
-	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
-};
-
-/* 0 parsed, 1 help printed, -1 usage error (reported). */
-static int parse_options(int argc, char **argv, struct hook_opts *o)
-{
-	enum {
-		OPT_CONFIG = 256,
-		OPT_AUDIT_LOG,
-		OPT_WORKSPACE,
-		OPT_MODE,
-		OPT_FAIL_OPEN,
-		OPT_CLAUDE_SETTINGS,
-		OPT_CLAUDE_SCOPES,
-		OPT_SANDBOX,
-		OPT_NO_REWRITE,
-	};
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
-		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
-		{ "claude-settings", required_argument, NULL,
-		  OPT_CLAUDE_SETTINGS },
-		{ "claude-scopes", no_argument, NULL, OPT_CLAUDE_SCOPES },
-		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
-		{ "no-rewrite", no_argument, NULL, OPT_NO_REWRITE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int agent, c;
-
-	if (argc >= 2 &&
-	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		cli_hook_usage(stdout);
-		return 1;
-	}
-	agent = cli_agent_arg("hook", argc, argv);
-	if (agent < 0)
-		goto usage;
-	o->agent = agent == 0 ? HOOK_CLAUDE : HOOK_GEMINI;
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_AUDIT_LOG:
-			o->audit_log = optarg;
-			break;
-		case OPT_WORKSPACE:
-			o->workspace = optarg;
-			break;
-		case OPT_MODE:
-			o->mode = optarg;
-			break;
-		case OPT_FAIL_OPEN:
-			o->fail_open = 1;
-			break;
-		case OPT_CLAUDE_SETTINGS:
-			if (o->nclaude_settings == HOOK_MAX_SETTINGS) {
-				fprintf(stderr,
-					"cordon hook: --claude-settings: more "
-					"than %d files\n",
-					HOOK_MAX_SETTINGS);
-				goto usage;
-			}
-			o->claude_settings[o->nclaude_settings++] = optarg;
-			break;
-		case OPT_CLAUDE_SCOPES:
-			o->claude_scopes = true;
-			break;
-		case OPT_SANDBOX:
-			if (strcmp(optarg, "off") != 0 &&
-			    strcmp(optarg, "auto") != 0 &&
-			    strcmp(optarg, "strict") != 0) {
-				fprintf(stderr,
-					"cordon hook: --sandbox: expected off, "
-					"auto or strict, got '%s'\n",
-					optarg);
-				goto usage;
-			}
-			o->sandbox = optarg;
-			break;
-		case OPT_NO_REWRITE:
-			o->no_rewrite = true;
-			break;
-		case 'h':
-			cli_hook_usage(stdout);
-			return 1;
-		case ':':
-		default:
-			cli_getopt_error("hook", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("hook", argv[optind]);
-		goto usage;
-	}
-	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
-		fprintf(stderr,
-			"cordon hook: --mode: expected one of supervised, "
-			"auto-accept-edits, auto, full-access, got '%s'\n",
-			o->mode);
-		goto usage;
-	}
-	if (o->workspace && o->workspace[0] != '/') {
-		fputs("cordon hook: --workspace: expected an absolute path\n",
-		      stderr);
-		goto usage;
-	}
-	return 0;
-usage:
-	fputs("Try 'cordon hook --help'.\n", stderr);
-	return -1;
 }
 
 /* ---- the input ----------------------------------------------------------- */
@@ -880,7 +744,7 @@ static char *audit_extra(enum hook_agent agent, const struct hook_input *in,
 
 /* The workspace: --workspace, the agent's project directory, the input's
  * cwd, the process's cwd. NULL when none is absolute. */
-static const char *pick_workspace(const struct hook_opts *o,
+static const char *pick_workspace(const struct cli_hook_opts *o,
 				  const struct hook_input *in, char *buf,
 				  size_t cap)
 {
@@ -904,7 +768,7 @@ static const char *pick_workspace(const struct hook_opts *o,
 
 /* Applies the agent's mode to the configuration. */
 static enum cordon_err apply_mode(struct cordon_config *cfg,
-				  const struct hook_opts *o,
+				  const struct cli_hook_opts *o,
 				  const struct hook_input *in,
 				  struct agent_mode *am)
 {
@@ -977,12 +841,17 @@ static const char *const gemini_internal[] = {
 	"write_todos",	       NULL,
 };
 
+/* The pipeline's own list, then the door's (o->internal_tools: the
+ * bookkeeping tools of the agent whose door runs this pipeline). */
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
-				       enum hook_agent agent,
+				       const struct cli_hook_opts *o,
 				       struct cordon_diag *diag)
 {
-	const char *const *names = agent == HOOK_CLAUDE ? claude_internal :
-							  gemini_internal;
+	const char *const *lists[2] = {
+		o->agent == HOOK_CLAUDE ? claude_internal : gemini_internal,
+		o->internal_tools,
+	};
+	const char *const *names;
 	cJSON *doc = cJSON_CreateObject();
 	cJSON *tools = doc ? cJSON_AddObjectToObject(doc, "tools") : NULL;
 	enum cordon_err err = CORDON_E_NOMEM;
@@ -991,17 +860,20 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 
 	if (!tools)
 		goto out;
-	for (; *names; names++) {
-		const struct config_tool *te = NULL;
-		cJSON *t;
+	for (size_t l = 0; l < 2; l++) {
+		for (names = lists[l]; names && *names; names++) {
+			const struct config_tool *te = NULL;
+			cJSON *t;
 
-		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER ||
-		    te)
-			continue;
-		t = cJSON_AddObjectToObject(tools, *names);
-		if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
-			goto out;
-		n++;
+			if (config_tool_kind(cfg, *names, &te) !=
+				    CORDON_KIND_OTHER ||
+			    te)
+				continue;
+			t = cJSON_AddObjectToObject(tools, *names);
+			if (!t || !cJSON_AddStringToObject(t, "kind", "read"))
+				goto out;
+			n++;
+		}
 	}
 	err = CORDON_OK;
 	if (!n)
@@ -1108,7 +980,7 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
  * managed file, whose defaultMode wins), after the files given. A scope
  * that is not there is skipped; one that is there and does not load
  * refuses the call as any configuration error does. */
-static void add_claude_scopes(struct hook_opts *o, const char *workspace)
+static void add_claude_scopes(struct cli_hook_opts *o, const char *workspace)
 {
 	const char *cfgdir = getenv("CLAUDE_CONFIG_DIR");
 	const char *home = getenv("HOME");
@@ -1142,7 +1014,7 @@ static void add_claude_scopes(struct hook_opts *o, const char *workspace)
 		bool dup = false;
 
 		if (access(want[i], F_OK) != 0 ||
-		    o->nclaude_settings == HOOK_MAX_SETTINGS)
+		    o->nclaude_settings == CLI_HOOK_MAX_SETTINGS)
 			continue;
 		/* The user's file is the project's when the project is
 		 * $HOME. */
@@ -1163,7 +1035,7 @@ static void add_claude_scopes(struct hook_opts *o, const char *workspace)
  * project root; the mode comes from the last file that sets one. Applied
  * as one explicit layer. 0, or -1 after reporting on stderr. */
 static int load_claude_settings(struct cordon_config *cfg,
-				const struct hook_opts *o)
+				const struct cli_hook_opts *o)
 {
 	static const char *const keys[] = { "allow", "ask", "deny" };
 	cJSON *merged = cJSON_CreateObject(), *perms, *lists[3] = { 0 };
@@ -1298,7 +1170,7 @@ static void compose_reason(char *buf, size_t cap, enum hook_agent agent,
 
 /* --sandbox MODE over hooks.sandbox (a flag: the last layer). 0. */
 static int hook_sandbox_flag(struct cordon_config *cfg,
-			     const struct hook_opts *o)
+			     const struct cli_hook_opts *o)
 {
 	if (!o->sandbox)
 		return 0;
@@ -1349,7 +1221,7 @@ static void probe_works_line(const char *text, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)(end - start), start);
 }
 
-static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
+static void plan_sandbox(const struct cli_hook_opts *o, const struct hook_input *in,
 			 const struct cordon_config *cfg,
 			 struct hook_sandbox *sp)
 {
@@ -1412,7 +1284,7 @@ static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
 /* The tool input with its command rewritten to run in `cordon run`
  * (hooksbx.h); timeout, description, run_in_background and every other
  * member kept as they were. NULL with why filled when it cannot be. */
-static cJSON *rewrite_input(const struct hook_opts *o,
+static cJSON *rewrite_input(const struct cli_hook_opts *o,
 			    const struct hook_input *in, const char *workspace,
 			    const struct cordon_config *cfg, char *why,
 			    size_t why_cap)
@@ -1458,7 +1330,7 @@ static int read_only_root(char *buf, size_t cap);
  * the one inside, when the whole text is exactly what the rewrite makes of
  * it (for the workspace or plan mode's empty root); anything else is judged
  * as it stands. 0, or -1 out of memory. */
-static int read_own_rewrite(const struct hook_opts *o, struct hook_input *in,
+static int read_own_rewrite(const struct cli_hook_opts *o, struct hook_input *in,
 			    const char *workspace,
 			    const struct cordon_config *cfg)
 {
@@ -1534,7 +1406,7 @@ static int read_own_rewrite(const struct hook_opts *o, struct hook_input *in,
  * kernel keeps plan mode read-only, so `git status` works); every other
  * call meets safety.read_only. */
 static enum cordon_err plan_read_only(struct cordon_config *cfg,
-				      const struct hook_opts *o,
+				      const struct cli_hook_opts *o,
 				      const struct hook_input *in,
 				      const struct agent_mode *am,
 				      struct hook_sandbox *sp)
@@ -1569,7 +1441,7 @@ static int read_only_root(char *buf, size_t cap)
  * required and missing or the rewrite cannot carry the command (never run
  * outside it then), or left to the agent with the reason saying why it is
  * not sandboxed. */
-static void sandbox_answer(const struct hook_opts *o,
+static void sandbox_answer(const struct cli_hook_opts *o,
 			   const struct hook_input *in,
 			   const struct cordon_config *cfg,
 			   const struct cordon_result *res,
@@ -1661,9 +1533,8 @@ static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
 	return err == CORDON_OK ? 0 : -1;
 }
 
-int cli_hook(int argc, char **argv)
+int cli_hook_run(struct cli_hook_opts *o)
 {
-	struct hook_opts o = { 0 };
 	struct hook_input in = { 0 };
 	struct cordon_config *cfg = NULL;
 	struct cordon_policy *pol = NULL;
@@ -1684,28 +1555,13 @@ int cli_hook(int argc, char **argv)
 	bool over = false, malformed = false;
 	enum cordon_decision sent;
 	enum cordon_err err;
-	int rc, status;
+	int status;
 
-	/* One process per tool call: OpenSSL serves only the audit log's
-	 * SHA-256 here, so skip reading openssl.cnf and loading every
-	 * algorithm's name and error string (half of a call's instructions
-	 * otherwise). Must come before any other OpenSSL call. */
-	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
-				    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
-				    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
-				    OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
-			    NULL);
-	/* cursor, copilot: hook_door.c, which comes back here. */
-	if (cli_hook_door_owns(argc, argv))
-		return cli_hook_door(argc, argv);
-	rc = parse_options(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 
 	text = read_input(&len, &over, why, sizeof(why));
 	if (!text && !over) {
 		status =
-			refuse(o.agent, "cordon: %s; the call is refused", why);
+			refuse(o->agent, "cordon: %s; the call is refused", why);
 		goto out;
 	}
 	if (over)
@@ -1713,48 +1569,48 @@ int cli_hook(int argc, char **argv)
 			 "the input is over the limit of %d bytes",
 			 HOOK_MAX_INPUT);
 	malformed = over ||
-		    parse_input(o.agent, text, len, &in, why, sizeof(why)) != 0;
+		    parse_input(o->agent, text, len, &in, why, sizeof(why)) != 0;
 
-	workspace = pick_workspace(&o, malformed ? NULL : &in, wsbuf,
+	workspace = pick_workspace(o, malformed ? NULL : &in, wsbuf,
 				   sizeof(wsbuf));
-	if (o.agent == HOOK_CLAUDE)
-		add_claude_scopes(&o, workspace);
-	if (cli_load_config(&cfg, o.config, workspace) != 0 ||
-	    load_claude_settings(cfg, &o) != 0 || hook_sandbox_flag(cfg, &o)) {
-		status = refuse(o.agent, CONFIG_REFUSAL,
+	if (o->agent == HOOK_CLAUDE)
+		add_claude_scopes(o, workspace);
+	if (cli_load_config(&cfg, o->config, workspace) != 0 ||
+	    load_claude_settings(cfg, o) != 0 || hook_sandbox_flag(cfg, o)) {
+		status = refuse(o->agent, CONFIG_REFUSAL,
 				"the error is on the hook's stderr");
 		goto out;
 	}
 	if (!malformed &&
-	    (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
-	     add_agent_tools(cfg, o.agent, &diag) != CORDON_OK ||
-	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK ||
+	    (apply_mode(cfg, o, &in, &am) != CORDON_OK ||
+	     add_agent_tools(cfg, o, &diag) != CORDON_OK ||
+	     plan_read_only(cfg, o, &in, &am, &sp) != CORDON_OK ||
 	     (in.permission_request &&
-	      read_own_rewrite(&o, &in, workspace, cfg) != 0))) {
-		status = refuse(o.agent, "cordon: %s; the call is refused",
+	      read_own_rewrite(o, &in, workspace, cfg) != 0))) {
+		status = refuse(o->agent, "cordon: %s; the call is refused",
 				"out of memory");
 		goto out;
 	}
-	if (cli_open_audit(cfg, o.audit_log, &audit) != 0) {
-		status = refuse(o.agent, AUDIT_REFUSAL,
+	if (cli_open_audit(cfg, o->audit_log, &audit) != 0) {
+		status = refuse(o->agent, AUDIT_REFUSAL,
 				"the error is on the hook's stderr");
 		goto out;
 	}
 
 	if (malformed) {
-		enum cordon_decision d = o.fail_open ? CORDON_ALLOW :
+		enum cordon_decision d = o->fail_open ? CORDON_ALLOW :
 						       CORDON_DENY;
 
-		err = audit_malformed(audit, o.agent, d, why) == 0 ?
+		err = audit_malformed(audit, o->agent, d, why) == 0 ?
 			      cordon_audit_close(audit) :
 			      CORDON_E_IO;
 		audit = NULL;
 		if (err != CORDON_OK) {
-			status = refuse(o.agent, AUDIT_REFUSAL,
+			status = refuse(o->agent, AUDIT_REFUSAL,
 					"the error is on the hook's stderr");
 			goto out;
 		}
-		if (o.fail_open)
+		if (o->fail_open)
 			snprintf(reason, sizeof(reason),
 				 "cordon: malformed hook input: %s; allowed "
 				 "because the hook runs with --fail-open",
@@ -1767,7 +1623,7 @@ int cli_hook(int argc, char **argv)
 				"the call; if it keeps failing, tell the user "
 				"the cordon hook cannot read its input",
 				why);
-		status = print_answer(o.agent, d, reason) == 0 ?
+		status = print_answer(o->agent, d, reason) == 0 ?
 				 CLI_EXIT_OK :
 				 CLI_EXIT_FAILURE;
 		goto out;
@@ -1787,7 +1643,7 @@ int cli_hook(int argc, char **argv)
 	ctx.workspace = workspace;
 	if (cordon_policy_new(cfg, &ctx, &pol, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon hook: %s\n", diag.message);
-		status = refuse(o.agent, CONFIG_REFUSAL, diag.message);
+		status = refuse(o->agent, CONFIG_REFUSAL, diag.message);
 		goto out;
 	}
 	/* With the rewrite, the sandbox holds the command's writes to the
@@ -1800,7 +1656,7 @@ int cli_hook(int argc, char **argv)
 		approvals = apbuf;
 	res = cordon_result_new();
 	if (!res || cordon_policy_open_approvals(pol, approvals) != CORDON_OK) {
-		status = refuse(o.agent, "cordon: %s; the call is refused",
+		status = refuse(o->agent, "cordon: %s; the call is refused",
 				"out of memory");
 		goto out;
 	}
@@ -1815,16 +1671,16 @@ int cli_hook(int argc, char **argv)
 					 CORDON_DECIDE_NO_PROMPT,
 				 res, &diag) != CORDON_OK) {
 		fprintf(stderr, "cordon hook: %s\n", diag.message);
-		status = refuse(o.agent, "cordon: %s; the call is refused",
+		status = refuse(o->agent, "cordon: %s; the call is refused",
 				diag.message);
 		goto out;
 	}
-	compose_reason(reason, sizeof(reason), o.agent, res, &am, approvals,
+	compose_reason(reason, sizeof(reason), o->agent, res, &am, approvals,
 		       &sent);
 	answer.d = sent;
 	answer.permission_request = in.permission_request;
 	if (sent != CORDON_DENY && sp.shell && !in.permission_request)
-		sandbox_answer(&o, &in, cfg, res, workspace, &sp, &answer,
+		sandbox_answer(o, &in, cfg, res, workspace, &sp, &answer,
 			       reason, sizeof(reason));
 	/* Nothing risky found, only the mode asks: the agent's own rules
 	 * and dialog decide (its "don't ask again" included). */
@@ -1832,7 +1688,7 @@ int cli_hook(int argc, char **argv)
 	    cordon_result_risk(res) == CORDON_RISK_SAFE &&
 	    strcmp(cordon_result_step(res), "mode") == 0)
 		answer.no_decision = true;
-	extra = audit_extra(o.agent, &in,
+	extra = audit_extra(o->agent, &in,
 			    answer.no_decision ? "none" :
 						 cordon_decision_name(answer.d),
 			    NULL, answer.updated != NULL);
@@ -1851,11 +1707,11 @@ int cli_hook(int argc, char **argv)
 		const char *m = extra ? diag.message : "out of memory";
 
 		fprintf(stderr, "cordon hook: audit log: %s\n", m);
-		status = refuse(o.agent, AUDIT_REFUSAL, m);
+		status = refuse(o->agent, AUDIT_REFUSAL, m);
 		goto out;
 	}
 	answer.reason = reason;
-	status = print_answer_full(o.agent, &answer) == 0 ? CLI_EXIT_OK :
+	status = print_answer_full(o->agent, &answer) == 0 ? CLI_EXIT_OK :
 							    CLI_EXIT_FAILURE;
 out:
 	cJSON_Delete(answer.updated);
@@ -1867,4 +1723,29 @@ out:
 	free(extra);
 	free(text);
 	return status;
+}
+
+int cli_hook(int argc, char **argv)
+{
+	struct cli_hook_opts o = { 0 };
+	int rc;
+
+	/* One process per tool call: OpenSSL serves only the audit log's
+	 * SHA-256 here, so skip reading openssl.cnf and loading every
+	 * algorithm's name and error string (half of a call's instructions
+	 * otherwise). Must come before any other OpenSSL call. */
+	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+				    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
+				    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+				    OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
+			    NULL);
+	/* The other agents' doors (hook_door.c) parse the same options and
+	 * come back to cli_hook_run. */
+	if (cli_hook_door_owns(argc, argv))
+		return cli_hook_door(argc, argv);
+	rc = cli_hook_parse_options(argc, argv, &o, cli_hook_usage);
+	if (rc)
+		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	o.agent = strcmp(o.name, "gemini") == 0 ? HOOK_GEMINI : HOOK_CLAUDE;
+	return cli_hook_run(&o);
 }

@@ -1,6 +1,6 @@
-/* hook_door — `cordon hook cursor|copilot|codex|windsurf|qwen|kiro`: the
- * pre-tool hooks of Cursor, GitHub Copilot CLI, Codex CLI, Windsurf, Qwen
- * Code and Kiro CLI.
+/* hook_door — `cordon hook cursor|copilot|codex|windsurf|qwen|kiro|cline`:
+ * the pre-tool hooks of Cursor, GitHub Copilot CLI, Codex CLI, Windsurf,
+ * Qwen Code, Kiro CLI and Cline (cline_call).
  *
  * Each door reads its agent's JSON, turns it into the one call shape the
  * Claude Code door already decides (tool, tool_input, cwd, session), runs
@@ -69,7 +69,6 @@
  * the agent reads why); --fail-open turns only malformed input into allow.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -100,6 +99,7 @@ enum door_agent {
 	DOOR_WINDSURF = 3,
 	DOOR_QWEN = 4,
 	DOOR_KIRO = 5,
+	DOOR_CLINE = 6,
 };
 
 /* How each door answers. */
@@ -110,6 +110,23 @@ enum answer_shape {
 	SHAPE_CODEX,	   /* Claude's hookSpecificOutput, deny only */
 	SHAPE_EXIT2,	   /* Windsurf, Kiro: exit 2 and the reason on stderr */
 	SHAPE_QWEN,	   /* Claude's hookSpecificOutput, allow or deny */
+	SHAPE_CLINE,	   /* cancel, errorMessage, contextModification */
+};
+
+/* Cline's tools that touch nothing outside the conversation, mapped as
+ * the Claude door maps its own: the VS Code extension's (its
+ * src/shared/tools.ts) and the CLI's (@cline/core 0.0.86). Subagents and
+ * teammates are not here: whether their calls reach the hook was not
+ * checked, so they are decided as unknown tools. */
+static const char *const cline_internal[] = {
+	"ask_followup_question", "attempt_completion", "new_task",
+	"plan_mode_respond",	 "act_mode_respond",   "focus_chain",
+	"condense",		 "summarize_task",     "load_mcp_documentation",
+	"use_skill",		 "ask_question",       "submit_and_exit",
+	"skills",
+	/* browser_action without a url (click, type, scroll, close): on
+	 * the page its launch opened, whose url was decided then. */
+	"browser_action",	 NULL,
 };
 
 static const struct {
@@ -117,14 +134,19 @@ static const struct {
 	const char *door;
 	const char *title;
 	bool rewrites; /* the agent runs a command the hook hands back */
+	/* its bookkeeping tools (conversation only), or NULL */
+	const char *const *internal_tools;
 } doors[] = {
-	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor", false },
+	[DOOR_CURSOR] = { "cursor", "cursor-hook", "Cursor", false, NULL },
 	[DOOR_COPILOT] = { "copilot", "copilot-hook", "GitHub Copilot CLI",
-			   false },
-	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI", true },
-	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf", false },
-	[DOOR_QWEN] = { "qwen", "qwen-hook", "Qwen Code", false },
-	[DOOR_KIRO] = { "kiro", "kiro-hook", "Kiro CLI", false },
+			   false, NULL },
+	[DOOR_CODEX] = { "codex", "codex-hook", "Codex CLI", true, NULL },
+	[DOOR_WINDSURF] = { "windsurf", "windsurf-hook", "Windsurf", false, NULL },
+	[DOOR_QWEN] = { "qwen", "qwen-hook", "Qwen Code", false, NULL },
+	[DOOR_KIRO] = { "kiro", "kiro-hook", "Kiro CLI", false, NULL },
+	/* Cline's CLI rewrites (a call at a time: door_call.rewritable). */
+	[DOOR_CLINE] = { "cline", "cline-hook", "Cline", false,
+			 cline_internal },
 };
 
 static int door_of(const char *name)
@@ -148,6 +170,7 @@ static void usage(FILE *out)
 	      "       cordon hook windsurf [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook qwen [OPTIONS] < HOOK-INPUT.json\n"
 	      "       cordon hook kiro [OPTIONS] < HOOK-INPUT.json\n"
+	      "       cordon hook cline [OPTIONS] < HOOK-INPUT.json\n"
 	      "\n"
 	      "Decide one tool call for Cursor's beforeShellExecution, "
 	      "beforeMCPExecution\n"
@@ -157,7 +180,8 @@ static void usage(FILE *out)
 	      "pre_write_code\n"
 	      "and pre_mcp_tool_use hooks, Qwen Code's PreToolUse hook or "
 	      "Kiro CLI's\n"
-	      "preToolUse hook, with the\n"
+	      "preToolUse hook, or Cline's PreToolUse hook (the VS Code "
+	      "extension's and the CLI's), with the\n"
 	      "same policy, approvals and audit log as 'cordon hook claude'. "
 	      "Install it\n"
 	      "with 'cordon init cursor', 'cordon init copilot' or 'cordon "
@@ -182,89 +206,27 @@ static void usage(FILE *out)
 	      "a usage\n"
 	      "error, 1 when the answer could not be written. Windsurf and "
 	      "Kiro read no\n"
-	      "answer: there 0 allows and 2 blocks, the reason on stderr.\n",
+	      "answer: there 0 allows and 2 blocks, the reason on stderr. "
+	      "Cline's refusal\n"
+	      "({\"cancel\": true}) cancels its task.\n",
 	      out);
 }
 
 struct door_opts {
 	enum door_agent agent;
-	const char *config;
-	const char *audit_log;
-	const char *workspace;
-	const char *mode;
-	bool fail_open;
+	struct cli_hook_opts h; /* as for every agent (hookopts.c) */
+	bool call_rewrites; /* this call can come back rewritten (Cline) */
 };
 
 /* 0 parsed, 1 help printed, -1 usage error (reported). */
 static int parse_options(int argc, char **argv, struct door_opts *o)
 {
-	enum {
-		OPT_CONFIG = 256,
-		OPT_AUDIT_LOG,
-		OPT_WORKSPACE,
-		OPT_MODE,
-		OPT_FAIL_OPEN,
-	};
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
-		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "fail-open", no_argument, NULL, OPT_FAIL_OPEN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int rc = cli_hook_parse_options(argc, argv, &o->h, usage);
 
-	o->agent = (enum door_agent)door_of(argv[1]);
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_AUDIT_LOG:
-			o->audit_log = optarg;
-			break;
-		case OPT_WORKSPACE:
-			o->workspace = optarg;
-			break;
-		case OPT_MODE:
-			o->mode = optarg;
-			break;
-		case OPT_FAIL_OPEN:
-			o->fail_open = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			cli_getopt_error("hook", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("hook", argv[optind]);
-		goto usage;
-	}
-	if (o->mode && cordon_mode_from_name(o->mode) < 0) {
-		cli_report("hook", "--mode: expected one of supervised, "
-			   "auto-accept-edits, auto, full-access, got",
-			   o->mode);
-		goto usage;
-	}
-	if (o->workspace && o->workspace[0] != '/') {
-		fputs("cordon hook: --workspace: expected an absolute path\n",
-		      stderr);
-		goto usage;
-	}
+	if (rc)
+		return rc;
+	o->agent = (enum door_agent)door_of(o->h.name);
 	return 0;
-usage:
-	fputs("Try 'cordon hook --help'.\n", stderr);
-	return -1;
 }
 
 /* ---- the agents' input --------------------------------------------------- */
@@ -274,6 +236,7 @@ struct door_call {
 	cJSON *claude;	   /* {"hook_event_name": "PreToolUse", …} */
 	cJSON *more;	   /* Codex apply_patch: one call a file after it */
 	cJSON *tool_input; /* Codex: the input as sent, for updatedInput */
+	bool rewritable; /* Cline's CLI: one command, sent back rewritten */
 	enum answer_shape shape;
 	char workspace[PATH_MAX]; /* from the input, or "" */
 };
@@ -1060,6 +1023,441 @@ static int kiro_call(const cJSON *in, struct door_call *dc, char *why,
 	return 0;
 }
 
+/* Cline's PreToolUse hook: an executable file named PreToolUse in
+ * .clinerules/hooks/ (or ~/Documents/Cline/Hooks/, ~/.cline/hooks/), JSON
+ * on stdin, {"cancel", "contextModification", "errorMessage"} on stdout;
+ * "cancel": true stops Cline's task (the only block its hooks have),
+ * and a hook that exits non-zero or prints no JSON lets the call run.
+ * Two inputs:
+ *   the VS Code extension (src/core/hooks, hooks.proto's HookInput):
+ *     {clineVersion, hookName: "PreToolUse", timestamp, taskId,
+ *      workspaceRoots, userId, model, preToolUse: {toolName, parameters}}
+ *     with every parameter a string (objects and lists as their JSON
+ *     text); its answer cannot change the call;
+ *   the CLI (@cline/core 0.0.86, hook-file-hooks): hookName "tool_call",
+ *     the same base fields and preToolUse, and tool_call {id, name,
+ *     input} with the input as the tool has it; "overrideInput" in the
+ *     answer replaces the input, so a shell call can come back rewritten
+ *     into cordon's sandbox.
+ * The tools, of both: execute_command {command} and run_commands
+ * {commands: [string | {command, args}]} -> a Bash per command (the
+ * strictest answer wins); read_file {path} and read_files {files: [{path}]
+ * …} -> a Read per path; write_to_file, new_rule -> Write, replace_in_file
+ * and editor -> Edit {path}; apply_patch {input} -> a Write per file the
+ * patch names; list_files, list_code_definition_names -> LS, search_files
+ * -> Grep {path}, search_codebase -> Grep in the cwd; web_fetch,
+ * fetch_web_content, browser_action with a url -> WebFetch (the browser's
+ * other actions work the page its launch opened), web_search ->
+ * WebSearch; use_mcp_tool {server_name, tool_name, arguments} ->
+ * mcp__SERVER__TOOL, access_mcp_resource {server_name, uri} ->
+ * mcp__SERVER__access_mcp_resource; the conversation's own tools
+ * (cline_internal) as the Claude door's; any other passes by name. */
+
+/* A call decided after the first (the strictest answer wins). */
+static int cline_push(struct door_call *dc, cJSON *c)
+{
+	if (!c)
+		return -1;
+	if (!dc->claude) {
+		dc->claude = c;
+		return 0;
+	}
+	if (!dc->more)
+		dc->more = cJSON_CreateArray();
+	if (!dc->more || !cJSON_AddItemToArray(dc->more, c)) {
+		cJSON_Delete(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* tool {key: value} as one more call. */
+static int cline_one(struct door_call *dc, const char *tool, const char *key,
+		     const char *value, const char *cwd, const char *session)
+{
+	cJSON *args = cJSON_CreateObject();
+
+	if (args && key && !cJSON_AddStringToObject(args, key, value)) {
+		cJSON_Delete(args);
+		args = NULL;
+	}
+	return cline_push(dc, claude_call(tool, args, cwd, session));
+}
+
+/* One command of run_commands: a shell line, or {command, args} run
+ * without a shell (joined quoted). malloc'd, or NULL. */
+static char *cline_command(const cJSON *c)
+{
+	const cJSON *cmd, *args, *w;
+	cJSON *argv;
+	char *line;
+
+	if (cJSON_IsString(c))
+		return c->valuestring[0] ? strdup(c->valuestring) : NULL;
+	cmd = cJSON_GetObjectItemCaseSensitive(c, "command");
+	args = cJSON_GetObjectItemCaseSensitive(c, "args");
+	if (!cJSON_IsObject(c) || !cJSON_IsString(cmd) || !cmd->valuestring[0])
+		return NULL;
+	if (!args || cJSON_IsNull(args))
+		return strdup(cmd->valuestring);
+	if (!cJSON_IsArray(args))
+		return NULL;
+	argv = cJSON_CreateArray();
+	if (!argv || !cJSON_AddItemToArray(argv, cJSON_CreateString(
+							  cmd->valuestring))) {
+		cJSON_Delete(argv);
+		return NULL;
+	}
+	cJSON_ArrayForEach (w, args)
+		if (!cJSON_IsString(w) ||
+		    !cJSON_AddItemToArray(argv,
+					  cJSON_CreateString(w->valuestring))) {
+			cJSON_Delete(argv);
+			return NULL;
+		}
+	line = argv_line(argv);
+	cJSON_Delete(argv);
+	return line;
+}
+
+/* The shell commands of execute_command or run_commands, each a Bash
+ * call. *n set to how many; *plain when there is one and it is a shell
+ * line (then the CLI can take it back rewritten). */
+static int cline_shell(const cJSON *ti, const char *cwd, const char *session,
+		       struct door_call *dc, bool *plain, char *why,
+		       size_t cap)
+{
+	const cJSON *list = ti, *c;
+	int n = 0;
+
+	*plain = false;
+	if (cJSON_IsObject(ti)) {
+		list = cJSON_GetObjectItemCaseSensitive(ti, "commands");
+		if (!list && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+				     ti, "command")) &&
+		    !cJSON_GetObjectItemCaseSensitive(ti, "args"))
+			list = cJSON_GetObjectItemCaseSensitive(ti, "command");
+		else if (!list && cJSON_GetObjectItemCaseSensitive(ti, "command"))
+			list = ti; /* {command, args} */
+		if (!list)
+			list = cJSON_GetObjectItemCaseSensitive(ti, "cmd");
+	}
+	if (!list) {
+		snprintf(why, cap, "the shell tool's input has no command");
+		return -1;
+	}
+	for (c = cJSON_IsArray(list) ? list->child : list; c;
+	     c = cJSON_IsArray(list) ? c->next : NULL) {
+		char *line = cline_command(c);
+		int rc;
+
+		if (!line) {
+			snprintf(why, cap, "a command of the shell tool is not "
+				 "a non-empty string or {command, args}");
+			return -1;
+		}
+		rc = cline_one(dc, "Bash", "command", line, cwd, session);
+		free(line);
+		if (rc)
+			goto oom;
+		*plain = n == 0 && cJSON_IsString(c);
+		n++;
+	}
+	if (!n) {
+		snprintf(why, cap, "the shell tool's command list is empty");
+		return -1;
+	}
+	*plain = *plain && n == 1;
+	return 0;
+oom:
+	snprintf(why, cap, "out of memory");
+	return -1;
+}
+
+/* Every path in v (a path string, {path | file_path | filePath}, or a
+ * list of them) as a call of tool. The number added, or -1. */
+static int cline_paths(const cJSON *v, const char *tool, const char *cwd,
+		       const char *session, struct door_call *dc)
+{
+	static const char *const keys[] = { "path", "file_path", "filePath" };
+	const cJSON *e;
+	int n = 0, k;
+
+	if (cJSON_IsString(v))
+		return v->valuestring[0] &&
+				       cline_one(dc, tool, "file_path",
+						 v->valuestring, cwd,
+						 session) == 0 ?
+			       1 :
+			       -1;
+	if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach (e, v) {
+			k = cline_paths(e, tool, cwd, session, dc);
+			if (k <= 0)
+				return -1;
+			n += k;
+		}
+		return n;
+	}
+	for (size_t i = 0; cJSON_IsObject(v) && i < 3; i++) {
+		e = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
+		if (e)
+			return cJSON_IsString(e) ?
+				       cline_paths(e, tool, cwd, session, dc) :
+				       -1;
+	}
+	return -1;
+}
+
+/* The extension's parameters: strings, and JSON text where the tool
+ * has a list or an object ("arguments", "commands", "files" …). */
+static cJSON *cline_params(const cJSON *p, char *why, size_t cap)
+{
+	static const char *const structured[] = { "commands", "files",
+						  "file_paths", "paths",
+						  "arguments", "requests" };
+	cJSON *out = cJSON_CreateObject();
+	const cJSON *v;
+
+	if (!out)
+		return NULL;
+	if (p && !cJSON_IsObject(p)) {
+		cJSON_Delete(out);
+		snprintf(why, cap, "preToolUse.parameters: expected an object");
+		return NULL;
+	}
+	cJSON_ArrayForEach (v, p) {
+		cJSON *item = NULL;
+
+		if (!cJSON_IsString(v)) {
+			cJSON_Delete(out);
+			snprintf(why, cap, "preToolUse.parameters.%.64s: "
+				 "expected a string", v->string);
+			return NULL;
+		}
+		for (size_t i = 0; i < sizeof(structured) / sizeof(*structured);
+		     i++)
+			if (strcmp(v->string, structured[i]) == 0 &&
+			    strchr("[{", v->valuestring[0]) &&
+			    v->valuestring[0])
+				item = cJSON_Parse(v->valuestring);
+		if (!item)
+			item = cJSON_CreateString(v->valuestring);
+		if (!item || !cJSON_AddItemToObject(out, v->string, item)) {
+			cJSON_Delete(item);
+			cJSON_Delete(out);
+			snprintf(why, cap, "out of memory");
+			return NULL;
+		}
+	}
+	return out;
+}
+
+static int cline_call(const cJSON *in, struct door_call *dc, char *why,
+		      size_t cap)
+{
+	static const char *const path_keys[] = { "files", "file_paths",
+						 "paths",  "path",
+						 "file_path", "filePath" };
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(in,
+							      "workspaceRoots");
+	const cJSON *pre = cJSON_GetObjectItemCaseSensitive(in, "preToolUse");
+	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(in, "tool_call");
+	const char *event, *session, *tool, *s, *cwd = NULL;
+	cJSON *ti = NULL, *args;
+	bool cli, plain = false;
+	int rc = -1;
+
+	if (need_str(in, "hookName", &event, why, cap) ||
+	    opt_str(in, "taskId", &session, why, cap))
+		return -1;
+	cli = strcmp(event, "tool_call") == 0;
+	if (!cli && strcmp(event, "PreToolUse") != 0) {
+		snprintf(why, cap,
+			 "hookName '%.64s' is not PreToolUse (the extension) "
+			 "or tool_call (the CLI): cordon hook cline decides "
+			 "only those",
+			 event);
+		return -1;
+	}
+	if (roots && !cJSON_IsArray(roots)) {
+		snprintf(why, cap, "workspaceRoots: expected an array");
+		return -1;
+	}
+	s = cJSON_GetStringValue(cJSON_GetArrayItem(roots, 0));
+	if (s && s[0] == '/') {
+		snprintf(dc->workspace, sizeof(dc->workspace), "%s", s);
+		cwd = s;
+	}
+	if (cli) {
+		if (!cJSON_IsObject(tc) ||
+		    need_str(tc, "name", &tool, why, cap)) {
+			if (!why[0] || !cJSON_IsObject(tc))
+				snprintf(why, cap, "tool_call: expected an "
+					 "object with a name");
+			return -1;
+		}
+		ti = cJSON_GetObjectItemCaseSensitive(tc, "input");
+		ti = ti ? cJSON_Duplicate(ti, 1) : cJSON_CreateObject();
+	} else {
+		if (!cJSON_IsObject(pre) ||
+		    need_str(pre, "toolName", &tool, why, cap)) {
+			if (!why[0] || !cJSON_IsObject(pre))
+				snprintf(why, cap, "preToolUse: expected an "
+					 "object with a toolName");
+			return -1;
+		}
+		ti = cline_params(cJSON_GetObjectItemCaseSensitive(pre,
+								   "parameters"),
+				  why, cap);
+		if (!ti && why[0])
+			return -1;
+	}
+	if (!ti)
+		goto oom;
+	if (strlen(tool) > 256) {
+		snprintf(why, cap, "the tool name is over 256 bytes");
+		goto out;
+	}
+	dc->shape = SHAPE_CLINE;
+	if (strcmp(tool, "execute_command") == 0 ||
+	    strcmp(tool, "run_commands") == 0) {
+		rc = cline_shell(ti, cwd, session, dc, &plain, why, cap);
+		dc->rewritable = rc == 0 && cli && plain &&
+				 strcmp(tool, "run_commands") == 0;
+	} else if (strcmp(tool, "read_file") == 0 ||
+		   strcmp(tool, "read_files") == 0 ||
+		   strcmp(tool, "write_to_file") == 0 ||
+		   strcmp(tool, "new_rule") == 0 ||
+		   strcmp(tool, "replace_in_file") == 0 ||
+		   strcmp(tool, "editor") == 0) {
+		const char *as = strncmp(tool, "read_", 5) == 0 ? "Read" :
+				 strcmp(tool, "write_to_file") == 0 ||
+						 strcmp(tool, "new_rule") == 0 ?
+							 "Write" :
+							 "Edit";
+		int n = -1;
+
+		if (!cJSON_IsObject(ti))
+			n = cline_paths(ti, as, cwd, session, dc);
+		for (size_t i = 0; n < 0 && cJSON_IsObject(ti) &&
+				   i < sizeof(path_keys) / sizeof(*path_keys);
+		     i++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+				ti, path_keys[i]);
+
+			if (v)
+				n = cline_paths(v, as, cwd, session, dc);
+			if (v && n <= 0)
+				break;
+		}
+		if (n <= 0) {
+			snprintf(why, cap, "%.64s: no path, or a path that is "
+				 "not a non-empty string", tool);
+			goto out;
+		}
+		rc = 0;
+	} else if (strcmp(tool, "apply_patch") == 0) {
+		rc = codex_patch(ti, cwd, session, dc, why, cap);
+	} else if (strcmp(tool, "list_files") == 0 ||
+		   strcmp(tool, "list_code_definition_names") == 0 ||
+		   strcmp(tool, "search_files") == 0) {
+		const char *p = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(ti, "path"));
+
+		if (!p || !p[0]) {
+			snprintf(why, cap, "%.64s: path: expected a non-empty "
+				 "string", tool);
+			goto out;
+		}
+		rc = cline_one(dc, tool[0] == 's' ? "Grep" : "LS", "path", p,
+			       cwd, session) ?
+			     -2 :
+			     0;
+	} else if (strcmp(tool, "search_codebase") == 0) {
+		rc = cline_one(dc, "Grep", NULL, NULL, cwd, session) ? -2 : 0;
+	} else if (strcmp(tool, "web_fetch") == 0 ||
+		   strcmp(tool, "fetch_web_content") == 0 ||
+		   (strcmp(tool, "browser_action") == 0 &&
+		    cJSON_GetObjectItemCaseSensitive(ti, "url"))) {
+		const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(ti,
+								     "requests");
+		const cJSON *r;
+		int n = 0;
+
+		for (r = cJSON_IsArray(reqs) ? reqs->child : ti; r;
+		     r = cJSON_IsArray(reqs) ? r->next : NULL) {
+			const char *u = cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(r, "url"));
+
+			if (!u || !u[0]) {
+				snprintf(why, cap, "%.64s: url: expected a "
+					 "non-empty string", tool);
+				goto out;
+			}
+			if (cline_one(dc, "WebFetch", "url", u, cwd, session))
+				goto oom;
+			n++;
+		}
+		if (!n) {
+			snprintf(why, cap, "%.64s: no url", tool);
+			goto out;
+		}
+		rc = 0;
+	} else if (strcmp(tool, "web_search") == 0) {
+		const char *q = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(ti, "query"));
+
+		rc = cline_one(dc, "WebSearch", "query", q ? q : "", cwd,
+			       session) ?
+			     -2 :
+			     0;
+	} else if (strcmp(tool, "use_mcp_tool") == 0 ||
+		   strcmp(tool, "access_mcp_resource") == 0) {
+		const char *server, *name = "access_mcp_resource";
+		char full[600];
+
+		if (need_ti_str(ti, "server_name", &server, why, cap) ||
+		    (tool[0] == 'u' &&
+		     need_ti_str(ti, "tool_name", &name, why, cap)))
+			goto out;
+		if (strlen(server) > 256 || strlen(name) > 256) {
+			snprintf(why, cap, "MCP names over 256 bytes");
+			goto out;
+		}
+		if (tool[0] == 'u') {
+			args = args_object(cJSON_GetObjectItemCaseSensitive(
+						   ti, "arguments"),
+					   "arguments", why, cap);
+			if (!args)
+				goto out;
+		} else {
+			args = cJSON_Duplicate(ti, 1);
+		}
+		snprintf(full, sizeof(full), "mcp__%s__%s", server, name);
+		rc = cline_push(dc, claude_call(full, args, cwd, session)) ?
+			     -2 :
+			     0;
+	} else {
+		rc = cline_push(dc, claude_call(tool, cJSON_IsObject(ti) ?
+							    cJSON_Duplicate(ti,
+									    1) :
+							    cJSON_CreateObject(),
+						cwd, session)) ?
+			     -2 :
+			     0;
+	}
+	if (rc == -2)
+		goto oom;
+	goto out;
+oom:
+	snprintf(why, cap, "out of memory");
+	rc = -1;
+out:
+	cJSON_Delete(ti);
+	return rc;
+}
+
 /* Reads and converts the agent's input. 0, or -1 with why filled. */
 static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		     size_t cap)
@@ -1077,6 +1475,7 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		    agent == DOOR_WINDSURF ? SHAPE_EXIT2 :
 		    agent == DOOR_KIRO	   ? SHAPE_EXIT2 :
 		    agent == DOOR_QWEN	   ? SHAPE_QWEN :
+		    agent == DOOR_CLINE	   ? SHAPE_CLINE :
 					     SHAPE_CURSOR;
 	if (!text) {
 		snprintf(why, cap, "%s",
@@ -1120,6 +1519,8 @@ static int read_call(enum door_agent agent, struct door_call *dc, char *why,
 		rc = qwen_call(in, dc, why, cap);
 	} else if (agent == DOOR_KIRO) {
 		rc = kiro_call(in, dc, why, cap);
+	} else if (agent == DOOR_CLINE) {
+		rc = cline_call(in, dc, why, cap);
 	} else {
 		rc = copilot_call(in, dc, why, cap);
 	}
@@ -1141,7 +1542,7 @@ static int answer(enum answer_shape shape, const char *decision,
 
 	if ((shape == SHAPE_CURSOR_READ || shape == SHAPE_COPILOT ||
 	     shape == SHAPE_CODEX || shape == SHAPE_EXIT2 ||
-	     shape == SHAPE_QWEN) &&
+	     shape == SHAPE_QWEN || shape == SHAPE_CLINE) &&
 	    strcmp(decision, "ask") == 0)
 		decision = "deny";
 	if (shape == SHAPE_EXIT2) {
@@ -1173,6 +1574,23 @@ static int answer(enum answer_shape shape, const char *decision,
 				h, "permissionDecisionReason",
 				json_clean_string(reason, strlen(reason)));
 		}
+	} else if (shape == SHAPE_CLINE) {
+		/* cancel stops Cline's task: the reason says why. An allowed
+		 * command that runs outside cordon's sandbox says so to the
+		 * model (contextModification); overrideInput is the CLI's
+		 * input rewritten to run in it (no reason, as for Codex). */
+		bool allow = strcmp(decision, "allow") == 0;
+
+		ok = o && cJSON_AddBoolToObject(o, "cancel", !allow);
+		if (ok && (!allow || (!updated && strstr(reason,
+						  HOOKSBX_NOTE_UNSANDBOXED))))
+			ok = cJSON_AddItemToObject(
+				o, allow ? "contextModification" : "errorMessage",
+				json_clean_string(reason, strlen(reason)));
+		if (ok && updated) {
+			ok = cJSON_AddItemToObject(o, "overrideInput", updated);
+			updated = NULL;
+		}
 	} else if (shape == SHAPE_COPILOT) {
 		ok = o &&
 		     cJSON_AddStringToObject(o, "permissionDecision", decision) &&
@@ -1196,7 +1614,10 @@ static int answer(enum answer_shape shape, const char *decision,
 	cJSON_Delete(updated);
 	if (!text) {
 		/* Out of memory: a fixed refusal still reaches the agent. */
-		fputs(shape == SHAPE_COPILOT ?
+		fputs(shape == SHAPE_CLINE ?
+			      "{\"cancel\":true,\"errorMessage\":\"cordon: "
+			      "out of memory\"}\n" :
+		      shape == SHAPE_COPILOT ?
 			      "{\"permissionDecision\":\"deny\","
 			      "\"permissionDecisionReason\":\"cordon: out of "
 			      "memory\"}\n" :
@@ -1232,8 +1653,8 @@ static bool audit_malformed(const struct door_opts *o, const char *ws,
 				   json_clean_string(why, strlen(why))) ||
 	    !(extra = cJSON_PrintUnformatted(x)))
 		goto out;
-	if (cli_load_config(&cfg, o->config, ws) != 0 ||
-	    cli_open_audit(cfg, o->audit_log, &audit) != 0)
+	if (cli_load_config(&cfg, o->h.config, ws) != 0 ||
+	    cli_open_audit(cfg, o->h.audit_log, &audit) != 0)
 		goto out;
 	ok = cordon_audit_event(audit, "hook", extra, &diag) == CORDON_OK;
 	if (!ok)
@@ -1254,31 +1675,22 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 			     const char *ws, char *why, size_t cap)
 {
 	char *in = cJSON_PrintUnformatted(call), *out = NULL;
-	char *argv[12];
-	int argc = 0, in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
+	struct cli_hook_opts *h = malloc(sizeof(*h));
+	int in_fd = -1, out_fd = -1, saved_in = -1, saved_out = -1;
 	size_t len = 0;
 	int status;
 
-	argv[argc++] = "hook";
-	argv[argc++] = "claude";
-	argv[argc++] = "--workspace";
-	argv[argc++] = (char *)ws;
-	if (o->config) {
-		argv[argc++] = "--config";
-		argv[argc++] = (char *)o->config;
+	/* The Claude door with this door's options, as parsed. */
+	if (h) {
+		*h = o->h;
+		h->agent = 0;
+		h->workspace = ws;
+		h->no_rewrite |= !doors[o->agent].rewrites && !o->call_rewrites;
+		h->internal_tools = doors[o->agent].internal_tools;
 	}
-	if (o->audit_log) {
-		argv[argc++] = "--audit-log";
-		argv[argc++] = (char *)o->audit_log;
-	}
-	if (o->mode) {
-		argv[argc++] = "--mode";
-		argv[argc++] = (char *)o->mode;
-	}
-	if (!doors[o->agent].rewrites)
-		argv[argc++] = "--no-rewrite";
-	argv[argc] = NULL;
-	if (!in) {
+	if (!in || !h) {
+		free(in);
+		free(h);
 		snprintf(why, cap, "out of memory");
 		return NULL;
 	}
@@ -1299,7 +1711,7 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 		goto restore;
 	}
 	cli_hook_door_name = doors[o->agent].door;
-	status = cli_hook(argc, argv);
+	status = cli_hook_run(h);
 	cli_hook_door_name = NULL;
 	fflush(stdout);
 	if (status != CLI_EXIT_OK) {
@@ -1337,6 +1749,23 @@ out:
 	if (out_fd >= 0)
 		close(out_fd);
 	free(in);
+	free(h);
+	return out;
+}
+
+/* Cline's CLI takes the input back whole (overrideInput): run_commands
+ * with its one command rewritten. */
+static cJSON *cline_updated(const cJSON *updated)
+{
+	const cJSON *nc = cJSON_GetObjectItemCaseSensitive(updated, "command");
+	cJSON *out = cJSON_IsString(nc) ? cJSON_CreateObject() : NULL;
+	cJSON *list = out ? cJSON_AddArrayToObject(out, "commands") : NULL;
+
+	if (!list ||
+	    !cJSON_AddItemToArray(list, cJSON_CreateString(nc->valuestring))) {
+		cJSON_Delete(out);
+		return NULL;
+	}
 	return out;
 }
 
@@ -1432,17 +1861,12 @@ int cli_hook_door(int argc, char **argv)
 	const cJSON *next;
 	int rc;
 
-	if (argc >= 3 &&
-	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (read_call(o.agent, &dc, why, sizeof(why)) != 0) {
-		ws = o.workspace ? o.workspace : getcwd(wsbuf, sizeof(wsbuf));
-		decision = o.fail_open ? "allow" : "deny";
+		ws = o.h.workspace ? o.h.workspace : getcwd(wsbuf, sizeof(wsbuf));
+		decision = o.h.fail_open ? "allow" : "deny";
 		if (!audit_malformed(&o, ws, decision, why))
 			decision = "deny";
 		snprintf(reason, sizeof(reason),
@@ -1457,7 +1881,8 @@ int cli_hook_door(int argc, char **argv)
 				 "cannot read its input");
 		goto answer;
 	}
-	ws = o.workspace       ? o.workspace :
+	o.call_rewrites = dc.rewritable;
+	ws = o.h.workspace     ? o.h.workspace :
 	     dc.workspace[0] ? dc.workspace :
 			       getcwd(wsbuf, sizeof(wsbuf));
 	if (!ws) {
@@ -1484,6 +1909,8 @@ int cli_hook_door(int argc, char **argv)
 	if (strcmp(decision, "allow") == 0 && updated) {
 		send = dc.shape == SHAPE_CODEX && !dc.more ?
 			       codex_updated(dc.tool_input, updated) :
+		       dc.shape == SHAPE_CLINE && dc.rewritable && !dc.more ?
+			       cline_updated(updated) :
 			       NULL;
 		if (!send) {
 			decision = "deny";

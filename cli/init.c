@@ -28,7 +28,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -147,104 +146,23 @@ struct init_opts {
 	const char *settings;
 };
 
-/* 0 parsed, 1 help printed, -1 usage error (reported). */
+/* The options, parsed as for every agent (hookopts.c). 0 parsed, 1
+ * help printed, -1 usage error (reported). */
 static int parse_options(int argc, char **argv, struct init_opts *o)
 {
-	enum {
-		OPT_PROJECT = 256,
-		OPT_USER,
-		OPT_SETTINGS,
-		OPT_DRY_RUN,
-		OPT_REMOVE,
-		OPT_SANDBOX,
-		OPT_NO_SANDBOX,
-	};
-	static const struct option longopts[] = {
-		{ "project", no_argument, NULL, OPT_PROJECT },
-		{ "user", no_argument, NULL, OPT_USER },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "remove", no_argument, NULL, OPT_REMOVE },
-		{ "sandbox", optional_argument, NULL, OPT_SANDBOX },
-		{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool project = false;
-	int agent, c;
+	struct cli_init_opts co = { 0 };
+	int rc = cli_init_parse_options(argc, argv, &co, cli_init_usage,
+					CLI_INIT_USER | CLI_INIT_SANDBOX);
 
-	if (argc >= 2 &&
-	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		cli_init_usage(stdout);
-		return 1;
-	}
-	agent = cli_agent_arg("init", argc, argv);
-	if (agent < 0)
-		goto usage;
-	o->agent = agent == 0 ? INIT_CLAUDE : INIT_GEMINI;
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PROJECT:
-			project = true;
-			break;
-		case OPT_USER:
-			o->user = true;
-			break;
-		case OPT_SETTINGS:
-			o->settings = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case OPT_REMOVE:
-			o->remove = true;
-			break;
-		case OPT_SANDBOX:
-			if (optarg && strcmp(optarg, "auto") != 0 &&
-			    strcmp(optarg, "strict") != 0) {
-				fprintf(stderr,
-					"cordon init: --sandbox: expected auto "
-					"or strict, got '%s'\n",
-					optarg);
-				goto usage;
-			}
-			o->sandbox = optarg ? optarg : "strict";
-			break;
-		case OPT_NO_SANDBOX:
-			o->sandbox = "off";
-			break;
-		case 'h':
-			cli_init_usage(stdout);
-			return 1;
-		case ':':
-		default:
-			cli_getopt_error("init", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("init", argv[optind]);
-		goto usage;
-	}
-	if ((project && o->user) || (o->settings && (project || o->user))) {
-		fputs("cordon init: --project, --user and --settings exclude "
-		      "each other\n",
-		      stderr);
-		goto usage;
-	}
-	if (o->settings && !o->settings[0]) {
-		fputs("cordon init: --settings: expected a file name\n",
-		      stderr);
-		goto usage;
-	}
+	if (rc)
+		return rc;
+	o->agent = strcmp(co.name, "gemini") == 0 ? INIT_GEMINI : INIT_CLAUDE;
+	o->user = co.user;
+	o->dry_run = co.dry_run;
+	o->remove = co.remove;
+	o->sandbox = co.sandbox;
+	o->settings = co.settings;
 	return 0;
-usage:
-	fputs("Try 'cordon init --help'.\n", stderr);
-	return -1;
 }
 
 /* ---- reading the settings text ------------------------------------------- */

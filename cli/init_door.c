@@ -1,4 +1,5 @@
-/* init_door — `cordon init cursor|copilot|codex|windsurf [--remove]`:
+/* init_door — `cordon init cursor|copilot|codex|windsurf|qwen|kiro|cline
+ * [--remove]`:
  * cordon's hook in Cursor's hooks.json, GitHub Copilot CLI's repository
  * hooks, Codex CLI's hooks.json (Claude Code's matcher groups under
  * PreToolUse) and Windsurf's hooks.json (pre_run_command, pre_read_code,
@@ -23,10 +24,15 @@
  * beside it (FILE.bak-YYYYMMDDTHHMMSSZ); the new text is written to a temp
  * file in the same directory, fsync'd and renamed over it (a symlinked
  * file is written where it points).
+ *
+ * Cline (cline_init) reads no settings file: its hook is an executable
+ * file named after the event, so init writes that file whole (mode 0755,
+ * marked as cordon's on its second line), never over one it did not
+ * write and never through a symlink, and --remove deletes it and the
+ * directories init made when they are left empty.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,6 +60,7 @@ static const struct door_init {
 	bool nested; /* Claude Code's {"matcher", "hooks": [entry]} groups */
 	bool no_version; /* the file has no "version" key */
 	const char *seed; /* a new file's other keys (JSON), or NULL */
+	bool script; /* the hook is an executable file of its own (Cline) */
 } inits[] = {
 	{ "cursor",
 	  ".cursor/hooks.json",
@@ -63,7 +70,8 @@ static const struct door_init {
 	  false,
 	  false,
 	  false,
-	  NULL },
+	  NULL,
+	  false },
 	{ "copilot",
 	  NULL,
 	  ".github/hooks/cordon.json",
@@ -71,7 +79,8 @@ static const struct door_init {
 	  true,
 	  false,
 	  false,
-	  NULL },
+	  NULL,
+	  false },
 	{ "codex",
 	  ".codex/hooks.json",
 	  ".codex/hooks.json",
@@ -79,7 +88,8 @@ static const struct door_init {
 	  false,
 	  true,
 	  true,
-	  NULL },
+	  NULL,
+	  false },
 	{ "windsurf",
 	  ".codeium/windsurf/hooks.json",
 	  ".windsurf/hooks.json",
@@ -88,7 +98,8 @@ static const struct door_init {
 	  false,
 	  false,
 	  true,
-	  NULL },
+	  NULL,
+	  false },
 	/* Qwen Code: Claude's matcher groups in its settings.json. */
 	{ "qwen",
 	  ".qwen/settings.json",
@@ -97,7 +108,8 @@ static const struct door_init {
 	  false,
 	  true,
 	  true,
-	  NULL },
+	  NULL,
+	  false },
 	/* Kiro CLI: hooks belong to an agent; a new agent file gets every
 	 * tool (an agent without "tools" has none), and Kiro still asks
 	 * before the tools it does not trust. Use it with `kiro-cli chat
@@ -110,8 +122,29 @@ static const struct door_init {
 	  false,
 	  true,
 	  "{\"name\": \"cordon\", \"description\": \"Kiro's tools, each "
-	  "call decided by cordon's preToolUse hook\", \"tools\": [\"*\"]}" },
+	  "call decided by cordon's preToolUse hook\", \"tools\": [\"*\"]}",
+	  false },
+	/* Cline: an executable file named after the event, read by the VS
+	 * Code extension and the CLI alike (.clinerules/hooks/ in the
+	 * project; ~/Documents/Cline/Hooks/ for the user). */
+	{ "cline",
+	  "Documents/Cline/Hooks/PreToolUse",
+	  ".clinerules/hooks/PreToolUse",
+	  { NULL },
+	  false,
+	  false,
+	  true,
+	  NULL,
+	  true },
 };
+
+/* The directories init may have made for a Cline hook file, under the
+ * current directory or $HOME: --remove takes them out again once empty,
+ * deepest first. */
+static const char *const cline_dirs_project[] = { ".clinerules/hooks",
+						  ".clinerules", NULL };
+static const char *const cline_dirs_user[] = { "Documents/Cline/Hooks",
+					       "Documents/Cline", NULL };
 
 bool cli_init_door_owns(int argc, char **argv)
 {
@@ -137,6 +170,8 @@ static void usage(FILE *out)
 	      "[--dry-run] [--remove]\n"
 	      "       cordon init kiro [--project|--user] [--settings FILE] "
 	      "[--dry-run] [--remove]\n"
+	      "       cordon init cline [--project|--user] [--settings FILE] "
+	      "[--dry-run] [--remove]\n"
 	      "\n"
 	      "Add cordon's hook to Cursor's hooks.json (beforeShellExecution, "
 	      "beforeMCPExecution\n"
@@ -156,6 +191,10 @@ static void usage(FILE *out)
 	      "when new;\n"
 	      "--user: ~/.kiro/agents/cordon.json; --settings: another "
 	      "agent's file),\n"
+	      "or Cline's hook file (PreToolUse, executable, in "
+	      ".clinerules/hooks/; --user:\n"
+	      "~/Documents/Cline/Hooks/; a file cordon did not write is "
+	      "never replaced),\n"
 	      "running this cordon by its absolute path; --remove takes it "
 	      "out again. An\n"
 	      "existing file is copied to FILE.bak-YYYYMMDDTHHMMSSZ first.\n"
@@ -182,75 +221,26 @@ struct door_init_opts {
 	const char *settings;
 };
 
+/* The options, parsed as for every agent (hookopts.c). */
 static int parse_options(int argc, char **argv, struct door_init_opts *o)
 {
-	enum { OPT_PROJECT = 256, OPT_USER, OPT_SETTINGS, OPT_DRY_RUN,
-	       OPT_REMOVE };
-	static const struct option longopts[] = {
-		{ "project", no_argument, NULL, OPT_PROJECT },
-		{ "user", no_argument, NULL, OPT_USER },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "remove", no_argument, NULL, OPT_REMOVE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool project = false;
-	int c;
+	struct cli_init_opts co = { 0 };
+	const struct door_init *in = NULL;
+	int rc;
 
 	for (size_t i = 0; i < sizeof(inits) / sizeof(inits[0]); i++)
-		if (strcmp(argv[1], inits[i].agent) == 0)
-			o->in = &inits[i];
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PROJECT:
-			project = true;
-			break;
-		case OPT_USER:
-			o->user = true;
-			break;
-		case OPT_SETTINGS:
-			o->settings = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case OPT_REMOVE:
-			o->remove = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			cli_getopt_error("init", c, argv);
-			goto usage;
-		}
-	}
-	if (optind < argc) {
-		cli_unexpected_arg("init", argv[optind]);
-		goto usage;
-	}
-	if (project + o->user + (o->settings != NULL) > 1) {
-		fputs("cordon init: --project, --user and --settings exclude "
-		      "each other\n",
-		      stderr);
-		goto usage;
-	}
-	if (o->user && !o->in->user_file) {
-		fprintf(stderr,
-			"cordon init: %s reads its hooks from the repository "
-			"only: no --user\n",
-			o->in->agent);
-		goto usage;
-	}
+		if (argc >= 2 && strcmp(argv[1], inits[i].agent) == 0)
+			in = &inits[i];
+	rc = cli_init_parse_options(argc, argv, &co, usage,
+				    in && in->user_file ? CLI_INIT_USER : 0);
+	if (rc)
+		return rc;
+	o->in = in;
+	o->user = co.user;
+	o->dry_run = co.dry_run;
+	o->remove = co.remove;
+	o->settings = co.settings;
 	return 0;
-usage:
-	fputs("Try 'cordon init --help'.\n", stderr);
-	return -1;
 }
 
 /* This binary's "PATH hook AGENT", the path single-quoted when it holds
@@ -509,6 +499,156 @@ static int backup(const char *path, const char *text, size_t len)
 	return -1;
 }
 
+/* ---- Cline: a hook file of its own -------------------------------------- */
+
+/* The first line after the shebang marks a file cordon init wrote. */
+#define CLINE_MARK "# cordon: Cline's PreToolUse hook, written by 'cordon init cline'."
+
+/* The hook file: cordon's answer, or a refusal when cordon cannot run or
+ * says nothing (Cline lets the call run when its hook fails). NULL on
+ * out of memory. */
+static char *cline_script(const char *cmd)
+{
+	static const char fmt[] =
+		"#!/bin/sh\n" CLINE_MARK "\n"
+		"# Each tool call is decided by cordon's policy; when cordon cannot "
+		"run or\n"
+		"# answer, the call is refused (Cline runs a call whose hook "
+		"fails).\n"
+		"out=$(\n"
+		"\t%s\n"
+		") && [ -n \"$out\" ] && printf '%%s\\n' \"$out\" && exit 0\n"
+		"printf '%%s\\n' '{\"cancel\": true, \"errorMessage\": \"cordon: "
+		"the cordon hook did not run or did not answer; the call is "
+		"refused. Instead: tell the user to run cordon doctor, then "
+		"cordon init cline again\"}'\n";
+	size_t cap = sizeof(fmt) + strlen(cmd);
+	char *out = malloc(cap);
+
+	if (out)
+		snprintf(out, cap, fmt, cmd);
+	return out;
+}
+
+/* Whether text is a hook file cordon init wrote (any cordon's). */
+static bool cline_ours(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+
+	return nl && strncmp(nl + 1, CLINE_MARK "\n",
+			     strlen(CLINE_MARK) + 1) == 0;
+}
+
+/* Takes out the directories init may have made, when empty. */
+static void cline_rmdirs(const char *base, bool user)
+{
+	const char *const *d = user ? cline_dirs_user : cline_dirs_project;
+	char path[PATH_MAX];
+
+	for (; *d; d++) {
+		int n = snprintf(path, sizeof(path), "%s%s%s", base ? base : "",
+				 base ? "/" : "", *d);
+
+		if (n < 0 || (size_t)n >= sizeof(path) ||
+		    (rmdir(path) != 0 && errno != ENOENT))
+			return;
+	}
+}
+
+/* `cordon init cline`: the hook file written whole (mode 0755), never
+ * over a file cordon did not write; --remove deletes the file cordon
+ * wrote, and the directories it made when they are left empty. */
+static int cline_init(const struct door_init_opts *o, const char *path,
+		      const char *home)
+{
+	char *cmd = NULL, *text = NULL, *want = NULL, dir[PATH_MAX];
+	struct stat st;
+	size_t len = 0;
+	int status = CLI_EXIT_FAILURE;
+	bool exists = lstat(path, &st) == 0;
+
+	if (exists && !S_ISREG(st.st_mode)) {
+		cli_report("init", path,
+			   S_ISLNK(st.st_mode) ?
+				   "a symbolic link; a hook file Cline runs "
+				   "is written only as a regular file, so it "
+				   "is left as it is" :
+				   "not a regular file; it is left as it is");
+		return CLI_EXIT_USAGE;
+	}
+	if (exists) {
+		text = cli_read_file(path, CLI_SETTINGS_MAX, &len);
+		if (!text) {
+			cli_report("init", path, strerror(errno));
+			return CLI_EXIT_FAILURE;
+		}
+		if (strlen(text) != len || !cline_ours(text)) {
+			fprintf(stderr,
+				"cordon init: %s: a hook file cordon did not "
+				"write; it is left as it is (move it away, "
+				"or give --settings another file)\n",
+				path);
+			free(text);
+			return o->remove ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+		}
+	}
+	if (o->remove) {
+		if (!exists) {
+			printf("%s: no cordon hook to remove\n", path);
+			return CLI_EXIT_OK;
+		}
+		if (o->dry_run) {
+			printf("%s: would be removed\n", path);
+			free(text);
+			return CLI_EXIT_OK;
+		}
+		free(text);
+		if (unlink(path) != 0) {
+			cli_report("init", path, strerror(errno));
+			return CLI_EXIT_FAILURE;
+		}
+		if (!o->settings)
+			cline_rmdirs(o->user ? home : NULL, o->user);
+		printf("%s: cordon's hook removed\n", path);
+		return CLI_EXIT_OK;
+	}
+	cmd = hook_cmd(o->in->agent);
+	want = cmd ? cline_script(cmd) : NULL;
+	if (!want) {
+		if (cmd)
+			fputs("cordon init: out of memory\n", stderr);
+		goto out;
+	}
+	if (text && strcmp(text, want) == 0 && (st.st_mode & 0777) == 0755) {
+		printf("%s: cordon's hook is already there\n", path);
+		status = CLI_EXIT_OK;
+		goto out;
+	}
+	if (o->dry_run) {
+		fputs(want, stdout);
+		status = CLI_EXIT_OK;
+		goto out;
+	}
+	/* The file was cordon's own: rewritten without a copy. */
+	if (atomic_dir_of(path, dir, sizeof(dir)) != 0 ||
+	    atomic_mkdirs(dir, 0755) != 0) {
+		cli_report("init", dir, strerror(errno));
+		goto out;
+	}
+	if (atomic_write_file(path, want, strlen(want), 0755) != 0) {
+		cli_report("init", path, strerror(errno));
+		goto out;
+	}
+	printf("%s: cordon's hook %s (%s)\n", path,
+	       text ? "updated" : "added", cmd);
+	status = CLI_EXIT_OK;
+out:
+	free(cmd);
+	free(want);
+	free(text);
+	return status;
+}
+
 int cli_init_door(int argc, char **argv)
 {
 	struct door_init_opts o = { 0 };
@@ -521,11 +661,6 @@ int cli_init_door(int argc, char **argv)
 	bool oom;
 	int rc, status = CLI_EXIT_FAILURE;
 
-	if (argc >= 3 &&
-	    (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		usage(stdout);
-		return CLI_EXIT_OK;
-	}
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -543,6 +678,8 @@ int cli_init_door(int argc, char **argv)
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (o.in->script)
+		return cline_init(&o, path, home);
 	target = path;
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		if (!realpath(path, real)) {

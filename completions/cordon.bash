@@ -168,8 +168,8 @@ _cordon_positional() {
 	sandbox:0) _cordon_compgen -W 'profile' -- "$cur" ;;
 	audit:0) _cordon_compgen -W 'verify head show' -- "$cur" ;;
 	audit:*) _cordon_files "$cur" ;;
-	hook:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf qwen kiro' -- "$cur" ;;
-	init:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf qwen kiro' -- "$cur" ;;
+	hook:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf qwen kiro cline' -- "$cur" ;;
+	init:0) _cordon_compgen -W 'claude gemini cursor copilot codex windsurf qwen kiro cline' -- "$cur" ;;
 	approvals:0) _cordon_compgen -W 'list revoke clear' -- "$cur" ;;
 	mcp:1) [[ $1 == pins ]] &&
 		_cordon_compgen -W 'list diff approve reset' -- "$cur" ;;

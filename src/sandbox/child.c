@@ -508,6 +508,33 @@ static void child_home_read(const struct sandbox_plan *p)
 		read_grant(p, rs, anc, NULL, name, &count, 0);
 	}
 	read_grant(p, rs, p->home, "", NULL, &count, SANDBOX_READ_DEPTH);
+	/* A writable root in $HOME (an agent's state directory: cordon run
+	 * --agent) holds the command's own files, new ones too: an agent
+	 * that rewrites its state by rename (Gemini CLI's projects.json)
+	 * makes a new inode each time, which the grants of the launch above
+	 * do not cover. The credential files in it stay masked by the mount
+	 * namespace; the landlock backend cannot mask them, so there only
+	 * the launch's entries are granted, as elsewhere in $HOME. */
+	for (size_t i = 0; p->backend == SANDBOX_BACKEND_NAMESPACES && i < p->nrw;
+	     i++) {
+		if (!sandbox_plan_path_under(p->rw[i], p->home) ||
+		    strcmp(p->rw[i], p->home) == 0)
+			continue;
+		fd = open(p->rw[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* a file, or gone: its launch grant stands */
+		memset(&pb, 0, sizeof(pb));
+		pb.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE |
+				    LANDLOCK_ACCESS_FS_READ_DIR;
+		pb.parent_fd = fd;
+		if (syscall(SYS_landlock_add_rule, rs,
+			    LANDLOCK_RULE_PATH_BENEATH, &pb, (uint32_t)0) != 0)
+			sandbox_child_die(p, ST_SETUP, errno,
+					  "landlock: $HOME read layer: rule "
+					  "for %s",
+					  p->rw[i]);
+		close(fd);
+	}
 	if (syscall(SYS_landlock_restrict_self, rs, (uint32_t)0) != 0)
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "landlock: $HOME read layer: restrict");

@@ -10,7 +10,12 @@ argv[1]. Prints its port first."""
 import json, os, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-command = os.environ["MOCK_COMMAND"]
+command = os.environ.get("MOCK_COMMAND", "true")
+# Gemini: MOCK_GEMINI_CALLS, a JSON list of {"name", "args"}, asks for one
+# call a turn, in order (the n-th once n-1 functionResponses came back);
+# without it, one run_shell_command of $MOCK_COMMAND.
+gemini_calls = json.loads(os.environ.get("MOCK_GEMINI_CALLS") or "null") or [
+    {"name": "run_shell_command", "args": {"command": command, "description": "mock"}}]
 log = open(sys.argv[1], "a")
 state = {"n": 0}
 
@@ -70,9 +75,9 @@ class H(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
     # Gemini API (GOOGLE_GEMINI_BASE_URL): models/M:streamGenerateContent
-    # (SSE), :generateContent, :countTokens. The first request that offers
-    # tools gets a functionCall of run_shell_command with $MOCK_COMMAND;
-    # once a functionResponse comes back, the text "done".
+    # (SSE), :generateContent, :countTokens. A request that offers tools
+    # gets the next of gemini_calls as a functionCall; once each has its
+    # functionResponse, the text "done".
     def gemini(self, body):
         path = self.path.split("?")[0]
         req = json.loads(body or b"{}")
@@ -83,10 +88,9 @@ class H(BaseHTTPRequestHandler):
             if "functionResponse" in p:
                 log.write("TOOL_RESULT " + json.dumps(p["functionResponse"]) + "\n")
                 log.flush()
-        has_result = any("functionResponse" in p for p in parts)
-        if req.get("tools") and not has_result:
-            part = {"functionCall": {"name": "run_shell_command",
-                                     "args": {"command": command, "description": "mock"}}}
+        results = sum("functionResponse" in p for p in parts)
+        if req.get("tools") and results < len(gemini_calls):
+            part = {"functionCall": gemini_calls[results]}
         else:
             part = {"text": "done"}
         chunk = {"candidates": [{"content": {"role": "model", "parts": [part]},

@@ -5,6 +5,11 @@ answered with one call of it running argv[2]; every other turn with the
 text "finished". Usage: mock_openai_chat.py PORTFILE COMMAND LOG."""
 import http.server, json, sys
 cmd = sys.argv[2]; log = open(sys.argv[3], "a")
+# Another agent's shell tool: MOCK_CHAT_TOOL names it (Cline CLI's
+# run_commands), MOCK_CHAT_ARGS is its arguments' JSON, COMMAND ignored.
+import os
+tool = os.environ.get("MOCK_CHAT_TOOL", "run_shell_command")
+targs = os.environ.get("MOCK_CHAT_ARGS") or json.dumps({"command": cmd})
 class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def do_GET(self):
@@ -19,10 +24,10 @@ class H(http.server.BaseHTTPRequestHandler):
         done=any(isinstance(m,dict) and m.get("role")=="tool" for m in msgs)
         tools=[t.get("function",{}).get("name") for t in body.get("tools",[]) if isinstance(t,dict)]
         stream=body.get("stream")
-        if done or "run_shell_command" not in tools:
+        if done or tool not in tools:
             delta={"role":"assistant","content":"finished"}; fin="stop"
         else:
-            delta={"role":"assistant","content":None,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"run_shell_command","arguments":json.dumps({"command":cmd})}}]}; fin="tool_calls"
+            delta={"role":"assistant","content":None,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":tool,"arguments":targs}}]}; fin="tool_calls"
         base={"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":body.get("model","m")}
         if not stream:
             msg=dict(delta); 

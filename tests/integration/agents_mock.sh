@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The real agents against cordon, offline: Claude Code (`claude -p`) and
-# Gemini CLI (`gemini -p`) talk to a mock of the model API on loopback
-# (tests/agents/mock_model.py) that asks for one shell call; the agent runs
+# The real agents against cordon, offline: Claude Code (`claude -p`),
+# Gemini CLI (`gemini -p`) and the Cline CLI (`cline`, with an
+# OpenAI-compatible provider: tests/agents/mock_openai_chat.py) talk to a
+# mock of the model API on loopback (tests/agents/mock_model.py) that asks
+# for one shell call; the agent runs
 # its real hook code, which runs `cordon hook` as `cordon init` installs
 # it, and then runs the command cordon rewrote. The command writes inside the
 # workspace and outside it: the kernel refuses the write outside (the file
@@ -13,13 +15,15 @@
 [ "$(id -u)" -eq 0 ] || skip_all "needs root for the sandbox"
 need_npm
 need python3
-has_claude=0 has_gemini=0
+has_claude=0 has_gemini=0 has_cline=0
 [ -d "$npm_dir/node_modules/@anthropic-ai/claude-code" ] &&
 	command -v claude >/dev/null && has_claude=1
 [ -d "$npm_dir/node_modules/@google/gemini-cli" ] &&
 	command -v gemini >/dev/null && has_gemini=1
-[ $has_claude -eq 1 ] || [ $has_gemini -eq 1 ] ||
-	skip_all "needs npm package @anthropic-ai/claude-code or @google/gemini-cli (scripts/install-deps)"
+[ -d "$npm_dir/node_modules/cline" ] && command -v cline >/dev/null &&
+	has_cline=1
+[ $has_claude -eq 1 ] || [ $has_gemini -eq 1 ] || [ $has_cline -eq 1 ] ||
+	skip_all "needs npm package @anthropic-ai/claude-code, @google/gemini-cli or cline (scripts/install-deps)"
 
 scratch=$(mktemp -d /var/tmp/cordon-agents.XXXXXX)
 # shellcheck disable=SC2064
@@ -72,7 +76,34 @@ gemini_run() {
 	ok $? "Gemini CLI ran cordon's hook (audited)"
 }
 
-for agent in claude gemini; do
+# ---- Cline CLI ---------------------------------------------------------
+
+cline_run() {
+	local cport
+	run init cline
+	ok $rc "cordon init cline in the project"
+	# Cline sends no permission mode: the user's cordon config gives it.
+	mkdir -p "$XDG_CONFIG_HOME/cordon"
+	printf '{"safety": {"permission_mode": "full-access"}}\n' >"$XDG_CONFIG_HOME/cordon/config.json"
+	MOCK_CHAT_TOOL=run_commands MOCK_CHAT_ARGS=$(python3 -c 'import json,sys; print(json.dumps({"commands": [sys.argv[1]]}))' "$cmd") \
+		python3 "$src/tests/agents/mock_openai_chat.py" "$tmp/cline.port" - "$tmp/api.log" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/cline.port" ] && break; sleep 0.1; done
+	cport=$(cat "$tmp/cline.port")
+	timeout 60 cline auth -p openai-compatible -k sk-test -m mock-model \
+		-b "http://127.0.0.1:$cport/v1" --data-dir "$scratch/cline" >/dev/null 2>&1
+	XDG_STATE_HOME=$scratch/state timeout 120 cline --data-dir "$scratch/cline" \
+		--json "run the command" >"$tmp/cline.json" 2>"$tmp/cline.err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '"finishReason":"completed"' "$tmp/cline.json"
+	ok $? "cline ran the mock's run_commands call to the end"
+	grep -q '"door":"cline-hook"' "$scratch/state/cordon/audit.jsonl"
+	ok $? "Cline ran cordon's hook (audited)"
+	rm -f "$XDG_CONFIG_HOME/cordon/config.json"
+}
+
+cmd="echo landed > $proj/inside.txt; echo owned > $out/keep.txt; echo new > $out/new.txt"
+for agent in claude gemini cline; do
 	var=has_$agent
 	if [ "${!var}" -ne 1 ]; then
 		skip "$agent" "its npm package is not installed"

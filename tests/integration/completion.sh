@@ -121,7 +121,7 @@ is show import
 ok $? "config show|import"
 
 comp cordon hook ''
-is claude gemini cursor copilot codex windsurf qwen kiro
+is claude gemini cursor copilot codex windsurf qwen kiro cline
 ok $? "hook claude|gemini|cursor|copilot"
 
 comp cordon approvals ''
@@ -129,7 +129,7 @@ is list revoke clear
 ok $? "approvals list|revoke|clear"
 
 comp cordon init ''
-is claude gemini cursor copilot codex windsurf qwen kiro
+is claude gemini cursor copilot codex windsurf qwen kiro cline
 ok $? "init claude|gemini|cursor|copilot"
 
 comp cordon init claude --

@@ -40,7 +40,7 @@ hook() {
 
 # ---- the golden pairs ----------------------------------------------------
 
-for agent in cursor copilot codex qwen; do
+for agent in cursor copilot codex qwen cline; do
 	for in in "$golden/$agent"/*.in.json; do
 		name=${in##*/}
 		name=${name%.in.json}
@@ -134,6 +134,15 @@ for out in "$golden"/qwen/*.out.json; do
 		bad=1
 	}
 done
+# Cline: {"cancel"} and, for a refusal, its reason in errorMessage; an
+# allowed command says how it runs (contextModification); overrideInput
+# only for the CLI's run_commands, rewritten into cordon run.
+for out in "$golden"/cline/*.out.json; do
+	pycheck 'set(d) <= {"cancel", "errorMessage", "contextModification", "overrideInput"} and isinstance(d["cancel"], bool) and (d["cancel"] and list(d) == ["cancel", "errorMessage"] and d["errorMessage"].startswith("cordon: ") or not d["cancel"] and "errorMessage" not in d) and ("overrideInput" not in d or list(d["overrideInput"]) == ["commands"] and len(d["overrideInput"]["commands"]) == 1 and " run " in d["overrideInput"]["commands"][0] and "--command-sha256" in d["overrideInput"]["commands"][0])' <"$out" || {
+		echo "# bad shape: $out"
+		bad=1
+	}
+done
 ok $bad "every golden answer has the agent's shape"
 
 # ---- the audit log names the real door ---------------------------------
@@ -191,6 +200,30 @@ ok $? "an unknown option exits 2"
 hook copilot '{}' --mode yolo
 [ $rc -eq 2 ] && grep -q yolo "$tmp/err"
 ok $? "a bad --mode exits 2"
+
+# One option parser for every agent (cli/hookopts.c): the doors take
+# claude's options and refuse a bad value in the same words.
+for agent in claude cursor codex; do
+	hook "$agent" '{}' --sandbox sometimes
+	printf '%s\n' "$rc" >>"$tmp/sbx-rc"
+	grep -h -- "--sandbox: expected off, auto or strict, got 'sometimes'" "$tmp/err" >>"$tmp/sbx-err"
+done
+[ "$(sort -u "$tmp/sbx-rc")" = 2 ] && [ "$(sort -u "$tmp/sbx-err" | wc -l)" = 1 ] &&
+	[ "$(wc -l <"$tmp/sbx-err")" = 3 ]
+ok $? "claude, cursor and codex refuse a bad --sandbox alike"
+
+hook codex "$(subst "$golden/codex/shell-deny-rm-home.in.json")" --sandbox off --no-rewrite \
+	--claude-settings /dev/null
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny"' <"$tmp/out"
+ok $? "a door takes --sandbox, --no-rewrite and --claude-settings as claude does"
+
+hook cursor '{}' --claude-scopes
+[ $rc -eq 2 ] && grep -q "only for 'cordon hook claude'" "$tmp/err"
+ok $? "--claude-scopes is refused for another agent, saying why"
+
+run init cursor --sandbox
+[ $rc -eq 2 ] && grep -q 'for claude and gemini' "$tmp/err"
+ok $? "init: --sandbox is refused for a door whose entry carries no flag"
 
 "$bin" hook cursor --help >"$tmp/out"
 [ $? -eq 0 ] && grep -q beforeShellExecution "$tmp/out"
@@ -417,12 +450,85 @@ pycheck 'd[0]["door"] == "qwen-hook" and d[0]["decision"] == "deny" and d[0]["to
 	< <(python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' "$log")
 ok $? "the audit records name qwen-hook and kiro-hook"
 
+# Cline: an executable hook file of its own, read by the VS Code
+# extension and the CLI alike.
+run init cline
+f=.clinerules/hooks/PreToolUse
+[ $rc -eq 0 ] && [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %a "$f")" = 755 ] &&
+	head -1 "$f" | grep -qx '#!/bin/sh' && grep -qF "$bin hook cline" "$f"
+ok $? "init cline writes .clinerules/hooks/PreToolUse, executable, running this cordon"
+
+cp "$f" "$tmp/cline-hook"
+run init cline
+[ $rc -eq 0 ] && grep -q 'already there' "$tmp/out" && cmp -s "$f" "$tmp/cline-hook"
+ok $? "init cline again changes nothing"
+
+# The file, run as Cline runs it (JSON on stdin, the answer on stdout).
+sed -e "s|@WS@|$proj|g" -e "s|@HOME@|$HOME|g" "$golden/cline/ext-shell-deny-rm-home.in.json" |
+	"$f" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && pycheck 'd["cancel"] is True and "deletes recursively" in d["errorMessage"]' <"$tmp/out"
+ok $? "the hook file init cline wrote answers Cline's input"
+
+# A cordon that is gone, or answers nothing, still refuses: Cline lets a
+# call run when its hook fails.
+sed "s|$bin hook cline|$tmp/gone/cordon hook cline|" "$tmp/cline-hook" >"$tmp/cline-gone"
+chmod 755 "$tmp/cline-gone"
+sed -e "s|@WS@|$proj|g" -e "s|@HOME@|$HOME|g" "$golden/cline/ext-read-allow-source.in.json" |
+	"$tmp/cline-gone" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && pycheck 'd["cancel"] is True and "did not run" in d["errorMessage"]' <"$tmp/out"
+ok $? "the hook file refuses the call when its cordon is missing"
+
+"$bin" doctor --no-probe --json >"$tmp/doc.json" 2>/dev/null
+pyjson '(a := [a for a in d["agents"] if a["name"] == "cline"][0]) and a["hookDoor"] and a["installed"] and "overrideInput" in a["sandbox"]' <"$tmp/doc.json"
+ok $? "doctor sees the Cline hook file"
+
+run init cline --remove
+[ $rc -eq 0 ] && [ ! -e "$f" ] && [ ! -e .clinerules ]
+ok $? "init cline --remove deletes the file and the directories init made"
+
+mkdir -p .clinerules/hooks
+printf 'rules\n' >.clinerules/style.md
+run init cline
+run init cline --remove
+[ $rc -eq 0 ] && [ ! -e .clinerules/hooks ] && [ "$(cat .clinerules/style.md)" = rules ]
+ok $? "init cline --remove keeps a .clinerules that holds the user's rules"
+
+mkdir -p .clinerules/hooks
+printf '#!/bin/sh\necho {}\n' >"$f"
+cp "$f" "$tmp/foreign"
+run init cline
+[ $rc -eq 2 ] && grep -q 'cordon did not write' "$tmp/err" && cmp -s "$f" "$tmp/foreign"
+ok $? "init cline refuses to overwrite a hook file it did not write"
+run init cline --remove
+[ $rc -eq 0 ] && cmp -s "$f" "$tmp/foreign"
+ok $? "init cline --remove leaves a foreign hook file alone"
+rm -f "$f"
+ln -s "$tmp/foreign" "$f"
+run init cline
+[ $rc -eq 2 ] && grep -q 'symbolic link' "$tmp/err" && [ -L "$f" ]
+ok $? "init cline refuses a symlink in the hook file's place"
+rm -rf .clinerules
+
+run init cline --user
+[ $rc -eq 0 ] && [ -x "$HOME/Documents/Cline/Hooks/PreToolUse" ]
+ok $? "init cline --user writes ~/Documents/Cline/Hooks/PreToolUse"
+run init cline --user --remove
+[ $rc -eq 0 ] && [ ! -e "$HOME/Documents/Cline" ]
+ok $? "init cline --user --remove"
+
+: >"$log"
+hook cline "$(subst "$golden/cline/ext-shell-deny-rm-home.in.json")"
+hook cline "$(subst "$golden/cline/malformed-event.in.json")"
+pycheck 'd[0]["door"] == "cline-hook" and d[0]["decision"] == "deny" and d[0]["tool"] == "Bash" and d[1]["door"] == "cline-hook" and d[1]["sent"] == "deny"' \
+	< <(python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])]))' "$log")
+ok $? "the audit records name cline-hook"
+
 run init cursor --bogus
 [ $rc -eq 2 ]
 ok $? "init cursor with an unknown option exits 2"
 
 run hook frob
-[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex, windsurf, qwen or kiro' "$tmp/err"
-ok $? "an unknown agent names the eight doors"
+[ $rc -eq 2 ] && grep -q 'expected claude, gemini, cursor, copilot, codex, windsurf, qwen, kiro or cline' "$tmp/err"
+ok $? "an unknown agent names the nine doors"
 
 done_testing

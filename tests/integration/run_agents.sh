@@ -9,7 +9,9 @@
 # the agent's hosts only), --pass-env, --probe --json and srt's
 # allowedDomains turning the proxy on; and Qwen Code started for real with
 # `cordon init qwen`'s hook against a loopback Chat Completions mock
-# (tests/agents/mock_openai_chat.py).
+# (tests/agents/mock_openai_chat.py); Gemini CLI's `gemini -p` against the
+# Gemini API mock (tests/agents/mock_model.py), whose write_file outside
+# the workspace the kernel refuses.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "the sandbox tests run as root"
@@ -137,9 +139,48 @@ if [ -d "$npm_dir/node_modules/@google/gemini-cli" ] && command -v node >/dev/nu
 	run run --agent gemini --memory 1048576 --config "$tmp/mem.json" -- gemini --version
 	[ $rc -eq 0 ] && grep -Eq '^[0-9]+\.[0-9]+' "$tmp/out" && [ -d "$HOME/.gemini" ]
 	ok $? "gemini starts under its preset; ~/.gemini is there for its state"
+
+	# A whole gemini -p session: the loopback mock of the Gemini API
+	# (tests/agents/mock_model.py) asks for a write_file outside the
+	# workspace (a directory Gemini is told is its own, so only the kernel
+	# stands in the way), then one inside.
+	printf 'before\n' >"$base/outside/keep.txt"
+	printf '{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n' >"$HOME/.gemini/settings.json"
+	MOCK_GEMINI_CALLS='[{"name": "write_file", "args": {"file_path": "'"$base/outside/keep.txt"'", "content": "owned\n"}}, {"name": "write_file", "args": {"file_path": "'"$ws/gemini.txt"'", "content": "landed\n"}}]' \
+		python3 "$src/tests/agents/mock_model.py" "$tmp/gmock.log" >"$tmp/gport" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/gport" ] && break; sleep 0.1; done
+	GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$(head -1 "$tmp/gport") \
+		GEMINI_API_KEY=mock-key GEMINI_CLI_TRUST_WORKSPACE=true \
+		run run --agent gemini --memory 1048576 --config "$tmp/mem.json" \
+		--network host --pass-env GEMINI_API_KEY \
+		--pass-env GEMINI_CLI_TRUST_WORKSPACE --report "$tmp/grep.json" -- \
+		gemini -p "write the files" --yolo --include-directories "$base/outside"
+	[ $rc -eq 0 ] && grep -q done "$tmp/out"
+	ok $? "gemini -p runs a whole session under run --agent gemini"
+	[ "$(cat "$base/outside/keep.txt")" = before ] &&
+		grep -q 'TOOL_RESULT.*write_file.*keep.txt.*\(EROFS\|EACCES\)' "$tmp/gmock.log"
+	ok $? "gemini: the kernel refused its write_file outside the workspace (file untouched, EROFS in the tool result)"
+	[ "$(cat "$ws/gemini.txt" 2>/dev/null)" = landed ] &&
+		grep -q 'TOOL_RESULT.*write_file.*Successfully' "$tmp/gmock.log"
+	ok $? "gemini: its write_file inside the workspace landed"
+	pycheck 'sorted(d["passedEnv"]) == ["GEMINI_API_KEY", "GEMINI_CLI_TRUST_WORKSPACE", "GOOGLE_GEMINI_BASE_URL"]' <"$tmp/grep.json"
+	ok $? "gemini: the report names the variables passed"
 else
-	skip "gemini starts" "needs npm package @google/gemini-cli"
+	for t in starts session outside inside report; do
+		skip "gemini $t" "needs npm package @google/gemini-cli"
+	done
 fi
+
+# An agent's state directory is its own: a file it renames in during the
+# run (Gemini CLI rewrites ~/.gemini/projects.json so) is readable, while
+# a credential file there stays masked.
+mkdir -p "$HOME/.gemini"
+printf 'SECRET\n' >"$HOME/.gemini/oauth_creds.json"
+run run --agent gemini -- sh -c 'printf new >"$HOME/.gemini/p.tmp" && mv "$HOME/.gemini/p.tmp" "$HOME/.gemini/projects.json" && cat "$HOME/.gemini/projects.json"; echo; cat "$HOME/.gemini/oauth_creds.json"; echo "creds=$?"'
+grep -qx new "$tmp/out" && ! grep -q SECRET "$tmp/out"
+ok $? "a file renamed into the agent's state directory is readable; its credential file stays masked"
+rm -f "$HOME/.gemini/oauth_creds.json" "$HOME/.gemini/projects.json"
 if [ -d "$npm_dir/node_modules/@openai/codex" ] && command -v node >/dev/null; then
 	PATH=$npm_dir/node_modules/.bin:$PATH
 	run run --agent codex -- codex --version
