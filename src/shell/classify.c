@@ -102,6 +102,27 @@ struct fam_slot {
 	size_t nrules;
 };
 
+/* A rule row's fields split once into (pointer, length) words, so matching
+ * a command does no string scanning of the table: each subcommand word's
+ * '|' alternatives folded to lower case, and the flag, unless and glob
+ * words. A row is split the first time its family is looked up (a hook
+ * process classifies one command and uses one or two families). */
+struct rspan {
+	const char *s;
+	size_t n;
+};
+
+struct crow {
+	bool ready;
+	uint8_t nsub;            /* subcommand words */
+	uint8_t nalt[4];         /* each word's alternatives, in alts */
+	uint32_t lead;           /* first letters the first word may start with */
+	const struct rspan *alts;
+	const struct rspan *flags, *unless, *args;
+	size_t nflags, nunless, nargs;
+	const char *args_lit0;   /* per glob: its literal first byte, or 0 */
+};
+
 struct cordon_classifier {
 	struct cordon_limits lim;
 	unsigned max_depth;
@@ -117,8 +138,8 @@ struct cordon_classifier {
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
-	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
-	size_t *sub_first; /* per rule: the length of its subcommand's first word */
+	struct crow *rows; /* per rule: its fields split (split_row), lazily */
+	struct arena row_arena; /* what the split rows point into */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -236,29 +257,114 @@ static bool build_index(struct cordon_classifier *c)
 		sl->nrules = 0;
 	}
 	each_family(c, fam_fill);
-	/* the first letters a row's first subcommand word can start with,
-	 * so most rows are passed over with one AND */
-	c->sub_lead = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
-			     sizeof(uint32_t));
-	c->sub_first = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
-				      sizeof(size_t));
-	if (!c->sub_lead || !c->sub_first)
+	c->rows = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+				 sizeof(*c->rows));
+	if (!c->rows)
 		return false;
-	for (size_t r = 0; r < cmdtab_rules_count; r++)
-		if (cmdtab_rules[r].sub)
-			c->sub_first[r] = strcspn(cmdtab_rules[r].sub, " ");
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *a = cmdtab_rules[r].sub;
-		if (!a)
-			continue;
-		while (*a && *a != ' ') {
-			c->sub_lead[r] |= lead_bit(*a);
-			while (*a && *a != ' ' && *a != '|')
-				a++;
-			if (*a == '|')
-				a++;
-		}
+	return true;
+}
+
+/* The words of a space-separated field, in the row arena. */
+static bool split_words(struct arena *a, const char *f, const struct rspan **out,
+			size_t *nout)
+{
+	size_t n = 0;
+	struct rspan *w;
+
+	*out = NULL;
+	*nout = 0;
+	if (!f)
+		return true;
+	for (const char *t = f; *t;) {
+		size_t k = strcspn(t, " ");
+		n += k != 0;
+		t += k;
+		while (*t == ' ')
+			t++;
 	}
+	if (!n)
+		return true;
+	w = arena_alloc(a, n * sizeof(*w));
+	if (!w)
+		return false;
+	n = 0;
+	for (const char *t = f; *t;) {
+		size_t k = strcspn(t, " ");
+		if (k)
+			w[n++] = (struct rspan){ t, k };
+		t += k;
+		while (*t == ' ')
+			t++;
+	}
+	*out = w;
+	*nout = n;
+	return true;
+}
+
+static bool split_row(struct cordon_classifier *c, size_t ri)
+{
+	const struct cmd_rule *r = &cmdtab_rules[ri];
+	struct crow *row = &c->rows[ri];
+	struct arena *a = &c->row_arena;
+
+	memset(row, 0, sizeof(*row)); /* a split cut short is redone */
+	if (r->sub) {
+		/* every word's alternatives, lower-cased: "s3 rm|rb" */
+		size_t total = 0, nw = 0;
+		for (const char *t = r->sub; *t; t++)
+			total += *t == '|' || *t == ' ';
+		struct rspan *alts = arena_alloc(a, (total + 1) * sizeof(*alts));
+		char *low = arena_strndup(a, r->sub, strlen(r->sub));
+		if (!alts || !low)
+			return false;
+		for (char *t = low; *t; t++)
+			*t = (char)tolower((unsigned char)*t);
+		size_t na = 0;
+		const char *t = low;
+		while (*t == ' ')
+			t++;
+		while (*t) {
+			/* a sub of more than four words would not fit nalt:
+			 * the table has three at most */
+			if (nw == sizeof(row->nalt))
+				return false;
+			size_t wn = strcspn(t, " ");
+			const char *we = t + wn;
+			uint8_t k = 0;
+			for (;;) {
+				const char *bar = memchr(t, '|', (size_t)(we - t));
+				size_t n = bar ? (size_t)(bar - t) : (size_t)(we - t);
+				alts[na++] = (struct rspan){ t, n };
+				if (nw == 0)
+					row->lead |= lead_bit(*t);
+				k++;
+				if (!bar)
+					break;
+				t = bar + 1;
+			}
+			row->nalt[nw++] = k;
+			t = we;
+			while (*t == ' ')
+				t++;
+		}
+		row->alts = alts;
+		row->nsub = (uint8_t)nw;
+	}
+	if (!split_words(a, r->flags, &row->flags, &row->nflags) ||
+	    !split_words(a, r->unless, &row->unless, &row->nunless) ||
+	    !split_words(a, r->args, &row->args, &row->nargs))
+		return false;
+	if (row->nargs) {
+		char *lit = arena_alloc(a, row->nargs);
+		if (!lit)
+			return false;
+		for (size_t k = 0; k < row->nargs; k++) {
+			char ch = row->args[k].s[0];
+			lit[k] = strchr("*?[\\", ch) ? 0 : ch;
+		}
+		row->args_lit0 = lit;
+	}
+	row->ready = true;
 	return true;
 }
 
@@ -313,29 +419,33 @@ static bool has_flag(struct wv *argv, size_t argc, const char *f, size_t fn)
 	return false;
 }
 
-static bool any_flag(struct wv *argv, size_t argc, const char *spec)
+static bool any_flag(struct wv *argv, size_t argc, const struct rspan *spec,
+		     size_t nspec)
 {
-	while (*spec) {
-		size_t n = strcspn(spec, " ");
-		if (n && has_flag(argv, argc, spec, n))
+	for (size_t k = 0; k < nspec; k++)
+		if (has_flag(argv, argc, spec[k].s, spec[k].n))
 			return true;
-		spec += n;
-		while (*spec == ' ')
-			spec++;
-	}
 	return false;
 }
 
-static bool word_alt_eq(const char *alts, size_t an, const struct wv *w)
+/* Is w one of the n alternatives (lower case)? ASCII case folding, as
+ * strncasecmp does in the C locale. */
+static bool word_alt_eq(const struct rspan *alts, size_t n, const struct wv *w)
 {
-	const char *a = alts, *end = alts + an;
-
-	while (a < end) {
-		const char *bar = memchr(a, '|', (size_t)(end - a));
-		size_t n = bar ? (size_t)(bar - a) : (size_t)(end - a);
-		if (n == w->n && strncasecmp(a, w->s, n) == 0)
+	for (size_t k = 0; k < n; k++) {
+		if (alts[k].n != w->n)
+			continue;
+		size_t i = 0;
+		while (i < w->n) {
+			unsigned char ch = (unsigned char)w->s[i];
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (unsigned char)(ch - 'A' + 'a');
+			if (ch != (unsigned char)alts[k].s[i])
+				break;
+			i++;
+		}
+		if (i == w->n)
 			return true;
-		a += n + 1;
 	}
 	return false;
 }
@@ -412,35 +522,30 @@ static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
 	return pi == pn;
 }
 
-/* first: the length of r->sub's first word (sub_first). */
-static bool rule_matches(const struct cmd_rule *r, size_t first,
-			 struct wv *argv, size_t argc, const size_t *ops,
-			 size_t nops)
+/* flagged: argv carries a word a flag spec can match (one starting
+ * with '-' or '+'); without one no flags or unless spec matches. */
+static bool rule_matches(const struct crow *r, bool flagged, struct wv *argv,
+			 size_t argc, const size_t *ops, size_t nops)
 {
 	size_t after = 0; /* operands consumed by sub */
 
-	if (r->sub) {
-		const char *s = r->sub;
+	if (r->nsub) {
 		bool found = false;
 		for (size_t start = 0; start < 3 && start < nops && !found;
 		     start++) {
-			if (!word_alt_eq(s, first, &argv[ops[start]]))
+			if (!word_alt_eq(r->alts, r->nalt[0], &argv[ops[start]]))
 				continue;
-			const char *t = s + first;
+			const struct rspan *a = r->alts + r->nalt[0];
 			size_t k = start + 1;
 			bool ok = true;
-			while (*t == ' ')
-				t++;
-			while (*t) {
-				size_t n = strcspn(t, " ");
-				if (k >= nops || !word_alt_eq(t, n, &argv[ops[k]])) {
+			for (size_t wi = 1; wi < r->nsub; wi++) {
+				if (k >= nops ||
+				    !word_alt_eq(a, r->nalt[wi], &argv[ops[k]])) {
 					ok = false;
 					break;
 				}
+				a += r->nalt[wi];
 				k++;
-				t += n;
-				while (*t == ' ')
-					t++;
 			}
 			if (ok) {
 				found = true;
@@ -450,22 +555,22 @@ static bool rule_matches(const struct cmd_rule *r, size_t first,
 		if (!found)
 			return false;
 	}
-	if (r->flags && !any_flag(argv, argc, r->flags))
+	if (r->nflags &&
+	    (!flagged || !any_flag(argv, argc, r->flags, r->nflags)))
 		return false;
-	if (r->unless && any_flag(argv, argc, r->unless))
+	if (r->nunless && flagged && any_flag(argv, argc, r->unless, r->nunless))
 		return false;
-	if (r->args) {
+	if (r->nargs) {
 		bool any = false;
 		for (size_t k = after; k < nops && !any; k++) {
 			const struct wv *w = &argv[ops[k]];
-			const char *g = r->args;
-			while (*g && !any) {
-				size_t n = strcspn(g, " ");
-				if (n && glob_match(g, n, w->s, w->n))
+			for (size_t g = 0; g < r->nargs && !any; g++) {
+				char lit = r->args_lit0[g];
+				if (lit && (!w->n || w->s[0] != lit))
+					continue;
+				if (glob_match(r->args[g].s, r->args[g].n, w->s,
+					       w->n))
 					any = true;
-				g += n;
-				while (*g == ' ')
-					g++;
 			}
 		}
 		if (!any)
@@ -542,6 +647,10 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		return;
 	size_t ops[64];
 	size_t nops = operands(argv, argc, ops, 64);
+	bool flagged = false;
+	for (size_t i = 1; i < argc && !flagged; i++)
+		flagged = argv[i].n > 1 &&
+			  (argv[i].s[0] == '-' || argv[i].s[0] == '+');
 	/* The first three operands' first letters, to rule out rows whose
 	 * subcommand is not there before any string work. */
 	uint32_t lead = 0;
@@ -553,10 +662,16 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	bool held = false;
 	for (size_t i = 0; i < sl->nrules; i++) {
 		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
-		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
+		struct crow *row = &x->cls->rows[sl->rules[i]];
+		if (!row->ready && !split_row(x->cls, sl->rules[i])) {
+			/* out of memory: the verdict says so, as the
+			 * walk's other allocations do */
+			x->v->oom = true;
+			return;
+		}
+		if (row->nsub && !(row->lead & lead))
 			continue;
-		if (!rule_matches(r, x->cls->sub_first[sl->rules[i]], argv,
-				  argc, ops, nops))
+		if (!rule_matches(row, flagged, argv, argc, ops, nops))
 			continue;
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);
@@ -826,11 +941,13 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		for (const char *f = e->shorts; *f && ok; f++)
 			ok = cmd_has_short(name, argv, argc, *f);
 		for (size_t k = 0; k < e->nlongs && ok; k++)
-			ok = any_flag(argv, argc, e->longs[k]);
+			ok = has_flag(argv, argc, e->longs[k],
+				      strlen(e->longs[k]));
 		for (size_t k = 0; k < e->nops && ok; k++)
 			ok = cmd_has_operand(x, name, argv, argc, e, k, &dp);
 		for (size_t k = 0; k < e->nunless && ok; k++)
-			ok = !any_flag(argv, argc, e->unless[k]);
+			ok = !has_flag(argv, argc, e->unless[k],
+				       strlen(e->unless[k]));
 		if (ok)
 			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,
@@ -2967,6 +3084,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	arena_init(&c->arena, ceiling);
 	arena_init(&c->deny_arena, (size_t)16 << 20);
 	arena_init(&c->ctx_arena, (size_t)16 << 20);
+	arena_init(&c->row_arena, (size_t)4 << 20);
 	c->user = userrules_new(c->lim.max_rules);
 	/* The built-in deny patterns are compiled when a line first needs
 	 * them: JIT-compiling them costs more than classifying hundreds of
@@ -2986,8 +3104,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 		return;
 	free(c->fam);
 	free(c->fam_rules);
-	free(c->sub_lead);
-	free(c->sub_first);
+	free(c->rows);
 	free(c->deny);
 	userrules_free(c->user);
 	userrules_free(c->deny_rx);
@@ -2995,6 +3112,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	arena_release(&c->arena);
 	arena_release(&c->deny_arena);
 	arena_release(&c->ctx_arena);
+	arena_release(&c->row_arena);
 	free(c);
 }
 
