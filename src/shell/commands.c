@@ -782,18 +782,29 @@ bool commands_tables_sorted(void)
 	return wrappers_table_sorted();
 }
 
+static const char *const builtins[] = {
+	"cd", "echo", "printf", "test", "[", "read", "exit", "return",
+	"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
+	"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
+	"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
+	"node", "npm", "make", "grep", "find", "kill", "which", "true",
+	"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
+	"local", "declare", "history", "man", "env", "time"};
+
+const char *const *commands_builtins(size_t *n)
+{
+	*n = sizeof(builtins) / sizeof(*builtins);
+	return builtins;
+}
+
 bool commands_known(const char *name, size_t n)
 {
 	if (!name || n == 0)
 		return false;
-	static const char *const builtins[] = {
-		"cd", "echo", "printf", "test", "[", "read", "exit", "return",
-		"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
-		"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
-		"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
-		"node", "npm", "make", "grep", "find", "kill", "which", "true",
-		"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
-		"local", "declare", "history", "man", "env", "time"};
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r && (r->flags & NAMES_F_BUILTIN || r->handler);
+	}
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
 		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&
 		    memcmp(builtins[i], name, n) == 0)

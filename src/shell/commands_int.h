@@ -48,6 +48,12 @@ handler_fn *commands_find_handler(const char *name, size_t n);
  * *fn. */
 size_t commands_handler_count(void);
 const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn);
+/* The lists the name index flags (names.h): commands_known()'s shell
+ * builtins and common commands, filecmds.c's commands that read their
+ * operands as files, and those that never do. */
+const char *const *commands_builtins(size_t *n);
+const char *const *filecmds_readers(size_t *n);
+const char *const *filecmds_never_readers(size_t *n);
 
 /* runners.c */
 const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,

@@ -50,6 +50,18 @@ static struct name_roles *slot_for(const char *s, size_t n)
 	return sl;
 }
 
+/* Sets flag on every name of a list; false when the index is full. */
+static bool flag_names(const char *const *names, size_t n, unsigned flag)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct name_roles *sl = slot_for(names[i], strlen(names[i]));
+		if (!sl)
+			return false;
+		sl->flags |= flag;
+	}
+	return true;
+}
+
 static void build(void)
 {
 	size_t nw, nh, ni;
@@ -74,6 +86,17 @@ static void build(void)
 			return;
 		sl->handler = fn;
 	}
+	const char *const *list;
+	size_t nl;
+	list = commands_builtins(&nl);
+	if (!flag_names(list, nl, NAMES_F_BUILTIN))
+		return;
+	list = filecmds_readers(&nl);
+	if (!flag_names(list, nl, NAMES_F_READS_FILES))
+		return;
+	list = filecmds_never_readers(&nl);
+	if (!flag_names(list, nl, NAMES_F_NEVER_READS))
+		return;
 	/* "python*" is in the index as "python"; python3 is found by
 	 * wrappers_find_interp()'s scan */
 	for (size_t i = 0; i < ni; i++) {

@@ -24,6 +24,16 @@ struct name_roles {
 					* subcommand check), or NULL */
 	handler_fn *handler; /* its row in the handlers table, or NULL */
 	const struct wrappers_interp *interp; /* its interpreter, or NULL */
+	unsigned flags; /* NAMES_F_*: the roles of the short name lists */
+};
+
+/* From lists of names that only say one thing about a command:
+ * commands_known()'s builtins (commands.c), and filecmds.c's commands
+ * that read their operands as files and those that never do. */
+enum {
+	NAMES_F_BUILTIN = 1u << 0,
+	NAMES_F_READS_FILES = 1u << 1,
+	NAMES_F_NEVER_READS = 1u << 2,
 };
 
 /* Whether the index was built (it always is unless a table outgrew it;
