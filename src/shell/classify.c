@@ -73,24 +73,32 @@ static const struct {
 	const char *id;
 	const char *pattern;
 	const char *reason;
+	/* literal text the pattern cannot match without (one of them):
+	 * a line that holds none of any pattern's is not matched at all */
+	const char *need[4];
 } default_patterns[] = {
 	{"deny.pattern.curl-pipe-shell",
 	 "\\b(curl|wget|fetch)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(" SHELLS ")\\b",
-	 "downloads a script and pipes it into a shell"},
+	 "downloads a script and pipes it into a shell",
+	 {"curl", "wget", "fetch"}},
 	{"deny.pattern.curl-pipe-interpreter",
 	 "\\b(curl|wget)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(python[0-9.]*|perl|ruby|node|php)\\b\\s*(-\\s*)?($|[;&|)])",
-	 "downloads code and pipes it into an interpreter"},
+	 "downloads code and pipes it into an interpreter",
+	 {"curl", "wget"}},
 	{"deny.pattern.shell-procsub-download",
 	 "\\b(" SHELLS ")\\s+<\\(\\s*(curl|wget)\\b",
-	 "runs a script straight from a download"},
+	 "runs a script straight from a download",
+	 {"curl", "wget"}},
 	{"deny.pattern.eval-download",
 	 "\\beval\\s+[\"']?\\$\\(\\s*(curl|wget)\\b",
-	 "evaluates a downloaded script"},
+	 "evaluates a downloaded script",
+	 {"curl", "wget"}},
 	{"deny.pattern.fork-bomb",
 	 ":\\s*\\(\\s*\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:",
-	 "the classic fork bomb"},
+	 "the classic fork bomb",
+	 {"{"}},
 };
 
 /* ---- the family index -------------------------------------------------------- */
@@ -2841,6 +2849,20 @@ static bool deny_trigger(const char *s, size_t n)
 	return false;
 }
 
+/* Does the masked line hold one of the literals some built-in pattern
+ * needs (default_patterns' need)? It is the text the patterns see:
+ * masking takes the quotes out of a quoted command name (c'ur'l), so
+ * the raw line would not do. */
+static bool deny_needed(const char *m, size_t n)
+{
+	for (size_t i = 0; i < sizeof(default_patterns) / sizeof(*default_patterns); i++)
+		for (size_t k = 0; k < 4 && default_patterns[i].need[k]; k++)
+			if (memmem(m, n, default_patterns[i].need[k],
+				   strlen(default_patterns[i].need[k])))
+				return true;
+	return false;
+}
+
 static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 				    const struct sh_node *root)
 {
@@ -2851,6 +2873,9 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	size_t mn = n;
 	const char *m = root && (!skip || extra) ? mask_data(x, s, n, root, &mn)
 						 : NULL;
+
+	if (!skip && x->cls->deny_rx_builtin)
+		skip = !deny_needed(m ? m : s, m ? mn : n);
 
 	if (!skip && !x->cls->deny_rx && x->cls->deny_rx_builtin &&
 	    cordon_classifier_set_denied_patterns(x->cls, NULL, 0, NULL) != CORDON_OK) {
