@@ -444,9 +444,24 @@ static bool take_prefix(struct wv *v, const char *strip)
 	return false;
 }
 
+size_t commands_exec_opt_count(void)
+{
+	return sizeof(exec_opts) / sizeof(*exec_opts);
+}
+
+const char *commands_exec_opt_cmd(size_t i)
+{
+	return exec_opts[i].cmd;
+}
+
 static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			 const char *name, size_t n)
 {
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		if (!r || !(r->flags & NAMES_F_EXEC_OPTS))
+			return;
+	}
 	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
 		const struct exec_opt *e = &exec_opts[t];
 		if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||

@@ -54,6 +54,9 @@ const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn);
 const char *const *commands_builtins(size_t *n);
 const char *const *filecmds_readers(size_t *n);
 const char *const *filecmds_never_readers(size_t *n);
+/* The command of row i of the options that run a command (exec_opts). */
+size_t commands_exec_opt_count(void);
+const char *commands_exec_opt_cmd(size_t i);
 
 /* runners.c */
 const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,

@@ -97,6 +97,12 @@ static void build(void)
 	list = filecmds_never_readers(&nl);
 	if (!flag_names(list, nl, NAMES_F_NEVER_READS))
 		return;
+	nl = commands_exec_opt_count();
+	for (size_t i = 0; i < nl; i++) {
+		const char *cmd = commands_exec_opt_cmd(i);
+		if (!flag_names(&cmd, 1, NAMES_F_EXEC_OPTS))
+			return;
+	}
 	/* "python*" is in the index as "python"; python3 is found by
 	 * wrappers_find_interp()'s scan */
 	for (size_t i = 0; i < ni; i++) {

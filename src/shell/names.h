@@ -34,6 +34,7 @@ enum {
 	NAMES_F_BUILTIN = 1u << 0,
 	NAMES_F_READS_FILES = 1u << 1,
 	NAMES_F_NEVER_READS = 1u << 2,
+	NAMES_F_EXEC_OPTS = 1u << 3, /* has rows in commands.c's exec_opts */
 };
 
 /* Whether the index was built (it always is unless a table outgrew it;
