@@ -972,18 +972,6 @@ bool classify_is_ifs(const struct cx *x, char c)
 	return c && strchr(ifs, c) != NULL;
 }
 
-bool classify_word_is(const struct wv *w, const char *s)
-{
-	if (!w->n || w->s[0] != s[0])
-		return false;
-	size_t n = strlen(s);
-	return w->n == n && memcmp(w->s, s, n) == 0 && !(w->f & (WV_DYNAMIC | WV_SUBST));
-}
-
-bool classify_word_static(const struct wv *w)
-{
-	return !(w->f & (WV_DYNAMIC | WV_SUBST));
-}
 
 const char *classify_cmd_base(const struct wv *w, size_t *n)
 {

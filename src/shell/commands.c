@@ -24,45 +24,6 @@
 
 /* ---- small helpers ------------------------------------------------------------ */
 
-bool commands_is_opt(const struct wv *w)
-{
-	return w->n > 1 && w->s[0] == '-' && classify_word_static(w);
-}
-
-bool commands_is_dashdash(const struct wv *w)
-{
-	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && classify_word_static(w);
-}
-
-/* "--name" or "--name=value": returns the value (or NULL) via *val. */
-bool commands_long_opt(const struct wv *w, const char *name, const char **val,
-		     size_t *vn)
-{
-	size_t n = strlen(name);
-
-	if (w->n < n || memcmp(w->s, name, n) != 0)
-		return false;
-	if (w->n == n) {
-		if (val)
-			*val = NULL;
-		return true;
-	}
-	if (w->s[n] != '=')
-		return false;
-	if (val) {
-		*val = w->s + n + 1;
-		*vn = w->n - n - 1;
-	}
-	return true;
-}
-
-/* Is the command name (name, n) exactly lit? */
-bool commands_name_is(const char *name, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	return n == k && memcmp(name, lit, k) == 0;
-}
-
 /* GNU getopt takes any unambiguous prefix of a long option: "--rec" is
  * "--recursive". min is the shortest prefix accepted (with the dashes). */
 bool commands_long_abbrev(const struct wv *w, const char *opt, size_t min)
