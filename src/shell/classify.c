@@ -108,6 +108,14 @@ struct fam_slot {
 	size_t nlen;
 	size_t *rules; /* indices into cmdtab_rules */
 	size_t nrules;
+	/* Made on first use (index_slot), for a family of at most 64 rows:
+	 * bit i stands for rules[i]. nosub: the rows without a subcommand;
+	 * sub[b]: the rows with a first subcommand word whose word_bucket()
+	 * is b; submax: the longest such word. */
+	bool indexed;
+	size_t submax;
+	uint64_t nosub;
+	uint64_t *sub;
 };
 
 /* A rule row's fields split once into (pointer, length) words, so matching
@@ -124,7 +132,6 @@ struct crow {
 	bool ready;
 	uint8_t nsub;            /* subcommand words */
 	uint8_t nalt[4];         /* each word's alternatives, in alts */
-	uint32_t lead;           /* first letters the first word may start with */
 	const struct rspan *alts;
 	const struct rspan *flags, *unless, *args;
 	size_t nflags, nunless, nargs;
@@ -230,10 +237,19 @@ static void fam_fill(struct cordon_classifier *c, const char *s, size_t n,
 	sl->rules[sl->nrules++] = r;
 }
 
-static uint32_t lead_bit(char ch)
+/* One of 64 buckets for a word, folded to lower case as word_alt_eq
+ * compares. */
+static unsigned word_bucket(const char *s, size_t n)
 {
-	int c = tolower((unsigned char)ch);
-	return c >= 'a' && c <= 'z' ? UINT32_C(1) << (c - 'a') : UINT32_C(1) << 26;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (unsigned char)(ch - 'A' + 'a');
+		h = (h ^ ch) * 16777619u;
+	}
+	return (h ^ (h >> 16)) & 63;
 }
 
 /* The family index: one hash table of names, each with its rule indices,
@@ -343,8 +359,6 @@ static bool split_row(struct cordon_classifier *c, size_t ri)
 				const char *bar = memchr(t, '|', (size_t)(we - t));
 				size_t n = bar ? (size_t)(bar - t) : (size_t)(we - t);
 				alts[na++] = (struct rspan){ t, n };
-				if (nw == 0)
-					row->lead |= lead_bit(*t);
 				k++;
 				if (!bar)
 					break;
@@ -373,6 +387,35 @@ static bool split_row(struct cordon_classifier *c, size_t ri)
 		row->args_lit0 = lit;
 	}
 	row->ready = true;
+	return true;
+}
+
+/* Splits a family's rows and makes its masks (struct fam_slot). */
+static bool index_slot(struct cordon_classifier *c, struct fam_slot *sl)
+{
+	for (size_t i = 0; i < sl->nrules; i++)
+		if (!c->rows[sl->rules[i]].ready && !split_row(c, sl->rules[i]))
+			return false;
+	if (sl->nrules <= 64) {
+		sl->sub = arena_alloc(&c->row_arena, 64 * sizeof(*sl->sub));
+		if (!sl->sub)
+			return false;
+		for (size_t i = 0; i < sl->nrules; i++) {
+			const struct crow *row = &c->rows[sl->rules[i]];
+			uint64_t bit = UINT64_C(1) << i;
+			if (!row->nsub) {
+				sl->nosub |= bit;
+				continue;
+			}
+			for (size_t k = 0; k < row->nalt[0]; k++) {
+				const struct rspan *a = &row->alts[k];
+				sl->sub[word_bucket(a->s, a->n)] |= bit;
+				if (a->n > sl->submax)
+					sl->submax = a->n;
+			}
+		}
+	}
+	sl->indexed = true;
 	return true;
 }
 
@@ -659,27 +702,43 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t i = 1; i < argc && !flagged; i++)
 		flagged = argv[i].n > 1 &&
 			  (argv[i].s[0] == '-' || argv[i].s[0] == '+');
-	/* The first three operands' first letters, to rule out rows whose
-	 * subcommand is not there before any string work. */
-	uint32_t lead = 0;
-	for (size_t k = 0; k < 3 && k < nops; k++)
-		if (argv[ops[k]].n)
-			lead |= lead_bit(argv[ops[k]].s[0]);
+	if (!sl->indexed && !index_slot(x->cls, sl)) {
+		/* out of memory: the verdict says so, as the walk's other
+		 * allocations do */
+		x->v->oom = true;
+		return;
+	}
+	/* The rows that can match: those without a subcommand and those
+	 * whose first subcommand word falls in the bucket of one of the
+	 * first three operands (rule_matches looks no further). A family
+	 * of more than 64 rows, which the table does not have, tries all. */
+	uint64_t cand = sl->nrules < 64 ? (UINT64_C(1) << sl->nrules) - 1
+					 : ~UINT64_C(0);
+	if (sl->sub) {
+		cand = sl->nosub;
+		for (size_t k = 0; k < 3 && k < nops; k++)
+			if (argv[ops[k]].n <= sl->submax)
+				cand |= sl->sub[word_bucket(argv[ops[k]].s,
+							    argv[ops[k]].n)];
+	}
 	/* read only when a row matches: most commands match none */
 	int q = -1;
 	bool held = false;
-	for (size_t i = 0; i < sl->nrules; i++) {
-		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
-		struct crow *row = &x->cls->rows[sl->rules[i]];
-		if (!row->ready && !split_row(x->cls, sl->rules[i])) {
-			/* out of memory: the verdict says so, as the
-			 * walk's other allocations do */
-			x->v->oom = true;
-			return;
+	for (size_t i = 0; i < sl->nrules;) {
+		if (i < 64) {
+			uint64_t rest = cand >> i;
+			if (!rest) {
+				if (sl->sub)
+					break;
+				i = 64;
+				continue;
+			}
+			i += (size_t)__builtin_ctzll(rest);
 		}
-		if (row->nsub && !(row->lead & lead))
-			continue;
-		if (!rule_matches(row, flagged, argv, argc, ops, nops))
+		size_t ri = sl->rules[i++];
+		const struct cmd_rule *r = &cmdtab_rules[ri];
+		if (!rule_matches(&x->cls->rows[ri], flagged, argv, argc, ops,
+				  nops))
 			continue;
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);
