@@ -14,6 +14,7 @@
 static struct name_roles slots[NAMES_CAP];
 static size_t used;
 static bool ready;
+static bool built; /* build() has run (ready says whether it succeeded) */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static size_t hash(const char *s, size_t n)
@@ -122,7 +123,12 @@ static void build(void)
 
 bool names_ready(void)
 {
+	/* asked several times a command: after the first build, one
+	 * acquire load instead of a pthread_once call */
+	if (__atomic_load_n(&built, __ATOMIC_ACQUIRE))
+		return ready;
 	pthread_once(&once, build);
+	__atomic_store_n(&built, true, __ATOMIC_RELEASE);
 	return ready;
 }
 
