@@ -1040,8 +1040,11 @@ static void linebreak(struct parser *p)
 /* ---- reserved words and operators ---------------------------------------- */
 
 /* Is the unquoted text at the current position exactly `w`, followed by a
- * delimiter? Reserved words are only ever plain text. */
-static bool at_word(const struct parser *p, const char *w)
+ * delimiter? Reserved words are only ever plain text. Always inlined: it
+ * is asked dozens of times a command with constant words, whose length
+ * and compare then fold to a few instructions. */
+static inline __attribute__((always_inline)) bool
+at_word(const struct parser *p, const char *w)
 {
 	if (p->pos >= p->len || p->src[p->pos] != w[0])
 		return false;
