@@ -418,16 +418,25 @@ const char *commands_exec_opt_cmd(size_t i)
 static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			 const char *name, size_t n)
 {
-	if (names_ready()) {
+	/* the rows of this name, from the name index when it is built */
+	uint64_t rows = ~UINT64_C(0);
+	bool indexed = names_ready();
+	if (indexed) {
 		const struct name_roles *r = names_find(name, n);
-		if (!r || !(r->flags & NAMES_F_EXEC_OPTS))
-			return;
+		rows = r ? r->exec_rows : 0;
 	}
 	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
 		const struct exec_opt *e = &exec_opts[t];
-		if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
-		    memcmp(e->cmd, name, n) != 0)
+		if (indexed) {
+			uint64_t rest = t < 64 ? rows >> t : 0;
+			if (!rest)
+				break;
+			t += (size_t)__builtin_ctzll(rest);
+			e = &exec_opts[t];
+		} else if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
+			   memcmp(e->cmd, name, n) != 0) {
 			continue;
+		}
 		size_t ol = strlen(e->opt);
 		for (size_t i = 1; i < argc; i++) {
 			const struct wv *w = &argv[i];

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "commands_int.h"
 
@@ -25,6 +26,8 @@ struct name_roles {
 	handler_fn *handler; /* its row in the handlers table, or NULL */
 	const struct wrappers_interp *interp; /* its interpreter, or NULL */
 	unsigned flags; /* NAMES_F_*: the roles of the short name lists */
+	uint64_t exec_rows; /* bit t: row t of commands.c's exec_opts is
+			     * this name's */
 };
 
 /* From lists of names that only say one thing about a command:
@@ -34,7 +37,6 @@ enum {
 	NAMES_F_BUILTIN = 1u << 0,
 	NAMES_F_READS_FILES = 1u << 1,
 	NAMES_F_NEVER_READS = 1u << 2,
-	NAMES_F_EXEC_OPTS = 1u << 3, /* has rows in commands.c's exec_opts */
 };
 
 /* Whether the index was built (it always is unless a table outgrew it;
