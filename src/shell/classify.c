@@ -1440,8 +1440,10 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 	if (pt && !pt->next && pt->kind == SH_WP_LIT &&
 	    (pt->quoted || !pt->len || pt->s[0] != '~')) {
 		/* one literal, the common word: its flags as eval_parts()
-		 * sets them, its text copied once */
-		const char *t = arena_strndup(x->a, pt->s, pt->len);
+		 * sets them, its text the parser's own copy when it made one
+		 * (nothing writes through a wv), else copied once */
+		const char *t = pt->nul ? pt->s
+					: arena_strndup(x->a, pt->s, pt->len);
 		size_t tn = pt->len;
 		if (!t) {
 			x->v->oom = true;

@@ -231,6 +231,7 @@ static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 		memcpy(m + last->len, s, n);
 		last->s = m;
 		last->len += n;
+		last->nul = true; /* arena_alloc zeroes */
 		return;
 	}
 	struct sh_wpart *part = word_add(p, w, SH_WP_LIT);
@@ -240,6 +241,7 @@ static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 	part->in_dq = l->in_dq;
 	part->s = s;
 	part->len = n;
+	part->nul = true;
 	if (l->quoted)
 		w->quoted = true;
 }
@@ -758,6 +760,7 @@ static bool read_plain_word(struct parser *p, struct sh_word *w)
 		return true;
 	}
 	part->s = s;
+	part->nul = true;
 	part->len = e - p->pos;
 	w->raw = p->src + p->pos;
 	w->raw_len = e - p->pos;
