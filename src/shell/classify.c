@@ -1045,8 +1045,10 @@ const char *classify_cmd_base(const struct wv *w, size_t *n)
 		len -= (size_t)(slash + 1 - s);
 		s = slash + 1;
 	}
-	/* sc.exe is sc, powershell.exe is powershell */
-	if (len > 4 && strncasecmp(s + len - 4, ".exe", 4) == 0)
+	/* sc.exe is sc, powershell.exe is powershell (the '.' first: this
+	 * runs several times for every command) */
+	if (len > 4 && s[len - 4] == '.' &&
+	    strncasecmp(s + len - 3, "exe", 3) == 0)
 		len -= 4;
 	*n = len;
 	return s;
@@ -3519,6 +3521,7 @@ static bool looks_like_sql(const struct sh_node *root)
 		return false;
 	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
 		if (w->parts->len == strlen(kw[i]) &&
+		    (w->parts->s[0] | 0x20) == kw[i][0] &&
 		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0) {
 			/* "shutdown -c", "drop --help": options, not SQL */
 			const struct sh_word *nx = w->next;
