@@ -2887,8 +2887,14 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
  * brace, a process substitution or "eval"? */
 static bool deny_trigger(const char *s, size_t n)
 {
+	/* the bytes that can begin a trigger: one table load a byte */
+	static const bool first[256] = {['|'] = true, ['{'] = true,
+					 ['<'] = true, ['e'] = true};
+
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
+		if (!first[(unsigned char)c])
+			continue;
 		if (c == '|' || c == '{')
 			return true;
 		if (c == '<' && i + 1 < n && s[i + 1] == '(')
