@@ -35,6 +35,8 @@ struct deny_entry {
 	size_t nops;
 	const char *unless[4]; /* "!-c": flags that make the entry not apply */
 	size_t nunless;
+	size_t next; /* the next entry whose name has the same first byte, in
+		      * list order, or SIZE_MAX (deny_lead_set) */
 };
 
 static const struct {
@@ -146,7 +148,9 @@ struct cordon_classifier {
 	struct urules *deny_rx;
 	struct deny_entry *deny;
 	size_t ndeny;
-	uint64_t deny_lead[4]; /* the first bytes of the entries' names */
+	/* by the first byte of the name: the first entry, or SIZE_MAX; the
+	 * rest follow deny_entry.next */
+	size_t deny_first[256];
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
@@ -848,13 +852,16 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 	return e->name != NULL;
 }
 
-/* Recomputes deny_lead after the entries changed. */
+/* Recomputes the first-byte chains (deny_first) after the entries
+ * changed. */
 static void deny_lead_set(struct cordon_classifier *c)
 {
-	memset(c->deny_lead, 0, sizeof(c->deny_lead));
-	for (size_t i = 0; i < c->ndeny; i++) {
+	for (size_t b = 0; b < 256; b++)
+		c->deny_first[b] = SIZE_MAX;
+	for (size_t i = c->ndeny; i-- > 0;) {
 		unsigned char b = (unsigned char)c->deny[i].name[0];
-		c->deny_lead[b >> 6] |= UINT64_C(1) << (b & 63);
+		c->deny[i].next = c->deny_first[b];
+		c->deny_first[b] = i;
 	}
 }
 
@@ -989,16 +996,14 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 
 	if (n == 0 || n >= sizeof(name))
 		return;
-	/* no entry's name starts with this byte: none can match */
-	unsigned char lead = (unsigned char)base[0];
-	if (!(x->cls->deny_lead[lead >> 6] & (UINT64_C(1) << (lead & 63))))
+	/* only the entries whose name starts with this byte can match */
+	size_t first = x->cls->deny_first[(unsigned char)base[0]];
+	if (first == SIZE_MAX)
 		return;
 	memcpy(name, base, n);
 	name[n] = '\0';
-	for (size_t i = 0; i < x->cls->ndeny; i++) {
+	for (size_t i = first; i != SIZE_MAX; i = x->cls->deny[i].next) {
 		const struct deny_entry *e = &x->cls->deny[i];
-		if (e->name[0] != name[0])
-			continue;
 		size_t en = strlen(e->name);
 		if (!(strcmp(e->name, name) == 0 ||
 		      (strncmp(name, e->name, en) == 0 && name[en] == '.' &&
