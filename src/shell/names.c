@@ -138,35 +138,20 @@ bool names_ready(void)
 	return ready;
 }
 
-/* The last name asked about, by content: a command's name is asked
- * about several times in a row (wrapper, interpreter, handler, the file
- * lists), and comparing it with a copy costs less than the hash and the
- * probe. Per thread, as classifiers are. */
-#define LAST_MAX 32
-static _Thread_local struct {
-	bool valid;
-	size_t n;
-	char s[LAST_MAX];
-	const struct name_roles *r;
-} last;
+_Thread_local struct names_last names__last;
 
-const struct name_roles *names_find(const char *name, size_t n)
+/* names_find() missed its copy of the last name (names.h). */
+const struct name_roles *names_find_slow(const char *name, size_t n)
 {
-	if (last.valid && last.n == n) {
-		size_t i = 0;
-		while (i < n && last.s[i] == name[i])
-			i++;
-		if (i == n)
-			return last.r;
-	}
+	struct names_last *l = &names__last;
 	const struct name_roles *sl = probe(name, n);
 	const struct name_roles *r = sl->name ? sl : NULL;
 
-	if (n <= LAST_MAX) {
-		memcpy(last.s, name, n);
-		last.n = n;
-		last.r = r;
-		last.valid = true;
+	if (n <= NAMES_LAST_MAX) {
+		memcpy(l->s, name, n);
+		l->n = n;
+		l->r = r;
+		l->valid = true;
 	}
 	return r;
 }
