@@ -35,6 +35,8 @@ struct deny_entry {
 	size_t nops;
 	const char *unless[4]; /* "!-c": flags that make the entry not apply */
 	size_t nunless;
+	size_t next; /* the next entry whose name has the same first byte, in
+		      * list order, or SIZE_MAX (deny_lead_set) */
 };
 
 static const struct {
@@ -73,24 +75,32 @@ static const struct {
 	const char *id;
 	const char *pattern;
 	const char *reason;
+	/* literal text the pattern cannot match without (one of them):
+	 * a line that holds none of any pattern's is not matched at all */
+	const char *need[4];
 } default_patterns[] = {
 	{"deny.pattern.curl-pipe-shell",
 	 "\\b(curl|wget|fetch)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(" SHELLS ")\\b",
-	 "downloads a script and pipes it into a shell"},
+	 "downloads a script and pipes it into a shell",
+	 {"curl", "wget", "fetch"}},
 	{"deny.pattern.curl-pipe-interpreter",
 	 "\\b(curl|wget)\\b[^|;&]*\\|\\s*(sudo\\s+(-\\S+\\s+)*)?"
 	 "(\\S*/)?(python[0-9.]*|perl|ruby|node|php)\\b\\s*(-\\s*)?($|[;&|)])",
-	 "downloads code and pipes it into an interpreter"},
+	 "downloads code and pipes it into an interpreter",
+	 {"curl", "wget"}},
 	{"deny.pattern.shell-procsub-download",
 	 "\\b(" SHELLS ")\\s+<\\(\\s*(curl|wget)\\b",
-	 "runs a script straight from a download"},
+	 "runs a script straight from a download",
+	 {"curl", "wget"}},
 	{"deny.pattern.eval-download",
 	 "\\beval\\s+[\"']?\\$\\(\\s*(curl|wget)\\b",
-	 "evaluates a downloaded script"},
+	 "evaluates a downloaded script",
+	 {"curl", "wget"}},
 	{"deny.pattern.fork-bomb",
 	 ":\\s*\\(\\s*\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:",
-	 "the classic fork bomb"},
+	 "the classic fork bomb",
+	 {"{"}},
 };
 
 /* ---- the family index -------------------------------------------------------- */
@@ -100,6 +110,34 @@ struct fam_slot {
 	size_t nlen;
 	size_t *rules; /* indices into cmdtab_rules */
 	size_t nrules;
+	/* Made on first use (index_slot), for a family of at most 64 rows:
+	 * bit i stands for rules[i]. nosub: the rows without a subcommand;
+	 * sub[b]: the rows with a first subcommand word whose word_bucket()
+	 * is b; submax: the longest such word. */
+	bool indexed;
+	size_t submax;
+	uint64_t nosub;
+	uint64_t *sub;
+};
+
+/* A rule row's fields split once into (pointer, length) words, so matching
+ * a command does no string scanning of the table: each subcommand word's
+ * '|' alternatives folded to lower case, and the flag, unless and glob
+ * words. A row is split the first time its family is looked up (a hook
+ * process classifies one command and uses one or two families). */
+struct rspan {
+	const char *s;
+	size_t n;
+};
+
+struct crow {
+	bool ready;
+	uint8_t nsub;            /* subcommand words */
+	uint8_t nalt[4];         /* each word's alternatives, in alts */
+	const struct rspan *alts;
+	const struct rspan *flags, *unless, *args;
+	size_t nflags, nunless, nargs;
+	const char *args_lit0;   /* per glob: its literal first byte, or 0 */
 };
 
 struct cordon_classifier {
@@ -110,15 +148,17 @@ struct cordon_classifier {
 	struct urules *deny_rx;
 	struct deny_entry *deny;
 	size_t ndeny;
-	uint64_t deny_lead[4]; /* the first bytes of the entries' names */
+	/* by the first byte of the name: the first entry, or SIZE_MAX; the
+	 * rest follow deny_entry.next */
+	size_t deny_first[256];
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
 	struct fam_slot *fam;
 	size_t fam_cap; /* power of two */
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
-	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
-	size_t *sub_first; /* per rule: the length of its subcommand's first word */
+	struct crow *rows; /* per rule: its fields split (split_row), lazily */
+	struct arena row_arena; /* what the split rows point into */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -201,10 +241,19 @@ static void fam_fill(struct cordon_classifier *c, const char *s, size_t n,
 	sl->rules[sl->nrules++] = r;
 }
 
-static uint32_t lead_bit(char ch)
+/* One of 64 buckets for a word, folded to lower case as word_alt_eq
+ * compares. */
+static unsigned word_bucket(const char *s, size_t n)
 {
-	int c = tolower((unsigned char)ch);
-	return c >= 'a' && c <= 'z' ? UINT32_C(1) << (c - 'a') : UINT32_C(1) << 26;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (unsigned char)(ch - 'A' + 'a');
+		h = (h ^ ch) * 16777619u;
+	}
+	return (h ^ (h >> 16)) & 63;
 }
 
 /* The family index: one hash table of names, each with its rule indices,
@@ -236,29 +285,141 @@ static bool build_index(struct cordon_classifier *c)
 		sl->nrules = 0;
 	}
 	each_family(c, fam_fill);
-	/* the first letters a row's first subcommand word can start with,
-	 * so most rows are passed over with one AND */
-	c->sub_lead = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
-			     sizeof(uint32_t));
-	c->sub_first = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
-				      sizeof(size_t));
-	if (!c->sub_lead || !c->sub_first)
+	c->rows = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
+				 sizeof(*c->rows));
+	if (!c->rows)
 		return false;
-	for (size_t r = 0; r < cmdtab_rules_count; r++)
-		if (cmdtab_rules[r].sub)
-			c->sub_first[r] = strcspn(cmdtab_rules[r].sub, " ");
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *a = cmdtab_rules[r].sub;
-		if (!a)
-			continue;
-		while (*a && *a != ' ') {
-			c->sub_lead[r] |= lead_bit(*a);
-			while (*a && *a != ' ' && *a != '|')
-				a++;
-			if (*a == '|')
-				a++;
+	return true;
+}
+
+/* The words of a space-separated field, in the row arena. */
+static bool split_words(struct arena *a, const char *f, const struct rspan **out,
+			size_t *nout)
+{
+	size_t n = 0;
+	struct rspan *w;
+
+	*out = NULL;
+	*nout = 0;
+	if (!f)
+		return true;
+	for (const char *t = f; *t;) {
+		size_t k = strcspn(t, " ");
+		n += k != 0;
+		t += k;
+		while (*t == ' ')
+			t++;
+	}
+	if (!n)
+		return true;
+	w = arena_alloc(a, n * sizeof(*w));
+	if (!w)
+		return false;
+	n = 0;
+	for (const char *t = f; *t;) {
+		size_t k = strcspn(t, " ");
+		if (k)
+			w[n++] = (struct rspan){ t, k };
+		t += k;
+		while (*t == ' ')
+			t++;
+	}
+	*out = w;
+	*nout = n;
+	return true;
+}
+
+static bool split_row(struct cordon_classifier *c, size_t ri)
+{
+	const struct cmd_rule *r = &cmdtab_rules[ri];
+	struct crow *row = &c->rows[ri];
+	struct arena *a = &c->row_arena;
+
+	memset(row, 0, sizeof(*row)); /* a split cut short is redone */
+	if (r->sub) {
+		/* every word's alternatives, lower-cased: "s3 rm|rb" */
+		size_t total = 0, nw = 0;
+		for (const char *t = r->sub; *t; t++)
+			total += *t == '|' || *t == ' ';
+		struct rspan *alts = arena_alloc(a, (total + 1) * sizeof(*alts));
+		char *low = arena_strndup(a, r->sub, strlen(r->sub));
+		if (!alts || !low)
+			return false;
+		for (char *t = low; *t; t++)
+			*t = (char)tolower((unsigned char)*t);
+		size_t na = 0;
+		const char *t = low;
+		while (*t == ' ')
+			t++;
+		while (*t) {
+			/* a sub of more than four words would not fit nalt:
+			 * the table has three at most */
+			if (nw == sizeof(row->nalt))
+				return false;
+			size_t wn = strcspn(t, " ");
+			const char *we = t + wn;
+			uint8_t k = 0;
+			for (;;) {
+				const char *bar = memchr(t, '|', (size_t)(we - t));
+				size_t n = bar ? (size_t)(bar - t) : (size_t)(we - t);
+				alts[na++] = (struct rspan){ t, n };
+				k++;
+				if (!bar)
+					break;
+				t = bar + 1;
+			}
+			row->nalt[nw++] = k;
+			t = we;
+			while (*t == ' ')
+				t++;
+		}
+		row->alts = alts;
+		row->nsub = (uint8_t)nw;
+	}
+	if (!split_words(a, r->flags, &row->flags, &row->nflags) ||
+	    !split_words(a, r->unless, &row->unless, &row->nunless) ||
+	    !split_words(a, r->args, &row->args, &row->nargs))
+		return false;
+	if (row->nargs) {
+		char *lit = arena_alloc(a, row->nargs);
+		if (!lit)
+			return false;
+		for (size_t k = 0; k < row->nargs; k++) {
+			char ch = row->args[k].s[0];
+			lit[k] = strchr("*?[\\", ch) ? 0 : ch;
+		}
+		row->args_lit0 = lit;
+	}
+	row->ready = true;
+	return true;
+}
+
+/* Splits a family's rows and makes its masks (struct fam_slot). */
+static bool index_slot(struct cordon_classifier *c, struct fam_slot *sl)
+{
+	for (size_t i = 0; i < sl->nrules; i++)
+		if (!c->rows[sl->rules[i]].ready && !split_row(c, sl->rules[i]))
+			return false;
+	if (sl->nrules <= 64) {
+		sl->sub = arena_alloc(&c->row_arena, 64 * sizeof(*sl->sub));
+		if (!sl->sub)
+			return false;
+		for (size_t i = 0; i < sl->nrules; i++) {
+			const struct crow *row = &c->rows[sl->rules[i]];
+			uint64_t bit = UINT64_C(1) << i;
+			if (!row->nsub) {
+				sl->nosub |= bit;
+				continue;
+			}
+			for (size_t k = 0; k < row->nalt[0]; k++) {
+				const struct rspan *a = &row->alts[k];
+				sl->sub[word_bucket(a->s, a->n)] |= bit;
+				if (a->n > sl->submax)
+					sl->submax = a->n;
+			}
 		}
 	}
+	sl->indexed = true;
 	return true;
 }
 
@@ -313,29 +474,33 @@ static bool has_flag(struct wv *argv, size_t argc, const char *f, size_t fn)
 	return false;
 }
 
-static bool any_flag(struct wv *argv, size_t argc, const char *spec)
+static bool any_flag(struct wv *argv, size_t argc, const struct rspan *spec,
+		     size_t nspec)
 {
-	while (*spec) {
-		size_t n = strcspn(spec, " ");
-		if (n && has_flag(argv, argc, spec, n))
+	for (size_t k = 0; k < nspec; k++)
+		if (has_flag(argv, argc, spec[k].s, spec[k].n))
 			return true;
-		spec += n;
-		while (*spec == ' ')
-			spec++;
-	}
 	return false;
 }
 
-static bool word_alt_eq(const char *alts, size_t an, const struct wv *w)
+/* Is w one of the n alternatives (lower case)? ASCII case folding, as
+ * strncasecmp does in the C locale. */
+static bool word_alt_eq(const struct rspan *alts, size_t n, const struct wv *w)
 {
-	const char *a = alts, *end = alts + an;
-
-	while (a < end) {
-		const char *bar = memchr(a, '|', (size_t)(end - a));
-		size_t n = bar ? (size_t)(bar - a) : (size_t)(end - a);
-		if (n == w->n && strncasecmp(a, w->s, n) == 0)
+	for (size_t k = 0; k < n; k++) {
+		if (alts[k].n != w->n)
+			continue;
+		size_t i = 0;
+		while (i < w->n) {
+			unsigned char ch = (unsigned char)w->s[i];
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (unsigned char)(ch - 'A' + 'a');
+			if (ch != (unsigned char)alts[k].s[i])
+				break;
+			i++;
+		}
+		if (i == w->n)
 			return true;
-		a += n + 1;
 	}
 	return false;
 }
@@ -412,35 +577,30 @@ static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
 	return pi == pn;
 }
 
-/* first: the length of r->sub's first word (sub_first). */
-static bool rule_matches(const struct cmd_rule *r, size_t first,
-			 struct wv *argv, size_t argc, const size_t *ops,
-			 size_t nops)
+/* flagged: argv carries a word a flag spec can match (one starting
+ * with '-' or '+'); without one no flags or unless spec matches. */
+static bool rule_matches(const struct crow *r, bool flagged, struct wv *argv,
+			 size_t argc, const size_t *ops, size_t nops)
 {
 	size_t after = 0; /* operands consumed by sub */
 
-	if (r->sub) {
-		const char *s = r->sub;
+	if (r->nsub) {
 		bool found = false;
 		for (size_t start = 0; start < 3 && start < nops && !found;
 		     start++) {
-			if (!word_alt_eq(s, first, &argv[ops[start]]))
+			if (!word_alt_eq(r->alts, r->nalt[0], &argv[ops[start]]))
 				continue;
-			const char *t = s + first;
+			const struct rspan *a = r->alts + r->nalt[0];
 			size_t k = start + 1;
 			bool ok = true;
-			while (*t == ' ')
-				t++;
-			while (*t) {
-				size_t n = strcspn(t, " ");
-				if (k >= nops || !word_alt_eq(t, n, &argv[ops[k]])) {
+			for (size_t wi = 1; wi < r->nsub; wi++) {
+				if (k >= nops ||
+				    !word_alt_eq(a, r->nalt[wi], &argv[ops[k]])) {
 					ok = false;
 					break;
 				}
+				a += r->nalt[wi];
 				k++;
-				t += n;
-				while (*t == ' ')
-					t++;
 			}
 			if (ok) {
 				found = true;
@@ -450,22 +610,22 @@ static bool rule_matches(const struct cmd_rule *r, size_t first,
 		if (!found)
 			return false;
 	}
-	if (r->flags && !any_flag(argv, argc, r->flags))
+	if (r->nflags &&
+	    (!flagged || !any_flag(argv, argc, r->flags, r->nflags)))
 		return false;
-	if (r->unless && any_flag(argv, argc, r->unless))
+	if (r->nunless && flagged && any_flag(argv, argc, r->unless, r->nunless))
 		return false;
-	if (r->args) {
+	if (r->nargs) {
 		bool any = false;
 		for (size_t k = after; k < nops && !any; k++) {
 			const struct wv *w = &argv[ops[k]];
-			const char *g = r->args;
-			while (*g && !any) {
-				size_t n = strcspn(g, " ");
-				if (n && glob_match(g, n, w->s, w->n))
+			for (size_t g = 0; g < r->nargs && !any; g++) {
+				char lit = r->args_lit0[g];
+				if (lit && (!w->n || w->s[0] != lit))
+					continue;
+				if (glob_match(r->args[g].s, r->args[g].n, w->s,
+					       w->n))
 					any = true;
-				g += n;
-				while (*g == ' ')
-					g++;
 			}
 		}
 		if (!any)
@@ -542,21 +702,47 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		return;
 	size_t ops[64];
 	size_t nops = operands(argv, argc, ops, 64);
-	/* The first three operands' first letters, to rule out rows whose
-	 * subcommand is not there before any string work. */
-	uint32_t lead = 0;
-	for (size_t k = 0; k < 3 && k < nops; k++)
-		if (argv[ops[k]].n)
-			lead |= lead_bit(argv[ops[k]].s[0]);
+	bool flagged = false;
+	for (size_t i = 1; i < argc && !flagged; i++)
+		flagged = argv[i].n > 1 &&
+			  (argv[i].s[0] == '-' || argv[i].s[0] == '+');
+	if (!sl->indexed && !index_slot(x->cls, sl)) {
+		/* out of memory: the verdict says so, as the walk's other
+		 * allocations do */
+		x->v->oom = true;
+		return;
+	}
+	/* The rows that can match: those without a subcommand and those
+	 * whose first subcommand word falls in the bucket of one of the
+	 * first three operands (rule_matches looks no further). A family
+	 * of more than 64 rows, which the table does not have, tries all. */
+	uint64_t cand = sl->nrules < 64 ? (UINT64_C(1) << sl->nrules) - 1
+					 : ~UINT64_C(0);
+	if (sl->sub) {
+		cand = sl->nosub;
+		for (size_t k = 0; k < 3 && k < nops; k++)
+			if (argv[ops[k]].n <= sl->submax)
+				cand |= sl->sub[word_bucket(argv[ops[k]].s,
+							    argv[ops[k]].n)];
+	}
 	/* read only when a row matches: most commands match none */
 	int q = -1;
 	bool held = false;
-	for (size_t i = 0; i < sl->nrules; i++) {
-		const struct cmd_rule *r = &cmdtab_rules[sl->rules[i]];
-		if (r->sub && !(x->cls->sub_lead[sl->rules[i]] & lead))
-			continue;
-		if (!rule_matches(r, x->cls->sub_first[sl->rules[i]], argv,
-				  argc, ops, nops))
+	for (size_t i = 0; i < sl->nrules;) {
+		if (i < 64) {
+			uint64_t rest = cand >> i;
+			if (!rest) {
+				if (sl->sub)
+					break;
+				i = 64;
+				continue;
+			}
+			i += (size_t)__builtin_ctzll(rest);
+		}
+		size_t ri = sl->rules[i++];
+		const struct cmd_rule *r = &cmdtab_rules[ri];
+		if (!rule_matches(&x->cls->rows[ri], flagged, argv, argc, ops,
+				  nops))
 			continue;
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);
@@ -666,13 +852,16 @@ static bool deny_parse(struct cordon_classifier *c, struct deny_entry *e,
 	return e->name != NULL;
 }
 
-/* Recomputes deny_lead after the entries changed. */
+/* Recomputes the first-byte chains (deny_first) after the entries
+ * changed. */
 static void deny_lead_set(struct cordon_classifier *c)
 {
-	memset(c->deny_lead, 0, sizeof(c->deny_lead));
-	for (size_t i = 0; i < c->ndeny; i++) {
+	for (size_t b = 0; b < 256; b++)
+		c->deny_first[b] = SIZE_MAX;
+	for (size_t i = c->ndeny; i-- > 0;) {
 		unsigned char b = (unsigned char)c->deny[i].name[0];
-		c->deny_lead[b >> 6] |= UINT64_C(1) << (b & 63);
+		c->deny[i].next = c->deny_first[b];
+		c->deny_first[b] = i;
 	}
 }
 
@@ -807,16 +996,14 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 
 	if (n == 0 || n >= sizeof(name))
 		return;
-	/* no entry's name starts with this byte: none can match */
-	unsigned char lead = (unsigned char)base[0];
-	if (!(x->cls->deny_lead[lead >> 6] & (UINT64_C(1) << (lead & 63))))
+	/* only the entries whose name starts with this byte can match */
+	size_t first = x->cls->deny_first[(unsigned char)base[0]];
+	if (first == SIZE_MAX)
 		return;
 	memcpy(name, base, n);
 	name[n] = '\0';
-	for (size_t i = 0; i < x->cls->ndeny; i++) {
+	for (size_t i = first; i != SIZE_MAX; i = x->cls->deny[i].next) {
 		const struct deny_entry *e = &x->cls->deny[i];
-		if (e->name[0] != name[0])
-			continue;
 		size_t en = strlen(e->name);
 		if (!(strcmp(e->name, name) == 0 ||
 		      (strncmp(name, e->name, en) == 0 && name[en] == '.' &&
@@ -826,11 +1013,13 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc)
 		for (const char *f = e->shorts; *f && ok; f++)
 			ok = cmd_has_short(name, argv, argc, *f);
 		for (size_t k = 0; k < e->nlongs && ok; k++)
-			ok = any_flag(argv, argc, e->longs[k]);
+			ok = has_flag(argv, argc, e->longs[k],
+				      strlen(e->longs[k]));
 		for (size_t k = 0; k < e->nops && ok; k++)
 			ok = cmd_has_operand(x, name, argv, argc, e, k, &dp);
 		for (size_t k = 0; k < e->nunless && ok; k++)
-			ok = !any_flag(argv, argc, e->unless[k]);
+			ok = !has_flag(argv, argc, e->unless[k],
+				       strlen(e->unless[k]));
 		if (ok)
 			classify_hit(x, CORDON_RISK_BLOCKED, CORDON_L(DENYLISTED),
 			       e->id,
@@ -847,18 +1036,6 @@ bool classify_is_ifs(const struct cx *x, char c)
 	return c && strchr(ifs, c) != NULL;
 }
 
-bool classify_word_is(const struct wv *w, const char *s)
-{
-	if (!w->n || w->s[0] != s[0])
-		return false;
-	size_t n = strlen(s);
-	return w->n == n && memcmp(w->s, s, n) == 0 && !(w->f & (WV_DYNAMIC | WV_SUBST));
-}
-
-bool classify_word_static(const struct wv *w)
-{
-	return !(w->f & (WV_DYNAMIC | WV_SUBST));
-}
 
 const char *classify_cmd_base(const struct wv *w, size_t *n)
 {
@@ -873,8 +1050,10 @@ const char *classify_cmd_base(const struct wv *w, size_t *n)
 		len -= (size_t)(slash + 1 - s);
 		s = slash + 1;
 	}
-	/* sc.exe is sc, powershell.exe is powershell */
-	if (len > 4 && strncasecmp(s + len - 4, ".exe", 4) == 0)
+	/* sc.exe is sc, powershell.exe is powershell (the '.' first: this
+	 * runs several times for every command) */
+	if (len > 4 && s[len - 4] == '.' &&
+	    strncasecmp(s + len - 3, "exe", 3) == 0)
 		len -= 4;
 	*n = len;
 	return s;
@@ -1268,8 +1447,10 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 	if (pt && !pt->next && pt->kind == SH_WP_LIT &&
 	    (pt->quoted || !pt->len || pt->s[0] != '~')) {
 		/* one literal, the common word: its flags as eval_parts()
-		 * sets them, its text copied once */
-		const char *t = arena_strndup(x->a, pt->s, pt->len);
+		 * sets them, its text the parser's own copy when it made one
+		 * (nothing writes through a wv), else copied once */
+		const char *t = pt->nul ? pt->s
+					: arena_strndup(x->a, pt->s, pt->len);
 		size_t tn = pt->len;
 		if (!t) {
 			x->v->oom = true;
@@ -2711,8 +2892,14 @@ static char *mask_data(struct cx *x, const char *s, size_t n,
  * brace, a process substitution or "eval"? */
 static bool deny_trigger(const char *s, size_t n)
 {
+	/* the bytes that can begin a trigger: one table load a byte */
+	static const bool first[256] = {['|'] = true, ['{'] = true,
+					 ['<'] = true, ['e'] = true};
+
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
+		if (!first[(unsigned char)c])
+			continue;
 		if (c == '|' || c == '{')
 			return true;
 		if (c == '<' && i + 1 < n && s[i + 1] == '(')
@@ -2721,6 +2908,20 @@ static bool deny_trigger(const char *s, size_t n)
 		    s[i + 3] == 'l')
 			return true;
 	}
+	return false;
+}
+
+/* Does the masked line hold one of the literals some built-in pattern
+ * needs (default_patterns' need)? It is the text the patterns see:
+ * masking takes the quotes out of a quoted command name (c'ur'l), so
+ * the raw line would not do. */
+static bool deny_needed(const char *m, size_t n)
+{
+	for (size_t i = 0; i < sizeof(default_patterns) / sizeof(*default_patterns); i++)
+		for (size_t k = 0; k < 4 && default_patterns[i].need[k]; k++)
+			if (memmem(m, n, default_patterns[i].need[k],
+				   strlen(default_patterns[i].need[k])))
+				return true;
 	return false;
 }
 
@@ -2734,6 +2935,9 @@ static void match_text_rules_masked(struct cx *x, const char *s, size_t n,
 	size_t mn = n;
 	const char *m = root && (!skip || extra) ? mask_data(x, s, n, root, &mn)
 						 : NULL;
+
+	if (!skip && x->cls->deny_rx_builtin)
+		skip = !deny_needed(m ? m : s, m ? mn : n);
 
 	if (!skip && !x->cls->deny_rx && x->cls->deny_rx_builtin &&
 	    cordon_classifier_set_denied_patterns(x->cls, NULL, 0, NULL) != CORDON_OK) {
@@ -2967,6 +3171,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	arena_init(&c->arena, ceiling);
 	arena_init(&c->deny_arena, (size_t)16 << 20);
 	arena_init(&c->ctx_arena, (size_t)16 << 20);
+	arena_init(&c->row_arena, (size_t)4 << 20);
 	c->user = userrules_new(c->lim.max_rules);
 	/* The built-in deny patterns are compiled when a line first needs
 	 * them: JIT-compiling them costs more than classifying hundreds of
@@ -2986,8 +3191,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 		return;
 	free(c->fam);
 	free(c->fam_rules);
-	free(c->sub_lead);
-	free(c->sub_first);
+	free(c->rows);
 	free(c->deny);
 	userrules_free(c->user);
 	userrules_free(c->deny_rx);
@@ -2995,6 +3199,7 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	arena_release(&c->arena);
 	arena_release(&c->deny_arena);
 	arena_release(&c->ctx_arena);
+	arena_release(&c->row_arena);
 	free(c);
 }
 
@@ -3327,6 +3532,7 @@ static bool looks_like_sql(const struct sh_node *root)
 		return false;
 	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
 		if (w->parts->len == strlen(kw[i]) &&
+		    (w->parts->s[0] | 0x20) == kw[i][0] &&
 		    strncasecmp(w->parts->s, kw[i], w->parts->len) == 0) {
 			/* "shutdown -c", "drop --help": options, not SQL */
 			const struct sh_word *nx = w->next;

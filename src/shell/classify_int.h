@@ -320,9 +320,21 @@ const char *classify_table_id(size_t i);
 /* Is c one of the field separators (IFS) in force? */
 bool classify_is_ifs(const struct cx *x, char c);
 
-/* Small helpers shared by the files. */
-bool classify_word_is(const struct wv *w, const char *s);
-bool classify_word_static(const struct wv *w);
+/* Small helpers shared by the files, inline: they are called with
+ * string constants dozens of times a command, and inlined the length of
+ * the constant is known and the compare is a few instructions. */
+static inline bool classify_word_static(const struct wv *w)
+{
+	return !(w->f & (WV_DYNAMIC | WV_SUBST));
+}
+
+static inline bool classify_word_is(const struct wv *w, const char *s)
+{
+	if (!w->n || w->s[0] != s[0])
+		return false;
+	size_t n = strlen(s);
+	return w->n == n && memcmp(w->s, s, n) == 0 && classify_word_static(w);
+}
 /* The command name with any directory removed. */
 const char *classify_cmd_base(const struct wv *w, size_t *n);
 

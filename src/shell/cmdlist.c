@@ -25,7 +25,9 @@ static void *grow(struct cmdlist *l, struct arena *a, void *arr, size_t *cap,
 		return arr;
 	if (n >= CMDLIST_MAX || nc > SIZE_MAX / sz)
 		goto lost;
-	nv = arena_alloc(a, nc * sz);
+	/* not zeroed: entries are read only up to the count, each written
+	 * whole when pushed */
+	nv = arena_alloc_raw(a, nc * sz);
 	if (!nv)
 		goto lost;
 	if (n)

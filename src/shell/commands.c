@@ -24,45 +24,6 @@
 
 /* ---- small helpers ------------------------------------------------------------ */
 
-bool commands_is_opt(const struct wv *w)
-{
-	return w->n > 1 && w->s[0] == '-' && classify_word_static(w);
-}
-
-bool commands_is_dashdash(const struct wv *w)
-{
-	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' && classify_word_static(w);
-}
-
-/* "--name" or "--name=value": returns the value (or NULL) via *val. */
-bool commands_long_opt(const struct wv *w, const char *name, const char **val,
-		     size_t *vn)
-{
-	size_t n = strlen(name);
-
-	if (w->n < n || memcmp(w->s, name, n) != 0)
-		return false;
-	if (w->n == n) {
-		if (val)
-			*val = NULL;
-		return true;
-	}
-	if (w->s[n] != '=')
-		return false;
-	if (val) {
-		*val = w->s + n + 1;
-		*vn = w->n - n - 1;
-	}
-	return true;
-}
-
-/* Is the command name (name, n) exactly lit? */
-bool commands_name_is(const char *name, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	return n == k && memcmp(name, lit, k) == 0;
-}
-
 /* GNU getopt takes any unambiguous prefix of a long option: "--rec" is
  * "--recursive". min is the shortest prefix accepted (with the dashes). */
 bool commands_long_abbrev(const struct wv *w, const char *opt, size_t min)
@@ -444,14 +405,38 @@ static bool take_prefix(struct wv *v, const char *strip)
 	return false;
 }
 
+size_t commands_exec_opt_count(void)
+{
+	return sizeof(exec_opts) / sizeof(*exec_opts);
+}
+
+const char *commands_exec_opt_cmd(size_t i)
+{
+	return exec_opts[i].cmd;
+}
+
 static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			 const char *name, size_t n)
 {
+	/* the rows of this name, from the name index when it is built */
+	uint64_t rows = ~UINT64_C(0);
+	bool indexed = names_ready();
+	if (indexed) {
+		const struct name_roles *r = names_find(name, n);
+		rows = r ? r->exec_rows : 0;
+	}
 	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
 		const struct exec_opt *e = &exec_opts[t];
-		if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
-		    memcmp(e->cmd, name, n) != 0)
+		if (indexed) {
+			uint64_t rest = t < 64 ? rows >> t : 0;
+			if (!rest)
+				break;
+			t += (size_t)__builtin_ctzll(rest);
+			e = &exec_opts[t];
+		} else if (e->cmd[0] != name[0] || strlen(e->cmd) != n ||
+			   memcmp(e->cmd, name, n) != 0) {
 			continue;
+		}
 		size_t ol = strlen(e->opt);
 		for (size_t i = 1; i < argc; i++) {
 			const struct wv *w = &argv[i];
@@ -782,18 +767,29 @@ bool commands_tables_sorted(void)
 	return wrappers_table_sorted();
 }
 
+static const char *const builtins[] = {
+	"cd", "echo", "printf", "test", "[", "read", "exit", "return",
+	"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
+	"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
+	"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
+	"node", "npm", "make", "grep", "find", "kill", "which", "true",
+	"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
+	"local", "declare", "history", "man", "env", "time"};
+
+const char *const *commands_builtins(size_t *n)
+{
+	*n = sizeof(builtins) / sizeof(*builtins);
+	return builtins;
+}
+
 bool commands_known(const char *name, size_t n)
 {
 	if (!name || n == 0)
 		return false;
-	static const char *const builtins[] = {
-		"cd", "echo", "printf", "test", "[", "read", "exit", "return",
-		"export", "set", "unset", "trap", "type", "hash", "alias", "ls",
-		"cat", "pwd", "sudo", "exec", "eval", "source", "command", "builtin",
-		"git", "rm", "cp", "mv", "ssh", "curl", "wget", "python", "python3",
-		"node", "npm", "make", "grep", "find", "kill", "which", "true",
-		"false", "wait", "jobs", "fg", "bg", "umask", "ulimit", "shift",
-		"local", "declare", "history", "man", "env", "time"};
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r && (r->flags & NAMES_F_BUILTIN || r->handler);
+	}
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
 		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&
 		    memcmp(builtins[i], name, n) == 0)

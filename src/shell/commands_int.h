@@ -18,11 +18,47 @@ typedef void handler_fn(struct cx *x, struct wv *argv, size_t argc,
 			const struct sh_redir *redirs, struct cinfo *ci);
 
 /* commands.c */
-bool commands_is_opt(const struct wv *w);
-bool commands_is_dashdash(const struct wv *w);
-bool commands_long_opt(const struct wv *w, const char *name, const char **val,
-		       size_t *vn);
-bool commands_name_is(const char *name, size_t n, const char *lit);
+/* inline for the reason classify_word_is is (classify_int.h) */
+static inline bool commands_is_opt(const struct wv *w)
+{
+	return w->n > 1 && w->s[0] == '-' && classify_word_static(w);
+}
+
+static inline bool commands_is_dashdash(const struct wv *w)
+{
+	return w->n == 2 && w->s[0] == '-' && w->s[1] == '-' &&
+	       classify_word_static(w);
+}
+
+/* "--name" or "--name=value": returns the value (or NULL) via *val. */
+static inline bool commands_long_opt(const struct wv *w, const char *name,
+				     const char **val, size_t *vn)
+{
+	size_t n = strlen(name);
+
+	if (w->n < n || memcmp(w->s, name, n) != 0)
+		return false;
+	if (w->n == n) {
+		if (val)
+			*val = NULL;
+		return true;
+	}
+	if (w->s[n] != '=')
+		return false;
+	if (val) {
+		*val = w->s + n + 1;
+		*vn = w->n - n - 1;
+	}
+	return true;
+}
+
+/* Is the command name (name, n) exactly lit? */
+static inline bool commands_name_is(const char *name, size_t n,
+				    const char *lit)
+{
+	size_t k = strlen(lit);
+	return n == k && memcmp(name, lit, k) == 0;
+}
 bool commands_long_abbrev(const struct wv *w, const char *opt, size_t min);
 bool commands_cluster_has(const struct wv *w, char c);
 uint64_t commands_class_labels(enum path_class pc);
@@ -48,6 +84,15 @@ handler_fn *commands_find_handler(const char *name, size_t n);
  * *fn. */
 size_t commands_handler_count(void);
 const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn);
+/* The lists the name index flags (names.h): commands_known()'s shell
+ * builtins and common commands, filecmds.c's commands that read their
+ * operands as files, and those that never do. */
+const char *const *commands_builtins(size_t *n);
+const char *const *filecmds_readers(size_t *n);
+const char *const *filecmds_never_readers(size_t *n);
+/* The command of row i of the options that run a command (exec_opts). */
+size_t commands_exec_opt_count(void);
+const char *commands_exec_opt_cmd(size_t i);
 
 /* runners.c */
 const struct wrapper *runners_find_wrapper(struct wv *argv, size_t argc,

@@ -11,6 +11,7 @@
 #include "classify_int.h"
 #include "codescan.h"
 #include "commands_int.h"
+#include "names.h"
 #include "wrappers.h"
 #include "banned.h"
 
@@ -259,36 +260,61 @@ bool filecmds_operand_secret(struct cx *x, const struct wv *w)
 
 /* Commands that take file names and read the files. A bare word such as
  * "secrets" is only a path for them (kubectl get secrets is not a read). */
-static bool reads_files(const char *name, size_t n)
+static const char *const readers[] = {
+	"cat", "less", "more", "head", "tail", "bat", "batcat", "strings",
+	"xxd", "od", "hexdump", "base64", "grep", "egrep", "fgrep", "rg",
+	"cp", "scp", "rsync", "nano", "vi", "vim", "nvim", "emacs", "code",
+	"source", ".", "sort", "uniq", "awk", "sed", "jq", "yq", "tac",
+	"nl", "diff", "openssl", "gpg", "zip", "tar", "curl", "wget",
+	"xclip", "pbcopy", "sh", "bash", "python", "python3", "node"};
+
+/* Commands whose operands are never file contents read: names, refs,
+ * text. */
+static const char *const never_readers[] = {
+	"echo", "printf", "git", "ls", "touch", "mkdir", "test", "[", "stat",
+	"file", "which", "type", "ssh-keygen", "ssh-add", "chmod", "chown",
+	"rm", "shred", "mv"};
+
+const char *const *filecmds_readers(size_t *n)
 {
-	static const char *const readers[] = {
-		"cat", "less", "more", "head", "tail", "bat", "batcat", "strings",
-		"xxd", "od", "hexdump", "base64", "grep", "egrep", "fgrep", "rg",
-		"cp", "scp", "rsync", "nano", "vi", "vim", "nvim", "emacs", "code",
-		"source", ".", "sort", "uniq", "awk", "sed", "jq", "yq", "tac",
-		"nl", "diff", "openssl", "gpg", "zip", "tar", "curl", "wget",
-		"xclip", "pbcopy", "sh", "bash", "python", "python3", "node"};
-	for (size_t i = 0; i < sizeof(readers) / sizeof(*readers); i++)
-		if (readers[i][0] == name[0] && strlen(readers[i]) == n &&
-		    memcmp(readers[i], name, n) == 0)
+	*n = sizeof(readers) / sizeof(*readers);
+	return readers;
+}
+
+const char *const *filecmds_never_readers(size_t *n)
+{
+	*n = sizeof(never_readers) / sizeof(*never_readers);
+	return never_readers;
+}
+
+/* Without the name index (names_ready()), the lists are searched. */
+static bool in_list(const char *const *list, size_t count, const char *name,
+		    size_t n)
+{
+	for (size_t i = 0; i < count; i++)
+		if (list[i][0] == name[0] && strlen(list[i]) == n &&
+		    memcmp(list[i], name, n) == 0)
 			return true;
 	return false;
 }
 
-/* Commands whose operands are never file contents read: names, refs,
- * text. */
+static bool reads_files(const char *name, size_t n)
+{
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r && (r->flags & NAMES_F_READS_FILES);
+	}
+	return in_list(readers, sizeof(readers) / sizeof(*readers), name, n);
+}
+
 static bool never_reads(const char *name, size_t n)
 {
-	static const char *const names[] = {"echo", "printf", "git", "ls",
-					    "touch", "mkdir", "test", "[",
-					    "stat", "file", "which", "type",
-					    "ssh-keygen", "ssh-add", "chmod",
-					    "chown", "rm", "shred", "mv"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-		if (names[i][0] == name[0] && strlen(names[i]) == n &&
-		    memcmp(names[i], name, n) == 0)
-			return true;
-	return false;
+	if (names_ready()) {
+		const struct name_roles *r = names_find(name, n);
+		return r && (r->flags & NAMES_F_NEVER_READS);
+	}
+	return in_list(never_readers,
+		       sizeof(never_readers) / sizeof(*never_readers), name, n);
 }
 
 /* Secrets on their way out: a secret in an argument ($GITHUB_TOKEN, a

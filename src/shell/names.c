@@ -14,6 +14,7 @@
 static struct name_roles slots[NAMES_CAP];
 static size_t used;
 static bool ready;
+static bool built; /* build() has run (ready says whether it succeeded) */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static size_t hash(const char *s, size_t n)
@@ -50,6 +51,18 @@ static struct name_roles *slot_for(const char *s, size_t n)
 	return sl;
 }
 
+/* Sets flag on every name of a list; false when the index is full. */
+static bool flag_names(const char *const *names, size_t n, unsigned flag)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct name_roles *sl = slot_for(names[i], strlen(names[i]));
+		if (!sl)
+			return false;
+		sl->flags |= flag;
+	}
+	return true;
+}
+
 static void build(void)
 {
 	size_t nw, nh, ni;
@@ -74,6 +87,29 @@ static void build(void)
 			return;
 		sl->handler = fn;
 	}
+	const char *const *list;
+	size_t nl;
+	list = commands_builtins(&nl);
+	if (!flag_names(list, nl, NAMES_F_BUILTIN))
+		return;
+	list = filecmds_readers(&nl);
+	if (!flag_names(list, nl, NAMES_F_READS_FILES))
+		return;
+	list = filecmds_never_readers(&nl);
+	if (!flag_names(list, nl, NAMES_F_NEVER_READS))
+		return;
+	/* a mask of 64 rows: a longer table leaves the index unbuilt,
+	 * which test_shell reports */
+	nl = commands_exec_opt_count();
+	if (nl > 64)
+		return;
+	for (size_t i = 0; i < nl; i++) {
+		const char *cmd = commands_exec_opt_cmd(i);
+		sl = slot_for(cmd, strlen(cmd));
+		if (!sl)
+			return;
+		sl->exec_rows |= UINT64_C(1) << i;
+	}
 	/* "python*" is in the index as "python"; python3 is found by
 	 * wrappers_find_interp()'s scan */
 	for (size_t i = 0; i < ni; i++) {
@@ -93,13 +129,29 @@ static void build(void)
 
 bool names_ready(void)
 {
+	/* asked several times a command: after the first build, one
+	 * acquire load instead of a pthread_once call */
+	if (__atomic_load_n(&built, __ATOMIC_ACQUIRE))
+		return ready;
 	pthread_once(&once, build);
+	__atomic_store_n(&built, true, __ATOMIC_RELEASE);
 	return ready;
 }
 
-const struct name_roles *names_find(const char *name, size_t n)
-{
-	const struct name_roles *sl = probe(name, n);
+_Thread_local struct names_last names__last;
 
-	return sl->name ? sl : NULL;
+/* names_find() missed its copy of the last name (names.h). */
+const struct name_roles *names_find_slow(const char *name, size_t n)
+{
+	struct names_last *l = &names__last;
+	const struct name_roles *sl = probe(name, n);
+	const struct name_roles *r = sl->name ? sl : NULL;
+
+	if (n <= NAMES_LAST_MAX) {
+		memcpy(l->s, name, n);
+		l->n = n;
+		l->r = r;
+		l->valid = true;
+	}
+	return r;
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "commands_int.h"
 
@@ -24,6 +25,18 @@ struct name_roles {
 					* subcommand check), or NULL */
 	handler_fn *handler; /* its row in the handlers table, or NULL */
 	const struct wrappers_interp *interp; /* its interpreter, or NULL */
+	unsigned flags; /* NAMES_F_*: the roles of the short name lists */
+	uint64_t exec_rows; /* bit t: row t of commands.c's exec_opts is
+			     * this name's */
+};
+
+/* From lists of names that only say one thing about a command:
+ * commands_known()'s builtins (commands.c), and filecmds.c's commands
+ * that read their operands as files and those that never do. */
+enum {
+	NAMES_F_BUILTIN = 1u << 0,
+	NAMES_F_READS_FILES = 1u << 1,
+	NAMES_F_NEVER_READS = 1u << 2,
 };
 
 /* Whether the index was built (it always is unless a table outgrew it;
@@ -34,6 +47,33 @@ bool names_ready(void);
  * interpreter found by a version suffix (python3.12 for "python*") is not
  * in the index: wrappers_find_interp() scans for those. Only when
  * names_ready(). */
-const struct name_roles *names_find(const char *name, size_t n);
+const struct name_roles *names_find_slow(const char *name, size_t n);
+
+/* The last name asked about, by content: a command's name is asked
+ * about several times in a row (wrapper, interpreter, handler, the file
+ * lists), and comparing it with a copy, inline, costs less than the call,
+ * the hash and the probe. Per thread, as classifiers are. */
+#define NAMES_LAST_MAX 32
+struct names_last {
+	bool valid;
+	size_t n;
+	char s[NAMES_LAST_MAX];
+	const struct name_roles *r;
+};
+extern _Thread_local struct names_last names__last;
+
+static inline const struct name_roles *names_find(const char *name, size_t n)
+{
+	const struct names_last *l = &names__last;
+
+	if (l->valid && l->n == n) {
+		size_t i = 0;
+		while (i < n && l->s[i] == name[i])
+			i++;
+		if (i == n)
+			return l->r;
+	}
+	return names_find_slow(name, n);
+}
 
 #endif

@@ -231,6 +231,7 @@ static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 		memcpy(m + last->len, s, n);
 		last->s = m;
 		last->len += n;
+		last->nul = true; /* arena_alloc zeroes */
 		return;
 	}
 	struct sh_wpart *part = word_add(p, w, SH_WP_LIT);
@@ -240,6 +241,7 @@ static void lit_flush(struct parser *p, struct sh_word *w, struct lit *l)
 	part->in_dq = l->in_dq;
 	part->s = s;
 	part->len = n;
+	part->nul = true;
 	if (l->quoted)
 		w->quoted = true;
 }
@@ -758,6 +760,7 @@ static bool read_plain_word(struct parser *p, struct sh_word *w)
 		return true;
 	}
 	part->s = s;
+	part->nul = true;
 	part->len = e - p->pos;
 	w->raw = p->src + p->pos;
 	w->raw_len = e - p->pos;
@@ -1040,8 +1043,11 @@ static void linebreak(struct parser *p)
 /* ---- reserved words and operators ---------------------------------------- */
 
 /* Is the unquoted text at the current position exactly `w`, followed by a
- * delimiter? Reserved words are only ever plain text. */
-static bool at_word(const struct parser *p, const char *w)
+ * delimiter? Reserved words are only ever plain text. Always inlined: it
+ * is asked dozens of times a command with constant words, whose length
+ * and compare then fold to a few instructions. */
+static inline __attribute__((always_inline)) bool
+at_word(const struct parser *p, const char *w)
 {
 	if (p->pos >= p->len || p->src[p->pos] != w[0])
 		return false;

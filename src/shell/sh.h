@@ -37,6 +37,7 @@ struct sh_wpart {
 	bool quoted;    /* LIT: came from quotes or an escape (globs inert) */
 	bool in_dq;     /* inside double quotes (no field splitting) */
 	bool param_op;  /* PARAM: an operator follows the name (${x:-y}) */
+	bool nul;       /* LIT: s is the parser's own copy, s[len] == '\0' */
 	const char *s;  /* LIT: the text; PARAM: the name ("" if none) */
 	size_t len;
 	struct sh_word *sub;  /* PARAM: the operator's word; ARITH: expression */

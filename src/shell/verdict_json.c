@@ -19,6 +19,34 @@
 /* Adds a string literal without a strlen. */
 #define ADD_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
 
+/* A name (label, risk, rule id) as a JSON string. The built-in ones are
+ * letters, digits and "-_.:", which need no escape: they are copied
+ * between quotes in one step. Anything else (a user rule's id may hold
+ * any text) goes through json_add_clean_string(). */
+static void add_name(struct buf *b, const char *s)
+{
+	size_t n = 0;
+
+	for (;; n++) {
+		unsigned char c = (unsigned char)s[n];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		      c == '.' || c == ':'))
+			break;
+	}
+	if (s[n]) {
+		json_add_clean_string(b, s, strlen(s));
+		return;
+	}
+	char *o = buf_space(b, n + 2);
+	if (!o)
+		return;
+	o[0] = '"';
+	memcpy(o + 1, s, n);
+	o[n + 1] = '"';
+	buf_commit(b, n + 2);
+}
+
 /* A JSON array of the names of the label bits set in labels, in bit order,
  * as json_labels_array() prints. */
 static void add_labels(struct buf *b, uint64_t labels)
@@ -37,7 +65,7 @@ static void add_labels(struct buf *b, uint64_t labels)
 		if (!first)
 			buf_addc(b, ',');
 		first = false;
-		json_add_clean_string(b, name, strlen(name));
+		add_name(b, name);
 	}
 	buf_addc(b, ']');
 }
@@ -58,7 +86,7 @@ static void add_segments(struct buf *b, const struct cordon_verdict *v)
 		buf_adds(b, i ? ",{\"text\":" : "{\"text\":");
 		json_add_clean_string(b, text, text ? len : 0);
 		ADD_LIT(b, ",\"risk\":");
-		json_add_clean_string(b, rn, rn ? strlen(rn) : 0);
+		add_name(b, rn ? rn : "");
 		ADD_LIT(b, ",\"labels\":");
 		add_labels(b, labels);
 		buf_addc(b, '}');
@@ -66,11 +94,13 @@ static void add_segments(struct buf *b, const struct cordon_verdict *v)
 	buf_addc(b, ']');
 }
 
-/* reasons or matchedRules: count/get accessor pairs. */
+/* reasons or matchedRules: count/get accessor pairs; names: the strings
+ * are names (add_name). */
 static void add_strings(struct buf *b, const struct cordon_verdict *v,
 			size_t (*count)(const struct cordon_verdict *),
 			const char *(*get)(const struct cordon_verdict *,
-					   size_t))
+					   size_t),
+			bool names)
 {
 	size_t n = count(v);
 
@@ -80,7 +110,10 @@ static void add_strings(struct buf *b, const struct cordon_verdict *v,
 
 		if (i)
 			buf_addc(b, ',');
-		json_add_clean_string(b, s, s ? strlen(s) : 0);
+		if (names)
+			add_name(b, s ? s : "");
+		else
+			json_add_clean_string(b, s, s ? strlen(s) : 0);
 	}
 	buf_addc(b, ']');
 }
@@ -100,15 +133,17 @@ char *cordon_verdict_to_json(const struct cordon_verdict *v)
 	if (!buf_reserve(&b, 256))
 		return NULL;
 	ADD_LIT(&b, "{\"risk\":");
-	json_add_clean_string(&b, rn, rn ? strlen(rn) : 0);
+	add_name(&b, rn ? rn : "");
 	ADD_LIT(&b, ",\"labels\":");
 	add_labels(&b, cordon_verdict_labels(v));
 	ADD_LIT(&b, ",\"reasons\":");
-	add_strings(&b, v, cordon_verdict_reason_count, cordon_verdict_reason);
+	add_strings(&b, v, cordon_verdict_reason_count, cordon_verdict_reason,
+		    false);
 	ADD_LIT(&b, ",\"segments\":");
 	add_segments(&b, v);
 	ADD_LIT(&b, ",\"matchedRules\":");
-	add_strings(&b, v, cordon_verdict_rule_count, cordon_verdict_rule);
+	add_strings(&b, v, cordon_verdict_rule_count, cordon_verdict_rule,
+		    true);
 	buf_adds(&b, cordon_verdict_parsed(v) ? ",\"parsed\":true}" :
 						",\"parsed\":false}");
 	return buf_take(&b, NULL);

@@ -245,6 +245,27 @@ int main(void)
 	check_command(cls, v, "unparsable", "echo 'unterminated", 18);
 	check_command(cls, v, "empty", "", 0);
 
+	/* rule ids are written without escaping when they are plain names;
+	 * a user rule's id may be any text and must still come out as it is */
+	{
+		struct cordon_user_rule r = {
+			.id = "odd \"id\"\\ \x01 caf\xc3\xa9",
+			.label = "odd",
+			.description = "an id that needs escapes",
+			.pattern = "frobnicate",
+			.severity = "warning",
+		};
+		const char *got = NULL;
+		ok(cordon_classifier_add_rule(cls, &r, NULL) == CORDON_OK,
+		   "a user rule with an odd id is added");
+		check_command(cls, v, "user rule id with quotes", "frobnicate x",
+			      12);
+		for (size_t i = 0; i < cordon_verdict_rule_count(v); i++)
+			if (strcmp(cordon_verdict_rule(v, i), r.id) == 0)
+				got = cordon_verdict_rule(v, i);
+		ok(got != NULL, "the odd id is among the matched rules");
+	}
+
 	cordon_verdict_free(v);
 	cordon_classifier_free(cls);
 	return tap_done();
