@@ -217,6 +217,20 @@ static void child_attach(const struct sandbox_plan *p, int src, int tfd,
 	close(src);
 }
 
+/* child_attach() for a plan step: an optional target removed since it was
+ * opened (a host socket its owner unlinked in between: move_mount() says
+ * ENOENT for a target fd whose file is gone) has nothing left to cover. */
+static void child_attach_op(const struct sandbox_plan *p, int src, int tfd,
+			    const struct sandbox_op *op)
+{
+	if (move_mount(src, "", tfd, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0 &&
+	    !(errno == ENOENT && (op->flags & OPF_OPTIONAL)))
+		sandbox_child_die(p, ST_SETUP, errno, "mount %s (%s)",
+				  op->target, op->step);
+	close(src);
+}
+
 /* A detached clone of a host path, resolved without symlinks. */
 static int child_clone_host(const struct sandbox_plan *p, const char *path,
 			    const char *step, bool recursive)
@@ -558,7 +572,7 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 			sandbox_child_die(p, ST_SETUP, 0,
 					  "mount %s: unknown step", op->target);
 		}
-		child_attach(p, src, tfd, op->target, op->step);
+		child_attach_op(p, src, tfd, op);
 		close(tfd);
 	}
 	if (empty >= 0)
