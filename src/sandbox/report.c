@@ -297,8 +297,8 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 	 * second, tree-wide limit where one can be had. */
 	if (o->memory_mb && !p->mem_by_cgroup)
 		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
-				"whole tree nor memfd files (no cgroup v2 "
-				"memory controller)");
+				"whole tree nor memfd files nor SysV shared "
+				"memory (no cgroup v2 memory controller)");
 	if (o->memory_mb && !p->mem_by_cgroup &&
 	    p->backend == SANDBOX_BACKEND_NAMESPACES)
 		rep_caveat(rep, "memory: files in the private /tmp and "
