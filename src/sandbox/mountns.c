@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -241,6 +242,42 @@ static int child_clone_host(const struct sandbox_plan *p, const char *path,
 				  path, step);
 	close(fd);
 	return t;
+}
+
+/* inotify instances and watches are counted per user through every user
+ * namespace up to the host's (fs.inotify.max_user_*): a command holding
+ * all 128 instances leaves the user's editor, file watchers and systemd
+ * without one. The sandbox's own user namespace gets half of each, so the
+ * host's processes of the same user keep the other half. */
+void sandbox_mountns_ucounts(const struct sandbox_plan *p)
+{
+	static const char *const limits[][2] = {
+		{ "/proc/sys/fs/inotify/max_user_instances",
+		  "/proc/sys/user/max_inotify_instances" },
+		{ "/proc/sys/fs/inotify/max_user_watches",
+		  "/proc/sys/user/max_inotify_watches" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		ssize_t n = sandbox_read_small(limits[i][0], buf, sizeof(buf));
+		char *end;
+		unsigned long long v;
+
+		if (n <= 0)
+			sandbox_child_die(p, ST_SETUP, n < 0 ? errno : EINVAL,
+					  "user namespace: read %s",
+					  limits[i][0]);
+		buf[n] = 0;
+		errno = 0;
+		v = strtoull(buf, &end, 10);
+		if (errno || end == buf || (*end && *end != '\n'))
+			sandbox_child_die(p, ST_SETUP, EINVAL,
+					  "user namespace: read %s",
+					  limits[i][0]);
+		(void)snprintf(buf, sizeof(buf), "%llu\n", v / 2 ? v / 2 : 1);
+		child_write_file(p, limits[i][1], buf);
+	}
 }
 
 /* The private tmpfs mounts share --memory: their pages are memory that
