@@ -10,7 +10,8 @@
 # socketcall; a host process's limits, priority, affinity, scheduler, I/O
 # priority, SIGIO, pidfds, its process group; threads, memfd, SysV shm,
 # tmpfs inodes, inotify instances; MPTCP, TCP Fast Open and socket
-# families the filter should refuse).
+# families the filter should refuse; host services through the embedded
+# proxy under every spelling of this host, by CONNECT, GET and SOCKS5).
 #
 # Each row first runs on the host, on scratch copies, and must succeed
 # there ("ok ..."), else it is skipped with the host's answer: a row that
@@ -630,5 +631,75 @@ row "socket(NETLINK_XFRM)" EPERM EPERM "" -- sock 16 3 6
 row "socket(AF_INET6, SOCK_SEQPACKET, SCTP)" EPERM EPERM "" -- sock 10 5 132
 row "socket(AF_BLUETOOTH)" EPERM EPERM "" -- sock 31 1 0
 row "socket(AF_ALG)" EPERM EPERM "" -- sock 38 5 0
+
+# -- the embedded proxy, from inside (--network proxy, example.test
+# allowed): host services on every spelling of this host, through
+# CONNECT, an absolute-form GET and SOCKS5. A listener on 0.0.0.0 answers
+# on each of them without the proxy (the control).
+"$R" listen 0.0.0.0 "$T/any.port" "$T/tcp.log" &
+bg+=("$!")
+disown "$!"
+for ((i = 0; i < 100; i++)); do [ -s "$T/any.port" ] && break; sleep 0.02; done
+AP=$(cat "$T/any.port")
+host_ip=$(ip -4 -o addr show scope global 2>/dev/null |
+	awk '{ sub("/.*", "", $4); print $4; exit }')
+# px_probe KIND TARGET: inside, one request to the proxy named by
+# $HTTP_PROXY; prints its answer's first line (SOCKS: the reply code).
+cat >"$T/px.sh" <<'SH'
+hp=${HTTP_PROXY#http://}; hp=${hp%/}
+exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}" || exit 1
+case $1 in
+connect) printf 'CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n' "$2" "$2" >&3 ;;
+get) printf 'GET http://%s/evil HTTP/1.1\r\nHost: %s\r\n\r\n' "$2" "$2" >&3 ;;
+socks)
+	h=${2%:*} p=${2##*:}
+	printf '\x05\x01\x00\x05\x01\x00\x03'"$(printf '\\x%02x' ${#h})$h$(printf '\\x%02x\\x%02x' $((p >> 8)) $((p & 255)))" >&3
+	head -c 4 <&3 | od -An -tx1 | tr -d ' \n' | cut -c5-8 | sed 's/^/socks:/'
+	echo
+	exit 0 ;;
+esac
+timeout 5 head -n 1 <&3 | tr -d '\r'
+SH
+chmod 755 "$T/px.sh"
+px_row() {
+	local kind=$1 target=$2 title name why live
+	title="embedded proxy: $kind $target (a host service)"
+	live=$(timeout 3 bash -c "exec 3<>/dev/tcp/${target%:*}/${target##*:}" \
+		2>&1 && echo live)
+	: >"$T/tcp.log"
+	baseline=$(snap)
+	if [ "$live" != live ] && [[ $target != *'['* ]] && [ "${target%:*}" != localhost ]; then
+		for backend in $backends; do
+			skip "$backend: $title" "on the host: not reachable ($live)"
+		done
+		return
+	fi
+	for backend in $backends; do
+		why=""
+		rm -f "$T/report.json"
+		(
+			cd "$W" && exec timeout -s KILL 60 env HOME="$H" "$bin" run \
+				--backend "$backend" --workspace "$W" \
+				--report "$T/report.json" --allow-host example.test -- \
+				/bin/bash "$T/px.sh" "$kind" "$target"
+		) >"$T/stdout" 2>"$T/err" </dev/null
+		rc=$?
+		got=$(head -n 1 "$T/stdout")
+		case $got in
+		"HTTP/1.1 403"* | "HTTP/1.1 400"* | "HTTP/1.1 405"* | socks:050[1-8]) ;;
+		*) why="not refused: got '$got' (exit $rc)" ;;
+		esac
+		intact || why="${why:+$why; }something outside changed"
+		result "$why" "$backend: $title"
+	done
+}
+for t in "127.0.0.1:$AP" "localhost:$AP" "0.0.0.0:$AP" "127.1:$AP" \
+	"[::ffff:127.0.0.1]:$AP" "[::]:$AP" ${host_ip:+"$host_ip:$AP"}; do
+	px_row connect "$t"
+done
+px_row get "0.0.0.0:$AP"
+px_row get "localhost:$AP"
+px_row socks "0.0.0.0:$AP"
+px_row socks "localhost:$AP"
 
 echo "1..$n"
