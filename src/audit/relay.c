@@ -363,6 +363,7 @@ enum cordon_err audit_relay_server_init(struct audit_relay_server *s,
 {
 	memset(s, 0, sizeof(*s));
 	s->audit = a;
+	s->max_bytes = AUDIT_RELAY_MAX_BYTES;
 	s->buf = cordon__malloc(AUDIT_RELAY_MAX + 1);
 	return s->buf ? CORDON_OK : CORDON_E_NOMEM;
 }
@@ -492,6 +493,17 @@ int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 		answer(rfd, "refused: the relay's record limit is reached");
 		goto done;
 	}
+	if (s->bytes + len > s->max_bytes) {
+		(void)snprintf(why, sizeof(why),
+			       "the relay's limit of %llu KiB of records in "
+			       "one run is reached (AUDIT_RELAY_MAX_BYTES)",
+			       (unsigned long long)(s->max_bytes >> 10));
+		(void)record_refusal(s, why, s->buf, len, (size_t)n);
+		/* every later message is refused unrecorded */
+		s->records = AUDIT_RELAY_MAX_RECORDS;
+		answer(rfd, "refused: the relay's record limit is reached");
+		goto done;
+	}
 	if (rfd < 0)
 		(void)snprintf(why, sizeof(why), "%s",
 			       rfd == -1 ? "no reply descriptor" :
@@ -510,6 +522,7 @@ int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 
 		free(fields);
 		s->records++;
+		s->bytes += len;
 		if (rc == CORDON_OK) {
 			s->nested++;
 			answer(rfd, "ok");

@@ -28,8 +28,9 @@
  * without exactly one reply descriptor)
  * is refused and recorded as event "nested_refused" with its length and
  * SHA-256 (never its bytes). After AUDIT_RELAY_MAX_RECORDS records of
- * either kind in one run, one more "nested_refused" says so and every
- * later message is refused unrecorded. The path (CORDON_AUDIT_SOCK below)
+ * either kind in one run, or AUDIT_RELAY_MAX_BYTES of nested messages,
+ * one more "nested_refused" says so and every later message is refused
+ * unrecorded. The path (CORDON_AUDIT_SOCK below)
  * works the same, with the answer on the connection.
  */
 #ifndef CORDON_AUDIT_RELAY_H
@@ -53,6 +54,9 @@
 #define AUDIT_RELAY_MAX ((size_t)128 * 1024)
 /* Records a run writes for the doors inside it, nested and refused. */
 #define AUDIT_RELAY_MAX_RECORDS ((uint64_t)100000)
+/* Bytes of the messages it writes as nested records in one run: without
+ * it, 100000 records of 128 KiB put 12 GiB into the caller's log. */
+#define AUDIT_RELAY_MAX_BYTES ((uint64_t)64 << 20)
 /* How long a door waits for the run's answer. */
 #define AUDIT_RELAY_ACK_MS 30000
 
@@ -85,6 +89,8 @@ struct audit_relay_server {
 	uint64_t records; /* nested and nested_refused written */
 	uint64_t nested;
 	uint64_t refused;
+	uint64_t bytes;	    /* of the messages written as nested */
+	uint64_t max_bytes; /* AUDIT_RELAY_MAX_BYTES (tests lower it) */
 	char *buf; /* AUDIT_RELAY_MAX + 1 bytes */
 };
 

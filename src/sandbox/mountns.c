@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -257,16 +258,60 @@ static int child_clone_host(const struct sandbox_plan *p, const char *path,
 	return t;
 }
 
+/* inotify instances and watches are counted per user through every user
+ * namespace up to the host's (fs.inotify.max_user_*): a command holding
+ * all 128 instances leaves the user's editor, file watchers and systemd
+ * without one. The sandbox's own user namespace gets half of each, so the
+ * host's processes of the same user keep the other half. */
+void sandbox_mountns_ucounts(const struct sandbox_plan *p)
+{
+	static const char *const limits[][2] = {
+		{ "/proc/sys/fs/inotify/max_user_instances",
+		  "/proc/sys/user/max_inotify_instances" },
+		{ "/proc/sys/fs/inotify/max_user_watches",
+		  "/proc/sys/user/max_inotify_watches" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		ssize_t n = sandbox_read_small(limits[i][0], buf, sizeof(buf));
+		char *end;
+		unsigned long long v;
+
+		if (n <= 0)
+			sandbox_child_die(p, ST_SETUP, n < 0 ? errno : EINVAL,
+					  "user namespace: read %s",
+					  limits[i][0]);
+		buf[n] = 0;
+		errno = 0;
+		v = strtoull(buf, &end, 10);
+		if (errno || end == buf || (*end && *end != '\n'))
+			sandbox_child_die(p, ST_SETUP, EINVAL,
+					  "user namespace: read %s",
+					  limits[i][0]);
+		(void)snprintf(buf, sizeof(buf), "%llu\n", v / 2 ? v / 2 : 1);
+		child_write_file(p, limits[i][1], buf);
+	}
+}
+
 /* The private tmpfs mounts share --memory: their pages are memory that
  * RLIMIT_AS does not count (a cgroup v2 memory controller charges them
  * too). /tmp gets half (three quarters without the --no-read-home
  * tmpfs), /dev/shm and the home tmpfs a quarter each; none without a
- * cap. opts gets { mode, MODE, size, N, NULL }. */
+ * cap. Empty files take no pages but an inode and a dentry each (about
+ * 1 KiB of kernel memory size= does not see, and tmpfs allows half of
+ * RAM's pages of them): nr_inodes allows one per 4 KiB of the share.
+ * a->opts gets { mode, MODE, size, N, nr_inodes, N, NULL }. */
 enum tmpfs_share { SHARE_TMP, SHARE_SHM, SHARE_HOME };
 
+struct tmpfs_args {
+	const char *opts[7];
+	char size[24];
+	char inodes[24];
+};
+
 static void tmpfs_opts(const struct sandbox_plan *p, enum tmpfs_share share,
-		       const char *mode, char *size, size_t cap,
-		       const char *opts[5])
+		       const char *mode, struct tmpfs_args *a)
 {
 	unsigned long long kib = (unsigned long long)p->o->memory_mb * 1024ULL;
 
@@ -274,15 +319,19 @@ static void tmpfs_opts(const struct sandbox_plan *p, enum tmpfs_share share,
 		kib = p->o->no_read_home ? kib / 2 : kib / 4 * 3;
 	else
 		kib /= 4;
-	opts[0] = "mode";
-	opts[1] = mode;
-	opts[2] = NULL;
+	a->opts[0] = "mode";
+	a->opts[1] = mode;
+	a->opts[2] = NULL;
 	if (!p->o->memory_mb)
 		return;
-	(void)snprintf(size, cap, "%lluk", kib ? kib : 1ULL);
-	opts[2] = "size";
-	opts[3] = size;
-	opts[4] = NULL;
+	(void)snprintf(a->size, sizeof(a->size), "%lluk", kib ? kib : 1ULL);
+	(void)snprintf(a->inodes, sizeof(a->inodes), "%llu",
+		       kib / 4 ? kib / 4 : 1ULL);
+	a->opts[2] = "size";
+	a->opts[3] = a->size;
+	a->opts[4] = "nr_inodes";
+	a->opts[5] = a->inodes;
+	a->opts[6] = NULL;
 }
 
 static const char *const dev_nodes[] = { "null",   "zero",    "full",
@@ -300,8 +349,7 @@ static void child_dev(const struct sandbox_plan *p, int rootfd,
 						NULL };
 	static const char *const pts_opts[] = { "ptmxmode", "0666", "mode",
 						"0620", NULL };
-	const char *shm_opts[5];
-	char shm_size[32];
+	struct tmpfs_args shm;
 	static const char *const links[][2] = {
 		{ "fd", "/proc/self/fd" },
 		{ "stdin", "/proc/self/fd/0" },
@@ -349,8 +397,8 @@ static void child_dev(const struct sandbox_plan *p, int rootfd,
 	if (mkdirat(dev, "shm", 0755) != 0)
 		sandbox_child_die(p, ST_SETUP, errno, "create /dev/shm");
 	/* /dev/shm: a tmpfs of its own, with its share of --memory. */
-	tmpfs_opts(p, SHARE_SHM, "1777", shm_size, sizeof(shm_size), shm_opts);
-	pts = child_fsmount("tmpfs", shm_opts,
+	tmpfs_opts(p, SHARE_SHM, "1777", &shm);
+	pts = child_fsmount("tmpfs", shm.opts,
 			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (pts < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "mount /dev/shm (tmpfs)");
@@ -431,14 +479,11 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 {
 	static const char *const mask_opts[] = { "mode", "0555", "size", "4k",
 						 NULL };
-	const char *home_opts[5];
-	char home_size[32];
+	struct tmpfs_args home;
 	int empty = -1, devnull = -1;
-
 	size_t last_mask_dir = p->nops;
 
-	tmpfs_opts(p, SHARE_HOME, "0755", home_size, sizeof(home_size),
-		   home_opts);
+	tmpfs_opts(p, SHARE_HOME, "0755", &home);
 	for (size_t i = 0; i < p->nops; i++)
 		if (ops[i].kind == OP_MASK_DIR)
 			last_mask_dir = i;
@@ -477,7 +522,7 @@ static void child_ops(const struct sandbox_plan *p, struct sandbox_op *ops,
 		}
 		switch (op->kind) {
 		case OP_TMPFS:
-			src = child_fsmount("tmpfs", home_opts,
+			src = child_fsmount("tmpfs", home.opts,
 					    MOUNT_ATTR_NOSUID |
 						    MOUNT_ATTR_NODEV);
 			if (src < 0)
@@ -605,12 +650,11 @@ void sandbox_mountns_loopback(const struct sandbox_plan *p)
  * mounts; then pivot_root into it and let go of the old root. */
 void sandbox_mountns_tree(const struct sandbox_plan *p, struct sandbox_op *ops)
 {
-	const char *tmp_opts[5];
-	char tmp_size[32];
+	struct tmpfs_args tmp;
 	int nodes[DEV_NODES];
 	int root, stage, m, t;
 
-	tmpfs_opts(p, SHARE_TMP, "1777", tmp_size, sizeof(tmp_size), tmp_opts);
+	tmpfs_opts(p, SHARE_TMP, "1777", &tmp);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "mount namespace: make / private");
@@ -655,7 +699,7 @@ void sandbox_mountns_tree(const struct sandbox_plan *p, struct sandbox_op *ops)
 				  "mount / (read-only root)");
 	close(stage);
 
-	m = child_fsmount("tmpfs", tmp_opts,
+	m = child_fsmount("tmpfs", tmp.opts,
 			  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (m < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "mount /tmp (tmpfs)");

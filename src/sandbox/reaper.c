@@ -96,6 +96,7 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 	sandbox_pty_child(p);
 	sandbox_child_pdeathsig(p, true);
 	sandbox_mountns_idmaps(p);
+	sandbox_mountns_ucounts(p);
 	p->old_umask = umask(0);
 	sandbox_mountns_tree(p, p->ops);
 	if (p->netns)

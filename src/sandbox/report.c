@@ -270,6 +270,15 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 	rep_caveat(rep, "locks: flock/fcntl locks on host files are the "
 			"host's: a host process locking the same file can be "
 			"stalled");
+	/* inotify limits count per user: the namespaces backend gives its
+	 * user namespace half (mountns.c); without one there is no lever. */
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES)
+		rep_caveat(rep, "inotify: the command may take half of the "
+				"user's instances and watches");
+	else
+		rep_caveat(rep, "inotify: the command may take all of the "
+				"user's instances and watches (the host's "
+				"processes of the same user then get none)");
 	/* The terminal relay (pty.c): what the command can do to the
 	 * caller's terminal, per backend. */
 	if (p->pty_on && p->backend == SANDBOX_BACKEND_LANDLOCK)
@@ -297,8 +306,8 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 	 * second, tree-wide limit where one can be had. */
 	if (o->memory_mb && !p->mem_by_cgroup)
 		rep_caveat(rep, "memory: per process (RLIMIT_AS), not for the "
-				"whole tree nor memfd files (no cgroup v2 "
-				"memory controller)");
+				"whole tree nor memfd files nor SysV shared "
+				"memory (no cgroup v2 memory controller)");
 	if (o->memory_mb && !p->mem_by_cgroup &&
 	    p->backend == SANDBOX_BACKEND_NAMESPACES)
 		rep_caveat(rep, "memory: files in the private /tmp and "

@@ -404,6 +404,9 @@ void sandbox_mountns_idmaps(const struct sandbox_plan *p);
 
 void sandbox_mountns_loopback(const struct sandbox_plan *p);
 
+/* Halves the user's inotify limits for the sandbox's user namespace. */
+void sandbox_mountns_ucounts(const struct sandbox_plan *p);
+
 void sandbox_mountns_tree(const struct sandbox_plan *p, struct sandbox_op *ops);
 
 /* reaper.c */

@@ -15,6 +15,7 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <asm/termbits.h> /* struct termios2, for TCSETS2 */
+#include <netinet/in.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdarg.h>
@@ -219,6 +220,64 @@ static int syscallfilter_add_dgram_rules(scmp_filter_ctx ctx,
 	return 0;
 }
 
+/* Landlock's TCP rules see IPPROTO_TCP only, and only connect(2) and
+ * bind(2): an inet stream socket of another protocol (MPTCP, SCTP) and a
+ * sendto/sendmsg with MSG_FASTOPEN (TCP Fast Open connects from inside
+ * the send) reach any port past them, so both are refused: a stream
+ * socket's protocol must be 0 or IPPROTO_TCP, no seqpacket inet socket
+ * (SCTP), no MSG_FASTOPEN. The type is masked to SOCK_TYPE_MASK as the
+ * kernel does; a protocol with junk above 32 bits is above IPPROTO_TCP. */
+static int syscallfilter_add_inet_rules(scmp_filter_ctx ctx,
+					const char **failed)
+{
+	const int families[] = { AF_INET, AF_INET6 };
+	const struct {
+		int nr;
+		unsigned flags_arg;
+	} sends[] = {
+		{ SCMP_SYS(sendto), 3 },
+		{ SCMP_SYS(sendmsg), 2 },
+		{ SCMP_SYS(sendmmsg), 3 },
+	};
+	int rc;
+
+	for (size_t i = 0; i < ARRAY_LEN(families); i++) {
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 3,
+			syscallfilter_cmp(0, SCMP_CMP_EQ,
+					  (scmp_datum_t)families[i], 0),
+			syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ, 0xf,
+					  SOCK_STREAM),
+			syscallfilter_cmp(2, SCMP_CMP_GT, IPPROTO_TCP, 0));
+		if (rc != 0) {
+			*failed = "socket (inet stream protocols)";
+			return rc;
+		}
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2,
+			syscallfilter_cmp(0, SCMP_CMP_EQ,
+					  (scmp_datum_t)families[i], 0),
+			syscallfilter_cmp(1, SCMP_CMP_MASKED_EQ, 0xf,
+					  SOCK_SEQPACKET));
+		if (rc != 0) {
+			*failed = "socket (inet seqpacket)";
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_LEN(sends); i++) {
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), sends[i].nr, 1,
+			syscallfilter_cmp(sends[i].flags_arg,
+					  SCMP_CMP_MASKED_EQ, MSG_FASTOPEN,
+					  MSG_FASTOPEN));
+		if (rc != 0) {
+			*failed = "MSG_FASTOPEN";
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* socket(): families other than AF_UNIX (unless no_unix), AF_INET,
  * AF_INET6 and AF_NETLINK are denied by one rule per value in the gaps
  * below the highest allowed family and one for everything above it;
@@ -259,7 +318,10 @@ static int syscallfilter_add_socket_rules(scmp_filter_ctx ctx, bool no_unix,
 		*failed = "socket (AF_NETLINK protocols)";
 		return rc;
 	}
-	return syscallfilter_add_dgram_rules(ctx, failed);
+	rc = syscallfilter_add_dgram_rules(ctx, failed);
+	if (rc != 0)
+		return rc;
+	return syscallfilter_add_inet_rules(ctx, failed);
 }
 
 /* Builds the whole filter into ctx. Returns 0 or a negative errno with
@@ -342,6 +404,17 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix,
 			*failed = "connect (user notification)";
 			return rc;
 		}
+	}
+	/* prlimit64 setting another process's limits: on the landlock
+	 * backend that process may be the host's (same user, no PID
+	 * namespace), crippled by RLIMIT_NOFILE 1 or RLIMIT_CPU 0. The
+	 * command's own (pid 0) and reading stay allowed. */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
+			      2, syscallfilter_cmp(0, SCMP_CMP_NE, 0, 0),
+			      syscallfilter_cmp(2, SCMP_CMP_NE, 0, 0));
+	if (rc != 0) {
+		*failed = "prlimit64 (another process)";
+		return rc;
 	}
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }

@@ -4,7 +4,11 @@ does what the test says per name:
 
   --hang NAME         never answers (a resolver that hangs)
   --slow NAME:SECS    answers NXDOMAIN after SECS seconds
-  --a NAME:ADDR       answers A ADDR (AAAA: no data)
+  --a NAME:ADDR[,ADDR...]
+                      answers A ADDR, one record per ADDR (AAAA: no data)
+  --rebind NAME:FIRST:THEN
+                      answers A FIRST to the first A query for NAME and A
+                      THEN to every later one (TTL 0)
   anything else       NXDOMAIN at once
 
 It prints its port, then one line per query on stderr ("q NAME TYPE").
@@ -32,15 +36,18 @@ def qname(msg, off):
         off += n
 
 
-def answer(msg, rcode, rdata=None):
+def answer(msg, rcode, rdata=None, ttl=60):
+    """rdata: one packed IPv4 address or a list of them."""
     qid, flags = struct.unpack("!HH", msg[:4])
     _, end = qname(msg, 12)
     question = msg[12:end + 4]
     rflags = 0x8000 | (flags & 0x0100) | 0x0080 | rcode
-    head = struct.pack("!HHHHHH", qid, rflags, 1, 1 if rdata else 0, 0, 0)
+    rdatas = [] if rdata is None else (
+        rdata if isinstance(rdata, list) else [rdata])
+    head = struct.pack("!HHHHHH", qid, rflags, 1, len(rdatas), 0, 0)
     out = head + question
-    if rdata:
-        out += struct.pack("!HHHIH", 0xC00C, 1, 1, 60, 4) + rdata
+    for r in rdatas:
+        out += struct.pack("!HHHIH", 0xC00C, 1, 1, ttl, 4) + r
     return out
 
 
@@ -50,6 +57,7 @@ def main():
     ap.add_argument("--hang", action="append", default=[])
     ap.add_argument("--slow", action="append", default=[])
     ap.add_argument("--a", action="append", default=[])
+    ap.add_argument("--rebind", action="append", default=[])
     o = ap.parse_args()
     hang = {h.lower().rstrip(".") for h in o.hang}
     slow = {}
@@ -59,7 +67,13 @@ def main():
     addrs = {}
     for s in o.a:
         n, a = s.split(":", 1)
-        addrs[n.lower().rstrip(".")] = socket.inet_aton(a)
+        addrs[n.lower().rstrip(".")] = [socket.inet_aton(x)
+                                        for x in a.split(",")]
+    rebind = {}
+    for s in o.rebind:
+        n, first, then = s.split(":")
+        rebind[n.lower().rstrip(".")] = [socket.inet_aton(first),
+                                         socket.inet_aton(then), 0]
     host, port = o.listen.rsplit(":", 1)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind((host, int(port)))
@@ -82,6 +96,15 @@ def main():
         if name in slow:
             threading.Thread(target=later, daemon=True,
                              args=(slow[name], answer(msg, 3), peer)).start()
+            continue
+        if name in rebind:
+            r = rebind[name]
+            if qtype != 1:
+                sock.sendto(answer(msg, 0, None, 0), peer)
+                continue
+            sock.sendto(answer(msg, 0, r[0] if r[2] == 0 else r[1], 0),
+                        peer)
+            r[2] += 1
             continue
         if name in addrs:
             sock.sendto(answer(msg, 0, addrs[name] if qtype == 1 else None),

@@ -521,6 +521,61 @@ static void test_path(void)
 	unlink(file);
 }
 
+/* The byte budget: past max_bytes of nested messages, one
+ * nested_refused says so and later messages are refused unrecorded. */
+static void test_byte_budget(void)
+{
+	static const char head[] = "{\"event\":\"run\",\"note\":\"";
+	struct server s = { 0 };
+	struct cordon_audit *host = open_host();
+	char msg[1100], ans[256];
+	const cJSON *r;
+	cJSON *recs;
+	size_t n, before;
+	int sp[2], okays = 0;
+	ssize_t k;
+
+	recs = records("nested_refused", &before);
+	cJSON_Delete(recs);
+	ok(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == 0,
+	   "the relay's socketpair");
+	s.fd = sp[0];
+	ok(audit_relay_server_init(&s.srv, host) == CORDON_OK &&
+		   pipe2(s.stop, O_CLOEXEC) == 0,
+	   "a relay with a 4 KiB byte budget");
+	s.srv.max_bytes = 4096;
+	ok(pthread_create(&s.th, NULL, serve, &s) == 0, "it serves");
+	memset(msg, 'x', sizeof(msg));
+	memcpy(msg, head, sizeof(head) - 1);
+	memcpy(msg + sizeof(msg) - 2, "\"}", 2);
+	for (int i = 0; i < 6; i++) {
+		raw_send(sp[1], msg, sizeof(msg), 1, ans, sizeof(ans));
+		if (!strcmp(ans, "ok"))
+			okays++;
+		else if (i < 3)
+			diag("message %d: %s", i, ans);
+	}
+	k = write(s.stop[1], "x", 1);
+	(void)k;
+	pthread_join(s.th, NULL);
+	recs = records("nested_refused", &n);
+	ok(okays == 3 && n == before + 1,
+	   "three of 1100 bytes fit in 4 KiB, one refusal says so, the rest "
+	   "go unrecorded (%d ok, %zu refusals)",
+	   okays, n - before);
+	r = n > before ? cJSON_GetArrayItem(recs, (int)n - 1) : NULL;
+	ok(r && strstr(path_str(r, "reason", NULL), "AUDIT_RELAY_MAX_BYTES"),
+	   "the refusal names the limit: %s",
+	   r ? path_str(r, "reason", NULL) : "(none)");
+	cJSON_Delete(recs);
+	close(sp[0]);
+	close(sp[1]);
+	close(s.stop[0]);
+	close(s.stop[1]);
+	ok(cordon_audit_close(host) == CORDON_OK, "the host log closes");
+	audit_relay_server_free(&s.srv);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -538,6 +593,7 @@ int main(void)
 	test_relay();
 	test_bad_answer();
 	test_path();
+	test_byte_budget();
 	unlink(logpath);
 	rmdir(root);
 	return tap_done();

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <asm/termbits.h> /* the kernel's struct termios, termios2 */
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -252,6 +254,57 @@ static int p_socket_inet(void)
 static int p_socket_inet6(void)
 {
 	return p_socket(AF_INET6, SOCK_DGRAM, 0);
+}
+
+/* Inet stream sockets Landlock's TCP rules do not see: MPTCP (262) and
+ * SCTP (132, seqpacket too); and TCP Fast Open, which connects from
+ * sendto. */
+static int p_socket_mptcp(void)
+{
+	return p_socket(AF_INET, SOCK_STREAM, 262);
+}
+
+static int p_socket_sctp6(void)
+{
+	return p_socket(AF_INET6, SOCK_SEQPACKET | SOCK_CLOEXEC, 132);
+}
+
+static int p_socket_tcp(void)
+{
+	return p_socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK, IPPROTO_TCP);
+}
+
+static int p_sendto_fastopen(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(1),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	if (s < 0)
+		return PROBE_ODD;
+	return result(sendto(s, "x", 1, MSG_FASTOPEN, (struct sockaddr *)&sa,
+			     sizeof(sa)));
+}
+
+/* prlimit64 setting the parent's limits (to what they are: harmless
+ * without the filter), and reading them or setting our own. */
+static int p_prlimit_parent(void)
+{
+	struct rlimit rl;
+
+	if (prlimit(getppid(), RLIMIT_NOFILE, NULL, &rl) != 0)
+		return PROBE_ODD;
+	return result(prlimit(getppid(), RLIMIT_NOFILE, &rl, NULL));
+}
+
+static int p_prlimit_read_self(void)
+{
+	struct rlimit rl;
+
+	if (prlimit(getppid(), RLIMIT_NOFILE, NULL, &rl) != 0)
+		return errno;
+	return result(prlimit(0, RLIMIT_NOFILE, &rl, NULL));
 }
 
 static int p_socket_unix(void)
@@ -619,6 +672,13 @@ static const struct denied_case denied[] = {
 	{ "ioctl(TIOCSETD) on a pty", p_ioctl_tiocsetd, EPERM, 1 },
 	{ "ioctl(TIOCEXCL) on a pty", p_ioctl_tiocexcl, EPERM, 1 },
 	{ "fcntl(F_SETLEASE)", p_fcntl_setlease, EPERM, 1 },
+	{ "socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)", p_socket_mptcp, EPERM,
+	  1 },
+	{ "socket(AF_INET6, SOCK_SEQPACKET, IPPROTO_SCTP)", p_socket_sctp6,
+	  EPERM, 1 },
+	{ "sendto(MSG_FASTOPEN)", p_sendto_fastopen, EPERM, 1 },
+	{ "prlimit64 setting the parent's RLIMIT_NOFILE", p_prlimit_parent,
+	  EPERM, 1 },
 #if defined(__x86_64__)
 	{ "i386 unshare(CLONE_NEWUSER) via int $0x80", p_i386_unshare, EPERM,
 	  1 },
@@ -635,6 +695,9 @@ static const struct allowed_case allowed[] = {
 	{ "socket(AF_NETLINK, NETLINK_ROUTE)", p_socket_netlink_route },
 	{ "socket(AF_INET)", p_socket_inet },
 	{ "socket(AF_INET6)", p_socket_inet6 },
+	{ "socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP)", p_socket_tcp },
+	{ "prlimit64: reading the parent's, setting our own",
+	  p_prlimit_read_self },
 	{ "socket(AF_UNIX) without no_unix_sockets", p_socket_unix },
 	{ "socketpair(AF_UNIX)", p_socketpair_unix },
 	{ "socketpair(AF_UNIX, SOCK_SEQPACKET)", p_socketpair_unix_seqpacket },
