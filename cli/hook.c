@@ -978,7 +978,7 @@ static const char *const gemini_internal[] = {
 };
 
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
-				       enum hook_agent agent,
+				       enum hook_agent agent, const char *tool,
 				       struct cordon_diag *diag)
 {
 	const char *const *names = agent == HOOK_CLAUDE ? claude_internal :
@@ -991,10 +991,15 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 
 	if (!tools)
 		goto out;
+	/* Only the tool this call names: the decision reads no other entry,
+	 * and a config layer of every name cost a fifth of a call (loading
+	 * a layer copies the whole configuration). Most calls add none. */
 	for (; *names; names++) {
 		const struct config_tool *te = NULL;
 		cJSON *t;
 
+		if (strcmp(*names, tool) != 0)
+			continue;
 		if (config_tool_kind(cfg, *names, &te) != CORDON_KIND_OTHER ||
 		    te)
 			continue;
@@ -1727,7 +1732,7 @@ int cli_hook(int argc, char **argv)
 	}
 	if (!malformed &&
 	    (apply_mode(cfg, &o, &in, &am) != CORDON_OK ||
-	     add_agent_tools(cfg, o.agent, &diag) != CORDON_OK ||
+	     add_agent_tools(cfg, o.agent, in.tool, &diag) != CORDON_OK ||
 	     plan_read_only(cfg, &o, &in, &am, &sp) != CORDON_OK ||
 	     (in.permission_request &&
 	      read_own_rewrite(&o, &in, workspace, cfg) != 0))) {
