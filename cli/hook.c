@@ -1385,7 +1385,9 @@ static void plan_sandbox(const struct hook_opts *o, const struct hook_input *in,
 		sp->refuse = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
 		return;
 	}
-	best = sandbox_probe(false, probe, sizeof(probe));
+	/* The cached verdict, read once, no child per call: the rewritten
+	 * command's `cordon run` checks the backend itself. */
+	best = sandbox_probe_any(probe, sizeof(probe));
 	if (best < 0) {
 		snprintf(sp->why, sizeof(sp->why),
 			 "no sandbox backend works here (cordon run --probe: "
