@@ -119,6 +119,7 @@ struct cordon_classifier {
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
 	uint32_t *sub_lead; /* per rule: first letters its subcommand may start with */
 	size_t *sub_first; /* per rule: the length of its subcommand's first word */
+	bool indexed; /* the five above are built (index_ready) */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -260,6 +261,35 @@ static bool build_index(struct cordon_classifier *c)
 		}
 	}
 	return true;
+}
+
+/* The family index, built by the first classification rather than by
+ * cordon_classifier_new(): a hook process builds a classifier for every
+ * tool call and classifies only the shell ones (0.55 M instructions and
+ * about 100 page faults a call otherwise). A failed build leaves nothing
+ * half made. */
+static bool index_ready(struct cordon_classifier *c)
+{
+	if (c->indexed)
+		return true;
+	if (build_index(c)) {
+		c->indexed = true;
+		return true;
+	}
+	free(c->fam);
+	free(c->fam_rules);
+	free(c->sub_lead);
+	free(c->sub_first);
+	c->fam = NULL;
+	c->fam_rules = NULL;
+	c->sub_lead = NULL;
+	c->sub_first = NULL;
+	return false;
+}
+
+bool classify_index_built(const struct cordon_classifier *c)
+{
+	return c->indexed;
 }
 
 /* ---- matching a table row ------------------------------------------------------ */
@@ -2972,7 +3002,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	 * them: JIT-compiling them costs more than classifying hundreds of
 	 * commands, and a hook process classifies one. */
 	c->deny_rx_builtin = true;
-	if (!c->user || !build_index(c) ||
+	if (!c->user ||
 	    cordon_classifier_set_denied_commands(c, NULL, 0, NULL) != CORDON_OK) {
 		cordon_classifier_free(c);
 		return NULL;
@@ -3379,7 +3409,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 		}
 		return CORDON_E_LIMIT;
 	}
-	if (!verdict_set_text(v, cmd ? cmd : "", len)) {
+	if (!verdict_set_text(v, cmd ? cmd : "", len) || !index_ready(cls)) {
 		v->risk = CORDON_RISK_BLOCKED;
 		return CORDON_E_NOMEM;
 	}
