@@ -845,6 +845,7 @@ static const char *const gemini_internal[] = {
  * bookkeeping tools of the agent whose door runs this pipeline). */
 static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 				       const struct cli_hook_opts *o,
+				       const char *tool,
 				       struct cordon_diag *diag)
 {
 	const char *const *lists[2] = {
@@ -860,11 +861,16 @@ static enum cordon_err add_agent_tools(struct cordon_config *cfg,
 
 	if (!tools)
 		goto out;
+	/* Only the tool this call names: the decision reads no other entry,
+	 * and a config layer of every name cost a fifth of a call (loading
+	 * a layer copies the whole configuration). Most calls add none. */
 	for (size_t l = 0; l < 2; l++) {
 		for (names = lists[l]; names && *names; names++) {
 			const struct config_tool *te = NULL;
 			cJSON *t;
 
+			if (strcmp(*names, tool) != 0)
+				continue;
 			if (config_tool_kind(cfg, *names, &te) !=
 				    CORDON_KIND_OTHER ||
 			    te)
@@ -1252,7 +1258,9 @@ static void plan_sandbox(const struct cli_hook_opts *o, const struct hook_input 
 		sp->refuse = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
 		return;
 	}
-	best = sandbox_probe(false, probe, sizeof(probe));
+	/* The cached verdict, read once, no child per call: the rewritten
+	 * command's `cordon run` checks the backend itself. */
+	best = sandbox_probe_any(probe, sizeof(probe));
 	if (best < 0) {
 		snprintf(sp->why, sizeof(sp->why),
 			 "no sandbox backend works here (cordon run --probe: "
@@ -1583,7 +1591,7 @@ int cli_hook_run(struct cli_hook_opts *o)
 	}
 	if (!malformed &&
 	    (apply_mode(cfg, o, &in, &am) != CORDON_OK ||
-	     add_agent_tools(cfg, o, &diag) != CORDON_OK ||
+	     add_agent_tools(cfg, o, in.tool, &diag) != CORDON_OK ||
 	     plan_read_only(cfg, o, &in, &am, &sp) != CORDON_OK ||
 	     (in.permission_request &&
 	      read_own_rewrite(o, &in, workspace, cfg) != 0))) {

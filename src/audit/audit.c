@@ -109,8 +109,9 @@ static char *utf8_copy(const char *s)
 static pthread_once_t sha_once = PTHREAD_ONCE_INIT;
 static const EVP_MD *sha_md;
 
-/* Fetched once: an explicit fetch saves OpenSSL 3 the implicit one that
- * EVP_sha256() costs on every digest. */
+/* Fetched once, for the streaming check of a whole log (a digest of one
+ * buffer is audit_sha256()): an explicit fetch saves OpenSSL 3 the
+ * implicit one that EVP_sha256() costs on every digest. */
 static void sha_fetch(void)
 {
 	EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
@@ -121,12 +122,9 @@ static void sha_fetch(void)
 static bool sha256_hex(const void *data, size_t len,
 		       char out[AUDIT_HASH_HEX + 1])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
+	unsigned char md[32];
 
-	pthread_once(&sha_once, sha_fetch);
-	if (!sha_md || EVP_Digest(data, len, md, &n, sha_md, NULL) != 1 ||
-	    n != 32) {
+	if (!audit_sha256(data, len, md)) {
 		out[0] = '\0';
 		return false;
 	}

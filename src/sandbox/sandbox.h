@@ -219,4 +219,11 @@ char *sandbox_report_json(const struct sandbox_report *rep);
  * per backend. Returns the best backend that works, or -1 for none. */
 int sandbox_probe(bool fresh, char *why, size_t whycap);
 
+/* For a caller that only needs to know that some backend works, and does
+ * not start one itself (a hook rewriting a command into `cordon run`,
+ * which probes again when it starts): a cached verdict naming a backend is
+ * believed as it stands, with no check in a child; none cached, or a
+ * cached "none works", is sandbox_probe(false, ...). */
+int sandbox_probe_any(char *why, size_t whycap);
+
 #endif

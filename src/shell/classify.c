@@ -159,6 +159,7 @@ struct cordon_classifier {
 	size_t *fam_rules; /* every slot's rule indices, one allocation */
 	struct crow *rows; /* per rule: its fields split (split_row), lazily */
 	struct arena row_arena; /* what the split rows point into */
+	bool indexed; /* fam, fam_rules and rows are built (index_ready) */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -421,6 +422,33 @@ static bool index_slot(struct cordon_classifier *c, struct fam_slot *sl)
 	}
 	sl->indexed = true;
 	return true;
+}
+
+/* The family index, built by the first classification rather than by
+ * cordon_classifier_new(): a hook process builds a classifier for every
+ * tool call and classifies only the shell ones (0.55 M instructions and
+ * about 100 page faults a call otherwise). A failed build leaves nothing
+ * half made. */
+static bool index_ready(struct cordon_classifier *c)
+{
+	if (c->indexed)
+		return true;
+	if (build_index(c)) {
+		c->indexed = true;
+		return true;
+	}
+	free(c->fam);
+	free(c->fam_rules);
+	free(c->rows);
+	c->fam = NULL;
+	c->fam_rules = NULL;
+	c->rows = NULL;
+	return false;
+}
+
+bool classify_index_built(const struct cordon_classifier *c)
+{
+	return c->indexed;
 }
 
 /* ---- matching a table row ------------------------------------------------------ */
@@ -3177,7 +3205,7 @@ struct cordon_classifier *cordon_classifier_new(const struct cordon_limits *lim)
 	 * them: JIT-compiling them costs more than classifying hundreds of
 	 * commands, and a hook process classifies one. */
 	c->deny_rx_builtin = true;
-	if (!c->user || !build_index(c) ||
+	if (!c->user ||
 	    cordon_classifier_set_denied_commands(c, NULL, 0, NULL) != CORDON_OK) {
 		cordon_classifier_free(c);
 		return NULL;
@@ -3585,7 +3613,7 @@ enum cordon_err cordon_classify(struct cordon_classifier *cls,
 		}
 		return CORDON_E_LIMIT;
 	}
-	if (!verdict_set_text(v, cmd ? cmd : "", len)) {
+	if (!verdict_set_text(v, cmd ? cmd : "", len) || !index_ready(cls)) {
 		v->risk = CORDON_RISK_BLOCKED;
 		return CORDON_E_NOMEM;
 	}

@@ -316,6 +316,9 @@ void classify_apply_denylist(struct cx *x, struct wv *argv, size_t argc);
 /* The rule ids of the built-in deny list and deny patterns, the i-th;
  * NULL past the end. For the test that every id has a case row. */
 const char *classify_table_id(size_t i);
+/* Has c built its family index (the first cordon_classify() builds it,
+ * not cordon_classifier_new())? For the tests. */
+bool classify_index_built(const struct cordon_classifier *c);
 
 /* Is c one of the field separators (IFS) in force? */
 bool classify_is_ifs(const struct cx *x, char c);

@@ -39,6 +39,12 @@
 /* JIT stack: starts small, may grow to 1 MiB before a match gives up. */
 #define URULE_JIT_STACK_MIN (32u * 1024u)
 #define URULE_JIT_STACK_MAX (1024u * 1024u)
+/* A set JIT-compiles its patterns (and makes its JIT stack) once it has
+ * matched this many texts. Compiling the built-in deny patterns costs
+ * about 1 M instructions, more than interpreting them on a few lines, and
+ * a hook process classifies one line; `classify --jsonl` over thousands
+ * reaches it on its ninth. */
+#define URULE_JIT_AFTER 8u
 /* Longest piece of input text quoted back in a message. */
 #define URULE_QUOTE_MAX 48
 
@@ -52,6 +58,7 @@ struct urule {
 	enum cordon_risk tier;
 	uint64_t labels;
 	bool windows; /* kept, never matched here */
+	bool jit; /* pcre2_jit_compile was tried */
 };
 
 struct urules {
@@ -60,9 +67,10 @@ struct urules {
 	size_t cap;
 	size_t max;
 	pcre2_match_context *mctx; /* owned */
-	pcre2_jit_stack *jit_stack; /* owned; NULL without JIT */
+	pcre2_jit_stack *jit_stack; /* owned; NULL without JIT (yet) */
 	pcre2_match_data *md; /* owned; shared by every match */
 	uint32_t md_pairs;
+	unsigned matched; /* texts matched, up to URULE_JIT_AFTER */
 };
 
 /* The fields of one rule as text, before validation. NULL = absent. */
@@ -186,12 +194,6 @@ struct urules *userrules_new(size_t max_rules)
 	pcre2_set_match_limit(u->mctx, URULE_MATCH_LIMIT);
 	pcre2_set_depth_limit(u->mctx, URULE_DEPTH_LIMIT);
 	pcre2_set_heap_limit(u->mctx, URULE_HEAP_LIMIT_KIB);
-	/* NULL when this PCRE2 has no JIT: matching then uses the interpreter
-	 * and the JIT stack is never needed. */
-	u->jit_stack = pcre2_jit_stack_create(URULE_JIT_STACK_MIN,
-					      URULE_JIT_STACK_MAX, NULL);
-	if (u->jit_stack)
-		pcre2_jit_stack_assign(u->mctx, NULL, u->jit_stack);
 	return u;
 }
 
@@ -206,6 +208,22 @@ void userrules_free(struct urules *u)
 	pcre2_jit_stack_free(u->jit_stack);
 	pcre2_match_context_free(u->mctx);
 	free(u);
+}
+
+size_t userrules_jit_count(const struct urules *u)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; u && i < u->n; i++) {
+		size_t size = 0;
+
+		if (u->rules[i].jit &&
+		    pcre2_pattern_info(u->rules[i].code, PCRE2_INFO_JITSIZE,
+				       &size) == 0 &&
+		    size > 0)
+			k++;
+	}
+	return k;
 }
 
 size_t userrules_count(const struct urules *u)
@@ -329,9 +347,7 @@ static enum cordon_err rule_build(const struct urule_spec *spec,
 			       "%s (id \"%s\"): pattern: %s at offset %zu",
 			       prefix, q, (const char *)msg, (size_t)erroff);
 	}
-	/* JIT is an accelerator only: without it (or out of executable
-	 * memory) pcre2_match runs the interpreter under the same limits. */
-	(void)pcre2_jit_compile(out->code, PCRE2_JIT_COMPLETE);
+	/* JIT comes later (jit_rule): after URULE_JIT_AFTER texts. */
 
 	out->strings = cordon__malloc(total);
 	if (!out->strings) {
@@ -804,6 +820,22 @@ enum cordon_err userrules_add_pattern(struct urules *u, const char *id,
 
 /* ---- matching ------------------------------------------------------------ */
 
+/* JIT is an accelerator only: without it (no JIT in this PCRE2, or out of
+ * executable memory) pcre2_match runs the interpreter under the same
+ * limits, as it does for a set's first URULE_JIT_AFTER texts. */
+static void jit_rule(struct urules *u, struct urule *r)
+{
+	r->jit = true;
+	/* NULL when this PCRE2 has no JIT: the stack is never needed. */
+	if (!u->jit_stack) {
+		u->jit_stack = pcre2_jit_stack_create(URULE_JIT_STACK_MIN,
+						      URULE_JIT_STACK_MAX, NULL);
+		if (u->jit_stack)
+			pcre2_jit_stack_assign(u->mctx, NULL, u->jit_stack);
+	}
+	(void)pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE);
+}
+
 size_t userrules_match(struct urules *u, const char *text, size_t len,
 		    void (*cb)(void *ud, const struct urule_match *m), void *ud)
 {
@@ -816,12 +848,14 @@ size_t userrules_match(struct urules *u, const char *text, size_t len,
 		len = 0;
 	}
 	for (size_t i = 0; i < u->n; i++) {
-		const struct urule *r = &u->rules[i];
+		struct urule *r = &u->rules[i];
 		struct urule_match m;
 		int rc;
 
 		if (r->windows)
 			continue;
+		if (!r->jit && u->matched == URULE_JIT_AFTER)
+			jit_rule(u, r); /* from the set's ninth text on */
 		rc = pcre2_match(r->code, (PCRE2_SPTR)text, len, 0, 0, u->md,
 				 u->mctx);
 		/* Any outcome but "no match" is a match: fail closed when
@@ -839,5 +873,7 @@ size_t userrules_match(struct urules *u, const char *text, size_t len,
 		m.labels = r->labels;
 		cb(ud, &m);
 	}
+	if (u->matched < URULE_JIT_AFTER)
+		u->matched++;
 	return hits;
 }

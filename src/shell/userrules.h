@@ -31,6 +31,11 @@ struct urules *userrules_new(size_t max_rules);
 void userrules_free(struct urules *u);
 size_t userrules_count(const struct urules *u);
 
+/* How many of the set's patterns are JIT-compiled: none before the set has
+ * matched its ninth text (URULE_JIT_AFTER), all of them from then on where
+ * PCRE2 has a JIT. For the tests. */
+size_t userrules_jit_count(const struct urules *u);
+
 /* Parses JSON (array of rules, or {"rules": [...]}) of at most max_bytes and
  * adds every rule, or none: on any error nothing is added and diag names the
  * key path ("rules[3].severity", "[0].pattern") or, for a bad regex, the

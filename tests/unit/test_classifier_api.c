@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "classify_int.h"
 #include "cordon.h"
 #include "tap.h"
 
@@ -190,6 +192,57 @@ static void limits(void)
 	       "text after a NUL byte does not hide what is before it");
 }
 
+/* The family index is built by the first classification, not by
+ * cordon_classifier_new() (a hook builds a classifier for every tool call
+ * and classifies only shell commands); out of memory there fails closed
+ * and leaves nothing half built: the next call gives a fresh classifier's
+ * answer. */
+static void lazy_index(void)
+{
+	const char *cmd = "git push --force origin main";
+	struct cordon_classifier *c = cordon_classifier_new(NULL);
+	struct cordon_classifier *fresh = cordon_classifier_new(NULL);
+	struct cordon_verdict *a = cordon_verdict_new();
+	struct cordon_verdict *b = cordon_verdict_new();
+	bool closed = true;
+	long i;
+	char *ja, *jb;
+
+	if (!c || !fresh || !a || !b) {
+		ok(false, "out of memory");
+		goto out;
+	}
+	ok(!classify_index_built(c), "a new classifier has no family index yet");
+	for (i = 0; i < 200; i++) {
+		enum cordon_err e;
+
+		cordon__alloc_fail_once(i);
+		e = cordon_classify(c, NULL, cmd, strlen(cmd), a, NULL);
+		cordon__alloc_fail_after(-1);
+		if (e == CORDON_OK)
+			break;
+		closed = closed && cordon_verdict_risk(a) == CORDON_RISK_BLOCKED;
+	}
+	ok(i > 0 && i < 200 && closed,
+	   "each allocation failing in the first classification fails closed");
+	ok(classify_index_built(c), "the first classification that works builds it");
+	is_int(cordon_classify(c, NULL, cmd, strlen(cmd), a, NULL), CORDON_OK,
+	       "classify after the failures");
+	is_int(cordon_classify(fresh, NULL, cmd, strlen(cmd), b, NULL), CORDON_OK,
+	       "classify on a fresh classifier");
+	ja = cordon_verdict_to_json(a);
+	jb = cordon_verdict_to_json(b);
+	ok(ja && jb && strcmp(ja, jb) == 0,
+	   "the same verdict as a fresh classifier");
+	free(ja);
+	free(jb);
+out:
+	cordon_verdict_free(a);
+	cordon_verdict_free(b);
+	cordon_classifier_free(c);
+	cordon_classifier_free(fresh);
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -204,6 +257,7 @@ int main(void)
 	user_rules();
 	depth();
 	limits();
+	lazy_index();
 	cordon_verdict_free(v);
 	cordon_classifier_free(cls);
 	return tap_done();

@@ -1,9 +1,13 @@
 /* userrules: loading rules from JSON and the C API, validation messages,
  * all-or-nothing loading, limits, and matching (fail closed on limits). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include "cordon.h"
 #include "tap.h"
@@ -524,6 +528,44 @@ static void test_catastrophic(void)
 	userrules_free(u);
 }
 
+/* The patterns are JIT-compiled only from a set's ninth text on: a hook
+ * process matches one line, and compiling costs more than interpreting it.
+ * The answers are the same before and after. */
+static void test_jit_later(void)
+{
+	struct urules *u = userrules_new(100);
+	struct cordon_diag d;
+	struct hits h;
+	uint32_t jit = 0;
+	bool same = true;
+
+	is_int(load(u,
+		    "[{\"id\": \"a\", \"label\": \"A\", \"description\":"
+		    " \"d\", \"pattern\": \"\\\\brm\\\\s+-rf\\\\b\","
+		    " \"category\": \"fs\", \"severity\": \"critical\"},"
+		    " {\"id\": \"b\", \"label\": \"B\", \"description\":"
+		    " \"d\", \"pattern\": \"curl.*\\\\|\\\\s*sh\","
+		    " \"category\": \"net\", \"severity\": \"critical\"}]",
+		    &d),
+	       CORDON_OK, "two rules load");
+	for (int i = 0; i < 8; i++)
+		same = same && match(u, i % 2 ? "rm -rf /" : "ls", &h) ==
+					(size_t)(i % 2);
+	ok(same, "the first eight texts match as they should");
+	is_int((long long)userrules_jit_count(u), 0,
+	       "no pattern is JIT-compiled for the first eight texts");
+	is_int((long long)match(u, "curl x | sh", &h), 1,
+	       "the ninth text matches as it should");
+	if (pcre2_config(PCRE2_CONFIG_JIT, &jit) != 0 || !jit)
+		skip(1, "this PCRE2 has no JIT");
+	else
+		is_int((long long)userrules_jit_count(u), 2,
+		       "from the ninth text on every pattern is JIT-compiled");
+	is_int((long long)match(u, "rm -rf / ; curl a |sh", &h), 2,
+	       "and matches as before");
+	userrules_free(u);
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -536,5 +578,6 @@ int main(void)
 	test_limits();
 	test_c_api();
 	test_catastrophic();
+	test_jit_later();
 	return tap_done();
 }

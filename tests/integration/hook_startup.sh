@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What a `cordon hook claude` process does before it answers, checked by
+# what it loads and which processes it makes (never by how long it takes:
+# speed is bench/run-hook's). One hook call is one process per tool call,
+# so it must not load the console's HTTP stack (libmicrohttpd and, through
+# it, GnuTLS), start threads, or fork to re-check the sandbox probe's
+# cached verdict; and a cached "no backend works" is still checked, never
+# believed (it would let commands run unsandboxed).
+. "$(dirname "$0")/lib.sh"
+
+ws=$tmp/ws
+mkdir -p "$ws"
+cd "$ws" || exit 1
+unset CLAUDE_PROJECT_DIR
+input=$tmp/in.json
+printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s",'\
+'"permission_mode":"default","hook_event_name":"PreToolUse",'\
+'"tool_name":"Bash","tool_input":{"command":"git status"},'\
+'"tool_use_id":"toolu_1"}' "$ws" "$ws" >"$input"
+cache=$HOME/.cache/cordon
+version=$("$bin" --version | awk '{ print $2 }')
+
+# plant BEST WHY: the probe's cache says BEST ("namespaces", "landlock" or
+# null) for this kernel and this cordon.
+plant() {
+	mkdir -p "$cache"
+	python3 -c '
+import json, os, sys
+best = None if sys.argv[2] == "null" else sys.argv[2]
+json.dump({"kernel": os.uname().release, "version": sys.argv[1],
+           "best": best, "why": sys.argv[3]}, open(sys.argv[4], "w"))
+' "$version" "$1" "$2" "$cache/probe.json"
+}
+
+# 1. The libraries loaded: the dynamic loader's own account of them.
+LD_DEBUG=libs "$bin" hook claude --audit-log - <"$input" >"$tmp/out" \
+	2>"$tmp/err"
+rc=$?
+if ! grep -q 'find library=' "$tmp/err"; then
+	skip "no console libraries loaded by a hook" \
+		"the loader gives no LD_DEBUG account here"
+else
+	[ $rc -eq 0 ] && grep -q 'find library=libc.so' "$tmp/err" &&
+		! grep -Eq 'find library=lib(microhttpd|gnutls|p11-kit)' \
+			"$tmp/err"
+	ok $? "a hook call loads neither libmicrohttpd nor GnuTLS"
+fi
+
+# 2-3. The processes: strace's record of every fork, clone and exec.
+# LeakSanitizer (sanitized builds) stops the world at exit with a
+# thread of its own; it is not cordon's, so it is off here.
+if ! command -v strace >/dev/null ||
+	! strace -f -qq -o /dev/null /bin/true 2>/dev/null; then
+	skip "no thread or fork in a hook call" "needs strace (and ptrace)"
+	skip "a cached landlock verdict is read, not re-checked" \
+		"needs strace (and ptrace)"
+else
+	# calls FILE: how many fork/vfork/clone/clone3 the trace holds.
+	calls() {
+		grep -Ec '(^|[0-9] )(fork|vfork|clone|clone3)\(' "$1"
+	}
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	plant namespaces "namespaces: works (enforcement full)"
+	strace -f -qq -e trace=process -o "$tmp/trace" \
+		"$bin" hook claude --audit-log - <"$input" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(calls "$tmp/trace")" = 0 ] &&
+		[ "$(grep -c 'execve(' "$tmp/trace")" = 1 ]
+	ok $? "a hook call starts no thread and forks nothing"
+
+	# Before: a cached landlock verdict cost a child per call to check
+	# that namespaces really fail. The rewritten command's `cordon run`
+	# makes that check when it starts; the hook only needs to know that
+	# a backend works.
+	plant landlock "landlock: works (enforcement full)"
+	strace -f -qq -e trace=process -o "$tmp/trace" \
+		"$bin" hook claude --audit-log - <"$input" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(calls "$tmp/trace")" = 0 ] &&
+		pycheck '"updatedInput" in d["hookSpecificOutput"] and
+			 "landlock: works" in
+			 d["hookSpecificOutput"]["permissionDecisionReason"]' \
+			<"$tmp/out"
+	ok $? "a cached landlock verdict is read, not re-checked, and the command is rewritten"
+	unset ASAN_OPTIONS
+fi
+
+# 4. A cached "none works" is not believed: the hook probes again, and
+# where a backend works (cordon run --probe says which) the command is
+# still rewritten into the sandbox, not handed to the agent unsandboxed.
+rm -rf "$cache"
+run run --probe
+if ! grep -q ': works' "$tmp/out" "$tmp/err"; then
+	skip "a cached 'none works' is checked" "no sandbox backend works here"
+else
+	plant null "namespaces: unavailable: planted"
+	run_file "$input" hook claude --audit-log -
+	[ $rc -eq 0 ] &&
+		pycheck '"updatedInput" in d["hookSpecificOutput"]' <"$tmp/out"
+	ok $? "a cached 'none works' is checked: the command still runs sandboxed"
+fi
+
+done_testing
