@@ -788,7 +788,12 @@ bool commands_known(const char *name, size_t n)
 		return false;
 	if (names_ready()) {
 		const struct name_roles *r = names_find(name, n);
-		return r && (r->flags & NAMES_F_BUILTIN || r->handler);
+		/* as commands_find_handler(): a shell of the wrapper table
+		 * has the shell runner for its handler */
+		return r && (r->flags & NAMES_F_BUILTIN || r->handler ||
+			     (r->wrapper &&
+			      (r->wrapper->kind == WRAPPER_SHELL ||
+			       r->wrapper->kind == WRAPPER_FOREIGN)));
 	}
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
 		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&
