@@ -24,7 +24,6 @@
 #include "config.h"
 #include "json.h"
 #include "cordon.h"
-#include "prompt.h"
 
 #include "banned.h"
 
@@ -349,52 +348,6 @@ static int apply_flags(struct cordon_config *cfg, const struct check_opts *o)
 	return 0;
 }
 
-/* --prompt: ask on the controlling terminal. */
-struct tty_prompt {
-	int fd;
-	unsigned timeout_s;
-};
-
-static void tty_ask(void *ud, const struct cordon_result *asked,
-		    struct cordon_reply *reply)
-{
-	const struct tty_prompt *tp = ud;
-	char labels[512] = "";
-	size_t o = 0;
-	uint64_t l = cordon_result_labels(asked);
-	int risk = cordon_result_risk(asked);
-
-	for (unsigned b = 0; b < 64; b++) {
-		const char *name = cordon_label_name(b);
-		if (!name || !(l & (UINT64_C(1) << b)))
-			continue;
-		int w = snprintf(labels + o, sizeof(labels) - o, "%s%s",
-				 o ? ", " : "", name);
-		if (w < 0 || (size_t)w >= sizeof(labels) - o)
-			break;
-		o += (size_t)w;
-	}
-	struct prompt_info info = {
-		.tool = cordon_result_tool(asked),
-		.args_json = cordon_result_args(asked),
-		.kind = cordon_kind_name(cordon_result_kind(asked)),
-		.risk = risk >= 0 ? cordon_risk_name((enum cordon_risk)risk)
-				  : NULL,
-		.labels = risk >= 0 ? labels : NULL,
-		.reason = cordon_result_reason(asked),
-	};
-	bool family = false;
-
-	info.family = cordon_result_family(asked, &info.family_len);
-	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
-				   tp->timeout_s * 1000u, &family);
-	if (family) {
-		reply->amend_prefix = info.family;
-		reply->amend_len = info.family_len;
-	}
-	reply->by = "terminal";
-}
-
 static void print_text(const struct cordon_result *r)
 {
 	int risk = cordon_result_risk(r);
@@ -423,7 +376,7 @@ int cli_check(int argc, char **argv)
 	struct cordon_call call = {0};
 	struct cordon_diag diag = {0};
 	struct cordon_context ctx = {0};
-	struct tty_prompt tp = {-1, 0};
+	struct cli_tty_prompt tp = { -1, 0 };
 	struct cli_broker broker;
 	char *input = NULL, *args_text = NULL;
 	cJSON *root = NULL;
@@ -489,7 +442,7 @@ int cli_check(int argc, char **argv)
 		tp.fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
 		tp.timeout_s = cfg->approvals_timeout_s;
 		if (tp.fd >= 0)
-			cordon_policy_set_prompt(pol, tty_ask, &tp);
+			cordon_policy_set_prompt(pol, cli_tty_ask, &tp);
 	}
 	res = cordon_result_new();
 	if (!res) {

@@ -171,6 +171,18 @@ int cli_broker_attach(struct cli_broker *b, struct cordon_policy *pol,
 		      const struct cordon_config *cfg, const char *door,
 		      const char *sandbox);
 
+/* --prompt (cordon check, cordon mcp): the prompt callback that asks on
+ * the controlling terminal fd, up to timeout_s (common.c); ud is a
+ * struct cli_tty_prompt. */
+struct cordon_result;
+struct cordon_reply;
+struct cli_tty_prompt {
+	int fd;
+	unsigned timeout_s;
+};
+void cli_tty_ask(void *ud, const struct cordon_result *asked,
+		 struct cordon_reply *reply);
+
 /* `cordon console` (console.c). */
 int cli_console(int argc, char **argv);
 void cli_console_usage(FILE *out);

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "cordon.h"
+#include "prompt.h"
 
 #include "banned.h"
 
@@ -100,4 +101,47 @@ void cli_report(const char *cmd, const char *what, const char *text)
 	}
 	cli_print_escaped(stderr, text, strlen(text));
 	fputc('\n', stderr);
+}
+
+/* --prompt: ask on the controlling terminal (struct cli_tty_prompt). The
+ * risk tier and labels for shell calls; a session or always answer takes
+ * the family cordon proposes when the person chose it. */
+void cli_tty_ask(void *ud, const struct cordon_result *asked,
+		 struct cordon_reply *reply)
+{
+	const struct cli_tty_prompt *tp = ud;
+	char labels[512] = "";
+	size_t o = 0;
+	uint64_t l = cordon_result_labels(asked);
+	int risk = cordon_result_risk(asked);
+
+	for (unsigned b = 0; b < 64; b++) {
+		const char *name = cordon_label_name(b);
+		if (!name || !(l & (UINT64_C(1) << b)))
+			continue;
+		int w = snprintf(labels + o, sizeof(labels) - o, "%s%s",
+				 o ? ", " : "", name);
+		if (w < 0 || (size_t)w >= sizeof(labels) - o)
+			break;
+		o += (size_t)w;
+	}
+	struct prompt_info info = {
+		.tool = cordon_result_tool(asked),
+		.args_json = cordon_result_args(asked),
+		.kind = cordon_kind_name(cordon_result_kind(asked)),
+		.risk = risk >= 0 ? cordon_risk_name((enum cordon_risk)risk)
+				  : NULL,
+		.labels = risk >= 0 ? labels : NULL,
+		.reason = cordon_result_reason(asked),
+	};
+	bool family = false;
+
+	info.family = cordon_result_family(asked, &info.family_len);
+	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
+				   tp->timeout_s * 1000u, &family);
+	if (family) {
+		reply->amend_prefix = info.family;
+		reply->amend_len = info.family_len;
+	}
+	reply->by = "terminal";
 }

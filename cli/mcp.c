@@ -25,7 +25,6 @@
 #include "cordon.h"
 #include "mcp.h"
 #include "pins.h"
-#include "prompt.h"
 #include "runopts.h"
 #include "sandbox.h"
 #include "text.h"
@@ -452,35 +451,6 @@ static void derive_name(char *const *argv, char *out, size_t cap)
 		(void)snprintf(out, cap, "%s", "server");
 }
 
-/* --prompt: ask on the controlling terminal. */
-struct tty_prompt {
-	int fd;
-	unsigned timeout_s;
-};
-
-static void tty_ask(void *ud, const struct cordon_result *asked,
-		    struct cordon_reply *reply)
-{
-	const struct tty_prompt *tp = ud;
-	struct prompt_info info = {
-		.tool = cordon_result_tool(asked),
-		.args_json = cordon_result_args(asked),
-		.kind = cordon_kind_name(cordon_result_kind(asked)),
-		.risk = NULL,
-		.labels = NULL,
-		.reason = cordon_result_reason(asked),
-	};
-	bool family = false;
-
-	info.family = cordon_result_family(asked, &info.family_len);
-	reply->answer = prompt_ask(tp->fd, tp->fd, &info,
-				   tp->timeout_s * 1000u, &family);
-	if (family) {
-		reply->amend_prefix = info.family;
-		reply->amend_len = info.family_len;
-	}
-	reply->by = "terminal";
-}
 
 /* approvals.broker: what the console's card says of the server's sandbox
  * (the probe's verdict, cached). */
@@ -533,7 +503,7 @@ int cli_mcp(int argc, char **argv)
 	struct mcp_pins *pins = NULL;
 	struct cordon_context ctx = { 0 };
 	struct cordon_diag diag = { 0 };
-	struct tty_prompt tp = { -1, 0 };
+	struct cli_tty_prompt tp = { -1, 0 };
 	struct cli_broker broker;
 	struct cli_proxy_audit proxy_audit = { 0 };
 	char pins_buf[PATH_MAX], ap_buf[PATH_MAX];
@@ -621,7 +591,7 @@ int cli_mcp(int argc, char **argv)
 		tp.fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
 		tp.timeout_s = cfg->approvals_timeout_s;
 		if (tp.fd >= 0)
-			cordon_policy_set_prompt(pol, tty_ask, &tp);
+			cordon_policy_set_prompt(pol, cli_tty_ask, &tp);
 		else
 			fprintf(stderr,
 				"cordon mcp: --prompt: no terminal (%s): "
