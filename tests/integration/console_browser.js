@@ -190,9 +190,14 @@ async function shot(page, name) {
   await chkExit;
 
   // a shell command's family: the card says what Allow for session covers
-  const fam = (cmd) => spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash",
-    "--session", "b-fam", "--args", JSON.stringify({ command: cmd })], { stdio: "ignore" });
-  const exited = (p) => new Promise(r => p.on("exit", c => r(c)));
+  // fam() gives the door's exit status as a promise made when it starts:
+  // it may end before the click returns (Firefox), and an exit listener
+  // added after that would never fire
+  const fam = (cmd) => {
+    const p = spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash",
+      "--session", "b-fam", "--args", JSON.stringify({ command: cmd })], { stdio: "ignore" });
+    return new Promise(r => p.on("exit", c => r(c)));
+  };
   const f1 = fam("npm test -- --watch");
   card = await cardFor(page, "npm test -- --watch", 15000);
   ok(card, "npm test -- --watch shows up as a card");
@@ -204,8 +209,8 @@ async function shot(page, name) {
        "and offers Allow for session (exact)");
     await click(card, "Allow for session");
   }
-  ok(await exited(f1) === 0, "Allow for session: the call goes through");
-  ok(await exited(fam("npm test -- --grep foo")) === 0, "npm test -- --grep foo then passes without a card (the family grant)");
+  ok(await f1 === 0, "Allow for session: the call goes through");
+  ok(await fam("npm test -- --grep foo") === 0, "npm test -- --grep foo then passes without a card (the family grant)");
 
   // a blocked-tier ask has no Allow button: the page hides it
   ok(errors.length === 0, "no script errors on the page", errors.join("\n"));
