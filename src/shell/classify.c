@@ -1487,7 +1487,8 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 		}
 		if (pt->quoted) {
 			r.f |= WV_QUOTED;
-		} else {
+		} else if (!pt->plain) {
+			/* a plain word has none of the glob characters */
 			const char *ob = memchr(pt->s, '[', pt->len);
 			if (memchr(pt->s, '*', pt->len) ||
 			    memchr(pt->s, '?', pt->len) ||

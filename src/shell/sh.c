@@ -761,6 +761,7 @@ static bool read_plain_word(struct parser *p, struct sh_word *w)
 	}
 	part->s = s;
 	part->nul = true;
+	part->plain = true;
 	part->len = e - p->pos;
 	w->raw = p->src + p->pos;
 	w->raw_len = e - p->pos;
