@@ -730,13 +730,17 @@ static bool read_extglob(struct parser *p, struct sh_word *w, struct lit *l)
 	return true;
 }
 
-/* Characters that are never special inside an unquoted word. */
-static bool plain_char(unsigned char c)
+/* Characters that are never special inside an unquoted word, by table:
+ * one load a character where the compares took a dozen. */
+static const bool plain_chars[256] = {
+	['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['0' ... '9'] = true,
+	['-'] = true, ['_'] = true, ['.'] = true, ['/'] = true, [','] = true,
+	[':'] = true, ['='] = true, ['%'] = true, ['^'] = true, ['#'] = true,
+};
+
+static inline bool plain_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-	       c == '/' || c == ',' || c == ':' || c == '=' || c == '%' ||
-	       c == '^' || c == '#';
+	return plain_chars[c];
 }
 
 /* The common word, ordinary characters only up to a blank or an operator
