@@ -938,7 +938,7 @@ bool sh_word_is(const struct sh_word *w, const char *s)
 /* ---- blanks, newlines, here-docs ----------------------------------------- */
 
 /* Skips blanks, line continuations and a comment. */
-static void skip_blanks(struct parser *p)
+static void skip_blanks_slow(struct parser *p)
 {
 	for (;;) {
 		int c = ch(p, 0);
@@ -954,6 +954,18 @@ static void skip_blanks(struct parser *p)
 			return;
 		}
 	}
+}
+
+/* Called before every token: most often there is nothing to skip, and
+ * a byte that is no blank, '\\' or '#' says so without the call. */
+static inline void skip_blanks(struct parser *p)
+{
+	if (p->pos < p->len) {
+		unsigned char c = (unsigned char)p->src[p->pos];
+		if (c != ' ' && c != '\t' && c != '\\' && c != '#')
+			return;
+	}
+	skip_blanks_slow(p);
 }
 
 static void read_heredoc_body(struct parser *p, struct sh_redir *r)
@@ -1197,7 +1209,13 @@ static size_t redirect_start(const struct parser *p, size_t *digits,
 			     enum sh_redir_op *op, bool *strip)
 {
 	size_t i = 0;
+	int c = ch(p, 0);
 
+	/* a redirection begins with a digit, '{', '<', '>' or '&': the
+	 * common word's first letter says no at once */
+	if (!(c >= '0' && c <= '9') && c != '{' && c != '<' && c != '>' &&
+	    c != '&')
+		return 0;
 	while (ch(p, i) >= '0' && ch(p, i) <= '9')
 		i++;
 	if (i == 0 && ch(p, 0) == '{') {
