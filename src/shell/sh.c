@@ -1075,10 +1075,10 @@ at_word(const struct parser *p, const char *w)
 	return is_meta(ch(p, n));
 }
 
+/* The reserved words that end a command list, by their first byte: a
+ * command's first letter is mostly none of these, and answers at once. */
 static bool at_terminator(const struct parser *p)
 {
-	static const char *const words[] = {"then", "else", "elif", "fi",
-					    "do",   "done", "esac", "}"};
 	int c = ch(p, 0);
 
 	if (c == -1 || c == ')')
@@ -1087,9 +1087,19 @@ static bool at_terminator(const struct parser *p)
 		return true;
 	if (c == ';' && ch(p, 1) == '&')
 		return true;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (at_word(p, words[i]))
-			return true;
+	switch (c) {
+	case 't':
+		return at_word(p, "then");
+	case 'e':
+		return at_word(p, "else") || at_word(p, "elif") ||
+		       at_word(p, "esac");
+	case 'f':
+		return at_word(p, "fi");
+	case 'd':
+		return at_word(p, "do") || at_word(p, "done");
+	case '}':
+		return at_word(p, "}");
+	}
 	return false;
 }
 
