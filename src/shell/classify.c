@@ -1487,8 +1487,10 @@ struct wv classify_eval(struct cx *x, const struct sh_word *w)
 		}
 		if (pt->quoted) {
 			r.f |= WV_QUOTED;
-		} else if (!pt->plain) {
-			/* a plain word has none of the glob characters */
+		} else if (pt->plain) {
+			/* none of the glob characters */
+			r.f |= WV_PLAIN;
+		} else {
 			const char *ob = memchr(pt->s, '[', pt->len);
 			if (memchr(pt->s, '*', pt->len) ||
 			    memchr(pt->s, '?', pt->len) ||
@@ -1886,7 +1888,8 @@ static size_t eval_argv(struct cx *x, const struct sh_node *n, struct wv **out)
 	bool braces = false;
 	for (const struct sh_word *w = n->words; w; w = w->next) {
 		argv[i] = classify_eval(x, w);
-		if (!w->quoted && classify_word_static(&argv[i]) && memchr(argv[i].s, '{', argv[i].n) &&
+		if (!w->quoted && !(argv[i].f & WV_PLAIN) &&
+		    classify_word_static(&argv[i]) && memchr(argv[i].s, '{', argv[i].n) &&
 		    memchr(argv[i].s, ',', argv[i].n))
 			braces = true;
 		i++;
