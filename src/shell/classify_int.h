@@ -83,6 +83,9 @@ const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)
 #define WV_QUOTED (1u << 3)   /* some part quoted or escaped */
 #define WV_IFS (1u << 4)      /* holds $IFS: splits where it stands */
 #define WV_SPLIT (1u << 11)   /* an unquoted expansion or "$@": splits into words */
+#define WV_PLAIN (1u << 12)   /* letters, digits and -_./,:=%^# only (the
+			       * parser's plain word, or a piece of one): no
+			       * blank, quote, glob, '@' or brace */
 #define WV_LINEVAR (1u << 5)  /* uses a variable assigned on this line */
 #define WV_PROCSUB (1u << 6)  /* is a process substitution */
 #define WV_DECODED (1u << 7)  /* a substitution was evaluated statically */

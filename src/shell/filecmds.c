@@ -370,9 +370,11 @@ void filecmds_secrets_pass(struct cx *x, struct wv *argv, size_t argc,
 		}
 		if (!reader && w->n && w->s[0] != '/' && w->s[0] != '.' &&
 		    w->s[0] != '~' && !(w->f & WV_TILDE) && w->s[0] != '@' &&
-		    !memchr(w->s, '/', w->n) && !memchr(w->s, '@', w->n))
+		    !memchr(w->s, '/', w->n) &&
+		    ((w->f & WV_PLAIN) || !memchr(w->s, '@', w->n)))
 			continue;
-		if (memchr(w->s, ' ', w->n) || memchr(w->s, '\n', w->n))
+		if (!(w->f & WV_PLAIN) &&
+		    (memchr(w->s, ' ', w->n) || memchr(w->s, '\n', w->n)))
 			continue;
 		if (filecmds_operand_secret(x, &argv[i])) {
 			classify_rule(x, RULE_SECRETS_READ);

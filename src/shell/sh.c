@@ -730,13 +730,17 @@ static bool read_extglob(struct parser *p, struct sh_word *w, struct lit *l)
 	return true;
 }
 
-/* Characters that are never special inside an unquoted word. */
-static bool plain_char(unsigned char c)
+/* Characters that are never special inside an unquoted word, by table:
+ * one load a character where the compares took a dozen. */
+static const bool plain_chars[256] = {
+	['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['0' ... '9'] = true,
+	['-'] = true, ['_'] = true, ['.'] = true, ['/'] = true, [','] = true,
+	[':'] = true, ['='] = true, ['%'] = true, ['^'] = true, ['#'] = true,
+};
+
+static inline bool plain_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-	       c == '/' || c == ',' || c == ':' || c == '=' || c == '%' ||
-	       c == '^' || c == '#';
+	return plain_chars[c];
 }
 
 /* The common word, ordinary characters only up to a blank or an operator
@@ -761,6 +765,7 @@ static bool read_plain_word(struct parser *p, struct sh_word *w)
 	}
 	part->s = s;
 	part->nul = true;
+	part->plain = true;
 	part->len = e - p->pos;
 	w->raw = p->src + p->pos;
 	w->raw_len = e - p->pos;
@@ -933,7 +938,7 @@ bool sh_word_is(const struct sh_word *w, const char *s)
 /* ---- blanks, newlines, here-docs ----------------------------------------- */
 
 /* Skips blanks, line continuations and a comment. */
-static void skip_blanks(struct parser *p)
+static void skip_blanks_slow(struct parser *p)
 {
 	for (;;) {
 		int c = ch(p, 0);
@@ -949,6 +954,18 @@ static void skip_blanks(struct parser *p)
 			return;
 		}
 	}
+}
+
+/* Called before every token: most often there is nothing to skip, and
+ * a byte that is no blank, '\\' or '#' says so without the call. */
+static inline void skip_blanks(struct parser *p)
+{
+	if (p->pos < p->len) {
+		unsigned char c = (unsigned char)p->src[p->pos];
+		if (c != ' ' && c != '\t' && c != '\\' && c != '#')
+			return;
+	}
+	skip_blanks_slow(p);
 }
 
 static void read_heredoc_body(struct parser *p, struct sh_redir *r)
@@ -1058,10 +1075,10 @@ at_word(const struct parser *p, const char *w)
 	return is_meta(ch(p, n));
 }
 
+/* The reserved words that end a command list, by their first byte: a
+ * command's first letter is mostly none of these, and answers at once. */
 static bool at_terminator(const struct parser *p)
 {
-	static const char *const words[] = {"then", "else", "elif", "fi",
-					    "do",   "done", "esac", "}"};
 	int c = ch(p, 0);
 
 	if (c == -1 || c == ')')
@@ -1070,9 +1087,19 @@ static bool at_terminator(const struct parser *p)
 		return true;
 	if (c == ';' && ch(p, 1) == '&')
 		return true;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (at_word(p, words[i]))
-			return true;
+	switch (c) {
+	case 't':
+		return at_word(p, "then");
+	case 'e':
+		return at_word(p, "else") || at_word(p, "elif") ||
+		       at_word(p, "esac");
+	case 'f':
+		return at_word(p, "fi");
+	case 'd':
+		return at_word(p, "do") || at_word(p, "done");
+	case '}':
+		return at_word(p, "}");
+	}
 	return false;
 }
 
@@ -1192,7 +1219,13 @@ static size_t redirect_start(const struct parser *p, size_t *digits,
 			     enum sh_redir_op *op, bool *strip)
 {
 	size_t i = 0;
+	int c = ch(p, 0);
 
+	/* a redirection begins with a digit, '{', '<', '>' or '&': the
+	 * common word's first letter says no at once */
+	if (!(c >= '0' && c <= '9') && c != '{' && c != '<' && c != '>' &&
+	    c != '&')
+		return 0;
 	while (ch(p, i) >= '0' && ch(p, i) <= '9')
 		i++;
 	if (i == 0 && ch(p, 0) == '{') {

@@ -38,6 +38,8 @@ struct sh_wpart {
 	bool in_dq;     /* inside double quotes (no field splitting) */
 	bool param_op;  /* PARAM: an operator follows the name (${x:-y}) */
 	bool nul;       /* LIT: s is the parser's own copy, s[len] == '\0' */
+	bool plain;     /* LIT: letters, digits and -_./,:=%^# only: no glob,
+			 * no '~', no quote (the parser's plain word) */
 	const char *s;  /* LIT: the text; PARAM: the name ("" if none) */
 	size_t len;
 	struct sh_word *sub;  /* PARAM: the operator's word; ARITH: expression */
