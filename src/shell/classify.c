@@ -534,14 +534,17 @@ static bool word_alt_eq(const struct rspan *alts, size_t n, const struct wv *w)
 }
 
 /* The operands: arguments that are not flags, up to the end. */
-static size_t operands(struct wv *argv, size_t argc, size_t *idx, size_t max)
+static size_t operands(struct wv *argv, size_t argc, size_t *idx, size_t max,
+		       size_t *lead)
 {
 	size_t n = 0;
 	bool dashdash = false;
 
+	*lead = SIZE_MAX;
 	for (size_t i = 1; i < argc && n < max; i++) {
 		if (!dashdash && argv[i].n == 2 && memcmp(argv[i].s, "--", 2) == 0) {
 			dashdash = true;
+			*lead = n;
 			continue;
 		}
 		if (!dashdash && is_flag(&argv[i]))
@@ -608,13 +611,14 @@ static bool glob_match(const char *p, size_t pn, const char *s, size_t sn)
 /* flagged: argv carries a word a flag spec can match (one starting
  * with '-' or '+'); without one no flags or unless spec matches. */
 static bool rule_matches(const struct crow *r, bool flagged, struct wv *argv,
-			 size_t argc, const size_t *ops, size_t nops)
+			 size_t argc, const size_t *ops, size_t nops,
+			 size_t nfirst)
 {
 	size_t after = 0; /* operands consumed by sub */
 
 	if (r->nsub) {
 		bool found = false;
-		for (size_t start = 0; start < 3 && start < nops && !found;
+		for (size_t start = 0; start < nfirst && start < nops && !found;
 		     start++) {
 			if (!word_alt_eq(r->alts, r->nalt[0], &argv[ops[start]]))
 				continue;
@@ -729,7 +733,11 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	if (!sl)
 		return;
 	size_t ops[64];
-	size_t nops = operands(argv, argc, ops, 64);
+	size_t lead;
+	size_t nops = operands(argv, argc, ops, 64, &lead);
+	/* A subcommand comes before a "--": what follows it is the
+	 * operands' (npm test -- --grep x is not npm x). */
+	size_t nfirst = lead < 3 ? lead : 3;
 	bool flagged = false;
 	for (size_t i = 1; i < argc && !flagged; i++)
 		flagged = argv[i].n > 1 &&
@@ -748,7 +756,7 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 					 : ~UINT64_C(0);
 	if (sl->sub) {
 		cand = sl->nosub;
-		for (size_t k = 0; k < 3 && k < nops; k++)
+		for (size_t k = 0; k < nfirst && k < nops; k++)
 			if (argv[ops[k]].n <= sl->submax)
 				cand |= sl->sub[word_bucket(argv[ops[k]].s,
 							    argv[ops[k]].n)];
@@ -770,7 +778,7 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		size_t ri = sl->rules[i++];
 		const struct cmd_rule *r = &cmdtab_rules[ri];
 		if (!rule_matches(&x->cls->rows[ri], flagged, argv, argc, ops,
-				  nops))
+				  nops, nfirst))
 			continue;
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);

@@ -29,7 +29,8 @@
  *         alternatives with '|': "s3 rm|rb". Compared case-insensitively with
  *         the operands (arguments that do not start with '-'). The first word
  *         must be one of the first three operands (so values of global
- *         options such as `aws --region us-east-1 s3 rm` are skipped); the
+ *         options such as `aws --region us-east-1 s3 rm` are skipped), and
+ *         before a "--" (`npm test -- --grep x` is not `npm x`); the
  *         following words must be the operands right after it.
  * flags   NULL, or space-separated flags, ANY of which must be present:
  *         "-f --force +". "-x" (dash + one char) matches the short flag x
