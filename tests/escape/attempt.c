@@ -54,58 +54,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#define ATTEMPT_PROG "attempt"
+#include "attempt.h"
+
 #define MAX_FORKS 4096
-
-/* Prints "[step:]ENAME" and more text; returns 1 (refused). */
-static int refused(const char *step, int e, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int refused(const char *step, int e, const char *fmt, ...)
-{
-	const char *name = strerrorname_np(e);
-	va_list ap;
-
-	if (step)
-		printf("%s:", step);
-	printf("%s", name ? name : "E?");
-	if (fmt) {
-		putchar(' ');
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	putchar('\n');
-	return 1;
-}
-
-/* Prints "ok ..."; returns 0 (the attempt succeeded). */
-static int okay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int okay(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ok ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
-
-static long number(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end) {
-		fprintf(stderr, "attempt: not a number: %s\n", s);
-		exit(2);
-	}
-	return v;
-}
 
 /* Prints up to n bytes of buf with non-printable bytes as '.'. */
 static void print_safe(const char *buf, size_t n)

@@ -45,54 +45,8 @@
 #define SOCK_PACKET 10
 #endif
 
-static int refused(const char *step, int e, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int refused(const char *step, int e, const char *fmt, ...)
-{
-	const char *name = strerrorname_np(e);
-	va_list ap;
-
-	if (step)
-		printf("%s:", step);
-	printf("%s", name ? name : "E?");
-	if (fmt) {
-		putchar(' ');
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	putchar('\n');
-	return 1;
-}
-
-static int okay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int okay(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ok ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
-
-static long number(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end) {
-		fprintf(stderr, "redteam3: not a number: %s\n", s);
-		exit(2);
-	}
-	return v;
-}
+#define ATTEMPT_PROG "redteam3"
+#include "attempt.h"
 
 /* ---- writes outside the writable roots, by other doors ---- */
 
