@@ -49,6 +49,30 @@ static const struct cli_agent *agent_operand(const char *cmd, int argc,
 	return NULL;
 }
 
+/* What cordon hook and cordon init read before their options: --help as
+ * the first word (1, usage printed), then the agent operand (-1 when it is
+ * missing or unknown, with "Try …"), which *argc / *argv then step past,
+ * getopt set to start on them. */
+static int agent_start(const char *cmd, int *argc, char ***argv,
+		       const struct cli_agent **a, void (*usage)(FILE *))
+{
+	if (*argc >= 2 && (strcmp((*argv)[1], "-h") == 0 ||
+			   strcmp((*argv)[1], "--help") == 0)) {
+		usage(stdout);
+		return 1;
+	}
+	*a = agent_operand(cmd, *argc, *argv);
+	if (!*a) {
+		fprintf(stderr, "Try 'cordon %s --help'.\n", cmd);
+		return -1;
+	}
+	(*argc)--;
+	(*argv)++;
+	opterr = 0;
+	optind = 1;
+	return 0;
+}
+
 int cli_hook_parse_options(int argc, char **argv, struct cli_hook_opts *o,
 			   void (*usage)(FILE *))
 {
@@ -78,21 +102,13 @@ int cli_hook_parse_options(int argc, char **argv, struct cli_hook_opts *o,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cli_agent *a;
+	int rc;
 	int c;
 
-	if (argc >= 2 &&
-	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		usage(stdout);
-		return 1;
-	}
-	a = agent_operand("hook", argc, argv);
-	if (!a)
-		goto usage;
+	rc = agent_start("hook", &argc, &argv, &a, usage);
+	if (rc)
+		return rc;
 	o->name = a->name;
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CONFIG:
@@ -203,22 +219,14 @@ int cli_init_parse_options(int argc, char **argv, struct cli_init_opts *o,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cli_agent *a;
+	int rc;
 	bool project = false;
 	int c;
 
-	if (argc >= 2 &&
-	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		usage(stdout);
-		return 1;
-	}
-	a = agent_operand("init", argc, argv);
-	if (!a)
-		goto usage;
+	rc = agent_start("init", &argc, &argv, &a, usage);
+	if (rc)
+		return rc;
 	o->name = a->name;
-	argc--;
-	argv++;
-	opterr = 0;
-	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PROJECT:
