@@ -95,88 +95,165 @@ static const unsigned char json_plain[256] = {
  * ("\u001f"), so a long string is not reserved at six times its size. */
 #define JSON_CLEAN_CHUNK 4096u
 
-bool json_add_clean_string(struct buf *b, const char *s, size_t n)
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether none of the eight bytes in x needs more than a copy: no control
+ * character, '"', '\\' or byte from 0x80 (json_plain[] eight at a time;
+ * the zero-byte tests are exact once no high bit is set). */
+static inline bool json_plain8(uint64_t x)
 {
-	static const char hex[] = "0123456789abcdef";
+	uint64_t q = x ^ (ONES * '"'), bs = x ^ (ONES * '\\');
+	uint64_t bad = ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) |
+		       ((bs - ONES) & ~bs) | x;
+
+	return (bad & HIGHS) == 0;
+}
+
+size_t json_plain_span(const char *s, size_t n)
+{
 	const unsigned char *in = (const unsigned char *)s;
 	size_t i = 0;
+	uint64_t x;
 
+	while (n - i >= 8) {
+		memcpy(&x, in + i, 8);
+		if (!json_plain8(x))
+			break;
+		i += 8;
+	}
+	while (i < n && json_plain[in[i]])
+		i++;
+	return i;
+}
+
+/* Writes in[*at..end) escaped into o and returns the new end of o; *at
+ * moves to where it stopped (past end when a UTF-8 sequence begun before
+ * end runs on: at most 4 bytes out for its at most 4 in). in holds n bytes
+ * in all. */
+static char *json_put_range(char *o, const unsigned char *in, size_t *at,
+			    size_t end, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = *at;
+
+	while (i < end) {
+		uint32_t cp;
+		size_t len;
+		unsigned char c = in[i];
+
+		/* printable ASCII, the common case, eight bytes at a time,
+		 * then a byte at a time */
+		if (json_plain[c]) {
+			size_t run = i;
+			uint64_t x;
+
+			while (end - i >= 8) {
+				memcpy(&x, in + i, 8);
+				if (!json_plain8(x))
+					break;
+				memcpy(o, &x, 8);
+				o += 8;
+				i += 8;
+			}
+			/* fewer than eight left after eight or more copied:
+			 * the eight that end the range, partly again */
+			if (i < end && end - i < 8 && end - run >= 8) {
+				memcpy(&x, in + end - 8, 8);
+				if (json_plain8(x)) {
+					memcpy(o + (end - i) - 8, &x, 8);
+					o += end - i;
+					i = end;
+					continue;
+				}
+			}
+			while (i < end && json_plain[in[i]])
+				*o++ = (char)in[i++];
+			continue;
+		}
+		if (c && c < 0x80) {
+			*o++ = '\\';
+			switch (c) {
+			case '"':
+			case '\\':
+				*o++ = (char)c;
+				break;
+			case '\b':
+				*o++ = 'b';
+				break;
+			case '\f':
+				*o++ = 'f';
+				break;
+			case '\n':
+				*o++ = 'n';
+				break;
+			case '\r':
+				*o++ = 'r';
+				break;
+			case '\t':
+				*o++ = 't';
+				break;
+			default:
+				memcpy(o, "u00", 3);
+				o[3] = hex[c >> 4];
+				o[4] = hex[c & 15];
+				o += 5;
+			}
+			i++;
+			continue;
+		}
+		/* NUL and bytes that start no well-formed sequence: U+FFFD,
+		 * as utf8_clean() */
+		len = c ? text_utf8_decode(in + i, n - i, &cp) : 0;
+		if (len) {
+			memcpy(o, in + i, len);
+			o += len;
+			i += len;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	*at = i;
+	return o;
+}
+
+char *json_put_clean_string(char *o, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	*o++ = '"';
+	o = json_put_range(o, (const unsigned char *)s, &i, n, n);
+	*o++ = '"';
+	return o;
+}
+
+bool json_add_clean_string(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *in = (const unsigned char *)s;
+	size_t i = 0;
+	char *start, *o;
+
+	/* most strings are short: one reservation, quotes included */
+	if (n <= JSON_CLEAN_CHUNK) {
+		start = buf_space(b, JSON_CLEAN_ROOM(n));
+		if (!start)
+			return false;
+		o = json_put_clean_string(start, s, n);
+		return buf_commit(b, (size_t)(o - start));
+	}
 	if (!buf_addc(b, '"'))
 		return false;
 	while (i < n) {
 		size_t room = n - i;
-		size_t end;
-		char *start, *o;
 
 		if (room > JSON_CLEAN_CHUNK)
 			room = JSON_CLEAN_CHUNK;
-		end = i + room;
-		start = o = buf_space(b, 6 * room);
-		if (!o)
+		start = buf_space(b, 6 * room);
+		if (!start)
 			return false;
-		/* a sequence begun before end may run past it: at most 4
-		 * bytes out for its at most 4 in */
-		while (i < end) {
-			uint32_t cp;
-			size_t len;
-			unsigned char c = in[i];
-
-			/* printable ASCII, the common case, a run at a
-			 * time */
-			if (json_plain[c]) {
-				size_t run = i + 1;
-
-				while (run < end && json_plain[in[run]])
-					run++;
-				memcpy(o, in + i, run - i);
-				o += run - i;
-				i = run;
-				continue;
-			}
-			if (c && c < 0x80) {
-				*o++ = '\\';
-				switch (c) {
-				case '"':
-				case '\\':
-					*o++ = (char)c;
-					break;
-				case '\b':
-					*o++ = 'b';
-					break;
-				case '\f':
-					*o++ = 'f';
-					break;
-				case '\n':
-					*o++ = 'n';
-					break;
-				case '\r':
-					*o++ = 'r';
-					break;
-				case '\t':
-					*o++ = 't';
-					break;
-				default:
-					memcpy(o, "u00", 3);
-					o[3] = hex[c >> 4];
-					o[4] = hex[c & 15];
-					o += 5;
-				}
-				i++;
-				continue;
-			}
-			/* NUL and bytes that start no well-formed
-			 * sequence: U+FFFD, as utf8_clean() */
-			len = c ? text_utf8_decode(in + i, n - i, &cp) : 0;
-			if (len) {
-				memcpy(o, in + i, len);
-				o += len;
-				i += len;
-			} else {
-				memcpy(o, "\xef\xbf\xbd", 3);
-				o += 3;
-				i++;
-			}
-		}
+		o = json_put_range(start, in, &i, i + room, n);
 		if (!buf_commit(b, (size_t)(o - start)))
 			return false;
 	}

@@ -19,6 +19,21 @@ cJSON *json_clean_string(const char *s, size_t n);
 struct buf;
 bool json_add_clean_string(struct buf *b, const char *s, size_t n);
 
+/* The most json_put_clean_string() writes for n bytes in: six for each
+ * ("\u001f"), and the quotes. */
+#define JSON_CLEAN_ROOM(n) (6 * (size_t)(n) + 2)
+
+/* The same string written at o, which has room for JSON_CLEAN_ROOM(n)
+ * bytes (the caller checks that n * 6 cannot overflow); returns the end of
+ * what was written. No NUL is added. For a writer that reserves once for
+ * many pieces. */
+char *json_put_clean_string(char *o, const char *s, size_t n);
+
+/* How many bytes at the start of s[0..n) stand for themselves inside a
+ * JSON string: printable ASCII other than '"' and '\\' (a byte from 0x80
+ * ends the span too: it may start an invalid sequence). */
+size_t json_plain_span(const char *s, size_t n);
+
 /* A JSON array of the label names set in labels, in bit order. */
 cJSON *json_labels_array(uint64_t labels);
 

@@ -2,7 +2,8 @@
  * show`, `doctor --json`, `approvals list --json` and the importers use:
  * the exact layout, empty containers, escapes kept, a round trip to the
  * same value, and the depth ceiling; and json_add_clean_string(), which
- * must print what cJSON prints for json_clean_string() of the same bytes. */
+ * must print what cJSON prints for json_clean_string() of the same bytes,
+ * as json_put_clean_string() must within its room, and json_plain_span(). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +71,8 @@ static void clean_strings(void)
 	{
 		/* past the 4096-byte chunk: sequences and escapes across
 		 * each boundary */
-		static const char piece[] = "\xe2\x82\xac\x01\"\xf0\x9f\x98\x80" "a\xc3";
+		static const char piece[] = "\xe2\x82\xac\x01\"\xf0\x9f\x98\x80"
+					    "a\xc3";
 		size_t pn = sizeof(piece) - 1, n = 0;
 		char *big = malloc(20000);
 
@@ -79,7 +81,8 @@ static void clean_strings(void)
 			n += pn;
 		}
 		if (big)
-			same_as_cjson(big, n, "20,000 bytes of mixed sequences");
+			same_as_cjson(big, n,
+				      "20,000 bytes of mixed sequences");
 		free(big);
 		big = malloc(4097);
 		if (big) {
@@ -108,6 +111,75 @@ static void clean_strings(void)
 	ok(1, "each byte value alone, followed by x, matched");
 }
 
+/* The eight-byte steps of json_put_clean_string() and json_plain_span():
+ * every byte value at every place in runs of plain bytes one to 24 long
+ * (each lane of a step, the overlapping last step, the byte loop after
+ * it), written into memory of exactly JSON_CLEAN_ROOM(n) bytes (ASan
+ * sees a byte past it). */
+static void eight_at_a_time(void)
+{
+	int bad = 0, spans = 0;
+
+	for (size_t n = 1; n <= 24; n++) {
+		for (size_t at = 0; at < n; at++) {
+			for (int c = 0; c < 256; c++) {
+				char s[24];
+				char *room = malloc(JSON_CLEAN_ROOM(n));
+				struct buf b = BUF_INIT(1 << 20);
+				cJSON *item;
+				char *want, *end;
+				size_t span = n;
+
+				memset(s, 'a' + (int)(n % 26), n);
+				s[at] = (char)c;
+				item = json_clean_string(s, n);
+				want = item ? cJSON_PrintUnformatted(item) :
+					      NULL;
+				end = room ? json_put_clean_string(room, s, n) :
+					     NULL;
+				json_add_clean_string(&b, s, n);
+				if (!want || !end ||
+				    (size_t)(end - room) != strlen(want) ||
+				    memcmp(room, want, strlen(want)) != 0 ||
+				    strcmp(buf_str(&b), want) != 0) {
+					if (!bad++)
+						diag("byte 0x%02x at %zu of %zu: "
+						     "cJSON %s",
+						     c, at, n,
+						     want ? want : "?");
+				}
+				if (c < 0x20 || c == '"' || c == '\\' ||
+				    c >= 0x80)
+					span = at;
+				if (json_plain_span(s, n) != span && !spans++)
+					diag("span of byte 0x%02x at %zu of %zu: "
+					     "%zu",
+					     c, at, n, json_plain_span(s, n));
+				free(want);
+				free(room);
+				cJSON_Delete(item);
+				buf_free(&b);
+			}
+		}
+	}
+	ok(!bad, "every byte at every place of 1 to 24 bytes: as cJSON, "
+		 "within JSON_CLEAN_ROOM");
+	ok(!spans, "json_plain_span() stops at the first byte that is not "
+		   "itself in a JSON string");
+	{
+		/* the most a string can grow: six bytes for each */
+		char ctl[40], *room = malloc(JSON_CLEAN_ROOM(sizeof(ctl)));
+		char *end;
+
+		memset(ctl, 0x01, sizeof(ctl));
+		end = room ? json_put_clean_string(room, ctl, sizeof(ctl)) :
+			     NULL;
+		ok(end && (size_t)(end - room) == JSON_CLEAN_ROOM(sizeof(ctl)),
+		   "forty control bytes fill JSON_CLEAN_ROOM exactly");
+		free(room);
+	}
+}
+
 int main(void)
 {
 	char *got;
@@ -115,6 +187,7 @@ int main(void)
 
 	tap_no_plan();
 	clean_strings();
+	eight_at_a_time();
 	layout("{\"a\":1,\"b\":[true,null,\"x\"],\"c\":{}}",
 	       "{\n  \"a\": 1,\n  \"b\": [\n    true,\n    null,\n    \"x\"\n"
 	       "  ],\n  \"c\": {}\n}",
@@ -123,7 +196,8 @@ int main(void)
 	layout("{}", "{}", "an empty object");
 	layout("\"a\\tb\\\"\\u0001\"", "\"a\\tb\\\"\\u0001\"",
 	       "a string keeps its escapes (no raw tab reaches the output)");
-	layout("{\"k\\n\":[[],{}]}", "{\n  \"k\\n\": [\n    [],\n    {}\n  ]\n}",
+	layout("{\"k\\n\":[[],{}]}",
+	       "{\n  \"k\\n\": [\n    [],\n    {}\n  ]\n}",
 	       "an escaped key, nested empty containers");
 
 	/* A round trip gives the same value. */
@@ -132,7 +206,8 @@ int main(void)
 	{
 		cJSON *back = got ? cJSON_Parse(got) : NULL;
 
-		ok(back && cJSON_Compare(v, back, 1), "a round trip keeps the value");
+		ok(back && cJSON_Compare(v, back, 1),
+		   "a round trip keeps the value");
 		cJSON_Delete(back);
 	}
 	free(got);

@@ -7,8 +7,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "cordon.h"
+#include "json.h"
 #include "tap.h"
+#include "verdict_json.h"
 
 /* 1 when s[0..n) is well-formed UTF-8 with no NUL byte. */
 static int valid_utf8(const unsigned char *s, size_t n)
@@ -258,12 +261,48 @@ int main(void)
 		const char *got = NULL;
 		ok(cordon_classifier_add_rule(cls, &r, NULL) == CORDON_OK,
 		   "a user rule with an odd id is added");
-		check_command(cls, v, "user rule id with quotes", "frobnicate x",
-			      12);
+		check_command(cls, v, "user rule id with quotes",
+			      "frobnicate x", 12);
 		for (size_t i = 0; i < cordon_verdict_rule_count(v); i++)
 			if (strcmp(cordon_verdict_rule(v, i), r.id) == 0)
 				got = cordon_verdict_rule(v, i);
 		ok(got != NULL, "the odd id is among the matched rules");
+	}
+
+	/* the writer copies label names between quotes as they are */
+	{
+		int plain = 1;
+
+		for (unsigned bit = 0; bit < CORDON_LABEL_COUNT; bit++) {
+			const char *name = cordon_label_name(bit);
+
+			if (!name || !name[0] ||
+			    json_plain_span(name, strlen(name)) != strlen(name))
+				plain = 0;
+		}
+		ok(plain, "every label name needs no escape in JSON");
+	}
+
+	/* verdict_json_add(): what the batch writes, after the lines
+	 * before it in the same buffer; a buffer that cannot hold it fails */
+	{
+		struct buf b = BUF_INIT(1 << 20), small = BUF_INIT(40);
+		struct cordon_context ctx = { .cwd = "/w", .workspace = "/w" };
+		char *one;
+
+		cordon_classify(cls, &ctx, "rm -rf / && echo \"a\"", 20, v,
+				NULL);
+		one = cordon_verdict_to_json(v);
+		buf_adds(&b, "before\n");
+		ok(verdict_json_add(&b, v) && one &&
+			   strncmp(buf_str(&b), "before\n", 7) == 0 &&
+			   strcmp(buf_str(&b) + 7, one) == 0,
+		   "verdict_json_add() appends what to_json() returns");
+		ok(!verdict_json_add(&small, v) && buf_failed(&small),
+		   "verdict_json_add() into a buffer too small fails it");
+		free(one);
+		buf_free(&b);
+		buf_free(&small);
 	}
 
 	cordon_verdict_free(v);
