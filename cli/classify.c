@@ -16,12 +16,15 @@
 #include "buf.h"
 #include "cli.h"
 #include "cordon.h"
+#include "json.h"
 #include "text.h"
+#include "verdict_json.h"
 
 #include "banned.h"
 
 #define MAX_DEPTH_CEILING 100
-#define JSONL_OUT_BUFFER (1024 * 1024)
+/* The batch writes its result lines out once they fill this much. */
+#define JSONL_OUT_CHUNK (64 * 1024)
 
 void cli_classify_usage(FILE *out)
 {
@@ -678,23 +681,60 @@ static int has_escaped_nul(const char *s, size_t n)
 	return 0;
 }
 
-static void print_error_line(const char *msg, size_t lineno)
+/* The batch's output: the result lines gathered in one buffer that is
+ * written out (write(2)) a JSONL_OUT_CHUNK at a time, instead of a
+ * malloc'd string and a stdio copy per line. */
+struct jsonl_out {
+	struct buf b;
+	int err; /* a failed write's errno: nothing more is written */
+};
+
+/* Writes out the first n bytes of the buffer and empties it (clearing a
+ * failure of the line after them). */
+static void jsonl_out_write(struct jsonl_out *o, size_t n)
+{
+	if (!o->err && n &&
+	    atomic_write_all(STDOUT_FILENO, buf_str(&o->b), n) < 0)
+		o->err = errno ? errno : EIO;
+	buf_reset(&o->b);
+}
+
+static void jsonl_out_flush(struct jsonl_out *o)
+{
+	jsonl_out_write(o, buf_len(&o->b));
+}
+
+/* The line just added is complete: write out once a chunk is full. */
+static void jsonl_out_line(struct jsonl_out *o)
+{
+	if (buf_len(&o->b) >= JSONL_OUT_CHUNK)
+		jsonl_out_flush(o);
+}
+
+static void print_error_line(struct jsonl_out *o, const char *msg,
+			     size_t lineno)
 {
 	cJSON *obj = cJSON_CreateObject();
 	char *s = NULL;
+	size_t mark = buf_len(&o->b);
 
 	if (obj && cJSON_AddStringToObject(obj, "error", msg) &&
 	    cJSON_AddNumberToObject(obj, "line", (double)lineno))
 		s = cJSON_PrintUnformatted(obj);
 	cJSON_Delete(obj);
-	if (s) {
-		fputs(s, stdout);
-		free(s);
-	} else {
-		fprintf(stdout, "{\"error\":\"out of memory\",\"line\":%zu}",
-			lineno);
+	if (!s || !buf_adds(&o->b, s) || !buf_addc(&o->b, '\n')) {
+		char oom[64];
+		int n = snprintf(oom, sizeof(oom),
+				 "{\"error\":\"out of memory\",\"line\":%zu}\n",
+				 lineno);
+
+		jsonl_out_write(o, mark);
+		if (!o->err &&
+		    atomic_write_all(STDOUT_FILENO, oom, (size_t)n) < 0)
+			o->err = errno ? errno : EIO;
 	}
-	fputc('\n', stdout);
+	free(s);
+	jsonl_out_line(o);
 }
 
 /* A context path from a line object: absent or null keeps *dst, a string
@@ -727,11 +767,19 @@ static bool plain_json_string(const char *s, size_t n, const char **cmd,
 		i++;
 	if (i == n || s[i] != '"')
 		return false;
-	for (e = i + 1; e < n && s[e] != '"'; e++)
-		if ((unsigned char)s[e] < 0x20 || s[e] == '\\')
+	for (e = i + 1;; e++) {
+		unsigned char c;
+
+		e += json_plain_span(s + e, n - e);
+		if (e == n)
 			return false;
-	if (e == n)
-		return false;
+		c = (unsigned char)s[e];
+		if (c == '"')
+			break;
+		if (c < 0x20 || c == '\\')
+			return false;
+		/* a byte from 0x80: taken as it is, as cJSON does */
+	}
 	*cmd = s + i + 1;
 	*cmdlen = e - i - 1;
 	for (e++; e < n; e++)
@@ -740,33 +788,29 @@ static bool plain_json_string(const char *s, size_t n, const char **cmd,
 	return true;
 }
 
-/* Classifies one command of the batch and prints its result line. */
+/* Classifies one command of the batch and adds its result line. */
 static void jsonl_classify(struct cordon_classifier *cls,
 			   const struct cordon_context *ctx,
-			   struct cordon_verdict *v, const char *cmd,
-			   size_t len, size_t lineno)
+			   struct cordon_verdict *v, struct jsonl_out *o,
+			   const char *cmd, size_t len, size_t lineno)
 {
-	size_t jn = 0;
-	char *json;
+	size_t mark = buf_len(&o->b);
 
 	(void)cordon_classify(cls, ctx, cmd, len, v, NULL);
-	json = cordon_verdict_to_json(v);
-	if (!json) {
-		print_error_line("out of memory", lineno);
+	if (!verdict_json_add(&o->b, v) || !buf_addc(&o->b, '\n')) {
+		/* the lines before this one still go out */
+		jsonl_out_write(o, mark);
+		print_error_line(o, "out of memory", lineno);
 		return;
 	}
-	/* the line and its newline in one write: the newline takes the
-	 * NUL's place */
-	jn = strlen(json);
-	json[jn] = '\n';
-	fwrite(json, 1, jn + 1, stdout);
-	free(json);
+	jsonl_out_line(o);
 }
 
 /* Classifies one batch line and prints its result line. */
 static void jsonl_line(struct cordon_classifier *cls,
 		       const struct base_context *bc, struct cordon_verdict *v,
-		       char *line, size_t len, size_t lineno)
+		       struct jsonl_out *o, char *line, size_t len,
+		       size_t lineno)
 {
 	struct cordon_context ctx = {
 		.cwd = bc->cwd,
@@ -785,7 +829,7 @@ static void jsonl_line(struct cordon_classifier *cls,
 	for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
 		;
 	if (i == len) {
-		print_error_line("empty line", lineno);
+		print_error_line(o, "empty line", lineno);
 		return;
 	}
 	{
@@ -794,7 +838,7 @@ static void jsonl_line(struct cordon_classifier *cls,
 		if (plain_json_string(line, len, &cmd, &cn)) {
 			if (!ctx.workspace)
 				ctx.workspace = ctx.cwd;
-			jsonl_classify(cls, &ctx, v, cmd, cn, lineno);
+			jsonl_classify(cls, &ctx, v, o, cmd, cn, lineno);
 			return;
 		}
 	}
@@ -815,11 +859,12 @@ static void jsonl_line(struct cordon_classifier *cls,
 
 		snprintf(msg, sizeof(msg), "malformed JSON near column %zu",
 			 at > len ? len : at);
-		print_error_line(msg, lineno);
+		print_error_line(o, msg, lineno);
 		return;
 	}
 	if (has_escaped_nul(line, len)) {
-		print_error_line("a NUL character (\\u0000) in a string is "
+		print_error_line(o,
+				 "a NUL character (\\u0000) in a string is "
 				 "not supported",
 				 lineno);
 		goto out;
@@ -831,7 +876,8 @@ static void jsonl_line(struct cordon_classifier *cls,
 			cJSON_GetObjectItemCaseSensitive(root, "command");
 
 		if (!cJSON_IsString(c)) {
-			print_error_line(c ? "\"command\" must be a string" :
+			print_error_line(o,
+					 c ? "\"command\" must be a string" :
 					     "missing \"command\"",
 					 lineno);
 			goto out;
@@ -842,12 +888,13 @@ static void jsonl_line(struct cordon_classifier *cls,
 			if (err) {
 				snprintf(msg, sizeof(msg), "\"%s\" %s", keys[k],
 					 err);
-				print_error_line(msg, lineno);
+				print_error_line(o, msg, lineno);
 				goto out;
 			}
 		}
 	} else {
-		print_error_line("expected a JSON string or an object with "
+		print_error_line(o,
+				 "expected a JSON string or an object with "
 				 "\"command\"",
 				 lineno);
 		goto out;
@@ -856,7 +903,7 @@ static void jsonl_line(struct cordon_classifier *cls,
 	 * line's cwd. */
 	if (!ctx.workspace)
 		ctx.workspace = ctx.cwd;
-	jsonl_classify(cls, &ctx, v, cmd, strlen(cmd), lineno);
+	jsonl_classify(cls, &ctx, v, o, cmd, strlen(cmd), lineno);
 out:
 	cJSON_Delete(root);
 }
@@ -864,22 +911,23 @@ out:
 static int run_jsonl(struct cordon_classifier *cls,
 		     const struct base_context *bc, size_t limit)
 {
-	static char outbuf[JSONL_OUT_BUFFER];
+	struct jsonl_out out = { BUF_INIT(SIZE_MAX / 2), 0 };
 	struct line_reader r;
 	struct cordon_verdict *v = cordon_verdict_new();
 	char msg[128];
 	size_t lineno = 0;
 	int status = CLI_EXIT_OK;
 
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (!v || line_reader_init(&r, STDIN_FILENO, limit) < 0) {
+	if (!v || line_reader_init(&r, STDIN_FILENO, limit) < 0 ||
+	    !buf_reserve(&out.b, JSONL_OUT_CHUNK + 4096)) {
 		cordon_verdict_free(v);
+		buf_free(&out.b);
 		fputs("cordon classify: out of memory\n", stderr);
 		return CLI_EXIT_FAILURE;
 	}
 	snprintf(msg, sizeof(msg),
 		 "line is longer than max_batch_line (%zu bytes)", limit);
-	for (;;) {
+	while (!out.err) {
 		char *line = NULL;
 		size_t len = 0;
 		enum line_status st = line_reader_next(&r, &line, &len);
@@ -887,23 +935,27 @@ static int run_jsonl(struct cordon_classifier *cls,
 		if (st == LINE_EOF)
 			break;
 		if (st == LINE_ERROR) {
-			fflush(stdout);
+			int e = errno;
+
+			jsonl_out_flush(&out);
 			fprintf(stderr, "cordon classify: stdin: %s\n",
-				strerror(errno));
+				strerror(e));
 			status = CLI_EXIT_FAILURE;
 			break;
 		}
 		lineno++;
 		if (st == LINE_TOO_LONG)
-			print_error_line(msg, lineno);
+			print_error_line(&out, msg, lineno);
 		else
-			jsonl_line(cls, bc, v, line, len, lineno);
+			jsonl_line(cls, bc, v, &out, line, len, lineno);
 	}
+	jsonl_out_flush(&out);
 	free(r.buf);
+	buf_free(&out.b);
 	cordon_verdict_free(v);
-	if (fflush(stdout) != 0 && status == CLI_EXIT_OK) {
+	if (out.err && status == CLI_EXIT_OK) {
 		fprintf(stderr, "cordon classify: stdout: %s\n",
-			strerror(errno));
+			strerror(out.err));
 		status = CLI_EXIT_FAILURE;
 	}
 	return status;

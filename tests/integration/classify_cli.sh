@@ -123,6 +123,30 @@ run_file "$tmp/many" classify --jsonl
 [ "$(wc -l <"$tmp/out")" -eq 3000 ] && ! grep -q '"error"' "$tmp/out"
 ok $? "--jsonl handles 3000 lines"
 
+# The result lines go out in chunks of 64 KiB: past many chunks, error
+# lines (written on their own path) stay in their place among the verdicts.
+python3 -c '
+for i in range(4000):
+    print("{bad %d" % i if i % 7 == 3 else "\"rm -rf /tmp/d%d && echo %d\"" % (i, i))' \
+	>"$tmp/chunks"
+run_file "$tmp/chunks" classify --jsonl
+[ "$(wc -c <"$tmp/out")" -gt 200000 ] &&
+	PYLINES=1 pycheck 'len(lines) == 4000 and all(
+ (l == {"error": l["error"], "line": i + 1}) if i % 7 == 3 else
+ (l["segments"][0]["text"] == "rm -rf /tmp/d%d" % i and
+  l["segments"][1]["text"] == "echo %d" % i)
+ for i, l in enumerate(lines))' <"$tmp/out"
+ok $? "--jsonl: 4,000 results past many output chunks, errors in their place"
+
+if [ -w /dev/full ]; then
+	printf '"ls"\n"rm -rf /"\n' | "$bin" classify --jsonl >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'stdout' "$tmp/err"
+	ok $? "--jsonl: a write error is reported, exit 1"
+else
+	skip "--jsonl: a write error is reported, exit 1" "no /dev/full"
+fi
+
 # A bare JSON string line is read without cJSON when it has no escapes:
 # each command as a bare string and as an object must give the same line,
 # and a string followed by anything but blanks stays an error.
