@@ -665,22 +665,6 @@ static enum line_status line_reader_next(struct line_reader *r, char **line,
 	}
 }
 
-/* 1 when the JSON text holds the escape \u0000 (outside of an escaped
- * backslash): cJSON would cut the string there, so such a line is refused
- * rather than classified as a shorter command. */
-static int has_escaped_nul(const char *s, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (s[i] != '\\')
-			continue;
-		if (s[i + 1] == 'u' && n - i >= 6 &&
-		    memcmp(s + i + 2, "0000", 4) == 0)
-			return 1;
-		i++;
-	}
-	return 0;
-}
-
 /* The batch's output: the result lines gathered in one buffer that is
  * written out (write(2)) a JSONL_OUT_CHUNK at a time, instead of a
  * malloc'd string and a stdio copy per line. */
@@ -862,7 +846,9 @@ static void jsonl_line(struct cordon_classifier *cls,
 		print_error_line(o, msg, lineno);
 		return;
 	}
-	if (has_escaped_nul(line, len)) {
+	/* cJSON would cut the string at it: refused rather than classified
+	 * as a shorter command */
+	if (json_nul_escape_at(line, len) != len) {
 		print_error_line(o,
 				 "a NUL character (\\u0000) in a string is "
 				 "not supported",

@@ -123,6 +123,15 @@ run_file "$tmp/many" classify --jsonl
 [ "$(wc -l <"$tmp/out")" -eq 3000 ] && ! grep -q '"error"' "$tmp/out"
 ok $? "--jsonl handles 3000 lines"
 
+# \u0000 would cut the command short in cJSON: refused; an escaped
+# backslash before "u0000" is text.
+printf '%s\n' '{"command": "ls\u0000; rm -rf /"}' '"echo a\\u0000"' |
+	"$bin" classify --jsonl >"$tmp/out"
+PYLINES=1 pycheck 'len(lines) == 2 and lines[0]["line"] == 1
+ and "NUL" in lines[0]["error"]
+ and lines[1]["segments"][0]["text"] == "echo a\\u0000"' <"$tmp/out"
+ok $? "--jsonl: a \\u0000 escape is an error line, an escaped backslash is not"
+
 # The result lines go out in chunks of 64 KiB: past many chunks, error
 # lines (written on their own path) stay in their place among the verdicts.
 python3 -c '
