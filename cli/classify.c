@@ -15,6 +15,7 @@
 #include "atomic.h"
 #include "buf.h"
 #include "cli.h"
+#include "classify_int.h"
 #include "cordon.h"
 #include "json.h"
 #include "text.h"
@@ -911,6 +912,8 @@ static int run_jsonl(struct cordon_classifier *cls,
 		fputs("cordon classify: out of memory\n", stderr);
 		return CLI_EXIT_FAILURE;
 	}
+	/* the batch prints verdicts only: no command list for the policy */
+	verdict_set_commands(v, false);
 	snprintf(msg, sizeof(msg),
 		 "line is longer than max_batch_line (%zu bytes)", limit);
 	while (!out.err) {

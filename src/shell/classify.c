@@ -2685,6 +2685,8 @@ void classify_note_command(struct cx *x, const struct wv *argv, size_t argc,
 	struct cmd_word *w = NULL, *t = NULL;
 	size_t nt = 0;
 
+	if (x->v->no_cmds)
+		return;
 	for (const struct sh_redir *d = redirs; d; d = d->next)
 		if (d->target && d->op != SH_R_HEREDOC && d->op != SH_R_HERESTRING)
 			nt++;

@@ -44,6 +44,9 @@ struct cordon_verdict {
 	struct arena strings; /* formatted reasons and rule ids */
 	bool oom;             /* an allocation failed: rated blocked */
 	struct cmdlist cmds;  /* every command the line runs (cmdlist.h) */
+	bool no_cmds;         /* the caller reads no command list (the batch
+				 of `cordon classify --jsonl`): its commands
+				 are not recorded */
 	/* `cordon explain`: every rule hit in order, when trace is set */
 	bool trace;
 	struct vhit *hits;
@@ -62,6 +65,10 @@ struct vhit {
 
 /* Turns the hit trace on or off for the next classifications into v. */
 void verdict_set_trace(struct cordon_verdict *v, bool on);
+/* Whether the next classifications into v record the command list
+ * (v->cmds: on from cordon_verdict_new()). Off, nothing but the list
+ * changes: the verdict is the same. */
+void verdict_set_commands(struct cordon_verdict *v, bool on);
 void verdict_add_hit(struct cordon_verdict *v, const struct vhit *h);
 
 void verdict_reset(struct cordon_verdict *v);

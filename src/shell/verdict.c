@@ -120,6 +120,11 @@ void verdict_set_trace(struct cordon_verdict *v, bool on)
 	v->trace = on;
 }
 
+void verdict_set_commands(struct cordon_verdict *v, bool on)
+{
+	v->no_cmds = !on;
+}
+
 void verdict_add_hit(struct cordon_verdict *v, const struct vhit *h)
 {
 	if (!v->trace || v->nhits >= MAX_RULES * 4)
@@ -138,7 +143,7 @@ void verdict_add_segment(struct cordon_verdict *v, size_t off, size_t len,
 		v->oom = true;
 		return;
 	}
-	v->segs[v->nsegs++] = (struct vsegment){off, len, risk, labels};
+	v->segs[v->nsegs++] = (struct vsegment){ off, len, risk, labels };
 }
 
 const char *verdict_printf(struct cordon_verdict *v, const char *fmt, ...)

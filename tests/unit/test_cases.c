@@ -20,7 +20,9 @@
  * cJSON ends strings at NUL, and the row would test a shorter command.
  *
  * Each row also checks that cordon_verdict_to_json() gives the object of
- * DESIGN.md and that it agrees with the accessors.
+ * DESIGN.md and that it agrees with the accessors, and that a verdict
+ * without the command list (verdict_set_commands, as the batch
+ * classifies) gives the same object.
  *
  * The case directory is tests/cases/shell ($CORDON_SOURCE_ROOT, else found
  * relative to this file); files are read in name order.
@@ -34,6 +36,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "classify_int.h"
 #include "cordon.h"
 #include "table.h"
 #include "tap.h"
@@ -120,7 +123,7 @@ static int check_str_array(const cJSON *item, int labels, char *err,
 		snprintf(err, errcap, "\"%s\" is not an array", item->string);
 		return 0;
 	}
-	cJSON_ArrayForEach(e, item) {
+	cJSON_ArrayForEach (e, item) {
 		if (!cJSON_IsString(e)) {
 			snprintf(err, errcap, "\"%s\" holds a non-string",
 				 item->string);
@@ -154,7 +157,7 @@ static int read_row(const cJSON *row, struct want *w, char *err, size_t errcap)
 		snprintf(err, errcap, "not a JSON object");
 		return 0;
 	}
-	cJSON_ArrayForEach(it, row) {
+	cJSON_ArrayForEach (it, row) {
 		const char *k = it->string;
 		const char **ctxf = NULL;
 
@@ -295,7 +298,7 @@ static int check_json(const struct cordon_verdict *v, char *err, size_t errcap)
 		snprintf(err, errcap, "verdict JSON has no \"labels\" array");
 		goto out;
 	}
-	cJSON_ArrayForEach(e, it) {
+	cJSON_ArrayForEach (e, it) {
 		int b = cJSON_IsString(e) ? label_bit(e) : -1;
 
 		if (b < 0) {
@@ -326,7 +329,7 @@ static int check_json(const struct cordon_verdict *v, char *err, size_t errcap)
 		snprintf(err, errcap, "verdict JSON \"segments\" disagree");
 		goto out;
 	}
-	cJSON_ArrayForEach(e, it) {
+	cJSON_ArrayForEach (e, it) {
 		if (!cJSON_IsString(cJSON_GetObjectItem(e, "text")) ||
 		    !cJSON_IsString(cJSON_GetObjectItem(e, "risk")) ||
 		    !cJSON_IsArray(cJSON_GetObjectItem(e, "labels"))) {
@@ -386,6 +389,27 @@ static void diag_verdict(const struct cordon_verdict *v)
 	diag("parsed: %s", cordon_verdict_parsed(v) ? "true" : "false");
 }
 
+/* A verdict that records no command list, as `cordon classify --jsonl`
+ * classifies: the same row must give the same JSON into it. */
+static struct cordon_verdict *no_cmds;
+
+static int same_without_commands(struct cordon_classifier *cls,
+				 const struct want *w,
+				 const struct cordon_verdict *v)
+{
+	char *a = cordon_verdict_to_json(v), *b;
+	int same;
+
+	cordon_classify(cls, &w->ctx, w->cmd, strlen(w->cmd), no_cmds, NULL);
+	b = cordon_verdict_to_json(no_cmds);
+	same = a && b && strcmp(a, b) == 0 &&
+	       cordon_verdict_rule_count(v) ==
+		       cordon_verdict_rule_count(no_cmds);
+	free(a);
+	free(b);
+	return same;
+}
+
 /* Classifies one row and reports it. */
 static void run_row(struct cordon_classifier *cls, struct cordon_verdict *v,
 		    const char *file, unsigned line, const struct want *w)
@@ -425,19 +449,19 @@ static void run_row(struct cordon_classifier *cls, struct cordon_verdict *v,
 			    cordon_risk_name(w->max), cordon_risk_name(risk));
 	}
 	if (w->labels) {
-		cJSON_ArrayForEach(e, w->labels) {
+		cJSON_ArrayForEach (e, w->labels) {
 			if (!(labels & (UINT64_C(1) << label_bit(e))))
 				WHY("missing label %s", e->valuestring);
 		}
 	}
 	if (w->not_labels) {
-		cJSON_ArrayForEach(e, w->not_labels) {
+		cJSON_ArrayForEach (e, w->not_labels) {
 			if (labels & (UINT64_C(1) << label_bit(e)))
 				WHY("present label %s", e->valuestring);
 		}
 	}
 	if (w->rules) {
-		cJSON_ArrayForEach(e, w->rules) {
+		cJSON_ArrayForEach (e, w->rules) {
 			if (!has_rule(v, e->valuestring))
 				WHY("missing rule %s", e->valuestring);
 		}
@@ -447,6 +471,8 @@ static void run_row(struct cordon_classifier *cls, struct cordon_verdict *v,
 		    w->parsed ? "false" : "true");
 	if (!check_json(v, jerr, sizeof(jerr)))
 		WHY("%.190s", jerr);
+	if (!same_without_commands(cls, w, v))
+		WHY("another verdict without the command list (the batch's)");
 #undef WHY
 
 	good = nwhy == 0;
@@ -464,8 +490,8 @@ static int skippable(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' ||
-			  s[i] == '\n'))
+	while (i < n &&
+	       (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
 		i++;
 	return i == n || s[i] == '#';
 }
@@ -555,7 +581,11 @@ int main(void)
 	table_path(dir, sizeof(dir), "cases/shell");
 	cls = cordon_classifier_new(NULL);
 	v = cordon_verdict_new();
-	if (!cls || !v) {
+	no_cmds = cordon_verdict_new();
+	if (no_cmds)
+		verdict_set_commands(no_cmds, false);
+	if (!cls || !v || !no_cmds) {
+		cordon_verdict_free(no_cmds);
 		ok(0, "classifier and verdict allocated");
 		cordon_verdict_free(v);
 		cordon_classifier_free(cls);
@@ -572,6 +602,7 @@ int main(void)
 		free(ents[i]);
 	}
 	free(ents);
+	cordon_verdict_free(no_cmds);
 	cordon_verdict_free(v);
 	cordon_classifier_free(cls);
 	return tap_done();
