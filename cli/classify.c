@@ -24,8 +24,10 @@
 #include "banned.h"
 
 #define MAX_DEPTH_CEILING 100
-/* The batch writes its result lines out once they fill this much. */
+/* The batch writes its result lines out once they fill this much, and
+ * reads at most this much at a time. */
 #define JSONL_OUT_CHUNK (64 * 1024)
+#define JSONL_READ_CHUNK (64 * 1024)
 
 void cli_classify_usage(FILE *out)
 {
@@ -595,8 +597,14 @@ static int line_reader_init(struct line_reader *r, int fd, size_t limit)
  * error. */
 static int line_reader_fill(struct line_reader *r)
 {
+	size_t room = r->cap - r->end;
+
+	/* a piece at a time: the buffer's first pages are reused and stay
+	 * in the cache; only a long line reaches further into it */
+	if (room > JSONL_READ_CHUNK)
+		room = JSONL_READ_CHUNK;
 	for (;;) {
-		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		ssize_t n = read(r->fd, r->buf + r->end, room);
 
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -147,6 +147,18 @@ run_file "$tmp/chunks" classify --jsonl
  for i, l in enumerate(lines))' <"$tmp/out"
 ok $? "--jsonl: 4,000 results past many output chunks, errors in their place"
 
+# stdin is read 64 KiB at a time: a line longer than that (and under
+# max_batch_line) is read whole, and the lines around it stay whole.
+python3 -c '
+print("\"ls\"")
+print("\"echo " + "y" * 200000 + "\"")
+print("\"rm -rf /\"")' >"$tmp/wide"
+run_file "$tmp/wide" classify --jsonl
+PYLINES=1 pycheck 'len(lines) == 3 and lines[0]["risk"] == "safe"
+ and lines[1]["segments"][0]["text"] == "echo " + "y" * 200000
+ and lines[2]["risk"] == "blocked"' <"$tmp/out"
+ok $? "--jsonl: a 200 KB line past a read piece is classified whole"
+
 if [ -w /dev/full ]; then
 	printf '"ls"\n"rm -rf /"\n' | "$bin" classify --jsonl >/dev/full 2>"$tmp/err"
 	rc=$?
