@@ -99,15 +99,17 @@ static const unsigned char json_plain[256] = {
 #define HIGHS UINT64_C(0x8080808080808080)
 
 /* Whether none of the eight bytes in x needs more than a copy: no control
- * character, '"', '\\' or byte from 0x80 (json_plain[] eight at a time;
- * the zero-byte tests are exact once no high bit is set). */
+ * character, '"', '\\' or byte from 0x80 (json_plain[] eight at a time).
+ * For a byte below 0x80, adding 0x60 sets its high bit when it is 0x20 or
+ * more, and adding 0x7f to it xor '"' (xor '\\') when it is not '"' ('\\'),
+ * with no carry into the next byte; a byte from 0x80 fails the ~x test,
+ * whatever a carry out of it did. */
 static inline bool json_plain8(uint64_t x)
 {
-	uint64_t q = x ^ (ONES * '"'), bs = x ^ (ONES * '\\');
-	uint64_t bad = ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) |
-		       ((bs - ONES) & ~bs) | x;
+	uint64_t ok = (x + ONES * 0x60) & ((x ^ (ONES * '"')) + ONES * 0x7f) &
+		      ((x ^ (ONES * '\\')) + ONES * 0x7f) & ~x;
 
-	return (bad & HIGHS) == 0;
+	return (ok & HIGHS) == HIGHS;
 }
 
 size_t json_plain_span(const char *s, size_t n)
@@ -221,10 +223,37 @@ static char *json_put_range(char *o, const unsigned char *in, size_t *at,
 
 char *json_put_clean_string(char *o, const char *s, size_t n)
 {
-	size_t i = 0;
+	const unsigned char *in = (const unsigned char *)s;
+	size_t i = 0, at;
+	uint64_t x;
 
+	/* most strings are plain ASCII through and through: copied here,
+	 * eight bytes a step and the last few by one overlapping step,
+	 * before json_put_range() is asked for the rest */
 	*o++ = '"';
-	o = json_put_range(o, (const unsigned char *)s, &i, n, n);
+	while (n - i >= 8) {
+		memcpy(&x, in + i, 8);
+		if (!json_plain8(x))
+			break;
+		memcpy(o + i, &x, 8);
+		i += 8;
+	}
+	if (i < n && n - i < 8 && n >= 8) {
+		memcpy(&x, in + n - 8, 8);
+		if (json_plain8(x)) {
+			memcpy(o + n - 8, &x, 8);
+			i = n;
+		}
+	}
+	while (i < n && json_plain[in[i]]) {
+		o[i] = (char)in[i];
+		i++;
+	}
+	o += i;
+	if (i < n) {
+		at = i; /* i's address is not taken: it stays in a register */
+		o = json_put_range(o, in, &at, n, n);
+	}
 	*o++ = '"';
 	return o;
 }

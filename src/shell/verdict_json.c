@@ -18,6 +18,9 @@
 
 #include "banned.h"
 
+/* Adds a string literal without a strlen. */
+#define ADD_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
+
 /* Copies a string literal, returns the end. */
 #define PUT_LIT(o, lit)                                                        \
 	((char *)memcpy((o), (lit), sizeof(lit) - 1) + sizeof(lit) - 1)
@@ -175,12 +178,12 @@ bool verdict_json_add(struct buf *b, const struct cordon_verdict *v)
 		*o++ = '}';
 		buf_commit(b, (size_t)(o - start));
 	}
-	if (!buf_adds(b, nseg ? "],\"matchedRules\":[" :
-				"],\"segments\":[],\"matchedRules\":[") ||
+	if (!(nseg ? ADD_LIT(b, "],\"matchedRules\":[") :
+		     ADD_LIT(b, "],\"segments\":[],\"matchedRules\":[")) ||
 	    !add_strings(b, v, cordon_verdict_rule_count, cordon_verdict_rule))
 		return false;
-	return buf_adds(b, cordon_verdict_parsed(v) ? "],\"parsed\":true}" :
-						      "],\"parsed\":false}");
+	return cordon_verdict_parsed(v) ? ADD_LIT(b, "],\"parsed\":true}") :
+					  ADD_LIT(b, "],\"parsed\":false}");
 }
 
 char *cordon_verdict_to_json(const struct cordon_verdict *v)
