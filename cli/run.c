@@ -7,6 +7,8 @@
  * 127 when it was not found.
  */
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,21 +301,57 @@ static int audit_log_safe(const char *path)
 	return 0;
 }
 
-/* --audit-sync: the file a hook's record went to, synced before the
- * command may exec (sandbox_opts.before_exec). */
+/* --audit-sync: the file a hook's record went to, synced on a thread of
+ * its own from the start of the run (the disk's wait overlaps loading the
+ * configuration, the plan and the child's set-up) and waited for before
+ * the command may exec (sandbox_opts.before_exec). */
 struct run_sync {
 	const char *path;
 	struct audit_file_id id;
+	pthread_t th;
+	bool started, joined;
+	enum cordon_err rc;
+	struct cordon_diag diag;
 };
+
+static void *sync_thread(void *arg)
+{
+	struct run_sync *s = arg;
+
+	s->rc = audit_sync_file(s->path, &s->id, &s->diag);
+	return NULL;
+}
+
+/* Starts the sync; without a thread it is taken here and now. */
+static void sync_start(struct run_sync *s)
+{
+	sigset_t all, old;
+
+	/* No signal for this thread: the run's parent reads them from a
+	 * signalfd (see cli_audit_relay_start). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->started = pthread_create(&s->th, NULL, sync_thread, s) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!s->started)
+		(void)sync_thread(s);
+}
+
+static void sync_join(struct run_sync *s)
+{
+	if (s->started && !s->joined)
+		pthread_join(s->th, NULL);
+	s->joined = true;
+}
 
 static int sync_hook_record(void *ctx, char *err, size_t cap)
 {
-	const struct run_sync *s = ctx;
-	struct cordon_diag diag = { 0 };
+	struct run_sync *s = ctx;
 
-	if (audit_sync_file(s->path, &s->id, &diag) == CORDON_OK)
+	sync_join(s);
+	if (s->rc == CORDON_OK)
 		return 0;
-	snprintf(err, cap, "%s", diag.message);
+	snprintf(err, cap, "%s", s->diag.message);
 	return -1;
 }
 
@@ -376,6 +414,7 @@ int cli_run(int argc, char **argv)
 		sync.path = r.audit_log;
 		r.sbx.before_exec = sync_hook_record;
 		r.sbx.before_exec_ctx = &sync;
+		sync_start(&sync);
 	}
 	rc = cli_preset_apply(&preset, &r);
 	if (rc)
@@ -437,6 +476,7 @@ int cli_run(int argc, char **argv)
 			rc = CLI_EXIT_FAILURE;
 	}
 out:
+	sync_join(&sync);
 	free(report);
 	free(judged);
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == 0)
