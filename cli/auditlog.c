@@ -34,23 +34,30 @@ int cli_audit_default_path(char *buf, size_t cap)
 	return atomic_state_path(NULL, "audit.jsonl", buf, cap);
 }
 
+const char *cli_audit_file(const struct cordon_config *cfg,
+			   const char *flag_path, char *buf, size_t cap)
+{
+	const char *file = flag_path ? flag_path : cfg->audit_path;
+
+	if (file)
+		return file;
+	return cli_audit_default_path(buf, cap) == 0 ? buf : NULL;
+}
+
 int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 		   struct cordon_audit **out)
 {
 	struct cordon_audit_opts o = { 0 };
 	struct cordon_diag diag = { 0 };
 	char path[PATH_MAX];
-	const char *file = flag_path ? flag_path : cfg->audit_path;
+	const char *file = cli_audit_file(cfg, flag_path, path, sizeof(path));
 
 	if (!file) {
-		if (cli_audit_default_path(path, sizeof(path)) != 0) {
-			fprintf(stderr,
-				"cordon: audit.path: no default place for the "
-				"audit log (HOME and XDG_STATE_HOME are unset "
-				"or relative); set audit.path or --audit-log\n");
-			return CLI_EXIT_USAGE;
-		}
-		file = path;
+		fprintf(stderr,
+			"cordon: audit.path: no default place for the "
+			"audit log (HOME and XDG_STATE_HOME are unset "
+			"or relative); set audit.path or --audit-log\n");
+		return CLI_EXIT_USAGE;
 	}
 	o.path = strcmp(file, "-") == 0 ? NULL : file;
 	if (!cfg->audit_fsync || strcmp(cfg->audit_fsync, "every") == 0)

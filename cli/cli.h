@@ -110,6 +110,10 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
  * audit.jsonl, else ~/.local/state/cordon/audit.jsonl. 0, or -1 when
  * neither variable is an absolute path or the name does not fit in cap. */
 int cli_audit_default_path(char *buf, size_t cap);
+/* The file cli_open_audit() opens: flag_path, audit.path, or the default
+ * path (into buf); "-" for none; NULL when there is no default place. */
+const char *cli_audit_file(const struct cordon_config *cfg,
+			   const char *flag_path, char *buf, size_t cap);
 
 /* The proxy's decision sink for the audit log (auditlog.c): ctx is a
  * struct cli_proxy_audit. Each decision becomes an event "proxy" with

@@ -54,6 +54,7 @@
 #include "config.h"
 #include "cordon.h"
 #include "atomic.h"
+#include "audit.h"
 #include "hooksbx.h"
 #include "json.h"
 #include "policy.h"
@@ -1195,6 +1196,11 @@ struct hook_sandbox {
 	bool read_only; /* plan mode: the whole host read-only, workspace too */
 	char what[512]; /* the enforcement, for the reason */
 	char why[512]; /* why not sandboxed, when shell && !use */
+	/* The audit file a rewritten command's `cordon run` syncs before it
+	 * execs (--audit-sync; audit.h): sync_id[0] when there is one. */
+	const char *sync_log;
+	struct audit_file_id sync_file;
+	char sync_id[48];
 };
 
 /* The tools whose "command" the agent hands to a shell, with a rewrite the
@@ -1294,8 +1300,9 @@ static void plan_sandbox(const struct cli_hook_opts *o, const struct hook_input 
  * member kept as they were. NULL with why filled when it cannot be. */
 static cJSON *rewrite_input(const struct cli_hook_opts *o,
 			    const struct hook_input *in, const char *workspace,
-			    const struct cordon_config *cfg, char *why,
-			    size_t why_cap)
+			    const struct cordon_config *cfg,
+			    const char *sync_log, const char *sync_id,
+			    char *why, size_t why_cap)
 {
 	const cJSON *c =
 		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
@@ -1313,7 +1320,8 @@ static cJSON *rewrite_input(const struct cli_hook_opts *o,
 	ho.bin = self;
 	ho.workspace = workspace;
 	ho.config = o->config;
-	ho.audit_log = o->audit_log;
+	ho.audit_log = sync_id ? sync_log : o->audit_log;
+	ho.audit_sync = sync_id;
 	ho.strict = cfg->hooks_sandbox == CONFIG_SANDBOX_STRICT;
 	text = hooksbx_command(&ho, c->valuestring, strlen(c->valuestring), why,
 			       why_cap);
@@ -1346,7 +1354,10 @@ static int read_own_rewrite(const struct cli_hook_opts *o, struct hook_input *in
 		cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
 	const char *b64, *sha;
 	char why[512], root[PATH_MAX], *inner, *args = NULL;
+	char logbuf[PATH_MAX], sync_id[48];
 	const char *roots[2] = { workspace, NULL };
+	const char *sync_log = NULL, *as;
+	struct audit_file_id fid;
 	bool same = false;
 
 	if (!rewritable_shell_tool(o->agent, in->tool) || !cJSON_IsString(c))
@@ -1355,6 +1366,21 @@ static int read_own_rewrite(const struct cli_hook_opts *o, struct hook_input *in
 	sha = strstr(c->valuestring, " --command-sha256 ");
 	if (!b64 || !sha || sha < b64)
 		return 0;
+	/* The file id the PreToolUse answer named: any, as long as the rest
+	 * is the rewrite's (it only says which file the run syncs). */
+	as = strstr(c->valuestring, " --audit-sync '");
+	if (as) {
+		size_t k = strcspn(as + 15, "'");
+
+		if (k < sizeof(sync_id)) {
+			memcpy(sync_id, as + 15, k);
+			sync_id[k] = '\0';
+			if (audit_file_id_parse(sync_id, &fid) == 0)
+				sync_log = cli_audit_file(cfg, o->audit_log,
+							  logbuf,
+							  sizeof(logbuf));
+		}
+	}
 	{
 		size_t bn = (size_t)(sha - b64) - 15;
 		char *b = strndup(b64 + 15, bn);
@@ -1384,7 +1410,8 @@ static int read_own_rewrite(const struct cli_hook_opts *o, struct hook_input *in
 			return -1;
 		}
 		probe.tool_input = ti;
-		again = rewrite_input(o, &probe, roots[i], cfg, why,
+		again = rewrite_input(o, &probe, roots[i], cfg, sync_log,
+				      sync_log ? sync_id : NULL, why,
 				      sizeof(why));
 		ac = again ? cJSON_GetObjectItemCaseSensitive(again,
 							      "command") :
@@ -1497,7 +1524,9 @@ static void sandbox_answer(const struct cli_hook_opts *o,
 			return;
 		}
 		a->d = CORDON_ALLOW;
-		a->updated = rewrite_input(o, in, root, cfg, why, sizeof(why));
+		a->updated = rewrite_input(o, in, root, cfg, sp->sync_log,
+					   sp->sync_id[0] ? sp->sync_id : NULL,
+					   why, sizeof(why));
 		if (a->updated) {
 			snprintf(reason, cap,
 				 "cordon: plan mode, a safe command (risk %s): "
@@ -1506,8 +1535,9 @@ static void sandbox_answer(const struct cli_hook_opts *o,
 			return;
 		}
 	} else {
-		a->updated =
-			rewrite_input(o, in, workspace, cfg, why, sizeof(why));
+		a->updated = rewrite_input(o, in, workspace, cfg, sp->sync_log,
+					   sp->sync_id[0] ? sp->sync_id : NULL,
+					   why, sizeof(why));
 	}
 	if (!a->updated) {
 		a->d = CORDON_DENY;
@@ -1560,7 +1590,7 @@ int cli_hook_run(struct cli_hook_opts *o)
 	const char *workspace, *approvals = NULL;
 	char *text = NULL, *extra = NULL;
 	size_t len = 0;
-	bool over = false, malformed = false;
+	bool over = false, malformed = false, rides;
 	enum cordon_decision sent;
 	enum cordon_err err;
 	int status;
@@ -1604,11 +1634,19 @@ int cli_hook_run(struct cli_hook_opts *o)
 				"the error is on the hook's stderr");
 		goto out;
 	}
+	if (audit_sync_target(audit, &sp.sync_file) &&
+	    audit_file_id_format(&sp.sync_file, sp.sync_id,
+				 sizeof(sp.sync_id)) == 0)
+		sp.sync_log = audit_file_path(audit);
+	else
+		sp.sync_id[0] = '\0';
 
 	if (malformed) {
 		enum cordon_decision d = o->fail_open ? CORDON_ALLOW :
 						       CORDON_DENY;
 
+		if (d == CORDON_DENY)
+			audit_defer_sync(audit); /* nothing follows from it */
 		err = audit_malformed(audit, o->agent, d, why) == 0 ?
 			      cordon_audit_close(audit) :
 			      CORDON_E_IO;
@@ -1700,8 +1738,26 @@ int cli_hook_run(struct cli_hook_opts *o)
 			    answer.no_decision ? "none" :
 						 cordon_decision_name(answer.d),
 			    NULL, answer.updated != NULL);
+	/* audit.fsync every: the record is on disk before the effect the
+	 * answer permits, not necessarily before the answer (audit.h). A
+	 * rewritten command's `cordon run` syncs the file before it execs;
+	 * a deny permits nothing, its record waits for the next sync of the
+	 * file; anything the agent carries out itself is synced here. */
+	rides = answer.updated && sp.sync_id[0];
+	if (rides || answer.d == CORDON_DENY)
+		audit_defer_sync(audit);
 	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :
 		      CORDON_E_NOMEM;
+	if (err == CORDON_OK && rides) {
+		struct audit_file_id last;
+
+		/* Rotated under this very record: the rewrite names the
+		 * file before it, so the record is synced here. */
+		if (!audit_last_file(audit, &last) ||
+		    last.dev != sp.sync_file.dev ||
+		    last.ino != sp.sync_file.ino)
+			err = audit_sync(audit, &diag);
+	}
 	if (err == CORDON_OK) {
 		err = cordon_audit_close(audit);
 		if (err != CORDON_OK)

@@ -84,6 +84,8 @@ char *hooksbx_command(const struct hooksbx_opts *o, const char *cmd, size_t len,
 		ok = add_opt(&out, &n, "config", o->config);
 	if (ok && o->audit_log)
 		ok = add_opt(&out, &n, "audit-log", o->audit_log);
+	if (ok && o->audit_log && o->audit_sync)
+		ok = add_opt(&out, &n, "audit-sync", o->audit_sync);
 	if (ok && o->strict)
 		ok = append(&out, &n, " --mode strict", 14);
 	ok = ok && append(&out, &n, " --command-b64 ", 15) &&

@@ -9,8 +9,13 @@
  * --command-sha256 HEX` decodes strictly, refuses a NUL byte, checks the
  * digest, and runs `bash -c` on the bytes themselves: no second parse.
  *
- *   'BIN' run --workspace 'WS' [--config 'F'] [--audit-log 'F']
- *       [--mode strict] --command-b64 B64 --command-sha256 HEX
+ *   'BIN' run --workspace 'WS' [--config 'F'] [--audit-log 'F'
+ *       [--audit-sync DEV:INO]] [--mode strict] --command-b64 B64
+ *       --command-sha256 HEX
+ *
+ * --audit-sync names the log file the hook's record went to, unsynced:
+ * the run fdatasyncs it before the command execs (src/audit/audit.h,
+ * "durability that rides with the effect").
  */
 #ifndef CORDON_CLI_HOOKSBX_H
 #define CORDON_CLI_HOOKSBX_H
@@ -35,6 +40,7 @@ struct hooksbx_opts {
 	const char *workspace; /* absolute */
 	const char *config; /* --config of the hook, or NULL */
 	const char *audit_log; /* --audit-log of the hook, or NULL */
+	const char *audit_sync; /* "DEV:INO" of audit_log's file, or NULL */
 	bool strict; /* hooks.sandbox strict: `cordon run --mode strict` */
 };
 

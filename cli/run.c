@@ -7,12 +7,15 @@
  * 127 when it was not found.
  */
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "agentpresets.h"
+#include "audit.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
@@ -168,6 +171,14 @@ void cli_run_usage(FILE *out)
 	      "when it\n"
 	      "                        matches (required with "
 	      "--command-b64)\n"
+	      "  --audit-sync DEV:INO  fdatasync the --audit-log file DEV:INO "
+	      "(or, rotated,\n"
+	      "                        FILE.1) before the command starts; "
+	      "it does not\n"
+	      "                        run when that fails (what 'cordon "
+	      "hook' writes:\n"
+	      "                        its record is durable before the "
+	      "command runs)\n"
 	      "  --help                this text\n"
 	      "\n"
 	      "Exit status: the command's; 124 time-out; 125 cordon failed "
@@ -182,10 +193,12 @@ void cli_run_usage(FILE *out)
 enum {
 	OPT_COMMAND_B64 = CLI_RUNOPTS_HELP + 100, /* past agentpresets.c's */
 	OPT_COMMAND_SHA256,
+	OPT_AUDIT_SYNC,
 };
 
 struct run_command {
 	const char *b64, *sha256;
+	const char *audit_sync; /* --audit-sync DEV:INO */
 };
 
 /* cli_preset_longopts (runopts.c's and the presets') and the options
@@ -196,6 +209,7 @@ static struct option *run_longopts(void)
 		{ "command-b64", required_argument, NULL, OPT_COMMAND_B64 },
 		{ "command-sha256", required_argument, NULL,
 		  OPT_COMMAND_SHA256 },
+		{ "audit-sync", required_argument, NULL, OPT_AUDIT_SYNC },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *base = cli_preset_longopts();
@@ -238,6 +252,10 @@ static int parse_options(int argc, char **argv, struct cli_runopts *r,
 				rc_cmd->b64 = optarg;
 			else
 				rc_cmd->sha256 = optarg;
+			continue;
+		}
+		if (c == OPT_AUDIT_SYNC) {
+			rc_cmd->audit_sync = optarg;
 			continue;
 		}
 		if (cli_runopts_owns(c)) {
@@ -283,6 +301,60 @@ static int audit_log_safe(const char *path)
 	return 0;
 }
 
+/* --audit-sync: the file a hook's record went to, synced on a thread of
+ * its own from the start of the run (the disk's wait overlaps loading the
+ * configuration, the plan and the child's set-up) and waited for before
+ * the command may exec (sandbox_opts.before_exec). */
+struct run_sync {
+	const char *path;
+	struct audit_file_id id;
+	pthread_t th;
+	bool started, joined;
+	enum cordon_err rc;
+	struct cordon_diag diag;
+};
+
+static void *sync_thread(void *arg)
+{
+	struct run_sync *s = arg;
+
+	s->rc = audit_sync_file(s->path, &s->id, &s->diag);
+	return NULL;
+}
+
+/* Starts the sync; without a thread it is taken here and now. */
+static void sync_start(struct run_sync *s)
+{
+	sigset_t all, old;
+
+	/* No signal for this thread: the run's parent reads them from a
+	 * signalfd (see cli_audit_relay_start). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->started = pthread_create(&s->th, NULL, sync_thread, s) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!s->started)
+		(void)sync_thread(s);
+}
+
+static void sync_join(struct run_sync *s)
+{
+	if (s->started && !s->joined)
+		pthread_join(s->th, NULL);
+	s->joined = true;
+}
+
+static int sync_hook_record(void *ctx, char *err, size_t cap)
+{
+	struct run_sync *s = ctx;
+
+	sync_join(s);
+	if (s->rc == CORDON_OK)
+		return 0;
+	snprintf(err, cap, "%s", s->diag.message);
+	return -1;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
@@ -292,6 +364,7 @@ int cli_run(int argc, char **argv)
 	struct cordon_diag diag;
 	struct cli_proxy_audit pa = { 0 };
 	struct run_command cmd = { 0 };
+	struct run_sync sync = { 0 };
 	struct cli_audit_relay *relay;
 	enum cordon_err err;
 	char *report = NULL, *judged = NULL, why[256];
@@ -329,6 +402,19 @@ int cli_run(int argc, char **argv)
 		rc = cli_runopts_usage_error(&r, "no command given (cordon run "
 						 "[OPTIONS] -- ARGV...)");
 		goto out;
+	}
+	if (cmd.audit_sync) {
+		if (!r.audit_log || strcmp(r.audit_log, "-") == 0 ||
+		    audit_file_id_parse(cmd.audit_sync, &sync.id) != 0) {
+			rc = cli_runopts_usage_error(
+				&r, "--audit-sync DEV:INO (decimal) goes with "
+				    "--audit-log FILE");
+			goto out;
+		}
+		sync.path = r.audit_log;
+		r.sbx.before_exec = sync_hook_record;
+		r.sbx.before_exec_ctx = &sync;
+		sync_start(&sync);
 	}
 	rc = cli_preset_apply(&preset, &r);
 	if (rc)
@@ -390,6 +476,7 @@ int cli_run(int argc, char **argv)
 			rc = CLI_EXIT_FAILURE;
 	}
 out:
+	sync_join(&sync);
 	free(report);
 	free(judged);
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == 0)

@@ -86,7 +86,7 @@ _cordon_opts() {
 		--inject-header --inject-format --inject-cacert --inject-port
 		--inject-allow-loopback --config --audit-log --verbose --help
 		--public-suffix-list --pipe-budget' ;;
-	run) echo "$_cordon_run_opts --command-b64 --command-sha256" ;;
+	run) echo "$_cordon_run_opts --command-b64 --command-sha256 --audit-sync" ;;
 	sandbox)
 		echo '--format --workspace --write --deny-read --network
 		--proxy-port --no-read-home --help' ;;
@@ -104,7 +104,8 @@ _cordon_valued='--tool --args --cwd --workspace --session --mode --config
 --inject-port --write --deny-read --network --memory --cpu --pids --backend
 --report --allow-cmd --output-cap --srt-settings --format --proxy-port
 --since --decision --event --width --claude-settings
---public-suffix-list --pipe-budget --command-b64 --command-sha256'
+--public-suffix-list --pipe-budget --command-b64 --command-sha256
+--audit-sync'
 
 _cordon_takes_value() {
 	local o

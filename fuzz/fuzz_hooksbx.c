@@ -7,7 +7,9 @@
  * HEX, and encodes back to B64 exactly (strict base64 spells a byte
  * string one way only, so no second spelling passes). The input read as
  * a command: the B64 and HEX the rewrite carries decode back to it byte
- * for byte, and the same B64 with one character changed is refused.
+ * for byte, and the same B64 with one character changed is refused. The
+ * input read as --audit-sync's DEV:INO (audit_file_id_parse): an id that
+ * parses is formatted back to the same text (one spelling only).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,8 +78,8 @@ static void as_arguments(const char *s, size_t size)
 
 static void as_command(const char *s, size_t size)
 {
-	static const struct hooksbx_opts o = { "/usr/bin/cordon", "/w", NULL,
-					       NULL, false };
+	static const struct hooksbx_opts o = { .bin = "/usr/bin/cordon",
+					       .workspace = "/w" };
 	static const char alpha[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=";
 	char why[256];
@@ -109,11 +111,25 @@ static void as_command(const char *s, size_t size)
 	free(line);
 }
 
+static void as_file_id(const char *s, size_t size)
+{
+	char *text = cstr(s, size);
+	struct audit_file_id id;
+	char back[48];
+
+	if (audit_file_id_parse(text, &id) == 0 &&
+	    (audit_file_id_format(&id, back, sizeof(back)) != 0 ||
+	     strcmp(back, text) != 0))
+		abort(); /* a second spelling of the same file */
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
 
 	as_arguments(s, size);
 	as_command(s, size);
+	as_file_id(s, size);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct {
@@ -124,6 +125,29 @@ static inline void skip(int n, const char *why)
 		tap_state.run++;
 		printf("ok %d # SKIP %s\n", tap_state.run, why);
 	}
+}
+
+/* A fresh scratch directory /var/tmp/NAME.XXXXXX (mkdtemp) into buf;
+ * 0, or -1 with a failed result. */
+static inline int tap_mkdtemp(char *buf, size_t cap, const char *name)
+{
+	int n = snprintf(buf, cap, "/var/tmp/%s.XXXXXX", name);
+
+	if (n > 0 && (size_t)n < cap && mkdtemp(buf))
+		return 0;
+	ok(0, "mkdtemp /var/tmp/%s.XXXXXX", name);
+	return -1;
+}
+
+/* Removes dir and everything under it (a test's own scratch directory,
+ * made with mkdtemp), saying so when it cannot. */
+static inline void tap_rmtree(const char *dir)
+{
+	char cmd[4200];
+	int n = snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+
+	if (n < 0 || (size_t)n >= sizeof(cmd) || system(cmd) != 0)
+		diag("could not remove %s", dir);
 }
 
 /* The exit status for main(): 0 when every result passed and the plan, if

@@ -562,6 +562,7 @@ struct cordon_audit {
 	enum cordon_audit_fsync fsync_policy;
 	unsigned fsync_batch;
 	unsigned unsynced;
+	bool defer; /* audit_defer_sync(): records are written unsynced */
 	enum cordon_err sync_err;
 	uint64_t rotate_bytes;
 	unsigned rotate_keep;
@@ -1235,7 +1236,11 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *rotated,
 	int old = a->fd, fd, e, k;
 	enum cordon_err rc;
 
-	if (a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER && a->unsynced) {
+	/* Always, not only for this handle's batch: another process's
+	 * record may be in the file unsynced (a hook's deny, or one whose
+	 * sync rides with its `cordon run`, audit_defer_sync()), and the
+	 * file is renamed away from the path those look for it by. */
+	if (a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER) {
 		if (fdatasync(old) != 0 && a->sync_err == CORDON_OK)
 			a->sync_err = CORDON_E_IO;
 		a->unsynced = 0;
@@ -1478,9 +1483,9 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 		goto out;
 	/* Durability after the lock is released: other writers need not
 	 * wait for this process's disk. */
-	if (a->fsync_policy == CORDON_AUDIT_FSYNC_EVERY ||
-	    (a->fsync_policy == CORDON_AUDIT_FSYNC_BATCH &&
-	     ++a->unsynced >= a->fsync_batch)) {
+	if (!a->defer && (a->fsync_policy == CORDON_AUDIT_FSYNC_EVERY ||
+			  (a->fsync_policy == CORDON_AUDIT_FSYNC_BATCH &&
+			   ++a->unsynced >= a->fsync_batch))) {
 		a->unsynced = 0;
 		if (fdatasync(fd_sync) != 0) {
 			int e = errno;
@@ -1770,6 +1775,162 @@ enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
 				  "audit relay: out of memory");
 	}
 	return CORDON_OK;
+}
+
+/* ---- durability that rides with the effect (audit.h) -------------------- */
+
+bool audit_sync_target(struct cordon_audit *a, struct audit_file_id *id)
+{
+	struct stat st;
+	bool ok;
+
+	pthread_mutex_lock(&a->mu);
+	ok = a->path && a->relay_fd < 0 && !a->relay_path && a->fd >= 0 &&
+	     a->path[0] == '/' && a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER &&
+	     fstat(a->fd, &st) == 0;
+	if (ok) {
+		id->dev = (unsigned long long)st.st_dev;
+		id->ino = (unsigned long long)st.st_ino;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return ok;
+}
+
+const char *audit_file_path(const struct cordon_audit *a)
+{
+	return a->path;
+}
+
+void audit_defer_sync(struct cordon_audit *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->defer = true;
+	pthread_mutex_unlock(&a->mu);
+}
+
+bool audit_last_file(struct cordon_audit *a, struct audit_file_id *id)
+{
+	bool ok;
+
+	pthread_mutex_lock(&a->mu);
+	ok = a->path && a->fd >= 0 && a->synced;
+	if (ok) {
+		id->dev = (unsigned long long)a->dev;
+		id->ino = (unsigned long long)a->ino;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return ok;
+}
+
+enum cordon_err audit_sync(struct cordon_audit *a, struct cordon_diag *diag)
+{
+	enum cordon_err rc = CORDON_OK;
+
+	pthread_mutex_lock(&a->mu);
+	a->defer = false;
+	if (a->path && a->fd >= 0 &&
+	    a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER &&
+	    fdatasync(a->fd) != 0) {
+		int e = errno;
+		if (a->sync_err == CORDON_OK)
+			a->sync_err = CORDON_E_IO;
+		rc = diag_errno(diag, CORDON_E_IO, e,
+				"audit log: cannot fsync %s: %s", a->path,
+				strerror(e));
+	}
+	pthread_mutex_unlock(&a->mu);
+	return rc;
+}
+
+/* Opens name read-only (no symlink, no FIFO wait) when it is the file id;
+ * -1 otherwise (missing, another file). */
+static int open_if_file(const char *name, const struct audit_file_id *id)
+{
+	struct stat st;
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+				    O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_dev != id->dev ||
+	    (unsigned long long)st.st_ino != id->ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+enum cordon_err audit_sync_file(const char *path,
+				const struct audit_file_id *id,
+				struct cordon_diag *diag)
+{
+	char one[PATH_MAX];
+	int fd = open_if_file(path, id), e;
+
+	/* Rotated since the record was written: the file is path.1 now
+	 * (rotate() synced it, but a rename by hand would not have). */
+	if (fd < 0 && rotated_name(path, 1, one, sizeof(one)))
+		fd = open_if_file(one, id);
+	if (fd < 0)
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "audit log: the file the hook recorded this "
+				  "call in (device %llu, inode %llu) is "
+				  "neither %s nor %s.1 any more, so its record "
+				  "cannot be made durable; the command does "
+				  "not run (make the call again)",
+				  id->dev, id->ino, path, path);
+	if (fdatasync(fd) != 0) {
+		e = errno;
+		close(fd);
+		return diag_errno(diag, CORDON_E_IO, e,
+				  "audit log: cannot fsync %s: %s; the command "
+				  "does not run",
+				  path, strerror(e));
+	}
+	close(fd);
+	return CORDON_OK;
+}
+
+int audit_file_id_format(const struct audit_file_id *id, char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "%llu:%llu", id->dev, id->ino);
+
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* A decimal number without sign, leading zero or blank, up to end or
+ * stop. */
+static bool parse_u64(const char *s, char stop, unsigned long long *out,
+		      const char **end)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (ULLONG_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*p != stop)
+		return false;
+	*out = v;
+	*end = p;
+	return true;
+}
+
+int audit_file_id_parse(const char *s, struct audit_file_id *id)
+{
+	const char *p;
+
+	if (!parse_u64(s, ':', &id->dev, &p) ||
+	    !parse_u64(p + 1, '\0', &id->ino, &p))
+		return -1;
+	return 0;
 }
 
 enum cordon_err cordon_audit_close(struct cordon_audit *a)

@@ -114,6 +114,50 @@ enum cordon_err audit_open_relay(const struct cordon_audit_opts *o, int fd,
 				 const char *path, struct cordon_audit **out,
 				 struct cordon_diag *diag);
 
+/* ---- durability that rides with the effect --------------------------------
+ *
+ * A hook answers before the effect it permits; with audit.fsync every or
+ * batch its record must be on disk before that effect, not necessarily
+ * before the answer (README "Sinks and fsync"). A record whose effect
+ * happens inside a `cordon run` (the hook's sandbox rewrite) is written
+ * unsynced, and the run fdatasyncs the file, by its device and inode,
+ * before it lets the command exec; a deny's record is written unsynced
+ * and left to the next synced record of the file (fdatasync writes all of
+ * the file's dirty data), a rotation (which syncs the file it renames
+ * away) or the kernel's write-back. */
+
+/* A log file as the rewrite names it: "DEV:INO", decimal. */
+struct audit_file_id {
+	unsigned long long dev, ino;
+};
+
+/* The file a's next record goes to (fstat of its descriptor) when that
+ * record owes an fdatasync another process may take for it: a file sink
+ * with an absolute path and audit.fsync every or batch. false otherwise
+ * (no file, a relay, fsync never, a relative path). */
+bool audit_sync_target(struct cordon_audit *a, struct audit_file_id *id);
+/* The file sink's path as opened (NULL: none). */
+const char *audit_file_path(const struct cordon_audit *a);
+/* From now on records are written without their fdatasync; closing does
+ * not take it either. The caller owes it: audit_sync(), or a run given
+ * audit_last_file()'s id, or (a deny) nothing. */
+void audit_defer_sync(struct cordon_audit *a);
+/* The file the last record went to; false before any record. */
+bool audit_last_file(struct cordon_audit *a, struct audit_file_id *id);
+/* fdatasync of the file the last record went to (and the deferral ends).
+ * CORDON_E_IO naming the path and errno. */
+enum cordon_err audit_sync(struct cordon_audit *a, struct cordon_diag *diag);
+/* fdatasync of the log file id, found at path or, rotated since, at
+ * path.1. CORDON_E_IO when it is at neither or the sync fails. */
+enum cordon_err audit_sync_file(const char *path,
+				const struct audit_file_id *id,
+				struct cordon_diag *diag);
+/* "DEV:INO" into buf; -1 when it does not fit. */
+int audit_file_id_format(const struct audit_file_id *id, char *buf, size_t cap);
+/* Strict "DEV:INO" (decimal, no sign, blank or leading zero, each within
+ * 64 bits); -1 otherwise. Pure. */
+int audit_file_id_parse(const char *s, struct audit_file_id *id);
+
 /* Tests only: when set, a record is written with two write() calls and
  * this is called between them (a test kills the process there to leave
  * a cut line). NULL in every real use. */

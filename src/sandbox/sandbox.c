@@ -194,6 +194,14 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 				       "instructions (BPF_MAXINSNS)",
 				       SANDBOX_BPF_MAX / 8);
 	}
+	/* Overlapped with the child's set-up; without its program the
+	 * child never execs. */
+	if (len && p->o->before_exec &&
+	    p->o->before_exec(p->o->before_exec_ctx, p->error,
+			      sizeof(p->error)) != 0) {
+		syscallfilter_prog_free(&prog);
+		len = 0;
+	}
 	/* The program is far smaller than a pipe's buffer: no blocking. */
 	if (send(p->sync_w, &len, sizeof(len), MSG_NOSIGNAL) ==
 		    (ssize_t)sizeof(len) &&
@@ -868,6 +876,12 @@ static int run_clone(struct run *r)
 	struct sandbox_plan *p = &r->p;
 	int e;
 
+	/* No channel to hold the child back at (mode off): before it. */
+	if (o->before_exec && p->sync_w < 0 &&
+	    o->before_exec(o->before_exec_ctx, p->error, sizeof(p->error))) {
+		sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
+		return run_refuse(r);
+	}
 	if (o->on_start)
 		o->on_start(r->rep, o->on_start_arg);
 	/* What the command can change is looked up again after it. */

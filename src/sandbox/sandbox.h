@@ -173,6 +173,14 @@ struct sandbox_opts {
 	/* The audit relay's socket path: left unmasked (the host sockets
 	 * mask skips it); NULL: none. */
 	const char *pass_socket;
+	/* Added for the hook's audit record (cli/run.c --audit-sync): called
+	 * in the parent after the clone, while the child sets up, and
+	 * before the child may exec (before it is sent its seccomp program;
+	 * in mode off, before the clone). Nonzero: the command does not run
+	 * (status 125, the text it put in err the report's error). NULL:
+	 * none. */
+	int (*before_exec)(void *ctx, char *err, size_t cap);
+	void *before_exec_ctx;
 };
 
 struct sandbox_report {

@@ -30,7 +30,8 @@ subst() {
 # unsubst: stdin with the temporary paths turned back into placeholders.
 # A sandbox rewrite's command (updatedInput, tool_input) must carry the
 # input's command exactly, as base64 with its SHA-256 (checked here, else
-# "@WRONG@"): both become @B64@ and @SHA@, and cordon's path @BIN@.
+# "@WRONG@"): both become @B64@ and @SHA@, and cordon's path @BIN@; the
+# audit log's DEV:INO (--audit-sync) @LOGID@.
 unsubst() {
 	local text
 	text=$(cat)
@@ -44,6 +45,7 @@ unsubst() {
 		return
 		;;
 	esac
+	text=${text//"--audit-sync '$(stat -c %d:%i "$log" 2>/dev/null)'"/"--audit-sync '@LOGID@'"}
 	printf '%s\n' "$text" | python3 -c '
 import base64, hashlib, json, re, sys
 try:

@@ -24,9 +24,11 @@ subst() {
 	sed -e "s|@WS@|$ws|g" -e "s|@HOME@|$HOME|g" "$1"
 }
 
+# The audit log's DEV:INO in a rewrite (--audit-sync) becomes @LOGID@.
 unsubst() {
 	sed -e "s|$XDG_CONFIG_HOME|@XDG@|g" -e "s|$ws|@WS@|g" \
-		-e "s|$HOME|@HOME@|g" -e "s|$bin|@BIN@|g" -e "s|$tmp|@TMP@|g"
+		-e "s|$HOME|@HOME@|g" -e "s|$bin|@BIN@|g" -e "s|$tmp|@TMP@|g" \
+		-e "s|--audit-sync '$(stat -c %d:%i "$log" 2>/dev/null)'|--audit-sync '@LOGID@'|g"
 }
 
 hook() {

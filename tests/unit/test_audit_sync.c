@@ -1,0 +1,247 @@
+/* Durability that rides with the effect (audit.h): the file id a hook's
+ * rewrite names ("DEV:INO", strict), which handles owe a sync another
+ * process may take (a file with an absolute path and fsync every or
+ * batch; not "-", fsync never, a relative path), the file the last record
+ * went to (another one after a rotation under it), and audit_sync_file()
+ * finding the file at its path, at path.1 after a rotation, and refusing
+ * when it is at neither (or a FIFO stands there). Which calls sync is seen
+ * with strace in tests/integration/hook_durable.sh.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "cordon.h"
+#include "tap.h"
+
+static char root[256];
+
+static struct audit_file_id id_of(const char *path)
+{
+	struct stat st;
+	struct audit_file_id id = { 0, 0 };
+
+	if (stat(path, &st) == 0) {
+		id.dev = (unsigned long long)st.st_dev;
+		id.ino = (unsigned long long)st.st_ino;
+	}
+	return id;
+}
+
+static bool same(const struct audit_file_id *a, const struct audit_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+static struct cordon_audit *open_log(const char *path,
+				     enum cordon_audit_fsync policy,
+				     uint64_t rotate_bytes)
+{
+	struct cordon_audit_opts o = { 0 };
+	struct cordon_diag d = { 0 };
+	struct cordon_audit *a = NULL;
+
+	o.path = path;
+	o.fsync_policy = policy;
+	o.rotate_bytes = rotate_bytes;
+	if (cordon_audit_open(&o, &a, &d) != CORDON_OK)
+		diag("open %s: %s", path ? path : "(none)", d.message);
+	return a;
+}
+
+static int record(struct cordon_audit *a)
+{
+	struct cordon_diag diag = { 0 };
+
+	return cordon_audit_event(a, "test", "{\"k\":\"some bytes\"}", &diag) ==
+	       CORDON_OK;
+}
+
+static void test_parse(void)
+{
+	static const char *const bad[] = {
+		"",
+		":",
+		"1",
+		"1:",
+		":2",
+		"01:2",
+		"1:02",
+		"-1:2",
+		"+1:2",
+		"1:2:3",
+		" 1:2",
+		"1:2 ",
+		"1: 2",
+		"a:b",
+		"1:2x",
+		"18446744073709551616:1",
+		"1:18446744073709551616",
+	};
+	struct audit_file_id id;
+	char buf[48];
+
+	ok(audit_file_id_parse("0:0", &id) == 0 && id.dev == 0 && id.ino == 0,
+	   "0:0 parses");
+	ok(audit_file_id_parse("65024:15041535", &id) == 0 && id.dev == 65024 &&
+		   id.ino == 15041535,
+	   "65024:15041535 parses");
+	ok(audit_file_id_parse("18446744073709551615:1", &id) == 0 &&
+		   id.dev == 18446744073709551615ULL,
+	   "the largest 64-bit number parses");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(audit_file_id_parse(bad[i], &id) != 0, "refused: '%s'",
+		   bad[i]);
+	id.dev = 7;
+	id.ino = 123456789;
+	ok(audit_file_id_format(&id, buf, sizeof(buf)) == 0 &&
+		   strcmp(buf, "7:123456789") == 0,
+	   "formatted as DEV:INO");
+	ok(audit_file_id_format(&id, buf, 4) != 0, "too small a buffer: -1");
+}
+
+static void test_target(void)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	struct audit_file_id id, want;
+	struct cordon_audit *a;
+	char cwd[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/every.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 0);
+	want = id_of(path);
+	ok(a && audit_sync_target(a, &id) && same(&id, &want),
+	   "fsync every: the target is the open file");
+	ok(a && !audit_last_file(a, &id), "no record yet: no last file");
+	cordon_audit_close(a);
+
+	snprintf(path, sizeof(path), "%s/batch.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_BATCH, 0);
+	ok(a && audit_sync_target(a, &id), "fsync batch: a target too");
+	cordon_audit_close(a);
+
+	snprintf(path, sizeof(path), "%s/never.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_NEVER, 0);
+	ok(a && !audit_sync_target(a, &id), "fsync never: no target");
+	cordon_audit_close(a);
+
+	a = open_log(NULL, CORDON_AUDIT_FSYNC_EVERY, 0);
+	ok(a && !audit_sync_target(a, &id) && !audit_file_path(a),
+	   "no file sink: no target");
+	cordon_audit_close(a);
+
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(root) != 0) {
+		ok(0, "chdir %s", root);
+		return;
+	}
+	snprintf(rel, sizeof(rel), "rel.jsonl");
+	a = open_log(rel, CORDON_AUDIT_FSYNC_EVERY, 0);
+	ok(a && !audit_sync_target(a, &id),
+	   "a relative path: no target (another process may resolve it "
+	   "elsewhere)");
+	cordon_audit_close(a);
+	if (chdir(cwd) != 0)
+		ok(0, "chdir back");
+}
+
+static void test_deferred(void)
+{
+	char path[PATH_MAX];
+	struct audit_file_id before, last, now;
+	struct cordon_diag diag = { 0 };
+	struct cordon_audit *a;
+	struct cordon_audit_report rep;
+	int rotated = 0;
+
+	snprintf(path, sizeof(path), "%s/deferred.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 0);
+	ok(a && audit_sync_target(a, &before), "open");
+	audit_defer_sync(a);
+	ok(record(a), "a deferred record is written");
+	ok(audit_last_file(a, &last) && same(&last, &before),
+	   "it went to the target file");
+	ok(audit_sync(a, &diag) == CORDON_OK, "audit_sync takes the sync");
+	ok(cordon_audit_close(a) == CORDON_OK, "close");
+
+	/* Rotation under the deferred record: the record is in another file
+	 * than the target named before it (the hook then syncs itself). */
+	snprintf(path, sizeof(path), "%s/rot.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 600);
+	for (int i = 0; i < 3; i++)
+		ok(record(a), "record %d", i);
+	ok(audit_sync_target(a, &before), "target");
+	audit_defer_sync(a);
+	for (int i = 0; i < 5 && !rotated; i++) {
+		ok(record(a), "deferred record %d", i);
+		rotated = audit_last_file(a, &last) && !same(&last, &before);
+	}
+	now = id_of(path);
+	ok(rotated && same(&last, &now),
+	   "after a rotation the last record's file is the new one");
+	ok(cordon_audit_close(a) == CORDON_OK, "close after deferral");
+	{
+		const char *files[] = { path };
+
+		memset(&rep, 0, sizeof(rep));
+		ok(cordon_audit_verify(files, 1, &rep, &diag) == CORDON_OK &&
+			   rep.intact,
+		   "the rotated chain verifies");
+	}
+}
+
+static void test_sync_file(void)
+{
+	char path[PATH_MAX - 16], one[PATH_MAX], away[PATH_MAX];
+	struct cordon_diag diag = { 0 };
+	struct audit_file_id id, other;
+	struct cordon_audit *a;
+
+	snprintf(path, sizeof(path), "%s/sf.jsonl", root);
+	snprintf(one, sizeof(one), "%s.1", path);
+	snprintf(away, sizeof(away), "%s/away.jsonl", root);
+	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 0);
+	audit_defer_sync(a);
+	ok(record(a), "a deferred record");
+	ok(audit_last_file(a, &id), "its file");
+	cordon_audit_close(a);
+
+	ok(audit_sync_file(path, &id, &diag) == CORDON_OK,
+	   "found at its path: synced");
+	ok(rename(path, one) == 0, "rotated by hand to path.1");
+	ok(audit_sync_file(path, &id, &diag) == CORDON_OK,
+	   "found at path.1: synced");
+	ok(rename(one, away) == 0, "moved elsewhere");
+	memset(&diag, 0, sizeof(diag));
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "is neither") &&
+		   strstr(diag.message, "the command does not run"),
+	   "at neither: refused, saying so (%s)", diag.message);
+	ok(mkfifo(path, 0600) == 0, "a FIFO at the path");
+	memset(&diag, 0, sizeof(diag));
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO,
+	   "a FIFO is not the file (and opening it did not wait)");
+	unlink(path);
+	other = id_of(away);
+	other.ino++;
+	ok(audit_sync_file(away, &other, &diag) == CORDON_E_IO,
+	   "another inode at the path: refused");
+}
+
+int main(void)
+{
+	tap_no_plan();
+	if (tap_mkdtemp(root, sizeof(root), "cordon-auditsync") != 0)
+		return tap_done();
+	test_parse();
+	test_target();
+	test_deferred();
+	test_sync_file();
+	tap_rmtree(root);
+	return tap_done();
+}
