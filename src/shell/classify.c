@@ -144,12 +144,13 @@ struct fam_slot {
 	uint64_t *sub;
 };
 
-/* A family found by name: its rules and its slot. */
+/* A family found by name: its rules and where its slot goes. */
 struct fam {
 	const uint16_t *rules;
 	size_t nrules;
-	struct fam_slot *sl;
+	struct fam_slot **sl; /* NULL until its first use */
 };
+
 struct cordon_classifier {
 	struct cordon_limits lim;
 	unsigned max_depth;
@@ -164,7 +165,9 @@ struct cordon_classifier {
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
-	struct fam_slot *fam; /* per family of the name index, names_fam_count */
+	/* per family of the name index (names_fam_count), its slot, made
+	 * in row_arena on first use: a hook process uses one or two */
+	struct fam_slot **fam;
 	struct arena row_arena; /* the split rows and the masks */
 	bool indexed; /* fam is made (index_ready) */
 	struct cx *x;   /* the walk in progress, for callbacks */
@@ -310,8 +313,15 @@ static bool split_row(struct cordon_classifier *c, size_t ri, struct crow *row)
  * cut short is redone on the next call. */
 static bool index_slot(struct cordon_classifier *c, const struct fam *f)
 {
-	struct fam_slot *sl = f->sl;
+	struct fam_slot *sl = *f->sl;
 
+	if (!sl) {
+		sl = arena_alloc(&c->row_arena, sizeof(*sl));
+		if (!sl)
+			return false;
+		memset(sl, 0, sizeof(*sl));
+		*f->sl = sl;
+	}
 	if (!sl->rows) {
 		sl->rows = arena_alloc(&c->row_arena,
 				       f->nrules * sizeof(*sl->rows));
@@ -658,7 +668,6 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	}
 	if (!found)
 		return;
-	struct fam_slot *sl = f.sl;
 	size_t ops[64];
 	size_t lead;
 	size_t nops = operands(argv, argc, ops, 64, &lead);
@@ -669,12 +678,13 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t i = 1; i < argc && !flagged; i++)
 		flagged = argv[i].n > 1 &&
 			  (argv[i].s[0] == '-' || argv[i].s[0] == '+');
-	if (!sl->indexed && !index_slot(x->cls, &f)) {
+	if ((!*f.sl || !(*f.sl)->indexed) && !index_slot(x->cls, &f)) {
 		/* out of memory: the verdict says so, as the walk's other
 		 * allocations do */
 		x->v->oom = true;
 		return;
 	}
+	const struct fam_slot *sl = *f.sl;
 	/* The rows that can match: those without a subcommand and those
 	 * whose first subcommand word falls in the bucket of one of the
 	 * first three operands (rule_matches looks no further). A family
