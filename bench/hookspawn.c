@@ -38,7 +38,7 @@
 
 #define MAX_RUNS 100000
 #define MAX_INPUTS 256
-#define MAX_CMDS 8
+#define MAX_CMDS 12
 
 /* Runs argv once with stdin from input and stdout, stderr on devnull;
  * returns its wait status (*cpu_ns its user+system time), or -1 when it

@@ -19,6 +19,7 @@
 #include "wrappers.h"
 #include "alloc.h"
 #include "codeshape.h"
+#include "names.h"
 #include "banned.h"
 
 /* ---- the structural deny list --------------------------------------------- */
@@ -105,20 +106,10 @@ static const struct {
 
 /* ---- the family index -------------------------------------------------------- */
 
-struct fam_slot {
-	const char *name;
-	size_t nlen;
-	size_t *rules; /* indices into cmdtab_rules */
-	size_t nrules;
-	/* Made on first use (index_slot), for a family of at most 64 rows:
-	 * bit i stands for rules[i]. nosub: the rows without a subcommand;
-	 * sub[b]: the rows with a first subcommand word whose word_bucket()
-	 * is b; submax: the longest such word. */
-	bool indexed;
-	size_t submax;
-	uint64_t nosub;
-	uint64_t *sub;
-};
+/* A family's rows (cmdtab_rules' indices, in table order) are found in the
+ * name index (names.h), made at build time from the table: a command name
+ * is one probe for every role it has. What a classifier makes of a family
+ * when it first meets it: */
 
 /* A rule row's fields split once into (pointer, length) words, so matching
  * a command does no string scanning of the table: each subcommand word's
@@ -140,6 +131,26 @@ struct crow {
 	const char *args_lit0;   /* per glob: its literal first byte, or 0 */
 };
 
+struct fam_slot {
+	/* Made on first use (index_slot): rows[i] is rule rules[i] split.
+	 * For a family of at most 64 rows bit i stands for rules[i]:
+	 * nosub: the rows without a subcommand; sub[b]: the rows with a
+	 * first subcommand word whose word_bucket() is b; submax: the
+	 * longest such word. */
+	bool indexed;
+	struct crow *rows;
+	size_t submax;
+	uint64_t nosub;
+	uint64_t *sub;
+};
+
+/* A family found by name: its rules and where its slot goes. */
+struct fam {
+	const uint16_t *rules;
+	size_t nrules;
+	struct fam_slot **sl; /* NULL until its first use */
+};
+
 struct cordon_classifier {
 	struct cordon_limits lim;
 	unsigned max_depth;
@@ -154,12 +165,11 @@ struct cordon_classifier {
 	struct arena deny_arena;
 	bool deny_rx_builtin; /* deny_rx holds the built-in patterns */
 	struct urules *deny_rx_extra; /* patterns added to the list in force */
-	struct fam_slot *fam;
-	size_t fam_cap; /* power of two */
-	size_t *fam_rules; /* every slot's rule indices, one allocation */
-	struct crow *rows; /* per rule: its fields split (split_row), lazily */
-	struct arena row_arena; /* what the split rows point into */
-	bool indexed; /* fam, fam_rules and rows are built (index_ready) */
+	/* per family of the name index (names_fam_count), its slot, made
+	 * in row_arena on first use: a hook process uses one or two */
+	struct fam_slot **fam;
+	struct arena row_arena; /* the split rows and the masks */
+	bool indexed; /* fam is made (index_ready) */
 	struct cx *x;   /* the walk in progress, for callbacks */
 	/* the last context seen, raw and normalised: callers pass the
 	 * same one again and again */
@@ -168,78 +178,19 @@ struct cordon_classifier {
 	struct arena ctx_arena;
 };
 
-static uint64_t hash_name(const char *s, size_t n)
+/* The family named s[0..n); false when there is none. Only after
+ * index_ready(). */
+static bool fam_find(const struct cordon_classifier *c, const char *s,
+		     size_t n, struct fam *out)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
+	const struct name_roles *r = names_find(s, n);
 
-static struct fam_slot *fam_find(const struct cordon_classifier *c,
-				 const char *s, size_t n)
-{
-	size_t i = (size_t)hash_name(s, n) & (c->fam_cap - 1);
-
-	for (;;) {
-		struct fam_slot *sl = &c->fam[i];
-		if (!sl->name)
-			return NULL;
-		if (sl->nlen == n && memcmp(sl->name, s, n) == 0)
-			return sl;
-		i = (i + 1) & (c->fam_cap - 1);
-	}
-}
-
-/* Finds or makes the slot for a family name. */
-static struct fam_slot *fam_slot_for(struct cordon_classifier *c, const char *s,
-				     size_t n)
-{
-	size_t i = (size_t)hash_name(s, n) & (c->fam_cap - 1);
-
-	for (;;) {
-		struct fam_slot *sl = &c->fam[i];
-		if (!sl->name) {
-			sl->name = s;
-			sl->nlen = n;
-			return sl;
-		}
-		if (sl->nlen == n && memcmp(sl->name, s, n) == 0)
-			return sl;
-		i = (i + 1) & (c->fam_cap - 1);
-	}
-}
-
-/* Calls fn for every (family name, rule) pair of the table. */
-static void each_family(struct cordon_classifier *c,
-			void (*fn)(struct cordon_classifier *, const char *,
-				   size_t, size_t))
-{
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *f = cmdtab_rules[r].family;
-		while (*f) {
-			size_t n = strcspn(f, "|");
-			if (n)
-				fn(c, f, n, r);
-			f += n;
-			if (*f == '|')
-				f++;
-		}
-	}
-}
-
-static void fam_count(struct cordon_classifier *c, const char *s, size_t n,
-		      size_t r)
-{
-	(void)r;
-	fam_slot_for(c, s, n)->nrules++;
-}
-
-static void fam_fill(struct cordon_classifier *c, const char *s, size_t n,
-		     size_t r)
-{
-	struct fam_slot *sl = fam_slot_for(c, s, n);
-	sl->rules[sl->nrules++] = r;
+	if (!r || !r->fam)
+		return false;
+	out->rules = names_fam_rules + r->fam_first;
+	out->nrules = r->fam_n;
+	out->sl = &c->fam[r->fam - 1];
+	return true;
 }
 
 /* One of 64 buckets for a word, folded to lower case as word_alt_eq
@@ -255,42 +206,6 @@ static unsigned word_bucket(const char *s, size_t n)
 		h = (h ^ ch) * 16777619u;
 	}
 	return (h ^ (h >> 16)) & 63;
-}
-
-/* The family index: one hash table of names, each with its rule indices,
- * all indices in one array. Built in two passes, so it allocates twice. */
-static bool build_index(struct cordon_classifier *c)
-{
-	size_t names = 0;
-
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		names++;
-		for (const char *f = cmdtab_rules[r].family; *f; f++)
-			names += *f == '|';
-	}
-	c->fam_cap = 64;
-	while (c->fam_cap < names * 2 + 1)
-		c->fam_cap *= 2;
-	c->fam = cordon__calloc(c->fam_cap, sizeof(*c->fam));
-	c->fam_rules = cordon__calloc(names ? names : 1, sizeof(size_t));
-	if (!c->fam || !c->fam_rules)
-		return false;
-	each_family(c, fam_count);
-	size_t at = 0;
-	for (size_t i = 0; i < c->fam_cap; i++) {
-		struct fam_slot *sl = &c->fam[i];
-		if (!sl->name)
-			continue;
-		sl->rules = c->fam_rules + at;
-		at += sl->nrules;
-		sl->nrules = 0;
-	}
-	each_family(c, fam_fill);
-	c->rows = cordon__calloc(cmdtab_rules_count ? cmdtab_rules_count : 1,
-				 sizeof(*c->rows));
-	if (!c->rows)
-		return false;
-	return true;
 }
 
 /* The words of a space-separated field, in the row arena. */
@@ -330,10 +245,9 @@ static bool split_words(struct arena *a, const char *f, const struct rspan **out
 	return true;
 }
 
-static bool split_row(struct cordon_classifier *c, size_t ri)
+static bool split_row(struct cordon_classifier *c, size_t ri, struct crow *row)
 {
 	const struct cmd_rule *r = &cmdtab_rules[ri];
-	struct crow *row = &c->rows[ri];
 	struct arena *a = &c->row_arena;
 
 	memset(row, 0, sizeof(*row)); /* a split cut short is redone */
@@ -395,18 +309,39 @@ static bool split_row(struct cordon_classifier *c, size_t ri)
 	return true;
 }
 
-/* Splits a family's rows and makes its masks (struct fam_slot). */
-static bool index_slot(struct cordon_classifier *c, struct fam_slot *sl)
+/* Splits a family's rows and makes its masks (struct fam_slot). A split
+ * cut short is redone on the next call. */
+static bool index_slot(struct cordon_classifier *c, const struct fam *f)
 {
-	for (size_t i = 0; i < sl->nrules; i++)
-		if (!c->rows[sl->rules[i]].ready && !split_row(c, sl->rules[i]))
+	struct fam_slot *sl = *f->sl;
+
+	if (!sl) {
+		sl = arena_alloc(&c->row_arena, sizeof(*sl));
+		if (!sl)
 			return false;
-	if (sl->nrules <= 64) {
+		memset(sl, 0, sizeof(*sl));
+		*f->sl = sl;
+	}
+	if (!sl->rows) {
+		sl->rows = arena_alloc(&c->row_arena,
+				       f->nrules * sizeof(*sl->rows));
+		if (!sl->rows)
+			return false;
+		memset(sl->rows, 0, f->nrules * sizeof(*sl->rows));
+	}
+	for (size_t i = 0; i < f->nrules; i++)
+		if (!sl->rows[i].ready &&
+		    !split_row(c, f->rules[i], &sl->rows[i]))
+			return false;
+	if (f->nrules <= 64) {
 		sl->sub = arena_alloc(&c->row_arena, 64 * sizeof(*sl->sub));
 		if (!sl->sub)
 			return false;
-		for (size_t i = 0; i < sl->nrules; i++) {
-			const struct crow *row = &c->rows[sl->rules[i]];
+		memset(sl->sub, 0, 64 * sizeof(*sl->sub));
+		sl->nosub = 0;
+		sl->submax = 0;
+		for (size_t i = 0; i < f->nrules; i++) {
+			const struct crow *row = &sl->rows[i];
 			uint64_t bit = UINT64_C(1) << i;
 			if (!row->nsub) {
 				sl->nosub |= bit;
@@ -424,26 +359,23 @@ static bool index_slot(struct cordon_classifier *c, struct fam_slot *sl)
 	return true;
 }
 
-/* The family index, built by the first classification rather than by
- * cordon_classifier_new(): a hook process builds a classifier for every
- * tool call and classifies only the shell ones (0.55 M instructions and
- * about 100 page faults a call otherwise). A failed build leaves nothing
- * half made. */
+/* The classifier's slots of the family index, made by the first
+ * classification rather than by cordon_classifier_new(): a hook process
+ * builds a classifier for every tool call and classifies only the shell
+ * ones. Without the name index (only in indexgen) nothing is classified:
+ * the families would go unseen. */
 static bool index_ready(struct cordon_classifier *c)
 {
 	if (c->indexed)
 		return true;
-	if (build_index(c)) {
-		c->indexed = true;
-		return true;
-	}
-	free(c->fam);
-	free(c->fam_rules);
-	free(c->rows);
-	c->fam = NULL;
-	c->fam_rules = NULL;
-	c->rows = NULL;
-	return false;
+	if (!names_ready())
+		return false;
+	c->fam = cordon__calloc(names_fam_count ? names_fam_count : 1,
+				sizeof(*c->fam));
+	if (!c->fam)
+		return false;
+	c->indexed = true;
+	return true;
 }
 
 bool classify_index_built(const struct cordon_classifier *c)
@@ -715,22 +647,26 @@ static bool row_stands_query(const struct cmd_rule *r, enum table_query q)
 
 bool classify_family_known(const struct cx *x, const char *name, size_t n)
 {
-	return fam_find(x->cls, name, n) != NULL;
+	struct fam f;
+
+	return fam_find(x->cls, name, n, &f);
 }
 
 void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 {
 	size_t n;
 	const char *name = classify_cmd_base(&argv[0], &n);
-	struct fam_slot *sl = fam_find(x->cls, name, n);
+	struct fam f;
+	bool found = fam_find(x->cls, name, n, &f);
 
-	if (!sl) {
+	if (!found) {
 		/* A dotted name falls back to its family: mkfs.ext4 -> mkfs. */
 		const char *dot = memchr(name, '.', n);
 		if (dot && dot > name && !commands_script_suffix(name, n))
-			sl = fam_find(x->cls, name, (size_t)(dot - name));
+			found = fam_find(x->cls, name, (size_t)(dot - name),
+					 &f);
 	}
-	if (!sl)
+	if (!found)
 		return;
 	size_t ops[64];
 	size_t lead;
@@ -742,17 +678,18 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	for (size_t i = 1; i < argc && !flagged; i++)
 		flagged = argv[i].n > 1 &&
 			  (argv[i].s[0] == '-' || argv[i].s[0] == '+');
-	if (!sl->indexed && !index_slot(x->cls, sl)) {
+	if ((!*f.sl || !(*f.sl)->indexed) && !index_slot(x->cls, &f)) {
 		/* out of memory: the verdict says so, as the walk's other
 		 * allocations do */
 		x->v->oom = true;
 		return;
 	}
+	const struct fam_slot *sl = *f.sl;
 	/* The rows that can match: those without a subcommand and those
 	 * whose first subcommand word falls in the bucket of one of the
 	 * first three operands (rule_matches looks no further). A family
 	 * of more than 64 rows, which the table does not have, tries all. */
-	uint64_t cand = sl->nrules < 64 ? (UINT64_C(1) << sl->nrules) - 1
+	uint64_t cand = f.nrules < 64 ? (UINT64_C(1) << f.nrules) - 1
 					 : ~UINT64_C(0);
 	if (sl->sub) {
 		cand = sl->nosub;
@@ -764,7 +701,7 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 	/* read only when a row matches: most commands match none */
 	int q = -1;
 	bool held = false;
-	for (size_t i = 0; i < sl->nrules;) {
+	for (size_t i = 0; i < f.nrules;) {
 		if (i < 64) {
 			uint64_t rest = cand >> i;
 			if (!rest) {
@@ -775,9 +712,9 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 			}
 			i += (size_t)__builtin_ctzll(rest);
 		}
-		size_t ri = sl->rules[i++];
-		const struct cmd_rule *r = &cmdtab_rules[ri];
-		if (!rule_matches(&x->cls->rows[ri], flagged, argv, argc, ops,
+		const struct crow *row = &sl->rows[i];
+		const struct cmd_rule *r = &cmdtab_rules[f.rules[i++]];
+		if (!rule_matches(row, flagged, argv, argc, ops,
 				  nops, nfirst))
 			continue;
 		if (q < 0)
@@ -2315,7 +2252,7 @@ static void walk_func(struct cx *x, const struct sh_node *n)
 	}
 	func_calls(n->child, n->name, n->name_len, &calls, &piped, &async, false);
 	if (commands_known(n->name, n->name_len) ||
-	    fam_find(x->cls, n->name, n->name_len))
+	    classify_family_known(x, n->name, n->name_len))
 		classify_rulef(x, FUNCTION_SHADOWS,
 			       (int)(n->name_len > 64 ? 64 : n->name_len),
 			       n->name);
@@ -3259,8 +3196,6 @@ void cordon_classifier_free(struct cordon_classifier *c)
 	if (!c)
 		return;
 	free(c->fam);
-	free(c->fam_rules);
-	free(c->rows);
 	free(c->deny);
 	userrules_free(c->user);
 	userrules_free(c->deny_rx);

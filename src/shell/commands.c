@@ -657,7 +657,7 @@ static handler_fn *find_handler_row(const char *name, size_t n)
 
 	if (names_ready()) {
 		const struct name_roles *r = names_find(name, n);
-		return r ? r->handler : NULL;
+		return r && r->handler ? handlers[r->handler - 1].fn : NULL;
 	}
 
 	while (lo < hi) {
@@ -790,10 +790,10 @@ bool commands_known(const char *name, size_t n)
 		const struct name_roles *r = names_find(name, n);
 		/* as commands_find_handler(): a shell of the wrapper table
 		 * has the shell runner for its handler */
+		const struct wrapper *w = names_wrapper(r);
 		return r && (r->flags & NAMES_F_BUILTIN || r->handler ||
-			     (r->wrapper &&
-			      (r->wrapper->kind == WRAPPER_SHELL ||
-			       r->wrapper->kind == WRAPPER_FOREIGN)));
+			     (w && (w->kind == WRAPPER_SHELL ||
+				    w->kind == WRAPPER_FOREIGN)));
 	}
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
 		if (builtins[i][0] == name[0] && strlen(builtins[i]) == n &&

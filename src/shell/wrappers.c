@@ -583,7 +583,7 @@ static const struct wrapper *find_name(const char *name, size_t n)
 
 	if (names_ready()) {
 		const struct name_roles *r = names_find(name, n);
-		return r ? r->wrapper : NULL;
+		return r && r->wrapper ? &table[r->wrapper - 1] : NULL;
 	}
 
 	while (lo < hi) {
@@ -652,7 +652,7 @@ const struct wrappers_interp *wrappers_find_interp(const char *name, size_t n)
 		const struct name_roles *r = names_find(name, n);
 
 		if (r)
-			return r->interp;
+			return r->interp ? &interps[r->interp - 1] : NULL;
 		if (!n || !(isdigit((unsigned char)name[n - 1]) ||
 			    name[n - 1] == '.'))
 			return NULL;

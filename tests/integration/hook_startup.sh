@@ -44,6 +44,25 @@ else
 		! grep -Eq 'find library=lib(microhttpd|gnutls|p11-kit)' \
 			"$tmp/err"
 	ok $? "a hook call loads neither libmicrohttpd nor GnuTLS"
+	# The libraries whose archives the system has are linked in
+	# (meson.build, cordon_exe_dep): one shared object fewer each to map
+	# and to search for every symbol at start.
+	linked_in=
+	for l in pcre2-8 seccomp crypto ssl; do
+		a=$(${CC:-cc} -print-file-name="lib$l.a" 2>/dev/null)
+		case $a in /*) ;; *) continue ;; esac
+		linked_in="$linked_in $l"
+		if grep -q "find library=lib$l\.so" "$tmp/err"; then
+			linked_in="$linked_in(loaded!)"
+		fi
+	done
+	if [ -z "$linked_in" ]; then
+		skip "the libraries with archives are linked in" \
+			"no static archives here"
+	else
+		case $linked_in in *'(loaded!)'*) false ;; *) true ;; esac
+		ok $? "a hook call loads none of the libraries linked in:$linked_in"
+	fi
 fi
 
 # 2-3. The processes: strace's record of every fork, clone and exec.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "classify_int.h"
+#include "cmdtab.h"
 #include "commands_int.h"
 #include "names.h"
 #include "wrappers.h"
@@ -32,11 +33,11 @@ static void name_index(void)
 		"rm",
 	};
 
-	ok(names_ready(), "the name index was built (every table fits)");
+	ok(names_ready(), "the name index is there");
 	for (size_t i = 0; i < nw; i++) {
 		const struct name_roles *r =
 			names_find(w[i].name, strlen(w[i].name));
-		if (!r || r->wrapper != &w[i])
+		if (!r || names_wrapper(r) != &w[i])
 			bad++;
 		same_interp(w[i].name, strlen(w[i].name));
 	}
@@ -49,7 +50,7 @@ static void name_index(void)
 		const char *name = commands_handler_row(i, &len, &fn);
 		const struct name_roles *r = names_find(name, len);
 
-		if (!r || r->handler != fn ||
+		if (!r || names_handler(r) != fn ||
 		    commands_find_handler(name, len) != fn)
 			bad++;
 		same_interp(name, len);
@@ -66,6 +67,89 @@ static void name_index(void)
 	ok(wrappers_find_interp("python3.12", 10) != NULL &&
 		   wrappers_find_interp("pythonic", 8) == NULL,
 	   "python3.12 is python, pythonic is not");
+}
+
+/* Every name of the list has the flag, and only the list's names do. */
+static void same_flags(const char *const *list, size_t n, unsigned flag,
+		       const char *what)
+{
+	size_t bad = 0, with = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct name_roles *r =
+			names_find(list[i], strlen(list[i]));
+		if (!r || !(r->flags & flag))
+			bad++;
+	}
+	for (size_t i = 0; i < names_index_cap; i++)
+		with += names_index[i].len && (names_index[i].flags & flag);
+	ok(bad == 0 && with == n, "the %zu %s are flagged, nothing else", n,
+	   what);
+}
+
+/* The index's family rows are the table's: each family name of each rule
+ * of cmdtab_rules, in table order, and nothing more. */
+static void family_index(void)
+{
+	size_t bad = 0, pairs = 0, listed = 0, fams = 0;
+
+	for (size_t r = 0; r < cmdtab_rules_count; r++) {
+		const char *f = cmdtab_rules[r].family;
+		while (*f) {
+			size_t n = strcspn(f, "|");
+			const struct name_roles *e = n ? names_find(f, n) :
+							 NULL;
+			bool found = false;
+			for (size_t k = 0; e && k < e->fam_n; k++)
+				found = found ||
+					names_fam_rules[e->fam_first + k] == r;
+			bad += n && !found;
+			pairs += n != 0;
+			f += n;
+			if (*f == '|')
+				f++;
+		}
+	}
+	for (size_t i = 0; i < names_index_cap; i++) {
+		const struct name_roles *e = &names_index[i];
+		if (!e->len || !e->fam)
+			continue;
+		fams++;
+		listed += e->fam_n;
+		for (size_t k = 1; k < e->fam_n; k++)
+			bad += names_fam_rules[e->fam_first + k - 1] >=
+			       names_fam_rules[e->fam_first + k];
+		bad += e->fam > names_fam_count;
+	}
+	ok(bad == 0 && listed == pairs && fams == names_fam_count,
+	   "the %zu families hold each (name, rule) pair of the %zu rules, "
+	   "in table order",
+	   fams, cmdtab_rules_count);
+	ok(names_find("git", 3) && names_find("git", 3)->fam &&
+		   !names_find("mkfs.ext4", 9),
+	   "git is a family; mkfs.ext4 is no name of the index (the "
+	   "classifier falls back to mkfs)");
+}
+
+static void short_lists(void)
+{
+	size_t n, bad = 0, bits = 0;
+	const char *const *l = commands_builtins(&n);
+
+	same_flags(l, n, NAMES_F_BUILTIN, "builtins");
+	l = filecmds_readers(&n);
+	same_flags(l, n, NAMES_F_READS_FILES, "file readers");
+	l = filecmds_never_readers(&n);
+	same_flags(l, n, NAMES_F_NEVER_READS, "never readers");
+	n = commands_exec_opt_count();
+	for (size_t i = 0; i < n; i++) {
+		const char *c = commands_exec_opt_cmd(i);
+		const struct name_roles *r = names_find(c, strlen(c));
+		bad += !r || !(r->exec_rows >> i & 1);
+	}
+	for (size_t i = 0; i < names_index_cap; i++)
+		bits += (size_t)__builtin_popcountll(names_index[i].exec_rows);
+	ok(bad == 0 && bits == n, "the %zu exec_opts rows are their names'", n);
 }
 
 int main(void)
@@ -88,5 +172,7 @@ int main(void)
 	   "mkfs.ext4 is not a script");
 	ok(!commands_script_suffix(".sh", 3), "a bare .sh has no name");
 	name_index();
+	family_index();
+	short_lists();
 	return tap_done();
 }
