@@ -71,6 +71,7 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 				   SIGQUIT, SIGUSR1, SIGUSR2 };
 	pid_t cmd;
 
+	sandbox_child_join_cgroup(p);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = init_forward;
 	sigemptyset(&sa.sa_mask);
@@ -109,7 +110,6 @@ __attribute__((noreturn)) void sandbox_reaper_pid1(struct sandbox_plan *p)
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
 	sigprocmask(SIG_SETMASK, &p->oldmask, NULL);
-	sandbox_child_wait_cgroup(p);
 	/* _Fork, not fork: no atfork handlers, no malloc arena locks. This
 	 * process is a raw clone of a host that may have other threads, and
 	 * a lock one of them held at the clone is held here for ever. */
