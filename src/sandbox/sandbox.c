@@ -164,8 +164,8 @@ unsigned long long sandbox_now_ms(void)
 	       (unsigned long long)ts.tv_nsec / 1000000ULL;
 }
 
-/* While the child sets up its namespaces: compiles the seccomp program
- * and hands it over the sync pipe. */
+/* While the child sets up its namespaces: hands it the seccomp program
+ * (built with cordon, syscallfilter_get) over the sync pipe. */
 static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 {
 	struct syscallfilter_prog prog;
@@ -173,7 +173,7 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 
 	if (p->sync_w < 0)
 		return;
-	if (syscallfilter_compile(p->o->no_unix_sockets,
+	if (syscallfilter_get(p->o->no_unix_sockets,
 				  sandbox_pty_modes_allowed(p), p->unotif_asked,
 				  &prog, p->error, sizeof(p->error)) == 0) {
 		if (prog.len <= SANDBOX_BPF_MAX)
