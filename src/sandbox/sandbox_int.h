@@ -59,6 +59,7 @@ struct landlock_policy;
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
 #define SANDBOX_CANON_CACHE 64 /* canonical paths remembered while planning */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+#define SANDBOX_CMD_STACK (8u << 20) /* the command's until its exec */
 #define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
 #define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
 #define SANDBOX_SWEEP_MAX 4096 /* git entries recorded for the sweep */
