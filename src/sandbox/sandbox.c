@@ -485,7 +485,10 @@ static int run_paths(struct run *r)
 		p->home = home && home[0] == '/' ?
 				  sandbox_plan_strdup(p, home) :
 				  "/";
-	p->ops = arena_alloc(&p->arena, sizeof(p->ops[0]) * SANDBOX_MAX_MOUNTS);
+	/* Not zeroed: sandbox_plan_add_op fills each op it hands out, and
+	 * zeroing room for SANDBOX_MAX_MOUNTS cost 80 KB of page faults. */
+	p->ops = arena_alloc_raw(&p->arena,
+				 sizeof(p->ops[0]) * SANDBOX_MAX_MOUNTS);
 	p->rw = arena_alloc(&p->arena,
 			    sizeof(p->rw[0]) * (SANDBOX_MAX_LIST + 33));
 	if (!p->cwd || !p->home || !p->ops || !p->rw) {
