@@ -23,6 +23,17 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define INIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INIT_ASAN 1
+#endif
+#endif
+#ifdef INIT_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include "sandbox_int.h"
 
 #include "alloc.h"
@@ -69,15 +80,7 @@ __attribute__((noreturn)) static void init_reap(const struct sandbox_plan *p,
 /* AddressSanitizer keeps one record of the thread's stack, and the
  * command runs on another in the same memory: the switch there and back
  * is announced to it (sanitizer builds only). */
-#if defined(__SANITIZE_ADDRESS__)
-#define INIT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define INIT_ASAN 1
-#endif
-#endif
 #ifdef INIT_ASAN
-#include <sanitizer/common_interface_defs.h>
 static const void *init_stack_bottom; /* PID 1's, noted by the command */
 static size_t init_stack_size;
 #endif

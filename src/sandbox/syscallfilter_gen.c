@@ -13,6 +13,8 @@
 
 #include "syscallfilter.h"
 
+#include "banned.h"
+
 static void emit(FILE *f, unsigned i, const struct syscallfilter_prog *p)
 {
 	fprintf(f, "static const unsigned char prog%u[%zu] = {", i, p->len);

@@ -3,4 +3,6 @@
  * (syscallfilter_get). */
 #include "syscallfilter.h"
 
+#include "banned.h"
+
 const struct syscallfilter_built syscallfilter_built[SYSCALLFILTER_CHOICES];
