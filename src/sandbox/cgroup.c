@@ -1,11 +1,20 @@
 /* cgroup — the run's cgroup leaf (sandbox_int.h): v2 with memory.max and
  * pids.max when our cgroup delegates both controllers, else the v1 pids
  * hierarchy. Leaves come from a pool, flock'ed while a run uses one.
+ *
+ * Joining: v2, the child is born in the leaf (CLONE_INTO_CGROUP). v1, the
+ * child moves itself: it writes "0" to the leaf's tasks file, opened here
+ * before the clone. A thread that moves itself is the one migration the
+ * kernel makes without cgroup_threadgroup_rwsem for writing (no other
+ * thread of the group to keep still, and the writer cannot exit or exec
+ * under it), so it waits for no RCU grace period; a pid written to
+ * cgroup.procs takes that lock and waits 5-30 ms on a busy machine. The
+ * kernel checks the right to move against the credentials of the opener
+ * (this process), not of the child in its user namespace.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,10 +63,12 @@ static bool own_cgroup(const char *controller, char *out, size_t cap)
 	return false;
 }
 
-static int cg_open_procs(const char *leaf)
+/* The file a process joins the leaf by: cgroup.procs (v2: only checked,
+ * the clone enters the leaf), tasks (v1: the child writes "0" to it). */
+static int cg_open_join(const char *leaf, const char *file)
 {
 	char path[PATH_MAX + 16];
-	int n = snprintf(path, sizeof(path), "%s/cgroup.procs", leaf);
+	int n = snprintf(path, sizeof(path), "%s/%s", leaf, file);
 
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -1;
@@ -118,86 +129,18 @@ static bool cg2_delegates(const char *m2, const char *own)
 void sandbox_cgroup_clear(struct sandbox_cgroup *cg)
 {
 	cg->path[0] = '\0';
-	cg->procs_fd = -1;
+	cg->join_fd = -1;
 	cg->lock_fd = -1;
 	cg->v2 = false;
 }
 
-void sandbox_cgroup_init(struct sandbox_cgroup *cg)
-{
-	sandbox_cgroup_clear(cg);
-	cg->warm_fd = -1;
-	cg->warming = false;
-}
-
 void sandbox_cgroup_release(struct sandbox_cgroup *cg)
 {
-	if (cg->warming)
-		pthread_join(cg->warm, NULL);
-	cg->warming = false;
-	if (cg->warm_fd >= 0)
-		close(cg->warm_fd);
-	cg->warm_fd = -1;
-	if (cg->procs_fd >= 0)
-		close(cg->procs_fd);
+	if (cg->join_fd >= 0)
+		close(cg->join_fd);
 	if (cg->lock_fd >= 0)
 		close(cg->lock_fd);
 	sandbox_cgroup_clear(cg);
-}
-
-static void *cg_warm_thread(void *arg)
-{
-	const struct sandbox_cgroup *cg = arg;
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%ld", (long)getpid());
-
-	if (n > 0 && write(cg->warm_fd, num, (size_t)n) != n) {
-		/* Best effort: the child's join then waits as it would. */
-	}
-	return NULL;
-}
-
-/* cgroup v1: joining a cgroup takes the kernel's cgroup_threadgroup_rwsem
- * for writing, which waits for an RCU grace period unless another writer
- * took it less than a grace period before (rcu_sync). On a busy machine a
- * grace period lasts 5-30 ms, and the child's join is on its way to the
- * command's exec. So from the start of the plan, a thread moves this
- * process into the v1 pids cgroup it is already in (a move that changes
- * nothing) and waits out the grace period in its place: the child's join
- * finds it passed. Best effort: without a v1 pids hierarchy, the right to
- * write our own cgroup.procs or a thread, the child's join waits as
- * before; with a v2 leaf (no join: CLONE_INTO_CGROUP) it was for nothing.
- * All signals stay blocked in the thread: the parent takes them from a
- * signalfd. Joined by sandbox_cgroup_release. */
-void sandbox_cgroup_warm(struct sandbox_cgroup *cg)
-{
-	char own[PATH_MAX], path[PATH_MAX + 48];
-	sigset_t all, old;
-	int n;
-
-	const char *m2 = cg2_mount();
-
-	/* A v2 leaf is entered at birth (CLONE_INTO_CGROUP): no join. */
-	if (m2 && own_cgroup(NULL, own, sizeof(own)) && cg2_delegates(m2, own))
-		return;
-	if (cg->warming || !own_cgroup("pids", own, sizeof(own)))
-		return;
-	n = snprintf(path, sizeof(path), "/sys/fs/cgroup/pids%s%s",
-		     own[0] == '/' && own[1] == '\0' ? "" : own,
-		     "/cgroup.procs");
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return;
-	cg->warm_fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (cg->warm_fd < 0)
-		return;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	cg->warming = pthread_create(&cg->warm, NULL, cg_warm_thread, cg) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!cg->warming) {
-		close(cg->warm_fd);
-		cg->warm_fd = -1;
-	}
 }
 
 /* Nothing charged to the leaf? pids.current, not cgroup.procs: a task
@@ -270,7 +213,8 @@ void sandbox_cgroup_plan(struct sandbox_plan *p, unsigned long long mem,
 	    cg2_delegates(m2, own) && cg_pool_take(m2, own, cg)) {
 		if (cg_write_leaf(cg->path, "memory.max", mem) &&
 		    cg_write_leaf(cg->path, "pids.max", pids) &&
-		    (cg->procs_fd = cg_open_procs(cg->path)) >= 0) {
+		    (cg->join_fd = cg_open_join(cg->path, "cgroup.procs")) >=
+			    0) {
 			cg->v2 = true;
 			p->mem_by_cgroup = mem != 0;
 			p->pids_by_cgroup = true;
@@ -281,7 +225,7 @@ void sandbox_cgroup_plan(struct sandbox_plan *p, unsigned long long mem,
 	if (own_cgroup("pids", own, sizeof(own)) &&
 	    cg_pool_take("/sys/fs/cgroup/pids", own, cg)) {
 		if (cg_write_leaf(cg->path, "pids.max", pids) &&
-		    (cg->procs_fd = cg_open_procs(cg->path)) >= 0) {
+		    (cg->join_fd = cg_open_join(cg->path, "tasks")) >= 0) {
 			p->pids_by_cgroup = true;
 			return;
 		}

@@ -155,22 +155,21 @@ static bool child_read_sync(const struct sandbox_plan *p, void *buf, size_t n)
 	return true;
 }
 
-/* Waits until the parent has moved us into the cgroup leaf (cgroup v1: a
- * migration can wait for an RCU grace period, so the parent does it while
- * we set up). Every process forked after this is counted. The leaf's lock
- * fd stays open here: the leaf is not handed to another run until this
- * process is gone. */
-void sandbox_child_wait_cgroup(const struct sandbox_plan *p)
+/* Moves this process into the cgroup leaf (v1; v2: born there) by "0"
+ * written to the leaf's tasks file, which the parent opened (cgroup.c:
+ * a thread that moves itself waits for no grace period). First thing
+ * after the clone: the process has one thread, and every process forked
+ * after this is counted. The leaf's lock fd stays open here: the leaf is
+ * not handed to another run until this process is gone. */
+void sandbox_child_join_cgroup(struct sandbox_plan *p)
 {
-	char c = 0;
-
-	if (p->sync_r < 0)
+	if (p->cg.join_fd < 0)
 		return;
-	if (!child_read_sync(p, &c, 1) || c != 'J')
-		sandbox_child_die(p, ST_SETUP, 0,
-				  "cgroup %s: the parent could not "
-				  "move the sandbox into it",
+	if (!p->cg.v2 && write(p->cg.join_fd, "0", 1) != 1)
+		sandbox_child_die(p, ST_SETUP, errno, "cgroup %s: join",
 				  p->cg.path);
+	close(p->cg.join_fd);
+	p->cg.join_fd = -1;
 }
 
 /* The seccomp program the parent compiled (length, then instructions). */
@@ -515,8 +514,8 @@ static void child_home_read(const struct sandbox_plan *p)
 	 * do not cover. The credential files in it stay masked by the mount
 	 * namespace; the landlock backend cannot mask them, so there only
 	 * the launch's entries are granted, as elsewhere in $HOME. */
-	for (size_t i = 0; p->backend == SANDBOX_BACKEND_NAMESPACES && i < p->nrw;
-	     i++) {
+	for (size_t i = 0;
+	     p->backend == SANDBOX_BACKEND_NAMESPACES && i < p->nrw; i++) {
 		if (!sandbox_plan_path_under(p->rw[i], p->home) ||
 		    strcmp(p->rw[i], p->home) == 0)
 			continue;
@@ -660,6 +659,7 @@ void sandbox_child_pdeathsig(const struct sandbox_plan *p, bool in_pidns)
 
 __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
 {
+	sandbox_child_join_cgroup(p);
 	close(p->err_r);
 	if (p->in_w >= 0)
 		close(p->in_w);
@@ -675,7 +675,6 @@ __attribute__((noreturn)) void sandbox_child_landlock(struct sandbox_plan *p)
 		sandbox_child_die(p, ST_SETUP, errno, "setsid");
 	sandbox_pty_child(p);
 	sandbox_child_pdeathsig(p, false);
-	sandbox_child_wait_cgroup(p);
 	sandbox_child_drop_caps(p);
 	if (p->reaper)
 		sandbox_reaper_run(p);

@@ -22,9 +22,10 @@
  * Backend "landlock": no namespaces; the child is the command, in its own
  * session; Landlock, seccomp and rlimits only.
  *
- * While the child sets up, the parent moves it into a cgroup v1 leaf (v2:
- * it is born there with CLONE_INTO_CGROUP) and compiles the seccomp
- * program; both reach the child over a socket. Leaves come from a pool
+ * The child moves itself into a cgroup v1 leaf first thing (v2: it is
+ * born there with CLONE_INTO_CGROUP; cgroup.c says why the child does
+ * it). While it sets up, the parent compiles the seccomp program, which
+ * reaches the child over a socket. Leaves come from a pool
  * (creating and removing a cgroup per run costs more than the rest).
  *
  * A missing "run later" path gets an empty placeholder to mount over,
@@ -163,29 +164,18 @@ unsigned long long sandbox_now_ms(void)
 	       (unsigned long long)ts.tv_nsec / 1000000ULL;
 }
 
-/* While the child sets up its namespaces: moves it into a cgroup v1 leaf
- * and compiles the seccomp program, then hands both over the sync pipe. */
+/* While the child sets up its namespaces: hands it the seccomp program
+ * (built with cordon, syscallfilter_get) over the sync pipe. */
 static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 {
 	struct syscallfilter_prog prog;
 	uint32_t len = 0;
-	char c = 'J';
 
 	if (p->sync_w < 0)
 		return;
-	if (p->cg.procs_fd >= 0 && !p->cg.v2) {
-		char num[24];
-		int n = snprintf(num, sizeof(num), "%ld", (long)pid);
-
-		if (write(p->cg.procs_fd, num, (size_t)n) != n)
-			c = 'N';
-	}
-	if (send(p->sync_w, &c, 1, MSG_NOSIGNAL) != 1)
-		goto out;
-	if (syscallfilter_compile(p->o->no_unix_sockets,
-				  sandbox_pty_modes_allowed(p),
-				  p->unotif_asked, &prog, p->error,
-				  sizeof(p->error)) == 0) {
+	if (syscallfilter_get(p->o->no_unix_sockets,
+				  sandbox_pty_modes_allowed(p), p->unotif_asked,
+				  &prog, p->error, sizeof(p->error)) == 0) {
 		if (prog.len <= SANDBOX_BPF_MAX)
 			len = (uint32_t)prog.len;
 		else
@@ -214,7 +204,6 @@ static void parent_feed_child(struct sandbox_plan *p, pid_t pid)
 	/* The child answers with its listener (unixnotif.c). */
 	if (len)
 		sandbox_unixnotif_start(p, pid);
-out:
 	close(p->sync_w);
 	p->sync_w = -1;
 }
@@ -448,7 +437,7 @@ static void run_init(struct run *r)
 	p->pty_m = p->pty_s = p->pty_host = -1;
 	p->out_to[0] = 1;
 	p->out_to[1] = 2;
-	sandbox_cgroup_init(&p->cg);
+	sandbox_cgroup_clear(&p->cg);
 	arena_init(&p->arena, SANDBOX_ARENA_MAX);
 	p->uid = geteuid();
 	p->gid = getegid();
@@ -479,9 +468,6 @@ static int run_backend(struct run *r)
 		}
 		p->backend = (enum sandbox_backend)best;
 	}
-	/* The cgroup v1 join's grace period, waited out while we plan. */
-	if (p->backend != SANDBOX_BACKEND_BEST)
-		sandbox_cgroup_warm(&p->cg);
 	p->netns = p->backend == SANDBOX_BACKEND_NAMESPACES &&
 		   (o->network == SANDBOX_NET_NONE ||
 		    o->network == SANDBOX_NET_PROXY);
@@ -507,7 +493,10 @@ static int run_paths(struct run *r)
 		p->home = home && home[0] == '/' ?
 				  sandbox_plan_strdup(p, home) :
 				  "/";
-	p->ops = arena_alloc(&p->arena, sizeof(p->ops[0]) * SANDBOX_MAX_MOUNTS);
+	/* Not zeroed: sandbox_plan_add_op fills each op it hands out, and
+	 * zeroing room for SANDBOX_MAX_MOUNTS cost 80 KB of page faults. */
+	p->ops = arena_alloc_raw(&p->arena,
+				 sizeof(p->ops[0]) * SANDBOX_MAX_MOUNTS);
 	p->rw = arena_alloc(&p->arena,
 			    sizeof(p->rw[0]) * (SANDBOX_MAX_LIST + 33));
 	if (!p->cwd || !p->home || !p->ops || !p->rw) {
@@ -956,9 +945,9 @@ static void run_parent(struct run *r)
 			close(p->out_w[i]);
 		p->out_w[i] = -1;
 	}
-	if (p->cg.procs_fd >= 0)
-		close(p->cg.procs_fd);
-	p->cg.procs_fd = -1;
+	if (p->cg.join_fd >= 0)
+		close(p->cg.join_fd);
+	p->cg.join_fd = -1;
 	if (p->pty_s >= 0)
 		close(p->pty_s);
 	p->pty_s = -1;

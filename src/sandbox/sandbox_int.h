@@ -59,6 +59,7 @@ struct landlock_policy;
 #define SANDBOX_CG_POOL 64 /* cgroup leaves, one per concurrent run */
 #define SANDBOX_CANON_CACHE 64 /* canonical paths remembered while planning */
 #define SANDBOX_BPF_MAX (4096 * 8) /* BPF_MAXINSNS instructions */
+#define SANDBOX_CMD_STACK (8u << 20) /* the command's until its exec */
 #define SANDBOX_MAX_SOCKETS 512 /* host unix sockets masked one by one */
 #define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
 #define SANDBOX_SWEEP_MAX 4096 /* git entries recorded for the sweep */
@@ -102,12 +103,10 @@ struct sandbox_op {
 
 struct sandbox_cgroup {
 	char path[PATH_MAX]; /* the leaf; "" when none */
-	int procs_fd; /* its cgroup.procs, for the child */
+	int join_fd; /* v1: its tasks file, for the child to write "0" to;
+			v2: its cgroup.procs (only checked: born there) */
 	int lock_fd; /* the leaf, flock'ed while this run uses it */
 	bool v2;
-	int warm_fd; /* v1: our own cgroup.procs, for the warm-up thread */
-	bool warming; /* the warm-up thread runs (joined on release) */
-	pthread_t warm;
 };
 
 /* A path given to realpath while planning and its canonical form. */
@@ -184,9 +183,8 @@ struct sandbox_plan {
 	const char *exec_path; /* argv-only: argv[0] resolved in the parent */
 	int err_r, err_w; /* error text from the child (CLOEXEC) */
 	int st_r, st_w; /* PID 1 reports the command's wait status */
-	int sync_r, sync_w; /* parent -> child: cgroup joined, then the
-				 seccomp program (built while the child sets
-				 up its namespaces) */
+	int sync_r, sync_w; /* parent -> child: the seccomp program (built
+				 while the child sets up its namespaces) */
 	int st_status; /* that status */
 	bool st_have;
 	int out_r[2], out_w[2];
@@ -340,8 +338,6 @@ bool sandbox_sweep_config_executes(const char *text, size_t len);
 /* cgroup.c */
 
 void sandbox_cgroup_clear(struct sandbox_cgroup *cg);
-void sandbox_cgroup_init(struct sandbox_cgroup *cg);
-void sandbox_cgroup_warm(struct sandbox_cgroup *cg);
 
 void sandbox_cgroup_release(struct sandbox_cgroup *cg);
 
@@ -358,7 +354,7 @@ sandbox_child_die(const struct sandbox_plan *p, int status, int err,
 
 void sandbox_child_drop_caps(const struct sandbox_plan *p);
 
-void sandbox_child_wait_cgroup(const struct sandbox_plan *p);
+void sandbox_child_join_cgroup(struct sandbox_plan *p);
 
 __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 						  bool sandboxed);
@@ -391,8 +387,8 @@ struct sandbox_unixnotif_addr {
 };
 /* Parses len bytes at addr (the command's, copied): 0, or the errno the
  * kernel would give for a malformed address (EINVAL). Pure. */
-int sandbox_unixnotif_parse(int domain, int type, const void *addr,
-			    size_t len, struct sandbox_unixnotif_addr *out);
+int sandbox_unixnotif_parse(int domain, int type, const void *addr, size_t len,
+			    struct sandbox_unixnotif_addr *out);
 
 void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid);
 

@@ -52,4 +52,23 @@ int syscallfilter_load_listen(struct syscallfilter_prog *p, int *listener,
 			      int *listen_err, char *why, size_t whycap);
 void syscallfilter_prog_free(struct syscallfilter_prog *p);
 
+/* The programs of syscallfilter_compile, made at build time by
+ * syscallfilter_gen (src/meson.build) and indexed by syscallfilter_choice;
+ * an empty row (len 0) did not compile on the build machine, and every
+ * row is empty in a cross build. */
+#define SYSCALLFILTER_CHOICES 8
+struct syscallfilter_built {
+	const unsigned char *insns;
+	size_t len;
+};
+extern const struct syscallfilter_built
+	syscallfilter_built[SYSCALLFILTER_CHOICES];
+unsigned syscallfilter_choice(bool no_unix_sockets, bool tty_modes,
+			      bool notify_connect);
+/* What syscallfilter_compile gives, as a malloc'd copy of the built row
+ * (no libseccomp: about 0.65 ms of CPU less a run), or compiled now when
+ * the row is empty. */
+int syscallfilter_get(bool no_unix_sockets, bool tty_modes, bool notify_connect,
+		      struct syscallfilter_prog *out, char *why, size_t whycap);
+
 #endif

@@ -1030,6 +1030,35 @@ static void test_threads(enum sandbox_backend backend, const char *name)
 	   st);
 }
 
+/* cgroup v1: the child moves itself into the run's pids leaf (cgroup.c)
+ * before anything is forked, and the tasks file it moved itself by does
+ * not reach the command. */
+static void test_cgroup_join(enum sandbox_backend backend, const char *name)
+{
+	struct sandbox_opts o;
+	struct sandbox_report rep;
+	char *out = NULL, want[64];
+	char *argv[] = { "/bin/sh", "-c",
+			 "grep :pids: /proc/self/cgroup; "
+			 "ls -l /proc/self/fd/ | grep -c /sys/fs/cgroup",
+			 NULL };
+
+	if (access("/sys/fs/cgroup/pids/tasks", W_OK) != 0) {
+		skip(3, "cgroup: no writable v1 pids hierarchy");
+		return;
+	}
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, argv, &rep, &out), 1,
+		"%s cgroup: runs (grep -c counts no descriptor)", name);
+	snprintf(want, sizeof(want), ":pids:/cordon-%u-", (unsigned)geteuid());
+	ok(out && strstr(out, want) != NULL,
+	   "%s cgroup: the command is in the run's pids leaf (%s)", name,
+	   out ? out : "no output");
+	ok(out && has_line(out, "0"),
+	   "%s cgroup: no cgroup file is open in the command", name);
+	free(out);
+}
+
 /* The landlock backend without a cgroup (run as nobody, who has no
  * writable one here): a descendant that left the session dies with the
  * command's exit and with the time-out. */
@@ -1629,6 +1658,7 @@ int main(void)
 	test_host_sockets(ns);
 	test_root(ns);
 	test_threads(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_cgroup_join(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_reaper();
 	test_deny_write_lost();
 	if (ns)
@@ -1637,6 +1667,7 @@ int main(void)
 		test_env(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_statuses(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_timeout_tree(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_cgroup_join(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_parent_death();
 		test_namespaces();
 		test_proxy(SANDBOX_BACKEND_NAMESPACES, "namespaces");

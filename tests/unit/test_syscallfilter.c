@@ -825,6 +825,32 @@ int main(void)
 		   "syscallfilter_prog_free clears the program");
 	}
 
+	/* The programs built with cordon (syscallfilter_gen) are, byte for
+	 * byte, what syscallfilter_compile makes here, for every choice. */
+	for (unsigned i = 0; i < SYSCALLFILTER_CHOICES; i++) {
+		bool nu = i & 4, tty = i & 2, notify = i & 1;
+		struct syscallfilter_prog bp, cp;
+		int rg, rw;
+
+		ok(syscallfilter_choice(nu, tty, notify) == i,
+		   "syscallfilter_choice %u", i);
+		ok(syscallfilter_built[i].len > 0,
+		   "choice %u: a program was built with cordon", i);
+		rg = syscallfilter_get(nu, tty, notify, &bp, why, sizeof(why));
+		rw = syscallfilter_compile(nu, tty, notify, &cp, why,
+					   sizeof(why));
+		ok(rg == 0 && rw == 0 && bp.len == cp.len &&
+			   memcmp(bp.insns, cp.insns, bp.len) == 0 &&
+			   bp.insns != syscallfilter_built[i].insns,
+		   "choice %u: syscallfilter_get gives a copy of the compiled "
+		   "program (%zu and %zu bytes)",
+		   i, bp.len, cp.len);
+		if (rg == 0)
+			syscallfilter_prog_free(&bp);
+		if (rw == 0)
+			syscallfilter_prog_free(&cp);
+	}
+
 	/* why is cleared on success. */
 	memcpy(why, "junk", 5);
 	{
