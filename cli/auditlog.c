@@ -336,8 +336,8 @@ struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
 	}
 	r->orig = o->extra_env;
 	o->extra_env = r->extra;
-	o->pass_fd = r->fds[1];
-	o->pass_socket = r->lfd >= 0 ? r->path : NULL;
+	o->pass_fds[SANDBOX_PASS_AUDIT] = r->fds[1];
+	o->pass_sockets[SANDBOX_PASS_AUDIT] = r->lfd >= 0 ? r->path : NULL;
 	return r;
 fail:
 	for (int i = 0; i < 2; i++) {
@@ -370,8 +370,8 @@ void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o)
 			(unsigned long long)r->srv.refused);
 	if (o) {
 		o->extra_env = r->orig;
-		o->pass_fd = 0;
-		o->pass_socket = NULL;
+		o->pass_fds[SANDBOX_PASS_AUDIT] = 0;
+		o->pass_sockets[SANDBOX_PASS_AUDIT] = NULL;
 	}
 	relay_unlink(r);
 	for (int i = 0; i < 2; i++) {

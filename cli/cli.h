@@ -190,7 +190,7 @@ void cli_console_usage(FILE *out);
 #endif
 
 /* The audit relay of `cordon run` (auditlog.c, src/audit/relay.h): a
- * SOCK_SEQPACKET socketpair whose one end the command inherits (o->pass_fd,
+ * SOCK_SEQPACKET socketpair whose one end the command inherits (o->pass_fds,
  * named by CORDON_AUDIT_FD in o->extra_env), and a thread that appends
  * what the doors inside send to a as "nested" records. NULL after saying
  * why on stderr. Stop it after the run: it reads what is left, says on
