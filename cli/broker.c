@@ -169,6 +169,10 @@ static void relay_forward(struct cli_broker_relay *r, int door,
 	}
 	memcpy(sa.sun_path, r->sock, strlen(r->sock) + 1);
 	c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* before connect too: a console whose backlog is full (hung) makes
+	 * connect wait, and this thread serves every ask of the run */
+	if (c >= 0)
+		(void)setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (c < 0 || connect(c, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		(void)snprintf(why, sizeof(why),
 			       "no console is running (cordon console): %s",
@@ -178,7 +182,6 @@ static void relay_forward(struct cli_broker_relay *r, int door,
 		relay_refuse(r, door, why);
 		return;
 	}
-	(void)setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	while (off < len) {
 		ssize_t w = send(c, line + off, len - off, MSG_NOSIGNAL);
 
