@@ -40,6 +40,16 @@ wait_rc() {
 	done
 	return 1
 }
+# host NAME SESSION: a host door (`cordon check`) asks about rm -rf build
+# in the background; its output in $tmp/NAME.out, status in .rc.
+host() {
+	rm -f "$tmp/$1.rc"
+	(
+		"$bin" check --workspace "$HOME" --tool Bash --session "$2" \
+			--args '{"command":"rm -rf build"}' >"$tmp/$1.out" 2>&1 </dev/null
+		echo $? >"$tmp/$1.rc"
+	) &
+}
 # pending_json EXPR: a Python expression over the pending list `p`.
 pending_json() {
 	curl -sS -H "Authorization: Bearer $token" "$url/api/approvals/pending" |
@@ -84,11 +94,7 @@ wait_rc a
 ok $? "the door gets it, and the next identical call of that run goes through on the grant"
 
 # the grant does not leak: a host door's identical call of that session
-(
-	"$bin" check --workspace "$HOME" --tool Bash --session s1 \
-		--args '{"command":"rm -rf build"}' >"$tmp/host.out" 2>&1 </dev/null
-	echo $? >"$tmp/host.rc"
-) &
+host host s1
 wait_pending 1
 ok $? "a host door's identical call of the same session still asks"
 [ "$(pending_json 'p[0]["relayed"]')" = None ]
@@ -97,6 +103,20 @@ answer "$(first_pending id)" deny_once
 wait_rc host
 [ "$(cat "$tmp/host.rc")" = 1 ] && grep -q '^deny' "$tmp/host.out"
 ok $? "  deny_once: the host door is denied"
+
+# nor does a host door's grant answer a door inside that claims its
+# session
+host h1 h1
+wait_pending 1
+answer "$(first_pending id)" allow_session
+wait_rc h1
+inside claim --session h1 good
+wait_pending 1 && [ "$(pending_json 'p[0]["relayed"] is not None and p[0]["session"] == "h1"')" = True ]
+ok $? "a door inside claiming a host door's session (granted there) still asks"
+answer "$(first_pending id)" deny_once
+wait_rc claim
+[ "$(cat "$tmp/h1.rc")" = 0 ] && grep -q '^good {"answer":"deny_once"}$' "$tmp/claim.out"
+ok $? "  the host door's grant stayed the host's; deny_once reaches the door inside"
 
 # nor another run's
 inside b --session s1 good
