@@ -5,8 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,7 @@
 #include "cordon.h"
 #include "proxy.h"
 #include "relay.h"
+#include "runrelay.h"
 #include "sandbox.h"
 
 #include "banned.h"
@@ -140,16 +139,11 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 
 struct cli_audit_relay {
 	struct audit_relay_server srv;
-	int fds[2]; /* [0] cordon's end, [1] the command's */
-	int stop[2];
+	struct cli_runrelay rr;
 	int lfd; /* listening on path, or -1 */
 	char dir[PATH_MAX];
 	char path[PATH_MAX];
 	char senv[PATH_MAX + 32];
-	pthread_t th;
-	char env[48];
-	char **extra;
-	char *const *orig; /* the caller's extra_env */
 };
 
 /* Serves the relay until told to stop, then reads what is left: the
@@ -161,8 +155,8 @@ static void *relay_thread(void *arg)
 	nfds_t nconn = 0;
 	bool stop = false;
 
-	pf[0] = (struct pollfd){ .fd = r->fds[0], .events = POLLIN };
-	pf[1] = (struct pollfd){ .fd = r->stop[0], .events = POLLIN };
+	pf[0] = (struct pollfd){ .fd = r->rr.fds[0], .events = POLLIN };
+	pf[1] = (struct pollfd){ .fd = r->rr.stop[0], .events = POLLIN };
 	pf[2] = (struct pollfd){ .fd = r->lfd, .events = POLLIN };
 	while (!stop) {
 		/* no new connections while every slot is taken */
@@ -175,7 +169,8 @@ static void *relay_thread(void *arg)
 			break;
 		/* bounded per wake-up, so a stop is seen between bursts */
 		for (int i = 0; i < 64 && (pf[0].revents & POLLIN); i++)
-			if (audit_relay_serve(&r->srv, r->fds[0], false) <= 0)
+			if (audit_relay_serve(&r->srv, r->rr.fds[0], false) <=
+			    0)
 				break;
 		for (nfds_t i = 0; i < nconn;) {
 			struct pollfd *c = &pf[3 + i];
@@ -201,7 +196,7 @@ static void *relay_thread(void *arg)
 		stop = pf[1].revents != 0;
 	}
 	for (int i = 0; i < 1024; i++)
-		if (audit_relay_serve(&r->srv, r->fds[0], false) <= 0)
+		if (audit_relay_serve(&r->srv, r->rr.fds[0], false) <= 0)
 			break;
 	for (nfds_t i = 0; i < nconn; i++) {
 		(void)audit_relay_serve(&r->srv, pf[3 + i].fd, true);
@@ -282,110 +277,48 @@ static void relay_unlink(struct cli_audit_relay *r)
 struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
 					      struct sandbox_opts *o)
 {
+	static const char what[] = "cordon run: audit relay";
 	struct cli_audit_relay *r = calloc(1, sizeof(*r));
-	size_t n = 0;
 
-	if (!r) {
-		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+	if (!r || audit_relay_server_init(&r->srv, a) != CORDON_OK) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		free(r);
 		return NULL;
 	}
-	r->fds[0] = r->fds[1] = r->stop[0] = r->stop[1] = r->lfd = -1;
-	while (o->extra_env && o->extra_env[n])
-		n++;
-	if (audit_relay_server_init(&r->srv, a) != CORDON_OK ||
-	    !(r->extra = calloc(n + 3, sizeof(char *)))) {
-		fprintf(stderr, "cordon run: audit relay: out of memory\n");
+	r->lfd = -1;
+	/* one more slot: CORDON_AUDIT_SOCK */
+	if (cli_runrelay_open(&r->rr, what, AUDIT_RELAY_ENV, o, 1) != 0)
 		goto fail;
-	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->fds) !=
-		    0 ||
-	    pipe2(r->stop, O_CLOEXEC) != 0) {
-		fprintf(stderr, "cordon run: audit relay: %s\n",
-			strerror(errno));
-		goto fail;
-	}
-	/* fd 0-2 are the command's stdio, never the relay */
-	if (r->fds[1] <= 2) {
-		int d = fcntl(r->fds[1], F_DUPFD_CLOEXEC, 3);
-
-		if (d < 0) {
-			fprintf(stderr, "cordon run: audit relay: %s\n",
-				strerror(errno));
-			goto fail;
-		}
-		close(r->fds[1]);
-		r->fds[1] = d;
-	}
-	(void)snprintf(r->env, sizeof(r->env), "%s=%d", AUDIT_RELAY_ENV,
-		       r->fds[1]);
 	relay_listen(r, o);
-	for (size_t i = 0; i < n; i++)
-		r->extra[i] = o->extra_env[i];
-	r->extra[n] = r->env;
 	if (r->lfd >= 0)
-		r->extra[n + 1] = r->senv;
-	/* The thread takes no signal: the run's parent blocks SIGINT/TERM/
-	 * HUP (and the pty's) to read them from a signalfd and forward them,
-	 * and a thread that left them open would take them instead and die
-	 * by their default action, the caller's terminal left raw. */
-	{
-		sigset_t all, old;
-		int e;
-
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		e = pthread_create(&r->th, NULL, relay_thread, r);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (e != 0) {
-			fprintf(stderr, "cordon run: audit relay: no thread\n");
-			goto fail;
-		}
-	}
-	r->orig = o->extra_env;
-	o->extra_env = r->extra;
-	o->pass_fd = r->fds[1];
-	o->pass_socket = r->lfd >= 0 ? r->path : NULL;
+		r->rr.extra[r->rr.next] = r->senv;
+	if (cli_runrelay_start(&r->rr, what, relay_thread, r, o,
+			       SANDBOX_PASS_AUDIT) != 0)
+		goto fail;
+	o->pass_sockets[SANDBOX_PASS_AUDIT] = r->lfd >= 0 ? r->path : NULL;
 	return r;
 fail:
-	for (int i = 0; i < 2; i++) {
-		if (r->fds[i] >= 0)
-			close(r->fds[i]);
-		if (r->stop[i] >= 0)
-			close(r->stop[i]);
-	}
+	cli_runrelay_close(&r->rr);
 	relay_unlink(r);
 	audit_relay_server_free(&r->srv);
-	free(r->extra);
 	free(r);
 	return NULL;
 }
 
 void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o)
 {
-	ssize_t k;
-
 	if (!r)
 		return;
-	do
-		k = write(r->stop[1], "x", 1);
-	while (k < 0 && errno == EINTR);
-	pthread_join(r->th, NULL);
+	cli_runrelay_stop(&r->rr, o, SANDBOX_PASS_AUDIT);
 	if (r->srv.refused)
 		fprintf(stderr,
 			"cordon run: audit relay: %llu record(s) from inside "
 			"the sandbox refused (event nested_refused)\n",
 			(unsigned long long)r->srv.refused);
-	if (o) {
-		o->extra_env = r->orig;
-		o->pass_fd = 0;
-		o->pass_socket = NULL;
-	}
+	if (o)
+		o->pass_sockets[SANDBOX_PASS_AUDIT] = NULL;
 	relay_unlink(r);
-	for (int i = 0; i < 2; i++) {
-		close(r->fds[i]);
-		close(r->stop[i]);
-	}
+	cli_runrelay_close(&r->rr);
 	audit_relay_server_free(&r->srv);
-	free(r->extra);
 	free(r);
 }

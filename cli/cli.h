@@ -156,7 +156,8 @@ void cli_print_escaped(FILE *out, const char *s, size_t n);
 /* ---- broker.c: handing an ASK to the running console ---- */
 
 /* With approvals.broker on, sets pol's prompt to ask the console
- * (`cordon console`) over its socket, up to approvals.timeout_s; no console,
+ * (`cordon console`) over its socket, or inside `cordon run` through the
+ * run's relay (CORDON_BROKER_FD), up to approvals.timeout_s; no console,
  * or one gone mid-wait, denies at step no_prompt. door names the door
  * ("mcp", "hook", "check"), sandbox what enforces the call ("full",
  * "partial", "none", NULL: unknown); both borrowed for as long as pol is
@@ -168,12 +169,32 @@ struct cli_broker {
 	const char *door;
 	const char *sandbox;
 	unsigned timeout_s;
+	int relay_fd; /* CORDON_BROKER_FD's, or -1 */
 	char path[4096];
 	char why[256];
 };
 int cli_broker_attach(struct cli_broker *b, struct cordon_policy *pol,
 		      const struct cordon_config *cfg, const char *door,
 		      const char *sandbox);
+
+/* `cordon run`'s broker relay (src/policy/broker.h): with
+ * approvals.broker on, a SOCK_SEQPACKET socketpair whose one end the
+ * command inherits (o->pass_fds, named by CORDON_BROKER_FD in
+ * o->extra_env), and a thread that judges what the doors inside ask and
+ * hands it to the console as relayed by this run (argv: what the cards
+ * name). 0 with *out set, or NULL when the key is off; -1 after saying
+ * why on stderr. Stop it after the run: it drops what still waits, says
+ * on stderr how many asks it refused, and puts o back. */
+struct sandbox_opts;
+struct cli_broker_relay;
+int cli_broker_relay_start(const struct cordon_config *cfg,
+			   struct sandbox_opts *o, char *const *argv,
+			   struct cli_broker_relay **out);
+void cli_broker_relay_stop(struct cli_broker_relay *r, struct sandbox_opts *o);
+
+/* nbytes (at most 32) random bytes as hex into out (2 * nbytes + 1
+ * bytes); 0, or -1 when getrandom failed. */
+int cli_random_hex(char *out, size_t nbytes);
 
 /* --prompt (cordon check, cordon mcp): the prompt callback that asks on
  * the controlling terminal fd, up to timeout_s (common.c); ud is a
@@ -194,7 +215,7 @@ void cli_console_usage(FILE *out);
 #endif
 
 /* The audit relay of `cordon run` (auditlog.c, src/audit/relay.h): a
- * SOCK_SEQPACKET socketpair whose one end the command inherits (o->pass_fd,
+ * SOCK_SEQPACKET socketpair whose one end the command inherits (o->pass_fds,
  * named by CORDON_AUDIT_FD in o->extra_env), and a thread that appends
  * what the doors inside send to a as "nested" records. NULL after saying
  * why on stderr. Stop it after the run: it reads what is left, says on

@@ -132,6 +132,9 @@ struct pending {
 	struct cmdwords words; /* the command's, when plain */
 	bool plain;
 	struct strlist family; /* what a family grant covers, or empty */
+	/* relayed by a cordon run: its session grants are kept apart, in
+	 * C.relay_grants under "RUN/SESSION" */
+	char *relay_session;
 	const char *family_why; /* static: why there is none */
 	int fd;
 	long created; /* wall clock, ms */
@@ -155,6 +158,9 @@ struct console {
 	struct event events[CONSOLE_EVENTS];
 	unsigned long next_seq;
 	struct approvals_store grants; /* session grants given here */
+	/* those given on items relayed from inside a cordon run's sandbox:
+	 * never looked up for a host door's call (src/policy/broker.h) */
+	struct approvals_store relay_grants;
 	bool stopping;
 
 	pthread_mutex_t cls_lock;
@@ -193,16 +199,6 @@ static long mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int random_hex(char *out, size_t nbytes)
-{
-	unsigned char r[32];
-
-	if (nbytes > sizeof(r) || getrandom(r, nbytes, 0) != (ssize_t)nbytes)
-		return -1;
-	text_hex_encode(r, nbytes, out);
-	return 0;
 }
 
 /* ---- events -------------------------------------------------------------- */
@@ -269,14 +265,25 @@ static cJSON *pending_json(const struct pending *p)
 	else
 		cJSON_AddNullToObject(o, "session");
 	cJSON_AddStringToObject(o, "sandboxed", q->sandbox);
+	/* from inside the sandbox of a cordon run: no durable answer */
+	if (q->relay_run) {
+		cJSON *rel = cJSON_AddObjectToObject(o, "relayed");
+		if (rel) {
+			cJSON_AddStringToObject(rel, "run", q->relay_run);
+			cJSON_AddStringToObject(rel, "command",
+						q->relay_command);
+		}
+	} else {
+		cJSON_AddNullToObject(o, "relayed");
+	}
 	cJSON_AddBoolToObject(o, "exactOnly", q->exact_only);
 	/* what allow_session / allow_always with "scope": "prefix" covers;
 	 * without it (or with "exact") they cover the exact command */
 	if (p->family.n) {
 		cJSON *f = cJSON_CreateArray();
 		for (size_t i = 0; f && i < p->family.n; i++)
-			cJSON_AddItemToArray(f, json_clean_string(
-						     p->family.v[i],
+			cJSON_AddItemToArray(
+				f, json_clean_string(p->family.v[i],
 						     strlen(p->family.v[i])));
 		cJSON_AddItemToObject(o, "prefix", f);
 		cJSON_AddNullToObject(o, "prefixRefused");
@@ -328,6 +335,12 @@ static cJSON *segments_of(const char *cmd)
 	return arr;
 }
 
+/* Where p's session grants are: a relayed item's apart. */
+static struct approvals_store *grants_of(const struct pending *p)
+{
+	return p->req.relay_run ? &C.relay_grants : &C.grants;
+}
+
 /* The query of p's call, with the words of its command when they are
  * plain, so that this console's family grants apply to it. */
 static void query_of(const struct pending *p, struct approvals_query *aq)
@@ -335,7 +348,7 @@ static void query_of(const struct pending *p, struct approvals_query *aq)
 	const struct broker_request *q = &p->req;
 
 	memset(aq, 0, sizeof(*aq));
-	aq->session = q->session;
+	aq->session = q->relay_run ? p->relay_session : q->session;
 	aq->tool = q->tool;
 	aq->kind = (enum cordon_kind)cordon_kind_from_name(q->kind);
 	aq->command = q->command;
@@ -348,12 +361,10 @@ static void query_of(const struct pending *p, struct approvals_query *aq)
 static void send_answer(int fd, int answer, bool family)
 {
 	char line[96];
-	int n = snprintf(line, sizeof(line), "{\"answer\":\"%s\"%s}\n",
-			 cordon_answer_name((enum cordon_answer)answer),
-			 family ? ",\"scope\":\"prefix\"" : "");
+	size_t n = broker_answer_line(answer, family, line, sizeof(line));
 
-	if (n > 0)
-		(void)send(fd, line, (size_t)n, MSG_NOSIGNAL);
+	if (n)
+		(void)send(fd, line, n, MSG_NOSIGNAL);
 }
 
 static cJSON *answered_json(const char *id, int answer, bool family,
@@ -439,7 +450,17 @@ static void *door_thread(void *arg)
 	 * this console's timed_out rather than giving up on its own */
 	p->deadline = mono_ms() + (long)p->req.timeout_ms -
 		      (p->req.timeout_ms >= 1000 ? 100 : 0);
-	if (random_hex(p->id, 16) != 0) {
+	if (cli_random_hex(p->id, 16) != 0) {
+		broker_request_free(&p->req);
+		arena_release(&p->arena);
+		free(p);
+		goto out;
+	}
+	if (p->req.relay_run &&
+	    asprintf(&p->relay_session, "%s/%s", p->req.relay_run,
+		     p->req.session ? p->req.session : "") < 0)
+		p->relay_session = NULL;
+	if (p->req.relay_run && !p->relay_session) {
 		broker_request_free(&p->req);
 		arena_release(&p->arena);
 		free(p);
@@ -454,7 +475,7 @@ static void *door_thread(void *arg)
 	(void)approvals_family(&aq, &p->family, &p->family_why);
 
 	pthread_mutex_lock(&C.lock);
-	g = approvals_lookup(&C.grants, &aq, NULL);
+	g = approvals_lookup(grants_of(p), &aq, NULL);
 	if (g != -1) {
 		int a = g == CORDON_ALLOW ? CORDON_ANSWER_ALLOW_SESSION :
 					    CORDON_ANSWER_DENY_SESSION;
@@ -502,7 +523,7 @@ static void *door_thread(void *arg)
 		 * approvals code checks it once more */
 		if (p->answer == CORDON_ANSWER_ALLOW_SESSION ||
 		    p->answer == CORDON_ANSWER_DENY_SESSION)
-			(void)approvals_record(&C.grants, &aq,
+			(void)approvals_record(grants_of(p), &aq,
 					       (enum cordon_answer)p->answer,
 					       p->answer_family ? &p->family :
 								  NULL,
@@ -518,6 +539,7 @@ static void *door_thread(void *arg)
 done:
 	cJSON_Delete(p->segments);
 	broker_request_free(&p->req);
+	free(p->relay_session);
 	strlist_clear(&p->family);
 	arena_release(&p->arena);
 	free(p);
@@ -777,6 +799,15 @@ static enum MHD_Result api_answer(struct MHD_Connection *c, const char *id,
 		   a <= CORDON_ANSWER_ALLOW_ALWAYS) {
 		status = 400;
 		msg = "a blocked call cannot be allowed";
+	} else if (p && p->req.relay_run &&
+		   (a == CORDON_ANSWER_ALLOW_ALWAYS ||
+		    a == CORDON_ANSWER_DENY_ALWAYS)) {
+		/* a rule written for a sandboxed door would also answer the
+		 * host's doors: relayed items last for their run at most */
+		status = 400;
+		msg = "a call from inside the sandbox of a cordon run takes "
+		      "no durable answer: allow_session and deny_session last "
+		      "for that run";
 	} else if (p && family && (refused = family_refusal(p))) {
 		(void)snprintf(why, sizeof(why),
 			       "this call can only be granted for the exact "
@@ -1775,7 +1806,8 @@ int cli_console(int argc, char **argv)
 			dir, strerror(errno));
 		goto out;
 	}
-	if (random_hex(C.token, 32) != 0 || random_hex(C.login, 16) != 0) {
+	if (cli_random_hex(C.token, 32) != 0 ||
+	    cli_random_hex(C.login, 16) != 0) {
 		fputs("cordon console: getrandom failed\n", stderr);
 		goto out;
 	}
@@ -1796,7 +1828,8 @@ int cli_console(int argc, char **argv)
 	C.cls = cordon_classifier_new(NULL);
 	C.verdict = cordon_verdict_new();
 	if (!C.cls || !C.verdict ||
-	    approvals_open(&C.grants, NULL) != CORDON_OK) {
+	    approvals_open(&C.grants, NULL) != CORDON_OK ||
+	    approvals_open(&C.relay_grants, NULL) != CORDON_OK) {
 		fputs("cordon console: out of memory\n", stderr);
 		goto out_files;
 	}
@@ -1857,6 +1890,7 @@ out:
 	if (C.http_fd >= 0 && !d)
 		close(C.http_fd);
 	approvals_close(&C.grants);
+	approvals_close(&C.relay_grants);
 	cordon_verdict_free(C.verdict);
 	cordon_classifier_free(C.cls);
 	for (size_t i = 0; i < CONSOLE_EVENTS; i++)

@@ -5,7 +5,8 @@
  * came from, every agent's settings in the user and project scopes (is
  * cordon's hook there, does its program exist and stay put, can allowed
  * calls be sandboxed), the audit log (its path and whether the chain
- * holds), the MCP pins waiting for approval, and the approvals file.
+ * holds), the MCP pins waiting for approval, the approvals file, and the
+ * approval broker (on or off, a console listening, the broker relay).
  * Every problem is printed with the command that fixes it; exit 0 when
  * there is none, 1 when there is one, 2 on a usage or configuration
  * error. --json prints one object with the same facts.
@@ -19,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -27,12 +30,14 @@
 #include "agentpresets.h"
 #include "agents.h"
 #include "approvals.h"
+#include "broker.h"
 #include "cli.h"
 #include "config.h"
 #include "cordon.h"
 #include "json.h"
 #include "pins.h"
 #include "sandbox.h"
+#include "unixmsg.h"
 
 #include "banned.h"
 
@@ -56,7 +61,10 @@ void cli_doctor_usage(FILE *out)
 	      "whether allowed calls can be sandboxed; the audit log's path "
 	      "and whether\n"
 	      "its chain holds; MCP tools waiting for approval; the approvals "
-	      "file.\n"
+	      "file;\n"
+	      "approvals.broker, whether a console listens, and how doors "
+	      "inside cordon run\n"
+	      "reach it (the run's broker relay).\n"
 	      "\n"
 	      "options:\n"
 	      "  --json            one JSON object instead of text\n"
@@ -603,6 +611,36 @@ static void check_approvals(struct doctor *d, const struct cordon_config *cfg)
 	approvals_close(&st);
 }
 
+/* approvals.broker: on or off, the console's socket and whether a console
+ * listens there, and whether this process is inside a `cordon run` that
+ * relays its doors' asks (CORDON_BROKER_FD, src/policy/broker.h). */
+static void check_broker(struct doctor *d, const struct cordon_config *cfg)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	cJSON *o = add_obj(d, d->root, "broker");
+	char path[PATH_MAX];
+	bool have = broker_path(BROKER_SOCKET_NAME, path, sizeof(path)) == 0 &&
+		    strlen(path) < sizeof(sa.sun_path);
+	bool listening = false;
+	int fd;
+
+	if (!o)
+		return;
+	if (have) {
+		memcpy(sa.sun_path, path, strlen(path) + 1);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		listening = fd >= 0 && connect(fd, (struct sockaddr *)&sa,
+					       sizeof(sa)) == 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	add_bool(d, o, "on", cfg->approvals_broker);
+	add_str(d, o, "socket", have ? path : NULL);
+	add_bool(d, o, "console", listening);
+	add_bool(d, o, "insideRelay",
+		 unixmsg_env_fd(getenv(BROKER_RELAY_ENV)) >= 0);
+}
+
 /* ---- output -------------------------------------------------------------- */
 
 static void print_text(const struct doctor *d)
@@ -612,6 +650,7 @@ static void print_text(const struct doctor *d)
 	const cJSON *aud = cJSON_GetObjectItemCaseSensitive(r, "audit");
 	const cJSON *pins = cJSON_GetObjectItemCaseSensitive(r, "mcpPins");
 	const cJSON *apr = cJSON_GetObjectItemCaseSensitive(r, "approvals");
+	const cJSON *brk = cJSON_GetObjectItemCaseSensitive(r, "broker");
 	int n = cJSON_GetArraySize(d->problems);
 
 #define S(o, k) cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k))
@@ -667,6 +706,16 @@ static void print_text(const struct doctor *d)
 	printf("approvals: %s, %.0f rule(s)%s\n",
 	       S(apr, "path") ? S(apr, "path") : "none", N(apr, "rules"),
 	       B(apr, "corrupt") ? ", unusable" : "");
+	if (!B(brk, "on"))
+		puts("approval broker: off (approvals.broker): a door without a "
+		     "terminal denies what would ask");
+	else
+		printf("approval broker: on, %s %s; doors inside cordon run ask "
+		       "it through the run's relay (CORDON_BROKER_FD)%s\n",
+		       B(brk, "console") ? "a console listens on" :
+					   "no console running at",
+		       S(brk, "socket") ? S(brk, "socket") : "(no socket path)",
+		       B(brk, "insideRelay") ? ", as this process is" : "");
 	if (!n) {
 		puts("\nno problems found");
 		return;
@@ -710,6 +759,7 @@ int cli_doctor(int argc, char **argv)
 	check_audit(&d, cfg, o.audit_log);
 	check_pins(&d, cfg);
 	check_approvals(&d, cfg);
+	check_broker(&d, cfg);
 	add_bool(&d, d.root, "ok", cJSON_GetArraySize(d.problems) == 0);
 	if (cJSON_AddItemToObject(d.root, "problems", d.problems))
 		d.problems = NULL;

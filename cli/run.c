@@ -37,11 +37,14 @@ void cli_run_usage(FILE *out)
 	      "the writable roots, credentials masked, a private /tmp and "
 	      "/proc,\n"
 	      "no network, a filtered environment, Landlock and seccomp.\n"
-	      "It never asks (nothing for approvals.broker to hand to "
-	      "cordon console):\n"
-	      "ARGV runs as given, --command-b64 as a door judged it; a "
-	      "door inside\n"
-	      "cannot reach the console, so what it would ask is denied.\n"
+	      "It never asks itself: ARGV runs as given, --command-b64 as a "
+	      "door judged it.\n"
+	      "The console stays out of reach inside; with approvals.broker "
+	      "on, a door\n"
+	      "inside (cordon hook, mcp, check) asks it through this run's "
+	      "relay\n"
+	      "(CORDON_BROKER_FD): the card says which run, grants last for "
+	      "its session.\n"
 	      "\n"
 	      "options:\n"
 	      "  --workspace DIR       the writable workspace (default: the "
@@ -366,6 +369,7 @@ int cli_run(int argc, char **argv)
 	struct run_command cmd = { 0 };
 	struct run_sync sync = { 0 };
 	struct cli_audit_relay *relay;
+	struct cli_broker_relay *brelay;
 	enum cordon_err err;
 	char *report = NULL, *judged = NULL, why[256];
 	char *bash_argv[4] = { "bash", "-c", NULL, NULL };
@@ -381,7 +385,8 @@ int cli_run(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (r.probe) {
-		rc = preset.json ? cli_preset_probe_json() : cli_runopts_probe();
+		rc = preset.json ? cli_preset_probe_json() :
+				   cli_runopts_probe();
 		goto out;
 	}
 	if (cmd.b64 || cmd.sha256) {
@@ -446,8 +451,15 @@ int cli_run(int argc, char **argv)
 		rc = RUN_EXIT_SETUP;
 		goto out;
 	}
+	/* What they would ask reaches the console through this run. */
+	if (cli_broker_relay_start(cfg, &r.sbx, run_argv, &brelay) != 0) {
+		cli_audit_relay_stop(relay, &r.sbx);
+		rc = RUN_EXIT_SETUP;
+		goto out;
+	}
 
 	err = sandbox_run(&r.sbx, run_argv, &rep, &diag);
+	cli_broker_relay_stop(brelay, &r.sbx);
 	cli_audit_relay_stop(relay, &r.sbx);
 	if (err != CORDON_OK) {
 		fprintf(stderr, "cordon run: %s\n", diag.message);

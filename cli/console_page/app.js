@@ -25,9 +25,12 @@ function scopeFor(item, scope) {
   return scope;
 }
 
-// Which buttons item gets: the "(exact)" ones only beside a family.
+// Which buttons item gets: the "(exact)" ones only beside a family; no
+// "always" for a call relayed from inside a cordon run's sandbox (the
+// console refuses a durable answer there: grants last for that run).
 function shown(item, a) {
   if (item.risk === "blocked" && a[3] === "allow") return false;
+  if (item.relayed && a[0].endsWith("_always")) return false;
   return a[4] !== "exact" || !!item.prefix;
 }
 
@@ -84,6 +87,13 @@ function card(item) {
   const who = el("div", "meta",
                  "from " + item.door + (item.session ? " · session " + item.session : ""));
   c.appendChild(who);
+  if (item.relayed) {
+    const rel = el("div", "relayed", "from inside the sandbox of ");
+    rel.appendChild(el("code", null, item.relayed.command));
+    rel.appendChild(document.createTextNode(
+      " (run " + item.relayed.run.slice(0, 8) + "): grants last for this run"));
+    c.appendChild(rel);
+  }
   if (item.command !== null && item.command !== undefined)
     c.appendChild(el("pre", "command", item.command));
   else

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "relay.h"
 #include "text.h"
+#include "unixmsg.h"
 
 #include "alloc.h"
 #include "banned.h"
@@ -38,39 +39,12 @@ static const char *const owned_events[] = {
 
 int audit_relay_env_fd(const char *value)
 {
-	char *end;
-	long v;
-	int type = 0, domain = 0;
-	socklen_t l = sizeof(int);
-
-	if (!value || value[0] < '0' || value[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (errno || *end || v <= 2 || v > INT_MAX)
-		return -1;
-	if (fcntl((int)v, F_GETFD) < 0)
-		return -1;
-	if (getsockopt((int)v, SOL_SOCKET, SO_TYPE, &type, &l) != 0 ||
-	    type != SOCK_SEQPACKET)
-		return -1;
-	l = sizeof(int);
-	if (getsockopt((int)v, SOL_SOCKET, SO_DOMAIN, &domain, &l) != 0 ||
-	    domain != AF_UNIX)
-		return -1;
-	return (int)v;
+	return unixmsg_env_fd(value);
 }
 
 int audit_relay_env_path(const char *value)
 {
-	struct stat st;
-
-	if (!value || value[0] != '/' ||
-	    strlen(value) >= sizeof(((struct sockaddr_un *)0)->sun_path) ||
-	    lstat(value, &st) != 0 || !S_ISSOCK(st.st_mode) ||
-	    st.st_uid != geteuid())
-		return -1;
-	return 0;
+	return unixmsg_env_path(value);
 }
 
 /* ---- the door's side ----------------------------------------------------- */
@@ -78,40 +52,13 @@ int audit_relay_env_path(const char *value)
 static enum cordon_err send_msg(int fd, const char *msg, size_t len, int pass,
 				struct cordon_diag *diag)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
-	struct msghdr mh = { 0 };
-	struct cmsghdr *c;
-	ssize_t n;
+	int e = unixmsg_send(fd, msg, len, pass);
 
-	memset(&u, 0, sizeof(u));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof(u.buf);
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pass, sizeof(int));
-	if (pass < 0) {
-		mh.msg_control = NULL;
-		mh.msg_controllen = 0;
-	}
-	do
-		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n < 0 || (size_t)n != len) {
-		int e = n < 0 ? errno : EIO;
-
+	if (e)
 		return diag_errno(diag, CORDON_E_IO, e,
 				  "audit relay: cannot reach the cordon run "
 				  "outside the sandbox: %s",
 				  strerror(e));
-	}
 	return CORDON_OK;
 }
 
@@ -408,37 +355,6 @@ static void answer(int rfd, const char *text)
 	(void)send(rfd, text, strlen(text), MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
-/* The descriptors a message carried: the one reply socket in *rfd (-1:
- * none, or not exactly one), every other one closed. */
-static void take_fds(struct msghdr *mh, int *rfd)
-{
-	int n = 0;
-
-	*rfd = -1;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		size_t k;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-		    c->cmsg_len < CMSG_LEN(0))
-			continue;
-		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int),
-			       sizeof(int));
-			if (n++ == 0)
-				*rfd = fd;
-			else
-				close(fd);
-		}
-	}
-	if (n > 1) {
-		close(*rfd);
-		*rfd = -2;
-	}
-}
-
 int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 {
 	union {
@@ -471,7 +387,7 @@ int audit_relay_serve(struct audit_relay_server *s, int fd, bool conn)
 		errno = EPIPE;
 		return -1;
 	}
-	take_fds(&mh, &rfd);
+	unixmsg_take_fd(&mh, &rfd);
 	if (conn) {
 		/* a connection is answered on itself; what it passed is
 		 * closed */

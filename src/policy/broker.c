@@ -18,6 +18,7 @@
 #include "json.h"
 #include "policy.h"
 #include "text.h"
+#include "unixmsg.h"
 
 #include "banned.h"
 
@@ -87,13 +88,34 @@ static cJSON *string_or_null(const char *s)
 	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
+/* o as one line: unformatted JSON, a newline, a NUL (malloc'd); *len
+ * (may be NULL) its length without the NUL. NULL when out of memory. */
+static char *print_line(const cJSON *o, size_t *len)
+{
+	char *text = cJSON_PrintUnformatted(o), *line = NULL;
+	size_t n;
+
+	if (!text)
+		return NULL;
+	n = strlen(text);
+	line = cordon__malloc(n + 2);
+	if (line) {
+		memcpy(line, text, n);
+		line[n] = '\n';
+		line[n + 1] = '\0';
+		if (len)
+			*len = n + 1;
+	}
+	free(text);
+	return line;
+}
+
 char *broker_request_line(const struct broker_ask *a, size_t *len)
 {
 	const struct cordon_result *r = a->asked;
 	int risk = cordon_result_risk(r);
 	cJSON *o = cJSON_CreateObject();
-	char *text = NULL, *line = NULL;
-	size_t n;
+	char *line;
 	bool ok;
 
 	if (!o)
@@ -123,21 +145,8 @@ char *broker_request_line(const struct broker_ask *a, size_t *len)
 	     add(o, "sandbox",
 		 cJSON_CreateString(a->sandbox ? a->sandbox : "unknown")) &&
 	     add(o, "timeoutMs", cJSON_CreateNumber(a->timeout_ms));
-	if (ok)
-		text = cJSON_PrintUnformatted(o);
+	line = ok ? print_line(o, len) : NULL;
 	cJSON_Delete(o);
-	if (!text)
-		return NULL;
-	n = strlen(text);
-	line = cordon__malloc(n + 2);
-	if (line) {
-		memcpy(line, text, n);
-		line[n] = '\n';
-		line[n + 1] = '\0';
-		if (len)
-			*len = n + 1;
-	}
-	free(text);
 	return line;
 }
 
@@ -160,12 +169,69 @@ static enum cordon_answer nobody(char *why, size_t cap, const char *what,
 	return POLICY_ANSWER_NOBODY;
 }
 
+/* Waits on fd for the answer line until deadline (monotonic ms). A
+ * relay's refusal ("refused: WHY") is said in why. */
+static enum cordon_answer await_answer(int fd, long deadline, bool *family,
+				       char *why, size_t whycap)
+{
+	char reply[512];
+	size_t got = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left = deadline - mono_ms();
+		ssize_t r;
+		int pr;
+		char *nl;
+
+		if (left <= 0)
+			return CORDON_ANSWER_TIMED_OUT;
+		pr = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0)
+			return nobody(why, whycap, "waiting for the console: ",
+				      strerror(errno));
+		if (pr == 0)
+			continue;
+		r = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return nobody(why, whycap,
+				      "the console went away before it "
+				      "answered",
+				      "");
+		got += (size_t)r;
+		nl = memchr(reply, '\n', got);
+		if (!nl && got < sizeof(reply) - 1)
+			continue;
+		reply[nl ? (size_t)(nl - reply) : got] = '\0';
+		if (strncmp(reply, "refused: ", 9) == 0) {
+			char q[TEXT_QUOTE_CAP];
+			size_t n = strlen(reply + 9);
+
+			return nobody(why, whycap,
+				      "the cordon run outside the sandbox "
+				      "refused the call: ",
+				      text_quote(reply + 9, n, q));
+		}
+		int v = broker_parse_answer(
+			reply, nl ? (size_t)(nl - reply) : got, family);
+		if (v < 0)
+			return nobody(why, whycap,
+				      "the console's answer was not one of "
+				      "the answers",
+				      "");
+		return (enum cordon_answer)v;
+	}
+}
+
 enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 			      bool *family, char *why, size_t whycap)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char reply[512];
-	size_t got = 0, len = 0, off = 0;
+	size_t len = 0, off = 0;
 	long deadline = mono_ms() + (long)a->timeout_ms;
 	char *line = NULL;
 	enum cordon_answer ans;
@@ -203,56 +269,50 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 		}
 		off += (size_t)w;
 	}
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long left = deadline - mono_ms();
-		ssize_t r;
-		int pr;
-
-		if (left <= 0) {
-			ans = CORDON_ANSWER_TIMED_OUT;
-			goto out;
-		}
-		pr = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr < 0) {
-			ans = nobody(why, whycap, "waiting for the console: ",
-				     strerror(errno));
-			goto out;
-		}
-		if (pr == 0)
-			continue;
-		r = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ans = nobody(why, whycap,
-				     "the console went away before it "
-				     "answered",
-				     "");
-			goto out;
-		}
-		got += (size_t)r;
-		char *nl = memchr(reply, '\n', got);
-		if (nl || got == sizeof(reply) - 1) {
-			int v = broker_parse_answer(
-				reply, nl ? (size_t)(nl - reply) : got,
-				family);
-			if (v < 0) {
-				ans = nobody(why, whycap,
-					     "the console's answer was not "
-					     "one of the answers",
-					     "");
-				goto out;
-			}
-			ans = (enum cordon_answer)v;
-			goto out;
-		}
-	}
+	ans = await_answer(fd, deadline, family, why, whycap);
 out:
 	free(line);
 	close(fd);
+	return ans;
+}
+
+enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
+				    bool *family, char *why, size_t whycap)
+{
+	long deadline = mono_ms() + (long)a->timeout_ms;
+	size_t len = 0;
+	char *line;
+	enum cordon_answer ans;
+	int sp[2], e;
+
+	if (family)
+		*family = false;
+	line = broker_request_line(a, &len);
+	if (!line)
+		return nobody(why, whycap, "out of memory", "");
+	if (len > BROKER_RELAY_MAX) {
+		free(line);
+		return nobody(why, whycap,
+			      "the call is over the broker relay's 128 KiB "
+			      "(BROKER_RELAY_MAX)",
+			      "");
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
+		free(line);
+		return nobody(why, whycap,
+			      "broker relay: socketpair: ", strerror(errno));
+	}
+	e = unixmsg_send(fd, line, len, sp[1]);
+	close(sp[1]);
+	free(line);
+	if (e)
+		ans = nobody(why, whycap,
+			     "cannot reach the cordon run outside the "
+			     "sandbox (broker relay): ",
+			     strerror(e));
+	else
+		ans = await_answer(sp[0], deadline, family, why, whycap);
+	close(sp[0]);
 	return ans;
 }
 
@@ -266,6 +326,18 @@ int broker_answer_from_name(const char *name, size_t n)
 			return a;
 	}
 	return -1;
+}
+
+size_t broker_answer_line(int answer, bool family, char *buf, size_t cap)
+{
+	int n;
+
+	if (answer < 0 || answer > CORDON_ANSWER_TIMED_OUT)
+		return 0;
+	n = snprintf(buf, cap, "{\"answer\":\"%s\"%s}\n",
+		     cordon_answer_name((enum cordon_answer)answer),
+		     family ? ",\"scope\":\"prefix\"" : "");
+	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
 int broker_parse_answer(const char *s, size_t n, bool *family)
@@ -295,7 +367,8 @@ int broker_parse_answer(const char *s, size_t n, bool *family)
 	if (v < 0 || !scope)
 		goto out;
 	if (strcmp(scope->valuestring, "prefix") == 0 &&
-	    (v == CORDON_ANSWER_ALLOW_SESSION || v == CORDON_ANSWER_ALLOW_ALWAYS)) {
+	    (v == CORDON_ANSWER_ALLOW_SESSION ||
+	     v == CORDON_ANSWER_ALLOW_ALWAYS)) {
 		if (family)
 			*family = true;
 	} else if (strcmp(scope->valuestring, "exact") != 0) {
@@ -317,33 +390,37 @@ void broker_request_free(struct broker_request *r)
 	free(r->reason);
 	free(r->session);
 	free(r->sandbox);
+	free(r->relay_run);
+	free(r->relay_command);
 	cJSON_Delete(r->args);
 	memset(r, 0, sizeof(*r));
 }
 
-enum member_type { M_STR, M_STR_NULL, M_BOOL, M_NUM, M_ANY, M_LABELS };
+enum member_type { M_STR, M_STR_NULL, M_BOOL, M_NUM, M_ANY, M_LABELS, M_RELAY };
 
 static const struct member {
 	const char *name;
 	enum member_type type;
 	size_t off; /* char * members; (size_t)-1 for the others */
 	size_t max; /* strings: bytes */
+	bool optional; /* false: required */
 } members[] = {
 #define SOFF(f) offsetof(struct broker_request, f)
-	{ "v", M_NUM, (size_t)-1, 0 },
-	{ "door", M_STR, SOFF(door), 32 },
-	{ "tool", M_STR, SOFF(tool), 1024 },
-	{ "kind", M_STR, SOFF(kind), 16 },
-	{ "args", M_ANY, (size_t)-1, 0 },
-	{ "command", M_STR_NULL, SOFF(command), BROKER_LINE_MAX },
-	{ "path", M_STR_NULL, SOFF(path), 4096 },
-	{ "risk", M_STR_NULL, SOFF(risk), 16 },
-	{ "labels", M_LABELS, (size_t)-1, 0 },
-	{ "reason", M_STR, SOFF(reason), 4096 },
-	{ "session", M_STR_NULL, SOFF(session), 256 },
-	{ "exactOnly", M_BOOL, (size_t)-1, 0 },
-	{ "sandbox", M_STR, SOFF(sandbox), 16 },
-	{ "timeoutMs", M_NUM, (size_t)-1, 0 },
+	{ "v", M_NUM, (size_t)-1, 0, false },
+	{ "door", M_STR, SOFF(door), 32, false },
+	{ "tool", M_STR, SOFF(tool), 1024, false },
+	{ "kind", M_STR, SOFF(kind), 16, false },
+	{ "args", M_ANY, (size_t)-1, 0, false },
+	{ "command", M_STR_NULL, SOFF(command), BROKER_LINE_MAX, false },
+	{ "path", M_STR_NULL, SOFF(path), 4096, false },
+	{ "risk", M_STR_NULL, SOFF(risk), 16, false },
+	{ "labels", M_LABELS, (size_t)-1, 0, false },
+	{ "reason", M_STR, SOFF(reason), 4096, false },
+	{ "session", M_STR_NULL, SOFF(session), 256, false },
+	{ "exactOnly", M_BOOL, (size_t)-1, 0, false },
+	{ "sandbox", M_STR, SOFF(sandbox), 16, false },
+	{ "timeoutMs", M_NUM, (size_t)-1, 0, false },
+	{ "relay", M_RELAY, (size_t)-1, 0, true },
 #undef SOFF
 };
 #define NMEMBERS (sizeof(members) / sizeof(members[0]))
@@ -355,6 +432,39 @@ static enum cordon_err bad(char *why, size_t cap, const char *what,
 		(void)snprintf(why, cap, "%s%s%s", name ? name : "",
 			       name ? ": " : "", what);
 	return CORDON_E_PARSE;
+}
+
+/* The "relay" member: {"run": ID, "command": "..."}, nothing else. */
+static enum cordon_err take_relay(const cJSON *c, struct broker_request *r,
+				  char *why, size_t cap)
+{
+	const cJSON *run = NULL, *cmd = NULL;
+
+	if (!cJSON_IsObject(c))
+		return bad(why, cap, "not an object", "relay");
+	for (const cJSON *m = c->child; m; m = m->next) {
+		const cJSON **slot = strcmp(m->string, "run") == 0     ? &run :
+				     strcmp(m->string, "command") == 0 ? &cmd :
+									 NULL;
+		if (!slot || *slot || !cJSON_IsString(m))
+			return bad(why, cap,
+				   "must be {\"run\": ID, \"command\": "
+				   "TEXT}",
+				   "relay");
+		*slot = m;
+	}
+	if (!run || !cmd || strlen(run->valuestring) != BROKER_RELAY_ID_LEN ||
+	    strspn(run->valuestring, "0123456789abcdef") !=
+		    BROKER_RELAY_ID_LEN ||
+	    strlen(cmd->valuestring) > BROKER_RELAY_COMMAND_MAX)
+		return bad(why, cap,
+			   "must be {\"run\": 32 hex digits, \"command\": "
+			   "at most 1024 bytes}",
+			   "relay");
+	r->relay_run = cordon__strndup(run->valuestring, BROKER_RELAY_ID_LEN);
+	r->relay_command =
+		cordon__strndup(cmd->valuestring, strlen(cmd->valuestring));
+	return r->relay_run && r->relay_command ? CORDON_OK : CORDON_E_NOMEM;
 }
 
 /* One member into r; CORDON_OK or an error with why. */
@@ -383,6 +493,8 @@ static enum cordon_err take(const struct member *m, const cJSON *c,
 			return bad(why, cap, "not a boolean", m->name);
 		r->exact_only = cJSON_IsTrue(c);
 		return CORDON_OK;
+	case M_RELAY:
+		return take_relay(c, r, why, cap);
 	case M_ANY:
 		r->args = cJSON_Duplicate(c, 1);
 		return r->args ? CORDON_OK : CORDON_E_NOMEM;
@@ -471,7 +583,7 @@ enum cordon_err broker_parse_request(const char *s, size_t n,
 		e = take(&members[i], c, out, why, whycap);
 	}
 	for (size_t i = 0; !e && i < NMEMBERS; i++)
-		if (!seen[i])
+		if (!seen[i] && !members[i].optional)
 			e = bad(why, whycap, "missing", members[i].name);
 	if (!e && cordon_kind_from_name(out->kind) < 0)
 		e = bad(why, whycap, "unknown kind", "kind");
@@ -493,5 +605,107 @@ out:
 	cJSON_Delete(o);
 	if (e)
 		broker_request_free(out);
+	return e;
+}
+
+/* ---- the relay's judge -------------------------------------------------- */
+
+/* The doors that hand over ASKs (cli_broker_attach's callers). */
+static const char *const relay_doors[] = { "mcp", "hook", "check" };
+
+static enum cordon_err refuse(char *why, size_t cap, enum cordon_err e,
+			      const char *msg)
+{
+	if (why && cap)
+		(void)snprintf(why, cap, "%s", msg);
+	return e;
+}
+
+/* The request o (checked) as the console gets it: the run's sandbox, the
+ * deadline cut, "relay" added. */
+static enum cordon_err relay_rewrite(cJSON *o, unsigned t,
+				     const struct broker_relay_run *run)
+{
+	cJSON *rel = cJSON_CreateObject();
+	cJSON *sbx =
+		cJSON_CreateString(run->sandbox ? run->sandbox : "unknown");
+	cJSON *to = cJSON_CreateNumber(t);
+
+	if (!rel || !sbx || !to ||
+	    !add(rel, "run", cJSON_CreateString(run->id)) ||
+	    !add(rel, "command",
+		 json_clean_string(run->command,
+				   strnlen(run->command,
+					   BROKER_RELAY_COMMAND_MAX)))) {
+		cJSON_Delete(rel);
+		cJSON_Delete(sbx);
+		cJSON_Delete(to);
+		return CORDON_E_NOMEM;
+	}
+	/* removed and added, not replaced: cJSON's replace does not check
+	 * the copy of the name it makes (a member named NULL, printed "") */
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "sandbox");
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "timeoutMs");
+	if (!add(o, "sandbox", sbx)) {
+		cJSON_Delete(to);
+		cJSON_Delete(rel);
+		return CORDON_E_NOMEM;
+	}
+	if (!add(o, "timeoutMs", to)) {
+		cJSON_Delete(rel);
+		return CORDON_E_NOMEM;
+	}
+	return add(o, "relay", rel) ? CORDON_OK : CORDON_E_NOMEM;
+}
+
+enum cordon_err broker_relay_judge(const char *msg, size_t len,
+				   const struct broker_relay_run *run,
+				   char **out, size_t *outlen,
+				   unsigned *timeout_ms, char *why,
+				   size_t whycap)
+{
+	struct broker_request q;
+	enum cordon_err e;
+	bool door = false;
+	cJSON *o = NULL;
+
+	*out = NULL;
+	*outlen = 0;
+	*timeout_ms = 0;
+	if (len == 0)
+		return refuse(why, whycap, CORDON_E_PARSE, "empty");
+	if (len > BROKER_RELAY_MAX)
+		return refuse(why, whycap, CORDON_E_LIMIT,
+			      "over the broker relay's 128 KiB "
+			      "(BROKER_RELAY_MAX)");
+	if (!text_utf8_valid(msg, len, false))
+		return refuse(why, whycap, CORDON_E_PARSE, "not UTF-8 text");
+	e = broker_parse_request(msg, len, &q, why, whycap);
+	if (e)
+		return e;
+	for (size_t i = 0; i < sizeof(relay_doors) / sizeof(relay_doors[0]);
+	     i++)
+		if (strcmp(q.door, relay_doors[i]) == 0)
+			door = true;
+	if (!door)
+		e = refuse(why, whycap, CORDON_E_INVAL,
+			   "door: not mcp, hook or check");
+	else if (q.relay_run)
+		e = refuse(why, whycap, CORDON_E_INVAL,
+			   "relay: a call from inside the sandbox cannot say "
+			   "which run relays it");
+	if (!e) {
+		o = cJSON_ParseWithLength(msg, len);
+		*timeout_ms = q.timeout_ms < run->max_timeout_ms ?
+				      q.timeout_ms :
+				      run->max_timeout_ms;
+		e = o ? relay_rewrite(o, *timeout_ms, run) : CORDON_E_NOMEM;
+	}
+	if (!e && !(*out = print_line(o, outlen)))
+		e = CORDON_E_NOMEM;
+	if (e == CORDON_E_NOMEM)
+		(void)refuse(why, whycap, e, "out of memory");
+	cJSON_Delete(o);
+	broker_request_free(&q);
 	return e;
 }

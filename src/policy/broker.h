@@ -27,6 +27,12 @@
  * approvals code checks them again. No other member; a duplicate, an
  * unknown scope, or "prefix" with another answer is not an answer.
  *
+ * A request relayed by a `cordon run` (below) carries one more member,
+ * "relay": {"run": ID, "command": "cordon run -- …"}: ID 32 hex digits,
+ * the command at most 1024 bytes. The console takes it only on its own
+ * socket (0600, the host user's, masked in every sandbox): the run writes
+ * it, never the door inside.
+ *
  * Failing closed: no socket, a console that does not accept, a console
  * gone before it answered, or an answer that is not one of the names is
  * POLICY_ANSWER_NOBODY (cordon_policy_decide() denies it at step
@@ -79,6 +85,7 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 struct broker_request {
 	char *door, *tool, *kind, *command, *path, *risk, *reason, *session,
 		*sandbox;
+	char *relay_run, *relay_command; /* NULL: not relayed */
 	cJSON *args;
 	uint64_t labels;
 	bool exact_only;
@@ -100,5 +107,74 @@ int broker_parse_answer(const char *s, size_t n, bool *family);
 
 /* The answer called name[0..n), or -1. */
 int broker_answer_from_name(const char *name, size_t n);
+
+/* The answer line {"answer":"NAME"} (with ,"scope":"prefix" when family)
+ * and its newline into buf; its length, or 0 when it does not fit. */
+size_t broker_answer_line(int answer, bool family, char *buf, size_t cap);
+
+/* ---- the relay: doors inside `cordon run` ------------------------------
+ *
+ * The console's socket and token are masked in the sandbox (a sandboxed
+ * command must never reach the console's API). With approvals.broker on,
+ * `cordon run` hands the command one end of a SOCK_SEQPACKET socketpair
+ * as descriptor N, named by CORDON_BROKER_FD=N (past the environment
+ * filter), and serves the other end on a thread of its own:
+ *
+ *   door -> run: one message, the request line above (at most
+ *                BROKER_RELAY_MAX bytes), carrying one descriptor
+ *                (SCM_RIGHTS): the door's end of a fresh socketpair, where
+ *                the answer goes (doors asking at once never read each
+ *                other's answers);
+ *   run -> door: one message, an answer line as the console writes it,
+ *                or "refused: WHY\n" (the door denies at no_prompt).
+ *
+ * The run judges each message (broker_relay_judge, pure): a request
+ * broker_parse_request takes, valid UTF-8, from one of the doors (mcp,
+ * hook, check), without a "relay" member (a door inside cannot claim to
+ * be relayed by another run); it sets "sandbox" to the run's own
+ * enforcement, cuts "timeoutMs" to the run's approvals.timeout_s and adds
+ * "relay". It sends that to the console's socket and hands back only the
+ * console's answer, rebuilt (broker_answer_line): never a durable one
+ * (allow_always, deny_always: the console refuses them for relayed items,
+ * and the run refuses them again), never anything else the console wrote.
+ * The console keeps a relayed item's session grants apart, under the run
+ * and the door's session: they never answer a host door's call, nor a call
+ * of another run.
+ *
+ * Ceilings per run: BROKER_RELAY_INFLIGHT asks waiting at once (one more
+ * is refused at once), BROKER_RELAY_MAX_ASKS asks and BROKER_RELAY_MAX_BYTES
+ * bytes of requests in all (then every later ask is refused). */
+#define BROKER_RELAY_ENV "CORDON_BROKER_FD"
+#define BROKER_RELAY_MAX ((size_t)128 * 1024)
+#define BROKER_RELAY_INFLIGHT 8
+#define BROKER_RELAY_MAX_ASKS 1000
+#define BROKER_RELAY_MAX_BYTES ((uint64_t)16 << 20)
+#define BROKER_RELAY_ID_LEN 32 /* hex digits of a run's id */
+#define BROKER_RELAY_COMMAND_MAX 1024
+
+/* The run a relayed request comes through. */
+struct broker_relay_run {
+	const char *id; /* BROKER_RELAY_ID_LEN hex digits */
+	const char *command; /* what the card names: "cordon run -- claude" */
+	const char *sandbox; /* the run's enforcement; NULL: "unknown" */
+	unsigned max_timeout_ms;
+};
+
+/* Judges one message msg[0..len) from inside the sandbox (pure): on
+ * CORDON_OK, *out is the request line the console gets (malloc'd,
+ * NUL-terminated, ending in '\n', *outlen its length, *timeout_ms its
+ * deadline); else
+ * CORDON_E_PARSE, CORDON_E_INVAL or CORDON_E_LIMIT with why filled, or
+ * CORDON_E_NOMEM. */
+enum cordon_err broker_relay_judge(const char *msg, size_t len,
+				   const struct broker_relay_run *run,
+				   char **out, size_t *outlen,
+				   unsigned *timeout_ms, char *why,
+				   size_t whycap);
+
+/* The door's side inside: asks through the relay descriptor fd (see
+ * above), as broker_ask() does through the console's socket. */
+enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
+				    bool *family, char *why, size_t whycap);
 
 #endif

@@ -625,8 +625,11 @@ __attribute__((noreturn)) void sandbox_child_exec(const struct sandbox_plan *p,
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "close inherited descriptors");
 exec:
-	if (o->pass_fd > 2 && fcntl(o->pass_fd, F_SETFD, 0) != 0)
-		sandbox_child_die(p, ST_SETUP, errno, "the audit relay's fd");
+	for (int i = 0; i < SANDBOX_PASS_MAX; i++)
+		if (o->pass_fds[i] > 2 &&
+		    fcntl(o->pass_fds[i], F_SETFD, 0) != 0)
+			sandbox_child_die(p, ST_SETUP, errno,
+					  "a relay's descriptor");
 	environ = p->envp;
 	if (p->exec_path)
 		execv(p->exec_path, p->argv);

@@ -74,11 +74,12 @@ static int mask_socket(struct sandbox_plan *p, const char *path,
 	    sandbox_plan_path_under(canon, "/tmp") ||
 	    sandbox_plan_host_writable(p, canon))
 		return 0;
-	/* cordon's own: the audit relay (src/audit/relay.h) */
-	if (p->o->pass_socket) {
+	/* cordon's own: the relays (sandbox_opts.pass_sockets) */
+	for (int i = 0; i < SANDBOX_PASS_MAX; i++) {
 		struct stat own;
 
-		if (stat(p->o->pass_socket, &own) == 0 &&
+		if (p->o->pass_sockets[i] &&
+		    stat(p->o->pass_sockets[i], &own) == 0 &&
 		    own.st_dev == st.st_dev && own.st_ino == st.st_ino)
 			return 0;
 	}

@@ -85,6 +85,9 @@ enum sandbox_network {
 #define SANDBOX_PROXY_PORT 3128 /* inside the sandbox's network namespace */
 #define SANDBOX_MAX_HOSTS 1024 /* allow_hosts, deny_hosts */
 
+/* The slots of sandbox_opts.pass_fds and pass_sockets: one per relay. */
+enum { SANDBOX_PASS_AUDIT, SANDBOX_PASS_BROKER, SANDBOX_PASS_MAX };
+
 struct sandbox_opts {
 	const char *workspace;        /* writable root; NULL: cwd */
 	const char *const *write;     /* extra writable roots */
@@ -165,14 +168,16 @@ struct sandbox_opts {
 	 * is refused. Landlock and mode off: reported in notEnforced. */
 	const char *const *deny_write;
 	size_t ndeny_write;
-	/* Added for the audit relay (src/audit/relay.h): a descriptor above
-	 * 2 the command inherits under its own number (CLOEXEC cleared in
-	 * the child only; the caller names it in extra_env); 0: none. The
-	 * only descriptor past stdio the command gets. */
-	int pass_fd;
-	/* The audit relay's socket path: left unmasked (the host sockets
-	 * mask skips it); NULL: none. */
-	const char *pass_socket;
+	/* Added for the relays of the doors inside (the audit relay,
+	 * src/audit/relay.h, in slot SANDBOX_PASS_AUDIT; the broker relay,
+	 * src/policy/broker.h, in SANDBOX_PASS_BROKER): descriptors above 2
+	 * the command inherits under their own numbers (CLOEXEC cleared in
+	 * the child only; the caller names them in extra_env); 0: none.
+	 * The only descriptors past stdio the command gets. */
+	int pass_fds[SANDBOX_PASS_MAX];
+	/* The relays' socket paths: left unmasked (the host sockets mask
+	 * skips them) and reachable under --no-unix-sockets; NULL: none. */
+	const char *pass_sockets[SANDBOX_PASS_MAX];
 	/* Added for the hook's audit record (cli/run.c --audit-sync): called
 	 * in the parent after the clone, while the child sets up, and
 	 * before the child may exec (before it is sent its seccomp program;

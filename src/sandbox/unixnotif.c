@@ -100,7 +100,7 @@ struct sandbox_unixnotif {
 	bool own_netns;
 	struct unotif_id roots[UNOTIF_MAX_ROOTS]; /* writable roots */
 	size_t nroots;
-	struct unotif_id allow[1]; /* the audit relay's socket */
+	struct unotif_id allow[SANDBOX_PASS_MAX]; /* the relays' sockets */
 	size_t nallow;
 	size_t notif_size;
 	/* connect's numbers per architecture, and i386's socketcall */
@@ -765,12 +765,14 @@ static void unotif_roots(struct sandbox_unixnotif *u,
 	}
 	if (rootfd >= 0)
 		close(rootfd);
-	if (p->o->pass_socket && stat(p->o->pass_socket, &st) == 0 &&
-	    S_ISSOCK(st.st_mode)) {
-		u->allow[0].dev = st.st_dev;
-		u->allow[0].ino = st.st_ino;
-		u->nallow = 1;
-	}
+	for (int i = 0; i < SANDBOX_PASS_MAX; i++)
+		if (p->o->pass_sockets[i] &&
+		    stat(p->o->pass_sockets[i], &st) == 0 &&
+		    S_ISSOCK(st.st_mode)) {
+			u->allow[u->nallow].dev = st.st_dev;
+			u->allow[u->nallow].ino = st.st_ino;
+			u->nallow++;
+		}
 }
 
 /* Receives the child's word on its listener (child.c) and starts the

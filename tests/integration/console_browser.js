@@ -4,7 +4,8 @@
 // as a card; "Allow for session" lets it and the next identical call
 // through; "Deny" returns `blocked: …`; no answer fails closed; the
 // classifier box shows the tier and labels; an XSS payload in a command
-// stays text. One browser per run: Chromium over the DevTools protocol,
+// stays text; an ask from inside a cordon run's sandbox says so and offers
+// no "always". One browser per run: Chromium over the DevTools protocol,
 // Firefox over WebDriver BiDi. Screenshots go to $SHOTS, named
 // console-BROWSER-*.png (console_browser.sh prints where).
 //
@@ -211,6 +212,33 @@ async function shot(page, name) {
   }
   ok(await f1 === 0, "Allow for session: the call goes through");
   ok(await fam("npm test -- --grep foo") === 0, "npm test -- --grep foo then passes without a card (the family grant)");
+
+  // an ask from inside the sandbox of a cordon run (the broker relay;
+  // tests/agents/broker_door.py speaks its protocol, as cordon's doors do)
+  const rel = spawn(E.BIN, ["run", "--network", "none", "--", "python3",
+    path.join(E.SRC, "tests/agents/broker_door.py"), "--session", "b-relay",
+    "--command", "rm -rf relayed-build", "good"], { cwd: E.WS, stdio: ["ignore", "pipe", "pipe"] });
+  let relOut = "", relErr = "";
+  rel.stdout.on("data", d => { relOut += d; });
+  rel.stderr.on("data", d => { relErr += d; });
+  const relExit = new Promise(r => rel.on("exit", c => r(c)));
+  card = await cardFor(page, "rm -rf relayed-build", 15000);
+  if (!card && /namespace|unshare|sandbox/i.test(relErr)) {
+    console.log(`ok - ${B}: a card from inside cordon run (the broker relay) # SKIP cordon run did not start here`);
+  } else {
+    ok(card, "an ask from inside cordon run (the broker relay) shows up as a card", relErr);
+    if (card) {
+      const t = await card.evaluate(e => e.textContent);
+      ok(/from inside the sandbox of cordon run -- python3 /.test(t) && /grants last for this run/.test(t),
+         "the card says it comes from inside the sandbox of cordon run …", t);
+      ok(!(await card.evaluate(e => [...e.querySelectorAll("button")].some(b => /always/i.test(b.textContent)))),
+         "and offers no always answer");
+      await shot(page, "relayed.png");
+      await click(card, "Deny");
+    }
+    await relExit;
+    ok(/^good \{"answer":"deny_once"\}$/m.test(relOut), "Deny reaches the door inside the sandbox", relOut + relErr);
+  }
 
   // a blocked-tier ask has no Allow button: the page hides it
   ok(errors.length === 0, "no script errors on the page", errors.join("\n"));

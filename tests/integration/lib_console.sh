@@ -6,7 +6,8 @@
 #                            # status in $code
 #
 # XDG_RUNTIME_DIR points into $tmp, so the socket and the token of a test
-# console never meet the user's.
+# console never meet the user's. A script that runs doors inside `cordon
+# run` calls sandbox_dirs first.
 
 export XDG_RUNTIME_DIR=$tmp/run
 mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
@@ -80,4 +81,20 @@ first_pending() {
 	curl -sS -H "Authorization: Bearer $token" \
 		"$url/api/approvals/pending" |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["pending"][0][sys.argv[1]])' "$1"
+}
+
+# sandbox_dirs: HOME, the XDG directories and the console's in a fresh
+# $var under /var/tmp (the sandbox replaces /tmp), removed on exit; skips
+# the script unless the namespaces backend works.
+sandbox_dirs() {
+	var=$(mktemp -d /var/tmp/cordon-console.XXXXXX)
+	trap 'cleanup; rm -rf "$var"' EXIT
+	export HOME=$var/home XDG_STATE_HOME=$var/state XDG_CONFIG_HOME=$var/xdg
+	export XDG_RUNTIME_DIR=$var/run
+	mkdir -p "$HOME" "$XDG_STATE_HOME" "$XDG_CONFIG_HOME/cordon"
+	mkdir -m 0700 "$XDG_RUNTIME_DIR"
+	cdir=$XDG_RUNTIME_DIR/cordon
+	run run --probe
+	grep -q 'namespaces: works' "$tmp/out" "$tmp/err" ||
+		skip_all "the namespaces backend does not work here"
 }

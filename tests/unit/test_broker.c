@@ -1,7 +1,9 @@
 /* broker: the door's side of cordon console (src/policy/broker.c) — the
  * request line it sends, the console's reading of it, the answer line,
- * broker_ask() against a fake console on a real unix socket, and
- * cordon_policy_decide() denying POLICY_ANSWER_NOBODY at no_prompt.
+ * broker_ask() against a fake console on a real unix socket,
+ * broker_ask_relay() (a door inside `cordon run`) against a fake run on a
+ * SEQPACKET socketpair, and cordon_policy_decide() denying
+ * POLICY_ANSWER_NOBODY at no_prompt.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,6 +19,7 @@
 #include "cordon.h"
 #include "policy.h"
 #include "tap.h"
+#include "unixmsg.h"
 
 static const char good[] =
 	"{\"v\":1,\"door\":\"mcp\",\"tool\":\"Bash\",\"kind\":\"execute\","
@@ -153,8 +156,8 @@ static void answer_cases(void)
 	for (int a = 0; a <= CORDON_ANSWER_TIMED_OUT; a++) {
 		(void)snprintf(line, sizeof(line), "{\"answer\": \"%s\"}",
 			       cordon_answer_name((enum cordon_answer)a));
-		ok(broker_parse_answer(line, strlen(line), NULL) == a, "answer %s",
-		   cordon_answer_name((enum cordon_answer)a));
+		ok(broker_parse_answer(line, strlen(line), NULL) == a,
+		   "answer %s", cordon_answer_name((enum cordon_answer)a));
 	}
 	static const char *const bad[] = {
 		"{\"answer\": \"yes\"}",
@@ -188,8 +191,8 @@ static void answer_cases(void)
 		  CORDON_ANSWER_ALLOW_ALWAYS, true },
 		{ "{\"answer\": \"allow_session\", \"scope\": \"exact\"}",
 		  CORDON_ANSWER_ALLOW_SESSION, false },
-		{ "{\"answer\": \"allow_session\"}", CORDON_ANSWER_ALLOW_SESSION,
-		  false },
+		{ "{\"answer\": \"allow_session\"}",
+		  CORDON_ANSWER_ALLOW_SESSION, false },
 		{ "{\"answer\": \"deny_always\", \"scope\": \"exact\"}",
 		  CORDON_ANSWER_DENY_ALWAYS, false },
 	};
@@ -263,6 +266,119 @@ static enum cordon_answer ask_fake(const char *reply, unsigned timeout_ms,
 	return ans;
 }
 
+/* ---- a fake run on a SEQPACKET socketpair ------------------------------- */
+
+static struct {
+	int fd; /* the run's end */
+	const char *reply; /* NULL: close without answering; "": none */
+	char got[BROKER_RELAY_MAX + 1];
+	ssize_t n;
+	int passed; /* how many descriptors came */
+} run_fake;
+
+static void *fake_run(void *arg)
+{
+	union {
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = run_fake.got,
+			     .iov_len = sizeof(run_fake.got) - 1 };
+	struct msghdr mh = { 0 };
+	int rfd;
+
+	(void)arg;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	run_fake.n = recvmsg(run_fake.fd, &mh, 0);
+	run_fake.got[run_fake.n > 0 ? run_fake.n : 0] = '\0';
+	unixmsg_take_fd(&mh, &rfd);
+	run_fake.passed = rfd >= 0 ? 1 : rfd == -2 ? 2 : 0;
+	if (rfd < 0)
+		return NULL;
+	if (run_fake.reply && run_fake.reply[0])
+		(void)send(rfd, run_fake.reply, strlen(run_fake.reply), 0);
+	if (run_fake.reply && !run_fake.reply[0]) {
+		char c;
+		(void)recv(rfd, &c, 1, 0); /* until the door gives up */
+	}
+	close(rfd);
+	return NULL;
+}
+
+static enum cordon_answer ask_relay(const char *reply, unsigned timeout_ms,
+				    bool *family, char *why, size_t cap)
+{
+	struct broker_ask a = { "hook", asked, "full", timeout_ms };
+	int sp[2];
+	pthread_t t;
+	enum cordon_answer ans;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp) != 0)
+		ok(0, "socketpair: %s", strerror(errno));
+	run_fake.fd = sp[0];
+	run_fake.reply = reply;
+	pthread_create(&t, NULL, fake_run, NULL);
+	ans = broker_ask_relay(sp[1], &a, family, why, cap);
+	pthread_join(t, NULL);
+	close(sp[0]);
+	close(sp[1]);
+	return ans;
+}
+
+/* broker_ask_relay(), the door's side inside `cordon run`, against a
+ * fake run (asked is ask_cases'). */
+static void relay_cases(void)
+{
+	struct broker_request q;
+	char why[256];
+	bool family = false;
+	int sp[2];
+
+	is_int(ask_relay("{\"answer\":\"deny_session\"}\n", 5000, &family, why,
+			 sizeof(why)),
+	       CORDON_ANSWER_DENY_SESSION, "the relayed answer is the door's");
+	ok(run_fake.passed == 1, "one reply descriptor went with the request");
+	is_int(broker_parse_request(run_fake.got, (size_t)run_fake.n, &q, why,
+				    sizeof(why)),
+	       CORDON_OK, "what went through the relay is a request");
+	ok(!q.relay_run && strcmp(q.door, "hook") == 0,
+	   "  from the door, not claiming a relay");
+	broker_request_free(&q);
+	is_int(ask_relay("{\"answer\":\"allow_session\",\"scope\":\"prefix\"}"
+			 "\n",
+			 5000, &family, why, sizeof(why)),
+	       CORDON_ANSWER_ALLOW_SESSION, "allow_session for the family");
+	ok(family, "  the family is the door's to grant");
+	is_int(ask_relay("refused: 8 calls are already waiting\n", 5000,
+			 &family, why, sizeof(why)),
+	       POLICY_ANSWER_NOBODY, "the run refusing: nobody");
+	ok(strstr(why, "refused the call") && strstr(why, "already waiting"),
+	   "  and says why (%s)", why);
+	is_int(ask_relay(NULL, 5000, &family, why, sizeof(why)),
+	       POLICY_ANSWER_NOBODY, "the run gone before answering: nobody");
+	is_int(ask_relay("{\"answer\":\"maybe\"}\n", 5000, &family, why,
+			 sizeof(why)),
+	       POLICY_ANSWER_NOBODY, "an answer that is not one: nobody");
+	is_int(ask_relay("", 200, &family, why, sizeof(why)),
+	       CORDON_ANSWER_TIMED_OUT, "no answer by the deadline: timed_out");
+
+	/* the relay itself gone: the door cannot hand the ask over */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp) != 0)
+		ok(0, "socketpair");
+	close(sp[0]);
+	struct broker_ask a = { "hook", asked, "full", 1000 };
+	is_int(broker_ask_relay(sp[1], &a, NULL, why, sizeof(why)),
+	       POLICY_ANSWER_NOBODY, "the relay gone: nobody");
+	ok(strstr(why, "cannot reach the cordon run") != NULL,
+	   "  and says so (%s)", why);
+	close(sp[1]);
+	is_int(broker_ask_relay(-1, &a, NULL, why, sizeof(why)),
+	       POLICY_ANSWER_NOBODY, "no relay descriptor: nobody");
+}
+
 static void ask_cases(void)
 {
 	struct cordon_config *cfg = cordon_config_new();
@@ -314,6 +430,7 @@ static void ask_cases(void)
 	ok(strstr(why, "no console is running") != NULL, "and says so (%s)",
 	   why);
 	rmdir(dir);
+	relay_cases();
 	cordon_result_free(asked);
 	cordon_policy_free(pol);
 	cordon_config_free(cfg);

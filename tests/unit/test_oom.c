@@ -668,34 +668,44 @@ static const char relay_msg[] =
 	"{\"event\":\"decision\",\"decision\":\"allow\",\"tool\":\"Bash\","
 	"\"args\":{\"command\":{\"omitted\":\"x\"}},\"labels\":[\"a\",\"b\"]}";
 
-static int run_relay(void *ud, long i, char *why, size_t cap)
+/* A judge's run i (relay judges: a message in, a line out): the first
+ * (i < 0) must succeed with out, kept in c->out; a later one must give the
+ * same, or fail (with rc_fail when not CORDON_OK) and give nothing.
+ * Takes out. */
+static int judged(struct bytes_case *c, long i, enum cordon_err rc, char *out,
+		  bool first_ok, enum cordon_err rc_fail, const char *w,
+		  char *why, size_t cap)
 {
-	struct bytes_case *c = ud;
-	char *out = NULL, w[160];
-	enum cordon_err rc;
 	int good = 0;
 
-	arm(i);
-	rc = audit_relay_judge(relay_msg, sizeof(relay_msg) - 1, &out, w,
-			       sizeof(w));
-	disarm();
 	if (i < 0) {
-		if (rc != CORDON_OK || !out || !strstr(out, "\"labels\""))
+		if (rc != CORDON_OK || !out || !first_ok)
 			FAIL("first run: %s", w);
 		c->out = out;
-		out = NULL;
-		good = 1;
-		goto out;
+		return 1;
 	}
 	if (rc == CORDON_OK && (!out || strcmp(out, c->out) != 0))
-		FAIL("a success with another record");
-	if (rc != CORDON_OK && (rc != CORDON_E_NOMEM || out))
+		FAIL("a success with another output");
+	if (rc != CORDON_OK && ((rc_fail && rc != rc_fail) || out))
 		FAIL("failed with %s (%s), output %s", cordon_strerror(rc), w,
 		     out ? "set" : "NULL");
 	good = 1;
 out:
 	free(out);
 	return good;
+}
+
+static int run_relay(void *ud, long i, char *why, size_t cap)
+{
+	char *out = NULL, w[160];
+	enum cordon_err rc;
+
+	arm(i);
+	rc = audit_relay_judge(relay_msg, sizeof(relay_msg) - 1, &out, w,
+			       sizeof(w));
+	disarm();
+	return judged(ud, i, rc, out, out && strstr(out, "\"labels\""),
+		      CORDON_E_NOMEM, w, why, cap);
 }
 
 static int run_redact(void *ud, long i, char *why, size_t cap)
@@ -1087,6 +1097,34 @@ out:
 	return good;
 }
 
+/* The broker relay's judge (`cordon run`'s side): under a failed
+ * allocation it is an error with nothing forwarded, never a line without
+ * its "relay" mark or with the door's claimed sandbox. */
+static int run_brokerrelay(void *ud, long i, char *why, size_t cap)
+{
+	static const struct broker_relay_run run = {
+		.id = "0123456789abcdef0123456789abcdef",
+		.command = "cordon run -- claude",
+		.sandbox = "full",
+		.max_timeout_ms = 500,
+	};
+	char *out = NULL, w[200];
+	size_t n = 0;
+	unsigned t = 0;
+	enum cordon_err rc;
+
+	arm(i);
+	rc = broker_relay_judge(broker_line, sizeof(broker_line) - 1, &run,
+				&out, &n, &t, w, sizeof(w));
+	disarm();
+	/* out of memory in cJSON's parse reads as a parse error: any
+	 * error, so long as nothing is forwarded */
+	return judged(ud, i, rc, out,
+		      out && strstr(out, "\"relay\"") &&
+			      strstr(out, "\"sandbox\":\"full\"") && t == 500,
+		      CORDON_OK, w, why, cap);
+}
+
 struct scan_case {
 	const char *tool;
 	bool poisoned;
@@ -1347,6 +1385,10 @@ int main(void)
 	memset(&jc, 0, sizeof(jc));
 	torture("jsonrpc_parse a tools/call", run_jsonrpc, &jc);
 	torture("broker_parse_request, a door's ASK", run_broker, NULL);
+	torture("broker_relay_judge, an ASK from inside cordon run",
+		run_brokerrelay, &bc);
+	free(bc.out);
+	bc.out = NULL;
 	torture("mcpscan_tool, a poisoned tool", run_scan, &scans[0]);
 	torture("mcpscan_tool, a clean tool", run_scan, &scans[1]);
 

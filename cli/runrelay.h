@@ -1,0 +1,51 @@
+/* runrelay — the plumbing `cordon run`'s relays for the doors inside its
+ * sandbox share (the audit relay, cli/auditlog.c; the broker relay,
+ * cli/broker.c): a SOCK_SEQPACKET socketpair whose one end the command
+ * inherits above its stdio, named by NAME=N in its environment (past the
+ * filters, in sandbox_opts.extra_env), a stop pipe, and a serving thread
+ * that takes no signal.
+ */
+#ifndef CORDON_CLI_RUNRELAY_H
+#define CORDON_CLI_RUNRELAY_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+struct sandbox_opts;
+
+struct cli_runrelay {
+	int fds[2]; /* [0] cordon's end, [1] the command's */
+	int stop[2]; /* a byte on [1]: the thread stops */
+	char env[48]; /* NAME=N */
+	/* o->extra_env, then env, then `more` NULL slots from extra[next] */
+	char **extra;
+	size_t next;
+	char *const *orig; /* the caller's extra_env */
+	pthread_t th;
+};
+
+/* Opens rr for a relay named by the variable env_name: the socketpair, the
+ * stop pipe, extra. 0, or -1 after saying why on stderr ("WHAT: …"); then
+ * cli_runrelay_close() frees what was made. */
+int cli_runrelay_open(struct cli_runrelay *rr, const char *what,
+		      const char *env_name, const struct sandbox_opts *o,
+		      size_t more);
+
+/* Starts fn(arg) on a thread with every signal blocked, and hands o the
+ * command's end (in pass_fds[slot]) and extra. The run's parent blocks
+ * SIGINT/TERM/HUP (and the pty's) to read them from a signalfd and
+ * forward them; a thread that left them open would take them instead and
+ * die by their default action, the caller's terminal left raw. 0, or -1
+ * after saying why. */
+int cli_runrelay_start(struct cli_runrelay *rr, const char *what,
+		       void *(*fn)(void *), void *arg, struct sandbox_opts *o,
+		       int slot);
+
+/* Tells the thread to stop, waits for it, and puts o (may be NULL) back. */
+void cli_runrelay_stop(struct cli_runrelay *rr, struct sandbox_opts *o,
+		       int slot);
+
+/* Closes and frees what cli_runrelay_open() made. */
+void cli_runrelay_close(struct cli_runrelay *rr);
+
+#endif
