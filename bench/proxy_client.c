@@ -133,11 +133,28 @@ static int open_tunnel(const char *proxy, const char *target)
 	snprintf(req, sizeof(req), "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n",
 		 target, target);
 	send_all(fd, req, strlen(req));
-	while (hl < 4 || memcmp(head + hl - 4, "\r\n\r\n", 4) != 0) {
+	/* The answer's head, and not a byte of the tunnel after it: peek,
+	 * then take up to the blank line (two calls, as a client with a
+	 * buffer would spend, not one a byte). */
+	for (;;) {
+		ssize_t r =
+			recv(fd, head + hl, sizeof(head) - 1 - hl, MSG_PEEK);
+		size_t from = hl > 3 ? hl - 3 : 0, take;
+		char *end;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die("recv (closed before the answer)");
+		head[hl + (size_t)r] = '\0';
+		end = strstr(head + from, "\r\n\r\n");
+		take = end ? (size_t)(end + 4 - head) - hl : (size_t)r;
+		recv_all(fd, head + hl, take);
+		hl += take;
+		if (end)
+			break;
 		if (hl + 1 >= sizeof(head))
 			die("answer head too long");
-		recv_all(fd, head + hl, 1);
-		hl++;
 	}
 	head[hl] = '\0';
 	if (!strstr(head, " 200 ")) {
