@@ -584,6 +584,38 @@ static int pend_flush(struct pending *b, int fd)
 
 /* ---- answers ----------------------------------------------------------- */
 
+/* The answer is out: half-close and read until the client closes, so that
+ * unread request bytes do not turn the close into a reset that could
+ * destroy the answer before the client reads it. Until then, the rest of
+ * the answer waits for EPOLLOUT. */
+static void closing_flush(struct conn *c)
+{
+	int r = pending_flush(&c->to_cl, c->cl.fd);
+
+	if (r < 0) {
+		conn_close(c);
+		return;
+	}
+	if (r == 0) {
+		if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+			conn_close(c);
+		return;
+	}
+	shutdown(c->cl.fd, SHUT_WR);
+	conn_set_state(c, ST_DRAIN);
+	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
+	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
+		conn_close(c);
+}
+
+/* A final answer is queued in to_cl: it goes now if the socket takes it
+ * (an empty one does), a round of the loop sooner than on EPOLLOUT. */
+static void closing_start(struct conn *c)
+{
+	conn_set_state(c, ST_CLOSING);
+	closing_flush(c);
+}
+
 static const char *status_text(int status)
 {
 	switch (status) {
@@ -655,13 +687,11 @@ static void answer_http(struct conn *c, int status, const char *perror,
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
 	}
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 static void answer_socks(struct conn *c, enum socks5_rep rep)
@@ -674,13 +704,11 @@ static void answer_socks(struct conn *c, enum socks5_rep rep)
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
 	}
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 static const char *proto_name(const struct conn *c)
@@ -745,6 +773,7 @@ static void fail(struct conn *c, int status, enum socks5_rep rep,
 /* ---- connecting -------------------------------------------------------- */
 
 static void start_relay(struct conn *c);
+static void on_connected(struct conn *c, uint32_t ev);
 
 /* Dials the next address that passed the guard; last_err is why the
  * previous one failed (for the answer when none is left). */
@@ -772,6 +801,15 @@ static void dial_next(struct conn *c, int last_err)
 		c->up.fd = fd;
 		c->up.mask = UINT32_MAX;
 		conn_set_state(c, ST_CONNECTING);
+		/* A loopback or LAN peer has often answered by the time
+		 * connect() returns: go on now, not a round of the loop later
+		 * (saves two epoll_ctl and an epoll_wait per tunnel). */
+		struct pollfd pf = { .fd = fd, .events = POLLOUT };
+
+		if (poll(&pf, 1, 0) == 1) {
+			on_connected(c, (uint32_t)pf.revents);
+			return;
+		}
 		if (ep_set(p, &c->up, EPOLLOUT) != 0 ||
 		    ep_set(p, &c->cl, 0) != 0) {
 			conn_close(c);
@@ -1671,7 +1709,8 @@ static void inject_start(struct conn *c)
 	pthread_attr_t at;
 	int sv[2], e;
 
-	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+	if (c->up.mask != UINT32_MAX)
+		epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 	t = cordon__calloc(1, sizeof(*t));
 	if (!t ||
 	    scrub_init(&t->sc, p->inj_value + p->inj_secret_off,
@@ -1716,15 +1755,26 @@ static void inject_start(struct conn *c)
 	start_relay(c);
 }
 
-static void on_connected(struct conn *c)
+_Static_assert(POLLOUT == EPOLLOUT && POLLERR == EPOLLERR &&
+		       POLLHUP == EPOLLHUP,
+	       "poll and epoll name the same events");
+
+/* The upstream's connect ended; ev is what poll or epoll said of it
+ * (POLLOUT, POLLERR and POLLHUP are EPOLLOUT, EPOLLERR and EPOLLHUP). A
+ * socket that is writable with neither error nor hang-up is connected
+ * (TCP reports no POLLOUT while the handshake runs): only the others
+ * ask SO_ERROR why. */
+static void on_connected(struct conn *c, uint32_t ev)
 {
 	int err = 0;
 	socklen_t len = sizeof(err);
 
-	if (getsockopt(c->up.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+	if ((ev & (EPOLLERR | EPOLLHUP) || !(ev & EPOLLOUT)) &&
+	    getsockopt(c->up.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
 		err = errno;
 	if (err != 0) {
-		epoll_ctl(c->px->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+		if (c->up.mask != UINT32_MAX)
+			epoll_ctl(c->px->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 		close(c->up.fd);
 		c->up.fd = -1;
 		dial_next(c, err);
@@ -1766,9 +1816,7 @@ static void ctl_answer(struct conn *c, int status, const char *ctype,
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 /* An error answer: "cordon proxy control: STATUS TEXT: why" in plain
@@ -2223,9 +2271,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 				conn_close(c);
 				return;
 			}
-			conn_set_state(c, ST_CLOSING);
-			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-				conn_close(c);
+			closing_start(c);
 			return;
 		case SOCKS5_METHOD:
 			/* A 2-byte reply into an empty socket: send() takes
@@ -2362,26 +2408,6 @@ static void on_accept(struct px *p, struct ep *l)
 	}
 }
 
-/* The answer is out: half-close and read until the client closes, so that
- * unread request bytes do not turn the close into a reset that could
- * destroy the answer before the client reads it. */
-static void closing_flush(struct conn *c)
-{
-	int r = pending_flush(&c->to_cl, c->cl.fd);
-
-	if (r < 0) {
-		conn_close(c);
-		return;
-	}
-	if (r == 0)
-		return;
-	shutdown(c->cl.fd, SHUT_WR);
-	conn_set_state(c, ST_DRAIN);
-	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
-	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
-		conn_close(c);
-}
-
 static void drain(struct conn *c)
 {
 	for (int i = 0; i < 16; i++) {
@@ -2411,7 +2437,7 @@ static void conn_event(struct conn *c, bool client, uint32_t ev)
 		if (client && (ev & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)))
 			conn_close(c);
 		else if (!client)
-			on_connected(c);
+			on_connected(c, ev);
 		break;
 	case ST_RELAY:
 		relay_event(c, client, ev);
