@@ -48,6 +48,7 @@
 #define EVENTS_PER_WAIT 256
 #define PIPE_MAX (1024 * 1024) /* the most a pipe grows to */
 #define HEAD_READ 4096 /* one read of a head: little early data kept */
+#define SPLICE_ROUNDS 4 /* pipe-fulls one event may move: fair to others */
 
 enum ep_kind {
 	EP_LISTEN,
@@ -1294,26 +1295,35 @@ static void check_done(struct conn *c)
 	update_relay_interest(c);
 }
 
-/* Moves bytes from one side to the other: read a chunk, write what the
- * other side takes now, keep the rest pending. Returns -1 when the conn
- * was closed. */
-static int relay_read(struct conn *c, bool from_client)
+/* The bytes side src may send on now: a pipe's free room (or IO_CHUNK
+ * for the copy path), and no more than a plain request's body has left. */
+static size_t relay_want(const struct conn *c, bool from_client,
+			 const struct pending *b)
 {
-	struct px *p = c->px;
-	int src = from_client ? c->cl.fd : c->up.fd;
-	int dst = from_client ? c->up.fd : c->cl.fd;
-	struct pending *b = from_client ? &c->to_up : &c->to_cl;
-	size_t want = IO_CHUNK;
-	ssize_t r;
-	size_t off = 0;
+	size_t want = b->pipe[0] >= 0 ? b->pipe_cap - b->piped : IO_CHUNK;
 
-	if (b->pipe[0] >= 0)
-		want = b->pipe_cap - b->piped;
 	if (from_client && c->http_forward && c->body_left < want)
 		want = (size_t)c->body_left;
-	if (want == 0)
-		return 0;
-	if (b->pipe[0] >= 0) {
+	return want;
+}
+
+/* The bulk path: socket -> pipe -> socket, no byte through the proxy's
+ * memory. One event moves up to SPLICE_ROUNDS pipe-fulls while every
+ * read fills what it asked for (the socket likely holds more) and the
+ * other side takes it all; a short read, EAGAIN or a full destination
+ * hands back to epoll, whose level-triggered interest is left as it is
+ * (no epoll_ctl unless a side blocks). Returns -1 when c was closed. */
+static int relay_splice(struct conn *c, bool from_client, int src, int dst,
+			struct pending *b)
+{
+	struct px *p = c->px;
+
+	for (int round = 0; round < SPLICE_ROUNDS; round++) {
+		size_t want = relay_want(c, from_client, b);
+		ssize_t r;
+
+		if (want == 0)
+			return 0;
 		r = splice(src, NULL, b->pipe[1], NULL, want,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (r < 0) {
@@ -1339,8 +1349,29 @@ static int relay_read(struct conn *c, bool from_client)
 			conn_close(c);
 			return -1;
 		}
-		return 0;
+		if (!pend_empty(b) || (size_t)r < want)
+			return 0;
 	}
+	return 0;
+}
+
+/* Moves bytes from one side to the other: read a chunk, write what the
+ * other side takes now, keep the rest pending. Returns -1 when the conn
+ * was closed. */
+static int relay_read(struct conn *c, bool from_client)
+{
+	struct px *p = c->px;
+	int src = from_client ? c->cl.fd : c->up.fd;
+	int dst = from_client ? c->up.fd : c->cl.fd;
+	struct pending *b = from_client ? &c->to_up : &c->to_cl;
+	size_t want = relay_want(c, from_client, b);
+	ssize_t r;
+	size_t off = 0;
+
+	if (want == 0)
+		return 0;
+	if (b->pipe[0] >= 0)
+		return relay_splice(c, from_client, src, dst, b);
 	r = recv(src, p->scratch, want, 0);
 	if (r < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
