@@ -5,6 +5,10 @@
  *       listens on 127.0.0.1 (port printed first); sink: an 8-byte
  *       big-endian length, that many bytes, then "k"; echo: echoes; hold:
  *       keeps connections open. One thread per connection.
+ *   cordon-bench-proxy serve floor
+ *       a bare CONNECT relay (port printed first), one tunnel at a time:
+ *       poll() and splice(), nothing else; the floor any splice relay
+ *       stands on.
  *   cordon-bench-proxy throughput PROXY|- TARGET MIB RUNS
  *       RUNS transfers of MIB MiB through a CONNECT tunnel (PROXY "-":
  *       direct); prints the median MiB/s.
@@ -15,8 +19,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -133,11 +139,28 @@ static int open_tunnel(const char *proxy, const char *target)
 	snprintf(req, sizeof(req), "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n",
 		 target, target);
 	send_all(fd, req, strlen(req));
-	while (hl < 4 || memcmp(head + hl - 4, "\r\n\r\n", 4) != 0) {
+	/* The answer's head, and not a byte of the tunnel after it: peek,
+	 * then take up to the blank line (two calls, as a client with a
+	 * buffer would spend, not one a byte). */
+	for (;;) {
+		ssize_t r =
+			recv(fd, head + hl, sizeof(head) - 1 - hl, MSG_PEEK);
+		size_t from = hl > 3 ? hl - 3 : 0, take;
+		char *end;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die("recv (closed before the answer)");
+		head[hl + (size_t)r] = '\0';
+		end = strstr(head + from, "\r\n\r\n");
+		take = end ? (size_t)(end + 4 - head) - hl : (size_t)r;
+		recv_all(fd, head + hl, take);
+		hl += take;
+		if (end)
+			break;
 		if (hl + 1 >= sizeof(head))
 			die("answer head too long");
-		recv_all(fd, head + hl, 1);
-		hl++;
 	}
 	head[hl] = '\0';
 	if (!strstr(head, " 200 ")) {
@@ -189,6 +212,81 @@ static void *serve_one(void *arg)
 	return NULL;
 }
 
+/* The floor: the least a CONNECT relay can do in user space on this
+ * kernel. One tunnel at a time, in the accepting thread: read the head,
+ * dial TARGET, answer 200, then poll() both sockets and move what is
+ * readable through a 1 MiB pipe with splice() (the write blocks until the
+ * other side took it all). No policy, no audit, no bookkeeping, no
+ * thread: its CPU per GiB and its set-up time are what any splice relay
+ * pays here, and the proxy's figures are read against them. */
+static void floor_one(int cl)
+{
+	static const char ok[] = "HTTP/1.1 200 Connection Established\r\n\r\n";
+	char head[1024], target[256];
+	size_t hl = 0;
+	int up, one = 1, pp[2][2], open_ = 2;
+	struct pollfd pf[2];
+
+	while (hl < 4 || !memmem(head, hl, "\r\n\r\n", 4)) {
+		ssize_t r = recv(cl, head + hl, sizeof(head) - 1 - hl, 0);
+
+		if (r <= 0 || (size_t)r >= sizeof(head) - 1 - hl)
+			die("floor: head");
+		hl += (size_t)r;
+	}
+	head[hl] = '\0';
+	if (sscanf(head, "CONNECT %255s ", target) != 1)
+		die("floor: not CONNECT");
+	up = dial(target);
+	setsockopt(cl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	send_all(cl, ok, sizeof(ok) - 1);
+	for (int i = 0; i < 2; i++) {
+		if (pipe2(pp[i], O_CLOEXEC) != 0)
+			die("pipe");
+		fcntl(pp[i][1], F_SETPIPE_SZ, CHUNK);
+	}
+	pf[0] = (struct pollfd){ .fd = cl, .events = POLLIN };
+	pf[1] = (struct pollfd){ .fd = up, .events = POLLIN };
+	while (open_ > 0) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll");
+		}
+		for (int i = 0; i < 2; i++) {
+			int to = i == 0 ? up : cl;
+			ssize_t r;
+
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			r = splice(pf[i].fd, NULL, pp[i][1], NULL, CHUNK,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			if (r < 0 && errno == EAGAIN)
+				continue;
+			if (r <= 0) {
+				shutdown(to, SHUT_WR);
+				pf[i].fd = -1;
+				open_--;
+				continue;
+			}
+			while (r > 0) {
+				ssize_t w = splice(pp[i][0], NULL, to, NULL,
+						   (size_t)r, SPLICE_F_MOVE);
+
+				if (w <= 0)
+					die("floor: splice out");
+				r -= w;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		close(pp[i][0]);
+		close(pp[i][1]);
+	}
+	close(cl);
+	close(up);
+}
+
 static void serve(const char *kind)
 {
 	struct sockaddr_in sa;
@@ -214,6 +312,10 @@ static void serve(const char *kind)
 			continue;
 		if (kind[0] == 'h')
 			continue; /* held: never closed, never read */
+		if (kind[0] == 'f') {
+			floor_one(c); /* one tunnel at a time, no thread */
+			continue;
+		}
 		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (pthread_create(&t, NULL, serve_one, (void *)(intptr_t)c))
 			die("thread");
@@ -276,7 +378,7 @@ int main(int argc, char **argv)
 	else if (argc == 5 && strcmp(argv[1], "latency") == 0)
 		latency(argv[2], argv[3], atol(argv[4]));
 	else {
-		fputs("usage: cordon-bench-proxy serve sink|echo|hold\n"
+		fputs("usage: cordon-bench-proxy serve sink|echo|hold|floor\n"
 		      "       cordon-bench-proxy throughput PROXY|- TARGET MIB "
 		      "RUNS\n"
 		      "       cordon-bench-proxy latency PROXY|- TARGET RUNS\n",

@@ -48,6 +48,7 @@
 #define EVENTS_PER_WAIT 256
 #define PIPE_MAX (1024 * 1024) /* the most a pipe grows to */
 #define HEAD_READ 4096 /* one read of a head: little early data kept */
+#define SPLICE_ROUNDS 4 /* pipe-fulls one event may move: fair to others */
 
 enum ep_kind {
 	EP_LISTEN,
@@ -584,6 +585,38 @@ static int pend_flush(struct pending *b, int fd)
 
 /* ---- answers ----------------------------------------------------------- */
 
+/* The answer is out: half-close and read until the client closes, so that
+ * unread request bytes do not turn the close into a reset that could
+ * destroy the answer before the client reads it. Until then, the rest of
+ * the answer waits for EPOLLOUT. */
+static void closing_flush(struct conn *c)
+{
+	int r = pending_flush(&c->to_cl, c->cl.fd);
+
+	if (r < 0) {
+		conn_close(c);
+		return;
+	}
+	if (r == 0) {
+		if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
+			conn_close(c);
+		return;
+	}
+	shutdown(c->cl.fd, SHUT_WR);
+	conn_set_state(c, ST_DRAIN);
+	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
+	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
+		conn_close(c);
+}
+
+/* A final answer is queued in to_cl: it goes now if the socket takes it
+ * (an empty one does), a round of the loop sooner than on EPOLLOUT. */
+static void closing_start(struct conn *c)
+{
+	conn_set_state(c, ST_CLOSING);
+	closing_flush(c);
+}
+
 static const char *status_text(int status)
 {
 	switch (status) {
@@ -655,13 +688,11 @@ static void answer_http(struct conn *c, int status, const char *perror,
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
 	}
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 static void answer_socks(struct conn *c, enum socks5_rep rep)
@@ -674,13 +705,11 @@ static void answer_socks(struct conn *c, enum socks5_rep rep)
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
 	if (c->up.fd >= 0) {
 		close(c->up.fd);
 		c->up.fd = -1;
 	}
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 static const char *proto_name(const struct conn *c)
@@ -745,6 +774,7 @@ static void fail(struct conn *c, int status, enum socks5_rep rep,
 /* ---- connecting -------------------------------------------------------- */
 
 static void start_relay(struct conn *c);
+static void on_connected(struct conn *c, uint32_t ev);
 
 /* Dials the next address that passed the guard; last_err is why the
  * previous one failed (for the answer when none is left). */
@@ -772,6 +802,15 @@ static void dial_next(struct conn *c, int last_err)
 		c->up.fd = fd;
 		c->up.mask = UINT32_MAX;
 		conn_set_state(c, ST_CONNECTING);
+		/* A loopback or LAN peer has often answered by the time
+		 * connect() returns: go on now, not a round of the loop later
+		 * (saves two epoll_ctl and an epoll_wait per tunnel). */
+		struct pollfd pf = { .fd = fd, .events = POLLOUT };
+
+		if (poll(&pf, 1, 0) == 1) {
+			on_connected(c, (uint32_t)pf.revents);
+			return;
+		}
 		if (ep_set(p, &c->up, EPOLLOUT) != 0 ||
 		    ep_set(p, &c->cl, 0) != 0) {
 			conn_close(c);
@@ -1256,26 +1295,35 @@ static void check_done(struct conn *c)
 	update_relay_interest(c);
 }
 
-/* Moves bytes from one side to the other: read a chunk, write what the
- * other side takes now, keep the rest pending. Returns -1 when the conn
- * was closed. */
-static int relay_read(struct conn *c, bool from_client)
+/* The bytes side src may send on now: a pipe's free room (or IO_CHUNK
+ * for the copy path), and no more than a plain request's body has left. */
+static size_t relay_want(const struct conn *c, bool from_client,
+			 const struct pending *b)
 {
-	struct px *p = c->px;
-	int src = from_client ? c->cl.fd : c->up.fd;
-	int dst = from_client ? c->up.fd : c->cl.fd;
-	struct pending *b = from_client ? &c->to_up : &c->to_cl;
-	size_t want = IO_CHUNK;
-	ssize_t r;
-	size_t off = 0;
+	size_t want = b->pipe[0] >= 0 ? b->pipe_cap - b->piped : IO_CHUNK;
 
-	if (b->pipe[0] >= 0)
-		want = b->pipe_cap - b->piped;
 	if (from_client && c->http_forward && c->body_left < want)
 		want = (size_t)c->body_left;
-	if (want == 0)
-		return 0;
-	if (b->pipe[0] >= 0) {
+	return want;
+}
+
+/* The bulk path: socket -> pipe -> socket, no byte through the proxy's
+ * memory. One event moves up to SPLICE_ROUNDS pipe-fulls while every
+ * read fills what it asked for (the socket likely holds more) and the
+ * other side takes it all; a short read, EAGAIN or a full destination
+ * hands back to epoll, whose level-triggered interest is left as it is
+ * (no epoll_ctl unless a side blocks). Returns -1 when c was closed. */
+static int relay_splice(struct conn *c, bool from_client, int src, int dst,
+			struct pending *b)
+{
+	struct px *p = c->px;
+
+	for (int round = 0; round < SPLICE_ROUNDS; round++) {
+		size_t want = relay_want(c, from_client, b);
+		ssize_t r;
+
+		if (want == 0)
+			return 0;
 		r = splice(src, NULL, b->pipe[1], NULL, want,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (r < 0) {
@@ -1301,8 +1349,29 @@ static int relay_read(struct conn *c, bool from_client)
 			conn_close(c);
 			return -1;
 		}
-		return 0;
+		if (!pend_empty(b) || (size_t)r < want)
+			return 0;
 	}
+	return 0;
+}
+
+/* Moves bytes from one side to the other: read a chunk, write what the
+ * other side takes now, keep the rest pending. Returns -1 when the conn
+ * was closed. */
+static int relay_read(struct conn *c, bool from_client)
+{
+	struct px *p = c->px;
+	int src = from_client ? c->cl.fd : c->up.fd;
+	int dst = from_client ? c->up.fd : c->cl.fd;
+	struct pending *b = from_client ? &c->to_up : &c->to_cl;
+	size_t want = relay_want(c, from_client, b);
+	ssize_t r;
+	size_t off = 0;
+
+	if (want == 0)
+		return 0;
+	if (b->pipe[0] >= 0)
+		return relay_splice(c, from_client, src, dst, b);
 	r = recv(src, p->scratch, want, 0);
 	if (r < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
@@ -1671,7 +1740,8 @@ static void inject_start(struct conn *c)
 	pthread_attr_t at;
 	int sv[2], e;
 
-	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+	if (c->up.mask != UINT32_MAX)
+		epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 	t = cordon__calloc(1, sizeof(*t));
 	if (!t ||
 	    scrub_init(&t->sc, p->inj_value + p->inj_secret_off,
@@ -1716,15 +1786,26 @@ static void inject_start(struct conn *c)
 	start_relay(c);
 }
 
-static void on_connected(struct conn *c)
+_Static_assert(POLLOUT == EPOLLOUT && POLLERR == EPOLLERR &&
+		       POLLHUP == EPOLLHUP,
+	       "poll and epoll name the same events");
+
+/* The upstream's connect ended; ev is what poll or epoll said of it
+ * (POLLOUT, POLLERR and POLLHUP are EPOLLOUT, EPOLLERR and EPOLLHUP). A
+ * socket that is writable with neither error nor hang-up is connected
+ * (TCP reports no POLLOUT while the handshake runs): only the others
+ * ask SO_ERROR why. */
+static void on_connected(struct conn *c, uint32_t ev)
 {
 	int err = 0;
 	socklen_t len = sizeof(err);
 
-	if (getsockopt(c->up.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+	if ((ev & (EPOLLERR | EPOLLHUP) || !(ev & EPOLLOUT)) &&
+	    getsockopt(c->up.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
 		err = errno;
 	if (err != 0) {
-		epoll_ctl(c->px->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
+		if (c->up.mask != UINT32_MAX)
+			epoll_ctl(c->px->epfd, EPOLL_CTL_DEL, c->up.fd, NULL);
 		close(c->up.fd);
 		c->up.fd = -1;
 		dial_next(c, err);
@@ -1766,9 +1847,7 @@ static void ctl_answer(struct conn *c, int status, const char *ctype,
 		conn_close(c);
 		return;
 	}
-	conn_set_state(c, ST_CLOSING);
-	if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-		conn_close(c);
+	closing_start(c);
 }
 
 /* An error answer: "cordon proxy control: STATUS TEXT: why" in plain
@@ -2223,9 +2302,7 @@ static void feed_socks(struct conn *c, const char *data, size_t n)
 				conn_close(c);
 				return;
 			}
-			conn_set_state(c, ST_CLOSING);
-			if (ep_set(c->px, &c->cl, EPOLLOUT) != 0)
-				conn_close(c);
+			closing_start(c);
 			return;
 		case SOCKS5_METHOD:
 			/* A 2-byte reply into an empty socket: send() takes
@@ -2362,26 +2439,6 @@ static void on_accept(struct px *p, struct ep *l)
 	}
 }
 
-/* The answer is out: half-close and read until the client closes, so that
- * unread request bytes do not turn the close into a reset that could
- * destroy the answer before the client reads it. */
-static void closing_flush(struct conn *c)
-{
-	int r = pending_flush(&c->to_cl, c->cl.fd);
-
-	if (r < 0) {
-		conn_close(c);
-		return;
-	}
-	if (r == 0)
-		return;
-	shutdown(c->cl.fd, SHUT_WR);
-	conn_set_state(c, ST_DRAIN);
-	tl_arm(c->px, c, 0, c->px->opt.handshake_timeout_ms);
-	if (ep_set(c->px, &c->cl, EPOLLIN) != 0)
-		conn_close(c);
-}
-
 static void drain(struct conn *c)
 {
 	for (int i = 0; i < 16; i++) {
@@ -2411,7 +2468,7 @@ static void conn_event(struct conn *c, bool client, uint32_t ev)
 		if (client && (ev & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)))
 			conn_close(c);
 		else if (!client)
-			on_connected(c);
+			on_connected(c, ev);
 		break;
 	case ST_RELAY:
 		relay_event(c, client, ev);
