@@ -97,7 +97,10 @@ static int init_cmd_main(void *arg)
 	(void)setpgid(0, 0);
 	sandbox_pty_foreground(p, getpid());
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	/* No PR_SET_DUMPABLE here: dumpability belongs to the memory, which
+	 * is PID 1's until the exec, and PID 1 stays non-dumpable; the exec
+	 * gives the command's new memory its own (dumpable, unless the
+	 * binary is unreadable or changes credentials). */
 	close(p->st_w);
 	sandbox_child_exec(p, true);
 }
