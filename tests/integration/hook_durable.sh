@@ -8,6 +8,9 @@
 #     names the log file (--audit-log, --audit-sync DEV:INO) and its
 #     `cordon run` fdatasyncs that file before the command's execve
 #     (strace -f: the order of the two calls);
+#   - only an explicit allow or ask defers: an answer with no decision
+#     (updatedInput alone) is synced before it, as the agent may drop the
+#     rewrite;
 #   - a deny is not synced (nothing follows from it);
 #   - a run whose log cannot be synced does not run the command: the log
 #     on an ext4 image whose backing file sits on a full tmpfs (a loop
@@ -33,11 +36,14 @@ unset CLAUDE_PROJECT_DIR
 log=$scratch/log/audit.jsonl
 mkdir -m 700 "$scratch/log"
 
-# input TOOL INPUT-JSON: a PreToolUse event in $tmp/in.json.
+# input TOOL INPUT-JSON: a PreToolUse event in $tmp/in.json, in
+# permission mode $pm (bypassPermissions: an explicit allow; in default
+# mode a safe command's answer has no decision).
+pm=bypassPermissions
 input() {
-	printf '{"session_id":"s","cwd":"%s","permission_mode":"default",'\
+	printf '{"session_id":"s","cwd":"%s","permission_mode":"%s",'\
 '"hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s,'\
-'"tool_use_id":"toolu_1"}' "$ws" "$1" "$2" >"$tmp/in.json"
+'"tool_use_id":"toolu_1"}' "$ws" "$pm" "$1" "$2" >"$tmp/in.json"
 }
 
 # syncs ARGS...: the hook on $tmp/in.json under strace; $k is how many
@@ -105,6 +111,19 @@ id=$(stat -c '%d:%i' "$log")
 	rewritten | grep -qF -- "--audit-log '$log' --audit-sync '$id' "
 ok $? "a rewritten Bash call: not synced; the rewrite names the file (got $k)"
 cmd=$(rewritten)
+
+pm=default input Bash '{"command":"rm -rf build"}'
+syncs --audit-log "$log"
+[ $rc -eq 0 ] && [ "$k" = 0 ] && grep -q '"ask"' "$tmp/out" &&
+	rewritten | grep -qF -- "--audit-sync '$id' "
+ok $? "a rewritten Bash call asked: not synced (got $k)"
+
+pm=default input Bash '{"command":"echo durable >marker.txt"}'
+syncs --audit-log "$log"
+[ $rc -eq 0 ] && [ "$k" = 1 ] && ! grep -q '"permissionDecision"' "$tmp/out" &&
+	rewritten | grep -qF -- "--audit-sync '$id' "
+ok $? "a rewrite with no decision (updatedInput only): synced before the answer (got $k)"
+input Bash '{"command":"echo durable >marker.txt"}'
 
 # ---- the run syncs before the command -------------------------------------
 
