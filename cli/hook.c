@@ -1565,8 +1565,8 @@ static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
 			CORDON_E_NOMEM;
 
 	if (err != CORDON_OK)
-		fprintf(stderr, "cordon hook: audit log: %s\n",
-			extra ? diag.message : "out of memory");
+		fprintf(stderr, "cordon hook: %s\n",
+			extra ? diag.message : "audit log: out of memory");
 	free(extra);
 	return err == CORDON_OK ? 0 : -1;
 }
@@ -1766,15 +1766,18 @@ int cli_hook_run(struct cli_hook_opts *o)
 		err = cordon_audit_close(audit);
 		if (err != CORDON_OK)
 			snprintf(diag.message, sizeof(diag.message),
-				 "closing the log: %s", cordon_strerror(err));
+				 "audit log: closing the log: %s",
+				 cordon_strerror(err));
 	} else {
 		cordon_audit_close(audit);
 	}
 	audit = NULL;
 	if (err != CORDON_OK) {
-		const char *m = extra ? diag.message : "out of memory";
+		const char *m =
+			extra ? diag.message : "audit log: out of memory";
 
-		fprintf(stderr, "cordon hook: audit log: %s\n", m);
+		/* The message names the audit log already. */
+		fprintf(stderr, "cordon hook: %s\n", m);
 		status = refuse(o->agent, AUDIT_REFUSAL, m);
 		goto out;
 	}

@@ -476,8 +476,9 @@ int cli_run(int argc, char **argv)
 	if (!report ||
 	    cordon_audit_run(pa.audit, NULL, (const char *const *)run_argv,
 			     report, &diag) != CORDON_OK) {
-		fprintf(stderr, "cordon run: audit log: %s\n",
-			report ? diag.message : "out of memory");
+		/* The message names the audit log already. */
+		fprintf(stderr, "cordon run: %s\n",
+			report ? diag.message : "audit log: out of memory");
 		if (rc == 0)
 			rc = CLI_EXIT_FAILURE;
 	}
