@@ -82,8 +82,7 @@ int cli_open_audit(const struct cordon_config *cfg, const char *flag_path,
 			sock = NULL;
 		if ((fd < 0 && !sock) ||
 		    audit_open_relay(&o, fd, sock, out, &rd) != CORDON_OK) {
-			fprintf(stderr, "cordon: audit log: %s\n",
-				diag.message);
+			fprintf(stderr, "cordon: %s\n", diag.message);
 			return CLI_EXIT_FAILURE;
 		}
 	}
@@ -126,8 +125,8 @@ void cli_audit_proxy_decision(void *ctx, const struct proxy_decision *d)
 	if (!js ||
 	    cordon_audit_event(pa->audit, "proxy", js, &diag) != CORDON_OK) {
 		if (!pa->failed)
-			fprintf(stderr, "cordon: audit log: %s\n",
-				js ? diag.message : "out of memory");
+			fprintf(stderr, "cordon: %s\n",
+				js ? diag.message : "audit log: out of memory");
 		pa->failed = 1;
 	}
 	free(js);

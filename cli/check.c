@@ -458,7 +458,7 @@ int cli_check(int argc, char **argv)
 	/* A decision that cannot be recorded is not given. */
 	if (cordon_audit_decision(audit, res, "{\"door\":\"check\"}", &diag) !=
 	    CORDON_OK) {
-		fprintf(stderr, "cordon check: audit log: %s\n", diag.message);
+		fprintf(stderr, "cordon check: %s\n", diag.message);
 		status = CLI_EXIT_FAILURE;
 		goto out;
 	}

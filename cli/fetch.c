@@ -158,7 +158,7 @@ static int record_fetch(struct cordon_audit *audit, const char *url,
 		return -1;
 	}
 	if (cordon_audit_event(audit, "fetch", js, &diag) != CORDON_OK) {
-		fprintf(stderr, "cordon fetch: audit log: %s\n", diag.message);
+		fprintf(stderr, "cordon fetch: %s\n", diag.message);
 		free(js);
 		return -1;
 	}

@@ -1565,8 +1565,8 @@ static int audit_malformed(struct cordon_audit *audit, enum hook_agent agent,
 			CORDON_E_NOMEM;
 
 	if (err != CORDON_OK)
-		fprintf(stderr, "cordon hook: audit log: %s\n",
-			extra ? diag.message : "out of memory");
+		fprintf(stderr, "cordon hook: %s\n",
+			extra ? diag.message : "audit log: out of memory");
 	free(extra);
 	return err == CORDON_OK ? 0 : -1;
 }
@@ -1742,8 +1742,12 @@ int cli_hook_run(struct cli_hook_opts *o)
 	 * answer permits, not necessarily before the answer (audit.h). A
 	 * rewritten command's `cordon run` syncs the file before it execs;
 	 * a deny permits nothing, its record waits for the next sync of the
-	 * file; anything the agent carries out itself is synced here. */
-	rides = answer.updated && sp.sync_id[0];
+	 * file; anything the agent carries out itself is synced here. Only
+	 * an explicit allow or ask defers: an answer without a decision
+	 * (updatedInput alone) leaves the call to an agent that may drop
+	 * the rewrite and run the original command itself. */
+	rides = answer.updated && sp.sync_id[0] && !answer.no_decision &&
+		(answer.d == CORDON_ALLOW || answer.d == CORDON_ASK);
 	if (rides || answer.d == CORDON_DENY)
 		audit_defer_sync(audit);
 	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :
@@ -1762,15 +1766,18 @@ int cli_hook_run(struct cli_hook_opts *o)
 		err = cordon_audit_close(audit);
 		if (err != CORDON_OK)
 			snprintf(diag.message, sizeof(diag.message),
-				 "closing the log: %s", cordon_strerror(err));
+				 "audit log: closing the log: %s",
+				 cordon_strerror(err));
 	} else {
 		cordon_audit_close(audit);
 	}
 	audit = NULL;
 	if (err != CORDON_OK) {
-		const char *m = extra ? diag.message : "out of memory";
+		const char *m =
+			extra ? diag.message : "audit log: out of memory";
 
-		fprintf(stderr, "cordon hook: audit log: %s\n", m);
+		/* The message names the audit log already. */
+		fprintf(stderr, "cordon hook: %s\n", m);
 		status = refuse(o->agent, AUDIT_REFUSAL, m);
 		goto out;
 	}

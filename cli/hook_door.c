@@ -1658,7 +1658,7 @@ static bool audit_malformed(const struct door_opts *o, const char *ws,
 		goto out;
 	ok = cordon_audit_event(audit, "hook", extra, &diag) == CORDON_OK;
 	if (!ok)
-		fprintf(stderr, "cordon hook: audit log: %s\n", diag.message);
+		fprintf(stderr, "cordon hook: %s\n", diag.message);
 	ok = cordon_audit_close(audit) == CORDON_OK && ok;
 	audit = NULL;
 out:

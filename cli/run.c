@@ -307,21 +307,20 @@ static int audit_log_safe(const char *path)
 /* --audit-sync: the file a hook's record went to, synced on a thread of
  * its own from the start of the run (the disk's wait overlaps loading the
  * configuration, the plan and the child's set-up) and waited for before
- * the command may exec (sandbox_opts.before_exec). */
+ * the command may exec (sandbox_opts.before_exec). The thread runs across
+ * the child's clone, so it only makes system calls (audit_sync_job_run);
+ * the message is made after the join. */
 struct run_sync {
-	const char *path;
-	struct audit_file_id id;
+	struct audit_sync_job *job;
 	pthread_t th;
 	bool started, joined;
-	enum cordon_err rc;
-	struct cordon_diag diag;
 };
 
 static void *sync_thread(void *arg)
 {
 	struct run_sync *s = arg;
 
-	s->rc = audit_sync_file(s->path, &s->id, &s->diag);
+	audit_sync_job_run(s->job);
 	return NULL;
 }
 
@@ -350,11 +349,12 @@ static void sync_join(struct run_sync *s)
 static int sync_hook_record(void *ctx, char *err, size_t cap)
 {
 	struct run_sync *s = ctx;
+	struct cordon_diag diag = { 0 };
 
 	sync_join(s);
-	if (s->rc == CORDON_OK)
+	if (audit_sync_job_result(s->job, &diag) == CORDON_OK)
 		return 0;
-	snprintf(err, cap, "%s", s->diag.message);
+	snprintf(err, cap, "%s", diag.message);
 	return -1;
 }
 
@@ -367,6 +367,7 @@ int cli_run(int argc, char **argv)
 	struct cordon_diag diag;
 	struct cli_proxy_audit pa = { 0 };
 	struct run_command cmd = { 0 };
+	struct audit_file_id fid;
 	struct run_sync sync = { 0 };
 	struct cli_audit_relay *relay;
 	struct cli_broker_relay *brelay;
@@ -410,13 +411,18 @@ int cli_run(int argc, char **argv)
 	}
 	if (cmd.audit_sync) {
 		if (!r.audit_log || strcmp(r.audit_log, "-") == 0 ||
-		    audit_file_id_parse(cmd.audit_sync, &sync.id) != 0) {
+		    audit_file_id_parse(cmd.audit_sync, &fid) != 0) {
 			rc = cli_runopts_usage_error(
 				&r, "--audit-sync DEV:INO (decimal) goes with "
 				    "--audit-log FILE");
 			goto out;
 		}
-		sync.path = r.audit_log;
+		sync.job = audit_sync_job_new(r.audit_log, &fid, &diag);
+		if (!sync.job) {
+			fprintf(stderr, "cordon run: %s\n", diag.message);
+			rc = RUN_EXIT_SETUP;
+			goto out;
+		}
 		r.sbx.before_exec = sync_hook_record;
 		r.sbx.before_exec_ctx = &sync;
 		sync_start(&sync);
@@ -482,13 +488,15 @@ int cli_run(int argc, char **argv)
 	if (!report ||
 	    cordon_audit_run(pa.audit, NULL, (const char *const *)run_argv,
 			     report, &diag) != CORDON_OK) {
-		fprintf(stderr, "cordon run: audit log: %s\n",
-			report ? diag.message : "out of memory");
+		/* The message names the audit log already. */
+		fprintf(stderr, "cordon run: %s\n",
+			report ? diag.message : "audit log: out of memory");
 		if (rc == 0)
 			rc = CLI_EXIT_FAILURE;
 	}
 out:
 	sync_join(&sync);
+	audit_sync_job_free(sync.job);
 	free(report);
 	free(judged);
 	if (cordon_audit_close(pa.audit) != CORDON_OK && rc == 0)

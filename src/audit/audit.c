@@ -1171,6 +1171,276 @@ static enum cordon_err sync_chain(struct cordon_audit *a, const struct stat *st,
 	return CORDON_OK;
 }
 
+/* ---- a failed sync is remembered (audit.h: the sync mark) ---------------
+ *
+ * Linux reports a write-back error once to the descriptors open when it
+ * happened; a descriptor opened after someone saw it gets 0 from fdatasync
+ * although the data never reached the disk. Every fdatasync of a log here
+ * is taken holding an flock on PATH.syncfail (made empty, 0600, the first
+ * time), and one that fails adds "DEV:INO\n" to it before the lock goes; a
+ * sync on a descriptor that may have been opened after the error (a run
+ * syncing a hook's record, a rotation) reads it under the same lock and
+ * refuses a file it names. The lock is on a file opened for writing, not
+ * on the directory, since NFS emulates flock with fcntl locks and a lock
+ * for writing needs a descriptor open for writing. Nothing here allocates
+ * or formats: a run takes it on a thread across the child's clone. */
+
+#define AUDIT_ID_TEXT 48 /* "DEV:INO" and its NUL */
+
+struct audit_mark_names {
+	char mark[PATH_MAX]; /* PATH.syncfail */
+};
+
+enum audit_sync_stage {
+	AUDIT_SYNC_OK,
+	AUDIT_SYNC_PENDING, /* not taken (yet) */
+	AUDIT_SYNC_GONE, /* the file is at neither path nor path.1 */
+	AUDIT_SYNC_LOCK, /* the mark cannot be locked (mark_err) */
+	AUDIT_SYNC_FAILED, /* fdatasync failed (err; mark_err: not marked) */
+	AUDIT_SYNC_MARKED, /* it passed, but the mark names the file */
+	AUDIT_SYNC_MARK_BAD, /* the mark cannot be opened, read or trusted */
+	AUDIT_SYNC_TEST, /* CORDON_TEST_SYNC_FAIL (test builds) */
+};
+
+struct audit_sync_result {
+	enum audit_sync_stage stage;
+	int err, mark_err;
+};
+
+/* A sync of a file by id (audit.h: audit_sync_job_new). */
+struct audit_sync_job {
+	struct audit_file_id id;
+	char name[PATH_MAX], one[PATH_MAX];
+	struct audit_mark_names m;
+	unsigned test_delay_ms;
+	bool test_fail;
+	bool at_one; /* the file was found at path.1 */
+	struct audit_sync_result r;
+};
+
+/* The mark's name, made beforehand; false when it does not fit. */
+static bool mark_names(const char *path, struct audit_mark_names *m)
+{
+	size_t n = strlen(path);
+
+	if (n + sizeof(AUDIT_MARK_SUFFIX) > sizeof(m->mark))
+		return false;
+	memcpy(m->mark, path, n);
+	memcpy(m->mark + n, AUDIT_MARK_SUFFIX, sizeof(AUDIT_MARK_SUFFIX));
+	return true;
+}
+
+/* The one spelling of a file id, "DEV:INO", into buf (AUDIT_ID_TEXT
+ * bytes), without printf (a run's sync thread makes it); its length. */
+static size_t id_text(unsigned long long dev, unsigned long long ino,
+		      char buf[AUDIT_ID_TEXT])
+{
+	char *p = put_u64(buf, dev);
+
+	*p++ = ':';
+	p = put_u64(p, ino);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/* id_text() of the file fd is open on. */
+static bool fd_id_text(int fd, char buf[AUDIT_ID_TEXT])
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return false;
+	(void)id_text((unsigned long long)st.st_dev,
+		      (unsigned long long)st.st_ino, buf);
+	return true;
+}
+
+/* The mark, created empty (0600; its directory synced) when missing,
+ * open for appending and reading as this user's own regular file that
+ * others cannot write; -1 with errno otherwise. */
+static int mark_open(const char *mark)
+{
+	const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY |
+			  O_NOFOLLOW | O_NONBLOCK;
+	struct stat st;
+	int fd = open(mark, flags);
+
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(mark, flags | O_CREAT | O_EXCL, 0600);
+		if (fd >= 0)
+			(void)sync_parent(mark);
+		else if (errno == EEXIST)
+			fd = open(mark, flags);
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether the mark fd holds the line idtext: 1 yes, 0 no, -1 a read
+ * error (*e). */
+static int mark_has(int fd, const char *idtext, int *e)
+{
+	char buf[4096], line[AUDIT_ID_TEXT + 1];
+	size_t k = 0, want = strlen(idtext);
+	bool over = false;
+	off_t off = 0;
+	ssize_t n;
+	int hit = 0;
+
+	while (!hit && (n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		off += n;
+		for (ssize_t i = 0; i < n && !hit; i++) {
+			if (buf[i] != '\n') {
+				if (k < sizeof(line))
+					line[k++] = buf[i];
+				else
+					over = true;
+				continue;
+			}
+			hit = !over && k == want &&
+			      memcmp(line, idtext, k) == 0;
+			k = 0;
+			over = false;
+		}
+	}
+	if (n < 0) {
+		*e = errno;
+		return -1;
+	}
+	return hit;
+}
+
+/* Adds the line idtext to the mark fd; 0, or errno. */
+static int mark_add(int fd, const char *idtext)
+{
+	char line[AUDIT_ID_TEXT + 1];
+	size_t n = strlen(idtext);
+
+	memcpy(line, idtext, n);
+	line[n++] = '\n';
+	if (atomic_write_all(fd, line, n) != 0)
+		return errno ? errno : EIO;
+	/* Best effort: the disk may be the one failing; the mark is seen
+	 * by every process from the page cache either way. */
+	(void)fsync(fd);
+	return 0;
+}
+
+/* fdatasync of fd (a file of the log at m's path) under the mark's lock;
+ * a failure is added to the mark; with check, a file the mark names fails
+ * too (its earlier failure was seen by someone else). The outcome in *r.
+ * Only system calls. */
+static void sticky_sync(int fd, const struct audit_mark_names *m, bool check,
+			struct audit_sync_result *r)
+{
+	char idtext[AUDIT_ID_TEXT];
+	int lfd, hit;
+
+	r->stage = AUDIT_SYNC_OK;
+	r->err = r->mark_err = 0;
+	if (!fd_id_text(fd, idtext)) {
+		r->stage = AUDIT_SYNC_FAILED;
+		r->err = errno;
+		return;
+	}
+	lfd = mark_open(m->mark);
+	if (lfd < 0) {
+		r->stage = AUDIT_SYNC_MARK_BAD;
+		r->mark_err = errno;
+		return;
+	}
+	while (flock(lfd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			r->stage = AUDIT_SYNC_LOCK;
+			r->mark_err = errno;
+			close(lfd);
+			return;
+		}
+	}
+	if (fdatasync(fd) != 0) {
+		r->stage = AUDIT_SYNC_FAILED;
+		r->err = errno;
+		hit = mark_has(lfd, idtext, &r->mark_err);
+		if (hit == 0) /* once is enough */
+			r->mark_err = mark_add(lfd, idtext);
+	} else if (check) {
+		hit = mark_has(lfd, idtext, &r->mark_err);
+		if (hit)
+			r->stage = hit > 0 ? AUDIT_SYNC_MARKED :
+					     AUDIT_SYNC_MARK_BAD;
+	}
+	close(lfd); /* and its lock */
+}
+
+/* The message for a sync of name that did not succeed. */
+static enum cordon_err sync_message(const struct audit_sync_result *r,
+				    const char *name,
+				    const struct audit_mark_names *m,
+				    const char *then, struct cordon_diag *diag)
+{
+	switch (r->stage) {
+	case AUDIT_SYNC_OK:
+		return CORDON_OK;
+	case AUDIT_SYNC_LOCK:
+		return diag_errno(diag, CORDON_E_IO, r->mark_err,
+				  "audit log: cannot lock %s to fsync %s: "
+				  "%s%s",
+				  m->mark, name, strerror(r->mark_err), then);
+	case AUDIT_SYNC_FAILED:
+		if (r->mark_err)
+			return diag_errno(
+				diag, CORDON_E_IO, r->err,
+				"audit log: cannot fsync %s: %s%s (and the "
+				"failure could not be recorded in %s: %s)",
+				name, strerror(r->err), then, m->mark,
+				strerror(r->mark_err));
+		return diag_errno(diag, CORDON_E_IO, r->err,
+				  "audit log: cannot fsync %s: %s%s", name,
+				  strerror(r->err), then);
+	case AUDIT_SYNC_MARKED:
+		return diag_errno(
+			diag, CORDON_E_IO, 0,
+			"audit log: %s had an fsync fail before (marked "
+			"in %s): records in it may not be on disk%s (remove "
+			"the mark once the log is checked)",
+			name, m->mark, then);
+	case AUDIT_SYNC_MARK_BAD:
+	default:
+		return diag_errno(diag, CORDON_E_IO, r->mark_err,
+				  "audit log: cannot open %s (the record of "
+				  "failed fsyncs, locked around each; it must "
+				  "be a regular file of this user that others "
+				  "cannot write) to fsync %s: %s%s",
+				  m->mark, name, strerror(r->mark_err), then);
+	}
+}
+
+/* sticky_sync() of a handle's file, its message naming name. */
+static enum cordon_err handle_sync(struct cordon_audit *a, int fd,
+				   const char *name, bool check,
+				   const char *then, struct cordon_diag *diag)
+{
+	struct audit_mark_names m;
+	struct audit_sync_result r;
+
+	if (!mark_names(a->path, &m))
+		return diag_errno(diag, CORDON_E_LIMIT, 0,
+				  "audit log: %s" AUDIT_MARK_SUFFIX
+				  " is longer than PATH_MAX",
+				  a->path);
+	sticky_sync(fd, &m, check, &r);
+	if (r.stage != AUDIT_SYNC_OK && a->sync_err == CORDON_OK)
+		a->sync_err = CORDON_E_IO;
+	return sync_message(&r, name, &m, then, diag);
+}
+
 /* Makes path.new (0600, locked) holding the "rotated" record that starts
  * the next file: seq a->seq + 1 after a->last, in a->mline, its hash in
  * hash. *fd gets the descriptor. A path.new left by a rotation that was
@@ -1240,9 +1510,14 @@ static enum cordon_err rotate(struct cordon_audit *a, bool *rotated,
 	 * record may be in the file unsynced (a hook's deny, or one whose
 	 * sync rides with its `cordon run`, audit_defer_sync()), and the
 	 * file is renamed away from the path those look for it by. */
+	/* A file whose sync failed, here or in any writer before (the
+	 * mark), is not renamed away: the records the failure lost would
+	 * go with it, and a rotation would start a clean file. */
 	if (a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER) {
-		if (fdatasync(old) != 0 && a->sync_err == CORDON_OK)
-			a->sync_err = CORDON_E_IO;
+		rc = handle_sync(a, old, a->path, true,
+				 "; the log is not rotated", diag);
+		if (rc != CORDON_OK)
+			return rc;
 		a->unsynced = 0;
 	}
 	k = snprintf(next, sizeof(next), "%s.new", a->path);
@@ -1487,15 +1762,12 @@ static enum cordon_err append(struct cordon_audit *a, const char *event,
 			  (a->fsync_policy == CORDON_AUDIT_FSYNC_BATCH &&
 			   ++a->unsynced >= a->fsync_batch))) {
 		a->unsynced = 0;
-		if (fdatasync(fd_sync) != 0) {
-			int e = errno;
-			if (a->sync_err == CORDON_OK)
-				a->sync_err = CORDON_E_IO;
-			rc = diag_errno(diag, CORDON_E_IO, e,
-					"audit log: cannot fsync %s: %s",
-					a->path, strerror(e));
+		/* Not checked against the mark: this descriptor was open
+		 * before the record was written, so a failure to write it
+		 * back is reported here whoever else saw it. */
+		rc = handle_sync(a, fd_sync, a->path, false, "", diag);
+		if (rc != CORDON_OK)
 			goto out;
-		}
 	}
 sinks:
 	if (rc != CORDON_OK)
@@ -1829,15 +2101,8 @@ enum cordon_err audit_sync(struct cordon_audit *a, struct cordon_diag *diag)
 	pthread_mutex_lock(&a->mu);
 	a->defer = false;
 	if (a->path && a->fd >= 0 &&
-	    a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER &&
-	    fdatasync(a->fd) != 0) {
-		int e = errno;
-		if (a->sync_err == CORDON_OK)
-			a->sync_err = CORDON_E_IO;
-		rc = diag_errno(diag, CORDON_E_IO, e,
-				"audit log: cannot fsync %s: %s", a->path,
-				strerror(e));
-	}
+	    a->fsync_policy != CORDON_AUDIT_FSYNC_NEVER)
+		rc = handle_sync(a, a->fd, a->path, false, "", diag);
 	pthread_mutex_unlock(&a->mu);
 	return rc;
 }
@@ -1861,42 +2126,131 @@ static int open_if_file(const char *name, const struct audit_file_id *id)
 	return fd;
 }
 
+struct audit_sync_job *audit_sync_job_new(const char *path,
+					  const struct audit_file_id *id,
+					  struct cordon_diag *diag)
+{
+	struct audit_sync_job *j = cordon__calloc(1, sizeof(*j));
+
+	if (!j) {
+		diag_errno(diag, CORDON_E_NOMEM, 0, "audit log: out of memory");
+		return NULL;
+	}
+	j->id = *id;
+	j->r.stage = AUDIT_SYNC_PENDING;
+	if (strlen(path) >= sizeof(j->name) ||
+	    !rotated_name(path, 1, j->one, sizeof(j->one)) ||
+	    !mark_names(path, &j->m)) {
+		diag_errno(diag, CORDON_E_LIMIT, 0,
+			   "audit log: %s" AUDIT_MARK_SUFFIX
+			   " is longer than PATH_MAX",
+			   path);
+		free(j);
+		return NULL;
+	}
+	memcpy(j->name, path, strlen(path) + 1);
+#ifdef CORDON_TEST_SWITCHES
+	{
+		const char *v = getenv("CORDON_TEST_SYNC_DELAY_MS");
+
+		j->test_delay_ms = v ? (unsigned)strtoul(v, NULL, 10) : 0;
+		j->test_fail = getenv("CORDON_TEST_SYNC_FAIL") != NULL;
+	}
+#endif
+	return j;
+}
+
+void audit_sync_job_free(struct audit_sync_job *j)
+{
+	free(j);
+}
+
+void audit_sync_job_run(struct audit_sync_job *j)
+{
+	int fd = open_if_file(j->name, &j->id);
+
+	/* Rotated since the record was written: the file is path.1 now
+	 * (rotate() synced it, but a rename by hand would not have). */
+	j->at_one = false;
+	if (fd < 0) {
+		fd = open_if_file(j->one, &j->id);
+		j->at_one = fd >= 0;
+	}
+	if (fd < 0) {
+		j->r.stage = AUDIT_SYNC_GONE;
+		return;
+	}
+	if (j->test_delay_ms) {
+		struct timespec ts = { (time_t)(j->test_delay_ms / 1000),
+				       (long)(j->test_delay_ms % 1000) *
+					       1000000L };
+
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
+	/* Opened now, perhaps after another process saw the file's write-
+	 * back error: the mark is read. */
+	sticky_sync(fd, &j->m, true, &j->r);
+	close(fd);
+	if (j->test_fail && j->r.stage == AUDIT_SYNC_OK)
+		j->r.stage = AUDIT_SYNC_TEST;
+}
+
+enum cordon_err audit_sync_job_result(const struct audit_sync_job *j,
+				      struct cordon_diag *diag)
+{
+	const char *then = "; the command does not run";
+
+	switch (j->r.stage) {
+	case AUDIT_SYNC_PENDING:
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "audit log: the fsync of %s was not taken; "
+				  "the command does not run",
+				  j->name);
+	case AUDIT_SYNC_GONE:
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "audit log: the file the hook recorded this "
+				  "call in (device %llu, inode %llu) is "
+				  "neither %s nor %s any more, so its record "
+				  "cannot be made durable; the command does "
+				  "not run (make the call again)",
+				  j->id.dev, j->id.ino, j->name, j->one);
+	case AUDIT_SYNC_TEST:
+		return diag_errno(diag, CORDON_E_IO, 0,
+				  "audit log: the fsync of %s failed late "
+				  "(CORDON_TEST_SYNC_FAIL, a test build)%s",
+				  j->at_one ? j->one : j->name, then);
+	default:
+		return sync_message(&j->r, j->at_one ? j->one : j->name, &j->m,
+				    then, diag);
+	}
+}
+
 enum cordon_err audit_sync_file(const char *path,
 				const struct audit_file_id *id,
 				struct cordon_diag *diag)
 {
-	char one[PATH_MAX];
-	int fd = open_if_file(path, id), e;
+	struct audit_sync_job *j = audit_sync_job_new(path, id, diag);
+	enum cordon_err rc;
 
-	/* Rotated since the record was written: the file is path.1 now
-	 * (rotate() synced it, but a rename by hand would not have). */
-	if (fd < 0 && rotated_name(path, 1, one, sizeof(one)))
-		fd = open_if_file(one, id);
-	if (fd < 0)
-		return diag_errno(diag, CORDON_E_IO, 0,
-				  "audit log: the file the hook recorded this "
-				  "call in (device %llu, inode %llu) is "
-				  "neither %s nor %s.1 any more, so its record "
-				  "cannot be made durable; the command does "
-				  "not run (make the call again)",
-				  id->dev, id->ino, path, path);
-	if (fdatasync(fd) != 0) {
-		e = errno;
-		close(fd);
-		return diag_errno(diag, CORDON_E_IO, e,
-				  "audit log: cannot fsync %s: %s; the command "
-				  "does not run",
-				  path, strerror(e));
-	}
-	close(fd);
-	return CORDON_OK;
+	if (!j)
+		return diag && diag->code != CORDON_OK ? diag->code :
+							 CORDON_E_NOMEM;
+	audit_sync_job_run(j);
+	rc = audit_sync_job_result(j, diag);
+	audit_sync_job_free(j);
+	return rc;
 }
 
 int audit_file_id_format(const struct audit_file_id *id, char *buf, size_t cap)
 {
-	int n = snprintf(buf, cap, "%llu:%llu", id->dev, id->ino);
+	char t[AUDIT_ID_TEXT];
+	size_t n = id_text(id->dev, id->ino, t);
 
-	return n > 0 && (size_t)n < cap ? 0 : -1;
+	if (n >= cap)
+		return -1;
+	memcpy(buf, t, n + 1);
+	return 0;
 }
 
 /* A decimal number without sign, leading zero or blank, up to end or
@@ -1940,9 +2294,11 @@ enum cordon_err cordon_audit_close(struct cordon_audit *a)
 	if (!a)
 		return CORDON_OK;
 	pthread_mutex_lock(&a->mu);
-	if (a->fd >= 0 && a->unsynced && a->fd_pid == getpid() &&
-	    fdatasync(a->fd) != 0 && a->sync_err == CORDON_OK)
-		a->sync_err = CORDON_E_IO;
+	if (a->fd >= 0 && a->unsynced && a->fd_pid == getpid()) {
+		struct cordon_diag d = { 0 };
+
+		(void)handle_sync(a, a->fd, a->path, false, "", &d);
+	}
 	rc = a->sync_err;
 	pthread_mutex_unlock(&a->mu);
 	audit_free(a);

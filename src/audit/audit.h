@@ -56,7 +56,7 @@ struct audit_line {
 	uint64_t seq;
 	char event[32];
 	char prev[AUDIT_HASH_HEX + 1];
-	char hash[AUDIT_HASH_HEX + 1];     /* as written in the line */
+	char hash[AUDIT_HASH_HEX + 1]; /* as written in the line */
 	char computed[AUDIT_HASH_HEX + 1]; /* SHA-256 of the hashed prefix */
 	/* recovered records: the cut bytes they name */
 	uint64_t torn_bytes;
@@ -148,10 +148,42 @@ bool audit_last_file(struct cordon_audit *a, struct audit_file_id *id);
  * CORDON_E_IO naming the path and errno. */
 enum cordon_err audit_sync(struct cordon_audit *a, struct cordon_diag *diag);
 /* fdatasync of the log file id, found at path or, rotated since, at
- * path.1. CORDON_E_IO when it is at neither or the sync fails. */
+ * path.1. CORDON_E_IO when it is at neither, the sync fails, or the sync
+ * mark names the file (below). */
 enum cordon_err audit_sync_file(const char *path,
 				const struct audit_file_id *id,
 				struct cordon_diag *diag);
+
+/* The sync mark. Linux reports a write-back error once per error to the
+ * descriptors open when it happened; one opened after some process saw it
+ * gets 0 from fdatasync. So every fdatasync of a log here is taken holding
+ * an flock on PATH.syncfail (beside the log, made empty and 0600 the first
+ * time, never through a symlink), and one that fails (a record's,
+ * rotate()'s, audit_sync()'s, audit_sync_file()'s, at close) adds the
+ * file's "DEV:INO" line to it before the lock goes. A sync whose
+ * descriptor may be newer than the error (audit_sync_file(), rotate())
+ * reads the mark under the lock and fails for a file it names; a rotation
+ * never renames such a file away. A later sync that succeeds does not
+ * clear it: the operator does, after checking the log (README "Sinks and
+ * fsync"). */
+#define AUDIT_MARK_SUFFIX ".syncfail"
+/* audit_sync_file() in three steps, for a thread that must not allocate,
+ * format or take the C library's locks (a run's, across the child's
+ * clone): _new() makes the names (before the thread; NULL with diag when
+ * they are over PATH_MAX or out of memory), _run() takes only system
+ * calls and stores the outcome, _result() makes the message (a job not
+ * run is refused). In builds other than release, _new() reads
+ * CORDON_TEST_SYNC_DELAY_MS (_run() sleeps that long before the sync) and
+ * CORDON_TEST_SYNC_FAIL (a sync that passed fails), for tests of the
+ * caller's wait. */
+struct audit_sync_job;
+struct audit_sync_job *audit_sync_job_new(const char *path,
+					  const struct audit_file_id *id,
+					  struct cordon_diag *diag);
+void audit_sync_job_run(struct audit_sync_job *j);
+enum cordon_err audit_sync_job_result(const struct audit_sync_job *j,
+				      struct cordon_diag *diag);
+void audit_sync_job_free(struct audit_sync_job *j);
 /* "DEV:INO" into buf; -1 when it does not fit. */
 int audit_file_id_format(const struct audit_file_id *id, char *buf, size_t cap);
 /* Strict "DEV:INO" (decimal, no sign, blank or leading zero, each within

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -195,21 +196,29 @@ static void test_deferred(void)
 	}
 }
 
+/* A log at path holding one deferred record; the file's id. */
+static struct audit_file_id deferred_file(const char *path)
+{
+	struct cordon_audit *a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 0);
+	struct audit_file_id id = { 0, 0 };
+
+	audit_defer_sync(a);
+	ok(record(a), "a deferred record");
+	ok(audit_last_file(a, &id), "its file");
+	cordon_audit_close(a);
+	return id;
+}
+
 static void test_sync_file(void)
 {
 	char path[PATH_MAX - 16], one[PATH_MAX], away[PATH_MAX];
 	struct cordon_diag diag = { 0 };
 	struct audit_file_id id, other;
-	struct cordon_audit *a;
 
 	snprintf(path, sizeof(path), "%s/sf.jsonl", root);
 	snprintf(one, sizeof(one), "%s.1", path);
 	snprintf(away, sizeof(away), "%s/away.jsonl", root);
-	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 0);
-	audit_defer_sync(a);
-	ok(record(a), "a deferred record");
-	ok(audit_last_file(a, &id), "its file");
-	cordon_audit_close(a);
+	id = deferred_file(path);
 
 	ok(audit_sync_file(path, &id, &diag) == CORDON_OK,
 	   "found at its path: synced");
@@ -233,6 +242,124 @@ static void test_sync_file(void)
 	   "another inode at the path: refused");
 }
 
+/* mark PATH ID: appends "DEV:INO\n" of id to PATH.syncfail, as a process
+ * whose fdatasync of that file failed leaves it. */
+static bool mark(const char *path, const struct audit_file_id *id)
+{
+	char name[PATH_MAX], text[64];
+	FILE *f;
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s" AUDIT_MARK_SUFFIX, path);
+	if (audit_file_id_format(id, text, sizeof(text)) != 0)
+		return false;
+	f = fopen(name, "a");
+	if (!f)
+		return false;
+	ok = fprintf(f, "%s\n", text) > 0;
+	return fclose(f) == 0 && ok && chmod(name, 0600) == 0;
+}
+
+/* The sync mark: a file some process saw an fdatasync fail for is refused
+ * by every later sync on a new descriptor, whatever that sync returns
+ * (Linux reports the error once); another file's mark is not; a mark
+ * that cannot be trusted refuses; the message names the file synced
+ * (path.1 after a rotation); a rotation does not rename a marked file. */
+static void test_mark(void)
+{
+	char path[PATH_MAX - 32], name[PATH_MAX], one[PATH_MAX];
+	struct cordon_diag diag = { 0 };
+	struct audit_file_id id, other;
+	struct audit_sync_job *job;
+	struct cordon_audit *a;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/mk.jsonl", root);
+	snprintf(name, sizeof(name), "%s" AUDIT_MARK_SUFFIX, path);
+	snprintf(one, sizeof(one), "%s.1", path);
+	id = deferred_file(path);
+
+	other = id;
+	other.ino++;
+	ok(mark(path, &other), "a mark naming another file");
+	ok(audit_sync_file(path, &id, &diag) == CORDON_OK,
+	   "another file's mark: synced");
+	ok(mark(path, &id), "a mark naming this file");
+	memset(&diag, 0, sizeof(diag));
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "had an fsync fail before") &&
+		   strstr(diag.message, name) &&
+		   strstr(diag.message, "the command does not run"),
+	   "its mark: refused although fdatasync passes (%s)", diag.message);
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO,
+	   "and again: a sync that passes does not clear it");
+	ok(rename(path, one) == 0, "rotated by hand to path.1");
+	memset(&diag, 0, sizeof(diag));
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, one),
+	   "found at path.1, still marked: the message names path.1 (%s)",
+	   diag.message);
+	ok(rename(one, path) == 0 && unlink(name) == 0,
+	   "moved back, the mark removed");
+	ok(audit_sync_file(path, &id, &diag) == CORDON_OK,
+	   "without the mark: synced");
+	ok(stat(name, &st) == 0 && st.st_size == 0 &&
+		   (st.st_mode & 07777) == 0600,
+	   "the sync made the mark file it locks: empty, 0600");
+	ok(mark(path, &id) && truncate(name, 0) == 0 &&
+		   audit_sync_file(path, &id, &diag) == CORDON_OK,
+	   "a mark emptied: synced");
+
+	ok(unlink(name) == 0 && symlink("/dev/null", name) == 0,
+	   "a symlink at the mark");
+	memset(&diag, 0, sizeof(diag));
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "cannot open"),
+	   "a mark that is a symlink: refused (%s)", diag.message);
+	unlink(name);
+	ok(mark(path, &other) && chmod(name, 0622) == 0,
+	   "a mark others can write");
+	ok(audit_sync_file(path, &id, &diag) == CORDON_E_IO,
+	   "refused: it could have been emptied");
+	unlink(name);
+
+	/* A job whose run never happened (a caller that did not wait for
+	 * its thread) does not pass. */
+	job = audit_sync_job_new(path, &id, &diag);
+	ok(job != NULL, "a job");
+	memset(&diag, 0, sizeof(diag));
+	ok(job && audit_sync_job_result(job, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "was not taken"),
+	   "not run: refused (%s)", diag.message);
+	if (job)
+		audit_sync_job_run(job);
+	ok(job && audit_sync_job_result(job, &diag) == CORDON_OK,
+	   "run: synced");
+	audit_sync_job_free(job);
+
+	/* A rotation syncs the file it renames away and reads the mark: a
+	 * marked file stays where it is, and the record is refused. */
+	snprintf(path, sizeof(path), "%s/mkrot.jsonl", root);
+	snprintf(name, sizeof(name), "%s" AUDIT_MARK_SUFFIX, path);
+	snprintf(one, sizeof(one), "%s.1", path);
+	a = open_log(path, CORDON_AUDIT_FSYNC_EVERY, 300);
+	ok(a && record(a), "a record");
+	id = id_of(path);
+	ok(mark(path, &id), "the file marked");
+	memset(&diag, 0, sizeof(diag));
+	for (int i = 0;
+	     i < 4 && cordon_audit_event(a, "test", "{\"k\":\"some bytes\"}",
+					 &diag) == CORDON_OK;
+	     i++)
+		;
+	ok(strstr(diag.message, "the log is not rotated") != NULL,
+	   "the record that would rotate it fails (%s)", diag.message);
+	ok(stat(one, &st) != 0 && id_of(path).ino == id.ino,
+	   "no path.1; the marked file is still at the path");
+	cordon_audit_close(a);
+	unlink(name);
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -242,6 +369,7 @@ int main(void)
 	test_target();
 	test_deferred();
 	test_sync_file();
+	test_mark();
 	tap_rmtree(root);
 	return tap_done();
 }
