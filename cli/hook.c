@@ -1742,12 +1742,12 @@ int cli_hook_run(struct cli_hook_opts *o)
 	 * answer permits, not necessarily before the answer (audit.h). A
 	 * rewritten command's `cordon run` syncs the file before it execs;
 	 * a deny permits nothing, its record waits for the next sync of the
-	 * file; anything the agent carries out itself is synced here. Only
-	 * an explicit allow or ask defers: an answer without a decision
-	 * (updatedInput alone) leaves the call to an agent that may drop
-	 * the rewrite and run the original command itself. */
-	rides = answer.updated && sp.sync_id[0] && !answer.no_decision &&
-		(answer.d == CORDON_ALLOW || answer.d == CORDON_ASK);
+	 * file; anything the agent carries out itself is synced here. An
+	 * answer with no decision (updatedInput alone) defers too: the
+	 * agents that get a rewrite apply it with or without a decision
+	 * (the doors that cannot deny or make none), which is what the
+	 * sandbox itself rests on. */
+	rides = answer.updated && sp.sync_id[0];
 	if (rides || answer.d == CORDON_DENY)
 		audit_defer_sync(audit);
 	err = extra ? cordon_audit_decision(audit, res, extra, &diag) :

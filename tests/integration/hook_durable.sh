@@ -8,9 +8,8 @@
 #     names the log file (--audit-log, --audit-sync DEV:INO) and its
 #     `cordon run` fdatasyncs that file before the command's execve
 #     (strace -f: the order of the two calls);
-#   - only an explicit allow or ask defers: an answer with no decision
-#     (updatedInput alone) is synced before it, as the agent may drop the
-#     rewrite;
+#   - an answer with no decision (updatedInput alone, left to the agent's
+#     rules) defers like an allow: the agents that get it apply the rewrite;
 #   - a deny is not synced (nothing follows from it), a malformed input's
 #     neither; a rotation syncs the file it renames away, and a hook whose
 #     own record went to the new file syncs that itself;
@@ -128,9 +127,9 @@ ok $? "a rewritten Bash call asked: not synced (got $k)"
 
 pm=default input Bash '{"command":"echo durable >marker.txt"}'
 syncs --audit-log "$log"
-[ $rc -eq 0 ] && [ "$k" = 1 ] && ! grep -q '"permissionDecision"' "$tmp/out" &&
+[ $rc -eq 0 ] && [ "$k" = 0 ] && ! grep -q '"permissionDecision"' "$tmp/out" &&
 	rewritten | grep -qF -- "--audit-sync '$id' "
-ok $? "a rewrite with no decision (updatedInput only): synced before the answer (got $k)"
+ok $? "a rewrite with no decision (updatedInput only): not synced, its run syncs (got $k)"
 input Bash '{"command":"echo durable >marker.txt"}'
 
 printf 'not json' >"$tmp/in.json"
