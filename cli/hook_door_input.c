@@ -51,6 +51,22 @@ static int need_str(const cJSON *o, const char *k, const char **out, char *why,
 	return 0;
 }
 
+/* The value the JSON text s (member k of the agent's input) holds, whole:
+ * *out the value, or NULL when s is not JSON text or has more after the
+ * value. -1 with why filled when s holds a \u0000 escape: cJSON cuts a
+ * string at it, so the call judged would not be the one the agent runs. */
+static int json_text(const char *s, const char *k, cJSON **out, char *why,
+		     size_t cap)
+{
+	*out = NULL;
+	if (json_nul_escape_at(s, strlen(s)) < strlen(s)) {
+		snprintf(why, cap, "%s: holds a \\u0000 escape", k);
+		return -1;
+	}
+	*out = cJSON_ParseWithOpts(s, NULL, 1);
+	return 0;
+}
+
 /* Arguments given as an object, or as the JSON text of one (Copilot's
  * toolArgs, some Cursor versions' tool_input). NULL with why filled. */
 static cJSON *args_object(const cJSON *v, const char *k, char *why, size_t cap)
@@ -66,12 +82,8 @@ static cJSON *args_object(const cJSON *v, const char *k, char *why, size_t cap)
 			 k);
 		return NULL;
 	}
-	if (json_nul_escape_at(v->valuestring, strlen(v->valuestring)) <
-	    strlen(v->valuestring)) {
-		snprintf(why, cap, "%s: holds a \\u0000 escape", k);
+	if (json_text(v->valuestring, k, &o, why, cap) != 0)
 		return NULL;
-	}
-	o = cJSON_Parse(v->valuestring);
 	if (!cJSON_IsObject(o)) {
 		cJSON_Delete(o);
 		snprintf(why, cap, "%s: not the JSON text of an object", k);
@@ -1020,6 +1032,7 @@ static cJSON *cline_params(const cJSON *p, char *why, size_t cap)
 	}
 	cJSON_ArrayForEach (v, p) {
 		cJSON *item = NULL;
+		char name[96];
 
 		if (!cJSON_IsString(v)) {
 			cJSON_Delete(out);
@@ -1029,12 +1042,18 @@ static cJSON *cline_params(const cJSON *p, char *why, size_t cap)
 				 v->string);
 			return NULL;
 		}
+		snprintf(name, sizeof(name), "preToolUse.parameters.%.64s",
+			 v->string);
 		for (size_t i = 0; i < sizeof(structured) / sizeof(*structured);
 		     i++)
 			if (strcmp(v->string, structured[i]) == 0 &&
 			    strchr("[{", v->valuestring[0]) &&
-			    v->valuestring[0])
-				item = cJSON_Parse(v->valuestring);
+			    v->valuestring[0] &&
+			    json_text(v->valuestring, name, &item, why, cap) !=
+				    0) {
+				cJSON_Delete(out);
+				return NULL;
+			}
 		if (!item)
 			item = cJSON_CreateString(v->valuestring);
 		if (!item || !cJSON_AddItemToObject(out, v->string, item)) {
