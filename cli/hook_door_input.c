@@ -924,49 +924,58 @@ static char *cline_command(const cJSON *c)
 }
 
 /* The shell commands of execute_command or run_commands, each a Bash
- * call. *n set to how many; *plain when there is one and it is a shell
- * line (then the CLI can take it back rewritten). */
+ * call: those of every member that names some ("commands", "command" or
+ * the whole {command, args}, "cmd"), as which one the tool runs is the
+ * tool's to say, not cordon's to guess. *plain when there is one and it
+ * is a shell line (then the CLI can take it back rewritten). */
 static int cline_shell(const cJSON *ti, const char *cwd, const char *session,
 		       struct door_call *dc, bool *plain, char *why, size_t cap)
 {
-	const cJSON *list = ti, *c;
+	static const char *const keys[] = { "commands", "command", "cmd" };
+	const cJSON *lists[3] = { ti }, *c;
+	size_t nl = 1;
 	int n = 0;
 
 	*plain = false;
 	if (cJSON_IsObject(ti)) {
-		list = cJSON_GetObjectItemCaseSensitive(ti, "commands");
-		if (!list &&
-		    cJSON_IsString(
-			    cJSON_GetObjectItemCaseSensitive(ti, "command")) &&
-		    !cJSON_GetObjectItemCaseSensitive(ti, "args"))
-			list = cJSON_GetObjectItemCaseSensitive(ti, "command");
-		else if (!list &&
-			 cJSON_GetObjectItemCaseSensitive(ti, "command"))
-			list = ti; /* {command, args} */
-		if (!list)
-			list = cJSON_GetObjectItemCaseSensitive(ti, "cmd");
+		nl = 0;
+		for (size_t k = 0; k < 3; k++) {
+			c = cJSON_GetObjectItemCaseSensitive(ti, keys[k]);
+			if (k == 1 && c &&
+			    (!cJSON_IsString(c) ||
+			     cJSON_GetObjectItemCaseSensitive(ti, "args")))
+				c = ti; /* {command, args} */
+			if (c)
+				lists[nl++] = c;
+		}
 	}
-	if (!list) {
+	if (!nl || !lists[0]) {
 		snprintf(why, cap, "the shell tool's input has no command");
 		return -1;
 	}
-	for (c = cJSON_IsArray(list) ? list->child : list; c;
-	     c = cJSON_IsArray(list) ? c->next : NULL) {
-		char *line = cline_command(c);
-		int rc;
+	for (size_t l = 0; l < nl; l++) {
+		const cJSON *list = lists[l];
 
-		if (!line) {
-			snprintf(why, cap,
-				 "a command of the shell tool is not "
-				 "a non-empty string or {command, args}");
-			return -1;
+		for (c = cJSON_IsArray(list) ? list->child : list; c;
+		     c = cJSON_IsArray(list) ? c->next : NULL) {
+			char *line = cline_command(c);
+			int rc;
+
+			if (!line) {
+				snprintf(why, cap,
+					 "a command of the shell tool is not "
+					 "a non-empty string or {command, "
+					 "args}");
+				return -1;
+			}
+			rc = cline_one(dc, "Bash", "command", line, cwd,
+				       session);
+			free(line);
+			if (rc)
+				goto oom;
+			*plain = n == 0 && cJSON_IsString(c);
+			n++;
 		}
-		rc = cline_one(dc, "Bash", "command", line, cwd, session);
-		free(line);
-		if (rc)
-			goto oom;
-		*plain = n == 0 && cJSON_IsString(c);
-		n++;
 	}
 	if (!n) {
 		snprintf(why, cap, "the shell tool's command list is empty");
