@@ -92,6 +92,26 @@ static cJSON *args_object(const cJSON *v, const char *k, char *why, size_t cap)
 	return o;
 }
 
+/* Claude's file tools name their path file_path: the agent's key k of
+ * args renamed so. -1 with why filled when args has both (which one the
+ * agent's tool reads is not cordon's to guess; the policy judges
+ * file_path). */
+static int as_file_path(cJSON *args, const char *k, const char *where,
+			char *why, size_t cap)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(args, k);
+
+	if (!v)
+		return 0;
+	if (cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
+		snprintf(why, cap, "%s: both %s and file_path", where, k);
+		return -1;
+	}
+	cJSON_DetachItemViaPointer(args, v);
+	cJSON_AddItemToObject(args, "file_path", v);
+	return 0;
+}
+
 /* A Claude-shaped call: {"hook_event_name": "PreToolUse", "tool_name",
  * "tool_input" (taken), "cwd", "session_id"}. NULL when out of memory. */
 static cJSON *claude_call(const char *tool, cJSON *input, const char *cwd,
@@ -203,7 +223,7 @@ static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
 			size_t cap)
 {
 	const char *name, *cwd, *tool;
-	cJSON *args, *path;
+	cJSON *args;
 
 	if (need_str(in, "toolName", &name, why, cap) ||
 	    opt_str(in, "cwd", &cwd, why, cap))
@@ -221,12 +241,10 @@ static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
 	     i++)
 		if (strcmp(name, copilot_tools[i].copilot) == 0)
 			tool = copilot_tools[i].tool;
-	/* Claude's file tools name their path file_path. */
-	path = cJSON_GetObjectItemCaseSensitive(args, "path");
-	if (tool != name && strcmp(tool, "Bash") != 0 && path &&
-	    !cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
-		cJSON_DetachItemViaPointer(args, path);
-		cJSON_AddItemToObject(args, "file_path", path);
+	if (tool != name && strcmp(tool, "Bash") != 0 &&
+	    as_file_path(args, "path", "toolArgs", why, cap) != 0) {
+		cJSON_Delete(args);
+		return -1;
 	}
 	if (cwd && cwd[0] == '/')
 		snprintf(dc->workspace, sizeof(dc->workspace), "%s", cwd);
@@ -636,11 +654,10 @@ static int qwen_call(const cJSON *in, struct door_call *dc, char *why,
 			return -1;
 		}
 	} else if (tool != name) {
-		/* Claude's file tools name their path file_path. */
-		v = cJSON_GetObjectItemCaseSensitive(args, "absolute_path");
-		if (v && !cJSON_GetObjectItemCaseSensitive(args, "file_path")) {
-			cJSON_DetachItemViaPointer(args, v);
-			cJSON_AddItemToObject(args, "file_path", v);
+		if (as_file_path(args, "absolute_path", "tool_input", why,
+				 cap) != 0) {
+			cJSON_Delete(args);
+			return -1;
 		}
 		v = cJSON_GetObjectItemCaseSensitive(args, "file_path");
 		if (!cJSON_IsString(v) || !v->valuestring[0]) {
