@@ -1029,14 +1029,19 @@ static int cline_paths(const cJSON *v, const char *tool, const char *cwd,
 		}
 		return n;
 	}
+	/* every key present: which one the tool reads is not cordon's to
+	 * guess */
 	for (size_t i = 0; cJSON_IsObject(v) && i < 3; i++) {
 		e = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
-		if (e)
-			return cJSON_IsString(e) ?
-				       cline_paths(e, tool, cwd, session, dc) :
-				       -1;
+		if (!e)
+			continue;
+		k = cJSON_IsString(e) ? cline_paths(e, tool, cwd, session, dc) :
+					-1;
+		if (k <= 0)
+			return -1;
+		n += k;
 	}
-	return -1;
+	return n ? n : -1;
 }
 
 /* The extension's parameters: strings, and JSON text where the tool
@@ -1181,16 +1186,22 @@ static int cline_call(const cJSON *in, struct door_call *dc, char *why,
 
 		if (!cJSON_IsObject(ti))
 			n = cline_paths(ti, as, cwd, session, dc);
-		for (size_t i = 0; n < 0 && cJSON_IsObject(ti) &&
+		/* every key present, as for each path object */
+		for (size_t i = 0; cJSON_IsObject(ti) &&
 				   i < sizeof(path_keys) / sizeof(*path_keys);
 		     i++) {
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(
 				ti, path_keys[i]);
+			int k;
 
-			if (v)
-				n = cline_paths(v, as, cwd, session, dc);
-			if (v && n <= 0)
+			if (!v)
+				continue;
+			k = cline_paths(v, as, cwd, session, dc);
+			if (k <= 0) {
+				n = -1;
 				break;
+			}
+			n = (n < 0 ? 0 : n) + k;
 		}
 		if (n <= 0) {
 			snprintf(why, cap,
