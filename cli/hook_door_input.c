@@ -316,35 +316,17 @@ static bool codex_shell_tool(const char *name)
 	return false;
 }
 
-/* apply_patch: a Write call for every file the patch adds, updates,
- * deletes or moves to ("*** Update File: PATH" …), in dc->claude (the
- * first) and dc->more (the rest). */
-static int codex_patch(const cJSON *ti, const char *cwd, const char *session,
+/* A Write call for every file one patch text adds, updates, deletes or
+ * moves to, after dc->claude in dc->more. 0, or -1 with why filled. */
+static int patch_files(const char *text, const char *cwd, const char *session,
 		       struct door_call *dc, char *why, size_t cap)
 {
 	static const char *const heads[] = {
 		"*** Add File: ", "*** Update File: ", "*** Delete File: ",
 		"*** Move to: "
 	};
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(ti, "input");
-	const char *text, *line;
+	const char *line;
 
-	if (!cJSON_IsString(p))
-		p = cJSON_GetObjectItemCaseSensitive(ti, "patch");
-	if (!cJSON_IsString(p) &&
-	    cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(ti, "command")))
-		p = cJSON_GetArrayItem(
-			cJSON_GetObjectItemCaseSensitive(ti, "command"), 1);
-	if (!cJSON_IsString(p)) {
-		snprintf(why, cap, "apply_patch: no patch text in tool_input");
-		return -1;
-	}
-	text = p->valuestring;
-	dc->more = cJSON_CreateArray();
-	if (!dc->more) {
-		snprintf(why, cap, "out of memory");
-		return -1;
-	}
 	for (line = text; line && *line;
 	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		size_t len = strcspn(line, "\r\n");
@@ -381,6 +363,42 @@ static int codex_patch(const cJSON *ti, const char *cwd, const char *session,
 			else
 				cJSON_AddItemToArray(dc->more, c);
 		}
+	}
+	return 0;
+}
+
+/* apply_patch: a Write call for every file the patch adds, updates,
+ * deletes or moves to ("*** Update File: PATH" …), in dc->claude (the
+ * first) and dc->more (the rest), of every patch text given (input,
+ * patch, the argv's second word: which one the tool applies is not
+ * cordon's to guess). */
+static int codex_patch(const cJSON *ti, const char *cwd, const char *session,
+		       struct door_call *dc, char *why, size_t cap)
+{
+	const cJSON *argv = cJSON_GetObjectItemCaseSensitive(ti, "command");
+	const cJSON *texts[3] = {
+		cJSON_GetObjectItemCaseSensitive(ti, "input"),
+		cJSON_GetObjectItemCaseSensitive(ti, "patch"),
+		cJSON_IsArray(argv) ? cJSON_GetArrayItem(argv, 1) : NULL,
+	};
+	size_t n = 0;
+
+	dc->more = cJSON_CreateArray();
+	if (!dc->more) {
+		snprintf(why, cap, "out of memory");
+		return -1;
+	}
+	for (size_t t = 0; t < 3; t++) {
+		if (!cJSON_IsString(texts[t]))
+			continue;
+		n++;
+		if (patch_files(texts[t]->valuestring, cwd, session, dc, why,
+				cap) != 0)
+			return -1;
+	}
+	if (!n) {
+		snprintf(why, cap, "apply_patch: no patch text in tool_input");
+		return -1;
 	}
 	if (!dc->claude) {
 		snprintf(why, cap, "apply_patch: the patch names no file");
