@@ -320,6 +320,10 @@ static char *run_claude_door(const struct door_opts *o, const cJSON *call,
 		*h = o->h;
 		h->agent = 0;
 		h->workspace = ws;
+		/* --fail-open is for the agent's input, read already: a call
+		 * the door built that the Claude door cannot take (over its
+		 * 1 MiB once an argv is quoted) is refused. */
+		h->fail_open = false;
 		h->no_rewrite |= !doors[o->agent].rewrites && !o->call_rewrites;
 		h->internal_tools = doors[o->agent].internal_tools;
 	}
