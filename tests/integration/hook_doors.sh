@@ -193,6 +193,20 @@ hook copilot '{"timestamp":1,"cwd":"'"$ws"'","toolName":"bash","toolArgs":"{\"co
 [ $rc -eq 0 ] && pycheck 'd["permissionDecision"] == "allow"' <"$tmp/out"
 ok $? "the user's command rules decide for copilot"
 
+# --fail-open is for the agent's input: a call the door built that the
+# Claude door cannot take (an argv over its 1 MiB once quoted) is refused.
+python3 - "$ws" >"$tmp/big.json" <<'PY'
+import json, sys
+q = "'" * 60000
+print(json.dumps({"hook_event_name": "PreToolUse", "cwd": sys.argv[1],
+                  "tool_name": "exec_command",
+                  "tool_input": {"command": ["bash", "-c", "rm -rf ~ #",
+                                             q, q, q, q, q]}}))
+PY
+hook codex "$(cat "$tmp/big.json")" --fail-open
+[ $rc -eq 0 ] && pycheck 'd["hookSpecificOutput"]["permissionDecision"] == "deny" and "limit" in d["hookSpecificOutput"]["permissionDecisionReason"]' <"$tmp/out"
+ok $? "--fail-open does not pass a converted call the Claude door cannot read"
+
 # ---- options ------------------------------------------------------------
 
 hook cursor '{}' --bogus
