@@ -96,13 +96,14 @@ out=$($C dgram)
 ok $? "unsandboxed: AF_UNIX datagram sockets and pairs are made ($out)"
 
 for b in "${backends[@]}"; do
-	# Late binds: the command is running before the host binds.
+	# Late binds: the command is running before the host binds (up to 120 s
+	# for it to start: a loaded machine has taken more than 20).
 	rm -f "$W/started" "$W/go" "$HOME/late.sock" "$R/late.sock"
 	timeout 120 "$bin" run --backend "$b" --report "$T/late.json" -- \
 		$C wait-connect "$W" "$HOME/late.sock" "$R/late.sock" \
 		</dev/null >"$tmp/late.out" 2>"$tmp/err" &
 	cpid=$!
-	for i in $(seq 400); do [ -e "$W/started" ] && break; sleep 0.05; done
+	for i in $(seq 2400); do [ -e "$W/started" ] && break; sleep 0.05; done
 	serve "$T/late.log" "$HOME/late.sock" "$R/late.sock"
 	touch "$W/go"
 	wait "$cpid"
