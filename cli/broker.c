@@ -110,14 +110,6 @@ struct cli_broker_relay {
 
 static const char *const enforcement_names[] = { "full", "partial", "none" };
 
-static long relay_mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The run's enforcement, known just before the command starts; then the
  * caller's own on_start. */
 static void relay_on_start(const struct sandbox_report *rep, void *arg)
@@ -199,8 +191,18 @@ static void relay_forward(struct cli_broker_relay *r, int door,
 	r->asks[r->nasks++] = (struct relay_ask){
 		.console = c,
 		.door = door,
-		.deadline = relay_mono_ms() + (long)timeout_ms + 1000,
+		.deadline = unixmsg_mono_ms() + (long)timeout_ms + 1000,
 	};
+}
+
+/* 1 when every holder of the relay's socket inside is gone (its hang-up;
+ * a SEQPACKET read of 0 bytes is that or an empty message). */
+static int relay_inside_gone(int fd)
+{
+	struct pollfd p = { .fd = fd };
+
+	return poll(&p, 1, 0) > 0 &&
+	       (p.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 /* Reads one message from inside, judges it and forwards it. 1 when one
@@ -232,9 +234,14 @@ static int relay_take(struct cli_broker_relay *r)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
 	unixmsg_take_fd(&mh, &door);
 	if (door < 0) {
+		/* the end: nothing read, every holder inside gone (a message
+		 * of no bytes is one more refused, not the end) */
+		if (n == 0 && mh.msg_controllen == 0 &&
+		    relay_inside_gone(r->rr.fds[0]))
+			return -1;
 		/* nobody to answer: the door (if one) fails closed */
 		r->refused++;
-		return n == 0 && mh.msg_controllen == 0 ? -1 : 1;
+		return 1;
 	}
 	if (mh.msg_flags & MSG_CTRUNC) {
 		relay_refuse(r, door, "descriptors cut");
@@ -332,7 +339,7 @@ static void *relay_thread(void *arg)
 	bool inside = true;
 
 	for (;;) {
-		long now = relay_mono_ms(), wait = -1;
+		long now = unixmsg_mono_ms(), wait = -1;
 		size_t na = r->nasks;
 		int k;
 
@@ -357,7 +364,7 @@ static void *relay_thread(void *arg)
 			continue;
 		if (k < 0 || pf[1].revents)
 			break;
-		now = relay_mono_ms();
+		now = unixmsg_mono_ms();
 		/* from the last, so that a drop moves only seen ones */
 		for (size_t i = na; i-- > 0;) {
 			struct relay_ask *a = &r->asks[i];

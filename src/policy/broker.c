@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sys/socket.h>
@@ -152,14 +151,6 @@ char *broker_request_line(const struct broker_ask *a, size_t *len)
 
 /* ---- asking ------------------------------------------------------------- */
 
-static long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* why = what + detail. */
 static enum cordon_answer nobody(char *why, size_t cap, const char *what,
 				 const char *detail)
@@ -179,7 +170,7 @@ static enum cordon_answer await_answer(int fd, long deadline, bool *family,
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long left = deadline - mono_ms();
+		long left = deadline - unixmsg_mono_ms();
 		ssize_t r;
 		int pr;
 		char *nl;
@@ -232,7 +223,7 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	size_t len = 0, off = 0;
-	long deadline = mono_ms() + (long)a->timeout_ms;
+	long deadline = unixmsg_mono_ms() + (long)a->timeout_ms;
 	char *line = NULL;
 	enum cordon_answer ans;
 	int fd;
@@ -279,7 +270,7 @@ out:
 enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
 				    bool *family, char *why, size_t whycap)
 {
-	long deadline = mono_ms() + (long)a->timeout_ms;
+	long deadline = unixmsg_mono_ms() + (long)a->timeout_ms;
 	size_t len = 0;
 	char *line;
 	enum cordon_answer ans;
@@ -302,10 +293,14 @@ enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
 		return nobody(why, whycap,
 			      "broker relay: socketpair: ", strerror(errno));
 	}
-	e = unixmsg_send(fd, line, len, sp[1]);
+	/* bounded by the deadline: whoever else holds the relay's socket
+	 * inside can fill its queue */
+	e = unixmsg_send_until(fd, line, len, sp[1], deadline);
 	close(sp[1]);
 	free(line);
-	if (e)
+	if (e == ETIMEDOUT)
+		ans = CORDON_ANSWER_TIMED_OUT;
+	else if (e)
 		ans = nobody(why, whycap,
 			     "cannot reach the cordon run outside the "
 			     "sandbox (broker relay): ",

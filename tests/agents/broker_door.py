@@ -13,6 +13,7 @@ where NAME is one of
   big       a request over the relay's 128 KiB
   garbage   bytes that are not JSON
   nofd      a good request without a reply socket
+  empty     a message of no bytes, no reply socket (not the relay's end)
 --hold N sends N good requests at once and prints their answers in order
 (more than BROKER_RELAY_INFLIGHT are refused at once).
 """
@@ -50,13 +51,14 @@ MSGS = {
     "big": lambda: request(reason="a" * (130 * 1024)),
     "garbage": lambda: "\x01\x02 not json at all\n",
     "nofd": lambda: request(),
+    "empty": lambda: "",
 }
 
 
 def send(name):
     data = MSGS[name]().encode()
     mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    anc = [] if name == "nofd" else [
+    anc = [] if name in ("nofd", "empty") else [
         (socket.SOL_SOCKET, socket.SCM_RIGHTS,
          theirs.fileno().to_bytes(4, sys.byteorder))]
     try:
@@ -70,7 +72,7 @@ def send(name):
 
 def answer(name, mine, wait):
     ans = "-"
-    if mine and name != "nofd" and select.select([mine], [], [], wait)[0]:
+    if mine and name not in ("nofd", "empty") and select.select([mine], [], [], wait)[0]:
         ans = mine.recv(512).decode().strip() or "-"
     print(name, ans, flush=True)
 
@@ -81,4 +83,4 @@ if hold:
     for s in socks:
         answer("good", s, 40)
 for name in args:
-    answer(name, send(name), 40 if name != "nofd" else 0)
+    answer(name, send(name), 0 if name in ("nofd", "empty") else 40)
