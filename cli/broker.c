@@ -243,6 +243,13 @@ static int relay_take(struct cli_broker_relay *r)
 		r->refused++;
 		return 1;
 	}
+	if (!unixmsg_is_seqpacket(door)) {
+		/* a pipe, a file, a stream socket: nothing is written to
+		 * it, it is not a door's */
+		close(door);
+		r->refused++;
+		return 1;
+	}
 	if (mh.msg_flags & MSG_CTRUNC) {
 		relay_refuse(r, door, "descriptors cut");
 		return 1;

@@ -161,6 +161,14 @@ ok $? "a message of no bytes first (not the end: the relay reads on), another ru
 grep -q 'broker relay: 6 ask(s) from inside the sandbox refused' "$tmp/forged.err"
 ok $? "  the run says how many it refused"
 
+# a reply descriptor that is not an AF_UNIX SOCK_SEQPACKET socket
+inside odd filefd pipefd streamfd
+wait_rc odd
+grep -q '^pipefd eof$' "$tmp/odd.out" && grep -q '^streamfd eof$' "$tmp/odd.out" &&
+	[ -f "$HOME/replyfile" ] && [ ! -s "$HOME/replyfile" ] && [ "$(pending_count)" = 0 ] &&
+	grep -q 'broker relay: 3 ask(s) from inside the sandbox refused' "$tmp/odd.err"
+ok $? "a pipe, a stream socket, a regular file as the reply socket: refused and closed at once, nothing written, no card"
+
 inside many --hold 9
 wait_pending 8
 ok $? "8 asks from inside wait at once"
