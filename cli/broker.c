@@ -439,6 +439,15 @@ static char *relay_command(char *const *argv)
 	return out;
 }
 
+/* Frees r (its relay closed, or never opened). */
+static void relay_free(struct cli_broker_relay *r)
+{
+	cordon_verdict_free(r->run.verdict);
+	cordon_classifier_free(r->run.cls);
+	free(r->command);
+	free(r);
+}
+
 int cli_broker_relay_start(const struct cordon_config *cfg,
 			   struct sandbox_opts *o, char *const *argv,
 			   struct cli_broker_relay **out)
@@ -457,21 +466,26 @@ int cli_broker_relay_start(const struct cordon_config *cfg,
 	}
 	if (cli_random_hex(r->id, BROKER_RELAY_ID_LEN / 2) != 0) {
 		fprintf(stderr, "%s: getrandom failed\n", what);
-		free(r->command);
-		free(r);
+		relay_free(r);
 		return -1;
 	}
 	r->run.id = r->id;
 	r->run.command = r->command;
 	r->run.max_timeout_ms = cfg->approvals_timeout_s * 1000u;
+	r->run.cls = cordon_classifier_new(NULL);
+	r->run.verdict = cordon_verdict_new();
+	if (!r->run.cls || !r->run.verdict) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		relay_free(r);
+		return -1;
+	}
 	if (broker_path(BROKER_SOCKET_NAME, r->sock, sizeof(r->sock)) != 0)
 		r->sock[0] = '\0'; /* every ask: no console */
 	if (cli_runrelay_open(&r->rr, what, BROKER_RELAY_ENV, o, 0) != 0 ||
 	    cli_runrelay_start(&r->rr, what, relay_thread, r, o,
 			       SANDBOX_PASS_BROKER) != 0) {
 		cli_runrelay_close(&r->rr);
-		free(r->command);
-		free(r);
+		relay_free(r);
 		return -1;
 	}
 	r->on_start = o->on_start;
@@ -497,6 +511,5 @@ void cli_broker_relay_stop(struct cli_broker_relay *r, struct sandbox_opts *o)
 		o->on_start_arg = r->on_start_arg;
 	}
 	cli_runrelay_close(&r->rr);
-	free(r->command);
-	free(r);
+	relay_free(r);
 }

@@ -98,7 +98,9 @@ function card(item) {
     const rel = el("div", "relayed", "from inside the sandbox of ");
     rel.appendChild(el("code", null, item.relayed.command));
     rel.appendChild(document.createTextNode(
-      " (run " + item.relayed.run.slice(0, 8) + "): grants last for this run"));
+      " (run " + item.relayed.run.slice(0, 8) + "): grants last for this run; " +
+      (item.risk ? "the tier and labels are the run's own reading of the command"
+                 : "no tier: the run had no command to judge")));
     c.appendChild(rel);
   }
   if (item.command !== null && item.command !== undefined)
