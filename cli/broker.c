@@ -110,14 +110,6 @@ struct cli_broker_relay {
 
 static const char *const enforcement_names[] = { "full", "partial", "none" };
 
-static long relay_mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The run's enforcement, known just before the command starts; then the
  * caller's own on_start. */
 static void relay_on_start(const struct sandbox_report *rep, void *arg)
@@ -199,8 +191,18 @@ static void relay_forward(struct cli_broker_relay *r, int door,
 	r->asks[r->nasks++] = (struct relay_ask){
 		.console = c,
 		.door = door,
-		.deadline = relay_mono_ms() + (long)timeout_ms + 1000,
+		.deadline = unixmsg_mono_ms() + (long)timeout_ms + 1000,
 	};
+}
+
+/* 1 when every holder of the relay's socket inside is gone (its hang-up;
+ * a SEQPACKET read of 0 bytes is that or an empty message). */
+static int relay_inside_gone(int fd)
+{
+	struct pollfd p = { .fd = fd };
+
+	return poll(&p, 1, 0) > 0 &&
+	       (p.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 /* Reads one message from inside, judges it and forwards it. 1 when one
@@ -232,9 +234,21 @@ static int relay_take(struct cli_broker_relay *r)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
 	unixmsg_take_fd(&mh, &door);
 	if (door < 0) {
+		/* the end: nothing read, every holder inside gone (a message
+		 * of no bytes is one more refused, not the end) */
+		if (n == 0 && mh.msg_controllen == 0 &&
+		    relay_inside_gone(r->rr.fds[0]))
+			return -1;
 		/* nobody to answer: the door (if one) fails closed */
 		r->refused++;
-		return n == 0 && mh.msg_controllen == 0 ? -1 : 1;
+		return 1;
+	}
+	if (!unixmsg_is_seqpacket(door)) {
+		/* a pipe, a file, a stream socket: nothing is written to
+		 * it, it is not a door's */
+		close(door);
+		r->refused++;
+		return 1;
 	}
 	if (mh.msg_flags & MSG_CTRUNC) {
 		relay_refuse(r, door, "descriptors cut");
@@ -332,7 +346,7 @@ static void *relay_thread(void *arg)
 	bool inside = true;
 
 	for (;;) {
-		long now = relay_mono_ms(), wait = -1;
+		long now = unixmsg_mono_ms(), wait = -1;
 		size_t na = r->nasks;
 		int k;
 
@@ -357,7 +371,7 @@ static void *relay_thread(void *arg)
 			continue;
 		if (k < 0 || pf[1].revents)
 			break;
-		now = relay_mono_ms();
+		now = unixmsg_mono_ms();
 		/* from the last, so that a drop moves only seen ones */
 		for (size_t i = na; i-- > 0;) {
 			struct relay_ask *a = &r->asks[i];
@@ -425,6 +439,15 @@ static char *relay_command(char *const *argv)
 	return out;
 }
 
+/* Frees r (its relay closed, or never opened). */
+static void relay_free(struct cli_broker_relay *r)
+{
+	cordon_verdict_free(r->run.verdict);
+	cordon_classifier_free(r->run.cls);
+	free(r->command);
+	free(r);
+}
+
 int cli_broker_relay_start(const struct cordon_config *cfg,
 			   struct sandbox_opts *o, char *const *argv,
 			   struct cli_broker_relay **out)
@@ -443,21 +466,26 @@ int cli_broker_relay_start(const struct cordon_config *cfg,
 	}
 	if (cli_random_hex(r->id, BROKER_RELAY_ID_LEN / 2) != 0) {
 		fprintf(stderr, "%s: getrandom failed\n", what);
-		free(r->command);
-		free(r);
+		relay_free(r);
 		return -1;
 	}
 	r->run.id = r->id;
 	r->run.command = r->command;
 	r->run.max_timeout_ms = cfg->approvals_timeout_s * 1000u;
+	r->run.cls = cordon_classifier_new(NULL);
+	r->run.verdict = cordon_verdict_new();
+	if (!r->run.cls || !r->run.verdict) {
+		fprintf(stderr, "%s: out of memory\n", what);
+		relay_free(r);
+		return -1;
+	}
 	if (broker_path(BROKER_SOCKET_NAME, r->sock, sizeof(r->sock)) != 0)
 		r->sock[0] = '\0'; /* every ask: no console */
 	if (cli_runrelay_open(&r->rr, what, BROKER_RELAY_ENV, o, 0) != 0 ||
 	    cli_runrelay_start(&r->rr, what, relay_thread, r, o,
 			       SANDBOX_PASS_BROKER) != 0) {
 		cli_runrelay_close(&r->rr);
-		free(r->command);
-		free(r);
+		relay_free(r);
 		return -1;
 	}
 	r->on_start = o->on_start;
@@ -483,6 +511,5 @@ void cli_broker_relay_stop(struct cli_broker_relay *r, struct sandbox_opts *o)
 		o->on_start_arg = r->on_start_arg;
 	}
 	cli_runrelay_close(&r->rr);
-	free(r->command);
-	free(r);
+	relay_free(r);
 }

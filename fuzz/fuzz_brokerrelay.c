@@ -2,18 +2,21 @@
  * door inside its sandbox asks, src/policy/broker.c). A message it passes
  * comes out as one line the console reads, marked as relayed by this run,
  * with the run's sandbox and a deadline no longer than the run's; judged
- * again, that line is refused (a door cannot claim a relay); a refusal
- * leaves nothing out and says why. */
+ * again, that line is refused (a door cannot claim a relay); its tier is
+ * the run's own for a command, none without one; its session and reason
+ * hold no control, bidi control or line separator; a refusal leaves
+ * nothing out and says why. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "broker.h"
 #include "fuzz.h"
+#include "text.h"
 
 #include "banned.h"
 
-static const struct broker_relay_run run = {
+static struct broker_relay_run run = {
 	.id = "0123456789abcdef0123456789abcdef",
 	.command = "cordon run -- claude",
 	.sandbox = "partial",
@@ -28,9 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = 0, m = 0;
 	unsigned t = 0, t2 = 0;
 
+	if (!run.cls) {
+		run.cls = cordon_classifier_new(NULL);
+		run.verdict = cordon_verdict_new();
+	}
 	why[0] = '\0';
-	if (broker_relay_judge(s, size, &run, &out, &n, &t, why,
-			       sizeof(why)) != CORDON_OK) {
+	if (broker_relay_judge(s, size, &run, &out, &n, &t, why, sizeof(why)) !=
+	    CORDON_OK) {
 		if (out || n || !why[0])
 			abort();
 		return 0;
@@ -43,6 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!q.relay_run || strcmp(q.relay_run, run.id) != 0 ||
 	    strcmp(q.relay_command, run.command) != 0 ||
 	    strcmp(q.sandbox, run.sandbox) != 0 || q.timeout_ms != t)
+		abort();
+	if (!q.command != !q.risk ||
+	    text_unshowable_at(q.reason, strlen(q.reason)) !=
+		    strlen(q.reason) ||
+	    (q.session && text_unshowable_at(q.session, strlen(q.session)) !=
+				  strlen(q.session)))
 		abort();
 	broker_request_free(&q);
 	if (broker_relay_judge(out, n, &run, &again, &m, &t2, why,

@@ -40,6 +40,13 @@ function shWord(w) {
 }
 const pending = new Map(); // id -> item
 
+// A card answers (a key, a click on its buttons) only once it has stood in
+// its place this long: a card that has just come, or moved because one
+// above it went (a command can withdraw its own ask), is "settling" and
+// ignores what the user meant for the card that was there.
+const GUARD_MS = 700;
+let selected = null; // the id the user picked (a click on the card)
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -91,7 +98,9 @@ function card(item) {
     const rel = el("div", "relayed", "from inside the sandbox of ");
     rel.appendChild(el("code", null, item.relayed.command));
     rel.appendChild(document.createTextNode(
-      " (run " + item.relayed.run.slice(0, 8) + "): grants last for this run"));
+      " (run " + item.relayed.run.slice(0, 8) + "): grants last for this run; " +
+      (item.risk ? "the tier and labels are the run's own reading of the command"
+                 : "no tier: the run had no command to judge")));
     c.appendChild(rel);
   }
   if (item.command !== null && item.command !== undefined)
@@ -141,20 +150,72 @@ function card(item) {
     const sc = scopeFor(item, scope);
     if (sc) btn.dataset.scope = sc;
     btn.title = "key: " + key;
-    btn.addEventListener("click", () => answer(item.id, name, sc));
+    btn.addEventListener("click", () => {
+      if (steady(c)) answer(item.id, name, sc);
+    });
     b.appendChild(btn);
   }
   c.appendChild(b);
+  c.addEventListener("click", ev => {
+    if (ev.target.closest("button")) return;
+    selected = selected === item.id ? null : item.id;
+    markTarget();
+  });
   return c;
 }
 
+// Whether card c has stood in its place GUARD_MS.
+function steady(c) {
+  return !!c && Date.now() - Number(c.dataset.placed) >= GUARD_MS;
+}
+
+// Card c has just come or moved: settling (shown) for GUARD_MS.
+function placed(c, pos) {
+  const at = Date.now();
+  c.dataset.pos = String(pos);
+  c.dataset.placed = String(at);
+  c.classList.add("settling");
+  setTimeout(() => {
+    if (c.dataset.placed === String(at)) c.classList.remove("settling");
+  }, GUARD_MS);
+}
+
+// The card the keys answer: the one the user picked, else the first (the
+// host's come first).
+function keyTarget() {
+  return (selected && document.querySelector(`.card[data-id="${CSS.escape(selected)}"]`)) ||
+         document.querySelector("#cards .card, #relayed-cards .card");
+}
+
+function markTarget() {
+  const t = keyTarget();
+  for (const c of document.querySelectorAll("#approvals .card")) {
+    c.classList.toggle("target", c === t);
+    c.classList.toggle("picked", c.dataset.id === selected);
+  }
+}
+
+// The host's cards, then (their own section, below) those relayed from
+// inside a cordon run's sandbox, each list by age.
 function renderCards() {
-  const box = document.getElementById("cards");
   const items = [...pending.values()].sort((a, b) => a.created - b.created);
-  const have = new Map([...box.children].map(c => [c.dataset.id, c]));
+  const have = new Map([...document.querySelectorAll("#approvals .card")]
+                         .map(c => [c.dataset.id, c]));
   for (const [id, c] of have) if (!pending.has(id)) c.remove();
-  for (const it of items) if (!have.has(it.id)) box.appendChild(card(it));
-  [...box.children].forEach((c, i) => c.classList.toggle("first", i === 0));
+  if (selected && !pending.has(selected)) selected = null;
+  let pos = 0;
+  for (const [box, list] of [["cards", items.filter(it => !it.relayed)],
+                             ["relayed-cards", items.filter(it => it.relayed)]]) {
+    const b = document.getElementById(box);
+    list.forEach((it, i) => {
+      const c = have.get(it.id) || card(it);
+      if (b.children[i] !== c) b.insertBefore(c, b.children[i] || null);
+      if (c.dataset.pos !== String(pos)) placed(c, pos);
+      pos++;
+    });
+    document.getElementById(box + "-head").hidden = list.length === 0;
+  }
+  markTarget();
   document.getElementById("pending-count").textContent = String(items.length);
   document.getElementById("no-pending").hidden = items.length > 0;
 }
@@ -206,14 +267,19 @@ function listen() {
 document.addEventListener("keydown", ev => {
   if (ev.target && (ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey))
     return;
-  const first = document.querySelector("#cards .card");
-  if (!first) return;
+  if (ev.key === "Escape" && selected) {
+    selected = null;
+    markTarget();
+    return;
+  }
+  const target = keyTarget();
+  if (!target) return;
   const a = ANSWERS.find(x => x[2] === ev.key);
   if (!a) return;
-  const item = pending.get(first.dataset.id);
+  const item = pending.get(target.dataset.id);
   if (!item || !shown(item, a)) return;
   ev.preventDefault();
-  answer(item.id, a[0], scopeFor(item, a[4]));
+  if (steady(target)) answer(item.id, a[0], scopeFor(item, a[4]));
 });
 
 let tryTimer = null;

@@ -103,6 +103,35 @@ bool text_utf8_valid(const char *s, size_t n, bool allow_nul)
 	return text_utf8_invalid_at(s, n) == n;
 }
 
+bool text_is_bidi_control(uint32_t cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+	       cp == 0x061c;
+}
+
+bool text_is_control(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
+	       cp == 0x2028 || cp == 0x2029;
+}
+
+size_t text_unshowable_at(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t k = text_utf8_decode((const unsigned char *)s + i, n - i,
+					    &cp);
+
+		if (!k || text_is_control(cp) || text_is_bidi_control(cp))
+			return i;
+		i += k;
+	}
+	return n;
+}
+
 /* ---- hex ---------------------------------------------------------------- */
 
 static const char hex_digits[] = "0123456789abcdef";

@@ -33,6 +33,18 @@ size_t text_utf8_invalid_at(const char *s, size_t n);
  * allow_nul. */
 bool text_utf8_valid(const char *s, size_t n, bool allow_nul);
 
+/* Whether cp is a bidi control (U+202A..202E, U+2066..2069, U+200E/F,
+ * U+061C): it reorders what a reader sees. */
+bool text_is_bidi_control(uint32_t cp);
+
+/* Whether cp is a control character shown to no reader raw: C0, DEL, C1,
+ * and the line and paragraph separators U+2028/2029. */
+bool text_is_control(uint32_t cp);
+
+/* The offset of the first character of s[0..n) that is text_is_control or
+ * text_is_bidi_control, or is not UTF-8; n when there is none. */
+size_t text_unshowable_at(const char *s, size_t n);
+
 /* ---- hex ---------------------------------------------------------------- */
 
 /* The value of one hex digit (either case), -1 for anything else. */

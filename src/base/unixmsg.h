@@ -10,8 +10,11 @@
 
 #include <sys/socket.h>
 
+/* 1 when fd is an AF_UNIX SOCK_SEQPACKET socket, else 0. */
+int unixmsg_is_seqpacket(int fd);
+
 /* The descriptor named by value (an environment variable's: a decimal
- * number above 2, open, an AF_UNIX SOCK_SEQPACKET socket), or -1. */
+ * number above 2, open, unixmsg_is_seqpacket), or -1. */
 int unixmsg_env_fd(const char *value);
 
 /* 0 when value is an absolute path naming a socket of this user (not
@@ -21,6 +24,14 @@ int unixmsg_env_path(const char *value);
 /* Sends msg[0..len) on fd as one message, with the descriptor pass beside
  * it when pass >= 0. 0, or the errno value (EIO: sent short). */
 int unixmsg_send(int fd, const void *msg, size_t len, int pass);
+
+/* CLOCK_MONOTONIC in ms: the relays' deadlines. */
+long unixmsg_mono_ms(void);
+
+/* unixmsg_send, waiting for room in a full queue no later than deadline
+ * (CLOCK_MONOTONIC ms; < 0: as long as it takes): ETIMEDOUT past it. */
+int unixmsg_send_until(int fd, const void *msg, size_t len, int pass,
+		       long deadline);
 
 /* The descriptors a received message carried: the one in *rfd (-1: none;
  * -2: more than one, all of them closed), every other one closed. */

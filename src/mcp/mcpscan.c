@@ -506,8 +506,7 @@ static enum hid hidden_class(uint32_t cp, uint32_t prev, uint32_t next)
 		return HID_NONE;
 	if (cp >= 0xe0000 && cp <= 0xe007f)
 		return HID_TAG;
-	if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	    cp == 0x200e || cp == 0x200f || cp == 0x061c)
+	if (text_is_bidi_control(cp))
 		return HID_BIDI;
 	if (cp == 0x200d && is_pictographic(prev) && is_pictographic(next))
 		return HID_NONE;
@@ -531,9 +530,7 @@ static enum hid hidden_class(uint32_t cp, uint32_t prev, uint32_t next)
  * paragraph separators. */
 static bool must_escape(uint32_t cp, uint32_t prev, uint32_t next)
 {
-	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
-	       cp == 0x2028 || cp == 0x2029 ||
-	       hidden_class(cp, prev, next) != HID_NONE;
+	return text_is_control(cp) || hidden_class(cp, prev, next) != HID_NONE;
 }
 
 struct confusable {

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sys/socket.h>
@@ -152,14 +151,6 @@ char *broker_request_line(const struct broker_ask *a, size_t *len)
 
 /* ---- asking ------------------------------------------------------------- */
 
-static long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* why = what + detail. */
 static enum cordon_answer nobody(char *why, size_t cap, const char *what,
 				 const char *detail)
@@ -179,7 +170,7 @@ static enum cordon_answer await_answer(int fd, long deadline, bool *family,
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long left = deadline - mono_ms();
+		long left = deadline - unixmsg_mono_ms();
 		ssize_t r;
 		int pr;
 		char *nl;
@@ -232,7 +223,7 @@ enum cordon_answer broker_ask(const char *sock_path, const struct broker_ask *a,
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	size_t len = 0, off = 0;
-	long deadline = mono_ms() + (long)a->timeout_ms;
+	long deadline = unixmsg_mono_ms() + (long)a->timeout_ms;
 	char *line = NULL;
 	enum cordon_answer ans;
 	int fd;
@@ -279,7 +270,7 @@ out:
 enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
 				    bool *family, char *why, size_t whycap)
 {
-	long deadline = mono_ms() + (long)a->timeout_ms;
+	long deadline = unixmsg_mono_ms() + (long)a->timeout_ms;
 	size_t len = 0;
 	char *line;
 	enum cordon_answer ans;
@@ -302,10 +293,14 @@ enum cordon_answer broker_ask_relay(int fd, const struct broker_ask *a,
 		return nobody(why, whycap,
 			      "broker relay: socketpair: ", strerror(errno));
 	}
-	e = unixmsg_send(fd, line, len, sp[1]);
+	/* bounded by the deadline: whoever else holds the relay's socket
+	 * inside can fill its queue */
+	e = unixmsg_send_until(fd, line, len, sp[1], deadline);
 	close(sp[1]);
 	free(line);
-	if (e)
+	if (e == ETIMEDOUT)
+		ans = CORDON_ANSWER_TIMED_OUT;
+	else if (e)
 		ans = nobody(why, whycap,
 			     "cannot reach the cordon run outside the "
 			     "sandbox (broker relay): ",
@@ -397,6 +392,15 @@ void broker_request_free(struct broker_request *r)
 }
 
 enum member_type { M_STR, M_STR_NULL, M_BOOL, M_NUM, M_ANY, M_LABELS, M_RELAY };
+
+/* The tier called name, or -1. */
+static int risk_from_name(const char *name)
+{
+	for (int t = CORDON_RISK_SAFE; t <= CORDON_RISK_BLOCKED; t++)
+		if (strcmp(name, cordon_risk_name((enum cordon_risk)t)) == 0)
+			return t;
+	return -1;
+}
 
 static const struct member {
 	const char *name;
@@ -587,15 +591,8 @@ enum cordon_err broker_parse_request(const char *s, size_t n,
 			e = bad(why, whycap, "missing", members[i].name);
 	if (!e && cordon_kind_from_name(out->kind) < 0)
 		e = bad(why, whycap, "unknown kind", "kind");
-	if (!e && out->risk) {
-		bool known = false;
-		for (int t = CORDON_RISK_SAFE; t <= CORDON_RISK_BLOCKED; t++)
-			if (strcmp(out->risk,
-				   cordon_risk_name((enum cordon_risk)t)) == 0)
-				known = true;
-		if (!known)
-			e = bad(why, whycap, "unknown tier", "risk");
-	}
+	if (!e && out->risk && risk_from_name(out->risk) < 0)
+		e = bad(why, whycap, "unknown tier", "risk");
 	if (!e && strcmp(out->sandbox, "full") &&
 	    strcmp(out->sandbox, "partial") && strcmp(out->sandbox, "none") &&
 	    strcmp(out->sandbox, "unknown"))
@@ -621,41 +618,101 @@ static enum cordon_err refuse(char *why, size_t cap, enum cordon_err e,
 	return e;
 }
 
+/* o's member name set to item (taken, as add takes it): removed and
+ * added, not replaced (cJSON's replace does not check the copy of the
+ * name it makes: a member named NULL, printed ""). */
+static bool replace_member(cJSON *o, const char *name, cJSON *item)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(o, name);
+	return add(o, name, item);
+}
+
+/* A tool's name: letters, digits and _ - . : / @ + (what the doors name
+ * tools with: Bash, mcp__server__tool), 1 to 256 bytes. */
+static bool relay_tool_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 256)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && !memchr("_-.:/@+", c, 7))
+			return false;
+	}
+	return true;
+}
+
+/* What the card shows of q as text that is not to be shown: the member
+ * that holds a control, a bidi control or a line separator, or NULL. */
+static const char *relay_unshowable(const struct broker_request *q)
+{
+	if (q->session && text_unshowable_at(q->session, strlen(q->session)) !=
+				  strlen(q->session))
+		return "session";
+	if (text_unshowable_at(q->reason, strlen(q->reason)) !=
+	    strlen(q->reason))
+		return "reason";
+	return NULL;
+}
+
+/* The tier and labels the card shows for q: the run's classification of
+ * the command (a door's claim can raise the tier and add labels, never
+ * lower or take away); without a command (or a classifier) none: the
+ * claim is dropped. */
+static enum cordon_err relay_judged(cJSON *o, const struct broker_request *q,
+				    const struct broker_relay_run *run)
+{
+	cJSON *risk, *labels;
+	uint64_t l = 0;
+
+	if (q->command && run->cls && run->verdict) {
+		struct cordon_diag diag = { 0 };
+		int t, claim = q->risk ? risk_from_name(q->risk) : -1;
+
+		if (cordon_classify(run->cls, NULL, q->command,
+				    strlen(q->command), run->verdict,
+				    &diag) == CORDON_E_NOMEM)
+			return CORDON_E_NOMEM;
+		t = (int)cordon_verdict_risk(run->verdict);
+		l = cordon_verdict_labels(run->verdict) | q->labels;
+		risk = cJSON_CreateString(cordon_risk_name(
+			(enum cordon_risk)(claim > t ? claim : t)));
+	} else {
+		risk = cJSON_CreateNull();
+	}
+	labels = json_labels_array(l);
+	bool a = replace_member(o, "risk", risk);
+	bool b = replace_member(o, "labels", labels);
+
+	return a && b ? CORDON_OK : CORDON_E_NOMEM;
+}
+
 /* The request o (checked) as the console gets it: the run's sandbox, the
  * deadline cut, "relay" added. */
 static enum cordon_err relay_rewrite(cJSON *o, unsigned t,
 				     const struct broker_relay_run *run)
 {
 	cJSON *rel = cJSON_CreateObject();
-	cJSON *sbx =
-		cJSON_CreateString(run->sandbox ? run->sandbox : "unknown");
-	cJSON *to = cJSON_CreateNumber(t);
 
-	if (!rel || !sbx || !to ||
-	    !add(rel, "run", cJSON_CreateString(run->id)) ||
-	    !add(rel, "command",
-		 json_clean_string(run->command,
-				   strnlen(run->command,
-					   BROKER_RELAY_COMMAND_MAX)))) {
+	if (rel &&
+	    (!add(rel, "run", cJSON_CreateString(run->id)) ||
+	     !add(rel, "command",
+		  json_clean_string(run->command,
+				    strnlen(run->command,
+					    BROKER_RELAY_COMMAND_MAX))))) {
 		cJSON_Delete(rel);
-		cJSON_Delete(sbx);
-		cJSON_Delete(to);
-		return CORDON_E_NOMEM;
+		rel = NULL;
 	}
-	/* removed and added, not replaced: cJSON's replace does not check
-	 * the copy of the name it makes (a member named NULL, printed "") */
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "sandbox");
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "timeoutMs");
-	if (!add(o, "sandbox", sbx)) {
-		cJSON_Delete(to);
-		cJSON_Delete(rel);
-		return CORDON_E_NOMEM;
-	}
-	if (!add(o, "timeoutMs", to)) {
-		cJSON_Delete(rel);
-		return CORDON_E_NOMEM;
-	}
-	return add(o, "relay", rel) ? CORDON_OK : CORDON_E_NOMEM;
+	bool a = replace_member(o, "sandbox",
+				cJSON_CreateString(run->sandbox ? run->sandbox :
+								  "unknown"));
+	bool b = replace_member(o, "timeoutMs", cJSON_CreateNumber(t));
+	bool c = add(o, "relay", rel);
+
+	return a && b && c ? CORDON_OK : CORDON_E_NOMEM;
 }
 
 enum cordon_err broker_relay_judge(const char *msg, size_t len,
@@ -667,6 +724,7 @@ enum cordon_err broker_relay_judge(const char *msg, size_t len,
 	struct broker_request q;
 	enum cordon_err e;
 	bool door = false;
+	const char *bad;
 	cJSON *o = NULL;
 
 	*out = NULL;
@@ -694,12 +752,25 @@ enum cordon_err broker_relay_judge(const char *msg, size_t len,
 		e = refuse(why, whycap, CORDON_E_INVAL,
 			   "relay: a call from inside the sandbox cannot say "
 			   "which run relays it");
+	else if (!relay_tool_name(q.tool))
+		e = refuse(why, whycap, CORDON_E_INVAL,
+			   "tool: not a name (1 to 256 letters, digits and "
+			   "_ - . : / @ +)");
+	else if ((bad = relay_unshowable(&q))) {
+		text_setf(why, whycap,
+			  "%s: a control, bidi control or line separator "
+			  "character",
+			  bad);
+		e = CORDON_E_INVAL;
+	}
 	if (!e) {
 		o = cJSON_ParseWithLength(msg, len);
 		*timeout_ms = q.timeout_ms < run->max_timeout_ms ?
 				      q.timeout_ms :
 				      run->max_timeout_ms;
 		e = o ? relay_rewrite(o, *timeout_ms, run) : CORDON_E_NOMEM;
+		if (!e)
+			e = relay_judged(o, &q, run);
 	}
 	if (!e && !(*out = print_line(o, outlen)))
 		e = CORDON_E_NOMEM;

@@ -131,9 +131,13 @@ size_t broker_answer_line(int answer, bool family, char *buf, size_t cap);
  * The run judges each message (broker_relay_judge, pure): a request
  * broker_parse_request takes, valid UTF-8, from one of the doors (mcp,
  * hook, check), without a "relay" member (a door inside cannot claim to
- * be relayed by another run); it sets "sandbox" to the run's own
- * enforcement, cuts "timeoutMs" to the run's approvals.timeout_s and adds
- * "relay". It sends that to the console's socket and hands back only the
+ * be relayed by another run), a tool named with letters, digits and
+ * _ - . : / @ +, a session and reason without control, bidi control or
+ * line separator characters; it sets "sandbox" to the run's own
+ * enforcement, "risk" and "labels" to the run's classification of the
+ * command (a claim can raise them, never lower them; no command: none,
+ * the claim dropped), cuts "timeoutMs" to the run's approvals.timeout_s
+ * and adds "relay". It sends that to the console's socket and hands back only the
  * console's answer, rebuilt (broker_answer_line): never a durable one
  * (allow_always, deny_always: the console refuses them for relayed items,
  * and the run refuses them again), never anything else the console wrote.
@@ -158,6 +162,10 @@ struct broker_relay_run {
 	const char *command; /* what the card names: "cordon run -- claude" */
 	const char *sandbox; /* the run's enforcement; NULL: "unknown" */
 	unsigned max_timeout_ms;
+	/* the run's own, for the tier and labels of a command (one thread's;
+	 * NULL: a door's claim is dropped, the card shows no tier) */
+	struct cordon_classifier *cls;
+	struct cordon_verdict *verdict;
 };
 
 /* Judges one message msg[0..len) from inside the sandbox (pure): on

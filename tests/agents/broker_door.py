@@ -13,6 +13,11 @@ where NAME is one of
   big       a request over the relay's 128 KiB
   garbage   bytes that are not JSON
   nofd      a good request without a reply socket
+  empty     a message of no bytes, no reply socket (not the relay's end)
+  pipefd    a good request with a pipe's write end as its reply socket;
+            prints "eof" when the run closed it at once without a byte
+  streamfd  the same with a SOCK_STREAM socket
+  filefd    the same with a regular file ($HOME/replyfile, kept empty)
 --hold N sends N good requests at once and prints their answers in order
 (more than BROKER_RELAY_INFLIGHT are refused at once).
 """
@@ -50,13 +55,46 @@ MSGS = {
     "big": lambda: request(reason="a" * (130 * 1024)),
     "garbage": lambda: "\x01\x02 not json at all\n",
     "nofd": lambda: request(),
+    "empty": lambda: "",
+    "pipefd": lambda: request(),
+    "streamfd": lambda: request(),
+    "filefd": lambda: request(),
 }
+ODD = ("pipefd", "streamfd", "filefd")
+
+
+def odd_reply(name):
+    """(the descriptor to pass, what to read the run's doing from)"""
+    if name == "pipefd":
+        r, w = os.pipe()
+        return w, r
+    if name == "streamfd":
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        return theirs.detach(), mine.detach()
+    return os.open(os.path.join(os.environ["HOME"], "replyfile"),
+                   os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600), None
+
+
+def send_odd(name):
+    give, keep = odd_reply(name)
+    anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+            give.to_bytes(4, sys.byteorder))]
+    relay.sendmsg([MSGS[name]().encode()], anc)
+    os.close(give)
+    return keep
+
+
+def answer_odd(name, keep):
+    ans = "-"
+    if keep is not None and select.select([keep], [], [], 10)[0]:
+        ans = os.read(keep, 512).decode().strip() or "eof"
+    print(name, ans if keep is not None else "sent", flush=True)
 
 
 def send(name):
     data = MSGS[name]().encode()
     mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    anc = [] if name == "nofd" else [
+    anc = [] if name in ("nofd", "empty") else [
         (socket.SOL_SOCKET, socket.SCM_RIGHTS,
          theirs.fileno().to_bytes(4, sys.byteorder))]
     try:
@@ -70,7 +108,7 @@ def send(name):
 
 def answer(name, mine, wait):
     ans = "-"
-    if mine and name != "nofd" and select.select([mine], [], [], wait)[0]:
+    if mine and name not in ("nofd", "empty") and select.select([mine], [], [], wait)[0]:
         ans = mine.recv(512).decode().strip() or "-"
     print(name, ans, flush=True)
 
@@ -81,4 +119,7 @@ if hold:
     for s in socks:
         answer("good", s, 40)
 for name in args:
-    answer(name, send(name), 40 if name != "nofd" else 0)
+    if name in ODD:
+        answer_odd(name, send_odd(name))
+        continue
+    answer(name, send(name), 0 if name in ("nofd", "empty") else 40)

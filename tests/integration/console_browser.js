@@ -4,8 +4,9 @@
 // as a card; "Allow for session" lets it and the next identical call
 // through; "Deny" returns `blocked: …`; no answer fails closed; the
 // classifier box shows the tier and labels; an XSS payload in a command
-// stays text; an ask from inside a cordon run's sandbox says so and offers
-// no "always". One browser per run: Chromium over the DevTools protocol,
+// stays text; a card that moved under a key press or a click within its
+// guard time takes neither; an ask from inside a cordon run's sandbox says
+// so, offers no "always" and stands below the host's cards. One browser per run: Chromium over the DevTools protocol,
 // Firefox over WebDriver BiDi. Screenshots go to $SHOTS, named
 // console-BROWSER-*.png (console_browser.sh prints where).
 //
@@ -56,10 +57,12 @@ function startDriver() {
   };
 }
 
+// The card whose text has text, once it has stood in its place (a
+// settling card takes no answer: app.js GUARD_MS).
 async function cardFor(page, text, ms) {
   const h = await page.waitForFunction(t => {
-    for (const c of document.querySelectorAll("#cards .card"))
-      if (c.textContent.includes(t)) return c;
+    for (const c of document.querySelectorAll("#approvals .card"))
+      if (c.textContent.includes(t) && !c.classList.contains("settling")) return c;
     return null;
   }, { timeout: ms }, text).catch(() => null);
   return h ? h.asElement() : null;
@@ -150,6 +153,54 @@ async function shot(page, name) {
   a = await drv.answer(4, 15000);
   ok(card && a && a.blocked, "the keyboard answers the first card (n: deny)", JSON.stringify(a));
 
+  // a card that moved under the key or the pointer takes no answer: two
+  // host doors ask (A above B); A's door goes away, B moves up into A's
+  // place, and in that same moment a key press and a click on what is now
+  // under the pointer (A's Deny, where B's Deny has come) reach the page.
+  // Both are ignored (B is settling); once B has stood in place, y allows
+  // it. Had the key or the click been taken, B's door would have been
+  // denied.
+  const door = (cmd) => {
+    const p = spawn(E.BIN, ["check", "--workspace", E.WS, "--tool", "Bash",
+      "--session", "b-guard", "--args", JSON.stringify({ command: cmd })], { stdio: "ignore" });
+    return { p, exit: new Promise(r => p.on("exit", c => r(c))) };
+  };
+  const dA = door("rm -rf guard-a");
+  const cA = await cardFor(page, "rm -rf guard-a", 15000);
+  const dB = door("rm -rf guard-b");
+  const cB = await cardFor(page, "rm -rf guard-b", 15000);
+  ok(cA && cB, "two host asks, one card above the other");
+  if (cA && cB) {
+    const moved = page.evaluate(() => new Promise(done => {
+      const [a, b] = document.querySelectorAll("#cards .card");
+      const deny = [...a.querySelectorAll("button")].find(x => x.textContent === "Deny");
+      const r = deny.getBoundingClientRect();
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      const keys = document.getElementById("cards");
+      new MutationObserver((_, obs) => {
+        if (a.isConnected) return;
+        obs.disconnect();
+        const under = document.elementFromPoint(x, y);
+        const first = keys.querySelector(".card") === b;
+        document.dispatchEvent(new KeyboardEvent("keydown", { key: "n", bubbles: true }));
+        if (under) under.click();
+        done({ first, settling: b.classList.contains("settling"),
+               under: under ? under.textContent : null,
+               underB: !!(under && b.contains(under)) });
+      }).observe(keys, { childList: true });
+    }));
+    dA.p.kill("SIGKILL");
+    const m = await moved;
+    ok(m.first && m.underB && m.under === "Deny" && m.settling,
+       "A withdrawn: B moved up under the pointer and the keys, settling (dimmed)", JSON.stringify(m));
+    await shot(page, "guard.png");
+    const cB2 = await cardFor(page, "rm -rf guard-b", 5000);
+    ok(cB2, "  the key press and the click in that moment did not answer B: its card still waits");
+    if (cB2) await page.keyboard.press("y");
+    ok(await dB.exit === 0, "  once B stood in place, y allowed it (the n and the click before were ignored)");
+  }
+  await dA.exit;
+
   // no answer: the deadline fails closed
   drv.call(5, "write_file", { path: "late.txt", content: "z" });
   card = await cardFor(page, "late.txt", 15000);
@@ -233,6 +284,10 @@ async function shot(page, name) {
          "the card says it comes from inside the sandbox of cordon run …", t);
       ok(!(await card.evaluate(e => [...e.querySelectorAll("button")].some(b => /always/i.test(b.textContent)))),
          "and offers no always answer");
+      ok(await card.evaluate(e => e.parentElement.id === "relayed-cards" &&
+                                  !!(document.getElementById("cards").compareDocumentPosition(e) &
+                                     Node.DOCUMENT_POSITION_FOLLOWING)),
+         "it stands in its own section, below the host's cards");
       await shot(page, "relayed.png");
       await click(card, "Deny");
     }

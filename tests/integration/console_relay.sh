@@ -149,16 +149,25 @@ ok $? "no console: refused, and says so"
 
 # ---- forged messages ----------------------------------------------------
 start_console || skip_all "cordon console did not start again"
-inside forged relayed door big garbage nofd
+inside forged empty relayed door big garbage nofd
 wait_rc forged
 grep -q '^relayed refused: relay: a call from inside the sandbox cannot say which run' "$tmp/forged.out" &&
 	grep -q '^door refused: door: not mcp, hook or check' "$tmp/forged.out" &&
 	grep -q '^big refused: over the broker relay' "$tmp/forged.out" &&
 	grep -q '^garbage refused: not JSON' "$tmp/forged.out" &&
-	grep -q '^nofd -$' "$tmp/forged.out" && [ "$(pending_count)" = 0 ]
-ok $? "another run's relay mark, a foreign door, 130 KiB, not JSON, no reply socket: refused, no card"
-grep -q 'broker relay: 5 ask(s) from inside the sandbox refused' "$tmp/forged.err"
+	grep -q '^nofd -$' "$tmp/forged.out" && grep -q '^empty -$' "$tmp/forged.out" &&
+	[ "$(pending_count)" = 0 ]
+ok $? "a message of no bytes first (not the end: the relay reads on), another run's relay mark, a foreign door, 130 KiB, not JSON, no reply socket: refused, no card"
+grep -q 'broker relay: 6 ask(s) from inside the sandbox refused' "$tmp/forged.err"
 ok $? "  the run says how many it refused"
+
+# a reply descriptor that is not an AF_UNIX SOCK_SEQPACKET socket
+inside odd filefd pipefd streamfd
+wait_rc odd
+grep -q '^pipefd eof$' "$tmp/odd.out" && grep -q '^streamfd eof$' "$tmp/odd.out" &&
+	[ -f "$HOME/replyfile" ] && [ ! -s "$HOME/replyfile" ] && [ "$(pending_count)" = 0 ] &&
+	grep -q 'broker relay: 3 ask(s) from inside the sandbox refused' "$tmp/odd.err"
+ok $? "a pipe, a stream socket, a regular file as the reply socket: refused and closed at once, nothing written, no card"
 
 inside many --hold 9
 wait_pending 8

@@ -375,6 +375,26 @@ static void relay_cases(void)
 	ok(strstr(why, "cannot reach the cordon run") != NULL,
 	   "  and says so (%s)", why);
 	close(sp[1]);
+
+	/* another holder inside filled the relay's queue (the run reads
+	 * nothing): the door denies at its deadline, it does not hang */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp) != 0)
+		ok(0, "socketpair");
+	{
+		static const char fill[1000];
+		int queued = 0;
+
+		while (send(sp[1], fill, sizeof(fill), MSG_DONTWAIT) > 0)
+			queued++;
+		ok(queued > 0 && errno == EAGAIN,
+		   "the relay's queue is full (%d messages)", queued);
+	}
+	a.timeout_ms = 300;
+	is_int(broker_ask_relay(sp[1], &a, NULL, why, sizeof(why)),
+	       CORDON_ANSWER_TIMED_OUT,
+	       "  a door asking then: timed_out at its deadline, no hang");
+	close(sp[0]);
+	close(sp[1]);
 	is_int(broker_ask_relay(-1, &a, NULL, why, sizeof(why)),
 	       POLICY_ANSWER_NOBODY, "no relay descriptor: nobody");
 }

@@ -638,8 +638,8 @@ static int run_codex(void *ud, long i, char *why, size_t cap)
 	int good = 0;
 
 	arm(i);
-	rc = import_codex_rules(codex_text, sizeof(codex_text) - 1, &out,
-				&warn, &d);
+	rc = import_codex_rules(codex_text, sizeof(codex_text) - 1, &out, &warn,
+				&d);
 	disarm();
 	if (i < 0) {
 		if (rc != CORDON_OK || !out || !strstr(out, "\"deny\""))
@@ -1084,9 +1084,11 @@ static int run_broker(void *ud, long i, char *why, size_t cap)
 				  reason, sizeof(reason));
 	disarm();
 	if (rc == CORDON_OK &&
-	    (!same_str(r.tool, "Bash") || !same_str(r.command, "rm -rf build") ||
-	     !same_str(r.session, "s1") || !same_str(r.reason, "needs approval") ||
-	     !r.args || !r.exact_only || r.timeout_ms != 1000))
+	    (!same_str(r.tool, "Bash") ||
+	     !same_str(r.command, "rm -rf build") ||
+	     !same_str(r.session, "s1") ||
+	     !same_str(r.reason, "needs approval") || !r.args ||
+	     !r.exact_only || r.timeout_ms != 1000))
 		FAIL("CORDON_OK with a member lost");
 	if (i < 0 && rc != CORDON_OK)
 		FAIL("with memory: %s (%s)", cordon_strerror(rc), reason);
@@ -1099,10 +1101,11 @@ out:
 
 /* The broker relay's judge (`cordon run`'s side): under a failed
  * allocation it is an error with nothing forwarded, never a line without
- * its "relay" mark or with the door's claimed sandbox. */
+ * its "relay" mark, with the door's claimed sandbox or without the run's
+ * own tier for the command. */
 static int run_brokerrelay(void *ud, long i, char *why, size_t cap)
 {
-	static const struct broker_relay_run run = {
+	static struct broker_relay_run run = {
 		.id = "0123456789abcdef0123456789abcdef",
 		.command = "cordon run -- claude",
 		.sandbox = "full",
@@ -1113,6 +1116,10 @@ static int run_brokerrelay(void *ud, long i, char *why, size_t cap)
 	unsigned t = 0;
 	enum cordon_err rc;
 
+	if (!run.cls) { /* the run's, made before the command starts */
+		run.cls = cordon_classifier_new(NULL);
+		run.verdict = cordon_verdict_new();
+	}
 	arm(i);
 	rc = broker_relay_judge(broker_line, sizeof(broker_line) - 1, &run,
 				&out, &n, &t, w, sizeof(w));
@@ -1121,7 +1128,8 @@ static int run_brokerrelay(void *ud, long i, char *why, size_t cap)
 	 * error, so long as nothing is forwarded */
 	return judged(ud, i, rc, out,
 		      out && strstr(out, "\"relay\"") &&
-			      strstr(out, "\"sandbox\":\"full\"") && t == 500,
+			      strstr(out, "\"sandbox\":\"full\"") &&
+			      strstr(out, "\"risk\":\"") && t == 500,
 		      CORDON_OK, w, why, cap);
 }
 

@@ -102,6 +102,34 @@ static void test_utf8_valid(void)
 	ok(text_utf8_valid("", 0, false), "valid: empty text");
 }
 
+static void test_unshowable(void)
+{
+	static const struct {
+		const char *s;
+		size_t at;
+		const char *what;
+	} cases[] = {
+		{ "plain text, \xc3\xa9t\xc3\xa9 \xe2\x9c\x93", 21,
+		  "none: its length" },
+		{ "a\nb", 1, "a newline (C0)" },
+		{ "ab\x7f", 2, "DEL" },
+		{ "a\xc2\x85", 1, "U+0085 (C1)" },
+		{ "ab\xe2\x80\xae", 2, "U+202E (bidi)" },
+		{ "\xe2\x81\xa6x", 0, "U+2066 (bidi isolate)" },
+		{ "x\xe2\x80\x8f", 1, "U+200F (RLM)" },
+		{ "x\xd8\x9c", 1, "U+061C (ALM)" },
+		{ "ok\xe2\x80\xa8", 2, "U+2028" },
+		{ "ok\xe2\x80\xa9", 2, "U+2029" },
+		{ "o\xffk", 1, "not UTF-8" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_int((long long)text_unshowable_at(cases[i].s,
+						     strlen(cases[i].s)),
+		       (long long)cases[i].at, cases[i].what);
+	ok(!text_is_bidi_control(0x202f) && !text_is_control(0xa0),
+	   "U+202F and U+00A0 are neither");
+}
+
 static void test_hex(void)
 {
 	unsigned char out[8];
@@ -224,6 +252,7 @@ int main(void)
 	test_utf8_decode();
 	test_utf8_encode();
 	test_utf8_valid();
+	test_unshowable();
 	test_hex();
 	test_base64();
 	test_quote();
