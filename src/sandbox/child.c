@@ -28,6 +28,7 @@
 #include "landlock.h"
 #include "sandbox_int.h"
 #include "syscallfilter.h"
+#include "unixmsg.h"
 
 #include "banned.h"
 
@@ -196,14 +197,8 @@ static void child_read_prog(const struct sandbox_plan *p,
 static void child_load_listen(const struct sandbox_plan *p,
 			      struct syscallfilter_prog *prog)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr msg;
-	struct iovec iov;
 	char why[256], msgbuf[1 + sizeof(int)];
-	int fd = -1, err = 0;
+	int fd = -1, err = 0, e;
 
 	if (syscallfilter_load_listen(prog, &fd, &err, why, sizeof(why)) != 0)
 		sandbox_child_die(p, ST_SETUP, 0, "%s", why);
@@ -211,28 +206,12 @@ static void child_load_listen(const struct sandbox_plan *p,
 		sandbox_child_die(p, ST_SETUP, err,
 				  "strict mode: seccomp: no listener for the "
 				  "connect supervisor");
-	memset(&msg, 0, sizeof(msg));
-	memset(&u, 0, sizeof(u));
 	msgbuf[0] = fd >= 0 ? 'U' : 'u';
 	memcpy(msgbuf + 1, &err, sizeof(err));
-	iov.iov_base = msgbuf;
-	iov.iov_len = sizeof(msgbuf);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (fd >= 0) {
-		struct cmsghdr *cm;
-
-		msg.msg_control = u.buf;
-		msg.msg_controllen = sizeof(u.buf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
 	/* sendmsg is not notified: no wait on the supervisor it feeds. */
-	if (sendmsg(p->sync_r, &msg, MSG_NOSIGNAL) != (ssize_t)sizeof(msgbuf))
-		sandbox_child_die(p, ST_SETUP, errno,
+	e = unixmsg_send(p->sync_r, msgbuf, sizeof(msgbuf), fd);
+	if (e != 0)
+		sandbox_child_die(p, ST_SETUP, e,
 				  "seccomp: hand the listener out");
 	if (fd >= 0)
 		close(fd);

@@ -22,6 +22,7 @@
 #include "envfilter.h"
 #include "proxy.h"
 #include "sandbox_int.h"
+#include "unixmsg.h"
 
 #include "banned.h"
 
@@ -30,16 +31,9 @@
  * from outside with the proxy. */
 void sandbox_netproxy_child_socket(struct sandbox_plan *p)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
 	struct sockaddr_in sin;
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	struct iovec iov;
 	char c = 'L';
-	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
 
 	if (s < 0)
 		sandbox_child_die(p, ST_SETUP, errno, "network proxy: socket");
@@ -53,21 +47,9 @@ void sandbox_netproxy_child_socket(struct sandbox_plan *p)
 				  (unsigned)p->proxy_port);
 	if (listen(s, SOMAXCONN) != 0)
 		sandbox_child_die(p, ST_SETUP, errno, "network proxy: listen");
-	memset(&msg, 0, sizeof(msg));
-	memset(&u, 0, sizeof(u));
-	iov.iov_base = &c;
-	iov.iov_len = 1;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = u.buf;
-	msg.msg_controllen = sizeof(u.buf);
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &s, sizeof(int));
-	if (sendmsg(p->pxs_w, &msg, MSG_NOSIGNAL) != 1)
-		sandbox_child_die(p, ST_SETUP, errno,
+	e = unixmsg_send(p->pxs_w, &c, 1, s);
+	if (e != 0)
+		sandbox_child_die(p, ST_SETUP, e,
 				  "network proxy: hand the socket out");
 	close(s);
 	close(p->pxs_w);
