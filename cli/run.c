@@ -8,7 +8,6 @@
  */
 #include <getopt.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "hooksbx.h"
 #include "runopts.h"
 #include "sandbox.h"
+#include "thread.h"
 
 #include "banned.h"
 
@@ -327,14 +327,9 @@ static void *sync_thread(void *arg)
 /* Starts the sync; without a thread it is taken here and now. */
 static void sync_start(struct run_sync *s)
 {
-	sigset_t all, old;
-
 	/* No signal for this thread: the run's parent reads them from a
-	 * signalfd (see cli_audit_relay_start). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->started = pthread_create(&s->th, NULL, sync_thread, s) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	 * signalfd (thread.h). */
+	s->started = thread_nosig(&s->th, false, sync_thread, s) == 0;
 	if (!s->started)
 		(void)sync_thread(s);
 }

@@ -2,7 +2,6 @@
  * relays (runrelay.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "runrelay.h"
 #include "sandbox.h"
+#include "thread.h"
 
 #include "banned.h"
 
@@ -59,14 +59,7 @@ int cli_runrelay_start(struct cli_runrelay *rr, const char *what,
 		       void *(*fn)(void *), void *arg, struct sandbox_opts *o,
 		       int slot)
 {
-	sigset_t all, old;
-	int e;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(&rr->th, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e != 0) {
+	if (thread_nosig(&rr->th, false, fn, arg) != 0) {
 		fprintf(stderr, "%s: no thread\n", what);
 		return -1;
 	}

@@ -3,7 +3,7 @@
  * cli/broker.c): a SOCK_SEQPACKET socketpair whose one end the command
  * inherits above its stdio, named by NAME=N in its environment (past the
  * filters, in sandbox_opts.extra_env), a stop pipe, and a serving thread
- * that takes no signal.
+ * that takes no signal (thread_nosig, src/base/thread.h).
  */
 #ifndef CORDON_CLI_RUNRELAY_H
 #define CORDON_CLI_RUNRELAY_H

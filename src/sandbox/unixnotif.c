@@ -70,6 +70,7 @@
 
 #include "landlock.h"
 #include "sandbox_int.h"
+#include "thread.h"
 
 #include "alloc.h"
 #include "banned.h"
@@ -507,27 +508,6 @@ static void *unotif_worker(void *arg)
 	}
 }
 
-/* A thread that takes no signal (they are the main thread's to take). */
-static int unotif_thread(pthread_t *t, void *(*fn)(void *), void *arg,
-			 bool detached)
-{
-	pthread_attr_t attr;
-	sigset_t all, old;
-	int e;
-
-	if (pthread_attr_init(&attr) != 0)
-		return ENOMEM;
-	if (detached)
-		(void)pthread_attr_setdetachstate(&attr,
-						  PTHREAD_CREATE_DETACHED);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(t, &attr, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return e;
-}
-
 /* Queues a job for an idle worker, or a new one; false past the bound. */
 static bool unotif_enqueue(struct unotif_job *j)
 {
@@ -538,7 +518,7 @@ static bool unotif_enqueue(struct unotif_job *j)
 	pthread_mutex_lock(&unotif_mu);
 	if (unotif_idle <= unotif_queued) {
 		if (unotif_total >= SANDBOX_UNOTIF_WORKERS ||
-		    unotif_thread(&t, unotif_worker, NULL, true) != 0)
+		    thread_nosig(&t, true, unotif_worker, NULL) != 0)
 			ok = false;
 		else
 			unotif_total++;
@@ -838,7 +818,7 @@ void sandbox_unixnotif_start(struct sandbox_plan *p, pid_t pid)
 	u->own_netns = p->netns;
 	unotif_numbers(u);
 	unotif_roots(u, p, pid);
-	if (unotif_thread(&u->thread, unotif_loop, u, false) != 0) {
+	if (thread_nosig(&u->thread, false, unotif_loop, u) != 0) {
 		p->unotif_err = EAGAIN;
 		close(u->stop[0]);
 		close(u->stop[1]);
