@@ -22,9 +22,11 @@
  * call made any other way fails instead of jumping through NULL.
  *
  * The definitions are hidden (the project builds with -fvisibility=hidden
- * and the pragma below makes it explicit): the executable exports none of
+ * and the pragma below makes it explicit), and libcrypto.a's symbols are
+ * linked with --exclude-libs (meson.build): the executable exports none of
  * them, so the libssl it loads binds to its own libcrypto, never to these
  * or to the static SHA256_* the binary carries (src/base/sha256.c).
+ * tests/integration/hook_startup.sh checks with nm -D.
  */
 #include <dlfcn.h>
 #include <pthread.h>
