@@ -117,7 +117,7 @@ if [ -z "$hp" ] || [ -z "$sp" ] || [ -z "$gp" ]; then
 	skip_all "test servers did not start"
 fi
 
-echo "1..45"
+echo "1..46"
 L=(--allow-address-class loopback)
 T=(--cacert "$tmp/ca.pem" --resolve test.cordon:127.0.0.1)
 
@@ -211,6 +211,21 @@ ok $? "https without a loadable libssl fails, naming the library and the reason"
 LD_LIBRARY_PATH=$tmp/nossl run fetch "${L[@]}" "http://127.0.0.1:$hp/hello"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
 ok $? "plain http needs no libssl"
+# A libssl.so.3 that loads but is not OpenSSL's: the first function it
+# lacks is named, and the fetch fails the same way.
+mkdir -p "$tmp/fakessl"
+if ! echo 'int not_openssl;' | ${CC:-cc} -shared -fPIC -x c - \
+	-o "$tmp/fakessl/libssl.so.3" 2>/dev/null; then
+	skip "a libssl.so.3 without OpenSSL's functions fails the fetch" \
+		"no C compiler"
+else
+	LD_LIBRARY_PATH=$tmp/fakessl run fetch "${L[@]}" "${T[@]}" \
+		"https://test.cordon:$sp/hello"
+	[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -qF "TLS setup failed: libssl.so.3 (TLS) lacks TLS_client_method: " \
+			"$tmp/err"
+	ok $? "a libssl.so.3 without OpenSSL's functions fails the fetch, naming the first"
+fi
 
 run fetch "${T[@]}" "https://test.cordon:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'test.cordon is denied: 127.0.0.1 is loopback' "$tmp/err"
