@@ -46,7 +46,6 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/crypto.h>
 
 #include "agents.h"
 #include "import.h"
@@ -1429,18 +1428,6 @@ int cli_hook(int argc, char **argv)
 	struct cli_hook_opts o = { 0 };
 	int rc;
 
-	/* One process per tool call: OpenSSL serves only the audit log's
-	 * SHA-256 here, so skip reading openssl.cnf and loading every
-	 * algorithm's name and error string (half of a call's instructions
-	 * otherwise), and freeing its state at exit (OPENSSL_cleanup, 40,000
-	 * instructions a call: the process ends, and OpenSSL holds nothing
-	 * to flush). Must come before any other OpenSSL call. */
-	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
-				    OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
-				    OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
-				    OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
-				    OPENSSL_INIT_NO_ATEXIT,
-			    NULL);
 	/* The other agents' doors (hook_door.c) parse the same options and
 	 * come back to cli_hook_run. */
 	if (cli_hook_door_owns(argc, argv))

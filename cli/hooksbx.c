@@ -8,6 +8,7 @@
 
 #include "audit.h"
 #include "hooksbx.h"
+#include "sha256.h"
 #include "text.h"
 
 #include "banned.h"
@@ -74,7 +75,7 @@ char *hooksbx_command(const struct hooksbx_opts *o, const char *cmd, size_t len,
 			 "cordon's own path or the workspace is not absolute");
 		return NULL;
 	}
-	audit_sha256_hex(cmd, len, hex);
+	sha256_hex(cmd, len, hex);
 	b64 = text_b64_encode(cmd, len);
 	if (!b64 || !hex[0])
 		goto oom;
@@ -103,15 +104,14 @@ oom:
 	return NULL;
 }
 
-char *hooksbx_decode(const char *b64, const char *sha256_hex, char *why,
+char *hooksbx_decode(const char *b64, const char *want_hex, char *why,
 		     size_t why_cap)
 {
 	size_t n = strlen(b64), cap, got = 0;
 	char hex[AUDIT_HASH_HEX + 1];
 	unsigned char *out;
 
-	if (!text_is_lower_hex(sha256_hex, strlen(sha256_hex),
-			       AUDIT_HASH_HEX)) {
+	if (!text_is_lower_hex(want_hex, strlen(want_hex), AUDIT_HASH_HEX)) {
 		snprintf(why, why_cap,
 			 "--command-sha256: expected %d lower-case hex "
 			 "digits",
@@ -138,8 +138,8 @@ char *hooksbx_decode(const char *b64, const char *sha256_hex, char *why,
 		snprintf(why, why_cap, "--command-b64: a NUL byte");
 		goto fail;
 	}
-	audit_sha256_hex(out, got, hex);
-	if (strcmp(hex, sha256_hex) != 0) {
+	sha256_hex(out, got, hex);
+	if (strcmp(hex, want_hex) != 0) {
 		snprintf(why, why_cap,
 			 "--command-b64: the command's SHA-256 is not "
 			 "--command-sha256 (it is not the command that was "

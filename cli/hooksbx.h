@@ -54,7 +54,7 @@ char *hooksbx_command(const struct hooksbx_opts *o, const char *cmd, size_t len,
  * decoded command (malloc'd, NUL-terminated), or NULL with why filled when
  * B64 is not strict base64, decodes to a NUL byte or over the limit, or
  * its SHA-256 is not HEX. */
-char *hooksbx_decode(const char *b64, const char *sha256_hex, char *why,
+char *hooksbx_decode(const char *b64, const char *want_hex, char *why,
 		     size_t why_cap);
 
 /* Appends s single-quoted for a POSIX shell ('\'' for a quote) to the

@@ -29,10 +29,6 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 
 #include "atomic.h"
 #include "audit.h"
@@ -41,6 +37,7 @@
 #include "json.h"
 #include "redact.h"
 #include "relay.h"
+#include "sha256.h"
 
 #include "alloc.h"
 #include "text.h"
@@ -106,60 +103,30 @@ static char *utf8_copy(const char *s)
 
 /* ---- hashing and formatting ---------------------------------------------- */
 
-static pthread_once_t sha_once = PTHREAD_ONCE_INIT;
-static const EVP_MD *sha_md;
+_Static_assert(AUDIT_HASH_HEX == SHA256_HEX, "a record's hash is SHA-256");
 
-/* Fetched once, for the streaming check of a whole log (a digest of one
- * buffer is audit_sha256()): an explicit fetch saves OpenSSL 3 the
- * implicit one that EVP_sha256() costs on every digest. */
-static void sha_fetch(void)
+/* Whether hex is the SHA-256 of data[0..len). */
+static bool hash_is(const void *data, size_t len, const char *hex)
 {
-	EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	char sha[SHA256_HEX + 1];
 
-	sha_md = md ? md : EVP_sha256();
-}
-
-static bool sha256_hex(const void *data, size_t len,
-		       char out[AUDIT_HASH_HEX + 1])
-{
-	unsigned char md[32];
-
-	if (!audit_sha256(data, len, md)) {
-		out[0] = '\0';
-		return false;
-	}
-	text_hex_encode(md, 32, out);
-	return true;
-}
-
-void audit_sha256_hex(const void *data, size_t len,
-		      char out[AUDIT_HASH_HEX + 1])
-{
-	(void)sha256_hex(data, len, out);
+	sha256_hex(data, len, sha);
+	return strcmp(sha, hex) == 0;
 }
 
 /* ---- the HMAC key -------------------------------------------------------- */
 
-/* A loaded key: a MAC context holding it (re-initialised per record with
- * the same key) and its id. */
+/* A loaded key: ready for HMAC (the same for every record) and its id. */
 struct audit_key {
-	EVP_MAC_CTX *ctx;
+	struct sha256_hmac mac;
 	char id[AUDIT_KEYID_HEX + 1];
 };
-
-static pthread_once_t mac_once = PTHREAD_ONCE_INIT;
-static EVP_MAC *hmac_alg;
-
-static void mac_fetch(void)
-{
-	hmac_alg = EVP_MAC_fetch(NULL, "HMAC", NULL);
-}
 
 static void key_free(struct audit_key *k)
 {
 	if (!k)
 		return;
-	EVP_MAC_CTX_free(k->ctx);
+	sha256_hmac_wipe(&k->mac);
 	free(k);
 }
 
@@ -172,7 +139,6 @@ static enum cordon_err key_load(const char *file, const char *who,
 {
 	unsigned char raw[AUDIT_KEY_MAX + 2];
 	char id_in[AUDIT_KEY_MAX + 32], id[AUDIT_HASH_HEX + 1];
-	OSSL_PARAM params[2];
 	struct audit_key *k = NULL;
 	struct stat st;
 	size_t n = 0;
@@ -238,50 +204,36 @@ static enum cordon_err key_load(const char *file, const char *who,
 		goto out;
 	}
 	rc = CORDON_E_NOMEM;
-	pthread_once(&mac_once, mac_fetch);
 	k = cordon__calloc(1, sizeof(*k));
-	if (!k || !hmac_alg || !(k->ctx = EVP_MAC_CTX_new(hmac_alg))) {
+	if (!k) {
 		diag_errno(diag, rc, 0, "%s: out of memory", who);
 		goto out;
 	}
-	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-						     (char *)"SHA256", 0);
-	params[1] = OSSL_PARAM_construct_end();
+	sha256_hmac_init(&k->mac, raw, n);
 	memcpy(id_in, "cordon audit key id", 19);
 	memcpy(id_in + 19, raw, n);
-	if (EVP_MAC_init(k->ctx, raw, n, params) != 1 ||
-	    !sha256_hex(id_in, 19 + n, id)) {
-		diag_errno(diag, rc, 0, "%s: out of memory", who);
-		goto out;
-	}
+	sha256_hex(id_in, 19 + n, id);
 	memcpy(k->id, id, AUDIT_KEYID_HEX);
 	k->id[AUDIT_KEYID_HEX] = '\0';
 	*out = k;
 	k = NULL;
 	rc = CORDON_OK;
 out:
-	OPENSSL_cleanse(raw, sizeof(raw));
-	OPENSSL_cleanse(id_in, sizeof(id_in));
+	explicit_bzero(raw, sizeof(raw));
+	explicit_bzero(id_in, sizeof(id_in));
 	key_free(k);
 	close(fd);
 	return rc;
 }
 
-/* HMAC-SHA-256 of data with k, as hex; false when OpenSSL fails. */
-static bool key_mac(struct audit_key *k, const void *data, size_t len,
+/* HMAC-SHA-256 of data with k, as hex. */
+static void key_mac(const struct audit_key *k, const void *data, size_t len,
 		    char out[AUDIT_HASH_HEX + 1])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	size_t n = 0;
+	unsigned char md[SHA256_BYTES];
 
-	if (EVP_MAC_init(k->ctx, NULL, 0, NULL) != 1 ||
-	    EVP_MAC_update(k->ctx, data, len) != 1 ||
-	    EVP_MAC_final(k->ctx, md, &n, sizeof(md)) != 1 || n != 32) {
-		out[0] = '\0';
-		return false;
-	}
-	text_hex_encode(md, 32, out);
-	return true;
+	sha256_hmac(&k->mac, data, len, md);
+	text_hex_encode(md, SHA256_BYTES, out);
 }
 
 void audit_format_time(int64_t sec, long nsec, char buf[32])
@@ -532,11 +484,7 @@ enum cordon_err audit_parse_line(const char *line, size_t len,
 		rc = CORDON_OK;
 		goto out;
 	}
-	if (!sha256_hex(line, hashed, out->computed)) {
-		why_set(why, why_cap, "out of memory");
-		rc = CORDON_E_NOMEM;
-		goto out;
-	}
+	sha256_hex(line, hashed, out->computed);
 	rc = CORDON_OK;
 out:
 	cJSON_Delete(o);
@@ -914,10 +862,9 @@ static enum cordon_err read_tail(struct cordon_audit *a, int fd, off_t size,
 				"audit log: %s holds lines that are not "
 				"audit records (%s); move it aside",
 				name, ti->why);
-		if (ti->torn && !sha256_hex(a->tail.p + n - ti->torn, ti->torn,
-					    ti->torn_sha))
-			return diag_errno(diag, CORDON_E_NOMEM, 0,
-					  "audit log: out of memory");
+		if (ti->torn)
+			sha256_hex(a->tail.p + n - ti->torn, ti->torn,
+				   ti->torn_sha);
 		return CORDON_OK;
 	}
 }
@@ -1048,10 +995,10 @@ static enum cordon_err make_line(struct cordon_audit *a, struct buf *b,
 	p = put(p, ",\"prev\":\"", 9);
 	p = put(p, a->last, AUDIT_HASH_HEX);
 	*p++ = '"';
-	if (a->key ? !key_mac(a->key, start, (size_t)(p - start), hash) :
-		     !sha256_hex(start, (size_t)(p - start), hash))
-		return diag_errno(diag, CORDON_E_NOMEM, 0,
-				  "audit log: out of memory");
+	if (a->key)
+		key_mac(a->key, start, (size_t)(p - start), hash);
+	else
+		sha256_hex(start, (size_t)(p - start), hash);
 	p = put(p, ",\"hash\":\"", 9);
 	p = put(p, hash, AUDIT_HASH_HEX);
 	p = put(p, "\"}\n", 3);
@@ -2928,7 +2875,7 @@ struct vcheck {
 	uint64_t pend_lines;
 	size_t pend_len;
 	bool pend_last_nl;
-	EVP_MD_CTX *pctx;
+	struct sha256 pctx;
 	char pend_why[200];
 	/* the options */
 	bool allow_missing_start;
@@ -3008,8 +2955,7 @@ static void pend_start(struct vcheck *vc, size_t len, bool nl, const char *why)
 	vc->pend_lines = 0;
 	vc->pend_len = 0;
 	snprintf(vc->pend_why, sizeof(vc->pend_why), "%s", why);
-	if (!vc->pctx || EVP_DigestInit_ex(vc->pctx, sha_md, NULL) != 1)
-		vc->oom = vc->done = true;
+	sha256_init(&vc->pctx);
 	(void)len;
 }
 
@@ -3018,11 +2964,9 @@ static void pend_add(struct vcheck *vc, const char *s, size_t len, bool nl)
 {
 	if (vc->done)
 		return;
-	if ((vc->pend_lines && EVP_DigestUpdate(vc->pctx, "\n", 1) != 1) ||
-	    EVP_DigestUpdate(vc->pctx, s, len) != 1) {
-		vc->oom = vc->done = true;
-		return;
-	}
+	if (vc->pend_lines)
+		sha256_update(&vc->pctx, "\n", 1);
+	sha256_update(&vc->pctx, s, len);
 	vc->pend_len += (vc->pend_lines ? 1 : 0) + len;
 	vc->pend_lines++;
 	vc->pend_last_nl = nl;
@@ -3032,12 +2976,10 @@ static void pend_add(struct vcheck *vc, const char *s, size_t len, bool nl)
  * the newline the recovering writer added after them? */
 static bool pend_matches(struct vcheck *vc, const struct audit_line *al)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned char md[SHA256_BYTES];
 	char hex[AUDIT_HASH_HEX + 1];
-	unsigned int n = 0;
+	struct sha256 c;
 	bool with_nl;
-	EVP_MD_CTX *c;
-	bool ok;
 
 	if (al->torn_bytes == vc->pend_len)
 		with_nl = false;
@@ -3045,16 +2987,11 @@ static bool pend_matches(struct vcheck *vc, const struct audit_line *al)
 		with_nl = true;
 	else
 		return false;
-	c = EVP_MD_CTX_new();
-	ok = c && EVP_MD_CTX_copy_ex(c, vc->pctx) == 1 &&
-	     (!with_nl || EVP_DigestUpdate(c, "\n", 1) == 1) &&
-	     EVP_DigestFinal_ex(c, md, &n) == 1 && n == 32;
-	EVP_MD_CTX_free(c);
-	if (!ok) {
-		vc->oom = vc->done = true;
-		return false;
-	}
-	text_hex_encode(md, 32, hex);
+	c = vc->pctx;
+	if (with_nl)
+		sha256_update(&c, "\n", 1);
+	sha256_final(&c, md);
+	text_hex_encode(md, SHA256_BYTES, hex);
 	return strcmp(hex, al->torn_sha256) == 0;
 }
 
@@ -3236,10 +3173,8 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		     "carry its HMAC (anyone could have written this one)");
 		return;
 	}
-	if (al.keyed && !key_mac(vc->key, s, al.hashed, al.computed)) {
-		vc->oom = vc->done = true;
-		return;
-	}
+	if (al.keyed)
+		key_mac(vc->key, s, al.hashed, al.computed);
 	if (strcmp(al.hash, al.computed) != 0) {
 		vbad(vc, vc->file, vc->line,
 		     "the record was changed: its hash does not match its "
@@ -3247,11 +3182,9 @@ static void vc_line(struct vcheck *vc, const char *s, size_t len, bool nl)
 		return;
 	}
 	if (strcmp(al.event, "recovered") == 0 && !matched_pend) {
-		char sha[AUDIT_HASH_HEX + 1];
-
 		if (vc->prev_valid && al.torn_bytes == vc->prev_line.len &&
-		    sha256_hex(vc->prev_line.p, vc->prev_line.len, sha) &&
-		    strcmp(sha, al.torn_sha256) == 0) {
+		    hash_is(vc->prev_line.p, vc->prev_line.len,
+			    al.torn_sha256)) {
 			/* The line before was cut just before its newline:
 			 * it is not part of the chain. */
 			text_addf(vc->rep->notes, sizeof(vc->rep->notes),
@@ -3338,8 +3271,6 @@ static void vc_init(struct vcheck *vc, const struct cordon_audit_verify_opts *o,
 {
 	memset(vc, 0, sizeof(*vc));
 	buf_init(&vc->prev_line, SIZE_MAX);
-	pthread_once(&sha_once, sha_fetch);
-	vc->pctx = EVP_MD_CTX_new();
 	vc->rep = rep;
 	vc->key = key;
 	if (o) {
@@ -3354,8 +3285,6 @@ static void vc_init(struct vcheck *vc, const struct cordon_audit_verify_opts *o,
 static void vc_free(struct vcheck *vc)
 {
 	buf_free(&vc->prev_line);
-	EVP_MD_CTX_free(vc->pctx);
-	vc->pctx = NULL;
 }
 
 enum cordon_err audit_verify_buffer(const char *data, size_t len,

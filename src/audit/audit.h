@@ -90,15 +90,6 @@ size_t audit_syslog_format(char *buf, size_t cap, int pri, const char *time,
 			   const char *host, long pid, const char *event,
 			   const char *json, size_t json_len);
 
-/* The SHA-256 of data as lower-case hex (the empty string if OpenSSL
- * fails, which only running out of memory makes it do). */
-void audit_sha256_hex(const void *data, size_t len,
-		      char out[AUDIT_HASH_HEX + 1]);
-
-/* The SHA-256 of data into md, with no OpenSSL set-up (sha256.c says why).
- * false if OpenSSL fails. */
-bool audit_sha256(const void *data, size_t len, unsigned char md[32]);
-
 /* cordon_audit_verify() on one file held in memory, data[0..len) (named
  * "<buffer>" in the report), for the fuzzer, with the default options. Pure. CORDON_OK, or
  * CORDON_E_NOMEM. */

@@ -18,6 +18,7 @@
 #include "audit.h"
 #include "diag.h"
 #include "relay.h"
+#include "sha256.h"
 #include "text.h"
 #include "unixmsg.h"
 
@@ -332,7 +333,7 @@ static enum cordon_err record_refusal(struct audit_relay_server *s,
 	struct cordon_diag diag = { 0 };
 	enum cordon_err rc = CORDON_E_NOMEM;
 
-	audit_sha256_hex(msg, len, hex);
+	sha256_hex(msg, len, hex);
 	if (o && cJSON_AddStringToObject(o, "reason", why) &&
 	    cJSON_AddNumberToObject(o, "bytes", (double)real_len) &&
 	    cJSON_AddStringToObject(o, "sha256", hex))

@@ -15,10 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "diag.h"
 #include "jcs.h"
+#include "sha256.h"
 
 #include "alloc.h"
 #include "text.h"
@@ -614,8 +613,6 @@ enum cordon_err jcs_canonicalize(const char *json, size_t len, char **out,
 enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 				struct cordon_diag *diag)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
 	enum cordon_err rc;
 	size_t len = 0;
 	char *canon;
@@ -624,12 +621,7 @@ enum cordon_err jcs_fingerprint(const cJSON *v, char out[65],
 	rc = jcs_from_cjson(v, &canon, &len, diag);
 	if (rc)
 		return rc;
-	if (EVP_Digest(canon, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
-	    mdlen != 32) {
-		free(canon);
-		return diag_at(diag, CORDON_E_NOMEM, 0, "SHA-256 failed");
-	}
+	sha256_hex(canon, len, out);
 	free(canon);
-	text_hex_encode(md, 32, out);
 	return CORDON_OK;
 }

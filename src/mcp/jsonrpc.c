@@ -26,11 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "jcs.h"
 #include "jsonrpc.h"
 #include "json.h"
+#include "sha256.h"
 
 #include "alloc.h"
 #include "text.h"
@@ -443,17 +442,15 @@ static void find_id_raw(const char *s, size_t n, size_t from,
 static void hex_sha256_2(const char *prefix, const void *p, size_t n,
 			 char out[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[SHA256_BYTES];
+	struct sha256 c;
 
-	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
-	    (prefix && EVP_DigestUpdate(ctx, prefix, strlen(prefix)) != 1) ||
-	    EVP_DigestUpdate(ctx, p, n) != 1 ||
-	    EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen < 32)
-		memset(md, 0, 32);
-	EVP_MD_CTX_free(ctx);
-	text_hex_encode(md, 32, out);
+	sha256_init(&c);
+	if (prefix)
+		sha256_update(&c, prefix, strlen(prefix));
+	sha256_update(&c, p, n);
+	sha256_final(&c, md);
+	text_hex_encode(md, SHA256_BYTES, out);
 }
 
 static void hex_sha256(const void *p, size_t n, char out[65])

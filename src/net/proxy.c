@@ -2888,8 +2888,20 @@ static enum cordon_err inject_setup(struct px *p, struct cordon_diag *diag)
 		snprintf(p->inj_authority, hl + 8, "%s:%u", p->inj_host,
 			 p->inj_port);
 	p->inj_ctx = SSL_CTX_new(TLS_client_method());
-	if (!p->inj_ctx)
-		return CORDON_E_NOMEM;
+	if (!p->inj_ctx) {
+		/* Out of memory, or (the cordon binary loads libssl on first
+		 * use: cli/ssl_lazy.c) no TLS library: the queue says which. */
+		char lib_why[256] = "out of memory";
+		unsigned long err = ERR_get_error();
+
+		if (err)
+			ERR_error_string_n(err, lib_why, sizeof(lib_why));
+		ERR_clear_error();
+		diag_errno(diag, CORDON_E_IO, 0,
+			   "TLS: cannot set up the injection's client: %s",
+			   lib_why);
+		return CORDON_E_IO;
+	}
 	if (!SSL_CTX_set_min_proto_version(p->inj_ctx, TLS1_2_VERSION) ||
 	    !SSL_CTX_set_default_verify_paths(p->inj_ctx)) {
 		ERR_clear_error();

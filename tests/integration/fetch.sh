@@ -117,7 +117,7 @@ if [ -z "$hp" ] || [ -z "$sp" ] || [ -z "$gp" ]; then
 	skip_all "test servers did not start"
 fi
 
-echo "1..43"
+echo "1..46"
 L=(--allow-address-class loopback)
 T=(--cacert "$tmp/ca.pem" --resolve test.cordon:127.0.0.1)
 
@@ -196,6 +196,36 @@ ok $? "--json gives a binary body as base64"
 run fetch "${L[@]}" "${T[@]}" "https://test.cordon:$sp/hello"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
 ok $? "https with the test CA and --resolve test.cordon:127.0.0.1 works"
+
+# The binary loads libssl when a fetch first needs TLS (cli/ssl_lazy.c):
+# one that cannot be loaded fails the https fetch, saying which library
+# and why; plain http does not need it.
+mkdir -p "$tmp/nossl"
+echo 'not a shared object' >"$tmp/nossl/libssl.so.3"
+LD_LIBRARY_PATH=$tmp/nossl run fetch "${L[@]}" "${T[@]}" \
+	"https://test.cordon:$sp/hello"
+[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF "TLS setup failed: libssl.so.3 (TLS) cannot be loaded: $tmp/nossl/libssl.so.3" \
+		"$tmp/err"
+ok $? "https without a loadable libssl fails, naming the library and the reason"
+LD_LIBRARY_PATH=$tmp/nossl run fetch "${L[@]}" "http://127.0.0.1:$hp/hello"
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
+ok $? "plain http needs no libssl"
+# A libssl.so.3 that loads but is not OpenSSL's: the first function it
+# lacks is named, and the fetch fails the same way.
+mkdir -p "$tmp/fakessl"
+if ! echo 'int not_openssl;' | ${CC:-cc} -shared -fPIC -x c - \
+	-o "$tmp/fakessl/libssl.so.3" 2>/dev/null; then
+	skip "a libssl.so.3 without OpenSSL's functions fails the fetch" \
+		"no C compiler"
+else
+	LD_LIBRARY_PATH=$tmp/fakessl run fetch "${L[@]}" "${T[@]}" \
+		"https://test.cordon:$sp/hello"
+	[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -qF "TLS setup failed: libssl.so.3 (TLS) lacks TLS_client_method: " \
+			"$tmp/err"
+	ok $? "a libssl.so.3 without OpenSSL's functions fails the fetch, naming the first"
+fi
 
 run fetch "${T[@]}" "https://test.cordon:$sp/hello"
 [ $rc -eq 1 ] && grep -q 'test.cordon is denied: 127.0.0.1 is loopback' "$tmp/err"

@@ -48,7 +48,7 @@ else
 	# (meson.build, cordon_exe_dep): one shared object fewer each to map
 	# and to search for every symbol at start.
 	linked_in=
-	for l in pcre2-8 seccomp crypto ssl; do
+	for l in pcre2-8 seccomp crypto; do
 		a=$(${CC:-cc} -print-file-name="lib$l.a" 2>/dev/null)
 		case $a in /*) ;; *) continue ;; esac
 		linked_in="$linked_in $l"
@@ -62,6 +62,41 @@ else
 	else
 		case $linked_in in *'(loaded!)'*) false ;; *) true ;; esac
 		ok $? "a hook call loads none of the libraries linked in:$linked_in"
+	fi
+	# TLS is bound when a connection needs it (cli/ssl_lazy.c), not at
+	# start: neither a hook call nor the sandbox's probe maps libssl, or
+	# the libcrypto.so.3 it brings (inject.sh and fetch.sh show that
+	# the TLS paths load and use them).
+	! grep -Eq 'find library=lib(ssl|crypto)\.so' "$tmp/err"
+	ok $? "a hook call loads neither libssl nor libcrypto"
+	rm -rf "$cache"
+	LD_DEBUG=libs "$bin" run --probe </dev/null >"$tmp/out" 2>"$tmp/err"
+	grep -q 'find library=libc.so' "$tmp/err" &&
+		! grep -Eq 'find library=lib(ssl|crypto)\.so' "$tmp/err"
+	ok $? "cordon run --probe loads neither libssl nor libcrypto"
+fi
+
+# The binary exports none of OpenSSL's names: the libssl it loads must
+# bind to its own libcrypto, never to the binary's static SHA256_* or
+# to cli/ssl_lazy.c's forwarders (which would call themselves).
+if ! command -v nm >/dev/null; then
+	skip "the binary exports no OpenSSL symbol" "needs nm (binutils)"
+else
+	nm -D --defined-only "$bin" >"$tmp/dynsyms" 2>&1
+	st=$?
+	[ $st -eq 0 ] && ! grep -Eq ' (SSL|TLS|ERR|X509|EVP|SHA|CRYPTO|OPENSSL|OSSL)_' \
+		"$tmp/dynsyms"
+	ok $? "the binary exports no OpenSSL symbol"
+	# Nor does it carry EVP, whose method and provider tables the loader
+	# would relocate in every process (src/base/sha256.c hashes with
+	# SHA256_* alone); a stripped binary has no symbols to tell.
+	nm "$bin" >"$tmp/syms" 2>/dev/null
+	if [ ! -s "$tmp/syms" ]; then
+		skip "the binary carries no EVP code" "the binary is stripped"
+	else
+		! grep -Eq ' [TtDdRr] (EVP_|OSSL_PROVIDER_|SSL_CTX_new_ex)' \
+			"$tmp/syms"
+		ok $? "the binary carries no EVP code"
 	fi
 fi
 

@@ -96,9 +96,16 @@ ok $? "--inject-host without --inject-secret-env is a usage error"
 [ $? -eq 2 ] && has 'exactly one'
 ok $? "a format with two %s is refused"
 
+# The binary does not link libssl (cli/ssl_lazy.c): an injecting proxy
+# loads it, with libcrypto.so.3, when it sets up its TLS client, and the
+# requests below go through it. hook_startup.sh checks that a hook call
+# does not.
 start_proxy "${inj[@]}"
 [ -n "$px" ]
 ok $? "the proxy starts with an injection rule"
+grep -q '/libssl\.so\.3$' "/proc/$pxpid/maps" &&
+	grep -q '/libcrypto\.so\.3$' "/proc/$pxpid/maps"
+ok $? "the injecting proxy has libssl.so.3 and libcrypto.so.3 mapped"
 
 curl -sS -m 20 -x "http://$px" --noproxy '' --trace-ascii "$tmp/trace" \
 	-H "Authorization: Basic Y2xpZW50OnNlY3JldA==" -H "Cookie: a=b" \
@@ -229,6 +236,21 @@ head -1 "$tmp/out" | grep -q "^HTTP/1.1 403" &&
 ok $? "the address guard applies to the injected host"
 stop_proxy
 
+# A libssl.so.3 that cannot be loaded (found first through
+# LD_LIBRARY_PATH, as the loader's search is): the proxy refuses to start,
+# naming the library and the loader's reason, and nothing reaches the
+# upstream; it never falls back to plain HTTP.
+mkdir -p "$tmp/nossl"
+echo 'not a shared object' >"$tmp/nossl/libssl.so.3"
+: >"$tmp/upstream.log"
+LD_LIBRARY_PATH=$tmp/nossl timeout 20 "$bin" proxy --listen 127.0.0.1:0 \
+	"${inj[@]}" >"$tmp/out" 2>&1
+st=$?
+[ $st -ne 0 ] && [ $st -ne 124 ] &&
+	has "TLS: cannot set up the injection's client: libssl.so.3 (TLS) cannot be loaded: $tmp/nossl/libssl.so.3" &&
+	[ ! -s "$tmp/upstream.log" ]
+ok $? "without a loadable libssl the injecting proxy refuses to start, saying why"
+
 # cordon run: the secret stays outside, the request arrives with it.
 best=$("$bin" run --probe 2>/dev/null | sed -n 's/^best: //p')
 if [ "$best" = namespaces ]; then
@@ -250,8 +272,22 @@ if [ "$best" = namespaces ]; then
 	grep -q "^==environ" "$tmp/envs" && ! grep -q INJECT_SECRET "$tmp/envs" &&
 		! grep -qF "$secret" "$tmp/envs"
 	ok $? "run: the secret is absent from the command's env and /proc/self/environ"
+
+	: >"$tmp/upstream.log"
+	LD_LIBRARY_PATH=$tmp/nossl "$bin" run --backend namespaces \
+		--network proxy --inject-host localhost \
+		--inject-secret-env INJECT_SECRET --inject-cacert "$tmp/ca.pem" \
+		--inject-port "$sport" --inject-allow-loopback -- \
+		sh -c 'curl -sS -m 20 -x "$HTTP_PROXY" --noproxy "" \
+			http://localhost/from-sandbox; echo curl ended' \
+		>"$tmp/out" 2>&1
+	st=$?
+	[ $st -eq 125 ] && ! grep -qx 'curl ended' "$tmp/out" &&
+		has "network proxy: TLS: cannot set up the injection's client: libssl.so.3 (TLS) cannot be loaded" &&
+		[ ! -s "$tmp/upstream.log" ]
+	ok $? "run: without a loadable libssl the run is refused (125), saying why, and nothing reaches the upstream"
 else
-	for _ in 1 2; do
+	for _ in 1 2 3; do
 		skip "namespaces" "user namespaces do not work here"
 	done
 fi

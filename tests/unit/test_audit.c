@@ -23,6 +23,7 @@
 
 #include "audit.h"
 #include "cordon.h"
+#include "sha256.h"
 #include "table.h"
 #include "tap.h"
 
@@ -172,7 +173,7 @@ static char *make_record(unsigned long seq, const char *prev, const char *head,
 		 "%s%lu,\"time\":\"2026-11-29T17:30:38.123456Z\","
 		 "\"host\":\"h\",\"pid\":7,\"event\":\"x\"%s,\"prev\":\"%s\"",
 		 head, seq, middle, prev);
-	audit_sha256_hex(pre, strlen(pre), hash);
+	sha256_hex(pre, strlen(pre), hash);
 	snprintf(out, 4096, "%s,\"hash\":\"%s\"}", pre, hash);
 	return out;
 }
@@ -281,7 +282,7 @@ static void test_parse_line(void)
 			 "{\"v\":1,\"seq\":3,\"time\":\"t\",\"host\":\"h\","
 			 "\"pid\":1,\"event\":\"recovered\",\"prev\":\"%s\"",
 			 zeros);
-		audit_sha256_hex(pre, strlen(pre), hash);
+		sha256_hex(pre, strlen(pre), hash);
 		snprintf(line, sizeof(line), "%s,\"hash\":\"%s\"}", pre, hash);
 		ok(audit_parse_line(line, strlen(line), &al, why,
 				    sizeof(why)) == CORDON_E_PARSE &&
@@ -299,7 +300,7 @@ static void test_pure(void)
 	is_str(t, "2026-11-29T17:30:38.123456Z", "time: RFC 3339 UTC, µs");
 	audit_format_time(0, 0, t);
 	is_str(t, "1970-01-01T00:00:00.000000Z", "time: the epoch");
-	audit_sha256_hex("abc", 3, h);
+	sha256_hex("abc", 3, h);
 	is_str(h,
 	       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
 	       "sha256 of abc");
@@ -779,7 +780,7 @@ static void test_tamper(void)
 		size_t len = strlen(l);
 		char hash[65];
 		*strstr(l, "alpha") = 'A';
-		audit_sha256_hex(l, len - 75, hash);
+		sha256_hex(l, len - 75, hash);
 		memcpy(l + len - 66, hash, 64);
 	}
 	write_lines(copy, v, n, 0);
@@ -1561,7 +1562,7 @@ static void test_hmac(void)
 				*strstr(l, "alpha") = 'A';
 			if (prev[0])
 				memcpy(l + len - 66 - 10 - 64, prev, 64);
-			audit_sha256_hex(l, len - 75, prev);
+			sha256_hex(l, len - 75, prev);
 			memcpy(l + len - 66, prev, 64);
 		}
 	}
