@@ -917,9 +917,11 @@ __attribute__((noreturn)) static void run_child(struct run *r)
 	sandbox_child_exec(p, false);
 }
 
-/* The parent after the clone: keeps only the read ends, feeds the child
- * its cgroup and seccomp program, starts the proxy (a proxy that cannot
- * start kills the child: no command runs with a dead endpoint). */
+/* The parent after the clone: keeps only the read ends, starts the proxy,
+ * then feeds the child its seccomp program. The command cannot exec
+ * without the program, so a proxy that cannot start (a CA file that does
+ * not parse, libssl that cannot be loaded) kills the tree before the
+ * command has run at all, not after it started with a dead endpoint. */
 static void run_parent(struct run *r)
 {
 	struct sandbox_plan *p = &r->p;
@@ -932,11 +934,15 @@ static void run_parent(struct run *r)
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
 	p->pxs_w = -1;
+	if (r->o->network == SANDBOX_NET_PROXY &&
+	    sandbox_netproxy_start(p) != 0) {
+		sandbox_reaper_kill_tree(p, r->pid, r->pidfd, true);
+		if (p->sync_w >= 0)
+			close(p->sync_w); /* no program: no exec */
+		p->sync_w = -1;
+	}
 	parent_feed_child(p, r->pid);
 	sandbox_report_unotif(p, r->rep);
-	if (r->o->network == SANDBOX_NET_PROXY &&
-	    sandbox_netproxy_start(p) != 0)
-		sandbox_reaper_kill_tree(p, r->pid, r->pidfd, true);
 	if (p->st_w >= 0)
 		close(p->st_w);
 	p->st_w = -1;

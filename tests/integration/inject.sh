@@ -286,8 +286,27 @@ if [ "$best" = namespaces ]; then
 		has "network proxy: TLS: cannot set up the injection's client: libssl.so.3 (TLS) cannot be loaded" &&
 		[ ! -s "$tmp/upstream.log" ]
 	ok $? "run: without a loadable libssl the run is refused (125), saying why, and nothing reaches the upstream"
+
+	# The proxy is made before the command gets its seccomp program, so a
+	# proxy that cannot start ends the run before the command has run at
+	# all (before, the command started and was killed after).
+	echo 'not a certificate' >"$tmp/bad.pem"
+	for how in nossl badca; do
+		rm -f "$tmp/ws/ran"
+		ca=$tmp/ca.pem lib=
+		[ $how = badca ] && ca=$tmp/bad.pem
+		[ $how = nossl ] && lib=$tmp/nossl
+		LD_LIBRARY_PATH=$lib "$bin" run --backend namespaces \
+			--network proxy --inject-host localhost \
+			--inject-secret-env INJECT_SECRET --inject-cacert "$ca" \
+			--inject-port "$sport" --inject-allow-loopback -- \
+			sh -c ': >ran' >"$tmp/out" 2>&1
+		st=$?
+		[ $st -eq 125 ] && has "network proxy:" && [ ! -e "$tmp/ws/ran" ]
+		ok $? "run ($how): a proxy that cannot start refuses the run before the command runs"
+	done
 else
-	for _ in 1 2 3; do
+	for _ in 1 2 3 4 5; do
 		skip "namespaces" "user namespaces do not work here"
 	done
 fi
