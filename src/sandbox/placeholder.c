@@ -33,21 +33,20 @@
 #include "alloc.h"
 #include "banned.h"
 
-/* An empty file at path: a hard link to the run's first file placeholder
- * when that is still the same empty file, else a new one (which becomes
- * the first when there is none). A link that lands on anything else
- * (the first was replaced meanwhile) is taken back and the file made
- * anew. Returns 0 or -1. */
-static int ph_file(struct sandbox_plan *p, const char *path)
+/* An empty file at path, *st what it is: a hard link to the run's first
+ * file placeholder when that is still the same empty file, else a new one
+ * (which becomes the first when there is none). A link that lands on
+ * anything else (the first was replaced meanwhile) is taken back and the
+ * file made anew. Returns 0 or -1. */
+static int ph_file(struct sandbox_plan *p, const char *path, struct stat *st)
 {
-	struct stat st;
-	int fd;
+	int fd, rc;
 
 	if (p->ph_anchor) {
 		if (linkat(AT_FDCWD, p->ph_anchor, AT_FDCWD, path, 0) == 0) {
-			if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-			    st.st_size == 0 && st.st_dev == p->ph_dev &&
-			    st.st_ino == p->ph_ino)
+			if (lstat(path, st) == 0 && S_ISREG(st->st_mode) &&
+			    st->st_size == 0 && st->st_dev == p->ph_dev &&
+			    st->st_ino == p->ph_ino)
 				return 0;
 			(void)unlink(path);
 			p->ph_anchor = NULL;
@@ -60,40 +59,44 @@ static int ph_file(struct sandbox_plan *p, const char *path)
 		  0644);
 	if (fd < 0)
 		return -1;
-	if (!p->ph_anchor && fstat(fd, &st) == 0 &&
-	    (p->ph_anchor = sandbox_plan_strdup(p, path))) {
-		p->ph_dev = st.st_dev;
-		p->ph_ino = st.st_ino;
-	}
+	rc = fstat(fd, st);
 	close(fd);
+	if (rc != 0) {
+		(void)unlink(path);
+		return -1;
+	}
+	if (!p->ph_anchor && (p->ph_anchor = sandbox_plan_strdup(p, path))) {
+		p->ph_dev = st->st_dev;
+		p->ph_ino = st->st_ino;
+	}
 	return 0;
 }
 
 /* Creates an empty directory (or file) where a missing run-later path
  * goes, so that a read-only mount can sit there, and lists it in the
- * registry: the last run to finish removes it again. Returns 0 or -1. */
+ * registry: the last run to finish removes it again. *st is what was
+ * made. Returns 0 or -1. */
 int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
-			     bool is_file)
+			     bool is_file, struct stat *st)
 {
 	char line[PATH_MAX + 64];
 	size_t len = strlen(path);
-	struct stat st;
 	int n;
 
 	if (p->ph_fd < 0 || len + 48 >= sizeof(line) || strchr(path, '\n'))
 		return -1;
 	if (is_file) {
-		if (ph_file(p, path) != 0)
+		if (ph_file(p, path, st) != 0)
 			return -1;
 	} else if (mkdir(path, 0755) != 0) {
 		return -1;
 	}
-	if (lstat(path, &st) != 0)
+	if (!is_file && lstat(path, st) != 0)
 		n = -1;
 	else
 		n = snprintf(line, sizeof(line), "%llu %llu %s\n",
-			     (unsigned long long)st.st_dev,
-			     (unsigned long long)st.st_ino, path);
+			     (unsigned long long)st->st_dev,
+			     (unsigned long long)st->st_ino, path);
 	/* O_APPEND: one short write per line, whole even among runs. */
 	if (n < 0 || (size_t)n >= sizeof(line) ||
 	    write(p->ph_fd, line, (size_t)n) != (ssize_t)n) {

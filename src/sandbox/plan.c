@@ -243,6 +243,20 @@ char *sandbox_plan_canon(struct sandbox_plan *p, const char *path)
 	return sandbox_plan_strdup(p, buf);
 }
 
+char *sandbox_plan_canon_stat(struct sandbox_plan *p, const char *path,
+			      struct stat *st)
+{
+	char *canon;
+
+	if (lstat(path, st) != 0)
+		return NULL;
+	canon = sandbox_plan_canon(p, path);
+	/* A name that is no symlink is what its canonical form names. */
+	if (canon && S_ISLNK(st->st_mode) && stat(canon, st) != 0)
+		return NULL;
+	return canon;
+}
+
 bool sandbox_plan_path_under(const char *path, const char *root)
 {
 	size_t n = strlen(root);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <termios.h>
 
@@ -268,6 +269,11 @@ const char *const *sandbox_plan_cred_paths(size_t *n);
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 
 char *sandbox_plan_canon(struct sandbox_plan *p, const char *path);
+/* sandbox_plan_canon, and in *st what path reaches (one lstat when path
+ * is no symlink, else a stat of the canonical form too); NULL with errno
+ * when either fails. */
+char *sandbox_plan_canon_stat(struct sandbox_plan *p, const char *path,
+			      struct stat *st);
 /* Forgets the realpath results of the plan (before the command runs). */
 void sandbox_plan_canon_forget(struct sandbox_plan *p);
 
@@ -318,7 +324,7 @@ int sandbox_runlater_repo(struct sandbox_plan *p, const char *dir);
 /* placeholder.c */
 
 int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
-			     bool is_file);
+			     bool is_file, struct stat *st);
 
 int sandbox_placeholder_open(const struct sandbox_plan *p);
 
