@@ -140,7 +140,6 @@ struct cli_audit_relay {
 	struct audit_relay_server srv;
 	struct cli_runrelay rr;
 	int lfd; /* listening on path, or -1 */
-	char dir[PATH_MAX];
 	char path[PATH_MAX];
 	char senv[PATH_MAX + 32];
 };
@@ -204,15 +203,22 @@ static void *relay_thread(void *arg)
 	return NULL;
 }
 
-/* The path: a SEQPACKET socket in a fresh 0700 directory beside the
- * default audit log (read-only in the sandbox), unless that is inside a
- * writable root (the command could put its own socket there). Without it
- * the descriptor is the only way. */
+/* The path: a SEQPACKET socket of a random name in "relay", a 0700
+ * directory beside the default audit log (read-only in the sandbox),
+ * unless that is inside a writable root (the command could put its own
+ * socket there). The directory is kept from run to run: making and
+ * removing one per run cost two ext4 directory inodes (some 40 us), and
+ * the socket's random name is what keeps runs apart. One that is not a
+ * directory of this user's that nobody else may enter (a symlink, a
+ * group or other bit) is not used. Without it the descriptor is the only
+ * way. */
 static void relay_listen(struct cli_audit_relay *r,
 			 const struct sandbox_opts *o)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char state[PATH_MAX], canon[PATH_MAX], root[PATH_MAX];
+	char state[PATH_MAX], canon[PATH_MAX], root[PATH_MAX], dir[PATH_MAX];
+	char name[2 * 9 + 1];
+	struct stat st;
 	char *slash;
 	int s;
 
@@ -237,23 +243,34 @@ static void relay_listen(struct cli_audit_relay *r,
 		    (canon[n] == '/' || canon[n] == '\0' || n == 1))
 			return;
 	}
-	if (snprintf(r->dir, sizeof(r->dir), "%s/relay.XXXXXX", canon) >=
-		    (int)sizeof(r->dir) ||
-	    !mkdtemp(r->dir)) {
-		r->dir[0] = '\0';
+	if (snprintf(dir, sizeof(dir), "%s/relay", canon) >= (int)sizeof(dir) ||
+	    (mkdir(dir, 0700) != 0 && errno != EEXIST) ||
+	    lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077))
 		return;
-	}
-	if (snprintf(r->path, sizeof(r->path), "%s/s", r->dir) >=
-	    (int)sizeof(sa.sun_path)) {
-		r->path[0] = '\0';
-		return;
-	}
-	memcpy(sa.sun_path, r->path, strlen(r->path) + 1);
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
-	    listen(s, 16) != 0) {
-		if (s >= 0)
+	if (s < 0)
+		return;
+	/* 72 random bits: a name another run holds is tried again */
+	for (int tries = 0;; tries++) {
+		if (tries == 8 || cli_random_hex(name, 9) != 0 ||
+		    snprintf(r->path, sizeof(r->path), "%s/%s", dir, name) >=
+			    (int)sizeof(sa.sun_path)) {
 			close(s);
+			r->path[0] = '\0';
+			return;
+		}
+		memcpy(sa.sun_path, r->path, strlen(r->path) + 1);
+		if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			break;
+		if (errno != EADDRINUSE) {
+			close(s);
+			r->path[0] = '\0';
+			return;
+		}
+	}
+	if (listen(s, 16) != 0) {
+		close(s);
 		unlink(r->path);
 		r->path[0] = '\0';
 		return;
@@ -269,8 +286,6 @@ static void relay_unlink(struct cli_audit_relay *r)
 		close(r->lfd);
 	if (r->path[0])
 		unlink(r->path);
-	if (r->dir[0])
-		rmdir(r->dir);
 }
 
 struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,

@@ -45,10 +45,12 @@
 #define AUDIT_RELAY_ENV "CORDON_AUDIT_FD"
 /* The same relay by path, for a door whose launcher closed the descriptor
  * (Codex CLI's npm launcher spawns its binary with stdio only): a
- * SOCK_SEQPACKET socket `cordon run` listens on, in a 0700 directory of
- * its own beside the audit log, outside the writable roots (read-only in
- * the sandbox, and left unmasked there). One connection per record; the
- * answer comes on the connection, no descriptor is passed. */
+ * SOCK_SEQPACKET socket `cordon run` listens on, of a random name in
+ * "relay", a 0700 directory of this user's beside the audit log, outside
+ * the writable roots (read-only in the sandbox, and left unmasked there;
+ * the directory stays, the socket is removed after the run). One
+ * connection per record; the answer comes on the connection, no
+ * descriptor is passed. */
 #define AUDIT_RELAY_SOCK_ENV "CORDON_AUDIT_SOCK"
 /* The longest message (the default socket buffer holds it). */
 #define AUDIT_RELAY_MAX ((size_t)128 * 1024)

@@ -331,33 +331,57 @@ static void child_home_nocreate(const struct sandbox_plan *p)
 
 /* One READ_FILE rule (and READ_DIR for a directory) beneath dfd/name; a
  * symlink or something gone is skipped (a read through a symlink is
- * judged where it leads). */
+ * judged where it leads). type is the entry's d_type: a symlink, a
+ * device, a socket or a fifo is not opened, and a directory or a regular
+ * file costs no fstat, unless the rule is refused for it (it was replaced
+ * by the other kind since the listing): then fstat says what it is. */
 static void read_rule(const struct sandbox_plan *p, int rs, int dfd,
-		      const char *dir, const char *name, unsigned *count)
+		      const char *dir, const char *name, unsigned char type,
+		      unsigned *count)
 {
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
-	int fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	bool is_dir = type == DT_DIR;
+	int fd, rc;
 
+	if (type != DT_DIR && type != DT_REG && type != DT_UNKNOWN)
+		return;
+	fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 ||
-	    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
-		close(fd);
-		return;
+	if (type == DT_UNKNOWN) {
+		if (fstat(fd, &st) != 0 ||
+		    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+			close(fd);
+			return;
+		}
+		is_dir = S_ISDIR(st.st_mode);
 	}
 	if (++*count > SANDBOX_READ_MAX_RULES)
 		sandbox_child_die(p, ST_SETUP, 0,
 				  "landlock: $HOME read layer: more than %d "
 				  "entries (SANDBOX_READ_MAX_RULES)",
 				  SANDBOX_READ_MAX_RULES);
-	memset(&pb, 0, sizeof(pb));
-	pb.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE;
-	if (S_ISDIR(st.st_mode))
-		pb.allowed_access |= LANDLOCK_ACCESS_FS_READ_DIR;
-	pb.parent_fd = fd;
-	if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb,
-		    (uint32_t)0) != 0)
+	for (int pass = 0;; pass++) {
+		memset(&pb, 0, sizeof(pb));
+		pb.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE;
+		if (is_dir)
+			pb.allowed_access |= LANDLOCK_ACCESS_FS_READ_DIR;
+		pb.parent_fd = fd;
+		rc = (int)syscall(SYS_landlock_add_rule, rs,
+				  LANDLOCK_RULE_PATH_BENEATH, &pb, (uint32_t)0);
+		if (rc == 0 || errno != EINVAL || pass > 0 ||
+		    type == DT_UNKNOWN)
+			break;
+		/* listed as a directory, no longer one */
+		if (fstat(fd, &st) != 0 ||
+		    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+			close(fd);
+			return;
+		}
+		is_dir = S_ISDIR(st.st_mode);
+	}
+	if (rc != 0)
 		sandbox_child_die(p, ST_SETUP, errno,
 				  "landlock: $HOME read layer: rule for %s/%s",
 				  dir, name);
@@ -423,7 +447,7 @@ static void read_grant(const struct sandbox_plan *p, int rs, const char *dir,
 						   count, depth - 1);
 				continue;
 			}
-			read_rule(p, rs, dfd, dir, name, count);
+			read_rule(p, rs, dfd, dir, name, de->d_type, count);
 		}
 	}
 	close(dfd);

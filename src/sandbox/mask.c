@@ -28,9 +28,7 @@ int sandbox_mask_path(struct sandbox_plan *p, const char *path,
 	char *canon;
 
 	/* Most credential locations do not exist: one lstat says so. */
-	if (lstat(path, &st) != 0 && errno == ENOENT)
-		return 0;
-	canon = sandbox_plan_canon(p, path);
+	canon = sandbox_plan_canon_stat(p, path, &st);
 	if (!canon) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
 		    errno == ELOOP)
@@ -38,8 +36,6 @@ int sandbox_mask_path(struct sandbox_plan *p, const char *path,
 		return sandbox_plan_fail(p, "%s %s: %s", step, path,
 					 strerror(errno));
 	}
-	if (stat(canon, &st) != 0)
-		return 0;
 	if (strcmp(canon, "/") == 0)
 		return sandbox_plan_fail(p, "%s %s: refusing to hide /", step,
 					 path);
@@ -67,10 +63,8 @@ static int mask_socket(struct sandbox_plan *p, const char *path,
 	struct stat st;
 	char *canon;
 
-	if (lstat(path, &st) != 0)
-		return 0;
-	canon = sandbox_plan_canon(p, path);
-	if (!canon || stat(canon, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	canon = sandbox_plan_canon_stat(p, path, &st);
+	if (!canon || !S_ISSOCK(st.st_mode) ||
 	    sandbox_plan_path_under(canon, "/tmp") ||
 	    sandbox_plan_host_writable(p, canon))
 		return 0;
@@ -245,11 +239,8 @@ int sandbox_mask_host_sockets(struct sandbox_plan *p)
 		struct stat st;
 		char *canon;
 
-		if (lstat(dirs[i], &st) != 0)
-			continue;
-		canon = sandbox_plan_canon(p, dirs[i]);
-		if (!canon || stat(canon, &st) != 0 || !S_ISDIR(st.st_mode) ||
-		    strcmp(canon, "/") == 0)
+		canon = sandbox_plan_canon_stat(p, dirs[i], &st);
+		if (!canon || !S_ISDIR(st.st_mode) || strcmp(canon, "/") == 0)
 			continue;
 		if (covers_writable(p, canon) ||
 		    sandbox_plan_path_under(p->home, canon)) {

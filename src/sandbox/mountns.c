@@ -225,7 +225,8 @@ static void child_attach_op(const struct sandbox_plan *p, int src, int tfd,
 			    const struct sandbox_op *op)
 {
 	if (move_mount(src, "", tfd, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0 &&
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) !=
+		    0 &&
 	    !(errno == ENOENT && (op->flags & OPF_OPTIONAL)))
 		sandbox_child_die(p, ST_SETUP, errno, "mount %s (%s)",
 				  op->target, op->step);
@@ -373,23 +374,20 @@ static void child_dev(const struct sandbox_plan *p, int rootfd,
 		sandbox_child_die(p, ST_SETUP, errno, "mount /dev");
 	close(t);
 	for (size_t i = 0; i < DEV_NODES; i++) {
-		int fd = openat(dev, dev_nodes[i],
-				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					O_CLOEXEC,
-				0666);
+		int fd;
 
+		/* Not on this host: no node rather than a file. */
+		if (nodes[i] < 0)
+			continue;
+		/* The file just made is the mount's target: nothing else
+		 * reaches this tmpfs before pivot_root, so no second open
+		 * by name is needed to find it. */
+		fd = openat(dev, dev_nodes[i],
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0666);
 		if (fd < 0)
 			sandbox_child_die(p, ST_SETUP, errno, "create /dev/%s",
-					  dev_nodes[i]);
-		close(fd);
-		if (nodes[i] < 0) {
-			/* Not on this host: no node rather than a file. */
-			(void)unlinkat(dev, dev_nodes[i], 0);
-			continue;
-		}
-		fd = openat(dev, dev_nodes[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			sandbox_child_die(p, ST_SETUP, errno, "mount /dev/%s",
 					  dev_nodes[i]);
 		child_attach(p, nodes[i], fd, dev_nodes[i], "/dev node");
 		close(fd);

@@ -5,6 +5,14 @@
  * cordon's state directory and holds the registry's shared lock; the last
  * run to finish (the one that gets the exclusive lock) removes the
  * placeholders that are still the same empty entries.
+ *
+ * A run's file placeholders are one empty file under several names: the
+ * first is created, the others are hard links to it. On ext4 a new inode
+ * and its release cost about four times a directory entry, and a plain
+ * run makes six of them (.git, .cordon, .claude, .codex, .vscode,
+ * .idea). Each name is still re-bound read-only on its own (a link cannot
+ * be made from a read-only mount, nor across mounts), and the walk makes
+ * read-only any other name the file gets (walk.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,37 +33,70 @@
 #include "alloc.h"
 #include "banned.h"
 
+/* An empty file at path, *st what it is: a hard link to the run's first
+ * file placeholder when that is still the same empty file, else a new one
+ * (which becomes the first when there is none). A link that lands on
+ * anything else (the first was replaced meanwhile) is taken back and the
+ * file made anew. Returns 0 or -1. */
+static int ph_file(struct sandbox_plan *p, const char *path, struct stat *st)
+{
+	int fd, rc;
+
+	if (p->ph_anchor) {
+		if (linkat(AT_FDCWD, p->ph_anchor, AT_FDCWD, path, 0) == 0) {
+			if (lstat(path, st) == 0 && S_ISREG(st->st_mode) &&
+			    st->st_size == 0 && st->st_dev == p->ph_dev &&
+			    st->st_ino == p->ph_ino)
+				return 0;
+			(void)unlink(path);
+			p->ph_anchor = NULL;
+		} else if (errno != EEXIST) {
+			/* gone, another file system, too many links */
+			p->ph_anchor = NULL;
+		}
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, st);
+	close(fd);
+	if (rc != 0) {
+		(void)unlink(path);
+		return -1;
+	}
+	if (!p->ph_anchor && (p->ph_anchor = sandbox_plan_strdup(p, path))) {
+		p->ph_dev = st->st_dev;
+		p->ph_ino = st->st_ino;
+	}
+	return 0;
+}
+
 /* Creates an empty directory (or file) where a missing run-later path
  * goes, so that a read-only mount can sit there, and lists it in the
- * registry: the last run to finish removes it again. Returns 0 or -1. */
+ * registry: the last run to finish removes it again. *st is what was
+ * made. Returns 0 or -1. */
 int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
-			     bool is_file)
+			     bool is_file, struct stat *st)
 {
 	char line[PATH_MAX + 64];
 	size_t len = strlen(path);
-	struct stat st;
 	int n;
 
 	if (p->ph_fd < 0 || len + 48 >= sizeof(line) || strchr(path, '\n'))
 		return -1;
 	if (is_file) {
-		int fd = open(path,
-			      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				      O_CLOEXEC,
-			      0644);
-
-		if (fd < 0)
+		if (ph_file(p, path, st) != 0)
 			return -1;
-		close(fd);
 	} else if (mkdir(path, 0755) != 0) {
 		return -1;
 	}
-	if (lstat(path, &st) != 0)
+	if (!is_file && lstat(path, st) != 0)
 		n = -1;
 	else
 		n = snprintf(line, sizeof(line), "%llu %llu %s\n",
-			     (unsigned long long)st.st_dev,
-			     (unsigned long long)st.st_ino, path);
+			     (unsigned long long)st->st_dev,
+			     (unsigned long long)st->st_ino, path);
 	/* O_APPEND: one short write per line, whole even among runs. */
 	if (n < 0 || (size_t)n >= sizeof(line) ||
 	    write(p->ph_fd, line, (size_t)n) != (ssize_t)n) {

@@ -243,6 +243,20 @@ char *sandbox_plan_canon(struct sandbox_plan *p, const char *path)
 	return sandbox_plan_strdup(p, buf);
 }
 
+char *sandbox_plan_canon_stat(struct sandbox_plan *p, const char *path,
+			      struct stat *st)
+{
+	char *canon;
+
+	if (lstat(path, st) != 0)
+		return NULL;
+	canon = sandbox_plan_canon(p, path);
+	/* A name that is no symlink is what its canonical form names. */
+	if (canon && S_ISLNK(st->st_mode) && stat(canon, st) != 0)
+		return NULL;
+	return canon;
+}
+
 bool sandbox_plan_path_under(const char *path, const char *root)
 {
 	size_t n = strlen(root);
@@ -276,16 +290,24 @@ static size_t path_depth(const char *path)
 	return d;
 }
 
+bool sandbox_plan_has_op(const struct sandbox_plan *p,
+			 enum sandbox_op_kind kind, const char *target)
+{
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == kind &&
+		    strcmp(p->ops[i].target, target) == 0)
+			return true;
+	return false;
+}
+
 int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
 			unsigned flags, const char *target, const char *source,
 			const char *step)
 {
 	struct sandbox_op *op;
 
-	for (size_t i = 0; i < p->nops; i++)
-		if (p->ops[i].kind == kind &&
-		    strcmp(p->ops[i].target, target) == 0)
-			return 0;
+	if (sandbox_plan_has_op(p, kind, target))
+		return 0;
 	if (p->nops >= SANDBOX_MAX_MOUNTS)
 		return sandbox_plan_fail(
 			p, "%s %s: more than %d mounts (SANDBOX_MAX_MOUNTS)",

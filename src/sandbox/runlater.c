@@ -84,19 +84,22 @@ static int plan_pin_way(struct sandbox_plan *p, const char *target)
  * the whole path from being created. A file has no data block: creating
  * and removing it is cheap, and inside the sandbox `mkdir -p a/b` through
  * it fails with ENOTDIR. */
-static int plan_missing(struct sandbox_plan *p, const char *path, unsigned fl)
+static int plan_missing(struct sandbox_plan *p, const char *path,
+			const char *canon, unsigned fl)
 {
 	bool dw = fl & RL_DENY_WRITE;
 	const char *what = dw ? "deny_write path" : "run-later path";
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 	struct stat st;
-	char *first;
+	const char *first = canon;
 
 	if (len >= sizeof(buf) || path[0] != '/')
 		return 0;
 	memcpy(buf, path, len + 1);
-	for (char *s = buf + 1;; s++) {
+	/* canon (its parent resolved, itself missing): the first missing
+	 * component is the last one, no component needs a look */
+	for (char *s = buf + 1; !canon; s++) {
 		char *slash = strchr(s, '/');
 
 		if (slash)
@@ -108,7 +111,8 @@ static int plan_missing(struct sandbox_plan *p, const char *path, unsigned fl)
 		*slash = '/';
 		s = slash;
 	}
-	first = sandbox_plan_canon_parent(p, buf);
+	if (!canon)
+		first = sandbox_plan_canon_parent(p, buf);
 	if (!first || !sandbox_plan_host_writable(p, first))
 		return 0;
 	/* Directly in $HOME, the Landlock layer already refuses it. */
@@ -119,9 +123,9 @@ static int plan_missing(struct sandbox_plan *p, const char *path, unsigned fl)
 	/* A directory only for the path itself, with RL_DIR. Another run
 	 * may have made the same placeholder a moment ago: it is there to
 	 * be protected all the same. */
-	if (sandbox_placeholder_make(
-		    p, first, !((fl & RL_DIR) && strcmp(buf, path) == 0)) !=
-		    0 &&
+	if (sandbox_placeholder_make(p, first,
+				     !((fl & RL_DIR) && strcmp(buf, path) == 0),
+				     &st) != 0 &&
 	    lstat(first, &st) != 0) {
 		/* No registry: said in the report. */
 		if (p->ph_fd < 0 && dw)
@@ -130,8 +134,6 @@ static int plan_missing(struct sandbox_plan *p, const char *path, unsigned fl)
 			p->ph_missed = true;
 		return 0;
 	}
-	if (lstat(first, &st) != 0)
-		return 0;
 	if (S_ISLNK(st.st_mode))
 		return sandbox_plan_fail(
 			p,
@@ -163,7 +165,9 @@ int sandbox_runlater_path(struct sandbox_plan *p, const char *path, unsigned fl)
 	if (!canon || lstat(canon, &st) != 0) {
 		if ((errno == ENOENT || errno == ENOTDIR) &&
 		    (fl & RL_PLACEHOLDER))
-			return plan_missing(p, path, fl);
+			return plan_missing(
+				p, path,
+				canon && errno == ENOENT ? canon : NULL, fl);
 		return 0;
 	}
 	if (S_ISLNK(st.st_mode)) {

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <termios.h>
 
@@ -158,6 +159,11 @@ struct sandbox_plan {
 	/* placeholders created in the host tree, listed in a registry that
 	 * the last run to finish empties (ph_fd: flock'ed shared meanwhile) */
 	int ph_fd;
+	/* the run's first file placeholder: the later ones are hard links
+	 * to it (placeholder.c) */
+	const char *ph_anchor;
+	dev_t ph_dev;
+	ino_t ph_ino;
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
@@ -263,6 +269,11 @@ const char *const *sandbox_plan_cred_paths(size_t *n);
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 
 char *sandbox_plan_canon(struct sandbox_plan *p, const char *path);
+/* sandbox_plan_canon, and in *st what path reaches (one lstat when path
+ * is no symlink, else a stat of the canonical form too); NULL with errno
+ * when either fails. */
+char *sandbox_plan_canon_stat(struct sandbox_plan *p, const char *path,
+			      struct stat *st);
 /* Forgets the realpath results of the plan (before the command runs). */
 void sandbox_plan_canon_forget(struct sandbox_plan *p);
 
@@ -273,6 +284,10 @@ bool sandbox_plan_host_writable(const struct sandbox_plan *p, const char *path);
 int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
 			unsigned flags, const char *target, const char *source,
 			const char *step);
+
+/* Whether the plan already has a mount of that kind on target. */
+bool sandbox_plan_has_op(const struct sandbox_plan *p,
+			 enum sandbox_op_kind kind, const char *target);
 
 int sandbox_plan_add_rw(struct sandbox_plan *p, const char *path);
 
@@ -309,7 +324,7 @@ int sandbox_runlater_repo(struct sandbox_plan *p, const char *dir);
 /* placeholder.c */
 
 int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
-			     bool is_file);
+			     bool is_file, struct stat *st);
 
 int sandbox_placeholder_open(const struct sandbox_plan *p);
 

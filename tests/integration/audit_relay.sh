@@ -71,15 +71,29 @@ run run -- python3 "$door" --path good forged garbage good
 	[ "$(count nested_refused)" = $((refused + 2)) ]
 ok $? "by the socket path: recorded and refused the same way"
 
-sock_dir=$(dirname "$log")
+sock_dir=$(dirname "$log")/relay
 run run -- sh -c 'd=$(dirname "$CORDON_AUDIT_SOCK"); echo "$CORDON_AUDIT_SOCK";
 	rm -f "$CORDON_AUDIT_SOCK" 2>&1; touch "$d/x" 2>&1; ls -ld "$d"'
-[ $rc -eq 0 ] && grep -q "^$sock_dir/relay\.[A-Za-z0-9]*/s\$" "$tmp/out" &&
+[ $rc -eq 0 ] && grep -Eq "^$sock_dir/[0-9a-f]{18}\$" "$tmp/out" &&
 	grep -q 'rm: .*Read-only file system' "$tmp/out" &&
 	grep -q 'touch: .*Read-only file system' "$tmp/out" &&
 	grep -q '^drwx------ ' "$tmp/out" &&
-	[ -z "$(ls -A "$sock_dir" | grep '^relay\.')" ]
+	[ -z "$(ls -A "$sock_dir")" ]
 ok $? "the socket is in a 0700 directory beside the log, read-only inside, removed after the run"
+
+# The directory is kept from run to run; one that others may enter, or
+# that is a symlink, is not used (the descriptor still is).
+chmod 0711 "$sock_dir"
+run run -- sh -c 'echo "sock=$CORDON_AUDIT_SOCK fd=$CORDON_AUDIT_FD"'
+chmod 0700 "$sock_dir"
+[ $rc -eq 0 ] && grep -Eq '^sock= fd=[0-9]+$' "$tmp/out"
+ok $? "a relay directory others may enter is not used"
+mv "$sock_dir" "$sock_dir.real" && ln -s "$sock_dir.real" "$sock_dir"
+run run -- sh -c 'echo "sock=$CORDON_AUDIT_SOCK fd=$CORDON_AUDIT_FD"'
+rm -f "$sock_dir" && mv "$sock_dir.real" "$sock_dir"
+[ $rc -eq 0 ] && grep -Eq '^sock= fd=[0-9]+$' "$tmp/out" &&
+	[ -z "$(ls -A "$sock_dir")" ]
+ok $? "a relay directory that is a symlink is not used"
 
 run run -- sh -c 'echo "$CORDON_AUDIT_FD"; ls /proc/self/fd'
 [ $rc -eq 0 ] && fd=$(head -1 "$tmp/out") && [ "$fd" -gt 2 ] &&

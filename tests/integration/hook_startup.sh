@@ -136,6 +136,17 @@ else
 			 d["hookSpecificOutput"]["permissionDecisionReason"]' \
 			<"$tmp/out"
 	ok $? "a cached landlock verdict is read, not re-checked, and the command is rewritten"
+
+	# The record's stamp is UTC, computed (audit_format_time): the
+	# local time zone, which gmtime_r() loads on its first call, is
+	# never read.
+	strace -f -qq -e trace=open,openat,openat2 -o "$tmp/trace" \
+		"$bin" hook claude --audit-log "$tmp/hook-audit.jsonl" \
+		<"$input" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '"time":"' "$tmp/hook-audit.jsonl" &&
+		! grep -Eq 'localtime|zoneinfo' "$tmp/trace"
+	ok $? "a hook call writes its record without reading the time zone"
 	unset ASAN_OPTIONS
 fi
 

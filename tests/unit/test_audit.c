@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -291,6 +292,25 @@ static void test_parse_line(void)
 	}
 }
 
+/* Whether audit_format_time() writes sec as gmtime_r() has it. */
+static bool time_agrees(int64_t sec)
+{
+	struct tm tm;
+	time_t tt = (time_t)sec;
+	char want[96], t[32];
+
+	if (!gmtime_r(&tt, &tm))
+		return false;
+	snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d.000000Z",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	audit_format_time(sec, 0, t);
+	if (strcmp(t, want) == 0)
+		return true;
+	diag("%lld: %s, gmtime_r %s", (long long)sec, t, want);
+	return false;
+}
+
 static void test_pure(void)
 {
 	char t[32], h[65], buf[256];
@@ -300,6 +320,37 @@ static void test_pure(void)
 	is_str(t, "2026-11-29T17:30:38.123456Z", "time: RFC 3339 UTC, µs");
 	audit_format_time(0, 0, t);
 	is_str(t, "1970-01-01T00:00:00.000000Z", "time: the epoch");
+	/* The date is computed: it agrees with gmtime_r() over the four
+	 * digit years (leap days, centuries, before the epoch), and what
+	 * lies outside them is the epoch, as before. */
+	{
+		static const int64_t edges[] = {
+			-62167219200LL, /* 0000-01-01T00:00:00 */
+			-62162035201LL, -1,
+			86399,		86400,
+			951782399,	951782400, /* 2000-02-29 */
+			951868800,	4107542399LL, /* 2100-02-28 */
+			4107542400LL,	-2203891200LL, /* 1900-03-01 */
+			253402300799LL, /* 9999-12-31T23:59:59 */
+		};
+		int bad = 0;
+
+		for (int64_t i = -62167219200LL; i <= 253402300799LL;
+		     i += 7654321)
+			bad += !time_agrees(i);
+		for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+			bad += !time_agrees(edges[i]);
+		is_int(bad, 0, "time: the date agrees with gmtime_r()");
+		audit_format_time(253402300800LL, 0, t);
+		is_str(t, "1970-01-01T00:00:00.000000Z",
+		       "time: year 10000 is the epoch");
+		audit_format_time(-62167219201LL, 0, t);
+		is_str(t, "1970-01-01T00:00:00.000000Z",
+		       "time: before year 0 is the epoch");
+		audit_format_time(INT64_MIN, 0, t);
+		is_str(t, "1970-01-01T00:00:00.000000Z",
+		       "time: INT64_MIN is the epoch");
+	}
 	sha256_hex("abc", 3, h);
 	is_str(h,
 	       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
