@@ -5,14 +5,6 @@
  * cordon's state directory and holds the registry's shared lock; the last
  * run to finish (the one that gets the exclusive lock) removes the
  * placeholders that are still the same empty entries.
- *
- * A run's file placeholders are one empty file under several names: the
- * first is created, the others are hard links to it. On ext4 a new inode
- * and its release cost about four times a directory entry, and a plain
- * run makes six of them (.git, .cordon, .claude, .codex, .vscode,
- * .idea). Each name is still re-bound read-only on its own (a link cannot
- * be made from a read-only mount, nor across mounts), and the walk makes
- * read-only any other name the file gets (walk.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,28 +25,14 @@
 #include "alloc.h"
 #include "banned.h"
 
-/* An empty file at path, *st what it is: a hard link to the run's first
- * file placeholder when that is still the same empty file, else a new one
- * (which becomes the first when there is none). A link that lands on
- * anything else (the first was replaced meanwhile) is taken back and the
- * file made anew. Returns 0 or -1. */
-static int ph_file(struct sandbox_plan *p, const char *path, struct stat *st)
+/* A new empty file at path, *st what it is. Each placeholder is an inode
+ * of its own: names that shared one would let a write through a name
+ * that one run does not protect (another run's placeholder in a
+ * workspace nested in it) reach one that it does. Returns 0 or -1. */
+static int ph_file(const char *path, struct stat *st)
 {
 	int fd, rc;
 
-	if (p->ph_anchor) {
-		if (linkat(AT_FDCWD, p->ph_anchor, AT_FDCWD, path, 0) == 0) {
-			if (lstat(path, st) == 0 && S_ISREG(st->st_mode) &&
-			    st->st_size == 0 && st->st_dev == p->ph_dev &&
-			    st->st_ino == p->ph_ino)
-				return 0;
-			(void)unlink(path);
-			p->ph_anchor = NULL;
-		} else if (errno != EEXIST) {
-			/* gone, another file system, too many links */
-			p->ph_anchor = NULL;
-		}
-	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
 	if (fd < 0)
@@ -64,10 +42,6 @@ static int ph_file(struct sandbox_plan *p, const char *path, struct stat *st)
 	if (rc != 0) {
 		(void)unlink(path);
 		return -1;
-	}
-	if (!p->ph_anchor && (p->ph_anchor = sandbox_plan_strdup(p, path))) {
-		p->ph_dev = st->st_dev;
-		p->ph_ino = st->st_ino;
 	}
 	return 0;
 }
@@ -86,7 +60,7 @@ int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
 	if (p->ph_fd < 0 || len + 48 >= sizeof(line) || strchr(path, '\n'))
 		return -1;
 	if (is_file) {
-		if (ph_file(p, path, st) != 0)
+		if (ph_file(path, st) != 0)
 			return -1;
 	} else if (mkdir(path, 0755) != 0) {
 		return -1;

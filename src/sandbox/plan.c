@@ -290,24 +290,16 @@ static size_t path_depth(const char *path)
 	return d;
 }
 
-bool sandbox_plan_has_op(const struct sandbox_plan *p,
-			 enum sandbox_op_kind kind, const char *target)
-{
-	for (size_t i = 0; i < p->nops; i++)
-		if (p->ops[i].kind == kind &&
-		    strcmp(p->ops[i].target, target) == 0)
-			return true;
-	return false;
-}
-
 int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
 			unsigned flags, const char *target, const char *source,
 			const char *step)
 {
 	struct sandbox_op *op;
 
-	if (sandbox_plan_has_op(p, kind, target))
-		return 0;
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i].kind == kind &&
+		    strcmp(p->ops[i].target, target) == 0)
+			return 0;
 	if (p->nops >= SANDBOX_MAX_MOUNTS)
 		return sandbox_plan_fail(
 			p, "%s %s: more than %d mounts (SANDBOX_MAX_MOUNTS)",

@@ -159,11 +159,6 @@ struct sandbox_plan {
 	/* placeholders created in the host tree, listed in a registry that
 	 * the last run to finish empties (ph_fd: flock'ed shared meanwhile) */
 	int ph_fd;
-	/* the run's first file placeholder: the later ones are hard links
-	 * to it (placeholder.c) */
-	const char *ph_anchor;
-	dev_t ph_dev;
-	ino_t ph_ino;
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
@@ -284,10 +279,6 @@ bool sandbox_plan_host_writable(const struct sandbox_plan *p, const char *path);
 int sandbox_plan_add_op(struct sandbox_plan *p, enum sandbox_op_kind kind,
 			unsigned flags, const char *target, const char *source,
 			const char *step);
-
-/* Whether the plan already has a mount of that kind on target. */
-bool sandbox_plan_has_op(const struct sandbox_plan *p,
-			 enum sandbox_op_kind kind, const char *target);
 
 int sandbox_plan_add_rw(struct sandbox_plan *p, const char *path);
 

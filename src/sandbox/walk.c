@@ -105,10 +105,7 @@ static int walk_entry(struct sandbox_plan *p, const char *path,
 
 /* A file with more than one link may have its other name outside every
  * writable root (planted before the run): writing through the workspace's
- * name would change it, so it is made read-only. A name the plan already
- * makes read-only (a run-later path, the placeholders, which are links of
- * one file: placeholder.c) is left as it is; every other name of the
- * same file is not. */
+ * name would change it, so it is made read-only. */
 static int walk_hardlink(struct sandbox_plan *p, int dfd, const char *name,
 			 const char *path)
 {
@@ -116,8 +113,7 @@ static int walk_hardlink(struct sandbox_plan *p, int dfd, const char *name,
 	char *dup;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    !S_ISREG(st.st_mode) || st.st_nlink < 2 ||
-	    sandbox_plan_has_op(p, OP_RELOCK, path))
+	    !S_ISREG(st.st_mode) || st.st_nlink < 2)
 		return 0;
 	/* Each costs a mount: past the ceiling, reported instead. */
 	if (p->nhardlinks >= SANDBOX_MAX_HARDLINKS) {
