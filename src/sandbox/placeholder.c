@@ -143,8 +143,13 @@ int sandbox_placeholder_open(const struct sandbox_plan *p)
 
 /* Removes one registered placeholder "DEV INO PATH" when it is still the
  * same empty file or directory; the parent is opened without following
- * symlinks. */
-static void ph_remove(char *line)
+ * symlinks. The same file with bytes in it was written while a run held
+ * it, through a sandbox that could (a landlock-backend run in the same
+ * workspace) or by the host: nothing the user meant to make there (what
+ * expects a directory at a run-later name cannot write a file), and what
+ * a repository or an editor would read and run later (a "gitdir:" .git).
+ * It is quarantined as the sweep quarantines, and named in rep. */
+static void ph_remove(char *line, struct sandbox_report *rep)
 {
 	char *end, *path, *slash;
 	unsigned long long dev, ino;
@@ -176,13 +181,30 @@ static void ph_remove(char *line)
 			(void)unlinkat(dfd, slash + 1, AT_REMOVEDIR);
 		else if (S_ISREG(st.st_mode) && st.st_size == 0)
 			(void)unlinkat(dfd, slash + 1, 0);
+		else if (S_ISREG(st.st_mode)) {
+			char moved[NAME_MAX + 32];
+
+			if (sandbox_sweep_quarantine(dfd, slash + 1, moved,
+						     sizeof(moved)) == 0)
+				sandbox_sweep_note(rep,
+						   "placeholder %s: written "
+						   "during a run, moved to %s",
+						   path, moved);
+			else
+				sandbox_sweep_note(rep,
+						   "placeholder %s: written "
+						   "during a run, could not be "
+						   "moved aside (%s)",
+						   path, strerror(errno));
+		}
 	}
 	close(dfd);
 }
 
 /* Removes every registered placeholder that is still empty, when no
  * other run is under way (and then empties the registry). */
-void sandbox_placeholder_cleanup(struct sandbox_plan *p)
+void sandbox_placeholder_cleanup(struct sandbox_plan *p,
+				 struct sandbox_report *rep)
 {
 	char *buf, *line, *save = NULL;
 	ssize_t n;
@@ -199,8 +221,9 @@ void sandbox_placeholder_cleanup(struct sandbox_plan *p)
 		buf[n] = '\0';
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save))
-			ph_remove(line);
-		/* Whatever is left was filled by its owner: forget it. */
+			ph_remove(line, rep);
+		/* Whatever is left (a directory filled meanwhile) is its
+		 * owner's now: forget it. */
 		(void)ftruncate(p->ph_fd, 0);
 	}
 	free(buf);

@@ -995,7 +995,7 @@ static void run_end(struct run *r, unsigned long long t0)
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
 	sandbox_cgroup_release(&p->cg);
-	sandbox_placeholder_cleanup(p);
+	sandbox_placeholder_cleanup(p, r->rep);
 	plan_close(p);
 	envfilter_free(p->envp);
 	arena_release(&p->arena);

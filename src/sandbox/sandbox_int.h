@@ -319,7 +319,11 @@ int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
 
 int sandbox_placeholder_open(const struct sandbox_plan *p);
 
-void sandbox_placeholder_cleanup(struct sandbox_plan *p);
+/* Removes the registered placeholders that are still empty when this is
+ * the last run; a file placeholder that was written meanwhile is
+ * quarantined and named in rep. */
+void sandbox_placeholder_cleanup(struct sandbox_plan *p,
+				 struct sandbox_report *rep);
 
 /* walk.c */
 
@@ -340,6 +344,14 @@ int sandbox_sweep_plan(struct sandbox_plan *p);
 void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep);
 
 bool sandbox_sweep_config_executes(const char *text, size_t len);
+
+/* Renames dfd/name to name.cordon-quarantined (.1 … .9 when taken); the
+ * new name in out. 0 or -1. */
+int sandbox_sweep_quarantine(int dfd, const char *name, char *out, size_t cap);
+
+/* One line of the report's "quarantined" list. */
+__attribute__((format(printf, 2, 3))) void
+sandbox_sweep_note(struct sandbox_report *rep, const char *fmt, ...);
 
 /* cgroup.c */
 

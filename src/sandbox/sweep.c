@@ -103,8 +103,7 @@ static bool sweep_known(const struct sandbox_sweep *s, size_t n,
 }
 
 /* Says what the sweep did, in the report (at most its list's length). */
-__attribute__((format(printf, 2, 3))) static void
-sweep_note(struct sandbox_report *rep, const char *fmt, ...)
+void sandbox_sweep_note(struct sandbox_report *rep, const char *fmt, ...)
 {
 	size_t cap = sizeof(rep->quarantined) / sizeof(rep->quarantined[0]);
 	va_list ap;
@@ -121,7 +120,7 @@ sweep_note(struct sandbox_report *rep, const char *fmt, ...)
 }
 
 /* Renames dfd/name to name.cordon-quarantined (or .1 … .9 when taken). */
-static int quarantine(int dfd, const char *name, char *out, size_t cap)
+int sandbox_sweep_quarantine(int dfd, const char *name, char *out, size_t cap)
 {
 	for (int i = 0; i < 10; i++) {
 		int n = i ? snprintf(out, cap, "%s" SWEEP_SUFFIX ".%d", name,
@@ -164,14 +163,15 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 	}
 	if (sweep_known(s, s->cap, path))
 		return;
-	if (quarantine(dfd, name, moved, sizeof(moved)) == 0)
-		sweep_note(rep, "%s %s: new during the run, moved to %s", what,
-			   path, moved);
+	if (sandbox_sweep_quarantine(dfd, name, moved, sizeof(moved)) == 0)
+		sandbox_sweep_note(rep,
+				   "%s %s: new during the run, moved to %s",
+				   what, path, moved);
 	else
-		sweep_note(rep,
-			   "%s %s: new during the run, could not be "
-			   "moved aside (%s)",
-			   what, path, strerror(errno));
+		sandbox_sweep_note(rep,
+				   "%s %s: new during the run, could not be "
+				   "moved aside (%s)",
+				   what, path, strerror(errno));
 }
 
 static bool section_is(const char *s, size_t n, const char *want)
@@ -317,11 +317,13 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 		     memcmp(buf, c->text, c->len) == 0) ||
 		    !sandbox_sweep_config_executes(buf, (size_t)n))
 			break;
-		if (quarantine(gfd, "config", moved, sizeof(moved)) != 0) {
-			sweep_note(rep,
-				   "git config %s: a key that executes was "
-				   "added, could not be moved aside (%s)",
-				   path, strerror(errno));
+		if (sandbox_sweep_quarantine(gfd, "config", moved,
+					     sizeof(moved)) != 0) {
+			sandbox_sweep_note(
+				rep,
+				"git config %s: a key that executes was "
+				"added, could not be moved aside (%s)",
+				path, strerror(errno));
 			break;
 		}
 		fd = openat(gfd, "config",
@@ -330,16 +332,18 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			    0644);
 		if (fd >= 0 && write(fd, c->text, c->len) == (ssize_t)c->len &&
 		    futimens(fd, c->times) == 0)
-			sweep_note(rep,
-				   "git config %s: a key that executes was "
-				   "added: moved to %s, the launch-time text "
-				   "restored",
-				   path, moved);
+			sandbox_sweep_note(
+				rep,
+				"git config %s: a key that executes was "
+				"added: moved to %s, the launch-time text "
+				"restored",
+				path, moved);
 		else
-			sweep_note(rep,
-				   "git config %s: a key that executes was "
-				   "added: moved to %s (not restored)",
-				   path, moved);
+			sandbox_sweep_note(
+				rep,
+				"git config %s: a key that executes was "
+				"added: moved to %s (not restored)",
+				path, moved);
 		if (fd >= 0)
 			close(fd);
 		break;
@@ -649,6 +653,7 @@ void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep)
 		return;
 	sweep_roots(p, rep);
 	if (p->sweep->over)
-		sweep_note(rep, "the sweep of the writable roots stopped at a "
-				"bound: deeper entries were not looked at");
+		sandbox_sweep_note(
+			rep, "the sweep of the writable roots stopped at a "
+			     "bound: deeper entries were not looked at");
 }
