@@ -982,15 +982,16 @@ static bool warning_take(struct cordon_config *cfg, char *text,
 
 static bool tool_from_builtin(struct config_tool *t, const struct builtin_tool *b)
 {
+	size_t n = 0;
+
 	memset(t, 0, sizeof(*t));
 	t->kind = b->kind;
 	t->name = cordon__strdup(b->name);
 	if (!t->name)
 		return false;
-	for (size_t i = 0; i < 4 && b->args[i]; i++)
-		if (!strlist_push(&t->args, b->args[i]))
-			return false;
-	return true;
+	while (n < 4 && b->args[n])
+		n++;
+	return strlist_fill_n(&t->args, b->args, n);
 }
 
 /* Sets cfg->tools to the built-in map after the first nuser entries (which
