@@ -41,6 +41,7 @@
 
 #include "alloc.h"
 #include "text.h"
+#include "utc.h"
 #include "banned.h"
 
 /* The writer looks back from the end of the file for the last record:
@@ -239,12 +240,11 @@ static void key_mac(const struct audit_key *k, const void *data, size_t len,
 void audit_format_time(int64_t sec, long nsec, char buf[32])
 {
 	struct tm tm;
-	time_t t = (time_t)sec;
 	int n;
 
 	if (nsec < 0 || nsec > 999999999L)
 		nsec = 0;
-	if (!gmtime_r(&t, &tm) || tm.tm_year < -1900 || tm.tm_year > 8099) {
+	if (!utc_from_unix(sec, &tm)) {
 		memcpy(buf, "1970-01-01T00:00:00.000000Z", 28);
 		return;
 	}
