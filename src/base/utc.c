@@ -31,10 +31,13 @@ bool utc_from_unix(int64_t sec, struct tm *tm)
 	 * a month's first day is (153 * m + 2) / 5 days into its year. */
 	z = days + EPOCH_FROM_0000_03_01;
 	era = (z >= 0 ? z : z - (DAYS_PER_400Y - 1)) / DAYS_PER_400Y;
-	doe = z - era * DAYS_PER_400Y;                                /* 0 .. 146096 */
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* 0 .. 399 */
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* 0 .. 365 */
-	mp = (5 * doy + 2) / 153;                                    /* 0 = March */
+	/* The era's day (0 .. 146096) and year (0 .. 399), the day of that
+	 * year from its March 1st (0 .. 365), the month from March (0 ..
+	 * 11). */
+	doe = z - era * DAYS_PER_400Y;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
 	mday = (int)(doy - (153 * mp + 2) / 5 + 1);
 	month = (int)(mp < 10 ? mp + 3 : mp - 9);
 	year = yoe + era * 400 + (month <= 2);
