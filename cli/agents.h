@@ -96,7 +96,6 @@ struct cli_hook_opts {
 	/* Set by a door, not by an option: the agent's own bookkeeping tools
 	 * (NULL-terminated), mapped as the Claude door maps its own. */
 	const char *const *internal_tools;
-	char scope_paths[4][PATH_MAX]; /* --claude-scopes' files */
 };
 
 /* 0 parsed, 1 help printed (usage), -1 usage error (reported). */

@@ -644,7 +644,11 @@ static bool merge_config_rules(cJSON *lists[3], const struct cordon_config *cfg)
  * order --claude-settings takes them (user, project, local, then the
  * managed file, whose defaultMode wins), after the files given. A scope
  * that is not there is skipped; one that is there and does not load
- * refuses the call as any configuration error does. */
+ * refuses the call as any configuration error does. The names kept live
+ * in scope_paths (one call per process): held in the options, zeroed with
+ * them, they were 16 KB of stack written in every hook call. */
+static char scope_paths[4][PATH_MAX];
+
 static void add_claude_scopes(struct cli_hook_opts *o, const char *workspace)
 {
 	const char *cfgdir = getenv("CLAUDE_CONFIG_DIR");
@@ -688,8 +692,8 @@ static void add_claude_scopes(struct cli_hook_opts *o, const char *workspace)
 			      strcmp(o->claude_settings[k], want[i]) == 0;
 		if (dup)
 			continue;
-		memcpy(o->scope_paths[i], want[i], PATH_MAX);
-		o->claude_settings[o->nclaude_settings++] = o->scope_paths[i];
+		memcpy(scope_paths[i], want[i], PATH_MAX);
+		o->claude_settings[o->nclaude_settings++] = scope_paths[i];
 	}
 }
 

@@ -41,6 +41,7 @@
 
 #include "alloc.h"
 #include "text.h"
+#include "utc.h"
 #include "banned.h"
 
 /* The writer looks back from the end of the file for the last record:
@@ -236,45 +237,20 @@ static void key_mac(const struct audit_key *k, const void *data, size_t len,
 	text_hex_encode(md, SHA256_BYTES, out);
 }
 
-/* The proleptic Gregorian date of a day counted from 1970-01-01 (days
- * may be negative), in the manner of Howard Hinnant's civil_from_days:
- * computed, not asked of gmtime_r(), whose first call in a process loads
- * the local time zone (/etc/localtime: an open, two fstats, two reads,
- * some 25 µs) that a UTC stamp never uses. */
-static void civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d)
-{
-	int64_t z = days + 719468; /* from 0000-03-01 */
-	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-	unsigned doe = (unsigned)(z - era * 146097); /* [0, 146096] */
-	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	unsigned mp = (5 * doy + 2) / 153; /* March is 0 */
-
-	*d = doy - (153 * mp + 2) / 5 + 1;
-	*m = mp < 10 ? mp + 3 : mp - 9;
-	*y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
 void audit_format_time(int64_t sec, long nsec, char buf[32])
 {
-	int64_t days, y;
-	unsigned m, d, s;
+	struct tm tm;
 	int n;
 
 	if (nsec < 0 || nsec > 999999999L)
 		nsec = 0;
-	/* 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z, the four digits */
-	if (sec < -62167219200LL || sec > 253402300799LL) {
+	if (!utc_from_unix(sec, &tm)) {
 		memcpy(buf, "1970-01-01T00:00:00.000000Z", 28);
 		return;
 	}
-	days = sec / 86400;
-	if (sec % 86400 < 0)
-		days--;
-	s = (unsigned)(sec - days * 86400);
-	civil_from_days(days, &y, &m, &d);
-	n = snprintf(buf, 32, "%04d-%02u-%02uT%02u:%02u:%02u.%06ldZ", (int)y, m,
-		     d, s / 3600, s / 60 % 60, s % 60, nsec / 1000);
+	n = snprintf(buf, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
+		     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		     tm.tm_min, tm.tm_sec, nsec / 1000);
 	if (n < 0 || n >= 32)
 		memcpy(buf, "1970-01-01T00:00:00.000000Z", 28);
 }

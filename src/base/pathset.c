@@ -72,47 +72,67 @@ static void classify_pattern(struct pathset_pat *p)
 	}
 }
 
+static bool expands_home(const char *src, const char *home)
+{
+	return home && src[0] == '~' && (src[1] == '/' || !src[1]);
+}
+
+/* The set is one allocation: the pattern array, then every pattern's text,
+ * then the "~/"-expanded globs (a glob without "~/" is its pattern's
+ * text). The policy builds four sets per process, one per hook call: a
+ * copy per string was 130 allocations. */
 enum cordon_err pathset_init(struct pathset *ps, const char *const *patterns,
 			     size_t n, const char *home)
 {
+	size_t hl = home ? strlen(home) : 0, size;
+	char *text;
+
 	ps->pat = NULL;
 	ps->n = 0;
 	ps->ci = false;
 	if (n == 0)
 		return CORDON_OK;
-	ps->pat = cordon__calloc(n, sizeof(*ps->pat));
-	if (!ps->pat)
+	if (__builtin_mul_overflow(n, sizeof(*ps->pat), &size))
 		return CORDON_E_NOMEM;
 	for (size_t i = 0; i < n; i++) {
-		struct pathset_pat *p = &ps->pat[i];
-		const char *src = patterns[i];
-		p->pattern = cordon__strdup(src);
-		if (home && src[0] == '~' && (src[1] == '/' || !src[1])) {
-			size_t hl = strlen(home), sl = strlen(src);
-			p->glob = cordon__malloc(hl + sl);
-			if (p->glob) {
-				memcpy(p->glob, home, hl);
-				memcpy(p->glob + hl, src + 1, sl);
-			}
-		} else {
-			p->glob = cordon__strdup(src);
-		}
-		ps->n = i + 1;
-		if (!p->pattern || !p->glob) {
-			pathset_free(ps);
+		size_t sl = strlen(patterns[i]);
+
+		if (__builtin_add_overflow(size, sl + 1, &size) ||
+		    (expands_home(patterns[i], home) &&
+		     __builtin_add_overflow(size, hl + sl, &size)))
 			return CORDON_E_NOMEM;
+	}
+	ps->pat = cordon__calloc(1, size);
+	if (!ps->pat)
+		return CORDON_E_NOMEM;
+	text = (char *)(ps->pat + n);
+	for (size_t i = 0; i < n; i++) {
+		size_t sl = strlen(patterns[i]);
+
+		memcpy(text, patterns[i], sl + 1);
+		ps->pat[i].pattern = ps->pat[i].glob = text;
+		text += sl + 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pathset_pat *p = &ps->pat[i];
+
+		if (expands_home(p->pattern, home)) {
+			size_t sl = strlen(p->pattern);
+
+			/* "~/x" becomes HOME "/x" and its NUL: hl + sl. */
+			memcpy(text, home, hl);
+			memcpy(text + hl, p->pattern + 1, sl);
+			p->glob = text;
+			text += hl + sl;
 		}
 		classify_pattern(p);
 	}
+	ps->n = n;
 	return CORDON_OK;
 }
 
 void pathset_free(struct pathset *ps)
 {
-	for (size_t i = 0; i < ps->n; i++) {
-		free(ps->pat[i].pattern);
-		free(ps->pat[i].glob);
-	}
 	free(ps->pat);
 	ps->pat = NULL;
 	ps->n = 0;

@@ -39,8 +39,8 @@ enum pathset_shape {
 };
 
 struct pathset_pat {
-	char *pattern; /* as given (for messages) */
-	char *glob;    /* after ~ expansion */
+	const char *pattern; /* as given (for messages); in the set's block */
+	const char *glob;    /* after ~ expansion; may be pattern itself */
 	enum pathset_shape shape;
 	const char *lit; /* the literal part (into glob) */
 	size_t litlen;

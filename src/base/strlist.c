@@ -47,27 +47,44 @@ bool strlist_push(struct strlist *l, const char *s)
 	return strlist_take(l, cordon__strdup(s));
 }
 
+/* The array is allocated once: a configuration fills its default lists
+ * in every process, one per hook call, and growing the array one string
+ * at a time was a realloc a string. */
+bool strlist_fill_n(struct strlist *l, const char *const *v, size_t n)
+{
+	l->v = NULL;
+	l->n = 0;
+	if (n == 0)
+		return true;
+	l->v = cordon__calloc(n, sizeof(*l->v));
+	if (!l->v)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		l->v[i] = cordon__strdup(v[i]);
+		if (!l->v[i]) {
+			l->n = i;
+			strlist_clear(l);
+			return false;
+		}
+	}
+	l->n = n;
+	return true;
+}
+
 /* Replaces *l with the NULL-terminated list v. */
 bool strlist_fill(struct strlist *l, const char *const *v)
 {
+	size_t n = 0;
+
 	strlist_clear(l);
-	for (; v && *v; v++)
-		if (!strlist_push(l, *v))
-			return false;
-	return true;
+	while (v && v[n])
+		n++;
+	return strlist_fill_n(l, v, n);
 }
 
 bool strlist_copy(struct strlist *dst, const struct strlist *src)
 {
-	dst->v = NULL;
-	dst->n = 0;
-	for (size_t i = 0; i < src->n; i++) {
-		if (!strlist_push(dst, src->v[i])) {
-			strlist_clear(dst);
-			return false;
-		}
-	}
-	return true;
+	return strlist_fill_n(dst, (const char *const *)src->v, src->n);
 }
 
 bool strlist_equal(const struct strlist *a, const struct strlist *b)

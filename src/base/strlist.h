@@ -22,8 +22,12 @@ bool strlist_has(const struct strlist *l, const char *s);
 bool strlist_take(struct strlist *l, char *s);
 /* Appends a copy of s. */
 bool strlist_push(struct strlist *l, const char *s);
-/* Replaces *l with copies of the NULL-terminated list v. */
+/* Replaces *l with copies of the NULL-terminated list v; on failure *l is
+ * left empty. */
 bool strlist_fill(struct strlist *l, const char *const *v);
+/* Makes *l (taken as empty, not freed) copies of v[0..n); on failure *l is
+ * left empty. */
+bool strlist_fill_n(struct strlist *l, const char *const *v, size_t n);
 /* Makes *dst (taken as empty, not freed) a copy of src; on failure *dst is
  * left empty. */
 bool strlist_copy(struct strlist *dst, const struct strlist *src);

@@ -101,10 +101,16 @@ enum config_tri {
 	CONFIG_TRUE = 1,
 };
 
+/* A source's strings are allocated when their flag says so; otherwise key
+ * is the key table's path and origin the static "default" (every key of
+ * every configuration starts so, one per hook call: copying them was 108
+ * allocations a process). */
 struct config_source {
-	char *key;    /* key path, "safety.denied_paths" */
-	char *origin; /* "default", "user:/home/u/.config/cordon/config.json",
-			 "project:…", "config:…", "flag:--mode" */
+	const char *key;    /* key path, "safety.denied_paths" */
+	const char *origin; /* "default", "user:/home/u/.config/cordon/config.json",
+			       "project:…", "config:…", "flag:--mode" */
+	bool key_owned;
+	bool origin_owned;
 };
 
 struct config_warning {

@@ -97,5 +97,24 @@ int main(void)
 	is_int((int)pathset_match(&ps, "/root/notes.txt", 15, NULL), -1,
 	       "not another home");
 	pathset_free(&ps);
+
+	/* Expanded and plain patterns mixed: each keeps its own text as
+	 * given and its own glob (the set is one block, so a wrong offset
+	 * would hand one pattern's text to another). */
+	const char *mixed[] = {"**/.env", "~", "/etc/**", "~/.aws/**", "~x"};
+	const char *globs[] = {"**/.env", "/home/u", "/etc/**",
+			       "/home/u/.aws/**", "~x"};
+	is_int(pathset_init(&ps, mixed, 5, "/home/u"), CORDON_OK,
+	       "mixed set compiles");
+	for (size_t i = 0; i < 5; i++) {
+		is_str(ps.pat[i].pattern, mixed[i], "pattern as given");
+		is_str(ps.pat[i].glob, globs[i], "its glob");
+	}
+	is_int((int)pathset_match(&ps, "/home/u", 7, NULL), 1, "~ is home");
+	is_int((int)pathset_match(&ps, "/home/u/.aws/credentials", 24, NULL),
+	       3, "~/.aws/** under home");
+	pathset_free(&ps);
+	pathset_free(&ps);
+	is_int((int)ps.n, 0, "a freed set is empty and frees again");
 	return tap_done();
 }
