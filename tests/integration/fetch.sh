@@ -200,13 +200,17 @@ ok $? "https with the test CA and --resolve test.cordon:127.0.0.1 works"
 # The binary loads libssl when a fetch first needs TLS (cli/ssl_lazy.c):
 # one that cannot be loaded fails the https fetch, saying which library
 # and why; plain http does not need it.
+# https_fails_with DIR TEXT: the https fetch with DIR first on the
+# loader's path fails, prints nothing and says TEXT.
+https_fails_with() {
+	LD_LIBRARY_PATH=$1 run fetch "${L[@]}" "${T[@]}" \
+		"https://test.cordon:$sp/hello"
+	[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -qF "TLS setup failed: libssl.so.3 (TLS) $2" "$tmp/err"
+}
 mkdir -p "$tmp/nossl"
 echo 'not a shared object' >"$tmp/nossl/libssl.so.3"
-LD_LIBRARY_PATH=$tmp/nossl run fetch "${L[@]}" "${T[@]}" \
-	"https://test.cordon:$sp/hello"
-[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
-	grep -qF "TLS setup failed: libssl.so.3 (TLS) cannot be loaded: $tmp/nossl/libssl.so.3" \
-		"$tmp/err"
+https_fails_with "$tmp/nossl" "cannot be loaded: $tmp/nossl/libssl.so.3"
 ok $? "https without a loadable libssl fails, naming the library and the reason"
 LD_LIBRARY_PATH=$tmp/nossl run fetch "${L[@]}" "http://127.0.0.1:$hp/hello"
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = hello ]
@@ -219,11 +223,7 @@ if ! echo 'int not_openssl;' | ${CC:-cc} -shared -fPIC -x c - \
 	skip "a libssl.so.3 without OpenSSL's functions fails the fetch" \
 		"no C compiler"
 else
-	LD_LIBRARY_PATH=$tmp/fakessl run fetch "${L[@]}" "${T[@]}" \
-		"https://test.cordon:$sp/hello"
-	[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
-		grep -qF "TLS setup failed: libssl.so.3 (TLS) lacks TLS_client_method: " \
-			"$tmp/err"
+	https_fails_with "$tmp/fakessl" "lacks TLS_client_method: "
 	ok $? "a libssl.so.3 without OpenSSL's functions fails the fetch, naming the first"
 fi
 
