@@ -323,7 +323,11 @@ static int plan_gitdir(struct sandbox_plan *p, const char *gitdir,
 }
 
 /* The nearest ancestor of dir with a .git (directory or "gitdir:" file),
- * as git finds it: not across a filesystem boundary. NULL when none. */
+ * as git finds it: not across a filesystem boundary. NULL when none, and
+ * when the nearest .git is a file that is not a "gitdir:" file (another
+ * run's empty placeholder, say): git stops there with an error, so there
+ * is no repository to protect, and the workspace's own .git gets its
+ * placeholder instead of being left free to create. */
 static char *enclosing_repo(struct sandbox_plan *p, const char *dir)
 {
 	char buf[PATH_MAX];
@@ -346,9 +350,19 @@ static char *enclosing_repo(struct sandbox_plan *p, const char *dir)
 		if (stat(buf, &st) != 0 || st.st_dev != dev)
 			return NULL;
 		dotgit = sandbox_plan_join(p, buf, ".git");
-		if (dotgit && lstat(dotgit, &st) == 0 &&
-		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+		if (!dotgit || lstat(dotgit, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
 			return sandbox_plan_strdup(p, buf);
+		if (S_ISREG(st.st_mode)) {
+			char head[8];
+
+			if (sandbox_read_small(dotgit, head, sizeof(head)) ==
+				    (ssize_t)sizeof(head) - 1 &&
+			    strncmp(head, "gitdir:", 7) == 0)
+				return sandbox_plan_strdup(p, buf);
+			return NULL;
+		}
 	}
 	return NULL;
 }

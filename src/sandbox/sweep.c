@@ -146,6 +146,7 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 {
 	struct sandbox_sweep *s = p->sweep;
 	char moved[NAME_MAX + 1];
+	struct stat st;
 
 	if (s->launch) {
 		char *dup;
@@ -162,6 +163,12 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 		return;
 	}
 	if (sweep_known(s, s->cap, path))
+		return;
+	/* An empty file runs nothing and names no repository: another run's
+	 * placeholder (a workspace nested in this one), left for its owner
+	 * to remove. */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size == 0)
 		return;
 	if (sandbox_sweep_quarantine(dfd, name, moved, sizeof(moved)) == 0)
 		sandbox_sweep_note(rep,

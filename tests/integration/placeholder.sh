@@ -53,4 +53,23 @@ for name in .git .vscode; do
 	[ $other = 0 ]
 	ok $? "$name: the untouched placeholders are removed"
 done
+
+# Another run's empty .git placeholder in the parent directory is no
+# repository: a run whose workspace is below it still gets a .git
+# placeholder of its own, so it cannot plant a "gitdir:" file that git on
+# the host would follow during the run (before, it took the empty file
+# for an enclosing repository and left its own .git free to create).
+outer=$base/nest
+mkdir -p "$outer/sub"
+(cd "$outer" && exec "$bin" run --mode strict -- sh -c 'sleep 4' \
+	>/dev/null 2>&1) &
+b=$!
+for _ in $(seq 50); do [ -e "$outer/.git" ] && break; sleep 0.1; done
+(cd "$outer/sub" && "$bin" run --mode strict -- sh -c \
+	"printf 'gitdir: $base/evil\n' > .git 2>/dev/null && echo planted;
+	cat $outer/sub/.git; echo done") >"$tmp/out" 2>"$tmp/err"
+wait "$b"
+has done && ! has planted && ! has gitdir && [ ! -e "$outer/sub/.git" ] &&
+	[ ! -e "$outer/sub/.git.cordon-quarantined" ]
+ok $? "below another run's placeholder, the workspace's .git is held too"
 done_testing
