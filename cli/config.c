@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "cordon.h"
 #include "json.h"
+#include "path.h"
 
 #include "banned.h"
 
@@ -58,22 +59,6 @@ void cli_config_usage(FILE *out)
 	      "memory, 2 on a usage or configuration error (an unknown key or\n"
 	      "a wrong type, named with the file and the key path).\n",
 	      out);
-}
-
-/* A malloc'd "a" + "b", or NULL when out of memory. */
-static char *join(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char *s;
-
-	if (na > SIZE_MAX - nb - 1)
-		return NULL;
-	s = malloc(na + nb + 1);
-	if (!s)
-		return NULL;
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb + 1);
-	return s;
 }
 
 /* The user file's path, malloc'd; NULL (with *oom clear) when neither
@@ -118,7 +103,6 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 	struct cordon_config *cfg = cordon_config_new();
 	char *path = NULL, *cwd = NULL;
 	int oom = 0, status = 0;
-	size_t n;
 
 	*out = NULL;
 	if (!cfg) {
@@ -147,10 +131,7 @@ int cli_load_config(struct cordon_config **out, const char *config_file,
 		}
 		workspace = cwd;
 	}
-	n = strlen(workspace);
-	path = join(workspace, n && workspace[n - 1] == '/' ?
-				       ".cordon/config.json" :
-				       "/.cordon/config.json");
+	path = path_join(workspace, ".cordon/config.json");
 	if (!path)
 		goto nomem;
 	status = load_layer(cfg, path, CORDON_CONFIG_PROJECT, 1);

@@ -17,6 +17,7 @@
 #include "hook_input.h"
 #include "hooksbx.h"
 #include "json.h"
+#include "path.h"
 
 #include "banned.h"
 
@@ -59,23 +60,6 @@ static int opt_string(const cJSON *o, const char *name, const char **out,
 	}
 	*out = v->valuestring;
 	return 0;
-}
-
-/* A malloc'd "a/b", or NULL when out of memory. */
-static char *path_join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *p;
-
-	if (la > SIZE_MAX - lb - 2)
-		return NULL;
-	p = malloc(la + lb + 2);
-	if (!p)
-		return NULL;
-	memcpy(p, a, la);
-	p[la] = '/';
-	memcpy(p + la + 1, b, lb + 1);
-	return p;
 }
 
 /* Gemini CLI names an MCP tool after its server in mcp_context; cordon's

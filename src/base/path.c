@@ -10,7 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "path.h"
+
 #include "banned.h"
 
 char *path_normalize(struct arena *a, const char *cwd, const char *p, size_t n)
@@ -673,4 +675,22 @@ bool path_link_free(const char *abs)
 	memcpy(parent, abs, n - 1);
 	parent[n - 1] = '\0';
 	return open_link_free(parent) == 1;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t sep = la && a[la - 1] == '/' ? 0 : 1;
+	char *p;
+
+	if (la > SIZE_MAX - lb - sep - 1)
+		return NULL;
+	p = cordon__malloc(la + sep + lb + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	if (sep)
+		p[la] = '/';
+	memcpy(p + la + sep, b, lb + 1);
+	return p;
 }

@@ -33,6 +33,10 @@ struct path_ctx {
 	const char *tmpdir;    /* absolute, normalised */
 };
 
+/* A malloc'd "a/b" (one '/' between them: none added when a ends in one),
+ * released with free(); NULL when out of memory. */
+char *path_join(const char *a, const char *b);
+
 /* Normalises p[0..n) against cwd (absolute already if it starts with '/').
  * Returns an arena string, or NULL when out of memory. */
 char *path_normalize(struct arena *a, const char *cwd, const char *p, size_t n);

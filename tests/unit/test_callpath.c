@@ -369,12 +369,32 @@ static void resolve_tests(void)
 	resolves(want, at("home/.ssh/id_rsa"), "a leading \"//\" on disk");
 }
 
+/* path_join: one '/' between the parts, none added after a trailing
+ * one. */
+static void join_tests(void)
+{
+	static const char *const joins[][3] = {
+		{ "/w", "sub", "/w/sub" },
+		{ "/w/", ".cordon/config.json", "/w/.cordon/config.json" },
+		{ "/", "etc", "/etc" },
+		{ "", "x", "/x" },
+	};
+
+	for (size_t i = 0; i < sizeof(joins) / sizeof(joins[0]); i++) {
+		char *j = path_join(joins[i][0], joins[i][1]);
+
+		is_str(j, joins[i][2], joins[i][2]);
+		free(j);
+	}
+}
+
 int main(void)
 {
 	tap_no_plan();
 	normalize_rows();
 	normalize_bytes();
 	resolve_tests();
+	join_tests();
 	if (root[0] && nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		diag("could not remove %s", root);
 	return tap_done();
