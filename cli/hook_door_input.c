@@ -210,11 +210,24 @@ static int cursor_call(const cJSON *in, struct door_call *dc, char *why,
 	return 0;
 }
 
-/* Copilot CLI's tools and the argument that names their path. */
-static const struct {
-	const char *copilot;
+/* An agent's tool name and the Claude Code tool it is judged as. */
+struct door_tool {
+	const char *name;
 	const char *tool;
-} copilot_tools[] = {
+};
+
+/* The Claude Code tool for name in t[0..n), or name itself. */
+static const char *door_tool(const struct door_tool *t, size_t n,
+			     const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, t[i].name) == 0)
+			return t[i].tool;
+	return name;
+}
+
+/* Copilot CLI's tools and the argument that names their path. */
+static const struct door_tool copilot_tools[] = {
 	{ "bash", "Bash" }, { "view", "Read" },	       { "create", "Write" },
 	{ "edit", "Edit" }, { "str_replace", "Edit" },
 };
@@ -236,11 +249,9 @@ static int copilot_call(const cJSON *in, struct door_call *dc, char *why,
 			   "toolArgs", why, cap);
 	if (!args)
 		return -1;
-	tool = name;
-	for (size_t i = 0; i < sizeof(copilot_tools) / sizeof(copilot_tools[0]);
-	     i++)
-		if (strcmp(name, copilot_tools[i].copilot) == 0)
-			tool = copilot_tools[i].tool;
+	tool = door_tool(copilot_tools,
+			 sizeof(copilot_tools) / sizeof(copilot_tools[0]),
+			 name);
 	if (tool != name && strcmp(tool, "Bash") != 0 &&
 	    as_file_path(args, "path", "toolArgs", why, cap) != 0) {
 		cJSON_Delete(args);
@@ -591,10 +602,7 @@ static int windsurf_call(const cJSON *in, struct door_call *dc, char *why,
  * directory), read_file {file_path | absolute_path} -> Read, write_file
  * -> Write, edit -> Edit; MCP tools are already mcp__SERVER__TOOL; any
  * other passes by name. */
-static const struct {
-	const char *qwen;
-	const char *tool;
-} qwen_tools[] = {
+static const struct door_tool qwen_tools[] = {
 	{ "run_shell_command", "Bash" },
 	{ "read_file", "Read" },
 	{ "write_file", "Write" },
@@ -651,10 +659,8 @@ static int qwen_call(const cJSON *in, struct door_call *dc, char *why,
 		snprintf(why, cap, "tool_name: over 512 bytes");
 		return -1;
 	}
-	tool = name;
-	for (size_t i = 0; i < sizeof(qwen_tools) / sizeof(qwen_tools[0]); i++)
-		if (strcmp(name, qwen_tools[i].qwen) == 0)
-			tool = qwen_tools[i].tool;
+	tool = door_tool(qwen_tools, sizeof(qwen_tools) / sizeof(qwen_tools[0]),
+			 name);
 	args = cJSON_Duplicate(ti, 1);
 	if (!args)
 		goto oom;
