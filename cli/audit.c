@@ -65,6 +65,11 @@ void cli_audit_usage(FILE *out)
 	      "oldest files were rotated away starts with a \"rotated\" "
 	      "record: that is\n"
 	      "a break too unless --allow-missing-start says it is expected.\n"
+	      "A file that FILE.syncfail names (an fsync of it failed: records "
+	      "may\n"
+	      "not be on disk) fails too, after its chain is checked; once "
+	      "checked,\n"
+	      "empty or remove the mark.\n"
 	      "\n"
 	      "head verifies the log and prints its head, the hash of the "
 	      "last record.\n"
@@ -303,8 +308,11 @@ static int print_verify_json(const struct cordon_audit_report *rep)
 			     cJSON_AddNullToObject(o, "line") &&
 			     cJSON_AddNullToObject(o, "why") :
 		     cJSON_AddStringToObject(o, "file", rep->bad_file) &&
-			     cJSON_AddNumberToObject(o, "line",
-						     (double)rep->bad_line) &&
+			     (rep->bad_line ?
+				      cJSON_AddNumberToObject(
+					      o, "line",
+					      (double)rep->bad_line) :
+				      cJSON_AddNullToObject(o, "line")) &&
 			     cJSON_AddStringToObject(o, "why", rep->why)) &&
 	    cJSON_AddStringToObject(o, "notes", rep->notes))
 		txt = cJSON_PrintUnformatted(o);
@@ -379,11 +387,17 @@ static void print_break(const struct cordon_audit_report *rep)
 	if (strncmp(why, "line ", 5) == 0 && strstr(why, ": "))
 		why = strstr(why, ": ") + 2;
 	print_escaped_str(stdout, rep->bad_file);
-	printf(":%llu: ", (unsigned long long)rep->bad_line);
+	if (rep->bad_line)
+		printf(":%llu", (unsigned long long)rep->bad_line);
+	fputs(": ", stdout);
 	print_escaped_str(stdout, why);
 	fputc('\n', stdout);
-	printf("%llu records before it chain correctly.\n",
-	       (unsigned long long)rep->records);
+	if (rep->bad_line)
+		printf("%llu records before it chain correctly.\n",
+		       (unsigned long long)rep->records);
+	else /* no line is at fault: the file's sync mark (audit.h) */
+		printf("%llu records chain correctly.\n",
+		       (unsigned long long)rep->records);
 }
 
 static int cmd_head(int argc, char **argv)

@@ -911,7 +911,10 @@ struct cordon_audit_report {
 	unsigned files;          /* files checked */
 	char head[65];           /* the hash of the last good record */
 	char bad_file[4096];     /* where the first problem is ("" when none) */
-	uint64_t bad_line;       /* its 1-based line (0 when none) */
+	uint64_t bad_line;       /* its 1-based line (0 when none, or when
+				  * no line is at fault: the chain reads
+				  * whole but FILE.syncfail, the sync mark,
+				  * names the file: an fsync of it failed) */
 	char why[512];           /* "line 7: a record was deleted before it
 				  * (seq 9 where 8 was expected)" … */
 	char notes[1024];        /* what is not a break ("the chain starts in a

@@ -3481,6 +3481,87 @@ static enum cordon_err discover(const char *path, char ***list, char ***gaps,
 	return CORDON_OK;
 }
 
+/* The sync mark that covers the log file name: PATH.syncfail of the
+ * newest file when verify found the rotated set itself (base), else of
+ * name with a rotation's ".N" taken off. false when it does not fit. */
+static bool verify_mark_names(const char *base, const char *name,
+			      struct audit_mark_names *m)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(name), d = n;
+
+	if (base)
+		return mark_names(base, m);
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d < n && d > 1 && name[d - 1] == '.' && name[d] != '0' &&
+	    n - d <= 3) {
+		if (d - 1 >= sizeof(path))
+			return false;
+		memcpy(path, name, d - 1);
+		path[d - 1] = '\0';
+		return mark_names(path, m);
+	}
+	return mark_names(name, m);
+}
+
+/* Whether the sync mark m names the file fd is open on (verify reads
+ * it, never makes it): 1 yes, 0 no or no mark, -1 with *rc and diag
+ * for a mark that cannot be read or is not to be trusted, as a sync
+ * would refuse it (this user's regular file that others cannot write,
+ * never through a symlink). Read under a shared lock: a failed sync
+ * appends to it under an exclusive one. */
+static int verify_marked(const struct audit_mark_names *m, int fd,
+			 struct cordon_diag *diag, enum cordon_err *rc)
+{
+	char idtext[AUDIT_ID_TEXT];
+	struct stat st;
+	int mfd, hit, e = 0;
+
+	if (!fd_id_text(fd, idtext)) {
+		e = errno;
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot stat a log file: %s",
+				 strerror(e));
+		return -1;
+	}
+	mfd = open(m->mark,
+		   O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	if (mfd < 0 && errno == ENOENT)
+		return 0;
+	if (mfd < 0) {
+		e = errno;
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot open the sync mark %s: "
+				 "%s",
+				 m->mark,
+				 e == ELOOP ? "it is a symlink" : strerror(e));
+		return -1;
+	}
+	if (fstat(mfd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+		close(mfd);
+		*rc = diag_errno(diag, CORDON_E_IO, 0,
+				 "audit verify: the sync mark %s is not this "
+				 "user's regular file that only its owner can "
+				 "write: not trusted",
+				 m->mark);
+		return -1;
+	}
+	while (flock(mfd, LOCK_SH) != 0 && errno == EINTR)
+		;
+	hit = mark_has(mfd, idtext, &e);
+	close(mfd);
+	if (hit < 0) {
+		*rc = diag_errno(diag, CORDON_E_IO, e,
+				 "audit verify: cannot read the sync mark %s: "
+				 "%s",
+				 m->mark, strerror(e));
+		return -1;
+	}
+	return hit;
+}
+
 enum cordon_err cordon_audit_verify(const char *const *files, size_t n,
 				    struct cordon_audit_report *rep,
 				    struct cordon_diag *diag)
@@ -3500,6 +3581,8 @@ enum cordon_err cordon_audit_verify_ex(const char *const *files, size_t n,
 	size_t count = 0;
 	enum cordon_err rc = CORDON_OK;
 	int base_fd = -1;
+	long marked = -1; /* the first file a sync mark names */
+	char mark[PATH_MAX];
 
 	if (!rep || !files || n == 0)
 		return diag_errno(diag, CORDON_E_INVAL, 0,
@@ -3540,6 +3623,20 @@ enum cordon_err cordon_audit_verify_ex(const char *const *files, size_t n,
 			break;
 		vc_begin_file(&vc, (unsigned)i);
 		rc = verify_fd(&vc, fd, vc.names[i], &buf, diag);
+		if (rc == CORDON_OK && marked < 0) {
+			struct audit_mark_names m;
+
+			if (!verify_mark_names(list ? files[0] : NULL,
+					       vc.names[i], &m))
+				rc = diag_errno(diag, CORDON_E_IO, 0,
+						"audit verify: the sync mark's "
+						"name for %s is over PATH_MAX",
+						vc.names[i]);
+			else if (verify_marked(&m, fd, diag, &rc) > 0) {
+				marked = (long)i;
+				snprintf(mark, sizeof(mark), "%s", m.mark);
+			}
+		}
 		if (own)
 			close(fd);
 	}
@@ -3548,6 +3645,20 @@ enum cordon_err cordon_audit_verify_ex(const char *const *files, size_t n,
 		if (vc.oom)
 			rc = diag_errno(diag, CORDON_E_NOMEM, 0,
 					"audit verify: out of memory");
+	}
+	if (rc == CORDON_OK && rep->intact && marked >= 0) {
+		/* The chain reads whole, but from the page cache: what a
+		 * failed write-back lost is not on disk (audit.h). */
+		rep->intact = 0;
+		rep->bad_line = 0;
+		snprintf(rep->bad_file, sizeof(rep->bad_file), "%s",
+			 vc.names[marked]);
+		text_setf(rep->why, sizeof(rep->why),
+			  "the chain reads intact, but an fsync of this file "
+			  "failed (%s names it): records written since its "
+			  "last good sync may not be on disk; check it, then "
+			  "empty or remove the mark",
+			  mark);
 	}
 	if (rc != CORDON_OK)
 		rep->intact = 0;

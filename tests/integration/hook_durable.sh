@@ -311,6 +311,8 @@ hook "$other" c
 "$bin" hook claude --audit-log "$other" <"$rin" >"$t/read.json"
 runcmd c
 [ -e "$ws/marker.txt" ] && echo c >>"$t/ran"
+"$bin" audit verify "$log" >"$t/verify.out" 2>&1
+echo $? >"$t/verify.rc"
 umount "$t/mnt"
 exit 0
 EOF
@@ -344,6 +346,10 @@ EOF
 			[ ! -e "$f/ran" ] &&
 			grep -q "other.jsonl had an fsync fail before" "$f/c.err"
 		ok $? "a synced hook saw the error first: its call is denied, and the run refuses"
+		[ "$(cat "$f/verify.rc")" = 1 ] &&
+			grep -q "an fsync of this file failed (.*audit.jsonl.syncfail names it)" \
+				"$f/verify.out"
+		ok $? "cordon audit verify of that log fails and names the mark ($(head -c 300 "$f/verify.out"))"
 	fi
 else
 	skip "a log that cannot be synced: the command does not run" \

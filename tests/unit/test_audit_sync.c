@@ -360,6 +360,103 @@ static void test_mark(void)
 	unlink(name);
 }
 
+static int verify1(const char *path, struct cordon_audit_report *rep,
+		   struct cordon_diag *diag)
+{
+	const char *files[1] = { path };
+
+	memset(diag, 0, sizeof(*diag));
+	return cordon_audit_verify(files, 1, rep, diag);
+}
+
+/* `cordon audit verify` reads the sync mark: a file it names fails
+ * although its chain is whole (the page cache is what verify reads, and
+ * what a failed write-back lost is not on disk), a mark naming another
+ * file does not, a mark that cannot be trusted is an error (as a sync
+ * refuses it), a rotated file is found under the newest file's mark, and
+ * so is a rotated file given by itself. Verify never makes the mark. */
+static void test_verify_mark(void)
+{
+	char path[PATH_MAX - 32], name[PATH_MAX], one[PATH_MAX];
+	struct cordon_audit_report rep;
+	struct cordon_diag diag = { 0 };
+	struct audit_file_id id, other;
+	struct cordon_audit *a;
+	struct stat st;
+	const char *files[2];
+
+	snprintf(path, sizeof(path), "%s/vm.jsonl", root);
+	snprintf(name, sizeof(name), "%s" AUDIT_MARK_SUFFIX, path);
+	snprintf(one, sizeof(one), "%s.1", path);
+	a = open_log(path, CORDON_AUDIT_FSYNC_NEVER, 0);
+	ok(a && record(a) && record(a), "two records");
+	cordon_audit_close(a);
+	id = id_of(path);
+	other = id;
+	other.ino++;
+
+	ok(verify1(path, &rep, &diag) == CORDON_OK && rep.intact &&
+		   rep.records == 2,
+	   "no mark: intact");
+	ok(lstat(name, &st) != 0 && errno == ENOENT,
+	   "verify did not make the mark");
+	ok(mark(path, &other) && verify1(path, &rep, &diag) == CORDON_OK &&
+		   rep.intact,
+	   "a mark naming another file: intact");
+	ok(mark(path, &id) && verify1(path, &rep, &diag) == CORDON_OK &&
+		   !rep.intact && rep.bad_line == 0 && rep.records == 2 &&
+		   strcmp(rep.bad_file, path) == 0 &&
+		   strstr(rep.why, "fsync of this file failed") &&
+		   strstr(rep.why, name),
+	   "its mark: not intact, no line at fault, the mark named (%s)",
+	   rep.why);
+
+	/* rotated by hand: the set is vm.jsonl.1 (marked) and a new file */
+	ok(rename(path, one) == 0, "rotated by hand to path.1");
+	a = open_log(path, CORDON_AUDIT_FSYNC_NEVER, 0);
+	ok(a && record(a), "a record in the new file");
+	cordon_audit_close(a);
+	ok(verify1(path, &rep, &diag) == CORDON_OK && !rep.intact &&
+		   strcmp(rep.bad_file, one) == 0 && rep.bad_line == 0,
+	   "the newest file's mark names path.1: not intact at path.1 (%s)",
+	   rep.bad_file);
+	files[0] = one;
+	files[1] = path;
+	memset(&diag, 0, sizeof(diag));
+	ok(cordon_audit_verify(files, 2, &rep, &diag) == CORDON_OK &&
+		   !rep.intact && strcmp(rep.bad_file, one) == 0,
+	   "path.1 and path given: path.1 is found under path's mark");
+
+	/* a chain break is reported before the mark */
+	{
+		FILE *f = fopen(path, "a");
+
+		ok(f && fputs("not a record\n", f) >= 0 && fclose(f) == 0,
+		   "a line that is no record appended");
+	}
+	ok(verify1(path, &rep, &diag) == CORDON_OK && !rep.intact &&
+		   rep.bad_line != 0,
+	   "a broken chain: the break is named, with its line (%s)", rep.why);
+
+	ok(unlink(name) == 0 && symlink("/dev/null", name) == 0,
+	   "a symlink at the mark");
+	ok(verify1(path, &rep, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "symlink"),
+	   "a mark that is a symlink: an error (%s)", diag.message);
+	unlink(name);
+	ok(mkfifo(name, 0600) == 0 &&
+		   verify1(path, &rep, &diag) == CORDON_E_IO &&
+		   strstr(diag.message, "not trusted"),
+	   "a FIFO at the mark: an error, not a hang (%s)", diag.message);
+	unlink(name);
+	ok(mark(path, &other) && chmod(name, 0622) == 0 &&
+		   verify1(path, &rep, &diag) == CORDON_E_IO,
+	   "a mark others can write: an error (it could have been emptied)");
+	unlink(name);
+	unlink(one);
+	unlink(path);
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -370,6 +467,7 @@ int main(void)
 	test_deferred();
 	test_sync_file();
 	test_mark();
+	test_verify_mark();
 	tap_rmtree(root);
 	return tap_done();
 }
