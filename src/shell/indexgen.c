@@ -1,7 +1,7 @@
-/* indexgen — writes the name index (names.h) as C: run by the build, not
- * part of the library.
+/* indexgen — writes the name index (names.h) and the library's
+ * cmdtab_rules (cmdtab.h) as C: run by the build, not part of the library.
  *
- * Usage: indexgen OUT.c
+ * Usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c
  *
  * It is linked with the shell component and reads the tables themselves
  * (wrappers, handlers, interpreters, the short name lists, exec_opts and
@@ -9,7 +9,10 @@
  * changes and no fact is written twice. What it writes holds offsets and
  * row numbers only: nothing for the loader to relocate, nothing to build
  * at run time. Its own names_index is empty (names_ready() is false here),
- * so the tables' lookups search the tables while it runs.
+ * so the tables' lookups search the tables while it runs; so is its
+ * cmdtab_rules: it reads cmdtab.c's rows (cmdtab_src), which it alone of
+ * the library's programs links, and writes them with every string as an
+ * offset into one pool.
  *
  * A table that does not fit (a name over 255 bytes, more than 64 exec_opts
  * rows, more rows than a uint16_t counts) stops the build with a message.
@@ -31,6 +34,12 @@ const struct name_roles names_index[1];
 const size_t names_index_cap = 0;
 const uint16_t names_fam_rules[1];
 const size_t names_fam_count = 0;
+
+/* The empty cmdtab_rules the generator runs with (cmdtab.h). */
+const struct cmd_rule cmdtab_rules[1];
+const size_t cmdtab_rules_count = 0;
+const char cmdtab_pool[1];
+const size_t cmdtab_pool_size = 0;
 
 struct entry {
 	const char *s;
@@ -90,12 +99,12 @@ static void flag_names(const char *const *names, size_t n, unsigned flag)
 		entry_for(names[i], strlen(names[i]))->r.flags |= (uint8_t)flag;
 }
 
-/* Calls fn for every (family name, rule) pair of cmdtab_rules, in table
+/* Calls fn for every (family name, rule) pair of cmdtab.c's rows, in table
  * order, as classify.c reads the family field ("a|b"). */
 static void each_family(void (*fn)(const char *, size_t, size_t))
 {
-	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *f = cmdtab_rules[r].family;
+	for (size_t r = 0; r < cmdtab_src_count; r++) {
+		const char *f = cmdtab_src[r].family;
 		while (*f) {
 			size_t n = strcspn(f, "|");
 			if (n)
@@ -201,6 +210,24 @@ static void collect(void)
 	}
 }
 
+/* Writes s[0..n) and its NUL as one C string literal: a byte that could
+ * end or change the literal (a quote, a backslash, '?' of a trigraph, a
+ * control, non-ASCII) as a three-digit octal escape, which no following
+ * digit can extend. */
+static void put_literal(FILE *f, const char *s, size_t n)
+{
+	fputc('"', f);
+	for (size_t k = 0; k < n; k++) {
+		unsigned char ch = (unsigned char)s[k];
+		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\' ||
+		    ch == '?')
+			fprintf(f, "\\%03o", ch);
+		else
+			fputc(ch, f);
+	}
+	fputs("\\0\"", f);
+}
+
 static void write_index(FILE *f)
 {
 	size_t cap = 64, off = 0;
@@ -227,16 +254,8 @@ static void write_index(FILE *f)
 	for (size_t e = 0; e < nents; e++) {
 		ents[e].r.name = (uint32_t)off;
 		ents[e].r.len = (uint8_t)ents[e].n;
-		fputs(e % 4 ? " \"" : "\n\t\"", f);
-		for (size_t k = 0; k < ents[e].n; k++) {
-			unsigned char ch = (unsigned char)ents[e].s[k];
-			if (ch < 0x20 || ch >= 0x7f || ch == '"' ||
-			    ch == '\\' || ch == '?')
-				fprintf(f, "\\%03o", ch);
-			else
-				fputc(ch, f);
-		}
-		fputs("\\0\"", f);
+		fputs(e % 4 ? " " : "\n\t", f);
+		put_literal(f, ents[e].s, ents[e].n);
 		off += ents[e].n + 1;
 		if (off > UINT32_MAX)
 			die("the names are over 4 GiB");
@@ -268,19 +287,104 @@ static void write_index(FILE *f)
 	free(slot);
 }
 
+/* cmdtab.c's strings, each once, in the order first met. Offset 0 is the
+ * pool's first byte, a NUL, which cmdtab_str() reads as NULL. */
+static const char **pooled;
+static size_t npooled, pooled_cap, pool_len = 1;
+
+static uint32_t pool_off(const char *s)
+{
+	size_t off = 1, n;
+
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < npooled; i++) {
+		if (strcmp(pooled[i], s) == 0)
+			return (uint32_t)off;
+		off += strlen(pooled[i]) + 1;
+	}
+	n = strlen(s);
+	if (pool_len + n + 1 > UINT32_MAX)
+		die("cmdtab.c's strings are over 4 GiB");
+	if (npooled == pooled_cap) {
+		pooled_cap = pooled_cap ? pooled_cap * 2 : 1024;
+		pooled = realloc(pooled, pooled_cap * sizeof(*pooled));
+		if (!pooled)
+			die("out of memory");
+	}
+	pooled[npooled++] = s;
+	pool_len += n + 1;
+	return (uint32_t)off;
+}
+
+static void write_cmdtab(FILE *f)
+{
+	struct cmd_rule *rows =
+		calloc(cmdtab_src_count ? cmdtab_src_count : 1, sizeof(*rows));
+
+	if (!rows)
+		die("out of memory");
+	for (size_t i = 0; i < cmdtab_src_count; i++) {
+		const struct cmdtab_src *r = &cmdtab_src[i];
+		rows[i] = (struct cmd_rule){
+			.id = pool_off(r->id),
+			.family = pool_off(r->family),
+			.sub = pool_off(r->sub),
+			.flags = pool_off(r->flags),
+			.unless = pool_off(r->unless),
+			.args = pool_off(r->args),
+			.reason = pool_off(r->reason),
+			.tier = r->tier,
+			.labels = r->labels,
+		};
+	}
+	fputs("/* Generated by src/shell/indexgen.c from src/shell/cmdtab.c: "
+	      "do not edit. */\n#include \"cmdtab.h\"\n#include "
+	      "\"banned.h\"\n\nconst char cmdtab_pool[] =\n\t",
+	      f);
+	put_literal(f, "", 0);
+	for (size_t i = 0; i < npooled; i++) {
+		fputs("\n\t", f);
+		put_literal(f, pooled[i], strlen(pooled[i]));
+	}
+	fprintf(f,
+		";\n\nconst size_t cmdtab_pool_size = sizeof(cmdtab_pool);\n\n"
+		"const size_t cmdtab_rules_count = %zu;\n\n"
+		"const struct cmd_rule cmdtab_rules[%zu] = {\n",
+		cmdtab_src_count, cmdtab_src_count ? cmdtab_src_count : 1);
+	for (size_t i = 0; i < cmdtab_src_count; i++) {
+		const struct cmd_rule *r = &rows[i];
+		fprintf(f,
+			"\t{ %u, %u, %u, %u, %u, %u, %u, %d, "
+			"UINT64_C(0x%llx) },\n",
+			(unsigned)r->id, (unsigned)r->family, (unsigned)r->sub,
+			(unsigned)r->flags, (unsigned)r->unless,
+			(unsigned)r->args, (unsigned)r->reason, (int)r->tier,
+			(unsigned long long)r->labels);
+	}
+	fputs("};\n", f);
+	free(rows);
+	free(pooled);
+}
+
+static void write_file(const char *path, void (*fn)(FILE *))
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die("%s: cannot write", path);
+	fn(f);
+	if (fclose(f) != 0)
+		die("%s: cannot write", path);
+}
+
 int main(int argc, char **argv)
 {
-	FILE *f;
-
-	if (argc != 2)
-		die("usage: indexgen OUT.c");
+	if (argc != 3)
+		die("usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c");
 	collect();
-	f = fopen(argv[1], "w");
-	if (!f)
-		die("%s: cannot write", argv[1]);
-	write_index(f);
-	if (fclose(f) != 0)
-		die("%s: cannot write", argv[1]);
+	write_file(argv[1], write_index);
+	write_file(argv[2], write_cmdtab);
 	free(ents);
 	free(fam_rules);
 	return 0;

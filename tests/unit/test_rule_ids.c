@@ -159,7 +159,8 @@ static size_t all_ids(struct id *out, size_t cap)
 	for (size_t i = 0; i < RULE__COUNT && n < cap; i++)
 		out[n++] = (struct id){ rules_catalog[i].id, "rules.def" };
 	for (size_t i = 0; i < cmdtab_rules_count && n < cap; i++)
-		out[n++] = (struct id){ cmdtab_rules[i].id, "cmdtab_rules" };
+		out[n++] = (struct id){ cmdtab_str(cmdtab_rules[i].id),
+					"cmdtab_rules" };
 	for (size_t i = 0; classify_table_id(i) && n < cap; i++)
 		out[n++] = (struct id){ classify_table_id(i), "classify.c" };
 	/* wrappers.c: rows of one id (privilege.runas: runas, runuser, su

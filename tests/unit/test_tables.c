@@ -94,7 +94,7 @@ static void family_index(void)
 	size_t bad = 0, pairs = 0, listed = 0, fams = 0;
 
 	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *f = cmdtab_rules[r].family;
+		const char *f = cmdtab_str(cmdtab_rules[r].family);
 		while (*f) {
 			size_t n = strcspn(f, "|");
 			const struct name_roles *e = n ? names_find(f, n) :
