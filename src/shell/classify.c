@@ -1983,14 +1983,15 @@ void classify_rule(struct cx *x, enum rule_id r)
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, e->tier, e->labels, e->id, e->reason);
+	classify_hit(x, e->tier, e->labels, rules_id(r), rules_reason(r));
 }
 
 void classify_rule_plus(struct cx *x, enum rule_id r, uint64_t more)
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, e->tier, e->labels | more, e->id, e->reason);
+	classify_hit(x, e->tier, e->labels | more, rules_id(r),
+		     rules_reason(r));
 }
 
 void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
@@ -1998,13 +1999,13 @@ void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, tier, e->labels | more, e->id, why);
+	classify_hit(x, tier, e->labels | more, rules_id(r), why);
 }
 
 void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
 		      uint64_t more)
 {
-	classify_rule_why(x, r, tier, more, rules_catalog[r].reason);
+	classify_rule_why(x, r, tier, more, rules_reason(r));
 }
 
 /* ---- variables ---------------------------------------------------------------- */
