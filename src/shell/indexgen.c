@@ -1,7 +1,8 @@
 /* indexgen — writes the name index (names.h) and the library's
- * cmdtab_rules (cmdtab.h) as C: run by the build, not part of the library.
+ * cmdtab_rules (cmdtab.h) and wrappers_rows (wrappers.h) as C: run by the
+ * build, not part of the library.
  *
- * Usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c
+ * Usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c WRAPPERS_ROWS.c
  *
  * It is linked with the shell component and reads the tables themselves
  * (wrappers, handlers, interpreters, the short name lists, exec_opts and
@@ -9,13 +10,15 @@
  * changes and no fact is written twice. What it writes holds offsets and
  * row numbers only: nothing for the loader to relocate, nothing to build
  * at run time. Its own names_index is empty (names_ready() is false here),
- * so the tables' lookups search the tables while it runs; so is its
- * cmdtab_rules: it reads cmdtab.c's rows (cmdtab_src), which it alone of
- * the library's programs links, and writes them with every string as an
- * offset into one pool.
+ * so the tables' lookups search the tables while it runs; so are its
+ * cmdtab_rules and wrappers_rows: it reads the rows of cmdtab.c and
+ * wrappers_table.c (cmdtab_src, wrappers_src), which it alone of the
+ * library's programs links, and writes each table with every string as an
+ * offset into one pool of its own.
  *
  * A table that does not fit (a name over 255 bytes, more than 64 exec_opts
- * rows, more rows than a uint16_t counts) stops the build with a message.
+ * rows, more rows than a uint16_t counts, wrappers_table.c's strings over
+ * the 64 KiB its offsets reach) stops the build with a message.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,11 +38,16 @@ const size_t names_index_cap = 0;
 const uint16_t names_fam_rules[1];
 const size_t names_fam_count = 0;
 
-/* The empty cmdtab_rules the generator runs with (cmdtab.h). */
+/* The empty cmdtab_rules and wrappers_rows the generator runs with
+ * (cmdtab.h, wrappers.h). */
 const struct cmd_rule cmdtab_rules[1];
 const size_t cmdtab_rules_count = 0;
 const char cmdtab_pool[1];
 const size_t cmdtab_pool_size = 0;
+const struct wrapper wrappers_rows[1];
+const size_t wrappers_rows_count = 0;
+const char wrappers_pool[1];
+const size_t wrappers_pool_size = 0;
 
 struct entry {
 	const char *s;
@@ -170,10 +178,11 @@ static void exec_opts(void)
 static void collect(void)
 {
 	size_t nw, nh, ni, nl;
-	const struct wrapper *w = wrappers_table(&nw);
+	const struct wrapper_src *w = wrappers_src;
 	const struct wrappers_interp *ip = wrappers_interps(&ni);
 	const char *const *list;
 
+	nw = wrappers_src_count;
 	for (size_t i = 0; i < nw; i++)
 		entry_for(w[i].name, strlen(w[i].name))->r.wrapper =
 			row_number(i, "wrapper");
@@ -287,38 +296,60 @@ static void write_index(FILE *f)
 	free(slot);
 }
 
-/* cmdtab.c's strings, each once, in the order first met. Offset 0 is the
- * pool's first byte, a NUL, which cmdtab_str() reads as NULL. */
-static const char **pooled;
-static size_t npooled, pooled_cap, pool_len = 1;
+/* A table's strings, each once, in the order first met. Offset 0 is the
+ * pool's first byte, a NUL, which the table's accessor reads as NULL. */
+struct pool {
+	const char **s;
+	size_t n, cap, len;
+	size_t max; /* the largest offset the table's field type holds */
+	const char *what;
+};
 
-static uint32_t pool_off(const char *s)
+static uint32_t pool_off(struct pool *p, const char *s)
 {
 	size_t off = 1, n;
 
 	if (!s)
 		return 0;
-	for (size_t i = 0; i < npooled; i++) {
-		if (strcmp(pooled[i], s) == 0)
+	for (size_t i = 0; i < p->n; i++) {
+		if (strcmp(p->s[i], s) == 0)
 			return (uint32_t)off;
-		off += strlen(pooled[i]) + 1;
+		off += strlen(p->s[i]) + 1;
 	}
+	if (p->len == 0)
+		p->len = 1;
 	n = strlen(s);
-	if (pool_len + n + 1 > UINT32_MAX)
-		die("cmdtab.c's strings are over 4 GiB");
-	if (npooled == pooled_cap) {
-		pooled_cap = pooled_cap ? pooled_cap * 2 : 1024;
-		pooled = realloc(pooled, pooled_cap * sizeof(*pooled));
-		if (!pooled)
+	if (p->len > p->max)
+		die("%s's strings are over the %zu bytes its offsets reach",
+		    p->what, p->max);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->s = realloc(p->s, p->cap * sizeof(*p->s));
+		if (!p->s)
 			die("out of memory");
 	}
-	pooled[npooled++] = s;
-	pool_len += n + 1;
+	p->s[p->n++] = s;
+	off = p->len;
+	p->len += n + 1;
 	return (uint32_t)off;
+}
+
+/* Writes the pool as the array NAME and NAME_size. */
+static void write_pool(FILE *f, struct pool *p, const char *name)
+{
+	fprintf(f, "const char %s[] =\n\t", name);
+	put_literal(f, "", 0);
+	for (size_t i = 0; i < p->n; i++) {
+		fputs("\n\t", f);
+		put_literal(f, p->s[i], strlen(p->s[i]));
+	}
+	fprintf(f, ";\n\nconst size_t %s_size = sizeof(%s);\n\n", name, name);
+	free(p->s);
 }
 
 static void write_cmdtab(FILE *f)
 {
+	struct pool p = { .max = UINT32_MAX, .what = "cmdtab.c" };
 	struct cmd_rule *rows =
 		calloc(cmdtab_src_count ? cmdtab_src_count : 1, sizeof(*rows));
 
@@ -327,28 +358,23 @@ static void write_cmdtab(FILE *f)
 	for (size_t i = 0; i < cmdtab_src_count; i++) {
 		const struct cmdtab_src *r = &cmdtab_src[i];
 		rows[i] = (struct cmd_rule){
-			.id = pool_off(r->id),
-			.family = pool_off(r->family),
-			.sub = pool_off(r->sub),
-			.flags = pool_off(r->flags),
-			.unless = pool_off(r->unless),
-			.args = pool_off(r->args),
-			.reason = pool_off(r->reason),
+			.id = pool_off(&p, r->id),
+			.family = pool_off(&p, r->family),
+			.sub = pool_off(&p, r->sub),
+			.flags = pool_off(&p, r->flags),
+			.unless = pool_off(&p, r->unless),
+			.args = pool_off(&p, r->args),
+			.reason = pool_off(&p, r->reason),
 			.tier = r->tier,
 			.labels = r->labels,
 		};
 	}
 	fputs("/* Generated by src/shell/indexgen.c from src/shell/cmdtab.c: "
 	      "do not edit. */\n#include \"cmdtab.h\"\n#include "
-	      "\"banned.h\"\n\nconst char cmdtab_pool[] =\n\t",
+	      "\"banned.h\"\n\n",
 	      f);
-	put_literal(f, "", 0);
-	for (size_t i = 0; i < npooled; i++) {
-		fputs("\n\t", f);
-		put_literal(f, pooled[i], strlen(pooled[i]));
-	}
+	write_pool(f, &p, "cmdtab_pool");
 	fprintf(f,
-		";\n\nconst size_t cmdtab_pool_size = sizeof(cmdtab_pool);\n\n"
 		"const size_t cmdtab_rules_count = %zu;\n\n"
 		"const struct cmd_rule cmdtab_rules[%zu] = {\n",
 		cmdtab_src_count, cmdtab_src_count ? cmdtab_src_count : 1);
@@ -364,7 +390,57 @@ static void write_cmdtab(FILE *f)
 	}
 	fputs("};\n", f);
 	free(rows);
-	free(pooled);
+}
+
+static void write_wrappers(FILE *f)
+{
+	struct pool p = { .max = UINT16_MAX, .what = "wrappers_table.c" };
+	size_t n = wrappers_src_count;
+	struct wrapper *rows = calloc(n ? n : 1, sizeof(*rows));
+
+	if (!rows)
+		die("out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct wrapper_src *w = &wrappers_src[i];
+		rows[i] = (struct wrapper){
+			.name = (uint16_t)pool_off(&p, w->name),
+			.sub = (uint16_t)pool_off(&p, w->sub),
+			.short_val = (uint16_t)pool_off(&p, w->short_val),
+			.short_opt = (uint16_t)pool_off(&p, w->short_opt),
+			.long_val = (uint16_t)pool_off(&p, w->long_val),
+			.long_val2 = (uint16_t)pool_off(&p, w->long_val2),
+			.payload_long = (uint16_t)pool_off(&p, w->payload_long),
+			.chdir_long = (uint16_t)pool_off(&p, w->chdir_long),
+			.rule = (uint16_t)pool_off(&p, w->rule),
+			.reason = (uint16_t)pool_off(&p, w->reason),
+		};
+	}
+	fputs("/* Generated by src/shell/indexgen.c from "
+	      "src/shell/wrappers_table.c: do not edit. */\n#include "
+	      "\"wrappers.h\"\n#include \"banned.h\"\n\n",
+	      f);
+	write_pool(f, &p, "wrappers_pool");
+	fprintf(f,
+		"const size_t wrappers_rows_count = %zu;\n\n"
+		"const struct wrapper wrappers_rows[%zu] = {\n",
+		n, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct wrapper *r = &rows[i];
+		const struct wrapper_src *w = &wrappers_src[i];
+		fprintf(f,
+			"\t{ %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, %d, %uu, "
+			"%uu, %d, %d, %d, UINT64_C(0x%llx) },\n",
+			(unsigned)r->name, (unsigned)r->sub,
+			(unsigned)r->short_val, (unsigned)r->short_opt,
+			(unsigned)r->long_val, (unsigned)r->long_val2,
+			(unsigned)r->payload_long, (unsigned)r->chdir_long,
+			(unsigned)r->rule, (unsigned)r->reason, (int)w->kind,
+			w->flags, w->operands, (int)w->payload_short,
+			(int)w->chdir_short, (int)w->tier,
+			(unsigned long long)w->labels);
+	}
+	fputs("};\n", f);
+	free(rows);
 }
 
 static void write_file(const char *path, void (*fn)(FILE *))
@@ -380,11 +456,13 @@ static void write_file(const char *path, void (*fn)(FILE *))
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
-		die("usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c");
+	if (argc != 4)
+		die("usage: indexgen NAMES_INDEX.c CMDTAB_RULES.c "
+		    "WRAPPERS_ROWS.c");
 	collect();
 	write_file(argv[1], write_index);
 	write_file(argv[2], write_cmdtab);
+	write_file(argv[3], write_wrappers);
 	free(ents);
 	free(fam_rules);
 	return 0;

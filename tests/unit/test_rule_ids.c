@@ -170,13 +170,15 @@ static size_t all_ids(struct id *out, size_t cap)
 	for (size_t i = 0; i < nw && n < cap; i++) {
 		int again = 0;
 
-		if (!wt[i].rule)
+		const char *rule = wrappers_str(wt[i].rule);
+
+		if (!rule)
 			continue;
 		for (size_t j = 0; j < i && !again; j++)
 			again = wt[j].rule &&
-				strcmp(wt[j].rule, wt[i].rule) == 0;
+				strcmp(wrappers_str(wt[j].rule), rule) == 0;
 		if (!again)
-			out[n++] = (struct id){ wt[i].rule, "wrappers.c" };
+			out[n++] = (struct id){ rule, "wrappers.c" };
 	}
 	return n;
 }

@@ -35,11 +35,11 @@ static void name_index(void)
 
 	ok(names_ready(), "the name index is there");
 	for (size_t i = 0; i < nw; i++) {
-		const struct name_roles *r =
-			names_find(w[i].name, strlen(w[i].name));
+		const char *name = wrappers_str(w[i].name);
+		const struct name_roles *r = names_find(name, strlen(name));
 		if (!r || names_wrapper(r) != &w[i])
 			bad++;
-		same_interp(w[i].name, strlen(w[i].name));
+		same_interp(name, strlen(name));
 	}
 	ok(bad == 0, "each of the %zu wrapper rows is its name's wrapper", nw);
 	bad = 0;

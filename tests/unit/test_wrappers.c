@@ -1,8 +1,10 @@
-/* The wrapper table (src/shell/wrappers.c): its lookups, the option scan,
- * and a walk over every row: for every option a wrapper is documented to
- * take a value with, in every spelling (-X VALUE, -XVALUE, --opt VALUE,
- * --opt=VALUE, and the two values of bwrap's --bind), the command after
- * it must still be judged, so "WRAPPER OPT VALUE rm -rf ~" is blocked. */
+/* The wrapper table (src/shell/wrappers_table.c, linked here; the library
+ * reads indexgen's wrappers_rows, held to it row for row): its lookups,
+ * the option scan, and a walk over every row: for every option a wrapper
+ * is documented to take a value with, in every spelling (-X VALUE,
+ * -XVALUE, --opt VALUE, --opt=VALUE, and the two values of bwrap's
+ * --bind), the command after it must still be judged, so "WRAPPER OPT
+ * VALUE rm -rf ~" is blocked. */
 #include <stdio.h>
 #include <string.h>
 
@@ -145,7 +147,7 @@ static bool blocked(const char *const *words, size_t n, char *line, size_t cap)
 }
 
 /* NAME [SUB] [OPERANDS-FIRST] OPTWORDS [OPERANDS] rm -rf ~ */
-static void check_one(const struct wrapper *w, const char *const *opt,
+static void check_one(const struct wrapper_src *w, const char *const *opt,
 		      size_t nopt, unsigned *count)
 {
 	const char *words[16];
@@ -179,12 +181,10 @@ static void check_one(const struct wrapper *w, const char *const *opt,
 
 static void walk_table(void)
 {
-	size_t n;
-	const struct wrapper *t = wrappers_table(&n);
 	unsigned count = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct wrapper *w = &t[i];
+	for (size_t i = 0; i < wrappers_src_count; i++) {
+		const struct wrapper_src *w = &wrappers_src[i];
 		char o1[8], o2[64], o3[96];
 
 		if (w->kind != WRAPPER_RUNS)
@@ -239,6 +239,70 @@ static void walk_table(void)
 	ok(count > 500, "the walk built %u commands", count);
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The pool's string at off, or NULL; *bad counts an offset outside the
+ * pool or not at the start of one of its strings. */
+static const char *pooled(uint16_t off, size_t *bad)
+{
+	if (off == 0)
+		return NULL;
+	if (off >= wrappers_pool_size || wrappers_pool[off - 1] != '\0' ||
+	    !memchr(wrappers_pool + off, '\0', wrappers_pool_size - off)) {
+		(*bad)++;
+		return NULL;
+	}
+	return wrappers_str(off);
+}
+
+/* The library's wrappers_rows, which indexgen writes, say what
+ * wrappers_table.c says, row for row (this test links that file, the
+ * library does not). */
+static void packed_rows(void)
+{
+	size_t n;
+	const struct wrapper *t = wrappers_table(&n);
+	size_t bad = 0, badoff = 0;
+
+	is_int((long long)n, (long long)wrappers_src_count,
+	       "wrappers_rows has wrappers_table.c's rows");
+	ok(wrappers_pool_size > 0 && wrappers_pool[0] == '\0' &&
+		   wrappers_pool[wrappers_pool_size - 1] == '\0' &&
+		   wrappers_str(0) == NULL,
+	   "the pool starts and ends with a NUL; offset 0 is NULL");
+	for (size_t i = 0; i < n && i < wrappers_src_count; i++) {
+		const struct wrapper *r = &t[i];
+		const struct wrapper_src *w = &wrappers_src[i];
+		bool same_row =
+			same(pooled(r->name, &badoff), w->name) &&
+			same(pooled(r->sub, &badoff), w->sub) &&
+			same(pooled(r->short_val, &badoff), w->short_val) &&
+			same(pooled(r->short_opt, &badoff), w->short_opt) &&
+			same(pooled(r->long_val, &badoff), w->long_val) &&
+			same(pooled(r->long_val2, &badoff), w->long_val2) &&
+			same(pooled(r->payload_long, &badoff),
+			     w->payload_long) &&
+			same(pooled(r->chdir_long, &badoff), w->chdir_long) &&
+			same(pooled(r->rule, &badoff), w->rule) &&
+			same(pooled(r->reason, &badoff), w->reason) &&
+			r->kind == w->kind && r->flags == w->flags &&
+			r->operands == w->operands &&
+			r->payload_short == w->payload_short &&
+			r->chdir_short == w->chdir_short &&
+			r->tier == w->tier && r->labels == w->labels;
+		if (!same_row) {
+			diag("row %zu %s differs", i, w->name);
+			bad++;
+		}
+	}
+	is_int((long long)badoff, 0, "every offset is a string of the pool");
+	is_int((long long)bad, 0,
+	       "every row of wrappers_rows says what wrappers_table.c says");
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -248,6 +312,7 @@ int main(void)
 		ok(0, "classifier");
 		return tap_done();
 	}
+	packed_rows();
 	lookups();
 	scans();
 	walk_table();
