@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cmdtab.h"
+#include "pooltest.h"
 #include "tap.h"
 
 /* The matcher copies each glob into a buffer of this size and skips longer
@@ -422,26 +423,15 @@ static void check_coverage(void)
 		   need[i].sub ? " " : "", need[i].sub ? need[i].sub : "");
 }
 
-/* The pool's string at off, or NULL; an offset outside the pool, or not
- * at the start of a string, is a problem of the row. */
-static const char *pooled(uint32_t off, const char *field)
-{
-	if (off == 0)
-		return NULL;
-	if (off >= cmdtab_pool_size || cmdtab_pool[off - 1] != '\0' ||
-	    !memchr(cmdtab_pool + off, '\0', cmdtab_pool_size - off)) {
-		problem("%s offset %u is not a string of the pool", field,
-			(unsigned)off);
-		return NULL;
-	}
-	return cmdtab_str(off);
-}
-
 static void same_field(const char *field, uint32_t off, const char *want)
 {
-	const char *got = pooled(off, field);
+	size_t bad = 0;
+	const char *got = pool_at(cmdtab_pool, cmdtab_pool_size, off, &bad);
 
-	if (!same(got, want))
+	if (bad)
+		problem("%s offset %u is not a string of the pool", field,
+			(unsigned)off);
+	else if (!pool_same(got, want))
 		problem("%s is \"%s\", cmdtab.c says \"%s\"", field,
 			got ? got : "(null)", want ? want : "(null)");
 }
@@ -452,10 +442,8 @@ static void check_packed(void)
 
 	is_int((long long)cmdtab_rules_count, (long long)cmdtab_src_count,
 	       "the library's cmdtab_rules has cmdtab.c's rows");
-	ok(cmdtab_pool_size > 0 && cmdtab_pool[0] == '\0' &&
-		   cmdtab_pool[cmdtab_pool_size - 1] == '\0',
-	   "the pool starts and ends with a NUL");
-	ok(cmdtab_str(0) == NULL, "offset 0 is NULL");
+	ok(pool_framed(cmdtab_pool, cmdtab_pool_size) && !cmdtab_str(0),
+	   "the pool starts and ends with a NUL; offset 0 is NULL");
 	for (size_t i = 0; i < cmdtab_rules_count && i < cmdtab_src_count;
 	     i++) {
 		const struct cmd_rule *r = &cmdtab_rules[i];

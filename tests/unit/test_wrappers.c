@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cordon.h"
+#include "pooltest.h"
 #include "tap.h"
 #include "wrappers.h"
 
@@ -239,25 +240,6 @@ static void walk_table(void)
 	ok(count > 500, "the walk built %u commands", count);
 }
 
-static bool same(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* The pool's string at off, or NULL; *bad counts an offset outside the
- * pool or not at the start of one of its strings. */
-static const char *pooled(uint16_t off, size_t *bad)
-{
-	if (off == 0)
-		return NULL;
-	if (off >= wrappers_pool_size || wrappers_pool[off - 1] != '\0' ||
-	    !memchr(wrappers_pool + off, '\0', wrappers_pool_size - off)) {
-		(*bad)++;
-		return NULL;
-	}
-	return wrappers_str(off);
-}
-
 /* The library's wrappers_rows, which indexgen writes, say what
  * wrappers_table.c says, row for row (this test links that file, the
  * library does not). */
@@ -265,40 +247,33 @@ static void packed_rows(void)
 {
 	size_t n;
 	const struct wrapper *t = wrappers_table(&n);
-	size_t bad = 0, badoff = 0;
+	size_t bad = 0, off = 0;
 
 	is_int((long long)n, (long long)wrappers_src_count,
 	       "wrappers_rows has wrappers_table.c's rows");
-	ok(wrappers_pool_size > 0 && wrappers_pool[0] == '\0' &&
-		   wrappers_pool[wrappers_pool_size - 1] == '\0' &&
-		   wrappers_str(0) == NULL,
+	ok(pool_framed(wrappers_pool, wrappers_pool_size) && !wrappers_str(0),
 	   "the pool starts and ends with a NUL; offset 0 is NULL");
 	for (size_t i = 0; i < n && i < wrappers_src_count; i++) {
 		const struct wrapper *r = &t[i];
 		const struct wrapper_src *w = &wrappers_src[i];
+#define SAME(f)                                                                \
+	pool_same(pool_at(wrappers_pool, wrappers_pool_size, r->f, &off), w->f)
 		bool same_row =
-			same(pooled(r->name, &badoff), w->name) &&
-			same(pooled(r->sub, &badoff), w->sub) &&
-			same(pooled(r->short_val, &badoff), w->short_val) &&
-			same(pooled(r->short_opt, &badoff), w->short_opt) &&
-			same(pooled(r->long_val, &badoff), w->long_val) &&
-			same(pooled(r->long_val2, &badoff), w->long_val2) &&
-			same(pooled(r->payload_long, &badoff),
-			     w->payload_long) &&
-			same(pooled(r->chdir_long, &badoff), w->chdir_long) &&
-			same(pooled(r->rule, &badoff), w->rule) &&
-			same(pooled(r->reason, &badoff), w->reason) &&
-			r->kind == w->kind && r->flags == w->flags &&
-			r->operands == w->operands &&
+			SAME(name) && SAME(sub) && SAME(short_val) &&
+			SAME(short_opt) && SAME(long_val) && SAME(long_val2) &&
+			SAME(payload_long) && SAME(chdir_long) && SAME(rule) &&
+			SAME(reason) && r->kind == w->kind &&
+			r->flags == w->flags && r->operands == w->operands &&
 			r->payload_short == w->payload_short &&
 			r->chdir_short == w->chdir_short &&
 			r->tier == w->tier && r->labels == w->labels;
+#undef SAME
 		if (!same_row) {
 			diag("row %zu %s differs", i, w->name);
 			bad++;
 		}
 	}
-	is_int((long long)badoff, 0, "every offset is a string of the pool");
+	is_int((long long)off, 0, "every offset is a string of the pool");
 	is_int((long long)bad, 0,
 	       "every row of wrappers_rows says what wrappers_table.c says");
 }
