@@ -272,11 +272,6 @@ static const struct {
 
 /* ---- secret names ------------------------------------------------------ */
 
-/* 0, or a compile error when the literal s with its NUL is longer than n
- * bytes: the tables below hold their strings in arrays of their own, not
- * as pointers the loader would relocate in every process. */
-#define FITS(s, n) (sizeof(char[sizeof(s) <= (n) ? 1 : -1]) - 1)
-
 /* What a key name says about its value. */
 enum secret_kind {
 	NOT_SECRET,
@@ -294,7 +289,7 @@ enum secret_kind {
  * halves (test_redact checks the order). */
 #define S_(s, kind)                                                            \
 	{                                                                      \
-		s, sizeof(s) - 1 + FITS(s, 24), kind                           \
+		s, sizeof(s) - 1 + TEXT_FITS(s, 24), kind                      \
 	}
 static const struct {
 	char pat[24];
@@ -513,7 +508,7 @@ struct pwopt {
 
 #define O_(opt, mode, glued, next)                                             \
 	{                                                                      \
-		opt, mode + FITS(opt, 16), glued, next                         \
+		opt, mode + TEXT_FITS(opt, 16), glued, next                    \
 	}
 #define END_                                                                   \
 	{                                                                      \
@@ -865,8 +860,8 @@ struct fmt {
 
 #define F_(p, kind, body, check, min, max)                                     \
 	{                                                                      \
-		p, sizeof(p) - 1 + FITS(p, 22), K_##kind, body, check, min,    \
-			max                                                    \
+		p, sizeof(p) - 1 + TEXT_FITS(p, 22), K_##kind, body, check,    \
+			min, max                                               \
 	}
 
 /* The rows by the first byte of their prefix (fmt_by_first), sorted by
@@ -1086,8 +1081,9 @@ struct fmt_group {
 #define FMT_FIRST_HI 'z'
 
 #define G_(c, a, second)                                                       \
-	[(c)-FMT_FIRST_LO] = { a, sizeof(a) / sizeof(a[0]) + FITS(second, 8),  \
-			       second }
+	[(c)-FMT_FIRST_LO] = {                                                 \
+		a, sizeof(a) / sizeof(a[0]) + TEXT_FITS(second, 8), second     \
+	}
 static const struct fmt_group fmt_by_first[FMT_FIRST_HI - FMT_FIRST_LO + 1] = {
 	G_('1', fmt_1, ""),	   G_('2', fmt_digit, ""),
 	G_('3', fmt_digit, ""),	   G_('4', fmt_digit, ""),
