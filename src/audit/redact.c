@@ -289,10 +289,10 @@ enum secret_kind {
  * halves (test_redact checks the order). */
 #define S_(s, kind)                                                            \
 	{                                                                      \
-		s, sizeof(s) - 1, kind                                         \
+		s, sizeof(s) - 1 + TEXT_FITS(s, 24), kind                      \
 	}
 static const struct {
-	const char *pat;
+	char pat[24];
 	uint8_t len;
 	uint8_t kind;
 } key_names[] = {
@@ -501,18 +501,18 @@ enum pend {
  * whether the value may be glued to it (-pSECRET) or come as the next
  * word (-p SECRET), or both. */
 struct pwopt {
-	const char *opt;
+	char opt[16]; /* "" ends a list */
 	uint8_t mode; /* enum pend */
 	bool glued, next;
 };
 
 #define O_(opt, mode, glued, next)                                             \
 	{                                                                      \
-		opt, mode, glued, next                                         \
+		opt, mode + TEXT_FITS(opt, 16), glued, next                    \
 	}
 #define END_                                                                   \
 	{                                                                      \
-		NULL, 0, false, false                                          \
+		"", 0, false, false                                            \
 	}
 /* From each program's manual page. */
 static const struct pwopt o_mysql[] = { O_("-p", P_WHOLE, true, false), END_ };
@@ -850,7 +850,7 @@ enum check {
  * takes all of it, so the walk never reads it again from a later key run
  * (a max would make every prefix inside a long run read max bytes). */
 struct fmt {
-	const char *prefix;
+	char prefix[22]; /* the longest, X's 21 A's, and its NUL */
 	uint8_t plen;
 	uint8_t kind;
 	uint8_t body;
@@ -860,7 +860,8 @@ struct fmt {
 
 #define F_(p, kind, body, check, min, max)                                     \
 	{                                                                      \
-		p, sizeof(p) - 1, K_##kind, body, check, min, max              \
+		p, sizeof(p) - 1 + TEXT_FITS(p, 22), K_##kind, body, check,    \
+			min, max                                               \
 	}
 
 /* The rows by the first byte of their prefix (fmt_by_first), sorted by
@@ -1069,38 +1070,52 @@ static const struct fmt fmt_y[] = {
 struct fmt_group {
 	const struct fmt *v;
 	uint8_t n;
-	/* The second bytes of the rows' prefixes (NULL: a row has none),
-	 * one look that rules out most words (test_redact checks them). */
-	const char *second;
+	/* The second bytes of the rows' prefixes ("": a row has none), one
+	 * look that rules out most words (test_redact checks them). */
+	char second[8];
 };
 
-#define G_(a, second)                                                          \
-	{                                                                      \
-		a, sizeof(a) / sizeof(a[0]), second                            \
+/* The bytes a prefix can start with: fmt_by_first holds a group for each
+ * byte from '0' to 'z' (most of them empty), fmt_group_of() for any. */
+#define FMT_FIRST_LO '0'
+#define FMT_FIRST_HI 'z'
+
+#define G_(c, a, second)                                                       \
+	[(c)-FMT_FIRST_LO] = {                                                 \
+		a, sizeof(a) / sizeof(a[0]) + TEXT_FITS(second, 8), second     \
 	}
-static const struct fmt_group fmt_by_first[256] = {
-	['1'] = G_(fmt_1, NULL),      ['2'] = G_(fmt_digit, NULL),
-	['3'] = G_(fmt_digit, NULL),  ['4'] = G_(fmt_digit, NULL),
-	['5'] = G_(fmt_digit, NULL),  ['6'] = G_(fmt_digit, NULL),
-	['7'] = G_(fmt_digit, NULL),  ['8'] = G_(fmt_digit, NULL),
-	['9'] = G_(fmt_digit, NULL),  ['A'] = G_(fmt_A, "AGIKST"),
-	['C'] = G_(fmt_C, "CL"),      ['E'] = G_(fmt_E, "A"),
-	['G'] = G_(fmt_G, "OR"),      ['H'] = G_(fmt_H, "R"),
-	['L'] = G_(fmt_L, "T"),	      ['M'] = G_(fmt_MNO, NULL),
-	['N'] = G_(fmt_N, NULL),      ['O'] = G_(fmt_MNO, NULL),
-	['P'] = G_(fmt_P, "M"),	      ['S'] = G_(fmt_S, "GK"),
-	['a'] = G_(fmt_a, "p"),	      ['b'] = G_(fmt_b, ".ko"),
-	['c'] = G_(fmt_c, "m"),	      ['d'] = G_(fmt_d, "acopt"),
-	['e'] = G_(fmt_e, "y"),	      ['f'] = G_(fmt_f, "imo"),
-	['g'] = G_(fmt_g, "hils"),    ['h'] = G_(fmt_h, "fv"),
-	['k'] = G_(fmt_k, "e"),	      ['l'] = G_(fmt_l, "i"),
-	['n'] = G_(fmt_n, "fpt"),     ['o'] = G_(fmt_o, "py"),
-	['p'] = G_(fmt_p, "kpsuy"),   ['r'] = G_(fmt_r, "8ku"),
-	['s'] = G_(fmt_s, ".behknq"), ['t'] = G_(fmt_t, "s"),
-	['w'] = G_(fmt_w, "h"),	      ['x'] = G_(fmt_x, "ao"),
-	['y'] = G_(fmt_y, "a"),
+static const struct fmt_group fmt_by_first[FMT_FIRST_HI - FMT_FIRST_LO + 1] = {
+	G_('1', fmt_1, ""),	   G_('2', fmt_digit, ""),
+	G_('3', fmt_digit, ""),	   G_('4', fmt_digit, ""),
+	G_('5', fmt_digit, ""),	   G_('6', fmt_digit, ""),
+	G_('7', fmt_digit, ""),	   G_('8', fmt_digit, ""),
+	G_('9', fmt_digit, ""),	   G_('A', fmt_A, "AGIKST"),
+	G_('C', fmt_C, "CL"),	   G_('E', fmt_E, "A"),
+	G_('G', fmt_G, "OR"),	   G_('H', fmt_H, "R"),
+	G_('L', fmt_L, "T"),	   G_('M', fmt_MNO, ""),
+	G_('N', fmt_N, ""),	   G_('O', fmt_MNO, ""),
+	G_('P', fmt_P, "M"),	   G_('S', fmt_S, "GK"),
+	G_('a', fmt_a, "p"),	   G_('b', fmt_b, ".ko"),
+	G_('c', fmt_c, "m"),	   G_('d', fmt_d, "acopt"),
+	G_('e', fmt_e, "y"),	   G_('f', fmt_f, "imo"),
+	G_('g', fmt_g, "hils"),	   G_('h', fmt_h, "fv"),
+	G_('k', fmt_k, "e"),	   G_('l', fmt_l, "i"),
+	G_('n', fmt_n, "fpt"),	   G_('o', fmt_o, "py"),
+	G_('p', fmt_p, "kpsuy"),   G_('r', fmt_r, "8ku"),
+	G_('s', fmt_s, ".behknq"), G_('t', fmt_t, "s"),
+	G_('w', fmt_w, "h"),	   G_('x', fmt_x, "ao"),
+	G_('y', fmt_y, "a"),
 };
 #undef G_
+
+static const struct fmt_group *fmt_group_of(unsigned char c)
+{
+	static const struct fmt_group none;
+
+	if (c < FMT_FIRST_LO || c > FMT_FIRST_HI)
+		return &none;
+	return &fmt_by_first[c - FMT_FIRST_LO];
+}
 
 static bool body_byte(enum body b, char c)
 {
@@ -1212,12 +1227,12 @@ static size_t check_shape(const struct fmt *f, const char *s, size_t p,
  * nearly every word, without a call. */
 static inline bool fmt_may_start(const char *s, size_t p, size_t n)
 {
-	const struct fmt_group *g = &fmt_by_first[(unsigned char)s[p]];
+	const struct fmt_group *g = fmt_group_of((unsigned char)s[p]);
 	const char *c;
 
 	if (!g->n)
 		return false;
-	if (!g->second)
+	if (!g->second[0])
 		return true;
 	if (n - p < 2)
 		return false;
@@ -1238,9 +1253,9 @@ static int known_format(const char *s, size_t p, size_t n, size_t *te)
 
 	if (p >= n)
 		return -1;
-	g = &fmt_by_first[(unsigned char)s[p]];
+	g = fmt_group_of((unsigned char)s[p]);
 	i = 0;
-	if (g->second) {
+	if (g->second[0]) {
 		/* Rows sorted by their second byte: the first with s[p+1]. */
 		size_t lo = 0, hi = g->n, mid;
 
@@ -1258,7 +1273,7 @@ static int known_format(const char *s, size_t p, size_t n, size_t *te)
 	}
 	for (; i < g->n; i++) {
 		f = &g->v[i];
-		if (g->second && f->prefix[1] != s[p + 1])
+		if (g->second[0] && f->prefix[1] != s[p + 1])
 			break;
 		if (n - p < f->plen || memcmp(s + p, f->prefix, f->plen) != 0)
 			continue;
@@ -1311,17 +1326,18 @@ bool redact__tables_ok(void)
 			return false;
 
 	for (c = 0; c < 256; c++)
-		for (i = 0; i < fmt_by_first[c].n; i++) {
-			const struct fmt *f = &fmt_by_first[c].v[i];
+		for (i = 0; i < fmt_group_of((unsigned char)c)->n; i++) {
+			const struct fmt_group *g =
+				fmt_group_of((unsigned char)c);
+			const struct fmt *f = &g->v[i];
 
 			if (f->plen && (unsigned char)f->prefix[0] != c)
 				return false;
 			if (f->check < CK_JWT &&
 			    (size_t)f->plen + f->min < TOKEN_MIN_LEN)
 				return false;
-			if (fmt_by_first[c].second &&
-			    (f->plen < 2 ||
-			     !strchr(fmt_by_first[c].second, f->prefix[1]) ||
+			if (g->second[0] &&
+			    (f->plen < 2 || !strchr(g->second, f->prefix[1]) ||
 			     (i > 0 && (unsigned char)f[-1].prefix[1] >
 					       (unsigned char)f->prefix[1])))
 				return false;
@@ -2441,7 +2457,7 @@ static const struct pwopt *client_opt(const struct scan *sc, const char *s,
 
 	if (!client_active(sc))
 		return NULL;
-	for (o = clients[sc->ctx.client].opts; o->opt; o++) {
+	for (o = clients[sc->ctx.client].opts; o->opt[0]; o++) {
 		ol = strlen(o->opt);
 		if (glued ? o->glued && len >= ol &&
 				    memcmp(s + p, o->opt, ol) == 0 :

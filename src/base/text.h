@@ -91,6 +91,16 @@ bool text_b64_decode(const char *s, size_t n, enum text_b64_mode mode,
  * it. NULL when out of memory or too large. */
 char *text_b64_encode(const void *p, size_t n);
 
+/* ---- strings in table rows --------------------------------------------- */
+
+/* 0, or a compile error (a negative array size) when the string literal
+ * s with its NUL is longer than n bytes: for a table row that holds its
+ * string in a char[n] of its own rather than as a pointer, which the
+ * loader would relocate in every process (HACKING.md, "Tables without
+ * pointers"). Add it to a length the row keeps:
+ * sizeof(s) - 1 + TEXT_FITS(s, n). */
+#define TEXT_FITS(s, n) (sizeof(char[sizeof(s) <= (n) ? 1 : -1]) - 1)
+
 /* ---- quoting for messages ----------------------------------------------- */
 
 /* The size of text_quote()'s buffer: 60 input bytes at 4 each, "...", NUL. */

@@ -938,7 +938,7 @@ static bool args_name_words(const char *args)
 static int sub_after(const struct cmd_rule *r, const struct cw_seg *s,
 		     size_t k)
 {
-	const char *t = r->sub;
+	const char *t = cmdtab_str(r->sub);
 
 	for (size_t i = 0; i < k; i++) {
 		size_t n = strcspn(t, " ");
@@ -975,19 +975,20 @@ static size_t seg_family_len(const struct cw_seg *s)
 		bool more = false;
 		for (size_t r = 0; r < cmdtab_rules_count && !more; r++) {
 			const struct cmd_rule *row = &cmdtab_rules[r];
-			if (!alt_has(row->family, strlen(row->family), base,
-				     false))
+			const char *fam = cmdtab_str(row->family);
+			const char *args = cmdtab_str(row->args);
+			if (!alt_has(fam, strlen(fam), base, false))
 				continue;
 			/* a row without a subcommand whose args name words
 			 * (aws ... delete-*, curl ... DELETE): any operand
 			 * may select what runs */
 			if (!row->sub) {
-				more = row->args && args_name_words(row->args);
+				more = args && args_name_words(args);
 				continue;
 			}
 			int a = sub_after(row, s, k);
-			more = a == 1 || (a == 2 && row->args &&
-					  args_name_words(row->args));
+			more = a == 1 ||
+			       (a == 2 && args && args_name_words(args));
 		}
 		/* npm exec, uv run: the refusal turns these down */
 		if (k == 0 && wrappers_subs(base, strlen(base)))

@@ -248,16 +248,17 @@ static bool split_words(struct arena *a, const char *f, const struct rspan **out
 static bool split_row(struct cordon_classifier *c, size_t ri, struct crow *row)
 {
 	const struct cmd_rule *r = &cmdtab_rules[ri];
+	const char *sub = cmdtab_str(r->sub);
 	struct arena *a = &c->row_arena;
 
 	memset(row, 0, sizeof(*row)); /* a split cut short is redone */
-	if (r->sub) {
+	if (sub) {
 		/* every word's alternatives, lower-cased: "s3 rm|rb" */
 		size_t total = 0, nw = 0;
-		for (const char *t = r->sub; *t; t++)
+		for (const char *t = sub; *t; t++)
 			total += *t == '|' || *t == ' ';
 		struct rspan *alts = arena_alloc(a, (total + 1) * sizeof(*alts));
-		char *low = arena_strndup(a, r->sub, strlen(r->sub));
+		char *low = arena_strndup(a, sub, strlen(sub));
 		if (!alts || !low)
 			return false;
 		for (char *t = low; *t; t++)
@@ -291,9 +292,10 @@ static bool split_row(struct cordon_classifier *c, size_t ri, struct crow *row)
 		row->alts = alts;
 		row->nsub = (uint8_t)nw;
 	}
-	if (!split_words(a, r->flags, &row->flags, &row->nflags) ||
-	    !split_words(a, r->unless, &row->unless, &row->nunless) ||
-	    !split_words(a, r->args, &row->args, &row->nargs))
+	if (!split_words(a, cmdtab_str(r->flags), &row->flags, &row->nflags) ||
+	    !split_words(a, cmdtab_str(r->unless), &row->unless,
+			 &row->nunless) ||
+	    !split_words(a, cmdtab_str(r->args), &row->args, &row->nargs))
 		return false;
 	if (row->nargs) {
 		char *lit = arena_alloc(a, row->nargs);
@@ -641,7 +643,8 @@ static bool row_stands_query(const struct cmd_rule *r, enum table_query q)
 	if (q == TQ_NONE)
 		return true;
 	if (q == TQ_HELP_H)
-		return !r->sub || (r->flags && strstr(r->flags, "-h"));
+		return !r->sub ||
+		       (r->flags && strstr(cmdtab_str(r->flags), "-h"));
 	return false;
 }
 
@@ -720,7 +723,8 @@ void classify_apply_table(struct cx *x, struct wv *argv, size_t argc)
 		if (q < 0)
 			q = (int)table_query(argv, argc, ops, nops);
 		if (row_stands_query(r, (enum table_query)q))
-			classify_hit(x, r->tier, r->labels, r->id, r->reason);
+			classify_hit(x, r->tier, r->labels, cmdtab_str(r->id),
+				     cmdtab_str(r->reason));
 		else
 			held = true;
 	}
@@ -1979,14 +1983,15 @@ void classify_rule(struct cx *x, enum rule_id r)
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, e->tier, e->labels, e->id, e->reason);
+	classify_hit(x, e->tier, e->labels, rules_id(r), rules_reason(r));
 }
 
 void classify_rule_plus(struct cx *x, enum rule_id r, uint64_t more)
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, e->tier, e->labels | more, e->id, e->reason);
+	classify_hit(x, e->tier, e->labels | more, rules_id(r),
+		     rules_reason(r));
 }
 
 void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
@@ -1994,13 +1999,13 @@ void classify_rule_why(struct cx *x, enum rule_id r, enum cordon_risk tier,
 {
 	const struct rule *e = &rules_catalog[r];
 
-	classify_hit(x, tier, e->labels | more, e->id, why);
+	classify_hit(x, tier, e->labels | more, rules_id(r), why);
 }
 
 void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
 		      uint64_t more)
 {
-	classify_rule_why(x, r, tier, more, rules_catalog[r].reason);
+	classify_rule_why(x, r, tier, more, rules_reason(r));
 }
 
 /* ---- variables ---------------------------------------------------------------- */

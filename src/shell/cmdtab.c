@@ -1,6 +1,8 @@
 /* cmdtab — the classifier's knowledge of command families, as data.
  *
- * One row per judgement; the matching rules are in cmdtab.h. Rows only raise
+ * One row per judgement; the matching rules are in cmdtab.h. The library
+ * reads these rows as cmdtab_rules, which indexgen writes from them with
+ * every string an offset into one pool (cmdtab.h). Rows only raise
  * risk: a command no row matches is left to the rest of the classifier.
  * Every row that matches counts, so a family usually has a broad row (the
  * caution everything in it deserves) and narrower rows for the flags or
@@ -39,7 +41,7 @@
 #define KDRY "--dry-run=client --dry-run=server"
 #define SYSPKG "apt|apt-get|aptitude|dnf|yum|microdnf|tdnf|zypper|snap"
 
-const struct cmd_rule cmdtab_rules[] = {
+const struct cmdtab_src cmdtab_src[] = {
 	/* ---- version control: git ---------------------------------------- */
 
 	{ .id = "git.push",
@@ -3210,5 +3212,4 @@ const struct cmd_rule cmdtab_rules[] = {
 		    "command (on install, test, or any npm run)" },
 };
 
-const size_t cmdtab_rules_count =
-	sizeof(cmdtab_rules) / sizeof(cmdtab_rules[0]);
+const size_t cmdtab_src_count = sizeof(cmdtab_src) / sizeof(cmdtab_src[0]);

@@ -43,7 +43,7 @@
  * args    NULL, or space-separated fnmatch(3) globs; ANY operand after the
  *         subcommand words must match one: "+* :*". Case-sensitive.
  */
-struct cmd_rule {
+struct cmdtab_src {
 	const char *id;     /* stable: "git.push.force" */
 	const char *family;
 	const char *sub;
@@ -55,7 +55,31 @@ struct cmd_rule {
 	const char *reason; /* one sentence for people: "force-push rewrites remote history" */
 };
 
+/* The rows as cmdtab.c writes them. Only the build's indexgen and
+ * test_cmdtab link cmdtab.c: its pointers would be relocated by the loader
+ * in every process, page by page. */
+extern const struct cmdtab_src cmdtab_src[];
+extern const size_t cmdtab_src_count;
+
+/* The same rows as the library reads them, written by indexgen into
+ * names_index's neighbour cmdtab_rules.c (build directory): each string
+ * field is an offset into cmdtab_pool, 0 for NULL, so the table is plain
+ * read-only data. Read a field with cmdtab_str(r->sub). */
+struct cmd_rule {
+	uint32_t id, family, sub, flags, unless, args, reason;
+	enum cordon_risk tier;
+	uint64_t labels;
+};
+
 extern const struct cmd_rule cmdtab_rules[];
 extern const size_t cmdtab_rules_count;
+extern const char cmdtab_pool[];
+extern const size_t cmdtab_pool_size;
+
+/* A string field of a row of cmdtab_rules: NULL when the row has none. */
+static inline const char *cmdtab_str(uint32_t off)
+{
+	return off ? cmdtab_pool + off : NULL;
+}
 
 #endif

@@ -3132,11 +3132,9 @@ static void on_ident(struct unit *u, const struct tok *t)
 			for (size_t i = 0; !k && i < codesinks_nmod; i++)
 				if (codesinks_mod_tab[i].langs & (1u << L)) {
 					k = codesinks_find(
-						L, codesinks_mod_tab[i].canon,
-						w, wn);
+						L, codesinks_canon(i), w, wn);
 					if (k)
-						cl.canon = codesinks_mod_tab[i]
-								   .canon;
+						cl.canon = codesinks_canon(i);
 				}
 			if (k)
 				sink_at(u, k, &cl, 1);
@@ -3206,11 +3204,9 @@ static void on_ident(struct unit *u, const struct tok *t)
 					      (1u << L)))
 						continue;
 					k = codesinks_find(
-						L, codesinks_mod_tab[i].canon,
-						w, wn);
+						L, codesinks_canon(i), w, wn);
 					if (k)
-						cl.canon = codesinks_mod_tab[i]
-								   .canon;
+						cl.canon = codesinks_canon(i);
 				}
 			}
 		}

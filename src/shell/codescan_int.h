@@ -363,7 +363,8 @@ enum sink_shape {
 
 #define H_PTY 1
 
-struct sink {
+/* A row of the sink table as codesinks_table.c writes it. */
+struct sink_src {
 	unsigned short langs;
 	const char *mod; /* canonical module; "" builtin; "*" any receiver */
 	const char *names; /* '|'-separated */
@@ -373,11 +374,42 @@ struct sink {
 /* Names (receivers, import names, require strings) of the modules the
  * table knows, mapped to one canonical name. "netlib": network only;
  * "socket": raw sockets. */
-struct modname {
+struct modname_src {
 	unsigned short langs;
 	const char *names;
 	const char *canon;
 };
+
+/* The rows. Only the build's indexgen and test_codescan link
+ * codesinks_table.c: its pointers would be relocated by the loader in
+ * every process. */
+extern const struct sink_src codesinks_sink_src[];
+extern const size_t codesinks_sink_src_count;
+extern const struct modname_src codesinks_mod_src[];
+extern const size_t codesinks_mod_src_count;
+
+/* The same rows as the library reads them, written by indexgen into
+ * codesinks_rows.c (build directory): each string an offset into
+ * codesinks_pool, read with codesinks_str(k->names). */
+struct sink {
+	unsigned short langs;
+	uint16_t mod, names;
+	unsigned char kind, shape, hint;
+};
+
+struct modname {
+	unsigned short langs;
+	uint16_t names, canon;
+};
+
+extern const char codesinks_pool[];
+extern const size_t codesinks_pool_size;
+
+/* A string field of a row of the two tables (never NULL in them). */
+static inline const char *codesinks_str(uint16_t off)
+{
+	return off ? codesinks_pool + off : NULL;
+}
 
 /* ---- codelex.c ----------------------------------------------------------- */
 
@@ -394,9 +426,18 @@ void codelex_dec_body(struct dec *d, const char *s, const struct tok *t);
 
 /* ---- codesinks.c --------------------------------------------------------- */
 
-/* The modules the sink table knows, codesinks_nmod of them. */
-extern const struct modname *const codesinks_mod_tab;
+/* The modules the sink table knows, codesinks_nmod of them, and the
+ * sinks, codesinks_nsink. */
+extern const struct modname codesinks_mod_tab[];
 extern const size_t codesinks_nmod;
+extern const struct sink codesinks_sink_tab[];
+extern const size_t codesinks_nsink;
+
+/* The canonical name of module row i. */
+static inline const char *codesinks_canon(size_t i)
+{
+	return codesinks_str(codesinks_mod_tab[i].canon);
+}
 /* p[0..n) is one of the '|'-separated names in list. */
 int codesinks_name_in(const char *list, const char *p, size_t n, int ci);
 /* The canonical module for a receiver or module name, or NULL. */

@@ -19,6 +19,7 @@
 #include "codescan.h"
 #include "commands_int.h"
 #include "names.h"
+#include "text.h"
 #include "wrappers.h"
 #include "banned.h"
 
@@ -471,12 +472,85 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 
 /* ---- dispatch ------------------------------------------------------------------- */
 
+/* The handler functions, once each: the rows of handlers name one by its
+ * number, so neither table holds a pointer per row for the loader to
+ * relocate in every process; a row naming a function not listed here
+ * does not compile. */
+#define HANDLER_FNS(X)                                                         \
+	X(families_ansible)                                                    \
+	X(families_archive)                                                    \
+	X(families_at)                                                         \
+	X(families_cat)                                                        \
+	X(families_cd)                                                         \
+	X(families_crontab)                                                    \
+	X(families_decode)                                                     \
+	X(families_disktool)                                                   \
+	X(families_echo)                                                       \
+	X(families_envdump)                                                    \
+	X(families_fifo)                                                       \
+	X(families_filter)                                                     \
+	X(families_git)                                                        \
+	X(families_history)                                                    \
+	X(families_identity)                                                   \
+	X(families_make)                                                       \
+	X(families_network)                                                    \
+	X(families_rg)                                                         \
+	X(families_subscripts)                                                 \
+	X(families_upload)                                                     \
+	X(filecmds_chmod)                                                      \
+	X(filecmds_copy)                                                       \
+	X(filecmds_create)                                                     \
+	X(filecmds_dd)                                                         \
+	X(filecmds_kill)                                                       \
+	X(filecmds_rm)                                                         \
+	X(filecmds_shred)                                                      \
+	X(filecmds_tee)                                                        \
+	X(filecmds_truncate)                                                   \
+	X(runners_alias)                                                       \
+	X(runners_awk)                                                         \
+	X(runners_busybox)                                                     \
+	X(runners_command)                                                     \
+	X(runners_container_exec)                                              \
+	X(runners_env)                                                         \
+	X(runners_eval)                                                        \
+	X(runners_find)                                                        \
+	X(runners_flock)                                                       \
+	X(runners_line_operands)                                               \
+	X(runners_parallel)                                                    \
+	X(runners_runuser)                                                     \
+	X(runners_script)                                                      \
+	X(runners_sed)                                                         \
+	X(runners_sg)                                                          \
+	X(runners_source)                                                      \
+	X(runners_sqlclient)                                                   \
+	X(runners_ssh)                                                         \
+	X(runners_su)                                                          \
+	X(runners_trap)                                                        \
+	X(runners_watch)                                                       \
+	X(runners_xargs)
+
+enum handler_fn_id {
+#define X(fn) HF_##fn,
+	HANDLER_FNS(X)
+#undef X
+};
+
+static handler_fn *const handler_fns[] = {
+#define X(fn) [HF_##fn] = fn,
+	HANDLER_FNS(X)
+#undef X
+};
+
+/* Sorted by name, bytewise (commands_tables_sorted). */
 static const struct {
-	const char *name;
-	size_t len;
-	handler_fn *fn;
+	char name[18];
+	uint8_t len;
+	uint8_t fn; /* enum handler_fn_id */
 } handlers[] = {
-#define H(name, fn) {name, sizeof(name) - 1, fn}
+#define H(name, fn)                                                            \
+	{                                                                      \
+		name, sizeof(name) - 1 + TEXT_FITS(name, 18), HF_##fn          \
+	}
 	H(".", runners_source),
 	H("7z", families_archive),
 	H("7za", families_archive),
@@ -647,7 +721,7 @@ size_t commands_handler_count(void)
 const char *commands_handler_row(size_t i, size_t *len, handler_fn **fn)
 {
 	*len = handlers[i].len;
-	*fn = handlers[i].fn;
+	*fn = handler_fns[handlers[i].fn];
 	return handlers[i].name;
 }
 
@@ -657,7 +731,9 @@ static handler_fn *find_handler_row(const char *name, size_t n)
 
 	if (names_ready()) {
 		const struct name_roles *r = names_find(name, n);
-		return r && r->handler ? handlers[r->handler - 1].fn : NULL;
+		return r && r->handler ?
+			       handler_fns[handlers[r->handler - 1].fn] :
+			       NULL;
 	}
 
 	while (lo < hi) {
@@ -668,7 +744,7 @@ static handler_fn *find_handler_row(const char *name, size_t n)
 		if (c == 0)
 			c = hn == n ? 0 : hn < n ? -1 : 1;
 		if (c == 0)
-			return handlers[mid].fn;
+			return handler_fns[handlers[mid].fn];
 		if (c < 0)
 			lo = mid + 1;
 		else

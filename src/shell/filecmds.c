@@ -70,7 +70,7 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 				 x->batch  ? RULE_DELETE_DYNAMIC_BATCH :
 					     RULE_DELETE_DYNAMIC;
 		hit_capped(x, cap, rules_catalog[r].tier, base, r,
-			   rules_catalog[r].reason);
+			   rules_reason(r));
 		return;
 	}
 	enum path_class pc = classify_path(x, w, &abs);
@@ -80,7 +80,7 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 	if (commands_is_history_file(abs))
 		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l,
 			   RULE_HISTORY_DELETE,
-			   rules_catalog[RULE_HISTORY_DELETE].reason);
+			   rules_reason(RULE_HISTORY_DELETE));
 	switch (pc) {
 	case PATH_ROOT:
 	case PATH_HOME_ROOT:

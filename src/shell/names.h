@@ -1,11 +1,11 @@
 /* names — every role a command name has, found with one lookup.
  *
  * A command word is looked up in several tables: the wrapper table
- * (wrappers.c), the handlers (commands.c), the interpreters (wrappers.c),
- * the short name lists and the command families of cmdtab.c. Each table
- * stays where it is and stays the one place its facts live; this index
- * holds, for every name any of them names, the number of each row, in one
- * hash table made at build time from the tables themselves
+ * (wrappers_table.c), the handlers (commands.c), the interpreters
+ * (wrappers.c), the short name lists and the command families of cmdtab.c.
+ * Each table stays where it is and stays the one place its facts live;
+ * this index holds, for every name any of them names, the number of each
+ * row, in one hash table made at build time from the tables themselves
  * (src/shell/indexgen.c writes names_index.c), so a process starts with it
  * and a name costs one hash probe however many roles are asked about. It
  * holds row numbers and offsets, not pointers, so the loader has nothing

@@ -16,14 +16,29 @@ enum rule_id {
 	RULE__COUNT
 };
 
+/* A row: its id and reason (a sentence, or a format RULE_FMT_NAME) are
+ * offsets into rules_text, read with rules_id() and rules_reason(), so
+ * the loader relocates nothing in the table. */
 struct rule {
-	const char *id;
+	uint16_t id, reason;
 	enum cordon_risk tier;
 	uint64_t labels;
-	const char *reason; /* a sentence, or a format (RULE_FMT_NAME) */
 };
 
 /* Indexed by enum rule_id. */
 extern const struct rule rules_catalog[RULE__COUNT];
+
+/* rules.def's strings, one object (rules.c). */
+extern const struct rules_text rules_text;
+
+static inline const char *rules_id(enum rule_id r)
+{
+	return (const char *)&rules_text + rules_catalog[r].id;
+}
+
+static inline const char *rules_reason(enum rule_id r)
+{
+	return (const char *)&rules_text + rules_catalog[r].reason;
+}
 
 #endif

@@ -1,5 +1,5 @@
 /* runners — the handlers of commands that run other commands or code:
- * wrappers (read through the table of wrappers.c), env, command, shells
+ * wrappers (read through the table of wrappers_table.c), env, command, shells
  * and their -c, eval, source, alias, the batch executors (xargs, parallel,
  * find -exec, watch, flock), su/runuser/sg/script, trap, ssh and container
  * exec, interpreters (-c, -e, -m, here-docs), awk, sed and database
@@ -87,16 +87,22 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 			  struct wv *argv, size_t argc,
 			  const struct wrapper_scan *sc)
 {
+	const char *name = wrappers_str(wr->name);
+
 	scan_chdir(x, argv, argc, sc);
 	for (size_t k = 1; k < argc && commands_is_opt(&argv[k]); k++) {
 		const struct wv *w = &argv[k];
 		const char *val = NULL;
 		size_t vn = 0;
 		struct wv d;
-		if ((classify_word_is(w, "-D") || classify_word_is(w, "--chdir") || classify_word_is(w, "-w") ||
-		     classify_word_is(w, "--wd")) && k + 1 < argc &&
-		    (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "unshare") == 0 ||
-		     strcmp(wr->name, "nsenter") == 0)) {
+		if ((classify_word_is(w, "-D") ||
+		     classify_word_is(w, "--chdir") ||
+		     classify_word_is(w, "-w") ||
+		     classify_word_is(w, "--wd")) &&
+		    k + 1 < argc &&
+		    (strcmp(name, "sudo") == 0 ||
+		     strcmp(name, "unshare") == 0 ||
+		     strcmp(name, "nsenter") == 0)) {
 			d = argv[k + 1];
 		} else if (commands_long_opt(w, "--chdir", &val, &vn) && val) {
 			d = classify_lit(val, vn);
@@ -112,12 +118,14 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
+	const char *name = wrappers_str(wr->name);
 	struct wrapper_scan sc;
 	size_t i;
 	bool shell_flag = false;
 
 	if (wr->tier != CORDON_RISK_SAFE || wr->labels)
-		classify_hit(x, wr->tier, wr->labels, wr->rule, wr->reason);
+		classify_hit(x, wr->tier, wr->labels, wrappers_str(wr->rule),
+			     wrappers_str(wr->reason));
 	wrappers_scan(wr, argc, scan_word, argv, &sc);
 	if (sc.payload < argc) {
 		struct wv t = argv[sc.payload];
@@ -126,7 +134,7 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		commands_payload_word(x, &t, 0, "the command line given to a wrapper");
 		return;
 	}
-	if (strcmp(wr->name, "sudo") == 0 || strcmp(wr->name, "doas") == 0) {
+	if (strcmp(name, "sudo") == 0 || strcmp(name, "doas") == 0) {
 		/* the options end where the scan says, not at the first
 		 * option's value (sudo -u root -s) */
 		size_t opt_end = sc.opt_end;

@@ -1,9 +1,7 @@
 /* wrappers — the one table of commands that run other commands; see
- * wrappers.h. The rows come from the tools' own --help and man pages (the
- * util-linux, coreutils, procps, sudo, systemd, strace, bubblewrap, runit
- * and daemontools ones on a Debian system); an option missing here is read
- * as a flag, so its value would be taken for the command: add every option
- * that takes a value, with its long form.
+ * wrappers.h. Its rows are in wrappers_table.c (the library reads them as
+ * wrappers_rows, which indexgen writes from them); the interpreters' rows
+ * are here.
  */
 #include <ctype.h>
 #include <string.h>
@@ -12,499 +10,6 @@
 #include "names.h"
 
 #include "banned.h"
-
-static const struct wrapper table[] = {
-	{ .name = ".", .kind = WRAPPER_RUNNER },
-	{ .name = "R", .kind = WRAPPER_RUNNER },
-	{ .name = "Rscript", .kind = WRAPPER_RUNNER },
-	{ .name = "apropos", .kind = WRAPPER_NAMES },
-	{ .name = "asdf", .sub = " exec " },
-	{ .name = "ash", .kind = WRAPPER_SHELL },
-	{ .name = "at", .kind = WRAPPER_RUNNER },
-	{ .name = "awk", .kind = WRAPPER_RUNNER },
-	{ .name = "b2sum", .kind = WRAPPER_NAMES },
-	{ .name = "basename", .kind = WRAPPER_NAMES },
-	{ .name = "bash", .kind = WRAPPER_SHELL },
-	{ .name = "batch", .kind = WRAPPER_RUNNER },
-	{ .name = "bind", .kind = WRAPPER_NAMES },
-	{ .name = "bosh", .kind = WRAPPER_SHELL },
-	{ .name = "builtin" },
-	{ .name = "bundle", .sub = " exec " },
-	{ .name = "bunx", .kind = WRAPPER_RUNNER },
-	{ .name = "busybox", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
-	{ .name = "bwrap",
-	  .long_val =
-		  " --args --userns --userns2 --pidns --uid --gid --hostname "
-		  "--chdir --unsetenv --lock-file --sync-fd --remount-ro "
-		  "--exec-label --file-label --proc --dev --tmpfs --mqueue "
-		  "--dir --seccomp --add-seccomp-fd --block-fd "
-		  "--userns-block-fd --info-fd --json-status-fd --cap-add "
-		  "--cap-drop --perms --size --argv0 --overlay-src "
-		  "--tmp-overlay --ro-overlay ",
-	  .long_val2 =
-		  " --setenv --bind --bind-try --dev-bind --dev-bind-try "
-		  "--ro-bind --ro-bind-try --bind-fd --ro-bind-fd --file "
-		  "--bind-data --ro-bind-data --symlink --chmod --overlay " },
-	{ .name = "caffeinate", .short_val = "tw" },
-	{ .name = "caller", .kind = WRAPPER_NAMES },
-	{ .name = "capsh", .kind = WRAPPER_RUNNER },
-	{ .name = "catchsegv" },
-	{ .name = "cgexec", .short_val = "g" },
-	{ .name = "choom", .short_val = "np", .long_val = " --adjust --pid " },
-	{ .name = "chpst", .short_val = "uUbe/nlLmdopfct" },
-	{ .name = "chronic" },
-	{ .name = "chroot",
-	  .long_val = " --userspec --groups ",
-	  .operands = 1,
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.chroot",
-	  .reason = "runs inside another root directory" },
-	{ .name = "chrt",
-	  .short_val = "TPD",
-	  .long_val = " --sched-runtime --sched-period --sched-deadline ",
-	  .operands = 1 },
-	{ .name = "cksum", .kind = WRAPPER_NAMES },
-	{ .name = "cmd", .kind = WRAPPER_FOREIGN },
-	{ .name = "cmd.exe", .kind = WRAPPER_FOREIGN },
-	{ .name = "command", .flags = WF_HANDLER },
-	{ .name = "compgen", .kind = WRAPPER_NAMES },
-	{ .name = "complete", .kind = WRAPPER_NAMES },
-	{ .name = "compopt", .kind = WRAPPER_NAMES },
-	{ .name = "coproc" },
-	{ .name = "cpulimit",
-	  .short_val = "lpePcs",
-	  .long_val = " --limit --pid --exe --path --cpu --signal " },
-	{ .name = "crontab", .kind = WRAPPER_RUNNER },
-	{ .name = "csh", .kind = WRAPPER_SHELL },
-	{ .name = "dash", .kind = WRAPPER_SHELL },
-	{ .name = "dbus-launch", .long_val = " --autolaunch --config-file " },
-	{ .name = "dbus-run-session",
-	  .long_val = " --config-file --dbus-daemon " },
-	{ .name = "direnv", .sub = " exec ", .operands = 1 },
-	{ .name = "dirname", .kind = WRAPPER_NAMES },
-	{ .name = "dirs", .kind = WRAPPER_NAMES },
-	{ .name = "disown", .kind = WRAPPER_NAMES },
-	{ .name = "doas",
-	  .short_val = "uC",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.doas",
-	  .reason = "runs as another user (doas)" },
-	{ .name = "doppler",
-	  .sub = " run ",
-	  .short_val = "pc",
-	  .long_val = " --project --config --token --name-transformer --mount "
-		      "--mount-format --mount-template --fallback --scope ",
-	  .payload_long = "--command" },
-	{ .name = "dotenv", .short_val = "evp", .short_opt = "c" },
-	{ .name = "du", .kind = WRAPPER_NAMES },
-	{ .name = "dumb-init", .short_val = "r", .long_val = " --rewrite " },
-	{ .name = "eatmydata" },
-	{ .name = "elvish", .kind = WRAPPER_SHELL },
-	{ .name = "emacs", .kind = WRAPPER_RUNNER },
-	{ .name = "enable", .kind = WRAPPER_NAMES },
-	{ .name = "env",
-	  .flags = WF_HANDLER | WF_ASSIGNS,
-	  .short_val = "uC",
-	  .long_val = " --unset --chdir ",
-	  .chdir_short = 'C',
-	  .chdir_long = "--chdir",
-	  .payload_short = 'S',
-	  .payload_long = "--split-string" },
-	{ .name = "envdir", .operands = 1 },
-	{ .name = "envuidgid",
-	  .operands = 1,
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.runas",
-	  .reason = "runs as another user" },
-	{ .name = "eval", .kind = WRAPPER_RUNNER },
-	{ .name = "exec", .short_val = "a" },
-	{ .name = "expect", .kind = WRAPPER_RUNNER },
-	{ .name = "fakechroot",
-	  .short_val = "ldecb",
-	  .long_val =
-		  " --lib --elfloader --environment --config-dir --bindir " },
-	{ .name = "fakeroot",
-	  .short_val = "lfis",
-	  .long_val = " --lib --faked " },
-	{ .name = "faketime",
-	  .short_val = "p",
-	  .long_val = " --date-prog ",
-	  .operands = 1 },
-	{ .name = "fc", .kind = WRAPPER_NAMES },
-	{ .name = "fd", .kind = WRAPPER_RUNNER },
-	{ .name = "file", .kind = WRAPPER_NAMES },
-	{ .name = "find", .kind = WRAPPER_RUNNER },
-	{ .name = "finger", .kind = WRAPPER_NAMES },
-	{ .name = "firejail" },
-	{ .name = "fish", .kind = WRAPPER_SHELL },
-	{ .name = "flock",
-	  .flags = WF_HANDLER,
-	  .short_val = "wE",
-	  .long_val = " --timeout --conflict-exit-code ",
-	  .operands = 1,
-	  .payload_short = 'c',
-	  .payload_long = "--command" },
-	{ .name = "gawk", .kind = WRAPPER_RUNNER },
-	{ .name = "gdb", .kind = WRAPPER_RUNNER },
-	{ .name = "getent", .kind = WRAPPER_NAMES },
-	{ .name = "getopts", .kind = WRAPPER_NAMES },
-	{ .name = "gosu",
-	  .operands = 1,
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.runas",
-	  .reason = "runs as another user" },
-	{ .name = "groups", .kind = WRAPPER_NAMES },
-	{ .name = "gsed", .kind = WRAPPER_RUNNER },
-	{ .name = "gtimeout",
-	  .flags = WF_CLAUDE,
-	  .short_val = "ks",
-	  .long_val = " --kill-after --signal ",
-	  .operands = 1 },
-	{ .name = "hash", .kind = WRAPPER_NAMES },
-	{ .name = "hatch", .sub = " run " },
-	{ .name = "hush", .kind = WRAPPER_SHELL },
-	{ .name = "ifne" },
-	{ .name = "ionice",
-	  .short_val = "cnpPu",
-	  .long_val = " --class --classdata --pid --pgid --uid " },
-	{ .name = "ip", .sub = " netns ", .operands = 2 },
-	{ .name = "java", .kind = WRAPPER_RUNNER },
-	{ .name = "jshell", .kind = WRAPPER_RUNNER },
-	{ .name = "julia", .kind = WRAPPER_RUNNER },
-	{ .name = "ksh", .kind = WRAPPER_SHELL },
-	{ .name = "ksh93", .kind = WRAPPER_SHELL },
-	{ .name = "last", .kind = WRAPPER_NAMES },
-	{ .name = "lastb", .kind = WRAPPER_NAMES },
-	{ .name = "lastlog", .kind = WRAPPER_NAMES },
-	{ .name = "launchctl", .sub = " asuser ", .operands = 1 },
-	{ .name = "ld.so", .kind = WRAPPER_RUNNER },
-	{ .name = "ldd", .kind = WRAPPER_NAMES },
-	{ .name = "less", .kind = WRAPPER_RUNNER },
-	{ .name = "linux32" },
-	{ .name = "linux64" },
-	{ .name = "lksh", .kind = WRAPPER_SHELL },
-	{ .name = "lldb",
-	  .short_val = "oOsSkKfpnacl",
-	  .long_val = " --one-line --one-line-before-file --source "
-		      "--source-before-file --one-line-on-crash --source-on-crash "
-		      "--file --attach-pid --attach-name --arch --core "
-		      "--script-language " },
-	{ .name = "locate", .kind = WRAPPER_NAMES },
-	{ .name = "loksh", .kind = WRAPPER_SHELL },
-	{ .name = "ltrace",
-	  .short_val = "aADeFlnopsuwxX",
-	  .long_val =
-		  " --align --debug --config --library --indent --output " },
-	{ .name = "mamba",
-	  .sub = " run ",
-	  .short_val = "npr",
-	  .long_val = " --name --prefix --root-prefix --cwd ",
-	  .chdir_long = "--cwd" },
-	{ .name = "man", .kind = WRAPPER_RUNNER },
-	{ .name = "mapfile", .kind = WRAPPER_NAMES },
-	{ .name = "mawk", .kind = WRAPPER_RUNNER },
-	{ .name = "md5sum", .kind = WRAPPER_NAMES },
-	{ .name = "micromamba",
-	  .sub = " run ",
-	  .short_val = "npr",
-	  .long_val = " --name --prefix --root-prefix --cwd --label ",
-	  .chdir_long = "--cwd" },
-	{ .name = "mise",
-	  .sub = " exec x ",
-	  .short_val = "jCE",
-	  .long_val = " --jobs --cd --env ",
-	  .chdir_short = 'C',
-	  .chdir_long = "--cd" },
-	{ .name = "mksh", .kind = WRAPPER_SHELL },
-	{ .name = "nawk", .kind = WRAPPER_RUNNER },
-	{ .name = "newgrp", .kind = WRAPPER_RUNNER },
-	{ .name = "nice",
-	  .flags = WF_CLAUDE | WF_DASH_NUM,
-	  .short_val = "n",
-	  .long_val = " --adjustment " },
-	{ .name = "nm", .kind = WRAPPER_NAMES },
-	{ .name = "nohup", .flags = WF_CLAUDE },
-	{ .name = "npm",
-	  .sub = " exec x ",
-	  .long_val = " --package --call --workspace " },
-	{ .name = "npx", .kind = WRAPPER_RUNNER },
-	{ .name = "nq" },
-	{ .name = "nsenter",
-	  .short_val = "tSGW",
-	  .short_opt = "muinpCUTrw",
-	  .long_val = " --target --setuid --setgid --wdns ",
-	  .chdir_short = 'w',
-	  .chdir_long = "--wd",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.nsenter",
-	  .reason = "runs inside another process's namespaces" },
-	{ .name = "nu", .kind = WRAPPER_SHELL },
-	{ .name = "numactl",
-	  .short_val = "ipPCNmLoMISf",
-	  .long_val =
-		  " --interleave --preferred --preferred-many --physcpubind "
-		  "--cpunodebind --membind --length --offset --shmmode --shmid "
-		  "--shm --file --cpubind " },
-	{ .name = "nvim", .kind = WRAPPER_RUNNER },
-	{ .name = "objdump", .kind = WRAPPER_NAMES },
-	{ .name = "oksh", .kind = WRAPPER_SHELL },
-	{ .name = "op",
-	  .sub = " run ",
-	  .long_val = " --env-file --account --config --cache --encoding "
-		      "--session " },
-	{ .name = "osascript", .kind = WRAPPER_RUNNER },
-	{ .name = "osh", .kind = WRAPPER_SHELL },
-	{ .name = "parallel", .kind = WRAPPER_RUNNER },
-	{ .name = "pdksh", .kind = WRAPPER_SHELL },
-	{ .name = "pdm", .sub = " run " },
-	{ .name = "perf",
-	  .sub = " stat record trace ",
-	  .short_val = "eorpCGtxIFcmDu",
-	  .long_val = " --event --repeat --output --pid --cpu --cgroup --tid "
-		      "--field-separator --interval-print --freq --count "
-		      "--mmap-pages --delay --uid --call-graph --filter " },
-	{ .name = "pgrep", .kind = WRAPPER_NAMES },
-	{ .name = "pidof", .kind = WRAPPER_NAMES },
-	{ .name = "pinky", .kind = WRAPPER_NAMES },
-	{ .name = "pipenv", .sub = " run " },
-	{ .name = "pipx", .kind = WRAPPER_RUNNER },
-	{ .name = "pkexec",
-	  .long_val = " --user ",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.pkexec",
-	  .reason = "runs as another user (pkexec)" },
-	{ .name = "pnpm",
-	  .sub = " exec ",
-	  .long_val = " --filter --workspace " },
-	{ .name = "pnpx", .kind = WRAPPER_RUNNER },
-	{ .name = "podman", .sub = " unshare " },
-	{ .name = "poetry", .sub = " run " },
-	{ .name = "popd", .kind = WRAPPER_NAMES },
-	{ .name = "posh", .kind = WRAPPER_SHELL },
-	{ .name = "powershell", .kind = WRAPPER_FOREIGN },
-	{ .name = "powershell.exe", .kind = WRAPPER_FOREIGN },
-	{ .name = "prlimit",
-	  .short_val = "po",
-	  .short_opt = "cdefilmnqrstuvxy",
-	  .long_val = " --pid --output " },
-	{ .name = "proot",
-	  .short_val = "rbmqwvkiRS",
-	  .long_val = " --rootfs --bind --mount --qemu --pwd --cwd --verbose "
-		      "--kernel-release --change-id " },
-	{ .name = "proxychains",
-	  .short_val = "f",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(NETWORK),
-	  .rule = "net.proxy-wrapper",
-	  .reason = "runs through a network proxy" },
-	{ .name = "proxychains4",
-	  .short_val = "f",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(NETWORK),
-	  .rule = "net.proxy-wrapper",
-	  .reason = "runs through a network proxy" },
-	{ .name = "pwsh", .kind = WRAPPER_FOREIGN },
-	{ .name = "pwsh.exe", .kind = WRAPPER_FOREIGN },
-	{ .name = "rbash", .kind = WRAPPER_SHELL },
-	{ .name = "readarray", .kind = WRAPPER_NAMES },
-	{ .name = "readlink", .kind = WRAPPER_NAMES },
-	{ .name = "realpath", .kind = WRAPPER_NAMES },
-	{ .name = "rlwrap",
-	  .short_val = "bCDefHlMoOpPqsStwz",
-	  .long_val = " --break-chars --command-name --file --history-filename "
-		      "--logfile --prompt-colour --substitute-prompt " },
-	{ .name = "run0",
-	  .short_val = "uDg",
-	  .long_val = " --user --group --chdir --unit --property --description "
-		      "--slice --setenv --nice --machine --background "
-		      "--shell-prompt-prefix ",
-	  .chdir_short = 'D',
-	  .chdir_long = "--chdir",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.run0",
-	  .reason = "runs as another user (run0)" },
-	{ .name = "runuser", .kind = WRAPPER_RUNNER },
-	{ .name = "rye", .sub = " run " },
-	{ .name = "schroot",
-	  .short_val = "cdsuon",
-	  .long_val = " --chroot --directory --shell --user --option "
-		      "--session-name ",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.schroot",
-	  .reason = "runs inside another root directory" },
-	{ .name = "script", .kind = WRAPPER_RUNNER },
-	{ .name = "sed", .kind = WRAPPER_RUNNER },
-	{ .name = "setarch", .flags = WF_OPERANDS_FIRST, .operands = 1 },
-	{ .name = "setlock", .operands = 1 },
-	{ .name = "setpriv",
-	  .long_val = " --ambient-caps --inh-caps --bounding-set --ruid --euid "
-		      "--rgid --egid --reuid --regid --groups --securebits "
-		      "--pdeathsig --selinux-label --apparmor-profile "
-		      "--landlock-access --landlock-rule --seccomp-filter ",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.setpriv",
-	  .reason = "runs with other user ids or capabilities (setpriv)" },
-	{ .name = "setsid" },
-	{ .name = "setuidgid",
-	  .operands = 1,
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.runas",
-	  .reason = "runs as another user" },
-	{ .name = "sg", .kind = WRAPPER_RUNNER },
-	{ .name = "sh", .kind = WRAPPER_SHELL },
-	{ .name = "sha1sum", .kind = WRAPPER_NAMES },
-	{ .name = "sha256sum", .kind = WRAPPER_NAMES },
-	{ .name = "sha512sum", .kind = WRAPPER_NAMES },
-	{ .name = "shopt", .kind = WRAPPER_NAMES },
-	{ .name = "softlimit", .short_val = "acdflmoprst" },
-	{ .name = "source", .kind = WRAPPER_RUNNER },
-	{ .name = "ssh", .kind = WRAPPER_RUNNER },
-	{ .name = "ssh-agent", .short_val = "aEOPt" },
-	{ .name = "sshpass",
-	  .short_val = "pfdP",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(SECRETS),
-	  .rule = "secrets.sshpass",
-	  .reason = "passes a password to ssh on the command line" },
-	{ .name = "start-stop-daemon", .kind = WRAPPER_RUNNER },
-	{ .name = "stat", .kind = WRAPPER_NAMES },
-	{ .name = "stdbuf",
-	  .flags = WF_CLAUDE,
-	  .short_val = "ioe",
-	  .long_val = " --input --output --error " },
-	/* --quiet[=SET] and --decode-fds[=SET] take a value only after '='
-	 * (strace 6.1: `strace --quiet echo` runs echo). */
-	{ .name = "strace",
-	  .short_val = "eEpubIPaosXOSU",
-	  .long_val =
-		  " --env --attach --user --detach-on --interruptible --trace "
-		  "--signal --status --trace-path --columns --abbrev --verbose "
-		  "--raw --read --write --kvm --decode-pids --output "
-		  "--string-limit --const-print-style "
-		  "--summary-syscall-overhead --summary-sort-by "
-		  "--summary-columns --inject --fault " },
-	{ .name = "strings", .kind = WRAPPER_NAMES },
-	{ .name = "su", .kind = WRAPPER_RUNNER },
-	{ .name = "su-exec",
-	  .operands = 1,
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.runas",
-	  .reason = "runs as another user" },
-	{ .name = "sudo",
-	  .flags = WF_ASSIGNS,
-	  .short_val = "acugChpRrtUTD",
-	  .long_val = " --user --group --close-from --host --prompt --role "
-		      "--type --other-user --command-timeout --chdir --chroot ",
-	  .chdir_short = 'D',
-	  .chdir_long = "--chdir",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.sudo",
-	  .reason = "runs as another user (sudo)" },
-	{ .name = "systemd-inhibit",
-	  .long_val = " --what --who --why --mode " },
-	{ .name = "systemd-run",
-	  .short_val = "HMupE",
-	  .long_val =
-		  " --host --machine --unit --property --description --slice "
-		  "--setenv --uid --gid --nice --working-directory "
-		  "--service-type --path-property --socket-property "
-		  "--timer-property --on-active --on-boot --on-startup "
-		  "--on-unit-active --on-unit-inactive --on-calendar ",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PERSISTENCE),
-	  .rule = "persistence.systemd-run",
-	  .reason = "runs a command as a systemd unit" },
-	{ .name = "taskset", .operands = 1 },
-	{ .name = "tclsh", .kind = WRAPPER_RUNNER },
-	{ .name = "tcsh", .kind = WRAPPER_SHELL },
-	{ .name = "time",
-	  .flags = WF_CLAUDE,
-	  .short_val = "fo",
-	  .long_val = " --format --output " },
-	{ .name = "timeout",
-	  .flags = WF_CLAUDE,
-	  .short_val = "ks",
-	  .long_val = " --kill-after --signal ",
-	  .operands = 1 },
-	{ .name = "tini", .short_val = "pe" },
-	{ .name = "tldr", .kind = WRAPPER_NAMES },
-	{ .name = "torsocks",
-	  .short_val = "uapP",
-	  .long_val = " --user --pass --address --port ",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(NETWORK),
-	  .rule = "net.proxy-wrapper",
-	  .reason = "runs through a network proxy" },
-	{ .name = "toybox", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
-	{ .name = "trap", .kind = WRAPPER_RUNNER },
-	{ .name = "trickle", .short_val = "duwtln" },
-	{ .name = "tsp", .short_val = "LDN" },
-	{ .name = "type", .kind = WRAPPER_NAMES },
-	{ .name = "ulimit", .kind = WRAPPER_NAMES },
-	{ .name = "unbuffer" },
-	{ .name = "unshare",
-	  .short_val = "SGRw",
-	  .long_val = " --setuid --setgid --root --wd --map-user --map-group "
-		      "--map-users --map-groups --propagation --setgroups "
-		      "--monotonic --boottime ",
-	  .chdir_short = 'w',
-	  .chdir_long = "--wd",
-	  .tier = CORDON_RISK_CAUTION,
-	  .labels = CORDON_L(PRIVILEGE),
-	  .rule = "privilege.unshare",
-	  .reason = "runs in new namespaces, possibly as a mapped root" },
-	{ .name = "uv",
-	  .sub = " run ",
-	  .long_val =
-		  " --with --python --project --directory --package --env-file "
-		  "--group --extra " },
-	{ .name = "uvx", .kind = WRAPPER_RUNNER },
-	{ .name = "valgrind" },
-	{ .name = "vim", .kind = WRAPPER_RUNNER },
-	{ .name = "watch",
-	  .flags = WF_HANDLER,
-	  .short_val = "nq",
-	  .short_opt = "d",
-	  .long_val = " --interval --equexit " },
-	{ .name = "whatis", .kind = WRAPPER_NAMES },
-	{ .name = "whence", .kind = WRAPPER_NAMES },
-	{ .name = "where", .kind = WRAPPER_NAMES },
-	{ .name = "whereis", .kind = WRAPPER_NAMES },
-	{ .name = "which", .kind = WRAPPER_NAMES },
-	{ .name = "who", .kind = WRAPPER_NAMES },
-	{ .name = "wish", .kind = WRAPPER_RUNNER },
-	{ .name = "wsl", .kind = WRAPPER_RUNNER },
-	{ .name = "xargs",
-	  .flags = WF_HANDLER,
-	  .short_val = "aEILnsPd",
-	  .short_opt = "eil",
-	  .long_val =
-		  " --arg-file --delimiter --max-lines --max-args --max-procs "
-		  "--max-chars --process-slot-var " },
-	{ .name = "xonsh", .kind = WRAPPER_SHELL },
-	{ .name = "xvfb-run",
-	  .short_val = "efnpsw",
-	  .long_val = " --error-file --server-num --server-args --auth-file "
-		      "--xauth-protocol --wait " },
-	{ .name = "yarn", .sub = " exec " },
-	{ .name = "yash", .kind = WRAPPER_SHELL },
-	{ .name = "ysh", .kind = WRAPPER_SHELL },
-	{ .name = "zsh", .kind = WRAPPER_SHELL },
-};
-
-#define NTABLE (sizeof(table) / sizeof(*table))
 
 /* The interpreters whose operands can be code; names ending in '*' also
  * match with a version (python3, python3.11, perl5.36). */
@@ -579,23 +84,24 @@ static bool in_words(const char *list, const char *s, size_t n)
 
 static const struct wrapper *find_name(const char *name, size_t n)
 {
-	size_t lo = 0, hi = NTABLE;
+	size_t lo = 0, hi = wrappers_rows_count;
 
 	if (names_ready()) {
 		const struct name_roles *r = names_find(name, n);
-		return r && r->wrapper ? &table[r->wrapper - 1] : NULL;
+		return r && r->wrapper ? &wrappers_rows[r->wrapper - 1] : NULL;
 	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_name(table[mid].name, name, n);
+		int c = cmp_name(wrappers_str(wrappers_rows[mid].name), name,
+				 n);
 
 		if (c < 0)
 			lo = mid + 1;
 		else if (c > 0)
 			hi = mid;
 		else
-			return &table[mid];
+			return &wrappers_rows[mid];
 	}
 	return NULL;
 }
@@ -605,7 +111,7 @@ const struct wrapper *wrappers_find(const char *name, size_t n, const char *sub,
 {
 	const struct wrapper *w = name ? find_name(name, n) : NULL;
 
-	if (w && w->sub && !(sub && in_words(w->sub, sub, subn)))
+	if (w && w->sub && !(sub && in_words(wrappers_str(w->sub), sub, subn)))
 		return NULL;
 	return w;
 }
@@ -614,7 +120,7 @@ const char *wrappers_subs(const char *name, size_t n)
 {
 	const struct wrapper *w = name ? find_name(name, n) : NULL;
 
-	return w ? w->sub : NULL;
+	return w ? wrappers_str(w->sub) : NULL;
 }
 
 bool wrappers_is_shell(const char *name, size_t n)
@@ -766,6 +272,13 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			   wrapper_word_fn *get, const void *ctx,
 			   struct wrapper_scan *out)
 {
+	const char *short_val = wrappers_str(w->short_val);
+	const char *short_opt = wrappers_str(w->short_opt);
+	const char *long_val = wrappers_str(w->long_val);
+	const char *long_val2 = wrappers_str(w->long_val2);
+	const char *payload_long = wrappers_str(w->payload_long);
+	const char *chdir_long = wrappers_str(w->chdir_long);
+
 	while (i < argc) {
 		const char *s;
 		size_t n;
@@ -786,22 +299,22 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			const char *eq = memchr(s, '=', n);
 			size_t kn = eq ? (size_t)(eq - s) : n;
 
-			if (w->payload_long && kn <= strlen(w->payload_long) &&
-			    kn >= 4 && memcmp(s, w->payload_long, kn) == 0) {
+			if (payload_long && kn <= strlen(payload_long) &&
+			    kn >= 4 && memcmp(s, payload_long, kn) == 0) {
 				out->payload = eq ? i : i + 1;
 				out->payload_off = eq ? kn + 1 : 0;
 				return argc;
 			}
-			if (w->chdir_long &&
-			    (long_names(long_find(w->long_val, s, kn),
-					w->chdir_long) ||
-			     (kn == strlen(w->chdir_long) &&
-			      memcmp(s, w->chdir_long, kn) == 0))) {
+			if (chdir_long &&
+			    (long_names(long_find(long_val, s, kn),
+					chdir_long) ||
+			     (kn == strlen(chdir_long) &&
+			      memcmp(s, chdir_long, kn) == 0))) {
 				/* --chdir=DIR, or DIR next when it takes one */
 				if (eq) {
 					out->chdir = i;
 					out->chdir_off = kn + 1;
-				} else if (long_in(w->long_val, s, kn) &&
+				} else if (long_in(long_val, s, kn) &&
 					   i + 1 < argc) {
 					out->chdir = i + 1;
 					out->chdir_off = 0;
@@ -809,9 +322,9 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			}
 			if (eq)
 				i++;
-			else if (long_in(w->long_val2, s, kn))
+			else if (long_in(long_val2, s, kn))
 				i += 3;
-			else if (long_in(w->long_val, s, kn))
+			else if (long_in(long_val, s, kn))
 				i += 2;
 			else
 				i++;
@@ -827,7 +340,7 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 				out->payload_off = k + 1 < n ? k + 1 : 0;
 				return argc;
 			}
-			if (w->short_val && strchr(w->short_val, c) && c) {
+			if (short_val && strchr(short_val, c) && c) {
 				if (c == w->chdir_short &&
 				    (k + 1 < n || i + 1 < argc)) {
 					out->chdir = k + 1 < n ? i : i + 1;
@@ -837,7 +350,7 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 					next = i + 2;
 				break;
 			}
-			if (w->short_opt && strchr(w->short_opt, c) && c) {
+			if (short_opt && strchr(short_opt, c) && c) {
 				if (c == w->chdir_short && k + 1 < n) {
 					out->chdir = i;
 					out->chdir_off = k + 1;
@@ -885,14 +398,15 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 
 const struct wrapper *wrappers_table(size_t *n)
 {
-	*n = NTABLE;
-	return table;
+	*n = wrappers_rows_count;
+	return wrappers_rows;
 }
 
 bool wrappers_table_sorted(void)
 {
-	for (size_t i = 1; i < NTABLE; i++)
-		if (strcmp(table[i - 1].name, table[i].name) >= 0)
+	for (size_t i = 1; i < wrappers_rows_count; i++)
+		if (strcmp(wrappers_str(wrappers_rows[i - 1].name),
+			   wrappers_str(wrappers_rows[i].name)) >= 0)
 			return false;
 	return true;
 }
@@ -904,15 +418,16 @@ size_t wrappers_shell_alternation(char *buf, size_t cap)
 	/* longest first, so that an alternation tried left to right takes
 	 * "bash" before "ash" */
 	for (size_t len = 16; len > 0; len--)
-		for (size_t i = 0; i < NTABLE; i++) {
-			size_t n = strlen(table[i].name);
-			if (table[i].kind != WRAPPER_SHELL || n != len)
+		for (size_t i = 0; i < wrappers_rows_count; i++) {
+			const char *name = wrappers_str(wrappers_rows[i].name);
+			size_t n = strlen(name);
+			if (wrappers_rows[i].kind != WRAPPER_SHELL || n != len)
 				continue;
 			if (o + n + 2 > cap)
 				return 0;
 			if (o)
 				buf[o++] = '|';
-			memcpy(buf + o, table[i].name, n);
+			memcpy(buf + o, name, n);
 			o += n;
 		}
 	if (o >= cap)

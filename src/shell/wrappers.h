@@ -41,7 +41,8 @@ enum wrapper_kind {
 #define WF_MULTICALL                                                           \
 	(1u << 5) /* its first operand is the program (busybox sh) */
 
-struct wrapper {
+/* A row as wrappers_table.c writes it. */
+struct wrapper_src {
 	const char *name;
 	enum wrapper_kind kind;
 	unsigned flags;
@@ -60,6 +61,39 @@ struct wrapper {
 	const char *rule;
 	const char *reason;
 };
+
+/* The rows, sorted by name. Only the build's indexgen and test_wrappers
+ * link wrappers_table.c: its pointers would be relocated by the loader in
+ * every process, page by page. */
+extern const struct wrapper_src wrappers_src[];
+extern const size_t wrappers_src_count;
+
+/* The same rows as the library reads them, written by indexgen into
+ * wrappers_rows.c (build directory): the fields of struct wrapper_src,
+ * each string an offset into wrappers_pool, 0 for NULL, read with
+ * wrappers_str(w->sub); so the table is plain read-only data. */
+struct wrapper {
+	uint16_t name, sub, short_val, short_opt, long_val, long_val2,
+		payload_long, chdir_long, rule, reason;
+	enum wrapper_kind kind;
+	unsigned flags;
+	unsigned operands;
+	char payload_short;
+	char chdir_short;
+	enum cordon_risk tier;
+	uint64_t labels;
+};
+
+extern const struct wrapper wrappers_rows[];
+extern const size_t wrappers_rows_count;
+extern const char wrappers_pool[];
+extern const size_t wrappers_pool_size;
+
+/* A string field of a row of wrappers_rows: NULL when the row has none. */
+static inline const char *wrappers_str(uint16_t off)
+{
+	return off ? wrappers_pool + off : NULL;
+}
 
 /* The entry for a command's base name (name, n), or NULL. An entry with a
  * required subcommand ("npm exec") is only returned when sub (may be NULL)

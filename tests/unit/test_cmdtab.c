@@ -6,7 +6,11 @@
  * a family, a tier that raises risk, at least one known label and a reason on
  * every row; sub, flags, unless and args made of well-formed words (no empty
  * words or alternatives, single spaces, flags that start with '-' or are "+",
- * globs that fnmatch(3) accepts and the matcher's buffer holds).
+ * globs that fnmatch(3) accepts and the matcher's buffer holds). It links
+ * cmdtab.c itself, which the library does not (cmdtab.h), and holds the
+ * library's cmdtab_rules, which indexgen writes, to it: the same rows in
+ * the same order, every string offset inside the pool and at the start of
+ * one of its strings.
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -14,6 +18,7 @@
 #include <string.h>
 
 #include "cmdtab.h"
+#include "pooltest.h"
 #include "tap.h"
 
 /* The matcher copies each glob into a buffer of this size and skips longer
@@ -267,7 +272,7 @@ static void check_reason(const char *r)
 		problem("reason is longer than 160 bytes");
 }
 
-static void check_row(size_t i, const struct cmd_rule *r)
+static void check_row(size_t i, const struct cmdtab_src *r)
 {
 	problems[0] = '\0';
 	if (!r->id)
@@ -307,12 +312,11 @@ static void check_table(void)
 {
 	size_t dup_ids = 0, dup_rows = 0;
 
-	ok(cmdtab_rules_count > 0, "the table has rows (%zu)",
-	   cmdtab_rules_count);
-	for (size_t i = 0; i < cmdtab_rules_count; i++) {
-		const struct cmd_rule *a = &cmdtab_rules[i];
-		for (size_t j = i + 1; j < cmdtab_rules_count; j++) {
-			const struct cmd_rule *b = &cmdtab_rules[j];
+	ok(cmdtab_src_count > 0, "the table has rows (%zu)", cmdtab_src_count);
+	for (size_t i = 0; i < cmdtab_src_count; i++) {
+		const struct cmdtab_src *a = &cmdtab_src[i];
+		for (size_t j = i + 1; j < cmdtab_src_count; j++) {
+			const struct cmdtab_src *b = &cmdtab_src[j];
 			if (a->id && b->id && strcmp(a->id, b->id) == 0) {
 				diag("id %s is used by rows %zu and %zu", a->id,
 				     i, j);
@@ -338,8 +342,8 @@ static bool covers(const char *name, const char *sub_word)
 {
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < cmdtab_rules_count; i++) {
-		const struct cmd_rule *r = &cmdtab_rules[i];
+	for (size_t i = 0; i < cmdtab_src_count; i++) {
+		const struct cmdtab_src *r = &cmdtab_src[i];
 		const char *p = r->family;
 		bool fam = false;
 		while (*p && !fam) {
@@ -419,11 +423,57 @@ static void check_coverage(void)
 		   need[i].sub ? " " : "", need[i].sub ? need[i].sub : "");
 }
 
+static void same_field(const char *field, uint32_t off, const char *want)
+{
+	size_t bad = 0;
+	const char *got = pool_at(cmdtab_pool, cmdtab_pool_size, off, &bad);
+
+	if (bad)
+		problem("%s offset %u is not a string of the pool", field,
+			(unsigned)off);
+	else if (!pool_same(got, want))
+		problem("%s is \"%s\", cmdtab.c says \"%s\"", field,
+			got ? got : "(null)", want ? want : "(null)");
+}
+
+static void check_packed(void)
+{
+	size_t bad = 0;
+
+	is_int((long long)cmdtab_rules_count, (long long)cmdtab_src_count,
+	       "the library's cmdtab_rules has cmdtab.c's rows");
+	ok(pool_framed(cmdtab_pool, cmdtab_pool_size) && !cmdtab_str(0),
+	   "the pool starts and ends with a NUL; offset 0 is NULL");
+	for (size_t i = 0; i < cmdtab_rules_count && i < cmdtab_src_count;
+	     i++) {
+		const struct cmd_rule *r = &cmdtab_rules[i];
+		const struct cmdtab_src *s = &cmdtab_src[i];
+		problems[0] = '\0';
+		same_field("id", r->id, s->id);
+		same_field("family", r->family, s->family);
+		same_field("sub", r->sub, s->sub);
+		same_field("flags", r->flags, s->flags);
+		same_field("unless", r->unless, s->unless);
+		same_field("args", r->args, s->args);
+		same_field("reason", r->reason, s->reason);
+		if (r->tier != s->tier || r->labels != s->labels)
+			problem("tier or labels differ");
+		if (problems[0]) {
+			diag("row %zu %s: %s", i, s->id ? s->id : "(no id)",
+			     problems);
+			bad++;
+		}
+	}
+	is_int((long long)bad, 0,
+	       "every row of cmdtab_rules says what cmdtab.c's says");
+}
+
 int main(void)
 {
 	tap_no_plan();
-	for (size_t i = 0; i < cmdtab_rules_count; i++)
-		check_row(i, &cmdtab_rules[i]);
+	check_packed();
+	for (size_t i = 0; i < cmdtab_src_count; i++)
+		check_row(i, &cmdtab_src[i]);
 	check_table();
 	check_coverage();
 	return tap_done();

@@ -10,12 +10,16 @@
  * reverse shells, fork bombs, environment dumps, secrets, networking,
  * decode-and-run, awk and sed, unterminated input and harmless code. A few checks outside the table
  * cover limits: NUL bytes, the 1 MiB ceiling, deep nesting, a NULL callback.
+ * The sink tables the library reads, which indexgen writes, are held to
+ * codesinks_table.c's rows (linked here, not into the library).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codescan.h"
+#include "codescan_int.h"
+#include "pooltest.h"
 #include "tap.h"
 
 #define EX CODE_F_EXEC
@@ -608,9 +612,51 @@ static void check_limits(void)
 	ok(f & (EV | UN), "eval nested past the limit is flagged (%#x)", f);
 }
 
+static void packed_tables(void)
+{
+	size_t bad = 0, off = 0;
+
+	ok(pool_framed(codesinks_pool, codesinks_pool_size) &&
+		   !codesinks_str(0),
+	   "the pool starts and ends with a NUL; offset 0 is NULL");
+	is_int((long long)codesinks_nsink, (long long)codesinks_sink_src_count,
+	       "the sink table has codesinks_table.c's rows");
+	for (size_t i = 0; i < codesinks_nsink && i < codesinks_sink_src_count;
+	     i++) {
+		const struct sink *k = &codesinks_sink_tab[i];
+		const struct sink_src *w = &codesinks_sink_src[i];
+		bad += !pool_same(pool_at(codesinks_pool, codesinks_pool_size,
+					  k->mod, &off),
+				  w->mod) ||
+		       !pool_same(pool_at(codesinks_pool, codesinks_pool_size,
+					  k->names, &off),
+				  w->names) ||
+		       k->langs != w->langs || k->kind != w->kind ||
+		       k->shape != w->shape || k->hint != w->hint;
+	}
+	is_int((long long)codesinks_nmod, (long long)codesinks_mod_src_count,
+	       "the module table has codesinks_table.c's rows");
+	for (size_t i = 0; i < codesinks_nmod && i < codesinks_mod_src_count;
+	     i++) {
+		const struct modname *m = &codesinks_mod_tab[i];
+		const struct modname_src *w = &codesinks_mod_src[i];
+		bad += !pool_same(pool_at(codesinks_pool, codesinks_pool_size,
+					  m->names, &off),
+				  w->names) ||
+		       !pool_same(pool_at(codesinks_pool, codesinks_pool_size,
+					  m->canon, &off),
+				  w->canon) ||
+		       m->langs != w->langs;
+	}
+	is_int((long long)off, 0, "every offset is a string of the pool");
+	is_int((long long)bad, 0,
+	       "every row of both tables says what codesinks_table.c says");
+}
+
 int main(void)
 {
 	tap_no_plan();
+	packed_tables();
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		check_row(&rows[i]);
 	check_limits();

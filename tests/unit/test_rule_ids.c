@@ -157,9 +157,11 @@ static size_t all_ids(struct id *out, size_t cap)
 	size_t n = 0, nw;
 
 	for (size_t i = 0; i < RULE__COUNT && n < cap; i++)
-		out[n++] = (struct id){ rules_catalog[i].id, "rules.def" };
+		out[n++] =
+			(struct id){ rules_id((enum rule_id)i), "rules.def" };
 	for (size_t i = 0; i < cmdtab_rules_count && n < cap; i++)
-		out[n++] = (struct id){ cmdtab_rules[i].id, "cmdtab_rules" };
+		out[n++] = (struct id){ cmdtab_str(cmdtab_rules[i].id),
+					"cmdtab_rules" };
 	for (size_t i = 0; classify_table_id(i) && n < cap; i++)
 		out[n++] = (struct id){ classify_table_id(i), "classify.c" };
 	/* wrappers.c: rows of one id (privilege.runas: runas, runuser, su
@@ -168,13 +170,15 @@ static size_t all_ids(struct id *out, size_t cap)
 	for (size_t i = 0; i < nw && n < cap; i++) {
 		int again = 0;
 
-		if (!wt[i].rule)
+		const char *rule = wrappers_str(wt[i].rule);
+
+		if (!rule)
 			continue;
 		for (size_t j = 0; j < i && !again; j++)
 			again = wt[j].rule &&
-				strcmp(wt[j].rule, wt[i].rule) == 0;
+				strcmp(wrappers_str(wt[j].rule), rule) == 0;
 		if (!again)
-			out[n++] = (struct id){ wt[i].rule, "wrappers.c" };
+			out[n++] = (struct id){ rule, "wrappers.c" };
 	}
 	return n;
 }
@@ -198,24 +202,49 @@ static const char *exempt(const char *id)
 	return NULL;
 }
 
+/* The catalog's offsets give each row the id and reason rules.def writes
+ * in it (rules.c keeps them as offsets into one object). */
+static void check_catalog_text(void)
+{
+	static const struct {
+		const char *id, *reason;
+	} def[] = {
+#define RULE(name, id, tier, labels, reason) [RULE_##name] = { id, reason },
+#include "rules.def"
+#undef RULE
+	};
+	size_t bad = 0;
+
+	for (size_t i = 0; i < RULE__COUNT; i++)
+		if (strcmp(rules_id((enum rule_id)i), def[i].id) != 0 ||
+		    strcmp(rules_reason((enum rule_id)i), def[i].reason) != 0) {
+			diag("row %zu: \"%s\" \"%s\"", i, def[i].id,
+			     def[i].reason);
+			bad++;
+		}
+	is_int((long long)bad, 0,
+	       "every row's id and reason are the ones rules.def gives it");
+}
+
 /* Rows that share an id are one rule with several reasons: the same
  * labels, different reasons. */
 static void check_catalog(void)
 {
 	for (size_t i = 0; i < RULE__COUNT; i++) {
 		const struct rule *a = &rules_catalog[i];
+		const char *aid = rules_id((enum rule_id)i);
+		const char *why = rules_reason((enum rule_id)i);
 
-		ok(a->reason && a->reason[0], "%s has a reason", a->id);
+		ok(why[0], "%s has a reason", aid);
 		for (size_t j = i + 1; j < RULE__COUNT; j++) {
 			const struct rule *b = &rules_catalog[j];
 
-			if (strcmp(a->id, b->id) != 0)
+			if (strcmp(aid, rules_id((enum rule_id)j)) != 0)
 				continue;
 			ok(a->labels == b->labels,
-			   "%s: rows %zu and %zu agree on labels", a->id, i, j);
-			ok(strcmp(a->reason, b->reason) != 0,
-			   "%s: rows %zu and %zu differ in reason", a->id, i,
-			   j);
+			   "%s: rows %zu and %zu agree on labels", aid, i, j);
+			ok(strcmp(why, rules_reason((enum rule_id)j)) != 0,
+			   "%s: rows %zu and %zu differ in reason", aid, i, j);
 		}
 	}
 }
@@ -240,6 +269,7 @@ int main(void)
 
 	n = all_ids(ids, sizeof(ids) / sizeof(*ids));
 	ok(n < sizeof(ids) / sizeof(*ids), "%zu ids fit", n);
+	check_catalog_text();
 	check_catalog();
 	for (size_t i = 0; i < n; i++) {
 		const char *id = ids[i].id, *where;

@@ -35,11 +35,11 @@ static void name_index(void)
 
 	ok(names_ready(), "the name index is there");
 	for (size_t i = 0; i < nw; i++) {
-		const struct name_roles *r =
-			names_find(w[i].name, strlen(w[i].name));
+		const char *name = wrappers_str(w[i].name);
+		const struct name_roles *r = names_find(name, strlen(name));
 		if (!r || names_wrapper(r) != &w[i])
 			bad++;
-		same_interp(w[i].name, strlen(w[i].name));
+		same_interp(name, strlen(name));
 	}
 	ok(bad == 0, "each of the %zu wrapper rows is its name's wrapper", nw);
 	bad = 0;
@@ -94,7 +94,7 @@ static void family_index(void)
 	size_t bad = 0, pairs = 0, listed = 0, fams = 0;
 
 	for (size_t r = 0; r < cmdtab_rules_count; r++) {
-		const char *f = cmdtab_rules[r].family;
+		const char *f = cmdtab_str(cmdtab_rules[r].family);
 		while (*f) {
 			size_t n = strcspn(f, "|");
 			const struct name_roles *e = n ? names_find(f, n) :

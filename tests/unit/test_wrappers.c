@@ -1,12 +1,15 @@
-/* The wrapper table (src/shell/wrappers.c): its lookups, the option scan,
- * and a walk over every row: for every option a wrapper is documented to
- * take a value with, in every spelling (-X VALUE, -XVALUE, --opt VALUE,
- * --opt=VALUE, and the two values of bwrap's --bind), the command after
- * it must still be judged, so "WRAPPER OPT VALUE rm -rf ~" is blocked. */
+/* The wrapper table (src/shell/wrappers_table.c, linked here; the library
+ * reads indexgen's wrappers_rows, held to it row for row): its lookups,
+ * the option scan, and a walk over every row: for every option a wrapper
+ * is documented to take a value with, in every spelling (-X VALUE,
+ * -XVALUE, --opt VALUE, --opt=VALUE, and the two values of bwrap's
+ * --bind), the command after it must still be judged, so "WRAPPER OPT
+ * VALUE rm -rf ~" is blocked. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cordon.h"
+#include "pooltest.h"
 #include "tap.h"
 #include "wrappers.h"
 
@@ -145,7 +148,7 @@ static bool blocked(const char *const *words, size_t n, char *line, size_t cap)
 }
 
 /* NAME [SUB] [OPERANDS-FIRST] OPTWORDS [OPERANDS] rm -rf ~ */
-static void check_one(const struct wrapper *w, const char *const *opt,
+static void check_one(const struct wrapper_src *w, const char *const *opt,
 		      size_t nopt, unsigned *count)
 {
 	const char *words[16];
@@ -179,12 +182,10 @@ static void check_one(const struct wrapper *w, const char *const *opt,
 
 static void walk_table(void)
 {
-	size_t n;
-	const struct wrapper *t = wrappers_table(&n);
 	unsigned count = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct wrapper *w = &t[i];
+	for (size_t i = 0; i < wrappers_src_count; i++) {
+		const struct wrapper_src *w = &wrappers_src[i];
 		char o1[8], o2[64], o3[96];
 
 		if (w->kind != WRAPPER_RUNS)
@@ -239,6 +240,44 @@ static void walk_table(void)
 	ok(count > 500, "the walk built %u commands", count);
 }
 
+/* The library's wrappers_rows, which indexgen writes, say what
+ * wrappers_table.c says, row for row (this test links that file, the
+ * library does not). */
+static void packed_rows(void)
+{
+	size_t n;
+	const struct wrapper *t = wrappers_table(&n);
+	size_t bad = 0, off = 0;
+
+	is_int((long long)n, (long long)wrappers_src_count,
+	       "wrappers_rows has wrappers_table.c's rows");
+	ok(pool_framed(wrappers_pool, wrappers_pool_size) && !wrappers_str(0),
+	   "the pool starts and ends with a NUL; offset 0 is NULL");
+	for (size_t i = 0; i < n && i < wrappers_src_count; i++) {
+		const struct wrapper *r = &t[i];
+		const struct wrapper_src *w = &wrappers_src[i];
+#define SAME(f)                                                                \
+	pool_same(pool_at(wrappers_pool, wrappers_pool_size, r->f, &off), w->f)
+		bool same_row =
+			SAME(name) && SAME(sub) && SAME(short_val) &&
+			SAME(short_opt) && SAME(long_val) && SAME(long_val2) &&
+			SAME(payload_long) && SAME(chdir_long) && SAME(rule) &&
+			SAME(reason) && r->kind == w->kind &&
+			r->flags == w->flags && r->operands == w->operands &&
+			r->payload_short == w->payload_short &&
+			r->chdir_short == w->chdir_short &&
+			r->tier == w->tier && r->labels == w->labels;
+#undef SAME
+		if (!same_row) {
+			diag("row %zu %s differs", i, w->name);
+			bad++;
+		}
+	}
+	is_int((long long)off, 0, "every offset is a string of the pool");
+	is_int((long long)bad, 0,
+	       "every row of wrappers_rows says what wrappers_table.c says");
+}
+
 int main(void)
 {
 	tap_no_plan();
@@ -248,6 +287,7 @@ int main(void)
 		ok(0, "classifier");
 		return tap_done();
 	}
+	packed_rows();
 	lookups();
 	scans();
 	walk_table();
