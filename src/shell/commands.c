@@ -505,7 +505,9 @@ static const struct {
 	H("chmod", filecmds_chmod),
 	H("chown", filecmds_chmod),
 	H("clickhouse-client", runners_sqlclient),
+	H("cmake", runners_cmake),
 	H("command", runners_command),
+	H("coreutils", runners_busybox),
 	H("cp", filecmds_copy),
 	H("cqlsh", runners_sqlclient),
 	H("crontab", families_crontab),
@@ -1111,8 +1113,10 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	if (wr) {
 		runners_wrapper(x, wr, argv, argc, redirs, ci);
-		/* the wrapper's own rows (npm exec runs a package) and deny
-		 * entries (a configured "sudo") */
+		/* its options that run a command line (gdb -ex 'shell …'),
+		 * its own rows (npm exec runs a package) and deny entries (a
+		 * configured "sudo") */
+		exec_options(x, argv, argc, base, n);
 		classify_apply_table(x, argv, argc);
 		classify_apply_denylist(x, argv, argc);
 		return;

@@ -108,6 +108,9 @@ void runners_bind_positional(struct cx *x, struct wv *argv, size_t from,
 			     size_t argc);
 void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci);
+/* cmake -E env|time|chdir …: the command it runs. */
+void runners_cmake(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci);
 void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci);
 void runners_eval(struct cx *x, struct wv *argv, size_t argc,

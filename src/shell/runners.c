@@ -109,6 +109,36 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 	}
 }
 
+/* The command a wrapper runs when it is not just its words: the program
+ * an option names (start-stop-daemon --exec PROG -- ARGS: PROG, from off
+ * in word p, when p is not NULL), the words args, and an item the tool
+ * adds after them (fd -x CMD ARGS RESULT: unknown here) when items. */
+static void built_command(struct cx *x, const struct wv *p, size_t off,
+			  const struct wv *args, size_t nargs, bool items,
+			  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	struct wv *a = arena_alloc(x->a, (nargs + 2) * sizeof(*a));
+	size_t n = 0;
+
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	if (p) {
+		a[n] = *p;
+		if (off && classify_word_static(p))
+			a[n] = classify_lit(p->s + off, p->n - off);
+		else if (off)
+			a[n] = classify_unknown();
+		n++;
+	}
+	memcpy(a + n, args, nargs * sizeof(*a));
+	n += nargs;
+	if (items && n)
+		a[n++] = classify_unknown();
+	classify_command(x, a, n, redirs, ci);
+}
+
 void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -172,7 +202,12 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		/* sudo -s CMD runs CMD through the target user's shell */
 		classify_rule(x, RULE_PRIVILEGE_SHELL_VIA);
 	}
-	classify_command(x, argv + i, argc - i, redirs, ci);
+	if (sc.prog < argc || (wr->flags & WF_ITEMS))
+		built_command(x, sc.prog < argc ? &argv[sc.prog] : NULL,
+			      sc.prog_off, argv + i, argc - i,
+			      wr->flags & WF_ITEMS, redirs, ci);
+	else
+		classify_command(x, argv + i, argc - i, redirs, ci);
 	x->pc.cwd = cwd_before;
 }
 
@@ -481,11 +516,59 @@ void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 	commands_feed_stdin(x, redirs, ci);
 }
 
+/* busybox APPLET ARGS; GNU coreutils' single binary also takes the
+ * program as --coreutils-prog=NAME ARGS. */
 void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci)
 {
+	static const char prog[] = "--coreutils-prog=";
+	const size_t pn = sizeof(prog) - 1;
+
+	if (argc > 1 && classify_word_static(&argv[1]) && argv[1].n >= pn &&
+	    memcmp(argv[1].s, prog, pn) == 0) {
+		struct wv saved = argv[1];
+		argv[1] = classify_lit(saved.s + pn, saved.n - pn);
+		classify_command(x, argv + 1, argc - 1, redirs, ci);
+		argv[1] = saved;
+		return;
+	}
 	if (argc > 1)
 		classify_command(x, argv + 1, argc - 1, redirs, ci);
+}
+
+/* cmake -E env [--unset=NAME] [--modify OP] [--] [NAME=VALUE]… CMD ARGS,
+ * cmake -E time CMD ARGS and cmake -E chdir DIR CMD ARGS run CMD (the
+ * other -E tools are rows of cmdtab). */
+void runners_cmake(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 3;
+	const char *cwd_before = x->pc.cwd;
+
+	if (argc < 4 || !classify_word_is(&argv[1], "-E"))
+		return;
+	if (classify_word_is(&argv[2], "chdir")) {
+		runs_in(x, &argv[3]);
+		i = 4;
+	} else if (classify_word_is(&argv[2], "env")) {
+		while (i < argc && commands_is_opt(&argv[i]) &&
+		       !commands_is_dashdash(&argv[i]))
+			i += classify_word_is(&argv[i], "--modify") ? 2 : 1;
+		if (i < argc && commands_is_dashdash(&argv[i]))
+			i++;
+		while (i < argc && argv[i].w &&
+		       classify_word_static(&argv[i]) && argv[i].n &&
+		       argv[i].s[0] != '=' &&
+		       memchr(argv[i].s, '=', argv[i].n)) {
+			classify_assign(x, argv[i].w);
+			i++;
+		}
+	} else if (!classify_word_is(&argv[2], "time")) {
+		return;
+	}
+	if (i < argc)
+		classify_command(x, argv + i, argc - i, redirs, ci);
+	x->pc.cwd = cwd_before;
 }
 
 void runners_eval(struct cx *x, struct wv *argv, size_t argc,

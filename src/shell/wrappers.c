@@ -17,6 +17,12 @@ static const struct wrapper table[] = {
 	{ .name = ".", .kind = WRAPPER_RUNNER },
 	{ .name = "R", .kind = WRAPPER_RUNNER },
 	{ .name = "Rscript", .kind = WRAPPER_RUNNER },
+	{ .name = "alacritty",
+	  .short_val = "eto",
+	  .long_val = " --config-file --working-directory --title --class "
+		      "--option --socket --embed --display ",
+	  .chdir_long = "--working-directory",
+	  .cmd_opts = " -e --command " },
 	{ .name = "apropos", .kind = WRAPPER_NAMES },
 	{ .name = "asdf", .sub = " exec " },
 	{ .name = "ash", .kind = WRAPPER_SHELL },
@@ -71,7 +77,13 @@ static const struct wrapper table[] = {
 	{ .name = "compgen", .kind = WRAPPER_NAMES },
 	{ .name = "complete", .kind = WRAPPER_NAMES },
 	{ .name = "compopt", .kind = WRAPPER_NAMES },
+	{ .name = "conda",
+	  .sub = " run ",
+	  .short_val = "np",
+	  .long_val = " --name --prefix --cwd ",
+	  .chdir_long = "--cwd" },
 	{ .name = "coproc" },
+	{ .name = "coreutils", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
 	{ .name = "cpulimit",
 	  .short_val = "lpePcs",
 	  .long_val = " --limit --pid --exe --path --cpu --signal " },
@@ -134,12 +146,43 @@ static const struct wrapper table[] = {
 	  .long_val = " --date-prog ",
 	  .operands = 1 },
 	{ .name = "fc", .kind = WRAPPER_NAMES },
-	{ .name = "fd", .kind = WRAPPER_RUNNER },
+	/* fd PATTERN -x CMD ARGS runs CMD ARGS RESULT for every result */
+	{ .name = "fd",
+	  .flags = WF_ITEMS,
+	  .short_val = "dEteSocj",
+	  .long_val = " --max-depth --min-depth --exact-depth --exclude --type "
+		      "--extension --size --changed-within --changed-before "
+		      "--owner --format --batch-size --ignore-file --color "
+		      "--threads --max-buffer-time --max-results "
+		      "--base-directory --path-separator --search-path ",
+	  .cmd_opts = " -x --exec -X --exec-batch " },
 	{ .name = "file", .kind = WRAPPER_NAMES },
 	{ .name = "find", .kind = WRAPPER_RUNNER },
 	{ .name = "finger", .kind = WRAPPER_NAMES },
 	{ .name = "firejail" },
 	{ .name = "fish", .kind = WRAPPER_SHELL },
+	/* flatpak run --command=PROG APP ARGS */
+	{ .name = "flatpak",
+	  .sub = " run ",
+	  .long_val = " --arch --branch --runtime --runtime-version "
+		      "--filesystem --nofilesystem --env --unset-env --socket "
+		      "--nosocket --device --nodevice --share --unshare "
+		      "--allow --disallow --talk-name --no-talk-name "
+		      "--own-name --system-talk-name --system-no-talk-name "
+		      "--system-own-name --add-policy --remove-policy "
+		      "--persist --app-path --usr-path --instance-id-fd "
+		      "--parent-pid --cwd --sandbox-expose --sandbox-expose-ro "
+		      "--sandbox-flag ",
+	  .chdir_long = "--cwd",
+	  .operands = 1,
+	  .prog_opts = " --command " },
+	/* flatpak-spawn --host CMD runs CMD outside the sandbox */
+	{ .name = "flatpak-spawn",
+	  .long_val = " --forward-fd --env --unset-env --directory --app-path "
+		      "--usr-path --sandbox-expose --sandbox-expose-ro "
+		      "--sandbox-expose-path --sandbox-expose-path-ro "
+		      "--sandbox-flag ",
+	  .chdir_long = "--directory" },
 	{ .name = "flock",
 	  .flags = WF_HANDLER,
 	  .short_val = "wE",
@@ -148,9 +191,23 @@ static const struct wrapper table[] = {
 	  .payload_short = 'c',
 	  .payload_long = "--command" },
 	{ .name = "gawk", .kind = WRAPPER_RUNNER },
-	{ .name = "gdb", .kind = WRAPPER_RUNNER },
+	/* gdb --args PROG ARGS, and gdbserver COMM PROG ARGS */
+	{ .name = "gdb", .cmd_opts = " --args -args " },
+	{ .name = "gdbserver",
+	  .long_val = " --wrapper --debug-file --debug-format --attach ",
+	  .operands = 1 },
 	{ .name = "getent", .kind = WRAPPER_NAMES },
 	{ .name = "getopts", .kind = WRAPPER_NAMES },
+	/* terminals: gnome-terminal -- CMD ARGS, -x CMD ARGS, -e STRING */
+	{ .name = "gnome-terminal",
+	  .long_val = " --tab-with-profile --window-with-profile --role "
+		      "--geometry --title --working-directory --zoom "
+		      "--profile --display ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -- -x --execute " },
+	{ .name = "goenv", .sub = " exec " },
 	{ .name = "gosu",
 	  .operands = 1,
 	  .tier = CORDON_RISK_CAUTION,
@@ -175,6 +232,19 @@ static const struct wrapper table[] = {
 	{ .name = "java", .kind = WRAPPER_RUNNER },
 	{ .name = "jshell", .kind = WRAPPER_RUNNER },
 	{ .name = "julia", .kind = WRAPPER_RUNNER },
+	{ .name = "kitty",
+	  .short_val = "cotdT",
+	  .long_val = " --config --override --class --name --title "
+		      "--directory --session --listen-on --start-as --watcher "
+		      "--instance-group --os-window-tag --position --logo "
+		      "--logo-position --logo-alpha ",
+	  .chdir_short = 'd',
+	  .chdir_long = "--directory" },
+	{ .name = "konsole",
+	  .long_val = " --profile --layout --workdir --tabs-from-file "
+		      "--display ",
+	  .chdir_long = "--workdir",
+	  .cmd_opts = " -e " },
 	{ .name = "ksh", .kind = WRAPPER_SHELL },
 	{ .name = "ksh93", .kind = WRAPPER_SHELL },
 	{ .name = "last", .kind = WRAPPER_NAMES },
@@ -226,11 +296,24 @@ static const struct wrapper table[] = {
 	  .flags = WF_CLAUDE | WF_DASH_NUM,
 	  .short_val = "n",
 	  .long_val = " --adjustment " },
+	/* nix develop|shell [INSTALLABLES] -c CMD ARGS */
+	{ .name = "nix",
+	  .sub = " develop shell ",
+	  .short_val = "fIkuj",
+	  .long_val = " --profile --expr --file --include --keep --unset "
+		      "--store --eval-store --log-format --inputs-from "
+		      "--phase --override-flake --reference-lock-file "
+		      "--output-lock-file --max-jobs ",
+	  .long_val2 = " --arg --argstr --override-input --option --redirect ",
+	  .cmd_opts = " -c --command " },
 	{ .name = "nm", .kind = WRAPPER_NAMES },
+	{ .name = "nodenv", .sub = " exec " },
 	{ .name = "nohup", .flags = WF_CLAUDE },
 	{ .name = "npm",
 	  .sub = " exec x ",
-	  .long_val = " --package --call --workspace " },
+	  .long_val = " --package --workspace ",
+	  .payload_short = 'c',
+	  .payload_long = "--call" },
 	{ .name = "npx", .kind = WRAPPER_RUNNER },
 	{ .name = "nq" },
 	{ .name = "nsenter",
@@ -311,7 +394,9 @@ static const struct wrapper table[] = {
 	  .reason = "runs through a network proxy" },
 	{ .name = "pwsh", .kind = WRAPPER_FOREIGN },
 	{ .name = "pwsh.exe", .kind = WRAPPER_FOREIGN },
+	{ .name = "pyenv", .sub = " exec " },
 	{ .name = "rbash", .kind = WRAPPER_SHELL },
+	{ .name = "rbenv", .sub = " exec " },
 	{ .name = "readarray", .kind = WRAPPER_NAMES },
 	{ .name = "readlink", .kind = WRAPPER_NAMES },
 	{ .name = "realpath", .kind = WRAPPER_NAMES },
@@ -376,7 +461,15 @@ static const struct wrapper table[] = {
 	  .labels = CORDON_L(SECRETS),
 	  .rule = "secrets.sshpass",
 	  .reason = "passes a password to ssh on the command line" },
-	{ .name = "start-stop-daemon", .kind = WRAPPER_RUNNER },
+	{ .name = "start-stop-daemon",
+	  .short_val = "pnugsRNPIkrdcO",
+	  .long_val = " --pidfile --name --user --group --signal --retry "
+		      "--nicelevel --procsched --iosched --umask --chroot "
+		      "--chdir --chuid --output --notify-timeout ",
+	  .chdir_short = 'd',
+	  .chdir_long = "--chdir",
+	  .prog_opts = " -x -a --exec --startas ",
+	  .long_flags = " --start " },
 	{ .name = "stat", .kind = WRAPPER_NAMES },
 	{ .name = "stdbuf",
 	  .flags = WF_CLAUDE,
@@ -429,6 +522,14 @@ static const struct wrapper table[] = {
 	{ .name = "taskset", .operands = 1 },
 	{ .name = "tclsh", .kind = WRAPPER_RUNNER },
 	{ .name = "tcsh", .kind = WRAPPER_SHELL },
+	{ .name = "terminator",
+	  .short_val = "gbrlpTu",
+	  .long_val = " --config --working-directory --geometry --title "
+		      "--role --layout --profile --icon --classname ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -x --execute " },
 	{ .name = "time",
 	  .flags = WF_CLAUDE,
 	  .short_val = "fo",
@@ -478,6 +579,10 @@ static const struct wrapper table[] = {
 	  .short_val = "nq",
 	  .short_opt = "d",
 	  .long_val = " --interval --equexit " },
+	{ .name = "wezterm",
+	  .sub = " start ",
+	  .long_val = " --cwd --class --workspace --position --domain ",
+	  .chdir_long = "--cwd" },
 	{ .name = "whatis", .kind = WRAPPER_NAMES },
 	{ .name = "whence", .kind = WRAPPER_NAMES },
 	{ .name = "where", .kind = WRAPPER_NAMES },
@@ -493,7 +598,18 @@ static const struct wrapper table[] = {
 	  .long_val =
 		  " --arg-file --delimiter --max-lines --max-args --max-procs "
 		  "--max-chars --process-slot-var " },
+	{ .name = "xfce4-terminal",
+	  .short_val = "T",
+	  .long_val = " --title --working-directory --geometry --display "
+		      "--role --startup-id --tab --window --default-display "
+		      "--default-working-directory ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -x --execute " },
 	{ .name = "xonsh", .kind = WRAPPER_SHELL },
+	/* xterm's options are single words (-title T): only -e matters */
+	{ .name = "xterm", .cmd_opts = " -e " },
 	{ .name = "xvfb-run",
 	  .short_val = "efnpsw",
 	  .long_val = " --error-file --server-num --server-args --auth-file "
@@ -761,6 +877,29 @@ static bool is_assignment(const char *s, size_t n)
 	return k < n && s[k] == '=';
 }
 
+/* Is word i (s, n) one of the row's prog_opts (--exec PROG, --exec=PROG,
+ * -x PROG, -xPROG)? Then out->prog and prog_off say where PROG is. */
+static bool prog_option(const struct wrapper *w, size_t i, const char *s,
+			size_t n, struct wrapper_scan *out)
+{
+	if (s[1] == '-') {
+		const char *eq = memchr(s, '=', n);
+		size_t kn = eq ? (size_t)(eq - s) : n;
+
+		if (!long_find(w->prog_opts, s, kn) ||
+		    in_words(w->long_flags, s, kn))
+			return false;
+		out->prog = eq ? i : i + 1;
+		out->prog_off = eq ? kn + 1 : 0;
+		return true;
+	}
+	if (!in_words(w->prog_opts, s, 2))
+		return false;
+	out->prog = n > 2 ? i : i + 1;
+	out->prog_off = n > 2 ? 2 : 0;
+	return true;
+}
+
 /* Reads options from word i on; returns the first word after them. */
 static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			   wrapper_word_fn *get, const void *ctx,
@@ -774,10 +913,25 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			out->dynamic = true;
 			return i;
 		}
+		if (w->cmd_opts && in_words(w->cmd_opts, s, n)) {
+			out->cmd = i + 1;
+			return argc;
+		}
 		if (n == 2 && s[0] == '-' && s[1] == '-')
 			return i + 1;
-		if (n < 2 || s[0] != '-')
-			return i;
+		if (w->prog_opts && n >= 2 && s[0] == '-' &&
+		    prog_option(w, i, s, n, out)) {
+			/* --exec=PROG, -xPROG, or PROG next */
+			i += out->prog_off ? 1 : 2;
+			continue;
+		}
+		if (n < 2 || s[0] != '-') {
+			/* getopt permutes: fd PATTERN -x CMD */
+			if (!w->cmd_opts)
+				return i;
+			i++;
+			continue;
+		}
 		if ((w->flags & WF_DASH_NUM) && isdigit((unsigned char)s[1])) {
 			i++;
 			continue;
@@ -858,6 +1012,8 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 	memset(out, 0, sizeof(*out));
 	out->payload = argc;
 	out->chdir = argc;
+	out->cmd = argc;
+	out->prog = argc;
 	if (w->flags & WF_OPERANDS_FIRST)
 		i += w->operands;
 	/* a word known only at run time is taken for an operand, as the
@@ -866,6 +1022,14 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 	out->opt_end = i < argc ? i : argc;
 	if (out->payload < argc) {
 		out->assigns = out->cmd = argc;
+		return;
+	}
+	if (w->cmd_opts) {
+		/* after the option, else from a word known only at run time
+		 * (it may be the option) */
+		if (out->cmd == argc && out->dynamic)
+			out->cmd = out->opt_end;
+		out->assigns = out->cmd;
 		return;
 	}
 	if (!(w->flags & WF_OPERANDS_FIRST))
@@ -880,7 +1044,7 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 			break;
 		i++;
 	}
-	out->cmd = i;
+	out->cmd = w->prog_opts && out->prog >= argc ? argc : i;
 }
 
 const struct wrapper *wrappers_table(size_t *n)
