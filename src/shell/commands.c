@@ -804,16 +804,68 @@ bool commands_known(const char *name, size_t n)
 	return commands_find_handler(name, n) != NULL;
 }
 
+/* Is w a program in a directory of installed programs: the system's,
+ * and those of Nix (NixOS's system and setuid wrappers, profiles, the
+ * store), Homebrew (its bin, each formula's opt prefix and GNU gnubin),
+ * Linuxbrew, MacPorts, pkgsrc and snap? Such a path names the program
+ * its base name says (/run/current-system/sw/bin/rm is rm). */
 static bool trusted_bin(const struct wv *w)
 {
-	static const char *const dirs[] = {"/bin/", "/usr/bin/", "/sbin/",
-					   "/usr/sbin/", "/usr/local/bin/",
-					   "/opt/homebrew/bin/"};
+	static const char *const dirs[] = {
+		"/bin/",
+		"/usr/bin/",
+		"/sbin/",
+		"/usr/sbin/",
+		"/usr/local/bin/",
+		"/usr/local/sbin/",
+		"/opt/homebrew/bin/",
+		"/opt/homebrew/sbin/",
+		"/opt/homebrew/opt/*/bin/",
+		"/opt/homebrew/opt/*/libexec/gnubin/",
+		"/opt/homebrew/Cellar/*/*/bin/",
+		"/opt/homebrew/Cellar/*/*/libexec/gnubin/",
+		"/usr/local/opt/*/bin/",
+		"/usr/local/opt/*/libexec/gnubin/",
+		"/usr/local/Cellar/*/*/bin/",
+		"/usr/local/Cellar/*/*/libexec/gnubin/",
+		"/home/linuxbrew/.linuxbrew/bin/",
+		"/home/linuxbrew/.linuxbrew/opt/*/bin/",
+		"/home/linuxbrew/.linuxbrew/opt/*/libexec/gnubin/",
+		"/run/current-system/sw/bin/",
+		"/run/current-system/sw/sbin/",
+		"/run/wrappers/bin/",
+		"/nix/store/*/bin/",
+		"/nix/store/*/sbin/",
+		"/nix/var/nix/profiles/*/bin/",
+		"/etc/profiles/per-user/*/bin/",
+		"/home/*/.nix-profile/bin/",
+		"/root/.nix-profile/bin/",
+		"/Users/*/.nix-profile/bin/",
+		"/opt/local/bin/",
+		"/opt/local/sbin/",
+		"/usr/pkg/bin/",
+		"/usr/pkg/sbin/",
+		"/snap/bin/",
+	};
+	const char *slash = memrchr(w->s, '/', w->n);
+	char dir[256];
+	size_t dn;
+
+	if (!slash || w->s[0] != '/' || slash + 1 == w->s + w->n)
+		return false;
+	dn = (size_t)(slash - w->s) + 1;
+	if (dn >= sizeof(dir) || memchr(w->s, '\0', dn))
+		return false;
+	memcpy(dir, w->s, dn);
+	dir[dn] = '\0';
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		size_t n = strlen(dirs[i]);
-		if (w->n > n && memcmp(w->s, dirs[i], n) == 0 &&
-		    !memchr(w->s + n, '/', w->n - n))
+		if (!strchr(dirs[i], '*')) {
+			if (strcmp(dir, dirs[i]) == 0)
+				return true;
+		} else if (fnmatch(dirs[i], dir, FNM_PATHNAME | FNM_PERIOD) ==
+			   0) {
 			return true;
+		}
 	}
 	return false;
 }
@@ -829,6 +881,24 @@ static bool name_known(const struct cx *x, const char *name, size_t n)
 	 * the wrapper table): each table once. */
 	return commands_known(name, n) || wrappers_find(name, n, NULL, 0) ||
 	       wrappers_find_interp(name, n) || classify_family_known(x, name, n);
+}
+
+/* Is (name, n) one of Homebrew's GNU coreutils, the programs with a 'g'
+ * in front (grm, gchmod, gdd, gshred …), and no name cordon knows? */
+static bool gnu_prefixed(const struct cx *x, const char *name, size_t n)
+{
+	static const char *const gnu[] = {
+		"rm",	 "rmdir",  "shred", "dd",    "chmod",	"chown",
+		"chgrp", "mv",	   "cp",    "ln",    "install", "truncate",
+		"tee",	 "unlink", "mkdir", "touch", "kill",
+	};
+
+	if (n < 3 || n >= 12 || name[0] != 'g')
+		return false;
+	for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu); k++)
+		if (commands_name_is(name + 1, n - 1, gnu[k]))
+			return !name_known(x, name, n);
+	return false;
 }
 
 /* A command cordon does not know may be a wrapper nobody told it about
@@ -864,7 +934,8 @@ static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
 		b = classify_cmd_base(w, &bn);
 		for (size_t k = 0; k < sizeof(verbs) / sizeof(*verbs); k++)
 			verb = verb || commands_name_is(b, bn, verbs[k]);
-		if (!verb && bn && name_known(x, b, bn))
+		if (!verb && bn &&
+		    (name_known(x, b, bn) || gnu_prefixed(x, b, bn)))
 			return i;
 	}
 	return 0;
@@ -1138,22 +1209,13 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* Homebrew's GNU coreutils are the same programs with a 'g' in
 	 * front (grm, gchmod, gdd, gshred …) */
-	if (!h && !ip && !wr && n >= 3 && n < 12 && base[0] == 'g') {
-		static const char *const gnu[] = {
-			"rm",	 "rmdir", "shred", "dd",      "chmod", "chown",
-			"chgrp", "mv",	  "cp",	   "ln",      "install", "truncate",
-			"tee",	 "unlink", "mkdir", "touch",  "kill",
-		};
-		for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu) && !h; k++)
-			if (commands_name_is(base + 1, n - 1, gnu[k]) &&
-			    !name_known(x, base, n)) {
-				h = commands_find_handler(base + 1, n - 1);
-				if (h) {
-					argv[0] = classify_lit(base + 1, n - 1);
-					base++;
-					n--;
-				}
-			}
+	if (!h && !ip && !wr && gnu_prefixed(x, base, n)) {
+		h = commands_find_handler(base + 1, n - 1);
+		if (h) {
+			argv[0] = classify_lit(base + 1, n - 1);
+			base++;
+			n--;
+		}
 	}
 	if (!h && !ip && !name_known(x, base, n)) {
 		size_t j = unknown_wrapper_at(x, argv, argc);
