@@ -1159,6 +1159,33 @@ static bool positional(struct cx *x, const char *s, size_t n, struct buf *b,
 	return false;
 }
 
+/* ${name@P} expands the variable's value as a prompt string: its
+ * substitutions run. A value known on the line is judged as the words
+ * of ": VALUE" (its ';' and '|' do not separate commands in a prompt,
+ * so this reads more than runs); one that is not is text from elsewhere
+ * evaluated. */
+static void prompt_expand(struct cx *x, const char *name, size_t n)
+{
+	size_t vl = 0;
+	bool known = false, line = false;
+	const char *val = var_lookup(x, name, n, &vl, &known, &line);
+	char *t;
+
+	if (!known || !val) {
+		classify_rule(x, RULE_EVAL_DYNAMIC);
+		return;
+	}
+	t = vl < SIZE_MAX - 2 ? arena_alloc_raw(x->a, vl + 2) : NULL;
+	if (!t) {
+		x->v->oom = true;
+		return;
+	}
+	memcpy(t, ": ", 2);
+	memcpy(t + 2, val, vl);
+	classify_payload(x, t, vl + 2, CORDON_L(NESTED_SHELL),
+			 "a value expanded as a prompt (${x@P})");
+}
+
 /* ${x%suffix} ${x%%suffix} ${x#prefix} ${x##prefix} with a literal
  * pattern: the value with it removed. False when the pattern has glob
  * characters (then the word is not known). */
@@ -1295,6 +1322,11 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 					if (!(known && xv &&
 					      trim_literal(xv, vl, sub.s, sub.n, &val, &vl)))
 						known = false;
+				} else if (sub.n == 2 && sub.s[0] == '@' &&
+					   sub.s[1] == 'P') {
+					/* ${x@P}: the value expanded as a prompt,
+					 * whose $( ) and `…` run */
+					prompt_expand(x, pt->s, pt->len);
 				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
 					/* ${a[@]}, ${a[0]}: an array assigned on the
 					 * line holds its elements joined */

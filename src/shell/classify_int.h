@@ -203,6 +203,14 @@ struct cx {
 	 * for the batch runners that read their items from stdin */
 	const char *feed;
 	size_t feedn;
+	/* hash -p PATH NAME earlier on the line: NAME runs PATH */
+	struct {
+		const char *name;
+		size_t nlen;
+		const char *path;
+		size_t plen;
+	} hashed[4];
+	unsigned nhashed;
 	/* ---- not zeroed by cordon_classify: vars and funcs are read up to
 	 * nvars and nfuncs ---- */
 	struct {

@@ -494,6 +494,7 @@ static const struct {
 	H("base64", families_decode),
 	H("basenc", families_decode),
 	H("batch", families_at),
+	H("bind", runners_builtin_eval),
 	H("blkdiscard", families_disktool),
 	H("blockdev", families_disktool),
 	H("bsdtar", families_archive),
@@ -507,6 +508,8 @@ static const struct {
 	H("clickhouse-client", runners_sqlclient),
 	H("cmake", runners_cmake),
 	H("command", runners_command),
+	H("compgen", runners_builtin_eval),
+	H("complete", runners_builtin_eval),
 	H("coreutils", runners_busybox),
 	H("cp", filecmds_copy),
 	H("cqlsh", runners_sqlclient),
@@ -521,6 +524,7 @@ static const struct {
 	H("drill", families_network),
 	H("echo", families_echo),
 	H("elinks", families_network),
+	H("enable", runners_builtin_eval),
 	H("env", runners_env),
 	H("eval", runners_eval),
 	H("export", families_envdump),
@@ -535,6 +539,7 @@ static const struct {
 	H("gmake", families_make),
 	H("gsed", runners_sed),
 	H("gsutil", families_upload),
+	H("hash", runners_builtin_eval),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
 	H("history", families_history),
@@ -555,6 +560,7 @@ static const struct {
 	H("local", families_envdump),
 	H("lynx", families_network),
 	H("make", families_make),
+	H("mapfile", runners_builtin_eval),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
 	H("mkdir", filecmds_create),
@@ -584,6 +590,8 @@ static const struct {
 	H("psql", runners_sqlclient),
 	H("pushd", families_cd),
 	H("rclone", families_upload),
+	H("read", families_subscripts),
+	H("readarray", runners_builtin_eval),
 	H("readonly", families_envdump),
 	H("rev", families_filter),
 	H("rg", families_rg),
@@ -1134,6 +1142,18 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 			    memcmp(x->funcs[i].name, base, n) == 0) {
 				classify_call_function(x, i, argv, argc);
 				break;
+			}
+	/* hash -p PATH NAME earlier on the line: NAME runs PATH */
+	if (base == name->s)
+		for (unsigned i = 0; i < x->nhashed; i++)
+			if (x->hashed[i].nlen == n &&
+			    memcmp(x->hashed[i].name, base, n) == 0) {
+				struct wv saved = argv[0];
+				argv[0] = classify_lit(x->hashed[i].path,
+						       x->hashed[i].plen);
+				commands_classify(x, argv, argc, redirs, ci);
+				argv[0] = saved;
+				return;
 			}
 	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
 		/* prints and exits; what it prints still goes where the

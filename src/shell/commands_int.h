@@ -108,6 +108,11 @@ void runners_bind_positional(struct cx *x, struct wv *argv, size_t from,
 			     size_t argc);
 void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci);
+/* The shell builtins whose options hold a command line or text that is
+ * expanded (mapfile -C, complete -C/-W, compgen, bind -x), load code
+ * (enable -f) or rename a command (hash -p). */
+void runners_builtin_eval(struct cx *x, struct wv *argv, size_t argc,
+			  const struct sh_redir *redirs, struct cinfo *ci);
 /* cmake -E env|time|chdir …: the command it runs. */
 void runners_cmake(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci);

@@ -399,9 +399,13 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 				dump = argc == 2;
 	}
 	if (commands_name_is(name, n, "unset")) {
-		for (size_t i = 1; i < argc; i++)
+		for (size_t i = 1; i < argc; i++) {
 			if (classify_word_is(&argv[i], "HISTFILE"))
 				classify_rule(x, RULE_HISTORY_UNSET);
+			/* unset 'a[$(cmd)]' evaluates the subscript */
+			if (classify_word_static(&argv[i]))
+				subscript_injection(x, &argv[i]);
+		}
 		return;
 	}
 	if (commands_name_is(name, n, "set")) {

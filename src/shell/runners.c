@@ -536,6 +536,147 @@ void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
 		classify_command(x, argv + 1, argc - 1, redirs, ci);
 }
 
+/* The builtins' options that evaluate: the option letter, what its value
+ * is, and every option of the builtin that takes a value (bash's help
+ * text). */
+enum builtin_eval_how {
+	BE_LINE, /* a command line run later (mapfile -C CALLBACK) */
+	BE_EXPAND, /* words expanded, so their $( ) run (compgen -W) */
+	BE_BIND, /* "KEYSEQ:COMMAND" (bind -x) */
+	BE_LOAD, /* a shared object loaded (enable -f) */
+	BE_HASH, /* a program the next operands name (hash -p) */
+};
+
+static const struct {
+	const char *name;
+	const char *vals;
+	char opt;
+	enum builtin_eval_how how;
+} builtin_evals[] = {
+	{ "bind", "mqufrx", 'x', BE_BIND },
+	{ "compgen", "oAGWFCXPS", 'C', BE_LINE },
+	{ "compgen", "oAGWFCXPS", 'W', BE_EXPAND },
+	{ "complete", "oAGWFCXPS", 'C', BE_LINE },
+	{ "complete", "oAGWFCXPS", 'W', BE_EXPAND },
+	{ "enable", "f", 'f', BE_LOAD },
+	{ "hash", "pd", 'p', BE_HASH },
+	{ "mapfile", "dnOsuCc", 'C', BE_LINE },
+	{ "readarray", "dnOsuCc", 'C', BE_LINE },
+};
+
+static void builtin_value(struct cx *x, enum builtin_eval_how how,
+			  const struct wv *v, struct wv *argv, size_t argc,
+			  size_t next)
+{
+	const char *c;
+	char *t;
+
+	switch (how) {
+	case BE_LINE:
+		commands_payload_word(x, v, 0, "a command line a builtin runs");
+		return;
+	case BE_EXPAND:
+		if (!classify_word_static(v)) {
+			classify_rule(x, RULE_EVAL_DYNAMIC);
+			return;
+		}
+		t = v->n < SIZE_MAX - 2 ? arena_alloc_raw(x->a, v->n + 2) :
+					  NULL;
+		if (!t) {
+			x->v->oom = true;
+			return;
+		}
+		memcpy(t, ": ", 2);
+		memcpy(t + 2, v->s, v->n);
+		classify_payload(x, t, v->n + 2, 0,
+				 "words a builtin expands (compgen -W)");
+		return;
+	case BE_BIND:
+		c = classify_word_static(v) ? memchr(v->s, ':', v->n) : NULL;
+		if (!c) {
+			commands_payload_word(x, v, 0,
+					      "a command bound to a key");
+			return;
+		}
+		struct wv cmd =
+			classify_lit(c + 1, v->n - (size_t)(c + 1 - v->s));
+		while (cmd.n && (cmd.s[0] == ' ' || cmd.s[0] == '"')) {
+			cmd.s++;
+			cmd.n--;
+		}
+		if (cmd.n && cmd.s[cmd.n - 1] == '"')
+			cmd.n--;
+		commands_payload_word(x, &cmd, 0, "a command bound to a key");
+		return;
+	case BE_LOAD:
+		classify_rule(x, RULE_BUILTIN_LOAD);
+		return;
+	case BE_HASH:
+		classify_rule(x, RULE_HASH_PATH);
+		for (size_t i = next; i < argc; i++) {
+			const struct wv *w = &argv[i];
+			if (!classify_word_static(w) ||
+			    !classify_word_static(v) ||
+			    x->nhashed >=
+				    sizeof(x->hashed) / sizeof(*x->hashed))
+				break;
+			if (w->n == v->n && memcmp(w->s, v->s, v->n) == 0)
+				continue;
+			x->hashed[x->nhashed].name = w->s;
+			x->hashed[x->nhashed].nlen = w->n;
+			x->hashed[x->nhashed].path = v->s;
+			x->hashed[x->nhashed].plen = v->n;
+			x->nhashed++;
+		}
+		return;
+	}
+}
+
+void runners_builtin_eval(struct cx *x, struct wv *argv, size_t argc,
+			  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	size_t first = 0;
+
+	(void)redirs;
+	(void)ci;
+	while (first < sizeof(builtin_evals) / sizeof(*builtin_evals) &&
+	       !commands_name_is(name, n, builtin_evals[first].name))
+		first++;
+	if (first == sizeof(builtin_evals) / sizeof(*builtin_evals))
+		return;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w) || w->n < 2 || w->s[0] != '-' ||
+		    commands_is_dashdash(w))
+			break;
+		for (size_t k = 1; k < w->n; k++) {
+			const char *vals = builtin_evals[first].vals;
+			if (!w->s[k] || !strchr(vals, w->s[k]))
+				continue;
+			/* the rest of the cluster, or the next word */
+			struct wv v;
+			if (k + 1 < w->n) {
+				v = classify_lit(w->s + k + 1, w->n - k - 1);
+			} else if (i + 1 < argc) {
+				v = argv[++i];
+			} else {
+				break;
+			}
+			for (size_t r = first;
+			     r < sizeof(builtin_evals) /
+					     sizeof(*builtin_evals) &&
+			     commands_name_is(name, n, builtin_evals[r].name);
+			     r++)
+				if (builtin_evals[r].opt == w->s[k])
+					builtin_value(x, builtin_evals[r].how,
+						      &v, argv, argc, i + 1);
+			break;
+		}
+	}
+}
+
 /* cmake -E env [--unset=NAME] [--modify OP] [--] [NAME=VALUE]… CMD ARGS,
  * cmake -E time CMD ARGS and cmake -E chdir DIR CMD ARGS run CMD (the
  * other -E tools are rows of cmdtab). */
