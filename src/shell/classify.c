@@ -2038,7 +2038,8 @@ void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
 /* ---- variables ---------------------------------------------------------------- */
 
 /* Variables whose value is a command some program runs later: git, man,
- * less, editors, the shell's own prompt hooks. */
+ * less, editors, the shell's own prompt hooks, npm's script shell, the
+ * compilers and wrappers make and cargo run. */
 static const char *const command_vars[] = {
 	"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
 	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
@@ -2046,6 +2047,13 @@ static const char *const command_vars[] = {
 	"MANPAGER", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND", "LESSOPEN",
 	"LESSCLOSE", "PS0", "PS1", "PS2", "PS4", "FCEDIT", "TERMINAL",
 	"DIFFTOOL", "MERGETOOL", "CVS_RSH", "RSYNC_RSH",
+	"npm_config_script_shell",
+	/* the compilers and tools make, cc and cargo run */
+	"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RUSTC", "RUSTDOC",
+	"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC",
+	"CARGO_BUILD_RUSTDOC", "CARGO_BUILD_RUSTC_WRAPPER",
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_HOST_LINKER",
+	"CARGO_REGISTRY_CREDENTIAL_PROVIDER",
 };
 
 /* Variables that make an interpreter or shell load code of the value's
@@ -2053,7 +2061,7 @@ static const char *const command_vars[] = {
 static const char *const loader_vars[] = {
 	"BASH_ENV", "ENV", "ZDOTDIR", "PYTHONSTARTUP", "PYTHONPATH",
 	"PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB",
-	"RUBYOPT", "RUBYLIB", "npm_config_script_shell", "GIT_CONFIG_GLOBAL",
+	"RUBYOPT", "RUBYLIB", "GIT_CONFIG_GLOBAL",
 	"GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
 	"SHELLOPTS", "BASHOPTS", "GCONV_PATH", "LD_AUDIT",
 };
@@ -2068,13 +2076,27 @@ static bool name_in(const char *name, size_t n, const char *const *list,
 	return false;
 }
 
+bool classify_is_command_var(const char *name, size_t n)
+{
+	/* CARGO_TARGET_<TRIPLE>_RUNNER and _LINKER */
+	if (n > 20 && memcmp(name, "CARGO_TARGET_", 13) == 0 &&
+	    (memcmp(name + n - 7, "_RUNNER", 7) == 0 ||
+	     memcmp(name + n - 7, "_LINKER", 7) == 0))
+		return true;
+	return n && name_in(name, n, command_vars,
+			    sizeof(command_vars) / sizeof(*command_vars));
+}
+
 static void assign_runs_later(struct cx *x, const char *name, size_t n,
 			      const struct wv *val)
 {
 	bool config_value = n > 17 && memcmp(name, "GIT_CONFIG_VALUE_", 17) == 0;
 
-	if (config_value || name_in(name, n, command_vars,
-				 sizeof(command_vars) / sizeof(*command_vars))) {
+	if (n == 21 && memcmp(name, "GIT_CONFIG_PARAMETERS", 21) == 0) {
+		families_git_config_params(x, val);
+		return;
+	}
+	if (config_value || classify_is_command_var(name, n)) {
 		/* judged by the command it names: PAGER=less is harmless */
 		struct wv v = *val;
 		/* LESSOPEN='|cmd %s' and '||cmd' */

@@ -378,6 +378,9 @@ static const struct exec_opt {
 	{"npx", "--call", NULL, EO_NEXT | EO_EQ},
 	{"npm", "-c", NULL, EO_NEXT},
 	{"npm", "--call", NULL, EO_NEXT | EO_EQ},
+	/* the program npm and pnpm run scripts with: SHELL -c SCRIPT */
+	{"npm", "--script-shell", NULL, EO_NEXT | EO_EQ},
+	{"pnpm", "--script-shell", NULL, EO_NEXT | EO_EQ},
 	{"asciinema", "-c", NULL, EO_NEXT},
 	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
 	{"entr", "-s", NULL, EO_NEXT},
@@ -499,6 +502,7 @@ static const struct {
 	H("blockdev", families_disktool),
 	H("bsdtar", families_archive),
 	H("busybox", runners_busybox),
+	H("cargo", families_cargo),
 	H("cat", families_cat),
 	H("cd", families_cd),
 	H("cfdisk", families_disktool),

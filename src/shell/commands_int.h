@@ -221,6 +221,9 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci);
 void families_network(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
+/* cargo --config KEY=VALUE naming a program (a runner, a linker …). */
+void families_cargo(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
 void families_git(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci);
 void families_rg(struct cx *x, struct wv *argv, size_t argc,
