@@ -328,6 +328,8 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_EQ 2u    /* --opt=CMD */
 #define EO_GLUED 4u /* -eCMD, +CMD */
 #define EO_MUST_STRIP 8u /* only a value starting with strip runs a command */
+#define EO_SCRIPT 16u /* else the value is code, read by its shape */
+#define EO_LUA_FILE 32u /* the value is a Lua script file (nvim -l) */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -351,17 +353,32 @@ static const struct exec_opt {
 	{"rsync", "--rsync-path", NULL, EO_NEXT | EO_EQ},
 	{"man", "-P", NULL, EO_NEXT | EO_GLUED},
 	{"man", "--pager", NULL, EO_NEXT | EO_EQ},
-	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	/* an editor's command: ':!cmd' is a command line, anything else
+	 * Vim script (call system(…), lua os.execute(…), py3 …) read by
+	 * its shape */
+	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-l", NULL, EO_NEXT | EO_LUA_FILE},
+	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	/* Emacs Lisp evaluated at start-up or in a running Emacs */
+	{"emacs", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
+	{"emacs", "-eval", NULL, EO_NEXT | EO_SCRIPT},
+	{"emacsclient", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
+	{"emacsclient", "-e", NULL, EO_NEXT | EO_SCRIPT},
 	{"gdb", "-ex", "shell ", EO_NEXT | EO_MUST_STRIP},
 	{"gdb", "--eval-command", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
 	{"scp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
@@ -389,12 +406,44 @@ static const struct exec_opt {
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
 static bool take_prefix(struct wv *v, const char *strip)
 {
+	/* the words before vim's '!' that still run it: modifiers, a
+	 * range, read and write (:silent !cmd, :%!cmd, :r !cmd, :w !cmd) */
+	static const char *const before_bang[] = {
+		"silent!", "silent", "sil!", "sil",   "noautocmd",
+		"keepalt", "read",   "r",    "write", "w",
+		"%",	   ".",	     "$",
+	};
 	size_t k = strlen(strip);
+	bool more = strip[0] == '!';
+	struct wv w = *v;
 
-	while (v->n && (v->s[0] == ':' || v->s[0] == ' ') && strip[0] == '!') {
-		v->s++;
-		v->n--;
+	while (more) {
+		more = false;
+		while (w.n && (w.s[0] == ':' || w.s[0] == ' ')) {
+			w.s++;
+			w.n--;
+			more = true;
+		}
+		for (size_t i = 0;
+		     i < sizeof(before_bang) / sizeof(*before_bang); i++) {
+			size_t bn = strlen(before_bang[i]);
+			if (w.n > bn && memcmp(w.s, before_bang[i], bn) == 0 &&
+			    (w.s[bn] == ' ' || w.s[bn] == '!' ||
+			     before_bang[i][bn - 1] == '!')) {
+				w.s += bn;
+				w.n -= bn;
+				more = true;
+				break;
+			}
+		}
 	}
+	if (strip[0] == '!' && w.n && w.s[0] == '!')
+		*v = w;
+	else if (strip[0] == '!')
+		while (v->n && (v->s[0] == ':' || v->s[0] == ' ')) {
+			v->s++;
+			v->n--;
+		}
 	if (v->n >= k && strncasecmp(v->s, strip, k) == 0) {
 		v->s += k;
 		v->n -= k;
@@ -462,8 +511,19 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			} else {
 				continue;
 			}
-			if (e->strip && !take_prefix(&v, e->strip) &&
-			    (e->how & EO_MUST_STRIP))
+			if (e->how & EO_LUA_FILE) {
+				commands_check_downloaded_as(x, &v, CODE_LUA);
+				classify_rule(x, RULE_RUNS_SCRIPT_INTERPRETER);
+				break;
+			}
+			bool stripped = e->strip && take_prefix(&v, e->strip);
+			if ((e->how & EO_SCRIPT) && !stripped) {
+				if (!classify_word_static(&v))
+					classify_rule(x, RULE_CODE_DYNAMIC);
+				classify_code(x, CODE_SHAPE, v.s, v.n);
+				continue;
+			}
+			if (e->strip && !stripped && (e->how & EO_MUST_STRIP))
 				continue;
 			classify_rulef(x, OPTION_EXEC, (int)n, name, e->opt);
 			commands_payload_word(x, &v, CORDON_L(NESTED_SHELL),
