@@ -3090,6 +3090,10 @@ static const struct flag_hit code_hits[] = {
 	{ CODE_F_EXEC_DYNAMIC, 0, RULE_CODE_EXEC_DYNAMIC },
 	{ CODE_F_EVAL, 0, RULE_CODE_EVAL },
 	{ CODE_F_EVAL, CODE_F_NETWORK, RULE_CODE_FETCH_EVAL },
+	{ CODE_F_EVAL, CODE_F_URL, RULE_CODE_FETCH_EVAL },
+	{ CODE_F_EXEC_DYNAMIC, CODE_F_URL, RULE_CODE_FETCH_EXEC },
+	{ CODE_F_SHELL_FED, 0, RULE_CODE_SHELL_FED },
+	{ CODE_F_OBFUSCATED, 0, RULE_CODE_OBFUSCATED },
 	{ CODE_F_DECODE_EXEC, 0, RULE_CODE_DECODE_EXEC },
 	{ CODE_F_DELETE, 0, RULE_CODE_DELETE },
 	{ CODE_F_WRITE, 0, RULE_CODE_WRITE },
@@ -3160,9 +3164,9 @@ void classify_code(struct cx *x, int lang, const char *code, size_t n)
 		/* every language: SQL in its literals (cursor.execute("DROP
 		 * …")), and a delete whose path is the home directory as an
 		 * expression (rmSync(os.homedir()), Deno.remove(…"HOME"…)) */
-		codeshape_scan(code, n,
-			       SHAPE_SQL | SHAPE_HOME,
-			       code_shell_cb, code_sql_cb, x);
+		f |= codeshape_scan(code, n, SHAPE_SQL | SHAPE_HOME,
+				    code_shell_cb, code_sql_cb, x) &
+		     CODE_F_URL;
 	}
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));

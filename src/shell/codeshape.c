@@ -605,6 +605,11 @@ unsigned codeshape_scan(const char *code, size_t n, unsigned what,
 			if ((what & SHAPE_SQL) && sh.sql && t.n > 6 &&
 			    looks_sql(t.s, t.n))
 				sh.sql(sh.ud, t.s, t.n);
+			/* what code fetches: urlopen('http://…'), get "…" */
+			if ((t.n > 7 && memcmp(t.s, "http://", 7) == 0) ||
+			    (t.n > 8 && memcmp(t.s, "https://", 8) == 0) ||
+			    (t.n > 6 && memcmp(t.s, "ftp://", 6) == 0))
+				sh.flags |= CODE_F_URL;
 			if ((what & SHAPE_ALL) && is_shell_name(t.s, t.n))
 				sh.shellname = true;
 			/* "rm -rf ~".execute() (Groovy) */
