@@ -2047,7 +2047,9 @@ static const char *const command_vars[] = {
 	"MANPAGER", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND", "LESSOPEN",
 	"LESSCLOSE", "PS0", "PS1", "PS2", "PS4", "FCEDIT", "TERMINAL",
 	"DIFFTOOL", "MERGETOOL", "CVS_RSH", "RSYNC_RSH",
-	"npm_config_script_shell",
+	"npm_config_script_shell", "SUDO_EDITOR", "SYSTEMD_EDITOR",
+	"KUBE_EDITOR", "GH_EDITOR", "GH_PAGER", "SVN_EDITOR", "HGEDITOR",
+	"BAT_PAGER", "DELTA_PAGER", "AWS_PAGER", "PSQL_PAGER", "PSQL_EDITOR",
 	/* the compilers and tools make, cc and cargo run */
 	"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RUSTC", "RUSTDOC",
 	"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC",
@@ -2094,6 +2096,17 @@ static void assign_runs_later(struct cx *x, const char *name, size_t n,
 
 	if (n == 21 && memcmp(name, "GIT_CONFIG_PARAMETERS", 21) == 0) {
 		families_git_config_params(x, val);
+		return;
+	}
+	/* LESS='+!cmd': less's options, whose +COMMAND runs at start */
+	if (n == 4 && memcmp(name, "LESS", 4) == 0 &&
+	    classify_word_static(val)) {
+		const char *bang = memmem(val->s, val->n, "+!", 2);
+		if (bang)
+			classify_payload(x, bang + 2,
+					 val->n - (size_t)(bang + 2 - val->s),
+					 CORDON_L(NESTED_SHELL),
+					 "a command less runs at start");
 		return;
 	}
 	if (config_value || classify_is_command_var(name, n)) {

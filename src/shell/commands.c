@@ -329,7 +329,8 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_GLUED 4u /* -eCMD, +CMD */
 #define EO_MUST_STRIP 8u /* only a value starting with strip runs a command */
 #define EO_SCRIPT 16u /* else the value is code, read by its shape */
-#define EO_LUA_FILE 32u /* the value is a Lua script file (nvim -l) */
+#define EO_FILE 32u /* the value is a script file it runs (nvim -l, gdb -x) */
+#define EO_PYTHON 64u /* the value after strip is Python (gdb's python) */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -353,6 +354,8 @@ static const struct exec_opt {
 	{"rsync", "--rsync-path", NULL, EO_NEXT | EO_EQ},
 	{"man", "-P", NULL, EO_NEXT | EO_GLUED},
 	{"man", "--pager", NULL, EO_NEXT | EO_EQ},
+	{"man", "--html", NULL, EO_EQ},
+	{"man", "-H", NULL, EO_GLUED},
 	/* an editor's command: ':!cmd' is a command line, anything else
 	 * Vim script (call system(…), lua os.execute(…), py3 …) read by
 	 * its shape */
@@ -365,7 +368,9 @@ static const struct exec_opt {
 	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
-	{"nvim", "-l", NULL, EO_NEXT | EO_LUA_FILE},
+	{"nvim", "-l", NULL, EO_NEXT | EO_FILE},
+	{"nvim", "-S", NULL, EO_NEXT | EO_FILE},
+	{"vim", "-S", NULL, EO_NEXT | EO_FILE},
 	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
@@ -377,10 +382,25 @@ static const struct exec_opt {
 	/* Emacs Lisp evaluated at start-up or in a running Emacs */
 	{"emacs", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
 	{"emacs", "-eval", NULL, EO_NEXT | EO_SCRIPT},
+	{"emacs", "-l", NULL, EO_NEXT | EO_FILE},
+	{"emacs", "--load", NULL, EO_NEXT | EO_EQ | EO_FILE},
 	{"emacsclient", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
 	{"emacsclient", "-e", NULL, EO_NEXT | EO_SCRIPT},
 	{"gdb", "-ex", "shell ", EO_NEXT | EO_MUST_STRIP},
 	{"gdb", "--eval-command", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	/* gdb's pipe COMMAND | SHELL-COMMAND (the whole value read as a
+	 * line), its python, gdb -x FILE; lldb's shell and script */
+	{"gdb", "-ex", "pipe ", EO_NEXT | EO_MUST_STRIP},
+	{"gdb", "--eval-command", "pipe ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"gdb", "-ex", "python ", EO_NEXT | EO_MUST_STRIP | EO_PYTHON},
+	{"gdb", "--eval-command", "python ", EO_NEXT | EO_EQ | EO_MUST_STRIP | EO_PYTHON},
+	{"gdb", "-x", NULL, EO_NEXT | EO_FILE},
+	{"lldb", "-o", "platform shell ", EO_NEXT | EO_MUST_STRIP},
+	{"lldb", "--one-line", "platform shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"lldb", "-o", "shell ", EO_NEXT | EO_MUST_STRIP},
+	{"lldb", "--one-line", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"lldb", "-o", "script ", EO_NEXT | EO_MUST_STRIP | EO_PYTHON},
+	{"lldb", "--one-line", "script ", EO_NEXT | EO_EQ | EO_MUST_STRIP | EO_PYTHON},
 	{"scp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
 	{"sftp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
 	{"ssh", "-o", "RemoteCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
@@ -472,15 +492,19 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 {
 	/* the rows of this name, from the name index when it is built */
 	uint64_t rows = ~UINT64_C(0);
+	size_t first = 0;
 	bool indexed = names_ready();
 	if (indexed) {
 		const struct name_roles *r = names_find(name, n);
 		rows = r ? r->exec_rows : 0;
+		first = r ? r->exec_first : 0;
 	}
-	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
+	for (size_t t = first; t < sizeof(exec_opts) / sizeof(*exec_opts);
+	     t++) {
 		const struct exec_opt *e = &exec_opts[t];
 		if (indexed) {
-			uint64_t rest = t < 64 ? rows >> t : 0;
+			uint64_t rest = t - first < 64 ? rows >> (t - first) :
+							 0;
 			if (!rest)
 				break;
 			t += (size_t)__builtin_ctzll(rest);
@@ -511,8 +535,8 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			} else {
 				continue;
 			}
-			if (e->how & EO_LUA_FILE) {
-				commands_check_downloaded_as(x, &v, CODE_LUA);
+			if (e->how & EO_FILE) {
+				commands_check_downloaded_as(x, &v, CODE_SHAPE);
 				classify_rule(x, RULE_RUNS_SCRIPT_INTERPRETER);
 				break;
 			}
@@ -525,6 +549,14 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			}
 			if (e->strip && !stripped && (e->how & EO_MUST_STRIP))
 				continue;
+			if (e->how & EO_PYTHON) {
+				classify_rulef(x, OPTION_EXEC, (int)n, name,
+					       e->opt);
+				if (!classify_word_static(&v))
+					classify_rule(x, RULE_CODE_DYNAMIC);
+				classify_code(x, CODE_PYTHON, v.s, v.n);
+				continue;
+			}
 			classify_rulef(x, OPTION_EXEC, (int)n, name, e->opt);
 			commands_payload_word(x, &v, CORDON_L(NESTED_SHELL),
 				     "a command an option runs");

@@ -11,8 +11,9 @@
  * at run time. Its own names_index is empty (names_ready() is false here),
  * so the tables' lookups search the tables while it runs.
  *
- * A table that does not fit (a name over 255 bytes, more than 64 exec_opts
- * rows, more rows than a uint16_t counts) stops the build with a message.
+ * A table that does not fit (a name over 255 bytes, a name's exec_opts
+ * rows spread over more than 64, more rows than a uint16_t counts) stops
+ * the build with a message.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,12 +150,17 @@ static void exec_opts(void)
 {
 	size_t n = commands_exec_opt_count();
 
-	if (n > 64)
-		die("commands.c's exec_opts has %zu rows, the index's mask 64",
-		    n);
+	if (n > UINT16_MAX)
+		die("commands.c's exec_opts has %zu rows", n);
 	for (size_t i = 0; i < n; i++) {
 		const char *cmd = commands_exec_opt_cmd(i);
-		entry_for(cmd, strlen(cmd))->r.exec_rows |= UINT64_C(1) << i;
+		struct name_roles *r = &entry_for(cmd, strlen(cmd))->r;
+		if (!r->exec_rows)
+			r->exec_first = (uint16_t)i;
+		if (i - r->exec_first >= 64)
+			die("%s's exec_opts rows spread over more than 64",
+			    cmd);
+		r->exec_rows |= UINT64_C(1) << (i - r->exec_first);
 	}
 }
 
@@ -250,13 +256,14 @@ static void write_index(FILE *f)
 			continue;
 		const struct name_roles *r = &ents[slot[i]].r;
 		fprintf(f,
-			"\t[%zu] = { %u, %u, %u, %u, %u, %u, %u, %u, %u, "
+			"\t[%zu] = { %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, "
 			"UINT64_C(0x%llx) },\n",
 			i, (unsigned)r->name, (unsigned)r->len,
 			(unsigned)r->flags, (unsigned)r->wrapper,
 			(unsigned)r->handler, (unsigned)r->interp,
 			(unsigned)r->fam, (unsigned)r->fam_first,
-			(unsigned)r->fam_n, (unsigned long long)r->exec_rows);
+			(unsigned)r->fam_n, (unsigned)r->exec_first,
+			(unsigned long long)r->exec_rows);
 	}
 	fprintf(f,
 		"};\n\nconst size_t names_fam_count = %zu;\n\n"
