@@ -317,6 +317,33 @@ static size_t env_split(struct cx *x, const struct wv *w, struct wv *out,
 	return nw;
 }
 
+/* env 'BASH_FUNC_NAME%%=() { BODY; }' CMD: every bash CMD starts defines
+ * the function NAME from the environment (bash's exported functions),
+ * so the body is judged as a function would be, and the export asks. */
+static bool env_function(struct cx *x, const struct wv *w)
+{
+	static const char pre[] = "BASH_FUNC_";
+	const char *eq = memchr(w->s, '=', w->n);
+	char *t;
+
+	if (!eq || w->n < sizeof(pre) || memcmp(w->s, pre, sizeof(pre) - 1) ||
+	    eq - w->s < 3 || memcmp(eq - 2, "%%", 2) != 0)
+		return false;
+	classify_rule(x, RULE_ENV_FUNCTION);
+	size_t vn = w->n - (size_t)(eq + 1 - w->s);
+	t = arena_alloc_raw(x->a, vn + 2);
+	if (!t) {
+		x->v->oom = true;
+		return true;
+	}
+	/* "f() { BODY; }": the walk judges a function's body */
+	t[0] = 'f';
+	memcpy(t + 1, eq + 1, vn);
+	classify_payload(x, t, vn + 1, CORDON_L(NESTED_SHELL),
+			 "a function exported through the environment");
+	return true;
+}
+
 /* env: its options read with the wrapper table's grammar (the same
  * wrappers_scan every other wrapper gets), then "-" (an empty
  * environment), NAME=value words set for the command, the command. -S
@@ -362,7 +389,9 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 	       argv[i].n && argv[i].s[0] != '=' &&
 	       memchr(argv[i].s, '=', argv[i].n)) {
 		/* a word split out of env -S has no source word */
-		if (argv[i].w)
+		if (env_function(x, &argv[i]))
+			;
+		else if (argv[i].w)
 			classify_assign(x, argv[i].w);
 		else if (argv[i].n > 5 && memcmp(argv[i].s, "PATH=", 5) == 0)
 			classify_rule(x, RULE_PATH_ASSIGN);
