@@ -1542,6 +1542,8 @@ static void compose_done(struct unit *u, size_t mark, unsigned nw, int bad)
 		hand_back(u, u->sc->ar + mark, u->sc->atop - mark);
 }
 
+static void trim(const char **p, size_t *n);
+
 static void do_exec(struct unit *u, const struct sink *k, struct arg *a,
 		    unsigned na, int cut)
 {
@@ -1563,6 +1565,18 @@ static void do_exec(struct unit *u, const struct sink *k, struct arg *a,
 			exec_one(u, c);
 		else
 			codescan_dyn_exec(u);
+		/* popen("sh", "w") (os, IO, PHP, Lua: the rows that hold a
+		 * popen, whose others take one argument): what the code
+		 * writes to it is a command line */
+		if (c && np >= 2 && arg_lit(c) && arg_lit(pa[1]) &&
+		    strstr(k->names, "popen") &&
+		    memchr(arg_text(u, pa[1]), 'w', pa[1]->x.n)) {
+			const char *p = arg_text(u, c);
+			size_t n = c->x.n;
+			trim(&p, &n);
+			if (is_shell_name(p, n))
+				flag(u, CODE_F_SHELL_FED);
+		}
 		break;
 	case S_ARGV:
 	case S_SKIP2:
