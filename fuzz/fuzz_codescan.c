@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f2 = codescan_scan(lang, code, n, on_cmd, &b);
 	if (f1 != f2 || a.calls != b.calls || a.sum != b.sum)
 		abort();
-	if (f1 & ~((CODE_F_UNREADABLE << 1) - 1))
+	if (f1 & ~CODE_F_ALL)
 		abort();
 
 	q = sql_scan(code, n);

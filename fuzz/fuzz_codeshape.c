@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    on_text, &b);
 	if (f1 != f2 || a.calls != b.calls || a.sum != b.sum)
 		abort();
-	if (f1 & ~((CODE_F_UNREADABLE << 1) - 1))
+	if (f1 & ~CODE_F_ALL)
 		abort();
 	return 0;
 }

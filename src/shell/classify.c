@@ -1163,6 +1163,33 @@ static bool positional(struct cx *x, const char *s, size_t n, struct buf *b,
 	return false;
 }
 
+/* ${name@P} expands the variable's value as a prompt string: its
+ * substitutions run. A value known on the line is judged as the words
+ * of ": VALUE" (its ';' and '|' do not separate commands in a prompt,
+ * so this reads more than runs); one that is not is text from elsewhere
+ * evaluated. */
+static void prompt_expand(struct cx *x, const char *name, size_t n)
+{
+	size_t vl = 0;
+	bool known = false, line = false;
+	const char *val = var_lookup(x, name, n, &vl, &known, &line);
+	char *t;
+
+	if (!known || !val) {
+		classify_rule(x, RULE_EVAL_DYNAMIC);
+		return;
+	}
+	t = vl < SIZE_MAX - 2 ? arena_alloc_raw(x->a, vl + 2) : NULL;
+	if (!t) {
+		x->v->oom = true;
+		return;
+	}
+	memcpy(t, ": ", 2);
+	memcpy(t + 2, val, vl);
+	classify_payload(x, t, vl + 2, CORDON_L(NESTED_SHELL),
+			 "a value expanded as a prompt (${x@P})");
+}
+
 /* ${x%suffix} ${x%%suffix} ${x#prefix} ${x##prefix} with a literal
  * pattern: the value with it removed. False when the pattern has glob
  * characters (then the word is not known). */
@@ -1299,6 +1326,11 @@ static void eval_parts(struct cx *x, const struct sh_wpart *pt, struct buf *b,
 					if (!(known && xv &&
 					      trim_literal(xv, vl, sub.s, sub.n, &val, &vl)))
 						known = false;
+				} else if (sub.n == 2 && sub.s[0] == '@' &&
+					   sub.s[1] == 'P') {
+					/* ${x@P}: the value expanded as a prompt,
+					 * whose $( ) and `…` run */
+					prompt_expand(x, pt->s, pt->len);
 				} else if (sub.n >= 3 && sub.s[0] == '[' && sub.s[sub.n - 1] == ']') {
 					/* ${a[@]}, ${a[0]}: an array assigned on the
 					 * line holds its elements joined */
@@ -2011,7 +2043,8 @@ void classify_rule_at(struct cx *x, enum rule_id r, enum cordon_risk tier,
 /* ---- variables ---------------------------------------------------------------- */
 
 /* Variables whose value is a command some program runs later: git, man,
- * less, editors, the shell's own prompt hooks. */
+ * less, editors, the shell's own prompt hooks, npm's script shell, the
+ * compilers and wrappers make and cargo run. */
 static const char *const command_vars[] = {
 	"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
 	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
@@ -2019,6 +2052,15 @@ static const char *const command_vars[] = {
 	"MANPAGER", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND", "LESSOPEN",
 	"LESSCLOSE", "PS0", "PS1", "PS2", "PS4", "FCEDIT", "TERMINAL",
 	"DIFFTOOL", "MERGETOOL", "CVS_RSH", "RSYNC_RSH",
+	"npm_config_script_shell", "SUDO_EDITOR", "SYSTEMD_EDITOR",
+	"KUBE_EDITOR", "GH_EDITOR", "GH_PAGER", "SVN_EDITOR", "HGEDITOR",
+	"BAT_PAGER", "DELTA_PAGER", "AWS_PAGER", "PSQL_PAGER", "PSQL_EDITOR",
+	/* the compilers and tools make, cc and cargo run */
+	"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RUSTC", "RUSTDOC",
+	"RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC",
+	"CARGO_BUILD_RUSTDOC", "CARGO_BUILD_RUSTC_WRAPPER",
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_HOST_LINKER",
+	"CARGO_REGISTRY_CREDENTIAL_PROVIDER",
 };
 
 /* Variables that make an interpreter or shell load code of the value's
@@ -2026,7 +2068,7 @@ static const char *const command_vars[] = {
 static const char *const loader_vars[] = {
 	"BASH_ENV", "ENV", "ZDOTDIR", "PYTHONSTARTUP", "PYTHONPATH",
 	"PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB",
-	"RUBYOPT", "RUBYLIB", "npm_config_script_shell", "GIT_CONFIG_GLOBAL",
+	"RUBYOPT", "RUBYLIB", "GIT_CONFIG_GLOBAL",
 	"GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
 	"SHELLOPTS", "BASHOPTS", "GCONV_PATH", "LD_AUDIT",
 };
@@ -2041,13 +2083,38 @@ static bool name_in(const char *name, size_t n, const char *const *list,
 	return false;
 }
 
+bool classify_is_command_var(const char *name, size_t n)
+{
+	/* CARGO_TARGET_<TRIPLE>_RUNNER and _LINKER */
+	if (n > 20 && memcmp(name, "CARGO_TARGET_", 13) == 0 &&
+	    (memcmp(name + n - 7, "_RUNNER", 7) == 0 ||
+	     memcmp(name + n - 7, "_LINKER", 7) == 0))
+		return true;
+	return n && name_in(name, n, command_vars,
+			    sizeof(command_vars) / sizeof(*command_vars));
+}
+
 static void assign_runs_later(struct cx *x, const char *name, size_t n,
 			      const struct wv *val)
 {
 	bool config_value = n > 17 && memcmp(name, "GIT_CONFIG_VALUE_", 17) == 0;
 
-	if (config_value || name_in(name, n, command_vars,
-				 sizeof(command_vars) / sizeof(*command_vars))) {
+	if (n == 21 && memcmp(name, "GIT_CONFIG_PARAMETERS", 21) == 0) {
+		families_git_config_params(x, val);
+		return;
+	}
+	/* LESS='+!cmd': less's options, whose +COMMAND runs at start */
+	if (n == 4 && memcmp(name, "LESS", 4) == 0 &&
+	    classify_word_static(val)) {
+		const char *bang = memmem(val->s, val->n, "+!", 2);
+		if (bang)
+			classify_payload(x, bang + 2,
+					 val->n - (size_t)(bang + 2 - val->s),
+					 CORDON_L(NESTED_SHELL),
+					 "a command less runs at start");
+		return;
+	}
+	if (config_value || classify_is_command_var(name, n)) {
 		/* judged by the command it names: PAGER=less is harmless */
 		struct wv v = *val;
 		/* LESSOPEN='|cmd %s' and '||cmd' */
@@ -3041,6 +3108,10 @@ static const struct flag_hit code_hits[] = {
 	{ CODE_F_EXEC_DYNAMIC, 0, RULE_CODE_EXEC_DYNAMIC },
 	{ CODE_F_EVAL, 0, RULE_CODE_EVAL },
 	{ CODE_F_EVAL, CODE_F_NETWORK, RULE_CODE_FETCH_EVAL },
+	{ CODE_F_EVAL, CODE_F_URL, RULE_CODE_FETCH_EVAL },
+	{ CODE_F_EXEC_DYNAMIC, CODE_F_URL, RULE_CODE_FETCH_EXEC },
+	{ CODE_F_SHELL_FED, 0, RULE_CODE_SHELL_FED },
+	{ CODE_F_OBFUSCATED, 0, RULE_CODE_OBFUSCATED },
 	{ CODE_F_DECODE_EXEC, 0, RULE_CODE_DECODE_EXEC },
 	{ CODE_F_DELETE, 0, RULE_CODE_DELETE },
 	{ CODE_F_WRITE, 0, RULE_CODE_WRITE },
@@ -3111,9 +3182,9 @@ void classify_code(struct cx *x, int lang, const char *code, size_t n)
 		/* every language: SQL in its literals (cursor.execute("DROP
 		 * …")), and a delete whose path is the home directory as an
 		 * expression (rmSync(os.homedir()), Deno.remove(…"HOME"…)) */
-		codeshape_scan(code, n,
-			       SHAPE_SQL | SHAPE_HOME,
-			       code_shell_cb, code_sql_cb, x);
+		f |= codeshape_scan(code, n, SHAPE_SQL | SHAPE_HOME,
+				    code_shell_cb, code_sql_cb, x) &
+		     CODE_F_URL;
 	}
 	x->depth--;
 	apply_flag_hits(x, f, code_hits, sizeof(code_hits) / sizeof(*code_hits));

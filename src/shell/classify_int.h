@@ -203,6 +203,14 @@ struct cx {
 	 * for the batch runners that read their items from stdin */
 	const char *feed;
 	size_t feedn;
+	/* hash -p PATH NAME earlier on the line: NAME runs PATH */
+	struct {
+		const char *name;
+		size_t nlen;
+		const char *path;
+		size_t plen;
+	} hashed[4];
+	unsigned nhashed;
 	/* ---- not zeroed by cordon_classify: vars and funcs are read up to
 	 * nvars and nfuncs ---- */
 	struct {
@@ -317,6 +325,14 @@ bool commands_tables_sorted(void);
 
 /* Is name a builtin or a command cordon has a handler for? */
 bool commands_known(const char *name, size_t n);
+
+/* Is the variable one whose value is a command some program runs later
+ * (GIT_SSH_COMMAND, PAGER, CC, CARGO_TARGET_<TRIPLE>_RUNNER …)? */
+bool classify_is_command_var(const char *name, size_t n);
+
+/* GIT_CONFIG_PARAMETERS=VALUE (families.c): its 'key'='value' pairs read
+ * as git -c reads them. */
+void families_git_config_params(struct cx *x, const struct wv *v);
 
 /* The classifier's table lookups (classify.c). */
 /* Does the family table hold rows for the command name (git, docker …)? */

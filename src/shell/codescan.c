@@ -1542,6 +1542,8 @@ static void compose_done(struct unit *u, size_t mark, unsigned nw, int bad)
 		hand_back(u, u->sc->ar + mark, u->sc->atop - mark);
 }
 
+static void trim(const char **p, size_t *n);
+
 static void do_exec(struct unit *u, const struct sink *k, struct arg *a,
 		    unsigned na, int cut)
 {
@@ -1563,6 +1565,18 @@ static void do_exec(struct unit *u, const struct sink *k, struct arg *a,
 			exec_one(u, c);
 		else
 			codescan_dyn_exec(u);
+		/* popen("sh", "w") (os, IO, PHP, Lua: the rows that hold a
+		 * popen, whose others take one argument): what the code
+		 * writes to it is a command line */
+		if (c && np >= 2 && arg_lit(c) && arg_lit(pa[1]) &&
+		    strstr(codesinks_str(k->names), "popen") &&
+		    memchr(arg_text(u, pa[1]), 'w', pa[1]->x.n)) {
+			const char *p = arg_text(u, c);
+			size_t n = c->x.n;
+			trim(&p, &n);
+			if (is_shell_name(p, n))
+				flag(u, CODE_F_SHELL_FED);
+		}
 		break;
 	case S_ARGV:
 	case S_SKIP2:
@@ -1934,10 +1948,18 @@ static void do_perlopen(struct unit *u, struct arg *a, unsigned na)
 				codescan_dyn_exec(u);
 				return;
 			}
-			if (p[0] == '|')
+			if (p[0] == '|') {
+				/* open(F, "|sh"): what the code prints to F
+				 * is a command line */
+				const char *q = p + 1;
+				size_t qn = n - 1;
+				trim(&q, &qn);
+				if (is_shell_name(q, qn))
+					flag(u, CODE_F_SHELL_FED);
 				hand_back(u, p + 1, n - 1);
-			else
+			} else {
 				hand_back(u, p, n - 1);
+			}
 			return;
 		}
 	} else if ((n == 2 && (!memcmp(p, "-|", 2) || !memcmp(p, "|-", 2)))) {
@@ -2040,6 +2062,38 @@ static void do_send(struct unit *u, const struct sink *k, const struct call *cl,
 	dispatch(u, t, &sub, f + 1, (unsigned)(a + na - (f + 1)), cut);
 }
 
+static int loads_module(const struct unit *u, const struct tok *f);
+
+/* The module an argument such as __import__('os') or require("fs")
+ * loads, read from the code after the loader's name, or NULL. */
+static const char *module_arg(const struct unit *u, const struct arg *a)
+{
+	size_t i = a->first.ce, end = a->end, k;
+	const char *s = u->s;
+	char q;
+
+	while (i < end && (s[i] == ' ' || s[i] == '('))
+		i++;
+	if (i >= end || (s[i] != '\'' && s[i] != '"'))
+		return NULL;
+	q = s[i++];
+	for (k = i; k < end && s[k] != q && s[k] != '\\'; k++)
+		;
+	if (k >= end || s[k] != q || k == i)
+		return NULL;
+	return codesinks_mod_lookup(u->lang, s + i, k - i);
+}
+
+/* Is the argument one token ('system', name), not an expression
+ * ('sys' + 'tem', name[::-1])? */
+static int one_token(const struct unit *u, const struct arg *a)
+{
+	for (size_t i = a->first.e; i < a->end; i++)
+		if (u->s[i] != ' ' && u->s[i] != '\t' && u->s[i] != '\n')
+			return 0;
+	return 1;
+}
+
 /* python getattr(os, 'system'), getattr(os, name). */
 static void do_getattr(struct unit *u, struct arg **pa, unsigned np)
 {
@@ -2053,6 +2107,8 @@ static void do_getattr(struct unit *u, struct arg **pa, unsigned np)
 		return;
 	if (pa[0]->single && pa[0]->first.kind == T_IDENT)
 		canon = resolve_name(u, &pa[0]->first);
+	else if (pa[0]->first.kind == T_IDENT && loads_module(u, &pa[0]->first))
+		canon = module_arg(u, pa[0]); /* getattr(__import__('os'), …) */
 	if (arg_lit(pa[1])) {
 		const char *p = arg_text(u, pa[1]);
 		size_t n = pa[1]->x.n;
@@ -2060,12 +2116,20 @@ static void do_getattr(struct unit *u, struct arg **pa, unsigned np)
 			t = codesinks_find(u->lang, canon, p, n);
 		for (const char *const *m = mods; !t && *m; m++)
 			t = codesinks_find(u->lang, *m, p, n);
-		if (t && t->kind != K_GETATTR && t->kind != K_OPEN)
+		if (t && t->kind != K_GETATTR && t->kind != K_OPEN) {
 			sink_dyn(u, t);
+			/* getattr(os, 'sys' + 'tem'): a name put together */
+			if (t->kind == K_EXEC && !one_token(u, pa[1]))
+				flag(u, CODE_F_OBFUSCATED);
+		}
 		return;
 	}
-	if (canon && in_list(canon, strlen(canon), mods))
+	if (canon && in_list(canon, strlen(canon), mods)) {
 		codescan_dyn_exec(u);
+		/* getattr(os, 'sys' + 'tem'): a name put together */
+		if (!one_token(u, pa[1]))
+			flag(u, CODE_F_OBFUSCATED);
+	}
 }
 
 /* pathlib: Path('P').unlink() is rm 'P'; any other receiver is a delete
@@ -2188,6 +2252,24 @@ static void do_write(struct unit *u, const struct call *cl, struct arg *a,
 	write_back(u, pa[0], app);
 }
 
+/* Does the exec call return before its process ends: node's spawn,
+ * exec and execFile (not the *Sync forms), Python's Popen, Deno's and
+ * Bun's spawn? */
+static int exec_nowait(const struct unit *u, const struct call *cl)
+{
+	if (u->lang == CODE_NODE)
+		return !(cl->nn > 4 &&
+			 memcmp(cl->name + cl->nn - 4, "Sync", 4) == 0) &&
+		       codesinks_name_in(
+			       "spawn|exec|execFile|execa|execaCommand",
+			       cl->name, cl->nn, 0);
+	if (u->lang == CODE_PYTHON)
+		return codesinks_name_in(
+			"Popen|spawnv|spawnl|posix_spawn|posix_spawnp",
+			cl->name, cl->nn, 0);
+	return 0;
+}
+
 static void dispatch(struct unit *u, const struct sink *k,
 		     const struct call *cl, struct arg *a, unsigned na, int cut)
 {
@@ -2198,6 +2280,11 @@ static void dispatch(struct unit *u, const struct sink *k,
 	switch (k->kind) {
 	case K_EXEC:
 		do_exec(u, k, a, na, cut);
+		/* for (;;) spawn(…): a call that starts a process and does
+		 * not wait for it, in an unbounded loop, starts them without
+		 * bound */
+		if (u->loop && exec_nowait(u, cl))
+			fork_seen(u);
 		break;
 	case K_DEL:
 		do_del(u, k, a, na);

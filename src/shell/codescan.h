@@ -42,6 +42,10 @@ enum code_lang {
 #define CODE_F_FORK_BOMB (1u << 10)     /* forks in an unbounded loop */
 #define CODE_F_KILL (1u << 11)          /* kills processes */
 #define CODE_F_UNREADABLE (1u << 12)    /* could not make sense of it */
+#define CODE_F_URL (1u << 13)           /* names a URL in a literal */
+#define CODE_F_SHELL_FED (1u << 14)     /* writes into a shell it started */
+#define CODE_F_OBFUSCATED (1u << 15)    /* os.<name put together>() */
+#define CODE_F_ALL ((CODE_F_OBFUSCATED << 1) - 1) /* every flag above */
 
 /* Scans code[0..len) written in lang. For every shell command line found
  * (string literal arguments of os.system, subprocess.*, os.popen, exec*,

@@ -77,6 +77,15 @@ static const struct {
 	{ "run", W_RUN }, { "iex", W_RUN }, { "Invoke-Expression", W_RUN },
 	{ "Start-Process", W_RUN }, { "Invoke-Command", W_RUN },
 	{ "Invoke-Item", W_RUN }, { "shell_exec", W_RUN },
+	/* Vim script and Emacs Lisp, as editors' batch commands run them */
+	{ "systemlist", W_RUN }, { "jobstart", W_RUN }, { "exe", W_RUN },
+	{ "termopen", W_RUN }, { "job_start", W_RUN },
+	{ "term_start", W_RUN }, { "shell-command", W_RUN },
+	{ "shell-command-to-string", W_RUN },
+	{ "async-shell-command", W_RUN },
+	{ "call-process-shell-command", W_RUN },
+	{ "start-process-shell-command", W_RUN },
+	{ "call-process", W_RUN }, { "process-lines", W_RUN },
 	/* deleting */
 	{ "unlink", W_DELETE }, { "rm", W_DELETE }, { "remove", W_DELETE },
 	{ "delete", W_DELETE }, { "rmdir", W_DELETE }, { "Delete", W_DELETE },
@@ -90,6 +99,7 @@ static const struct {
 	{ "rimraf", W_DELETE_R }, { "emptyDirSync", W_DELETE_R },
 	{ "remove_dir", W_DELETE_R }, { "remove_entry", W_DELETE_R },
 	{ "remove_entry_secure", W_DELETE_R }, { "rmdirSync", W_DELETE_R },
+	{ "delete-file", W_DELETE }, { "delete-directory", W_DELETE_R },
 	/* the home directory, as an expression */
 	{ "homedir", W_HOME }, { "home", W_HOME }, { "HOME", W_HOME },
 	{ "USERPROFILE", W_HOME }, { "user.home", W_HOME },
@@ -448,6 +458,31 @@ static void read_delete(struct shape *sh, struct lex *lx, bool rf, bool ci,
 
 /* After a run word: a literal (or Tcl's bare words up to the end of the
  * command) is a command line. */
+/* A run word's first literal named a shell: ["sh", "-c", "CMD"] (an
+ * argument list) hands CMD back; anything else is a shell whose input
+ * cordon does not see. */
+static void shell_list(struct shape *sh, struct lex *lx)
+{
+	size_t save = lx->i;
+	struct tok t;
+
+	sh->shellname = true;
+	next(lx, &t);
+	if (t.k == T_PUNCT && t.c == ',')
+		next(lx, &t);
+	if (t.k != T_STR || t.n != 2 || memcmp(t.s, "-c", 2) != 0) {
+		lx->i = save;
+		return;
+	}
+	next(lx, &t);
+	if (t.k == T_PUNCT && t.c == ',')
+		next(lx, &t);
+	if (t.k == T_STR && !memchr(t.s, '$', t.n) && !memchr(t.s, '#', t.n))
+		hand_back(sh, t.s, t.n);
+	else
+		lx->i = save;
+}
+
 static void read_run(struct shape *sh, struct lex *lx)
 {
 	struct tok t;
@@ -457,8 +492,13 @@ static void read_run(struct shape *sh, struct lex *lx)
 	while (t.k == T_PUNCT && (t.c == '(' || t.c == '['))
 		next(lx, &t);
 	if (t.k == T_STR || t.k == T_CMD) {
+		/* Vim's execute "!cmd" is :!cmd */
+		if (t.k == T_STR && t.n > 1 && t.s[0] == '!') {
+			t.s++;
+			t.n--;
+		}
 		if (is_shell_name(t.s, t.n))
-			sh->shellname = true;
+			shell_list(sh, lx);
 		else if (memchr(t.s, '$', t.n) == NULL &&
 			 memchr(t.s, '#', t.n) == NULL)
 			hand_back(sh, t.s, t.n);
@@ -565,6 +605,11 @@ unsigned codeshape_scan(const char *code, size_t n, unsigned what,
 			if ((what & SHAPE_SQL) && sh.sql && t.n > 6 &&
 			    looks_sql(t.s, t.n))
 				sh.sql(sh.ud, t.s, t.n);
+			/* what code fetches: urlopen('http://…'), get "…" */
+			if ((t.n > 7 && memcmp(t.s, "http://", 7) == 0) ||
+			    (t.n > 8 && memcmp(t.s, "https://", 8) == 0) ||
+			    (t.n > 6 && memcmp(t.s, "ftp://", 6) == 0))
+				sh.flags |= CODE_F_URL;
 			if ((what & SHAPE_ALL) && is_shell_name(t.s, t.n))
 				sh.shellname = true;
 			/* "rm -rf ~".execute() (Groovy) */
@@ -630,7 +675,9 @@ unsigned codeshape_scan(const char *code, size_t n, unsigned what,
 			struct tok nx;
 			next(&lx, &nx);
 			lx.i = save;
-			bool call = nx.k == T_PUNCT && nx.c == '(';
+			/* f(x), and Lisp's (f x) */
+			bool call = (nx.k == T_PUNCT && nx.c == '(') ||
+				    (prev.k == T_PUNCT && prev.c == '(');
 			bool cmdlet = ci && wn > 7;
 			/* new File(home).deleteDir(): the receiver is the path */
 			bool recv = call && prev.k == T_PUNCT && prev.c == '.' &&

@@ -83,6 +83,13 @@ const struct sink_src codesinks_sink_src[] = {
 	{ L_JS, "Bun", "spawn|spawnSync", K_EXEC, S_OBJCMD, 0 },
 	{ L_JS, "Deno", "run", K_EXEC, S_OBJCMD, 0 },
 	{ L_JS, "Deno", "Command", K_EXEC, S_PROG_OBJARGS, 0 },
+	{ L_JS, "Deno", "remove|removeSync", K_DEL, D_NODE_RM, 0 },
+	{ L_JS, "Deno",
+	  "writeFile|writeFileSync|writeTextFile|writeTextFileSync|truncate|"
+	  "truncateSync|rename|renameSync|copyFile|copyFileSync|symlink|"
+	  "symlinkSync",
+	  K_WRITE, 0, 0 },
+	{ L_JS, "Deno", "kill", K_KILL, 0, 0 },
 	{ L_JS, "Deno", "connect|connectTls|listen|listenTls|startTls",
 	  K_SOCK_CONN, 0, 0 },
 	{ L_JS, "Bun", "connect|listen|serve", K_SOCK_CONN, 0, 0 },

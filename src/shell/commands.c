@@ -329,6 +329,9 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_EQ 2u    /* --opt=CMD */
 #define EO_GLUED 4u /* -eCMD, +CMD */
 #define EO_MUST_STRIP 8u /* only a value starting with strip runs a command */
+#define EO_SCRIPT 16u /* else the value is code, read by its shape */
+#define EO_FILE 32u /* the value is a script file it runs (nvim -l, gdb -x) */
+#define EO_PYTHON 64u /* the value after strip is Python (gdb's python) */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -352,19 +355,53 @@ static const struct exec_opt {
 	{"rsync", "--rsync-path", NULL, EO_NEXT | EO_EQ},
 	{"man", "-P", NULL, EO_NEXT | EO_GLUED},
 	{"man", "--pager", NULL, EO_NEXT | EO_EQ},
-	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP},
-	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP},
-	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP},
+	{"man", "--html", NULL, EO_EQ},
+	{"man", "-H", NULL, EO_GLUED},
+	/* an editor's command: ':!cmd' is a command line, anything else
+	 * Vim script (call system(…), lua os.execute(…), py3 …) read by
+	 * its shape */
+	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-l", NULL, EO_NEXT | EO_FILE},
+	{"nvim", "-S", NULL, EO_NEXT | EO_FILE},
+	{"vim", "-S", NULL, EO_NEXT | EO_FILE},
+	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
+	/* Emacs Lisp evaluated at start-up or in a running Emacs */
+	{"emacs", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
+	{"emacs", "-eval", NULL, EO_NEXT | EO_SCRIPT},
+	{"emacs", "-l", NULL, EO_NEXT | EO_FILE},
+	{"emacs", "--load", NULL, EO_NEXT | EO_EQ | EO_FILE},
+	{"emacsclient", "--eval", NULL, EO_NEXT | EO_EQ | EO_SCRIPT},
+	{"emacsclient", "-e", NULL, EO_NEXT | EO_SCRIPT},
 	{"gdb", "-ex", "shell ", EO_NEXT | EO_MUST_STRIP},
 	{"gdb", "--eval-command", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	/* gdb's pipe COMMAND | SHELL-COMMAND (the whole value read as a
+	 * line), its python, gdb -x FILE; lldb's shell and script */
+	{"gdb", "-ex", "pipe ", EO_NEXT | EO_MUST_STRIP},
+	{"gdb", "--eval-command", "pipe ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"gdb", "-ex", "python ", EO_NEXT | EO_MUST_STRIP | EO_PYTHON},
+	{"gdb", "--eval-command", "python ", EO_NEXT | EO_EQ | EO_MUST_STRIP | EO_PYTHON},
+	{"gdb", "-x", NULL, EO_NEXT | EO_FILE},
+	{"lldb", "-o", "platform shell ", EO_NEXT | EO_MUST_STRIP},
+	{"lldb", "--one-line", "platform shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"lldb", "-o", "shell ", EO_NEXT | EO_MUST_STRIP},
+	{"lldb", "--one-line", "shell ", EO_NEXT | EO_EQ | EO_MUST_STRIP},
+	{"lldb", "-o", "script ", EO_NEXT | EO_MUST_STRIP | EO_PYTHON},
+	{"lldb", "--one-line", "script ", EO_NEXT | EO_EQ | EO_MUST_STRIP | EO_PYTHON},
 	{"scp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
 	{"sftp", "-o", "ProxyCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
 	{"ssh", "-o", "RemoteCommand=", EO_NEXT | EO_GLUED | EO_MUST_STRIP},
@@ -379,6 +416,9 @@ static const struct exec_opt {
 	{"npx", "--call", NULL, EO_NEXT | EO_EQ},
 	{"npm", "-c", NULL, EO_NEXT},
 	{"npm", "--call", NULL, EO_NEXT | EO_EQ},
+	/* the program npm and pnpm run scripts with: SHELL -c SCRIPT */
+	{"npm", "--script-shell", NULL, EO_NEXT | EO_EQ},
+	{"pnpm", "--script-shell", NULL, EO_NEXT | EO_EQ},
 	{"asciinema", "-c", NULL, EO_NEXT},
 	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
 	{"entr", "-s", NULL, EO_NEXT},
@@ -387,12 +427,44 @@ static const struct exec_opt {
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
 static bool take_prefix(struct wv *v, const char *strip)
 {
+	/* the words before vim's '!' that still run it: modifiers, a
+	 * range, read and write (:silent !cmd, :%!cmd, :r !cmd, :w !cmd) */
+	static const char *const before_bang[] = {
+		"silent!", "silent", "sil!", "sil",   "noautocmd",
+		"keepalt", "read",   "r",    "write", "w",
+		"%",	   ".",	     "$",
+	};
 	size_t k = strlen(strip);
+	bool more = strip[0] == '!';
+	struct wv w = *v;
 
-	while (v->n && (v->s[0] == ':' || v->s[0] == ' ') && strip[0] == '!') {
-		v->s++;
-		v->n--;
+	while (more) {
+		more = false;
+		while (w.n && (w.s[0] == ':' || w.s[0] == ' ')) {
+			w.s++;
+			w.n--;
+			more = true;
+		}
+		for (size_t i = 0;
+		     i < sizeof(before_bang) / sizeof(*before_bang); i++) {
+			size_t bn = strlen(before_bang[i]);
+			if (w.n > bn && memcmp(w.s, before_bang[i], bn) == 0 &&
+			    (w.s[bn] == ' ' || w.s[bn] == '!' ||
+			     before_bang[i][bn - 1] == '!')) {
+				w.s += bn;
+				w.n -= bn;
+				more = true;
+				break;
+			}
+		}
 	}
+	if (strip[0] == '!' && w.n && w.s[0] == '!')
+		*v = w;
+	else if (strip[0] == '!')
+		while (v->n && (v->s[0] == ':' || v->s[0] == ' ')) {
+			v->s++;
+			v->n--;
+		}
 	if (v->n >= k && strncasecmp(v->s, strip, k) == 0) {
 		v->s += k;
 		v->n -= k;
@@ -421,15 +493,19 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 {
 	/* the rows of this name, from the name index when it is built */
 	uint64_t rows = ~UINT64_C(0);
+	size_t first = 0;
 	bool indexed = names_ready();
 	if (indexed) {
 		const struct name_roles *r = names_find(name, n);
 		rows = r ? r->exec_rows : 0;
+		first = r ? r->exec_first : 0;
 	}
-	for (size_t t = 0; t < sizeof(exec_opts) / sizeof(*exec_opts); t++) {
+	for (size_t t = first; t < sizeof(exec_opts) / sizeof(*exec_opts);
+	     t++) {
 		const struct exec_opt *e = &exec_opts[t];
 		if (indexed) {
-			uint64_t rest = t < 64 ? rows >> t : 0;
+			uint64_t rest = t - first < 64 ? rows >> (t - first) :
+							 0;
 			if (!rest)
 				break;
 			t += (size_t)__builtin_ctzll(rest);
@@ -460,9 +536,28 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			} else {
 				continue;
 			}
-			if (e->strip && !take_prefix(&v, e->strip) &&
-			    (e->how & EO_MUST_STRIP))
+			if (e->how & EO_FILE) {
+				commands_check_downloaded_as(x, &v, CODE_SHAPE);
+				classify_rule(x, RULE_RUNS_SCRIPT_INTERPRETER);
+				break;
+			}
+			bool stripped = e->strip && take_prefix(&v, e->strip);
+			if ((e->how & EO_SCRIPT) && !stripped) {
+				if (!classify_word_static(&v))
+					classify_rule(x, RULE_CODE_DYNAMIC);
+				classify_code(x, CODE_SHAPE, v.s, v.n);
 				continue;
+			}
+			if (e->strip && !stripped && (e->how & EO_MUST_STRIP))
+				continue;
+			if (e->how & EO_PYTHON) {
+				classify_rulef(x, OPTION_EXEC, (int)n, name,
+					       e->opt);
+				if (!classify_word_static(&v))
+					classify_rule(x, RULE_CODE_DYNAMIC);
+				classify_code(x, CODE_PYTHON, v.s, v.n);
+				continue;
+			}
 			classify_rulef(x, OPTION_EXEC, (int)n, name, e->opt);
 			commands_payload_word(x, &v, CORDON_L(NESTED_SHELL),
 				     "a command an option runs");
@@ -480,6 +575,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(families_ansible)                                                    \
 	X(families_archive)                                                    \
 	X(families_at)                                                         \
+	X(families_cargo)                                                      \
 	X(families_cat)                                                        \
 	X(families_cd)                                                         \
 	X(families_crontab)                                                    \
@@ -508,7 +604,9 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(filecmds_truncate)                                                   \
 	X(runners_alias)                                                       \
 	X(runners_awk)                                                         \
+	X(runners_builtin_eval)                                                \
 	X(runners_busybox)                                                     \
+	X(runners_cmake)                                                       \
 	X(runners_command)                                                     \
 	X(runners_container_exec)                                              \
 	X(runners_env)                                                         \
@@ -568,10 +666,12 @@ static const struct {
 	H("base64", families_decode),
 	H("basenc", families_decode),
 	H("batch", families_at),
+	H("bind", runners_builtin_eval),
 	H("blkdiscard", families_disktool),
 	H("blockdev", families_disktool),
 	H("bsdtar", families_archive),
 	H("busybox", runners_busybox),
+	H("cargo", families_cargo),
 	H("cat", families_cat),
 	H("cd", families_cd),
 	H("cfdisk", families_disktool),
@@ -579,7 +679,11 @@ static const struct {
 	H("chmod", filecmds_chmod),
 	H("chown", filecmds_chmod),
 	H("clickhouse-client", runners_sqlclient),
+	H("cmake", runners_cmake),
 	H("command", runners_command),
+	H("compgen", runners_builtin_eval),
+	H("complete", runners_builtin_eval),
+	H("coreutils", runners_busybox),
 	H("cp", filecmds_copy),
 	H("cqlsh", runners_sqlclient),
 	H("crontab", families_crontab),
@@ -593,6 +697,7 @@ static const struct {
 	H("drill", families_network),
 	H("echo", families_echo),
 	H("elinks", families_network),
+	H("enable", runners_builtin_eval),
 	H("env", runners_env),
 	H("eval", runners_eval),
 	H("export", families_envdump),
@@ -607,6 +712,7 @@ static const struct {
 	H("gmake", families_make),
 	H("gsed", runners_sed),
 	H("gsutil", families_upload),
+	H("hash", runners_builtin_eval),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
 	H("history", families_history),
@@ -627,6 +733,7 @@ static const struct {
 	H("local", families_envdump),
 	H("lynx", families_network),
 	H("make", families_make),
+	H("mapfile", runners_builtin_eval),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
 	H("mkdir", filecmds_create),
@@ -656,6 +763,8 @@ static const struct {
 	H("psql", runners_sqlclient),
 	H("pushd", families_cd),
 	H("rclone", families_upload),
+	H("read", families_subscripts),
+	H("readarray", runners_builtin_eval),
 	H("readonly", families_envdump),
 	H("rev", families_filter),
 	H("rg", families_rg),
@@ -878,16 +987,68 @@ bool commands_known(const char *name, size_t n)
 	return commands_find_handler(name, n) != NULL;
 }
 
+/* Is w a program in a directory of installed programs: the system's,
+ * and those of Nix (NixOS's system and setuid wrappers, profiles, the
+ * store), Homebrew (its bin, each formula's opt prefix and GNU gnubin),
+ * Linuxbrew, MacPorts, pkgsrc and snap? Such a path names the program
+ * its base name says (/run/current-system/sw/bin/rm is rm). */
 static bool trusted_bin(const struct wv *w)
 {
-	static const char *const dirs[] = {"/bin/", "/usr/bin/", "/sbin/",
-					   "/usr/sbin/", "/usr/local/bin/",
-					   "/opt/homebrew/bin/"};
+	static const char *const dirs[] = {
+		"/bin/",
+		"/usr/bin/",
+		"/sbin/",
+		"/usr/sbin/",
+		"/usr/local/bin/",
+		"/usr/local/sbin/",
+		"/opt/homebrew/bin/",
+		"/opt/homebrew/sbin/",
+		"/opt/homebrew/opt/*/bin/",
+		"/opt/homebrew/opt/*/libexec/gnubin/",
+		"/opt/homebrew/Cellar/*/*/bin/",
+		"/opt/homebrew/Cellar/*/*/libexec/gnubin/",
+		"/usr/local/opt/*/bin/",
+		"/usr/local/opt/*/libexec/gnubin/",
+		"/usr/local/Cellar/*/*/bin/",
+		"/usr/local/Cellar/*/*/libexec/gnubin/",
+		"/home/linuxbrew/.linuxbrew/bin/",
+		"/home/linuxbrew/.linuxbrew/opt/*/bin/",
+		"/home/linuxbrew/.linuxbrew/opt/*/libexec/gnubin/",
+		"/run/current-system/sw/bin/",
+		"/run/current-system/sw/sbin/",
+		"/run/wrappers/bin/",
+		"/nix/store/*/bin/",
+		"/nix/store/*/sbin/",
+		"/nix/var/nix/profiles/*/bin/",
+		"/etc/profiles/per-user/*/bin/",
+		"/home/*/.nix-profile/bin/",
+		"/root/.nix-profile/bin/",
+		"/Users/*/.nix-profile/bin/",
+		"/opt/local/bin/",
+		"/opt/local/sbin/",
+		"/usr/pkg/bin/",
+		"/usr/pkg/sbin/",
+		"/snap/bin/",
+	};
+	const char *slash = memrchr(w->s, '/', w->n);
+	char dir[256];
+	size_t dn;
+
+	if (!slash || w->s[0] != '/' || slash + 1 == w->s + w->n)
+		return false;
+	dn = (size_t)(slash - w->s) + 1;
+	if (dn >= sizeof(dir) || memchr(w->s, '\0', dn))
+		return false;
+	memcpy(dir, w->s, dn);
+	dir[dn] = '\0';
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		size_t n = strlen(dirs[i]);
-		if (w->n > n && memcmp(w->s, dirs[i], n) == 0 &&
-		    !memchr(w->s + n, '/', w->n - n))
+		if (!strchr(dirs[i], '*')) {
+			if (strcmp(dir, dirs[i]) == 0)
+				return true;
+		} else if (fnmatch(dirs[i], dir, FNM_PATHNAME | FNM_PERIOD) ==
+			   0) {
 			return true;
+		}
 	}
 	return false;
 }
@@ -903,6 +1064,24 @@ static bool name_known(const struct cx *x, const char *name, size_t n)
 	 * the wrapper table): each table once. */
 	return commands_known(name, n) || wrappers_find(name, n, NULL, 0) ||
 	       wrappers_find_interp(name, n) || classify_family_known(x, name, n);
+}
+
+/* Is (name, n) one of Homebrew's GNU coreutils, the programs with a 'g'
+ * in front (grm, gchmod, gdd, gshred …), and no name cordon knows? */
+static bool gnu_prefixed(const struct cx *x, const char *name, size_t n)
+{
+	static const char *const gnu[] = {
+		"rm",	 "rmdir",  "shred", "dd",    "chmod",	"chown",
+		"chgrp", "mv",	   "cp",    "ln",    "install", "truncate",
+		"tee",	 "unlink", "mkdir", "touch", "kill",
+	};
+
+	if (n < 3 || n >= 12 || name[0] != 'g')
+		return false;
+	for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu); k++)
+		if (commands_name_is(name + 1, n - 1, gnu[k]))
+			return !name_known(x, name, n);
+	return false;
 }
 
 /* A command cordon does not know may be a wrapper nobody told it about
@@ -938,7 +1117,8 @@ static size_t unknown_wrapper_at(const struct cx *x, struct wv *argv,
 		b = classify_cmd_base(w, &bn);
 		for (size_t k = 0; k < sizeof(verbs) / sizeof(*verbs); k++)
 			verb = verb || commands_name_is(b, bn, verbs[k]);
-		if (!verb && bn && name_known(x, b, bn))
+		if (!verb && bn &&
+		    (name_known(x, b, bn) || gnu_prefixed(x, b, bn)))
 			return i;
 	}
 	return 0;
@@ -1138,6 +1318,18 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 				classify_call_function(x, i, argv, argc);
 				break;
 			}
+	/* hash -p PATH NAME earlier on the line: NAME runs PATH */
+	if (base == name->s)
+		for (unsigned i = 0; i < x->nhashed; i++)
+			if (x->hashed[i].nlen == n &&
+			    memcmp(x->hashed[i].name, base, n) == 0) {
+				struct wv saved = argv[0];
+				argv[0] = classify_lit(x->hashed[i].path,
+						       x->hashed[i].plen);
+				commands_classify(x, argv, argc, redirs, ci);
+				argv[0] = saved;
+				return;
+			}
 	if (argc == 2 && (classify_word_is(&argv[1], "--help") || classify_word_is(&argv[1], "--version"))) {
 		/* prints and exits; what it prints still goes where the
 		 * redirections say */
@@ -1187,8 +1379,10 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	if (wr) {
 		runners_wrapper(x, wr, argv, argc, redirs, ci);
-		/* the wrapper's own rows (npm exec runs a package) and deny
-		 * entries (a configured "sudo") */
+		/* its options that run a command line (gdb -ex 'shell …'),
+		 * its own rows (npm exec runs a package) and deny entries (a
+		 * configured "sudo") */
+		exec_options(x, argv, argc, base, n);
 		classify_apply_table(x, argv, argc);
 		classify_apply_denylist(x, argv, argc);
 		return;
@@ -1210,22 +1404,13 @@ static void commands_classify_1(struct cx *x, struct wv *argv, size_t argc,
 	}
 	/* Homebrew's GNU coreutils are the same programs with a 'g' in
 	 * front (grm, gchmod, gdd, gshred …) */
-	if (!h && !ip && !wr && n >= 3 && n < 12 && base[0] == 'g') {
-		static const char *const gnu[] = {
-			"rm",	 "rmdir", "shred", "dd",      "chmod", "chown",
-			"chgrp", "mv",	  "cp",	   "ln",      "install", "truncate",
-			"tee",	 "unlink", "mkdir", "touch",  "kill",
-		};
-		for (size_t k = 0; k < sizeof(gnu) / sizeof(*gnu) && !h; k++)
-			if (commands_name_is(base + 1, n - 1, gnu[k]) &&
-			    !name_known(x, base, n)) {
-				h = commands_find_handler(base + 1, n - 1);
-				if (h) {
-					argv[0] = classify_lit(base + 1, n - 1);
-					base++;
-					n--;
-				}
-			}
+	if (!h && !ip && !wr && gnu_prefixed(x, base, n)) {
+		h = commands_find_handler(base + 1, n - 1);
+		if (h) {
+			argv[0] = classify_lit(base + 1, n - 1);
+			base++;
+			n--;
+		}
 	}
 	if (!h && !ip && !name_known(x, base, n)) {
 		size_t j = unknown_wrapper_at(x, argv, argc);

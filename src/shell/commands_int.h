@@ -108,6 +108,14 @@ void runners_bind_positional(struct cx *x, struct wv *argv, size_t from,
 			     size_t argc);
 void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci);
+/* The shell builtins whose options hold a command line or text that is
+ * expanded (mapfile -C, complete -C/-W, compgen, bind -x), load code
+ * (enable -f) or rename a command (hash -p). */
+void runners_builtin_eval(struct cx *x, struct wv *argv, size_t argc,
+			  const struct sh_redir *redirs, struct cinfo *ci);
+/* cmake -E env|time|chdir …: the command it runs. */
+void runners_cmake(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci);
 void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci);
 void runners_eval(struct cx *x, struct wv *argv, size_t argc,
@@ -213,6 +221,9 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci);
 void families_network(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
+/* cargo --config KEY=VALUE naming a program (a runner, a linker …). */
+void families_cargo(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
 void families_git(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci);
 void families_rg(struct cx *x, struct wv *argv, size_t argc,

@@ -160,6 +160,24 @@ void families_at(struct cx *x, struct wv *argv, size_t argc,
 
 /* make runs recipe lines as shell commands: a makefile from a here-doc
  * (make -f - / -f /dev/stdin) or from --eval is read here. */
+/* make's $(shell CMD) in text make expands (--eval, a variable set on
+ * the command line, which the makefile's uses expand): CMD runs. */
+static void make_shell_calls(struct cx *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i + 8 <= n; i++) {
+		size_t depth = 1, e;
+		if (memcmp(s + i, "$(shell", 7) != 0 ||
+		    !(s[i + 7] == ' ' || s[i + 7] == '\t'))
+			continue;
+		for (e = i + 8; e < n && depth; e++)
+			depth += s[e] == '(' ? 1 : s[e] == ')' ? (size_t)-1 : 0;
+		classify_payload(x, s + i + 8, e - i - 8 - (depth ? 0 : 1),
+				 CORDON_L(NESTED_SHELL),
+				 "a command make's $(shell) runs");
+		i = e - 1;
+	}
+}
+
 void families_make(struct cx *x, struct wv *argv, size_t argc,
 		   const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -170,11 +188,42 @@ void families_make(struct cx *x, struct wv *argv, size_t argc,
 		const struct wv *w = &argv[i];
 		const char *val;
 		size_t vn;
+		const char *eq = classify_word_static(w) && w->n &&
+						 w->s[0] != '-' ?
+					 memchr(w->s, '=', w->n) :
+					 NULL;
+		if (eq) {
+			/* NAME=VALUE overrides the makefile's NAME: CC, SHELL
+			 * and the like are programs make runs */
+			size_t nl = (size_t)(eq - w->s);
+			while (nl &&
+			       (w->s[nl - 1] == ':' || w->s[nl - 1] == '+' ||
+				w->s[nl - 1] == '?'))
+				nl--;
+			struct wv v = classify_lit(
+				eq + 1, w->n - (size_t)(eq + 1 - w->s));
+			size_t bn;
+			const char *b = classify_cmd_base(&v, &bn);
+			/* SHELL=/bin/bash: a shell runs the recipes, as ever */
+			bool shell = nl == 5 && memcmp(w->s, "SHELL", 5) == 0;
+			if (shell && !memchr(v.s, ' ', v.n) &&
+			    wrappers_is_shell(b, bn))
+				shell = false;
+			else if (shell)
+				classify_rule(x, RULE_MAKE_SHELL);
+			if (classify_is_command_var(w->s, nl) || shell)
+				commands_payload_word(x, &v,
+						      CORDON_L(NESTED_SHELL),
+						      "a program make runs");
+			make_shell_calls(x, v.s, v.n);
+			continue;
+		}
 		if ((classify_word_is(w, "-f") || classify_word_is(w, "--file") || classify_word_is(w, "--makefile")) &&
 		    i + 1 < argc &&
 		    (classify_word_is(&argv[i + 1], "-") || classify_word_is(&argv[i + 1], "/dev/stdin")))
 			stdin_mk = true;
 		if (commands_long_opt(w, "--eval", &val, &vn) && val) {
+			make_shell_calls(x, val, vn);
 			/* "target: ; recipe" */
 			const char *semi = memchr(val, ';', vn);
 			if (semi)
@@ -197,6 +246,116 @@ void families_make(struct cx *x, struct wv *argv, size_t argc,
 					   "a make recipe");
 			i = e + 1;
 		}
+	}
+}
+
+/* cargo --config KEY=VALUE: the keys that name a program cargo runs (the
+ * runner, linkers, rustc and its wrappers, rustdoc, credential providers,
+ * cargo doc's browser), from the Cargo book's configuration chapter. */
+static const char *const cargo_exec_keys[] = {
+	"target.*.runner",
+	"target.*.linker",
+	"host.linker",
+	"host.*.linker",
+	"build.rustc",
+	"build.rustc-wrapper",
+	"build.rustc-workspace-wrapper",
+	"build.rustdoc",
+	"doc.browser",
+	"registry.credential-provider",
+	"registry.global-credential-providers",
+	"registries.*.credential-provider",
+	"credential-alias.*",
+};
+
+/* One --config value: KEY=VALUE in TOML, VALUE a string ("…", '…') or
+ * an array of them (the program and its arguments), or else a file. */
+static void cargo_config(struct cx *x, const struct wv *v)
+{
+	const char *eq = classify_word_static(v) ? memchr(v->s, '=', v->n) :
+						   NULL;
+	char key[128], *out;
+	size_t kl = 0, o = 0;
+
+	if (!eq) {
+		classify_rule(x, RULE_CARGO_CONFIG_FILE);
+		return;
+	}
+	/* the key without blanks and quotes: target."x86_64-…".runner */
+	for (const char *p = v->s; p < eq && kl + 1 < sizeof(key); p++)
+		if (*p != ' ' && *p != '\t' && *p != '"' && *p != '\'')
+			key[kl++] = (char)tolower((unsigned char)*p);
+	key[kl] = '\0';
+	size_t k = 0;
+	while (k < sizeof(cargo_exec_keys) / sizeof(*cargo_exec_keys) &&
+	       fnmatch(cargo_exec_keys[k], key, 0) != 0)
+		k++;
+	if (k == sizeof(cargo_exec_keys) / sizeof(*cargo_exec_keys))
+		return;
+	classify_rulef(x, CARGO_CONFIG_EXEC, key);
+	out = arena_alloc_raw(x->a, v->n + 1);
+	if (!out) {
+		x->v->oom = true;
+		return;
+	}
+	/* a string is split at blanks (cargo's StringList); an array's
+	 * strings are the program and its arguments */
+	const char *p = eq + 1, *end = v->s + v->n;
+	struct wv words[32];
+	size_t nw = 0;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	bool array = p < end && *p == '[';
+	while (p < end && nw < sizeof(words) / sizeof(*words)) {
+		if (*p != '"' && *p != '\'') {
+			p++;
+			continue;
+		}
+		char q = *p++;
+		size_t start = o;
+		while (p < end && *p != q) {
+			if (q == '"' && *p == '\\' && p + 1 < end)
+				p++;
+			out[o++] = *p++;
+		}
+		p++;
+		words[nw++] = classify_lit(out + start, o - start);
+		if (!array)
+			break;
+	}
+	if (array && nw) {
+		struct cinfo sub;
+		memset(&sub, 0, sizeof(sub));
+		classify_command(x, words, nw, NULL, &sub);
+		return;
+	}
+	struct wv cmd = nw ? words[0] :
+			     classify_lit(eq + 1, (size_t)(end - eq - 1));
+	commands_payload_word(x, &cmd, CORDON_L(NESTED_SHELL),
+			      "a program cargo configuration names");
+}
+
+void families_cargo(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	(void)redirs;
+	(void)ci;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		struct wv v;
+		if (commands_is_dashdash(w))
+			break;
+		if (classify_word_is(w, "--config") && i + 1 < argc) {
+			v = argv[++i];
+		} else if (commands_long_opt(w, "--config", &val, &vn) && val) {
+			v = classify_lit(val, vn);
+			v.f = w->f & (WV_DYNAMIC | WV_SUBST);
+		} else {
+			continue;
+		}
+		cargo_config(x, &v);
 	}
 }
 
@@ -399,9 +558,13 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 				dump = argc == 2;
 	}
 	if (commands_name_is(name, n, "unset")) {
-		for (size_t i = 1; i < argc; i++)
+		for (size_t i = 1; i < argc; i++) {
 			if (classify_word_is(&argv[i], "HISTFILE"))
 				classify_rule(x, RULE_HISTORY_UNSET);
+			/* unset 'a[$(cmd)]' evaluates the subscript */
+			if (classify_word_static(&argv[i]))
+				subscript_injection(x, &argv[i]);
+		}
 		return;
 	}
 	if (commands_name_is(name, n, "set")) {
@@ -977,19 +1140,119 @@ static void git_discards(struct cx *x, struct wv *argv, size_t argc)
 	}
 }
 
+static const char *const exec_keys[] = {
+	"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+	"core.askpass", "sequence.editor", "diff.external", "gpg.program",
+	"credential.helper", "uploadpack.packobjectshook", "core.hookspath",
+	"pager.*", "alias.*", "filter.*.clean", "filter.*.smudge",
+	"filter.*.process", "diff.*.textconv", "diff.*.command",
+	"merge.*.driver", "difftool.*.cmd", "mergetool.*.cmd",
+	"core.gitproxy", "protocol.*.allow",
+};
+
+/* A git config KEY=VALUE given for one command (git -c, GIT_CONFIG_
+ * PARAMETERS): a key that runs a command has its value judged. */
+static void git_config_kv(struct cx *x, const char *ks, size_t kl,
+			  struct wv val)
+{
+	char key[128];
+
+	if (kl >= sizeof(key))
+		return;
+	for (size_t k = 0; k < kl; k++)
+		key[k] = (char)tolower((unsigned char)ks[k]);
+	key[kl] = '\0';
+	for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
+		if (fnmatch(exec_keys[k], key, 0) != 0)
+			continue;
+		if (strncmp(key, "alias.", 6) == 0 &&
+		    !(val.n && val.s[0] == '!'))
+			break;
+		classify_rulef(x, GIT_CONFIG_EXEC, key);
+		if (strncmp(key, "alias.", 6) == 0) {
+			val.s++;
+			val.n--;
+			commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+					      "a git alias");
+		} else if (strcmp(key, "core.hookspath") == 0) {
+			classify_rule(x, RULE_GIT_HOOKSPATH);
+		} else {
+			if (val.n && val.s[0] == '!') {
+				val.s++;
+				val.n--;
+			}
+			commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+					      "a command git runs");
+		}
+		break;
+	}
+}
+
+/* GIT_CONFIG_PARAMETERS holds what git -c passes to the git it runs:
+ * 'key'='value' (or the older 'key=value'), space-separated, each part
+ * single-quoted with '\'' for a quote (git's sq_quote). Each pair is read
+ * as git -c reads it; a value that is not text known here, or text git
+ * would not parse, is a configuration cordon cannot see. */
+void families_git_config_params(struct cx *x, const struct wv *v)
+{
+	const char *s = v->s, *end = v->s + v->n;
+	char *buf;
+
+	if (!classify_word_static(v)) {
+		classify_rule(x, RULE_GIT_CONFIG_ENV);
+		return;
+	}
+	buf = arena_alloc_raw(x->a, v->n + 1);
+	if (!buf) {
+		x->v->oom = true;
+		return;
+	}
+	while (s < end) {
+		size_t o = 0, eq = SIZE_MAX;
+		while (s < end && *s == ' ')
+			s++;
+		if (s == end)
+			break;
+		/* one pair: quoted parts, '=' between key and value */
+		while (s < end && *s != ' ') {
+			if (*s == '=' && eq == SIZE_MAX) {
+				eq = o;
+				buf[o++] = *s++;
+				continue;
+			}
+			if (*s == '\\' && s + 1 < end) {
+				buf[o++] = s[1];
+				s += 2;
+				continue;
+			}
+			if (*s != '\'') {
+				classify_rule(x, RULE_GIT_CONFIG_ENV);
+				return;
+			}
+			const char *q =
+				memchr(s + 1, '\'', (size_t)(end - s - 1));
+			if (!q) {
+				classify_rule(x, RULE_GIT_CONFIG_ENV);
+				return;
+			}
+			for (const char *p = s + 1; p < q; p++) {
+				if (*p == '=' && eq == SIZE_MAX)
+					eq = o;
+				buf[o++] = *p;
+			}
+			s = q + 1;
+		}
+		if (eq == SIZE_MAX)
+			continue; /* a key alone is a boolean true */
+		git_config_kv(x, buf, eq,
+			      classify_lit(buf + eq + 1, o - eq - 1));
+		buf += o;
+	}
+}
+
 void families_git(struct cx *x, struct wv *argv, size_t argc,
 		  const struct sh_redir *redirs, struct cinfo *ci)
 {
-	static const char *const exec_keys[] = {
-		"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
-		"core.askpass", "sequence.editor", "diff.external", "gpg.program",
-		"credential.helper", "uploadpack.packobjectshook", "core.hookspath",
-		"pager.*", "alias.*", "filter.*.clean", "filter.*.smudge",
-		"filter.*.process", "diff.*.textconv", "diff.*.command",
-		"merge.*.driver", "difftool.*.cmd", "mergetool.*.cmd",
-		"core.gitproxy", "protocol.*.allow",
-	};
-
 	(void)redirs;
 	/* git credential fill (and the helpers' own get) print a stored
 	 * password: what reads it next holds a secret */
@@ -1114,40 +1377,10 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 		const char *eq = memchr(kv->s, '=', kv->n);
 		if (!eq)
 			continue;
-		size_t kl = (size_t)(eq - kv->s);
-		char key[128];
-		if (kl >= sizeof(key))
-			continue;
-		for (size_t k = 0; k < kl; k++)
-			key[k] = (char)tolower((unsigned char)kv->s[k]);
-		key[kl] = '\0';
-		for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
-			if (fnmatch(exec_keys[k], key, 0) != 0)
-				continue;
-			struct wv val = classify_lit(eq + 1, kv->n - kl - 1);
-			val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
-			if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
-				break;
-			classify_rulef(x, GIT_CONFIG_EXEC, key);
-			if (strncmp(key, "alias.", 6) == 0) {
-				if (val.n && val.s[0] == '!') {
-					val.s++;
-					val.n--;
-					commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
-						     "a git alias");
-				}
-			} else if (strcmp(key, "core.hookspath") == 0) {
-				classify_rule(x, RULE_GIT_HOOKSPATH);
-			} else {
-				if (val.n && val.s[0] == '!') {
-					val.s++;
-					val.n--;
-				}
-				commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
-					     "a command git runs");
-			}
-			break;
-		}
+		struct wv val =
+			classify_lit(eq + 1, kv->n - (size_t)(eq + 1 - kv->s));
+		val.f = kv->f & (WV_DYNAMIC | WV_SUBST);
+		git_config_kv(x, kv->s, (size_t)(eq - kv->s), val);
 	}
 }
 

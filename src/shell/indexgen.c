@@ -18,10 +18,10 @@
  * library's programs links, and writes each file's tables with every
  * string as an offset into one pool of their own.
  *
- * A table that does not fit (a name over 255 bytes, more than 64 exec_opts
- * rows, more rows than a uint16_t counts, the strings of wrappers_table.c
- * or codesinks_table.c over the 64 KiB their offsets reach) stops the
- * build with a message.
+ * A table that does not fit (a name over 255 bytes, a name's exec_opts
+ * rows spread over more than 64, more rows than a uint16_t counts, the
+ * strings of wrappers_table.c or codesinks_table.c over the 64 KiB their
+ * offsets reach) stops the build with a message.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,12 +176,17 @@ static void exec_opts(void)
 {
 	size_t n = commands_exec_opt_count();
 
-	if (n > 64)
-		die("commands.c's exec_opts has %zu rows, the index's mask 64",
-		    n);
+	if (n > UINT16_MAX)
+		die("commands.c's exec_opts has %zu rows", n);
 	for (size_t i = 0; i < n; i++) {
 		const char *cmd = commands_exec_opt_cmd(i);
-		entry_for(cmd, strlen(cmd))->r.exec_rows |= UINT64_C(1) << i;
+		struct name_roles *r = &entry_for(cmd, strlen(cmd))->r;
+		if (!r->exec_rows)
+			r->exec_first = (uint16_t)i;
+		if (i - r->exec_first >= 64)
+			die("%s's exec_opts rows spread over more than 64",
+			    cmd);
+		r->exec_rows |= UINT64_C(1) << (i - r->exec_first);
 	}
 }
 
@@ -288,13 +293,14 @@ static void write_index(FILE *f)
 			continue;
 		const struct name_roles *r = &ents[slot[i]].r;
 		fprintf(f,
-			"\t[%zu] = { %u, %u, %u, %u, %u, %u, %u, %u, %u, "
+			"\t[%zu] = { %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, "
 			"UINT64_C(0x%llx) },\n",
 			i, (unsigned)r->name, (unsigned)r->len,
 			(unsigned)r->flags, (unsigned)r->wrapper,
 			(unsigned)r->handler, (unsigned)r->interp,
 			(unsigned)r->fam, (unsigned)r->fam_first,
-			(unsigned)r->fam_n, (unsigned long long)r->exec_rows);
+			(unsigned)r->fam_n, (unsigned)r->exec_first,
+			(unsigned long long)r->exec_rows);
 	}
 	fprintf(f,
 		"};\n\nconst size_t names_fam_count = %zu;\n\n"
@@ -421,6 +427,9 @@ static void write_wrappers(FILE *f)
 			.long_val2 = (uint16_t)pool_off(&p, w->long_val2),
 			.payload_long = (uint16_t)pool_off(&p, w->payload_long),
 			.chdir_long = (uint16_t)pool_off(&p, w->chdir_long),
+			.cmd_opts = (uint16_t)pool_off(&p, w->cmd_opts),
+			.prog_opts = (uint16_t)pool_off(&p, w->prog_opts),
+			.long_flags = (uint16_t)pool_off(&p, w->long_flags),
 			.rule = (uint16_t)pool_off(&p, w->rule),
 			.reason = (uint16_t)pool_off(&p, w->reason),
 		};
@@ -438,12 +447,14 @@ static void write_wrappers(FILE *f)
 		const struct wrapper *r = &rows[i];
 		const struct wrapper_src *w = &wrappers_src[i];
 		fprintf(f,
-			"\t{ %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, %d, %uu, "
-			"%uu, %d, %d, %d, UINT64_C(0x%llx) },\n",
+			"\t{ %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, %u, "
+			"%u, %d, %uu, %uu, %d, %d, %d, UINT64_C(0x%llx) },\n",
 			(unsigned)r->name, (unsigned)r->sub,
 			(unsigned)r->short_val, (unsigned)r->short_opt,
 			(unsigned)r->long_val, (unsigned)r->long_val2,
 			(unsigned)r->payload_long, (unsigned)r->chdir_long,
+			(unsigned)r->cmd_opts, (unsigned)r->prog_opts,
+			(unsigned)r->long_flags,
 			(unsigned)r->rule, (unsigned)r->reason, (int)w->kind,
 			w->flags, w->operands, (int)w->payload_short,
 			(int)w->chdir_short, (int)w->tier,

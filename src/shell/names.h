@@ -31,8 +31,8 @@ struct name_roles {
 	uint16_t fam; /* 1 + its number among the families of cmdtab_rules */
 	uint16_t fam_first; /* its rules: names_fam_rules[fam_first] … */
 	uint16_t fam_n; /* … and fam_n - 1 after it, in table order */
-	uint64_t exec_rows; /* bit t: row t of commands.c's exec_opts is
-			     * this name's */
+	uint16_t exec_first; /* its first row of commands.c's exec_opts */
+	uint64_t exec_rows; /* bit k: row exec_first + k is this name's */
 };
 
 /* From lists of names that only say one thing about a command:

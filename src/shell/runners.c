@@ -115,6 +115,36 @@ static void wrapper_chdir(struct cx *x, const struct wrapper *wr,
 	}
 }
 
+/* The command a wrapper runs when it is not just its words: the program
+ * an option names (start-stop-daemon --exec PROG -- ARGS: PROG, from off
+ * in word p, when p is not NULL), the words args, and an item the tool
+ * adds after them (fd -x CMD ARGS RESULT: unknown here) when items. */
+static void built_command(struct cx *x, const struct wv *p, size_t off,
+			  const struct wv *args, size_t nargs, bool items,
+			  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	struct wv *a = arena_alloc(x->a, (nargs + 2) * sizeof(*a));
+	size_t n = 0;
+
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	if (p) {
+		a[n] = *p;
+		if (off && classify_word_static(p))
+			a[n] = classify_lit(p->s + off, p->n - off);
+		else if (off)
+			a[n] = classify_unknown();
+		n++;
+	}
+	memcpy(a + n, args, nargs * sizeof(*a));
+	n += nargs;
+	if (items && n)
+		a[n++] = classify_unknown();
+	classify_command(x, a, n, redirs, ci);
+}
+
 void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		      size_t argc, const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -180,7 +210,12 @@ void runners_wrapper(struct cx *x, const struct wrapper *wr, struct wv *argv,
 		/* sudo -s CMD runs CMD through the target user's shell */
 		classify_rule(x, RULE_PRIVILEGE_SHELL_VIA);
 	}
-	classify_command(x, argv + i, argc - i, redirs, ci);
+	if (sc.prog < argc || (wr->flags & WF_ITEMS))
+		built_command(x, sc.prog < argc ? &argv[sc.prog] : NULL,
+			      sc.prog_off, argv + i, argc - i,
+			      wr->flags & WF_ITEMS, redirs, ci);
+	else
+		classify_command(x, argv + i, argc - i, redirs, ci);
 	x->pc.cwd = cwd_before;
 }
 
@@ -290,6 +325,33 @@ static size_t env_split(struct cx *x, const struct wv *w, struct wv *out,
 	return nw;
 }
 
+/* env 'BASH_FUNC_NAME%%=() { BODY; }' CMD: every bash CMD starts defines
+ * the function NAME from the environment (bash's exported functions),
+ * so the body is judged as a function would be, and the export asks. */
+static bool env_function(struct cx *x, const struct wv *w)
+{
+	static const char pre[] = "BASH_FUNC_";
+	const char *eq = memchr(w->s, '=', w->n);
+	char *t;
+
+	if (!eq || w->n < sizeof(pre) || memcmp(w->s, pre, sizeof(pre) - 1) ||
+	    eq - w->s < 3 || memcmp(eq - 2, "%%", 2) != 0)
+		return false;
+	classify_rule(x, RULE_ENV_FUNCTION);
+	size_t vn = w->n - (size_t)(eq + 1 - w->s);
+	t = arena_alloc_raw(x->a, vn + 2);
+	if (!t) {
+		x->v->oom = true;
+		return true;
+	}
+	/* "f() { BODY; }": the walk judges a function's body */
+	t[0] = 'f';
+	memcpy(t + 1, eq + 1, vn);
+	classify_payload(x, t, vn + 1, CORDON_L(NESTED_SHELL),
+			 "a function exported through the environment");
+	return true;
+}
+
 /* env: its options read with the wrapper table's grammar (the same
  * wrappers_scan every other wrapper gets), then "-" (an empty
  * environment), NAME=value words set for the command, the command. -S
@@ -335,7 +397,9 @@ void runners_env(struct cx *x, struct wv *argv, size_t argc,
 	       argv[i].n && argv[i].s[0] != '=' &&
 	       memchr(argv[i].s, '=', argv[i].n)) {
 		/* a word split out of env -S has no source word */
-		if (argv[i].w)
+		if (env_function(x, &argv[i]))
+			;
+		else if (argv[i].w)
 			classify_assign(x, argv[i].w);
 		else if (argv[i].n > 5 && memcmp(argv[i].s, "PATH=", 5) == 0)
 			classify_rule(x, RULE_PATH_ASSIGN);
@@ -489,11 +553,200 @@ void runners_shell(struct cx *x, struct wv *argv, size_t argc,
 	commands_feed_stdin(x, redirs, ci);
 }
 
+/* busybox APPLET ARGS; GNU coreutils' single binary also takes the
+ * program as --coreutils-prog=NAME ARGS. */
 void runners_busybox(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci)
 {
+	static const char prog[] = "--coreutils-prog=";
+	const size_t pn = sizeof(prog) - 1;
+
+	if (argc > 1 && classify_word_static(&argv[1]) && argv[1].n >= pn &&
+	    memcmp(argv[1].s, prog, pn) == 0) {
+		struct wv saved = argv[1];
+		argv[1] = classify_lit(saved.s + pn, saved.n - pn);
+		classify_command(x, argv + 1, argc - 1, redirs, ci);
+		argv[1] = saved;
+		return;
+	}
 	if (argc > 1)
 		classify_command(x, argv + 1, argc - 1, redirs, ci);
+}
+
+/* The builtins' options that evaluate: the option letter, what its value
+ * is, and every option of the builtin that takes a value (bash's help
+ * text). */
+enum builtin_eval_how {
+	BE_LINE, /* a command line run later (mapfile -C CALLBACK) */
+	BE_EXPAND, /* words expanded, so their $( ) run (compgen -W) */
+	BE_BIND, /* "KEYSEQ:COMMAND" (bind -x) */
+	BE_LOAD, /* a shared object loaded (enable -f) */
+	BE_HASH, /* a program the next operands name (hash -p) */
+};
+
+static const struct {
+	const char *name;
+	const char *vals;
+	char opt;
+	enum builtin_eval_how how;
+} builtin_evals[] = {
+	{ "bind", "mqufrx", 'x', BE_BIND },
+	{ "compgen", "oAGWFCXPS", 'C', BE_LINE },
+	{ "compgen", "oAGWFCXPS", 'W', BE_EXPAND },
+	{ "complete", "oAGWFCXPS", 'C', BE_LINE },
+	{ "complete", "oAGWFCXPS", 'W', BE_EXPAND },
+	{ "enable", "f", 'f', BE_LOAD },
+	{ "hash", "pd", 'p', BE_HASH },
+	{ "mapfile", "dnOsuCc", 'C', BE_LINE },
+	{ "readarray", "dnOsuCc", 'C', BE_LINE },
+};
+
+static void builtin_value(struct cx *x, enum builtin_eval_how how,
+			  const struct wv *v, struct wv *argv, size_t argc,
+			  size_t next)
+{
+	const char *c;
+	char *t;
+
+	switch (how) {
+	case BE_LINE:
+		commands_payload_word(x, v, 0, "a command line a builtin runs");
+		return;
+	case BE_EXPAND:
+		if (!classify_word_static(v)) {
+			classify_rule(x, RULE_EVAL_DYNAMIC);
+			return;
+		}
+		t = v->n < SIZE_MAX - 2 ? arena_alloc_raw(x->a, v->n + 2) :
+					  NULL;
+		if (!t) {
+			x->v->oom = true;
+			return;
+		}
+		memcpy(t, ": ", 2);
+		memcpy(t + 2, v->s, v->n);
+		classify_payload(x, t, v->n + 2, 0,
+				 "words a builtin expands (compgen -W)");
+		return;
+	case BE_BIND:
+		c = classify_word_static(v) ? memchr(v->s, ':', v->n) : NULL;
+		if (!c) {
+			commands_payload_word(x, v, 0,
+					      "a command bound to a key");
+			return;
+		}
+		struct wv cmd =
+			classify_lit(c + 1, v->n - (size_t)(c + 1 - v->s));
+		while (cmd.n && (cmd.s[0] == ' ' || cmd.s[0] == '"')) {
+			cmd.s++;
+			cmd.n--;
+		}
+		if (cmd.n && cmd.s[cmd.n - 1] == '"')
+			cmd.n--;
+		commands_payload_word(x, &cmd, 0, "a command bound to a key");
+		return;
+	case BE_LOAD:
+		classify_rule(x, RULE_BUILTIN_LOAD);
+		return;
+	case BE_HASH:
+		classify_rule(x, RULE_HASH_PATH);
+		for (size_t i = next; i < argc; i++) {
+			const struct wv *w = &argv[i];
+			if (!classify_word_static(w) ||
+			    !classify_word_static(v) ||
+			    x->nhashed >=
+				    sizeof(x->hashed) / sizeof(*x->hashed))
+				break;
+			if (w->n == v->n && memcmp(w->s, v->s, v->n) == 0)
+				continue;
+			x->hashed[x->nhashed].name = w->s;
+			x->hashed[x->nhashed].nlen = w->n;
+			x->hashed[x->nhashed].path = v->s;
+			x->hashed[x->nhashed].plen = v->n;
+			x->nhashed++;
+		}
+		return;
+	}
+}
+
+void runners_builtin_eval(struct cx *x, struct wv *argv, size_t argc,
+			  const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	size_t first = 0;
+
+	(void)redirs;
+	(void)ci;
+	while (first < sizeof(builtin_evals) / sizeof(*builtin_evals) &&
+	       !commands_name_is(name, n, builtin_evals[first].name))
+		first++;
+	if (first == sizeof(builtin_evals) / sizeof(*builtin_evals))
+		return;
+	for (size_t i = 1; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		if (!classify_word_static(w) || w->n < 2 || w->s[0] != '-' ||
+		    commands_is_dashdash(w))
+			break;
+		for (size_t k = 1; k < w->n; k++) {
+			const char *vals = builtin_evals[first].vals;
+			if (!w->s[k] || !strchr(vals, w->s[k]))
+				continue;
+			/* the rest of the cluster, or the next word */
+			struct wv v;
+			if (k + 1 < w->n) {
+				v = classify_lit(w->s + k + 1, w->n - k - 1);
+			} else if (i + 1 < argc) {
+				v = argv[++i];
+			} else {
+				break;
+			}
+			for (size_t r = first;
+			     r < sizeof(builtin_evals) /
+					     sizeof(*builtin_evals) &&
+			     commands_name_is(name, n, builtin_evals[r].name);
+			     r++)
+				if (builtin_evals[r].opt == w->s[k])
+					builtin_value(x, builtin_evals[r].how,
+						      &v, argv, argc, i + 1);
+			break;
+		}
+	}
+}
+
+/* cmake -E env [--unset=NAME] [--modify OP] [--] [NAME=VALUE]… CMD ARGS,
+ * cmake -E time CMD ARGS and cmake -E chdir DIR CMD ARGS run CMD (the
+ * other -E tools are rows of cmdtab). */
+void runners_cmake(struct cx *x, struct wv *argv, size_t argc,
+		   const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 3;
+	const char *cwd_before = x->pc.cwd;
+
+	if (argc < 4 || !classify_word_is(&argv[1], "-E"))
+		return;
+	if (classify_word_is(&argv[2], "chdir")) {
+		runs_in(x, &argv[3]);
+		i = 4;
+	} else if (classify_word_is(&argv[2], "env")) {
+		while (i < argc && commands_is_opt(&argv[i]) &&
+		       !commands_is_dashdash(&argv[i]))
+			i += classify_word_is(&argv[i], "--modify") ? 2 : 1;
+		if (i < argc && commands_is_dashdash(&argv[i]))
+			i++;
+		while (i < argc && argv[i].w &&
+		       classify_word_static(&argv[i]) && argv[i].n &&
+		       argv[i].s[0] != '=' &&
+		       memchr(argv[i].s, '=', argv[i].n)) {
+			classify_assign(x, argv[i].w);
+			i++;
+		}
+	} else if (!classify_word_is(&argv[2], "time")) {
+		return;
+	}
+	if (i < argc)
+		classify_command(x, argv + i, argc - i, redirs, ci);
+	x->pc.cwd = cwd_before;
 }
 
 void runners_eval(struct cx *x, struct wv *argv, size_t argc,

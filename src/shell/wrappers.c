@@ -267,6 +267,29 @@ static bool is_assignment(const char *s, size_t n)
 	return k < n && s[k] == '=';
 }
 
+/* Is word i (s, n) one of the row's prog_opts (--exec PROG, --exec=PROG,
+ * -x PROG, -xPROG)? Then out->prog and prog_off say where PROG is. */
+static bool prog_option(const struct wrapper *w, size_t i, const char *s,
+			size_t n, struct wrapper_scan *out)
+{
+	if (s[1] == '-') {
+		const char *eq = memchr(s, '=', n);
+		size_t kn = eq ? (size_t)(eq - s) : n;
+
+		if (!long_find(wrappers_str(w->prog_opts), s, kn) ||
+		    in_words(wrappers_str(w->long_flags), s, kn))
+			return false;
+		out->prog = eq ? i : i + 1;
+		out->prog_off = eq ? kn + 1 : 0;
+		return true;
+	}
+	if (!in_words(wrappers_str(w->prog_opts), s, 2))
+		return false;
+	out->prog = n > 2 ? i : i + 1;
+	out->prog_off = n > 2 ? 2 : 0;
+	return true;
+}
+
 /* Reads options from word i on; returns the first word after them. */
 static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			   wrapper_word_fn *get, const void *ctx,
@@ -287,10 +310,25 @@ static size_t scan_options(const struct wrapper *w, size_t i, size_t argc,
 			out->dynamic = true;
 			return i;
 		}
+		if (w->cmd_opts && in_words(wrappers_str(w->cmd_opts), s, n)) {
+			out->cmd = i + 1;
+			return argc;
+		}
 		if (n == 2 && s[0] == '-' && s[1] == '-')
 			return i + 1;
-		if (n < 2 || s[0] != '-')
-			return i;
+		if (w->prog_opts && n >= 2 && s[0] == '-' &&
+		    prog_option(w, i, s, n, out)) {
+			/* --exec=PROG, -xPROG, or PROG next */
+			i += out->prog_off ? 1 : 2;
+			continue;
+		}
+		if (n < 2 || s[0] != '-') {
+			/* getopt permutes: fd PATTERN -x CMD */
+			if (!w->cmd_opts)
+				return i;
+			i++;
+			continue;
+		}
 		if ((w->flags & WF_DASH_NUM) && isdigit((unsigned char)s[1])) {
 			i++;
 			continue;
@@ -371,6 +409,8 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 	memset(out, 0, sizeof(*out));
 	out->payload = argc;
 	out->chdir = argc;
+	out->cmd = argc;
+	out->prog = argc;
 	if (w->flags & WF_OPERANDS_FIRST)
 		i += w->operands;
 	/* a word known only at run time is taken for an operand, as the
@@ -379,6 +419,14 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 	out->opt_end = i < argc ? i : argc;
 	if (out->payload < argc) {
 		out->assigns = out->cmd = argc;
+		return;
+	}
+	if (w->cmd_opts) {
+		/* after the option, else from a word known only at run time
+		 * (it may be the option) */
+		if (out->cmd == argc && out->dynamic)
+			out->cmd = out->opt_end;
+		out->assigns = out->cmd;
 		return;
 	}
 	if (!(w->flags & WF_OPERANDS_FIRST))
@@ -393,7 +441,7 @@ void wrappers_scan(const struct wrapper *w, size_t argc, wrapper_word_fn *get,
 			break;
 		i++;
 	}
-	out->cmd = i;
+	out->cmd = w->prog_opts && out->prog >= argc ? argc : i;
 }
 
 const struct wrapper *wrappers_table(size_t *n)

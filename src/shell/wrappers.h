@@ -40,6 +40,7 @@ enum wrapper_kind {
 #define WF_OPERANDS_FIRST (1u << 4) /* operands, then options (setarch) */
 #define WF_MULTICALL                                                           \
 	(1u << 5) /* its first operand is the program (busybox sh) */
+#define WF_ITEMS (1u << 6) /* the command gets items after its words (fd -x) */
 
 /* A row as wrappers_table.c writes it. */
 struct wrapper_src {
@@ -56,6 +57,19 @@ struct wrapper_src {
 	const char *payload_long; /* its long form */
 	char chdir_short; /* the option whose value is the command's directory */
 	const char *chdir_long; /* its long form (sudo -D, --chdir) */
+	/* " --args ": options after which the words are the command (gdb
+	 * --args, fd -x, nix develop -c); such a row reads options past its
+	 * operands (fd PATTERN -x CMD) and runs nothing without one */
+	const char *cmd_opts;
+	/* " --exec ": options whose value is the program, run with the
+	 * words after the row's options and operands (start-stop-daemon
+	 * --exec PROG -- ARGS, flatpak run --command=PROG APP ARGS); such a
+	 * row runs nothing without one */
+	const char *prog_opts;
+	/* " --start ": long options without a value that are a prefix of
+	 * one above, so not its abbreviation (start-stop-daemon --start,
+	 * --startas) */
+	const char *long_flags;
 	enum cordon_risk tier; /* what running through it is, by itself */
 	uint64_t labels;
 	const char *rule;
@@ -74,7 +88,8 @@ extern const size_t wrappers_src_count;
  * wrappers_str(w->sub); so the table is plain read-only data. */
 struct wrapper {
 	uint16_t name, sub, short_val, short_opt, long_val, long_val2,
-		payload_long, chdir_long, rule, reason;
+		payload_long, chdir_long, cmd_opts, prog_opts, long_flags, rule,
+		reason;
 	enum wrapper_kind kind;
 	unsigned flags;
 	unsigned operands;
@@ -156,6 +171,8 @@ struct wrapper_scan {
 	size_t payload_off; /* where the command line starts in that word */
 	size_t chdir; /* the word holding the directory the command runs in */
 	size_t chdir_off; /* where the directory starts in that word */
+	size_t prog; /* the word holding the program (prog_opts) */
+	size_t prog_off; /* where the program's name starts in that word */
 	bool dynamic; /* a word known only at run time ends the options */
 };
 

@@ -16,6 +16,12 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = ".", .kind = WRAPPER_RUNNER },
 	{ .name = "R", .kind = WRAPPER_RUNNER },
 	{ .name = "Rscript", .kind = WRAPPER_RUNNER },
+	{ .name = "alacritty",
+	  .short_val = "eto",
+	  .long_val = " --config-file --working-directory --title --class "
+		      "--option --socket --embed --display ",
+	  .chdir_long = "--working-directory",
+	  .cmd_opts = " -e --command " },
 	{ .name = "apropos", .kind = WRAPPER_NAMES },
 	{ .name = "asdf", .sub = " exec " },
 	{ .name = "ash", .kind = WRAPPER_SHELL },
@@ -25,7 +31,7 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "basename", .kind = WRAPPER_NAMES },
 	{ .name = "bash", .kind = WRAPPER_SHELL },
 	{ .name = "batch", .kind = WRAPPER_RUNNER },
-	{ .name = "bind", .kind = WRAPPER_NAMES },
+	{ .name = "bind", .kind = WRAPPER_RUNNER },
 	{ .name = "bosh", .kind = WRAPPER_SHELL },
 	{ .name = "builtin" },
 	{ .name = "bundle", .sub = " exec " },
@@ -67,10 +73,16 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "cmd", .kind = WRAPPER_FOREIGN },
 	{ .name = "cmd.exe", .kind = WRAPPER_FOREIGN },
 	{ .name = "command", .flags = WF_HANDLER },
-	{ .name = "compgen", .kind = WRAPPER_NAMES },
-	{ .name = "complete", .kind = WRAPPER_NAMES },
+	{ .name = "compgen", .kind = WRAPPER_RUNNER },
+	{ .name = "complete", .kind = WRAPPER_RUNNER },
 	{ .name = "compopt", .kind = WRAPPER_NAMES },
+	{ .name = "conda",
+	  .sub = " run ",
+	  .short_val = "np",
+	  .long_val = " --name --prefix --cwd ",
+	  .chdir_long = "--cwd" },
 	{ .name = "coproc" },
+	{ .name = "coreutils", .kind = WRAPPER_RUNNER, .flags = WF_MULTICALL },
 	{ .name = "cpulimit",
 	  .short_val = "lpePcs",
 	  .long_val = " --limit --pid --exe --path --cpu --signal " },
@@ -102,7 +114,7 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "eatmydata" },
 	{ .name = "elvish", .kind = WRAPPER_SHELL },
 	{ .name = "emacs", .kind = WRAPPER_RUNNER },
-	{ .name = "enable", .kind = WRAPPER_NAMES },
+	{ .name = "enable", .kind = WRAPPER_RUNNER },
 	{ .name = "env",
 	  .flags = WF_HANDLER | WF_ASSIGNS,
 	  .short_val = "uC",
@@ -133,12 +145,43 @@ const struct wrapper_src wrappers_src[] = {
 	  .long_val = " --date-prog ",
 	  .operands = 1 },
 	{ .name = "fc", .kind = WRAPPER_NAMES },
-	{ .name = "fd", .kind = WRAPPER_RUNNER },
+	/* fd PATTERN -x CMD ARGS runs CMD ARGS RESULT for every result */
+	{ .name = "fd",
+	  .flags = WF_ITEMS,
+	  .short_val = "dEteSocj",
+	  .long_val = " --max-depth --min-depth --exact-depth --exclude --type "
+		      "--extension --size --changed-within --changed-before "
+		      "--owner --format --batch-size --ignore-file --color "
+		      "--threads --max-buffer-time --max-results "
+		      "--base-directory --path-separator --search-path ",
+	  .cmd_opts = " -x --exec -X --exec-batch " },
 	{ .name = "file", .kind = WRAPPER_NAMES },
 	{ .name = "find", .kind = WRAPPER_RUNNER },
 	{ .name = "finger", .kind = WRAPPER_NAMES },
 	{ .name = "firejail" },
 	{ .name = "fish", .kind = WRAPPER_SHELL },
+	/* flatpak run --command=PROG APP ARGS */
+	{ .name = "flatpak",
+	  .sub = " run ",
+	  .long_val = " --arch --branch --runtime --runtime-version "
+		      "--filesystem --nofilesystem --env --unset-env --socket "
+		      "--nosocket --device --nodevice --share --unshare "
+		      "--allow --disallow --talk-name --no-talk-name "
+		      "--own-name --system-talk-name --system-no-talk-name "
+		      "--system-own-name --add-policy --remove-policy "
+		      "--persist --app-path --usr-path --instance-id-fd "
+		      "--parent-pid --cwd --sandbox-expose --sandbox-expose-ro "
+		      "--sandbox-flag ",
+	  .chdir_long = "--cwd",
+	  .operands = 1,
+	  .prog_opts = " --command " },
+	/* flatpak-spawn --host CMD runs CMD outside the sandbox */
+	{ .name = "flatpak-spawn",
+	  .long_val = " --forward-fd --env --unset-env --directory --app-path "
+		      "--usr-path --sandbox-expose --sandbox-expose-ro "
+		      "--sandbox-expose-path --sandbox-expose-path-ro "
+		      "--sandbox-flag ",
+	  .chdir_long = "--directory" },
 	{ .name = "flock",
 	  .flags = WF_HANDLER,
 	  .short_val = "wE",
@@ -147,9 +190,23 @@ const struct wrapper_src wrappers_src[] = {
 	  .payload_short = 'c',
 	  .payload_long = "--command" },
 	{ .name = "gawk", .kind = WRAPPER_RUNNER },
-	{ .name = "gdb", .kind = WRAPPER_RUNNER },
+	/* gdb --args PROG ARGS, and gdbserver COMM PROG ARGS */
+	{ .name = "gdb", .cmd_opts = " --args -args " },
+	{ .name = "gdbserver",
+	  .long_val = " --wrapper --debug-file --debug-format --attach ",
+	  .operands = 1 },
 	{ .name = "getent", .kind = WRAPPER_NAMES },
 	{ .name = "getopts", .kind = WRAPPER_NAMES },
+	/* terminals: gnome-terminal -- CMD ARGS, -x CMD ARGS, -e STRING */
+	{ .name = "gnome-terminal",
+	  .long_val = " --tab-with-profile --window-with-profile --role "
+		      "--geometry --title --working-directory --zoom "
+		      "--profile --display ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -- -x --execute " },
+	{ .name = "goenv", .sub = " exec " },
 	{ .name = "gosu",
 	  .operands = 1,
 	  .tier = CORDON_RISK_CAUTION,
@@ -163,7 +220,7 @@ const struct wrapper_src wrappers_src[] = {
 	  .short_val = "ks",
 	  .long_val = " --kill-after --signal ",
 	  .operands = 1 },
-	{ .name = "hash", .kind = WRAPPER_NAMES },
+	{ .name = "hash", .kind = WRAPPER_RUNNER },
 	{ .name = "hatch", .sub = " run " },
 	{ .name = "hush", .kind = WRAPPER_SHELL },
 	{ .name = "ifne" },
@@ -174,6 +231,19 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "java", .kind = WRAPPER_RUNNER },
 	{ .name = "jshell", .kind = WRAPPER_RUNNER },
 	{ .name = "julia", .kind = WRAPPER_RUNNER },
+	{ .name = "kitty",
+	  .short_val = "cotdT",
+	  .long_val = " --config --override --class --name --title "
+		      "--directory --session --listen-on --start-as --watcher "
+		      "--instance-group --os-window-tag --position --logo "
+		      "--logo-position --logo-alpha ",
+	  .chdir_short = 'd',
+	  .chdir_long = "--directory" },
+	{ .name = "konsole",
+	  .long_val = " --profile --layout --workdir --tabs-from-file "
+		      "--display ",
+	  .chdir_long = "--workdir",
+	  .cmd_opts = " -e " },
 	{ .name = "ksh", .kind = WRAPPER_SHELL },
 	{ .name = "ksh93", .kind = WRAPPER_SHELL },
 	{ .name = "last", .kind = WRAPPER_NAMES },
@@ -204,7 +274,7 @@ const struct wrapper_src wrappers_src[] = {
 	  .long_val = " --name --prefix --root-prefix --cwd ",
 	  .chdir_long = "--cwd" },
 	{ .name = "man", .kind = WRAPPER_RUNNER },
-	{ .name = "mapfile", .kind = WRAPPER_NAMES },
+	{ .name = "mapfile", .kind = WRAPPER_RUNNER },
 	{ .name = "mawk", .kind = WRAPPER_RUNNER },
 	{ .name = "md5sum", .kind = WRAPPER_NAMES },
 	{ .name = "micromamba",
@@ -225,11 +295,24 @@ const struct wrapper_src wrappers_src[] = {
 	  .flags = WF_CLAUDE | WF_DASH_NUM,
 	  .short_val = "n",
 	  .long_val = " --adjustment " },
+	/* nix develop|shell [INSTALLABLES] -c CMD ARGS */
+	{ .name = "nix",
+	  .sub = " develop shell ",
+	  .short_val = "fIkuj",
+	  .long_val = " --profile --expr --file --include --keep --unset "
+		      "--store --eval-store --log-format --inputs-from "
+		      "--phase --override-flake --reference-lock-file "
+		      "--output-lock-file --max-jobs ",
+	  .long_val2 = " --arg --argstr --override-input --option --redirect ",
+	  .cmd_opts = " -c --command " },
 	{ .name = "nm", .kind = WRAPPER_NAMES },
+	{ .name = "nodenv", .sub = " exec " },
 	{ .name = "nohup", .flags = WF_CLAUDE },
 	{ .name = "npm",
 	  .sub = " exec x ",
-	  .long_val = " --package --call --workspace " },
+	  .long_val = " --package --workspace ",
+	  .payload_short = 'c',
+	  .payload_long = "--call" },
 	{ .name = "npx", .kind = WRAPPER_RUNNER },
 	{ .name = "nq" },
 	{ .name = "nsenter",
@@ -310,8 +393,10 @@ const struct wrapper_src wrappers_src[] = {
 	  .reason = "runs through a network proxy" },
 	{ .name = "pwsh", .kind = WRAPPER_FOREIGN },
 	{ .name = "pwsh.exe", .kind = WRAPPER_FOREIGN },
+	{ .name = "pyenv", .sub = " exec " },
 	{ .name = "rbash", .kind = WRAPPER_SHELL },
-	{ .name = "readarray", .kind = WRAPPER_NAMES },
+	{ .name = "rbenv", .sub = " exec " },
+	{ .name = "readarray", .kind = WRAPPER_RUNNER },
 	{ .name = "readlink", .kind = WRAPPER_NAMES },
 	{ .name = "realpath", .kind = WRAPPER_NAMES },
 	{ .name = "rlwrap",
@@ -375,7 +460,15 @@ const struct wrapper_src wrappers_src[] = {
 	  .labels = CORDON_L(SECRETS),
 	  .rule = "secrets.sshpass",
 	  .reason = "passes a password to ssh on the command line" },
-	{ .name = "start-stop-daemon", .kind = WRAPPER_RUNNER },
+	{ .name = "start-stop-daemon",
+	  .short_val = "pnugsRNPIkrdcO",
+	  .long_val = " --pidfile --name --user --group --signal --retry "
+		      "--nicelevel --procsched --iosched --umask --chroot "
+		      "--chdir --chuid --output --notify-timeout ",
+	  .chdir_short = 'd',
+	  .chdir_long = "--chdir",
+	  .prog_opts = " -x -a --exec --startas ",
+	  .long_flags = " --start " },
 	{ .name = "stat", .kind = WRAPPER_NAMES },
 	{ .name = "stdbuf",
 	  .flags = WF_CLAUDE,
@@ -428,6 +521,14 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "taskset", .operands = 1 },
 	{ .name = "tclsh", .kind = WRAPPER_RUNNER },
 	{ .name = "tcsh", .kind = WRAPPER_SHELL },
+	{ .name = "terminator",
+	  .short_val = "gbrlpTu",
+	  .long_val = " --config --working-directory --geometry --title "
+		      "--role --layout --profile --icon --classname ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -x --execute " },
 	{ .name = "time",
 	  .flags = WF_CLAUDE,
 	  .short_val = "fo",
@@ -477,6 +578,10 @@ const struct wrapper_src wrappers_src[] = {
 	  .short_val = "nq",
 	  .short_opt = "d",
 	  .long_val = " --interval --equexit " },
+	{ .name = "wezterm",
+	  .sub = " start ",
+	  .long_val = " --cwd --class --workspace --position --domain ",
+	  .chdir_long = "--cwd" },
 	{ .name = "whatis", .kind = WRAPPER_NAMES },
 	{ .name = "whence", .kind = WRAPPER_NAMES },
 	{ .name = "where", .kind = WRAPPER_NAMES },
@@ -492,7 +597,18 @@ const struct wrapper_src wrappers_src[] = {
 	  .long_val =
 		  " --arg-file --delimiter --max-lines --max-args --max-procs "
 		  "--max-chars --process-slot-var " },
+	{ .name = "xfce4-terminal",
+	  .short_val = "T",
+	  .long_val = " --title --working-directory --geometry --display "
+		      "--role --startup-id --tab --window --default-display "
+		      "--default-working-directory ",
+	  .chdir_long = "--working-directory",
+	  .payload_short = 'e',
+	  .payload_long = "--command",
+	  .cmd_opts = " -x --execute " },
 	{ .name = "xonsh", .kind = WRAPPER_SHELL },
+	/* xterm's options are single words (-title T): only -e matters */
+	{ .name = "xterm", .cmd_opts = " -e " },
 	{ .name = "xvfb-run",
 	  .short_val = "efnpsw",
 	  .long_val = " --error-file --server-num --server-args --auth-file "

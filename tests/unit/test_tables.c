@@ -145,7 +145,8 @@ static void short_lists(void)
 	for (size_t i = 0; i < n; i++) {
 		const char *c = commands_exec_opt_cmd(i);
 		const struct name_roles *r = names_find(c, strlen(c));
-		bad += !r || !(r->exec_rows >> i & 1);
+		bad += !r || i < r->exec_first || i - r->exec_first >= 64 ||
+		       !(r->exec_rows >> (i - r->exec_first) & 1);
 	}
 	for (size_t i = 0; i < names_index_cap; i++)
 		bits += (size_t)__builtin_popcountll(names_index[i].exec_rows);

@@ -147,13 +147,27 @@ static bool blocked(const char *const *words, size_t n, char *line, size_t cap)
 	return cordon_verdict_risk(v) == CORDON_RISK_BLOCKED;
 }
 
-/* NAME [SUB] [OPERANDS-FIRST] OPTWORDS [OPERANDS] rm -rf ~ */
+/* The first word of list (" -x --exec "), in buf. */
+static const char *first_word(const char *list, char *buf, size_t cap)
+{
+	size_t k = strcspn(list + 1, " ");
+
+	if (k >= cap)
+		k = cap - 1;
+	memcpy(buf, list + 1, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+/* NAME [SUB] [OPERANDS-FIRST] OPTWORDS [OPERANDS] rm -rf ~; a row that
+ * runs only a command an option names gets it: OPTWORDS --exec rm --
+ * [OPERANDS] -rf ~, or OPTWORDS [OPERANDS] --args rm -rf ~. */
 static void check_one(const struct wrapper_src *w, const char *const *opt,
 		      size_t nopt, unsigned *count)
 {
 	const char *words[16];
 	size_t n = 0;
-	char line[512], sub[32] = "";
+	char line[512], sub[32] = "", prog[32], cmd[32];
 
 	words[n++] = w->name;
 	if (w->sub) {
@@ -170,10 +184,19 @@ static void check_one(const struct wrapper_src *w, const char *const *opt,
 			words[n++] = "x86_64";
 	for (size_t k = 0; k < nopt; k++)
 		words[n++] = opt[k];
+	if (w->prog_opts) {
+		/* --exec rm -- OPERANDS -rf ~ */
+		words[n++] = first_word(w->prog_opts, prog, sizeof(prog));
+		words[n++] = "rm";
+		words[n++] = "--";
+	}
 	if (!(w->flags & WF_OPERANDS_FIRST))
 		for (unsigned k = 0; k < w->operands; k++)
 			words[n++] = "5";
-	words[n++] = "rm";
+	if (w->cmd_opts)
+		words[n++] = first_word(w->cmd_opts, cmd, sizeof(cmd));
+	if (!w->prog_opts)
+		words[n++] = "rm";
 	words[n++] = "-rf";
 	words[n++] = "~";
 	ok(blocked(words, n, line, sizeof(line)), "%s", line);
