@@ -43,6 +43,18 @@ static const char *const cred_paths[] = {
 	".password-store",
 	".terraform.d/credentials.tfrc.json",
 	".local/share/keyrings",
+	/* other clients' passwords and tokens, each in its default place
+	 * (PostgreSQL, MySQL, s3cmd, boto, git's XDG credential store,
+	 * podman/buildah/skopeo, rclone, RubyGems, Oracle Cloud) */
+	".pgpass",
+	".my.cnf",
+	".s3cfg",
+	".boto",
+	".config/git/credentials",
+	".config/containers/auth.json",
+	".config/rclone",
+	".gem/credentials",
+	".oci",
 	/* the agents' own logins */
 	".claude/.credentials.json",
 	".claude.json",

@@ -131,7 +131,8 @@ mkrepo() {
 fixtures() {
 	rm -rf "$W" "$O" "$H" "$P"
 	mkdir -p "$O/dir" "$W" "$P" "$H/.ssh" "$H/.aws" "$H/.config/gh" \
-		"$H/.docker"
+		"$H/.docker" "$H/.config/git" "$H/.config/containers" \
+		"$H/.config/rclone" "$H/.gem" "$H/.oci"
 	printf 'sentinel\n' >"$O/sentinel"
 	printf 'hardlinked\n' >"$O/hl-target"
 	printf 'stays outside\n' >"$O/into-ws"
@@ -153,6 +154,23 @@ fixtures() {
 		>"$H/.config/gh/hosts.yml"
 	printf '{"auths": {"x": {"auth": "%s"}}}\n' "$secret_ssh" \
 		>"$H/.docker/config.json"
+	# the password and token files of other clients, each its own
+	# program's default place
+	printf 'db:5432:*:u:%s\n' "$secret_ssh" >"$H/.pgpass"
+	printf '[client]\npassword=%s\n' "$secret_ssh" >"$H/.my.cnf"
+	printf '[default]\nsecret_key = %s\n' "$secret_ssh" >"$H/.s3cfg"
+	printf '[Credentials]\naws_secret_access_key = %s\n' "$secret_ssh" \
+		>"$H/.boto"
+	printf 'https://u:%s@example.com\n' "$secret_ssh" \
+		>"$H/.config/git/credentials"
+	printf '{"auths": {"x": {"auth": "%s"}}}\n' "$secret_ssh" \
+		>"$H/.config/containers/auth.json"
+	printf '[r]\ntype = s3\nsecret_access_key = %s\n' "$secret_ssh" \
+		>"$H/.config/rclone/rclone.conf"
+	printf -- '---\n:rubygems_api_key: %s\n' "$secret_ssh" \
+		>"$H/.gem/credentials"
+	printf '[DEFAULT]\nkey_file=~/.oci/key.pem\npass_phrase=%s\n' \
+		"$secret_ssh" >"$H/.oci/config"
 	printf '%s\n' "$secret_home" >"$H/notes.txt"
 	printf 'export PS1=x\n' >"$H/.bashrc"
 
@@ -804,7 +822,9 @@ suite() {
 		'credential|ssh|mask'
 	local f
 	for f in .aws/credentials .netrc .git-credentials .config/gh/hosts.yml \
-		.docker/config.json; do
+		.docker/config.json .pgpass .my.cnf .s3cfg .boto \
+		.config/git/credentials .config/containers/auth.json \
+		.config/rclone/rclone.conf .gem/credentials .oci/config; do
 		sbx -- read "$H/$f"
 		check "read ~/$f" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
 			'credential|mask|'"${f//./\\.}"
