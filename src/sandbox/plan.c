@@ -104,6 +104,8 @@ const struct sandbox_run_later_name
 		{ ".roo", false },
 		{ ".amazonq", false },
 		{ ".kiro", false },
+		{ ".qwen", false },
+		{ ".clinerules", false },
 		{ ".mcp.json", false },
 		/* editors */
 		{ ".vscode", true },
@@ -120,6 +122,14 @@ const struct sandbox_run_later_name
  * appears later is the post-run sweep's: see the report). */
 static const char *const ws_run_later_globs[] = {
 	"*.code-workspace",
+};
+
+/* Deeper paths of the same family, protected (and the directories above
+ * them pinned) when they exist at launch. A missing one is not held: a
+ * placeholder would keep its parent (.github) from being made, and the
+ * sweep moves aside names directly in the workspace only. */
+static const char *const ws_run_later_deep[] = {
+	".github/hooks", /* Copilot CLI's hooks */
 };
 
 /* What runs later from $HOME: shell rc and git configuration (every shell
@@ -592,6 +602,15 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 	     i++)
 		if (sandbox_walk_deny_write_entry(p, ws_run_later_globs[i]))
 			return -1;
+	for (size_t i = 0;
+	     i < sizeof(ws_run_later_deep) / sizeof(ws_run_later_deep[0]);
+	     i++) {
+		char *path = sandbox_plan_join(p, p->ws, ws_run_later_deep[i]);
+
+		if (!path || sandbox_runlater_path(p, path, 0))
+			return path ? -1 :
+				      sandbox_plan_fail(p, "path too long");
+	}
 	/* A missing rc file directly in $HOME is kept from being created by
 	 * a Landlock layer (no new entries directly in $HOME), not by a
 	 * placeholder the host would see; unless $HOME is (inside) the

@@ -199,6 +199,14 @@ fixtures() {
 	printf '[core]\n\tbare = false\n\tworktree = ../../../mod\n' \
 		>"$W/.git/modules/mod/config"
 	printf '{"folders": [{"path": "."}]}\n' >"$W/proj.code-workspace"
+	# the hooks `cordon init` installs for Cline, Copilot CLI and Qwen
+	# Code: each agent runs what they say on the host
+	mkdir -p "$W/.clinerules/hooks" "$W/.github/hooks" "$W/.qwen"
+	printf '#!/bin/sh\nexec cordon hook cline\n' \
+		>"$W/.clinerules/hooks/PreToolUse"
+	chmod 755 "$W/.clinerules/hooks/PreToolUse"
+	printf '{"hooks": {}}\n' >"$W/.github/hooks/cordon.json"
+	printf '{"hooks": {}}\n' >"$W/.qwen/settings.json"
 	mkdir -p "$W/df" "$W/dw"
 	# listed in safety.sandbox.deny_write ($T/dw.json), with a sibling
 	printf 'protected %s\n' "$tok" >"$W/dw/protected"
@@ -223,6 +231,8 @@ snap() {
 		"$W/.cordon/config.json" "$W/.codex/config.toml" "$W/blk"
 		"$W/.mcp.json" "$W/.devcontainer" "$W/.cursor" "$W/.gemini"
 		"$W/.zed" "$W/.continue" "$W/.envrc" "$W/proj.code-workspace"
+		"$W/.clinerules" "$W/.github" "$W/.github-moved" "$W/.qwen"
+		"$P/.qwen" "$P/.clinerules"
 		"$W/hl2" "$W/dw" "$W/dw-hl" "$W/dw-moved" "${probes[@]}")
 	# cordon's own state in the home (its probe cache, its config
 	# directory) is not the attempt's doing
@@ -901,6 +911,21 @@ suite() {
 	sbx -- write "$W/proj.code-workspace"
 	check "rewrite a *.code-workspace file (its tasks run in the editor)" \
 		'EROFS|EACCES' 'EROFS|EACCES' 'run.later'
+	for f in .clinerules/hooks/PreToolUse .github/hooks/cordon.json \
+		.qwen/settings.json .github/hooks/new.json; do
+		sbx -- mkwrite "$W/$f"
+		check "rewrite or add the agent hook $f" 'EROFS|EACCES' \
+			'EROFS|EACCES' 'run.later'
+	done
+	sbx -- mvwrite "$W/.github" "$W/.github-moved" "$W/.github/hooks/new.json"
+	check "move .github aside and add a hook in a new .github/hooks" \
+		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
+		'run.later'
+	for f in .qwen/settings.json .clinerules/hooks/PreToolUse; do
+		ws=$P cwd=$P sweep_case "$f (missing before the run)" \
+			"mkdir -p \"\$(dirname '$P/$f')\" && printf '{}\\n' >'$P/$f'" \
+			"$P/${f%%/*}"
+	done
 	ws=$P cwd=$P sbx -- mkwrite "$P/.git/hooks/pre-commit"
 	check "a workspace that is no repository: create .git/hooks" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
