@@ -48,6 +48,7 @@ O=$T/outside     # files outside every writable root
 H=$T/home        # $HOME for every run
 P=$T/plain       # a workspace that is not a git repository
 S=$T/symws       # a workspace whose .git/hooks is a symlink
+WR=$T/wroot      # a --write root that is a repository
 A=$T/bin/attempt
 bg=()            # host-side helpers to stop at the end
 
@@ -129,7 +130,7 @@ mkrepo() {
 }
 
 fixtures() {
-	rm -rf "$W" "$O" "$H" "$P"
+	rm -rf "$W" "$O" "$H" "$P" "$WR"
 	mkdir -p "$O/dir" "$W" "$P" "$H/.ssh" "$H/.aws" "$H/.config/gh" \
 		"$H/.docker" "$H/.config/git" "$H/.config/containers" \
 		"$H/.config/rclone" "$H/.gem" "$H/.oci"
@@ -211,6 +212,12 @@ fixtures() {
 	# listed in safety.sandbox.deny_write ($T/dw.json), with a sibling
 	printf 'protected %s\n' "$tok" >"$W/dw/protected"
 	printf 'other\n' >"$W/dw/other"
+	# a --write root with a repository, a hook and editor tasks
+	mkrepo "$WR"
+	printf '#!/bin/sh\nexit 0\n' >"$WR/.git/hooks/pre-commit"
+	chmod 755 "$WR/.git/hooks/pre-commit"
+	mkdir -p "$WR/.vscode"
+	printf '{"tasks": []}\n' >"$WR/.vscode/tasks.json"
 	# a workspace whose .git/hooks is a symlink to a directory in it
 	rm -rf "$S"
 	mkrepo "$S"
@@ -232,7 +239,8 @@ snap() {
 		"$W/.mcp.json" "$W/.devcontainer" "$W/.cursor" "$W/.gemini"
 		"$W/.zed" "$W/.continue" "$W/.envrc" "$W/proj.code-workspace"
 		"$W/.clinerules" "$W/.github" "$W/.github-moved" "$W/.qwen"
-		"$P/.qwen" "$P/.clinerules"
+		"$P/.qwen" "$P/.clinerules" "$WR/.git/hooks" "$WR/.git/config"
+		"$WR/.vscode"
 		"$W/hl2" "$W/dw" "$W/dw-hl" "$W/dw-moved" "${probes[@]}")
 	# cordon's own state in the home (its probe cache, its config
 	# directory) is not the attempt's doing
@@ -930,6 +938,16 @@ suite() {
 	check "a workspace that is no repository: create .git/hooks" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
 		'git|hook|run.later'
+	# another writable root's run-later files are those of the workspace
+	sbx --write "$WR" -- write "$WR/.git/hooks/pre-commit"
+	check "--write ROOT: rewrite the hook of its repository" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'git|hook|run.later'
+	sbx --write "$WR" -- write "$WR/.git/config"
+	check "--write ROOT: rewrite the config of its repository" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'git|config|run.later'
+	sbx --write "$WR" -- write "$WR/.vscode/tasks.json"
+	check "--write ROOT: rewrite its .vscode/tasks.json" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'run.later'
 	sbx --write "$H" -- write "$H/.bashrc"
 	check "--write \$HOME: rewrite ~/.bashrc" 'EROFS|EACCES' 'EROFS|EACCES' \
 		'rc|bashrc|run.later'
