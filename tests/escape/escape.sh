@@ -694,6 +694,7 @@ suite() {
 		skip "a set-user-ID binary" "set-user-ID does not work in $T"
 	fi
 	suid_as_nobody
+	hostprio_as_nobody
 	sbx -- nnp
 	got=$([ "$got" = "ok nnp 1" ] && echo set || echo "$got")
 	check "no_new_privs is set" set set
@@ -1394,6 +1395,63 @@ strict_as_nobody() {
 	[ "$rc" = 0 ] && [[ $got == "ok euid 65534 "* ]]
 	judge $? "got '$got' (exit $rc): $(head -c 300 "$T/err")" \
 		"$backend: --mode strict runs for an unprivileged caller"
+}
+
+# hostprio_as_nobody: an unprivileged caller's other processes on the
+# host (the same user; no PID namespace on the landlock backend) keep
+# their priority, I/O class, CPUs and scheduler.
+hostprio_victim() {
+	setsid setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sleep 300 </dev/null >/dev/null 2>&1 &
+	victim=$!
+	bg+=("$victim")
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(stat -c %u "/proc/$victim" 2>/dev/null)" = 65534 ] && break
+		sleep 0.02
+	done
+}
+hostprio_state() {
+	ps -o ni=,cls= -p "$victim"
+	taskset -p "$victim" 2>&1 | sed 's/.*: //'
+	ionice -p "$victim" 2>&1
+}
+hostprio_as_nobody() {
+	local nw=$T/nobody before after a why victim
+	if ! command -v taskset >/dev/null || ! command -v ionice >/dev/null; then
+		skip "a host process of the same user" "no taskset or ionice"
+		return
+	fi
+	rm -rf "$nw"
+	mkdir -p "$nw"
+	chown 65534:65534 "$nw"
+	hostprio_victim
+	before=$(hostprio_state)
+	# @V: the victim of the moment (it is replaced when hit)
+	for a in "prio proc @V" "prio pgrp @V" "prio user 65534" \
+		"prio user 0" "ioprio proc @V" "ioprio pgrp @V" "ioprio user 0" \
+		"setaffinity @V" "setsched @V"; do
+		a=${a//@V/$victim}
+		# shellcheck disable=SC2086 # the attempt's words
+		(cd "$nw" && exec setpriv --reuid=65534 --regid=65534 \
+			--clear-groups env HOME="$nw" XDG_STATE_HOME="$nw/.state" \
+			"$nbin" run --backend "$backend" --workspace "$nw" \
+			-- "$A" $a) >"$T/out" 2>"$T/err" </dev/null
+		rc=$?
+		outline
+		after=$(hostprio_state)
+		why=""
+		[[ $got =~ ^(EPERM|ESRCH)$ ]] ||
+			why="not refused: got '$got' (exit $rc)"
+		if [ "$after" != "$before" ]; then
+			why="${why:+$why; }the host process changed: $(echo $after)"
+			kill "$victim" 2>/dev/null
+			hostprio_victim
+			before=$(hostprio_state)
+		fi
+		result "$why" "$backend: as nobody, $a (the user's host process)"
+	done
+	kill "$victim" 2>/dev/null
 }
 
 # suid_as_nobody: a set-user-ID-root binary run by an unprivileged caller
