@@ -48,6 +48,7 @@
 #define MCP_MAX_GW_PAGES 1000 /* pages of one gateway tools/list */
 #define MCP_MAX_NOTED 4096 /* pending pins audited once a session */
 #define MCP_KILL_AFTER_MS 5000 /* after the client's EOF */
+#define MCP_SWEEP_MS 30000 /* a sandboxed run's end, once its tree is killed */
 #define MCP_HOLD_MS 10000 /* calls wait this long for a re-list */
 #define MCP_MAX_HELD 1000 /* calls waiting for it */
 #define MCP_MAX_HELD_BYTES ((size_t)16 << 20) /* their lines' bytes */
@@ -130,6 +131,7 @@ struct gw {
 	int status;
 	long kill_at_ms; /* after the client's EOF; 0: not armed */
 	bool killed;
+	long hard_kill_at_ms; /* a sandboxed run that did not end; 0: none */
 	struct mcp_pins *pins; /* o->pins */
 	struct cordon_result *res;
 	char **noted; /* "tool\n<fingerprint>" audited as pending */
@@ -1813,6 +1815,71 @@ static void reap(struct gw *g, bool block)
 		g->status = 125;
 }
 
+/* Kills what the sandboxed run started (its children: cordon's reaper, or
+ * the command on the landlock backend), as a run's own time-out does.
+ * The run then ends as every run ends, its sweep included: a SIGKILL of
+ * the run itself would leave what the server planted (a repository whose
+ * core.fsmonitor runs when the user's git looks, an .envrc) and the
+ * placeholders. Each child is checked to be the run's after its pidfd
+ * is held, so a reused pid is never hit. Returns how many were hit. */
+static int kill_run_tree(pid_t run)
+{
+	char path[64], buf[4096], *p, *end;
+	int fd, hit = 0;
+	ssize_t n;
+
+	(void)snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+		       (int)run, (int)run);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (p = buf;; p = end) {
+		long c = strtol(p, &end, 10);
+		char st[512], *rp;
+		int pfd, sfd;
+		ssize_t m;
+
+		if (end == p || c <= 0 || c > INT_MAX)
+			break;
+		pfd = (int)syscall(SYS_pidfd_open, (pid_t)c, 0);
+		if (pfd < 0)
+			continue;
+		(void)snprintf(path, sizeof(path), "/proc/%ld/stat", c);
+		sfd = open(path, O_RDONLY | O_CLOEXEC);
+		m = sfd >= 0 ? read(sfd, st, sizeof(st) - 1) : -1;
+		if (sfd >= 0)
+			close(sfd);
+		if (m > 0) {
+			st[m] = '\0';
+			rp = strrchr(st, ')');
+			/* ") S PPID ..." */
+			if (rp && strtol(rp + 4, NULL, 10) == (long)run &&
+			    syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL,
+				    0) == 0)
+				hit++;
+		}
+		close(pfd);
+	}
+	return hit;
+}
+
+/* Stops the server: a sandboxed one by its tree first, the run itself
+ * only when it has not ended MCP_SWEEP_MS later. */
+static void kill_server(struct gw *g)
+{
+	if (g->o->sandbox && !g->hard_kill_at_ms) {
+		(void)kill_run_tree(g->pid);
+		g->hard_kill_at_ms = now_ms() + MCP_SWEEP_MS;
+		return;
+	}
+	kill(g->pid, SIGKILL);
+}
+
 /* ---- the loop ------------------------------------------------------------ */
 
 /* Writes what q holds to fd; false when the reader is gone. nb: fd is
@@ -2031,8 +2098,17 @@ static void loop(struct gw *g)
 					     "after its input closed: "
 					     "killed",
 					     MCP_KILL_AFTER_MS / 1000);
-					kill(g->pid, SIGKILL);
+					kill_server(g);
 					g->killed = true;
+				} else if (g->hard_kill_at_ms &&
+					   now_ms() >= g->hard_kill_at_ms) {
+					note(g,
+					     "the sandboxed run did not end %d "
+					     "s after its tree was killed: "
+					     "killed without its sweep",
+					     MCP_SWEEP_MS / 1000);
+					kill(g->pid, SIGKILL);
+					g->hard_kill_at_ms = 0;
 				}
 				left = 100;
 			}

@@ -43,6 +43,18 @@ static const char *const cred_paths[] = {
 	".password-store",
 	".terraform.d/credentials.tfrc.json",
 	".local/share/keyrings",
+	/* other clients' passwords and tokens, each in its default place
+	 * (PostgreSQL, MySQL, s3cmd, boto, git's XDG credential store,
+	 * podman/buildah/skopeo, rclone, RubyGems, Oracle Cloud) */
+	".pgpass",
+	".my.cnf",
+	".s3cfg",
+	".boto",
+	".config/git/credentials",
+	".config/containers/auth.json",
+	".config/rclone",
+	".gem/credentials",
+	".oci",
 	/* the agents' own logins */
 	".claude/.credentials.json",
 	".claude.json",
@@ -92,6 +104,8 @@ const struct sandbox_run_later_name
 		{ ".roo", false },
 		{ ".amazonq", false },
 		{ ".kiro", false },
+		{ ".qwen", false },
+		{ ".clinerules", false },
 		{ ".mcp.json", false },
 		/* editors */
 		{ ".vscode", true },
@@ -108,6 +122,14 @@ const struct sandbox_run_later_name
  * appears later is the post-run sweep's: see the report). */
 static const char *const ws_run_later_globs[] = {
 	"*.code-workspace",
+};
+
+/* Deeper paths of the same family, protected (and the directories above
+ * them pinned) when they exist at launch. A missing one is not held: a
+ * placeholder would keep its parent (.github) from being made, and the
+ * sweep moves aside names directly in the workspace only. */
+static const char *const ws_run_later_deep[] = {
+	".github/hooks", /* Copilot CLI's hooks */
 };
 
 /* What runs later from $HOME: shell rc and git configuration (every shell
@@ -499,6 +521,42 @@ static int plan_cordon_dirs(struct sandbox_plan *p)
 	return 0;
 }
 
+/* The run-later paths of one writable root (the workspace, or a --write
+ * root when !ws): its repository, the table's names (held by placeholders
+ * in the workspace only), the deeper paths. $HOME as a --write root keeps
+ * only its repository: home_run_later covers the rest. */
+static int plan_root_run_later(struct sandbox_plan *p, const char *root,
+			       bool ws)
+{
+	if (sandbox_runlater_repo(p, root))
+		return -1;
+	if (!ws && strcmp(root, p->home) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(sandbox_plan_ws_run_later) /
+				       sizeof(sandbox_plan_ws_run_later[0]);
+	     i++) {
+		const struct sandbox_run_later_name *rl =
+			&sandbox_plan_ws_run_later[i];
+		char *path = sandbox_plan_join(p, root, rl->name);
+
+		if (!path ||
+		    sandbox_runlater_path(p, path,
+					  ws && rl->hold ? RL_PLACEHOLDER : 0))
+			return path ? -1 :
+				      sandbox_plan_fail(p, "path too long");
+	}
+	for (size_t i = 0;
+	     i < sizeof(ws_run_later_deep) / sizeof(ws_run_later_deep[0]);
+	     i++) {
+		char *path = sandbox_plan_join(p, root, ws_run_later_deep[i]);
+
+		if (!path || sandbox_runlater_path(p, path, 0))
+			return path ? -1 :
+				      sandbox_plan_fail(p, "path too long");
+	}
+	return 0;
+}
+
 /* Rounds up the mounts, in the order the child applies them. */
 int sandbox_plan_mounts(struct sandbox_plan *p)
 {
@@ -561,25 +619,25 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 		if (sandbox_walk_deny_entry(p, o->deny_read[i]))
 			return -1;
 
-	if (sandbox_runlater_repo(p, p->ws))
+	if (plan_root_run_later(p, p->ws, true))
 		return -1;
-	for (size_t i = 0; i < sizeof(sandbox_plan_ws_run_later) /
-				       sizeof(sandbox_plan_ws_run_later[0]);
-	     i++) {
-		const struct sandbox_run_later_name *rl =
-			&sandbox_plan_ws_run_later[i];
-		char *path = sandbox_plan_join(p, p->ws, rl->name);
-
-		if (!path || sandbox_runlater_path(
-				     p, path, rl->hold ? RL_PLACEHOLDER : 0))
-			return path ? -1 :
-				      sandbox_plan_fail(p, "path too long");
-	}
 	for (size_t i = 0;
 	     i < sizeof(ws_run_later_globs) / sizeof(ws_run_later_globs[0]);
 	     i++)
 		if (sandbox_walk_deny_write_entry(p, ws_run_later_globs[i]))
 			return -1;
+	/* Every other writable root is one too: its repository, its editor
+	 * tasks and agent settings run on the host as the workspace's do
+	 * (no placeholders there: a missing name is not held). $HOME has a
+	 * list of its own (home_run_later), whose agents' directories stay
+	 * writable for their state. */
+	for (size_t i = 0; i < o->nwrite; i++) {
+		char *c = sandbox_plan_canon(p, o->write[i]);
+
+		if (c && !sandbox_plan_path_under(c, p->ws) &&
+		    plan_root_run_later(p, c, false))
+			return -1;
+	}
 	/* A missing rc file directly in $HOME is kept from being created by
 	 * a Landlock layer (no new entries directly in $HOME), not by a
 	 * placeholder the host would see; unless $HOME is (inside) the

@@ -30,7 +30,7 @@ struct sandbox_unixnotif;
 struct landlock_policy;
 
 /* The entries of sandbox_plan_ws_run_later (plan.c). */
-#define SANDBOX_NWS_RUN_LATER 18
+#define SANDBOX_NWS_RUN_LATER 20
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000

@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -415,6 +416,56 @@ static int syscallfilter_build(scmp_filter_ctx ctx, bool no_unix,
 	if (rc != 0) {
 		*failed = "prlimit64 (another process)";
 		return rc;
+	}
+	/* setpriority of another process or group, or of every process of
+	 * the user (PRIO_USER, whoever is named): the same host processes,
+	 * left at nice 19 (an unprivileged user cannot raise them again).
+	 * The command's own (who 0) stays allowed, so nice(1) works. */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+			      1, syscallfilter_cmp(1, SCMP_CMP_NE, 0, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 1,
+			syscallfilter_cmp(0, SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					  PRIO_USER));
+	if (rc != 0) {
+		*failed = "setpriority (another process)";
+		return rc;
+	}
+	/* Likewise the I/O class (ioprio_set: who, or IOPRIO_WHO_USER), the
+	 * CPUs and the scheduler of another process or thread (taskset,
+	 * ionice and chrt of a command, pid 0, stay allowed). */
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+			      1, syscallfilter_cmp(1, SCMP_CMP_NE, 0, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set), 1,
+			syscallfilter_cmp(0, SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					  3 /* IOPRIO_WHO_USER */));
+	if (rc != 0) {
+		*failed = "ioprio_set (another process)";
+		return rc;
+	}
+	{
+		static const struct {
+			const char *name;
+			int nr;
+		} by_pid[] = {
+			{ "sched_setaffinity", SCMP_SYS(sched_setaffinity) },
+			{ "sched_setscheduler", SCMP_SYS(sched_setscheduler) },
+			{ "sched_setparam", SCMP_SYS(sched_setparam) },
+			{ "sched_setattr", SCMP_SYS(sched_setattr) },
+		};
+
+		for (size_t i = 0; i < ARRAY_LEN(by_pid); i++) {
+			rc = seccomp_rule_add(
+				ctx, SCMP_ACT_ERRNO(EPERM), by_pid[i].nr, 1,
+				syscallfilter_cmp(0, SCMP_CMP_NE, 0, 0));
+			if (rc != 0) {
+				*failed = by_pid[i].name;
+				return rc;
+			}
+		}
 	}
 	return syscallfilter_add_socket_rules(ctx, no_unix, failed);
 }

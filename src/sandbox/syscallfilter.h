@@ -9,7 +9,10 @@
  * can be inspected), ioctl TIOCSTI, TIOCLINUX and the terminal-mode setters
  * (TCSETS*, TCSETA*, TIOCSETD, TIOCCONS, TIOCSLCKTRMIOS, TIOCEXCL), fcntl
  * F_SETLEASE
- * (fcntl64 on 32-bit ABIs too), socket() of families other
+ * (fcntl64 on 32-bit ABIs too), prlimit64, setpriority, ioprio_set,
+ * sched_setaffinity, sched_setscheduler, sched_setparam and sched_setattr
+ * of another process (setpriority and ioprio_set of a group or of the
+ * user too), socket() of families other
  * than AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (AF_VSOCK,
  * AF_PACKET, other netlink protocols …), and with no_unix_sockets
  * socket(AF_UNIX) too; socket() and socketpair() of AF_UNIX datagram

@@ -439,6 +439,70 @@ static int at_kill(char **a)
 	return okay("signalled %s", a[0]);
 }
 
+/* Lowers the priority, CPUs, scheduler or I/O class of processes that
+ * may be the host's: WHICH is proc, pgrp or user (setpriority, ioprio),
+ * WHO their id (0: the caller's own). */
+static int prio_which(const char *w, int *which, int *iowhich)
+{
+	static const struct {
+		const char *name;
+		int which, iowhich;
+	} t[] = { { "proc", PRIO_PROCESS, 1 },
+		  { "pgrp", PRIO_PGRP, 2 },
+		  { "user", PRIO_USER, 3 } };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(w, t[i].name) == 0) {
+			*which = t[i].which;
+			*iowhich = t[i].iowhich;
+			return 0;
+		}
+	return -1;
+}
+
+static int at_prio(char **a)
+{
+	int which, iowhich;
+
+	if (prio_which(a[0], &which, &iowhich))
+		return 2;
+	if (setpriority(which, (id_t)number(a[1]), 19))
+		return refused(NULL, errno, NULL);
+	return okay("nice 19 for %s %s", a[0], a[1]);
+}
+
+static int at_ioprio(char **a)
+{
+	int which, iowhich;
+
+	if (prio_which(a[0], &which, &iowhich))
+		return 2;
+	/* IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT */
+	if (syscall(SYS_ioprio_set, iowhich, (int)number(a[1]), 3 << 13))
+		return refused(NULL, errno, NULL);
+	return okay("idle I/O class for %s %s", a[0], a[1]);
+}
+
+static int at_setaffinity(char **a)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity((pid_t)number(a[0]), sizeof(set), &set))
+		return refused(NULL, errno, NULL);
+	return okay("pid %s pinned to cpu 0", a[0]);
+}
+
+static int at_setsched(char **a)
+{
+	struct sched_param sp = { 0 };
+
+	if (sched_setscheduler((pid_t)number(a[0]), SCHED_IDLE, &sp))
+		return refused(NULL, errno, NULL);
+	return okay("pid %s made SCHED_IDLE", a[0]);
+}
+
 /* Pushes 'Z' into the input queue of the terminal on FD. */
 static int at_tiocsti(char **a)
 {
@@ -1357,6 +1421,10 @@ static const struct attempt {
 	{"ptrace", 1, at_ptrace, "PID"},
 	{"vmread", 1, at_vmread, "PID"},
 	{"kill", 2, at_kill, "PID SIGNAL"},
+	{"prio", 2, at_prio, "proc|pgrp|user ID"},
+	{"ioprio", 2, at_ioprio, "proc|pgrp|user ID"},
+	{"setaffinity", 1, at_setaffinity, "PID"},
+	{"setsched", 1, at_setsched, "PID"},
 	{"tiocsti", 1, at_tiocsti, "FD"},
 	{"int80-tiocsti", 1, at_int80_tiocsti, "FD"},
 	{"euid", 0, at_euid, ""},

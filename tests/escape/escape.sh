@@ -48,6 +48,7 @@ O=$T/outside     # files outside every writable root
 H=$T/home        # $HOME for every run
 P=$T/plain       # a workspace that is not a git repository
 S=$T/symws       # a workspace whose .git/hooks is a symlink
+WR=$T/wroot      # a --write root that is a repository
 A=$T/bin/attempt
 bg=()            # host-side helpers to stop at the end
 
@@ -129,9 +130,10 @@ mkrepo() {
 }
 
 fixtures() {
-	rm -rf "$W" "$O" "$H" "$P"
+	rm -rf "$W" "$O" "$H" "$P" "$WR"
 	mkdir -p "$O/dir" "$W" "$P" "$H/.ssh" "$H/.aws" "$H/.config/gh" \
-		"$H/.docker"
+		"$H/.docker" "$H/.config/git" "$H/.config/containers" \
+		"$H/.config/rclone" "$H/.gem" "$H/.oci"
 	printf 'sentinel\n' >"$O/sentinel"
 	printf 'hardlinked\n' >"$O/hl-target"
 	printf 'stays outside\n' >"$O/into-ws"
@@ -153,6 +155,23 @@ fixtures() {
 		>"$H/.config/gh/hosts.yml"
 	printf '{"auths": {"x": {"auth": "%s"}}}\n' "$secret_ssh" \
 		>"$H/.docker/config.json"
+	# the password and token files of other clients, each its own
+	# program's default place
+	printf 'db:5432:*:u:%s\n' "$secret_ssh" >"$H/.pgpass"
+	printf '[client]\npassword=%s\n' "$secret_ssh" >"$H/.my.cnf"
+	printf '[default]\nsecret_key = %s\n' "$secret_ssh" >"$H/.s3cfg"
+	printf '[Credentials]\naws_secret_access_key = %s\n' "$secret_ssh" \
+		>"$H/.boto"
+	printf 'https://u:%s@example.com\n' "$secret_ssh" \
+		>"$H/.config/git/credentials"
+	printf '{"auths": {"x": {"auth": "%s"}}}\n' "$secret_ssh" \
+		>"$H/.config/containers/auth.json"
+	printf '[r]\ntype = s3\nsecret_access_key = %s\n' "$secret_ssh" \
+		>"$H/.config/rclone/rclone.conf"
+	printf -- '---\n:rubygems_api_key: %s\n' "$secret_ssh" \
+		>"$H/.gem/credentials"
+	printf '[DEFAULT]\nkey_file=~/.oci/key.pem\npass_phrase=%s\n' \
+		"$secret_ssh" >"$H/.oci/config"
 	printf '%s\n' "$secret_home" >"$H/notes.txt"
 	printf 'export PS1=x\n' >"$H/.bashrc"
 
@@ -181,10 +200,24 @@ fixtures() {
 	printf '[core]\n\tbare = false\n\tworktree = ../../../mod\n' \
 		>"$W/.git/modules/mod/config"
 	printf '{"folders": [{"path": "."}]}\n' >"$W/proj.code-workspace"
+	# the hooks `cordon init` installs for Cline, Copilot CLI and Qwen
+	# Code: each agent runs what they say on the host
+	mkdir -p "$W/.clinerules/hooks" "$W/.github/hooks" "$W/.qwen"
+	printf '#!/bin/sh\nexec cordon hook cline\n' \
+		>"$W/.clinerules/hooks/PreToolUse"
+	chmod 755 "$W/.clinerules/hooks/PreToolUse"
+	printf '{"hooks": {}}\n' >"$W/.github/hooks/cordon.json"
+	printf '{"hooks": {}}\n' >"$W/.qwen/settings.json"
 	mkdir -p "$W/df" "$W/dw"
 	# listed in safety.sandbox.deny_write ($T/dw.json), with a sibling
 	printf 'protected %s\n' "$tok" >"$W/dw/protected"
 	printf 'other\n' >"$W/dw/other"
+	# a --write root with a repository, a hook and editor tasks
+	mkrepo "$WR"
+	printf '#!/bin/sh\nexit 0\n' >"$WR/.git/hooks/pre-commit"
+	chmod 755 "$WR/.git/hooks/pre-commit"
+	mkdir -p "$WR/.vscode"
+	printf '{"tasks": []}\n' >"$WR/.vscode/tasks.json"
 	# a workspace whose .git/hooks is a symlink to a directory in it
 	rm -rf "$S"
 	mkrepo "$S"
@@ -205,6 +238,9 @@ snap() {
 		"$W/.cordon/config.json" "$W/.codex/config.toml" "$W/blk"
 		"$W/.mcp.json" "$W/.devcontainer" "$W/.cursor" "$W/.gemini"
 		"$W/.zed" "$W/.continue" "$W/.envrc" "$W/proj.code-workspace"
+		"$W/.clinerules" "$W/.github" "$W/.github-moved" "$W/.qwen"
+		"$P/.qwen" "$P/.clinerules" "$WR/.git/hooks" "$WR/.git/config"
+		"$WR/.vscode"
 		"$W/hl2" "$W/dw" "$W/dw-hl" "$W/dw-moved" "${probes[@]}")
 	# cordon's own state in the home (its probe cache, its config
 	# directory) is not the attempt's doing
@@ -658,6 +694,7 @@ suite() {
 		skip "a set-user-ID binary" "set-user-ID does not work in $T"
 	fi
 	suid_as_nobody
+	hostprio_as_nobody
 	sbx -- nnp
 	got=$([ "$got" = "ok nnp 1" ] && echo set || echo "$got")
 	check "no_new_privs is set" set set
@@ -804,7 +841,9 @@ suite() {
 		'credential|ssh|mask'
 	local f
 	for f in .aws/credentials .netrc .git-credentials .config/gh/hosts.yml \
-		.docker/config.json; do
+		.docker/config.json .pgpass .my.cnf .s3cfg .boto \
+		.config/git/credentials .config/containers/auth.json \
+		.config/rclone/rclone.conf .gem/credentials .oci/config; do
 		sbx -- read "$H/$f"
 		check "read ~/$f" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
 			'credential|mask|'"${f//./\\.}"
@@ -881,10 +920,35 @@ suite() {
 	sbx -- write "$W/proj.code-workspace"
 	check "rewrite a *.code-workspace file (its tasks run in the editor)" \
 		'EROFS|EACCES' 'EROFS|EACCES' 'run.later'
+	for f in .clinerules/hooks/PreToolUse .github/hooks/cordon.json \
+		.qwen/settings.json .github/hooks/new.json; do
+		sbx -- mkwrite "$W/$f"
+		check "rewrite or add the agent hook $f" 'EROFS|EACCES' \
+			'EROFS|EACCES' 'run.later'
+	done
+	sbx -- mvwrite "$W/.github" "$W/.github-moved" "$W/.github/hooks/new.json"
+	check "move .github aside and add a hook in a new .github/hooks" \
+		'EBUSY|EROFS|EACCES|EPERM|EXDEV' 'EBUSY|EROFS|EACCES|EPERM|EXDEV' \
+		'run.later'
+	for f in .qwen/settings.json .clinerules/hooks/PreToolUse; do
+		ws=$P cwd=$P sweep_case "$f (missing before the run)" \
+			"mkdir -p \"\$(dirname '$P/$f')\" && printf '{}\\n' >'$P/$f'" \
+			"$P/${f%%/*}"
+	done
 	ws=$P cwd=$P sbx -- mkwrite "$P/.git/hooks/pre-commit"
 	check "a workspace that is no repository: create .git/hooks" \
 		'EROFS|ENOTDIR|EACCES|EPERM' 'EROFS|ENOTDIR|EACCES|EPERM' \
 		'git|hook|run.later'
+	# another writable root's run-later files are those of the workspace
+	sbx --write "$WR" -- write "$WR/.git/hooks/pre-commit"
+	check "--write ROOT: rewrite the hook of its repository" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'git|hook|run.later'
+	sbx --write "$WR" -- write "$WR/.git/config"
+	check "--write ROOT: rewrite the config of its repository" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'git|config|run.later'
+	sbx --write "$WR" -- write "$WR/.vscode/tasks.json"
+	check "--write ROOT: rewrite its .vscode/tasks.json" \
+		'EROFS|EACCES' 'EROFS|EACCES' 'run.later'
 	sbx --write "$H" -- write "$H/.bashrc"
 	check "--write \$HOME: rewrite ~/.bashrc" 'EROFS|EACCES' 'EROFS|EACCES' \
 		'rc|bashrc|run.later'
@@ -1331,6 +1395,63 @@ strict_as_nobody() {
 	[ "$rc" = 0 ] && [[ $got == "ok euid 65534 "* ]]
 	judge $? "got '$got' (exit $rc): $(head -c 300 "$T/err")" \
 		"$backend: --mode strict runs for an unprivileged caller"
+}
+
+# hostprio_as_nobody: an unprivileged caller's other processes on the
+# host (the same user; no PID namespace on the landlock backend) keep
+# their priority, I/O class, CPUs and scheduler.
+hostprio_victim() {
+	setsid setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sleep 300 </dev/null >/dev/null 2>&1 &
+	victim=$!
+	bg+=("$victim")
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(stat -c %u "/proc/$victim" 2>/dev/null)" = 65534 ] && break
+		sleep 0.02
+	done
+}
+hostprio_state() {
+	ps -o ni=,cls= -p "$victim"
+	taskset -p "$victim" 2>&1 | sed 's/.*: //'
+	ionice -p "$victim" 2>&1
+}
+hostprio_as_nobody() {
+	local nw=$T/nobody before after a why victim
+	if ! command -v taskset >/dev/null || ! command -v ionice >/dev/null; then
+		skip "a host process of the same user" "no taskset or ionice"
+		return
+	fi
+	rm -rf "$nw"
+	mkdir -p "$nw"
+	chown 65534:65534 "$nw"
+	hostprio_victim
+	before=$(hostprio_state)
+	# @V: the victim of the moment (it is replaced when hit)
+	for a in "prio proc @V" "prio pgrp @V" "prio user 65534" \
+		"prio user 0" "ioprio proc @V" "ioprio pgrp @V" "ioprio user 0" \
+		"setaffinity @V" "setsched @V"; do
+		a=${a//@V/$victim}
+		# shellcheck disable=SC2086 # the attempt's words
+		(cd "$nw" && exec setpriv --reuid=65534 --regid=65534 \
+			--clear-groups env HOME="$nw" XDG_STATE_HOME="$nw/.state" \
+			"$nbin" run --backend "$backend" --workspace "$nw" \
+			-- "$A" $a) >"$T/out" 2>"$T/err" </dev/null
+		rc=$?
+		outline
+		after=$(hostprio_state)
+		why=""
+		[[ $got =~ ^(EPERM|ESRCH)$ ]] ||
+			why="not refused: got '$got' (exit $rc)"
+		if [ "$after" != "$before" ]; then
+			why="${why:+$why; }the host process changed: $(echo $after)"
+			kill "$victim" 2>/dev/null
+			hostprio_victim
+			before=$(hostprio_state)
+		fi
+		result "$why" "$backend: as nobody, $a (the user's host process)"
+	done
+	kill "$victim" 2>/dev/null
 }
 
 # suid_as_nobody: a set-user-ID-root binary run by an unprivileged caller

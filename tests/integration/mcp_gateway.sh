@@ -736,9 +736,46 @@ if "$bin" run --mode strict -- true >/dev/null 2>&1 ||
 	ok $rc "--sandbox: the server reads and writes its workspace, a write outside is refused"
 	SBX_WS=$sbx/ws py sandboxed_proxy
 	ok $rc "--sandbox --network proxy: the proxy refuses, its decision is audited"
+	# A server that ignores EOF is killed; the run still ends as a run
+	# does: its tree goes, and the sweep moves aside the repository it
+	# made (a core.fsmonitor runs when the user's git looks inside) and
+	# the run-later files, and takes the placeholders back.
+	for backend in namespaces landlock; do
+		w=$sbx/eof-$backend
+		rm -rf "$w" "$sbx/pwned"
+		mkdir -p "$w"
+		git -C "$w" init -q
+		tok="sleep 60.$$$([ $backend = landlock ]; echo $?)"
+		cat >"$w/srv.sh" <<EOS
+cd "$w" || exit 1
+git init -q sub && git -C sub config core.fsmonitor 'touch $sbx/pwned'
+echo 'touch $sbx/pwned' >.envrc
+exec $tok
+EOS
+		"$bin" mcp --audit-log - --name eof --sandbox --backend "$backend" \
+			--workspace "$w" -- sh "$w/srv.sh" </dev/null >/dev/null \
+			2>"$tmp/eof.err"
+		why=""
+		[ -e "$w/sub/.git" ] && why="sub/.git stayed"
+		[ -e "$w/sub/.git.cordon-quarantined" ] ||
+			why="$why; sub/.git not quarantined"
+		[ -e "$w/.envrc" ] && why="$why; .envrc stayed"
+		for f in .claude .codex .cordon .idea .vscode; do
+			[ -e "$w/$f" ] && why="$why; placeholder $f left"
+		done
+		git -C "$w/sub" status >/dev/null 2>&1
+		[ -e "$sbx/pwned" ] && why="$why; the fsmonitor ran on the host"
+		left=$(pgrep -f "^$tok")
+		[ -n "$left" ] && why="$why; the server survived"
+		for p in $left; do kill -KILL "$p"; done
+		[ -z "$why" ] || { echo "# $why"; sed 's/^/# /' "$tmp/eof.err"; }
+		ok "$([ -z "$why" ]; echo $?)" \
+			"--sandbox --backend $backend: a server that ignores EOF is killed and its run swept"
+	done
 else
 	skip "--sandbox" "cordon run cannot start a sandbox here"
 	skip "--sandbox --network proxy" "cordon run cannot start a sandbox here"
+	skip "--sandbox: a server that ignores EOF is swept" "cordon run cannot start a sandbox here"
 fi
 
 done_testing
