@@ -1202,6 +1202,17 @@ static bool fd_id_text(int fd, char buf[AUDIT_ID_TEXT])
 	return true;
 }
 
+/* Whether the mark open on fd is to be trusted: this user's regular file
+ * that others cannot write (one they could write could have been
+ * emptied). Every reader of the mark asks this one. */
+static bool mark_trusted(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_uid == geteuid() && !(st.st_mode & 0022);
+}
+
 /* The mark, created empty (0600; its directory synced) when missing,
  * open for appending and reading as this user's own regular file that
  * others cannot write; -1 with errno otherwise. */
@@ -1209,7 +1220,6 @@ static int mark_open(const char *mark)
 {
 	const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY |
 			  O_NOFOLLOW | O_NONBLOCK;
-	struct stat st;
 	int fd = open(mark, flags);
 
 	if (fd < 0 && errno == ENOENT) {
@@ -1221,8 +1231,7 @@ static int mark_open(const char *mark)
 	}
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+	if (!mark_trusted(fd)) {
 		close(fd);
 		errno = EPERM;
 		return -1;
@@ -3515,7 +3524,6 @@ static int verify_marked(const struct audit_mark_names *m, int fd,
 			 struct cordon_diag *diag, enum cordon_err *rc)
 {
 	char idtext[AUDIT_ID_TEXT];
-	struct stat st;
 	int mfd, hit, e = 0;
 
 	if (!fd_id_text(fd, idtext)) {
@@ -3538,8 +3546,7 @@ static int verify_marked(const struct audit_mark_names *m, int fd,
 				 e == ELOOP ? "it is a symlink" : strerror(e));
 		return -1;
 	}
-	if (fstat(mfd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 0022)) {
+	if (!mark_trusted(mfd)) {
 		close(mfd);
 		*rc = diag_errno(diag, CORDON_E_IO, 0,
 				 "audit verify: the sync mark %s is not this "
