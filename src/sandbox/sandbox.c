@@ -963,8 +963,9 @@ static void run_parent(struct run *r)
 			SANDBOX_BACKEND_LANDLOCK; /* kill by process group */
 }
 
-/* Waits for the child (reaper.c), stops the proxy, gives the caller its
- * signals back and decodes how the command ended. */
+/* Waits for the run's end (reaper.c), stops the proxy, gives the caller
+ * its signals back and decodes how the command ended. The child is reaped
+ * in run_end. */
 static void run_wait(struct run *r)
 {
 	struct sandbox_plan *p = &r->p;
@@ -977,11 +978,11 @@ static void run_wait(struct run *r)
 	sandbox_report_status(p, r->rep, r->wstatus, r->got);
 	if (p->proxy_diag[0])
 		sandbox_report_refuse(r->rep, ST_SETUP, "%s", p->proxy_diag);
-	close(r->pidfd);
 }
 
-/* Releases what the run holds: the proxy, the cgroup leaf, the
- * placeholders (when this is the last run), the descriptors, the
+/* Releases what the run holds: the proxy, the placeholders (when this is
+ * the last run), the child (reaped last: PID 1's exit, the namespaces'
+ * teardown, overlaps all of this), the cgroup leaf, the descriptors, the
  * environment and the arena. */
 static void run_end(struct run *r, unsigned long long t0)
 {
@@ -994,8 +995,11 @@ static void run_end(struct run *r, unsigned long long t0)
 		close(p->pxs_r);
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
-	sandbox_cgroup_release(&p->cg);
 	sandbox_placeholder_cleanup(p, r->rep);
+	sandbox_reaper_reap(r->pidfd, &r->got);
+	if (r->pidfd >= 0)
+		close(r->pidfd);
+	sandbox_cgroup_release(&p->cg);
 	plan_close(p);
 	envfilter_free(p->envp);
 	arena_release(&p->arena);

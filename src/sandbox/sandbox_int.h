@@ -436,6 +436,7 @@ void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
 
 void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			 struct sandbox_report *rep, int *wstatus, bool *got);
+void sandbox_reaper_reap(int pidfd, bool *got);
 
 /* report.c */
 
