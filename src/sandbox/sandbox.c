@@ -981,9 +981,10 @@ static void run_wait(struct run *r)
 }
 
 /* Releases what the run holds: the proxy, the placeholders (when this is
- * the last run), the child (reaped last: PID 1's exit, the namespaces'
- * teardown, overlaps all of this), the cgroup leaf, the descriptors, the
- * environment and the arena. */
+ * the last run), then hands the final report to the caller (on_end), and
+ * only then reaps the child (PID 1's exit, the namespaces' teardown,
+ * overlaps all of this) and lets go of the cgroup leaf; the descriptors,
+ * the environment and the arena. */
 static void run_end(struct run *r, unsigned long long t0)
 {
 	struct sandbox_plan *p = &r->p;
@@ -996,6 +997,9 @@ static void run_end(struct run *r, unsigned long long t0)
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
 	sandbox_placeholder_cleanup(p, r->rep);
+	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
+	if (r->o->on_end && r->err == CORDON_OK)
+		r->o->on_end(r->rep, r->o->on_end_arg);
 	sandbox_reaper_reap(r->pidfd, &r->got);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
@@ -1003,7 +1007,6 @@ static void run_end(struct run *r, unsigned long long t0)
 	plan_close(p);
 	envfilter_free(p->envp);
 	arena_release(&p->arena);
-	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
 }
 
 /* The phases in order. A phase that ends the run has refused it in rep

@@ -690,6 +690,72 @@ static void test_run_end(enum sandbox_backend backend, const char *name)
 	   name, moved, moved2, left);
 }
 
+/* What on_end saw: how often it was called, the status, and how many
+ * processes with the marker in their command line were still alive. */
+struct end_seen {
+	const char *marker;
+	int calls;
+	int status;
+	size_t alive;
+};
+
+static void seen_end(struct sandbox_report *rep, void *arg)
+{
+	struct end_seen *e = arg;
+	pid_t pids[8];
+
+	e->calls++;
+	e->status = rep->status;
+	e->alive = find_marked(e->marker, pids, 8);
+}
+
+/* on_end (where the CLI writes the audit record) comes once, with the
+ * final status, when no process of the run is left: not even the
+ * processes the command left behind, though the sandbox's PID 1 may
+ * still be on its way out. A refused run gets it too. */
+static void test_on_end(enum sandbox_backend backend, const char *name)
+{
+	struct sandbox_opts o;
+	struct sandbox_report rep;
+	struct cordon_diag dg;
+	char marker[64], script[256];
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	struct end_seen e = { .marker = marker };
+
+	snprintf(marker, sizeof(marker), "sleep 775.%ld%d", (long)getpid(),
+		 (int)backend);
+	snprintf(script, sizeof(script),
+		 "%s & %s & while ! pgrep -f '^%s' >/dev/null; do :; done; "
+		 "exit 3",
+		 marker, marker, marker);
+	base_opts(&o, backend);
+	o.on_end = seen_end;
+	o.on_end_arg = &e;
+	is_intf(sandbox_run(&o, argv, &rep, &dg), CORDON_OK, "%s on_end: runs",
+		name);
+	ok(e.calls == 1 && e.status == 3 && rep.status == 3,
+	   "%s on_end: called once, with the final status (%d calls, %d)", name,
+	   e.calls, e.status);
+	is_intf((long long)e.alive, 0,
+		"%s on_end: nothing the command left running is alive then",
+		name);
+
+	e.calls = 0;
+	base_opts(&o, backend);
+	o.on_end = seen_end;
+	o.on_end_arg = &e;
+	{
+		const char *w[] = { "/nonexistent/cordon-root" };
+
+		o.write = w;
+		o.nwrite = 1;
+		(void)sandbox_run(&o, argv, &rep, &dg);
+	}
+	ok(e.calls == 1 && e.status == 125,
+	   "%s on_end: a refused run gets it too (%d calls, %d)", name, e.calls,
+	   e.status);
+}
+
 /* PID 1 killed from outside before it could report the command's status:
  * the namespace ended with it, but how the command ended is unknown, so
  * the run is reported as a failure of cordon (125, naming PID 1), not
@@ -1856,6 +1922,7 @@ int main(void)
 	test_reaper();
 	test_deny_write_lost();
 	test_run_end(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_on_end(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	if (ns)
 		test_threads(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 	if (ns) {
@@ -1871,6 +1938,7 @@ int main(void)
 		test_run_later_pinned();
 		test_placeholders();
 		test_run_end(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_on_end(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_pid1_killed();
 	} else {
 		skip(1, "user namespaces do not work here");
