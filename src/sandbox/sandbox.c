@@ -980,11 +980,12 @@ static void run_wait(struct run *r)
 		sandbox_report_refuse(r->rep, ST_SETUP, "%s", p->proxy_diag);
 }
 
-/* Releases what the run holds: the proxy, the placeholders (when this is
- * the last run), then hands the final report to the caller (on_end), and
- * only then reaps the child (PID 1's exit, the namespaces' teardown,
- * overlaps all of this) and lets go of the cgroup leaf; the descriptors,
- * the environment and the arena. */
+/* Releases what the run holds: the proxy, the placeholders' check (when
+ * this is the last run), then hands the final report to the caller
+ * (on_end), and only then reaps the child (PID 1's exit, the namespaces'
+ * teardown, overlaps all of this), removes the empty placeholders (no
+ * longer mount points anywhere) and lets go of the cgroup leaf; the
+ * descriptors, the environment and the arena. */
 static void run_end(struct run *r, unsigned long long t0)
 {
 	struct sandbox_plan *p = &r->p;
@@ -996,13 +997,14 @@ static void run_end(struct run *r, unsigned long long t0)
 		close(p->pxs_r);
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
-	sandbox_placeholder_cleanup(p, r->rep);
+	sandbox_placeholder_check(p, r->rep);
 	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
 	if (r->o->on_end && r->err == CORDON_OK)
 		r->o->on_end(r->rep, r->o->on_end_arg);
 	sandbox_reaper_reap(r->pidfd, &r->got);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
+	sandbox_placeholder_cleanup(p, r->rep);
 	sandbox_cgroup_release(&p->cg);
 	plan_close(p);
 	envfilter_free(p->envp);
