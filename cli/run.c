@@ -353,6 +353,28 @@ static int sync_hook_record(void *ctx, char *err, size_t cap)
 	return -1;
 }
 
+/* The run's before_exec (sandbox_opts): once the child is cloned, the
+ * relays' threads start (their creation overlaps the child's set-up
+ * instead of coming before the clone), then the hook's record is synced
+ * (--audit-sync). A failure keeps the command from running. */
+struct run_exec {
+	struct run_sync *sync; /* NULL without --audit-sync */
+	struct cli_audit_relay *relay;
+	struct cli_broker_relay *brelay;
+};
+
+static int run_before_exec(void *ctx, char *err, size_t cap)
+{
+	struct run_exec *x = ctx;
+
+	if (cli_audit_relay_run(x->relay) != 0 ||
+	    cli_broker_relay_run(x->brelay) != 0) {
+		snprintf(err, cap, "a relay for the doors inside: no thread");
+		return -1;
+	}
+	return x->sync ? sync_hook_record(x->sync, err, cap) : 0;
+}
+
 /* What the run's end needs: the relays to stop, where the report and the
  * record go, and the exit status so far. */
 struct run_end {
@@ -420,6 +442,7 @@ int cli_run(int argc, char **argv)
 	struct cli_audit_relay *relay;
 	struct cli_broker_relay *brelay;
 	struct run_end end;
+	struct run_exec xr = { 0 };
 	enum cordon_err err;
 	char *report = NULL, *judged = NULL, why[256];
 	char *bash_argv[4] = { "bash", "-c", NULL, NULL };
@@ -472,8 +495,7 @@ int cli_run(int argc, char **argv)
 			rc = RUN_EXIT_SETUP;
 			goto out;
 		}
-		r.sbx.before_exec = sync_hook_record;
-		r.sbx.before_exec_ctx = &sync;
+		xr.sync = &sync;
 		sync_start(&sync);
 	}
 	rc = cli_preset_apply(&preset, &r);
@@ -513,6 +535,10 @@ int cli_run(int argc, char **argv)
 		goto out;
 	}
 
+	xr.relay = relay;
+	xr.brelay = brelay;
+	r.sbx.before_exec = run_before_exec;
+	r.sbx.before_exec_ctx = &xr;
 	end = (struct run_end){ .r = &r,
 				.preset = &preset,
 				.audit = pa.audit,
