@@ -1,8 +1,10 @@
 /* reaper — who waits for the command (sandbox_int.h).
  *
  * Namespaces backend: the child is PID 1 of the new PID namespace; it
- * sets up, forks the command, reaps, forwards signals and exits when the
- * command does, which kills every process left in the namespace. Landlock
+ * sets up, forks the command, reaps and forwards signals; when the command
+ * exits it kills and reaps every process left in the namespace, sends the
+ * command's status and exits, and the parent takes the status as the
+ * run's end and reaps PID 1 after its own work at the end. Landlock
  * backend: a sub-reaper forks the command and kills every descendant at
  * the end. The parent waits with the time-out, forwards SIGINT, SIGTERM
  * and SIGHUP, and pumps the output of an argv-only run under its cap.

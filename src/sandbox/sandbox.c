@@ -16,8 +16,10 @@
  * /tmp, /proc and a minimal /dev, binds the writable roots and the masks,
  * pivots into it, (network proxy) makes the proxy's listening socket and
  * hands it to the parent, drops every capability, and forks the
- * command. PID 1 reaps, forwards signals, and exits when the command
- * does, which ends the namespace and kills every process left in it.
+ * command. PID 1 reaps and forwards signals; when the command exits it
+ * kills and reaps every process left in the namespace, then sends the
+ * command's status (the run's end: the parent sweeps and hands the report
+ * over, on_end, while PID 1's exit ends the namespaces) and exits.
  *
  * Backend "landlock": no namespaces; the child is the command, in its own
  * session; Landlock, seccomp and rlimits only.
