@@ -319,6 +319,11 @@ fail:
 	return NULL;
 }
 
+int cli_audit_relay_run(struct cli_audit_relay *r)
+{
+	return r ? cli_runrelay_run(&r->rr, "cordon run: audit relay") : 0;
+}
+
 void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o)
 {
 	if (!r)

@@ -496,6 +496,11 @@ int cli_broker_relay_start(const struct cordon_config *cfg,
 	return 0;
 }
 
+int cli_broker_relay_run(struct cli_broker_relay *r)
+{
+	return r ? cli_runrelay_run(&r->rr, "cordon run: broker relay") : 0;
+}
+
 void cli_broker_relay_stop(struct cli_broker_relay *r, struct sandbox_opts *o)
 {
 	if (!r)

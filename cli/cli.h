@@ -191,6 +191,9 @@ int cli_broker_relay_start(const struct cordon_config *cfg,
 			   struct sandbox_opts *o, char *const *argv,
 			   struct cli_broker_relay **out);
 void cli_broker_relay_stop(struct cli_broker_relay *r, struct sandbox_opts *o);
+/* Starts its thread once the sandbox's child is cloned (before the
+ * command may exec); 0 also for NULL, -1 after saying why. */
+int cli_broker_relay_run(struct cli_broker_relay *r);
 
 /* nbytes (at most 32) random bytes as hex into out (2 * nbytes + 1
  * bytes); 0, or -1 when getrandom failed. */
@@ -225,3 +228,6 @@ struct cli_audit_relay;
 struct cli_audit_relay *cli_audit_relay_start(struct cordon_audit *a,
 					      struct sandbox_opts *o);
 void cli_audit_relay_stop(struct cli_audit_relay *r, struct sandbox_opts *o);
+/* Starts its thread once the sandbox's child is cloned (before the
+ * command may exec); 0 also for NULL, -1 after saying why. */
+int cli_audit_relay_run(struct cli_audit_relay *r);

@@ -353,6 +353,81 @@ static int sync_hook_record(void *ctx, char *err, size_t cap)
 	return -1;
 }
 
+/* The run's before_exec (sandbox_opts): once the child is cloned, the
+ * relays' threads start (their creation overlaps the child's set-up
+ * instead of coming before the clone), then the hook's record is synced
+ * (--audit-sync). A failure keeps the command from running. */
+struct run_exec {
+	struct run_sync *sync; /* NULL without --audit-sync */
+	struct cli_audit_relay *relay;
+	struct cli_broker_relay *brelay;
+};
+
+static int run_before_exec(void *ctx, char *err, size_t cap)
+{
+	struct run_exec *x = ctx;
+
+	if (cli_audit_relay_run(x->relay) != 0 ||
+	    cli_broker_relay_run(x->brelay) != 0) {
+		snprintf(err, cap, "a relay for the doors inside: no thread");
+		return -1;
+	}
+	return x->sync ? sync_hook_record(x->sync, err, cap) : 0;
+}
+
+/* What the run's end needs: the relays to stop, where the report and the
+ * record go, and the exit status so far. */
+struct run_end {
+	struct cli_runopts *r;
+	struct cli_preset *preset;
+	struct cordon_audit *audit;
+	char **argv;
+	struct cli_audit_relay *relay;
+	struct cli_broker_relay *brelay;
+	char *report;
+	int rc;
+	bool done;
+};
+
+/* The relays stopped (no process of the run is left to send them
+ * anything), the messages, --report and the audit record: from the
+ * sandbox's on_end, while its namespaces are taken down, or after
+ * sandbox_run when it did not call it. */
+static void run_finish(struct sandbox_report *rep, void *arg)
+{
+	struct run_end *e = arg;
+	struct cordon_diag diag;
+
+	e->done = true;
+	cli_broker_relay_stop(e->brelay, &e->r->sbx);
+	cli_audit_relay_stop(e->relay, &e->r->sbx);
+	e->brelay = NULL;
+	e->relay = NULL;
+	if (rep->error[0]) {
+		if (strncmp(rep->error, "blocked:", 8) == 0)
+			fprintf(stderr, "%s\n", rep->error);
+		else
+			fprintf(stderr, "cordon run: %s\n", rep->error);
+	}
+	for (size_t i = 0; i < rep->nquarantined; i++)
+		fprintf(stderr, "cordon run: quarantined: %s\n",
+			rep->quarantined[i]);
+	e->rc = rep->status;
+	e->report = cli_preset_report(e->preset, sandbox_report_json(rep));
+	if (cli_preset_write_report(e->preset, e->r, rep, e->report) != 0 &&
+	    e->rc == 0)
+		e->rc = CLI_EXIT_FAILURE;
+	if (!e->report ||
+	    cordon_audit_run(e->audit, NULL, (const char *const *)e->argv,
+			     e->report, &diag) != CORDON_OK) {
+		/* The message names the audit log already. */
+		fprintf(stderr, "cordon run: %s\n",
+			e->report ? diag.message : "audit log: out of memory");
+		if (e->rc == 0)
+			e->rc = CLI_EXIT_FAILURE;
+	}
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct cli_runopts r;
@@ -366,6 +441,8 @@ int cli_run(int argc, char **argv)
 	struct run_sync sync = { 0 };
 	struct cli_audit_relay *relay;
 	struct cli_broker_relay *brelay;
+	struct run_end end;
+	struct run_exec xr = { 0 };
 	enum cordon_err err;
 	char *report = NULL, *judged = NULL, why[256];
 	char *bash_argv[4] = { "bash", "-c", NULL, NULL };
@@ -418,8 +495,7 @@ int cli_run(int argc, char **argv)
 			rc = RUN_EXIT_SETUP;
 			goto out;
 		}
-		r.sbx.before_exec = sync_hook_record;
-		r.sbx.before_exec_ctx = &sync;
+		xr.sync = &sync;
 		sync_start(&sync);
 	}
 	rc = cli_preset_apply(&preset, &r);
@@ -459,36 +535,30 @@ int cli_run(int argc, char **argv)
 		goto out;
 	}
 
+	xr.relay = relay;
+	xr.brelay = brelay;
+	r.sbx.before_exec = run_before_exec;
+	r.sbx.before_exec_ctx = &xr;
+	end = (struct run_end){ .r = &r,
+				.preset = &preset,
+				.audit = pa.audit,
+				.argv = run_argv,
+				.relay = relay,
+				.brelay = brelay };
+	r.sbx.on_end = run_finish;
+	r.sbx.on_end_arg = &end;
 	err = sandbox_run(&r.sbx, run_argv, &rep, &diag);
-	cli_broker_relay_stop(brelay, &r.sbx);
-	cli_audit_relay_stop(relay, &r.sbx);
 	if (err != CORDON_OK) {
+		cli_broker_relay_stop(end.brelay, &r.sbx);
+		cli_audit_relay_stop(end.relay, &r.sbx);
 		fprintf(stderr, "cordon run: %s\n", diag.message);
 		rc = RUN_EXIT_SETUP;
 		goto out;
 	}
-	if (rep.error[0]) {
-		if (strncmp(rep.error, "blocked:", 8) == 0)
-			fprintf(stderr, "%s\n", rep.error);
-		else
-			fprintf(stderr, "cordon run: %s\n", rep.error);
-	}
-	for (size_t i = 0; i < rep.nquarantined; i++)
-		fprintf(stderr, "cordon run: quarantined: %s\n",
-			rep.quarantined[i]);
-	rc = rep.status;
-	report = cli_preset_report(&preset, sandbox_report_json(&rep));
-	if (cli_preset_write_report(&preset, &r, &rep, report) != 0 && rc == 0)
-		rc = CLI_EXIT_FAILURE;
-	if (!report ||
-	    cordon_audit_run(pa.audit, NULL, (const char *const *)run_argv,
-			     report, &diag) != CORDON_OK) {
-		/* The message names the audit log already. */
-		fprintf(stderr, "cordon run: %s\n",
-			report ? diag.message : "audit log: out of memory");
-		if (rc == 0)
-			rc = CLI_EXIT_FAILURE;
-	}
+	if (!end.done)
+		run_finish(&rep, &end);
+	rc = end.rc;
+	report = end.report;
 out:
 	sync_join(&sync);
 	audit_sync_job_free(sync.job);

@@ -59,13 +59,24 @@ int cli_runrelay_start(struct cli_runrelay *rr, const char *what,
 		       void *(*fn)(void *), void *arg, struct sandbox_opts *o,
 		       int slot)
 {
-	if (thread_nosig(&rr->th, false, fn, arg) != 0) {
-		fprintf(stderr, "%s: no thread\n", what);
-		return -1;
-	}
+	(void)what;
+	rr->fn = fn;
+	rr->arg = arg;
 	rr->orig = o->extra_env;
 	o->extra_env = rr->extra;
 	o->pass_fds[slot] = rr->fds[1];
+	return 0;
+}
+
+int cli_runrelay_run(struct cli_runrelay *rr, const char *what)
+{
+	if (rr->started)
+		return 0;
+	if (!rr->fn || thread_nosig(&rr->th, false, rr->fn, rr->arg) != 0) {
+		fprintf(stderr, "%s: no thread\n", what);
+		return -1;
+	}
+	rr->started = 1;
 	return 0;
 }
 
@@ -74,10 +85,13 @@ void cli_runrelay_stop(struct cli_runrelay *rr, struct sandbox_opts *o,
 {
 	ssize_t k;
 
-	do
-		k = write(rr->stop[1], "x", 1);
-	while (k < 0 && errno == EINTR);
-	pthread_join(rr->th, NULL);
+	if (rr->started) {
+		do
+			k = write(rr->stop[1], "x", 1);
+		while (k < 0 && errno == EINTR);
+		pthread_join(rr->th, NULL);
+		rr->started = 0;
+	}
 	if (o) {
 		o->extra_env = rr->orig;
 		o->pass_fds[slot] = 0;

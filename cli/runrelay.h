@@ -21,7 +21,10 @@ struct cli_runrelay {
 	char **extra;
 	size_t next;
 	char *const *orig; /* the caller's extra_env */
+	void *(*fn)(void *); /* the serving thread, started by _run() */
+	void *arg;
 	pthread_t th;
+	int started; /* the thread runs */
 };
 
 /* Opens rr for a relay named by the variable env_name: the socketpair, the
@@ -31,17 +34,24 @@ int cli_runrelay_open(struct cli_runrelay *rr, const char *what,
 		      const char *env_name, const struct sandbox_opts *o,
 		      size_t more);
 
-/* Starts fn(arg) on a thread with every signal blocked, and hands o the
- * command's end (in pass_fds[slot]) and extra. The run's parent blocks
- * SIGINT/TERM/HUP (and the pty's) to read them from a signalfd and
- * forward them; a thread that left them open would take them instead and
- * die by their default action, the caller's terminal left raw. 0, or -1
- * after saying why. */
+/* Hands o the command's end (in pass_fds[slot]) and extra, and notes
+ * fn(arg), the serving thread that cli_runrelay_run() starts once the
+ * sandbox's child is cloned (its creation then overlaps the child's
+ * set-up; until it runs, what the doors send waits in the socket). 0. */
 int cli_runrelay_start(struct cli_runrelay *rr, const char *what,
 		       void *(*fn)(void *), void *arg, struct sandbox_opts *o,
 		       int slot);
 
-/* Tells the thread to stop, waits for it, and puts o (may be NULL) back. */
+/* Starts the thread with every signal blocked. The run's parent blocks
+ * SIGINT/TERM/HUP (and the pty's) to read them from a signalfd and
+ * forward them; a thread that left them open would take them instead and
+ * die by their default action, the caller's terminal left raw. 0 (also
+ * when it runs already), or -1 after saying why on stderr: then the
+ * command must not run (sandbox_opts.before_exec). */
+int cli_runrelay_run(struct cli_runrelay *rr, const char *what);
+
+/* Tells the thread to stop, waits for it (when it was started), and puts
+ * o (may be NULL) back. */
 void cli_runrelay_stop(struct cli_runrelay *rr, struct sandbox_opts *o,
 		       int slot);
 

@@ -149,7 +149,7 @@ int sandbox_placeholder_open(const struct sandbox_plan *p)
  * expects a directory at a run-later name cannot write a file), and what
  * a repository or an editor would read and run later (a "gitdir:" .git).
  * It is quarantined as the sweep quarantines, and named in rep. */
-static void ph_remove(char *line, struct sandbox_report *rep)
+static void ph_remove(char *line, struct sandbox_report *rep, bool empty)
 {
 	char *end, *path, *slash;
 	unsigned long long dev, ino;
@@ -177,11 +177,13 @@ static void ph_remove(char *line, struct sandbox_report *rep)
 	if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    (unsigned long long)st.st_dev == dev &&
 	    (unsigned long long)st.st_ino == ino) {
-		if (S_ISDIR(st.st_mode))
-			(void)unlinkat(dfd, slash + 1, AT_REMOVEDIR);
-		else if (S_ISREG(st.st_mode) && st.st_size == 0)
-			(void)unlinkat(dfd, slash + 1, 0);
-		else if (S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			if (empty)
+				(void)unlinkat(dfd, slash + 1, AT_REMOVEDIR);
+		} else if (S_ISREG(st.st_mode) && st.st_size == 0) {
+			if (empty)
+				(void)unlinkat(dfd, slash + 1, 0);
+		} else if (S_ISREG(st.st_mode)) {
 			char moved[NAME_MAX + 32];
 
 			if (sandbox_sweep_quarantine(dfd, slash + 1, moved,
@@ -201,33 +203,57 @@ static void ph_remove(char *line, struct sandbox_report *rep)
 	close(dfd);
 }
 
-/* Removes every registered placeholder that is still empty, when no
- * other run is under way (and then empties the registry). */
-void sandbox_placeholder_cleanup(struct sandbox_plan *p,
-				 struct sandbox_report *rep)
+/* Each registered placeholder through ph_remove (empty: the empty ones
+ * removed too), when this is the last run; the exclusive lock is taken
+ * once and kept until the registry is closed. True when it is held. */
+static bool ph_each(struct sandbox_plan *p, struct sandbox_report *rep,
+		    bool empty)
 {
 	char *buf, *line, *save = NULL;
 	ssize_t n;
 
-	if (p->ph_fd < 0)
-		return;
-	if (flock(p->ph_fd, LOCK_EX | LOCK_NB) != 0)
-		goto out;
+	if (!p->ph_last && flock(p->ph_fd, LOCK_EX | LOCK_NB) != 0)
+		return false;
+	p->ph_last = true;
 	buf = cordon__malloc(SANDBOX_GIT_FILE_MAX);
 	if (!buf)
-		goto out;
+		return false;
 	n = pread(p->ph_fd, buf, SANDBOX_GIT_FILE_MAX - 1, 0);
 	if (n > 0) {
 		buf[n] = '\0';
 		for (line = strtok_r(buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save))
-			ph_remove(line, rep);
+			ph_remove(line, rep, empty);
+	}
+	free(buf);
+	return n > 0;
+}
+
+void sandbox_placeholder_check(struct sandbox_plan *p,
+			       struct sandbox_report *rep)
+{
+	if (p->ph_fd < 0)
+		return;
+	if (!ph_each(p, rep, false) && !p->ph_last) {
+		/* Another run is under way: it cleans up. */
+		close(p->ph_fd);
+		p->ph_fd = -1;
+	}
+}
+
+/* Removes every registered placeholder that is still empty, when no
+ * other run is under way (and then empties the registry). */
+void sandbox_placeholder_cleanup(struct sandbox_plan *p,
+				 struct sandbox_report *rep)
+{
+	if (p->ph_fd < 0)
+		return;
+	if (ph_each(p, rep, true)) {
 		/* Whatever is left (a directory filled meanwhile) is its
 		 * owner's now: forget it. */
 		(void)ftruncate(p->ph_fd, 0);
 	}
-	free(buf);
-out:
 	close(p->ph_fd);
 	p->ph_fd = -1;
+	p->ph_last = false;
 }

@@ -1,8 +1,10 @@
 /* reaper — who waits for the command (sandbox_int.h).
  *
  * Namespaces backend: the child is PID 1 of the new PID namespace; it
- * sets up, forks the command, reaps, forwards signals and exits when the
- * command does, which kills every process left in the namespace. Landlock
+ * sets up, forks the command, reaps and forwards signals; when the command
+ * exits it kills and reaps every process left in the namespace, sends the
+ * command's status and exits, and the parent takes the status as the
+ * run's end and reaps PID 1 after its own work at the end. Landlock
  * backend: a sub-reaper forks the command and kills every descendant at
  * the end. The parent waits with the time-out, forwards SIGINT, SIGTERM
  * and SIGHUP, and pumps the output of an argv-only run under its cap.
@@ -52,8 +54,39 @@ static void init_forward(int sig)
 		init_pending_sig = sig;
 }
 
-/* PID 1's loop: reap everything, and when the command exits hand its wait
- * status to the parent and exit (which kills whatever it left behind). */
+/* The command has exited: every other process of the namespace is killed
+ * and reaped, and only then does its wait status go to the parent, which
+ * takes it as the run's confirmed end (nothing of the command runs or
+ * writes any more) and sweeps and records while this process's exit takes
+ * the namespaces down on the other core. kill(-1) from PID 1 reaches every
+ * process of the namespace but itself, nested namespaces included, and
+ * one forking under it either forks before (its child is killed too) or
+ * fails; an orphan is re-parented to us (or to a sub-reaper inside, killed
+ * in turn), so ECHILD means no process of the run is left. Without a
+ * status (a write that failed) the parent waits for this process's end,
+ * which the kernel makes the namespace's, and says the command's status
+ * is unknown. PID 1 cannot die of the command's signal: the status goes
+ * over the pipe. */
+__attribute__((noreturn)) static void init_end(const struct sandbox_plan *p,
+					       int st)
+{
+	for (;;) {
+		pid_t r;
+
+		(void)kill(-1, SIGKILL);
+		r = waitpid(-1, NULL, 0);
+		if (r < 0 && errno == ECHILD)
+			break;
+		if (r < 0 && errno != EINTR)
+			_exit(ST_SETUP);
+	}
+	if (write(p->st_w, &st, sizeof(st)) != sizeof(st)) {
+		/* No status: the parent says so. */
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/* PID 1's loop: reap everything until the command exits. */
 __attribute__((noreturn)) static void init_reap(const struct sandbox_plan *p,
 						pid_t cmd)
 {
@@ -65,15 +98,8 @@ __attribute__((noreturn)) static void init_reap(const struct sandbox_plan *p,
 			continue;
 		if (r < 0)
 			_exit(ST_SETUP);
-		if (r == cmd) {
-			/* PID 1 cannot die of the command's signal: the
-			 * status goes over the pipe. */
-			if (write(p->st_w, &st, sizeof(st)) != sizeof(st)) {
-				/* The parent falls back on our exit code. */
-			}
-			_exit(WIFEXITED(st) ? WEXITSTATUS(st) :
-					      128 + WTERMSIG(st));
-		}
+		if (r == cmd)
+			init_end(p, st);
 	}
 }
 
@@ -460,6 +486,22 @@ void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sandbox_cgroup_kill(&p->cg);
 }
 
+/* Reaps the child once the run's end is confirmed (sandbox_reaper_wait):
+ * after the parent's own work at the end, so that PID 1's exit (the mount,
+ * PID and user namespaces' teardown) overlaps it; before the cgroup leaf
+ * is let go, which then holds no process of this run. */
+void sandbox_reaper_reap(int pidfd, bool *got)
+{
+	siginfo_t info;
+
+	if (pidfd < 0 || *got)
+		return;
+	while (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED) != 0 &&
+	       errno == EINTR)
+		;
+	*got = true;
+}
+
 /* SIGTSTP while a terminal is relayed: the caller's terminal as it was,
  * stopped, and on SIGCONT raw again with the size it has now. */
 static void wait_stop(struct sandbox_plan *p)
@@ -473,7 +515,28 @@ static void wait_stop(struct sandbox_plan *p)
 	sandbox_pty_winsize(p);
 }
 
-/* Waits for the child: the time-out, forwarded signals, the output cap. */
+/* PID 1's status pipe (namespaces backend): true once the command's wait
+ * status is read, PID 1 having killed and reaped the rest of the run
+ * (init_end); *open goes false at EOF, PID 1 gone without one. */
+static bool wait_status(struct sandbox_plan *p, bool *open)
+{
+	ssize_t n = read(p->st_r, &p->st_status, sizeof(p->st_status));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return false;
+	/* A pipe writes the four bytes at once or not at all. */
+	if (n == (ssize_t)sizeof(p->st_status)) {
+		p->st_have = true;
+		return true;
+	}
+	*open = false;
+	return false;
+}
+
+/* Waits for the child: the time-out, forwarded signals, the output cap.
+ * The namespaces backend's run ends when PID 1 reports the command's
+ * status (PID 1 itself is reaped later, sandbox_reaper_reap) or when PID 1
+ * is gone; the other backends' when the child is reaped (*got). */
 void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			 struct sandbox_report *rep, int *wstatus, bool *got)
 {
@@ -485,6 +548,7 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sigset_t fwd;
 	int sfd;
 	bool exited = false;
+	bool st_open = p->backend == SANDBOX_BACKEND_NAMESPACES && p->st_r >= 0;
 
 	if (o->timeout_s)
 		deadline = start + (unsigned long long)o->timeout_s * 1000ULL;
@@ -496,10 +560,10 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	while (!exited || p->out_r[0] >= 0 || p->out_r[1] >= 0) {
-		struct pollfd pf[6];
+		struct pollfd pf[7];
 		int nf = 0, timeout = -1, r;
 		int idx_out[2] = { -1, -1 }, idx_sig = -1, idx_pid = -1;
-		int idx_in = -1;
+		int idx_in = -1, idx_st = -1;
 
 		if (!exited) {
 			idx_pid = nf;
@@ -508,6 +572,11 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			if (sfd >= 0) {
 				idx_sig = nf;
 				pf[nf++] = (struct pollfd){ .fd = sfd,
+							    .events = POLLIN };
+			}
+			if (st_open) {
+				idx_st = nf;
+				pf[nf++] = (struct pollfd){ .fd = p->st_r,
 							    .events = POLLIN };
 			}
 		}
@@ -586,6 +655,11 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 				else
 					(void)kill(-pid, (int)si.ssi_signo);
 			}
+		}
+		if (idx_st >= 0 && pf[idx_st].revents &&
+		    wait_status(p, &st_open)) {
+			exited = true;
+			continue;
 		}
 		if (idx_pid >= 0 && (pf[idx_pid].revents & POLLIN)) {
 			siginfo_t info;

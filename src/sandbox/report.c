@@ -410,6 +410,26 @@ void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
 				      "the sandbox's process vanished");
 		return;
 	}
+	/* PID 1 gone without the command's status (killed from outside, or
+	 * a write that failed): the namespace ended with it, but how the
+	 * command ended is not known, and its status is not made up from
+	 * PID 1's. (A time-out's kill is the run's own: reported as one.) */
+	if (p->backend == SANDBOX_BACKEND_NAMESPACES && !p->st_have &&
+	    !rep->timed_out) {
+		if (WIFSIGNALED(wstatus))
+			sandbox_report_refuse(rep, ST_SETUP,
+					      "the sandbox's PID 1 was killed "
+					      "(signal %d) before it reported "
+					      "how the command ended",
+					      WTERMSIG(wstatus));
+		else
+			sandbox_report_refuse(rep, ST_SETUP,
+					      "the sandbox's PID 1 exited (%d) "
+					      "before it reported how the "
+					      "command ended",
+					      WEXITSTATUS(wstatus));
+		return;
+	}
 	if (WIFEXITED(wstatus)) {
 		rep->exit_code = WEXITSTATUS(wstatus);
 		rep->signal = 0;

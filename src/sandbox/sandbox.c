@@ -16,8 +16,10 @@
  * /tmp, /proc and a minimal /dev, binds the writable roots and the masks,
  * pivots into it, (network proxy) makes the proxy's listening socket and
  * hands it to the parent, drops every capability, and forks the
- * command. PID 1 reaps, forwards signals, and exits when the command
- * does, which ends the namespace and kills every process left in it.
+ * command. PID 1 reaps and forwards signals; when the command exits it
+ * kills and reaps every process left in the namespace, then sends the
+ * command's status (the run's end: the parent sweeps and hands the report
+ * over, on_end, while PID 1's exit ends the namespaces) and exits.
  *
  * Backend "landlock": no namespaces; the child is the command, in its own
  * session; Landlock, seccomp and rlimits only.
@@ -963,8 +965,9 @@ static void run_parent(struct run *r)
 			SANDBOX_BACKEND_LANDLOCK; /* kill by process group */
 }
 
-/* Waits for the child (reaper.c), stops the proxy, gives the caller its
- * signals back and decodes how the command ended. */
+/* Waits for the run's end (reaper.c), stops the proxy, gives the caller
+ * its signals back and decodes how the command ended. The child is reaped
+ * in run_end. */
 static void run_wait(struct run *r)
 {
 	struct sandbox_plan *p = &r->p;
@@ -977,12 +980,14 @@ static void run_wait(struct run *r)
 	sandbox_report_status(p, r->rep, r->wstatus, r->got);
 	if (p->proxy_diag[0])
 		sandbox_report_refuse(r->rep, ST_SETUP, "%s", p->proxy_diag);
-	close(r->pidfd);
 }
 
-/* Releases what the run holds: the proxy, the cgroup leaf, the
- * placeholders (when this is the last run), the descriptors, the
- * environment and the arena. */
+/* Releases what the run holds: the proxy, the placeholders' check (when
+ * this is the last run), then hands the final report to the caller
+ * (on_end), and only then reaps the child (PID 1's exit, the namespaces'
+ * teardown, overlaps all of this), removes the empty placeholders (no
+ * longer mount points anywhere) and lets go of the cgroup leaf; the
+ * descriptors, the environment and the arena. */
 static void run_end(struct run *r, unsigned long long t0)
 {
 	struct sandbox_plan *p = &r->p;
@@ -994,12 +999,18 @@ static void run_end(struct run *r, unsigned long long t0)
 		close(p->pxs_r);
 	if (p->pxs_w >= 0)
 		close(p->pxs_w);
-	sandbox_cgroup_release(&p->cg);
+	sandbox_placeholder_check(p, r->rep);
+	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
+	if (r->o->on_end && r->err == CORDON_OK)
+		r->o->on_end(r->rep, r->o->on_end_arg);
+	sandbox_reaper_reap(r->pidfd, &r->got);
+	if (r->pidfd >= 0)
+		close(r->pidfd);
 	sandbox_placeholder_cleanup(p, r->rep);
+	sandbox_cgroup_release(&p->cg);
 	plan_close(p);
 	envfilter_free(p->envp);
 	arena_release(&p->arena);
-	r->rep->duration_ms = (unsigned long)(sandbox_now_ms() - t0);
 }
 
 /* The phases in order. A phase that ends the run has refused it in rep

@@ -128,6 +128,15 @@ struct sandbox_opts {
 	 * command starts (the CLI warns there when degraded). */
 	void (*on_start)(const struct sandbox_report *rep, void *arg);
 	void *on_start_arg;
+	/* Called once the run's end is confirmed (no process of it is left
+	 * to run or write) and rep is final (status, sweep, placeholders,
+	 * durationMs), before the sandbox's own last process is reaped and
+	 * the cgroup leaf let go: what the caller does with the report (the
+	 * CLI writes the audit record and --report there) overlaps the
+	 * namespaces' teardown. Not called when sandbox_run returns an
+	 * error, nor for an argv-only refusal. */
+	void (*on_end)(struct sandbox_report *rep, void *arg);
+	void *on_end_arg;
 	/* Added for network proxy: the proxy's lists (hostlist.h entries;
 	 * an empty allow list denies everything). */
 	const char *const *allow_hosts;

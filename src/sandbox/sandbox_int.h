@@ -159,6 +159,7 @@ struct sandbox_plan {
 	/* placeholders created in the host tree, listed in a registry that
 	 * the last run to finish empties (ph_fd: flock'ed shared meanwhile) */
 	int ph_fd;
+	bool ph_last; /* ph_fd's exclusive lock taken: this is the last run */
 	bool ph_missed; /* a missing run-later path went unprotected */
 	bool dw_missed; /* ... a missing deny_write path */
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
@@ -319,9 +320,18 @@ int sandbox_placeholder_make(struct sandbox_plan *p, const char *path,
 
 int sandbox_placeholder_open(const struct sandbox_plan *p);
 
+/* When this is the last run (the registry's exclusive lock, kept): each
+ * registered file placeholder that was written meanwhile is quarantined
+ * and named in rep; the empty ones stay for the cleanup. Before the
+ * report is final, while the child may still be exiting. */
+void sandbox_placeholder_check(struct sandbox_plan *p,
+			       struct sandbox_report *rep);
+
 /* Removes the registered placeholders that are still empty when this is
- * the last run; a file placeholder that was written meanwhile is
- * quarantined and named in rep. */
+ * the last run (one written since the check is quarantined and named in
+ * rep), and empties the registry. After the child is reaped: a name
+ * that is still a mount point in its dying mount namespace costs an RCU
+ * grace period to remove. */
 void sandbox_placeholder_cleanup(struct sandbox_plan *p,
 				 struct sandbox_report *rep);
 
@@ -436,6 +446,7 @@ void sandbox_reaper_kill_tree(struct sandbox_plan *p, pid_t pid, int pidfd,
 
 void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			 struct sandbox_report *rep, int *wstatus, bool *got);
+void sandbox_reaper_reap(int pidfd, bool *got);
 
 /* report.c */
 

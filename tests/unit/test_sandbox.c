@@ -594,6 +594,245 @@ static void test_parent_death(void)
 	   "parent death: killing cordon killed the whole tree");
 }
 
+/* ---- the run's end ------------------------------------------------------ */
+
+/* The sweep test's dN entries of dir that hold a .git (*left: still
+ * there) or a quarantined one (*moved); a dN the writer was killed in
+ * before its .git counts for neither. */
+static void count_made(const char *dir, size_t *left, size_t *moved)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*left = *moved = 0;
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char path[PATH_MAX + 320];
+		struct stat st;
+
+		if (de->d_name[0] != 'd')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/.git", dir, de->d_name);
+		if (lstat(path, &st) == 0)
+			(*left)++;
+		snprintf(path, sizeof(path), "%s/%s/.git.cordon-quarantined",
+			 dir, de->d_name);
+		if (lstat(path, &st) == 0)
+			(*moved)++;
+	}
+	closedir(d);
+}
+
+/* A run ends when no process of it is left: what the command left running
+ * in the background is killed before the run's end is reported (the
+ * namespaces backend's PID 1 kills and reaps its namespace before it
+ * sends the command's status; the landlock backend's sub-reaper kills its
+ * descendants), so a file it was writing stops growing, and the sweep
+ * sees the final state of what it made: every nested .git it made, up to
+ * the moment it was killed, is quarantined. */
+static void test_run_end(enum sandbox_backend backend, const char *name)
+{
+	struct sandbox_opts o;
+	struct sandbox_report rep;
+	char *out = NULL;
+	char dir[PATH_MAX + 32], file[PATH_MAX + 48],
+		script[3 * PATH_MAX + 256];
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	struct stat a, b;
+	size_t left, moved, moved2;
+
+	snprintf(dir, sizeof(dir), "%s/end-grow-%s", ws, name);
+	snprintf(file, sizeof(file), "%s/grow", dir);
+	mkdir(dir, 0755);
+	snprintf(script, sizeof(script),
+		 "(while :; do echo x >> %s; done) & "
+		 "while [ ! -s %s ]; do :; done",
+		 file, file);
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, argv, &rep, &out), 0,
+		"%s end: a command that leaves a writer behind exits 0", name);
+	free(out);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	(void)stat(file, &a);
+	sleep_ms(300);
+	(void)stat(file, &b);
+	ok(a.st_size > 0 && a.st_size == b.st_size,
+	   "%s end: the writer left behind was killed before the run ended "
+	   "(%lld then %lld bytes)",
+	   name, (long long)a.st_size, (long long)b.st_size);
+
+	snprintf(dir, sizeof(dir), "%s/end-sweep-%s", ws, name);
+	mkdir(dir, 0755);
+	/* python3 makes them fast enough to race a sweep that would start
+	 * before the writer is gone. */
+	snprintf(script, sizeof(script),
+		 "/usr/bin/python3 -c 'import os\nfor i in range(2000): "
+		 "os.makedirs(\"%s/d%%d/.git\" %% i)' & "
+		 "while [ ! -d %s/d3/.git ]; do :; done",
+		 dir, dir);
+	base_opts(&o, backend);
+	is_intf(run_capture(&o, argv, &rep, &out), 0,
+		"%s end: a command that leaves a git init loop behind exits 0",
+		name);
+	free(out);
+	count_made(dir, &left, &moved);
+	ok(moved >= 3 && left == 0 &&
+		   rep.nquarantined + rep.quarantined_more == moved,
+	   "%s end: every .git made in the background is quarantined "
+	   "(%zu moved, %zu left, %zu reported)",
+	   name, moved, left, rep.nquarantined + rep.quarantined_more);
+	sleep_ms(300);
+	count_made(dir, &left, &moved2);
+	ok(moved2 == moved && left == 0,
+	   "%s end: nothing is made after the run (%zu then %zu, %zu left)",
+	   name, moved, moved2, left);
+}
+
+/* What on_end saw: how often it was called, the status, and how many
+ * processes with the marker in their command line were still alive. */
+struct end_seen {
+	const char *marker;
+	int calls;
+	int status;
+	size_t alive;
+};
+
+static void seen_end(struct sandbox_report *rep, void *arg)
+{
+	struct end_seen *e = arg;
+	pid_t pids[8];
+
+	e->calls++;
+	e->status = rep->status;
+	e->alive = find_marked(e->marker, pids, 8);
+}
+
+/* on_end (where the CLI writes the audit record) comes once, with the
+ * final status, when no process of the run is left: not even the
+ * processes the command left behind, though the sandbox's PID 1 may
+ * still be on its way out. A refused run gets it too. */
+static void test_on_end(enum sandbox_backend backend, const char *name)
+{
+	struct sandbox_opts o;
+	struct sandbox_report rep;
+	struct cordon_diag dg;
+	char marker[64], script[256];
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	struct end_seen e = { .marker = marker };
+
+	snprintf(marker, sizeof(marker), "sleep 775.%ld%d", (long)getpid(),
+		 (int)backend);
+	snprintf(script, sizeof(script),
+		 "%s & %s & while ! pgrep -f '^%s' >/dev/null; do :; done; "
+		 "exit 3",
+		 marker, marker, marker);
+	base_opts(&o, backend);
+	o.on_end = seen_end;
+	o.on_end_arg = &e;
+	is_intf(sandbox_run(&o, argv, &rep, &dg), CORDON_OK, "%s on_end: runs",
+		name);
+	ok(e.calls == 1 && e.status == 3 && rep.status == 3,
+	   "%s on_end: called once, with the final status (%d calls, %d)", name,
+	   e.calls, e.status);
+	is_intf((long long)e.alive, 0,
+		"%s on_end: nothing the command left running is alive then",
+		name);
+
+	e.calls = 0;
+	base_opts(&o, backend);
+	o.on_end = seen_end;
+	o.on_end_arg = &e;
+	{
+		const char *w[] = { "/nonexistent/cordon-root" };
+
+		o.write = w;
+		o.nwrite = 1;
+		(void)sandbox_run(&o, argv, &rep, &dg);
+	}
+	ok(e.calls == 1 && e.status == 125,
+	   "%s on_end: a refused run gets it too (%d calls, %d)", name, e.calls,
+	   e.status);
+}
+
+/* PID 1 killed from outside before it could report the command's status:
+ * the namespace ended with it, but how the command ended is unknown, so
+ * the run is reported as a failure of cordon (125, naming PID 1), not
+ * with PID 1's signal as if it were the command's. */
+static void test_pid1_killed(void)
+{
+	char marker[64], script[128];
+	pid_t runner, pids[16], pid1 = 0;
+	size_t n = 0;
+	int pfd[2], st, status = -1;
+	char err[sizeof(((struct sandbox_report *)0)->error)];
+
+	snprintf(marker, sizeof(marker), "sleep 776.%ld", (long)getpid());
+	snprintf(script, sizeof(script), "%s; exit 0", marker);
+	if (pipe(pfd) != 0) {
+		skip(3, "pipe");
+		return;
+	}
+	runner = fork();
+	if (runner == 0) {
+		struct sandbox_opts o;
+		struct sandbox_report rep;
+		struct cordon_diag dg;
+		char *argv[] = { "/bin/sh", "-c", script, NULL };
+
+		close(pfd[0]);
+		base_opts(&o, SANDBOX_BACKEND_NAMESPACES);
+		if (sandbox_run(&o, argv, &rep, &dg) != CORDON_OK)
+			_exit(1);
+		if (write(pfd[1], &rep.status, sizeof(rep.status)) < 0 ||
+		    write(pfd[1], rep.error, sizeof(rep.error)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	for (int i = 0; i < 200 && n < 1; i++) {
+		sleep_ms(20);
+		n = find_marked(marker, pids, 16);
+	}
+	{
+		char path[64], buf[64];
+		int fd;
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+			 (int)runner, (int)runner);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (len > 0) {
+			buf[len] = '\0';
+			pid1 = (pid_t)strtol(buf, NULL, 10);
+		}
+	}
+	ok(n >= 1 && pid1 > 0,
+	   "PID 1 killed: the command runs (%zu), PID 1 "
+	   "is %d",
+	   n, (int)pid1);
+	if (pid1 > 0)
+		kill(pid1, SIGKILL);
+	err[0] = '\0';
+	if (read(pfd[0], &status, sizeof(status)) != sizeof(status) ||
+	    read(pfd[0], err, sizeof(err)) != (ssize_t)sizeof(err))
+		err[0] = '\0';
+	err[sizeof(err) - 1] = '\0';
+	close(pfd[0]);
+	waitpid(runner, &st, 0);
+	is_int(status, 125,
+	       "PID 1 killed: the run is 125, not the command's "
+	       "status");
+	ok(strstr(err, "PID 1 was killed (signal 9) before it reported") !=
+		   NULL,
+	   "PID 1 killed: the report says so (%s)", err);
+	ok(n > 0 && all_gone(pids, n), "PID 1 killed: the command is gone");
+}
+
 /* ---- backends ----------------------------------------------------------- */
 
 /* network proxy: the proxy variables, a denial answered by the proxy,
@@ -1682,6 +1921,8 @@ int main(void)
 	test_cgroup_join(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_reaper();
 	test_deny_write_lost();
+	test_run_end(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_on_end(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	if (ns)
 		test_threads(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 	if (ns) {
@@ -1696,6 +1937,9 @@ int main(void)
 		test_deny_write();
 		test_run_later_pinned();
 		test_placeholders();
+		test_run_end(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_on_end(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_pid1_killed();
 	} else {
 		skip(1, "user namespaces do not work here");
 	}
