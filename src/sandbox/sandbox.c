@@ -728,7 +728,7 @@ static int run_sweep_plan(struct run *r)
 {
 	if (r->p.backend == SANDBOX_BACKEND_BEST)
 		return 0;
-	if (sandbox_sweep_plan(&r->p))
+	if (sandbox_sweep_plan(&r->p, r->rep))
 		return run_refuse(r);
 	return 0;
 }

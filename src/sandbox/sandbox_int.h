@@ -65,6 +65,8 @@ struct landlock_policy;
 #define SANDBOX_MAX_HARDLINKS 1024 /* hardlinked files made read-only */
 #define SANDBOX_SWEEP_MAX 4096 /* git entries recorded for the sweep */
 #define SANDBOX_SWEEP_CONFIGS 64 /* git configs kept for the sweep */
+#define SANDBOX_SWEEP_OPEN 256 /* directories open at once in the sweep */
+#define SANDBOX_SWEEP_BLIND 64 /* unreadable directories named or moved */
 
 /* Resource defaults. */
 #define SANDBOX_DEFAULT_PIDS 1024
@@ -349,7 +351,7 @@ bool sandbox_walk_skipped(const char *name);
 
 /* sweep.c */
 
-int sandbox_sweep_plan(struct sandbox_plan *p);
+int sandbox_sweep_plan(struct sandbox_plan *p, struct sandbox_report *rep);
 
 void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep);
 

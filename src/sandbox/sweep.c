@@ -15,9 +15,16 @@
  * The tree is the command's: every step is an openat(O_NOFOLLOW) below a
  * directory descriptor, renames stay within their directory, and a
  * config is rewritten only as a fresh file (O_EXCL) after the one there
- * was moved aside. Bounded like the walk (SANDBOX_SWEEP_MAX entries
- * recorded, SANDBOX_WALK_MAX_ENTRIES read, SANDBOX_WALK_MAX_DEPTH
- * levels); past a bound the report says so.
+ * was moved aside. The walk has no depth bound (a stack of its own, not
+ * recursion) but SANDBOX_WALK_MAX_ENTRIES entries read and
+ * SANDBOX_SWEEP_OPEN directories open at once. What it cannot look into
+ * (unreadable, too deep, a name past PATH_MAX, past the budget) is never
+ * passed over in silence: after the run such a directory is moved aside
+ * whole unless it was so at the start, and either way the report's
+ * notEnforced says the sweep did not see everything (enforcement
+ * "partial"; before the run, so strict mode refuses). A .git file is
+ * recorded with the digest of its text: one rewritten to point elsewhere
+ * is new.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -36,6 +43,8 @@
 #include "sandbox_int.h"
 
 #include "alloc.h"
+#include "sha256.h"
+#include "text.h"
 #include "banned.h"
 
 /* git config keys whose value git runs (or loads more config from):
@@ -88,9 +97,14 @@ struct sandbox_sweep {
 	size_t nseen, cap;
 	struct sweep_cfg cfg[SANDBOX_SWEEP_CONFIGS];
 	size_t ncfg;
+	char *blind[SANDBOX_SWEEP_BLIND]; /* not looked into at launch */
+	size_t nblind;
+	size_t moved_blind; /* moved aside unseen by the scan after */
 	size_t entries; /* read by this scan */
 	bool launch; /* the scan before the run */
-	bool over; /* a bound was reached */
+	bool over; /* a bound was reached: some entry was not looked at */
+	bool launch_over; /* and so at the start */
+	char unseen[160]; /* the first one, and why */
 };
 
 static bool sweep_known(const struct sandbox_sweep *s, size_t n,
@@ -116,6 +130,20 @@ void sandbox_sweep_note(struct sandbox_report *rep, const char *fmt, ...)
 	(void)vsnprintf(rep->quarantined[rep->nquarantined],
 			sizeof(rep->quarantined[0]), fmt, ap);
 	va_end(ap);
+	/* names are the command's bytes: what no reader is shown raw (a
+	 * newline, a terminal escape, a byte that is not UTF-8, one cut
+	 * short) is '?' in the report and on stderr */
+	for (char *t = rep->quarantined[rep->nquarantined];;) {
+		size_t n = strlen(t), at = text_unshowable_at(t, n), l;
+		uint32_t cp;
+
+		if (at == n)
+			break;
+		l = text_utf8_decode((const unsigned char *)t + at, n - at,
+				     &cp);
+		memset(t + at, '?', l ? l : 1);
+		t += at + (l ? l : 1);
+	}
 	rep->nquarantined++;
 }
 
@@ -137,12 +165,22 @@ int sandbox_sweep_quarantine(int dfd, const char *name, char *out, size_t cap)
 	return -1;
 }
 
+/* The first entry the sweep could not look at, for notEnforced. */
+static void sweep_unseen(struct sandbox_sweep *s, const char *path,
+			 const char *why)
+{
+	if (!s->over)
+		(void)snprintf(s->unseen, sizeof(s->unseen), "%.120s (%.36s)",
+			       path, why);
+	s->over = true;
+}
+
 /* One entry of the scan: recorded before the run; after it, an entry not
  * recorded then is quarantined. dfd holds name; path is its absolute
- * name. */
-static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
-			int dfd, const char *name, const char *path,
-			const char *what)
+ * name; key what is recorded (its path, or more: sweep_dotgit). */
+static void sweep_entry_key(struct sandbox_plan *p, struct sandbox_report *rep,
+			    int dfd, const char *name, const char *path,
+			    const char *key, const char *what)
 {
 	struct sandbox_sweep *s = p->sweep;
 	char moved[NAME_MAX + 1];
@@ -152,17 +190,19 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 		char *dup;
 
 		if (s->nseen >= s->cap) {
-			s->over = true;
+			sweep_unseen(s, path,
+				     "more git entries than "
+				     "SANDBOX_SWEEP_MAX");
 			return;
 		}
-		dup = sandbox_plan_strdup(p, path);
+		dup = sandbox_plan_strdup(p, key);
 		if (dup)
 			s->seen[s->nseen++] = dup;
 		else
-			s->over = true;
+			sweep_unseen(s, path, "out of memory");
 		return;
 	}
-	if (sweep_known(s, s->cap, path))
+	if (sweep_known(s, s->cap, key))
 		return;
 	/* An empty file runs nothing and names no repository: another run's
 	 * placeholder (a workspace nested in this one), left for its owner
@@ -174,11 +214,80 @@ static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
 		sandbox_sweep_note(rep,
 				   "%s %s: new during the run, moved to %s",
 				   what, path, moved);
-	else
+	else {
 		sandbox_sweep_note(rep,
 				   "%s %s: new during the run, could not be "
 				   "moved aside (%s)",
 				   what, path, strerror(errno));
+		sweep_unseen(s, path, "could not be moved aside");
+	}
+}
+
+static void sweep_entry(struct sandbox_plan *p, struct sandbox_report *rep,
+			int dfd, const char *name, const char *path,
+			const char *what)
+{
+	sweep_entry_key(p, rep, dfd, name, path, path, what);
+}
+
+/* A directory the sweep could not look into (unreadable, too deep, its
+ * name too long, past the entry budget). Before the run it is named in
+ * notEnforced (the run is partial). After it, one that was not so at the
+ * start is moved aside whole: a repository in it would be trusted on the
+ * host unseen. One that can be neither is named in notEnforced. */
+static void sweep_blind(struct sandbox_plan *p, struct sandbox_report *rep,
+			int dfd, const char *name, const char *path,
+			const char *why)
+{
+	struct sandbox_sweep *s = p->sweep;
+	char moved[NAME_MAX + 1];
+
+	if (s->launch) {
+		char *dup = s->nblind < SANDBOX_SWEEP_BLIND ?
+				    sandbox_plan_strdup(p, path) :
+				    NULL;
+
+		if (dup)
+			s->blind[s->nblind++] = dup;
+		sweep_unseen(s, path, why);
+		return;
+	}
+	for (size_t i = 0; i < s->nblind; i++)
+		if (strcmp(s->blind[i], path) == 0) {
+			sweep_unseen(s, path, why);
+			return;
+		}
+	if (s->moved_blind >= SANDBOX_SWEEP_BLIND) {
+		sweep_unseen(s, path, why);
+		return;
+	}
+	s->moved_blind++;
+	/* moved or not, the sweep did not see it whole: the run is partial */
+	sweep_unseen(s, path, why);
+	if (sandbox_sweep_quarantine(dfd, name, moved, sizeof(moved)) == 0) {
+		sandbox_sweep_note(rep,
+				   "directory not looked at (%s), moved to "
+				   "%s: %s",
+				   why, moved, path);
+		return;
+	}
+	sandbox_sweep_note(rep,
+			   "directory not looked at (%s), could not be "
+			   "moved aside (%s): %s",
+			   why, strerror(errno), path);
+}
+
+/* Opens dfd/name as a directory below dfd, not following a symlink. A
+ * name that is no directory (a file, a symlink, gone) is -1 with *blind
+ * false; one that is but cannot be opened is -1 with *blind true. */
+static int sweep_open_dir(int dfd, const char *name, bool *blind)
+{
+	int fd = openat(dfd, name,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	*blind = fd < 0 && errno != ENOENT && errno != ENOTDIR &&
+		 errno != ELOOP;
+	return fd;
 }
 
 static bool section_is(const char *s, size_t n, const char *want)
@@ -287,7 +396,7 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 		return;
 	buf = cordon__malloc(SANDBOX_GIT_FILE_MAX);
 	if (!buf) {
-		s->over = true;
+		sweep_unseen(s, path, "out of memory");
 		return;
 	}
 	n = read_at(gfd, "config", buf, SANDBOX_GIT_FILE_MAX, &st);
@@ -297,7 +406,9 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			return;
 		}
 		if (s->ncfg >= SANDBOX_SWEEP_CONFIGS) {
-			s->over = true;
+			sweep_unseen(
+				s, path,
+				"more git configs than SANDBOX_SWEEP_CONFIGS");
 		} else {
 			struct sweep_cfg *c = &s->cfg[s->ncfg];
 
@@ -309,7 +420,7 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 			if (c->path && c->text)
 				s->ncfg++;
 			else
-				s->over = true;
+				sweep_unseen(s, path, "out of memory");
 		}
 		free(buf);
 		return;
@@ -322,7 +433,8 @@ static void sweep_config(struct sandbox_plan *p, struct sandbox_report *rep,
 		if (n < 0 ||
 		    ((size_t)n == c->len &&
 		     memcmp(buf, c->text, c->len) == 0) ||
-		    !sandbox_sweep_config_executes(buf, (size_t)n))
+		    (n < SANDBOX_GIT_FILE_MAX && /* else maybe cut short */
+		     !sandbox_sweep_config_executes(buf, (size_t)n)))
 			break;
 		if (sandbox_sweep_quarantine(gfd, "config", moved,
 					     sizeof(moved)) != 0) {
@@ -371,40 +483,56 @@ static void sweep_list(struct sandbox_plan *p, struct sandbox_report *rep,
 		       const char *what, bool gitdirs, int depth)
 {
 	char path[PATH_MAX];
-	int dfd = openat(gfd, dir,
-			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bool blind;
+	int dfd = sweep_open_dir(gfd, dir, &blind);
 	DIR *d;
 	struct dirent *de;
 
-	if (dfd < 0)
+	if (dfd < 0) {
+		if (blind && snprintf(path, sizeof(path), "%s/%s", gitdir,
+				      dir) < (int)sizeof(path))
+			sweep_blind(p, rep, gfd, dir, path, strerror(errno));
 		return;
+	}
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
+		sweep_unseen(p->sweep, gitdir, strerror(errno));
 		return;
 	}
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.' || strstr(de->d_name, SWEEP_SUFFIX))
 			continue;
 		if (++p->sweep->entries > SANDBOX_WALK_MAX_ENTRIES) {
-			p->sweep->over = true;
+			sweep_unseen(p->sweep, gitdir,
+				     "SANDBOX_WALK_MAX_ENTRIES entries read");
 			break;
 		}
 		if (snprintf(path, sizeof(path), "%s/%s/%s", gitdir, dir,
-			     de->d_name) >= (int)sizeof(path))
+			     de->d_name) >= (int)sizeof(path)) {
+			sweep_blind(p, rep, dirfd(d), de->d_name, gitdir,
+				    "its name is too long");
 			continue;
-		if (gitdirs && depth > 0) {
-			int sub = openat(dirfd(d), de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-						 O_CLOEXEC);
+		}
+		/* a new one goes aside whole */
+		if (gitdirs && (p->sweep->launch ||
+				sweep_known(p->sweep, p->sweep->cap, path))) {
+			int sub = depth > 0 ?
+					  sweep_open_dir(dirfd(d), de->d_name,
+							 &blind) :
+					  -1;
 
 			if (sub >= 0) {
-				/* a new one goes aside whole */
-				if (p->sweep->launch ||
-				    sweep_known(p->sweep, p->sweep->cap, path))
-					sweep_gitdir(p, rep, sub, path,
-						     depth - 1);
+				sweep_gitdir(p, rep, sub, path, depth - 1);
 				close(sub);
+			} else if (depth <= 0) {
+				sweep_unseen(p->sweep, path,
+					     "git directories nested deeper "
+					     "than SANDBOX_WALK_MAX_DEPTH / 2");
+			} else if (blind) {
+				sweep_blind(p, rep, dirfd(d), de->d_name, path,
+					    strerror(errno));
+				continue;
 			}
 		}
 		sweep_entry(p, rep, dirfd(d), de->d_name, path, what);
@@ -432,8 +560,49 @@ static void sweep_gitdir(struct sandbox_plan *p, struct sandbox_report *rep,
 	sweep_config(p, rep, gfd, gitdir);
 }
 
-static void sweep_dotgit(struct sandbox_plan *p, struct sandbox_report *rep,
-			 int dfd, char *path, size_t plen);
+/* dfd/.git (name ".git"), directory or gitdir: file: a known directory is
+ * looked into, a new one goes aside whole. A file is recorded with the
+ * digest of its text: a gitdir: file rewritten during the run to point
+ * elsewhere is a new one. path is its absolute name. */
+static void sweep_dotgit_at(struct sandbox_plan *p, struct sandbox_report *rep,
+			    int dfd, const char *path)
+{
+	char key[PATH_MAX + SHA256_HEX + 2];
+	struct stat st;
+	bool blind;
+	int sub;
+
+	if (fstatat(dfd, ".git", &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return;
+	(void)snprintf(key, sizeof(key), "%s", path);
+	if (S_ISREG(st.st_mode)) {
+		char *buf = cordon__malloc(SANDBOX_GIT_FILE_MAX);
+		ssize_t n = buf ? read_at(dfd, ".git", buf,
+					  SANDBOX_GIT_FILE_MAX, &st) :
+				  -1;
+		size_t kl = strlen(key);
+
+		key[kl++] = '\n';
+		if (n >= 0 && n < SANDBOX_GIT_FILE_MAX)
+			sha256_hex(buf, (size_t)n, key + kl);
+		else /* unread or too long: never the same */
+			(void)snprintf(key + kl, sizeof(key) - kl, "?");
+		free(buf);
+	} else if (S_ISDIR(st.st_mode) &&
+		   (p->sweep->launch ||
+		    sweep_known(p->sweep, p->sweep->cap, path))) {
+		sub = sweep_open_dir(dfd, ".git", &blind);
+		if (sub >= 0) {
+			sweep_gitdir(p, rep, sub, path,
+				     SANDBOX_WALK_MAX_DEPTH / 2);
+			close(sub);
+		} else if (blind) {
+			sweep_blind(p, rep, dfd, ".git", path, strerror(errno));
+			return;
+		}
+	}
+	sweep_entry_key(p, rep, dfd, ".git", path, key, "git repository");
+}
 
 /* A dependency directory (node_modules …) is too big to walk twice per
  * run: only the .git of each package in it (NAME/.git, @scope/NAME/.git),
@@ -451,127 +620,163 @@ static void sweep_deps(struct sandbox_plan *p, struct sandbox_report *rep,
 	while ((de = readdir(d)) != NULL) {
 		const char *name = de->d_name;
 		size_t nl = strlen(name);
+		bool blind;
 		int sub;
 
 		if (name[0] == '.' || strstr(name, SWEEP_SUFFIX) ||
 		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
 		if (++p->sweep->entries > SANDBOX_WALK_MAX_ENTRIES) {
-			p->sweep->over = true;
+			sweep_unseen(p->sweep, path,
+				     "SANDBOX_WALK_MAX_ENTRIES entries read");
 			break;
 		}
-		if (plen + 1 + nl >= PATH_MAX)
+		if (plen + 1 + nl + 5 >= PATH_MAX) {
+			sweep_blind(p, rep, dirfd(d), name, path,
+				    "its name is too long");
 			continue;
+		}
 		path[plen] = '/';
 		memcpy(path + plen + 1, name, nl + 1);
-		sub = openat(dirfd(d), name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0)
+		sub = sweep_open_dir(dirfd(d), name, &blind);
+		if (sub < 0) {
+			if (blind)
+				sweep_blind(p, rep, dirfd(d), name, path,
+					    strerror(errno));
 			continue;
+		}
 		if (name[0] == '@' && depth > 0) {
 			sweep_deps(p, rep, sub, path, plen + 1 + nl, depth - 1);
 			continue;
 		}
-		sweep_dotgit(p, rep, sub, path, plen + 1 + nl);
+		memcpy(path + plen + 1 + nl, "/.git", 6);
+		sweep_dotgit_at(p, rep, sub, path);
 		close(sub);
 	}
 	path[plen] = '\0';
 	closedir(d);
 }
 
-/* dfd/.git when there is one: a known one is looked into, a new one goes
- * aside whole. path is dfd's name (room for "/.git" after plen). */
-static void sweep_dotgit(struct sandbox_plan *p, struct sandbox_report *rep,
-			 int dfd, char *path, size_t plen)
-{
-	struct stat st;
-	int sub;
-
-	if (fstatat(dfd, ".git", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    plen + 5 >= PATH_MAX)
-		return;
-	memcpy(path + plen, "/.git", 6);
-	sub = p->sweep->launch || sweep_known(p->sweep, p->sweep->cap, path) ?
-		      openat(dfd, ".git",
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) :
-		      -1;
-	if (sub >= 0) {
-		sweep_gitdir(p, rep, sub, path, SANDBOX_WALK_MAX_DEPTH / 2);
-		close(sub);
-	}
-	sweep_entry(p, rep, dfd, ".git", path, "git repository");
-	path[plen] = '\0';
-}
-
 /* The directories of a writable root, for .git entries (dependency
- * directories only one package deep). */
-static void sweep_dir(struct sandbox_plan *p, struct sandbox_report *rep,
-		      int dfd, char *path, size_t plen, int depth)
+ * directories only one package deep), walked with a stack of its own: no
+ * depth bound but SANDBOX_SWEEP_OPEN directories open at once, and
+ * SANDBOX_WALK_MAX_ENTRIES entries read in all. What cannot be looked
+ * into is sweep_blind's; past the entry budget every directory left
+ * unread is, when the scan at the start was within it. */
+static void sweep_tree(struct sandbox_plan *p, struct sandbox_report *rep,
+		       int rootfd, char *path, size_t rootlen)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
+	struct {
+		DIR *d;
+		size_t plen;
+	} st[SANDBOX_SWEEP_OPEN];
+	size_t n = 0;
+	bool tail = false; /* past the budget: what is left is blind */
+	DIR *d = fdopendir(rootfd);
 
 	if (!d) {
-		close(dfd);
+		close(rootfd);
+		sweep_unseen(p->sweep, path, strerror(errno));
 		return;
 	}
-	while ((de = readdir(d)) != NULL) {
-		const char *name = de->d_name;
-		size_t nl = strlen(name);
+	st[n].d = d;
+	st[n++].plen = rootlen;
+	while (n) {
+		DIR *cur = st[n - 1].d;
+		size_t plen = st[n - 1].plen, nl;
+		struct dirent *de;
+		const char *name;
+		bool blind;
 		int sub;
 
+		errno = 0;
+		de = readdir(cur);
+		if (!de) {
+			if (errno) {
+				path[plen] = '\0';
+				sweep_unseen(p->sweep, path, strerror(errno));
+			}
+			closedir(cur);
+			n--;
+			continue;
+		}
+		name = de->d_name;
+		nl = strlen(name);
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
 		    strstr(name, SWEEP_SUFFIX))
 			continue;
-		if (++p->sweep->entries > SANDBOX_WALK_MAX_ENTRIES) {
-			p->sweep->over = true;
+		if (!tail && ++p->sweep->entries > SANDBOX_WALK_MAX_ENTRIES) {
+			path[plen] = '\0';
+			if (p->sweep->launch || p->sweep->launch_over) {
+				/* as it was at the start: named, and left */
+				sweep_unseen(p->sweep, path,
+					     "SANDBOX_WALK_MAX_ENTRIES entries "
+					     "read");
+				break;
+			}
+			/* what is left of the directories open is read
+			 * (up to the budget again), not descended into */
+			sweep_unseen(p->sweep, path,
+				     "past SANDBOX_WALK_MAX_ENTRIES");
+			tail = true;
+		} else if (tail &&
+			   ++p->sweep->entries > 2 * SANDBOX_WALK_MAX_ENTRIES) {
 			break;
 		}
-		if (plen + 1 + nl >= PATH_MAX)
+		if (tail && strcmp(name, ".git") != 0 && de->d_type != DT_DIR &&
+		    de->d_type != DT_UNKNOWN)
 			continue;
+		if (plen + 1 + nl + 5 >= PATH_MAX) {
+			path[plen] = '\0';
+			sweep_blind(p, rep, dirfd(cur), name, path,
+				    "its name is too long");
+			continue;
+		}
 		path[plen] = '/';
 		memcpy(path + plen + 1, name, nl + 1);
+		if (tail && strcmp(name, ".git") != 0) {
+			sweep_blind(p, rep, dirfd(cur), name, path,
+				    "past SANDBOX_WALK_MAX_ENTRIES");
+			continue;
+		}
 		if (strcmp(name, ".git") == 0) {
-			/* A new one goes aside whole; a known one is looked
-			 * into. */
-			sub = p->sweep->launch ||
-					      sweep_known(p->sweep,
-							  p->sweep->cap, path) ?
-				      openat(dirfd(d), name,
-					     O_RDONLY | O_DIRECTORY |
-						     O_NOFOLLOW | O_CLOEXEC) :
-				      -1;
-			if (sub >= 0) {
-				sweep_gitdir(p, rep, sub, path,
-					     SANDBOX_WALK_MAX_DEPTH / 2);
-				close(sub);
-			}
-			/* the .git (directory or gitdir: file) itself */
-			sweep_entry(p, rep, dirfd(d), name, path,
-				    "git repository");
+			path[plen] = '\0';
+			memcpy(path + plen, "/.git", 6);
+			sweep_dotgit_at(p, rep, dirfd(cur), path);
 			continue;
 		}
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
+		sub = sweep_open_dir(dirfd(cur), name, &blind);
+		if (sub < 0) {
+			if (blind)
+				sweep_blind(p, rep, dirfd(cur), name, path,
+					    strerror(errno));
+			continue;
+		}
 		if (sandbox_walk_skipped(name)) {
-			sub = openat(dirfd(d), name,
-				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC);
-			if (sub >= 0)
-				sweep_deps(p, rep, sub, path, plen + 1 + nl, 1);
+			sweep_deps(p, rep, sub, path, plen + 1 + nl, 1);
 			continue;
 		}
-		if (depth <= 0) {
-			p->sweep->over = true;
+		if (n >= SANDBOX_SWEEP_OPEN) {
+			close(sub);
+			sweep_blind(p, rep, dirfd(cur), name, path,
+				    "deeper than SANDBOX_SWEEP_OPEN levels");
 			continue;
 		}
-		sub = openat(dirfd(d), name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0)
-			sweep_dir(p, rep, sub, path, plen + 1 + nl, depth - 1);
+		d = fdopendir(sub);
+		if (!d) {
+			close(sub);
+			sweep_blind(p, rep, dirfd(cur), name, path,
+				    strerror(errno));
+			continue;
+		}
+		st[n].d = d;
+		st[n++].plen = plen + 1 + nl;
 	}
-	path[plen] = '\0';
-	closedir(d);
+	while (n)
+		closedir(st[--n].d);
+	path[rootlen] = '\0';
 }
 
 /* The workspace's run-later names that no placeholder holds (plan.c):
@@ -628,12 +833,11 @@ static void sweep_roots(struct sandbox_plan *p, struct sandbox_report *rep)
 		if (fd < 0)
 			continue;
 		memcpy(path, root, len + 1);
-		sweep_dir(p, rep, fd, path, strcmp(root, "/") == 0 ? 0 : len,
-			  SANDBOX_WALK_MAX_DEPTH);
+		sweep_tree(p, rep, fd, path, strcmp(root, "/") == 0 ? 0 : len);
 	}
 }
 
-int sandbox_sweep_plan(struct sandbox_plan *p)
+int sandbox_sweep_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 {
 	struct sandbox_sweep *s;
 
@@ -651,6 +855,17 @@ int sandbox_sweep_plan(struct sandbox_plan *p)
 	/* After the run, seen[0..nseen) is what was there. */
 	s->cap = s->nseen;
 	s->launch = false;
+	s->launch_over = s->over;
+	if (s->over) {
+		/* notEnforced's lines are short: the detail is a note */
+		sandbox_report_lost(rep, "sweep: the writable roots not seen "
+					 "whole before the run");
+		sandbox_sweep_note(rep,
+				   "not looked at before the run, so not "
+				   "checked after it: %s",
+				   s->unseen);
+		rep->enforcement = "partial";
+	}
 	return 0;
 }
 
@@ -658,9 +873,15 @@ void sandbox_sweep_after(struct sandbox_plan *p, struct sandbox_report *rep)
 {
 	if (!p->sweep)
 		return;
+	p->sweep->over = false;
 	sweep_roots(p, rep);
-	if (p->sweep->over)
-		sandbox_sweep_note(
-			rep, "the sweep of the writable roots stopped at a "
-			     "bound: deeper entries were not looked at");
+	if (p->sweep->over) {
+		sandbox_report_lost(rep, "sweep: the writable roots not seen "
+					 "whole after the run");
+		sandbox_sweep_note(rep,
+				   "not looked at after the run (what git "
+				   "runs there is not to be trusted): %s",
+				   p->sweep->unseen);
+		rep->enforcement = "partial";
+	}
 }
