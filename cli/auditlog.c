@@ -1,6 +1,7 @@
 /* Opening the audit log the way every door does: --audit-log, else the
  * configuration, else the default file under $XDG_STATE_HOME.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -203,6 +205,70 @@ static void *relay_thread(void *arg)
 	return NULL;
 }
 
+#define RELAY_NAME_LEN 18 /* 9 random bytes in lower-case hex */
+#define RELAY_REAP_SCAN 256 /* entries of "relay" read per run */
+#define RELAY_STALE_S 60 /* a socket this old that nobody listens on */
+
+/* Is name one relay_listen makes (RELAY_NAME_LEN lower-case hex)? */
+static bool relay_name(const char *name)
+{
+	size_t i = 0;
+
+	while (name[i] && i <= RELAY_NAME_LEN &&
+	       ((name[i] >= '0' && name[i] <= '9') ||
+		(name[i] >= 'a' && name[i] <= 'f')))
+		i++;
+	return i == RELAY_NAME_LEN && name[i] == '\0';
+}
+
+/* A run killed with SIGKILL leaves its socket in "relay": each run removes
+ * the stale ones it finds in the first RELAY_REAP_SCAN entries. Only
+ * cordon's own names, only this user's sockets (lstat: a symlink is never
+ * followed, and unlinkat removes the name itself), only one older than
+ * RELAY_STALE_S (a run between its bind and its listen is refused a
+ * connect too) and only when a connect is refused: nobody listens. */
+static void relay_reap(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct timespec now;
+	struct dirent *de;
+	size_t seen = 0;
+	DIR *d;
+
+	if (dfd < 0)
+		return;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		now.tv_sec = 0;
+	while (seen++ < RELAY_REAP_SCAN && (de = readdir(d)) != NULL) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		struct stat st;
+		int s, rc, e;
+
+		if (!relay_name(de->d_name) ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISSOCK(st.st_mode) || st.st_uid != geteuid() ||
+		    st.st_mtime > now.tv_sec - RELAY_STALE_S ||
+		    snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir,
+			     de->d_name) >= (int)sizeof(sa.sun_path))
+			continue;
+		s = socket(AF_UNIX,
+			   SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (s < 0)
+			break;
+		rc = connect(s, (struct sockaddr *)&sa, sizeof(sa));
+		e = errno;
+		close(s);
+		if (rc != 0 && e == ECONNREFUSED)
+			(void)unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
 /* The path: a SEQPACKET socket of a random name in "relay", a 0700
  * directory beside the default audit log (read-only in the sandbox),
  * unless that is inside a writable root (the command could put its own
@@ -211,13 +277,13 @@ static void *relay_thread(void *arg)
  * the socket's random name is what keeps runs apart. One that is not a
  * directory of this user's that nobody else may enter (a symlink, a
  * group or other bit) is not used. Without it the descriptor is the only
- * way. */
+ * way. What runs killed with SIGKILL left there is removed (relay_reap). */
 static void relay_listen(struct cli_audit_relay *r,
 			 const struct sandbox_opts *o)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char state[PATH_MAX], canon[PATH_MAX], root[PATH_MAX], dir[PATH_MAX];
-	char name[2 * 9 + 1];
+	char name[RELAY_NAME_LEN + 1];
 	struct stat st;
 	char *slash;
 	int s;
@@ -248,12 +314,13 @@ static void relay_listen(struct cli_audit_relay *r,
 	    lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid() || (st.st_mode & 077))
 		return;
+	relay_reap(dir);
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s < 0)
 		return;
 	/* 72 random bits: a name another run holds is tried again */
 	for (int tries = 0;; tries++) {
-		if (tries == 8 || cli_random_hex(name, 9) != 0 ||
+		if (tries == 8 || cli_random_hex(name, RELAY_NAME_LEN / 2) != 0 ||
 		    snprintf(r->path, sizeof(r->path), "%s/%s", dir, name) >=
 			    (int)sizeof(sa.sun_path)) {
 			close(s);

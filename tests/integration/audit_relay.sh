@@ -106,6 +106,44 @@ CORDON_AUDIT_FD=77 "$bin" run -- sh -c 'echo "$CORDON_AUDIT_FD"' \
 [ "$(cat "$tmp/out")" != 77 ]
 ok $? "a caller's CORDON_AUDIT_FD does not reach the command"
 
+# A run killed with SIGKILL cannot remove its socket: the next run does,
+# when it is old and nobody listens on it, and nothing else there.
+"$bin" run -- sh -c 'echo "$CORDON_AUDIT_SOCK" >'"$ws/killed"'; sleep 30' \
+	</dev/null >/dev/null 2>&1 &
+killed=$!
+for _ in $(seq 100); do [ -s "$ws/killed" ] && break; sleep 0.1; done
+kill -KILL "$killed"
+wait "$killed" 2>/dev/null
+stale=$(cat "$ws/killed")
+[ -S "$stale" ]
+ok $? "a run killed with SIGKILL leaves its relay socket (the case to clean)"
+# beside it: a fresh stale one, one of another name, a symlink with a
+# cordon name to an old socket elsewhere, a file with a cordon name
+python3 -c 'import socket,sys
+for p in sys.argv[1:]:
+    socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).bind(p)' \
+	"$sock_dir/0123456789abcdef01" "$sock_dir/not-cordons" "$base/elsewhere"
+ln -s "$base/elsewhere" "$sock_dir/fedcba9876543210fe"
+: >"$sock_dir/00112233445566778a"
+touch -h -m -d '2 minutes ago' "$stale" "$sock_dir/not-cordons" \
+	"$base/elsewhere" "$sock_dir/fedcba9876543210fe" "$sock_dir/00112233445566778a"
+# a live run whose socket is just as old
+"$bin" run -- sh -c 'echo "$CORDON_AUDIT_SOCK" >'"$ws/live"'; sleep 5' \
+	</dev/null >/dev/null 2>&1 &
+livepid=$!
+for _ in $(seq 100); do [ -s "$ws/live" ] && break; sleep 0.1; done
+live=$(cat "$ws/live")
+touch -m -d '2 minutes ago' "$live"
+run run -- true
+[ $rc -eq 0 ] && [ ! -e "$stale" ]
+ok $? "the next run removes a killed run's socket"
+[ -S "$live" ] && [ -S "$sock_dir/0123456789abcdef01" ] &&
+	[ -S "$sock_dir/not-cordons" ] && [ -L "$sock_dir/fedcba9876543210fe" ] &&
+	[ -S "$base/elsewhere" ] && [ -f "$sock_dir/00112233445566778a" ]
+ok $? "and leaves a live run's, a fresh one, other names, a symlink and what it points to, a file"
+wait "$livepid"
+rm -f "$sock_dir"/* 2>/dev/null
+
 # ---- cordon's own hook inside run --agent codex -----------------------------
 
 "$bin" init codex --user >/dev/null
