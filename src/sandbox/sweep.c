@@ -43,45 +43,10 @@
 #include "sandbox_int.h"
 
 #include "alloc.h"
+#include "gitexec.h"
 #include "sha256.h"
 #include "text.h"
 #include "banned.h"
-
-/* git config keys whose value git runs (or loads more config from):
- * section, subsection ("*": any, "": none), key ("*": any). */
-static const struct {
-	const char *section, *sub, *key;
-} exec_keys[] = {
-	{ "core", "", "fsmonitor" },
-	{ "core", "", "hookspath" },
-	{ "core", "", "sshcommand" },
-	{ "core", "", "pager" },
-	{ "core", "", "editor" },
-	{ "core", "", "askpass" },
-	{ "core", "", "gitproxy" },
-	{ "core", "", "worktree" },
-	{ "pager", "", "*" },
-	{ "pager", "*", "*" },
-	{ "filter", "*", "*" },
-	{ "diff", "", "external" },
-	{ "diff", "*", "textconv" },
-	{ "diff", "*", "command" },
-	{ "merge", "*", "driver" },
-	{ "credential", "", "helper" },
-	{ "credential", "*", "helper" },
-	{ "include", "", "path" },
-	{ "includeif", "*", "path" },
-	{ "sequence", "", "editor" },
-	{ "gpg", "", "program" },
-	{ "gpg", "*", "program" },
-	{ "uploadpack", "", "packobjectshook" },
-	{ "remote", "*", "uploadpack" },
-	{ "remote", "*", "receivepack" },
-	{ "alias", "", "*" },
-	{ "web", "", "browser" },
-	{ "browser", "*", "cmd" },
-	{ "man", "*", "cmd" },
-};
 
 #define SWEEP_SUFFIX ".cordon-quarantined"
 
@@ -290,24 +255,23 @@ static int sweep_open_dir(int dfd, const char *name, bool *blind)
 	return fd;
 }
 
-static bool section_is(const char *s, size_t n, const char *want)
-{
-	return strlen(want) == n && strncasecmp(s, want, n) == 0;
-}
-
-/* Does a git config text hold a key that executes? Sections as git
- * writes them: [section], [section "sub"], and the old [section.sub].
- * Bytes, not a string: NULs and unterminated lines are data. */
+/* Does a git config text hold a key that executes (gitexec.h, the one
+ * list the classifier reads too)? Sections as git writes them: [section],
+ * [section "sub"], and the old [section.sub], a key after the header on
+ * its line too. Bytes, not a string: NULs and unterminated lines are
+ * data. */
 bool sandbox_sweep_config_executes(const char *text, size_t len)
 {
-	char sec[64] = "";
+	char sec[64] = "", sub[64] = "";
+	size_t subn = 0;
 	bool has_sub = false;
 	size_t i = 0;
 
 	while (i < len) {
-		size_t e = i;
+		size_t e = i, k = 0;
 		const char *l;
 		size_t ll;
+		enum gitexec_kind kind;
 
 		while (e < len && text[e] != '\n')
 			e++;
@@ -318,41 +282,58 @@ bool sandbox_sweep_config_executes(const char *text, size_t len)
 			l++;
 			ll--;
 		}
-		if (!ll || *l == '#' || *l == ';')
-			continue;
-		if (*l == '[') {
-			size_t k = 1;
+		if (ll && *l == '[') {
+			const char *close = memchr(l, ']', ll);
+			size_t n = 1, sn;
 
-			while (k < ll &&
-			       (isalnum((unsigned char)l[k]) || l[k] == '-'))
-				k++;
-			if (k - 1 >= sizeof(sec))
-				k = sizeof(sec);
-			memcpy(sec, l + 1, k - 1);
-			sec[k - 1] = '\0';
-			has_sub = k < ll && (l[k] == ' ' || l[k] == '.');
-			continue;
-		}
-		{
-			size_t k = 0;
+			while (n < ll &&
+			       (isalnum((unsigned char)l[n]) || l[n] == '-'))
+				n++;
+			sn = n - 1 < sizeof(sec) ? n - 1 : sizeof(sec) - 1;
+			memcpy(sec, l + 1, sn);
+			sec[sn] = '\0';
+			has_sub = n < ll && (l[n] == ' ' || l[n] == '.');
+			subn = 0;
+			if (has_sub) {
+				size_t b = n + 1, q;
 
-			while (k < ll &&
-			       (isalnum((unsigned char)l[k]) || l[k] == '-'))
-				k++;
-			for (size_t r = 0;
-			     r < sizeof(exec_keys) / sizeof(exec_keys[0]);
-			     r++) {
-				const char *sub = exec_keys[r].sub;
-
-				if (strcasecmp(sec, exec_keys[r].section) != 0)
-					continue;
-				if ((sub[0] == '*') != has_sub)
-					continue;
-				if (strcmp(exec_keys[r].key, "*") == 0 ||
-				    section_is(l, k, exec_keys[r].key))
-					return true;
+				while (b < ll && l[b] == ' ')
+					b++;
+				if (b < ll && l[b] == '"')
+					b++;
+				for (q = b;
+				     q < ll && l[q] != '"' && l[q] != ']'; q++)
+					if (l[q] == '\\')
+						q++;
+				if (q > ll)
+					q = ll;
+				subn = q - b < sizeof(sub) ? q - b : 0;
+				memcpy(sub, l + b, subn);
+			}
+			if (!close)
+				continue;
+			/* "[core] pager = x": a key may follow on the line */
+			ll -= (size_t)(close + 1 - l);
+			l = close + 1;
+			while (ll && (*l == ' ' || *l == '\t')) {
+				l++;
+				ll--;
 			}
 		}
+		if (!ll || *l == '#' || *l == ';')
+			continue;
+		while (k < ll && (isalnum((unsigned char)l[k]) || l[k] == '-'))
+			k++;
+		kind = gitexec_match(sec, strlen(sec), sub, subn, has_sub, l,
+				     k);
+		if (kind == GITEXEC_NONE)
+			continue;
+		while (k < ll && (l[k] == ' ' || l[k] == '\t'))
+			k++;
+		if (kind != GITEXEC_BANG ||
+		    (k < ll && l[k] == '=' &&
+		     gitexec_value_runs(kind, l + k + 1, ll - k - 1)))
+			return true;
 	}
 	return false;
 }

@@ -13,6 +13,7 @@
 #include "classify_int.h"
 #include "codescan.h"
 #include "commands_int.h"
+#include "gitexec.h"
 #include "wrappers.h"
 #include "banned.h"
 
@@ -809,8 +810,7 @@ void families_network(struct cx *x, struct wv *argv, size_t argc,
 
 /* git config [--global|--local|--system|--file F] KEY VALUE: a key that
  * runs a command stores it to run on later git calls. */
-static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
-			   const char *const *keys, size_t nkeys)
+static void git_config_set(struct cx *x, struct wv *argv, size_t argc)
 {
 	size_t i = 1;
 	size_t ops[3], nops = 0;
@@ -837,27 +837,27 @@ static void git_config_set(struct cx *x, struct wv *argv, size_t argc,
 		return;
 	char key[128];
 	const struct wv *k = &argv[ops[0]];
-	if (k->n >= sizeof(key))
-		return;
-	for (size_t j = 0; j < k->n; j++)
+	/* the one list of keys that execute (src/base/gitexec.h); a long
+	 * key (a URL subsection) is judged whole, named cut short */
+	enum gitexec_kind kind = gitexec_key(k->s, k->n);
+	size_t kn = k->n < sizeof(key) ? k->n : sizeof(key) - 1;
+	for (size_t j = 0; j < kn; j++)
 		key[j] = (char)tolower((unsigned char)k->s[j]);
-	key[k->n] = '\0';
-	for (size_t j = 0; j < nkeys; j++) {
-		if (fnmatch(keys[j], key, 0) != 0)
-			continue;
-		struct wv val = argv[ops[1]];
-		/* an alias runs a shell command only when it starts with '!' */
-		if (strncmp(key, "alias.", 6) == 0 && !(val.n && val.s[0] == '!'))
-			return;
-		classify_rulef(x, GIT_CONFIG_EXEC_STORE, key);
-		if (val.n && val.s[0] == '!') {
-			val.s++;
-			val.n--;
-		}
-		if (strcmp(key, "core.hookspath") != 0)
-			commands_payload_word(x, &val, CORDON_L(PERSISTENCE), "a command stored in git config");
+	key[kn] = '\0';
+	struct wv val = argv[ops[1]];
+	if (kind == GITEXEC_NONE)
 		return;
+	/* an alias runs a shell command only when it starts with '!' */
+	if (kind == GITEXEC_BANG && !(val.n && val.s[0] == '!'))
+		return;
+	classify_rulef(x, GIT_CONFIG_EXEC_STORE, key);
+	if (val.n && val.s[0] == '!') {
+		val.s++;
+		val.n--;
 	}
+	if (kind != GITEXEC_HOOKS)
+		commands_payload_word(x, &val, CORDON_L(PERSISTENCE),
+				      "a command stored in git config");
 }
 
 /* ---- git's discards ------------------------------------------------------
@@ -1140,51 +1140,42 @@ static void git_discards(struct cx *x, struct wv *argv, size_t argc)
 	}
 }
 
-static const char *const exec_keys[] = {
-	"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
-	"core.askpass", "sequence.editor", "diff.external", "gpg.program",
-	"credential.helper", "uploadpack.packobjectshook", "core.hookspath",
-	"pager.*", "alias.*", "filter.*.clean", "filter.*.smudge",
-	"filter.*.process", "diff.*.textconv", "diff.*.command",
-	"merge.*.driver", "difftool.*.cmd", "mergetool.*.cmd",
-	"core.gitproxy", "protocol.*.allow",
-};
-
 /* A git config KEY=VALUE given for one command (git -c, GIT_CONFIG_
  * PARAMETERS): a key that runs a command has its value judged. */
 static void git_config_kv(struct cx *x, const char *ks, size_t kl,
 			  struct wv val)
 {
 	char key[128];
+	/* the one list of keys that execute (src/base/gitexec.h); a long
+	 * key (a URL subsection) is judged whole, named cut short */
+	enum gitexec_kind kind = gitexec_key(ks, kl);
+	size_t kn = kl < sizeof(key) ? kl : sizeof(key) - 1;
 
-	if (kl >= sizeof(key))
-		return;
-	for (size_t k = 0; k < kl; k++)
+	for (size_t k = 0; k < kn; k++)
 		key[k] = (char)tolower((unsigned char)ks[k]);
-	key[kl] = '\0';
-	for (size_t k = 0; k < sizeof(exec_keys) / sizeof(*exec_keys); k++) {
-		if (fnmatch(exec_keys[k], key, 0) != 0)
-			continue;
-		if (strncmp(key, "alias.", 6) == 0 &&
-		    !(val.n && val.s[0] == '!'))
-			break;
-		classify_rulef(x, GIT_CONFIG_EXEC, key);
-		if (strncmp(key, "alias.", 6) == 0) {
+	key[kn] = '\0';
+
+	if (kind == GITEXEC_NONE)
+		return;
+	if (kind == GITEXEC_BANG && !(val.n && val.s[0] == '!'))
+		return;
+	classify_rulef(x, GIT_CONFIG_EXEC, key);
+	if (kind == GITEXEC_BANG) {
+		val.s++;
+		val.n--;
+		commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+				      strncmp(key, "alias.", 6) == 0 ?
+					      "a git alias" :
+					      "a command git runs");
+	} else if (kind == GITEXEC_HOOKS) {
+		classify_rule(x, RULE_GIT_HOOKSPATH);
+	} else {
+		if (val.n && val.s[0] == '!') {
 			val.s++;
 			val.n--;
-			commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
-					      "a git alias");
-		} else if (strcmp(key, "core.hookspath") == 0) {
-			classify_rule(x, RULE_GIT_HOOKSPATH);
-		} else {
-			if (val.n && val.s[0] == '!') {
-				val.s++;
-				val.n--;
-			}
-			commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
-					      "a command git runs");
 		}
-		break;
+		commands_payload_word(x, &val, CORDON_L(NESTED_SHELL),
+				      "a command git runs");
 	}
 }
 
@@ -1270,8 +1261,7 @@ void families_git(struct cx *x, struct wv *argv, size_t argc,
 		}
 		break;
 	}
-	git_config_set(x, argv, argc, exec_keys,
-		       sizeof(exec_keys) / sizeof(*exec_keys));
+	git_config_set(x, argv, argc);
 	git_discards(x, argv, argc);
 	/* git submodule foreach CMD…, git bisect run CMD… */
 	for (size_t i = 1; i + 2 < argc; i++) {

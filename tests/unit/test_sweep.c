@@ -36,6 +36,12 @@ static const struct {
 	{ "[uploadpack]\n\tpackObjectsHook = x\n", true },
 	{ "[remote \"origin\"]\n\tuploadpack = x\n", true },
 	{ "[sequence]\n\teditor = x\n", true },
+	/* a key on its header's line, as git reads it */
+	{ "[core] pager = x\n", true },
+	{ "[user]\n[alias]st=\"!x\"\n", true },
+	{ "[gpg \"ssh\"]\n\tdefaultKeyCommand = x\n", true },
+	{ "[trailer \"s\"]\n\tcommand = x\n", true },
+	{ "[submodule \"s\"]\n\tupdate = !x\n", true },
 	/* look-alikes */
 	{ "[core]\n\tbare = false\n\tfilemode = true\n", false },
 	{ "[user]\n\tname = fsmonitor\n", false },
@@ -47,6 +53,8 @@ static const struct {
 	{ "[core]\n\tfsmonitorHookVersion = 2\n", false },
 	{ "", false },
 	{ "[core", false },
+	{ "[alias]\n\tst = status\n", false }, /* a git command's alias */
+	{ "[core] bare = false\n", false },
 };
 
 static const struct {
