@@ -24,7 +24,8 @@
  * notEnforced says the sweep did not see everything (enforcement
  * "partial"; before the run, so strict mode refuses). A .git file is
  * recorded with the digest of its text: one rewritten to point elsewhere
- * is new.
+ * is new. A directory git would take for a git directory under another
+ * name (a bare repository) is one too.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -585,6 +586,22 @@ static void sweep_dotgit_at(struct sandbox_plan *p, struct sandbox_report *rep,
 	sweep_entry_key(p, rep, dfd, ".git", path, key, "git repository");
 }
 
+/* Would git take dfd for a git directory (setup.c's is_git_directory)?
+ * A HEAD, and refs/ and objects/ or a commondir that stands for them; a
+ * HEAD that is a symlink counts, whatever its text. */
+static bool sweep_is_gitdir(int dfd)
+{
+	struct stat st;
+
+	if (fstatat(dfd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    S_ISDIR(st.st_mode))
+		return false;
+	if (fstatat(dfd, "commondir", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return true;
+	return fstatat(dfd, "refs", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       fstatat(dfd, "objects", &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* A dependency directory (node_modules …) is too big to walk twice per
  * run: only the .git of each package in it (NAME/.git, @scope/NAME/.git),
  * where a git dependency keeps its clone. */
@@ -733,6 +750,19 @@ static void sweep_tree(struct sandbox_plan *p, struct sandbox_report *rep,
 			if (blind)
 				sweep_blind(p, rep, dirfd(cur), name, path,
 					    strerror(errno));
+			continue;
+		}
+		if (sweep_is_gitdir(sub)) {
+			/* a bare repository (or a git directory under another
+			 * name): git takes it for one in any directory below
+			 * it; known, it is looked into, new, it goes aside */
+			if (p->sweep->launch ||
+			    sweep_known(p->sweep, p->sweep->cap, path))
+				sweep_gitdir(p, rep, sub, path,
+					     SANDBOX_WALK_MAX_DEPTH / 2);
+			close(sub);
+			sweep_entry(p, rep, dirfd(cur), name, path,
+				    "git directory");
 			continue;
 		}
 		if (sandbox_walk_skipped(name)) {

@@ -117,7 +117,22 @@ odd=$(printf 'a\nb\001\377c')
 	! grep -q "$(printf '\001')" "$tmp/err"
 ok $? "a repository under a name with odd bytes is moved aside, named as '?' in the report and on stderr"
 
-# 8. more entries than the budget (50000): what is past it is not trusted
+# 8. a bare repository (a git directory under any name): git takes it
+# for the repository of every directory below it
+fresh
+sbx -- sh -c "git init -q --bare sub/b.git && git -C sub/b.git config core.pager 'touch $base/pwned'"
+[ "$rc" = 0 ] && [ ! -e "$ws/sub/b.git" ] && [ -d "$ws/sub/b.git.cordon-quarantined" ] &&
+	grep -q "git directory $ws/sub/b.git: new during the run, moved to b.git.cordon-quarantined" "$base/rep.json"
+ok $? "a bare repository made during the run is moved aside"
+mkdir -p "$ws/old"
+git init -q --bare "$ws/old/b.git"
+cp "$ws/old/b.git/config" "$base/config.before"
+sbx -- sh -c "git -C old/b.git config core.pager 'touch $base/pwned'"
+cmp -s "$ws/old/b.git/config" "$base/config.before" &&
+	grep -q "git config $ws/old/b.git/config: a key that executes was added" "$base/rep.json"
+ok $? "a bare repository there at the start: a key that executes added to its config is undone"
+
+# 9. more entries than the budget (50000): what is past it is not trusted
 fresh
 sbx -- sh -c 'mkdir -p big z/r && cd big && seq 50100 | xargs touch && cd .. && git init -q z/r'
 [ "$rc" = 0 ] && [ ! -e "$ws/z/r/.git" ] &&
@@ -128,7 +143,7 @@ ok $? "past the entry budget: the rest is moved aside, the run partial"
 [ -d "$ws/big" ] || [ -d "$ws/big.cordon-quarantined" ]
 ok $? "the tree past the budget is moved, not removed"
 
-# 9. a workspace past the budget at the start: partial before the run
+# 10. a workspace past the budget at the start: partial before the run
 # (strict mode refuses it), and nothing of the user's is moved
 fresh
 mkdir -p "$ws/big" "$ws/keep"
