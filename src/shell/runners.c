@@ -1184,8 +1184,12 @@ static bool in_list(const char *list, const struct wv *w);
  * watchexec CMD (one operand is a shell line; after -- the words are the
  * command), tmux new-session/new-window/split-window/respawn-pane/
  * respawn-window [SHELL-COMMAND] and send-keys KEYS (typed into a shell),
- * sops exec-env/exec-file FILE CMD. Options with a value are skipped by
- * the lists below; the operands are judged as command lines. */
+ * tmux run-shell/if-shell/display-popup/pipe-pane SHELL-COMMAND (run with
+ * /bin/sh; if-shell's later operands are tmux commands, read as lines too,
+ * which can only rate higher), sops exec-env/exec-file FILE CMD. A tool may
+ * have a row per group of subcommands whose options differ (display-popup
+ * -d DIR, new-session -d). Options with a value are skipped by the lists
+ * below; the operands are judged as command lines. */
 static const struct {
 	const char *tool;
 	const char *subs;    /* " new … ": required subcommand, or NULL */
@@ -1204,6 +1208,9 @@ static const struct {
 	  " new new-session new-window neww split-window splitw respawn-pane "
 	  "respawnp respawn-window respawnw send-keys send ",
 	  " -c -e -F -l -n -s -t -x -y -L -S -f -T -N ", 0 },
+	{ "tmux",
+	  " run-shell run if-shell if display-popup popup pipe-pane pipep ",
+	  " -c -d -t -e -w -h -x -y -s -S -T ", 0 },
 	{ "watchexec", NULL,
 	  " -w --watch -e --exts -f --filter -i --ignore --shell -d --debounce "
 	  "--delay-run -s --signal --stop-signal --stop-timeout --on-busy-update "
@@ -1219,19 +1226,23 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 	const char *name = classify_cmd_base(&argv[0], &n);
 
 	(void)redirs;
-	while (t < sizeof(line_runners) / sizeof(*line_runners) &&
-	       !commands_name_is(name, n, line_runners[t].tool))
-		t++;
+	for (; t < sizeof(line_runners) / sizeof(*line_runners); t++) {
+		if (!commands_name_is(name, n, line_runners[t].tool))
+			continue;
+		i = 1;
+		if (!line_runners[t].subs)
+			break;
+		/* tmux -L NAME new …: the server's options, then the
+		 * subcommand */
+		while (i < argc && commands_is_opt(&argv[i]))
+			i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
+		if (i < argc && in_list(line_runners[t].subs, &argv[i])) {
+			i++;
+			break;
+		}
+	}
 	if (t == sizeof(line_runners) / sizeof(*line_runners))
 		return;
-	/* tmux -L NAME new …: the server's options, then the subcommand */
-	while (line_runners[t].subs && i < argc && commands_is_opt(&argv[i]))
-		i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
-	if (line_runners[t].subs) {
-		if (i >= argc || !in_list(line_runners[t].subs, &argv[i]))
-			return;
-		i++;
-	}
 	unsigned skip = line_runners[t].skip;
 	for (; i < argc; i++) {
 		const struct wv *w = &argv[i];
