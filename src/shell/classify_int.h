@@ -333,6 +333,11 @@ bool classify_is_command_var(const char *name, size_t n);
 /* GIT_CONFIG_PARAMETERS=VALUE (families.c): its 'key'='value' pairs read
  * as git -c reads them. */
 void families_git_config_params(struct cx *x, const struct wv *v);
+/* rustc's flags (RUSTFLAGS, cargo rustc -- …, build.rustflags) in one
+ * word: each -C linker=PROG names a program the build runs. */
+void families_rustc_flags(struct cx *x, const struct wv *v);
+/* The variables whose value is rustc's or rustdoc's flags. */
+bool families_is_rustflags_var(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
 /* Does the family table hold rows for the command name (git, docker …)? */
