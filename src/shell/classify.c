@@ -2535,6 +2535,8 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 			}
 		}
 	}
+	if (text && (c->f & CI_EDIT_STDIN))
+		commands_editor_lines(x, text, tlen);
 	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {
 		if (before & CI_NETWORK)
 			classify_rule(x, RULE_REMOTE_CODE_PIPE);

@@ -302,21 +302,25 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
 			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
 				classify_rule(x, RULE_RUNS_SCRIPT_STDIN);
-			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN |
+				   CI_SQL_STDIN | CI_EDIT_STDIN);
 			continue;
 		}
 		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
 			continue;
 		size_t n;
 		const char *text = commands_heredoc_text(x, r, &n);
-		if (ci->f & CI_RUNS_STDIN)
+		if (ci->f & CI_EDIT_STDIN)
+			commands_editor_lines(x, text, n);
+		else if (ci->f & CI_RUNS_STDIN)
 			classify_payload(x, text, n, CORDON_L(NESTED_SHELL),
 				   "a here-document fed to a shell");
 		else if (ci->f & CI_CODE_STDIN)
 			classify_code(x, ci->lang, text, n);
 		else if (ci->f & CI_SQL_STDIN)
 			classify_sql(x, text, n);
-		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN |
+			   CI_EDIT_STDIN);
 		ci->f |= CI_TEXT;
 		ci->text = text;
 		ci->tlen = n;
@@ -332,6 +336,7 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_SCRIPT 16u /* else the value is code, read by its shape */
 #define EO_FILE 32u /* the value is a script file it runs (nvim -l, gdb -x) */
 #define EO_PYTHON 64u /* the value after strip is Python (gdb's python) */
+#define EO_CLUSTER 128u /* a one-letter option may end a cluster: -sc CMD */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -360,23 +365,23 @@ static const struct exec_opt {
 	/* an editor's command: ':!cmd' is a command line, anything else
 	 * Vim script (call system(…), lua os.execute(…), py3 …) read by
 	 * its shape */
-	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
-	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"vi", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
-	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "-l", NULL, EO_NEXT | EO_FILE},
 	{"nvim", "-S", NULL, EO_NEXT | EO_FILE},
 	{"vim", "-S", NULL, EO_NEXT | EO_FILE},
-	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"ex", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
-	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"view", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
-	{"gvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"gvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"gvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
@@ -478,6 +483,50 @@ static bool take_prefix(struct wv *v, const char *strip)
 	return false;
 }
 
+/* -sc, -Nesc: flags of one letter, the last one opt's letter (opt is
+ * "-c"), so the next word is its value. */
+static bool in_cluster(const struct wv *w, const char *opt)
+{
+	if (strlen(opt) != 2 || w->n < 3 || w->s[0] != '-' ||
+	    w->s[w->n - 1] != opt[1])
+		return false;
+	for (size_t k = 1; k + 1 < w->n; k++)
+		if (!isalpha((unsigned char)w->s[k]))
+			return false;
+	return true;
+}
+
+void commands_editor_lines(struct cx *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && s[e] != '\n')
+			e++;
+		struct wv v = classify_lit(s + i, e - i);
+		/* ed's and ex's address before the command: 1,$w !cmd */
+		while (v.n && (strchr(" \t:", v.s[0]) ||
+			       (v.s[0] >= '0' && v.s[0] <= '9') ||
+			       strchr(",;.$%+-", v.s[0]))) {
+			v.s++;
+			v.n--;
+		}
+		/* ed's e !cmd, beside the r and w that take_prefix knows */
+		if (v.n > 2 && v.s[0] == 'e' && v.s[1] == ' ') {
+			struct wv t = classify_lit(v.s + 1, v.n - 1);
+			while (t.n && t.s[0] == ' ') {
+				t.s++;
+				t.n--;
+			}
+			if (t.n && t.s[0] == '!')
+				v = t;
+		}
+		if (take_prefix(&v, "!") && v.n)
+			classify_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
+					 "a shell command an editor runs");
+		i = e + 1;
+	}
+}
+
 size_t commands_exec_opt_count(void)
 {
 	return sizeof(exec_opts) / sizeof(*exec_opts);
@@ -520,6 +569,9 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			struct wv v;
 			if ((e->how & EO_NEXT) && w->n == ol &&
 			    memcmp(w->s, e->opt, ol) == 0 && i + 1 < argc) {
+				v = argv[++i];
+			} else if ((e->how & EO_CLUSTER) && i + 1 < argc &&
+				   in_cluster(w, e->opt)) {
 				v = argv[++i];
 			} else if ((e->how & EO_EQ) && w->n > ol + 1 &&
 				   memcmp(w->s, e->opt, ol) == 0 && w->s[ol] == '=') {
@@ -609,6 +661,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(runners_cmake)                                                       \
 	X(runners_command)                                                     \
 	X(runners_container_exec)                                              \
+	X(runners_editor)                                                      \
 	X(runners_env)                                                         \
 	X(runners_eval)                                                        \
 	X(runners_find)                                                        \
@@ -696,10 +749,12 @@ static const struct {
 	H("docker", runners_container_exec),
 	H("drill", families_network),
 	H("echo", families_echo),
+	H("ed", runners_editor),
 	H("elinks", families_network),
 	H("enable", runners_builtin_eval),
 	H("env", runners_env),
 	H("eval", runners_eval),
+	H("ex", runners_editor),
 	H("export", families_envdump),
 	H("fdisk", families_disktool),
 	H("find", runners_find),
@@ -750,6 +805,7 @@ static const struct {
 	H("ncat", families_network),
 	H("netcat", families_network),
 	H("nslookup", families_network),
+	H("nvim", runners_editor),
 	H("oc", runners_container_exec),
 	H("openssl", families_decode),
 	H("parallel", runners_parallel),
@@ -806,6 +862,8 @@ static const struct {
 	H("unset", families_envdump),
 	H("unzip", families_archive),
 	H("uudecode", families_decode),
+	H("vi", runners_editor),
+	H("vim", runners_editor),
 	H("w3m", families_network),
 	H("watch", runners_watch),
 	H("watchexec", runners_line_operands),

@@ -215,6 +215,10 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
 void families_history(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
+/* ed, ex, and vi/vim/nvim in Ex mode (-e, -E, -es) read commands on
+ * stdin: CI_EDIT_STDIN. */
+void runners_editor(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
 void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			   const struct sh_redir *redirs, struct cinfo *ci);
 void families_upload(struct cx *x, struct wv *argv, size_t argc,

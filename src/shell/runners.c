@@ -1273,6 +1273,34 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 	}
 }
 
+void runners_editor(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	/* ed and ex read their commands on stdin whenever it is not a
+	 * terminal; vi, vim and nvim only in Ex mode */
+	bool ex_mode = (n == 2 && memcmp(name, "ed", 2) == 0) ||
+		       (n == 2 && memcmp(name, "ex", 2) == 0);
+
+	(void)x;
+	(void)redirs;
+	for (size_t i = 1; i < argc && !ex_mode; i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w))
+			break;
+		if (w->n < 2 || w->s[0] != '-' || w->s[1] == '-')
+			continue;
+		for (size_t k = 1; k < w->n; k++)
+			if (w->s[k] == 'e' || w->s[k] == 'E')
+				ex_mode = true;
+			else if (!isalpha((unsigned char)w->s[k]))
+				break;
+	}
+	if (ex_mode)
+		ci->f |= CI_EDIT_STDIN;
+}
+
 void runners_watch(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
