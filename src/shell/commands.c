@@ -668,6 +668,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(runners_flock)                                                       \
 	X(runners_line_operands)                                               \
 	X(runners_parallel)                                                    \
+	X(runners_remote_opts)                                                 \
 	X(runners_runuser)                                                     \
 	X(runners_script)                                                      \
 	X(runners_sed)                                                         \
@@ -732,7 +733,9 @@ static const struct {
 	H("chmod", filecmds_chmod),
 	H("chown", filecmds_chmod),
 	H("clickhouse-client", runners_sqlclient),
+	H("clush", runners_remote_opts),
 	H("cmake", runners_cmake),
+	H("colima", runners_remote_opts),
 	H("command", runners_command),
 	H("compgen", runners_builtin_eval),
 	H("complete", runners_builtin_eval),
@@ -759,6 +762,8 @@ static const struct {
 	H("fdisk", families_disktool),
 	H("find", runners_find),
 	H("flock", runners_flock),
+	H("fly", runners_remote_opts),
+	H("flyctl", runners_remote_opts),
 	H("gawk", runners_awk),
 	H("gcloud", families_upload),
 	H("gdisk", families_disktool),
@@ -770,6 +775,7 @@ static const struct {
 	H("hash", runners_builtin_eval),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
+	H("heroku", runners_remote_opts),
 	H("history", families_history),
 	H("host", families_network),
 	H("hostname", families_identity),
@@ -791,6 +797,7 @@ static const struct {
 	H("mapfile", runners_builtin_eval),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
+	H("minikube", runners_remote_opts),
 	H("mkdir", filecmds_create),
 	H("mkfifo", families_fifo),
 	H("mknod", families_fifo),
@@ -798,6 +805,7 @@ static const struct {
 	H("mongo", runners_sqlclient),
 	H("mongosh", runners_sqlclient),
 	H("more", families_cat),
+	H("mosh", runners_remote_opts),
 	H("mv", filecmds_copy),
 	H("mysql", runners_sqlclient),
 	H("nawk", runners_awk),
@@ -829,6 +837,7 @@ static const struct {
 	H("rsync", families_network),
 	H("runuser", runners_runuser),
 	H("s3cmd", families_upload),
+	H("salt", runners_remote_opts),
 	H("scp", families_network),
 	H("script", runners_script),
 	H("sed", runners_sed),
@@ -862,6 +871,7 @@ static const struct {
 	H("unset", families_envdump),
 	H("unzip", families_archive),
 	H("uudecode", families_decode),
+	H("vagrant", runners_remote_opts),
 	H("vi", runners_editor),
 	H("vim", runners_editor),
 	H("w3m", families_network),

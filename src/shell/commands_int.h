@@ -219,6 +219,10 @@ void families_history(struct cx *x, struct wv *argv, size_t argc,
  * stdin: CI_EDIT_STDIN. */
 void runners_editor(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci);
+/* vagrant ssh -c, gcloud compute ssh --command, oc rsh POD CMD …: a
+ * command run on another machine (runners.c's remote_runners). */
+void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci);
 void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			   const struct sh_redir *redirs, struct cinfo *ci);
 void families_upload(struct cx *x, struct wv *argv, size_t argc,

@@ -1502,8 +1502,8 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 	size_t n, ops[4], nops = 0;
 	const char *name = classify_cmd_base(&argv[0], &n);
 
-	(void)x;
-	(void)redirs;
+	/* gcloud compute ssh --command CMD */
+	runners_remote_opts(x, argv, argc, redirs, ci);
 	size_t t = 0;
 	while (t < sizeof(uploads) / sizeof(*uploads) &&
 	       !commands_name_is(name, n, uploads[t].tool))

@@ -1591,6 +1591,119 @@ void runners_ssh(struct cx *x, struct wv *argv, size_t argc,
 	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
 }
 
+/* Tools that run a command on another machine, a VM or a pod, given in
+ * an option or as the words after "--" (or after the operands named
+ * below), from their --help: vagrant ssh -c/--command, gcloud compute ssh
+ * --command, fly ssh console -C/--command, minikube ssh and colima ssh
+ * (the words after --), oc rsh POD COMMAND, az vm run-command invoke
+ * --scripts, heroku run COMMAND, clush -w NODES COMMAND, salt TARGET
+ * cmd.run COMMAND, mosh HOST -- COMMAND. Words before the subcommand
+ * may sit between its words (gcloud --project p compute ssh). */
+static const struct {
+	const char *tools; /* " fly flyctl " */
+	const char *subs; /* the subcommand, its words in order */
+	const char *cmd_opts; /* " -c --command ": the value is a command line */
+	const char *vals; /* the other options that take a value */
+	unsigned operands; /* operands before the command (oc rsh POD), or
+				 NO_OPERANDS: only -- or cmd_opts give one */
+} remote_runners[] = {
+#define NO_OPERANDS 255u
+	{ " az ", " vm run-command ", " --scripts ", NULL, NO_OPERANDS },
+	{ " clush ", " ", NULL, " -w -x -g -X -l -o -t -u -f -R ", 0 },
+	{ " colima ", " ssh ", NULL, " -p --profile ", NO_OPERANDS },
+	{ " fly flyctl ", " ssh console ", " -C --command ",
+	  " -a --app -r --region -s --select -u --user -o --org ",
+	  NO_OPERANDS },
+	{ " gcloud ", " compute ssh ", " --command ", NULL, NO_OPERANDS },
+	{ " heroku ", " run ", NULL,
+	  " -a --app -r --remote -s --size -e --env --type ", 0 },
+	{ " minikube ", " ssh ", NULL, " -p --profile -n --node ",
+	  NO_OPERANDS },
+	{ " mosh ", " ", NULL, " -p --port ", NO_OPERANDS },
+	{ " oc ", " rsh ", NULL, " -c --container -n --namespace --shell ", 1 },
+	{ " salt ", " cmd.run ", NULL, NULL, 0 },
+	{ " vagrant ", " ssh ", " -c --command ", NULL, NO_OPERANDS },
+};
+
+void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, t = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	const size_t rows = sizeof(remote_runners) / sizeof(*remote_runners);
+	struct wv nw = classify_lit(name, n);
+
+	(void)redirs;
+	while (t < rows && !in_list(remote_runners[t].tools, &nw))
+		t++;
+	if (t == rows)
+		return;
+	/* the subcommand's words, in order */
+	const char *sub = remote_runners[t].subs;
+	size_t i = 1;
+	while (*sub == ' ' && sub[1]) {
+		const char *e = strchr(sub + 1, ' ');
+		size_t sl = (size_t)(e - sub - 1);
+		while (i < argc &&
+		       !(argv[i].n == sl && classify_word_static(&argv[i]) &&
+			 memcmp(argv[i].s, sub + 1, sl) == 0))
+			i++;
+		if (i >= argc)
+			return;
+		i++;
+		sub = e;
+	}
+	unsigned ops = remote_runners[t].operands;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (!commands_is_opt(w)) {
+			if (ops == 0)
+				break;
+			if (ops != NO_OPERANDS)
+				ops--;
+			continue;
+		}
+		if (remote_runners[t].cmd_opts &&
+		    in_list(remote_runners[t].cmd_opts, w) && i + 1 < argc) {
+			classify_rule(x, RULE_REMOTE_EXEC);
+			commands_payload_word(x, &argv[i + 1], CORDON_L(REMOTE),
+					      "the command run remotely");
+			ci->f |= CI_NETWORK;
+			return;
+		}
+		if (remote_runners[t].cmd_opts && w->n > 2 && w->s[1] == '-' &&
+		    commands_long_opt(w, "--command", &val, &vn) && val &&
+		    strstr(remote_runners[t].cmd_opts, " --command ")) {
+			struct wv v = classify_lit(val, vn);
+			v.f = w->f & (WV_DYNAMIC | WV_SUBST);
+			classify_rule(x, RULE_REMOTE_EXEC);
+			commands_payload_word(x, &v, CORDON_L(REMOTE),
+					      "the command run remotely");
+			ci->f |= CI_NETWORK;
+			return;
+		}
+		if (remote_runners[t].vals &&
+		    in_list(remote_runners[t].vals, w))
+			i++;
+	}
+	if (i >= argc ||
+	    (ops != 0 && i > 0 && !commands_is_dashdash(&argv[i - 1])))
+		return;
+	bool dyn;
+	const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+	classify_rule(x, RULE_REMOTE_EXEC);
+	if (dyn)
+		classify_rule(x, RULE_REMOTE_DYNAMIC);
+	ci->f |= CI_NETWORK;
+	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
+}
+
 void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
 			     const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -1599,6 +1712,12 @@ void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
 	bool kube = (commands_name_is(name, n, "kubectl")) ||
 		    (n == 1 && name[0] == 'k') || (commands_name_is(name, n, "oc"));
 	size_t i;
+
+	if (commands_name_is(name, n, "oc") && argc > 1 &&
+	    classify_word_is(&argv[1], "rsh")) {
+		runners_remote_opts(x, argv, argc, redirs, ci);
+		return;
+	}
 
 	if (kube) {
 		for (i = 1; i < argc; i++)
