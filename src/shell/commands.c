@@ -427,6 +427,14 @@ static const struct exec_opt {
 	{"asciinema", "-c", NULL, EO_NEXT},
 	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
 	{"entr", "-s", NULL, EO_NEXT},
+	/* nodemon --exec, watchman-make --run: run on every change; sbatch
+	 * --wrap: a batch job of one line; bpftrace -c: the traced command */
+	{"nodemon", "--exec", NULL, EO_NEXT | EO_EQ},
+	{"nodemon", "-x", NULL, EO_NEXT},
+	{"watchman-make", "--run", NULL, EO_NEXT | EO_EQ},
+	{"watchman-make", "-r", NULL, EO_NEXT},
+	{"sbatch", "--wrap", NULL, EO_NEXT | EO_EQ},
+	{"bpftrace", "-c", NULL, EO_NEXT},
 };
 
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
@@ -725,6 +733,7 @@ static const struct {
 	H("blockdev", families_disktool),
 	H("bsdtar", families_archive),
 	H("busybox", runners_busybox),
+	H("byobu", runners_line_operands),
 	H("cargo", families_cargo),
 	H("cat", families_cat),
 	H("cd", families_cd),
@@ -739,6 +748,7 @@ static const struct {
 	H("command", runners_command),
 	H("compgen", runners_builtin_eval),
 	H("complete", runners_builtin_eval),
+	H("concurrently", runners_line_operands),
 	H("coreutils", runners_busybox),
 	H("cp", filecmds_copy),
 	H("cqlsh", runners_sqlclient),

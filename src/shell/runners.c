@@ -1186,36 +1186,44 @@ static bool in_list(const char *list, const struct wv *w);
  * respawn-window [SHELL-COMMAND] and send-keys KEYS (typed into a shell),
  * tmux run-shell/if-shell/display-popup/pipe-pane SHELL-COMMAND (run with
  * /bin/sh; if-shell's later operands are tmux commands, read as lines too,
- * which can only rate higher), sops exec-env/exec-file FILE CMD. A tool may
+ * which can only rate higher), byobu (tmux with its own configuration),
+ * sops exec-env/exec-file FILE CMD, concurrently CMD… (each operand a
+ * line; "npm:x" names a script, read as a command too). A tool may
  * have a row per group of subcommands whose options differ (display-popup
  * -d DIR, new-session -d). Options with a value are skipped by the lists
  * below; the operands are judged as command lines. */
 static const struct {
-	const char *tool;
+	const char *tool;    /* " tmux byobu ": the names */
 	const char *subs;    /* " new … ": required subcommand, or NULL */
 	const char *vals;    /* " -x --long ": options that take a value */
 	unsigned skip;       /* operands before the command (sops' FILE) */
 } line_runners[] = {
-	{ "hyperfine", NULL,
+	{ " hyperfine ", NULL,
 	  " -w --warmup -m --min-runs -M --max-runs -r --runs -s --setup -p "
 	  "--prepare -c --cleanup -P --parameter-scan -D --parameter-step-size "
 	  "-L --parameter-list -S --shell --style --sort -u --time-unit "
 	  "--export-asciidoc --export-csv --export-json --export-markdown "
 	  "--export-orgmode --output --input -n --command-name ",
 	  0 },
-	{ "sops", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
-	{ "tmux",
+	{ " sops ", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
+	{ " tmux byobu ",
 	  " new new-session new-window neww split-window splitw respawn-pane "
 	  "respawnp respawn-window respawnw send-keys send ",
 	  " -c -e -F -l -n -s -t -x -y -L -S -f -T -N ", 0 },
-	{ "tmux",
+	{ " tmux byobu ",
 	  " run-shell run if-shell if display-popup popup pipe-pane pipep ",
 	  " -c -d -t -e -w -h -x -y -s -S -T ", 0 },
-	{ "watchexec", NULL,
+	{ " watchexec ", NULL,
 	  " -w --watch -e --exts -f --filter -i --ignore --shell -d --debounce "
 	  "--delay-run -s --signal --stop-signal --stop-timeout --on-busy-update "
 	  "--project-origin --workdir --emit-events-to -E --env --wrap-process "
 	  "--poll --color --filter-file --ignore-file --log-file ",
+	  0 },
+	{ " concurrently ", NULL,
+	  " -n --names -c --prefix-colors -p --prefix -l --prefix-length -t "
+	  "--timestamp-format --name-separator -s --success "
+	  "--restart-tries --restart-after -m --max-processes "
+	  "--default-input-target --pad-prefix ",
 	  0 },
 };
 
@@ -1226,8 +1234,10 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 	const char *name = classify_cmd_base(&argv[0], &n);
 
 	(void)redirs;
+	struct wv nw = classify_lit(name, n);
+
 	for (; t < sizeof(line_runners) / sizeof(*line_runners); t++) {
-		if (!commands_name_is(name, n, line_runners[t].tool))
+		if (!in_list(line_runners[t].tool, &nw))
 			continue;
 		i = 1;
 		if (!line_runners[t].subs)
@@ -1253,8 +1263,8 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			return;
 		}
 		if (commands_is_opt(w)) {
-			/* hyperfine's --setup, --prepare and --cleanup are
-			 * command lines too */
+			/* hyperfine's (row 0) --setup, --prepare and
+			 * --cleanup are command lines too */
 			if (t == 0 && i + 1 < argc &&
 			    in_list(" -s --setup -p --prepare -c --cleanup ", w))
 				commands_payload_word(x, &argv[i + 1],
@@ -1498,10 +1508,24 @@ void runners_script(struct cx *x, struct wv *argv, size_t argc,
 			commands_payload_word(x, &t, 0, "the command given to script");
 			return;
 		}
-		if (commands_is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'c' &&
-		    strspn(w->s + 1, "aefqkc") == w->n - 1 && i + 1 < argc) {
-			commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
-			return;
+		/* -qc CMD, -qcCMD: flags, then -c with the rest of the
+		 * cluster or the next word as its value */
+		size_t k = commands_is_opt(w) && w->s[1] != '-' ?
+				   1 + strspn(w->s + 1, "aefqk") :
+				   w->n;
+		if (k < w->n && w->s[k] == 'c') {
+			if (k + 1 < w->n) {
+				struct wv t = *w;
+				t.s += k + 1;
+				t.n -= k + 1;
+				t.dyn_at = t.dyn_at > k + 1 ? t.dyn_at - k - 1 : 0;
+				commands_payload_word(x, &t, 0, "the command given to script");
+				return;
+			}
+			if (i + 1 < argc) {
+				commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
+				return;
+			}
 		}
 	}
 }
