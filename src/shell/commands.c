@@ -337,6 +337,7 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_FILE 32u /* the value is a script file it runs (nvim -l, gdb -x) */
 #define EO_PYTHON 64u /* the value after strip is Python (gdb's python) */
 #define EO_CLUSTER 128u /* a one-letter option may end a cluster: -sc CMD */
+#define EO_DQUOTED 256u /* the command after strip is a "string" (AppleScript) */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -427,6 +428,8 @@ static const struct exec_opt {
 	{"asciinema", "-c", NULL, EO_NEXT},
 	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
 	{"entr", "-s", NULL, EO_NEXT},
+	/* AppleScript's do shell script "CMD" runs CMD with sh */
+	{"osascript", "-e", "do shell script ", EO_NEXT | EO_MUST_STRIP | EO_DQUOTED},
 	/* nodemon --exec, watchman-make --run: run on every change; sbatch
 	 * --wrap: a batch job of one line; bpftrace -c: the traced command */
 	{"nodemon", "--exec", NULL, EO_NEXT | EO_EQ},
@@ -610,6 +613,14 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			}
 			if (e->strip && !stripped && (e->how & EO_MUST_STRIP))
 				continue;
+			if ((e->how & EO_DQUOTED) && v.n && v.s[0] == '"') {
+				size_t q = 1;
+				while (q < v.n && v.s[q] != '"')
+					q += v.s[q] == '\\' ? 2 : 1;
+				v.s++;
+				v.n = (q < v.n ? q : v.n) - 1;
+				v.dyn_at = v.dyn_at ? v.dyn_at - 1 : 0;
+			}
 			if (e->how & EO_PYTHON) {
 				classify_rulef(x, OPTION_EXEC, (int)n, name,
 					       e->opt);
@@ -666,6 +677,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(runners_awk)                                                         \
 	X(runners_builtin_eval)                                                \
 	X(runners_busybox)                                                     \
+	X(runners_capsh_wsl)                                                   \
 	X(runners_cmake)                                                       \
 	X(runners_command)                                                     \
 	X(runners_container_exec)                                              \
@@ -734,6 +746,7 @@ static const struct {
 	H("bsdtar", families_archive),
 	H("busybox", runners_busybox),
 	H("byobu", runners_line_operands),
+	H("capsh", runners_capsh_wsl),
 	H("cargo", families_cargo),
 	H("cat", families_cat),
 	H("cd", families_cd),
@@ -822,6 +835,7 @@ static const struct {
 	H("nc", families_network),
 	H("ncat", families_network),
 	H("netcat", families_network),
+	H("newgrp", runners_sg),
 	H("nslookup", families_network),
 	H("nvim", runners_editor),
 	H("oc", runners_container_exec),
@@ -892,6 +906,7 @@ static const struct {
 	H("whoami", families_identity),
 	H("whois", families_network),
 	H("wipefs", families_disktool),
+	H("wsl", runners_capsh_wsl),
 	H("xargs", runners_xargs),
 	H("xh", families_network),
 	H("xhs", families_network),

@@ -223,6 +223,9 @@ void runners_editor(struct cx *x, struct wv *argv, size_t argc,
  * command run on another machine (runners.c's remote_runners). */
 void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
 			 const struct sh_redir *redirs, struct cinfo *ci);
+/* capsh -- ARGS (its shell's arguments), wsl CMD… */
+void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci);
 void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			   const struct sh_redir *redirs, struct cinfo *ci);
 void families_upload(struct cx *x, struct wv *argv, size_t argc,

@@ -1464,9 +1464,16 @@ void runners_runuser(struct cx *x, struct wv *argv, size_t argc,
 void runners_sg(struct cx *x, struct wv *argv, size_t argc,
 		 const struct sh_redir *redirs, struct cinfo *ci)
 {
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
 	(void)redirs;
-	(void)ci;
 	classify_rule(x, RULE_PRIVILEGE_SG);
+	/* newgrp [-] [GROUP] starts a shell, which reads its stdin */
+	if (commands_name_is(name, n, "newgrp")) {
+		ci->f |= CI_RUNS_STDIN;
+		return;
+	}
 	for (size_t i = 1; i < argc; i++) {
 		if (classify_word_is(&argv[i], "-") || commands_is_opt(&argv[i])) {
 			if (classify_word_is(&argv[i], "-c") && i + 1 < argc) {
@@ -1487,6 +1494,62 @@ void runners_sg(struct cx *x, struct wv *argv, size_t argc,
 		}
 		return;
 	}
+}
+
+/* capsh [OPTIONS] -- ARGS runs its shell (--shell=PATH, else bash) with
+ * ARGS (capsh -- -c CMD); wsl [OPTIONS] CMD… runs a command line in the
+ * distribution's shell, wsl -e CMD… the words without one. */
+void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, i = 1;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool wsl = commands_name_is(name, n, "wsl");
+	struct wv shell = classify_lit("bash", 4);
+
+	for (; i < argc && commands_is_opt(&argv[i]); i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (!wsl && commands_long_opt(w, "--shell", &val, &vn) && val) {
+			shell = classify_lit(val, vn);
+			shell.f = w->f & (WV_DYNAMIC | WV_SUBST);
+		}
+		if (!wsl)
+			continue;
+		if (classify_word_is(w, "-e") || classify_word_is(w, "--exec")) {
+			if (i + 1 < argc)
+				classify_command(x, argv + i + 1, argc - i - 1, redirs, ci);
+			return;
+		}
+		if (in_list(" -d --distribution -u --user --cd --shell-type --distribution-id ", w))
+			i++;
+		else if (w->n > 2 && w->s[1] == '-' && !memchr(w->s, '=', w->n))
+			return; /* --list, --shutdown …: manages, runs nothing */
+	}
+	if (i >= argc)
+		return;
+	if (wsl) {
+		/* the words reach the distribution's shell joined as one
+		 * line; read as the words they were too, the higher wins */
+		bool dyn;
+		const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+		classify_payload(x, s, n, 0, "the command line wsl runs");
+		classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	struct wv *a = arena_alloc(x->a, (argc - i + 1) * sizeof(*a));
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	a[0] = shell;
+	memcpy(a + 1, argv + i, (argc - i) * sizeof(*a));
+	classify_command(x, a, argc - i + 1, redirs, ci);
 }
 
 /* script -c CMD [FILE]: runs CMD under a pseudo-terminal. */

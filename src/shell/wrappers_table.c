@@ -256,7 +256,11 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "lastb", .kind = WRAPPER_NAMES },
 	{ .name = "lastlog", .kind = WRAPPER_NAMES },
 	{ .name = "launchctl", .sub = " asuser ", .operands = 1 },
-	{ .name = "ld.so", .kind = WRAPPER_RUNNER },
+	/* ld.so [OPTIONS] PROGRAM ARGS: the dynamic loader runs PROGRAM */
+	{ .name = "ld.so",
+	  .long_val = " --library-path --preload --audit --argv0 "
+		      "--inhibit-rpath --glibc-hwcaps-prepend "
+		      "--glibc-hwcaps-mask " },
 	{ .name = "ldd", .kind = WRAPPER_NAMES },
 	{ .name = "less", .kind = WRAPPER_RUNNER },
 	{ .name = "linux32" },
