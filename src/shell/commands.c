@@ -690,6 +690,7 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(runners_parallel)                                                    \
 	X(runners_remote_opts)                                                 \
 	X(runners_runuser)                                                     \
+	X(runners_screen)                                                      \
 	X(runners_script)                                                      \
 	X(runners_sed)                                                         \
 	X(runners_sg)                                                          \
@@ -863,6 +864,7 @@ static const struct {
 	H("s3cmd", families_upload),
 	H("salt", runners_remote_opts),
 	H("scp", families_network),
+	H("screen", runners_screen),
 	H("script", runners_script),
 	H("sed", runners_sed),
 	H("set", families_envdump),

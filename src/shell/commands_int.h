@@ -226,6 +226,9 @@ void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
 /* capsh -- ARGS (its shell's arguments), wsl CMD… */
 void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
 		       const struct sh_redir *redirs, struct cinfo *ci);
+/* screen CMD, screen -X stuff|exec|screen … */
+void runners_screen(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
 void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			   const struct sh_redir *redirs, struct cinfo *ci);
 void families_upload(struct cx *x, struct wv *argv, size_t argc,

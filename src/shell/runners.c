@@ -1552,6 +1552,87 @@ void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
 	classify_command(x, a, argc - i + 1, redirs, ci);
 }
 
+/* screen [OPTIONS] CMD ARGS runs CMD in a new window; -X sends a
+ * command to a session: stuff TEXT types TEXT into its shell (\n, \r and
+ * ^M are the Enter it types), exec [FDPAT] CMD ARGS and screen CMD ARGS
+ * run CMD. Options with a value, from screen(1): -c -e -h -p -s -S -t -T
+ * -X, and -Logfile FILE. */
+void runners_screen(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const struct wv *send = NULL;
+
+	for (; i < argc && commands_is_opt(&argv[i]); i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (classify_word_is(w, "-Logfile")) {
+			i++;
+			continue;
+		}
+		for (size_t k = 1; k < w->n; k++) {
+			if (!strchr("cehpsStTX", w->s[k]))
+				continue;
+			if (k + 1 == w->n && i + 1 < argc) {
+				i++;
+				if (w->s[k] == 'X')
+					send = &argv[i];
+			}
+			break;
+		}
+		if (send)
+			break;
+	}
+	if (!send) {
+		if (i < argc)
+			classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	i++;
+	if (i >= argc)
+		return;
+	if (classify_word_is(send, "exec") || classify_word_is(send, "screen")) {
+		/* exec's fd pattern (..., !.., |.!): not the command */
+		if (classify_word_is(send, "exec") && classify_word_static(&argv[i]) &&
+		    argv[i].n && strspn(argv[i].s, ".!|:") == argv[i].n)
+			i++;
+		while (i < argc && classify_word_is(send, "screen") && commands_is_opt(&argv[i]))
+			i++;
+		if (i < argc)
+			classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	if (!classify_word_is(send, "stuff"))
+		return;
+	if (!classify_word_static(&argv[i])) {
+		commands_payload_word(x, &argv[i], CORDON_L(NESTED_SHELL),
+				      "text typed into a screen session's shell");
+		return;
+	}
+	const struct wv *t = &argv[i];
+	char *line = arena_alloc_raw(x->a, t->n + 1);
+	size_t o = 0;
+	if (!line) {
+		x->v->oom = true;
+		return;
+	}
+	for (size_t k = 0; k < t->n; k++) {
+		if (k + 1 < t->n && ((t->s[k] == '\\' && strchr("nr", t->s[k + 1])) ||
+				     (t->s[k] == '^' && strchr("MJ", t->s[k + 1])))) {
+			line[o++] = '\n';
+			k++;
+			continue;
+		}
+		line[o++] = t->s[k];
+	}
+	line[o] = '\0';
+	classify_payload(x, line, o, CORDON_L(NESTED_SHELL),
+			 "text typed into a screen session's shell");
+}
+
 /* script -c CMD [FILE]: runs CMD under a pseudo-terminal. */
 void runners_script(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci)
