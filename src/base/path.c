@@ -291,6 +291,29 @@ int path_runs_later(const struct path_ctx *pc, const char *abs)
 	return 0;
 }
 
+bool path_is_repo_db(const char *abs)
+{
+	static const char *const files[] = { "HEAD", "ORIG_HEAD", "index",
+					     "packed-refs" };
+	static const char *const dirs[] = { "refs", "objects", "logs" };
+	const char *g = abs;
+
+	while ((g = strstr(g, "/.git/")) != NULL) {
+		const char *r = g + 6;
+		size_t n = strcspn(r, "/");
+		g = r;
+		for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+			if (r[n] == '\0' && strlen(files[i]) == n &&
+			    memcmp(r, files[i], n) == 0)
+				return true;
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+			if (strlen(dirs[i]) == n && memcmp(r, dirs[i], n) == 0)
+				return strlen(r) < 5 ||
+				       strcmp(r + strlen(r) - 5, ".lock") != 0;
+	}
+	return false;
+}
+
 /* ---- paths from tool calls ----------------------------------------------- */
 
 /* The next component of s[*i..n): skips separators, sets *st and *len and

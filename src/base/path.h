@@ -57,6 +57,13 @@ bool path_is_secret(const char *abs);
  * units, autostart, authorized_keys), 0 otherwise. */
 int path_runs_later(const struct path_ctx *pc, const char *abs);
 
+/* Git's own records in a .git directory, which only git should write:
+ * HEAD, ORIG_HEAD, index, packed-refs, and refs/, objects/ and logs/
+ * (the reflogs) with what is under them. Overwriting or removing one
+ * loses commits, branches or staged work. Lock files (index.lock) and
+ * the rest (info/exclude, config, hooks) are not. */
+bool path_is_repo_db(const char *abs);
+
 /* ---- paths from tool calls (the policy engine) ---------------------------- */
 
 /* The one place a path from a tool call is normalised:

@@ -2125,6 +2125,8 @@ static void assign_runs_later(struct cx *x, const char *name, size_t n,
 		if (v.n)
 			classify_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
 				   "a command named by a variable");
+	} else if (families_is_rustflags_var(name, n)) {
+		families_rustc_flags(x, val);
 	} else if (name_in(name, n, loader_vars,
 			   sizeof(loader_vars) / sizeof(*loader_vars))) {
 		classify_rulef(x, ENV_LOADER, (int)n, name);
@@ -2533,6 +2535,8 @@ static void pipeline_rules(struct cx *x, struct cinfo *cis, size_t k)
 			}
 		}
 	}
+	if (text && (c->f & CI_EDIT_STDIN))
+		commands_editor_lines(x, text, tlen);
 	if (c->f & (CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN)) {
 		if (before & CI_NETWORK)
 			classify_rule(x, RULE_REMOTE_CODE_PIPE);

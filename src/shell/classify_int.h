@@ -126,6 +126,8 @@ struct wv {
 #define CI_IDENTITY (1u << 12)   /* whoami, id, hostname, uname */
 #define CI_EXEC_ARGS (1u << 13)  /* runs its arguments as code (sh -c, eval) */
 #define CI_STDIN_SECRET (1u << 14) /* its stdin is redirected from a credential */
+#define CI_EDIT_STDIN                                                          \
+	(1u << 15) /* an editor reading commands on stdin (ed, ex) */
 
 /* How a filter changes the text that passes through it. */
 enum xform {
@@ -333,6 +335,15 @@ bool classify_is_command_var(const char *name, size_t n);
 /* GIT_CONFIG_PARAMETERS=VALUE (families.c): its 'key'='value' pairs read
  * as git -c reads them. */
 void families_git_config_params(struct cx *x, const struct wv *v);
+/* An editor's commands (ed, ex, vim -e), a line each: those that run a
+ * shell command ('!cmd', 'w !cmd', ':silent !cmd') are judged as command
+ * lines. */
+void commands_editor_lines(struct cx *x, const char *s, size_t n);
+/* rustc's flags (RUSTFLAGS, cargo rustc -- …, build.rustflags) in one
+ * word: each -C linker=PROG names a program the build runs. */
+void families_rustc_flags(struct cx *x, const struct wv *v);
+/* The variables whose value is rustc's or rustdoc's flags. */
+bool families_is_rustflags_var(const char *name, size_t n);
 
 /* The classifier's table lookups (classify.c). */
 /* Does the family table hold rows for the command name (git, docker …)? */

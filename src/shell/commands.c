@@ -302,21 +302,25 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 		if (r->op == SH_R_IN || r->op == SH_R_RDWR) {
 			if (ci->f & (CI_RUNS_STDIN | CI_CODE_STDIN))
 				classify_rule(x, RULE_RUNS_SCRIPT_STDIN);
-			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+			ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN |
+				   CI_SQL_STDIN | CI_EDIT_STDIN);
 			continue;
 		}
 		if (r->op != SH_R_HEREDOC && r->op != SH_R_HERESTRING)
 			continue;
 		size_t n;
 		const char *text = commands_heredoc_text(x, r, &n);
-		if (ci->f & CI_RUNS_STDIN)
+		if (ci->f & CI_EDIT_STDIN)
+			commands_editor_lines(x, text, n);
+		else if (ci->f & CI_RUNS_STDIN)
 			classify_payload(x, text, n, CORDON_L(NESTED_SHELL),
 				   "a here-document fed to a shell");
 		else if (ci->f & CI_CODE_STDIN)
 			classify_code(x, ci->lang, text, n);
 		else if (ci->f & CI_SQL_STDIN)
 			classify_sql(x, text, n);
-		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN);
+		ci->f &= ~(CI_RUNS_STDIN | CI_CODE_STDIN | CI_SQL_STDIN |
+			   CI_EDIT_STDIN);
 		ci->f |= CI_TEXT;
 		ci->text = text;
 		ci->tlen = n;
@@ -332,6 +336,8 @@ void commands_feed_stdin(struct cx *x, const struct sh_redir *redirs,
 #define EO_SCRIPT 16u /* else the value is code, read by its shape */
 #define EO_FILE 32u /* the value is a script file it runs (nvim -l, gdb -x) */
 #define EO_PYTHON 64u /* the value after strip is Python (gdb's python) */
+#define EO_CLUSTER 128u /* a one-letter option may end a cluster: -sc CMD */
+#define EO_DQUOTED 256u /* the command after strip is a "string" (AppleScript) */
 
 /* Options of ordinary programs whose value is a command line the program
  * runs: tar --to-command, rsync -e, man -P, vim -c '!…', gdb -ex 'shell …'.
@@ -360,23 +366,23 @@ static const struct exec_opt {
 	/* an editor's command: ':!cmd' is a command line, anything else
 	 * Vim script (call system(…), lua os.execute(…), py3 …) read by
 	 * its shape */
-	{"vim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"vim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"vim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
-	{"vi", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"vi", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"vi", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"vi", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
-	{"nvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"nvim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"nvim", "-l", NULL, EO_NEXT | EO_FILE},
 	{"nvim", "-S", NULL, EO_NEXT | EO_FILE},
 	{"vim", "-S", NULL, EO_NEXT | EO_FILE},
-	{"ex", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"ex", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"ex", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
-	{"view", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"view", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"view", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
-	{"gvim", "-c", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
+	{"gvim", "-c", "!", EO_NEXT | EO_CLUSTER | EO_MUST_STRIP | EO_SCRIPT},
 	{"gvim", "+", "!", EO_GLUED | EO_MUST_STRIP | EO_SCRIPT},
 	{"gvim", "--cmd", "!", EO_NEXT | EO_MUST_STRIP | EO_SCRIPT},
 	{"less", "+", "!", EO_GLUED | EO_MUST_STRIP},
@@ -422,6 +428,16 @@ static const struct exec_opt {
 	{"asciinema", "-c", NULL, EO_NEXT},
 	{"asciinema", "--command", NULL, EO_NEXT | EO_EQ},
 	{"entr", "-s", NULL, EO_NEXT},
+	/* AppleScript's do shell script "CMD" runs CMD with sh */
+	{"osascript", "-e", "do shell script ", EO_NEXT | EO_MUST_STRIP | EO_DQUOTED},
+	/* nodemon --exec, watchman-make --run: run on every change; sbatch
+	 * --wrap: a batch job of one line; bpftrace -c: the traced command */
+	{"nodemon", "--exec", NULL, EO_NEXT | EO_EQ},
+	{"nodemon", "-x", NULL, EO_NEXT},
+	{"watchman-make", "--run", NULL, EO_NEXT | EO_EQ},
+	{"watchman-make", "-r", NULL, EO_NEXT},
+	{"sbatch", "--wrap", NULL, EO_NEXT | EO_EQ},
+	{"bpftrace", "-c", NULL, EO_NEXT},
 };
 
 /* vim's ':!cmd' and gdb's '!cmd' are the same as '!cmd' and 'shell cmd'. */
@@ -478,6 +494,50 @@ static bool take_prefix(struct wv *v, const char *strip)
 	return false;
 }
 
+/* -sc, -Nesc: flags of one letter, the last one opt's letter (opt is
+ * "-c"), so the next word is its value. */
+static bool in_cluster(const struct wv *w, const char *opt)
+{
+	if (strlen(opt) != 2 || w->n < 3 || w->s[0] != '-' ||
+	    w->s[w->n - 1] != opt[1])
+		return false;
+	for (size_t k = 1; k + 1 < w->n; k++)
+		if (!isalpha((unsigned char)w->s[k]))
+			return false;
+	return true;
+}
+
+void commands_editor_lines(struct cx *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && s[e] != '\n')
+			e++;
+		struct wv v = classify_lit(s + i, e - i);
+		/* ed's and ex's address before the command: 1,$w !cmd */
+		while (v.n && (strchr(" \t:", v.s[0]) ||
+			       (v.s[0] >= '0' && v.s[0] <= '9') ||
+			       strchr(",;.$%+-", v.s[0]))) {
+			v.s++;
+			v.n--;
+		}
+		/* ed's e !cmd, beside the r and w that take_prefix knows */
+		if (v.n > 2 && v.s[0] == 'e' && v.s[1] == ' ') {
+			struct wv t = classify_lit(v.s + 1, v.n - 1);
+			while (t.n && t.s[0] == ' ') {
+				t.s++;
+				t.n--;
+			}
+			if (t.n && t.s[0] == '!')
+				v = t;
+		}
+		if (take_prefix(&v, "!") && v.n)
+			classify_payload(x, v.s, v.n, CORDON_L(NESTED_SHELL),
+					 "a shell command an editor runs");
+		i = e + 1;
+	}
+}
+
 size_t commands_exec_opt_count(void)
 {
 	return sizeof(exec_opts) / sizeof(*exec_opts);
@@ -521,6 +581,9 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			if ((e->how & EO_NEXT) && w->n == ol &&
 			    memcmp(w->s, e->opt, ol) == 0 && i + 1 < argc) {
 				v = argv[++i];
+			} else if ((e->how & EO_CLUSTER) && i + 1 < argc &&
+				   in_cluster(w, e->opt)) {
+				v = argv[++i];
 			} else if ((e->how & EO_EQ) && w->n > ol + 1 &&
 				   memcmp(w->s, e->opt, ol) == 0 && w->s[ol] == '=') {
 				v = *w;
@@ -550,6 +613,14 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 			}
 			if (e->strip && !stripped && (e->how & EO_MUST_STRIP))
 				continue;
+			if ((e->how & EO_DQUOTED) && v.n && v.s[0] == '"') {
+				size_t q = 1;
+				while (q < v.n && v.s[q] != '"')
+					q += v.s[q] == '\\' ? 2 : 1;
+				v.s++;
+				v.n = (q < v.n ? q : v.n) - 1;
+				v.dyn_at = v.dyn_at ? v.dyn_at - 1 : 0;
+			}
 			if (e->how & EO_PYTHON) {
 				classify_rulef(x, OPTION_EXEC, (int)n, name,
 					       e->opt);
@@ -606,16 +677,20 @@ static void exec_options(struct cx *x, struct wv *argv, size_t argc,
 	X(runners_awk)                                                         \
 	X(runners_builtin_eval)                                                \
 	X(runners_busybox)                                                     \
+	X(runners_capsh_wsl)                                                   \
 	X(runners_cmake)                                                       \
 	X(runners_command)                                                     \
 	X(runners_container_exec)                                              \
+	X(runners_editor)                                                      \
 	X(runners_env)                                                         \
 	X(runners_eval)                                                        \
 	X(runners_find)                                                        \
 	X(runners_flock)                                                       \
 	X(runners_line_operands)                                               \
 	X(runners_parallel)                                                    \
+	X(runners_remote_opts)                                                 \
 	X(runners_runuser)                                                     \
+	X(runners_screen)                                                      \
 	X(runners_script)                                                      \
 	X(runners_sed)                                                         \
 	X(runners_sg)                                                          \
@@ -671,6 +746,8 @@ static const struct {
 	H("blockdev", families_disktool),
 	H("bsdtar", families_archive),
 	H("busybox", runners_busybox),
+	H("byobu", runners_line_operands),
+	H("capsh", runners_capsh_wsl),
 	H("cargo", families_cargo),
 	H("cat", families_cat),
 	H("cd", families_cd),
@@ -679,10 +756,13 @@ static const struct {
 	H("chmod", filecmds_chmod),
 	H("chown", filecmds_chmod),
 	H("clickhouse-client", runners_sqlclient),
+	H("clush", runners_remote_opts),
 	H("cmake", runners_cmake),
+	H("colima", runners_remote_opts),
 	H("command", runners_command),
 	H("compgen", runners_builtin_eval),
 	H("complete", runners_builtin_eval),
+	H("concurrently", runners_line_operands),
 	H("coreutils", runners_busybox),
 	H("cp", filecmds_copy),
 	H("cqlsh", runners_sqlclient),
@@ -696,14 +776,18 @@ static const struct {
 	H("docker", runners_container_exec),
 	H("drill", families_network),
 	H("echo", families_echo),
+	H("ed", runners_editor),
 	H("elinks", families_network),
 	H("enable", runners_builtin_eval),
 	H("env", runners_env),
 	H("eval", runners_eval),
+	H("ex", runners_editor),
 	H("export", families_envdump),
 	H("fdisk", families_disktool),
 	H("find", runners_find),
 	H("flock", runners_flock),
+	H("fly", runners_remote_opts),
+	H("flyctl", runners_remote_opts),
 	H("gawk", runners_awk),
 	H("gcloud", families_upload),
 	H("gdisk", families_disktool),
@@ -715,6 +799,7 @@ static const struct {
 	H("hash", runners_builtin_eval),
 	H("hdparm", families_disktool),
 	H("head", families_cat),
+	H("heroku", runners_remote_opts),
 	H("history", families_history),
 	H("host", families_network),
 	H("hostname", families_identity),
@@ -736,6 +821,7 @@ static const struct {
 	H("mapfile", runners_builtin_eval),
 	H("mariadb", runners_sqlclient),
 	H("mawk", runners_awk),
+	H("minikube", runners_remote_opts),
 	H("mkdir", filecmds_create),
 	H("mkfifo", families_fifo),
 	H("mknod", families_fifo),
@@ -743,13 +829,16 @@ static const struct {
 	H("mongo", runners_sqlclient),
 	H("mongosh", runners_sqlclient),
 	H("more", families_cat),
+	H("mosh", runners_remote_opts),
 	H("mv", filecmds_copy),
 	H("mysql", runners_sqlclient),
 	H("nawk", runners_awk),
 	H("nc", families_network),
 	H("ncat", families_network),
 	H("netcat", families_network),
+	H("newgrp", runners_sg),
 	H("nslookup", families_network),
+	H("nvim", runners_editor),
 	H("oc", runners_container_exec),
 	H("openssl", families_decode),
 	H("parallel", runners_parallel),
@@ -773,7 +862,9 @@ static const struct {
 	H("rsync", families_network),
 	H("runuser", runners_runuser),
 	H("s3cmd", families_upload),
+	H("salt", runners_remote_opts),
 	H("scp", families_network),
+	H("screen", runners_screen),
 	H("script", runners_script),
 	H("sed", runners_sed),
 	H("set", families_envdump),
@@ -806,6 +897,9 @@ static const struct {
 	H("unset", families_envdump),
 	H("unzip", families_archive),
 	H("uudecode", families_decode),
+	H("vagrant", runners_remote_opts),
+	H("vi", runners_editor),
+	H("vim", runners_editor),
 	H("w3m", families_network),
 	H("watch", runners_watch),
 	H("watchexec", runners_line_operands),
@@ -814,6 +908,7 @@ static const struct {
 	H("whoami", families_identity),
 	H("whois", families_network),
 	H("wipefs", families_disktool),
+	H("wsl", runners_capsh_wsl),
 	H("xargs", runners_xargs),
 	H("xh", families_network),
 	H("xhs", families_network),

@@ -215,6 +215,20 @@ void families_envdump(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
 void families_history(struct cx *x, struct wv *argv, size_t argc,
 		      const struct sh_redir *redirs, struct cinfo *ci);
+/* ed, ex, and vi/vim/nvim in Ex mode (-e, -E, -es) read commands on
+ * stdin: CI_EDIT_STDIN. */
+void runners_editor(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
+/* vagrant ssh -c, gcloud compute ssh --command, oc rsh POD CMD …: a
+ * command run on another machine (runners.c's remote_runners). */
+void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci);
+/* capsh -- ARGS (its shell's arguments), wsl CMD… */
+void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci);
+/* screen CMD, screen -X stuff|exec|screen … */
+void runners_screen(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci);
 void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			   const struct sh_redir *redirs, struct cinfo *ci);
 void families_upload(struct cx *x, struct wv *argv, size_t argc,

@@ -291,8 +291,12 @@ static void cargo_config(struct cx *x, const struct wv *v)
 	while (k < sizeof(cargo_exec_keys) / sizeof(*cargo_exec_keys) &&
 	       fnmatch(cargo_exec_keys[k], key, 0) != 0)
 		k++;
-	if (k == sizeof(cargo_exec_keys) / sizeof(*cargo_exec_keys))
+	if (k == sizeof(cargo_exec_keys) / sizeof(*cargo_exec_keys)) {
+		/* build.rustflags, target.*.rustflags, build.rustdocflags */
+		if (fnmatch("*.rust*flags", key, 0) == 0)
+			families_rustc_flags(x, v);
 		return;
+	}
 	classify_rulef(x, CARGO_CONFIG_EXEC, key);
 	out = arena_alloc_raw(x->a, v->n + 1);
 	if (!out) {
@@ -336,6 +340,52 @@ static void cargo_config(struct cx *x, const struct wv *v)
 			      "a program cargo configuration names");
 }
 
+bool families_is_rustflags_var(const char *name, size_t n)
+{
+	static const char *const vars[] = {
+		"RUSTFLAGS",
+		"RUSTDOCFLAGS",
+		"CARGO_ENCODED_RUSTFLAGS",
+		"CARGO_ENCODED_RUSTDOCFLAGS",
+		"CARGO_BUILD_RUSTFLAGS",
+		"CARGO_BUILD_RUSTDOCFLAGS",
+	};
+	/* CARGO_TARGET_<TRIPLE>_RUSTFLAGS */
+	if (n > 23 && memcmp(name, "CARGO_TARGET_", 13) == 0 &&
+	    memcmp(name + n - 10, "_RUSTFLAGS", 10) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
+		if (strlen(vars[i]) == n && memcmp(vars[i], name, n) == 0)
+			return true;
+	return false;
+}
+
+void families_rustc_flags(struct cx *x, const struct wv *v)
+{
+	if (!classify_word_static(v))
+		return;
+	const char *p = v->s, *end = v->s + v->n;
+	/* -C linker=P, -Clinker=P, --codegen linker=P, ["-C", "linker=P"]:
+	 * the value runs to a blank, a quote, a comma or cargo's \x1f */
+	while ((p = memmem(p, (size_t)(end - p), "linker=", 7)) != NULL) {
+		bool word_start = p == v->s || strchr(" \t\"'C=\x1f[,", p[-1]);
+		p += 7;
+		if (!word_start)
+			continue;
+		const char *e = p;
+		while (e < end && !strchr(" \t\"',]\x1f", *e))
+			e++;
+		if (e == p)
+			continue;
+		classify_rulef(x, RUSTC_LINKER, (int)(e - p), p);
+		struct wv prog = classify_lit(p, (size_t)(e - p));
+		struct cinfo sub;
+		memset(&sub, 0, sizeof(sub));
+		classify_command(x, &prog, 1, NULL, &sub);
+		p = e;
+	}
+}
+
 void families_cargo(struct cx *x, struct wv *argv, size_t argc,
 		    const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -346,8 +396,12 @@ void families_cargo(struct cx *x, struct wv *argv, size_t argc,
 		const char *val;
 		size_t vn;
 		struct wv v;
-		if (commands_is_dashdash(w))
+		if (commands_is_dashdash(w)) {
+			/* cargo rustc … -- FLAGS: rustc's own flags */
+			for (size_t k = i + 1; k < argc; k++)
+				families_rustc_flags(x, &argv[k]);
 			break;
+		}
 		if (classify_word_is(w, "--config") && i + 1 < argc) {
 			v = argv[++i];
 		} else if (commands_long_opt(w, "--config", &val, &vn) && val) {
@@ -1438,8 +1492,8 @@ void families_upload(struct cx *x, struct wv *argv, size_t argc,
 	size_t n, ops[4], nops = 0;
 	const char *name = classify_cmd_base(&argv[0], &n);
 
-	(void)x;
-	(void)redirs;
+	/* gcloud compute ssh --command CMD */
+	runners_remote_opts(x, argv, argc, redirs, ci);
 	size_t t = 0;
 	while (t < sizeof(uploads) / sizeof(*uploads) &&
 	       !commands_name_is(name, n, uploads[t].tool))

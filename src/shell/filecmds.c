@@ -81,6 +81,9 @@ static void judge_delete_capped(struct cx *x, const struct wv *w, bool recursive
 		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l,
 			   RULE_HISTORY_DELETE,
 			   rules_reason(RULE_HISTORY_DELETE));
+	if (path_is_repo_db(abs))
+		hit_capped(x, cap, CORDON_RISK_DESTRUCTIVE, l, RULE_GIT_REPO_DB,
+			   classify_rule_text(x->v, GIT_REPO_DB, verb, abs));
 	switch (pc) {
 	case PATH_ROOT:
 	case PATH_HOME_ROOT:
@@ -170,6 +173,8 @@ void filecmds_write_target(struct cx *x, const struct wv *w, bool truncates,
 	int later = path_runs_later(&x->pc, abs);
 	if (truncates && commands_is_history_file(abs))
 		classify_rule(x, RULE_HISTORY_TRUNCATE);
+	if (path_is_repo_db(abs))
+		classify_rulef(x, GIT_REPO_DB, how, abs);
 	switch (pc) {
 	case PATH_DEV_HARMLESS:
 		return;

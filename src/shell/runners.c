@@ -1184,31 +1184,46 @@ static bool in_list(const char *list, const struct wv *w);
  * watchexec CMD (one operand is a shell line; after -- the words are the
  * command), tmux new-session/new-window/split-window/respawn-pane/
  * respawn-window [SHELL-COMMAND] and send-keys KEYS (typed into a shell),
- * sops exec-env/exec-file FILE CMD. Options with a value are skipped by
- * the lists below; the operands are judged as command lines. */
+ * tmux run-shell/if-shell/display-popup/pipe-pane SHELL-COMMAND (run with
+ * /bin/sh; if-shell's later operands are tmux commands, read as lines too,
+ * which can only rate higher), byobu (tmux with its own configuration),
+ * sops exec-env/exec-file FILE CMD, concurrently CMD… (each operand a
+ * line; "npm:x" names a script, read as a command too). A tool may
+ * have a row per group of subcommands whose options differ (display-popup
+ * -d DIR, new-session -d). Options with a value are skipped by the lists
+ * below; the operands are judged as command lines. */
 static const struct {
-	const char *tool;
+	const char *tool;    /* " tmux byobu ": the names */
 	const char *subs;    /* " new … ": required subcommand, or NULL */
 	const char *vals;    /* " -x --long ": options that take a value */
 	unsigned skip;       /* operands before the command (sops' FILE) */
 } line_runners[] = {
-	{ "hyperfine", NULL,
+	{ " hyperfine ", NULL,
 	  " -w --warmup -m --min-runs -M --max-runs -r --runs -s --setup -p "
 	  "--prepare -c --cleanup -P --parameter-scan -D --parameter-step-size "
 	  "-L --parameter-list -S --shell --style --sort -u --time-unit "
 	  "--export-asciidoc --export-csv --export-json --export-markdown "
 	  "--export-orgmode --output --input -n --command-name ",
 	  0 },
-	{ "sops", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
-	{ "tmux",
+	{ " sops ", " exec-env exec-file ", " --user --filename --placeholder ", 1 },
+	{ " tmux byobu ",
 	  " new new-session new-window neww split-window splitw respawn-pane "
 	  "respawnp respawn-window respawnw send-keys send ",
 	  " -c -e -F -l -n -s -t -x -y -L -S -f -T -N ", 0 },
-	{ "watchexec", NULL,
+	{ " tmux byobu ",
+	  " run-shell run if-shell if display-popup popup pipe-pane pipep ",
+	  " -c -d -t -e -w -h -x -y -s -S -T ", 0 },
+	{ " watchexec ", NULL,
 	  " -w --watch -e --exts -f --filter -i --ignore --shell -d --debounce "
 	  "--delay-run -s --signal --stop-signal --stop-timeout --on-busy-update "
 	  "--project-origin --workdir --emit-events-to -E --env --wrap-process "
 	  "--poll --color --filter-file --ignore-file --log-file ",
+	  0 },
+	{ " concurrently ", NULL,
+	  " -n --names -c --prefix-colors -p --prefix -l --prefix-length -t "
+	  "--timestamp-format --name-separator -s --success "
+	  "--restart-tries --restart-after -m --max-processes "
+	  "--default-input-target --pad-prefix ",
 	  0 },
 };
 
@@ -1219,19 +1234,25 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 	const char *name = classify_cmd_base(&argv[0], &n);
 
 	(void)redirs;
-	while (t < sizeof(line_runners) / sizeof(*line_runners) &&
-	       !commands_name_is(name, n, line_runners[t].tool))
-		t++;
+	struct wv nw = classify_lit(name, n);
+
+	for (; t < sizeof(line_runners) / sizeof(*line_runners); t++) {
+		if (!in_list(line_runners[t].tool, &nw))
+			continue;
+		i = 1;
+		if (!line_runners[t].subs)
+			break;
+		/* tmux -L NAME new …: the server's options, then the
+		 * subcommand */
+		while (i < argc && commands_is_opt(&argv[i]))
+			i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
+		if (i < argc && in_list(line_runners[t].subs, &argv[i])) {
+			i++;
+			break;
+		}
+	}
 	if (t == sizeof(line_runners) / sizeof(*line_runners))
 		return;
-	/* tmux -L NAME new …: the server's options, then the subcommand */
-	while (line_runners[t].subs && i < argc && commands_is_opt(&argv[i]))
-		i += in_list(" -L -S -f -T ", &argv[i]) ? 2 : 1;
-	if (line_runners[t].subs) {
-		if (i >= argc || !in_list(line_runners[t].subs, &argv[i]))
-			return;
-		i++;
-	}
 	unsigned skip = line_runners[t].skip;
 	for (; i < argc; i++) {
 		const struct wv *w = &argv[i];
@@ -1242,8 +1263,8 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 			return;
 		}
 		if (commands_is_opt(w)) {
-			/* hyperfine's --setup, --prepare and --cleanup are
-			 * command lines too */
+			/* hyperfine's (row 0) --setup, --prepare and
+			 * --cleanup are command lines too */
 			if (t == 0 && i + 1 < argc &&
 			    in_list(" -s --setup -p --prepare -c --cleanup ", w))
 				commands_payload_word(x, &argv[i + 1],
@@ -1260,6 +1281,34 @@ void runners_line_operands(struct cx *x, struct wv *argv, size_t argc,
 		commands_payload_word(x, w, CORDON_L(NESTED_SHELL),
 				      "a command line run by a tool");
 	}
+}
+
+void runners_editor(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	/* ed and ex read their commands on stdin whenever it is not a
+	 * terminal; vi, vim and nvim only in Ex mode */
+	bool ex_mode = (n == 2 && memcmp(name, "ed", 2) == 0) ||
+		       (n == 2 && memcmp(name, "ex", 2) == 0);
+
+	(void)x;
+	(void)redirs;
+	for (size_t i = 1; i < argc && !ex_mode; i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w))
+			break;
+		if (w->n < 2 || w->s[0] != '-' || w->s[1] == '-')
+			continue;
+		for (size_t k = 1; k < w->n; k++)
+			if (w->s[k] == 'e' || w->s[k] == 'E')
+				ex_mode = true;
+			else if (!isalpha((unsigned char)w->s[k]))
+				break;
+	}
+	if (ex_mode)
+		ci->f |= CI_EDIT_STDIN;
 }
 
 void runners_watch(struct cx *x, struct wv *argv, size_t argc,
@@ -1415,9 +1464,16 @@ void runners_runuser(struct cx *x, struct wv *argv, size_t argc,
 void runners_sg(struct cx *x, struct wv *argv, size_t argc,
 		 const struct sh_redir *redirs, struct cinfo *ci)
 {
+	size_t n;
+	const char *name = classify_cmd_base(&argv[0], &n);
+
 	(void)redirs;
-	(void)ci;
 	classify_rule(x, RULE_PRIVILEGE_SG);
+	/* newgrp [-] [GROUP] starts a shell, which reads its stdin */
+	if (commands_name_is(name, n, "newgrp")) {
+		ci->f |= CI_RUNS_STDIN;
+		return;
+	}
 	for (size_t i = 1; i < argc; i++) {
 		if (classify_word_is(&argv[i], "-") || commands_is_opt(&argv[i])) {
 			if (classify_word_is(&argv[i], "-c") && i + 1 < argc) {
@@ -1440,6 +1496,143 @@ void runners_sg(struct cx *x, struct wv *argv, size_t argc,
 	}
 }
 
+/* capsh [OPTIONS] -- ARGS runs its shell (--shell=PATH, else bash) with
+ * ARGS (capsh -- -c CMD); wsl [OPTIONS] CMD… runs a command line in the
+ * distribution's shell, wsl -e CMD… the words without one. */
+void runners_capsh_wsl(struct cx *x, struct wv *argv, size_t argc,
+		       const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, i = 1;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	bool wsl = commands_name_is(name, n, "wsl");
+	struct wv shell = classify_lit("bash", 4);
+
+	for (; i < argc && commands_is_opt(&argv[i]); i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (!wsl && commands_long_opt(w, "--shell", &val, &vn) && val) {
+			shell = classify_lit(val, vn);
+			shell.f = w->f & (WV_DYNAMIC | WV_SUBST);
+		}
+		if (!wsl)
+			continue;
+		if (classify_word_is(w, "-e") || classify_word_is(w, "--exec")) {
+			if (i + 1 < argc)
+				classify_command(x, argv + i + 1, argc - i - 1, redirs, ci);
+			return;
+		}
+		if (in_list(" -d --distribution -u --user --cd --shell-type --distribution-id ", w))
+			i++;
+		else if (w->n > 2 && w->s[1] == '-' && !memchr(w->s, '=', w->n))
+			return; /* --list, --shutdown …: manages, runs nothing */
+	}
+	if (i >= argc)
+		return;
+	if (wsl) {
+		/* the words reach the distribution's shell joined as one
+		 * line; read as the words they were too, the higher wins */
+		bool dyn;
+		const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+		classify_payload(x, s, n, 0, "the command line wsl runs");
+		classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	struct wv *a = arena_alloc(x->a, (argc - i + 1) * sizeof(*a));
+	if (!a) {
+		x->v->oom = true;
+		return;
+	}
+	a[0] = shell;
+	memcpy(a + 1, argv + i, (argc - i) * sizeof(*a));
+	classify_command(x, a, argc - i + 1, redirs, ci);
+}
+
+/* screen [OPTIONS] CMD ARGS runs CMD in a new window; -X sends a
+ * command to a session: stuff TEXT types TEXT into its shell (\n, \r and
+ * ^M are the Enter it types), exec [FDPAT] CMD ARGS and screen CMD ARGS
+ * run CMD. Options with a value, from screen(1): -c -e -h -p -s -S -t -T
+ * -X, and -Logfile FILE. */
+void runners_screen(struct cx *x, struct wv *argv, size_t argc,
+		    const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t i = 1;
+	const struct wv *send = NULL;
+
+	for (; i < argc && commands_is_opt(&argv[i]); i++) {
+		const struct wv *w = &argv[i];
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (classify_word_is(w, "-Logfile")) {
+			i++;
+			continue;
+		}
+		for (size_t k = 1; k < w->n; k++) {
+			if (!strchr("cehpsStTX", w->s[k]))
+				continue;
+			if (k + 1 == w->n && i + 1 < argc) {
+				i++;
+				if (w->s[k] == 'X')
+					send = &argv[i];
+			}
+			break;
+		}
+		if (send)
+			break;
+	}
+	if (!send) {
+		if (i < argc)
+			classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	i++;
+	if (i >= argc)
+		return;
+	if (classify_word_is(send, "exec") || classify_word_is(send, "screen")) {
+		/* exec's fd pattern (..., !.., |.!): not the command */
+		if (classify_word_is(send, "exec") && classify_word_static(&argv[i]) &&
+		    argv[i].n && strspn(argv[i].s, ".!|:") == argv[i].n)
+			i++;
+		while (i < argc && classify_word_is(send, "screen") && commands_is_opt(&argv[i]))
+			i++;
+		if (i < argc)
+			classify_command(x, argv + i, argc - i, redirs, ci);
+		return;
+	}
+	if (!classify_word_is(send, "stuff"))
+		return;
+	if (!classify_word_static(&argv[i])) {
+		commands_payload_word(x, &argv[i], CORDON_L(NESTED_SHELL),
+				      "text typed into a screen session's shell");
+		return;
+	}
+	const struct wv *t = &argv[i];
+	char *line = arena_alloc_raw(x->a, t->n + 1);
+	size_t o = 0;
+	if (!line) {
+		x->v->oom = true;
+		return;
+	}
+	for (size_t k = 0; k < t->n; k++) {
+		if (k + 1 < t->n && ((t->s[k] == '\\' && strchr("nr", t->s[k + 1])) ||
+				     (t->s[k] == '^' && strchr("MJ", t->s[k + 1])))) {
+			line[o++] = '\n';
+			k++;
+			continue;
+		}
+		line[o++] = t->s[k];
+	}
+	line[o] = '\0';
+	classify_payload(x, line, o, CORDON_L(NESTED_SHELL),
+			 "text typed into a screen session's shell");
+}
+
 /* script -c CMD [FILE]: runs CMD under a pseudo-terminal. */
 void runners_script(struct cx *x, struct wv *argv, size_t argc,
 		     const struct sh_redir *redirs, struct cinfo *ci)
@@ -1459,10 +1652,24 @@ void runners_script(struct cx *x, struct wv *argv, size_t argc,
 			commands_payload_word(x, &t, 0, "the command given to script");
 			return;
 		}
-		if (commands_is_opt(w) && w->s[1] != '-' && w->s[w->n - 1] == 'c' &&
-		    strspn(w->s + 1, "aefqkc") == w->n - 1 && i + 1 < argc) {
-			commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
-			return;
+		/* -qc CMD, -qcCMD: flags, then -c with the rest of the
+		 * cluster or the next word as its value */
+		size_t k = commands_is_opt(w) && w->s[1] != '-' ?
+				   1 + strspn(w->s + 1, "aefqk") :
+				   w->n;
+		if (k < w->n && w->s[k] == 'c') {
+			if (k + 1 < w->n) {
+				struct wv t = *w;
+				t.s += k + 1;
+				t.n -= k + 1;
+				t.dyn_at = t.dyn_at > k + 1 ? t.dyn_at - k - 1 : 0;
+				commands_payload_word(x, &t, 0, "the command given to script");
+				return;
+			}
+			if (i + 1 < argc) {
+				commands_payload_word(x, &argv[i + 1], 0, "the command given to script");
+				return;
+			}
 		}
 	}
 }
@@ -1552,6 +1759,119 @@ void runners_ssh(struct cx *x, struct wv *argv, size_t argc,
 	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
 }
 
+/* Tools that run a command on another machine, a VM or a pod, given in
+ * an option or as the words after "--" (or after the operands named
+ * below), from their --help: vagrant ssh -c/--command, gcloud compute ssh
+ * --command, fly ssh console -C/--command, minikube ssh and colima ssh
+ * (the words after --), oc rsh POD COMMAND, az vm run-command invoke
+ * --scripts, heroku run COMMAND, clush -w NODES COMMAND, salt TARGET
+ * cmd.run COMMAND, mosh HOST -- COMMAND. Words before the subcommand
+ * may sit between its words (gcloud --project p compute ssh). */
+static const struct {
+	const char *tools; /* " fly flyctl " */
+	const char *subs; /* the subcommand, its words in order */
+	const char *cmd_opts; /* " -c --command ": the value is a command line */
+	const char *vals; /* the other options that take a value */
+	unsigned operands; /* operands before the command (oc rsh POD), or
+				 NO_OPERANDS: only -- or cmd_opts give one */
+} remote_runners[] = {
+#define NO_OPERANDS 255u
+	{ " az ", " vm run-command ", " --scripts ", NULL, NO_OPERANDS },
+	{ " clush ", " ", NULL, " -w -x -g -X -l -o -t -u -f -R ", 0 },
+	{ " colima ", " ssh ", NULL, " -p --profile ", NO_OPERANDS },
+	{ " fly flyctl ", " ssh console ", " -C --command ",
+	  " -a --app -r --region -s --select -u --user -o --org ",
+	  NO_OPERANDS },
+	{ " gcloud ", " compute ssh ", " --command ", NULL, NO_OPERANDS },
+	{ " heroku ", " run ", NULL,
+	  " -a --app -r --remote -s --size -e --env --type ", 0 },
+	{ " minikube ", " ssh ", NULL, " -p --profile -n --node ",
+	  NO_OPERANDS },
+	{ " mosh ", " ", NULL, " -p --port ", NO_OPERANDS },
+	{ " oc ", " rsh ", NULL, " -c --container -n --namespace --shell ", 1 },
+	{ " salt ", " cmd.run ", NULL, NULL, 0 },
+	{ " vagrant ", " ssh ", " -c --command ", NULL, NO_OPERANDS },
+};
+
+void runners_remote_opts(struct cx *x, struct wv *argv, size_t argc,
+			 const struct sh_redir *redirs, struct cinfo *ci)
+{
+	size_t n, t = 0;
+	const char *name = classify_cmd_base(&argv[0], &n);
+	const size_t rows = sizeof(remote_runners) / sizeof(*remote_runners);
+	struct wv nw = classify_lit(name, n);
+
+	(void)redirs;
+	while (t < rows && !in_list(remote_runners[t].tools, &nw))
+		t++;
+	if (t == rows)
+		return;
+	/* the subcommand's words, in order */
+	const char *sub = remote_runners[t].subs;
+	size_t i = 1;
+	while (*sub == ' ' && sub[1]) {
+		const char *e = strchr(sub + 1, ' ');
+		size_t sl = (size_t)(e - sub - 1);
+		while (i < argc &&
+		       !(argv[i].n == sl && classify_word_static(&argv[i]) &&
+			 memcmp(argv[i].s, sub + 1, sl) == 0))
+			i++;
+		if (i >= argc)
+			return;
+		i++;
+		sub = e;
+	}
+	unsigned ops = remote_runners[t].operands;
+	for (; i < argc; i++) {
+		const struct wv *w = &argv[i];
+		const char *val;
+		size_t vn;
+		if (commands_is_dashdash(w)) {
+			i++;
+			break;
+		}
+		if (!commands_is_opt(w)) {
+			if (ops == 0)
+				break;
+			if (ops != NO_OPERANDS)
+				ops--;
+			continue;
+		}
+		if (remote_runners[t].cmd_opts &&
+		    in_list(remote_runners[t].cmd_opts, w) && i + 1 < argc) {
+			classify_rule(x, RULE_REMOTE_EXEC);
+			commands_payload_word(x, &argv[i + 1], CORDON_L(REMOTE),
+					      "the command run remotely");
+			ci->f |= CI_NETWORK;
+			return;
+		}
+		if (remote_runners[t].cmd_opts && w->n > 2 && w->s[1] == '-' &&
+		    commands_long_opt(w, "--command", &val, &vn) && val &&
+		    strstr(remote_runners[t].cmd_opts, " --command ")) {
+			struct wv v = classify_lit(val, vn);
+			v.f = w->f & (WV_DYNAMIC | WV_SUBST);
+			classify_rule(x, RULE_REMOTE_EXEC);
+			commands_payload_word(x, &v, CORDON_L(REMOTE),
+					      "the command run remotely");
+			ci->f |= CI_NETWORK;
+			return;
+		}
+		if (remote_runners[t].vals &&
+		    in_list(remote_runners[t].vals, w))
+			i++;
+	}
+	if (i >= argc ||
+	    (ops != 0 && i > 0 && !commands_is_dashdash(&argv[i - 1])))
+		return;
+	bool dyn;
+	const char *s = commands_join(x, argv, i, argc, &n, &dyn);
+	classify_rule(x, RULE_REMOTE_EXEC);
+	if (dyn)
+		classify_rule(x, RULE_REMOTE_DYNAMIC);
+	ci->f |= CI_NETWORK;
+	classify_payload(x, s, n, CORDON_L(REMOTE), "the command run remotely");
+}
+
 void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
 			     const struct sh_redir *redirs, struct cinfo *ci)
 {
@@ -1560,6 +1880,12 @@ void runners_container_exec(struct cx *x, struct wv *argv, size_t argc,
 	bool kube = (commands_name_is(name, n, "kubectl")) ||
 		    (n == 1 && name[0] == 'k') || (commands_name_is(name, n, "oc"));
 	size_t i;
+
+	if (commands_name_is(name, n, "oc") && argc > 1 &&
+	    classify_word_is(&argv[1], "rsh")) {
+		runners_remote_opts(x, argv, argc, redirs, ci);
+		return;
+	}
 
 	if (kube) {
 		for (i = 1; i < argc; i++)

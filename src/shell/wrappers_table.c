@@ -189,6 +189,11 @@ const struct wrapper_src wrappers_src[] = {
 	  .operands = 1,
 	  .payload_short = 'c',
 	  .payload_long = "--command" },
+	{ .name = "fnm",
+	  .sub = " exec ",
+	  .long_val =
+		  " --using --log-level --arch --fnm-dir --corepack-enabled "
+		  "--version-file-strategy --resolve-engines " },
 	{ .name = "gawk", .kind = WRAPPER_RUNNER },
 	/* gdb --args PROG ARGS, and gdbserver COMM PROG ARGS */
 	{ .name = "gdb", .cmd_opts = " --args -args " },
@@ -229,6 +234,7 @@ const struct wrapper_src wrappers_src[] = {
 	  .long_val = " --class --classdata --pid --pgid --uid " },
 	{ .name = "ip", .sub = " netns ", .operands = 2 },
 	{ .name = "java", .kind = WRAPPER_RUNNER },
+	{ .name = "jenv", .sub = " exec " },
 	{ .name = "jshell", .kind = WRAPPER_RUNNER },
 	{ .name = "julia", .kind = WRAPPER_RUNNER },
 	{ .name = "kitty",
@@ -250,7 +256,11 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "lastb", .kind = WRAPPER_NAMES },
 	{ .name = "lastlog", .kind = WRAPPER_NAMES },
 	{ .name = "launchctl", .sub = " asuser ", .operands = 1 },
-	{ .name = "ld.so", .kind = WRAPPER_RUNNER },
+	/* ld.so [OPTIONS] PROGRAM ARGS: the dynamic loader runs PROGRAM */
+	{ .name = "ld.so",
+	  .long_val = " --library-path --preload --audit --argv0 "
+		      "--inhibit-rpath --glibc-hwcaps-prepend "
+		      "--glibc-hwcaps-mask " },
 	{ .name = "ldd", .kind = WRAPPER_NAMES },
 	{ .name = "less", .kind = WRAPPER_RUNNER },
 	{ .name = "linux32" },
@@ -258,10 +268,11 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "lksh", .kind = WRAPPER_SHELL },
 	{ .name = "lldb",
 	  .short_val = "oOsSkKfpnacl",
-	  .long_val = " --one-line --one-line-before-file --source "
-		      "--source-before-file --one-line-on-crash --source-on-crash "
-		      "--file --attach-pid --attach-name --arch --core "
-		      "--script-language " },
+	  .long_val =
+		  " --one-line --one-line-before-file --source "
+		  "--source-before-file --one-line-on-crash --source-on-crash "
+		  "--file --attach-pid --attach-name --arch --core "
+		  "--script-language " },
 	{ .name = "locate", .kind = WRAPPER_NAMES },
 	{ .name = "loksh", .kind = WRAPPER_SHELL },
 	{ .name = "ltrace",
@@ -333,6 +344,9 @@ const struct wrapper_src wrappers_src[] = {
 		  "--cpunodebind --membind --length --offset --shmmode --shmid "
 		  "--shm --file --cpubind " },
 	{ .name = "nvim", .kind = WRAPPER_RUNNER },
+	/* nvm exec [VERSION] COMMAND: a version is read as the command,
+	 * an unknown one, whose operands are then read for a command */
+	{ .name = "nvm", .sub = " exec " },
 	{ .name = "objdump", .kind = WRAPPER_NAMES },
 	{ .name = "oksh", .kind = WRAPPER_SHELL },
 	{ .name = "op",
@@ -394,6 +408,10 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "pwsh", .kind = WRAPPER_FOREIGN },
 	{ .name = "pwsh.exe", .kind = WRAPPER_FOREIGN },
 	{ .name = "pyenv", .sub = " exec " },
+	{ .name = "railway",
+	  .sub = " run ",
+	  .short_val = "se",
+	  .long_val = " --service --environment " },
 	{ .name = "rbash", .kind = WRAPPER_SHELL },
 	{ .name = "rbenv", .sub = " exec " },
 	{ .name = "readarray", .kind = WRAPPER_RUNNER },
@@ -573,6 +591,9 @@ const struct wrapper_src wrappers_src[] = {
 	{ .name = "uvx", .kind = WRAPPER_RUNNER },
 	{ .name = "valgrind" },
 	{ .name = "vim", .kind = WRAPPER_RUNNER },
+	{ .name = "volta",
+	  .sub = " run ",
+	  .long_val = " --node --npm --pnpm --yarn --env " },
 	{ .name = "watch",
 	  .flags = WF_HANDLER,
 	  .short_val = "nq",
