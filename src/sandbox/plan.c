@@ -16,6 +16,7 @@
 
 #include <sys/stat.h>
 
+#include "atomic.h"
 #include "landlock.h"
 #include "sandbox_int.h"
 
@@ -495,25 +496,17 @@ static int plan_home_binds(struct sandbox_plan *p)
  * later" too: a sandboxed command must not loosen the next run. */
 static int plan_cordon_dirs(struct sandbox_plan *p)
 {
-	static const struct {
-		const char *env, *fallback;
-	} dirs[] = {
-		{ "XDG_CONFIG_HOME", ".config" },
-		{ "XDG_CACHE_HOME", ".cache" },
-		{ "XDG_STATE_HOME", ".local/state" },
+	static const enum atomic_xdg dirs[] = {
+		ATOMIC_XDG_CONFIG,
+		ATOMIC_XDG_CACHE,
+		ATOMIC_XDG_STATE,
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		const char *v = getenv(dirs[i].env);
 		char full[PATH_MAX];
-		int n;
 
-		if (v && v[0] == '/')
-			n = snprintf(full, sizeof(full), "%s/cordon", v);
-		else
-			n = snprintf(full, sizeof(full), "%s/%s/cordon",
-				     p->home, dirs[i].fallback);
-		if (n < 0 || (size_t)n >= sizeof(full))
+		if (atomic_xdg_path(dirs[i], p->home, NULL, full,
+				    sizeof(full)) != 0)
 			continue;
 		if (sandbox_runlater_path(p, full, RL_PLACEHOLDER | RL_DIR))
 			return -1;
