@@ -199,17 +199,41 @@ fail:
 	return -1;
 }
 
+/* The XDG base directories and their defaults below the home. */
+static const struct {
+	const char *var, *fallback;
+} xdg_dirs[] = {
+	[ATOMIC_XDG_STATE] = { "XDG_STATE_HOME", ".local/state" },
+	[ATOMIC_XDG_CONFIG] = { "XDG_CONFIG_HOME", ".config" },
+	[ATOMIC_XDG_CACHE] = { "XDG_CACHE_HOME", ".cache" },
+	[ATOMIC_XDG_DATA] = { "XDG_DATA_HOME", ".local/share" },
+};
+
+const char *atomic_xdg_default(enum atomic_xdg kind)
+{
+	return xdg_dirs[kind].fallback;
+}
+
+int atomic_xdg_dir(enum atomic_xdg kind, const char *home, char *buf,
+		   size_t cap)
+{
+	const char *xdg = getenv(xdg_dirs[kind].var);
+	int n;
+
+	/* The XDG spec: a relative $XDG_*_HOME is to be ignored. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, cap, "%s", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, cap, "%s/%s", home, xdg_dirs[kind].fallback);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
 		    char *buf, size_t cap)
 {
-	static const struct {
-		const char *var, *fallback;
-	} dirs[] = {
-		[ATOMIC_XDG_STATE] = { "XDG_STATE_HOME", ".local/state" },
-		[ATOMIC_XDG_CONFIG] = { "XDG_CONFIG_HOME", ".config" },
-		[ATOMIC_XDG_CACHE] = { "XDG_CACHE_HOME", ".cache" },
-	};
-	const char *xdg = getenv(dirs[kind].var);
+	const char *xdg = getenv(xdg_dirs[kind].var);
 	const char *sep = name ? "/" : "", *tail = name ? name : "";
 	int n;
 
@@ -220,7 +244,7 @@ int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
 		n = snprintf(buf, cap, "%s/cordon%s%s", xdg, sep, tail);
 	else if (home && home[0] == '/')
 		n = snprintf(buf, cap, "%s/%s/cordon%s%s", home,
-			     dirs[kind].fallback, sep, tail);
+			     xdg_dirs[kind].fallback, sep, tail);
 	else
 		return -1;
 	return n < 0 || (size_t)n >= cap ? -1 : 0;

@@ -65,13 +65,24 @@ int atomic_state_path(const char *home, const char *name, char *buf,
  * configuration ($XDG_CONFIG_HOME/cordon, else HOME/.config/cordon: the
  * config file and the approvals) and cache ($XDG_CACHE_HOME/cordon, else
  * HOME/.cache/cordon: the sandbox probe's verdict), with NAME appended as
- * for atomic_state_path, which is atomic_xdg_path(ATOMIC_XDG_STATE, …). */
+ * for atomic_state_path, which is atomic_xdg_path(ATOMIC_XDG_STATE, …).
+ * (Data, $XDG_DATA_HOME, holds no file of cordon's: the sandbox's
+ * credential table names other programs' files there.) */
 enum atomic_xdg {
 	ATOMIC_XDG_STATE,
 	ATOMIC_XDG_CONFIG,
 	ATOMIC_XDG_CACHE,
+	ATOMIC_XDG_DATA,
 };
 int atomic_xdg_path(enum atomic_xdg kind, const char *home, const char *name,
 		    char *buf, size_t cap);
+
+/* The base directory itself: $XDG_..._HOME when it is absolute, else
+ * its default below home (NULL: none). 0, or -1 when there is neither an
+ * absolute variable nor an absolute home, or it does not fit in cap. */
+int atomic_xdg_dir(enum atomic_xdg kind, const char *home, char *buf,
+		   size_t cap);
+/* The default's place below the home directory (".config"). */
+const char *atomic_xdg_default(enum atomic_xdg kind);
 
 #endif

@@ -327,7 +327,6 @@ static void child_home_nocreate(const struct sandbox_plan *p)
 }
 
 #define SANDBOX_READ_MAX_RULES 8192
-#define SANDBOX_READ_DEPTH 4 /* components of a credential path */
 
 /* One READ_FILE rule (and READ_DIR for a directory) beneath dfd/name; a
  * symlink or something gone is skipped (a read through a symlink is
@@ -397,8 +396,7 @@ static void read_grant(const struct sandbox_plan *p, int rs, const char *dir,
 		       int depth)
 {
 	char buf[8192];
-	size_t ncred = 0, rl = rel ? strlen(rel) : 0;
-	const char *const *cred = sandbox_plan_cred_paths(&ncred);
+	size_t rl = rel ? strlen(rel) : 0;
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dfd < 0)
@@ -419,9 +417,11 @@ static void read_grant(const struct sandbox_plan *p, int rs, const char *dir,
 			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
 			    (skip && strcmp(name, skip) == 0))
 				continue;
-			for (size_t i = 0; rel && i < ncred; i++) {
-				const char *c = cred[i];
+			for (size_t i = 0; rel && i < p->ncreds; i++) {
+				const char *c = p->creds[i].rel;
 
+				if (!c)
+					continue;
 				if (rl &&
 				    (strncmp(c, rel, rl) != 0 || c[rl] != '/'))
 					continue;

@@ -16,61 +16,12 @@
 
 #include <sys/stat.h>
 
+#include "atomic.h"
+#include "credentials.h"
 #include "landlock.h"
 #include "sandbox_int.h"
 
 #include "banned.h"
-
-/* Credential locations under $HOME, masked in every run. */
-static const char *const cred_paths[] = {
-	".ssh",
-	".aws",
-	".gnupg",
-	".azure",
-	".kube",
-	".config/gcloud",
-	".config/gh",
-	".docker",
-	".netrc",
-	".npmrc",
-	".pypirc",
-	".git-credentials",
-	".cargo/credentials",
-	".cargo/credentials.toml",
-	".vault-token",
-	".config/hub",
-	".config/op",
-	".password-store",
-	".terraform.d/credentials.tfrc.json",
-	".local/share/keyrings",
-	/* other clients' passwords and tokens, each in its default place
-	 * (PostgreSQL, MySQL, s3cmd, boto, git's XDG credential store,
-	 * podman/buildah/skopeo, rclone, RubyGems, Oracle Cloud) */
-	".pgpass",
-	".my.cnf",
-	".s3cfg",
-	".boto",
-	".config/git/credentials",
-	".config/containers/auth.json",
-	".config/rclone",
-	".gem/credentials",
-	".oci",
-	/* the agents' own logins */
-	".claude/.credentials.json",
-	".claude.json",
-	".codex/auth.json",
-	".gemini/oauth_creds.json",
-	".gemini/mcp-oauth-tokens.json",
-	".gemini/gemini-credentials.json",
-};
-
-/* The credential locations, for the $HOME read layer (child.c): names
- * relative to $HOME. */
-const char *const *sandbox_plan_cred_paths(size_t *n)
-{
-	*n = sizeof(cred_paths) / sizeof(cred_paths[0]);
-	return cred_paths;
-}
 
 /* Secrets in the workspace, masked in every run (glob.h syntax, relative
  * to the workspace, floating at any depth). */
@@ -495,25 +446,17 @@ static int plan_home_binds(struct sandbox_plan *p)
  * later" too: a sandboxed command must not loosen the next run. */
 static int plan_cordon_dirs(struct sandbox_plan *p)
 {
-	static const struct {
-		const char *env, *fallback;
-	} dirs[] = {
-		{ "XDG_CONFIG_HOME", ".config" },
-		{ "XDG_CACHE_HOME", ".cache" },
-		{ "XDG_STATE_HOME", ".local/state" },
+	static const enum atomic_xdg dirs[] = {
+		ATOMIC_XDG_CONFIG,
+		ATOMIC_XDG_CACHE,
+		ATOMIC_XDG_STATE,
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		const char *v = getenv(dirs[i].env);
 		char full[PATH_MAX];
-		int n;
 
-		if (v && v[0] == '/')
-			n = snprintf(full, sizeof(full), "%s/cordon", v);
-		else
-			n = snprintf(full, sizeof(full), "%s/%s/cordon",
-				     p->home, dirs[i].fallback);
-		if (n < 0 || (size_t)n >= sizeof(full))
+		if (atomic_xdg_path(dirs[i], p->home, NULL, full,
+				    sizeof(full)) != 0)
 			continue;
 		if (sandbox_runlater_path(p, full, RL_PLACEHOLDER | RL_DIR))
 			return -1;
@@ -557,6 +500,99 @@ static int plan_root_run_later(struct sandbox_plan *p, const char *root,
 	return 0;
 }
 
+/* One base directory of the credential table's: its rows, each as an
+ * absolute path and, when it lies below $HOME (at most
+ * SANDBOX_READ_DEPTH components deeper), as the path below it; rel is
+ * dir's own path below $HOME ("" for $HOME, NULL outside it). */
+static int plan_cred_base(struct sandbox_plan *p, enum credentials_base base,
+			  const char *dir, const char *rel)
+{
+	for (size_t i = 0; i < credentials_count; i++) {
+		const struct credentials_row *row = &credentials_table[i];
+		struct sandbox_cred *c;
+		struct stat st;
+		size_t depth = 1;
+
+		if (row->base != base)
+			continue;
+		if (p->ncreds >= 2 * credentials_count)
+			return sandbox_plan_fail(p, "credential table: full");
+		c = &p->creds[p->ncreds++];
+		c->abs = sandbox_plan_join(p, dir, row->path);
+		c->rel = NULL;
+		if (rel && rel[0])
+			c->rel = sandbox_plan_join(p, rel, row->path);
+		else if (rel)
+			c->rel = row->path;
+		if (!c->abs || (rel && !c->rel))
+			return sandbox_plan_fail(p, "%s/%s: path too long", dir,
+						 row->path);
+		for (const char *s = c->rel; s && *s; s++)
+			depth += *s == '/';
+		if (depth > SANDBOX_READ_DEPTH + 1)
+			c->rel = NULL;
+		/* Landlock cannot leave it out: said in the report when it
+		 * exists. */
+		if (!c->rel && !p->cred_unguarded && lstat(c->abs, &st) == 0)
+			p->cred_unguarded = true;
+	}
+	return 0;
+}
+
+/* path below $HOME: "" for $HOME itself, NULL when it is not below it
+ * (or $HOME is /, which the read layer does not cover). */
+static const char *plan_below_home(const struct sandbox_plan *p,
+				   const char *path)
+{
+	size_t hl = strlen(p->home);
+
+	if (strcmp(p->home, "/") == 0 ||
+	    !sandbox_plan_path_under(path, p->home))
+		return NULL;
+	return path[hl] ? path + hl + 1 : "";
+}
+
+int sandbox_plan_creds(struct sandbox_plan *p)
+{
+	char dflt[PATH_MAX], xdg[PATH_MAX];
+
+	p->creds = arena_alloc(&p->arena,
+			       sizeof(p->creds[0]) * 2 * credentials_count);
+	if (!p->creds)
+		return sandbox_plan_fail(p, "out of memory");
+	p->ncreds = 0;
+	for (int b = 0; b < CREDENTIALS_NBASE; b++) {
+		const char *canon;
+
+		if (credentials_base_dir(b, p->home, false, dflt,
+					 sizeof(dflt)) != 0)
+			return sandbox_plan_fail(p, "$HOME: path too long");
+		if (plan_cred_base(p, b, dflt, plan_below_home(p, dflt)))
+			return -1;
+		/* $XDG_CONFIG_HOME … as well as the default: a file left
+		 * there from before the variable was set is as secret. */
+		if (credentials_base_dir(b, p->home, true, xdg, sizeof(xdg)) !=
+		    0)
+			continue;
+		canon = sandbox_plan_canon(p, xdg);
+		if (!canon || strcmp(canon, dflt) == 0)
+			continue; /* missing: nothing in it to hide */
+		if (plan_cred_base(p, b, canon, plan_below_home(p, canon)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The credential masks of the namespaces backend: every location of the
+ * table that exists. */
+int sandbox_plan_cred_masks(struct sandbox_plan *p)
+{
+	for (size_t i = 0; i < p->ncreds; i++)
+		if (sandbox_mask_path(p, p->creds[i].abs, "credential mask"))
+			return -1;
+	return 0;
+}
+
 /* Rounds up the mounts, in the order the child applies them. */
 int sandbox_plan_mounts(struct sandbox_plan *p)
 {
@@ -596,16 +632,8 @@ int sandbox_plan_mounts(struct sandbox_plan *p)
 
 	if (sandbox_mask_host_sockets(p) || sandbox_mask_root_files(p))
 		return -1;
-	for (size_t i = 0; i < sizeof(cred_paths) / sizeof(cred_paths[0]);
-	     i++) {
-		char *path = sandbox_plan_join(p, p->home, cred_paths[i]);
-
-		if (!path)
-			return sandbox_plan_fail(p, "$HOME/%s: path too long",
-						 cred_paths[i]);
-		if (sandbox_mask_path(p, path, "credential mask"))
-			return -1;
-	}
+	if (sandbox_plan_cred_masks(p))
+		return -1;
 
 	/* --deny-read and the default secret globs; then one walk of the
 	 * workspace finds their matches and the nested repositories. */

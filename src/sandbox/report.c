@@ -156,7 +156,12 @@ void sandbox_report_plan(struct sandbox_plan *p, struct sandbox_report *rep)
 				SANDBOX_WALK_MAX_DEPTH);
 	} else {
 		rep->backend = "landlock";
-		if (p->home_read)
+		if (p->home_read && p->cred_unguarded)
+			sandbox_report_lost(rep,
+					    "mount namespace: --deny-read and "
+					    "credentials outside $HOME "
+					    "($XDG_*_HOME) stay readable");
+		else if (p->home_read)
 			sandbox_report_lost(rep,
 					    "mount namespace: --deny-read "
 					    "(files stay readable; credentials "

@@ -505,6 +505,8 @@ static int run_paths(struct run *r)
 		r->err = diag_set(r->diag, CORDON_E_NOMEM, "out of memory");
 		return -1;
 	}
+	if (p->backend != SANDBOX_BACKEND_BEST && sandbox_plan_creds(p))
+		return run_refuse(r);
 	return 0;
 }
 

@@ -167,6 +167,10 @@ struct sandbox_plan {
 	bool home_nocreate; /* Landlock: no new entries directly in $HOME */
 	bool home_read; /* Landlock: files read under $HOME only beneath what
 			   was there at launch, credential names excepted */
+	struct sandbox_cred *creds; /* sandbox_plan_creds */
+	size_t ncreds;
+	bool cred_unguarded; /* one exists where the Landlock read layer
+				cannot leave it out (outside $HOME) */
 	bool sock_missed; /* a runtime directory holds a writable root */
 	bool sock_over; /* more bound sockets than SANDBOX_MAX_SOCKETS */
 	bool sock_unlisted; /* /proc/net/unix could not be read */
@@ -239,6 +243,16 @@ struct sandbox_plan {
 #define RL_FOLLOW 4u /* a final symlink: protect what it points to */
 #define RL_DENY_WRITE 8u /* a deny_write path: named so, its way pinned */
 
+/* A credential location: absolute, and below $HOME (NULL when it is not
+ * there, or deeper than the Landlock read layer goes). */
+struct sandbox_cred {
+	const char *abs;
+	const char *rel;
+};
+
+/* How many components below $HOME the read layer enters (child.c). */
+#define SANDBOX_READ_DEPTH 8
+
 struct sandbox_dirent64 {
 	uint64_t d_ino;
 	int64_t d_off;
@@ -262,7 +276,13 @@ sandbox_plan_fail(struct sandbox_plan *p, const char *fmt, ...);
 
 char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s);
 
-const char *const *sandbox_plan_cred_paths(size_t *n);
+/* The credential table's locations for this run (credentials.c): each
+ * row below its base directory's default place and, when $XDG_..._HOME
+ * names another existing directory, there too. Made for every backend
+ * before the mounts. */
+int sandbox_plan_creds(struct sandbox_plan *p);
+/* The namespaces backend's masks over those that exist. */
+int sandbox_plan_cred_masks(struct sandbox_plan *p);
 
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b);
 

@@ -5,10 +5,12 @@
  * then the denials that must win over them (run-later paths, credentials,
  * --deny-read). Every path is normalised lexically (relative ones against
  * the workspace) and printed as a string literal; globs become anchored
- * regexes. The text depends only on the options, home and the port (and
- * the cwd when no workspace is given), so golden files can pin it.
+ * regexes. The text depends only on the options, home, the port, the
+ * XDG base directory variables (the credential table's places) and the
+ * cwd when no workspace is given, so golden files can pin it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "credentials.h"
 #include "path.h"
 #include "seatbelt.h"
 
@@ -26,29 +29,6 @@
 #include "banned.h"
 
 #define SB_ARENA_CEILING ((size_t)16 << 20)
-
-/* Credential locations under the home directory: never readable. A name
- * ending in '/' is a directory (subpath), '*' a prefix (regex), else a file
- * (literal). */
-static const char *const sb_credentials[] = {
-	".ssh/",
-	".aws/",
-	".gnupg/",
-	".azure/",
-	".kube/",
-	".config/gcloud/",
-	".config/gh/",
-	".docker/",
-	".netrc",
-	".npmrc",
-	".pypirc",
-	".git-credentials",
-	".cargo/credentials*",
-	".vault-token",
-	".password-store/",
-	".config/op/",
-	".terraform.d/credentials.tfrc.json",
-};
 
 /* Files a later command runs on the user's behalf: never writable. */
 static const char *const sb_shell_rc[] = {
@@ -275,24 +255,13 @@ static char *sb_join(struct sb *b, const char *dir, const char *name)
 }
 
 /* One filter line for path: subpath for a directory entry (name ending in
- * '/'), a regex for a trailing '*', else literal. */
+ * '/'), else literal. */
 static void sb_filter(struct sb *b, const char *dir, const char *name)
 {
 	size_t n = strlen(name);
 	char *p;
 
 	buf_adds(&b->out, "  ");
-	if (n && name[n - 1] == '*') {
-		p = sb_private(b, path_normalize(&b->a, dir, name, n - 1));
-		if (!p) {
-			buf_fail(&b->out);
-			return;
-		}
-		buf_adds(&b->out, "(regex #\"^");
-		sb_regex_literal(b, p);
-		buf_adds(&b->out, "[^/]*$\")\n");
-		return;
-	}
 	p = sb_join(b, dir, name);
 	if (!p)
 		return;
@@ -424,6 +393,55 @@ static void sb_deny_run_later(struct sb *b, const char *home,
 	buf_adds(&b->out, ")\n");
 }
 
+/* The credential table's rows below one base directory: a directory as
+ * a subpath, a file as a literal. */
+static void sb_cred_base(struct sb *b, enum credentials_base base,
+			 const char *dir)
+{
+	for (size_t i = 0; i < credentials_count; i++) {
+		const struct credentials_row *row = &credentials_table[i];
+		char *p;
+
+		if (row->base != base)
+			continue;
+		p = sb_join(b, dir, row->path);
+		if (!p)
+			return;
+		buf_adds(&b->out, row->dir ? "  (subpath " : "  (literal ");
+		sb_string(b, p);
+		buf_adds(&b->out, ")\n");
+	}
+}
+
+/* Every row of the credential table (credentials.c), below its base's
+ * default place in home and, when $XDG_..._HOME names another
+ * directory, there too. */
+static void sb_credentials(struct sb *b, const char *home)
+{
+	char dflt[PATH_MAX], xdg[PATH_MAX];
+
+	for (int base = 0; base < CREDENTIALS_NBASE; base++) {
+		char *x;
+
+		if (credentials_base_dir(base, home, false, dflt,
+					 sizeof(dflt)) != 0) {
+			buf_fail(&b->out);
+			return;
+		}
+		sb_cred_base(b, base, dflt);
+		if (credentials_base_dir(base, home, true, xdg, sizeof(xdg)) !=
+		    0)
+			continue;
+		x = sb_private(b, path_normalize(&b->a, "/", xdg, strlen(xdg)));
+		if (!x) {
+			buf_fail(&b->out);
+			return;
+		}
+		if (strcmp(x, dflt) != 0)
+			sb_cred_base(b, base, x);
+	}
+}
+
 /* A --deny-read glob as a regex line: "~/…" under home, relative under
  * the workspace, one with no '/' at any depth of the workspace
  * (gitignore). The base directory is literal text; only the user's
@@ -469,8 +487,7 @@ static void sb_deny_reads(struct sb *b, const struct sandbox_opts *o,
 		buf_adds(&b->out,
 			 "\n; credentials: neither readable nor writable\n"
 			 "(deny file-read* file-write*\n");
-		for (size_t i = 0; i < LEN(sb_credentials); i++)
-			sb_filter(b, home, sb_credentials[i]);
+		sb_credentials(b, home);
 		buf_adds(&b->out, ")\n");
 	} else {
 		buf_adds(&b->out,

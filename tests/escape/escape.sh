@@ -129,6 +129,27 @@ mkrepo() {
 		>"$1/.git/config"
 }
 
+# cred_rows: the rows of the credential table (src/sandbox/credentials.c),
+# one a line: D (a directory) or F, then the path below $HOME of its
+# default place.
+cred_rows() {
+	local kind base path
+	sed -n 's/^[[:space:]]*\([DF]\)(\([A-Z]*\), "\(.*\)"),$/\1 \2 \3/p' \
+		"$here/../../src/sandbox/credentials.c" |
+		while read -r kind base path; do
+			case $base in
+			HOME) ;;
+			CONFIG) path=.config/$path ;;
+			DATA) path=.local/share/$path ;;
+			STATE) path=.local/state/$path ;;
+			*) path="?$base?/$path" ;;
+			esac
+			printf '%s %s\n' "$kind" "$path"
+		done
+}
+[ "$(cred_rows | wc -l)" -gt 100 ] ||
+	bail "cannot read the credential table from src/sandbox/credentials.c"
+
 fixtures() {
 	rm -rf "$W" "$O" "$H" "$P" "$WR"
 	mkdir -p "$O/dir" "$W" "$P" "$H/.ssh" "$H/.aws" "$H/.config/gh" \
@@ -172,6 +193,23 @@ fixtures() {
 		>"$H/.gem/credentials"
 	printf '[DEFAULT]\nkey_file=~/.oci/key.pem\npass_phrase=%s\n' \
 		"$secret_ssh" >"$H/.oci/config"
+	# every other row of the credential table in its default place
+	# (histories, browser profiles, CLIs' tokens), and a gh login in an
+	# $XDG_CONFIG_HOME in the home and in one outside it
+	local kind path
+	while read -r kind path; do
+		[ "$kind" = D ] && path=$path/cordon-secret
+		# late_case makes this one during the run
+		[ "$path" = .vault-token ] && continue
+		[ -e "$H/$path" ] && continue
+		case $path in */*) mkdir -p "$H/${path%/*}" ;; esac
+		printf 'CRED-%s\n' "$tok" >"$H/$path"
+	done < <(cred_rows)
+	mkdir -p "$H/xc/gh" "$O/xdg/gh"
+	printf 'github.com:\n  oauth_token: CRED-%s\n' "$tok" \
+		>"$H/xc/gh/hosts.yml"
+	printf 'github.com:\n  oauth_token: CRED-%s\n' "$tok" \
+		>"$O/xdg/gh/hosts.yml"
 	printf '%s\n' "$secret_home" >"$H/notes.txt"
 	printf 'export PS1=x\n' >"$H/.bashrc"
 
@@ -848,6 +886,17 @@ suite() {
 		check "read ~/$f" 'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
 			'credential|mask|'"${f//./\\.}"
 	done
+	cred_table_case
+	envs=("XDG_CONFIG_HOME=$H/xc")
+	sbx -- read "$H/xc/gh/hosts.yml"
+	check "\$XDG_CONFIG_HOME in the home: read its gh/hosts.yml" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY'
+	envs=("XDG_CONFIG_HOME=$O/xdg")
+	sbx -- read "$O/xdg/gh/hosts.yml"
+	check "\$XDG_CONFIG_HOME outside the home: read its gh/hosts.yml" \
+		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' \
+		'credentials outside'
+	envs=()
 	sbx --deny-read '**/.env' -- read "$W/.env"
 	check "--deny-read '**/.env': the workspace's .env" \
 		'ENOENT|EACCES|EMPTY' 'ENOENT|EACCES|EMPTY' 'deny|\.env'
@@ -1210,6 +1259,40 @@ tiocsti_case() {
 	leaked=$(tr -d '\r' <"$T/out" | sed -n 's/^leaked://p')
 	[ -z "$leaked" ] || got="$got (the terminal got '$leaked')"
 	check "$2" EPERM EPERM
+}
+
+# cred_table_case: one run reads a file of every row of the credential
+# table (a file in each directory row); each read must be refused (or
+# read as empty) and none of their text seen. One TAP line a row.
+cred_table_case() {
+	local kind path files=() f got why=""
+	while read -r kind path; do
+		[ "$kind" = D ] && path=$path/cordon-secret
+		[ "$path" = .vault-token ] && continue # late_case's
+		files+=("$H/$path")
+	done < <(cred_rows)
+	sbx -- /bin/sh -c 'for f; do printf "%s\t" "$f"; "$0" read "$f"; done' \
+		"$A" "${files[@]}"
+	local outcopy=$T/cred.out
+	cp "$T/out" "$outcopy"
+	intact || why="something outside changed"
+	enf_ok || why="${why:+$why; }report enforcement '$(enf)', want $want_enf"
+	for f in "${files[@]}"; do
+		got=$(grep -m 1 -F "$f$(printf '\t')" "$outcopy" | cut -f 2-)
+		case $got in "ok read 0:") got="EMPTY ($got)" ;; esac
+		if refusal 'ENOENT|EACCES|EMPTY' && [ -z "$why" ]; then
+			result "" "$backend: read ~${f#"$H"} (credential table)"
+		else
+			result "${why:-not refused: got '$got'}" \
+				"$backend: read ~${f#"$H"} (credential table)"
+		fi
+	done
+	if grep -q "CRED-$tok" "$outcopy"; then
+		result "a credential's text was read" \
+			"$backend: no credential table file's text is seen"
+	else
+		result "" "$backend: no credential table file's text is seen"
+	fi
 }
 
 # late_case NAME PATH: the host writes PATH (a credential, or a new file

@@ -10,6 +10,8 @@ golden=$src/tests/cases/sandbox
 
 export HOME=/Users/alice
 ws=/Users/alice/project
+# The credential table's XDG places are the defaults in the golden files.
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CACHE_HOME
 
 # golden NAME ARGS...: the profile for ARGS must equal seatbelt-NAME.sb.
 golden() {
@@ -53,6 +55,20 @@ env -u HOME "$bin" sandbox profile --format seatbelt --workspace "$ws" \
 ! grep -q '/Users/alice/\.' "$tmp/nohome.sb" &&
 	grep -q 'no home directory given' "$tmp/nohome.sb"
 ok $? "without HOME no credential path is guessed, and it says so"
+
+# $XDG_CONFIG_HOME names a second place for the table's rows below it;
+# the default place stays denied (a file left there from before).
+XDG_CONFIG_HOME=/Users/alice/cfg "$bin" sandbox profile --format seatbelt \
+	--workspace "$ws" >"$tmp/xdg.sb"
+grep -qxF '  (subpath "/Users/alice/cfg/gh")' "$tmp/xdg.sb" &&
+	grep -qxF '  (subpath "/Users/alice/.config/gh")' "$tmp/xdg.sb" &&
+	grep -qxF '  (literal "/Users/alice/cfg/git/credentials")' "$tmp/xdg.sb" &&
+	! grep -qF '/Users/alice/cfg/.ssh' "$tmp/xdg.sb"
+ok $? "\$XDG_CONFIG_HOME: its credential rows are denied there and in ~/.config"
+XDG_CONFIG_HOME=relative "$bin" sandbox profile --format seatbelt \
+	--workspace "$ws" >"$tmp/xdgrel.sb"
+cmp -s "$tmp/xdgrel.sb" "$golden/seatbelt-defaults.sb"
+ok $? "a relative \$XDG_CONFIG_HOME is ignored, as the XDG spec says"
 
 # usage STATUS NAME ARGS...: exit status and a message on stderr.
 usage() {
