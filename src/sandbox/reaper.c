@@ -37,6 +37,7 @@
 #endif
 
 #include "sandbox_int.h"
+#include "ttyfilter.h"
 
 #include "alloc.h"
 #include "banned.h"
@@ -355,6 +356,7 @@ struct sandbox_output {
 	bool truncated;
 	char *buf; /* capture (C API) */
 	size_t len, cap;
+	struct ttyfilter tty; /* the pty master's output (ttyfilter.h) */
 };
 
 static void out_put(struct sandbox_output *out, int which, const char *s,
@@ -432,6 +434,14 @@ static bool out_pump(struct sandbox_output *out, struct sandbox_plan *p,
 		return false;
 	}
 	out->kept += (size_t)n;
+	if (p->pty_on && which == p->pty_slot) {
+		unsigned char keep[sizeof(buf) + TTYFILTER_HOLD];
+		size_t k = ttyfilter_feed(&out->tty, (unsigned char *)buf,
+					  (size_t)n, keep);
+
+		out_put(out, which, (const char *)keep, k);
+		return true;
+	}
 	out_put(out, which, buf, (size_t)n);
 	return true;
 }
