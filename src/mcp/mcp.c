@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -47,7 +48,7 @@
 #define MCP_MAX_PENDING 10000 /* requests in flight */
 #define MCP_MAX_GW_PAGES 1000 /* pages of one gateway tools/list */
 #define MCP_MAX_NOTED 4096 /* pending pins audited once a session */
-#define MCP_KILL_AFTER_MS 5000 /* after the client's EOF */
+#define MCP_KILL_AFTER_MS 5000 /* after the client's EOF, or a SIGTERM */
 #define MCP_SWEEP_MS 30000 /* a sandboxed run's end, once its tree is killed */
 #define MCP_HOLD_MS 10000 /* calls wait this long for a re-list */
 #define MCP_MAX_HELD 1000 /* calls waiting for it */
@@ -132,6 +133,9 @@ struct gw {
 	long kill_at_ms; /* after the client's EOF; 0: not armed */
 	bool killed;
 	long hard_kill_at_ms; /* a sandboxed run that did not end; 0: none */
+	int sfd; /* SIGTERM, SIGINT, SIGHUP of the gateway; -1: none */
+	int stop_sig; /* the first of them taken: the gateway exits so */
+	sigset_t oldmask; /* the caller's, for the server */
 	struct mcp_pins *pins; /* o->pins */
 	struct cordon_result *res;
 	char **noted; /* "tool\n<fingerprint>" audited as pending */
@@ -1684,22 +1688,34 @@ static void cloexec_from_3(void)
 /* In the child: the pipes become stdin and stdout, then the server runs
  * (directly, or through sandbox_run). Never returns. */
 static void child_run(const struct mcp_gateway_opts *o, int in_r, int out_w,
-		      int err_w, pid_t parent)
+		      int err_w, pid_t parent, const sigset_t *mask)
 {
 	struct sigaction sa;
+	int owner;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGPIPE, &sa, NULL);
-	/* the server goes when the gateway goes */
-	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(125);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* The server goes when the gateway goes. A gateway stopped by a
+	 * signal it can take stops the server itself (stop_server); this is
+	 * for one that died otherwise (SIGKILL, a crash): a plain server is
+	 * killed with it, a sandboxed run is asked to end (SIGTERM, which
+	 * it forwards to the server) and, MCP_KILL_AFTER_MS after the
+	 * gateway's end, ended by its own watch of this pidfd, swept as
+	 * every run is (a server that ignores SIGTERM, or left children). */
+	(void)prctl(PR_SET_PDEATHSIG, o->sandbox ? SIGTERM : SIGKILL);
 	if (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0) {
 		int e = errno;
 		(void)!write(err_w, &e, sizeof(e));
 		_exit(125);
 	}
+	owner = o->sandbox ? (int)syscall(SYS_pidfd_open, parent, 0) : -1;
+	if (owner >= 0 && owner < 3)
+		owner = fcntl(owner, F_DUPFD_CLOEXEC, 3); /* 0-2: stdio's */
+	/* after the open: the pidfd is the gateway's, not a reused pid's */
+	if (getppid() != parent || (o->sandbox && owner < 0))
+		_exit(125);
 	cloexec_from_3();
 	if (!o->sandbox) {
 		execvp(o->argv[0], o->argv);
@@ -1718,6 +1734,8 @@ static void child_run(const struct mcp_gateway_opts *o, int in_r, int out_w,
 	s.capture_out = NULL;
 	s.capture_len = NULL;
 	s.output_cap = 0;
+	s.owner_pidfd = owner;
+	s.owner_grace_ms = MCP_KILL_AFTER_MS;
 	memset(&rep, 0, sizeof(rep));
 	if (sandbox_run(&s, o->argv, &rep, &d) != CORDON_OK) {
 		memset(&rep, 0, sizeof(rep));
@@ -1755,7 +1773,7 @@ static int spawn_server(struct gw *g)
 		close(in[1]);
 		close(out[0]);
 		close(ep[0]);
-		child_run(g->o, in[0], out[1], ep[1], parent);
+		child_run(g->o, in[0], out[1], ep[1], parent, &g->oldmask);
 	}
 	close(in[0]);
 	close(out[1]);
@@ -2023,12 +2041,35 @@ static void close_server_stdin(struct gw *g)
 		g->kill_at_ms = now_ms() + MCP_KILL_AFTER_MS;
 }
 
+/* SIGTERM, SIGINT or SIGHUP of the gateway (how agents stop MCP
+ * servers): the server is asked to stop as the gateway was (SIGTERM; a
+ * sandboxed run forwards it to the command) and its input closed, and is
+ * killed MCP_KILL_AFTER_MS later as after the client's EOF (a sandboxed
+ * run by its tree, then swept). The client is read no more; the gateway
+ * then exits as the signal would have made it. */
+static void stop_server(struct gw *g)
+{
+	struct signalfd_siginfo si;
+
+	while (read(g->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (g->stop_sig)
+			continue;
+		g->stop_sig = (int)si.ssi_signo;
+		note(g, "got signal %d: stopping the server", g->stop_sig);
+		if (!g->exited)
+			(void)kill(g->pid, SIGTERM);
+		g->client_eof = true;
+		g->nheld = 0; /* freed at the end, never sent */
+		close_server_stdin(g);
+	}
+}
+
 static void loop(struct gw *g)
 {
 	for (;;) {
-		struct pollfd p[5];
+		struct pollfd p[6];
 		int np = 0, icin = -1, isout = -1, icout = -1, isin = -1;
-		int ipid = -1, timeout = -1;
+		int ipid = -1, isig = -1, timeout = -1;
 		bool full = obuf_live(&g->to_client) >= MCP_OUT_HIGH ||
 			    obuf_live(&g->to_server) >= MCP_OUT_HIGH;
 
@@ -2075,6 +2116,10 @@ static void loop(struct gw *g)
 		if (g->sin >= 0 && obuf_live(&g->to_server)) {
 			isin = np;
 			p[np++] = (struct pollfd){ g->sin, POLLOUT, 0 };
+		}
+		if (g->sfd >= 0 && !g->stop_sig) {
+			isig = np;
+			p[np++] = (struct pollfd){ g->sfd, POLLIN, 0 };
 		}
 		if (g->pidfd >= 0 && !g->exited) {
 			ipid = np;
@@ -2134,7 +2179,9 @@ static void loop(struct gw *g)
 			 * lost, its answers are errors at its exit */
 			close_server_stdin(g);
 		}
-		if (icin >= 0 && p[icin].revents)
+		if (isig >= 0 && p[isig].revents)
+			stop_server(g);
+		if (icin >= 0 && p[icin].revents && !g->stop_sig)
 			read_client(g);
 		if ((ipid >= 0 && p[ipid].revents) || ipid < 0)
 			reap(g, false);
@@ -2159,6 +2206,7 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 	struct sigaction ign, old_pipe;
 	struct gw *g;
 	struct stat st;
+	sigset_t stop;
 	int status;
 
 	if (!o || !o->name || !o->argv || !o->argv[0] || !o->policy ||
@@ -2184,7 +2232,7 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 		g->lim.max_batch = 256;
 	g->cin = o->client_in;
 	g->cout = o->client_out;
-	g->sin = g->sout = g->pidfd = -1;
+	g->sin = g->sout = g->pidfd = g->sfd = -1;
 	g->cout_flags = -1;
 	g->pins = o->pins;
 	g->res = cordon_result_new();
@@ -2199,6 +2247,12 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &g->oldmask);
+	g->sfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	if (spawn_server(g) != 0) {
 		status = 125;
@@ -2223,9 +2277,12 @@ int mcp_gateway_run(const struct mcp_gateway_opts *o, struct cordon_diag *diag)
 	}
 	answer_orphans(g);
 	drain_client(g);
-	status = g->status;
+	status = g->stop_sig ? 128 + g->stop_sig : g->status;
 out:
 	sigaction(SIGPIPE, &old_pipe, NULL);
+	if (g->sfd >= 0)
+		close(g->sfd);
+	sigprocmask(SIG_SETMASK, &g->oldmask, NULL);
 	if (g->cout_flags >= 0)
 		(void)fcntl(g->cout, F_SETFL, g->cout_flags);
 	if (g->sin >= 0)

@@ -10,7 +10,8 @@
  * allows the mode setters again, sandbox_pty_modes_allowed): the
  * caller's terminal stays out of reach (namespaces: a private devpts and
  * no descriptor of it; landlock: /dev/pts not writable and, ABI 5+, no
- * device ioctl on a terminal opened by path).
+ * device ioctl on a terminal opened by path). The master's output passes
+ * ttyfilter.h on its way (the clipboard, the terminal's reports).
  */
 #include <errno.h>
 #include <fcntl.h>

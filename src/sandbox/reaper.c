@@ -37,6 +37,7 @@
 #endif
 
 #include "sandbox_int.h"
+#include "ttyfilter.h"
 
 #include "alloc.h"
 #include "banned.h"
@@ -355,6 +356,7 @@ struct sandbox_output {
 	bool truncated;
 	char *buf; /* capture (C API) */
 	size_t len, cap;
+	struct ttyfilter tty; /* the pty master's output (ttyfilter.h) */
 };
 
 static void out_put(struct sandbox_output *out, int which, const char *s,
@@ -432,6 +434,14 @@ static bool out_pump(struct sandbox_output *out, struct sandbox_plan *p,
 		return false;
 	}
 	out->kept += (size_t)n;
+	if (p->pty_on && which == p->pty_slot) {
+		unsigned char keep[sizeof(buf) + TTYFILTER_HOLD];
+		size_t k = ttyfilter_feed(&out->tty, (unsigned char *)buf,
+					  (size_t)n, keep);
+
+		out_put(out, which, (const char *)keep, k);
+		return true;
+	}
 	out_put(out, which, buf, (size_t)n);
 	return true;
 }
@@ -542,6 +552,8 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 {
 	const struct sandbox_opts *o = p->o;
 	unsigned long long start = sandbox_now_ms(), deadline = 0, hard = 0;
+	unsigned long long owner_at = 0; /* when the owner's end ends the run */
+	int owner = o->owner_pidfd > 2 ? o->owner_pidfd : -1;
 	struct sandbox_output out = { .o = o,
 				      .to = { p->out_to[0], p->out_to[1] } };
 	struct sandbox_input in = { .off = 0 };
@@ -560,10 +572,11 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 	sfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	while (!exited || p->out_r[0] >= 0 || p->out_r[1] >= 0) {
-		struct pollfd pf[7];
+		struct pollfd pf[8];
 		int nf = 0, timeout = -1, r;
 		int idx_out[2] = { -1, -1 }, idx_sig = -1, idx_pid = -1;
-		int idx_in = -1, idx_st = -1;
+		int idx_in = -1, idx_st = -1, idx_own = -1;
+		unsigned long long next = 0;
 
 		if (!exited) {
 			idx_pid = nf;
@@ -577,6 +590,11 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			if (st_open) {
 				idx_st = nf;
 				pf[nf++] = (struct pollfd){ .fd = p->st_r,
+							    .events = POLLIN };
+			}
+			if (owner >= 0 && !owner_at) {
+				idx_own = nf;
+				pf[nf++] = (struct pollfd){ .fd = owner,
 							    .events = POLLIN };
 			}
 		}
@@ -596,14 +614,17 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 			pf[nf++] = (struct pollfd){ .fd = p->out_r[i],
 						    .events = POLLIN };
 		}
-		if (!exited && deadline && !rep->timed_out) {
+		if (!exited && deadline && !rep->timed_out)
+			next = deadline;
+		if (!exited && hard && (!next || hard < next))
+			next = hard;
+		if (!exited && owner_at && !p->owner_killed &&
+		    (!next || owner_at < next))
+			next = owner_at;
+		if (next) {
 			unsigned long long t = sandbox_now_ms();
 
-			timeout = t >= deadline ? 0 : (int)(deadline - t);
-		} else if (!exited && hard) {
-			unsigned long long t = sandbox_now_ms();
-
-			timeout = t >= hard ? 0 : (int)(hard - t);
+			timeout = t >= next ? 0 : (int)(next - t);
 		} else if (exited) {
 			/* Leftovers holding the pipes were killed: a short
 			 * grace for the last bytes. */
@@ -612,21 +633,36 @@ void sandbox_reaper_wait(struct sandbox_plan *p, pid_t pid, int pidfd,
 		r = poll(pf, (nfds_t)nf, timeout);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (!exited && owner_at && !p->owner_killed &&
+		    sandbox_now_ms() >= owner_at) {
+			/* The owner went and the run did not end in its
+			 * grace: ended as a time-out ends it (swept after). */
+			p->owner_killed = true;
+			sandbox_reaper_kill_tree(p, pid, pidfd, false);
+			if (p->reaper)
+				hard = sandbox_now_ms() + 2000;
+			continue;
+		}
 		if (r == 0) {
 			if (exited)
 				break;
-			if (rep->timed_out) {
+			if (hard && sandbox_now_ms() >= hard) {
 				/* The reaper did not finish: by force. */
 				sandbox_reaper_kill_tree(p, pid, pidfd, true);
 				hard = 0;
 				continue;
 			}
+			if (!deadline || rep->timed_out ||
+			    sandbox_now_ms() < deadline)
+				continue;
 			rep->timed_out = true;
 			sandbox_reaper_kill_tree(p, pid, pidfd, false);
 			if (p->reaper)
 				hard = sandbox_now_ms() + 2000;
 			continue;
 		}
+		if (idx_own >= 0 && pf[idx_own].revents)
+			owner_at = sandbox_now_ms() + o->owner_grace_ms;
 		if (idx_in >= 0 && pf[idx_in].revents && p->in_w >= 0)
 			in_pump(&in, p);
 		for (int i = 0; i < 2; i++)

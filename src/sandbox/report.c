@@ -415,6 +415,16 @@ void sandbox_report_status(struct sandbox_plan *p, struct sandbox_report *rep,
 				      "the sandbox's process vanished");
 		return;
 	}
+	/* Ended by the run itself when its owner went (owner_pidfd): how
+	 * the command would have ended is not known. */
+	if (p->owner_killed) {
+		sandbox_report_refuse(rep, ST_SETUP,
+				      "the process this run belonged to ended "
+				      "and the command did not end within "
+				      "%lu ms: its sandbox was killed",
+				      p->o->owner_grace_ms);
+		return;
+	}
 	/* PID 1 gone without the command's status (killed from outside, or
 	 * a write that failed): the namespace ended with it, but how the
 	 * command ended is not known, and its status is not made up from

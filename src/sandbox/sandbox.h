@@ -195,6 +195,14 @@ struct sandbox_opts {
 	 * none. */
 	int (*before_exec)(void *ctx, char *err, size_t cap);
 	void *before_exec_ctx;
+	/* Added for the MCP gateway: a pidfd (above 2; 0: none) of the
+	 * process the run belongs to. When that process ends, the run is
+	 * given owner_grace_ms to end (the caller arranges that the
+	 * command is asked to, as the gateway's parent-death SIGTERM does),
+	 * then ended as a time-out ends it: its tree killed, the sweep
+	 * after it, and rep->error saying the owner went. */
+	int owner_pidfd;
+	unsigned long owner_grace_ms;
 };
 
 struct sandbox_report {

@@ -195,6 +195,7 @@ struct sandbox_plan {
 				 while the child sets up its namespaces) */
 	int st_status; /* that status */
 	bool st_have;
+	bool owner_killed; /* ended because owner_pidfd's process went */
 	int out_r[2], out_w[2];
 	int null_fd; /* the command's stdin when not the caller's: the read
 			end of a pipe cordon made (empty, or fed from the

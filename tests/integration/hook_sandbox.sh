@@ -318,6 +318,38 @@ ok $? "cordon run: --command-b64 without --command-sha256, or with ARGV, is a us
 bash -c "$c" && [ "$(cat "$ws/ran.txt")" = ran ]
 ok $? "the untouched rewrite runs"
 
+# The agent stops the rewritten command (its Bash tool's time-out): a
+# command that ignores every catchable signal and left a child in a
+# session of its own. SIGTERM is the command's to take (cordon run stays
+# and holds its sandbox); SIGKILL of cordon run leaves nothing (by pid,
+# the host's).
+tok="$$07"
+c=$(rewritten claude "trap '' TERM HUP INT QUIT; (setsid sh -c \"trap '' TERM HUP INT; exec sleep $tok.2\" </dev/null >/dev/null 2>&1 &); exec sleep $tok.1" bypassPermissions)
+bash -c "exec $c" </dev/null >/dev/null 2>&1 &
+run=$!
+for i in $(seq 200); do
+	left=$(pgrep -f "^sleep $tok\.[12]$" | tr '\n' ' ')
+	[ "$(echo $left | wc -w)" -eq 2 ] && break
+	sleep 0.1
+done
+why=""
+[ "$(echo $left | wc -w)" -eq 2 ] || why="the command did not start"
+kill -TERM "$run"
+sleep 1
+[ -d "/proc/$run" ] || why="$why; cordon run left on SIGTERM"
+kill -KILL "$run"
+wait "$run" 2>/dev/null
+for i in $(seq 100); do
+	still=""
+	for p in $left; do [ -d "/proc/$p" ] && still="$still $p"; done
+	[ -z "$still" ] && break
+	sleep 0.1
+done
+[ -z "$still" ] || why="$why; left:$still"
+for p in $still; do kill -KILL "$p"; done
+[ -z "$why" ] || echo "# $why"
+ok "$([ -z "$why" ]; echo $?)" "the rewrite stopped by the agent: SIGTERM is the command's, SIGKILL of cordon run leaves nothing"
+
 # ---- hooks.sandbox -------------------------------------------------------
 
 long=$(python3 -c 'print("echo " + "q" * (91 * 1024))')

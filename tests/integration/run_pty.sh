@@ -155,6 +155,17 @@ for b in "${backends[@]}"; do
 	R=("$bin" run --backend "$b" --workspace "$ws" --report
 		"$tmp/report.json" --)
 
+	# The relay's filter (src/sandbox/ttyfilter.h): the clipboard's set
+	# and query (OSC 52, one cut between two writes, one 8-bit), DECRQSS
+	# and the title report never reach the caller's terminal; colours,
+	# the cursor and a title do.
+	drive -- "${R[@]}" bash --norc -c 'printf "A\033]52;c;aGVs"; sleep 0.3;
+		printf "bG8=\007B\033]52;c;?\033\\C\x9d52;c;?\x9cD";
+		printf "\033P\$qm\033\\W\033[21tF\033[1;31mG\033[0m";
+		printf "\033[2;3H\033]0;T1\007H\n"'
+	res '"\x1b]52" not in d["out"] and "aGVs" not in d["out"] and "bG8=" not in d["out"] and "\x1bP" not in d["out"] and "[21t" not in d["out"] and "AB" in d["out"] and "CD" in d["out"] and "WF\x1b[1;31mG\x1b[0m\x1b[2;3H\x1b]0;T1\x07H" in d["out"]'
+	ok $? "$b: the terminal relay drops OSC 52, DECRQSS and the title report, keeps colours, the cursor and titles"
+
 	# Landlock below ABI 5 cannot keep a terminal opened by path from
 	# ioctls: the mode setters stay refused there, and the report says so.
 	drive -- "${R[@]}" true

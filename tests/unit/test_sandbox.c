@@ -22,6 +22,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -560,6 +561,74 @@ static void test_timeout_tree(enum sandbox_backend backend, const char *name)
 	ok(n > 0 && all_gone(pids, n),
 	   "%s tree: the time-out killed the double-forked grandchildren",
 	   name);
+}
+
+/* owner_pidfd: the process the run belongs to ends (here a child that
+ * exits after 300 ms); the command ignores SIGTERM and left a child in a
+ * session of its own; owner_grace_ms later the run is ended as a time-out
+ * ends it, with the reason, and nothing of it is left. */
+static void test_owner_gone(enum sandbox_backend backend, const char *name)
+{
+	struct sandbox_opts o;
+	struct sandbox_report rep;
+	struct cordon_diag dg;
+	char marker[64], script[512];
+	pid_t pids[16], watcher, owner;
+	int pfd[2], ofd;
+	size_t n = 0;
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+
+	snprintf(marker, sizeof(marker), "sleep 779.%ld%d", (long)getpid(),
+		 (int)backend);
+	snprintf(script, sizeof(script),
+		 "trap '' TERM; (setsid %s &) ; %s ; sleep 100", marker,
+		 marker);
+	if (pipe(pfd) != 0)
+		return;
+	owner = fork();
+	if (owner == 0) {
+		sleep_ms(300);
+		_exit(0);
+	}
+	ofd = (int)syscall(SYS_pidfd_open, owner, 0);
+	watcher = fork();
+	if (watcher == 0) {
+		pid_t found[16];
+		size_t k = 0;
+
+		close(pfd[0]);
+		for (int i = 0; i < 100 && k < 2; i++) {
+			sleep_ms(20);
+			k = find_marked(marker, found, 16);
+		}
+		if (write(pfd[1], found, k * sizeof(pid_t)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	base_opts(&o, backend);
+	o.timeout_s = 60;
+	o.owner_pidfd = ofd;
+	o.owner_grace_ms = 500;
+	is_intf(sandbox_run(&o, argv, &rep, &dg), CORDON_OK, "%s owner: runs",
+		name);
+	is_intf(rep.status, 125, "%s owner: ended by the run (125)", name);
+	ok(strstr(rep.error, "belonged to ended") && !rep.timed_out &&
+		   rep.duration_ms < 30000,
+	   "%s owner: the report says why, no time-out (%s, %lu ms)", name,
+	   rep.error, rep.duration_ms);
+	{
+		ssize_t got = read(pfd[0], pids, sizeof(pids));
+
+		n = got > 0 ? (size_t)got / sizeof(pid_t) : 0;
+	}
+	close(pfd[0]);
+	close(ofd);
+	waitpid(watcher, NULL, 0);
+	waitpid(owner, NULL, 0);
+	ok(n >= 2 && all_gone(pids, n),
+	   "%s owner: both processes were seen (%zu) and none is left", name,
+	   n);
 }
 
 /* SIGKILL to the process running sandbox_run kills the sandboxed tree. */
@@ -1910,6 +1979,7 @@ int main(void)
 	test_env(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_statuses(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_timeout_tree(SANDBOX_BACKEND_LANDLOCK, "landlock");
+	test_owner_gone(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_landlock_partial();
 	test_proxy(SANDBOX_BACKEND_LANDLOCK, "landlock");
 	test_output_cap();
@@ -1929,6 +1999,7 @@ int main(void)
 		test_env(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_statuses(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_timeout_tree(SANDBOX_BACKEND_NAMESPACES, "namespaces");
+		test_owner_gone(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_cgroup_join(SANDBOX_BACKEND_NAMESPACES, "namespaces");
 		test_parent_death();
 		test_namespaces();
