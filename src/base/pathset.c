@@ -17,6 +17,18 @@ static bool has_glob(const char *s, size_t n)
 	return false;
 }
 
+/* Whether r[0..n) is components joined by single '/': no empty one, no
+ * '/' at either end. */
+static bool literal_path(const char *r, size_t n)
+{
+	if (n == 0 || r[0] == '/' || r[n - 1] == '/')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (r[i] == '/' && r[i - 1] == '/')
+			return false;
+	return true;
+}
+
 /* Works out which shape g has and where its literal part is. */
 static void classify_pattern(struct pathset_pat *p)
 {
@@ -37,14 +49,20 @@ static void classify_pattern(struct pathset_pat *p)
 		const char *r = g + 3;
 		size_t rn = n - 3;
 		if (rn > 3 && memcmp(r + rn - 3, "/**", 3) == 0 &&
-		    !memchr(r, '/', rn - 3) && !has_glob(r, rn - 3)) {
+		    !has_glob(r, rn - 3) && literal_path(r, rn - 3)) {
 			p->shape = PS_COMPONENT;
 			p->lit = r;
 			p->litlen = rn - 3;
 			return;
 		}
-		if (memchr(r, '/', rn))
+		if (memchr(r, '/', rn)) {
+			if (!has_glob(r, rn) && literal_path(r, rn)) {
+				p->shape = PS_TAIL;
+				p->lit = r;
+				p->litlen = rn;
+			}
 			return;
+		}
 		if (!has_glob(r, rn)) {
 			p->shape = PS_BASENAME;
 			p->lit = r;
@@ -143,22 +161,28 @@ static bool eq(const char *a, const char *b, size_t n, bool ci)
 	return ci ? strncasecmp(a, b, n) == 0 : memcmp(a, b, n) == 0;
 }
 
-/* Does some component of path[0..len) equal lit? */
+/* Does a run of whole components of path[0..len) equal lit (one
+ * component, or several joined by single '/')? */
 static bool has_component(const char *path, size_t len, const char *lit,
 			  size_t ln, bool ci)
 {
-	size_t i = 0;
-
-	while (i < len) {
-		while (i < len && path[i] == '/')
-			i++;
-		size_t s = i;
+	for (size_t i = 0; i + ln <= len; i++) {
+		if ((i == 0 || path[i - 1] == '/') && path[i] != '/' &&
+		    (i + ln == len || path[i + ln] == '/') &&
+		    eq(path + i, lit, ln, ci))
+			return true;
 		while (i < len && path[i] != '/')
 			i++;
-		if (i - s == ln && eq(path + s, lit, ln, ci))
-			return true;
 	}
 	return false;
+}
+
+/* Do the last whole components of path[0..len) equal lit? */
+static bool has_tail(const char *path, size_t len, const char *lit, size_t ln,
+		     bool ci)
+{
+	return len >= ln && (len == ln || path[len - ln - 1] == '/') &&
+	       eq(path + len - ln, lit, ln, ci);
 }
 
 /* glob_match, folding ASCII case when ci (both sides lowered into a
@@ -223,6 +247,9 @@ long pathset_match(const struct pathset *ps, const char *path, size_t len,
 		case PS_COMPONENT:
 			hit = has_component(path, len, p->lit, p->litlen,
 					    ps->ci);
+			break;
+		case PS_TAIL:
+			hit = has_tail(path, len, p->lit, p->litlen, ps->ci);
 			break;
 		case PS_ABS:
 			hit = len == p->litlen &&

@@ -32,7 +32,8 @@ enum pathset_shape {
 	PS_BASENAME,
 	PS_SUFFIX,
 	PS_PREFIX,
-	PS_COMPONENT,
+	PS_COMPONENT, /* any-depth a/any or a/b/any: whole components anywhere */
+	PS_TAIL, /* any-depth a/b: the last whole components */
 	PS_ABS,
 	PS_ABS_TREE,
 	PS_CWD, /* holds <cwd>: expanded per match */

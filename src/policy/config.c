@@ -28,6 +28,7 @@
 #include "cmdwords.h"
 #include "config.h"
 #include "cordon.h"
+#include "credentials.h"
 #include "diag.h"
 #include "json.h"
 #include "userrules.h"
@@ -49,32 +50,80 @@
 
 /* ---- the built-in defaults ---------------------------------------------- */
 
+/* The built-in denied paths that are no location below the home: system
+ * files, and names that hold a secret wherever they are. The user's
+ * credentials and histories below the home come from the one credential
+ * table the sandbox masks (credentials.c), first in the default list
+ * (config_default_denied_fill), so that a path in one is reported by the
+ * place it is in (~/.ssh before id_rsa). */
 const char *const config_default_denied_paths[] = {
-	"/etc/shadow",	  "/etc/passwd",
-	"/etc/sudoers",	  "/etc/sudoers.d/**",
-	"**/.env",	  "**/.env.*",
-	"**/credentials", "**/credentials.*",
-	"**/secrets",	  "**/secrets.*",
-	"**/*.pem",	  "**/*.key",
-	"**/*.p12",	  "**/*.pfx",
-	"**/.ssh/**",	  "**/id_rsa",
-	"**/id_dsa",	  "**/id_ecdsa",
-	"**/id_ed25519",  "**/.aws/**",
-	"**/.azure/**",	  "**/.config/gcloud/**",
-	"**/.netrc",	  "**/.npmrc",
-	"**/.pypirc",
+	"/etc/shadow",
+	"/etc/passwd",
+	"/etc/sudoers",
+	"/etc/sudoers.d/**",
+	"**/.env",
+	"**/.env.*",
+	"**/credentials",
+	"**/credentials.*",
+	"**/secrets",
+	"**/secrets.*",
+	"**/*.pem",
+	"**/*.key",
+	"**/*.p12",
+	"**/*.pfx",
+	"**/id_rsa",
+	"**/id_dsa",
+	"**/id_ecdsa",
+	"**/id_ed25519",
 	/* Beyond the issue's list: the same kinds of secret in other
 	 * places. */
-	"/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
-	"/proc/*/environ", "**/.git-credentials", "**/.gnupg/**",
-	"**/.docker/config.json", "**/.kube/config", "**/.config/gh/**",
-	"**/.pgpass", "**/.vault-token", "**/.cargo/credentials*",
-	/* The agents' own logins (Claude Code, Codex, Gemini CLI). */
-	"**/.claude/.credentials.json", "**/.claude.json",
-	"**/.codex/auth.json", "**/.gemini/oauth_creds.json",
-	"**/.gemini/mcp-oauth-tokens.json", "**/.gemini/gemini-credentials.json",
+	"/etc/gshadow",
+	"/etc/shadow-",
+	"/etc/gshadow-",
+	"/proc/*/environ",
 	NULL,
 };
+
+/* The default places of the credential table's bases below a home, as a
+ * glob's middle ("" for the home itself). */
+static const char *cred_glob_base(enum credentials_base b)
+{
+	switch (b) {
+	case CREDENTIALS_CONFIG:
+		return ".config/";
+	case CREDENTIALS_DATA:
+		return ".local/share/";
+	case CREDENTIALS_STATE:
+		return ".local/state/";
+	default:
+		return "";
+	}
+}
+
+bool config_default_denied_fill(struct strlist *l)
+{
+	strlist_clear(l);
+	for (size_t i = 0; i < credentials_count; i++) {
+		const struct credentials_row *r = &credentials_table[i];
+		char pat[CREDENTIALS_PATH_MAX + 32];
+		int n = snprintf(pat, sizeof(pat), "**/%s%s%s",
+				 cred_glob_base((enum credentials_base)r->base),
+				 r->path, r->dir ? "/**" : "");
+
+		if (n < 0 || (size_t)n >= sizeof(pat) ||
+		    !strlist_push(l, pat)) {
+			strlist_clear(l);
+			return false;
+		}
+	}
+	for (size_t i = 0; config_default_denied_paths[i]; i++) {
+		if (!strlist_push(l, config_default_denied_paths[i])) {
+			strlist_clear(l);
+			return false;
+		}
+	}
+	return true;
+}
 
 static const char *const default_env_denylist[] = {
 	"*_API_KEY",  "*_TOKEN", "*SECRET*",
@@ -203,6 +252,7 @@ struct key_def {
 	size_t set_off;
 	bool null_unsets; /* KT_LIST: null means unset, not the default */
 	const char *const *dflt_list; /* KT_LIST default; NULL: empty */
+	bool dflt_creds; /* KT_LIST default: config_default_denied_fill */
 	enum entry_check check;
 	unsigned long dflt; /* scalars */
 	unsigned long min, max; /* KT_UINT, KT_ULONG */
@@ -256,7 +306,7 @@ static const struct key_def keys[] = {
 	  .type = KT_LIST,
 	  .proj = PR_ADD,
 	  .off = OFF(denied_paths),
-	  .dflt_list = config_default_denied_paths },
+	  .dflt_creds = true },
 	{ .path = "safety.allowed_paths",
 	  .type = KT_LIST,
 	  .proj = PR_SET_IF_UNSET,
@@ -1052,6 +1102,8 @@ static bool key_reset(struct cordon_config *cfg, const struct key_def *d)
 			strlist_clear(f);
 			return true;
 		}
+		if (d->dflt_creds)
+			return config_default_denied_fill(f);
 		return strlist_fill(f, d->dflt_list);
 	case KT_PATH_RULES:
 		path_rules_free(cfg->path_rules, cfg->npath_rules);

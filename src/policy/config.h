@@ -242,7 +242,13 @@ enum cordon_kind config_tool_kind(const struct cordon_config *cfg,
  * "warnings": [...]}. malloc'd; NULL when out of memory. */
 char *config_to_json(const struct cordon_config *cfg, bool with_sources);
 
-/* The built-in denied paths (NULL-terminated). */
+/* The built-in denied paths that are no place below the home
+ * (NULL-terminated). */
 extern const char *const config_default_denied_paths[];
+/* Replaces *l with the whole built-in denied_paths: a glob a row of the
+ * credential table (credentials.h: "**" "/" the row below its base's
+ * default place, "/" "**" after a directory's), then those. Empty on
+ * failure. */
+bool config_default_denied_fill(struct strlist *l);
 
 #endif

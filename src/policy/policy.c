@@ -1025,7 +1025,8 @@ static long pattern_hits_denied(const struct pathset *denied, const char *g)
 	for (size_t i = 0; i < denied->n; i++) {
 		const struct pathset_pat *pp = &denied->pat[i];
 		if (pp->shape != PS_BASENAME && pp->shape != PS_SUFFIX &&
-		    pp->shape != PS_PREFIX && pp->shape != PS_COMPONENT)
+		    pp->shape != PS_PREFIX && pp->shape != PS_COMPONENT &&
+		    pp->shape != PS_TAIL)
 			continue;
 		if (pp->litlen && memmem_ci(g, strlen(g), pp->lit, pp->litlen))
 			return (long)i;

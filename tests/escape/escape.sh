@@ -129,13 +129,13 @@ mkrepo() {
 		>"$1/.git/config"
 }
 
-# cred_rows: the rows of the credential table (src/sandbox/credentials.c),
+# cred_rows: the rows of the credential table (src/base/credentials.c),
 # one a line: D (a directory) or F, then the path below $HOME of its
 # default place.
 cred_rows() {
 	local kind base path
 	sed -n 's/^[[:space:]]*\([DF]\)(\([A-Z]*\), "\(.*\)"),$/\1 \2 \3/p' \
-		"$here/../../src/sandbox/credentials.c" |
+		"$here/../../src/base/credentials.c" |
 		while read -r kind base path; do
 			case $base in
 			HOME) ;;
@@ -148,7 +148,7 @@ cred_rows() {
 		done
 }
 [ "$(cred_rows | wc -l)" -gt 100 ] ||
-	bail "cannot read the credential table from src/sandbox/credentials.c"
+	bail "cannot read the credential table from src/base/credentials.c"
 
 fixtures() {
 	rm -rf "$W" "$O" "$H" "$P" "$WR"

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "cordon.h"
+#include "credentials.h"
 #include "tap.h"
 
 static struct cordon_diag last;
@@ -85,6 +86,21 @@ static bool list_is(const struct strlist *l, const char *const *want)
 	return n == l->n;
 }
 
+/* How many built-in denied paths there are: a glob a credential row, and
+ * the 22 others (test_defaults holds both). */
+#define DEFAULT_DENIED (credentials_count + 22)
+
+/* Whether l is the whole built-in denied_paths list. */
+static bool denied_default_is(const struct strlist *l)
+{
+	struct strlist want = { 0 };
+	bool same = config_default_denied_fill(&want) &&
+		    strlist_equal(l, &want);
+
+	strlist_clear(&want);
+	return same;
+}
+
 static char *show(const struct cordon_config *c)
 {
 	return config_to_json(c, false);
@@ -117,14 +133,17 @@ static void test_defaults(void)
 	       "execute: mode decides");
 	while (config_default_denied_paths[n])
 		n++;
-	is_int((long long)n, 43, "43 built-in denied paths (the issue's 25 "
-				 "and 18 more: the agents' logins among them)");
-	ok(list_is(&c->denied_paths, config_default_denied_paths),
-	   "denied_paths holds the built-in list");
+	is_int((long long)n, 22,
+	       "22 built-in denied paths beside the "
+	       "credential table (system files, names anywhere)");
+	ok(denied_default_is(&c->denied_paths),
+	   "denied_paths holds the credential table's globs, then those");
+	is_str(c->denied_paths.v[0], "**/.ssh/**",
+	       "the first is the table's first row, ~/.ssh");
 	is_str(config_default_denied_paths[0], "/etc/shadow",
-	       "first is /etc/shadow");
-	is_str(config_default_denied_paths[24], "**/.pypirc",
-	       "last is **/.pypirc");
+	       "the others' first is /etc/shadow");
+	is_int((long long)c->denied_paths.n, (long long)(credentials_count + n),
+	       "one glob a row, no more");
 	ok(!c->allowed_paths_set && c->allowed_paths.n == 0,
 	   "allowed_paths unset");
 	is_int((long long)c->read_only_paths.n, 0, "read_only_paths empty");
@@ -617,7 +636,7 @@ static void test_null_list_empty(void)
 	load(c, "{'safety': {'denied_paths': ['a', 'b']}}", "u", CONFIG_USER);
 	ok(c->denied_paths.n == 2, "a list replaces the default");
 	load(c, "{'safety': {'denied_paths': null}}", "e", CONFIG_EXPLICIT);
-	ok(list_is(&c->denied_paths, config_default_denied_paths),
+	ok(denied_default_is(&c->denied_paths),
 	   "null brings the built-in list back");
 	is_str(source_of(c, "safety.denied_paths"), "config:e",
 	       "  and the source says who");
@@ -827,7 +846,7 @@ static void test_project_scalars(void)
 		    " 'denied_paths': null, 'allowed_tools': null,"
 		    " 'read_only_paths': null}, 'tools': null}");
 	ok(c->permission_mode == CORDON_MODE_AUTO && c->nwarnings == 0 &&
-		   c->denied_paths.n == 43,
+		   c->denied_paths.n == DEFAULT_DENIED,
 	   "a project's null changes nothing and warns about nothing");
 	config_free(c);
 }
@@ -839,14 +858,15 @@ static void test_project_lists(void)
 
 	c = layered(NULL, "{'safety': {'denied_paths': ['**/*.sqlite',"
 			  " '**/.env']}}");
-	is_int((long long)c->denied_paths.n, 44,
+	is_int((long long)c->denied_paths.n, (long long)DEFAULT_DENIED + 1,
 	       "denied_paths: added to the built-in list (duplicates once)");
-	is_str(c->denied_paths.v[43], "**/*.sqlite", "  at the end");
+	is_str(c->denied_paths.v[DEFAULT_DENIED], "**/*.sqlite",
+	       "  at the end");
 	is_str(source_of(c, "safety.denied_paths"), "default + project:p.json",
 	       "  source: default + project");
 	config_free(c);
 	c = layered(NULL, "{'safety': {'denied_paths': []}}");
-	ok(c->denied_paths.n == 43 && c->nwarnings == 0,
+	ok(c->denied_paths.n == DEFAULT_DENIED && c->nwarnings == 0,
 	   "[] does not disable the built-in list");
 	config_free(c);
 
@@ -1140,7 +1160,8 @@ static void test_aar(void)
 	is_int(c->sandbox_mode, CONFIG_SANDBOX_AUTO, "  linux = auto");
 	is_int(c->require_approval_for_execute, CONFIG_TRUE, "  its values apply");
 	is_int((long long)c->max_memory_mb, 2048, "  nested ones too");
-	ok(c->denied_paths.n == 43, "  null: built-in denied paths");
+	ok(c->denied_paths.n == DEFAULT_DENIED,
+	   "  null: built-in denied paths");
 	free(b);
 	config_free(c);
 	config_free(def);
@@ -1387,10 +1408,11 @@ static void test_flags(void)
 
 	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "--deny-path");
-	ok(c->denied_paths.n == 44, "  extends the built-in list");
+	ok(c->denied_paths.n == DEFAULT_DENIED + 1,
+	   "  extends the built-in list");
 	is_int(config_flag_add(c, "safety.denied_paths", "**/*.db"), CORDON_OK,
 	       "  twice");
-	ok(c->denied_paths.n == 44, "  once");
+	ok(c->denied_paths.n == DEFAULT_DENIED + 1, "  once");
 	is_int(config_flag_add(c, "safety.denied_commands", "make deploy"),
 	       CORDON_OK, "denied command flag");
 	ok(!c->denied_commands_set && c->extra_denied_commands.n == 1,

@@ -1,4 +1,4 @@
-/* The credential table (src/sandbox/credentials.c) is the one list: every
+/* The credential table (src/base/credentials.c) is the one list: every
  * row reaches the namespaces backend's masks, the Landlock read layer's
  * names and the Seatbelt profile, and nothing else does. A location added
  * to one of them alone fails here. */

@@ -1,46 +1,120 @@
 /* pathset: the compiled shapes must agree with glob_match() on every
- * pattern and path, and report the first matching pattern. */
+ * pattern and path, and report the first matching pattern; the built-in
+ * denied paths hold every row of the credential table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
+#include "credentials.h"
 #include "glob.h"
 #include "pathset.h"
 #include "tap.h"
 
 static const char *const extra_patterns[] = {
-	"/etc/**", "/etc/hosts", "**/node_modules/**", "**/*.log",
-	"**/build*", "src/*.c", "**/a/b/**", "/srv/data/**", "*.tmp",
-	"**/x?z", "/", "**/.git/hooks/**", "<cwd>/**", "**/[ab]c",
+	"/etc/**",
+	"/etc/hosts",
+	"**/node_modules/**",
+	"**/*.log",
+	"**/build*",
+	"src/*.c",
+	"**/a/b/**",
+	"/srv/data/**",
+	"*.tmp",
+	"**/x?z",
+	"/",
+	"**/.git/hooks/**",
+	"<cwd>/**",
+	"**/[ab]c",
+	"**/a/b",
+	"**/a//b/**",
+	"**//a",
+	"**/a/",
 };
 
 static const char *const paths[] = {
-	"/", "/etc", "/etc/hosts", "/etc/ssh/sshd_config", "/home/u/.ssh",
-	"/home/u/.ssh/id_rsa", "/home/u/.sshx/id", "/w/.env", "/w/.env.local",
-	"/w/.envrc", "/w/x.env", "/w/credentials", "/w/credentials.json",
-	"/w/my-credentials", "/w/secrets", "/w/secrets.yaml", "/w/a.pem",
-	"/w/pem", "/w/a.key", "/w/keyboard.c", "/w/id_rsa", "/w/id_rsa.pub",
-	"/home/u/.aws/config", "/home/u/.config/gcloud/creds.json",
-	"/home/u/.config/gcloud", "/home/u/.netrc", "/w/node_modules/x/y.js",
-	"/w/app.log", "/w/build", "/w/build.sh", "/w/builder/x", "/w/src/a.c",
-	"src/a.c", "/w/q/a/b/c", "/w/a/b", "/srv/data", "/srv/database",
-	"/w/x.tmp", "/w/xyz", "/w/xz", "/w/.git/hooks/pre-commit",
-	"/work/proj/file", "/w/ac", "/w/cc", "/etc/sudoers.d/x",
-	"/etc/sudoers.dx", "/w/.azure/t", "/w/.npmrc", "/w/.pypirc",
-	"/w/a.p12", "/w/a.pfx", "/w/id_ed25519", "/w/id_ecdsa", "/w/id_dsa",
+	"/",
+	"/etc",
+	"/etc/hosts",
+	"/etc/ssh/sshd_config",
+	"/home/u/.ssh",
+	"/home/u/.ssh/id_rsa",
+	"/home/u/.sshx/id",
+	"/w/.env",
+	"/w/.env.local",
+	"/w/.envrc",
+	"/w/x.env",
+	"/w/credentials",
+	"/w/credentials.json",
+	"/w/my-credentials",
+	"/w/secrets",
+	"/w/secrets.yaml",
+	"/w/a.pem",
+	"/w/pem",
+	"/w/a.key",
+	"/w/keyboard.c",
+	"/w/id_rsa",
+	"/w/id_rsa.pub",
+	"/home/u/.aws/config",
+	"/home/u/.config/gcloud/creds.json",
+	"/home/u/.config/gcloud",
+	"/home/u/.netrc",
+	"/w/node_modules/x/y.js",
+	"/w/app.log",
+	"/w/build",
+	"/w/build.sh",
+	"/w/builder/x",
+	"/w/src/a.c",
+	"src/a.c",
+	"/w/q/a/b/c",
+	"/w/a/b",
+	"/srv/data",
+	"/srv/database",
+	"/w/x.tmp",
+	"/w/xyz",
+	"/w/xz",
+	"/w/.git/hooks/pre-commit",
+	"/work/proj/file",
+	"/w/ac",
+	"/w/cc",
+	"/etc/sudoers.d/x",
+	"/etc/sudoers.dx",
+	"/w/.azure/t",
+	"/w/.npmrc",
+	"/w/.pypirc",
+	"/w/a.p12",
+	"/w/a.pfx",
+	"/w/id_ed25519",
+	"/w/id_ecdsa",
+	"/w/id_dsa",
+	"/home/u/x.config/gcloud/a",
+	"/home/u/.config//gcloud/a",
+	"/home/u/.config/gcloudx/a",
+	".config/gcloud/a",
+	"/home/u/.config/gcloud/",
+	"/home/u/.cargo/credentials",
+	"/home/u/x.cargo/credentials",
+	"/home/u/.cargo/credentials/x",
+	".cargo/credentials",
+	"/w/a/b/",
+	"/home/u/Library/Application Support/Firefox/p",
+	"//a/b",
+	"a//b",
 };
 
 int main(void)
 {
-	const char *pats[80];
+	const char *pats[320];
+	struct strlist dflt = { 0 };
 	size_t np = 0;
 	struct pathset ps;
 
 	tap_no_plan();
-	for (size_t i = 0; config_default_denied_paths[i]; i++)
-		pats[np++] = config_default_denied_paths[i];
+	ok(config_default_denied_fill(&dflt), "the built-in denied paths");
+	for (size_t i = 0; i < dflt.n && np < 280; i++)
+		pats[np++] = dflt.v[i];
 	size_t ndef = np;
-	ok(ndef == 43, "43 built-in denied paths (%zu)", ndef);
+	ok(ndef == dflt.n && ndef == credentials_count + 22,
+	   "the credential table's rows and 22 more (%zu)", ndef);
 	for (size_t i = 0; i < sizeof(extra_patterns) / sizeof(*extra_patterns);
 	     i++)
 		pats[np++] = extra_patterns[i];
@@ -50,7 +124,7 @@ int main(void)
 	for (size_t i = 0; i < np; i++)
 		if (ps.pat[i].shape != PS_GLOB && ps.pat[i].shape != PS_CWD)
 			shaped++;
-	ok(shaped >= 36, "the built-in patterns take a fast shape (%zu)",
+	ok(shaped >= ndef - 4, "the built-in patterns take a fast shape (%zu)",
 	   shaped);
 
 	/* One pattern at a time: the shape answers as glob_match does. */
@@ -82,7 +156,26 @@ int main(void)
 	   "first match for ~/.ssh/id_rsa is **/.ssh/** (%s)",
 	   hit >= 0 ? ps.pat[hit].pattern : "none");
 	pathset_free(&ps);
-	pathset_init(&ps, config_default_denied_paths, ndef, "/home/u");
+
+	/* Every row of the credential table, in its default place below a
+	 * home, is denied by the default list, and reported by its own glob
+	 * (a file itself, a directory below it). */
+	pathset_init(&ps, pats, ndef, "/home/u");
+	for (size_t i = 0; i < credentials_count; i++) {
+		const struct credentials_row *r = &credentials_table[i];
+		static const char *const base[CREDENTIALS_NBASE] = {
+			"", ".config/", ".local/share/", ".local/state/"
+		};
+		char path[256];
+		int n = snprintf(path, sizeof(path), "/home/u/%s%s%s",
+				 base[r->base], r->path, r->dir ? "/x/y" : "");
+		long m = pathset_match(&ps, path, (size_t)n, "/w");
+
+		ok(m == (long)i, "%s is denied by its row's glob (%s)", path,
+		   m >= 0 ? ps.pat[m].pattern : "none");
+	}
+	pathset_free(&ps);
+	pathset_init(&ps, pats, ndef, "/home/u");
 	is_int((int)pathset_match(&ps, "/w/src/main.c", 13, NULL), -1,
 	       "an ordinary file matches no built-in denied path");
 	pathset_free(&ps);
@@ -116,5 +209,6 @@ int main(void)
 	pathset_free(&ps);
 	pathset_free(&ps);
 	is_int((int)ps.n, 0, "a freed set is empty and frees again");
+	strlist_clear(&dflt);
 	return tap_done();
 }

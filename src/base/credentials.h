@@ -2,8 +2,8 @@
  * sandboxed command never reads: what the namespaces backend masks, what
  * the Landlock read layer leaves out, what the Seatbelt profile denies.
  */
-#ifndef CORDON_SANDBOX_CREDENTIALS_H
-#define CORDON_SANDBOX_CREDENTIALS_H
+#ifndef CORDON_BASE_CREDENTIALS_H
+#define CORDON_BASE_CREDENTIALS_H
 
 #include <stdbool.h>
 #include <stddef.h>
