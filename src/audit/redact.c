@@ -296,6 +296,7 @@ static const struct {
 	uint8_t len;
 	uint8_t kind;
 } key_names[] = {
+	S_("mnemonic", SECRET), /* a wallet's recovery words */
 	S_("password", SECRET),
 	S_("passwd", SECRET),
 	S_("pwd", SECRET),
@@ -304,8 +305,10 @@ static const struct {
 	S_("jsessionid", SECRET),
 	S_("passphrase", SECRET),
 	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
+	S_("passcode", SECRET),
 	S_("sig", SECRET_LONG), /* Azure SAS signature */
 	S_("auth", SECRET_HEADER),
+	S_("psk", SECRET), /* a pre-shared key */
 	S_("credential", SECRET),
 	S_("token", SECRET),
 	S_("authorization", SECRET_HEADER),
@@ -313,6 +316,9 @@ static const struct {
 	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
 	S_("credentials", SECRET),
 	S_("secret", SECRET),
+	S_("pw", SECRET), /* DB_PW */
+	S_("bindpw", SECRET), /* LDAP */
+	S_("rootpw", SECRET), /* kickstart */
 	S_("api_key", SECRET),
 	S_("secret_key", SECRET),
 	S_("private_key", SECRET),
@@ -323,6 +329,15 @@ static const struct {
 	S_("encryption_key", SECRET),
 	S_("master_key", SECRET),
 	S_("session_key", SECRET),
+	S_("app_key", SECRET), /* Datadog, Pusher, Laravel */
+	S_("application_key", SECRET), /* DD-APPLICATION-KEY */
+	S_("auth_key", SECRET), /* Cloudflare X-Auth-Key */
+	S_("license_key", SECRET),
+	S_("hmac_key", SECRET),
+	S_("shared_key", SECRET), /* pre_shared_key */
+	S_("subscription_key", SECRET), /* Ocp-Apim-Subscription-Key */
+	S_("functions_key", SECRET), /* x-functions-key */
+	S_("service_role_key", SECRET), /* Supabase */
 };
 #undef S_
 
@@ -376,15 +391,18 @@ static unsigned char name_last(size_t i)
  * (test_redact checks it against the table). */
 #define LB_(c) (UINT32_C(1) << ((c) - 'a'))
 static const uint32_t name_prev_ok[256] = {
+	['c'] = LB_('i'),
 	['d'] = LB_('i') | LB_('r') | LB_('w'),
-	['e'] = LB_('i') | LB_('s'),
+	['e'] = LB_('d') | LB_('i') | LB_('s'),
 	['g'] = LB_('i'),
 	['h'] = LB_('t'),
+	['k'] = LB_('s'),
 	['l'] = LB_('a'),
 	['n'] = LB_('e') | LB_('o'),
 	['r'] = LB_('e'),
 	['s'] = LB_('l') | LB_('s'),
 	['t'] = LB_('e'),
+	['w'] = LB_('p'),
 	['y'] = LB_('e'),
 };
 #undef LB_
@@ -448,7 +466,7 @@ static enum secret_kind secret_name(const char *k, size_t n, bool any_case)
 	uint16_t seen = 0;
 	enum secret_kind name;
 
-	if (n < 3 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
+	if (n < 2 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
 	    (n == 6 && memcmp(k, "OLDPWD", 6) == 0))
 		return NOT_SECRET;
 	name = key_name(k, n);
