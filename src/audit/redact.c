@@ -2243,13 +2243,13 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 
 /* Authorization schemes: the scheme stays, the credential goes. */
 static const char *const schemes[] = {
-	"bearer", "basic",     "token", "bot",	   "apikey",
-	"key",	  "negotiate", "ntlm",	"sso-key",
+	"bearer",	 "basic",     "token",	"bot",	    "apikey",
+	"key",		 "negotiate", "ntlm",	"sso-key",  "sharedkey",
+	"sharedkeylite", "ssws",      "splunk", "geniekey", "flyv1",
 };
 /* Schemes whose credential is the rest of the value (name=value lists). */
 static const char *const schemes_rest[] = {
-	"digest",
-	"aws4-hmac-sha256",
+	"digest", "aws4-hmac-sha256", "oauth", "hawk", "signature",
 };
 
 /* The value of an Authorization (or auth) key at v: "Scheme credential"
@@ -2290,6 +2290,28 @@ static size_t header_rule(struct scan *sc, size_t v)
 			if (!value_ok(s, x, end))
 				return 0;
 			push(sc, &sc->sp, x, end, value_kind(sc, x, end), 0);
+			return end;
+		}
+		/* A scheme it does not know may be followed by more of the
+		 * credential than one word: all of the value goes, to its
+		 * quote, or to a quote or the end of the line. */
+		if (!marker_at(s, w, n)) {
+			if (w != v) {
+				end = quoted_end(s, w, n, q, bs);
+				if (bs)
+					while (end > w && s[end - 1] == '\\')
+						end--;
+			} else {
+				for (end = w; end < n && s[end] != '"' &&
+					      s[end] != '\'' && s[end] != '\n';
+				     end++)
+					;
+				while (end > w && (CL(s[end - 1]) & C_SPACE))
+					end--;
+			}
+			if (!value_ok(s, w, end))
+				return 0;
+			push(sc, &sc->sp, w, end, value_kind(sc, w, end), 0);
 			return end;
 		}
 	}
