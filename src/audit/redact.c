@@ -2657,6 +2657,36 @@ static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
 	return resume;
 }
 
+/* "set NAME VALUE" after the word set or setx at be (aws configure set,
+ * npm and yarn config set, Windows setx): when NAME is a secret name, the
+ * next word is its value. An option in its place stays (gh secret set
+ * NAME --body-file F). */
+static size_t set_rule(struct scan *sc, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, k = be, ke, vs, ve, resume;
+	enum found found;
+
+	while (k < n && (CL(s[k]) & C_SPACE))
+		k++;
+	ke = k;
+	while (ke < n && !(CL(s[ke]) & (C_SPACE | C_QUOTE | C_SEG)))
+		ke++;
+	if (k == be || ke == k || ke >= n || !(CL(s[ke]) & C_SPACE) ||
+	    secret_name(s + k, ke - k, true) == NOT_SECRET)
+		return 0;
+	while (ke < n && (CL(s[ke]) & C_SPACE))
+		ke++;
+	if (ke >= n || s[ke] == '-')
+		return 0;
+	found = value_at(s, n, ke, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
 /* Rules for a key run that is a whole word (flags, clients, Bearer).
  * b..be is the blob, p..ke the run, ke == be. */
 static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
@@ -2688,6 +2718,9 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 		return stdin_rule(sc, be);
 	if (p == b && len == 8 && memcmp(s + p, "password", 8) == 0)
 		return netrc_rule(sc, p, be);
+	if (p == b && ((len == 3 && memcmp(s + p, "set", 3) == 0) ||
+		       (len == 4 && eq_ci(s + p, 4, "setx"))))
+		return set_rule(sc, be);
 	if (p == b &&
 	    ((len == 7 && memcmp(s + p, "machine", 7) == 0) ||
 	     (len == 7 && memcmp(s + p, "default", 7) == 0)) &&
