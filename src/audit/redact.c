@@ -599,6 +599,8 @@ static const struct pwopt o_snmp[] = {
 static const struct pwopt o_mosquitto[] = { O_("-P", P_WHOLE, false, true),
 					    END_ };
 static const struct pwopt o_az[] = { O_("-p", P_WHOLE, false, true), END_ };
+static const struct pwopt o_rdesktop[] = { O_("-p", P_WHOLE, false, true),
+					   END_ };
 #undef O_
 #undef END_
 
@@ -662,6 +664,7 @@ static const struct client clients[] = {
 	CLIENT_("openssl", NULL, o_openssl),
 	CLIENT_("podman", "login", o_login),
 	CLIENT_("rar", NULL, o_rar),
+	CLIENT_("rdesktop", NULL, o_rdesktop),
 	CLIENT_("redis-cli", NULL, o_redis),
 	CLIENT_("rpcclient", NULL, o_smb),
 	CLIENT_("smbcacls", NULL, o_smb),
@@ -709,7 +712,7 @@ static const uint32_t client_second[256] = {
 	['n'] = CB_('e'),
 	['o'] = CB_('p'),
 	['p'] = CB_('o'),
-	['r'] = CB_('a') | CB_('e') | CB_('p'),
+	['r'] = CB_('a') | CB_('d') | CB_('e') | CB_('p'),
 	['s'] = CB_('m') | CB_('n') | CB_('q') | CB_('s'),
 	['u'] = CB_('n'),
 	['z'] = CB_('i'),
@@ -2778,6 +2781,13 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 			if (r)
 				return r;
 		}
+	}
+	/* A client's long option with its value after '=' (--user=U:P). */
+	if (p == b && ke - p > 2 && s[p] == '-' && s[p + 1] == '-' && ke < n &&
+	    s[ke] == '=' && (o = client_opt(sc, s, p, ke - p, false)) != NULL) {
+		r = glued_rule(sc, ke + 1, (enum pend)o->mode);
+		if (r)
+			return r;
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
 	if ((p == b || s[p - 1] != '/') && kv_may_start(s, ke, n)) {
