@@ -2690,6 +2690,32 @@ static size_t set_rule(struct scan *sc, size_t be)
 	return resume;
 }
 
+/* SQL's password literals: PASSWORD 'x' (CREATE ROLE, ALTER USER) and
+ * IDENTIFIED [WITH plugin] BY 'x' (MySQL), the word at p..be. */
+static size_t sql_rule(struct scan *sc, size_t p, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, vs, ve, resume, w;
+	enum found found;
+
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (v == be || v >= n || s[v] != '\'')
+		return 0;
+	if (be - p == 2) {
+		/* BY: IDENTIFIED within the 64 bytes before it. */
+		w = p > 64 ? p - 64 : 0;
+		if (!contains_ci(s + w, p - w, "identified"))
+			return 0;
+	}
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
 /* Rules for a key run that is a whole word (flags, clients, Bearer).
  * b..be is the blob, p..ke the run, ke == be. */
 static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
@@ -2719,6 +2745,11 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 	if (p == b && ((len == 4 && memcmp(s + p, "echo", 4) == 0) ||
 		       (len == 6 && memcmp(s + p, "printf", 6) == 0)))
 		return stdin_rule(sc, be);
+	if (p == b &&
+	    ((len == 8 && eq_ci(s + p, 8, "password")) ||
+	     (len == 2 && eq_ci(s + p, 2, "by"))) &&
+	    (r = sql_rule(sc, p, be)) != 0)
+		return r;
 	if (p == b && len == 8 && memcmp(s + p, "password", 8) == 0)
 		return netrc_rule(sc, p, be);
 	if (p == b && ((len == 3 && memcmp(s + p, "set", 3) == 0) ||
