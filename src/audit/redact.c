@@ -2393,6 +2393,12 @@ static size_t option_value(struct scan *sc, enum found found, size_t vs,
 		return m == P_PASSARG ? resume : 0;
 	if (m == P_COMMA && (mk = marker_at(s, pw, n)) != 0)
 		return pw + mk;
+	/* "user:[REDACTED:kind]" in quotes: replaced before. */
+	if ((mk = marker_at(s, pw, pe)) != 0 && pw + mk == pe) {
+		if (m == P_COLON)
+			user_part(sc, vs, pw - 1);
+		return pe > resume ? pe : resume;
+	}
 	if (!value_ok(s, pw, pe))
 		return m == P_WHOLE ? 0 : resume;
 	if (m == P_COLON)
