@@ -296,7 +296,6 @@ static const struct {
 	uint8_t len;
 	uint8_t kind;
 } key_names[] = {
-	S_("mnemonic", SECRET), /* a wallet's recovery words */
 	S_("password", SECRET),
 	S_("passwd", SECRET),
 	S_("pwd", SECRET),
@@ -305,10 +304,8 @@ static const struct {
 	S_("jsessionid", SECRET),
 	S_("passphrase", SECRET),
 	S_("cookie", SECRET_COOKIE), /* Cookie, Set-Cookie */
-	S_("passcode", SECRET),
 	S_("sig", SECRET_LONG), /* Azure SAS signature */
 	S_("auth", SECRET_HEADER),
-	S_("psk", SECRET), /* a pre-shared key */
 	S_("credential", SECRET),
 	S_("token", SECRET),
 	S_("authorization", SECRET_HEADER),
@@ -391,12 +388,10 @@ static unsigned char name_last(size_t i)
  * (test_redact checks it against the table). */
 #define LB_(c) (UINT32_C(1) << ((c) - 'a'))
 static const uint32_t name_prev_ok[256] = {
-	['c'] = LB_('i'),
 	['d'] = LB_('i') | LB_('r') | LB_('w'),
-	['e'] = LB_('d') | LB_('i') | LB_('s'),
+	['e'] = LB_('i') | LB_('s'),
 	['g'] = LB_('i'),
 	['h'] = LB_('t'),
-	['k'] = LB_('s'),
 	['l'] = LB_('a'),
 	['n'] = LB_('e') | LB_('o'),
 	['r'] = LB_('e'),
