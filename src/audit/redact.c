@@ -2691,6 +2691,32 @@ static size_t set_rule(struct scan *sc, size_t be)
 	return resume;
 }
 
+/* The start of the word that ends before the blanks before p, or p when
+ * there is none. */
+static size_t word_start(const char *s, size_t p)
+{
+	size_t e = p, b;
+
+	while (e > 0 && (CL(s[e - 1]) & C_SPACE))
+		e--;
+	if (e == p)
+		return p;
+	for (b = e; b > 0 && (CL(s[b - 1]) & C_KEY); b--)
+		;
+	return b;
+}
+
+/* The start of the word w (any case) before the blanks before p, or
+ * NONE. */
+static size_t word_before(const char *s, size_t p, const char *w)
+{
+	size_t b = word_start(s, p), e = b;
+
+	while (e < p && !(CL(s[e]) & C_SPACE))
+		e++;
+	return b < p && eq_ci(s + b, e - b, w) ? b : NONE;
+}
+
 /* SQL's password literals: PASSWORD 'x' (CREATE ROLE, ALTER USER) and
  * IDENTIFIED [WITH plugin] BY 'x' (MySQL), the word at p..be. */
 static size_t sql_rule(struct scan *sc, size_t p, size_t be)
@@ -2703,12 +2729,13 @@ static size_t sql_rule(struct scan *sc, size_t p, size_t be)
 		v++;
 	if (v == be || v >= n || s[v] != '\'')
 		return 0;
-	if (be - p == 2) {
-		/* BY: IDENTIFIED within the 64 bytes before it. */
-		w = p > 64 ? p - 64 : 0;
-		if (!contains_ci(s + w, p - w, "identified"))
-			return 0;
-	}
+	/* BY: after IDENTIFIED, or IDENTIFIED WITH plugin (words, never a
+	 * distance in bytes: a redacted value before would change it). */
+	if (be - p == 2 &&
+	    !((w = word_before(s, p, "identified")) != NONE ||
+	      ((w = word_before(s, word_start(s, p), "with")) != NONE &&
+	       word_before(s, w, "identified") != NONE)))
+		return 0;
 	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
 	if (found == V_NONE)
 		return 0;
