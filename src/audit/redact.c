@@ -313,6 +313,9 @@ static const struct {
 	S_("pass", SECRET), /* DB_PASS, become_pass, "pass" */
 	S_("credentials", SECRET),
 	S_("secret", SECRET),
+	S_("pw", SECRET), /* DB_PW */
+	S_("bindpw", SECRET), /* LDAP */
+	S_("rootpw", SECRET), /* kickstart */
 	S_("api_key", SECRET),
 	S_("secret_key", SECRET),
 	S_("private_key", SECRET),
@@ -323,6 +326,15 @@ static const struct {
 	S_("encryption_key", SECRET),
 	S_("master_key", SECRET),
 	S_("session_key", SECRET),
+	S_("app_key", SECRET), /* Datadog, Pusher, Laravel */
+	S_("application_key", SECRET), /* DD-APPLICATION-KEY */
+	S_("auth_key", SECRET), /* Cloudflare X-Auth-Key */
+	S_("license_key", SECRET),
+	S_("hmac_key", SECRET),
+	S_("shared_key", SECRET), /* pre_shared_key */
+	S_("subscription_key", SECRET), /* Ocp-Apim-Subscription-Key */
+	S_("functions_key", SECRET), /* x-functions-key */
+	S_("service_role_key", SECRET), /* Supabase */
 };
 #undef S_
 
@@ -385,6 +397,7 @@ static const uint32_t name_prev_ok[256] = {
 	['r'] = LB_('e'),
 	['s'] = LB_('l') | LB_('s'),
 	['t'] = LB_('e'),
+	['w'] = LB_('p'),
 	['y'] = LB_('e'),
 };
 #undef LB_
@@ -448,7 +461,7 @@ static enum secret_kind secret_name(const char *k, size_t n, bool any_case)
 	uint16_t seen = 0;
 	enum secret_kind name;
 
-	if (n < 3 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
+	if (n < 2 || (n == 3 && memcmp(k, "PWD", 3) == 0) ||
 	    (n == 6 && memcmp(k, "OLDPWD", 6) == 0))
 		return NOT_SECRET;
 	name = key_name(k, n);
@@ -581,6 +594,8 @@ static const struct pwopt o_snmp[] = {
 static const struct pwopt o_mosquitto[] = { O_("-P", P_WHOLE, false, true),
 					    END_ };
 static const struct pwopt o_az[] = { O_("-p", P_WHOLE, false, true), END_ };
+static const struct pwopt o_rdesktop[] = { O_("-p", P_WHOLE, false, true),
+					   END_ };
 #undef O_
 #undef END_
 
@@ -644,6 +659,7 @@ static const struct client clients[] = {
 	CLIENT_("openssl", NULL, o_openssl),
 	CLIENT_("podman", "login", o_login),
 	CLIENT_("rar", NULL, o_rar),
+	CLIENT_("rdesktop", NULL, o_rdesktop),
 	CLIENT_("redis-cli", NULL, o_redis),
 	CLIENT_("rpcclient", NULL, o_smb),
 	CLIENT_("smbcacls", NULL, o_smb),
@@ -691,7 +707,7 @@ static const uint32_t client_second[256] = {
 	['n'] = CB_('e'),
 	['o'] = CB_('p'),
 	['p'] = CB_('o'),
-	['r'] = CB_('a') | CB_('e') | CB_('p'),
+	['r'] = CB_('a') | CB_('d') | CB_('e') | CB_('p'),
 	['s'] = CB_('m') | CB_('n') | CB_('q') | CB_('s'),
 	['u'] = CB_('n'),
 	['z'] = CB_('i'),
@@ -2225,13 +2241,13 @@ static size_t kv_rule(struct scan *sc, size_t p, size_t ke)
 
 /* Authorization schemes: the scheme stays, the credential goes. */
 static const char *const schemes[] = {
-	"bearer", "basic",     "token", "bot",	   "apikey",
-	"key",	  "negotiate", "ntlm",	"sso-key",
+	"bearer",	 "basic",     "token",	"bot",	    "apikey",
+	"key",		 "negotiate", "ntlm",	"sso-key",  "sharedkey",
+	"sharedkeylite", "ssws",      "splunk", "geniekey", "flyv1",
 };
 /* Schemes whose credential is the rest of the value (name=value lists). */
 static const char *const schemes_rest[] = {
-	"digest",
-	"aws4-hmac-sha256",
+	"digest", "aws4-hmac-sha256", "oauth", "hawk", "signature",
 };
 
 /* The value of an Authorization (or auth) key at v: "Scheme credential"
@@ -2272,6 +2288,28 @@ static size_t header_rule(struct scan *sc, size_t v)
 			if (!value_ok(s, x, end))
 				return 0;
 			push(sc, &sc->sp, x, end, value_kind(sc, x, end), 0);
+			return end;
+		}
+		/* A scheme it does not know may be followed by more of the
+		 * credential than one word: all of the value goes, to its
+		 * quote, or to a quote or the end of the line. */
+		if (!marker_at(s, w, n)) {
+			if (w != v) {
+				end = quoted_end(s, w, n, q, bs);
+				if (bs)
+					while (end > w && s[end - 1] == '\\')
+						end--;
+			} else {
+				for (end = w; end < n && s[end] != '"' &&
+					      s[end] != '\'' && s[end] != '\n';
+				     end++)
+					;
+				while (end > w && (CL(s[end - 1]) & C_SPACE))
+					end--;
+			}
+			if (!value_ok(s, w, end))
+				return 0;
+			push(sc, &sc->sp, w, end, value_kind(sc, w, end), 0);
 			return end;
 		}
 	}
@@ -2350,6 +2388,12 @@ static size_t option_value(struct scan *sc, enum found found, size_t vs,
 		return m == P_PASSARG ? resume : 0;
 	if (m == P_COMMA && (mk = marker_at(s, pw, n)) != 0)
 		return pw + mk;
+	/* "user:[REDACTED:kind]" in quotes: replaced before. */
+	if ((mk = marker_at(s, pw, pe)) != 0 && pw + mk == pe) {
+		if (m == P_COLON)
+			user_part(sc, vs, pw - 1);
+		return pe > resume ? pe : resume;
+	}
 	if (!value_ok(s, pw, pe))
 		return m == P_WHOLE ? 0 : resume;
 	if (m == P_COLON)
@@ -2617,6 +2661,89 @@ static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
 	return resume;
 }
 
+/* "set NAME VALUE" after the word set or setx at be (aws configure set,
+ * npm and yarn config set, Windows setx): when NAME is a secret name, the
+ * next word is its value. An option in its place stays (gh secret set
+ * NAME --body-file F). */
+static size_t set_rule(struct scan *sc, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, k = be, ke, vs, ve, resume;
+	enum found found;
+
+	while (k < n && (CL(s[k]) & C_SPACE))
+		k++;
+	ke = k;
+	while (ke < n && !(CL(s[ke]) & (C_SPACE | C_QUOTE | C_SEG)))
+		ke++;
+	if (k == be || ke == k || ke >= n || !(CL(s[ke]) & C_SPACE) ||
+	    secret_name(s + k, ke - k, true) == NOT_SECRET)
+		return 0;
+	while (ke < n && (CL(s[ke]) & C_SPACE))
+		ke++;
+	if (ke >= n || s[ke] == '-')
+		return 0;
+	found = value_at(s, n, ke, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
+/* The start of the word that ends before the blanks before p, or p when
+ * there is none. */
+static size_t word_start(const char *s, size_t p)
+{
+	size_t e = p, b;
+
+	while (e > 0 && (CL(s[e - 1]) & C_SPACE))
+		e--;
+	if (e == p)
+		return p;
+	for (b = e; b > 0 && (CL(s[b - 1]) & C_KEY); b--)
+		;
+	return b;
+}
+
+/* The start of the word w (any case) before the blanks before p, or
+ * NONE. */
+static size_t word_before(const char *s, size_t p, const char *w)
+{
+	size_t b = word_start(s, p), e = b;
+
+	while (e < p && !(CL(s[e]) & C_SPACE))
+		e++;
+	return b < p && eq_ci(s + b, e - b, w) ? b : NONE;
+}
+
+/* SQL's password literals: PASSWORD 'x' (CREATE ROLE, ALTER USER) and
+ * IDENTIFIED [WITH plugin] BY 'x' (MySQL), the word at p..be. */
+static size_t sql_rule(struct scan *sc, size_t p, size_t be)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, v = be, vs, ve, resume, w;
+	enum found found;
+
+	while (v < n && (CL(s[v]) & C_SPACE))
+		v++;
+	if (v == be || v >= n || s[v] != '\'')
+		return 0;
+	/* BY: after IDENTIFIED, or IDENTIFIED WITH plugin (words, never a
+	 * distance in bytes: a redacted value before would change it). */
+	if (be - p == 2 &&
+	    !((w = word_before(s, p, "identified")) != NONE ||
+	      ((w = word_before(s, word_start(s, p), "with")) != NONE &&
+	       word_before(s, w, "identified") != NONE)))
+		return 0;
+	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
+
 /* Rules for a key run that is a whole word (flags, clients, Bearer).
  * b..be is the blob, p..ke the run, ke == be. */
 static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
@@ -2646,8 +2773,16 @@ static size_t word_rules(struct scan *sc, size_t b, size_t be, size_t p)
 	if (p == b && ((len == 4 && memcmp(s + p, "echo", 4) == 0) ||
 		       (len == 6 && memcmp(s + p, "printf", 6) == 0)))
 		return stdin_rule(sc, be);
+	if (p == b &&
+	    ((len == 8 && eq_ci(s + p, 8, "password")) ||
+	     (len == 2 && eq_ci(s + p, 2, "by"))) &&
+	    (r = sql_rule(sc, p, be)) != 0)
+		return r;
 	if (p == b && len == 8 && memcmp(s + p, "password", 8) == 0)
 		return netrc_rule(sc, p, be);
+	if (p == b && ((len == 3 && memcmp(s + p, "set", 3) == 0) ||
+		       (len == 4 && eq_ci(s + p, 4, "setx"))))
+		return set_rule(sc, be);
 	if (p == b &&
 	    ((len == 7 && memcmp(s + p, "machine", 7) == 0) ||
 	     (len == 7 && memcmp(s + p, "default", 7) == 0)) &&
@@ -2705,6 +2840,13 @@ static size_t key_run(struct scan *sc, size_t b, size_t be, size_t p, size_t ke)
 			if (r)
 				return r;
 		}
+	}
+	/* A client's long option with its value after '=' (--user=U:P). */
+	if (p == b && ke - p > 2 && s[p] == '-' && s[p + 1] == '-' && ke < n &&
+	    s[ke] == '=' && (o = client_opt(sc, s, p, ke - p, false)) != NULL) {
+		r = glued_rule(sc, ke + 1, (enum pend)o->mode);
+		if (r)
+			return r;
 	}
 	/* A key run after '/' is a path component (/etc/passwd:1:…). */
 	if ((p == b || s[p - 1] != '/') && kv_may_start(s, ke, n)) {
