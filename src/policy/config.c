@@ -105,13 +105,27 @@ bool config_default_denied_fill(struct strlist *l)
 	strlist_clear(l);
 	for (size_t i = 0; i < credentials_count; i++) {
 		const struct credentials_row *r = &credentials_table[i];
-		char pat[CREDENTIALS_PATH_MAX + 32];
-		int n = snprintf(pat, sizeof(pat), "**/%s%s%s",
-				 cred_glob_base((enum credentials_base)r->base),
-				 r->path, r->dir ? "/**" : "");
+		const char *mid =
+			cred_glob_base((enum credentials_base)r->base);
+		size_t ml = strlen(mid), pl = strlen(r->path);
+		/* "**" "/", mid, the path, "/" "**" for a directory, NUL; no
+		 * snprintf: this runs in every process, a hook call too */
+		char *pat = cordon__malloc(3 + ml + pl + 3 + 1), *w = pat;
 
-		if (n < 0 || (size_t)n >= sizeof(pat) ||
-		    !strlist_push(l, pat)) {
+		if (!pat) {
+			strlist_clear(l);
+			return false;
+		}
+		memcpy(w, "**/", 3);
+		memcpy(w += 3, mid, ml);
+		memcpy(w += ml, r->path, pl);
+		w += pl;
+		if (r->dir) {
+			memcpy(w, "/**", 3);
+			w += 3;
+		}
+		*w = '\0';
+		if (!strlist_take(l, pat)) {
 			strlist_clear(l);
 			return false;
 		}
