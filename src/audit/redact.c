@@ -2250,15 +2250,28 @@ static const char *const schemes_rest[] = {
 	"digest", "aws4-hmac-sha256", "oauth", "hawk", "signature",
 };
 
+/* The value at v (value_at: a quoted string, a word) replaced as a
+ * secret of its kind; where the scan resumes, 0 when there is none. */
+static size_t value_rule(struct scan *sc, size_t v)
+{
+	size_t vs, ve, resume;
+	enum found found =
+		value_at(sc->s, sc->n, v, false, false, &vs, &ve, &resume);
+
+	if (found == V_NONE)
+		return 0;
+	if (found == V_FOUND)
+		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
+	return resume;
+}
 /* The value of an Authorization (or auth) key at v: "Scheme credential"
  * keeps the scheme; anything else is replaced as a value. */
 static size_t header_rule(struct scan *sc, size_t v)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, w, we, x, end, vs, ve, resume, bs = 0, m;
+	size_t n = sc->n, w, we, x, end, bs = 0, m;
 	char q = 0;
 	bool rest;
-	enum found found;
 
 	while (v < n && (CL(s[v]) & C_SPACE))
 		v++;
@@ -2313,12 +2326,7 @@ static size_t header_rule(struct scan *sc, size_t v)
 			return end;
 		}
 	}
-	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (found == V_FOUND)
-		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
-	return resume;
+	return value_rule(sc, v);
 }
 
 /* The byte that splits a user from a password in mode m, or 0. */
@@ -2607,8 +2615,7 @@ static bool stdin_reader_after(struct scan *sc, size_t from)
 static size_t stdin_rule(struct scan *sc, size_t be)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, v = be, e, vs, ve, resume;
-	enum found found;
+	size_t n = sc->n, v = be, e;
 
 	for (;;) {
 		while (v < n && (CL(s[v]) & C_SPACE))
@@ -2622,12 +2629,7 @@ static size_t stdin_rule(struct scan *sc, size_t be)
 	}
 	if (v >= n || v == be || !stdin_reader_after(sc, v))
 		return 0;
-	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (found == V_FOUND)
-		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
-	return resume;
+	return value_rule(sc, v);
 }
 
 /* A .netrc line: machine HOST login USER password PASSWORD, or an
@@ -2636,8 +2638,7 @@ static size_t stdin_rule(struct scan *sc, size_t be)
 static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, v = be, vs, ve, resume, e;
-	enum found found;
+	size_t n = sc->n, v = be, e;
 
 	if (v >= n || !(CL(s[v]) & C_SPACE))
 		return 0;
@@ -2653,12 +2654,7 @@ static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
 		if (p == 0 || !blank(s, 0, p) || !blank(s, e, n))
 			return 0;
 	}
-	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (found == V_FOUND)
-		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
-	return resume;
+	return value_rule(sc, v);
 }
 
 /* "set NAME VALUE" after the word set or setx at be (aws configure set,
@@ -2668,8 +2664,7 @@ static size_t netrc_rule(struct scan *sc, size_t p, size_t be)
 static size_t set_rule(struct scan *sc, size_t be)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, k = be, ke, vs, ve, resume;
-	enum found found;
+	size_t n = sc->n, k = be, ke;
 
 	while (k < n && (CL(s[k]) & C_SPACE))
 		k++;
@@ -2683,12 +2678,7 @@ static size_t set_rule(struct scan *sc, size_t be)
 		ke++;
 	if (ke >= n || s[ke] == '-')
 		return 0;
-	found = value_at(s, n, ke, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (found == V_FOUND)
-		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
-	return resume;
+	return value_rule(sc, ke);
 }
 
 /* The start of the word that ends before the blanks before p, or p when
@@ -2722,8 +2712,7 @@ static size_t word_before(const char *s, size_t p, const char *w)
 static size_t sql_rule(struct scan *sc, size_t p, size_t be)
 {
 	const char *s = sc->s;
-	size_t n = sc->n, v = be, vs, ve, resume, w;
-	enum found found;
+	size_t n = sc->n, v = be, w;
 
 	while (v < n && (CL(s[v]) & C_SPACE))
 		v++;
@@ -2736,12 +2725,7 @@ static size_t sql_rule(struct scan *sc, size_t p, size_t be)
 	      ((w = word_before(s, word_start(s, p), "with")) != NONE &&
 	       word_before(s, w, "identified") != NONE)))
 		return 0;
-	found = value_at(s, n, v, false, false, &vs, &ve, &resume);
-	if (found == V_NONE)
-		return 0;
-	if (found == V_FOUND)
-		push(sc, &sc->sp, vs, ve, value_kind(sc, vs, ve), 0);
-	return resume;
+	return value_rule(sc, v);
 }
 
 /* Rules for a key run that is a whole word (flags, clients, Bearer).
