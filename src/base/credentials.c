@@ -173,14 +173,22 @@ const struct credentials_row credentials_table[] = {
 const size_t credentials_count =
 	sizeof(credentials_table) / sizeof(credentials_table[0]);
 
+/* The XDG base directory of each base but the home's. */
+static const enum atomic_xdg kinds[CREDENTIALS_NBASE] = {
+	[CREDENTIALS_CONFIG] = ATOMIC_XDG_CONFIG,
+	[CREDENTIALS_DATA] = ATOMIC_XDG_DATA,
+	[CREDENTIALS_STATE] = ATOMIC_XDG_STATE,
+};
+
+const char *credentials_base_default(enum credentials_base base)
+{
+	return base == CREDENTIALS_HOME ? NULL :
+					  atomic_xdg_default(kinds[base]);
+}
+
 int credentials_base_dir(enum credentials_base base, const char *home, bool xdg,
 			 char *buf, size_t cap)
 {
-	static const enum atomic_xdg kinds[CREDENTIALS_NBASE] = {
-		[CREDENTIALS_CONFIG] = ATOMIC_XDG_CONFIG,
-		[CREDENTIALS_DATA] = ATOMIC_XDG_DATA,
-		[CREDENTIALS_STATE] = ATOMIC_XDG_STATE,
-	};
 	int n;
 
 	if (base == CREDENTIALS_HOME) {
@@ -194,7 +202,7 @@ int credentials_base_dir(enum credentials_base base, const char *home, bool xdg,
 		if (!home)
 			return -1;
 		n = snprintf(buf, cap, "%s/%s", home,
-			     atomic_xdg_default(kinds[base]));
+			     credentials_base_default(base));
 	}
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }

@@ -30,6 +30,10 @@ struct credentials_row {
 extern const struct credentials_row credentials_table[];
 extern const size_t credentials_count;
 
+/* base's default place relative to the home (".config" …; atomic.c's
+ * XDG table), NULL for the home itself. */
+const char *credentials_base_default(enum credentials_base base);
+
 /* Where base is for this home: with xdg false its default place (home,
  * or home/.config …), with xdg true the $XDG_..._HOME variable when it is
  * absolute (else -1: the default is the only place). 0, or -1 when there

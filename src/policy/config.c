@@ -84,41 +84,30 @@ const char *const config_default_denied_paths[] = {
 	NULL,
 };
 
-/* The default places of the credential table's bases below a home, as a
- * glob's middle ("" for the home itself). */
-static const char *cred_glob_base(enum credentials_base b)
-{
-	switch (b) {
-	case CREDENTIALS_CONFIG:
-		return ".config/";
-	case CREDENTIALS_DATA:
-		return ".local/share/";
-	case CREDENTIALS_STATE:
-		return ".local/state/";
-	default:
-		return "";
-	}
-}
-
 bool config_default_denied_fill(struct strlist *l)
 {
 	strlist_clear(l);
 	for (size_t i = 0; i < credentials_count; i++) {
 		const struct credentials_row *r = &credentials_table[i];
-		const char *mid =
-			cred_glob_base((enum credentials_base)r->base);
-		size_t ml = strlen(mid), pl = strlen(r->path);
-		/* "**" "/", mid, the path, "/" "**" for a directory, NUL; no
-		 * snprintf: this runs in every process, a hook call too */
-		char *pat = cordon__malloc(3 + ml + pl + 3 + 1), *w = pat;
+		const char *mid = credentials_base_default(
+			(enum credentials_base)r->base);
+		size_t ml = mid ? strlen(mid) : 0, pl = strlen(r->path);
+		/* "**" "/", mid and "/", the path, "/" "**" for a directory,
+		 * NUL; no snprintf: this runs in every process, a hook call */
+		char *pat = cordon__malloc(3 + ml + 1 + pl + 3 + 1), *w = pat;
 
 		if (!pat) {
 			strlist_clear(l);
 			return false;
 		}
 		memcpy(w, "**/", 3);
-		memcpy(w += 3, mid, ml);
-		memcpy(w += ml, r->path, pl);
+		w += 3;
+		if (mid) {
+			memcpy(w, mid, ml);
+			w += ml;
+			*w++ = '/';
+		}
+		memcpy(w, r->path, pl);
 		w += pl;
 		if (r->dir) {
 			memcpy(w, "/**", 3);
