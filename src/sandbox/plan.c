@@ -159,19 +159,23 @@ char *sandbox_plan_strdup(struct sandbox_plan *p, const char *s)
 	return arena_strndup(&p->arena, s, strlen(s));
 }
 
-/* a + "/" + b in the arena; NULL when too long or out of memory. */
+/* a + "/" + b in the arena; NULL when too long (PATH_MAX with its NUL)
+ * or out of memory. By memcpy, not snprintf: a plan joins every row of
+ * the credential table to each of its bases (~260 joins a run). */
 char *sandbox_plan_join(struct sandbox_plan *p, const char *a, const char *b)
 {
-	char buf[PATH_MAX];
-	int n;
+	size_t al = strcmp(a, "/") == 0 ? 0 : strlen(a), bl = strlen(b);
+	char *out;
 
-	if (strcmp(a, "/") == 0)
-		n = snprintf(buf, sizeof(buf), "/%s", b);
-	else
-		n = snprintf(buf, sizeof(buf), "%s/%s", a, b);
-	if (n < 0 || (size_t)n >= sizeof(buf))
+	if (al + 1 + bl >= PATH_MAX)
 		return NULL;
-	return sandbox_plan_strdup(p, buf);
+	out = arena_alloc_raw(&p->arena, al + 1 + bl + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, a, al);
+	out[al] = '/';
+	memcpy(out + al + 1, b, bl + 1);
+	return out;
 }
 
 /* realpath(path) into out (PATH_MAX bytes), remembered for the rest of
