@@ -86,7 +86,16 @@ const char *const config_default_denied_paths[] = {
 
 bool config_default_denied_fill(struct strlist *l)
 {
+	size_t nfixed = 0, n = 0;
+
 	strlist_clear(l);
+	while (config_default_denied_paths[nfixed])
+		nfixed++;
+	/* the array at once: growing it a string at a time was a realloc a
+	 * string, ~150 in every process (a hook call) */
+	l->v = cordon__calloc(credentials_count + nfixed, sizeof(*l->v));
+	if (!l->v)
+		return false;
 	for (size_t i = 0; i < credentials_count; i++) {
 		const struct credentials_row *r = &credentials_table[i];
 		const char *mid = credentials_base_default(
@@ -96,10 +105,9 @@ bool config_default_denied_fill(struct strlist *l)
 		 * NUL; no snprintf: this runs in every process, a hook call */
 		char *pat = cordon__malloc(3 + ml + 1 + pl + 3 + 1), *w = pat;
 
-		if (!pat) {
-			strlist_clear(l);
-			return false;
-		}
+		if (!pat)
+			goto fail;
+		l->v[n++] = pat;
 		memcpy(w, "**/", 3);
 		w += 3;
 		if (mid) {
@@ -114,18 +122,18 @@ bool config_default_denied_fill(struct strlist *l)
 			w += 3;
 		}
 		*w = '\0';
-		if (!strlist_take(l, pat)) {
-			strlist_clear(l);
-			return false;
-		}
 	}
-	for (size_t i = 0; config_default_denied_paths[i]; i++) {
-		if (!strlist_push(l, config_default_denied_paths[i])) {
-			strlist_clear(l);
-			return false;
-		}
+	for (size_t i = 0; i < nfixed; i++) {
+		l->v[n] = cordon__strdup(config_default_denied_paths[i]);
+		if (!l->v[n++])
+			goto fail;
 	}
+	l->n = n;
 	return true;
+fail:
+	l->n = n;
+	strlist_clear(l);
+	return false;
 }
 
 static const char *const default_env_denylist[] = {
